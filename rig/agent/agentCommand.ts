@@ -1,0 +1,65 @@
+// `a2a-rig agent`: runs the reference agent until SIGTERM/SIGINT. Once listening it prints one JSON
+// line on stdout ({"url","pid","db"}) so tools can find it; everything else goes to stderr.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Command, Option } from 'commander';
+import { UserError } from '../protocol/userError.ts';
+import { FAULTS, isFaultName, type FaultName } from './faults.ts';
+import { startAgent } from './startAgent.ts';
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UserError(`--port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
+  return port;
+}
+
+function collectFault(value: string, previous: FaultName[]): FaultName[] {
+  if (!isFaultName(value)) {
+    throw new UserError(`unknown --fault "${value}"; known faults: ${Object.keys(FAULTS).join(', ')}`);
+  }
+  return [...previous, value];
+}
+
+export function registerAgentCommand(program: Command): void {
+  program
+    .command('agent')
+    .description('run the reference A2A agent (hitl-prompt/v1, durable outbox, replay plane at /events)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
+    .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
+    .addOption(
+      new Option('--fault <name>', `break one guarantee on purpose (repeatable): ${Object.keys(FAULTS).join(', ')}`)
+        .argParser(collectFault)
+        .default([]),
+    )
+    .action(async (opts: { host: string; port: number; db?: string; fault: FaultName[] }) => {
+      const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
+      const dir = dirname(dbPath);
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--db: directory ${dir} does not exist`);
+      let agent;
+      try {
+        agent = await startAgent({ host: opts.host, port: opts.port, dbPath, faults: opts.fault });
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
+          throw new UserError(`cannot listen on ${opts.host}:${opts.port} (${e.code}); pick another --host/--port`);
+        }
+        if (e.code === 'SQLITE_CANTOPEN' || e.code === 'SQLITE_NOTADB' || e.code === 'SQLITE_CORRUPT') {
+          throw new UserError(`--db ${dbPath} cannot be used as the outbox (${e.code})`);
+        }
+        throw err;
+      }
+      process.stderr.write(`a2a-rig agent: outbox database ${dbPath}\n`);
+      if (opts.fault.length > 0) process.stderr.write(`a2a-rig agent: FAULTS ACTIVE: ${opts.fault.join(', ')}\n`);
+      process.stdout.write(`${JSON.stringify({ url: agent.url, pid: process.pid, db: dbPath })}\n`);
+      const stop = async () => {
+        await agent.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+}

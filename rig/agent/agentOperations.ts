@@ -1,0 +1,160 @@
+// The A2A operations of the agent, independent of binding (JSON-RPC or HTTP+JSON): parameters in,
+// canonical results out, A2AError for every refusal. Both bindings call these and only frame them.
+import type { ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Generation, JsonObject, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
+import {
+  A2AError,
+  A2A_UNSUPPORTED_OPERATION,
+  HITL_RESPONSE_INVALID,
+  HITL_RESPONSE_INVALID_MESSAGE,
+  JSONRPC_INVALID_PARAMS,
+} from '../protocol/errorCodes.ts';
+import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
+import { nestingDepth } from '../protocol/jsonNesting.ts';
+import { messageFromWire, messageOnWire, parseTaskState, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
+import { continueTask } from './hitlAnswers.ts';
+import { ScriptError, scriptFor } from './script.ts';
+import type { TaskEngine } from './taskEngine.ts';
+import { openTaskStream } from './taskStream.ts';
+
+/** Whole-request nesting bound; payloads have their own, tighter one (a 422). */
+export const MAX_REQUEST_DEPTH = 64;
+
+export interface CallContext {
+  generation: Generation;
+  /** hitl-prompt/v1 was activated on this request. */
+  hitl: boolean;
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function requireParams(params: unknown): JsonObject {
+  if (!isObject(params)) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params must be an object');
+  return params;
+}
+
+function taskIdParam(params: unknown): string {
+  const p = requireParams(params);
+  if (typeof p.id !== 'string' || p.id.length === 0) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.id (the task id) is required');
+  return p.id;
+}
+
+function withHistory(task: Task, historyLength: unknown): Task {
+  if (typeof historyLength !== 'number' || historyLength < 0) return task;
+  return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
+}
+
+export class AgentOperations {
+  constructor(private readonly engine: TaskEngine) {}
+
+  private get depthLimited(): boolean {
+    return !this.engine.faults.has('no-depth-limit');
+  }
+
+  /** Checks depth before anything walks the request recursively, then reads the message. */
+  private intake(params: unknown): { message: Message; config: JsonObject } {
+    const p = requireParams(params);
+    if (this.depthLimited && nestingDepth(p, MAX_REQUEST_DEPTH) > MAX_REQUEST_DEPTH) {
+      const payload = isObject(p.message) && isObject(p.message.metadata) && isObject(p.message.metadata[HITL_RESPONSE_KEY])
+        ? (p.message.metadata[HITL_RESPONSE_KEY] as JsonObject).payload
+        : undefined;
+      if (nestingDepth(payload, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+        throw new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, {
+          validation_errors: [{ path: '', keyword: 'maxDepth', message: `must NOT nest deeper than ${MAX_NESTING_DEPTH} levels` }],
+        });
+      }
+      throw new A2AError(JSONRPC_INVALID_PARAMS, `request nests deeper than ${MAX_REQUEST_DEPTH} levels`);
+    }
+    let message: Message;
+    try {
+      message = messageFromWire(p.message);
+    } catch (err) {
+      throw new A2AError(JSONRPC_INVALID_PARAMS, (err as Error).message);
+    }
+    if (message.role !== 'ROLE_USER') throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.role must be the user role');
+    return { message, config: isObject(p.configuration) ? p.configuration : {} };
+  }
+
+  private startTask(message: Message, ctx: CallContext): { taskId?: string; reply?: Message } {
+    let script;
+    try {
+      script = scriptFor(message);
+    } catch (err) {
+      if (err instanceof ScriptError) throw new A2AError(JSONRPC_INVALID_PARAMS, err.message);
+      throw err;
+    }
+    if (script.messageOnly) {
+      const text = message.parts.find((p) => p.text !== undefined)?.text ?? '';
+      const reply: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', contextId: message.contextId ?? randomUUID(), parts: [{ text: `Echo: ${text}` }] };
+      return { reply };
+    }
+    return { taskId: this.engine.createTask(message, script, ctx.hitl).task.id };
+  }
+
+  async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
+    const { message, config } = this.intake(params);
+    let taskId: string;
+    if (message.taskId) {
+      taskId = continueTask(this.engine, message, ctx.hitl).task.id;
+    } else {
+      const started = this.startTask(message, ctx);
+      if (started.reply) return ctx.generation === '1.0' ? { message: started.reply } : messageOnWire(started.reply, ctx.generation);
+      taskId = started.taskId!;
+    }
+    const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
+    const task = blocking ? await this.engine.settled(taskId) : this.engine.getRow(taskId).task;
+    return sendResultOnWire(withHistory(task, config.historyLength), ctx.generation);
+  }
+
+  stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
+    const { message } = this.intake(params);
+    if (message.taskId) {
+      openTaskStream({ engine: this.engine, taskId: message.taskId, res, frame, closeWhen: isSettled, before: () => void continueTask(this.engine, message, ctx.hitl) });
+      return;
+    }
+    const started = this.startTask(message, ctx);
+    if (started.reply) {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      res.end(`data: ${JSON.stringify(frame({ message: started.reply }))}\n\n`);
+      return;
+    }
+    openTaskStream({ engine: this.engine, taskId: started.taskId!, res, frame, closeWhen: isSettled });
+  }
+
+  subscribe(params: unknown, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
+    const taskId = taskIdParam(params);
+    const { state } = this.engine.getRow(taskId).task.status;
+    if (TERMINAL_STATES.has(state)) {
+      throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${taskId} is ${state}; subscriptions need a task that is not terminal`);
+    }
+    openTaskStream({ engine: this.engine, taskId, res, frame, closeWhen: (s) => TERMINAL_STATES.has(s) });
+  }
+
+  get(params: unknown, ctx: CallContext): JsonObject {
+    const p = requireParams(params);
+    return taskOnWire(withHistory(this.engine.getRow(taskIdParam(p)).task, p.historyLength), ctx.generation);
+  }
+
+  cancel(params: unknown, ctx: CallContext): JsonObject {
+    return taskOnWire(this.engine.cancel(taskIdParam(params)).task, ctx.generation);
+  }
+
+  list(params: unknown, ctx: CallContext): JsonObject {
+    const p = isObject(params) ? params : {};
+    const pageSize = typeof p.pageSize === 'number' ? Math.min(100, Math.max(1, Math.floor(p.pageSize))) : 50;
+    const offset = typeof p.pageToken === 'string' && /^\d+$/.test(p.pageToken) ? Number(p.pageToken) : 0;
+    const wanted = parseTaskState(p.status);
+    // Bounded scan: filters apply to a window of the newest tasks.
+    const window = this.engine.outbox.listTasks(pageSize + 1, offset);
+    const tasks = window
+      .slice(0, pageSize)
+      .filter((t) => (wanted ? t.status.state === wanted : true) && (typeof p.contextId === 'string' ? t.contextId === p.contextId : true))
+      .map((t) => taskOnWire(withHistory(p.includeArtifacts === true ? t : { ...t, artifacts: [] }, p.historyLength), ctx.generation));
+    const nextPageToken = window.length > pageSize ? String(offset + pageSize) : '';
+    return { tasks, nextPageToken, pageSize, totalSize: tasks.length };
+  }
+}

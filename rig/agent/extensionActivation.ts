@@ -1,0 +1,29 @@
+// Extension activation per request (A2A `A2A-Extensions`, v0.3 `X-A2A-Extensions`) and the echo
+// the agent owes on every response, streaming ones included.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1 } from '../protocol/a2aTypes.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+
+export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([HITL_PROMPT_URI]);
+
+function headerList(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value.join(',') : value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** The requested URIs this agent supports, in request order, without repeats. */
+export function activatedExtensions(req: IncomingMessage): string[] {
+  const requested = [...headerList(req.headers[EXTENSIONS_HEADER_V1]), ...headerList(req.headers[EXTENSIONS_HEADER_V03])];
+  return [...new Set(requested.filter((uri) => SUPPORTED_EXTENSIONS.has(uri)))];
+}
+
+/** Sets the echo headers (both spellings, so clients of either generation find theirs). */
+export function echoExtensions(res: ServerResponse, activated: string[], suppressed: boolean): void {
+  if (suppressed || activated.length === 0) return;
+  const value = activated.join(', ');
+  res.setHeader('A2A-Extensions', value);
+  res.setHeader('X-A2A-Extensions', value);
+}

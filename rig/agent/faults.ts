@@ -1,0 +1,23 @@
+// Deliberate faults: each flag breaks exactly one guarantee, so the rig can prove its checks fail.
+
+export const FAULTS = {
+  'accept-duplicates': 'a second answer to an already answered prompt is accepted (200) and emits another transition',
+  'skip-validation': 'answers are not validated against response_schema (invalid payloads are accepted)',
+  'keep-input-required': 'a valid answer is accepted but the task never leaves INPUT_REQUIRED',
+  'slow-resume': 'a valid answer is accepted but the task leaves INPUT_REQUIRED only 1.5 s later',
+  'emit-oversized-schema': 'response_schema over 64 KiB is emitted instead of failing the task',
+  'no-depth-limit': 'no nesting bound on schemas or payloads (deep input reaches the validator and the store)',
+  'drop-replay': 'the WebSocket replay skips the second stored event of the replayed range',
+  'reorder-replay': 'the WebSocket replay sends the first two stored events of the range swapped',
+  'reuse-prompt-id': 'every prompt reuses the first prompt_id this process issued (breaks S-5)',
+  'no-extension-echo': 'activated extensions are not echoed in the A2A-Extensions response header',
+  'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
+} as const;
+
+export type FaultName = keyof typeof FAULTS;
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.hasOwn(FAULTS, name);
+}
+
+export type FaultSet = ReadonlySet<FaultName>;

@@ -1,0 +1,123 @@
+// The answer path of hitl-prompt/v1 (§Response envelope, §Acceptance and rejection): exactly one
+// valid answer per prompt, 409 for unknown or answered prompts, 422 with validation_errors for
+// invalid payloads (the task stays in INPUT_REQUIRED), and the move out of INPUT_REQUIRED committed
+// before the caller hears back. Node runs this synchronously from lookup to commit, and the
+// conditional UPDATE in the outbox makes the single acceptance hold even across processes.
+import type { Message } from '../protocol/a2aTypes.ts';
+import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
+import {
+  A2AError,
+  A2A_UNSUPPORTED_OPERATION,
+  HITL_ALREADY_ANSWERED_OR_UNKNOWN,
+  HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE,
+  HITL_RESPONSE_INVALID,
+  HITL_RESPONSE_INVALID_MESSAGE,
+  JSONRPC_INVALID_PARAMS,
+} from '../protocol/errorCodes.ts';
+import { HITL_RESPONSE_KEY } from '../protocol/hitlPrompt.ts';
+import type { PromptRow, TaskRow } from './outbox.ts';
+import type { TaskEngine } from './taskEngine.ts';
+
+const SLOW_RESUME_MS = 1500;
+
+function alreadyAnsweredOrUnknown(promptId: string): A2AError {
+  return new A2AError(HITL_ALREADY_ANSWERED_OR_UNKNOWN, HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE, {
+    prompt_id: promptId,
+    detail: 'no open prompt with this prompt_id on this task',
+  });
+}
+
+function readResponseEnvelope(raw: unknown): { promptId: string; payload: unknown } {
+  const shape = `metadata.${HITL_RESPONSE_KEY} must be an object with exactly "prompt_id" (string) and "payload" (object)`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new A2AError(JSONRPC_INVALID_PARAMS, shape);
+  const { prompt_id: promptId, payload, ...extra } = raw as Record<string, unknown>;
+  if (typeof promptId !== 'string' || Object.keys(extra).length > 0) throw new A2AError(JSONRPC_INVALID_PARAMS, shape);
+  return { promptId, payload };
+}
+
+/** Handles a user message sent to an existing task. Throws A2AError for every refusal. */
+export function continueTask(engine: TaskEngine, message: Message, activated: boolean): TaskRow {
+  const row = engine.getRow(message.taskId!);
+  const response = message.metadata?.[HITL_RESPONSE_KEY];
+  if (response !== undefined) return answerPrompt(engine, row, message, readResponseEnvelope(response), activated);
+  const state = row.task.status.state;
+  if (TERMINAL_STATES.has(state)) {
+    throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${row.task.id} is ${state}; it accepts no more messages`);
+  }
+  const open = engine.outbox.openPromptOf(row.task.id);
+  if (state !== 'TASK_STATE_INPUT_REQUIRED' || !open) {
+    throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${row.task.id} is ${state}; it accepts input only in INPUT_REQUIRED`);
+  }
+  if (row.activated) {
+    throw new A2AError(
+      JSONRPC_INVALID_PARAMS,
+      `task ${row.task.id} waits for a hitl-prompt/v1 answer: put {prompt_id, payload} in metadata.${HITL_RESPONSE_KEY}`,
+    );
+  }
+  // Plain A2A continuation of a prompt emitted without the envelope: the message is the answer.
+  const data = message.parts.find((p) => p.data !== undefined)?.data;
+  const text = message.parts.find((p) => p.text !== undefined)?.text;
+  return accept(engine, row, open, message, data ?? { text: text ?? '' }, activated);
+}
+
+function answerPrompt(
+  engine: TaskEngine,
+  row: TaskRow,
+  message: Message,
+  response: { promptId: string; payload: unknown },
+  activated: boolean,
+): TaskRow {
+  const prompt = engine.outbox.findPrompt(row.task.id, response.promptId);
+  const duplicatesAllowed = engine.faults.has('accept-duplicates');
+  if (!prompt || prompt.state === 'closed' || (prompt.state === 'answered' && !duplicatesAllowed)) {
+    throw alreadyAnsweredOrUnknown(response.promptId);
+  }
+  if (typeof response.payload !== 'object' || response.payload === null || Array.isArray(response.payload)) {
+    throw new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, {
+      validation_errors: [{ path: '', keyword: 'type', message: 'payload must be an object' }],
+    });
+  }
+  if (!engine.faults.has('skip-validation')) {
+    const errors = engine.validator.compile(prompt.schema).validate(response.payload);
+    if (errors.length > 0) {
+      throw new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, {
+        prompt_id: response.promptId,
+        validation_errors: errors,
+      });
+    }
+  }
+  if (prompt.state === 'answered') {
+    // accept-duplicates fault: a second "acceptance" announces a second resume.
+    engine.setStatus(row, 'TASK_STATE_WORKING');
+    return row;
+  }
+  return accept(engine, row, prompt, message, response.payload, activated);
+}
+
+function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Message, payload: unknown, activated: boolean): TaskRow {
+  const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
+  const answered = () => {
+    if (!engine.outbox.answerPrompt(row.task.id, prompt.step, payload)) throw alreadyAnsweredOrUnknown(prompt.promptId);
+  };
+  row.task.history.push(message);
+  row.lastAnswer = payload;
+  row.step = prompt.step + 1;
+  row.activated = activated;
+  if (resumeNow) {
+    engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, answered);
+    setImmediate(() => engine.advance(row.task.id));
+    return row;
+  }
+  engine.outbox.transaction(() => {
+    answered();
+    engine.outbox.updateTask(row);
+  });
+  if (engine.faults.has('slow-resume')) {
+    engine.later(SLOW_RESUME_MS, () => {
+      const current = engine.getRow(row.task.id);
+      engine.setStatus(current, 'TASK_STATE_WORKING');
+      engine.advance(row.task.id);
+    });
+  }
+  return row;
+}

@@ -1,0 +1,104 @@
+// JSON-RPC 2.0 at POST /, both generations: v1.0 method names when the request carries
+// `A2A-Version: 1.0`, v0.3 names when it carries none. hitl errors keep their HTTP status (409/422)
+// as the spec asks; other errors travel with 200, as JSON-RPC over HTTP does.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Generation, JsonObject, Operation, StreamResponse } from '../protocol/a2aTypes.ts';
+import { METHOD_NAMES, VERSION_HEADER } from '../protocol/a2aTypes.ts';
+import {
+  A2AError,
+  A2A_VERSION_NOT_SUPPORTED,
+  HITL_ALREADY_ANSWERED_OR_UNKNOWN,
+  HITL_RESPONSE_INVALID,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_PARSE_ERROR,
+  httpStatusFor,
+} from '../protocol/errorCodes.ts';
+import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
+import { streamEventOnWire } from '../protocol/wireGenerations.ts';
+import type { AgentOperations, CallContext } from './agentOperations.ts';
+
+type RpcId = string | number | null;
+
+/** The generation a request speaks, from its A2A-Version header (absent means 0.3). */
+export function generationOf(req: IncomingMessage, fallbackQuery?: string | null): Generation {
+  const raw = req.headers[VERSION_HEADER] ?? fallbackQuery ?? undefined;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value === '') return '0.3';
+  const trimmed = value.trim();
+  if (trimmed === '1.0' || trimmed === '1') return '1.0';
+  if (trimmed === '0.3' || trimmed === '0.3.0') return '0.3';
+  throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${trimmed} is not supported; use 1.0 or omit it for 0.3`);
+}
+
+function operationOf(method: string, generation: Generation): Operation {
+  for (const [op, name] of Object.entries(METHOD_NAMES[generation])) if (name === method) return op as Operation;
+  const other: Generation = generation === '1.0' ? '0.3' : '1.0';
+  if (Object.values(METHOD_NAMES[other]).includes(method)) {
+    const hint = other === '1.0' ? 'send A2A-Version: 1.0 to use it' : 'omit A2A-Version (or send 0.3) to use it';
+    throw new A2AError(JSONRPC_METHOD_NOT_FOUND, `method ${method} belongs to A2A ${other}; ${hint}`);
+  }
+  throw new A2AError(JSONRPC_METHOD_NOT_FOUND, `method ${method} not found`);
+}
+
+function reply(res: ServerResponse, id: RpcId, body: { result: unknown } | { error: unknown }, status = 200): void {
+  const text = JSON.stringify({ jsonrpc: '2.0', id, ...body });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function replyError(res: ServerResponse, id: RpcId, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+  const status = error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID ? httpStatusFor(error.code) : 200;
+  reply(res, id, { error: error.toJson() }, status);
+}
+
+export async function handleJsonRpc(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  ops: AgentOperations,
+  hitl: boolean,
+): Promise<void> {
+  let id: RpcId = null;
+  try {
+    let request: unknown;
+    try {
+      request = parseUntrustedJson(body);
+    } catch (err) {
+      throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'parse error');
+    }
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      throw new A2AError(JSONRPC_INVALID_REQUEST, Array.isArray(request) ? 'batch requests are not supported' : 'request must be a JSON-RPC 2.0 object');
+    }
+    const r = request as JsonObject;
+    if (typeof r.id === 'string' || typeof r.id === 'number') id = r.id;
+    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') {
+      throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
+    }
+    const ctx: CallContext = { generation: generationOf(req), hitl };
+    const op = operationOf(r.method, ctx.generation);
+    const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });
+    switch (op) {
+      case 'send':
+        return reply(res, id, { result: await ops.send(r.params, ctx) });
+      case 'stream':
+        return ops.stream(r.params, ctx, res, frame);
+      case 'subscribe':
+        return ops.subscribe(r.params, res, frame);
+      case 'get':
+        return reply(res, id, { result: ops.get(r.params, ctx) });
+      case 'cancel':
+        return reply(res, id, { result: ops.cancel(r.params, ctx) });
+      case 'list':
+        return reply(res, id, { result: ops.list(r.params, ctx) });
+    }
+  } catch (err) {
+    replyError(res, id, err);
+  }
+}

@@ -1,0 +1,222 @@
+// The durable outbox (ADR-014 style): task state, prompts and the per-task event log in SQLite
+// (WAL). A state change and the event that announces it are written in one transaction, so a
+// kill -9 can lose neither without the other.
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import type { StreamResponse, Task } from '../protocol/a2aTypes.ts';
+
+export interface StoredEvent {
+  seq: number;
+  eventId: string;
+  taskId: string;
+  event: StreamResponse;
+}
+
+export interface TaskRow {
+  task: Task;
+  script: unknown;
+  step: number;
+  activated: boolean;
+  lastAnswer: unknown;
+  lastSeq: number;
+}
+
+export interface PromptRow {
+  taskId: string;
+  step: number;
+  promptId: string;
+  envelope: Record<string, unknown>;
+  schema: Record<string, unknown>;
+  deadline: string | null;
+  deadlineSignalled: boolean;
+  state: 'open' | 'answered' | 'closed';
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  task_json TEXT NOT NULL,
+  script_json TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  activated INTEGER NOT NULL,
+  last_answer_json TEXT,
+  last_seq INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS tasks_state ON tasks(state);
+CREATE TABLE IF NOT EXISTS prompts (
+  task_id TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  prompt_id TEXT NOT NULL,
+  envelope_json TEXT NOT NULL,
+  schema_json TEXT NOT NULL,
+  deadline TEXT,
+  deadline_signalled INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL,
+  answer_json TEXT,
+  PRIMARY KEY (task_id, step)
+);
+CREATE INDEX IF NOT EXISTS prompts_id ON prompts(prompt_id);
+`;
+
+const EVENTS_TABLE = (schema: string) => `
+CREATE TABLE IF NOT EXISTS ${schema}.events (
+  task_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  event_id TEXT NOT NULL,
+  event_json TEXT NOT NULL,
+  PRIMARY KEY (task_id, seq)
+) WITHOUT ROWID;
+`;
+
+function toTaskRow(r: Record<string, unknown>): TaskRow {
+  return {
+    task: JSON.parse(r.task_json as string) as Task,
+    script: JSON.parse(r.script_json as string),
+    step: r.step as number,
+    activated: r.activated === 1,
+    lastAnswer: r.last_answer_json == null ? undefined : JSON.parse(r.last_answer_json as string),
+    lastSeq: r.last_seq as number,
+  };
+}
+
+function toPromptRow(r: Record<string, unknown>): PromptRow {
+  return {
+    taskId: r.task_id as string,
+    step: r.step as number,
+    promptId: r.prompt_id as string,
+    envelope: JSON.parse(r.envelope_json as string),
+    schema: JSON.parse(r.schema_json as string),
+    deadline: (r.deadline as string | null) ?? null,
+    deadlineSignalled: r.deadline_signalled === 1,
+    state: r.state as PromptRow['state'],
+  };
+}
+
+export class Outbox {
+  private readonly db: Database.Database;
+  private readonly stmt;
+
+  /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
+  constructor(path: string, options: { volatileEvents?: boolean } = {}) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    const eventsSchema = options.volatileEvents ? 'volatile' : 'main';
+    if (options.volatileEvents) this.db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
+    this.db.exec(EVENTS_TABLE(eventsSchema));
+    const db = this.db;
+    this.stmt = {
+      insertTask: db.prepare(
+        `INSERT INTO tasks (id, state, task_json, script_json, step, activated) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      updateTask: db.prepare(
+        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ? WHERE id = ?`,
+      ),
+      bumpSeq: db.prepare(`UPDATE tasks SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq`),
+      getTask: db.prepare(`SELECT * FROM tasks WHERE id = ?`),
+      tasksInStates: db.prepare(`SELECT * FROM tasks WHERE state IN (SELECT value FROM json_each(?))`),
+      listTasks: db.prepare(`SELECT task_json FROM tasks ORDER BY rowid DESC LIMIT ? OFFSET ?`),
+      insertEvent: db.prepare(`INSERT INTO ${eventsSchema}.events (task_id, seq, event_id, event_json) VALUES (?, ?, ?, ?)`),
+      eventsSince: db.prepare(
+        `SELECT seq, event_id, event_json FROM ${eventsSchema}.events WHERE task_id = ? AND seq > ? ORDER BY seq`,
+      ),
+      insertPrompt: db.prepare(
+        `INSERT INTO prompts (task_id, step, prompt_id, envelope_json, schema_json, deadline, state) VALUES (?, ?, ?, ?, ?, ?, 'open')`,
+      ),
+      promptIdExists: db.prepare(`SELECT 1 FROM prompts WHERE prompt_id = ? LIMIT 1`),
+      findPrompt: db.prepare(`SELECT * FROM prompts WHERE task_id = ? AND prompt_id = ? ORDER BY step DESC LIMIT 1`),
+      answerPrompt: db.prepare(
+        `UPDATE prompts SET state = 'answered', answer_json = ? WHERE task_id = ? AND step = ? AND state = 'open'`,
+      ),
+      closePrompts: db.prepare(`UPDATE prompts SET state = 'closed' WHERE task_id = ? AND state = 'open'`),
+      openPromptOf: db.prepare(`SELECT * FROM prompts WHERE task_id = ? AND state = 'open' ORDER BY step DESC LIMIT 1`),
+      pendingDeadlines: db.prepare(
+        `SELECT * FROM prompts WHERE state = 'open' AND deadline IS NOT NULL AND deadline_signalled = 0`,
+      ),
+      markDeadline: db.prepare(`UPDATE prompts SET deadline_signalled = 1 WHERE task_id = ? AND step = ?`),
+    };
+  }
+
+  /** Runs `fn` in one transaction; everything it writes commits together or not at all. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  insertTask(row: Omit<TaskRow, 'lastSeq' | 'lastAnswer'>): void {
+    this.stmt.insertTask.run(row.task.id, row.task.status.state, JSON.stringify(row.task), JSON.stringify(row.script), row.step, row.activated ? 1 : 0);
+  }
+
+  updateTask(row: Omit<TaskRow, 'lastSeq'>): void {
+    const answer = row.lastAnswer === undefined ? null : JSON.stringify(row.lastAnswer);
+    this.stmt.updateTask.run(row.task.status.state, JSON.stringify(row.task), row.step, row.activated ? 1 : 0, answer, row.task.id);
+  }
+
+  getTask(id: string): TaskRow | undefined {
+    const r = this.stmt.getTask.get(id) as Record<string, unknown> | undefined;
+    return r ? toTaskRow(r) : undefined;
+  }
+
+  tasksInStates(states: string[]): TaskRow[] {
+    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map(toTaskRow);
+  }
+
+  listTasks(limit: number, offset: number): Task[] {
+    return (this.stmt.listTasks.all(limit, offset) as Array<{ task_json: string }>).map((r) => JSON.parse(r.task_json));
+  }
+
+  /** Appends the next event of a task (seq gap-free from 1); call inside a transaction. */
+  appendEvent(taskId: string, event: StreamResponse): StoredEvent {
+    const { last_seq: seq } = this.stmt.bumpSeq.get(taskId) as { last_seq: number };
+    const eventId = randomUUID();
+    this.stmt.insertEvent.run(taskId, seq, eventId, JSON.stringify(event));
+    return { seq, eventId, taskId, event };
+  }
+
+  eventsSince(taskId: string, since: number): StoredEvent[] {
+    const rows = this.stmt.eventsSince.all(taskId, since) as Array<{ seq: number; event_id: string; event_json: string }>;
+    return rows.map((r) => ({ seq: r.seq, eventId: r.event_id, taskId, event: JSON.parse(r.event_json) }));
+  }
+
+  insertPrompt(p: Omit<PromptRow, 'state' | 'deadlineSignalled'>): void {
+    this.stmt.insertPrompt.run(p.taskId, p.step, p.promptId, JSON.stringify(p.envelope), JSON.stringify(p.schema), p.deadline);
+  }
+
+  promptIdExists(promptId: string): boolean {
+    return this.stmt.promptIdExists.get(promptId) !== undefined;
+  }
+
+  findPrompt(taskId: string, promptId: string): PromptRow | undefined {
+    const r = this.stmt.findPrompt.get(taskId, promptId) as Record<string, unknown> | undefined;
+    return r ? toPromptRow(r) : undefined;
+  }
+
+  openPromptOf(taskId: string): PromptRow | undefined {
+    const r = this.stmt.openPromptOf.get(taskId) as Record<string, unknown> | undefined;
+    return r ? toPromptRow(r) : undefined;
+  }
+
+  /** True only for the one caller that moved the prompt from open to answered. */
+  answerPrompt(taskId: string, step: number, answer: unknown): boolean {
+    return this.stmt.answerPrompt.run(JSON.stringify(answer), taskId, step).changes === 1;
+  }
+
+  closePrompts(taskId: string): void {
+    this.stmt.closePrompts.run(taskId);
+  }
+
+  pendingDeadlines(): PromptRow[] {
+    return (this.stmt.pendingDeadlines.all() as Record<string, unknown>[]).map(toPromptRow);
+  }
+
+  markDeadlineSignalled(taskId: string, step: number): void {
+    this.stmt.markDeadline.run(taskId, step);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

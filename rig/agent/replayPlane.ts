@@ -1,0 +1,70 @@
+// The replay plane (the spec's outbox, ADR-014 style): a WebSocket at
+// /events?task=<taskId>&since=<seq>[&version=1.0] that sends every stored event of the task with
+// seq > since, in order, then live ones, each as {seq, eventId, taskId, event}. The subscription is
+// taken before the stored events are read (both synchronous), so nothing falls between them.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { TERMINAL_STATES, type Generation, type Task } from '../protocol/a2aTypes.ts';
+import { streamEventOnWire } from '../protocol/wireGenerations.ts';
+import type { FaultSet } from './faults.ts';
+import type { StoredEvent } from './outbox.ts';
+import type { TaskEngine } from './taskEngine.ts';
+
+export const CLOSE_TASK_NOT_FOUND = 4404;
+export const CLOSE_BAD_REQUEST = 4400;
+export const CLOSE_TASK_ENDED = 1000;
+
+/** Applies the replay faults to the stored (replayed) part only; live events stay correct. */
+function replayedWithFaults(events: StoredEvent[], faults: FaultSet): StoredEvent[] {
+  if (faults.has('drop-replay') && events.length >= 2) return [events[0], ...events.slice(2)];
+  if (faults.has('reorder-replay') && events.length >= 2) return [events[1], events[0], ...events.slice(2)];
+  return events;
+}
+
+export class ReplayPlane {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+
+  constructor(
+    private readonly engine: TaskEngine,
+    private readonly echoHeaders: (req: IncomingMessage) => string[],
+  ) {
+    this.wss.on('headers', (headers, req) => headers.push(...this.echoHeaders(req)));
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, generation: Generation): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, url, generation));
+  }
+
+  private serve(ws: WebSocket, url: URL, generation: Generation): void {
+    const taskId = url.searchParams.get('task');
+    const sinceRaw = url.searchParams.get('since') ?? '0';
+    if (!taskId) return ws.close(CLOSE_BAD_REQUEST, 'query parameter "task" is required');
+    if (!/^\d+$/.test(sinceRaw)) return ws.close(CLOSE_BAD_REQUEST, '"since" must be a non-negative integer');
+    const row = this.engine.outbox.getTask(taskId);
+    if (!row) return ws.close(CLOSE_TASK_NOT_FOUND, `task ${taskId} not found`);
+    let lastSent = Number(sinceRaw);
+    const send = (event: StoredEvent) => {
+      ws.send(JSON.stringify({ seq: event.seq, eventId: event.eventId, taskId, event: streamEventOnWire(event.event, generation) }));
+      lastSent = Math.max(lastSent, event.seq);
+    };
+    const endIfTerminal = (task: Task) => {
+      if (TERMINAL_STATES.has(task.status.state)) ws.close(CLOSE_TASK_ENDED, 'task reached a terminal state');
+    };
+    const unsubscribe = this.engine.events.subscribe(taskId, (event, task) => {
+      if (event.seq <= lastSent || ws.readyState !== ws.OPEN) return;
+      send(event);
+      endIfTerminal(task);
+    });
+    ws.on('close', unsubscribe);
+    ws.on('error', unsubscribe);
+    const stored = this.engine.outbox.eventsSince(taskId, lastSent);
+    for (const event of replayedWithFaults(stored, this.engine.faults)) send(event);
+    endIfTerminal(this.engine.getRow(taskId).task);
+  }
+
+  close(): void {
+    for (const client of this.wss.clients) client.terminate();
+    this.wss.close();
+  }
+}

@@ -1,0 +1,259 @@
+// Runs tasks through their scripts: every state change is one outbox transaction plus the event
+// that announces it, published after commit. Steps that need no waiting run back to back; a prompt
+// parks the task in INPUT_REQUIRED until `hitlAnswers` accepts an answer.
+import { randomUUID } from 'node:crypto';
+import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
+import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
+import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND } from '../protocol/errorCodes.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import type { GuardedValidator } from '../protocol/guardedValidator.ts';
+import type { FaultSet } from './faults.ts';
+import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
+import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
+import type { ArtifactStep, PromptStep, Script } from './script.ts';
+import { TaskEvents } from './taskEvents.ts';
+
+/** Event metadata key of the status event that signals an elapsed deadline (S-4: still answerable). */
+export const DEADLINE_ELAPSED_KEY = 'a2a-rig/deadline-elapsed';
+/** Longest a blocking send waits for the task to settle before returning it as it is. */
+const BLOCKING_WAIT_MS = 60_000;
+
+export class TaskEngine {
+  readonly events = new TaskEvents();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private reusedPromptId: string | undefined;
+  private closed = false;
+
+  constructor(
+    readonly outbox: Outbox,
+    readonly validator: GuardedValidator,
+    readonly faults: FaultSet,
+  ) {}
+
+  /** Schedules `fn` after `ms`, owned by the engine so `close()` can clear it. */
+  later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.closed) fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  getRow(taskId: string): TaskRow {
+    const row = this.outbox.getTask(taskId);
+    if (!row) throw new A2AError(A2A_TASK_NOT_FOUND, `task ${taskId} not found`);
+    return row;
+  }
+
+  /**
+   * Applies `mutate` to the task and appends the event `eventOf` builds, in one transaction
+   * (with `alsoWrite` for rows that must change with them), then publishes the event.
+   */
+  commit(row: TaskRow, mutate: (task: Task) => void, eventOf: (task: Task) => StreamResponse, alsoWrite?: () => void): StoredEvent {
+    const stored = this.outbox.transaction(() => {
+      mutate(row.task);
+      alsoWrite?.();
+      this.outbox.updateTask(row);
+      return this.outbox.appendEvent(row.task.id, eventOf(row.task));
+    });
+    row.lastSeq = stored.seq;
+    this.events.publish(stored, row.task);
+    return stored;
+  }
+
+  setStatus(row: TaskRow, state: TaskState, text?: string, metadata?: Record<string, unknown>, alsoWrite?: () => void): StoredEvent {
+    return this.commit(
+      row,
+      (task) => {
+        const message: Message | undefined = text === undefined ? undefined : this.agentMessage(task, text, metadata);
+        task.status = { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) };
+        if (message) task.history.push(message);
+      },
+      (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
+      alsoWrite,
+    );
+  }
+
+  agentMessage(task: Task, text: string, metadata?: Record<string, unknown>): Message {
+    return {
+      messageId: randomUUID(),
+      role: 'ROLE_AGENT',
+      taskId: task.id,
+      contextId: task.contextId,
+      parts: [{ text }],
+      ...(metadata ? { metadata, extensions: Object.keys(metadata).filter((k) => k === HITL_PROMPT_URI) } : {}),
+    };
+  }
+
+  createTask(message: Message, script: Script, activated: boolean): TaskRow {
+    const id = randomUUID();
+    const contextId = message.contextId ?? randomUUID();
+    const first: Message = { ...message, taskId: id, contextId };
+    const task: Task = {
+      id,
+      contextId,
+      status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+      artifacts: [],
+      history: [first],
+    };
+    const row: TaskRow = { task, script, step: 0, activated, lastAnswer: undefined, lastSeq: 0 };
+    const stored = this.outbox.transaction(() => {
+      this.outbox.insertTask(row);
+      return this.outbox.appendEvent(id, { task });
+    });
+    row.lastSeq = stored.seq;
+    this.events.publish(stored, task);
+    // Deferred so the caller can subscribe to the task before its first transition.
+    setImmediate(() => this.advance(id));
+    return row;
+  }
+
+  /** Runs script steps until the task waits (prompt, work) or ends. */
+  advance(taskId: string): void {
+    if (this.closed) return;
+    const row = this.outbox.getTask(taskId);
+    if (!row) return;
+    const script = row.script as Script;
+    for (;;) {
+      const state = row.task.status.state;
+      if (TERMINAL_STATES.has(state) || state === 'TASK_STATE_INPUT_REQUIRED') return;
+      const step = script.steps[row.step];
+      if (!step) {
+        this.setStatus(row, 'TASK_STATE_COMPLETED');
+        return;
+      }
+      if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step)) {
+        this.setStatus(row, 'TASK_STATE_WORKING');
+      }
+      if ('prompt' in step) return this.emitPrompt(row, step.prompt);
+      if ('work' in step) {
+        this.later(step.work.ms, () => {
+          const current = this.outbox.getTask(taskId);
+          if (!current || current.step !== row.step || TERMINAL_STATES.has(current.task.status.state)) return;
+          current.step += 1;
+          this.outbox.updateTask(current);
+          this.advance(taskId);
+        });
+        return;
+      }
+      row.step += 1;
+      if ('artifact' in step) this.emitArtifact(row, step.artifact);
+      else if ('complete' in step) return void this.setStatus(row, 'TASK_STATE_COMPLETED', step.complete.text);
+      else if ('fail' in step) return void this.setStatus(row, 'TASK_STATE_FAILED', step.fail.reason);
+      else if ('reject' in step) return void this.setStatus(row, 'TASK_STATE_REJECTED', step.reject.reason);
+    }
+  }
+
+  private emitArtifact(row: TaskRow, spec: ArtifactStep['artifact']): void {
+    const answer = row.lastAnswer === undefined ? '' : JSON.stringify(row.lastAnswer);
+    const part = spec.text !== undefined ? { text: spec.text.replaceAll('{{answer}}', answer) } : spec.url !== undefined ? { url: spec.url } : { data: spec.data };
+    const artifact: Artifact = { artifactId: spec.id ?? randomUUID(), ...(spec.name ? { name: spec.name } : {}), parts: [part] };
+    this.commit(
+      row,
+      (task) => {
+        const existing = spec.append ? task.artifacts.find((a) => a.artifactId === artifact.artifactId) : undefined;
+        if (existing) existing.parts.push(part);
+        else task.artifacts.push(artifact);
+      },
+      (task) => ({
+        artifactUpdate: {
+          taskId: task.id,
+          contextId: task.contextId,
+          artifact,
+          ...(spec.append !== undefined ? { append: spec.append } : {}),
+          ...(spec.last_chunk !== undefined ? { lastChunk: spec.last_chunk } : {}),
+        },
+      }),
+    );
+  }
+
+  private freshPromptId(): string {
+    if (this.faults.has('reuse-prompt-id')) return (this.reusedPromptId ??= randomUUID());
+    // S-5: unique for the agent's lifetime, which the outbox outlives; a v4 collision is
+    // astronomically unlikely, but the check is one indexed lookup.
+    for (;;) {
+      const id = randomUUID();
+      if (!this.outbox.promptIdExists(id)) return id;
+    }
+  }
+
+  private emitPrompt(row: TaskRow, step: PromptStep['prompt']): void {
+    const outcome = buildPromptEnvelope(step, {
+      promptId: this.freshPromptId(),
+      now: new Date(),
+      validator: this.validator,
+      allowOversizedSchema: this.faults.has('emit-oversized-schema'),
+    });
+    if (!outcome.ok) {
+      this.setStatus(row, 'TASK_STATE_FAILED', `prompt step ${row.step} cannot be emitted: ${outcome.reason}`);
+      return;
+    }
+    const { envelope } = outcome;
+    const metadata = row.activated ? { [HITL_PROMPT_URI]: envelope } : undefined;
+    const prompt = { taskId: row.task.id, step: row.step, promptId: envelope.prompt_id, envelope: { ...envelope }, schema: envelope.response_schema, deadline: envelope.deadline ?? null };
+    this.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', envelope.prompt, metadata, () => this.outbox.insertPrompt(prompt));
+    if (envelope.deadline) this.scheduleDeadline({ ...prompt, state: 'open', deadlineSignalled: false });
+  }
+
+  private scheduleDeadline(prompt: PromptRow): void {
+    const wait = Math.max(0, Date.parse(prompt.deadline!) - Date.now());
+    this.later(wait, () => {
+      const current = this.outbox.findPrompt(prompt.taskId, prompt.promptId);
+      if (!current || current.state !== 'open' || current.deadlineSignalled) return;
+      const row = this.getRow(prompt.taskId);
+      this.commit(
+        row,
+        () => {},
+        (task) => ({
+          statusUpdate: {
+            taskId: task.id,
+            contextId: task.contextId,
+            status: task.status,
+            metadata: { [DEADLINE_ELAPSED_KEY]: { prompt_id: prompt.promptId, deadline: prompt.deadline } },
+          },
+        }),
+        () => this.outbox.markDeadlineSignalled(prompt.taskId, prompt.step),
+      );
+    });
+  }
+
+  cancel(taskId: string): TaskRow {
+    const row = this.getRow(taskId);
+    if (TERMINAL_STATES.has(row.task.status.state)) {
+      throw new A2AError(A2A_TASK_NOT_CANCELABLE, `task ${taskId} is ${row.task.status.state} and cannot be canceled`);
+    }
+    this.setStatus(row, 'TASK_STATE_CANCELED', undefined, undefined, () => this.outbox.closePrompts(taskId));
+    return row;
+  }
+
+  /** Resolves with the task once it is terminal or interrupted (or after the blocking bound). */
+  settled(taskId: string): Promise<Task> {
+    const row = this.getRow(taskId);
+    if (isSettled(row.task.status.state)) return Promise.resolve(row.task);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(this.getRow(taskId).task), BLOCKING_WAIT_MS).unref();
+      const unsubscribe = this.events.subscribe(taskId, (_event, task) => {
+        if (isSettled(task.status.state)) done(task);
+      });
+      function done(task: Task) {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(task);
+      }
+    });
+  }
+
+  /** After a restart: resume tasks that were mid-script and re-arm deadlines. */
+  recover(): void {
+    for (const row of this.outbox.tasksInStates(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'])) {
+      setImmediate(() => this.advance(row.task.id));
+    }
+    for (const prompt of this.outbox.pendingDeadlines()) this.scheduleDeadline(prompt);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

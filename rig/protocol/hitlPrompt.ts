@@ -1,0 +1,79 @@
+// hitl-prompt/v1 as data: the URI, the envelope and response shapes, their JSON Schemas, and the
+// limits the spec makes normative. Both the agent and the rig's client read from here.
+
+export const HITL_PROMPT_URI = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
+/** Key of the response envelope in the answering Message's metadata. */
+export const HITL_RESPONSE_KEY = 'hitl_response_for';
+
+/** S-2: a serialized response_schema may be at most this many bytes (exactly 64 KiB is allowed). */
+export const MAX_RESPONSE_SCHEMA_BYTES = 65_536;
+/** S-2: nesting bound for untrusted schemas and for payloads validated against them. */
+export const MAX_NESTING_DEPTH = 32;
+/** S-2: the validation (and compile) time budget for an untrusted schema. */
+export const VALIDATION_BUDGET_MS = 250;
+/** The spec's SHOULD for prompt text length. */
+export const MAX_PROMPT_CHARS = 4096;
+
+export const RESPONDER_PATTERN = /^(any|specific:[^\s]+|consensus:[1-9][0-9]*)$/;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export interface PromptEnvelope {
+  prompt_id: string;
+  prompt: string;
+  response_schema: Record<string, unknown>;
+  deadline?: string;
+  allowed_responders?: string[];
+}
+
+export interface ResponseEnvelope {
+  prompt_id: string;
+  payload: Record<string, unknown>;
+}
+
+export interface ValidationErrorEntry {
+  /** JSON Pointer into the payload, as in the spec's examples/invalid-response-422.json. */
+  path: string;
+  keyword: string;
+  message: string;
+}
+
+/** envelope.schema.json: the prompt envelope. */
+export const promptEnvelopeSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: `${HITL_PROMPT_URI}/envelope.schema.json`,
+  type: 'object',
+  additionalProperties: false,
+  required: ['prompt_id', 'prompt', 'response_schema'],
+  properties: {
+    prompt_id: { type: 'string', format: 'uuid' },
+    prompt: { type: 'string', minLength: 1 },
+    response_schema: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: { const: 'object' } },
+    },
+    deadline: { type: 'string', format: 'date-time' },
+    allowed_responders: {
+      type: 'array',
+      items: { type: 'string', pattern: RESPONDER_PATTERN.source },
+    },
+  },
+} as const;
+
+/** response.schema.json: the response envelope under metadata.hitl_response_for. */
+export const responseEnvelopeSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: `${HITL_PROMPT_URI}/response.schema.json`,
+  type: 'object',
+  additionalProperties: false,
+  required: ['prompt_id', 'payload'],
+  properties: {
+    prompt_id: { type: 'string', format: 'uuid' },
+    payload: { type: 'object' },
+  },
+} as const;
+
+/** Bytes of the serialized schema, the measure S-2 uses. */
+export function serializedSchemaBytes(schema: unknown): number {
+  return Buffer.byteLength(JSON.stringify(schema), 'utf8');
+}

@@ -1,0 +1,56 @@
+// Nesting measures that never recurse, so a 100,000-level document cannot overflow the stack.
+
+/**
+ * Container nesting of a JSON value: a scalar is 0, `{}` is 1, `{"a":[]}` is 2. Stops counting
+ * once `limit` is exceeded (returns limit + 1), so the cost is bounded by the limit's frontier.
+ */
+export function nestingDepth(value: unknown, limit = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > limit) return limit + 1;
+    for (const child of Object.values(node as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+// Keywords of draft 2020-12 (and the older ones Ajv still accepts) whose values are subschemas,
+// directly, as an array, or as a map of name to subschema.
+const SCHEMA_VALUED = new Set([
+  'not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames',
+  'unevaluatedItems', 'unevaluatedProperties', 'additionalItems', 'items',
+]);
+const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * How many subschemas deep a JSON Schema goes: `{"type":"object"}` is 1, a schema with one
+ * property that is itself an object schema is 2. Stops past `limit` like `nestingDepth`.
+ */
+export function schemaDepth(schema: unknown, limit = Number.MAX_SAFE_INTEGER): number {
+  if (typeof schema !== 'object' || schema === null) return 0;
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[schema, 1]];
+  const push = (child: unknown, depth: number) => {
+    if (typeof child === 'object' && child !== null) stack.push([child, depth]);
+  };
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > limit) return limit + 1;
+    if (Array.isArray(node)) continue;
+    for (const [key, child] of Object.entries(node as object)) {
+      if (SCHEMA_ARRAYS.has(key) && Array.isArray(child)) child.forEach((c) => push(c, depth + 1));
+      else if (SCHEMA_VALUED.has(key)) push(child, depth + 1);
+      else if (SCHEMA_MAPS.has(key) && typeof child === 'object' && child !== null) {
+        Object.values(child).forEach((c) => push(c, depth + 1));
+      }
+    }
+  }
+  return deepest;
+}
