@@ -1,0 +1,58 @@
+// Starts the reference agent for a test: in-process (fast) or as a child process (for kill -9),
+// each on its own temp database, always torn down.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
+import type { FaultName } from '../../rig/agent/faults.ts';
+
+export const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
+const repoRoot = new URL('../../', import.meta.url).pathname;
+
+export function tempDbPath(): { path: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-test-'));
+  return { path: join(dir, 'outbox.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function inProcessAgent(faults: FaultName[] = []): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
+  const db = tempDbPath();
+  const agent = await startAgent({ dbPath: db.path, faults });
+  return {
+    ...agent,
+    cleanup: async () => {
+      await agent.close();
+      db.cleanup();
+    },
+  };
+}
+
+export interface AgentChild {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** Resolves once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/** Spawns `a2a-rig agent` and waits (bounded) for its JSON line on stdout. */
+export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<AgentChild> {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout! });
+  const first = await Promise.race([
+    new Promise<string>((resolve) => lines.once('line', resolve)),
+    exited.then((code) => Promise.reject(new Error(`agent exited (${code}) before listening: ${stderr}`))),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`agent did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs)),
+  ]).catch((err) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
+  const { url, pid } = JSON.parse(first) as { url: string; pid: number };
+  return { url, pid, child, exited };
+}
