@@ -20,7 +20,7 @@ import type { TaskEngine } from './taskEngine.ts';
 import { openTaskStream } from './taskStream.ts';
 
 /** Whole-request nesting bound; payloads have their own, tighter one (a 422). */
-export const MAX_REQUEST_DEPTH = 64;
+export const MAX_REQUEST_DEPTH = 128;
 
 export interface CallContext {
   generation: Generation;

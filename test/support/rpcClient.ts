@@ -148,3 +148,28 @@ export async function replay(
     });
   });
 }
+
+/** Opens an SSE call and yields each parsed `data:` payload as it arrives (bounded by timeoutMs). */
+export async function* sseIterate(url: string, gen: Gen, method: string, params: unknown, timeoutMs = 10_000): AsyncGenerator<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headersFor(gen, true), accept: 'text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const queue: any[] = [];
+  const parser = createParser({ onEvent: (e) => queue.push(JSON.parse(e.data)) });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      while (queue.length > 0) yield queue.shift();
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+    while (queue.length > 0) yield queue.shift();
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
