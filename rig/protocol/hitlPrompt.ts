@@ -9,8 +9,14 @@ export const HITL_RESPONSE_KEY = 'hitl_response_for';
 export const MAX_RESPONSE_SCHEMA_BYTES = 65_536;
 /** S-2: nesting bound for untrusted schemas and for payloads validated against them. */
 export const MAX_NESTING_DEPTH = 32;
-/** S-2: the validation (and compile) time budget for an untrusted schema. */
+/** S-2: the time budget for validating one payload against an untrusted schema. */
 export const VALIDATION_BUDGET_MS = 250;
+/**
+ * The time budget for compiling an untrusted schema (once per schema: validators are cached).
+ * Larger than the validation budget because a legitimate 64 KiB schema takes 100-300 ms to
+ * compile on a loaded two-core machine; a hostile one is still cut off.
+ */
+export const COMPILE_BUDGET_MS = 1000;
 /** The spec's SHOULD for prompt text length. */
 export const MAX_PROMPT_CHARS = 4096;
 
