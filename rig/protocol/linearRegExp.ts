@@ -10,7 +10,7 @@ interface RegExpEngine {
   code: string;
 }
 
-function linearRegExp(pattern: string, flags: string): { test: (s: string) => boolean } {
+function linearRegExp(pattern: string, flags: string): { test: (s: string) => boolean; toString(): string } {
   const compiled = RE2JS.compile(pattern);
   return { test: (s: string) => compiled.test(s), toString: () => `/${pattern}/${flags}` };
 }
