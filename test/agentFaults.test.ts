@@ -1,0 +1,324 @@
+// Every fault flag of the reference agent, proven to bite: each test makes one observation against
+// an agent started with the flag (the guarantee is broken) and the same observation against a
+// correct agent (the guarantee holds), so a flag that silently stopped working fails its test.
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { FAULTS, type FaultName } from '../rig/agent/faults.ts';
+import { nestingDepth } from '../rig/protocol/jsonNesting.ts';
+import { HITL, inProcessAgent, spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
+import {
+  METHOD,
+  answerMessage,
+  envelopeOf,
+  replay,
+  rpc,
+  rpcStream,
+  scriptData,
+  stateOf,
+  taskOf,
+  userMessage,
+  type ReplayFrame,
+} from './support/rpcClient.ts';
+
+const gen = '1.0' as const;
+const INPUT_REQUIRED = 'TASK_STATE_INPUT_REQUIRED';
+
+let correct: Awaited<ReturnType<typeof inProcessAgent>>;
+beforeAll(async () => {
+  correct = await inProcessAgent();
+});
+afterAll(async () => correct?.cleanup());
+
+/** Runs `observe` against a fresh in-process agent with `fault` set, then tears it down. */
+async function withFault<T>(fault: FaultName, observe: (url: string) => Promise<T>): Promise<T> {
+  const agent = await inProcessAgent([fault]);
+  try {
+    return await observe(agent.url);
+  } finally {
+    await agent.cleanup();
+  }
+}
+
+/** Starts a task (the default approve-prompt script unless `steps` is given) with a blocking send. */
+async function start(url: string, steps?: unknown[]): Promise<{ task: any; envelope: any }> {
+  const sent = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen, steps ? { data: scriptData(steps) } : {}) });
+  expect(sent.status).toBe(200);
+  const task = taskOf(gen, sent.body.result);
+  return { task, envelope: envelopeOf(task) };
+}
+
+function answer(url: string, taskId: string, promptId: string, payload: unknown, configuration?: object) {
+  return rpc(url, gen, METHOD[gen].send, { message: answerMessage(gen, taskId, promptId, payload), ...(configuration ? { configuration } : {}) });
+}
+
+async function stateNow(url: string, taskId: string): Promise<string> {
+  const got = await rpc(url, gen, METHOD[gen].get, { id: taskId });
+  return stateOf(gen, got.body.result);
+}
+
+function frameState(frame: ReplayFrame): string | undefined {
+  return frame.event.statusUpdate?.status.state ?? frame.event.task?.status.state;
+}
+
+const replayFrames = (url: string, taskId: string, opts: Parameters<typeof replay>[3] = {}) =>
+  replay(url, taskId, 0, { version: gen, ...opts });
+
+/** Status events announcing WORKING after the first INPUT_REQUIRED in a replay. */
+function workingAfterPrompt(frames: ReplayFrame[]): number {
+  const prompt = frames.findIndex((f) => f.event.statusUpdate && frameState(f) === INPUT_REQUIRED);
+  if (prompt < 0) return 0;
+  return frames.slice(prompt + 1).filter((f) => f.event.statusUpdate?.status.state === 'TASK_STATE_WORKING').length;
+}
+
+function isContiguousFromOne(seqs: number[]): boolean {
+  return seqs.length > 0 && seqs.every((seq, i) => seq === i + 1);
+}
+
+/**
+ * Answers the open prompt of a task while its replay socket is open, and measures from just before
+ * the answer is sent to the first status event that leaves INPUT_REQUIRED (undefined if none comes
+ * within `boundMs`).
+ */
+async function timeToLeaveInputRequired(url: string, boundMs: number): Promise<{ answerStatus: number; ms?: number; taskId: string }> {
+  const { task, envelope } = await start(url);
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/events?task=${task.id}&since=0&version=${gen}`);
+  try {
+    const frames: ReplayFrame[] = [];
+    let onFrame = () => {};
+    ws.on('message', (data) => {
+      frames.push(JSON.parse(String(data)));
+      onFrame();
+    });
+    const waitFor = (pred: () => boolean, ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        onFrame = () => pred() && (clearTimeout(timer), resolve(true));
+        onFrame();
+      });
+    const promptAt = () => frames.findIndex((f) => f.event.statusUpdate && frameState(f) === INPUT_REQUIRED);
+    expect(await waitFor(() => promptAt() >= 0, 5_000)).toBe(true);
+    const t0 = performance.now();
+    const answered = await answer(url, task.id, envelope.prompt_id, { approved: true }, { returnImmediately: true });
+    let t1: number | undefined;
+    const left = await waitFor(() => {
+      const leaving = frames.slice(promptAt() + 1).some((f) => f.event.statusUpdate && frameState(f) !== INPUT_REQUIRED);
+      if (leaving) t1 ??= performance.now();
+      return leaving;
+    }, Math.max(0, boundMs - (performance.now() - t0)));
+    return { answerStatus: answered.status, ms: left ? t1! - t0 : undefined, taskId: task.id };
+  } finally {
+    ws.terminate();
+  }
+}
+
+/** A response_schema that serializes to exactly `bytes` bytes (padding its description). */
+function schemaOfBytes(bytes: number): Record<string, unknown> {
+  const base = { type: 'object', description: '' };
+  const schema = { ...base, description: 'x'.repeat(bytes - Buffer.byteLength(JSON.stringify(base))) };
+  expect(Buffer.byteLength(JSON.stringify(schema))).toBe(bytes);
+  return schema;
+}
+
+/** A JSON object nested exactly `depth` levels ({} is 1). */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let i = 1; i < depth; i++) value = { n: value };
+  return value;
+}
+
+/** Runs a prompt task through a restart of a spawned agent on the same --db; returns both replays. */
+async function replayAcrossRestart(faults: FaultName[]): Promise<{ before: ReplayFrame[]; after: ReplayFrame[] }> {
+  const db = tempDbPath();
+  const args = ['--db', db.path, ...faults.flatMap((f) => ['--fault', f])];
+  const children: AgentChild[] = [];
+  try {
+    children.push(await spawnAgent(args));
+    const { task, envelope } = await start(children[0].url);
+    const before = (await replayFrames(children[0].url, task.id, { until: (fs) => fs.some((f) => frameState(f) === INPUT_REQUIRED) })).frames;
+    children[0].child.kill('SIGTERM');
+    expect(await children[0].exited).toBe(0);
+    children.push(await spawnAgent(args));
+    const url = children[1].url;
+    const answered = await answer(url, task.id, envelope.prompt_id, { approved: true });
+    expect(stateOf(gen, taskOf(gen, answered.body.result))).toBe('TASK_STATE_COMPLETED');
+    // The task is terminal, so the replay socket closes once it has sent everything it has.
+    const after = await replayFrames(url, task.id);
+    expect(after.closeCode).toBe(1000);
+    return { before, after: after.frames };
+  } finally {
+    for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.exited));
+    db.cleanup();
+  }
+}
+
+type Proof = () => Promise<void>;
+
+// `satisfies Record<FaultName, Proof>`: adding a flag to faults.ts without a proof here fails tsc.
+const proofs = {
+  'accept-duplicates': async () => {
+    const observe = async (url: string) => {
+      const { task, envelope } = await start(url);
+      const first = await answer(url, task.id, envelope.prompt_id, { approved: true });
+      // Non-blocking: a faulty second "resume" leaves the task WORKING forever.
+      const second = await answer(url, task.id, envelope.prompt_id, { approved: false }, { returnImmediately: true });
+      const { frames } = await replayFrames(url, task.id, { until: (fs) => workingAfterPrompt(fs) >= 2 });
+      return { first: first.status, second: second.status, workingAfterPrompt: workingAfterPrompt(frames) };
+    };
+    const [broken, holds] = await Promise.all([withFault('accept-duplicates', observe), observe(correct.url)]);
+    expect(broken).toEqual({ first: 200, second: 200, workingAfterPrompt: 2 });
+    expect(holds).toEqual({ first: 200, second: 409, workingAfterPrompt: 1 });
+  },
+
+  'skip-validation': async () => {
+    const observe = async (url: string) => {
+      const { task, envelope } = await start(url);
+      const res = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
+      return { status: res.status, errors: res.body.error?.data?.validation_errors, state: await stateNow(url, task.id) };
+    };
+    const [broken, holds] = await Promise.all([withFault('skip-validation', observe), observe(correct.url)]);
+    expect(broken).toEqual({ status: 200, errors: undefined, state: 'TASK_STATE_COMPLETED' });
+    expect(holds).toEqual({ status: 422, errors: [{ path: '/approved', keyword: 'type', message: 'must be boolean' }], state: INPUT_REQUIRED });
+  },
+
+  'keep-input-required': async () => {
+    // AC-4 allows 1 s; 1.5 s of silence is past any reading of it.
+    const observe = async (url: string) => {
+      const timing = await timeToLeaveInputRequired(url, 1_500);
+      return { ...timing, state: await stateNow(url, timing.taskId) };
+    };
+    const [broken, holds] = await Promise.all([withFault('keep-input-required', observe), observe(correct.url)]);
+    expect(broken.answerStatus).toBe(200);
+    expect(broken.ms).toBeUndefined();
+    expect(broken.state).toBe(INPUT_REQUIRED);
+    expect(holds.answerStatus).toBe(200);
+    expect(holds.ms).toBeLessThan(1_000);
+    expect(holds.state).not.toBe(INPUT_REQUIRED);
+  },
+
+  'slow-resume': async () => {
+    const observe = (url: string) => timeToLeaveInputRequired(url, 5_000);
+    const [broken, holds] = await Promise.all([withFault('slow-resume', observe), observe(correct.url)]);
+    expect(broken.answerStatus).toBe(200);
+    expect(broken.ms).toBeGreaterThanOrEqual(1_400);
+    expect(holds.answerStatus).toBe(200);
+    // Loose on purpose (noisy machines); the fault's 1.5 s is what must stand out.
+    expect(holds.ms).toBeLessThan(1_000);
+  },
+
+  'emit-oversized-schema': async () => {
+    const observe = async (url: string, bytes: number) => {
+      const { task, envelope } = await start(url, [{ prompt: { text: 'Big?', response_schema: schemaOfBytes(bytes) } }, { complete: {} }]);
+      return {
+        state: stateOf(gen, task),
+        emittedBytes: envelope ? Buffer.byteLength(JSON.stringify(envelope.response_schema)) : undefined,
+        reason: envelope ? undefined : (task.status.message?.parts?.[0]?.text as string | undefined),
+      };
+    };
+    const [broken, holds, atLimit] = await Promise.all([
+      withFault('emit-oversized-schema', (url) => observe(url, 65_537)),
+      observe(correct.url, 65_537),
+      observe(correct.url, 65_536),
+    ]);
+    expect(broken).toEqual({ state: INPUT_REQUIRED, emittedBytes: 65_537, reason: undefined });
+    expect(holds.state).toBe('TASK_STATE_FAILED');
+    expect(holds.emittedBytes).toBeUndefined();
+    expect(holds.reason).toContain('65536');
+    // Exactly 64 KiB is allowed, so the refusal above is about the one byte over.
+    expect(atLimit).toEqual({ state: INPUT_REQUIRED, emittedBytes: 65_536, reason: undefined });
+  },
+
+  'no-depth-limit': async () => {
+    const anyTree = { type: 'object', properties: { tree: {} } };
+    const deep = { tree: nested(32) };
+    expect(nestingDepth(deep)).toBe(33);
+    const observe = async (url: string) => {
+      const { task, envelope } = await start(url, [{ prompt: { text: 'Tree?', response_schema: anyTree } }, { complete: {} }]);
+      const res = await answer(url, task.id, envelope.prompt_id, deep);
+      return { task, envelope, status: res.status, keywords: res.body.error?.data?.validation_errors?.map((e: any) => e.keyword) };
+    };
+    const [broken, holds] = await Promise.all([withFault('no-depth-limit', observe), observe(correct.url)]);
+    expect({ status: broken.status, keywords: broken.keywords }).toEqual({ status: 200, keywords: undefined });
+    expect({ status: holds.status, keywords: holds.keywords }).toEqual({ status: 422, keywords: ['maxDepth'] });
+    // 32 levels is within the bound: the 422 was about depth alone, and the prompt is still open.
+    const shallower = await answer(correct.url, holds.task.id, holds.envelope.prompt_id, { tree: nested(31) });
+    expect(shallower.status).toBe(200);
+  },
+
+  'drop-replay': async () => {
+    const observe = async (url: string) => {
+      const { task } = await start(url, [{ artifact: { text: 'a' } }, { artifact: { text: 'b' } }, { complete: {} }]);
+      expect(stateOf(gen, task)).toBe('TASK_STATE_COMPLETED');
+      return (await replayFrames(url, task.id)).frames.map((f) => f.seq);
+    };
+    const [broken, holds] = await Promise.all([withFault('drop-replay', observe), observe(correct.url)]);
+    expect(isContiguousFromOne(holds)).toBe(true);
+    expect(holds).toHaveLength(5);
+    expect(isContiguousFromOne(broken)).toBe(false);
+    expect(broken).toEqual([1, 3, 4, 5]);
+  },
+
+  'reorder-replay': async () => {
+    const observe = async (url: string) => {
+      const { task } = await start(url, [{ artifact: { text: 'a' } }, { artifact: { text: 'b' } }, { complete: {} }]);
+      return (await replayFrames(url, task.id)).frames.map((f) => f.seq);
+    };
+    const [broken, holds] = await Promise.all([withFault('reorder-replay', observe), observe(correct.url)]);
+    expect(isContiguousFromOne(holds)).toBe(true);
+    expect(holds).toHaveLength(5);
+    expect(isContiguousFromOne(broken)).toBe(false);
+    expect(broken).toEqual([2, 1, 3, 4, 5]);
+  },
+
+  'reuse-prompt-id': async () => {
+    const observe = async (url: string) => [(await start(url)).envelope.prompt_id, (await start(url)).envelope.prompt_id];
+    const [broken, holds] = await Promise.all([withFault('reuse-prompt-id', observe), observe(correct.url)]);
+    expect(broken[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(broken[1]).toBe(broken[0]);
+    expect(holds[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(holds[1]).not.toBe(holds[0]);
+  },
+
+  'no-extension-echo': async () => {
+    const observe = async (url: string) => {
+      const blocking = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen) });
+      const streaming = await rpcStream(url, gen, METHOD[gen].stream, { message: userMessage(gen) });
+      const v03 = await rpc(url, '0.3', METHOD['0.3'].send, { message: userMessage('0.3') });
+      return {
+        // The extension itself stays active either way: only the echo is at stake.
+        envelope: envelopeOf(taskOf(gen, blocking.body.result)) !== undefined,
+        streamed: streaming.headers.get('content-type'),
+        blocking: blocking.headers.get('a2a-extensions'),
+        streaming: streaming.headers.get('a2a-extensions'),
+        v03: v03.headers.get('x-a2a-extensions'),
+      };
+    };
+    const [broken, holds] = await Promise.all([withFault('no-extension-echo', observe), observe(correct.url)]);
+    expect(broken).toEqual({ envelope: true, streamed: 'text/event-stream', blocking: null, streaming: null, v03: null });
+    expect(holds).toEqual({ envelope: true, streamed: 'text/event-stream', blocking: HITL, streaming: HITL, v03: HITL });
+  },
+
+  'volatile-outbox': async () => {
+    const [broken, holds] = await Promise.all([replayAcrossRestart(['volatile-outbox']), replayAcrossRestart([])]);
+    const seqs = (frames: ReplayFrame[]) => frames.map((f) => f.seq);
+    expect(seqs(holds.before)).toEqual([1, 2, 3]);
+    expect(holds.after.slice(0, holds.before.length)).toEqual(holds.before);
+    expect(isContiguousFromOne(seqs(holds.after))).toBe(true);
+
+    expect(seqs(broken.before)).toEqual([1, 2, 3]);
+    // The pre-restart events are gone, while the task's seq went on counting from where it was.
+    expect(broken.after.slice(0, broken.before.length)).not.toEqual(broken.before);
+    expect(isContiguousFromOne(seqs(broken.after))).toBe(false);
+    expect(broken.after[0].seq).toBe(broken.before.at(-1)!.seq + 1);
+  },
+} satisfies Record<FaultName, Proof>;
+
+describe('fault flags: each breaks its guarantee, which holds without it', () => {
+  it('has a proof for every flag in faults.ts', () => {
+    expect(Object.keys(proofs).sort()).toEqual(Object.keys(FAULTS).sort());
+  });
+  for (const [fault, proof] of Object.entries(proofs)) {
+    it(`${fault}: ${FAULTS[fault as FaultName]}`, proof);
+  }
+});
