@@ -96,6 +96,7 @@ function toPromptRow(r: Record<string, unknown>): PromptRow {
 export class Outbox {
   private readonly db: Database.Database;
   private readonly stmt;
+  private readonly inTransaction: (fn: () => unknown) => unknown;
 
   /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
   constructor(path: string, options: { volatileEvents?: boolean } = {}) {
@@ -109,6 +110,7 @@ export class Outbox {
     if (options.volatileEvents) this.db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
     this.db.exec(EVENTS_TABLE(eventsSchema));
     const db = this.db;
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
     this.stmt = {
       insertTask: db.prepare(
         `INSERT INTO tasks (id, state, task_json, script_json, step, activated) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -143,7 +145,7 @@ export class Outbox {
 
   /** Runs `fn` in one transaction; everything it writes commits together or not at all. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.inTransaction(fn) as T;
   }
 
   insertTask(row: Omit<TaskRow, 'lastSeq' | 'lastAnswer'>): void {

@@ -1,0 +1,104 @@
+// Measures the reference agent's answer path on loopback, in one run:
+//  1. answer → resumed latency: t0 just before a valid answer is sent, t1 when the WORKING status
+//     event arrives on the task's replay socket (opened beforehand); p50/p99 over many trials.
+//  2. valid answers per second: many parked tasks answered over a keep-alive pool.
+// The agent runs as its own process (one Node thread: "one core"). Run: npx tsx bench/agentAnswers.ts
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as hdr from 'hdr-histogram-js';
+import { Pool } from 'undici';
+import WebSocket from 'ws';
+
+const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
+const LATENCY_TRIALS = Number(process.env.TRIALS ?? 500);
+const THROUGHPUT_TASKS = Number(process.env.TASKS ?? 4000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
+
+const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-bench-'));
+const child = spawn(process.execPath, ['bin/a2a-rig.js', 'agent', '--port', '0', '--db', join(dir, 'outbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const { url } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)));
+const pool = new Pool(url, { connections: CONCURRENCY, pipelining: 1 });
+const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-extensions': HITL };
+let id = 0;
+
+async function call(method: string, params: unknown): Promise<any> {
+  const res = await pool.request({ path: '/', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+  const body = (await res.body.json()) as any;
+  return { status: res.statusCode, body };
+}
+
+async function park(): Promise<{ taskId: string; promptId: string }> {
+  const { body } = await call('SendMessage', { message: { messageId: `b${id}`, role: 'ROLE_USER', parts: [{ text: 'bench' }] } });
+  const task = body.result.task;
+  return { taskId: task.id, promptId: task.status.message.metadata[HITL].prompt_id };
+}
+
+function answer(taskId: string, promptId: string) {
+  return call('SendMessage', {
+    message: { messageId: `a${id}`, role: 'ROLE_USER', taskId, parts: [{ text: 'yes' }], metadata: { hitl_response_for: { prompt_id: promptId, payload: { approved: true } } } },
+    configuration: { returnImmediately: true },
+  });
+}
+
+function waitForWorking(taskId: string): { opened: Promise<void>; resumedAt: Promise<number>; close: () => void } {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/events?task=${taskId}&since=3&version=1.0`);
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const resumedAt = new Promise<number>((resolve) => {
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data));
+      if (frame.event.statusUpdate?.status.state === 'TASK_STATE_WORKING') resolve(performance.now());
+    });
+  });
+  return { opened, resumedAt, close: () => ws.terminate() };
+}
+
+// Warm-up: compile caches, JIT, connections.
+for (let i = 0; i < 50; i++) {
+  const p = await park();
+  await answer(p.taskId, p.promptId);
+}
+
+const latency = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+for (let i = 0; i < LATENCY_TRIALS; i++) {
+  const p = await park();
+  const watch = waitForWorking(p.taskId);
+  await watch.opened;
+  const t0 = performance.now();
+  const reply = await answer(p.taskId, p.promptId);
+  if (reply.status !== 200) throw new Error(`answer refused: ${JSON.stringify(reply.body)}`);
+  const t1 = await watch.resumedAt;
+  watch.close();
+  latency.recordValue(Math.round((t1 - t0) * 1000));
+}
+
+const parked: Array<{ taskId: string; promptId: string }> = [];
+for (let i = 0; i < THROUGHPUT_TASKS; i++) parked.push(await park());
+let next = 0;
+let accepted = 0;
+const started = performance.now();
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < parked.length) {
+      const p = parked[next++];
+      const reply = await answer(p.taskId, p.promptId);
+      if (reply.status === 200) accepted++;
+    }
+  }),
+);
+const seconds = (performance.now() - started) / 1000;
+
+console.log(`answer → resumed (observed on the replay socket), ${LATENCY_TRIALS} trials:`);
+console.log(`  p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(3)} ms  p95 ${(latency.getValueAtPercentile(95) / 1000).toFixed(3)} ms  p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(3)} ms  max ${(latency.maxValue / 1000).toFixed(3)} ms`);
+console.log(`valid answers: ${accepted}/${parked.length} accepted in ${seconds.toFixed(2)} s = ${(accepted / seconds).toFixed(0)} answers/s (concurrency ${CONCURRENCY}, agent on one thread)`);
+console.log(`p99 / 1000 ms budget (AC-4): ${(latency.getValueAtPercentile(99) / 1_000_000).toFixed(4)}`);
+
+await pool.close();
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+rmSync(dir, { recursive: true, force: true });
