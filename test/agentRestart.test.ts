@@ -147,7 +147,7 @@ describe('agent restart on the same database', () => {
     }
 
     // The open prompt is still open, same prompt_id and response_schema, in replay and in tasks/get.
-    const replayedPrompt = before.open.findLast((f) => frameState(f) === INPUT_REQUIRED)!.event.statusUpdate.status.message.metadata;
+    const replayedPrompt = before.open.filter((f) => frameState(f) === INPUT_REQUIRED).at(-1)!.event.statusUpdate.status.message.metadata;
     const openAfter = await getTask(url, open.task.id);
     expect(stateOf(gen, openAfter)).toBe(INPUT_REQUIRED);
     for (const envelope of [envelopeOf(openAfter), Object.values(replayedPrompt)[0] as any]) {
