@@ -1,0 +1,41 @@
+// junit.xml for CI test reporters: one testsuite per run, one testcase per scenario, failed checks
+// as <failure>, skips with their reason. Every string from an agent is escaped.
+import type { RunResult } from './runResult.ts';
+
+function xml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    // XML 1.0 cannot carry most control characters at all, escaped or not.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '\uFFFD');
+}
+
+export function junitXml(run: RunResult): string {
+  const count = (v: string) => run.scenarios.filter((s) => s.verdict === v).length;
+  const cases = run.scenarios.map((s) => {
+    const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">`;
+    const body: string[] = [];
+    if (s.verdict === 'skipped') body.push(`    <skipped message="${xml(s.reason ?? 'skipped')}"/>`);
+    if (s.verdict === 'errored') body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
+    if (s.verdict === 'failed') {
+      const failed = s.checks.filter((c) => !c.ok);
+      const text = failed.map((c) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n');
+      body.push(`    <failure message="${xml(s.reason ?? 'check failed')}">${xml(text)}</failure>`);
+    }
+    const checks = s.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`).join('\n');
+    if (checks) body.push(`    <system-out>${xml(checks)}</system-out>`);
+    return [open, ...body, '  </testcase>'].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="a2a-rig" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuite name="a2a-rig ${xml(run.profile)}" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${xml(run.startedAt)}">`,
+    ...cases,
+    '</testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,62 @@
+// The shape of results.json, versioned. Everything a CI gate, a comparison or a merge needs:
+// run metadata (including which fault backend and which agent produced it), each scenario's
+// verdict, checks, latency summaries and the encoded HDR histograms behind them.
+import type { LatencySummary } from '../metrics/latencyHistogram.ts';
+
+export const RESULTS_SCHEMA = 'a2a-rig/results@1';
+
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail?: string;
+}
+
+export interface MetricResult extends LatencySummary {
+  /** hdr-histogram-js compressed base64 of the whole histogram (microseconds). */
+  hdr: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  tags: string[];
+  verdict: Verdict;
+  /** Why it was skipped or errored, or the first failed check. */
+  reason?: string;
+  durationMs: number;
+  params: Record<string, unknown>;
+  checks: CheckResult[];
+  metrics: Record<string, MetricResult>;
+  counters: Record<string, number>;
+}
+
+export interface RunResult {
+  schema: typeof RESULTS_SCHEMA;
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  profile: string;
+  rig: { version: string; node: string; platform: string; cpus: number };
+  target: {
+    kind: 'embedded' | 'url';
+    url: string;
+    agentName?: string;
+    agentVersion?: string;
+    generation?: string;
+    hitlDeclared?: boolean;
+    agentFaults: string[];
+  };
+  proxy: { backend: string; version?: string; api?: string } | null;
+  verdict: Verdict;
+  scenarios: ScenarioResult[];
+}
+
+/** The run's verdict: failed if any scenario failed or errored; skipped only if all skipped. */
+export function overallVerdict(scenarios: ScenarioResult[]): Verdict {
+  if (scenarios.some((s) => s.verdict === 'failed' || s.verdict === 'errored')) return 'failed';
+  if (scenarios.length > 0 && scenarios.every((s) => s.verdict === 'skipped')) return 'skipped';
+  return 'passed';
+}

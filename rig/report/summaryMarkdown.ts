@@ -1,0 +1,40 @@
+// summary.md, ready for a CI step summary, and the same table for the terminal. Agent-supplied
+// strings are escaped for Markdown/HTML (spec S-1: data, never markup).
+import type { RunResult } from './runResult.ts';
+
+const ICON: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR' };
+
+/** Neutralises Markdown and HTML in a table cell. */
+export function markdownCell(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1')
+    .replace(/\r?\n/g, ' ');
+}
+
+function ms(us: number): string {
+  return (us / 1000).toFixed(us < 10_000 ? 2 : 0);
+}
+
+export function summaryMarkdown(run: RunResult): string {
+  const lines = [
+    `# a2a-rig ${run.verdict === 'passed' ? 'passed' : run.verdict === 'skipped' ? 'skipped' : 'FAILED'} — profile \`${run.profile}\``,
+    '',
+    `Agent: ${markdownCell(run.target.agentName ?? 'unknown')} at ${markdownCell(run.target.url)} (A2A ${run.target.generation ?? '?'}, ${run.target.kind}${run.target.agentFaults.length ? `, faults: ${run.target.agentFaults.join(', ')}` : ''}) · fault backend: ${run.proxy ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`) : 'none'} · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.runId}\``,
+    '',
+    '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
+    '|---|---|---|---|---|',
+  ];
+  for (const s of run.scenarios) {
+    const passed = s.checks.filter((c) => c.ok).length;
+    const latency = Object.entries(s.metrics)
+      .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
+      .join('<br>');
+    lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict]} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
+  }
+  const failures = run.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`));
+  if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
+  return `${lines.join('\n')}\n`;
+}

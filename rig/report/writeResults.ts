@@ -1,0 +1,19 @@
+// Writes a run's three files into its directory: results.json, junit.xml and summary.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { junitXml } from './junitXml.ts';
+import type { RunResult } from './runResult.ts';
+import { summaryMarkdown } from './summaryMarkdown.ts';
+
+export const RESULT_FILES = ['results.json', 'junit.xml', 'summary.md'] as const;
+
+export function writeResults(dir: string, run: RunResult): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files: Array<[string, string]> = [
+    ['results.json', `${JSON.stringify(run, null, 2)}\n`],
+    ['junit.xml', junitXml(run)],
+    ['summary.md', summaryMarkdown(run)],
+  ];
+  for (const [name, text] of files) writeFileSync(join(dir, name), text);
+  return files.map(([name]) => join(dir, name));
+}
