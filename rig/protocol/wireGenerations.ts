@@ -128,7 +128,7 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function partFromWire(raw: unknown, index: number): Part {
+export function partFromWire(raw: unknown, index: number): Part {
   if (!isObject(raw)) throw new TypeError(`message.parts[${index}] must be an object`);
   const metadata = isObject(raw.metadata) ? { metadata: raw.metadata } : {};
   const kind = raw.kind;
