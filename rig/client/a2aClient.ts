@@ -1,0 +1,239 @@
+// The rig's A2A client: one agent, either wire generation (from its card, or chosen), JSON-RPC over
+// a keep-alive pool, SSE streams, the WebSocket replay plane, the hitl-prompt/v1 activation header.
+// Everything it receives is canonical (v1.0 shapes), recorded in the event history with a monotonic
+// time, and every prompt envelope in it is checked under S-2 before anyone may answer it. Every
+// exchange is bounded in time and bytes: a hostile agent can fail a call, not hang the rig.
+//
+//   const client = await A2AClient.open('http://127.0.0.1:8080');
+//   const sent = await client.send(userMessage({ text: 'hi' }));
+//   const prompt = sent.ok && 'task' in sent.value ? client.promptOf(sent.value.task) : undefined;
+//   if (prompt?.ok) await client.answer(sent.value.task.id, prompt.envelope.prompt_id, { approved: true });
+import type { Generation, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
+import { GuardedValidator } from '../protocol/guardedValidator.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import { messageOnWire } from '../protocol/wireGenerations.ts';
+import { sendResultFromWire, taskFromWire } from '../protocol/wireInbound.ts';
+import { discoverAgent, type AgentDescription } from './agentDiscovery.ts';
+import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
+import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
+import { EventHistory } from './eventHistory.ts';
+import { JsonRpcTransport, type A2AHeaders, type ExchangeMeta, type ExchangeOptions, type TransportLimits } from './jsonRpcTransport.ts';
+import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
+import { EventIntake } from './receivedEvents.ts';
+import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
+import type { RpcErrorBody } from './rpcReply.ts';
+import { TaskEventStream } from './taskEventStream.ts';
+import { TransportError } from './transportError.ts';
+
+export interface A2AClientOptions {
+  /** 'auto' (default) reads it from the card; '1.0' or '0.3' forces it (`--a2a-version`). */
+  generation?: Generation | 'auto';
+  /** Extensions activated on every request (default: hitl-prompt/v1); per-call `extensions` override. */
+  extensions?: readonly string[];
+  /** Keep-alive connections per origin (default 32). */
+  connections?: number;
+  limits?: Partial<TransportLimits>;
+  replayLimits?: Partial<ReplayLimits>;
+  /** Share one history between clients; by default each client has its own. */
+  history?: EventHistory;
+  /** Share one validator (and its compiled-schema cache); by default each client has its own. */
+  validator?: GuardedValidator;
+}
+
+export interface CallOptions extends ExchangeOptions {
+  /** Extensions to activate on this call instead of the client's ([] activates none). */
+  extensions?: readonly string[];
+}
+
+export interface SendOptions extends CallOptions {
+  /** Return at once instead of when the task settles (v1.0 `returnImmediately`, v0.3 `blocking: false`). */
+  returnImmediately?: boolean;
+  historyLength?: number;
+}
+
+/** A unary call's outcome: the value or the JSON-RPC error, with HTTP status, echo and latency. */
+export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; error: RpcErrorBody }) & {
+  meta: ExchangeMeta;
+  /** The history connection the response was recorded under (`response-N`). */
+  connectionId: string;
+};
+
+/** A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead. */
+export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody }) & { meta: ExchangeMeta };
+
+export type SendResult = { task: Task } | { message: Message };
+
+export class A2AClient {
+  readonly history: EventHistory;
+  readonly guard: EnvelopeGuard;
+  readonly transport: JsonRpcTransport;
+  private readonly intake: EventIntake;
+  private readonly extensions: readonly string[];
+  private readonly open = new Set<{ close(): Promise<unknown> }>();
+
+  private constructor(
+    /** What discovery found; `agent.generation` is the generation this client speaks. */
+    readonly agent: AgentDescription,
+    transport: JsonRpcTransport,
+    private readonly options: A2AClientOptions,
+  ) {
+    this.transport = transport;
+    this.history = options.history ?? new EventHistory();
+    this.guard = new EnvelopeGuard(options.validator ?? new GuardedValidator());
+    this.intake = new EventIntake(this.history, this.guard);
+    this.extensions = options.extensions ?? [HITL_PROMPT_URI];
+  }
+
+  /** Reads the agent card at `agentUrl` and returns a client for it; throws DiscoveryError. */
+  static async open(agentUrl: string, options: A2AClientOptions = {}): Promise<A2AClient> {
+    const transport = new JsonRpcTransport({ connections: options.connections, limits: options.limits });
+    try {
+      const agent = await discoverAgent(transport, agentUrl, { generation: options.generation });
+      return new A2AClient(agent, transport, options);
+    } catch (err) {
+      await transport.close();
+      throw err;
+    }
+  }
+
+  /** A client for an agent already described (e.g. a second client on the same agent). */
+  static forAgent(agent: AgentDescription, options: A2AClientOptions = {}): A2AClient {
+    return new A2AClient(agent, new JsonRpcTransport({ connections: options.connections, limits: options.limits }), options);
+  }
+
+  get generation(): Generation {
+    return this.agent.generation;
+  }
+
+  private a2a(options: CallOptions): A2AHeaders {
+    return { generation: this.agent.generation, extensions: options.extensions ?? this.extensions };
+  }
+
+  private method(op: 'send' | 'stream' | 'get' | 'cancel' | 'subscribe'): string {
+    return METHOD_NAMES[this.agent.generation][op]!;
+  }
+
+  private sendParams(message: OutgoingMessage, options: SendOptions): Record<string, unknown> {
+    const configuration: Record<string, unknown> = {};
+    if (options.returnImmediately !== undefined) {
+      if (this.generation === '1.0') configuration.returnImmediately = options.returnImmediately;
+      else configuration.blocking = !options.returnImmediately;
+    }
+    if (options.historyLength !== undefined) configuration.historyLength = options.historyLength;
+    return {
+      message: messageOnWire(completeMessage(message), this.generation),
+      ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
+    };
+  }
+
+  /** Records a unary response's event in the history under its own `response-N` connection. */
+  private recordResponse(event: StreamResponse | undefined, taskId: string | undefined): string {
+    const connectionId = this.history.openConnection('response', taskId);
+    if (event) this.intake.take(connectionId, 'response', event);
+    this.history.closeConnection(connectionId, 'response');
+    return connectionId;
+  }
+
+  private async unary<T>(method: string, params: unknown, options: CallOptions, read: (result: unknown) => T, eventOf: (value: T) => StreamResponse, taskId?: string): Promise<CallOutcome<T>> {
+    const reply = await this.transport.call(this.agent.rpcUrl, method, params, this.a2a(options), options);
+    if (!reply.ok) return { ok: false, error: reply.error, meta: reply.meta, connectionId: this.recordResponse(undefined, taskId) };
+    let value: T;
+    try {
+      value = read(reply.result);
+    } catch (err) {
+      throw new TransportError('protocol', `${method} result from ${this.agent.rpcUrl} is not A2A: ${(err as Error).message}`, reply.meta.httpStatus);
+    }
+    const event = eventOf(value);
+    return { ok: true, value, meta: reply.meta, connectionId: this.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)) };
+  }
+
+  /** SendMessage / message/send. Throws TransportError only below JSON-RPC (bounds, connection, garbage). */
+  send(message: OutgoingMessage, options: SendOptions = {}): Promise<CallOutcome<SendResult>> {
+    return this.unary(this.method('send'), this.sendParams(message, options), options, sendResultFromWire, (v) => v, message.taskId);
+  }
+
+  /** GetTask / tasks/get. */
+  getTask(taskId: string, options: CallOptions & { historyLength?: number } = {}): Promise<CallOutcome<Task>> {
+    const params = { id: taskId, ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}) };
+    return this.unary(this.method('get'), params, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
+  }
+
+  /** CancelTask / tasks/cancel. */
+  cancelTask(taskId: string, options: CallOptions = {}): Promise<CallOutcome<Task>> {
+    return this.unary(this.method('cancel'), { id: taskId }, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
+  }
+
+  private async streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+    const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
+    if (reply.kind === 'json') {
+      if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
+      throw new TransportError('protocol', `${method} from ${this.agent.rpcUrl} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
+    }
+    const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream`, taskId);
+    this.track(stream, stream.ended);
+    return { ok: true, stream, meta: reply.meta };
+  }
+
+  /** SendStreamingMessage / message/stream: the events until the task settles (the agent closes). */
+  sendStream(message: OutgoingMessage, options: CallOptions = {}): Promise<StreamOutcome> {
+    return this.streamCall(this.method('stream'), this.sendParams(message, {}), options, message.taskId);
+  }
+
+  /** SubscribeToTask / tasks/resubscribe: a snapshot, then live events until the task is terminal. */
+  subscribe(taskId: string, options: CallOptions = {}): Promise<StreamOutcome> {
+    return this.streamCall(this.method('subscribe'), { id: taskId }, options, taskId);
+  }
+
+  /**
+   * Sends a hitl-prompt/v1 answer and classifies the reply (accepted / conflict / invalid / error).
+   * Never throws for what the agent does: transport failures come back as kind 'error'. By default
+   * the send returns immediately (the task's resume is observed elsewhere, e.g. on a stream).
+   */
+  async answer(taskId: string, promptId: string, payload: unknown, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
+    const message = answerMessage(taskId, promptId, payload, { contextId: options.contextId });
+    const params = this.sendParams(message, { returnImmediately: true, ...options });
+    const startedAt = performance.now();
+    try {
+      const reply = await this.transport.call(this.agent.rpcUrl, this.method('send'), params, this.a2a(options), options);
+      const outcome = classifyAnswer(reply);
+      this.recordResponse(outcome.result, taskId);
+      return outcome;
+    } catch (err) {
+      if (err instanceof TransportError) return answerFailed(err, startedAt);
+      throw err;
+    }
+  }
+
+  /** Opens the replay plane for a task from `since` (default 0: every stored event). */
+  async replay(taskId: string, options: { since?: number; limits?: Partial<ReplayLimits>; extensions?: readonly string[] } = {}): Promise<ReplaySocket> {
+    const socket = await ReplaySocket.open({
+      agentUrl: this.agent.rpcUrl,
+      taskId,
+      since: options.since,
+      generation: this.generation,
+      extensions: options.extensions ?? this.extensions,
+      limits: { ...this.options.replayLimits, ...options.limits },
+      intake: this.intake,
+      history: this.history,
+    });
+    this.track(socket, socket.ended);
+    return socket;
+  }
+
+  /** The S-2 check of the prompt envelope a task's status carries; undefined if it carries none. */
+  promptOf(task: Task): PromptCheck | undefined {
+    return this.guard.fromStatus(task.status);
+  }
+
+  private track(closable: { close(): Promise<unknown> }, ended: Promise<unknown>): void {
+    this.open.add(closable);
+    void ended.then(() => this.open.delete(closable));
+  }
+
+  /** Closes every stream and socket this client opened and releases its connections. */
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((c) => c.close()));
+    await this.transport.close();
+  }
+}

@@ -1,0 +1,151 @@
+// Reads an agent's card (`/.well-known/agent-card.json`) and decides how to talk to it: the wire
+// generation (1.0 when the card offers a JSON-RPC interface with protocolVersion 1.x, else 0.3;
+// a caller's choice overrides), the JSON-RPC endpoint of that generation, streaming, and whether
+// hitl-prompt/v1 is declared as the spec asks (required: false, params: {}).
+import type { Generation, JsonObject } from '../protocol/a2aTypes.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import { UserError } from '../protocol/userError.ts';
+import type { ExchangeOptions, JsonRpcTransport } from './jsonRpcTransport.ts';
+import { TransportError } from './transportError.ts';
+
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+
+export interface HitlDeclaration {
+  declared: boolean;
+  /** The declaration's `required` (the spec says it MUST be false). */
+  required: boolean | undefined;
+  params: unknown;
+}
+
+export interface AgentDescription {
+  /** The URL the rig was given. */
+  agentUrl: string;
+  cardUrl: string;
+  card: JsonObject;
+  name: string | undefined;
+  /** The generation the client speaks. */
+  generation: Generation;
+  /** 'card' when chosen from the card, 'override' when the caller chose it. */
+  generationSource: 'card' | 'override';
+  /** The JSON-RPC endpoint the client calls. */
+  rpcUrl: string;
+  /** JSON-RPC endpoints the card offers, by generation. */
+  jsonRpcInterfaces: Partial<Record<Generation, string>>;
+  streaming: boolean;
+  hitl: HitlDeclaration;
+  /** Findings that do not stop the rig (missing fields, a declaration that breaks the spec...). */
+  problems: string[];
+}
+
+/** The card could not be had or read: the target URL is wrong or the agent is not an A2A agent. */
+export class DiscoveryError extends UserError {
+  override name = 'DiscoveryError';
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function generationOfVersion(version: unknown): Generation | undefined {
+  if (typeof version !== 'string') return undefined;
+  if (/^1(\.|$)/.test(version.trim())) return '1.0';
+  if (/^0\.3(\.|$)/.test(version.trim())) return '0.3';
+  return undefined;
+}
+
+function absolute(url: unknown, base: string): string | undefined {
+  if (typeof url !== 'string' || url.length === 0) return undefined;
+  try {
+    return new URL(url, base).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON-RPC endpoints a card offers: v1.0 `supportedInterfaces`, v0.3 `url`/`additionalInterfaces`. */
+function jsonRpcInterfaces(card: JsonObject, base: string): Partial<Record<Generation, string>> {
+  const found: Partial<Record<Generation, string>> = {};
+  if (Array.isArray(card.supportedInterfaces)) {
+    for (const entry of card.supportedInterfaces) {
+      if (!isObject(entry) || entry.protocolBinding !== 'JSONRPC') continue;
+      const generation = generationOfVersion(entry.protocolVersion);
+      const url = absolute(entry.url, base);
+      if (generation && url) found[generation] ??= url;
+    }
+  }
+  const legacy = generationOfVersion(card.protocolVersion) === '0.3' || (card.protocolVersion === undefined && card.url !== undefined);
+  if (legacy && !found['0.3']) {
+    const preferred = card.preferredTransport ?? 'JSONRPC';
+    const additional = Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces.filter(isObject) : [];
+    const url = preferred === 'JSONRPC' ? absolute(card.url, base) : absolute(additional.find((i) => i.transport === 'JSONRPC')?.url, base);
+    if (url) found['0.3'] = url;
+  }
+  return found;
+}
+
+function hitlDeclaration(card: JsonObject, problems: string[]): HitlDeclaration {
+  const capabilities = isObject(card.capabilities) ? card.capabilities : {};
+  const extensions = Array.isArray(capabilities.extensions) ? capabilities.extensions : [];
+  const entry = extensions.find((e): e is JsonObject => isObject(e) && e.uri === HITL_PROMPT_URI);
+  if (!entry) return { declared: false, required: undefined, params: undefined };
+  const required = typeof entry.required === 'boolean' ? entry.required : undefined;
+  if (required !== false) problems.push(`hitl-prompt/v1 is declared with required: ${JSON.stringify(entry.required)}; the spec says it MUST be false`);
+  if (entry.params !== undefined && !(isObject(entry.params) && Object.keys(entry.params).length === 0)) {
+    problems.push('hitl-prompt/v1 is declared with non-empty params; v1 defines none');
+  }
+  return { declared: true, required, params: entry.params };
+}
+
+/** Interprets a card (pure; `discoverAgent` fetches it). */
+export function describeAgent(agentUrl: string, cardUrl: string, card: JsonObject, override?: Generation): AgentDescription {
+  const problems: string[] = [];
+  const interfaces = jsonRpcInterfaces(card, cardUrl);
+  const generation = override ?? (interfaces['1.0'] ? '1.0' : '0.3');
+  let rpcUrl = interfaces[generation];
+  if (!rpcUrl) {
+    rpcUrl = interfaces['1.0'] ?? interfaces['0.3'] ?? new URL('/', agentUrl).toString();
+    problems.push(`the card offers no JSON-RPC interface for A2A ${generation}; calling ${rpcUrl}`);
+  }
+  for (const field of ['name', 'description', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills']) {
+    if (card[field] === undefined) problems.push(`the card lacks "${field}"`);
+  }
+  const capabilities = isObject(card.capabilities) ? card.capabilities : {};
+  return {
+    agentUrl,
+    cardUrl,
+    card,
+    name: typeof card.name === 'string' ? card.name : undefined,
+    generation,
+    generationSource: override ? 'override' : 'card',
+    rpcUrl,
+    jsonRpcInterfaces: interfaces,
+    streaming: capabilities.streaming === true,
+    hitl: hitlDeclaration(card, problems),
+    problems,
+  };
+}
+
+/** Fetches and interprets the agent card; throws DiscoveryError with a one-line reason. */
+export async function discoverAgent(
+  transport: JsonRpcTransport,
+  agentUrl: string,
+  options: ExchangeOptions & { generation?: Generation | 'auto' } = {},
+): Promise<AgentDescription> {
+  let cardUrl: string;
+  try {
+    cardUrl = new URL(AGENT_CARD_PATH, agentUrl).toString();
+  } catch {
+    throw new DiscoveryError(`"${agentUrl}" is not a URL; give the agent's base URL, e.g. http://127.0.0.1:8080`);
+  }
+  let reply: { status: number; body: unknown };
+  try {
+    reply = await transport.getJson(cardUrl, options);
+  } catch (err) {
+    if (err instanceof TransportError) throw new DiscoveryError(`cannot read the agent card: ${err.message}`);
+    throw err;
+  }
+  if (reply.status !== 200) throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
+  if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);
+  const override = options.generation === undefined || options.generation === 'auto' ? undefined : options.generation;
+  return describeAgent(agentUrl, cardUrl, reply.body, override);
+}

@@ -1,0 +1,121 @@
+// Answers built from an emitted response_schema, so the conformance suite runs against agents the
+// rig did not write: one valid payload, and invalid ones that each break the schema in one known way
+// (wrong type, missing required property, unknown property under additionalProperties:false).
+//
+// Generator choice: hand-written (minimalInstance.ts), after trying the libraries. openapi-sampler
+// 1.7.10 (Redocly; deterministic) is OpenAPI-minded: it takes `example`/`default` as truth, gives
+// arrays one item whatever minItems says, ignores multipleOf, minProperties and fractional integer
+// bounds, and picks the first oneOf branch even when it overlaps another; 5 of 16 ordinary test
+// schemas came out invalid. json-schema-faker produces random realistic data, the opposite of a
+// minimal deterministic instance. Neither bounds its work against a hostile schema. The generator
+// here covers the common subset, is bounded, and every payload it returns has been checked by the
+// GuardedValidator under the S-2 bounds: the valid one validates, each invalid one fails. When it
+// cannot do that, it says why, and the scenario skips.
+import { GuardedValidator, SchemaRejectedError, type CompiledSchema } from '../protocol/guardedValidator.ts';
+import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
+import { minimalInstance } from './minimalInstance.ts';
+
+export type InvalidKind = 'wrong-type' | 'missing-required' | 'unknown-property';
+
+export interface InvalidAnswer {
+  kind: InvalidKind;
+  payload: Record<string, unknown>;
+  /** JSON Pointer of what was broken, e.g. "/approved". */
+  path: string;
+  /** What the GuardedValidator reports for this payload (the agent's validation_errors should be alike). */
+  expectedErrors: ValidationErrorEntry[];
+}
+
+export interface SynthesizedAnswers {
+  valid: Record<string, unknown>;
+  invalid: InvalidAnswer[];
+  /** Kinds of invalid answer this schema cannot produce (e.g. it allows unknown properties), with why. */
+  notApplicable: Array<{ kind: InvalidKind; reason: string }>;
+}
+
+export type Synthesis = { ok: true; answers: SynthesizedAnswers } | { ok: false; reason: string };
+
+/** The unknown property added to break `additionalProperties: false`. */
+export const UNKNOWN_PROPERTY = 'a2a_rig_unknown_property';
+/** Values tried, in order, to put a property of the wrong type (the one with a `type` error wins). */
+const WRONG_VALUES: unknown[] = ['a2a-rig-wrong-type', 12345, true, null, [], {}];
+/** Validations one invalid kind may spend looking for a fitting mutation. */
+const MAX_ATTEMPTS = 64;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function pointer(key: string): string {
+  return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+export class AnswerSynthesizer {
+  constructor(readonly validator: GuardedValidator = new GuardedValidator()) {}
+
+  /** Builds and verifies the answers for one response_schema; never throws for a bad schema. */
+  synthesize(schema: unknown): Synthesis {
+    let compiled: CompiledSchema;
+    try {
+      compiled = this.validator.compile(schema);
+    } catch (err) {
+      if (err instanceof SchemaRejectedError) return { ok: false, reason: `cannot synthesize: ${err.message}` };
+      throw err;
+    }
+    const generated = minimalInstance(schema, this.validator);
+    if (!generated.ok) return { ok: false, reason: `cannot synthesize a valid payload: ${generated.reason}` };
+    if (!isObject(generated.value)) return { ok: false, reason: 'cannot synthesize a valid payload: the schema does not describe an object' };
+    const valid = generated.value;
+    const errors = compiled.validate(valid);
+    if (errors.length > 0) {
+      const detail = errors.slice(0, 3).map((e) => `${e.path || '/'} ${e.message}`).join('; ');
+      return { ok: false, reason: `cannot synthesize a valid payload: the minimal instance ${JSON.stringify(valid).slice(0, 200)} fails: ${detail}` };
+    }
+    const invalid: InvalidAnswer[] = [];
+    const notApplicable: SynthesizedAnswers['notApplicable'] = [];
+    for (const [kind, build] of [
+      ['wrong-type', () => this.wrongType(valid, schema, compiled)],
+      ['missing-required', () => this.missingRequired(valid, compiled)],
+      ['unknown-property', () => this.unknownProperty(valid, compiled)],
+    ] as const) {
+      const outcome = build();
+      if ('reason' in outcome) notApplicable.push({ kind, reason: outcome.reason });
+      else invalid.push({ kind, ...outcome });
+    }
+    return { ok: true, answers: { valid, invalid, notApplicable } };
+  }
+
+  /** A top-level property (present, or declared but optional) given a value of another type. */
+  private wrongType(valid: Record<string, unknown>, schema: unknown, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
+    const declared = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : [];
+    const keys = [...new Set([...Object.keys(valid), ...declared])];
+    let attempts = 0;
+    for (const key of keys) {
+      for (const value of WRONG_VALUES) {
+        if (JSON.stringify(value) === JSON.stringify(valid[key]) || ++attempts > MAX_ATTEMPTS) continue;
+        const payload = { ...valid, [key]: value };
+        const errors = compiled.validate(payload);
+        if (errors.some((e) => e.path === pointer(key) && e.keyword === 'type')) return { payload, path: pointer(key), expectedErrors: errors };
+      }
+    }
+    return { reason: 'no top-level property has a type that another value breaks' };
+  }
+
+  private missingRequired(valid: Record<string, unknown>, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
+    for (const key of Object.keys(valid).slice(0, MAX_ATTEMPTS)) {
+      const { [key]: _dropped, ...payload } = valid;
+      const errors = compiled.validate(payload);
+      if (errors.some((e) => e.keyword === 'required')) return { payload, path: pointer(key), expectedErrors: errors };
+    }
+    return { reason: 'the schema requires no top-level property' };
+  }
+
+  private unknownProperty(valid: Record<string, unknown>, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
+    const payload = { ...valid, [UNKNOWN_PROPERTY]: true };
+    const errors = compiled.validate(payload);
+    if (errors.some((e) => e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties')) {
+      return { payload, path: pointer(UNKNOWN_PROPERTY), expectedErrors: errors };
+    }
+    return { reason: 'the schema accepts unknown properties (no additionalProperties: false)' };
+  }
+}

@@ -1,0 +1,265 @@
+// JSON-RPC 2.0 over HTTP, through an undici Agent that keeps connections alive per origin. Each
+// call carries its A2A headers (`A2A-Version: 1.0` for v1.0, none for v0.3; the activation header
+// `A2A-Extensions`, or v0.3's `X-A2A-Extensions`) and reads the extension echo back. Every exchange
+// is bounded: connect, headers, body idle and overall time, and response bytes; SSE streams by
+// their own time, silence and byte bounds. A hostile agent can make a call fail, never hang it or
+// fill memory.
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent } from 'undici';
+import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1, VERSION_HEADER, type Generation } from '../protocol/a2aTypes.ts';
+import { parseUntrustedJson } from '../protocol/safeJson.ts';
+import { headerValues, readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
+import { readSseEvents, type SseEvent } from './sseReader.ts';
+import { TransportError, toTransportError } from './transportError.ts';
+
+export interface TransportLimits {
+  connectTimeoutMs: number;
+  /** Until the status line and headers arrive. A blocking send gets headers only once the task settles. */
+  headersTimeoutMs: number;
+  /** Longest silence between two body chunks of a unary reply. */
+  bodyIdleTimeoutMs: number;
+  /** Whole unary exchange, from sending to the last body byte. */
+  requestTimeoutMs: number;
+  /** Bytes of one unary reply (JSON-RPC response, agent card). */
+  maxResponseBytes: number;
+  /** Whole life of one SSE stream. */
+  streamTimeoutMs: number;
+  /** Longest silence on an SSE stream (the reference agent sends a heartbeat every 15 s). */
+  streamIdleTimeoutMs: number;
+  /** Bytes one SSE stream may carry in all. */
+  maxStreamBytes: number;
+  /** Characters of one SSE event. */
+  maxEventChars: number;
+}
+
+export const DEFAULT_TRANSPORT_LIMITS: Readonly<TransportLimits> = Object.freeze({
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 30_000,
+  bodyIdleTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxResponseBytes: 8 * 1024 * 1024,
+  streamTimeoutMs: 120_000,
+  streamIdleTimeoutMs: 45_000,
+  maxStreamBytes: 64 * 1024 * 1024,
+  maxEventChars: 4 * 1024 * 1024,
+});
+
+export interface TransportOptions {
+  /** Keep-alive connections per origin (default 32). */
+  connections?: number;
+  limits?: Partial<TransportLimits>;
+}
+
+/** The A2A side of a request: which generation it speaks and which extensions it activates. */
+export interface A2AHeaders {
+  generation: Generation;
+  extensions: readonly string[];
+}
+
+export interface ExchangeOptions {
+  /** Aborts the exchange (closing the transport aborts every exchange too). */
+  signal?: AbortSignal;
+  /** Overrides the overall bound of this one exchange (or stream). */
+  timeoutMs?: number;
+}
+
+/** What came back for one exchange, before any A2A interpretation. */
+export interface ExchangeMeta {
+  httpStatus: number;
+  /** URIs the agent echoed in `A2A-Extensions` (or `X-A2A-Extensions`). */
+  echoedExtensions: string[];
+  /** `performance.now()` just before the request was handed to undici. */
+  startedAt: number;
+  /** `performance.now()` when the body was complete (unary) or the headers arrived (streams). */
+  completedAt: number;
+  latencyMs: number;
+}
+
+export type RpcReply = RpcBody & { meta: ExchangeMeta };
+
+export interface SseOpen {
+  kind: 'sse';
+  meta: ExchangeMeta;
+  /** The JSON-RPC request id, which every frame of the stream must carry. */
+  requestId: number;
+  /** The stream's events; throws TransportError when a bound is hit or the body breaks. */
+  events: AsyncGenerator<SseEvent>;
+  /** Closes the stream from the rig's side (the events generator then ends quietly). */
+  close(): void;
+}
+
+export type StreamReply = SseOpen | { kind: 'json'; reply: RpcReply };
+
+/** The request headers of a generation and its activated extensions (also for the replay plane). */
+export function a2aRequestHeaders(a2a: A2AHeaders): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (a2a.generation === '1.0') headers[VERSION_HEADER] = '1.0';
+  if (a2a.extensions.length > 0) headers[a2a.generation === '1.0' ? EXTENSIONS_HEADER_V1 : EXTENSIONS_HEADER_V03] = a2a.extensions.join(', ');
+  return headers;
+}
+
+/** The echoed extensions: the generation's own header, else the other spelling. */
+export function echoedExtensions(headers: IncomingHttpHeaders, generation: Generation): string[] {
+  const [own, other] = generation === '1.0' ? [EXTENSIONS_HEADER_V1, EXTENSIONS_HEADER_V03] : [EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1];
+  const values = headerValues(headers, own);
+  return values.length > 0 ? values : headerValues(headers, other);
+}
+
+/** An overall deadline joined with the caller's signal and the transport's closing signal. */
+function deadline(ms: number, caller: AbortSignal | undefined, closing: AbortSignal) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`deadline of ${ms} ms`)), ms);
+  return {
+    ms,
+    signal: AbortSignal.any([controller.signal, closing, ...(caller ? [caller] : [])]),
+    hit: () => controller.signal.aborted,
+    callerAborted: () => Boolean(caller?.aborted) || closing.aborted,
+    dispose: () => clearTimeout(timer),
+  };
+}
+type Deadline = ReturnType<typeof deadline>;
+
+function target(url: string): { origin: string; path: string } {
+  const u = new URL(url);
+  return { origin: u.origin, path: `${u.pathname}${u.search}` };
+}
+
+export class JsonRpcTransport {
+  readonly limits: Readonly<TransportLimits>;
+  private readonly dispatcher: Agent;
+  private readonly closing = new AbortController();
+  private nextId = 1;
+
+  constructor(options: TransportOptions = {}) {
+    this.limits = Object.freeze({ ...DEFAULT_TRANSPORT_LIMITS, ...options.limits });
+    this.dispatcher = new Agent({
+      connections: options.connections ?? 32,
+      pipelining: 1,
+      keepAliveTimeout: 4_000,
+      connect: { timeout: this.limits.connectTimeoutMs },
+      headersTimeout: this.limits.headersTimeoutMs,
+      bodyTimeout: this.limits.bodyIdleTimeoutMs,
+    });
+  }
+
+  private context(what: string, limit: Deadline, httpStatus: number | undefined, idleTimeoutMs = this.limits.bodyIdleTimeoutMs) {
+    return {
+      what,
+      headersTimeoutMs: this.limits.headersTimeoutMs,
+      idleTimeoutMs,
+      overallMs: limit.ms,
+      deadlineHit: limit.hit(),
+      callerAborted: limit.callerAborted(),
+      httpStatus,
+    };
+  }
+
+  /** GET a JSON document (the agent card) under the unary bounds; `body` is undefined unless 2xx. No A2A headers are sent. */
+  async getJson(url: string, options: ExchangeOptions = {}): Promise<{ status: number; body: unknown }> {
+    const what = `GET ${url}`;
+    const limit = deadline(options.timeoutMs ?? this.limits.requestTimeoutMs, options.signal, this.closing.signal);
+    let status: number | undefined;
+    try {
+      const res = await this.dispatcher.request({ ...target(url), method: 'GET', headers: { accept: 'application/json' }, signal: limit.signal });
+      status = res.statusCode;
+      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what);
+      if (status < 200 || status > 299) return { status, body: undefined };
+      try {
+        return { status, body: parseUntrustedJson(text) };
+      } catch (err) {
+        throw new TransportError('protocol', `${what}: HTTP ${status} body is not JSON (${(err as Error).message})`, status);
+      }
+    } catch (err) {
+      throw toTransportError(err, this.context(what, limit, status));
+    } finally {
+      limit.dispose();
+    }
+  }
+
+  /** One JSON-RPC call; JSON-RPC errors come back as `{ok:false}`, transport failures throw TransportError. */
+  async call(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
+    const id = this.nextId++;
+    const what = `POST ${url} (${method})`;
+    const limit = deadline(options.timeoutMs ?? this.limits.requestTimeoutMs, options.signal, this.closing.signal);
+    let status: number | undefined;
+    const startedAt = performance.now();
+    try {
+      const res = await this.dispatcher.request({
+        ...target(url),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...a2aRequestHeaders(a2a) },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        signal: limit.signal,
+      });
+      status = res.statusCode;
+      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what);
+      const completedAt = performance.now();
+      const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
+      return { ...readRpcResponse(text, id, what, status), meta };
+    } catch (err) {
+      throw toTransportError(err, this.context(what, limit, status));
+    } finally {
+      limit.dispose();
+    }
+  }
+
+  /**
+   * A JSON-RPC call answered by an SSE stream (or, on refusal, by a plain JSON-RPC reply). The
+   * stream is bounded by `streamTimeoutMs` overall (or `timeoutMs`), `streamIdleTimeoutMs` of
+   * silence and `maxStreamBytes`; its events generator throws TransportError when one is hit.
+   */
+  async stream(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<StreamReply> {
+    const id = this.nextId++;
+    const what = `POST ${url} (${method})`;
+    const limit = deadline(options.timeoutMs ?? this.limits.streamTimeoutMs, options.signal, this.closing.signal);
+    const rigClose = new AbortController();
+    const idleMs = this.limits.streamIdleTimeoutMs;
+    let status: number | undefined;
+    let handedOver = false;
+    const startedAt = performance.now();
+    try {
+      const res = await this.dispatcher.request({
+        ...target(url),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...a2aRequestHeaders(a2a) },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        signal: AbortSignal.any([limit.signal, rigClose.signal]),
+        bodyTimeout: idleMs,
+      });
+      status = res.statusCode;
+      const completedAt = performance.now();
+      const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
+      if (!String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
+        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what);
+        return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
+      }
+      handedOver = true;
+      const describe = `SSE stream of ${what}`;
+      const bounds = { maxBytes: this.limits.maxStreamBytes, maxEventChars: this.limits.maxEventChars, describe };
+      const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
+      const events = (async function* (): AsyncGenerator<SseEvent> {
+        try {
+          yield* readSseEvents(res.body, bounds);
+        } catch (err) {
+          // The rig's own close ends the stream quietly; every other stop is a failure to report.
+          if (rigClose.signal.aborted && !limit.hit() && !limit.callerAborted()) return;
+          throw failure(err);
+        } finally {
+          limit.dispose();
+          res.body.destroy();
+        }
+      })();
+      return { kind: 'sse', meta, requestId: id, events, close: () => rigClose.abort() };
+    } catch (err) {
+      throw toTransportError(err, this.context(what, limit, status, idleMs));
+    } finally {
+      if (!handedOver) limit.dispose();
+    }
+  }
+
+  /** Aborts every exchange and stream in flight and releases the connections. */
+  async close(): Promise<void> {
+    this.closing.abort(new Error('transport closed'));
+    await this.dispatcher.destroy().catch(() => {});
+  }
+}

@@ -1,0 +1,277 @@
+// A deterministic, minimal instance of a JSON Schema (draft 2020-12, the subset agents use for
+// answers): type (and type lists), properties/required/additionalProperties/minProperties/
+// dependentRequired, enum/const, minimum/maximum (exclusive too)/multipleOf, minLength/maxLength and
+// common formats, items/prefixItems/contains/minItems, anyOf/oneOf (first branch that fits), allOf
+// (merged), and $ref within the document. It never runs far: sizes, nesting and work are bounded,
+// because the schema comes from an agent the rig does not trust. It may still produce an instance
+// the schema rejects (if/then, not, uniqueItems, odd multipleOf...): callers verify with the
+// GuardedValidator and treat a failure as "cannot synthesize".
+import type { GuardedValidator } from '../protocol/guardedValidator.ts';
+import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
+
+export type Generated = { ok: true; value: unknown } | { ok: false; reason: string };
+
+/** Largest minItems/minLength/minProperties/required count the generator will honour. */
+export const MAX_GENERATED_SIZE = 1024;
+/** Subschemas the generator may visit for one instance. */
+export const MAX_GENERATED_NODES = 10_000;
+
+type Schema = Record<string, unknown>;
+
+interface Context {
+  root: unknown;
+  depth: number;
+  nodes: { count: number };
+  validator: GuardedValidator;
+  /**
+   * 0 for the minimal instance; 1 for the runner-up used when a oneOf branch's minimal instance also
+   * matches a sibling branch (a fraction instead of 0, 'a' instead of '', true instead of false).
+   */
+  variant: 0 | 1;
+}
+
+const FORMAT_SAMPLES: Record<string, string> = {
+  'date-time': '2020-01-01T00:00:00Z',
+  date: '2020-01-01',
+  time: '00:00:00Z',
+  duration: 'P1D',
+  email: 'a@example.com',
+  'idn-email': 'a@example.com',
+  hostname: 'example.com',
+  'idn-hostname': 'example.com',
+  ipv4: '127.0.0.1',
+  ipv6: '::1',
+  uri: 'https://example.com/',
+  'uri-reference': '/',
+  iri: 'https://example.com/',
+  'iri-reference': '/',
+  'uri-template': 'https://example.com/{id}',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  'json-pointer': '',
+  'relative-json-pointer': '0',
+  regex: '.*',
+};
+
+const fail = (reason: string): Generated => ({ ok: false, reason });
+const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Resolves `#` and `#/json/pointer` within the root document; other references are out of scope. */
+function resolveRef(ref: string, root: unknown): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  const pointer = decodeURIComponent(ref.slice(1));
+  if (pointer === '') return root;
+  if (!pointer.startsWith('/')) return undefined;
+  let node: unknown = root;
+  for (const token of pointer.slice(1).split('/')) {
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Merges schemas that must all hold into one (good enough for generation; the validator decides). */
+function merge(schemas: Schema[]): Schema {
+  const out: Schema = {};
+  for (const s of schemas) {
+    for (const [key, value] of Object.entries(s)) {
+      const prior = out[key];
+      if (prior === undefined) out[key] = value;
+      else if (key === 'properties' && isObject(prior) && isObject(value)) {
+        const props: Schema = { ...prior };
+        for (const [name, sub] of Object.entries(value)) props[name] = name in props ? { allOf: [props[name], sub] } : sub;
+        out.properties = props;
+      } else if (key === 'required' && Array.isArray(prior) && Array.isArray(value)) out.required = [...new Set([...prior, ...value])];
+      else if (['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'].includes(key)) out[key] = Math.max(prior as number, value as number);
+      else if (['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'].includes(key)) out[key] = Math.min(prior as number, value as number);
+      else if (key === 'additionalProperties' && value === false) out[key] = false;
+      else if (key === 'allOf' && Array.isArray(prior) && Array.isArray(value)) out.allOf = [...prior, ...value];
+      else if (key === 'type') {
+        const a = Array.isArray(prior) ? prior : [prior];
+        const b = Array.isArray(value) ? value : [value];
+        const both = new Set(
+          a.flatMap((t) => (b.includes(t) ? [t] : (t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer')) ? ['integer'] : [])),
+        );
+        out.type = both.size === 1 ? [...both][0] : [...both];
+      }
+    }
+  }
+  return out;
+}
+
+function typesOf(s: Schema): string[] {
+  if (typeof s.type === 'string') return [s.type];
+  if (Array.isArray(s.type)) return s.type.filter((t): t is string => typeof t === 'string');
+  if (s.properties !== undefined || s.required !== undefined || s.additionalProperties !== undefined || s.minProperties !== undefined) return ['object'];
+  if (s.items !== undefined || s.prefixItems !== undefined || s.minItems !== undefined || s.contains !== undefined) return ['array'];
+  if (s.minLength !== undefined || s.maxLength !== undefined || s.pattern !== undefined || s.format !== undefined) return ['string'];
+  if (s.minimum !== undefined || s.maximum !== undefined || s.exclusiveMinimum !== undefined || s.exclusiveMaximum !== undefined || s.multipleOf !== undefined) return ['number'];
+  return ['null'];
+}
+
+function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
+  const m = num(s.multipleOf) && (s.multipleOf as number) > 0 ? (s.multipleOf as number) : integer ? 1 : undefined;
+  const exMin = num(s.exclusiveMinimum);
+  const exMax = num(s.exclusiveMaximum);
+  const min = num(s.minimum);
+  const max = num(s.maximum);
+  const fits = (v: number) =>
+    (min === undefined || v >= min) && (exMin === undefined || v > exMin) && (max === undefined || v <= max) && (exMax === undefined || v < exMax) && (!integer || Number.isInteger(v));
+  if (variant === 1 && !integer && fits(0.5)) return { ok: true, value: 0.5 };
+  if (fits(0)) return { ok: true, value: 0 };
+  const lower = Math.max(min ?? -Infinity, exMin ?? -Infinity);
+  const upper = Math.min(max ?? Infinity, exMax ?? Infinity);
+  const candidates: number[] = [];
+  if (variant === 1 && !integer && m === undefined && Number.isFinite(lower)) candidates.push(lower + 0.5);
+  if (Number.isFinite(lower)) {
+    if (m !== undefined) candidates.push(Math.ceil(lower / m) * m, (Math.ceil(lower / m) + 1) * m);
+    else candidates.push(lower, lower + 1, Number.isFinite(upper) ? (lower + upper) / 2 : lower + 0.5);
+  }
+  if (Number.isFinite(upper)) {
+    if (m !== undefined) candidates.push(Math.floor(upper / m) * m, (Math.floor(upper / m) - 1) * m);
+    else candidates.push(upper, upper - 1);
+  }
+  const value = candidates.find(fits);
+  return value === undefined ? fail(`no ${integer ? 'integer' : 'number'} found within the bounds`) : { ok: true, value };
+}
+
+function stringFor(s: Schema, variant: 0 | 1): Generated {
+  const minLength = num(s.minLength) ?? 0;
+  const maxLength = num(s.maxLength) ?? Infinity;
+  if (minLength > MAX_GENERATED_SIZE) return fail(`minLength ${minLength} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
+  if (s.pattern !== undefined) {
+    const example = [...(Array.isArray(s.examples) ? s.examples : []), s.default].find((v) => typeof v === 'string');
+    return example !== undefined ? { ok: true, value: example } : fail('strings constrained by "pattern" are not generated (and the schema gives no string example)');
+  }
+  if (typeof s.format === 'string' && FORMAT_SAMPLES[s.format] !== undefined) {
+    const sample = FORMAT_SAMPLES[s.format];
+    return sample.length >= minLength && sample.length <= maxLength ? { ok: true, value: sample } : fail(`format ${s.format} cannot meet the length bounds`);
+  }
+  const length = variant === 1 && minLength === 0 && maxLength >= 1 ? 1 : minLength;
+  return { ok: true, value: 'a'.repeat(length) };
+}
+
+function arrayFor(s: Schema, ctx: Context): Generated {
+  const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+  const minContains = s.contains === undefined ? 0 : (num(s.minContains) ?? 1);
+  const length = Math.max(num(s.minItems) ?? 0, minContains);
+  if (length > MAX_GENERATED_SIZE) return fail(`minItems ${length} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
+  const out: unknown[] = [];
+  for (let i = 0; i < length; i++) {
+    let item: unknown = i < prefix.length ? prefix[i] : (s.items ?? true);
+    if (i < minContains && isObject(s.contains)) item = isObject(item) ? { allOf: [item, s.contains] } : s.contains;
+    const g = generate(item, ctx);
+    if (!g.ok) return fail(`item ${i}: ${g.reason}`);
+    out.push(g.value);
+  }
+  if (s.uniqueItems === true && new Set(out.map((v) => JSON.stringify(v))).size < out.length) {
+    return fail('uniqueItems with several minimal items that come out equal');
+  }
+  return { ok: true, value: out };
+}
+
+function objectFor(s: Schema, ctx: Context): Generated {
+  const properties = isObject(s.properties) ? s.properties : {};
+  const extraSchema = s.additionalProperties ?? true;
+  const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : [];
+  const dependent = isObject(s.dependentRequired) ? s.dependentRequired : {};
+  const out: Record<string, unknown> = {};
+  const add = (name: string): string | undefined => {
+    if (Object.hasOwn(out, name)) return undefined;
+    const g = generate(Object.hasOwn(properties, name) ? properties[name] : extraSchema, ctx);
+    if (!g.ok) return `property ${name}: ${g.reason}`;
+    out[name] = g.value;
+    return undefined;
+  };
+  const wanted = [...required];
+  for (let i = 0; i < wanted.length; i++) {
+    if (wanted.length > MAX_GENERATED_SIZE) return fail(`more than ${MAX_GENERATED_SIZE} required properties`);
+    const reason = add(wanted[i]);
+    if (reason) return fail(reason);
+    const deps = dependent[wanted[i]];
+    if (Array.isArray(deps)) wanted.push(...deps.filter((d): d is string => typeof d === 'string' && !wanted.includes(d)));
+  }
+  const minProperties = num(s.minProperties) ?? 0;
+  if (minProperties > MAX_GENERATED_SIZE) return fail(`minProperties ${minProperties} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
+  for (const name of Object.keys(properties)) {
+    if (Object.keys(out).length >= minProperties) break;
+    add(name);
+  }
+  for (let i = 1; Object.keys(out).length < minProperties && extraSchema !== false && i <= minProperties; i++) add(`property${i}`);
+  if (Object.keys(out).length < minProperties) return fail(`cannot reach minProperties ${minProperties}`);
+  return { ok: true, value: out };
+}
+
+/** True when `value` provably matches `branch` on its own (no $ref, compiles); false when unknown. */
+function matchesAlone(branch: unknown, value: unknown, validator: GuardedValidator): boolean {
+  if (!isObject(branch) || JSON.stringify(branch).includes('"$ref"')) return false;
+  try {
+    return validator.compile(branch).validate(value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function branchFor(rest: Schema, branches: unknown[], exclusive: boolean, ctx: Context): Generated {
+  const reasons: string[] = [];
+  for (const [i, branch] of branches.entries()) {
+    const schema = isObject(branch) ? merge([rest, branch]) : branch;
+    const overlaps = (value: unknown) => branches.some((other, j) => j !== i && matchesAlone(other, value, ctx.validator));
+    const g = generate(schema, ctx);
+    if (!g.ok) {
+      reasons.push(`branch ${i}: ${g.reason}`);
+      continue;
+    }
+    if (!exclusive || !overlaps(g.value)) return g;
+    const runnerUp = generate(schema, { ...ctx, variant: 1 });
+    if (runnerUp.ok && !overlaps(runnerUp.value)) return runnerUp;
+    reasons.push(`branch ${i}: its minimal instances also match another oneOf branch`);
+  }
+  return fail(`no ${exclusive ? 'oneOf' : 'anyOf'} branch fits (${reasons.join('; ')})`);
+}
+
+export function generate(schema: unknown, ctx: Context): Generated {
+  if (schema === true) return { ok: true, value: null };
+  if (schema === false) return fail('a subschema is `false` and admits nothing');
+  if (!isObject(schema)) return fail('a subschema is not an object');
+  if (++ctx.nodes.count > MAX_GENERATED_NODES) return fail(`more than ${MAX_GENERATED_NODES} subschemas to visit`);
+  if (ctx.depth >= MAX_NESTING_DEPTH) return fail(`instance would nest deeper than ${MAX_NESTING_DEPTH} levels (recursive schema?)`);
+  const inner: Context = { ...ctx, depth: ctx.depth + 1 };
+  if (typeof schema.$ref === 'string') {
+    const { $ref, ...siblings } = schema;
+    const target = resolveRef($ref, ctx.root);
+    if (target === undefined) return fail(`$ref ${$ref} does not point inside the schema document`);
+    if (!isObject(target)) return Object.keys(siblings).length === 0 ? generate(target, inner) : fail(`$ref ${$ref} is not an object schema`);
+    return generate(merge([siblings, target]), inner);
+  }
+  const { allOf, anyOf, oneOf, ...rest } = schema;
+  if (Array.isArray(allOf) && allOf.length > 0) {
+    if (!allOf.every((s) => isObject(s) || s === true)) return fail('allOf holds a non-object subschema');
+    const resolved = allOf.filter(isObject);
+    return generate(merge([rest, ...resolved, ...(anyOf ? [{ anyOf }] : []), ...(oneOf ? [{ oneOf }] : [])]), inner);
+  }
+  if (Array.isArray(oneOf) && oneOf.length > 0) return branchFor(anyOf ? { ...rest, anyOf } : rest, oneOf, true, inner);
+  if (Array.isArray(anyOf) && anyOf.length > 0) return branchFor(rest, anyOf, false, inner);
+  if ('const' in rest) return { ok: true, value: rest.const };
+  if (Array.isArray(rest.enum)) return rest.enum.length > 0 ? { ok: true, value: rest.enum[0] } : fail('enum is empty');
+  const reasons: string[] = [];
+  for (const type of typesOf(rest)) {
+    let g: Generated;
+    if (type === 'null') g = { ok: true, value: null };
+    else if (type === 'boolean') g = { ok: true, value: ctx.variant === 1 };
+    else if (type === 'integer' || type === 'number') g = numberFor(rest, type === 'integer', ctx.variant);
+    else if (type === 'string') g = stringFor(rest, ctx.variant);
+    else if (type === 'array') g = arrayFor(rest, inner);
+    else if (type === 'object') g = objectFor(rest, inner);
+    else g = fail(`unknown type ${JSON.stringify(type)}`);
+    if (g.ok) return g;
+    reasons.push(g.reason);
+  }
+  return fail(reasons.join('; ') || 'no type to generate');
+}
+
+/** The minimal instance of `schema` (the root of its own $ref document). Verify it before use. */
+export function minimalInstance(schema: unknown, validator: GuardedValidator): Generated {
+  return generate(schema, { root: schema, depth: 0, nodes: { count: 0 }, validator, variant: 0 });
+}

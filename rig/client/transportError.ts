@@ -1,0 +1,86 @@
+// Failures below the A2A layer: the agent did not answer in time, answered too much, closed the
+// connection, or sent bytes that are not the protocol. Each carries a one-line message naming the
+// agent, what was bounded and by how much, so a run report can print it as it is.
+
+export type TransportFailure =
+  /** The whole exchange (or stream) outlived its overall bound. */
+  | 'timeout'
+  /** No response headers within the headers bound. */
+  | 'headers-timeout'
+  /** The body stalled (no bytes) longer than the idle bound. */
+  | 'idle-timeout'
+  /** The body (or stream, or frame) exceeded its byte bound. */
+  | 'too-large'
+  /** No connection (refused, reset, unreachable, connect timeout). */
+  | 'connect'
+  /** The connection broke mid-exchange. */
+  | 'socket'
+  /** Bytes that are not what the protocol says (not JSON, not JSON-RPC, wrong id, unknown event shape). */
+  | 'protocol'
+  /** The caller aborted (its own signal), or the client was closed. */
+  | 'aborted';
+
+export class TransportError extends Error {
+  override name = 'TransportError';
+
+  constructor(
+    readonly failure: TransportFailure,
+    message: string,
+    /** HTTP status, when the failure came after the status line. */
+    readonly httpStatus?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const UNDICI_FAILURES: Record<string, TransportFailure> = {
+  UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
+  UND_ERR_BODY_TIMEOUT: 'idle-timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_SOCKET: 'socket',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'too-large',
+  UND_ERR_HEADERS_OVERFLOW: 'too-large',
+  HPE_HEADER_OVERFLOW: 'too-large',
+  UND_ERR_CLOSED: 'aborted',
+  UND_ERR_DESTROYED: 'aborted',
+  ECONNREFUSED: 'connect',
+  ECONNRESET: 'socket',
+  EHOSTUNREACH: 'connect',
+  ENETUNREACH: 'connect',
+  ENOTFOUND: 'connect',
+  EPIPE: 'socket',
+};
+
+export interface ErrorContext {
+  /** What was being done, e.g. "POST http://127.0.0.1:8080/ (SendMessage)". */
+  what: string;
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** Overall bound of the exchange; used when `deadlineHit` says it fired. */
+  overallMs: number;
+  deadlineHit: boolean;
+  callerAborted: boolean;
+  httpStatus?: number;
+}
+
+/** Turns whatever undici, node or an abort threw into a TransportError with a clear message. */
+export function toTransportError(err: unknown, ctx: ErrorContext): TransportError {
+  if (err instanceof TransportError) return err;
+  if (ctx.deadlineHit) {
+    return new TransportError('timeout', `${ctx.what} did not complete within ${ctx.overallMs} ms`, ctx.httpStatus, { cause: err });
+  }
+  if (ctx.callerAborted) return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, { cause: err });
+  const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  const failure = (code && UNDICI_FAILURES[code]) || 'socket';
+  const detail = (err as Error).message ?? String(err);
+  const message =
+    failure === 'headers-timeout'
+      ? `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`
+      : failure === 'idle-timeout'
+        ? `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`
+        : failure === 'connect'
+          ? `${ctx.what}: cannot connect (${code ?? detail})`
+          : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
+  return new TransportError(failure, message, ctx.httpStatus, { cause: err });
+}
