@@ -125,27 +125,46 @@ export function describeAgent(agentUrl: string, cardUrl: string, card: JsonObjec
   };
 }
 
+/**
+ * Where to look for the card: the URL itself if it names a `.json` file; else under the URL's path
+ * (agents mounted below a prefix serve it there), then at the origin's root as A2A specifies.
+ */
+export function agentCardUrls(agentUrl: string): string[] {
+  const url = new URL(agentUrl);
+  if (url.pathname.endsWith('.json')) return [url.toString()];
+  const underPath = new URL(AGENT_CARD_PATH.slice(1), url.toString().endsWith('/') ? url : `${url}/`).toString();
+  return [...new Set([underPath, new URL(AGENT_CARD_PATH, url).toString()])];
+}
+
 /** Fetches and interprets the agent card; throws DiscoveryError with a one-line reason. */
 export async function discoverAgent(
   transport: JsonRpcTransport,
   agentUrl: string,
   options: ExchangeOptions & { generation?: Generation | 'auto' } = {},
 ): Promise<AgentDescription> {
-  let cardUrl: string;
+  let candidates: string[];
   try {
-    cardUrl = new URL(AGENT_CARD_PATH, agentUrl).toString();
+    candidates = agentCardUrls(agentUrl);
   } catch {
     throw new DiscoveryError(`"${agentUrl}" is not a URL; give the agent's base URL, e.g. http://127.0.0.1:8080`);
   }
-  let reply: { status: number; body: unknown };
-  try {
-    reply = await transport.getJson(cardUrl, options);
-  } catch (err) {
-    if (err instanceof TransportError) throw new DiscoveryError(`cannot read the agent card: ${err.message}`);
-    throw err;
+  const statuses: string[] = [];
+  for (const cardUrl of candidates) {
+    let reply: { status: number; body: unknown };
+    try {
+      reply = await transport.getJson(cardUrl, options);
+    } catch (err) {
+      if (err instanceof TransportError) throw new DiscoveryError(`cannot read the agent card: ${err.message}`);
+      throw err;
+    }
+    if (reply.status === 404) {
+      statuses.push(`${cardUrl} answered 404`);
+      continue;
+    }
+    if (reply.status !== 200) throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
+    if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);
+    const override = options.generation === undefined || options.generation === 'auto' ? undefined : options.generation;
+    return describeAgent(agentUrl, cardUrl, reply.body, override);
   }
-  if (reply.status !== 200) throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
-  if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);
-  const override = options.generation === undefined || options.generation === 'auto' ? undefined : options.generation;
-  return describeAgent(agentUrl, cardUrl, reply.body, override);
+  throw new DiscoveryError(`no agent card at ${agentUrl} (${statuses.join('; ')}); is it an A2A agent?`);
 }

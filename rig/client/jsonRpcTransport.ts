@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1, VERSION_HEADER, type Generation } from '../protocol/a2aTypes.ts';
 import { parseUntrustedJson } from '../protocol/safeJson.ts';
+import { ExchangeBounds } from './exchangeBounds.ts';
 import { headerValues, readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
 import { TransportError, toTransportError } from './transportError.ts';
@@ -105,20 +106,6 @@ export function echoedExtensions(headers: IncomingHttpHeaders, generation: Gener
   return values.length > 0 ? values : headerValues(headers, other);
 }
 
-/** An overall deadline joined with the caller's signal and the transport's closing signal. */
-function deadline(ms: number, caller: AbortSignal | undefined, closing: AbortSignal) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`deadline of ${ms} ms`)), ms);
-  return {
-    ms,
-    signal: AbortSignal.any([controller.signal, closing, ...(caller ? [caller] : [])]),
-    hit: () => controller.signal.aborted,
-    callerAborted: () => Boolean(caller?.aborted) || closing.aborted,
-    dispose: () => clearTimeout(timer),
-  };
-}
-type Deadline = ReturnType<typeof deadline>;
-
 function target(url: string): { origin: string; path: string } {
   const u = new URL(url);
   return { origin: u.origin, path: `${u.pathname}${u.search}` };
@@ -142,14 +129,20 @@ export class JsonRpcTransport {
     });
   }
 
-  private context(what: string, limit: Deadline, httpStatus: number | undefined, idleTimeoutMs = this.limits.bodyIdleTimeoutMs) {
+  private bounds(overallMs: number, options: ExchangeOptions): ExchangeBounds {
+    const bounds = new ExchangeBounds(overallMs, options.signal, this.closing.signal);
+    bounds.awaitHeaders(this.limits.headersTimeoutMs);
+    return bounds;
+  }
+
+  private context(what: string, bounds: ExchangeBounds, httpStatus: number | undefined, idleTimeoutMs = this.limits.bodyIdleTimeoutMs) {
     return {
       what,
       headersTimeoutMs: this.limits.headersTimeoutMs,
       idleTimeoutMs,
-      overallMs: limit.ms,
-      deadlineHit: limit.hit(),
-      callerAborted: limit.callerAborted(),
+      overallMs: bounds.overallMs,
+      cutBy: bounds.cutBy,
+      callerAborted: bounds.callerAborted,
       httpStatus,
     };
   }
@@ -157,12 +150,13 @@ export class JsonRpcTransport {
   /** GET a JSON document (the agent card) under the unary bounds; `body` is undefined unless 2xx. No A2A headers are sent. */
   async getJson(url: string, options: ExchangeOptions = {}): Promise<{ status: number; body: unknown }> {
     const what = `GET ${url}`;
-    const limit = deadline(options.timeoutMs ?? this.limits.requestTimeoutMs, options.signal, this.closing.signal);
+    const limit = this.bounds(options.timeoutMs ?? this.limits.requestTimeoutMs, options);
     let status: number | undefined;
     try {
       const res = await this.dispatcher.request({ ...target(url), method: 'GET', headers: { accept: 'application/json' }, signal: limit.signal });
       status = res.statusCode;
-      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what);
+      limit.headersArrived(this.limits.bodyIdleTimeoutMs);
+      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
       if (status < 200 || status > 299) return { status, body: undefined };
       try {
         return { status, body: parseUntrustedJson(text) };
@@ -180,7 +174,7 @@ export class JsonRpcTransport {
   async call(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
     const id = this.nextId++;
     const what = `POST ${url} (${method})`;
-    const limit = deadline(options.timeoutMs ?? this.limits.requestTimeoutMs, options.signal, this.closing.signal);
+    const limit = this.bounds(options.timeoutMs ?? this.limits.requestTimeoutMs, options);
     let status: number | undefined;
     const startedAt = performance.now();
     try {
@@ -192,7 +186,8 @@ export class JsonRpcTransport {
         signal: limit.signal,
       });
       status = res.statusCode;
-      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what);
+      limit.headersArrived(this.limits.bodyIdleTimeoutMs);
+      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
       const completedAt = performance.now();
       const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
       return { ...readRpcResponse(text, id, what, status), meta };
@@ -211,7 +206,7 @@ export class JsonRpcTransport {
   async stream(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<StreamReply> {
     const id = this.nextId++;
     const what = `POST ${url} (${method})`;
-    const limit = deadline(options.timeoutMs ?? this.limits.streamTimeoutMs, options.signal, this.closing.signal);
+    const limit = this.bounds(options.timeoutMs ?? this.limits.streamTimeoutMs, options);
     const rigClose = new AbortController();
     const idleMs = this.limits.streamIdleTimeoutMs;
     let status: number | undefined;
@@ -230,19 +225,21 @@ export class JsonRpcTransport {
       const completedAt = performance.now();
       const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
       if (!String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
-        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what);
+        limit.headersArrived(this.limits.bodyIdleTimeoutMs);
+        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
         return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
       }
       handedOver = true;
+      limit.headersArrived(idleMs);
       const describe = `SSE stream of ${what}`;
       const bounds = { maxBytes: this.limits.maxStreamBytes, maxEventChars: this.limits.maxEventChars, describe };
       const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
       const events = (async function* (): AsyncGenerator<SseEvent> {
         try {
-          yield* readSseEvents(res.body, bounds);
+          yield* readSseEvents(limit.watch(res.body as AsyncIterable<Uint8Array>), bounds);
         } catch (err) {
           // The rig's own close ends the stream quietly; every other stop is a failure to report.
-          if (rigClose.signal.aborted && !limit.hit() && !limit.callerAborted()) return;
+          if (rigClose.signal.aborted && limit.cutBy === undefined && !limit.callerAborted) return;
           throw failure(err);
         } finally {
           limit.dispose();

@@ -29,8 +29,14 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Reads a body to its end, refusing more than `max` bytes (checked before and while reading). */
-export async function readBounded(body: Dispatcher.ResponseData['body'], headers: IncomingHttpHeaders, max: number, what: string): Promise<string> {
+/** Reads a body to its end, refusing more than `max` bytes (checked before and while reading); `watch` sees each chunk. */
+export async function readBounded(
+  body: Dispatcher.ResponseData['body'],
+  headers: IncomingHttpHeaders,
+  max: number,
+  what: string,
+  watch: (chunks: AsyncIterable<Buffer>) => AsyncIterable<Buffer> = (chunks) => chunks,
+): Promise<string> {
   const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     body.destroy();
@@ -38,7 +44,7 @@ export async function readBounded(body: Dispatcher.ResponseData['body'], headers
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of watch(body as AsyncIterable<Buffer>)) {
     size += chunk.length;
     if (size > max) {
       body.destroy();

@@ -57,9 +57,9 @@ export interface ErrorContext {
   what: string;
   headersTimeoutMs: number;
   idleTimeoutMs: number;
-  /** Overall bound of the exchange; used when `deadlineHit` says it fired. */
   overallMs: number;
-  deadlineHit: boolean;
+  /** Which of the exchange's own bounds cut it, if one did. */
+  cutBy: 'deadline' | 'headers' | 'idle' | undefined;
   callerAborted: boolean;
   httpStatus?: number;
 }
@@ -67,10 +67,11 @@ export interface ErrorContext {
 /** Turns whatever undici, node or an abort threw into a TransportError with a clear message. */
 export function toTransportError(err: unknown, ctx: ErrorContext): TransportError {
   if (err instanceof TransportError) return err;
-  if (ctx.deadlineHit) {
-    return new TransportError('timeout', `${ctx.what} did not complete within ${ctx.overallMs} ms`, ctx.httpStatus, { cause: err });
-  }
-  if (ctx.callerAborted) return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, { cause: err });
+  const cause = { cause: err };
+  if (ctx.cutBy === 'deadline') return new TransportError('timeout', `${ctx.what} did not complete within ${ctx.overallMs} ms`, ctx.httpStatus, cause);
+  if (ctx.cutBy === 'headers') return new TransportError('headers-timeout', `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`, ctx.httpStatus, cause);
+  if (ctx.cutBy === 'idle') return new TransportError('idle-timeout', `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`, ctx.httpStatus, cause);
+  if (ctx.callerAborted) return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, cause);
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   const failure = (code && UNDICI_FAILURES[code]) || 'socket';
   const detail = (err as Error).message ?? String(err);
@@ -82,5 +83,5 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
         : failure === 'connect'
           ? `${ctx.what}: cannot connect (${code ?? detail})`
           : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
-  return new TransportError(failure, message, ctx.httpStatus, { cause: err });
+  return new TransportError(failure, message, ctx.httpStatus, cause);
 }
