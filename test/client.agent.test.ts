@@ -6,6 +6,7 @@ import type { Generation, Task } from '../rig/protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
 import { statusOfEvent } from '../rig/protocol/wireInbound.ts';
 import { A2AClient } from '../rig/client/a2aClient.ts';
+import { checkReplay } from '../rig/engine/replayChecker.ts';
 import { AnswerSynthesizer } from '../rig/client/answerSynthesizer.ts';
 import { answerMessage, userMessage } from '../rig/client/outgoingMessage.ts';
 import type { ReceivedEvent } from '../rig/client/receivedEvents.ts';
@@ -188,6 +189,7 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     expect((await client.answer(task.id, promptId, { approved: true })).kind).toBe('accepted');
     const resumed = await first.reconnect();
     expect(resumed.since).toBe(3);
+    expect(client.history.connection(resumed.connectionId)?.since).toBe(3);
     const end = await resumed.ended;
     expect(end).toMatchObject({ reason: 'closed-by-agent', code: 1000 });
     expect(resumed.events[0].seq).toBe(4);
@@ -221,7 +223,11 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     expect(live.slice(1).map((e) => e.seq)).toEqual(replayed.slice(3).map((e) => e.seq));
     const record = client.history.connection(sub.stream.connectionId);
     expect(record).toMatchObject({ kind: 'sse', taskId: task.id, closeReason: 'ended', events: live.length });
-    expect(client.history.connection(socket.connectionId)).toMatchObject({ kind: 'replay', closeReason: 'closed-by-agent 1000' });
+    expect(client.history.connection(socket.connectionId)).toMatchObject({ kind: 'replay', since: 0, closeReason: 'closed-by-agent 1000' });
+    expect(client.history.replayCursors(task.id)).toEqual(new Map([[socket.connectionId, 0]]));
+    // The history is what the engine's replay checker reads: a correct agent gives no finding.
+    const fullReplay = replayed.map((e) => ({ seq: e.seq!, eventId: e.eventId!, event: e.event }));
+    expect(checkReplay({ taskId: task.id, fullReplay, seen: entries, replayCursors: client.history.replayCursors(task.id) })).toEqual([]);
   });
 
   it('answers synthesized from the emitted schema: the valid one is accepted, each invalid one is a 422', async () => {

@@ -28,6 +28,8 @@ export interface ConnectionRecord {
   readonly kind: ConnectionKind;
   /** The task the connection was opened for, if known at open time. */
   readonly taskId: string | undefined;
+  /** Replay connections: the `since` cursor they asked for (events after it are expected, in order). */
+  readonly since: number | undefined;
   readonly openedAt: number;
   closedAt: number | undefined;
   /** Why it ended: 'ended by agent', 'closed by rig', an error message, a WebSocket close code... */
@@ -54,7 +56,7 @@ export class EventHistory {
   constructor(private readonly maxEntries = DEFAULT_MAX_HISTORY_ENTRIES) {}
 
   /** Registers a connection and returns its id (`sse-1`, `replay-3`, `response-12`...). */
-  openConnection(kind: ConnectionKind, taskId?: string): string {
+  openConnection(kind: ConnectionKind, taskId?: string, details: { since?: number } = {}): string {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     const connectionId = `${kind}-${n}`;
@@ -62,6 +64,7 @@ export class EventHistory {
       connectionId,
       kind,
       taskId,
+      since: details.since,
       openedAt: performance.now(),
       closedAt: undefined,
       closeReason: undefined,
@@ -104,10 +107,16 @@ export class EventHistory {
     return this.byConnection.get(connectionId);
   }
 
+  /** Connections in the order they were opened, optionally filtered. */
   connections(filter: Omit<HistoryFilter, 'connectionId'> = {}): Readonly<ConnectionRecord>[] {
     return [...this.byConnection.values()].filter(
       (c) => (filter.taskId === undefined || c.taskId === filter.taskId) && (filter.kind === undefined || c.kind === filter.kind),
     );
+  }
+
+  /** The `since` cursor of each replay connection of a task (what the replay checker needs). */
+  replayCursors(taskId: string): Map<string, number> {
+    return new Map(this.connections({ kind: 'replay', taskId }).map((c) => [c.connectionId, c.since ?? 0]));
   }
 
   get size(): number {

@@ -78,7 +78,7 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
     this.taskId = options.taskId;
     this.since = options.since ?? 0;
     this.lastSeq = this.since;
-    this.connectionId = options.history.openConnection('replay', options.taskId);
+    this.connectionId = options.history.openConnection('replay', options.taskId, { since: this.since });
     this.buffer = new EventBuffer<ReplayEnd>(`replay socket for task ${options.taskId} [${this.connectionId}]`);
   }
 
