@@ -126,6 +126,7 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     expect(last.prompt?.ok).toBe(true);
     expect(last.seq).toBe(3);
     expect(events.every((e) => e.taskId === events[0].taskId && e.kind === 'sse')).toBe(true);
+    expect(client.history.connection(opened.stream.connectionId)?.taskId).toBe(events[0].taskId);
   });
 
   it('an answer sent over a stream resumes the task to COMPLETED with the artifact', async () => {

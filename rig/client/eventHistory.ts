@@ -26,8 +26,8 @@ export interface HistoryEntry {
 export interface ConnectionRecord {
   readonly connectionId: string;
   readonly kind: ConnectionKind;
-  /** The task the connection was opened for, if known at open time. */
-  readonly taskId: string | undefined;
+  /** The task the connection is about: given at open time, or learned from its first event. */
+  taskId: string | undefined;
   /** Replay connections: the `since` cursor they asked for (events after it are expected, in order). */
   readonly since: number | undefined;
   readonly openedAt: number;
@@ -83,7 +83,10 @@ export class EventHistory {
 
   record(entry: NewEntry): HistoryEntry | undefined {
     const record = this.byConnection.get(entry.connectionId);
-    if (record) record.events += 1;
+    if (record) {
+      record.events += 1;
+      record.taskId ??= entry.taskId;
+    }
     if (this.log.length >= this.maxEntries) {
       this.droppedCount += 1;
       return undefined;
