@@ -4,10 +4,13 @@
 // time, and every prompt envelope in it is checked under S-2 before anyone may answer it. Every
 // exchange is bounded in time and bytes: a hostile agent can fail a call, not hang the rig.
 //
-//   const client = await A2AClient.open('http://127.0.0.1:8080');
+//   const client = await A2AClient.open('http://127.0.0.1:8080');     // reads the card
 //   const sent = await client.send(userMessage({ text: 'hi' }));
-//   const prompt = sent.ok && 'task' in sent.value ? client.promptOf(sent.value.task) : undefined;
-//   if (prompt?.ok) await client.answer(sent.value.task.id, prompt.envelope.prompt_id, { approved: true });
+//   if (sent.ok && 'task' in sent.value) {
+//     const prompt = client.promptOf(sent.value.task);                 // S-2 checked
+//     if (prompt?.ok) await client.answer(sent.value.task.id, prompt.envelope.prompt_id, { approved: true });
+//   }
+//   await client.close();
 import type { Generation, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
