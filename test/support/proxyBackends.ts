@@ -28,9 +28,13 @@ export function realToxiproxyBinary(): { path?: string; reason: string } {
   return { reason: `${found.reason}, and there is no .tools/bin/server (install Go and run .ci/run to build it)` };
 }
 
+let cases: BackendCase[] | undefined;
+
+/** Embedded and real, the real one carrying a skip reason (printed once) when no binary is found. */
 export function backendCases(): BackendCase[] {
+  if (cases) return cases;
   const binary = realToxiproxyBinary();
-  const cases: BackendCase[] = [
+  cases = [
     { name: 'embedded', start: () => startEmbeddedToxiproxy() },
     {
       name: 'real',

@@ -1,0 +1,157 @@
+// --toxiproxy auto|URL|embedded: auto's order (external URL, then a toxiproxy-server binary, then
+// embedded), what each choice records, user errors, and that a spawned server is always reaped —
+// by close() and when its owner is SIGKILLed. Without the Go binary a shim that runs
+// `a2a-rig proxy` stands in for it, so these run on a fresh clone too.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFaultBackend, parseToxiproxyChoice } from '../rig/proxy/backend.ts';
+import { startEmbeddedToxiproxy } from '../rig/proxy/embedded/embeddedToxiproxy.ts';
+import { UserError } from '../rig/protocol/userError.ts';
+import { realToxiproxyBinary, repoRoot } from './support/proxyBackends.ts';
+import { startRecordingServer } from './support/tcpPeers.ts';
+
+let scratch: string;
+let serverBinary: string;
+let closedUrl: string;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function untilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (!alive(pid)) return true;
+    await sleep(50);
+  }
+  return !alive(pid);
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'a2a-rig-backend-'));
+  const real = realToxiproxyBinary().path;
+  if (real) {
+    serverBinary = real;
+  } else {
+    // Same flags as toxiproxy-server (-host H -port P), served by the embedded proxy.
+    serverBinary = join(scratch, 'toxiproxy-server');
+    writeFileSync(serverBinary, `#!/bin/sh\nexec "${process.execPath}" "${repoRoot}bin/a2a-rig.js" proxy --host "$2" --api-port "$4"\n`);
+    chmodSync(serverBinary, 0o755);
+  }
+  const gone = await startRecordingServer();
+  await gone.close();
+  closedUrl = `http://${gone.address}`;
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('--toxiproxy parsing', () => {
+  it('accepts auto, embedded and http(s) URLs, and says what is wrong otherwise', () => {
+    expect(parseToxiproxyChoice('auto')).toEqual({ kind: 'auto' });
+    expect(parseToxiproxyChoice('embedded')).toEqual({ kind: 'embedded' });
+    expect(parseToxiproxyChoice('http://127.0.0.1:8474/')).toEqual({ kind: 'url', url: 'http://127.0.0.1:8474' });
+    expect(() => parseToxiproxyChoice('docker')).toThrow(UserError);
+    expect(() => parseToxiproxyChoice('ftp://x')).toThrow(/http\(s\)/);
+  });
+});
+
+describe('auto selection', () => {
+  it('uses an external Toxiproxy when TOXIPROXY_URL answers', async () => {
+    const external = await startEmbeddedToxiproxy();
+    try {
+      const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: external.url, TOXIPROXY_SERVER: serverBinary } });
+      expect([backend.kind, backend.url, backend.version]).toEqual(['external', external.url, external.version]);
+      await backend.close();
+      expect((await fetch(`${external.url}/version`)).ok).toBe(true); // not ours to stop
+    } finally {
+      await external.close();
+    }
+  });
+
+  it('spawns TOXIPROXY_SERVER when no external one answers, and reaps it on close', async () => {
+    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: serverBinary } });
+    try {
+      expect(backend.kind).toBe('spawned');
+      expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(backend.passedOver).toEqual([expect.stringContaining(`no Toxiproxy at ${closedUrl}`)]);
+      expect((await fetch(`${backend.url}/version`)).ok).toBe(true);
+    } finally {
+      await backend.close();
+    }
+    const pid = Number(/pid (\d+)/.exec(backend.detail)![1]);
+    expect(await untilGone(pid, 5_000)).toBe(true);
+    await expect(fetch(`${backend.url}/version`)).rejects.toThrow();
+  });
+
+  it('finds toxiproxy-server on PATH', async () => {
+    const dir = join(scratch, 'path');
+    mkdirSync(dir);
+    symlinkSync(serverBinary, join(dir, 'toxiproxy-server'));
+    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, PATH: dir } });
+    await backend.close();
+    expect(backend.kind).toBe('spawned');
+    expect(backend.detail).toContain(join(dir, 'toxiproxy-server'));
+  });
+
+  it('falls back to the embedded proxy and records why', async () => {
+    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, PATH: join(scratch, 'nowhere') } });
+    try {
+      expect([backend.kind, backend.detail]).toEqual(['embedded', 'in-process']);
+      expect(backend.passedOver).toEqual([expect.stringContaining('ECONNREFUSED'), expect.stringContaining('no toxiproxy-server is on PATH')]);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('explicit choices', () => {
+  it('embedded starts in-process on loopback', async () => {
+    const backend = await openFaultBackend({ kind: 'embedded' });
+    expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await backend.close();
+  });
+
+  it('a URL nobody answers is a user error that says what to do', async () => {
+    await expect(openFaultBackend({ kind: 'url', url: closedUrl })).rejects.toThrow(
+      new UserError(`no Toxiproxy answers at ${closedUrl} (ECONNREFUSED); start one or use --toxiproxy embedded`),
+    );
+  });
+
+  it('a TOXIPROXY_SERVER that is not executable is a user error', async () => {
+    const notExecutable = join(scratch, 'not-executable');
+    writeFileSync(notExecutable, 'x');
+    await expect(openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: notExecutable } })).rejects.toThrow(UserError);
+  });
+});
+
+describe('reaping', () => {
+  it('a spawned server dies with its owner, even when the owner is SIGKILLed', async () => {
+    const owner = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/support/spawnedBackendOwner.ts'), serverBinary], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const line = await Promise.race([
+        new Promise<string>((resolve) => createInterface({ input: owner.stdout }).once('line', resolve)),
+        sleep(20_000).then(() => {
+          throw new Error('the owner did not report a spawned server within 20 s');
+        }),
+      ]);
+      const { serverPid } = JSON.parse(line) as { serverPid: number };
+      expect(alive(serverPid)).toBe(true);
+      owner.kill('SIGKILL');
+      expect(await untilGone(serverPid, 10_000)).toBe(true);
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  });
+});
