@@ -2,6 +2,7 @@
 // here; this file only wires them and turns user errors into one line and exit code 2.
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommand } from './agent/agentCommand.ts';
+import { registerProxyCommand } from './proxy/proxyCommand.ts';
 import { UserError } from './protocol/userError.ts';
 
 const program = new Command('a2a-rig')
@@ -10,6 +11,7 @@ const program = new Command('a2a-rig')
   .exitOverride();
 
 registerAgentCommand(program);
+registerProxyCommand(program);
 
 try {
   await program.parseAsync(process.argv);
