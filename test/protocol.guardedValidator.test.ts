@@ -85,3 +85,11 @@ describe('GuardedValidator', () => {
     );
   });
 });
+
+describe('recursive schemas', () => {
+  it('resolves $ref "#" in a schema without $id (a tree)', () => {
+    const tree = new GuardedValidator().compile({ type: 'object', properties: { child: { $ref: '#' } }, additionalProperties: false });
+    expect(tree.validate({ child: { child: {} } })).toEqual([]);
+    expect(tree.validate({ child: { other: 1 } })[0]).toMatchObject({ path: '/child/other', keyword: 'additionalProperties' });
+  });
+});

@@ -89,6 +89,7 @@ export class GuardedValidator {
   private readonly sandbox = vm.createContext({ fn: undefined as unknown, arg: undefined as unknown });
   private readonly callScript = new vm.Script('fn(arg)');
   private ajv: Ajv2020;
+  private compiledCount = 0;
 
   constructor(options: GuardedValidatorOptions = {}) {
     this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
@@ -143,7 +144,10 @@ export class GuardedValidator {
     }
     let fn: ValidateFunction;
     try {
-      fn = this.withinBudget((s) => this.ajv.compile(s as object), schema, this.compileBudgetMs);
+      // Ajv resolves `$ref: "#"` against the root's $id; untrusted schemas often have none (and
+      // addUsedSchema is off so one schema's $id cannot collide with another's), so give it one.
+      const rooted = '$id' in schema ? schema : { ...schema, $id: `urn:a2a-rig:schema:${++this.compiledCount}` };
+      fn = this.withinBudget((s) => this.ajv.compile(s as object), rooted, this.compileBudgetMs);
     } catch (err) {
       if (err instanceof BudgetExceeded) {
         // An interrupted compile may leave Ajv's internal registry half-written: start afresh.
