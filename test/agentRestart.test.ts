@@ -5,7 +5,7 @@
 // restart without closing the prompt (S-4). SIGTERM, in contrast, is a clean exit.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEADLINE_ELAPSED_KEY } from '../rig/agent/taskEngine.ts';
+import { DEADLINE_ELAPSED_KEY } from '../rig/protocol/rigScript.ts';
 import { spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
 import {
   METHOD,

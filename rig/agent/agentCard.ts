@@ -1,6 +1,7 @@
 // The agent card, v1.0 fields first, plus the v0.3 fields (`url`, `protocolVersion`,
 // `preferredTransport`) that v0.3 clients such as @a2a-js/sdk 1.3 read.
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -32,7 +33,7 @@ export function agentCard(baseUrl: string): Record<string, unknown> {
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: [
       {
-        id: 'scripted-hitl',
+        id: SCRIPTED_SKILL_ID,
         name: 'Scripted human-in-the-loop task',
         description: 'Runs the script in the first message\'s "a2a-rig/script" data part; by default asks "Approve?" and echoes the answer.',
         tags: ['hitl', 'testing'],

@@ -1,8 +1,9 @@
 // What a task does: a script of steps from the first user message (`a2a-rig/script` in a data part),
 // the A2A TCK's messageId-prefix conventions, or the default approve-prompt script.
 import type { Message } from '../protocol/a2aTypes.ts';
+import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 
-export const SCRIPT_KEY = 'a2a-rig/script';
+export { SCRIPT_KEY };
 export const MAX_STEPS = 256;
 export const MAX_WORK_MS = 600_000;
 export const MAX_DEADLINE_MS = 86_400_000;

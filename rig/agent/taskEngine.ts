@@ -6,6 +6,7 @@ import type { Artifact, Message, StreamResponse, Task, TaskState } from '../prot
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
@@ -13,8 +14,6 @@ import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
 import type { ArtifactStep, PromptStep, Script } from './script.ts';
 import { TaskEvents } from './taskEvents.ts';
 
-/** Event metadata key of the status event that signals an elapsed deadline (S-4: still answerable). */
-export const DEADLINE_ELAPSED_KEY = 'a2a-rig/deadline-elapsed';
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
 
