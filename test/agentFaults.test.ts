@@ -299,6 +299,12 @@ const proofs = {
     expect(holds).toEqual({ envelope: true, streamed: 'text/event-stream', blocking: HITL, streaming: HITL, v03: HITL });
   },
 
+  'envelope-extra-field': async () => {
+    const [broken, holds] = await Promise.all([withFault('envelope-extra-field', (url) => start(url)), start(correct.url)]);
+    expect(Object.keys(broken.envelope).sort()).toEqual(['prompt', 'prompt_id', 'render_hint', 'response_schema']);
+    expect(Object.keys(holds.envelope).sort()).toEqual(['prompt', 'prompt_id', 'response_schema']);
+  },
+
   'volatile-outbox': async () => {
     const [broken, holds] = await Promise.all([replayAcrossRestart(['volatile-outbox']), replayAcrossRestart([])]);
     const seqs = (frames: ReplayFrame[]) => frames.map((f) => f.seq);

@@ -11,6 +11,7 @@ export const FAULTS = {
   'reorder-replay': 'the WebSocket replay sends the first two stored events of the range swapped',
   'reuse-prompt-id': 'every prompt reuses the first prompt_id this process issued (breaks S-5)',
   'no-extension-echo': 'activated extensions are not echoed in the A2A-Extensions response header',
+  'envelope-extra-field': 'the prompt envelope carries an extra, UI-specific field ("render_hint": "modal")',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
 } as const;
 
