@@ -1,0 +1,83 @@
+// The embedded environment's agent: our reference agent as an owned child process on a temp
+// database. kill -9 and restart keep the port (so a proxy in front stays valid) and the database
+// (so the outbox is what is tested). Every child is reaped, also when the rig itself exits.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../bin/a2a-rig.js', import.meta.url));
+const START_TIMEOUT_MS = 20_000;
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+export class AgentProcess {
+  private child: ChildProcess | undefined;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'a2a-rig-agent-'));
+  readonly dbPath = join(this.dir, 'outbox.db');
+  private port = 0;
+  url = '';
+  stderrTail = '';
+
+  constructor(private readonly faults: string[]) {}
+
+  async start(): Promise<string> {
+    const args = [CLI, 'agent', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath];
+    for (const fault of this.faults) args.push('--fault', fault);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    child.stderr!.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-4000)));
+    this.child = child;
+    const line = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the agent did not start within ${START_TIMEOUT_MS} ms: ${this.stderrTail}`)), START_TIMEOUT_MS);
+      createInterface({ input: child.stdout! }).once('line', (l) => {
+        clearTimeout(timer);
+        resolve(l);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the agent exited (${code}) before listening: ${this.stderrTail}`));
+      });
+    });
+    const { url } = JSON.parse(line) as { url: string };
+    this.url = url;
+    this.port = Number(new URL(url).port);
+    return url;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** kill -9, and wait until the process is gone. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** kill -9 then start again on the same port and database. */
+  async restart(): Promise<void> {
+    await this.kill();
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

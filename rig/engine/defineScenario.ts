@@ -1,0 +1,43 @@
+// What a scenario is: a name, what it needs from the environment, parameters per profile, a time
+// budget, and a `run` that uses only the engine's context. Scenario files read like test plans.
+import type { ScenarioContext } from './scenarioContext.ts';
+
+export const PROFILES = ['smoke', 'ci', 'full'] as const;
+export type ProfileName = (typeof PROFILES)[number];
+
+export interface ScenarioNeeds {
+  /** The agent declares hitl-prompt/v1 in its card. */
+  extension?: boolean;
+  /** A fault backend (Toxiproxy) sits between the rig and the agent. */
+  faults?: boolean;
+  /** The agent can be killed (-9) and restarted: embedded, or --restart-cmd for a target. */
+  restart?: boolean;
+  /** The WebSocket replay plane (/events) of the outbox. */
+  replayPlane?: boolean;
+  /** The agent follows a2a-rig scripts (our reference agent only). */
+  scripts?: boolean;
+}
+
+export interface ScenarioDefinition<P extends object = Record<string, unknown>> {
+  name: string;
+  description: string;
+  tags: string[];
+  needs: ScenarioNeeds;
+  /** Scenarios that must run before this one in the same run (added when not selected). */
+  requires?: string[];
+  params: Record<ProfileName, P>;
+  /** Hard bound on the scenario's run time per profile; past it the scenario errors. */
+  budgetMs: Record<ProfileName, number>;
+  run(ctx: ScenarioContext, params: P): Promise<void>;
+}
+
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+export function defineScenario<P extends object>(definition: ScenarioDefinition<P>): ScenarioDefinition<P> {
+  if (!NAME.test(definition.name)) throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
+  for (const profile of PROFILES) {
+    if (!definition.params[profile]) throw new Error(`scenario ${definition.name} has no params for profile ${profile}`);
+    if (!(definition.budgetMs[profile] > 0)) throw new Error(`scenario ${definition.name} has no time budget for profile ${profile}`);
+  }
+  return definition;
+}

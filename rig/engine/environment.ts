@@ -1,0 +1,160 @@
+// Where a run happens. `embedded`: our reference agent as an owned child process on a temp
+// database; a `--target` URL: any agent. Either way, when a fault backend is available a Toxiproxy
+// proxy sits between the rig and the agent, and the rig's clients go through it; `direct` clients
+// bypass it to read the truth (full replays, probes) without faults in the way.
+import { spawn } from 'node:child_process';
+import type { Generation } from '../protocol/a2aTypes.ts';
+import { UserError } from '../protocol/userError.ts';
+import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory } from '../client/index.ts';
+import { FaultControl, type BackendRecord } from '../proxy/faultControl.ts';
+import type { ToxiproxyChoice } from '../proxy/backend.ts';
+import { AgentProcess } from './agentProcess.ts';
+
+export const PROXY_NAME = 'a2a-rig-agent';
+const READY_TIMEOUT_MS = 30_000;
+
+export interface EnvironmentOptions {
+  /** An agent URL; absent means the embedded reference agent. */
+  target?: string;
+  /** Where faults come from; 'none' runs without a proxy. */
+  toxiproxy: ToxiproxyChoice | 'none';
+  /** For a target: a shell command that kills and restarts it (crash scenarios). */
+  restartCmd?: string;
+  /** For the embedded agent: fault flags it starts with. */
+  agentFaults: string[];
+  generation: Generation | 'auto';
+}
+
+export class Environment {
+  private constructor(
+    readonly options: EnvironmentOptions,
+    /** The agent's own address. */
+    readonly directUrl: string,
+    /** Where the rig's traffic goes: the proxy when there is one, else the agent. */
+    readonly url: string,
+    readonly agent: AgentDescription,
+    readonly faults: FaultControl | undefined,
+    private readonly process: AgentProcess | undefined,
+    readonly faultsUnavailableReason: string | undefined,
+  ) {}
+
+  static async open(options: EnvironmentOptions): Promise<Environment> {
+    let process: AgentProcess | undefined;
+    let directUrl: string;
+    if (options.target) {
+      directUrl = options.target.replace(/\/+$/, '');
+    } else {
+      process = new AgentProcess(options.agentFaults);
+      directUrl = await process.start();
+    }
+    let faults: FaultControl | undefined;
+    let url = directUrl;
+    let unavailable: string | undefined;
+    try {
+      if (options.toxiproxy === 'none') unavailable = 'the run has no fault backend (--toxiproxy none)';
+      else {
+        faults = await FaultControl.open(options.toxiproxy);
+        const target = new URL(directUrl);
+        const proxy = await faults.createProxy(PROXY_NAME, `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`);
+        url = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
+      }
+      const agent = await Environment.discover(url, directUrl, options.generation);
+      return new Environment(options, directUrl, url, agent, faults, process, unavailable);
+    } catch (err) {
+      await faults?.close().catch(() => {});
+      await process?.stop();
+      throw err;
+    }
+  }
+
+  /** Reads the card through `url`; a card naming the agent's own origin is pointed back at `url`. */
+  private static async discover(url: string, directUrl: string, generation: Generation | 'auto'): Promise<AgentDescription> {
+    const transport = new JsonRpcTransport({ connections: 1 });
+    try {
+      const agent = await discoverAgent(transport, url, { generation: generation === 'auto' ? undefined : generation });
+      const direct = new URL(directUrl);
+      const rpc = new URL(agent.rpcUrl);
+      if (url !== directUrl && rpc.host === direct.host) {
+        rpc.host = new URL(url).host;
+        return { ...agent, rpcUrl: rpc.toString() };
+      }
+      return agent;
+    } finally {
+      await transport.close();
+    }
+  }
+
+  get kind(): 'embedded' | 'url' {
+    return this.process ? 'embedded' : 'url';
+  }
+
+  get embeddedPid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  get canRestart(): boolean {
+    return this.process !== undefined || this.options.restartCmd !== undefined;
+  }
+
+  get proxyRecord(): BackendRecord | undefined {
+    return this.faults?.record;
+  }
+
+  /** A client through the proxy (faults apply), sharing `history` when given. */
+  client(history?: EventHistory, connections = 32): A2AClient {
+    return A2AClient.forAgent(this.agent, { history, connections });
+  }
+
+  /** A client straight to the agent, for the truth: no toxic touches it. */
+  directClient(): A2AClient {
+    const rpc = new URL(this.agent.rpcUrl);
+    rpc.host = new URL(this.directUrl).host;
+    return A2AClient.forAgent({ ...this.agent, rpcUrl: rpc.toString() }, { connections: 4 });
+  }
+
+  /** Kills the agent (-9) and starts it again on the same database and port; waits until it answers. */
+  async restart(): Promise<void> {
+    if (this.process) await this.process.restart();
+    else if (this.options.restartCmd) await runRestartCommand(this.options.restartCmd);
+    else throw new UserError('this environment cannot restart the agent: pass --restart-cmd for a --target');
+    await waitForCard(this.directUrl);
+  }
+
+  async close(): Promise<void> {
+    await this.faults?.close().catch(() => {});
+    await this.process?.stop();
+  }
+}
+
+function runRestartCommand(command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`--restart-cmd did not finish within ${READY_TIMEOUT_MS} ms`));
+    }, READY_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`--restart-cmd exited with ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+async function waitForCard(directUrl: string): Promise<void> {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  let last = '';
+  while (performance.now() < deadline) {
+    try {
+      const res = await fetch(new URL('/.well-known/agent-card.json', directUrl), { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the agent did not answer at ${directUrl} within ${READY_TIMEOUT_MS} ms after the restart (${last})`);
+}

@@ -1,0 +1,36 @@
+// Gathers what the replay checker compares for a task: the agent's full replay from since=0, read
+// straight from the agent (no toxic in the way) until it reaches the highest seq the rig has seen,
+// and the rig's stitched history of that task; then runs the checker.
+import type { A2AClient, EventHistory, ReplaySocket } from '../client/index.ts';
+import { checkReplay, type ReplayedEvent, type ReplayFinding } from './replayChecker.ts';
+
+const FULL_REPLAY_WAIT_MS = 5_000;
+
+export async function fullReplay(direct: A2AClient, history: EventHistory, taskId: string, signal?: AbortSignal): Promise<ReplayedEvent[]> {
+  const seenMax = Math.max(0, ...history.entries({ taskId }).map((e) => e.seq ?? 0));
+  const socket: ReplaySocket = await direct.replay(taskId, { since: 0 });
+  try {
+    if (seenMax > 0) {
+      await Promise.race([
+        socket.waitFor((e) => (e.seq ?? 0) >= seenMax, FULL_REPLAY_WAIT_MS).catch(() => undefined),
+        socket.ended,
+        new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
+      ]);
+    } else {
+      await socket.waitFor(() => true, FULL_REPLAY_WAIT_MS).catch(() => undefined);
+    }
+    return socket.events.filter((e) => e.seq !== undefined).map((e) => ({ seq: e.seq!, eventId: e.eventId ?? '', event: e.event }));
+  } finally {
+    await socket.close();
+  }
+}
+
+/** Findings for one task, comparing the rig's history with the agent's full replay. */
+export async function replayFindings(direct: A2AClient, history: EventHistory, taskId: string, signal?: AbortSignal): Promise<ReplayFinding[]> {
+  const full = await fullReplay(direct, history, taskId, signal);
+  const seen = history
+    .entries({ taskId })
+    .filter((e) => e.kind !== 'response')
+    .map((e) => ({ connectionId: e.connectionId, kind: e.kind, seq: e.seq, eventId: e.eventId, event: e.event }));
+  return checkReplay({ taskId, fullReplay: full, seen, replayCursors: history.replayCursors(taskId) });
+}

@@ -1,0 +1,129 @@
+// Runs scenarios in one environment, one after another: checks what each needs, gives it a fresh
+// context and a hard time budget, turns its checks into a verdict, and cleans up faults between
+// scenarios so one scenario's toxics never leak into the next.
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
+import { Environment, type EnvironmentOptions } from './environment.ts';
+import { ScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
+import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
+import { RIG_VERSION } from './rigVersion.ts';
+
+export interface RunOptions extends EnvironmentOptions {
+  profile: ProfileName;
+  /** Called as each scenario starts and ends (progress output). */
+  onProgress?: (event: { phase: 'start' | 'end'; scenario: string; index: number; total: number; result?: ScenarioResult }) => void;
+}
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+function unmetNeed(scenario: ScenarioDefinition<object>, env: Environment, ctx: ScenarioContext): string | undefined {
+  const { needs } = scenario;
+  if (needs.extension && !env.agent.hitl.declared) return 'the agent does not declare hitl-prompt/v1 in its card';
+  if (needs.faults && !env.faults) return `network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`;
+  if (needs.restart && !env.canRestart) return 'the agent cannot be restarted (pass --restart-cmd with --target)';
+  if (needs.scripts && !ctx.agent.scripts) return 'the agent does not follow a2a-rig scripts (only the reference agent does)';
+  return undefined;
+}
+
+async function runOne(scenario: ScenarioDefinition<object>, env: Environment, profile: ProfileName, prior: Map<string, Verdict>): Promise<ScenarioResult> {
+  const started = performance.now();
+  const budgetMs = scenario.budgetMs[profile];
+  const controller = new AbortController();
+  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior);
+  const params = scenario.params[profile] as Record<string, unknown>;
+  let verdict: Verdict;
+  let reason: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const unmet = unmetNeed(scenario, env, ctx);
+    if (unmet) throw new ScenarioSkipped(unmet);
+    const overrun = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`exceeded its ${budgetMs} ms budget`));
+      }, budgetMs);
+    });
+    await Promise.race([scenario.run(ctx, params), overrun]);
+    const failed = ctx.checks.find((c) => !c.ok);
+    if (ctx.checks.length === 0) {
+      verdict = 'errored';
+      reason = 'the scenario made no checks';
+    } else if (failed) {
+      verdict = 'failed';
+      reason = `${failed.name}${failed.detail ? `: ${failed.detail}` : ''}`;
+    } else verdict = 'passed';
+  } catch (err) {
+    if (err instanceof ScenarioSkipped) {
+      verdict = 'skipped';
+      reason = err.message;
+    } else {
+      verdict = ctx.checks.some((c) => !c.ok) ? 'failed' : 'errored';
+      reason = (err as Error).message;
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+    await ctx.close();
+    await env.faults?.reset().catch(() => {});
+  }
+  const metrics: Record<string, MetricResult> = {};
+  for (const [name, histogram] of ctx.metrics) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    tags: scenario.tags,
+    verdict,
+    ...(reason ? { reason } : {}),
+    durationMs: Math.round(performance.now() - started),
+    params,
+    checks: ctx.checks,
+    metrics,
+    counters: Object.fromEntries(ctx.counters),
+  };
+}
+
+/** Runs `scenarios` (already selected and ordered) and returns the run's result. */
+export async function runScenarios(scenarios: ScenarioDefinition<object>[], options: RunOptions): Promise<RunResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const env = await Environment.open(options);
+  const results: ScenarioResult[] = [];
+  const prior = new Map<string, Verdict>();
+  try {
+    for (const [index, scenario] of scenarios.entries()) {
+      options.onProgress?.({ phase: 'start', scenario: scenario.name, index, total: scenarios.length });
+      const result = await runOne(scenario, env, options.profile, prior);
+      prior.set(scenario.name, result.verdict);
+      results.push(result);
+      options.onProgress?.({ phase: 'end', scenario: scenario.name, index, total: scenarios.length, result });
+    }
+  } finally {
+    await env.close();
+  }
+  const proxy = env.proxyRecord;
+  return {
+    schema: RESULTS_SCHEMA,
+    runId: newRunId(startedAt),
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    profile: options.profile,
+    rig: { version: RIG_VERSION, node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length },
+    target: {
+      kind: env.kind,
+      url: env.directUrl,
+      agentName: env.agent.name,
+      agentVersion: typeof env.agent.card.version === 'string' ? env.agent.card.version : undefined,
+      generation: env.agent.generation,
+      hitlDeclared: env.agent.hitl.declared,
+      agentFaults: options.agentFaults,
+    },
+    proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url } : null,
+    verdict: overallVerdict(results),
+    scenarios: results,
+  };
+}

@@ -1,0 +1,251 @@
+// Everything a scenario may touch: the A2A clients (through the fault proxy, and direct for the
+// truth), fault helpers, recorders, the event history, checks, restarts and the time budget.
+// Scenarios reach nothing else: no sockets, no SQL, no processes.
+import { readFileSync } from 'node:fs';
+import type { Task, TaskState } from '../protocol/a2aTypes.ts';
+import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
+import { SCRIPT_KEY, SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
+import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
+import { AnswerSynthesizer, EventHistory, userMessage, type A2AClient, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
+import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import type { CheckResult, Verdict } from '../report/runResult.ts';
+import type { ProfileName } from './defineScenario.ts';
+import { PROXY_NAME, type Environment } from './environment.ts';
+import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
+import { replayFindings } from './replayVerdict.ts';
+import type { ReplayFinding } from './replayChecker.ts';
+
+/** Thrown by `ctx.skip()`: the scenario cannot run here, and says why. */
+export class ScenarioSkipped extends Error {
+  override name = 'ScenarioSkipped';
+}
+
+export interface OpenPrompt {
+  task: Task;
+  taskId: string;
+  /** The S-2 verdict on the envelope the agent emitted. */
+  prompt: PromptCheck;
+  /** Payloads built from the emitted response_schema (valid and invalid ones), when possible. */
+  answers: SynthesizedAnswers | undefined;
+  answersUnavailable?: string;
+  /** Extensions the agent echoed on the send that created the task. */
+  echoed: string[];
+}
+
+export interface FaultHelpers {
+  readonly available: boolean;
+  add(spec: ToxicSpec): Promise<AppliedToxic>;
+  remove(name: string): Promise<void>;
+  /** false cuts every open connection and refuses new ones; true listens again. */
+  setEnabled(enabled: boolean): Promise<FaultProxy>;
+  /** Removes every toxic and enables the proxy. */
+  reset(): Promise<void>;
+}
+
+const OPEN_PROMPT_WAIT_MS = 10_000;
+
+export class ScenarioContext {
+  readonly history = new EventHistory();
+  readonly checks: CheckResult[] = [];
+  readonly metrics = new Map<string, LatencyHistogram>();
+  readonly counters = new Map<string, number>();
+  readonly client: A2AClient;
+  readonly direct: A2AClient;
+  readonly faults: FaultHelpers;
+  private readonly synthesizer: AnswerSynthesizer;
+  private readonly extraClients: A2AClient[] = [];
+  private readonly logLines: string[] = [];
+
+  constructor(
+    private readonly env: Environment,
+    readonly profile: ProfileName,
+    readonly signal: AbortSignal,
+    private readonly deadline: number,
+    private readonly priorVerdicts: ReadonlyMap<string, Verdict>,
+  ) {
+    this.client = env.client(this.history);
+    this.direct = env.directClient();
+    this.synthesizer = new AnswerSynthesizer(this.client.guard.validator);
+    const faults = env.faults;
+    const missing = () => this.skip(env.faultsUnavailableReason ?? 'no fault backend');
+    this.faults = {
+      available: faults !== undefined,
+      add: (spec) => (faults ? faults.addToxic(PROXY_NAME, spec) : missing()),
+      remove: (name) => (faults ? faults.removeToxic(PROXY_NAME, name) : missing()),
+      setEnabled: (enabled) => (faults ? faults.setEnabled(PROXY_NAME, enabled) : missing()),
+      reset: async () => {
+        if (faults) await faults.reset();
+      },
+    };
+  }
+
+  /** What the rig knows about the agent. */
+  get agent() {
+    const card = this.env.agent.card;
+    const skills = Array.isArray(card.skills) ? (card.skills as Array<{ id?: unknown }>) : [];
+    return {
+      name: this.env.agent.name,
+      generation: this.env.agent.generation,
+      hitl: this.env.agent.hitl.declared,
+      scripts: skills.some((s) => s?.id === SCRIPTED_SKILL_ID),
+      kind: this.env.kind,
+      canRestart: this.env.canRestart,
+    };
+  }
+
+  /** Records a check; returns `ok` so a scenario can branch on it. */
+  check(name: string, ok: boolean, detail?: string): boolean {
+    this.checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
+    return ok;
+  }
+
+  latency(name: string): LatencyHistogram {
+    let h = this.metrics.get(name);
+    if (!h) this.metrics.set(name, (h = new LatencyHistogram()));
+    return h;
+  }
+
+  count(name: string, by = 1): void {
+    this.counters.set(name, (this.counters.get(name) ?? 0) + by);
+  }
+
+  skip(reason: string): never {
+    throw new ScenarioSkipped(reason);
+  }
+
+  log(line: string): void {
+    this.logLines.push(line);
+  }
+
+  get logs(): readonly string[] {
+    return this.logLines;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.deadline - performance.now());
+  }
+
+  /** The verdict of a scenario that already ran in this run (CF-7 reads CF-1..CF-6). */
+  verdictOf(name: string): Verdict | undefined {
+    return this.priorVerdicts.get(name);
+  }
+
+  /** Another client through the proxy with its own connection pool, sharing this history. */
+  newClient(connections: number): A2AClient {
+    const client = this.env.client(this.history, connections);
+    this.extraClients.push(client);
+    return client;
+  }
+
+  async restartAgent(): Promise<void> {
+    if (!this.env.canRestart) this.skip('the agent cannot be restarted here (use the embedded agent, or --restart-cmd with --target)');
+    await this.env.restart();
+  }
+
+  /** Resident memory of the embedded agent in bytes (Linux /proc); undefined for other agents. */
+  agentMemoryBytes(): number | undefined {
+    const pid = this.env.embeddedPid;
+    if (!pid) return undefined;
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return match ? Number(match[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Drives a new task into INPUT_REQUIRED: with `steps` as an a2a-rig script when the agent follows
+   * scripts, with a plain message otherwise. Skips the scenario when the agent does not park the
+   * task with an envelope; returns the S-2 verdict on the envelope and synthesized answers.
+   */
+  async openPrompt(steps?: unknown[], client: A2AClient = this.client): Promise<OpenPrompt> {
+    const message =
+      steps && this.agent.scripts
+        ? userMessage({ data: { [SCRIPT_KEY]: { steps } } })
+        : userMessage({ text: 'a2a-rig: please ask me for input (hitl-prompt/v1)' });
+    const sent = await client.send(message, { signal: this.signal });
+    if (!sent.ok) throw new Error(`the agent refused to start a task: ${sent.error.code} ${sent.error.message}`);
+    if (!('task' in sent.value)) this.skip('the agent answered with a Message, not a Task that can wait for input');
+    let task = sent.value.task;
+    if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED' && !TERMINAL_STATES.has(task.status.state)) {
+      task = await this.waitForState(task.id, 'TASK_STATE_INPUT_REQUIRED', client);
+    }
+    if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
+      const why = task.status.message?.parts.find((p) => p.text)?.text;
+      this.skip(`the agent did not park the task in INPUT_REQUIRED (it is ${task.status.state}${why ? `: ${why}` : ''})`);
+    }
+    const prompt = client.promptOf(task);
+    if (!prompt) this.skip('the agent parked the task without a hitl-prompt/v1 envelope');
+    const echoed = sent.meta.echoedExtensions;
+    if (!prompt.ok) return { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed };
+    const synthesis = this.synthesizer.synthesize(prompt.envelope.response_schema);
+    return synthesis.ok
+      ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
+      : { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: synthesis.reason, echoed };
+  }
+
+  /**
+   * Checks that the prompt is usable (its envelope passes S-2, and answers can be built from its
+   * response_schema) and returns what a scenario needs to answer it; undefined when it is not.
+   */
+  usable(open: OpenPrompt, options: { recordPasses?: boolean } = {}): { promptId: string; envelope: PromptEnvelope; answers: SynthesizedAnswers } | undefined {
+    const record = (name: string, ok: boolean, detail?: string) => (ok && options.recordPasses === false ? true : this.check(name, ok, detail));
+    if (!open.prompt.ok) return void record('the envelope passes the S-2 checks', false, open.prompt.reason);
+    record('the envelope passes the S-2 checks', true);
+    if (!open.answers) return void record('answers can be built from response_schema', false, open.answersUnavailable);
+    record('answers can be built from response_schema', true);
+    return { promptId: open.prompt.envelope.prompt_id, envelope: open.prompt.envelope, answers: open.answers };
+  }
+
+  /**
+   * Checks a task's replay correctness (see replayChecker): records one check per kind of
+   * finding and returns the findings. Needs the agent's replay plane.
+   */
+  async checkReplayOf(taskIds: string[], label = 'replay'): Promise<ReplayFinding[]> {
+    const findings: ReplayFinding[] = [];
+    for (const taskId of taskIds) findings.push(...(await replayFindings(this.direct, this.history, taskId, this.signal)));
+    const kinds: Array<[ReplayFinding['check'], string]> = [
+      ['full-replay-contiguous', 'the full replay is gap-free and ordered from seq 1'],
+      ['connection-contiguous', 'every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)'],
+      ['seen-matches-replay', 'every event seen equals the stored event at its seq'],
+      ['coverage', 'the events seen across reconnects cover every seq'],
+      ['envelope-identical', 'every sighting of a prompt carries the same response_schema'],
+    ];
+    for (const [kind, name] of kinds) {
+      const hits = findings.filter((f) => f.check === kind);
+      this.check(`${label}: ${name}`, hits.length === 0, hits.length ? `${hits.length} finding(s), first: ${hits[0].detail}` : `${taskIds.length} task(s)`);
+    }
+    return findings;
+  }
+
+  /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */
+  answerObserved(taskId: string, promptId: string, payload: unknown, timeoutMs = 5_000, client: A2AClient = this.client): Promise<ObservedAnswer> {
+    return answerObserved(client, taskId, promptId, payload, { timeoutMs: Math.min(timeoutMs, this.remainingMs()), signal: this.signal });
+  }
+
+  /** Subscribes and waits (bounded) until the task reaches `state` or ends. */
+  private async waitForState(taskId: string, state: TaskState, client: A2AClient): Promise<Task> {
+    const sub = await client.subscribe(taskId, { signal: this.signal });
+    if (sub.ok) {
+      try {
+        await sub.stream.waitFor((e) => {
+          const s = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : 'task' in e.event ? e.event.task.status.state : undefined;
+          return s === state || (s !== undefined && TERMINAL_STATES.has(s));
+        }, Math.min(OPEN_PROMPT_WAIT_MS, this.remainingMs()));
+      } catch {
+        // fall through to the snapshot below, which says where the task is
+      } finally {
+        await sub.stream.close();
+      }
+    }
+    const got = await client.getTask(taskId, { signal: this.signal });
+    if (!got.ok) throw new Error(`GetTask ${taskId} failed: ${got.error.message}`);
+    return got.value;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.client.close(), this.direct.close(), ...this.extraClients.map((c) => c.close())]);
+  }
+}

@@ -1,0 +1,33 @@
+// CF-3: schema-invalid response → 422 (AC-3). Payloads that break the response_schema in each way
+// the schema allows (wrong type, missing required, unknown property) are rejected with 422 and
+// validation_errors; the task stays in INPUT_REQUIRED; a valid answer to the same prompt_id after
+// them is still accepted.
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+
+export default defineScenario({
+  name: 'cf3',
+  description: 'CF-3 schema-invalid responses are 422 with validation_errors; the prompt stays answerable',
+  tags: ['conformance', 'hitl'],
+  needs: { extension: true },
+  params: { smoke: {}, ci: {}, full: {} },
+  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  async run(ctx) {
+    const open = await ctx.openPrompt();
+    const prompt = ctx.usable(open);
+    if (!prompt) return;
+    const { promptId, answers } = prompt;
+    if (answers.invalid.length === 0) ctx.skip(`response_schema admits no invalid payload the rig can build (${answers.notApplicable.join('; ')})`);
+    for (const invalid of answers.invalid) {
+      const outcome = await ctx.client.answer(open.taskId, promptId, invalid.payload);
+      ctx.check(
+        `${invalid.kind} payload is rejected with 422 / -32011 and validation_errors`,
+        outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
+        `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode}, ${outcome.validationErrors.length} validation_errors)${outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''}`,
+      );
+      const task = await ctx.client.getTask(open.taskId);
+      ctx.check(`after the ${invalid.kind} payload the task remains in INPUT_REQUIRED`, task.ok && task.value.status.state === 'TASK_STATE_INPUT_REQUIRED', task.ok ? task.value.status.state : task.error.message);
+    }
+    const valid = await ctx.client.answer(open.taskId, promptId, answers.valid);
+    ctx.check('a valid answer with the same prompt_id is then accepted', valid.kind === 'accepted', `${valid.kind} (HTTP ${valid.httpStatus}, code ${valid.rpcCode})`);
+  },
+});

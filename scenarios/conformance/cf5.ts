@@ -1,0 +1,33 @@
+// CF-5: transport-only — no UI assumptions (AC-5). The emitted envelope carries only the fields the
+// spec lists (prompt_id, prompt, response_schema, deadline, allowed_responders), matches
+// envelope.schema.json, and no field names a UI, a delivery channel or a human identity directory.
+// (The spec's own text carrying no "MUST display" obligation is a property of the spec, not of an
+// agent, and is not something a run can observe.)
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
+
+const SPEC_FIELDS = new Set(['prompt_id', 'prompt', 'response_schema', 'deadline', 'allowed_responders']);
+const UI_OR_CHANNEL = /(^|_)(ui|display|render|view|widget|html|markdown|modal|form|button|channel|email|slack|sms|teams|webhook|push|directory|ldap|user_?id|assignee)(_|$)/i;
+
+export default defineScenario({
+  name: 'cf5',
+  description: 'CF-5 transport-only envelope: only the spec\'s fields, none about a UI, channel or identity directory',
+  tags: ['conformance', 'hitl'],
+  needs: { extension: true },
+  params: { smoke: {}, ci: {}, full: {} },
+  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  async run(ctx) {
+    // With our agent, exercise every optional field too.
+    const open = await ctx.openPrompt([
+      { prompt: { text: 'Approve the deployment?', response_schema: { type: 'object', additionalProperties: false, required: ['approved'], properties: { approved: { type: 'boolean' } } }, deadline_ms: 600_000, allowed_responders: ['any'] } },
+      { complete: {} },
+    ]);
+    const raw = open.task.status.message?.metadata?.[HITL_PROMPT_URI] as Record<string, unknown>;
+    const keys = Object.keys(raw ?? {});
+    const extra = keys.filter((k) => !SPEC_FIELDS.has(k));
+    ctx.check('the envelope carries only the fields the spec lists', extra.length === 0, extra.length ? `extra: ${extra.join(', ')}` : keys.join(', '));
+    const uiish = keys.filter((k) => UI_OR_CHANNEL.test(k));
+    ctx.check('no envelope field references a UI, delivery channel or identity directory', uiish.length === 0, uiish.join(', ') || 'none');
+    ctx.check('the envelope matches envelope.schema.json and the S-2 bounds', open.prompt.ok, open.prompt.ok ? undefined : open.prompt.reason);
+  },
+});

@@ -1,0 +1,21 @@
+// CF-7: end-to-end harness round-trip (AC-7): the conformance harness, run against the agent with
+// this extension URI, reports a green run for all of CF-1..CF-6.
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+
+const SUITE = ['cf1', 'cf2', 'cf3', 'cf4', 'cf5', 'cf6'];
+
+export default defineScenario({
+  name: 'cf7',
+  description: 'CF-7 the whole conformance suite CF-1..CF-6 is green',
+  tags: ['conformance', 'hitl'],
+  needs: { extension: true },
+  requires: SUITE,
+  params: { smoke: {}, ci: {}, full: {} },
+  budgetMs: { smoke: 1_000, ci: 1_000, full: 1_000 },
+  async run(ctx) {
+    for (const name of SUITE) {
+      const verdict = ctx.verdictOf(name);
+      ctx.check(`${name} passed`, verdict === 'passed', verdict ?? 'did not run');
+    }
+  },
+});
