@@ -11,6 +11,7 @@
 //     if (prompt?.ok) await client.answer(sent.value.task.id, prompt.envelope.prompt_id, { approved: true });
 //   }
 //   await client.close();
+import { randomUUID } from 'node:crypto';
 import type { Generation, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
@@ -193,12 +194,27 @@ export class A2AClient {
    * Never throws for what the agent does: transport failures come back as kind 'error'. By default
    * the send returns immediately (the task's resume is observed elsewhere, e.g. on a stream).
    */
-  async answer(taskId: string, promptId: string, payload: unknown, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
+  answer(taskId: string, promptId: string, payload: unknown, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
     const message = answerMessage(taskId, promptId, payload, { contextId: options.contextId });
-    const params = this.sendParams(message, { returnImmediately: true, ...options });
+    return this.sendAnswer(taskId, JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })), options);
+  }
+
+  /**
+   * `answer` with the payload given as JSON text, sent verbatim where the payload goes: for payloads
+   * JSON.stringify cannot serialize (nested 100,000 levels deep, it overflows the stack). The text
+   * is not parsed here; the caller vouches that it is one JSON value.
+   */
+  answerRaw(taskId: string, promptId: string, payloadJson: string, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
+    const slot = `a2a-rig:raw-payload:${randomUUID()}`;
+    const message = answerMessage(taskId, promptId, slot, { contextId: options.contextId });
+    const params = JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options }));
+    return this.sendAnswer(taskId, params.replaceAll(JSON.stringify(slot), () => payloadJson), options);
+  }
+
+  private async sendAnswer(taskId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
     const startedAt = performance.now();
     try {
-      const reply = await this.transport.call(this.agent.rpcUrl, this.method('send'), params, this.a2a(options), options);
+      const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), options);
       const outcome = classifyAnswer(reply);
       this.recordResponse(outcome.result, taskId);
       return outcome;

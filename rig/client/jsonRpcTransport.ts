@@ -171,7 +171,16 @@ export class JsonRpcTransport {
   }
 
   /** One JSON-RPC call; JSON-RPC errors come back as `{ok:false}`, transport failures throw TransportError. */
-  async call(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
+  call(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
+    return this.callRaw(url, method, JSON.stringify(params) as string | undefined, a2a, options);
+  }
+
+  /**
+   * `call` with the params given as JSON text, put into the request verbatim (the body is the same
+   * bytes `call` would send). For params JSON.stringify cannot produce, such as a payload nested
+   * 100,000 levels deep; the caller vouches that the text is one JSON value.
+   */
+  async callRaw(url: string, method: string, paramsJson: string | undefined, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
     const id = this.nextId++;
     const what = `POST ${url} (${method})`;
     const limit = this.bounds(options.timeoutMs ?? this.limits.requestTimeoutMs, options);
@@ -182,7 +191,7 @@ export class JsonRpcTransport {
         ...target(url),
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...a2aRequestHeaders(a2a) },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        body: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${paramsJson === undefined ? '' : `,"params":${paramsJson}`}}`,
         signal: limit.signal,
       });
       status = res.statusCode;
