@@ -6,7 +6,7 @@ import type { Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY, SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
-import { AnswerSynthesizer, EventHistory, userMessage, type A2AClient, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+import { AnswerSynthesizer, EventHistory, TransportError, userMessage, type A2AClient, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
 import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, Verdict } from '../report/runResult.ts';
@@ -32,6 +32,20 @@ export interface OpenPrompt {
   /** Extensions the agent echoed on the send that created the task. */
   echoed: string[];
 }
+
+/**
+ * What became of an attempt to drive a new task into INPUT_REQUIRED, for scenarios that expect the
+ * agent may rightly refuse (an oversized or too deeply nested schema): the prompt is open, the
+ * task ended or stopped elsewhere (with the text of its status message), it parked without an
+ * envelope, the agent answered with a Message, or it refused the request itself.
+ */
+export type PromptAttempt =
+  | { kind: 'open'; open: OpenPrompt }
+  | { kind: 'not-parked'; task: Task; statusText: string | undefined }
+  | { kind: 'no-envelope'; task: Task }
+  | { kind: 'message' }
+  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413 for a body over the agent's limit). */
+  | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
 
 export interface FaultHelpers {
   readonly available: boolean;
@@ -161,29 +175,58 @@ export class ScenarioContext {
    * task with an envelope; returns the S-2 verdict on the envelope and synthesized answers.
    */
   async openPrompt(steps?: unknown[], client: A2AClient = this.client): Promise<OpenPrompt> {
+    const attempt = await this.attemptPrompt(steps, client);
+    switch (attempt.kind) {
+      case 'open':
+        return attempt.open;
+      case 'refused':
+        throw new Error(`the agent refused to start a task: ${attempt.reason}`);
+      case 'message':
+        return this.skip('the agent answered with a Message, not a Task that can wait for input');
+      case 'not-parked': {
+        const why = attempt.statusText;
+        return this.skip(`the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why ? `: ${why}` : ''})`);
+      }
+      case 'no-envelope':
+        return this.skip('the agent parked the task without a hitl-prompt/v1 envelope');
+    }
+  }
+
+  /**
+   * Like `openPrompt`, but says what happened instead of skipping when no prompt opens: for
+   * scenarios in which a refusal is the expected, correct outcome. Transport failures that carry
+   * no HTTP status (the agent unreachable, a bound of the rig hit) still throw.
+   */
+  async attemptPrompt(steps?: unknown[], client: A2AClient = this.client): Promise<PromptAttempt> {
     const message =
       steps && this.agent.scripts
         ? userMessage({ data: { [SCRIPT_KEY]: { steps } } })
         : userMessage({ text: 'a2a-rig: please ask me for input (hitl-prompt/v1)' });
-    const sent = await client.send(message, { signal: this.signal });
-    if (!sent.ok) throw new Error(`the agent refused to start a task: ${sent.error.code} ${sent.error.message}`);
-    if (!('task' in sent.value)) this.skip('the agent answered with a Message, not a Task that can wait for input');
+    let sent;
+    try {
+      sent = await client.send(message, { signal: this.signal });
+    } catch (err) {
+      if (err instanceof TransportError && err.httpStatus !== undefined) return { kind: 'refused', httpStatus: err.httpStatus, rpcCode: undefined, reason: err.message };
+      throw err;
+    }
+    if (!sent.ok) return { kind: 'refused', httpStatus: sent.meta.httpStatus, rpcCode: sent.error.code, reason: `${sent.error.code} ${sent.error.message}` };
+    if (!('task' in sent.value)) return { kind: 'message' };
     let task = sent.value.task;
     if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED' && !TERMINAL_STATES.has(task.status.state)) {
       task = await this.waitForState(task.id, 'TASK_STATE_INPUT_REQUIRED', client);
     }
     if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
-      const why = task.status.message?.parts.find((p) => p.text)?.text;
-      this.skip(`the agent did not park the task in INPUT_REQUIRED (it is ${task.status.state}${why ? `: ${why}` : ''})`);
+      return { kind: 'not-parked', task, statusText: task.status.message?.parts.find((p) => p.text)?.text };
     }
     const prompt = client.promptOf(task);
-    if (!prompt) this.skip('the agent parked the task without a hitl-prompt/v1 envelope');
+    if (!prompt) return { kind: 'no-envelope', task };
     const echoed = sent.meta.echoedExtensions;
-    if (!prompt.ok) return { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed };
+    if (!prompt.ok) return { kind: 'open', open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed } };
     const synthesis = this.synthesizer.synthesize(prompt.envelope.response_schema);
-    return synthesis.ok
+    const open: OpenPrompt = synthesis.ok
       ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
       : { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: synthesis.reason, echoed };
+    return { kind: 'open', open };
   }
 
   /**
