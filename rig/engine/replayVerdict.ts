@@ -4,7 +4,7 @@
 import type { A2AClient, EventHistory, ReplaySocket } from '../client/index.ts';
 import { checkReplay, type ReplayedEvent, type ReplayFinding } from './replayChecker.ts';
 
-const FULL_REPLAY_WAIT_MS = 5_000;
+const FULL_REPLAY_WAIT_MS = 2_000;
 
 export async function fullReplay(direct: A2AClient, history: EventHistory, taskId: string, signal?: AbortSignal): Promise<ReplayedEvent[]> {
   const seenMax = Math.max(0, ...history.entries({ taskId }).map((e) => e.seq ?? 0));

@@ -1,0 +1,58 @@
+// Resume latency as a client sees it: answer sent → the task's leaving INPUT_REQUIRED observed on
+// its stream, first with no toxic, then with a latency toxic on the agent-to-rig direction. The
+// stream carries the resume event, so the toxic must shift the distribution by the injected
+// latency: the reported shift has to match it (within a tolerance), or the measurement is lying.
+import { defineScenario } from '../rig/engine/defineScenario.ts';
+import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+
+const RESUME_BOUND_MS = 1000;
+
+async function measure(ctx: ScenarioContext, trials: number, metric: string): Promise<boolean> {
+  const histogram = ctx.latency(metric);
+  let over = 0;
+  for (let i = 0; i < trials; i++) {
+    const open = await ctx.openPrompt();
+    const prompt = ctx.usable(open, { recordPasses: false });
+    if (!prompt) return false;
+    const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
+    if (observed.outcome.kind !== 'accepted' || observed.resumedAfterMs === undefined) {
+      ctx.check(`${metric}: every valid answer is accepted and observed resuming`, false, `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}`);
+      return false;
+    }
+    histogram.recordMs(observed.resumedAfterMs);
+    // Past the bound on more than 5 % of the planned trials the p95 cannot pass: stop early.
+    if (observed.resumedAfterMs > RESUME_BOUND_MS && ++over > Math.floor(trials * 0.05)) break;
+  }
+  return true;
+}
+
+export default defineScenario({
+  name: 'resume-latency',
+  description: 'answer → leaving INPUT_REQUIRED on the stream, with no toxic and with a latency toxic; the shift must match the toxic',
+  tags: ['latency', 'chaos', 'hitl'],
+  needs: { extension: true, faults: true },
+  params: {
+    smoke: { trials: 20, toxicLatencyMs: 100 },
+    ci: { trials: 100, toxicLatencyMs: 100 },
+    full: { trials: 500, toxicLatencyMs: 100 },
+  },
+  budgetMs: { smoke: 60_000, ci: 180_000, full: 600_000 },
+  async run(ctx, { trials, toxicLatencyMs }) {
+    if (!(await measure(ctx, trials, 'resume_latency'))) return;
+    const base = ctx.latency('resume_latency');
+    const fast = ctx.check(`p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`, base.percentile(95) <= RESUME_BOUND_MS * 1000, `p50 ${(base.percentile(50) / 1000).toFixed(2)} ms, p95 ${(base.percentile(95) / 1000).toFixed(2)} ms, p99 ${(base.percentile(99) / 1000).toFixed(2)} ms (n=${base.count})`);
+    if (!fast) return;
+
+    await ctx.faults.add({ type: 'latency', stream: 'downstream', attributes: { latency: toxicLatencyMs, jitter: 0 } });
+    if (!(await measure(ctx, trials, 'resume_latency_with_latency_toxic'))) return;
+    const toxic = ctx.latency('resume_latency_with_latency_toxic');
+    const shiftMs = (toxic.percentile(50) - base.percentile(50)) / 1000;
+    // Generous, since both medians carry scheduling noise on a shared machine.
+    const tolerance = Math.max(20, toxicLatencyMs * 0.25);
+    ctx.check(
+      `the median shifts by the injected ${toxicLatencyMs} ms (±${tolerance} ms)`,
+      Math.abs(shiftMs - toxicLatencyMs) <= tolerance,
+      `median ${(base.percentile(50) / 1000).toFixed(2)} → ${(toxic.percentile(50) / 1000).toFixed(2)} ms: shift ${shiftMs.toFixed(2)} ms`,
+    );
+  },
+});
