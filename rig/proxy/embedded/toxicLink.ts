@@ -1,6 +1,8 @@
 // One direction of one proxied connection (Go's ToxicLink): a reader feeding the head of a chain
 // of ToxicStubs, one per toxic of that direction (behind a hidden noop), and a writer draining the
 // tail into the destination socket. Toxics can be added, updated and removed while data flows.
+// A link that starts with no toxics writes straight through (the common case under load, and
+// what keeps the proxy's own latency tail short) until its first toxic arrives.
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ChunkChannel, LinkFlow } from './chunkChannel.ts';
@@ -15,6 +17,8 @@ export class ToxicLink {
   private readonly output: ChunkChannel;
   private readerDone = false;
   private writerDone = false;
+  /** No toxic yet: chunks go straight from source to dest, with the same backpressure and close. */
+  private direct: boolean;
 
   constructor(
     readonly direction: Direction,
@@ -34,10 +38,15 @@ export class ToxicLink {
       last = next;
     }
     this.output = last;
+    this.direct = chain.length === 1;
   }
 
   start(): void {
     this.startReader();
+    if (!this.direct) this.startChain();
+  }
+
+  private startChain(): void {
     this.chain.forEach((wrapper, i) => {
       const stub = this.stubs[i]!;
       if (wrapper.type.newState) stub.state = wrapper.type.newState();
@@ -54,6 +63,11 @@ export class ToxicLink {
 
   async addToxic(wrapper: ToxicWrapper): Promise<void> {
     if (this.writerDone) return;
+    if (this.direct) {
+      // Everything read so far is already in dest's buffer, so the chain continues in order.
+      this.direct = false;
+      this.startChain();
+    }
     const last = this.stubs[this.stubs.length - 1]!;
     const newInput = new ChunkChannel(this.flow, wrapper.type.bufferSize ?? 0);
     const stub = new ToxicStub(newInput, last.output);
@@ -102,14 +116,31 @@ export class ToxicLink {
 
   private startReader(): void {
     const source = this.source;
+    const dest = this.dest;
+    const resume = () => {
+      if (!source.destroyed) source.resume();
+    };
     source.on('data', (data: Buffer) => {
+      if (this.direct) {
+        if (dest.destroyed || dest.writableEnded) return;
+        if (!dest.write(data)) {
+          source.pause();
+          dest.once('drain', resume);
+        }
+        return;
+      }
       this.input.push({ data, timestamp: performance.now() });
       if (this.flow.blocked) source.pause();
     });
     const end = () => {
       if (this.readerDone) return;
       this.readerDone = true;
-      this.input.close();
+      if (this.direct) {
+        this.direct = false;
+        this.finishWriting();
+      } else {
+        this.input.close();
+      }
       this.disposeIfDone();
     };
     source.once('end', end);
@@ -140,7 +171,11 @@ export class ToxicLink {
         });
       }
     }
-    closeAfterWrites(dest);
+    this.finishWriting();
+  }
+
+  private finishWriting(): void {
+    closeAfterWrites(this.dest);
     this.writerDone = true;
     this.output.discard();
     this.onWriterDone(this);
