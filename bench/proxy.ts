@@ -1,0 +1,189 @@
+// What the proxy itself costs, measured in one run: HTTP request round trips straight to an
+// upstream, through the embedded proxy (`a2a-rig proxy`, its own process), and through the real
+// Toxiproxy (spawned, when a binary is found), all with no toxics. Configurations are interleaved
+// round by round so drift on a shared box hits them alike. Prints p50/p99 added latency,
+// request and bulk throughput, and the embedded/real ratios. Goal: embedded overhead ≤ 1.2× real.
+//
+//   npx tsx bench/proxy.ts            (TOXIPROXY_SERVER, PATH or .tools/bin/server for the real one)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus } from 'node:os';
+import { createInterface } from 'node:readline';
+import * as hdr from 'hdr-histogram-js';
+import { Client, Pool } from 'undici';
+import { findToxiproxyBinary } from '../rig/proxy/backend.ts';
+import { spawnToxiproxyServer, type SpawnedToxiproxy } from '../rig/proxy/toxiproxyServerProcess.ts';
+
+const repoRoot = new URL('../', import.meta.url).pathname;
+// Small blocks, many rounds: a burst of background load lands on every target alike.
+const LATENCY_ROUNDS = 50;
+const LATENCY_REQUESTS_PER_ROUND = 200;
+const WARMUP_REQUESTS = 500;
+const ROUNDS = 6;
+const THROUGHPUT_SECONDS_PER_ROUND = 0.5;
+const THROUGHPUT_CONNECTIONS = 8;
+const THROUGHPUT_IN_FLIGHT = 32;
+const BULK_BYTES = 32 * 1024 * 1024;
+
+interface Target {
+  name: 'direct' | 'embedded' | 'real';
+  origin: string;
+  latency: hdr.Histogram;
+  requests: number;
+  requestSeconds: number;
+  bulkBytes: number;
+  bulkSeconds: number;
+}
+
+const BULK_CHUNK = Buffer.alloc(64 * 1024, 7);
+
+async function startUpstream(): Promise<{ server: Server; address: string }> {
+  const server = createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
+    if (request.url === '/bulk') {
+      response.writeHead(200, { 'Content-Length': String(BULK_BYTES) });
+      let left = BULK_BYTES;
+      const pump = () => {
+        while (left > 0) {
+          left -= BULK_CHUNK.length;
+          if (!response.write(BULK_CHUNK)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      return pump();
+    }
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '11' }).end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
+  return { server, address: `127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+async function startEmbeddedProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [`${repoRoot}bin/a2a-rig.js`, 'proxy', '--api-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await Promise.race([
+    new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a2a-rig proxy did not start within 20 s')), 20_000)),
+  ]);
+  return { url: (JSON.parse(line) as { api: string }).api, child };
+}
+
+async function proxyThrough(api: string, upstream: string): Promise<string> {
+  const response = await fetch(`${api}/proxies`, {
+    method: 'POST',
+    body: JSON.stringify({ name: 'bench', listen: '127.0.0.1:0', upstream }),
+    signal: AbortSignal.timeout(5_000),
+  });
+  if (response.status !== 201) throw new Error(`creating the bench proxy at ${api} answered ${response.status}`);
+  return `http://${((await response.json()) as { listen: string }).listen}`;
+}
+
+async function roundTrips(client: Client, count: number, histogram?: hdr.Histogram): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const started = process.hrtime.bigint();
+    const { body } = await client.request({ path: '/', method: 'GET' });
+    await body.text();
+    histogram?.recordValue(Number((process.hrtime.bigint() - started) / 1000n));
+  }
+}
+
+async function requestThroughput(target: Target): Promise<void> {
+  const pool = new Pool(target.origin, { connections: THROUGHPUT_CONNECTIONS });
+  const deadline = performance.now() + THROUGHPUT_SECONDS_PER_ROUND * 1000;
+  const started = performance.now();
+  let completed = 0;
+  await Promise.all(
+    Array.from({ length: THROUGHPUT_IN_FLIGHT }, async () => {
+      while (performance.now() < deadline) {
+        const { body } = await pool.request({ path: '/', method: 'GET' });
+        await body.text();
+        completed++;
+      }
+    }),
+  );
+  target.requests += completed;
+  target.requestSeconds += (performance.now() - started) / 1000;
+  await pool.close();
+}
+
+async function bulkThroughput(target: Target): Promise<void> {
+  const client = new Client(target.origin);
+  const started = performance.now();
+  const { body } = await client.request({ path: '/bulk', method: 'GET' });
+  let bytes = 0;
+  for await (const part of body) bytes += (part as Buffer).length;
+  target.bulkBytes += bytes;
+  target.bulkSeconds += (performance.now() - started) / 1000;
+  await client.close();
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
+
+async function main(): Promise<void> {
+  const upstream = await startUpstream();
+  const embedded = await startEmbeddedProcess();
+  let real: SpawnedToxiproxy | undefined;
+  const binary = findToxiproxyBinary().path ?? (existsSync(`${repoRoot}.tools/bin/server`) ? `${repoRoot}.tools/bin/server` : undefined);
+  if (binary) real = await spawnToxiproxyServer(binary);
+  else console.log('no toxiproxy-server found (TOXIPROXY_SERVER, PATH, .tools/bin/server): measuring direct and embedded only');
+
+  const newTarget = (name: Target['name'], origin: string): Target => ({
+    name,
+    origin,
+    latency: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 }),
+    requests: 0,
+    requestSeconds: 0,
+    bulkBytes: 0,
+    bulkSeconds: 0,
+  });
+  const targets: Target[] = [
+    newTarget('direct', `http://${upstream.address}`),
+    newTarget('embedded', await proxyThrough(embedded.url, upstream.address)),
+  ];
+  if (real) targets.push(newTarget('real', await proxyThrough(real.url, upstream.address)));
+
+  try {
+    const clients = new Map(targets.map((t) => [t, new Client(t.origin, { pipelining: 1 })]));
+    for (const target of targets) await roundTrips(clients.get(target)!, WARMUP_REQUESTS);
+    // Phases apart (a bulk download's garbage must not land in the next latency sample) and the
+    // order rotated each round, so no target always runs first.
+    const rotated = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length]!);
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      for (const target of rotated(round)) await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
+    }
+    for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await requestThroughput(target);
+    for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
+    await Promise.all([...clients.values()].map((c) => c.close()));
+  } finally {
+    embedded.child.kill('SIGTERM');
+    await real?.close();
+    upstream.server.closeAllConnections();
+    upstream.server.close();
+  }
+
+  const direct = targets[0]!;
+  const p = (t: Target, q: number) => t.latency.getValueAtPercentile(q);
+  const added = (t: Target, q: number) => p(t, q) - p(direct, q);
+  console.log(`node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${real ? `${real.version} (${binary})` : 'absent'}`);
+  console.log(
+    `per target, interleaved: ${LATENCY_ROUNDS}×${LATENCY_REQUESTS_PER_ROUND} sequential requests on one connection; ${ROUNDS}×${THROUGHPUT_SECONDS_PER_ROUND} s at ${THROUGHPUT_IN_FLIGHT} in flight over ${THROUGHPUT_CONNECTIONS} connections; ${ROUNDS} downloads of ${BULK_BYTES / 1024 / 1024} MiB`,
+  );
+  console.log(`${'target'.padEnd(9)} ${'p50 µs'.padStart(9)} ${'p99 µs'.padStart(9)} ${'+p50 µs'.padStart(9)} ${'+p99 µs'.padStart(9)} ${'req/s'.padStart(9)} ${'MB/s'.padStart(9)}`);
+  for (const t of targets) {
+    console.log(
+      `${t.name.padEnd(9)} ${fmt(p(t, 50))} ${fmt(p(t, 99))} ${fmt(added(t, 50))} ${fmt(added(t, 99))} ${fmt(t.requests / t.requestSeconds)} ${fmt(t.bulkBytes / 1e6 / t.bulkSeconds, 1)}`,
+    );
+  }
+  const mine = targets[1]!;
+  const theirs = targets[2];
+  if (!theirs) return;
+  const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a (real adds nothing measurable)');
+  console.log(`embedded/real: added p50 ${ratio(added(mine, 50), added(theirs, 50))}, added p99 ${ratio(added(mine, 99), added(theirs, 99))}`);
+  console.log(`embedded/real: p50 ${ratio(p(mine, 50), p(theirs, 50))}, p99 ${ratio(p(mine, 99), p(theirs, 99))} (whole round trip)`);
+  console.log(
+    `embedded/real: req/s ${ratio(mine.requests / mine.requestSeconds, theirs.requests / theirs.requestSeconds)}, MB/s ${ratio(mine.bulkBytes / mine.bulkSeconds, theirs.bulkBytes / theirs.bulkSeconds)} (higher is better)`,
+  );
+  const met = (q: number) => added(mine, q) <= 1.2 * Math.max(added(theirs, q), 0);
+  console.log(`goal (added latency ≤ 1.2× real's): p50 ${met(50) ? 'met' : 'NOT met'}, p99 ${met(99) ? 'met' : 'NOT met'}`);
+}
+
+await main();
