@@ -44,7 +44,7 @@ export type PromptAttempt =
   | { kind: 'not-parked'; task: Task; statusText: string | undefined }
   | { kind: 'no-envelope'; task: Task }
   | { kind: 'message' }
-  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413 for a body over the agent's limit). */
+  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
   | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
 
 export interface FaultHelpers {
@@ -194,8 +194,8 @@ export class ScenarioContext {
 
   /**
    * Like `openPrompt`, but says what happened instead of skipping when no prompt opens: for
-   * scenarios in which a refusal is the expected, correct outcome. Transport failures that carry
-   * no HTTP status (the agent unreachable, a bound of the rig hit) still throw.
+   * scenarios in which a refusal is the expected, correct outcome. Transport failures other than an
+   * HTTP-level refusal or a connection the agent closed (unreachable, a bound of the rig) still throw.
    */
   async attemptPrompt(steps?: unknown[], client: A2AClient = this.client): Promise<PromptAttempt> {
     const message =
@@ -206,7 +206,11 @@ export class ScenarioContext {
     try {
       sent = await client.send(message, { signal: this.signal });
     } catch (err) {
-      if (err instanceof TransportError && err.httpStatus !== undefined) return { kind: 'refused', httpStatus: err.httpStatus, rpcCode: undefined, reason: err.message };
+      // An agent may answer an oversized body (413) and close before the rig has sent all of it;
+      // the rig then sees the connection closed instead of the status. Both are refusals.
+      if (err instanceof TransportError && (err.httpStatus !== undefined || err.failure === 'socket')) {
+        return { kind: 'refused', httpStatus: err.httpStatus, rpcCode: undefined, reason: err.message };
+      }
       throw err;
     }
     if (!sent.ok) return { kind: 'refused', httpStatus: sent.meta.httpStatus, rpcCode: sent.error.code, reason: `${sent.error.code} ${sent.error.message}` };
