@@ -1,0 +1,130 @@
+// duplicate-flood: "MUST NOT subsequently accept a second response for the same prompt_id", under
+// contention. K valid answers to one open prompt are fired at once over many connections (several
+// clients, each with its own keep-alive pool, all through the fault proxy):
+//  1. exactly one is accepted, the other K−1 are 409 / -32010, and nothing else comes back;
+//  2. the task's history shows exactly one transition out of INPUT_REQUIRED: WORKING status events
+//     after the prompt's INPUT_REQUIRED event, read from the agent's full replay (seq 1 on) once the
+//     flood is over; for agents without a replay plane, from a subscription opened before the flood
+//     (its snapshot holds the prompt; every later event is live), which the log says;
+//  3. the latency of every 409 is recorded in `conflict_latency`, the accepted one in
+//     `accepted_latency` (from handing the answer to the client's pool to the whole reply, so time
+//     queued behind the pool's connections counts: that is what a flooding orchestrator sees).
+// Works against any agent that declares hitl-prompt/v1: with ours the prompt is the default
+// "Approve?" one; with another agent, whatever a plain message makes it ask.
+import { defineScenario } from '../rig/engine/defineScenario.ts';
+import { envelopeIn } from '../rig/engine/replayChecker.ts';
+import type { StreamResponse, TaskState } from '../rig/protocol/a2aTypes.ts';
+
+/** After the flood, how long the observer may take to deliver the task's end (it ends at a terminal state). */
+const SETTLE_MS = 3_000;
+/** Each answer's own bound; the flood as a whole is bounded by the scenario budget. */
+const ANSWER_TIMEOUT_MS = 60_000;
+
+/** What both a replay socket and a subscription offer: the events so far, and their end. */
+interface Observer {
+  readonly events: readonly { event: StreamResponse }[];
+  readonly ended: Promise<unknown>;
+  close(): Promise<unknown>;
+}
+
+const stateOf = (e: StreamResponse): TaskState | undefined =>
+  'statusUpdate' in e ? e.statusUpdate.status.state : 'task' in e ? e.task.status.state : undefined;
+
+export default defineScenario({
+  name: 'duplicate-flood',
+  description: 'K concurrent valid answers to one prompt over many connections: exactly one accepted, K−1 × 409 / -32010, one transition out of INPUT_REQUIRED; 409 latency recorded',
+  tags: ['hostile', 'hitl', 'load'],
+  needs: { extension: true },
+  params: {
+    smoke: { answers: 1_000, clients: 4, connectionsPerClient: 64 },
+    ci: { answers: 3_000, clients: 4, connectionsPerClient: 64 },
+    full: { answers: 10_000, clients: 8, connectionsPerClient: 64 },
+  },
+  budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
+  async run(ctx, { answers, clients, connectionsPerClient }) {
+    const open = await ctx.openPrompt();
+    const prompt = ctx.usable(open);
+    if (!prompt) return;
+    const { promptId } = prompt;
+    const payload = prompt.answers.valid;
+
+    // Agents with a replay plane are read after the flood, from seq 1: it holds every stored event,
+    // also any a broken agent stores after the task went terminal. Without one, a subscription must
+    // be up before the first answer, straight to the agent (no proxy in the way).
+    const noReplay = await ctx.direct.replay(open.taskId, { since: 0 }).then(
+      async (socket) => void (await socket.close()),
+      (err: Error) => err.message,
+    );
+    let subscription: Observer | undefined;
+    if (noReplay !== undefined) {
+      const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal });
+      if (!sub.ok) return ctx.skip(`the agent has neither a replay plane (${noReplay}) nor subscriptions (${sub.error.message})`);
+      subscription = sub.stream;
+      ctx.log(`no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, which ends at the first terminal state`);
+    }
+
+    const pool = Array.from({ length: clients }, () => ctx.newClient(connectionsPerClient));
+    const timeoutMs = Math.max(1_000, Math.min(ANSWER_TIMEOUT_MS, ctx.remainingMs() - SETTLE_MS - 2_000));
+    const started = performance.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: answers }, (_, i) => pool[i % clients].answer(open.taskId, promptId, payload, { signal: ctx.signal, timeoutMs })),
+    );
+    const floodMs = performance.now() - started;
+
+    const byKind = { accepted: 0, conflict: 0, invalid: 0, error: 0 };
+    const conflictLatency = ctx.latency('conflict_latency');
+    const acceptedLatency = ctx.latency('accepted_latency');
+    let problems = 0;
+    for (const outcome of outcomes) {
+      byKind[outcome.kind]++;
+      if (outcome.kind === 'conflict') conflictLatency.recordMs(outcome.latencyMs);
+      if (outcome.kind === 'accepted') acceptedLatency.recordMs(outcome.latencyMs);
+      if (outcome.problems.length > 0) problems++;
+    }
+    for (const [kind, n] of Object.entries(byKind)) ctx.count(`answers_${kind}`, n);
+    const tally = `${byKind.accepted} accepted, ${byKind.conflict} conflict, ${byKind.invalid} invalid, ${byKind.error} error, in ${floodMs.toFixed(0)} ms over ${clients} × ${connectionsPerClient} connections`;
+    ctx.check(`exactly one of ${answers} concurrent valid answers is accepted`, byKind.accepted === 1, tally);
+    const ms = (p: number) => (conflictLatency.count ? (conflictLatency.percentile(p) / 1000).toFixed(1) : '–');
+    const firstProblem = outcomes.find((o) => o.kind === 'conflict' && o.problems.length > 0)?.problems[0];
+    ctx.check(
+      `the other ${answers - 1} are rejected as 409 / -32010`,
+      byKind.conflict === answers - 1,
+      `${byKind.conflict} conflicts; 409 latency p50 ${ms(50)} ms, p99 ${ms(99)} ms, max ${ms(100)} ms${problems ? `; ${problems} with deviations, e.g. ${firstProblem}` : ''}`,
+    );
+    const stray = outcomes.find((o) => o.kind === 'invalid' || o.kind === 'error');
+    ctx.check(
+      'no answer comes back as anything but accepted or 409',
+      byKind.invalid + byKind.error === 0,
+      stray ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${stray.kind} (HTTP ${stray.httpStatus}, code ${stray.rpcCode})${stray.reason ? `: ${stray.reason}` : ''}` : undefined,
+    );
+
+    // The history. Both observers end at a terminal task; one that stays WORKING gets SETTLE_MS.
+    const observer: Observer = subscription ?? (await ctx.direct.replay(open.taskId, { since: 0 }));
+    const observedOn = subscription ? 'a subscription opened before the flood' : 'the full replay from seq 1, read after the flood';
+    let settleTimer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      observer.ended.then(() => true),
+      new Promise<boolean>((resolve) => (settleTimer = setTimeout(() => resolve(false), Math.min(SETTLE_MS, ctx.remainingMs())))),
+    ]);
+    clearTimeout(settleTimer);
+    await observer.close();
+    const events = observer.events.map((e) => e.event);
+    const promptAt = events.findIndex((e) => stateOf(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId);
+    const after = promptAt < 0 ? [] : events.slice(promptAt + 1);
+    const working = after.filter((e) => 'statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING').length;
+    // An agent may leave INPUT_REQUIRED for a terminal state without announcing WORKING: that is one transition too.
+    const left = after.some((e) => 'statusUpdate' in e && e.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED');
+    const finalState = [...events].reverse().map(stateOf).find((s) => s !== undefined);
+    // A subscription ends at the first terminal state; a snapshot tells whether the task moved on after it.
+    const snapshot = await ctx.direct.getTask(open.taskId, { signal: ctx.signal });
+    const movedOn = snapshot.ok && finalState !== undefined && snapshot.value.status.state !== finalState;
+    const transitions = (working > 0 ? working : left ? 1 : 0) + (movedOn ? 1 : 0);
+    ctx.check(
+      'exactly one transition out of INPUT_REQUIRED in the task\'s history',
+      promptAt >= 0 && transitions === 1,
+      promptAt < 0
+        ? `the prompt's INPUT_REQUIRED event never showed on ${observedOn}`
+        : `${transitions} (${working} WORKING status events after the prompt) on ${observedOn}, ${events.length} events, last state ${finalState}${settled ? '' : `, not terminal ${SETTLE_MS} ms after the flood`}${movedOn && snapshot.ok ? `; yet GetTask says ${snapshot.value.status.state} afterwards` : ''}`,
+    );
+  },
+});
