@@ -70,7 +70,7 @@ export default defineScenario({
     ci: { rounds: 3, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 200_000 },
     full: { rounds: 10, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 400_000 },
   },
-  budgetMs: { smoke: 30_000, ci: 60_000, full: 180_000 },
+  budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
     const checks = new RoundChecks();
