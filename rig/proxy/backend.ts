@@ -107,7 +107,11 @@ async function embedded(passedOver: string[]): Promise<FaultBackend> {
 export interface BackendOptions {
   /** Environment to read TOXIPROXY_URL, TOXIPROXY_SERVER and PATH from (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** How long auto waits for an external server to answer (default 500 ms). */
+  /**
+   * How long auto waits for an external server to answer (default 2 s). Nothing listening is
+   * refused at once; this only bounds a listener that is slow or not Toxiproxy, and a busy box must
+   * not make auto skip a real server.
+   */
   probeTimeoutMs?: number;
 }
 
@@ -123,7 +127,7 @@ export async function openFaultBackend(choice: ToxiproxyChoice, options: Backend
   }
   const passedOver: string[] = [];
   const url = (env.TOXIPROXY_URL ?? DEFAULT_TOXIPROXY_URL).replace(/\/+$/, '');
-  const probe = await probeVersion(url, options.probeTimeoutMs ?? 500);
+  const probe = await probeVersion(url, options.probeTimeoutMs ?? 2_000);
   if ('version' in probe) return external(url, probe.version, passedOver);
   passedOver.push(`no Toxiproxy at ${url} (${probe.reason})`);
   const binary = findToxiproxyBinary(env);
