@@ -1,0 +1,161 @@
+// Many tasks parked in INPUT_REQUIRED, each watched over a replay socket through the proxy, while
+// faults cut those sockets mid-flight: reset_peer, timeout, limit_data, the proxy disabled, and
+// (where the agent can be restarted) a kill -9. After each cut the rig reconnects from the last seq
+// it saw and must catch up. Verdict per task: no gap, no duplicate, order kept, identical envelopes,
+// every prompt answered exactly once. Reconnect → caught-up latency is recorded.
+//
+// Each task's script has one prompt per fault phase. In a phase the fault goes on, the current
+// prompt of every task is answered (over a direct client, so the answer itself is not what the
+// fault cuts), the events that answer causes (resume, next prompt) hit the faulty sockets, the
+// fault comes off, and every socket that died reconnects.
+import { defineScenario } from '../rig/engine/defineScenario.ts';
+import { envelopeIn } from '../rig/engine/replayChecker.ts';
+import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+import type { ReplaySocket } from '../rig/client/index.ts';
+import type { ToxicSpec } from '../rig/proxy/faultControl.ts';
+
+const WAIT_MS = 5_000;
+const SCHEMA = { type: 'object', additionalProperties: false, required: ['step'], properties: { step: { type: 'integer' } } };
+
+interface Phase {
+  name: string;
+  toxic?: ToxicSpec;
+  disable?: boolean;
+  restart?: boolean;
+}
+
+const PHASES: Phase[] = [
+  { name: 'reset_peer', toxic: { type: 'reset_peer', stream: 'downstream', attributes: { timeout: 50 } } },
+  { name: 'timeout', toxic: { type: 'timeout', stream: 'downstream', attributes: { timeout: 100 } } },
+  { name: 'limit_data', toxic: { type: 'limit_data', stream: 'downstream', attributes: { bytes: 64 } } },
+  { name: 'enabled:false', disable: true },
+  { name: 'kill -9', restart: true },
+];
+
+interface Watched {
+  taskId: string;
+  socket: ReplaySocket;
+  promptIds: string[];
+}
+
+function latestPrompt(socket: ReplaySocket): string | undefined {
+  for (let i = socket.events.length - 1; i >= 0; i--) {
+    const envelope = envelopeIn(socket.events[i].event);
+    if (envelope) return envelope.prompt_id;
+  }
+  return undefined;
+}
+
+/** The prompt the task is waiting on now, from the direct (fault-free) view. */
+async function currentPrompt(ctx: ScenarioContext, taskId: string): Promise<string | undefined> {
+  const got = await ctx.direct.getTask(taskId);
+  if (!got.ok || got.value.status.state !== 'TASK_STATE_INPUT_REQUIRED') return undefined;
+  return ctx.direct.promptOf(got.value)?.ok ? (ctx.direct.promptOf(got.value) as { envelope: { prompt_id: string } }).envelope.prompt_id : undefined;
+}
+
+export default defineScenario({
+  name: 'disconnect-replay',
+  description: 'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must lose, repeat and reorder nothing',
+  tags: ['chaos', 'replay', 'hitl'],
+  needs: { extension: true, faults: true, scripts: true },
+  params: { smoke: { tasks: 10 }, ci: { tasks: 40 }, full: { tasks: 200 } },
+  budgetMs: { smoke: 90_000, ci: 240_000, full: 600_000 },
+  async run(ctx, { tasks }) {
+    const phases = PHASES.filter((p) => !p.restart || ctx.agent.canRestart);
+    if (phases.length < PHASES.length) ctx.log('the agent cannot be restarted here: the kill -9 phase is left out');
+    const steps = [...phases.map((p, i) => ({ prompt: { text: `Step ${i + 1} (${p.name}) done?`, response_schema: SCHEMA } })), { complete: {} }];
+
+    const watched: Watched[] = [];
+    for (let i = 0; i < tasks; i++) {
+      const open = await ctx.openPrompt(steps);
+      const prompt = ctx.usable(open, { recordPasses: false });
+      if (!prompt) return;
+      const socket = await ctx.client.replay(open.taskId, { since: 0 });
+      await socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === prompt.promptId, WAIT_MS);
+      watched.push({ taskId: open.taskId, socket, promptIds: [prompt.promptId] });
+    }
+
+    const reconnectLatency = ctx.latency('reconnect_to_caught_up');
+    let answeredTwice = 0;
+    let allPhases = true;
+    for (const [index, phase] of phases.entries()) {
+      if (phase.toxic) await ctx.faults.add(phase.toxic);
+      if (phase.disable) await ctx.faults.setEnabled(false);
+      if (phase.restart) await ctx.restartAgent();
+
+      for (const w of watched) {
+        const promptId = await currentPrompt(ctx, w.taskId);
+        if (!promptId) return void ctx.check(`${phase.name}: every task waits on its next prompt`, false, `task ${w.taskId} is not in INPUT_REQUIRED`);
+        const outcome = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
+        if (outcome.kind !== 'accepted') return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, `${outcome.kind} (HTTP ${outcome.httpStatus})`);
+        const again = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
+        if (again.kind !== 'conflict') answeredTwice++;
+      }
+      // Each socket either receives the consequences of the answer or is cut by the fault.
+      const isLast = index === phases.length - 1;
+      await Promise.all(
+        watched.map((w) =>
+          Promise.race([
+            w.socket.waitFor((e) => (isLast ? false : envelopeIn(e.event) !== undefined && envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1)), WAIT_MS).catch(() => undefined),
+            w.socket.ended,
+          ]),
+        ),
+      );
+      if (phase.toxic) await ctx.faults.remove(`${phase.toxic.type}_${phase.toxic.stream}`);
+      if (phase.disable) await ctx.faults.setEnabled(true);
+
+      let cut = 0;
+      const caughtUp = await Promise.all(
+        watched.map(async (w) => {
+          const next = isLast ? undefined : await currentPrompt(ctx, w.taskId);
+          if (w.socket.end !== undefined && !(isLast && w.socket.end.reason === 'closed-by-agent' && w.socket.end.code === 1000)) {
+            cut++;
+            const started = performance.now();
+            w.socket = await w.socket.reconnect();
+            if (next) await w.socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
+            else await Promise.race([w.socket.ended, new Promise((r) => setTimeout(r, WAIT_MS))]);
+            reconnectLatency.recordMs(performance.now() - started);
+          }
+          if (!next) return true;
+          w.promptIds.push(next);
+          return w.socket.events.some((e) => envelopeIn(e.event)?.prompt_id === next);
+        }),
+      );
+      const behind = watched.filter((_, i) => !caughtUp[i]).map((w) => w.taskId);
+      ctx.count(`cut_by_${phase.name.replace(/[^a-z0-9]+/gi, '_')}`, cut);
+      // A task that never caught up has already failed the run; later phases would only wait.
+      if (!ctx.check(`${phase.name}: every task caught up to its next prompt after reconnecting`, behind.length === 0, behind.length ? `${behind.length} behind, e.g. ${behind[0]}` : `${watched.length} tasks`)) {
+        allPhases = false;
+        break;
+      }
+    }
+    if (allPhases) await Promise.all(watched.map((w) => Promise.race([w.socket.ended, new Promise((r) => setTimeout(r, WAIT_MS))])));
+
+    ctx.check('no prompt accepted a second answer', answeredTwice === 0, `${answeredTwice} second answers were not 409`);
+    const cuts = [...ctx.counters.entries()].filter(([k]) => k.startsWith('cut_by_'));
+    ctx.check('the faults really cut the replay sockets', cuts.every(([, n]) => n > 0), cuts.map(([k, n]) => `${k.slice(7)}: ${n}`).join(', '));
+    await ctx.checkReplayOf(watched.map((w) => w.taskId));
+    if (!allPhases) return;
+    const findings = await Promise.all(watched.map(async (w) => {
+      // Exactly one resume per prompt: in the full replay, one WORKING status between prompts.
+      const full = await ctx.direct.replay(w.taskId, { since: 0 });
+      await Promise.race([full.ended, new Promise((r) => setTimeout(r, WAIT_MS))]);
+      let resumes = 0;
+      let bad = 0;
+      let seenPrompt = false;
+      for (const e of full.events) {
+        const state = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : undefined;
+        if (envelopeIn(e.event) && 'statusUpdate' in e.event) {
+          if (seenPrompt && resumes !== 1) bad++;
+          seenPrompt = true;
+          resumes = 0;
+        } else if (state === 'TASK_STATE_WORKING' && seenPrompt) resumes++;
+      }
+      if (seenPrompt && resumes !== 1) bad++;
+      await full.close();
+      return bad;
+    }));
+    const bad = findings.reduce((a, b) => a + b, 0);
+    ctx.check('every prompt was answered exactly once (one resume per prompt in the replay)', bad === 0, bad ? `${bad} prompt(s) without exactly one resume` : `${watched.length * phases.length} prompts`);
+  },
+});

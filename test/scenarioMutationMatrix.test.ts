@@ -1,0 +1,55 @@
+// The mutation matrix: every scenario passes against the correct reference agent, and each fails
+// against the agent fault it exists to catch. A scenario that cannot fail is a defect, so this
+// is where each check earns its place. Runs at smoke sizes through the real engine: the agent is
+// a child process behind the fault backend `auto` picks (the real Toxiproxy when CI installed it).
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { runScenarios } from '../rig/engine/runScenarios.ts';
+import type { RunResult } from '../rig/report/runResult.ts';
+
+const MATRIX: Record<string, string[]> = {
+  'accept-duplicates': ['cf1', 'duplicate-flood'],
+  'no-extension-echo': ['cf1'],
+  'keep-input-required': ['cf2'],
+  'skip-validation': ['cf3', 'cf7'],
+  'slow-resume': ['cf4', 'resume-latency'],
+  'envelope-extra-field': ['cf5'],
+  'drop-replay': ['cf6', 'disconnect-replay'],
+  'reorder-replay': ['cf6', 'disconnect-replay'],
+  'volatile-outbox': ['disconnect-replay', 'crash-restart'],
+  'reuse-prompt-id': ['crash-restart'],
+  'emit-oversized-schema': ['oversized-schema'],
+  'no-depth-limit': ['deep-nesting'],
+};
+
+const all = await loadScenarios();
+const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) => [s.name, s.verdict]));
+const reasons = (run: RunResult) => run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
+
+function run(names: string[], agentFaults: string[]): Promise<RunResult> {
+  return runScenarios(selectScenarios(all, names), { profile: 'smoke', toxiproxy: { kind: 'auto' }, agentFaults, generation: 'auto' });
+}
+
+describe('mutation matrix (smoke profile)', () => {
+  afterAll(() => {});
+
+  it('every scenario passes against the correct agent', { timeout: 240_000 }, async () => {
+    const result = await run([], []);
+    expect(result.scenarios.map((s) => s.name).sort()).toEqual(all.map((s) => s.name).sort());
+    expect(verdicts(result), reasons(result)).toEqual(Object.fromEntries(all.map((s) => [s.name, 'passed'])));
+    expect(result.proxy?.backend).toBeDefined();
+  });
+
+  it('every scenario is meant to catch at least one fault', () => {
+    const catching = new Set(Object.values(MATRIX).flat());
+    expect(all.map((s) => s.name).filter((n) => !catching.has(n))).toEqual([]);
+  });
+
+  for (const [fault, scenarios] of Object.entries(MATRIX)) {
+    it(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
+      const result = await run(scenarios, [fault]);
+      const got = verdicts(result);
+      for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
+    });
+  }
+});
