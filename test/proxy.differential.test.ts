@@ -253,6 +253,75 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       expect(await echoRoundTrip(socket, 'c')).toBeLessThan(150);
     });
 
+    it('a toxic update applies to open connections; limit_data keeps its count across it', async () => {
+      const proxy = await proxyTo(await upstream(), [
+        { type: 'latency', attributes: { latency: 50 } },
+        { type: 'limit_data', attributes: { bytes: 1_000 } },
+      ]);
+      const socket = await client(proxy.listen);
+      socket.socket.write(randomBytes(600));
+      await socket.untilBytes(600);
+      await callApi(toxiproxy.url, 'PATCH', `/proxies/${proxy.name}/toxics/latency_downstream`, { attributes: { latency: 300 } });
+      await callApi(toxiproxy.url, 'PATCH', `/proxies/${proxy.name}/toxics/limit_data_downstream`, { attributes: { bytes: 800 } });
+      const sentAt = performance.now();
+      socket.socket.write(randomBytes(600));
+      await socket.untilFinished();
+      expect(socket.received.length).toBe(800);
+      expect(socket.reads.at(-1)!.at - sentAt).toBeGreaterThanOrEqual(295);
+    });
+
+    it('removing a toxic mid-flight drops nothing', async () => {
+      const payload = randomBytes(300_000);
+      let flushed!: () => void;
+      const inProxy = new Promise<void>((resolve) => (flushed = resolve));
+      const server = await upstream((peer) => peer.socket.write(payload, () => flushed()));
+      const proxy = await proxyTo(server, [{ type: 'latency', attributes: { latency: 2_000 } }]);
+      const socket = await client(proxy.listen);
+      await inProxy; // handed to the kernel, so on its way into the proxy's latency queue
+      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/latency_downstream`)).status).toBe(204);
+      await socket.untilBytes(payload.length, 1_500);
+      expect(socket.received.equals(payload)).toBe(true);
+    });
+
+    it('toxics of one direction apply in the order added', async () => {
+      const payload = randomBytes(2_000);
+      const server = await upstream((peer) => peer.socket.write(payload));
+      const socket = await client(
+        (
+          await proxyTo(server, [
+            { type: 'latency', attributes: { latency: 100 } },
+            { type: 'slicer', attributes: { average_size: 200, size_variation: 50, delay: 1_000 } },
+            { type: 'limit_data', attributes: { bytes: 1_500 } },
+          ])
+        ).listen,
+      );
+      await socket.untilFinished();
+      expect(socket.received.equals(payload.subarray(0, 1_500))).toBe(true);
+      expect(socket.reads.length).toBeGreaterThan(3);
+      expect(socket.reads[0]!.at - socket.openedAt).toBeGreaterThanOrEqual(95);
+    });
+
+    it('timeout upstream swallows requests and closes both sides', async () => {
+      const server = await upstream();
+      const socket = await client((await proxyTo(server, [{ type: 'timeout', stream: 'upstream', attributes: { timeout: 300 } }])).listen);
+      socket.socket.write('hi');
+      const peer = await server.peer(0);
+      await socket.untilFinished();
+      await peer.untilFinished();
+      expect([peer.received.length, socket.received.length]).toEqual([0, 0]);
+      expect(socket.finishedAt! - socket.openedAt).toBeGreaterThanOrEqual(290);
+    });
+
+    it('deleting a proxy cuts its connections', async () => {
+      const server = await upstream();
+      const proxy = await proxyTo(server);
+      const socket = await client(proxy.listen);
+      await echoRoundTrip(socket);
+      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}`)).status).toBe(204);
+      await socket.untilFinished();
+      await (await server.peer(0)).untilFinished();
+    });
+
     it('enabled:false cuts open connections and refuses new ones; enabling again serves', async () => {
       const proxy = await proxyTo(await upstream());
       const socket = await client(proxy.listen);
