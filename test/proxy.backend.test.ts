@@ -102,6 +102,15 @@ describe('auto selection', () => {
     expect(backend.detail).toContain(join(dir, 'toxiproxy-server'));
   });
 
+  it('passes over a binary that exits at once, without waiting out the readiness bound', async () => {
+    const started = performance.now();
+    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: '/bin/false' } });
+    await backend.close();
+    expect(backend.kind).toBe('embedded');
+    expect(backend.passedOver[1]).toMatch(/^\/bin\/false did not answer/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('falls back to the embedded proxy and records why', async () => {
     const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, PATH: join(scratch, 'nowhere') } });
     try {

@@ -14,13 +14,20 @@ export interface SpawnedToxiproxy {
   close(): Promise<void>;
 }
 
+// sh runs the server in the background and waits for it, so a server that dies ends sh at once; a
+// watcher subshell reads our pipe and kills the server when the pipe closes (our close(), or our
+// death). Background lists get /dev/null as stdin, hence the pipe saved on fd 3.
 const WATCHDOG = [
-  '"$0" "$@" </dev/null 1>&2 &',
+  'exec 3<&0',
+  '"$0" "$@" </dev/null 3<&- 1>&2 &',
   'child=$!',
   'echo "$child"',
-  'read -r _ || true',
-  'kill "$child" 2>/dev/null',
-  'wait "$child"',
+  '( read -r _ <&3; kill "$child" 2>/dev/null ) &',
+  'watcher=$!',
+  'exec 3<&-',
+  'wait "$child"; status=$?',
+  'kill "$watcher" 2>/dev/null',
+  'exit "$status"',
 ].join('\n');
 
 const READY_TIMEOUT_MS = 10_000;
