@@ -2,11 +2,9 @@
 // truth), fault helpers, recorders, the event history, checks, restarts and the time budget.
 // Scenarios reach nothing else: no sockets, no SQL, no processes.
 import { readFileSync } from 'node:fs';
-import type { Task, TaskState } from '../protocol/a2aTypes.ts';
-import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
-import { SCRIPT_KEY, SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
+import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
-import { AnswerSynthesizer, EventHistory, TransportError, userMessage, type A2AClient, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+import { AnswerSynthesizer, EventHistory, type A2AClient, type SynthesizedAnswers } from '../client/index.ts';
 import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, Verdict } from '../report/runResult.ts';
@@ -15,37 +13,14 @@ import { PROXY_NAME, type Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
+import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
+
+export type { OpenPrompt, PromptAttempt, PromptOptions };
 
 /** Thrown by `ctx.skip()`: the scenario cannot run here, and says why. */
 export class ScenarioSkipped extends Error {
   override name = 'ScenarioSkipped';
 }
-
-export interface OpenPrompt {
-  task: Task;
-  taskId: string;
-  /** The S-2 verdict on the envelope the agent emitted. */
-  prompt: PromptCheck;
-  /** Payloads built from the emitted response_schema (valid and invalid ones), when possible. */
-  answers: SynthesizedAnswers | undefined;
-  answersUnavailable?: string;
-  /** Extensions the agent echoed on the send that created the task. */
-  echoed: string[];
-}
-
-/**
- * What became of an attempt to drive a new task into INPUT_REQUIRED, for scenarios that expect the
- * agent may rightly refuse (an oversized or too deeply nested schema): the prompt is open, the
- * task ended or stopped elsewhere (with the text of its status message), it parked without an
- * envelope, the agent answered with a Message, or it refused the request itself.
- */
-export type PromptAttempt =
-  | { kind: 'open'; open: OpenPrompt }
-  | { kind: 'not-parked'; task: Task; statusText: string | undefined }
-  | { kind: 'no-envelope'; task: Task }
-  | { kind: 'message' }
-  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
-  | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
 
 export interface FaultHelpers {
   readonly available: boolean;
@@ -57,7 +32,6 @@ export interface FaultHelpers {
   reset(): Promise<void>;
 }
 
-const OPEN_PROMPT_WAIT_MS = 10_000;
 
 export class ScenarioContext {
   readonly history = new EventHistory();
@@ -174,8 +148,8 @@ export class ScenarioContext {
    * scripts, with a plain message otherwise. Skips the scenario when the agent does not park the
    * task with an envelope; returns the S-2 verdict on the envelope and synthesized answers.
    */
-  async openPrompt(steps?: unknown[], client: A2AClient = this.client): Promise<OpenPrompt> {
-    const attempt = await this.attemptPrompt(steps, client);
+  async openPrompt(steps?: unknown[], options: PromptOptions = {}): Promise<OpenPrompt> {
+    const attempt = await this.attemptPrompt(steps, options);
     switch (attempt.kind) {
       case 'open':
         return attempt.open;
@@ -194,43 +168,14 @@ export class ScenarioContext {
 
   /**
    * Like `openPrompt`, but says what happened instead of skipping when no prompt opens: for
-   * scenarios in which a refusal is the expected, correct outcome. Transport failures other than an
-   * HTTP-level refusal or a connection the agent closed (unreachable, a bound of the rig) still throw.
+   * scenarios in which a refusal is the expected, correct outcome (see promptOpener).
    */
-  async attemptPrompt(steps?: unknown[], client: A2AClient = this.client): Promise<PromptAttempt> {
-    const message =
-      steps && this.agent.scripts
-        ? userMessage({ data: { [SCRIPT_KEY]: { steps } } })
-        : userMessage({ text: 'a2a-rig: please ask me for input (hitl-prompt/v1)' });
-    let sent;
-    try {
-      sent = await client.send(message, { signal: this.signal });
-    } catch (err) {
-      // An agent may answer an oversized body (413) and close before the rig has sent all of it;
-      // the rig then sees the connection closed instead of the status. Both are refusals.
-      if (err instanceof TransportError && (err.httpStatus !== undefined || err.failure === 'socket')) {
-        return { kind: 'refused', httpStatus: err.httpStatus, rpcCode: undefined, reason: err.message };
-      }
-      throw err;
-    }
-    if (!sent.ok) return { kind: 'refused', httpStatus: sent.meta.httpStatus, rpcCode: sent.error.code, reason: `${sent.error.code} ${sent.error.message}` };
-    if (!('task' in sent.value)) return { kind: 'message' };
-    let task = sent.value.task;
-    if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED' && !TERMINAL_STATES.has(task.status.state)) {
-      task = await this.waitForState(task.id, 'TASK_STATE_INPUT_REQUIRED', client);
-    }
-    if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
-      return { kind: 'not-parked', task, statusText: task.status.message?.parts.find((p) => p.text)?.text };
-    }
-    const prompt = client.promptOf(task);
-    if (!prompt) return { kind: 'no-envelope', task };
-    const echoed = sent.meta.echoedExtensions;
-    if (!prompt.ok) return { kind: 'open', open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed } };
-    const synthesis = this.synthesizer.synthesize(prompt.envelope.response_schema);
-    const open: OpenPrompt = synthesis.ok
-      ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
-      : { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: synthesis.reason, echoed };
-    return { kind: 'open', open };
+  attemptPrompt(steps?: unknown[], options: PromptOptions = {}): Promise<PromptAttempt> {
+    return attemptPrompt(
+      { client: options.client ?? this.client, signal: this.signal, remainingMs: () => this.remainingMs(), scripts: this.agent.scripts, synthesizer: this.synthesizer },
+      steps,
+      options.extensions,
+    );
   }
 
   /**
@@ -270,26 +215,6 @@ export class ScenarioContext {
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */
   answerObserved(taskId: string, promptId: string, payload: unknown, timeoutMs = 5_000, client: A2AClient = this.client): Promise<ObservedAnswer> {
     return answerObserved(client, taskId, promptId, payload, { timeoutMs: Math.min(timeoutMs, this.remainingMs()), signal: this.signal });
-  }
-
-  /** Subscribes and waits (bounded) until the task reaches `state` or ends. */
-  private async waitForState(taskId: string, state: TaskState, client: A2AClient): Promise<Task> {
-    const sub = await client.subscribe(taskId, { signal: this.signal });
-    if (sub.ok) {
-      try {
-        await sub.stream.waitFor((e) => {
-          const s = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : 'task' in e.event ? e.event.task.status.state : undefined;
-          return s === state || (s !== undefined && TERMINAL_STATES.has(s));
-        }, Math.min(OPEN_PROMPT_WAIT_MS, this.remainingMs()));
-      } catch {
-        // fall through to the snapshot below, which says where the task is
-      } finally {
-        await sub.stream.close();
-      }
-    }
-    const got = await client.getTask(taskId, { signal: this.signal });
-    if (!got.ok) throw new Error(`GetTask ${taskId} failed: ${got.error.message}`);
-    return got.value;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,109 @@
+// Driving a new task into INPUT_REQUIRED, for any agent: with an a2a-rig script when the agent
+// follows scripts, with a plain message otherwise; waiting (bounded) for an agent that parks the
+// task asynchronously; then the S-2 verdict on the envelope and answers built from its schema.
+import type { Task, TaskState } from '../protocol/a2aTypes.ts';
+import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
+import { SCRIPT_KEY } from '../protocol/rigScript.ts';
+import { TransportError, userMessage, type A2AClient, type AnswerSynthesizer, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+
+const OPEN_PROMPT_WAIT_MS = 10_000;
+
+export interface OpenPrompt {
+  task: Task;
+  taskId: string;
+  /** The S-2 verdict on the envelope the agent emitted. */
+  prompt: PromptCheck;
+  /** Payloads built from the emitted response_schema (valid and invalid ones), when possible. */
+  answers: SynthesizedAnswers | undefined;
+  answersUnavailable?: string;
+  /** Extensions the agent echoed on the send that created the task. */
+  echoed: string[];
+}
+
+/**
+ * What became of an attempt to drive a new task into INPUT_REQUIRED, for scenarios that expect the
+ * agent may rightly refuse (an oversized or too deeply nested schema): the prompt is open, the
+ * task ended or stopped elsewhere (with the text of its status message), it parked without an
+ * envelope, the agent answered with a Message, or it refused the request itself.
+ */
+export type PromptAttempt =
+  | { kind: 'open'; open: OpenPrompt }
+  | { kind: 'not-parked'; task: Task; statusText: string | undefined }
+  | { kind: 'no-envelope'; task: Task }
+  | { kind: 'message' }
+  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
+  | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
+
+export interface PromptDeps {
+  client: A2AClient;
+  signal: AbortSignal;
+  remainingMs: () => number;
+  /** The agent follows a2a-rig scripts. */
+  scripts: boolean;
+  synthesizer: AnswerSynthesizer;
+}
+
+export interface PromptOptions {
+  /** Another client than the scenario's own (e.g. one of ctx.newClient()). */
+  client?: A2AClient;
+  /** Extensions to activate on the creating request instead of the client's ([] activates none). */
+  extensions?: readonly string[];
+}
+
+export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensions?: readonly string[]): Promise<PromptAttempt> {
+  const { client, signal } = deps;
+  const message =
+    steps && deps.scripts
+      ? userMessage({ data: { [SCRIPT_KEY]: { steps } } })
+      : userMessage({ text: 'a2a-rig: please ask me for input (hitl-prompt/v1)' });
+  let sent;
+  try {
+    sent = await client.send(message, { signal, ...(extensions ? { extensions } : {}) });
+  } catch (err) {
+    // An agent may answer an oversized body (413) and close before the rig has sent all of it;
+    // the rig then sees the connection closed instead of the status. Both are refusals.
+    if (err instanceof TransportError && (err.httpStatus !== undefined || err.failure === 'socket')) {
+      return { kind: 'refused', httpStatus: err.httpStatus, rpcCode: undefined, reason: err.message };
+    }
+    throw err;
+  }
+  if (!sent.ok) return { kind: 'refused', httpStatus: sent.meta.httpStatus, rpcCode: sent.error.code, reason: `${sent.error.code} ${sent.error.message}` };
+  if (!('task' in sent.value)) return { kind: 'message' };
+  let task = sent.value.task;
+  if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED' && !TERMINAL_STATES.has(task.status.state)) {
+    task = await waitForState(deps, task.id, 'TASK_STATE_INPUT_REQUIRED');
+  }
+  if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
+    return { kind: 'not-parked', task, statusText: task.status.message?.parts.find((p) => p.text)?.text };
+  }
+  const prompt = client.promptOf(task);
+  if (!prompt) return { kind: 'no-envelope', task };
+  const echoed = sent.meta.echoedExtensions;
+  if (!prompt.ok) return { kind: 'open', open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed } };
+  const synthesis = deps.synthesizer.synthesize(prompt.envelope.response_schema);
+  const open: OpenPrompt = synthesis.ok
+    ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
+    : { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: synthesis.reason, echoed };
+  return { kind: 'open', open };
+}
+
+/** Subscribes and waits (bounded) until the task reaches `state` or ends. */
+async function waitForState(deps: PromptDeps, taskId: string, state: TaskState): Promise<Task> {
+  const { client, signal } = deps;
+  const sub = await client.subscribe(taskId, { signal });
+  if (sub.ok) {
+    try {
+      await sub.stream.waitFor((e) => {
+        const s = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : 'task' in e.event ? e.event.task.status.state : undefined;
+        return s === state || (s !== undefined && TERMINAL_STATES.has(s));
+      }, Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs()));
+    } catch {
+      // fall through to the snapshot below, which says where the task is
+    } finally {
+      await sub.stream.close();
+    }
+  }
+  const got = await client.getTask(taskId, { signal });
+  if (!got.ok) throw new Error(`GetTask ${taskId} failed: ${got.error.message}`);
+  return got.value;
+}
