@@ -305,6 +305,26 @@ const proofs = {
     expect(Object.keys(holds.envelope).sort()).toEqual(['prompt', 'prompt_id', 'response_schema']);
   },
 
+  'envelope-without-activation': async () => {
+    const observe = async (url: string) => {
+      const sent = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen) }, false);
+      return envelopeOf(taskOf(gen, sent.body.result)) !== undefined;
+    };
+    const [broken, holds] = await Promise.all([withFault('envelope-without-activation', observe), observe(correct.url)]);
+    expect(broken).toBe(true);
+    expect(holds).toBe(false);
+  },
+
+  'declare-required-extension': async () => {
+    const observe = async (url: string) => {
+      const card = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
+      return card.capabilities.extensions.find((e: { uri: string }) => e.uri === HITL).required;
+    };
+    const [broken, holds] = await Promise.all([withFault('declare-required-extension', observe), observe(correct.url)]);
+    expect(broken).toBe(true);
+    expect(holds).toBe(false);
+  },
+
   'volatile-outbox': async () => {
     const [broken, holds] = await Promise.all([replayAcrossRestart(['volatile-outbox']), replayAcrossRestart([])]);
     const seqs = (frames: ReplayFrame[]) => frames.map((f) => f.seq);

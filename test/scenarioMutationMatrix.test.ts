@@ -20,6 +20,8 @@ const MATRIX: Record<string, string[]> = {
   'reuse-prompt-id': ['crash-restart'],
   'emit-oversized-schema': ['oversized-schema'],
   'no-depth-limit': ['deep-nesting'],
+  'envelope-without-activation': ['activation'],
+  'declare-required-extension': ['agent-card'],
 };
 
 const all = await loadScenarios();

@@ -5,7 +5,7 @@ import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
-export function agentCard(baseUrl: string): Record<string, unknown> {
+export function agentCard(baseUrl: string, options: { declareRequired?: boolean } = {}): Record<string, unknown> {
   return {
     name: 'a2a-rig reference agent',
     description:
@@ -24,7 +24,8 @@ export function agentCard(baseUrl: string): Record<string, unknown> {
         {
           uri: HITL_PROMPT_URI,
           description: 'Structured HITL prompt envelope on INPUT_REQUIRED state.',
-          required: false,
+          // MUST be false; the declare-required-extension fault says true.
+          required: options.declareRequired === true,
           params: {},
         },
       ],

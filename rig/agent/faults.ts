@@ -12,6 +12,8 @@ export const FAULTS = {
   'reuse-prompt-id': 'every prompt reuses the first prompt_id this process issued (breaks S-5)',
   'no-extension-echo': 'activated extensions are not echoed in the A2A-Extensions response header',
   'envelope-extra-field': 'the prompt envelope carries an extra, UI-specific field ("render_hint": "modal")',
+  'envelope-without-activation': 'the prompt envelope is emitted even when the request did not activate the extension',
+  'declare-required-extension': 'the agent card declares hitl-prompt/v1 with "required": true (the spec says false)',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
 } as const;
 

@@ -74,7 +74,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (req.method === 'GET' && (url.pathname === '/.well-known/agent-card.json' || url.pathname === '/.well-known/agent.json')) {
       // The card names the address the client used, so a client behind a proxy stays behind it.
       const host = req.headers.host && HOST_HEADER.test(req.headers.host) ? `http://${req.headers.host}` : baseUrl;
-      const text = JSON.stringify(agentCard(host));
+      const text = JSON.stringify(agentCard(host, { declareRequired: faults.has('declare-required-extension') }));
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       return res.end(text);
     }

@@ -190,7 +190,8 @@ export class TaskEngine {
     const { envelope } = outcome;
     // The envelope MUST NOT carry other fields, and none that presumes a UI (CF-5).
     if (this.faults.has('envelope-extra-field')) Object.assign(envelope, { render_hint: 'modal' });
-    const metadata = row.activated ? { [HITL_PROMPT_URI]: envelope } : undefined;
+    const emitEnvelope = row.activated || this.faults.has('envelope-without-activation');
+    const metadata = emitEnvelope ? { [HITL_PROMPT_URI]: envelope } : undefined;
     const prompt = { taskId: row.task.id, step: row.step, promptId: envelope.prompt_id, envelope: { ...envelope }, schema: envelope.response_schema, deadline: envelope.deadline ?? null };
     this.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', envelope.prompt, metadata, () => this.outbox.insertPrompt(prompt));
     if (envelope.deadline) this.scheduleDeadline({ ...prompt, state: 'open', deadlineSignalled: false });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
-import { AnswerSynthesizer, EventHistory, type A2AClient, type SynthesizedAnswers } from '../client/index.ts';
+import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription, type SynthesizedAnswers } from '../client/index.ts';
 import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, Verdict } from '../report/runResult.ts';
@@ -80,6 +80,11 @@ export class ScenarioContext {
       kind: this.env.kind,
       canRestart: this.env.canRestart,
     };
+  }
+
+  /** What discovery read from the agent card: generation, endpoints, the extension declaration, problems. */
+  get card(): Readonly<AgentDescription> {
+    return this.env.agent;
   }
 
   /** Records a check; returns `ok` so a scenario can branch on it. */

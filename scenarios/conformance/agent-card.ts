@@ -1,0 +1,38 @@
+// The ground every other scenario stands on, and the part of the spec that holds for any A2A agent:
+// the card is served and readable, names a JSON-RPC endpoint for the wire generation the rig
+// speaks, the endpoint answers an A2A call (GetTask of an unknown task is TaskNotFound), and when
+// hitl-prompt/v1 is declared, it is declared as §Activation says (required: false, params: {}).
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { A2A_TASK_NOT_FOUND } from '../../rig/protocol/errorCodes.ts';
+
+export default defineScenario({
+  name: 'agent-card',
+  description: 'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at all) with required: false, params: {}',
+  tags: ['conformance', 'a2a'],
+  needs: {},
+  params: { smoke: {}, ci: {}, full: {} },
+  budgetMs: { smoke: 15_000, ci: 15_000, full: 15_000 },
+  async run(ctx) {
+    const card = ctx.card;
+    const missing = card.problems.filter((p) => p.startsWith('the card lacks'));
+    ctx.check('the card has the required fields', missing.length === 0, missing.join('; ') || `A2A ${card.generation} (${card.generationSource})`);
+    ctx.check(`the card names a JSON-RPC endpoint for A2A ${card.generation}`, card.jsonRpcInterfaces[card.generation] !== undefined, card.rpcUrl);
+    const unknown = await ctx.client.getTask('a2a-rig-no-such-task-00000000');
+    ctx.check(
+      'the endpoint answers A2A: GetTask of an unknown task is TaskNotFound (-32001)',
+      !unknown.ok && unknown.error.code === A2A_TASK_NOT_FOUND,
+      unknown.ok ? 'it returned a task' : `${unknown.error.code} ${unknown.error.message}`,
+    );
+    if (!card.hitl.declared) {
+      ctx.log('hitl-prompt/v1 is not declared: the extension scenarios are skipped');
+      return;
+    }
+    ctx.check('hitl-prompt/v1 is declared with required: false', card.hitl.required === false, `required: ${JSON.stringify(card.hitl.required)}`);
+    const params = card.hitl.params;
+    ctx.check(
+      'hitl-prompt/v1 is declared with empty params',
+      params === undefined || (typeof params === 'object' && params !== null && Object.keys(params).length === 0),
+      JSON.stringify(params),
+    );
+  },
+});
