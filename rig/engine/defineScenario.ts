@@ -33,6 +33,11 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 
+/** The same value for every profile, for scenarios whose size does not change with the profile. */
+export function everyProfile<T>(value: T): Record<ProfileName, T> {
+  return { smoke: value, ci: value, full: value };
+}
+
 export function defineScenario<P extends object>(definition: ScenarioDefinition<P>): ScenarioDefinition<P> {
   if (!NAME.test(definition.name)) throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
   for (const profile of PROFILES) {

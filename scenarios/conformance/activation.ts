@@ -1,7 +1,7 @@
 // §Activation: an agent that has not had hitl-prompt/v1 activated MUST NOT emit the envelope (it may
 // still use INPUT_REQUIRED with plain content); once activated it emits the envelope and echoes the
 // URI in its response A2A-Extensions header.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
 
 export default defineScenario({
@@ -9,8 +9,8 @@ export default defineScenario({
   description: 'no envelope without activation; with activation the envelope is there and the URI is echoed',
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(20_000),
   async run(ctx) {
     const plain = await ctx.attemptPrompt(undefined, { extensions: [] });
     if (plain.kind === 'refused' || plain.kind === 'message') {

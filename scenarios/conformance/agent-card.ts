@@ -2,7 +2,7 @@
 // the card is served and readable, names a JSON-RPC endpoint for the wire generation the rig
 // speaks, the endpoint answers an A2A call (GetTask of an unknown task is TaskNotFound), and when
 // hitl-prompt/v1 is declared, it is declared as §Activation says (required: false, params: {}).
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { A2A_TASK_NOT_FOUND } from '../../rig/protocol/errorCodes.ts';
 
 export default defineScenario({
@@ -10,8 +10,8 @@ export default defineScenario({
   description: 'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at all) with required: false, params: {}',
   tags: ['conformance', 'a2a'],
   needs: {},
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 15_000, ci: 15_000, full: 15_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(15_000),
   async run(ctx) {
     const card = ctx.card;
     const missing = card.problems.filter((p) => p.startsWith('the card lacks'));

@@ -1,7 +1,7 @@
 // CF-1: prompt_id correlation (AC-1). Activate the extension, drive the agent into INPUT_REQUIRED,
 // capture the envelope (prompt_id a valid UUID), answer it, see it resume, answer again with the
 // same prompt_id and see 409 / hitl_already_answered_or_unknown.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { HITL_PROMPT_URI, UUID_PATTERN } from '../../rig/protocol/hitlPrompt.ts';
 
 export default defineScenario({
@@ -9,8 +9,8 @@ export default defineScenario({
   description: 'CF-1 prompt_id correlation: one valid answer accepted, the same prompt_id again is 409',
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(20_000),
   async run(ctx) {
     const open = await ctx.openPrompt();
     ctx.check('the agent echoes the activated extension URI', open.echoed.includes(HITL_PROMPT_URI), `echoed: ${JSON.stringify(open.echoed)}`);

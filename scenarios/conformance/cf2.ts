@@ -1,14 +1,14 @@
 // CF-2: schema-valid response accepted (AC-2). A payload that validates against the known
 // response_schema gets HTTP 200 (or JSON-RPC success) and the task transitions out of INPUT_REQUIRED.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 
 export default defineScenario({
   name: 'cf2',
   description: 'CF-2 schema-valid response accepted: 200 and the task leaves INPUT_REQUIRED',
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(20_000),
   async run(ctx) {
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);

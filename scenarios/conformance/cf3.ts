@@ -2,15 +2,15 @@
 // the schema allows (wrong type, missing required, unknown property) are rejected with 422 and
 // validation_errors; the task stays in INPUT_REQUIRED; a valid answer to the same prompt_id after
 // them is still accepted.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 
 export default defineScenario({
   name: 'cf3',
   description: 'CF-3 schema-invalid responses are 422 with validation_errors; the prompt stays answerable',
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(20_000),
   async run(ctx) {
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);

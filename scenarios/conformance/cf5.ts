@@ -3,7 +3,7 @@
 // envelope.schema.json, and no field names a UI, a delivery channel or a human identity directory.
 // (The spec's own text carrying no "MUST display" obligation is a property of the spec, not of an
 // agent, and is not something a run can observe.)
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
 
 const SPEC_FIELDS = new Set(['prompt_id', 'prompt', 'response_schema', 'deadline', 'allowed_responders']);
@@ -14,8 +14,8 @@ export default defineScenario({
   description: 'CF-5 transport-only envelope: only the spec\'s fields, none about a UI, channel or identity directory',
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(20_000),
   async run(ctx) {
     // With our agent, exercise every optional field too.
     const open = await ctx.openPrompt([

@@ -4,7 +4,7 @@
 // back with the identical prompt_id and response_schema, the replay is correct, and a valid answer
 // is still accepted. Agents without the replay plane are checked through a fresh subscription.
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { envelopeIn } from '../../rig/engine/replayChecker.ts';
 
 const WAIT_MS = 5_000;
@@ -14,8 +14,8 @@ export default defineScenario({
   description: 'CF-6 replay after disconnect: identical prompt_id and response_schema, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
   needs: { extension: true },
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 30_000, ci: 30_000, full: 30_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(30_000),
   async run(ctx) {
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);

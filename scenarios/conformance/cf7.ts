@@ -1,6 +1,6 @@
 // CF-7: end-to-end harness round-trip (AC-7): the conformance harness, run against the agent with
 // this extension URI, reports a green run for all of CF-1..CF-6.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 
 const SUITE = ['cf1', 'cf2', 'cf3', 'cf4', 'cf5', 'cf6'];
 
@@ -10,8 +10,8 @@ export default defineScenario({
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
   requires: SUITE,
-  params: { smoke: {}, ci: {}, full: {} },
-  budgetMs: { smoke: 1_000, ci: 1_000, full: 1_000 },
+  params: everyProfile({}),
+  budgetMs: everyProfile(1_000),
   async run(ctx) {
     for (const name of SUITE) {
       const verdict = ctx.verdictOf(name);
