@@ -163,3 +163,29 @@ describe('A2A TCK messageId prefixes', () => {
     expect(sent.body.result.parts[0].text).toBe('Echo: ping');
   });
 });
+
+describe('ListTasks (v1.0)', () => {
+  it('pages newest first, filters by state and context, and counts every match', async () => {
+    const fresh = await inProcessAgent();
+    try {
+      const contextId = 'ctx-list-test';
+      for (let i = 0; i < 3; i++) {
+        await rpc(fresh.url, '1.0', 'SendMessage', { message: { ...userMessage('1.0', { data: scriptData([{ complete: {} }]) }), contextId } });
+      }
+      await rpc(fresh.url, '1.0', 'SendMessage', { message: userMessage('1.0') });
+      const all = await rpc(fresh.url, '1.0', 'ListTasks', { pageSize: 2 });
+      expect(all.body.result.totalSize).toBe(4);
+      expect(all.body.result.tasks).toHaveLength(2);
+      expect(all.body.result.tasks[0].status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(all.body.result.nextPageToken).toBe('2');
+      const rest = await rpc(fresh.url, '1.0', 'ListTasks', { pageSize: 2, pageToken: '2' });
+      expect(rest.body.result.tasks).toHaveLength(2);
+      expect(rest.body.result.nextPageToken).toBe('');
+      const completed = await rpc(fresh.url, '1.0', 'ListTasks', { status: 'TASK_STATE_COMPLETED', contextId });
+      expect(completed.body.result.totalSize).toBe(3);
+      expect(completed.body.result.tasks.every((t: any) => t.contextId === contextId && t.artifacts.length === 0)).toBe(true);
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+});

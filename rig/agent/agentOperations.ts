@@ -148,13 +148,9 @@ export class AgentOperations {
     const pageSize = typeof p.pageSize === 'number' ? Math.min(100, Math.max(1, Math.floor(p.pageSize))) : 50;
     const offset = typeof p.pageToken === 'string' && /^\d+$/.test(p.pageToken) ? Number(p.pageToken) : 0;
     const wanted = parseTaskState(p.status);
-    // Bounded scan: filters apply to a window of the newest tasks.
-    const window = this.engine.outbox.listTasks(pageSize + 1, offset);
-    const tasks = window
-      .slice(0, pageSize)
-      .filter((t) => (wanted ? t.status.state === wanted : true) && (typeof p.contextId === 'string' ? t.contextId === p.contextId : true))
-      .map((t) => taskOnWire(withHistory(p.includeArtifacts === true ? t : { ...t, artifacts: [] }, p.historyLength), ctx.generation));
-    const nextPageToken = window.length > pageSize ? String(offset + pageSize) : '';
-    return { tasks, nextPageToken, pageSize, totalSize: tasks.length };
+    const page = this.engine.outbox.listTasks({ state: wanted, contextId: typeof p.contextId === 'string' ? p.contextId : undefined }, pageSize, offset);
+    const tasks = page.tasks.map((t) => taskOnWire(withHistory(p.includeArtifacts === true ? t : { ...t, artifacts: [] }, p.historyLength), ctx.generation));
+    const nextPageToken = offset + pageSize < page.total ? String(offset + pageSize) : '';
+    return { tasks, nextPageToken, pageSize, totalSize: page.total };
   }
 }

@@ -121,7 +121,11 @@ export class Outbox {
       bumpSeq: db.prepare(`UPDATE tasks SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq`),
       getTask: db.prepare(`SELECT * FROM tasks WHERE id = ?`),
       tasksInStates: db.prepare(`SELECT * FROM tasks WHERE state IN (SELECT value FROM json_each(?))`),
-      listTasks: db.prepare(`SELECT task_json FROM tasks ORDER BY rowid DESC LIMIT ? OFFSET ?`),
+      listTasks: db.prepare(
+        `SELECT task_json, COUNT(*) OVER () AS total FROM tasks
+         WHERE (@state IS NULL OR state = @state) AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
+         ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
+      ),
       insertEvent: db.prepare(`INSERT INTO ${eventsSchema}.events (task_id, seq, event_id, event_json) VALUES (?, ?, ?, ?)`),
       eventsSince: db.prepare(
         `SELECT seq, event_id, event_json FROM ${eventsSchema}.events WHERE task_id = ? AND seq > ? ORDER BY seq`,
@@ -166,8 +170,10 @@ export class Outbox {
     return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map(toTaskRow);
   }
 
-  listTasks(limit: number, offset: number): Task[] {
-    return (this.stmt.listTasks.all(limit, offset) as Array<{ task_json: string }>).map((r) => JSON.parse(r.task_json));
+  /** Newest first, filtered; `total` counts every match, not just the page. */
+  listTasks(filter: { state?: string; contextId?: string }, limit: number, offset: number): { tasks: Task[]; total: number } {
+    const rows = this.stmt.listTasks.all({ state: filter.state ?? null, contextId: filter.contextId ?? null, limit, offset }) as Array<{ task_json: string; total: number }>;
+    return { tasks: rows.map((r) => JSON.parse(r.task_json)), total: rows[0]?.total ?? 0 };
   }
 
   /** Appends the next event of a task (seq gap-free from 1); call inside a transaction. */
