@@ -32,6 +32,26 @@ export interface ScenarioResult {
   counters: Record<string, number>;
 }
 
+/** One threshold (`--threshold`) evaluated at the end of a run or a merge. */
+export interface ThresholdResult {
+  /** The expression as given, e.g. `resume_latency.p95<1000`. */
+  expression: string;
+  ok: boolean;
+  /** What was measured, in the expression's unit (ms for latency stats); null when nothing was. */
+  actual: number | null;
+  /** One line: the measured value against the bound, or why it could not be measured. */
+  detail: string;
+}
+
+/** Where a merged result came from (`a2a-rig merge`). */
+export interface MergeSource {
+  runId: string;
+  path: string;
+  profile: string;
+  verdict: Verdict;
+  platform: string;
+}
+
 export interface RunResult {
   schema: typeof RESULTS_SCHEMA;
   runId: string;
@@ -52,6 +72,10 @@ export interface RunResult {
   proxy: { backend: string; version?: string; api?: string } | null;
   verdict: Verdict;
   scenarios: ScenarioResult[];
+  /** Present when thresholds were given; a broken one makes the run's verdict `failed`. */
+  thresholds?: ThresholdResult[];
+  /** Present on a merged result: the runs it adds up. */
+  mergedFrom?: MergeSource[];
 }
 
 /** The run's verdict: failed if any scenario failed or errored; skipped only if all skipped. */
