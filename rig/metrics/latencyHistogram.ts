@@ -22,10 +22,22 @@ function newHistogram(): hdr.Histogram {
   return hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3 });
 }
 
+/** A point of the percentile distribution: the latency (µs) at or below which `percentile` % fall. */
+export interface PercentilePoint {
+  percentile: number;
+  us: number;
+}
+
+/**
+ * Told of every recorded value, with the performance.now() time it belongs to (by default the
+ * moment of recording): how the engine keeps a time series and live metrics beside the histogram.
+ */
+export type RecordObserver = (us: number, at: number) => void;
+
 export class LatencyHistogram {
   private readonly histogram: hdr.Histogram;
 
-  constructor(histogram?: hdr.Histogram) {
+  constructor(histogram?: hdr.Histogram, private readonly observer?: RecordObserver) {
     this.histogram = histogram ?? newHistogram();
   }
 
@@ -36,13 +48,16 @@ export class LatencyHistogram {
     return new LatencyHistogram(histogram);
   }
 
-  recordMicros(us: number): void {
-    this.histogram.recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(us))));
+  /** `at`: the performance.now() time the value belongs to (when the operation ended); default now. */
+  recordMicros(us: number, at?: number): void {
+    const value = Math.min(HIGHEST_US, Math.max(1, Math.round(us)));
+    this.histogram.recordValue(value);
+    this.observer?.(value, at ?? performance.now());
   }
 
   /** Records a duration given in milliseconds (as performance.now() differences are). */
-  recordMs(ms: number): void {
-    this.recordMicros(ms * 1000);
+  recordMs(ms: number, at?: number): void {
+    this.recordMicros(ms * 1000, at);
   }
 
   add(other: LatencyHistogram): void {
@@ -56,6 +71,23 @@ export class LatencyHistogram {
   /** Microseconds at a percentile (0..100); 0 when empty. */
   percentile(p: number): number {
     return this.count === 0 ? 0 : this.histogram.getValueAtPercentile(p);
+  }
+
+  /**
+   * The percentile distribution as points for a curve on a "nines" axis (x = log10(1 / (1 − p))):
+   * `perNine` points per decade from 0 % up to 99.999 %, stopping at the nines the count can
+   * resolve (n values resolve about log10(n) nines), then the maximum at 100 %. Empty when empty.
+   */
+  percentileCurve(perNine = 20, maxNines = 5): PercentilePoint[] {
+    if (this.count === 0) return [];
+    const nines = Math.min(maxNines, Math.log10(Math.max(10, this.count)));
+    const points: PercentilePoint[] = [];
+    for (let i = 0; i <= Math.floor(nines * perNine); i++) {
+      const percentile = 100 * (1 - 10 ** (-i / perNine));
+      points.push({ percentile, us: this.histogram.getValueAtPercentile(percentile) });
+    }
+    points.push({ percentile: 100, us: this.histogram.maxValue });
+    return points;
   }
 
   summary(): LatencySummary {

@@ -2,6 +2,7 @@
 // run metadata (including which fault backend and which agent produced it), each scenario's
 // verdict, checks, latency summaries and the encoded HDR histograms behind them.
 import type { LatencySummary } from '../metrics/latencyHistogram.ts';
+import type { TimelineRecord } from '../metrics/latencyTimeline.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
@@ -30,6 +31,25 @@ export interface ScenarioResult {
   checks: CheckResult[];
   metrics: Record<string, MetricResult>;
   counters: Record<string, number>;
+  /**
+   * Latency over time: every latency metric in time buckets ({t: ms since the scenario started,
+   * metric, count, mean, min, max in µs}), at most 120 buckets per metric (rig/metrics/latencyTimeline.ts).
+   * Absent when the scenario recorded no latency.
+   */
+  timeline?: TimelineRecord;
+  /** The faults the scenario injected or lifted, in order. Absent when it touched none. */
+  faultEvents?: FaultEvent[];
+}
+
+/** A fault the scenario changed, `t` ms after it started (the report's toxics timeline). */
+export interface FaultEvent {
+  t: number;
+  /** add/remove: a toxic; disable/enable: the proxy (cuts connections / listens again); reset: every toxic removed and the proxy enabled; restart: the agent killed and restarted. */
+  action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart';
+  /** The toxic's name for add/remove; otherwise what was acted on ('proxy', 'agent'). */
+  target: string;
+  /** add: the toxic's type, stream, toxicity and attributes in one line. */
+  detail?: string;
 }
 
 /** One threshold (`--threshold`) evaluated at the end of a run or a merge. */
