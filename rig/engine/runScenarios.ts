@@ -20,13 +20,15 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-function unmetNeed(scenario: ScenarioDefinition<object>, env: Environment, ctx: ScenarioContext): string | undefined {
+/** Every need the environment does not meet, joined: a skip says all that stands in the way, not only the first. */
+function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx: ScenarioContext): string | undefined {
   const { needs } = scenario;
-  if (needs.extension && !env.agent.hitl.declared) return 'the agent does not declare hitl-prompt/v1 in its card';
-  if (needs.faults && !env.faults) return `network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`;
-  if (needs.restart && !env.canRestart) return 'the agent cannot be restarted (pass --restart-cmd with --target)';
-  if (needs.scripts && !ctx.agent.scripts) return 'the agent does not follow a2a-rig scripts (only the reference agent does)';
-  return undefined;
+  const unmet: string[] = [];
+  if (needs.extension && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
+  if (needs.faults && !env.faults) unmet.push(`network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`);
+  if (needs.restart && !env.canRestart) unmet.push('the agent cannot be restarted (pass --restart-cmd with --target)');
+  if (needs.scripts && !ctx.agent.scripts) unmet.push('the agent does not follow a2a-rig scripts (only the reference agent does)');
+  return unmet.length > 0 ? unmet.join('; ') : undefined;
 }
 
 async function runOne(scenario: ScenarioDefinition<object>, env: Environment, profile: ProfileName, prior: Map<string, Verdict>): Promise<ScenarioResult> {
@@ -39,7 +41,7 @@ async function runOne(scenario: ScenarioDefinition<object>, env: Environment, pr
   let reason: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const unmet = unmetNeed(scenario, env, ctx);
+    const unmet = unmetNeeds(scenario, env, ctx);
     if (unmet) throw new ScenarioSkipped(unmet);
     const overrun = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
