@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { UserError } from '../protocol/userError.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/a2a-rig.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -39,9 +40,13 @@ export class AgentProcess {
         clearTimeout(timer);
         resolve(l);
       });
-      child.once('exit', (code) => {
+      // 'close', not 'exit': by then its stderr has been read to the end.
+      child.once('close', (code) => {
         clearTimeout(timer);
-        reject(new Error(`the agent exited (${code}) before listening: ${this.stderrTail}`));
+        // Exit code 2 is the agent refusing its arguments (an unknown --agent-fault): the user's to fix.
+        const said = this.stderrTail.trim().split('\n').at(-1)?.replace(/^a2a-rig: /, '');
+        if (code === 2 && said) reject(new UserError(`the embedded agent refused to start: ${said}`));
+        else reject(new Error(`the agent exited (${code}) before listening: ${this.stderrTail}`));
       });
     });
     const { url } = JSON.parse(line) as { url: string };

@@ -45,20 +45,37 @@ export class Environment {
       directUrl = options.target.replace(/\/+$/, '');
     } else {
       process = new AgentProcess(options.agentFaults);
-      directUrl = await process.start();
+      try {
+        directUrl = await process.start();
+      } catch (err) {
+        await process.stop();
+        throw err;
+      }
     }
     let faults: FaultControl | undefined;
     let url = directUrl;
     let unavailable: string | undefined;
     try {
+      // The card is read straight from the agent, so an unreachable or wrong --target is reported
+      // with the address the user gave (not the proxy's), before any fault backend is started.
+      let agent = await Environment.discover(directUrl, options.generation);
       if (options.toxiproxy === 'none') unavailable = 'the run has no fault backend (--toxiproxy none)';
       else {
         faults = await FaultControl.open(options.toxiproxy);
         const target = new URL(directUrl);
         const proxy = await faults.createProxy(PROXY_NAME, `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`);
-        url = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
+        const proxyUrl = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
+        const proxied = throughProxy(agent, directUrl, proxyUrl);
+        if (proxied) {
+          agent = proxied;
+          url = proxyUrl;
+        } else {
+          // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
+          await faults.close().catch(() => {});
+          faults = undefined;
+          unavailable = `the card's JSON-RPC endpoint ${agent.rpcUrl} is not at ${directUrl}, so no proxy can sit in front of it`;
+        }
       }
-      const agent = await Environment.discover(url, directUrl, options.generation);
       return new Environment(options, directUrl, url, agent, faults, process, unavailable);
     } catch (err) {
       await faults?.close().catch(() => {});
@@ -67,18 +84,10 @@ export class Environment {
     }
   }
 
-  /** Reads the card through `url`; a card naming the agent's own origin is pointed back at `url`. */
-  private static async discover(url: string, directUrl: string, generation: Generation | 'auto'): Promise<AgentDescription> {
+  private static async discover(url: string, generation: Generation | 'auto'): Promise<AgentDescription> {
     const transport = new JsonRpcTransport({ connections: 1 });
     try {
-      const agent = await discoverAgent(transport, url, { generation: generation === 'auto' ? undefined : generation });
-      const direct = new URL(directUrl);
-      const rpc = new URL(agent.rpcUrl);
-      if (url !== directUrl && rpc.host === direct.host) {
-        rpc.host = new URL(url).host;
-        return { ...agent, rpcUrl: rpc.toString() };
-      }
-      return agent;
+      return await discoverAgent(transport, url, { generation: generation === 'auto' ? undefined : generation });
     } finally {
       await transport.close();
     }
@@ -124,6 +133,22 @@ export class Environment {
     await this.faults?.close().catch(() => {});
     await this.process?.stop();
   }
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Points the endpoint a card names at the proxy when it is the agent itself: same host, or the same
+ * port on a loopback name (a card saying localhost for a --target given as 127.0.0.1). Undefined when
+ * the endpoint is elsewhere: the rig's traffic would bypass the proxy and no fault would touch it.
+ */
+function throughProxy(agent: AgentDescription, directUrl: string, proxyUrl: string): AgentDescription | undefined {
+  const direct = new URL(directUrl);
+  const rpc = new URL(agent.rpcUrl);
+  const sameLoopbackPort = LOOPBACK.has(rpc.hostname) && LOOPBACK.has(direct.hostname) && rpc.port === direct.port;
+  if (rpc.host !== direct.host && !sameLoopbackPort) return undefined;
+  rpc.host = new URL(proxyUrl).host;
+  return { ...agent, rpcUrl: rpc.toString() };
 }
 
 function runRestartCommand(command: string): Promise<void> {
