@@ -74,6 +74,7 @@ async function runOne(scenario: ScenarioDefinition<object>, env: Environment, pr
   }
   const metrics: Record<string, MetricResult> = {};
   for (const [name, histogram] of ctx.metrics) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
+  const timeline = ctx.timeline.toRecord();
   return {
     name: scenario.name,
     description: scenario.description,
@@ -85,6 +86,8 @@ async function runOne(scenario: ScenarioDefinition<object>, env: Environment, pr
     checks: ctx.checks,
     metrics,
     counters: Object.fromEntries(ctx.counters),
+    ...(timeline ? { timeline } : {}),
+    ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
   };
 }
 

@@ -7,7 +7,8 @@ import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
 import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription, type SynthesizedAnswers } from '../client/index.ts';
 import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
-import type { CheckResult, Verdict } from '../report/runResult.ts';
+import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
+import type { CheckResult, FaultEvent, Verdict } from '../report/runResult.ts';
 import type { ProfileName } from './defineScenario.ts';
 import { PROXY_NAME, type Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
@@ -33,11 +34,22 @@ export interface FaultHelpers {
 }
 
 
+function toxicDetail(toxic: AppliedToxic): string {
+  const attributes = Object.entries(toxic.attributes).map(([k, v]) => ` ${k}=${v}`).join('');
+  return `${toxic.type} ${toxic.stream}${toxic.toxicity !== 1 ? ` toxicity=${toxic.toxicity}` : ''}${attributes}`;
+}
+
 export class ScenarioContext {
   readonly history = new EventHistory();
   readonly checks: CheckResult[] = [];
   readonly metrics = new Map<string, LatencyHistogram>();
   readonly counters = new Map<string, number>();
+  /** When the scenario started (performance.now()): t = 0 of its timeline and fault events. */
+  readonly startedAt = performance.now();
+  /** Every latency recorded, in time buckets (the report's latency-over-time chart). */
+  readonly timeline = new LatencyTimeline(this.startedAt);
+  /** Every fault injected or lifted through `faults` or `restartAgent`, in order. */
+  readonly faultEvents: FaultEvent[] = [];
   readonly client: A2AClient;
   readonly direct: A2AClient;
   readonly faults: FaultHelpers;
@@ -59,13 +71,35 @@ export class ScenarioContext {
     const missing = () => this.skip(env.faultsUnavailableReason ?? 'no fault backend');
     this.faults = {
       available: faults !== undefined,
-      add: (spec) => (faults ? faults.addToxic(PROXY_NAME, spec) : missing()),
-      remove: (name) => (faults ? faults.removeToxic(PROXY_NAME, name) : missing()),
-      setEnabled: (enabled) => (faults ? faults.setEnabled(PROXY_NAME, enabled) : missing()),
+      add: async (spec) => {
+        if (!faults) return missing();
+        const toxic = await faults.addToxic(PROXY_NAME, spec);
+        this.faultEvent('add', toxic.name, toxicDetail(toxic));
+        return toxic;
+      },
+      remove: async (name) => {
+        if (!faults) return missing();
+        await faults.removeToxic(PROXY_NAME, name);
+        this.faultEvent('remove', name);
+      },
+      setEnabled: async (enabled) => {
+        if (!faults) return missing();
+        const proxy = await faults.setEnabled(PROXY_NAME, enabled);
+        this.faultEvent(enabled ? 'enable' : 'disable', 'proxy');
+        return proxy;
+      },
       reset: async () => {
-        if (faults) await faults.reset();
+        if (!faults) return;
+        await faults.reset();
+        this.faultEvent('reset', 'proxy');
       },
     };
+  }
+
+  /** Recorded once the change took effect (a restart: when the kill began), so the timeline shows when faults were really in place. */
+  private faultEvent(action: FaultEvent['action'], target: string, detail?: string, at = performance.now()): void {
+    const t = Math.round(at - this.startedAt);
+    this.faultEvents.push(detail === undefined ? { t, action, target } : { t, action, target, detail });
   }
 
   /** What the rig knows about the agent. */
@@ -95,7 +129,7 @@ export class ScenarioContext {
 
   latency(name: string): LatencyHistogram {
     let h = this.metrics.get(name);
-    if (!h) this.metrics.set(name, (h = new LatencyHistogram()));
+    if (!h) this.metrics.set(name, (h = new LatencyHistogram(undefined, (us, at) => this.timeline.record(name, us, at))));
     return h;
   }
 
@@ -133,7 +167,9 @@ export class ScenarioContext {
 
   async restartAgent(): Promise<void> {
     if (!this.env.canRestart) this.skip('the agent cannot be restarted here (use the embedded agent, or --restart-cmd with --target)');
+    const killedAt = performance.now();
     await this.env.restart();
+    this.faultEvent('restart', 'agent', `answering again after ${Math.round(performance.now() - killedAt)} ms`, killedAt);
   }
 
   /** Resident memory of the embedded agent in bytes (Linux /proc); undefined for other agents. */
