@@ -9,11 +9,13 @@ import { toxiproxyOption, type ToxiproxyChoice } from '../proxy/backend.ts';
 import { writeResults } from '../report/writeResults.ts';
 import { summaryMarkdown } from '../report/summaryMarkdown.ts';
 import type { RunResult } from '../report/runResult.ts';
+import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
+import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvaluation.ts';
 import { PROFILES, type ProfileName } from './defineScenario.ts';
 import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
 
-interface RunFlags {
+interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
   target?: string;
   toxiproxy: ToxiproxyChoice | 'none';
@@ -37,7 +39,7 @@ function parseTarget(value: string): string {
 function addRunOptions(command: Command, targetRequired = false): Command {
   const toxiproxy = toxiproxyOption();
   const parse = toxiproxy.parseArg!.bind(toxiproxy);
-  return command
+  return addThresholdOptions(command)
     .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (~1 min), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
     .addOption(
       new Option('--target <url>', targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)')
@@ -53,10 +55,11 @@ function addRunOptions(command: Command, targetRequired = false): Command {
 
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   if (flags.target && flags.agentFault.length > 0) throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
+  const thresholds = thresholdsFromFlags(flags);
   const all = await loadScenarios();
   const scenarios = selectScenarios(all, selectors);
   const progress = (line: string) => process.stderr.write(`${line}\n`);
-  const result: RunResult = await runScenarios(scenarios, {
+  const result: RunResult = applyThresholds(await runScenarios(scenarios, {
     profile: flags.profile,
     target: flags.target,
     toxiproxy: flags.toxiproxy,
@@ -67,11 +70,12 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       if (phase === 'start') progress(`[${index + 1}/${total}] ${scenario} …`);
       else progress(`[${index + 1}/${total}] ${scenario}: ${result!.verdict}${result!.reason ? ` — ${result!.reason}` : ''} (${(result!.durationMs / 1000).toFixed(1)} s)`);
     },
-  });
+  }), thresholds);
   const dir = resolve(flags.out ?? join('results', result.runId));
   const files = writeResults(dir, result);
   process.stdout.write(summaryMarkdown(result));
   process.stdout.write(`\nResults: ${files.join(', ')}\n`);
+  for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
   process.exitCode = result.verdict === 'failed' ? 1 : 0;
 }
 

@@ -29,12 +29,27 @@ export function junitXml(run: RunResult): string {
     if (checks) body.push(`    <system-out>${xml(checks)}</system-out>`);
     return [open, ...body, '  </testcase>'].join('\n');
   });
+  // Thresholds are testcases of their own, so a CI test reporter names the broken one.
+  const thresholds = run.thresholds ?? [];
+  const broken = thresholds.filter((t) => !t.ok).length;
+  const thresholdSuite = thresholds.length
+    ? [
+        `<testsuite name="a2a-rig ${xml(run.profile)} thresholds" tests="${thresholds.length}" failures="${broken}" errors="0" skipped="0" time="0" timestamp="${xml(run.startedAt)}">`,
+        ...thresholds.map((t) =>
+          t.ok
+            ? `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0"><system-out>${xml(t.detail)}</system-out></testcase>`
+            : `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0">\n    <failure message="${xml(t.detail)}"/>\n  </testcase>`,
+        ),
+        '</testsuite>',
+      ]
+    : [];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="a2a-rig" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="a2a-rig" tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
     `<testsuite name="a2a-rig ${xml(run.profile)}" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${xml(run.startedAt)}">`,
     ...cases,
     '</testsuite>',
+    ...thresholdSuite,
     '</testsuites>',
     '',
   ].join('\n');

@@ -34,6 +34,11 @@ export function summaryMarkdown(run: RunResult): string {
       .join('<br>');
     lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict]} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
   }
+  if (run.mergedFrom) lines.push('', `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`);
+  if (run.thresholds?.length) {
+    lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
+    for (const t of run.thresholds) lines.push(`| \`${t.expression.replace(/`/g, "'")}\` | ${t.ok ? 'PASS' : 'BROKEN'} | ${markdownCell(t.detail)} |`);
+  }
   const failures = run.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`));
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
   return `${lines.join('\n')}\n`;

@@ -1,0 +1,109 @@
+// Evaluates thresholds against a finished run (or a merge). Without a scenario scope a threshold
+// sees the whole run as one: the metric's histograms of every scenario that recorded it are added
+// exactly (never percentiles averaged), counters are summed. A threshold that has nothing to
+// measure breaks, so a typo or a skipped scenario cannot pass a gate silently.
+import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import type { RunResult, ScenarioResult, ThresholdResult } from './runResult.ts';
+import { compare, type Threshold } from './thresholdExpression.ts';
+
+interface Measured {
+  /** In the threshold's comparison unit (µs for latency stats). */
+  value: number;
+  /** How it reads to a person, unit included. */
+  shown: string;
+  about: string;
+  /** Measured in µs, reported in ms. */
+  latency?: true;
+}
+
+function fmtMs(us: number): string {
+  const ms = us / 1000;
+  return `${Number(ms.toFixed(ms < 10 ? 3 : ms < 1000 ? 1 : 0))} ms`;
+}
+
+function fmtNumber(n: number): string {
+  return String(Number(n.toFixed(4)));
+}
+
+function scopeLabel(scenarios: ScenarioResult[], all: boolean): string {
+  if (!all) return `in ${scenarios[0]!.name}`;
+  return scenarios.length === 1 ? `in ${scenarios[0]!.name}` : `over ${scenarios.length} scenarios`;
+}
+
+function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
+  const holders = scenarios.filter((s) => s.metrics[t.name]);
+  if (holders.length === 0) {
+    if (scenarios.some((s) => t.name in s.counters)) return `${t.name} is a counter: drop the .${t.stat.kind === 'samples' ? 'count' : 'stat'} or use .rate`;
+    return `no latency metric ${t.name} was recorded ${all ? 'by any scenario' : `in ${scenarios[0]!.name}`}`;
+  }
+  const union = new LatencyHistogram();
+  for (const s of holders) union.add(LatencyHistogram.decode(s.metrics[t.name]!.hdr));
+  const about = `n=${union.count} ${scopeLabel(holders, all)}`;
+  if (t.stat.kind === 'samples') return { value: union.count, shown: String(union.count), about };
+  if (union.count === 0) return `${t.name} has no samples ${scopeLabel(holders, all)}`;
+  const summary = union.summary();
+  const value =
+    t.stat.kind === 'percentile' ? union.percentile(t.stat.percentile) : t.stat.kind === 'min' ? summary.min : t.stat.kind === 'max' ? summary.max : summary.mean;
+  return { value, shown: fmtMs(value), about, latency: true };
+}
+
+function counter(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
+  const holders = scenarios.filter((s) => t.name in s.counters);
+  if (holders.length === 0 && scenarios.some((s) => s.metrics[t.name])) return `${t.name} is a latency metric: add a stat such as .p95`;
+  const total = holders.reduce((sum, s) => sum + s.counters[t.name]!, 0);
+  const where = holders.length === 0 ? 'never counted (0)' : scopeLabel(holders, all);
+  if (t.stat.kind === 'counter') return { value: total, shown: fmtNumber(total), about: where };
+  const seconds = holders.reduce((sum, s) => sum + s.durationMs, 0) / 1000;
+  if (holders.length > 0 && seconds <= 0) return `${t.name}.rate has no scenario time to divide by`;
+  const rate = holders.length === 0 ? 0 : total / seconds;
+  return { value: rate, shown: `${fmtNumber(rate)}/s`, about: `${fmtNumber(total)} in ${fmtNumber(seconds)} s ${where}` };
+}
+
+function checkRate(scenarios: ScenarioResult[], all: boolean): Measured | string {
+  const checks = scenarios.flatMap((s) => s.checks);
+  if (checks.length === 0) return `no checks were made ${all ? 'in this run' : `in ${scenarios[0]!.name}`}`;
+  const passed = checks.filter((c) => c.ok).length;
+  const rate = passed / checks.length;
+  return { value: rate, shown: fmtNumber(rate), about: `${passed}/${checks.length} passed` };
+}
+
+function boundText(t: Threshold): string {
+  const latencyStat = t.stat.kind === 'percentile' || t.stat.kind === 'min' || t.stat.kind === 'max' || t.stat.kind === 'mean';
+  return `${t.op} ${latencyStat ? fmtMs(t.bound) : fmtNumber(t.bound)}`;
+}
+
+export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult {
+  const all = t.scenario === undefined;
+  const scenarios = all ? run.scenarios : run.scenarios.filter((s) => s.name === t.scenario);
+  if (scenarios.length === 0) {
+    const detail = all ? 'the run has no scenarios' : `scenario ${t.scenario} is not in this run`;
+    return { expression: t.expression, ok: false, actual: null, detail };
+  }
+  const measured =
+    t.stat.kind === 'checkRate' ? checkRate(scenarios, all) : t.stat.kind === 'counter' || t.stat.kind === 'counterRate' ? counter(t, scenarios, all) : latency(t, scenarios, all);
+  if (typeof measured === 'string') return { expression: t.expression, ok: false, actual: null, detail: measured };
+  const ok = compare(measured.value, t.op, t.bound);
+  return {
+    expression: t.expression,
+    ok,
+    actual: measured.latency ? measured.value / 1000 : measured.value,
+    detail: `${measured.shown} (${measured.about}), needs ${boundText(t)}`,
+  };
+}
+
+/**
+ * The run with its thresholds evaluated and recorded; a broken threshold makes the verdict
+ * `failed`. Any thresholds recorded before (a merge's sources) are replaced.
+ */
+export function applyThresholds(run: RunResult, thresholds: Threshold[]): RunResult {
+  const { thresholds: _previous, ...rest } = run;
+  if (thresholds.length === 0) return rest;
+  const results = thresholds.map((t) => evaluateThreshold(t, run));
+  const broken = results.some((r) => !r.ok);
+  return { ...rest, thresholds: results, verdict: broken ? 'failed' : run.verdict };
+}
+
+/** One line per broken threshold, for stderr. */
+export function brokenThresholdLines(run: RunResult): string[] {
+  return (run.thresholds ?? []).filter((r) => !r.ok).map((r) => `threshold broken: ${r.expression} — ${r.detail}`);
+}
