@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAgentCommand } from './agent/agentCommand.ts';
 import { registerProxyCommand } from './proxy/proxyCommand.ts';
 import { registerRunCommands } from './engine/runCommand.ts';
+import { registerReportCommands } from './report/reportCommands.ts';
 import { UserError } from './protocol/userError.ts';
 
 const program = new Command('a2a-rig')
@@ -14,6 +15,7 @@ const program = new Command('a2a-rig')
 registerAgentCommand(program);
 registerProxyCommand(program);
 registerRunCommands(program);
+registerReportCommands(program);
 
 try {
   await program.parseAsync(process.argv);

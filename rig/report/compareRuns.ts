@@ -1,0 +1,185 @@
+// The regression gate: compares a current run with a baseline as ratios current / baseline, per
+// scenario, latency metric and stat, plus throughput counters and verdicts, against tolerances.
+//
+// - Latency stats (p50 p90 p95 p99 max mean): a regression is a ratio above 1 + tolerance AND an
+//   increase larger than the noise floor (default 1 ms: sub-millisecond loopback latencies double
+//   on a busy box without meaning anything). A percentile is compared only when both runs have at
+//   least `minTailSamples` samples beyond it (p99 needs 500 samples at the default 5), because with
+//   fewer the percentile is one or two samples and a ratio of it is noise; such rows say so.
+// - Throughput: counters named `*_per_s`, `*_per_sec`, `*_rps` or `*throughput*` are higher-is-better
+//   rates; a ratio below 1 + tolerance (a negative tolerance, default −10 %) is a regression.
+// - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
+import { UserError } from '../protocol/userError.ts';
+import type { RunResult, ScenarioResult } from './runResult.ts';
+import { markdownCell } from './summaryMarkdown.ts';
+
+export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
+export type LatencyStat = (typeof LATENCY_STATS)[number];
+export type ToleranceKey = LatencyStat | 'throughput';
+
+/** Allowed change as a fraction: +0.2 = 20 % slower allowed; throughput −0.1 = 10 % fewer allowed. */
+export type Tolerances = Partial<Record<ToleranceKey, number>>;
+
+export const DEFAULT_TOLERANCES: Tolerances = { p50: 0.2, p95: 0.2, p99: 0.3, throughput: -0.1 };
+
+export interface CompareOptions {
+  tolerances: Tolerances;
+  noiseFloorMs: number;
+  minTailSamples: number;
+}
+
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { tolerances: DEFAULT_TOLERANCES, noiseFloorMs: 1, minTailSamples: 5 };
+
+export type RowResult = 'ok' | 'REGRESSION' | 'not compared';
+
+export interface CompareRow {
+  scenario: string;
+  /** e.g. `resume_latency p95`, `answers_per_s`, `verdict`. */
+  measure: string;
+  baseline: string;
+  current: string;
+  ratio: number | null;
+  allowed: string;
+  result: RowResult;
+  note?: string;
+}
+
+export interface Comparison {
+  rows: CompareRow[];
+  regressions: CompareRow[];
+  /** Scenario-level remarks: missing scenarios, different profiles. */
+  notes: string[];
+}
+
+const KEY = /^(p50|p90|p95|p99|max|mean|throughput)=(?:(off)|([+-]?)(\d+(?:\.\d+)?)%)$/;
+
+/** Parses `p95=+20%,throughput=-10%,p99=off` (several flags allowed) over the defaults. */
+export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLERANCES): Tolerances {
+  const tolerances: Tolerances = { ...base };
+  for (const part of specs.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)) {
+    const m = KEY.exec(part);
+    if (!m) throw new UserError(`bad --tolerance "${part}": use STAT=+N% (p50 p90 p95 p99 max mean), throughput=-N%, or STAT=off`);
+    const key = m[1] as ToleranceKey;
+    if (m[2]) {
+      delete tolerances[key];
+      continue;
+    }
+    const sign = m[3];
+    const fraction = Number(m[4]) / 100;
+    if (key === 'throughput' && sign === '+') throw new UserError(`bad --tolerance "${part}": throughput tolerance is an allowed drop, e.g. throughput=-10%`);
+    if (key !== 'throughput' && sign === '-') throw new UserError(`bad --tolerance "${part}": latency tolerance is an allowed increase, e.g. ${key}=+20%`);
+    tolerances[key] = key === 'throughput' ? -fraction : fraction;
+  }
+  return tolerances;
+}
+
+export function isThroughputCounter(name: string): boolean {
+  return /(_per_s|_per_sec|_rps)$/i.test(name) || /throughput/i.test(name);
+}
+
+const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
+const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
+const num = (n: number) => String(Number(n.toFixed(3)));
+
+function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (const [metric, b] of Object.entries(base.metrics)) {
+    const c = cur.metrics[metric];
+    for (const stat of LATENCY_STATS) {
+      const tolerance = o.tolerances[stat];
+      if (tolerance === undefined) continue;
+      const row: CompareRow = { scenario: name, measure: `${metric} ${stat}`, baseline: b.count ? ms(b[stat]) : '—', current: c?.count ? ms(c[stat]) : '—', ratio: null, allowed: pct(tolerance), result: 'not compared' };
+      rows.push(row);
+      if (!c) {
+        row.note = 'not recorded in the current run';
+        continue;
+      }
+      if (b.count === 0 || c.count === 0) {
+        row.note = 'no samples';
+        continue;
+      }
+      if (stat.startsWith('p')) {
+        const tail = (n: number) => n * (1 - Number(stat.slice(1)) / 100);
+        if (tail(b.count) < o.minTailSamples || tail(c.count) < o.minTailSamples) {
+          row.note = `too few samples (n=${b.count}/${c.count}) for a stable ${stat}`;
+          continue;
+        }
+      }
+      row.ratio = b[stat] > 0 ? c[stat] / b[stat] : c[stat] > 0 ? Infinity : 1;
+      const beyond = row.ratio > 1 + tolerance;
+      const noise = c[stat] - b[stat] <= o.noiseFloorMs * 1000;
+      row.result = beyond && !noise ? 'REGRESSION' : 'ok';
+      if (beyond && noise) row.note = `within the ${o.noiseFloorMs} ms noise floor`;
+    }
+  }
+  return rows;
+}
+
+function throughputRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
+  const tolerance = o.tolerances.throughput;
+  if (tolerance === undefined) return [];
+  return Object.entries(base.counters)
+    .filter(([counter]) => isThroughputCounter(counter))
+    .map(([counter, b]) => {
+      const c = cur.counters[counter];
+      const row: CompareRow = { scenario: name, measure: counter, baseline: num(b), current: c === undefined ? '—' : num(c), ratio: null, allowed: pct(tolerance), result: 'not compared' };
+      if (c === undefined) row.note = 'not counted in the current run';
+      else if (b <= 0) row.note = 'baseline is 0';
+      else {
+        row.ratio = c / b;
+        row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
+      }
+      return row;
+    });
+}
+
+function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): CompareRow | undefined {
+  if (base.verdict === cur.verdict) return undefined;
+  const row: CompareRow = { scenario: name, measure: 'verdict', baseline: base.verdict, current: cur.verdict, ratio: null, allowed: 'passed stays passed', result: 'ok' };
+  if (base.verdict === 'passed' && (cur.verdict === 'failed' || cur.verdict === 'errored')) row.result = 'REGRESSION';
+  else if (cur.verdict === 'skipped') row.result = 'not compared';
+  if (cur.reason) row.note = cur.reason;
+  return row;
+}
+
+export function compareRuns(baseline: RunResult, current: RunResult, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): Comparison {
+  const rows: CompareRow[] = [];
+  const notes: string[] = [];
+  if (baseline.profile !== current.profile) notes.push(`profiles differ (baseline ${baseline.profile}, current ${current.profile}): the runs were sized differently`);
+  let shared = 0;
+  for (const base of baseline.scenarios) {
+    const cur = current.scenarios.find((s) => s.name === base.name);
+    if (!cur) {
+      notes.push(`${base.name} is not in the current run`);
+      continue;
+    }
+    shared++;
+    const verdict = verdictRow(base.name, base, cur);
+    if (verdict) rows.push(verdict);
+    rows.push(...latencyRows(base.name, base, cur, options), ...throughputRows(base.name, base, cur, options));
+  }
+  for (const cur of current.scenarios) if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
+  if (shared === 0) throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
+  return { rows, regressions: rows.filter((r) => r.result === 'REGRESSION'), notes };
+}
+
+export function comparisonMarkdown(comparison: Comparison, baseline: RunResult, current: RunResult, options: CompareOptions): string {
+  const { rows, regressions, notes } = comparison;
+  const run = (r: RunResult) => `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
+  const lines = [
+    `# a2a-rig compare — ${regressions.length ? `${regressions.length} REGRESSION${regressions.length > 1 ? 'S' : ''}` : 'no regression'}`,
+    '',
+    `Baseline ${run(baseline)} · current ${run(current)}`,
+    '',
+    `Allowed: ${Object.entries(options.tolerances).map(([k, v]) => `${k} ${pct(v)}`).join(', ') || 'nothing compared'} · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them`,
+    '',
+    '| scenario | measure | baseline | current | ratio | allowed | result |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${markdownCell(r.scenario)} | ${markdownCell(r.measure)} | ${markdownCell(r.baseline)} | ${markdownCell(r.current)} | ${r.ratio === null ? '—' : r.ratio.toFixed(2)} | ${markdownCell(r.allowed)} | ${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''} |`,
+    ),
+  ];
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownCell(n)}`));
+  return `${lines.join('\n')}\n`;
+}

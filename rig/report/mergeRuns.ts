@@ -1,0 +1,129 @@
+// Adds up runs of the same scenarios (workers on several machines, running at the same time) into
+// one result. Latency histograms are added bucket by bucket and the summaries recomputed from the
+// sum, so the merged p99 is the p99 of all samples — never an average of percentiles.
+//
+// Per scenario (matched by name; order of first appearance):
+// - metrics: HDR histograms added exactly; counters: summed;
+// - verdict: the worst, failed > errored > passed > skipped (skipped only if skipped everywhere);
+// - checks: the k-th check of a name in one run is the same check as the k-th of that name in
+//   another: it passes only if it passed in every run that made it, and its detail names the runs;
+// - durationMs: the longest (the workers ran side by side), so counter rates are per wall second.
+import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import { UserError } from '../protocol/userError.ts';
+import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MergeSource, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from './runResult.ts';
+
+export interface MergeInput {
+  run: RunResult;
+  /** Where it was read from (recorded in mergedFrom). */
+  path: string;
+}
+
+const SEVERITY: Record<Verdict, number> = { skipped: 0, passed: 1, errored: 2, failed: 3 };
+
+function worst(verdicts: Verdict[]): Verdict {
+  return verdicts.reduce((a, b) => (SEVERITY[b] > SEVERITY[a] ? b : a));
+}
+
+function mergeMetrics(parts: ScenarioResult[], label: (s: ScenarioResult) => string): Record<string, MetricResult> {
+  const sums = new Map<string, LatencyHistogram>();
+  for (const part of parts) {
+    for (const [name, metric] of Object.entries(part.metrics)) {
+      let histogram: LatencyHistogram;
+      try {
+        histogram = LatencyHistogram.decode(metric.hdr);
+      } catch (err) {
+        throw new UserError(`metric ${part.name}/${name} of ${label(part)} has an unreadable hdr histogram (${(err as Error).message})`);
+      }
+      const sum = sums.get(name);
+      if (sum) sum.add(histogram);
+      else sums.set(name, histogram);
+    }
+  }
+  const metrics: Record<string, MetricResult> = {};
+  for (const [name, histogram] of sums) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
+  return metrics;
+}
+
+function mergeCounters(parts: ScenarioResult[]): Record<string, number> {
+  const counters: Record<string, number> = {};
+  for (const part of parts) for (const [name, n] of Object.entries(part.counters)) counters[name] = (counters[name] ?? 0) + n;
+  return counters;
+}
+
+function mergeChecks(parts: ScenarioResult[], label: (s: ScenarioResult) => string): CheckResult[] {
+  const merged = new Map<string, { name: string; sightings: Array<{ from: string; check: CheckResult }> }>();
+  for (const part of parts) {
+    const seen = new Map<string, number>();
+    for (const check of part.checks) {
+      const k = seen.get(check.name) ?? 0;
+      seen.set(check.name, k + 1);
+      const key = `${k}\u0000${check.name}`;
+      const entry = merged.get(key) ?? { name: check.name, sightings: [] };
+      entry.sightings.push({ from: label(part), check });
+      merged.set(key, entry);
+    }
+  }
+  return [...merged.values()].map(({ name, sightings }) => {
+    const ok = sightings.every((s) => s.check.ok);
+    const details = sightings.filter((s) => s.check.detail !== undefined || !s.check.ok).map((s) => `${s.from}: ${s.check.ok ? '' : 'FAILED '}${s.check.detail ?? ''}`.trim());
+    const detail = sightings.length === 1 ? sightings[0]!.check.detail : details.length ? details.join('; ') : undefined;
+    return detail === undefined ? { name, ok } : { name, ok, detail };
+  });
+}
+
+function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => string): ScenarioResult {
+  const first = parts[0]!;
+  const verdict = worst(parts.map((p) => p.verdict));
+  const because = parts.find((p) => p.verdict === verdict && p.reason);
+  return {
+    name: first.name,
+    description: first.description,
+    tags: first.tags,
+    verdict,
+    ...(because ? { reason: parts.length > 1 ? `${label(because)}: ${because.reason}` : because.reason } : {}),
+    durationMs: Math.max(...parts.map((p) => p.durationMs)),
+    params: first.params,
+    checks: mergeChecks(parts, label),
+    metrics: mergeMetrics(parts, label),
+    counters: mergeCounters(parts),
+  };
+}
+
+function distinct(values: string[]): string {
+  return [...new Set(values)].join('+');
+}
+
+/** One result that adds up the given runs. */
+export function mergeRuns(inputs: MergeInput[], runId: string): RunResult {
+  if (inputs.length === 0) throw new UserError('merge needs at least one results directory');
+  const owner = new Map<ScenarioResult, string>();
+  const byName = new Map<string, ScenarioResult[]>();
+  for (const { run } of inputs) {
+    if (run.schema !== RESULTS_SCHEMA) throw new UserError(`run ${run.runId} has schema ${run.schema}, expected ${RESULTS_SCHEMA}`);
+    for (const s of run.scenarios) {
+      owner.set(s, run.runId);
+      byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
+    }
+  }
+  const label = (s: ScenarioResult) => `run ${owner.get(s)}`;
+  const scenarios = [...byName.values()].map((parts) => mergeScenario(parts, label));
+  const runs = inputs.map((i) => i.run);
+  const first = runs[0]!;
+  const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
+  const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
+  const mergedFrom: MergeSource[] = inputs.map(({ run, path }) => ({ runId: run.runId, path, profile: run.profile, verdict: run.verdict, platform: run.rig.platform }));
+  return {
+    schema: RESULTS_SCHEMA,
+    runId,
+    startedAt,
+    finishedAt,
+    durationMs: Math.max(...runs.map((r) => r.durationMs)),
+    profile: distinct(runs.map((r) => r.profile)),
+    rig: { ...first.rig, cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0) },
+    target: first.target,
+    proxy: first.proxy,
+    verdict: overallVerdict(scenarios),
+    scenarios,
+    mergedFrom,
+  };
+}

@@ -1,0 +1,80 @@
+// `a2a-rig compare` (the regression gate) and `a2a-rig merge` (several runs into one, exactly):
+// verbs over results already written, so they need no agent and no network.
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { UserError } from '../protocol/userError.ts';
+import { DEFAULT_COMPARE_OPTIONS, compareRuns, comparisonMarkdown, parseTolerances } from './compareRuns.ts';
+import { mergeRuns } from './mergeRuns.ts';
+import { readRunResult, resultsPath } from './readRunResult.ts';
+import { summaryMarkdown } from './summaryMarkdown.ts';
+import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
+import { parseThreshold } from './thresholdExpression.ts';
+import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
+import { writeResults } from './writeResults.ts';
+
+interface CompareFlags {
+  baseline: string;
+  current: string;
+  tolerance: string[];
+  noiseFloorMs: number;
+  minTailSamples: number;
+}
+
+function nonNegative(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UserError(`${flag} must be a number ≥ 0, got "${value}"`);
+    return n;
+  };
+}
+
+function mergedRunId(now = new Date()): string {
+  return `merged-${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
+}
+
+export function registerReportCommands(program: Command): void {
+  program
+    .command('compare')
+    .description('compare a run with a baseline (ratios against tolerances); Markdown table on stdout, exit 1 on a regression')
+    .requiredOption('--baseline <file>', 'results.json of the reference run (or its directory)')
+    .requiredOption('--current <dir>', 'the run to judge: its directory or its results.json')
+    .option(
+      '--tolerance <spec>',
+      `allowed change, e.g. p95=+20%,throughput=-10%,p99=off (defaults: ${Object.entries(DEFAULT_COMPARE_OPTIONS.tolerances).map(([k, v]) => `${k}=${v! > 0 ? '+' : ''}${v! * 100}%`).join(',')}; repeatable)`,
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .option('--noise-floor-ms <ms>', 'latency increases up to this many ms are never regressions', nonNegative('--noise-floor-ms'), DEFAULT_COMPARE_OPTIONS.noiseFloorMs)
+    .option('--min-tail-samples <n>', 'compare a percentile only with this many samples beyond it in both runs', nonNegative('--min-tail-samples'), DEFAULT_COMPARE_OPTIONS.minTailSamples)
+    .action((flags: CompareFlags) => {
+      const options = { tolerances: parseTolerances(flags.tolerance), noiseFloorMs: flags.noiseFloorMs, minTailSamples: flags.minTailSamples };
+      const baseline = readRunResult(flags.baseline);
+      const current = readRunResult(flags.current);
+      const comparison = compareRuns(baseline, current, options);
+      process.stdout.write(comparisonMarkdown(comparison, baseline, current, options));
+      for (const r of comparison.regressions) process.stderr.write(`regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`}\n`);
+      process.exitCode = comparison.regressions.length > 0 ? 1 : 0;
+    });
+
+  addThresholdOptions(
+    program
+      .command('merge')
+      .description('add up runs of the same scenarios (e.g. workers on several machines) into one result: histograms added exactly, counters summed')
+      .argument('<dirs...>', 'results directories (or results.json files) to merge')
+      .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md'),
+  ).action((dirs: string[], flags: ThresholdFlags & { out: string }) => {
+    const extra = thresholdsFromFlags(flags);
+    const inputs = dirs.map((dir) => ({ run: readRunResult(dir), path: resolve(resultsPath(dir)) }));
+    // The sources' thresholds were judged on part of the data; judge the same expressions on the union.
+    const expressions = new Set(inputs.flatMap(({ run }) => (run.thresholds ?? []).map((t) => t.expression)));
+    for (const t of extra) expressions.delete(t.expression);
+    const thresholds = [...[...expressions].map(parseThreshold), ...extra];
+    const merged = applyThresholds(mergeRuns(inputs, mergedRunId()), thresholds);
+    const files = writeResults(resolve(flags.out), merged);
+    process.stdout.write(summaryMarkdown(merged));
+    process.stdout.write(`\nMerged ${inputs.length} runs: ${files.join(', ')}\n`);
+    for (const line of brokenThresholdLines(merged)) process.stderr.write(`${line}\n`);
+    process.exitCode = merged.verdict === 'failed' ? 1 : 0;
+  });
+}
