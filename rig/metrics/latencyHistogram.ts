@@ -76,7 +76,8 @@ export class LatencyHistogram {
   /**
    * The percentile distribution as points for a curve on a "nines" axis (x = log10(1 / (1 − p))):
    * `perNine` points per decade from 0 % up to 99.999 %, stopping at the nines the count can
-   * resolve (n values resolve about log10(n) nines), then the maximum at 100 %. Empty when empty.
+   * resolve (n values resolve about log10(n) nines; the last point is then about the maximum).
+   * Empty when empty.
    */
   percentileCurve(perNine = 20, maxNines = 5): PercentilePoint[] {
     if (this.count === 0) return [];
@@ -86,7 +87,6 @@ export class LatencyHistogram {
       const percentile = 100 * (1 - 10 ** (-i / perNine));
       points.push({ percentile, us: this.histogram.getValueAtPercentile(percentile) });
     }
-    points.push({ percentile: 100, us: this.histogram.maxValue });
     return points;
   }
 
