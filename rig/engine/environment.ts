@@ -3,6 +3,9 @@
 // proxy sits between the rig and the agent, and the rig's clients go through it; `direct` clients
 // bypass it to read the truth (full replays, probes) without faults in the way.
 import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory } from '../client/index.ts';
@@ -151,19 +154,36 @@ function throughProxy(agent: AgentDescription, directUrl: string, proxyUrl: stri
   return { ...agent, rpcUrl: rpc.toString() };
 }
 
+/**
+ * Runs --restart-cmd and waits for it to exit. The command usually leaves the restarted agent
+ * running in the background, holding whatever stdio it inherited: its stderr goes to a temp file,
+ * not a pipe, so that agent can neither keep the rig alive after the run (an open pipe would) nor
+ * die of EPIPE when it logs after the rig has gone.
+ */
 function runRestartCommand(command: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-restart-'));
+  const errPath = join(dir, 'stderr');
+  const errFd = openSync(errPath, 'w');
+  let tail: string | undefined;
+  const finish = (): string => {
+    if (tail === undefined) {
+      tail = readFileSync(errPath, 'utf8').trim().slice(-2000);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return tail;
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'ignore', errFd] });
+    closeSync(errFd);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`--restart-cmd did not finish within ${READY_TIMEOUT_MS} ms`));
+      reject(new Error(`--restart-cmd did not finish within ${READY_TIMEOUT_MS} ms: ${finish()}`));
     }, READY_TIMEOUT_MS);
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
+      const stderr = finish();
       if (code === 0) resolve();
-      else reject(new Error(`--restart-cmd exited with ${code}: ${stderr.trim()}`));
+      else reject(new Error(`--restart-cmd exited with ${code ?? signal}: ${stderr}`));
     });
   });
 }
