@@ -77,8 +77,9 @@ export default defineScenario({
     let problems = 0;
     for (const outcome of outcomes) {
       byKind[outcome.kind]++;
-      if (outcome.kind === 'conflict') conflictLatency.recordMs(outcome.latencyMs);
-      if (outcome.kind === 'accepted') acceptedLatency.recordMs(outcome.latencyMs);
+      // Timed when each reply arrived, not when the tally runs, so the timeline shows the flood as it was.
+      if (outcome.kind === 'conflict') conflictLatency.recordMs(outcome.latencyMs, outcome.startedAt + outcome.latencyMs);
+      if (outcome.kind === 'accepted') acceptedLatency.recordMs(outcome.latencyMs, outcome.startedAt + outcome.latencyMs);
       if (outcome.problems.length > 0) problems++;
     }
     for (const [kind, n] of Object.entries(byKind)) ctx.count(`answers_${kind}`, n);
