@@ -39,6 +39,32 @@ export interface ScenarioResult {
   timeline?: TimelineRecord;
   /** The faults the scenario injected or lifted, in order. Absent when it touched none. */
   faultEvents?: FaultEvent[];
+  /**
+   * Curves the scenario measured, by name. A name says what is plotted against what, units
+   * included: `<y>_vs_<x>`, e.g. `round_trip_p95_ms_vs_rate_per_s` (capacity: p95 at each offered
+   * rate). Points are in the order measured. Absent when the scenario plotted nothing.
+   */
+  series?: Record<string, SeriesPoint[]>;
+}
+
+/**
+ * One point of a scenario's curve: `x` and `y` are the plotted coordinates (units in the series
+ * name); any other field is a labelled value that belongs to the point (for a tooltip or a table),
+ * e.g. capacity's `p50_ms`, `p99_ms`, `achieved_per_s`, `errors`, `dropped`, `late`, `sustainable`.
+ */
+export interface SeriesPoint {
+  x: number;
+  y: number;
+  [field: string]: number | string | boolean;
+}
+
+/** A toxic `--toxic` applied to the agent's proxy for every scenario of a run. */
+export interface RunToxic {
+  name: string;
+  type: string;
+  stream: string;
+  toxicity: number;
+  attributes: Record<string, number>;
 }
 
 /** A fault the scenario changed, `t` ms after it started (the report's toxics timeline). */
@@ -96,6 +122,8 @@ export interface RunResult {
   thresholds?: ThresholdResult[];
   /** Present on a merged result: the runs it adds up. */
   mergedFrom?: MergeSource[];
+  /** Present when `--toxic` was given: toxics on the agent's proxy during every scenario. */
+  toxics?: RunToxic[];
 }
 
 /** The run's verdict: failed if any scenario failed or errored; skipped only if all skipped. */
