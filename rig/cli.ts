@@ -5,6 +5,7 @@ import { registerAgentCommand } from './agent/agentCommand.ts';
 import { registerProxyCommand } from './proxy/proxyCommand.ts';
 import { registerRunCommands } from './engine/runCommand.ts';
 import { registerReportCommands } from './report/reportCommands.ts';
+import { registerHtmlReportCommand } from './report/htmlReportCommand.ts';
 import { UserError } from './protocol/userError.ts';
 
 const program = new Command('a2a-rig')
@@ -16,6 +17,7 @@ registerAgentCommand(program);
 registerProxyCommand(program);
 registerRunCommands(program);
 registerReportCommands(program);
+registerHtmlReportCommand(program);
 
 try {
   await program.parseAsync(process.argv);

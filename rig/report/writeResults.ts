@@ -1,11 +1,12 @@
-// Writes a run's three files into its directory: results.json, junit.xml and summary.md.
+// Writes a run's files into its directory: results.json, junit.xml, summary.md and report.html.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { htmlReport } from './htmlReport.ts';
 import { junitXml } from './junitXml.ts';
 import type { RunResult } from './runResult.ts';
 import { summaryMarkdown } from './summaryMarkdown.ts';
 
-export const RESULT_FILES = ['results.json', 'junit.xml', 'summary.md'] as const;
+export const RESULT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.html'] as const;
 
 export function writeResults(dir: string, run: RunResult): string[] {
   mkdirSync(dir, { recursive: true });
@@ -13,6 +14,7 @@ export function writeResults(dir: string, run: RunResult): string[] {
     ['results.json', `${JSON.stringify(run, null, 2)}\n`],
     ['junit.xml', junitXml(run)],
     ['summary.md', summaryMarkdown(run)],
+    ['report.html', htmlReport(run)],
   ];
   for (const [name, text] of files) writeFileSync(join(dir, name), text);
   return files.map(([name]) => join(dir, name));

@@ -1,0 +1,120 @@
+// report.html: one self-contained page per run (styles and charts inline, no script, nothing
+// fetched; the Content-Security-Policy forbids both): the verdict table, thresholds, the capacity
+// curve when the run has one, and per scenario its latency over time, percentile distribution and
+// faults timeline, then every check. Every string from an agent or a scenario goes through `html`,
+// which escapes it (spec S-1): a `<script>` in a prompt or a reason shows as text.
+import type { MetricResult, RunResult, ScenarioResult, Verdict } from './runResult.ts';
+import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
+import { faultsTimelineChart, latencyOverTimeChart, percentileChart } from './scenarioCharts.ts';
+import { REPORT_STYLE } from './reportStyle.ts';
+
+const VERDICT_LABEL: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR' };
+
+const msText = (us: number) => (us / 1000).toFixed(us < 10_000 ? 2 : us < 100_000 ? 1 : 0);
+const secondsText = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+
+function badge(verdict: Verdict): SafeHtml {
+  return html`<span class="badge ${verdict}">${VERDICT_LABEL[verdict] ?? verdict}</span>`;
+}
+
+function latencyCell(metrics: Record<string, MetricResult>): HtmlValue {
+  const entries = Object.entries(metrics).filter(([, m]) => m.count > 0);
+  if (entries.length === 0) return '—';
+  return entries.map(([name, m]) => html`<div><span class="metric">${name}</span> ${msText(m.p50)} / ${msText(m.p95)} / ${msText(m.p99)} <span class="n">n=${m.count}</span></div>`);
+}
+
+function verdictTable(run: RunResult): SafeHtml {
+  const rows = run.scenarios.map((s, i) => {
+    const passed = s.checks.filter((c) => c.ok).length;
+    return html`<tr class="${s.verdict}"><td><a href="#scenario-${i}">${s.name}</a></td><td>${badge(s.verdict)}</td><td class="num">${passed}/${s.checks.length}</td><td class="num">${secondsText(s.durationMs)}</td><td>${latencyCell(s.metrics)}</td><td class="reason">${s.reason ?? ''}</td></tr>`;
+  });
+  return html`<section id="verdicts"><h2>Verdicts</h2>
+<table class="verdicts"><thead><tr><th>scenario</th><th>verdict</th><th>checks</th><th>time</th><th>latency ms (p50 / p95 / p99)</th><th>note</th></tr></thead>
+<tbody>${rows}</tbody></table></section>`;
+}
+
+function thresholdsSection(run: RunResult): HtmlValue {
+  if (!run.thresholds?.length) return null;
+  return html`<section id="thresholds"><h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>result</th><th>measured</th></tr></thead><tbody>${run.thresholds.map(
+    (t) => html`<tr><td><code>${t.expression}</code></td><td>${badge(t.ok ? 'passed' : 'failed')}</td><td>${t.detail}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
+function keyValues(title: string, entries: Array<[string, unknown]>): HtmlValue {
+  if (entries.length === 0) return null;
+  return html`<h4>${title}</h4><dl class="kv">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${typeof v === 'string' ? v : JSON.stringify(v)}</dd>`)}</dl>`;
+}
+
+function metricsTable(metrics: Record<string, MetricResult>): HtmlValue {
+  const entries = Object.entries(metrics);
+  if (entries.length === 0) return null;
+  return html`<h4>Latency (ms)</h4><table class="metrics"><thead><tr><th>metric</th><th>n</th><th>min</th><th>mean</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr></thead><tbody>${entries.map(
+    ([name, m]) => html`<tr><td>${name}</td><td class="num">${m.count}</td>${[m.min, m.mean, m.p50, m.p90, m.p95, m.p99, m.max].map((v) => html`<td class="num">${msText(v)}</td>`)}</tr>`,
+  )}</tbody></table>`;
+}
+
+function faultEventList(s: ScenarioResult): HtmlValue {
+  if (!s.faultEvents?.length) return null;
+  return html`<h4>Fault events</h4><ol class="events">${s.faultEvents.map(
+    (e) => html`<li><span class="t">${secondsText(e.t)}</span> ${e.action} <code>${e.target}</code>${e.detail ? html` — ${e.detail}` : null}</li>`,
+  )}</ol>`;
+}
+
+function scenarioSection(s: ScenarioResult, index: number): SafeHtml {
+  const charts = [latencyOverTimeChart(s), percentileChart(s), faultsTimelineChart(s)].filter((c) => c !== undefined);
+  const failed = s.checks.filter((c) => !c.ok).length;
+  return html`<article class="scenario ${s.verdict}" id="scenario-${index}">
+<h3>${s.name} ${badge(s.verdict)}</h3>
+<p class="description">${s.description}</p>
+${s.reason ? html`<p class="reason">${s.reason}</p>` : null}
+${charts.length ? html`<div class="charts">${charts}</div>` : null}
+<details${s.verdict === 'failed' || s.verdict === 'errored' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null} · params, counters, latency table</summary>
+<ul class="checks">${s.checks.map((c) => html`<li class="${c.ok ? 'ok' : 'bad'}"><span class="mark">${c.ok ? '✓' : '✗'}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`)}</ul>
+${metricsTable(s.metrics)}
+${keyValues('Counters', Object.entries(s.counters))}
+${keyValues('Parameters', Object.entries(s.params))}
+${faultEventList(s)}
+</details>
+</article>`;
+}
+
+function header(run: RunResult): SafeHtml {
+  const t = run.target;
+  const facts: Array<[string, HtmlValue]> = [
+    ['agent', html`${t.agentName ?? 'unknown'}${t.agentVersion ? ` ${t.agentVersion}` : ''} at <code>${t.url}</code>`],
+    ['A2A', `${t.generation ?? '?'} · ${t.kind}${t.hitlDeclared === undefined ? '' : t.hitlDeclared ? ' · declares hitl-prompt/v1' : ' · no hitl-prompt/v1'}`],
+    ...(t.agentFaults.length ? [['agent faults', t.agentFaults.join(', ')] as [string, HtmlValue]] : []),
+    ['fault backend', run.proxy ? `${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}` : 'none'],
+    ['profile', run.profile],
+    ['started', `${run.startedAt} · ${secondsText(run.durationMs)}`],
+    ['rig', `${run.rig.version} · node ${run.rig.node} · ${run.rig.platform} · ${run.rig.cpus} CPUs`],
+    ...(run.mergedFrom?.length ? [['merged from', run.mergedFrom.map((m) => `${m.runId} (${m.platform}, ${m.verdict})`).join('; ')] as [string, HtmlValue]] : []),
+  ];
+  const counts = (['passed', 'failed', 'errored', 'skipped'] as Verdict[]).map((v) => [v, run.scenarios.filter((s) => s.verdict === v).length] as const).filter(([, n]) => n > 0);
+  return html`<header><h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>
+<p class="counts">${counts.map(([v, n]) => html`<span class="count ${v}">${n} ${v}</span> `)}</p>
+<dl class="kv">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></header>`;
+}
+
+/** The whole page. Pure: the same RunResult gives the same bytes. */
+export function htmlReport(run: RunResult): string {
+  const capacity: SafeHtml | undefined = undefined;
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>a2a-rig ${VERDICT_LABEL[run.verdict] ?? run.verdict} — ${run.runId}</title>
+<style>${new SafeHtml(REPORT_STYLE)}</style></head>
+<body>
+${header(run)}
+<main>
+${verdictTable(run)}
+${thresholdsSection(run)}
+${capacity ? html`<section id="capacity"><h2>Capacity</h2>${capacity}</section>` : null}
+<section id="scenarios"><h2>Scenarios</h2>${run.scenarios.map(scenarioSection)}</section>
+</main>
+<footer>Written by a2a-rig ${run.rig.version} from results.json (schema <code>${run.schema}</code>). Charts are inline SVG: hover a point for its values. <code>a2a-rig report DIR</code> writes this page again.</footer>
+</body></html>
+`;
+  return page.text;
+}

@@ -1,0 +1,55 @@
+// The report's stylesheet, inlined into report.html (the page fetches nothing).
+export const REPORT_STYLE = `
+:root { --fg: #1d2330; --muted: #5b6472; --line: #d9dde3; --bg: #ffffff; --soft: #f5f7fa;
+  --pass: #2f7d32; --fail: #c62828; --skip: #8a6d00; --error: #8e24aa; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
+header, main, footer { max-width: 1180px; margin: 0 auto; padding: 0 20px; }
+header { padding-top: 18px; border-bottom: 1px solid var(--line); padding-bottom: 10px; }
+h1 { font-size: 22px; margin: 0 0 6px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+h2 { font-size: 18px; margin: 26px 0 10px; }
+h3 { font-size: 16px; margin: 0 0 4px; display: flex; align-items: center; gap: 8px; }
+h4 { font-size: 13px; margin: 14px 0 6px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.run-id { font: 13px ui-monospace, "DejaVu Sans Mono", monospace; color: var(--muted); font-weight: normal; }
+code { font: 12.5px ui-monospace, "DejaVu Sans Mono", monospace; background: var(--soft); padding: 0 3px; border-radius: 3px; overflow-wrap: anywhere; }
+.badge { display: inline-block; min-width: 48px; text-align: center; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
+.badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); }
+.badge.skipped { background: var(--skip); } .badge.errored { background: var(--error); }
+.counts { margin: 0 0 8px; } .count { margin-right: 10px; font-weight: 600; }
+.count.passed { color: var(--pass); } .count.failed { color: var(--fail); } .count.skipped { color: var(--skip); } .count.errored { color: var(--error); }
+dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
+dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; overflow-wrap: anywhere; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: 12px; color: var(--muted); font-weight: 600; background: var(--soft); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.verdicts td:first-child a { color: inherit; font-weight: 600; text-decoration: none; }
+table.verdicts tr.failed td, table.verdicts tr.errored td { background: #fff5f5; }
+.metric { font: 12px ui-monospace, "DejaVu Sans Mono", monospace; } .n { color: var(--muted); font-size: 12px; }
+.reason { color: var(--muted); overflow-wrap: anywhere; white-space: pre-wrap; }
+article.scenario { border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; margin: 0 0 16px; }
+article.scenario.failed, article.scenario.errored { border-color: var(--fail); }
+.description { margin: 0 0 6px; color: var(--muted); }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 10px 18px; margin: 8px 0; }
+figure.chart { margin: 0; } figure.chart figcaption { font-weight: 600; font-size: 13px; margin: 4px 0; }
+figure.chart svg { width: 100%; height: auto; display: block; }
+svg .frame { fill: none; stroke: #9aa3ad; stroke-width: 1; }
+svg .grid { stroke: #eceef1; stroke-width: 1; }
+svg .tick { font-size: 11px; fill: var(--muted); }
+svg .axis-label { font-size: 12px; fill: var(--muted); }
+svg .series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
+svg .marker { stroke-width: 2; stroke-dasharray: 3 3; }
+svg .lane-label { font-size: 12px; fill: var(--fg); }
+svg .point:hover, svg .bar:hover, svg .instant:hover { stroke: #000; stroke-width: 1; }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 2px 14px; padding: 0; margin: 2px 0 0 64px; font-size: 12px; color: var(--muted); }
+.swatch { display: inline-block; width: 16px; height: 0; border-top: 2px solid var(--c); vertical-align: middle; margin-right: 5px; }
+.swatch.dashed { border-top-style: dashed; }
+.swatch.shaded { height: 10px; border: 1px solid #d0a0a0; background: var(--c); }
+details { margin-top: 8px; } summary { cursor: pointer; color: var(--muted); }
+ul.checks { list-style: none; padding: 0; margin: 8px 0; }
+ul.checks li { padding: 2px 0; overflow-wrap: anywhere; } ul.checks li.bad { color: var(--fail); }
+ul.checks .mark { display: inline-block; width: 16px; font-weight: 700; } ul.checks li.ok .mark { color: var(--pass); }
+ul.checks .detail { margin-left: 20px; color: var(--muted); font-size: 12.5px; white-space: pre-wrap; }
+ol.events { padding-left: 20px; margin: 0; } ol.events .t { font-variant-numeric: tabular-nums; color: var(--muted); display: inline-block; min-width: 60px; }
+footer { color: var(--muted); font-size: 12px; padding: 18px 20px 30px; }
+`;

@@ -1,0 +1,207 @@
+// Charts as inline SVG, drawn here in TypeScript when the report is written: the page needs no
+// script and no network to show them, and a Content-Security-Policy can forbid both. Hand-written
+// rather than an embedded charting library, since the report needs only two shapes (an XY chart
+// with lines, points, shaded spans and markers; and a lane chart for the faults timeline) and a
+// library would bring a runtime script into a page that otherwise has none.
+import { html, type SafeHtml } from './safeHtml.ts';
+
+export interface Tick {
+  value: number;
+  label: string;
+}
+
+export interface Axis {
+  label: string;
+  min?: number;
+  max?: number;
+  /** Fixed ticks (e.g. the nines of a percentile axis); otherwise round numbers are chosen. */
+  ticks?: Tick[];
+  format?: (value: number) => string;
+  /** Logarithmic (values ≤ 0 sit at the bottom); ticks at 1, 2, 5 × 10^k. */
+  log?: boolean;
+}
+
+export interface Series {
+  name: string;
+  color: string;
+  points: Array<{ x: number; y: number; title?: string }>;
+  /** Line through the points (default), or points only. */
+  kind?: 'line' | 'points';
+  dashed?: boolean;
+}
+
+/** A shaded stretch of x (a fault in place). */
+export interface Span {
+  x0: number;
+  x1: number;
+  label: string;
+  color: string;
+}
+
+/** A vertical line at x (a restart, a disabled proxy). */
+export interface Marker {
+  x: number;
+  label: string;
+  color: string;
+}
+
+export interface XYChart {
+  /** Names the chart for tests and styles (data-chart). */
+  id: string;
+  title: string;
+  x: Axis;
+  y: Axis;
+  series: Series[];
+  spans?: Span[];
+  markers?: Marker[];
+}
+
+const WIDTH = 760;
+const HEIGHT = 280;
+const PAD = { left: 64, right: 16, top: 12, bottom: 44 };
+
+/** Round ticks (1, 2, 5 × 10^k) covering [min, max]. */
+export function niceTicks(min: number, max: number, target = 6): number[] {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / target;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9 && ticks.length < 50; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+/** Ticks 1, 2, 5 × 10^k covering [min, max] (both > 0). */
+export function logTicks(min: number, max: number): number[] {
+  const ticks: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)) && ticks.length < 40; e++) {
+    for (const m of [1, 2, 5]) {
+      const v = Number((m * 10 ** e).toPrecision(12));
+      if (v >= min * 0.999 && v <= max * 1.001) ticks.push(v);
+    }
+  }
+  return ticks;
+}
+
+function extent(values: number[], axis: Axis): [number, number] {
+  let lo = axis.min ?? Math.min(...values);
+  let hi = axis.max ?? Math.max(...values);
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [0, 1];
+  if (hi <= lo) hi = lo + (lo === 0 ? 1 : Math.abs(lo) * 0.1);
+  return [lo, hi];
+}
+
+const fmt = (v: number) => String(Number(v.toPrecision(4)));
+const px = (v: number) => v.toFixed(1);
+
+function legend(items: Array<{ name: string; color: string; dashed?: boolean; shaded?: boolean }>): SafeHtml {
+  return html`<ul class="legend">${items.map(
+    (i) => html`<li><span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span>${i.name}</li>`,
+  )}</ul>`;
+}
+
+export function xyChart(chart: XYChart): SafeHtml {
+  const all = chart.series.flatMap((s) => s.points);
+  const xs = [...all.map((p) => p.x), ...(chart.spans ?? []).flatMap((s) => [s.x0, s.x1]), ...(chart.markers ?? []).map((m) => m.x)];
+  const [x0, x1] = extent(xs, chart.x);
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0)) * plotW;
+  let yTicks: number[];
+  let sy: (y: number) => number;
+  if (chart.y.log) {
+    const positive = all.map((p) => p.y).filter((y) => y > 0);
+    const lo = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
+    const hi = 10 ** Math.ceil(Math.log10(Math.max(...positive, lo * 10)));
+    yTicks = logTicks(lo, hi);
+    const [l0, l1] = [Math.log10(lo), Math.log10(hi)];
+    sy = (y) => PAD.top + plotH - ((Math.log10(Math.max(y, lo)) - l0) / (l1 - l0)) * plotH;
+  } else {
+    const [y0, y1raw] = extent([0, ...all.map((p) => p.y)], chart.y);
+    yTicks = chart.y.ticks?.map((t) => t.value) ?? niceTicks(y0, y1raw);
+    const y1 = chart.y.max ?? Math.max(y1raw, yTicks[yTicks.length - 1] ?? y1raw);
+    sy = (y) => PAD.top + plotH - ((y - y0) / (y1 - y0)) * plotH;
+  }
+  const xTicks: Tick[] = chart.x.ticks ?? niceTicks(x0, x1).map((value) => ({ value, label: (chart.x.format ?? fmt)(value) }));
+  const yFormat = chart.y.format ?? fmt;
+
+  const grid = [
+    ...yTicks.map((v) => html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}"/><text class="tick" x="${PAD.left - 6}" y="${px(sy(v) + 4)}" text-anchor="end">${yFormat(v)}</text>`),
+    ...xTicks
+      .filter((t) => t.value >= x0 && t.value <= x1)
+      .map((t) => html`<line class="grid" x1="${px(sx(t.value))}" x2="${px(sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + plotH}"/><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle">${t.label}</text>`),
+  ];
+  const spans = (chart.spans ?? []).map(
+    (s) => html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.label}</title></rect>`,
+  );
+  const markers = (chart.markers ?? []).map(
+    (m) => html`<line class="marker" x1="${px(sx(m.x))}" x2="${px(sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="${m.color}"><title>${m.label}</title></line>`,
+  );
+  const series = chart.series.map((s) => {
+    const pts = s.points.map((p) => ({ ...p, cx: sx(p.x), cy: sy(p.y) }));
+    const path =
+      s.kind === 'points' || pts.length < 2
+        ? null
+        : html`<path class="series" d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}" stroke="${s.color}"${s.dashed ? html` stroke-dasharray="5 4"` : ''}/>`;
+    const dots = pts.map((p) => html`<circle class="point" cx="${px(p.cx)}" cy="${px(p.cy)}" r="${s.kind === 'points' ? 3 : 2.2}" fill="${s.color}"><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle>`);
+    return html`<g class="series-group">${path}${dots}</g>`;
+  });
+  const legendItems = [
+    ...chart.series.map((s) => ({ name: s.name, color: s.color, dashed: s.dashed })),
+    ...unique(chart.spans ?? []).map((s) => ({ name: s.label, color: s.color, shaded: true })),
+  ];
+  return html`<figure class="chart">
+<figcaption>${chart.title}</figcaption>
+<svg data-chart="${chart.id}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${chart.title}" xmlns="http://www.w3.org/2000/svg">
+${grid}${spans}${markers}
+<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}"/>
+${series}
+<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>
+<text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">${chart.y.label}</text>
+</svg>
+${legend(legendItems)}
+</figure>`;
+}
+
+function unique(spans: Span[]): Span[] {
+  const seen = new Set<string>();
+  return spans.filter((s) => !seen.has(s.label) && seen.add(s.label));
+}
+
+export interface Lane {
+  label: string;
+  bars: Array<{ x0: number; x1: number; color: string; title: string }>;
+  /** Instants (a restart): a diamond at x. */
+  instants: Array<{ x: number; color: string; title: string }>;
+}
+
+/** Lanes over a shared x axis: which fault was in place when (the toxics timeline). */
+export function laneChart(chart: { id: string; title: string; x: Axis; lanes: Lane[] }): SafeHtml {
+  const laneH = 26;
+  const height = PAD.top + chart.lanes.length * laneH + 34;
+  const left = 170;
+  const plotW = WIDTH - left - PAD.right;
+  const [x0, x1] = extent([0, ...chart.lanes.flatMap((l) => [...l.bars.flatMap((b) => [b.x0, b.x1]), ...l.instants.map((i) => i.x)])], chart.x);
+  const sx = (x: number) => left + ((x - x0) / (x1 - x0)) * plotW;
+  const bottom = PAD.top + chart.lanes.length * laneH;
+  const ticks = niceTicks(x0, x1).map(
+    (v) => html`<line class="grid" x1="${px(sx(v))}" x2="${px(sx(v))}" y1="${PAD.top}" y2="${bottom}"/><text class="tick" x="${px(sx(v))}" y="${bottom + 14}" text-anchor="middle">${(chart.x.format ?? fmt)(v)}</text>`,
+  );
+  const lanes = chart.lanes.map((lane, i) => {
+    const y = PAD.top + i * laneH;
+    return html`<g class="lane"><text class="lane-label" x="${left - 8}" y="${y + laneH / 2 + 4}" text-anchor="end">${clip(lane.label, 24)}<title>${lane.label}</title></text>
+${lane.bars.map((b) => html`<rect class="bar" x="${px(sx(b.x0))}" y="${y + 5}" width="${px(Math.max(2, sx(b.x1) - sx(b.x0)))}" height="${laneH - 10}" rx="3" fill="${b.color}"><title>${b.title}</title></rect>`)}
+${lane.instants.map((m) => html`<path class="instant" d="M${px(sx(m.x))},${y + 4}l7,9l-7,9l-7,-9z" fill="${m.color}"><title>${m.title}</title></path>`)}</g>`;
+  });
+  return html`<figure class="chart">
+<figcaption>${chart.title}</figcaption>
+<svg data-chart="${chart.id}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${chart.title}" xmlns="http://www.w3.org/2000/svg">
+${ticks}${lanes}
+<text class="axis-label" x="${left + plotW / 2}" y="${height - 4}" text-anchor="middle">${chart.x.label}</text>
+</svg>
+</figure>`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
