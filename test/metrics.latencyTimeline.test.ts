@@ -1,0 +1,91 @@
+// The latency timeline stays bounded and exact when buckets merge; the percentile curve walks the
+// nines up to what the count can resolve; fault events become the intervals the report shades.
+import { describe, expect, it } from 'vitest';
+import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
+import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
+import { faultIntervals, ninesOf } from '../rig/report/scenarioCharts.ts';
+
+describe('LatencyTimeline', () => {
+  it('buckets values by time with exact count, mean, min and max', () => {
+    const t = new LatencyTimeline(1000);
+    t.record('a', 10, 1000);
+    t.record('a', 30, 1099);
+    t.record('a', 5, 1100);
+    t.record('b', 7, 1050);
+    expect(t.toRecord()).toEqual({
+      bucketMs: 100,
+      points: [
+        { t: 0, metric: 'a', count: 2, mean: 20, min: 10, max: 30 },
+        { t: 100, metric: 'a', count: 1, mean: 5, min: 5, max: 5 },
+        { t: 0, metric: 'b', count: 1, mean: 7, min: 7, max: 7 },
+      ],
+    });
+  });
+
+  it('widens its buckets instead of growing past the bound, keeping totals exact', () => {
+    const t = new LatencyTimeline(0, 10);
+    let sum = 0;
+    for (let ms = 0; ms < 60_000; ms += 7) {
+      t.record('m', ms % 1000, ms);
+      sum += ms % 1000;
+    }
+    const record = t.toRecord()!;
+    expect(record.points.length).toBeLessThanOrEqual(10);
+    expect(record.bucketMs).toBe(6400);
+    expect(record.points.reduce((n, p) => n + p.count, 0)).toBe(Math.ceil(60_000 / 7));
+    const total = record.points.reduce((s, p) => s + p.mean * p.count, 0);
+    expect(Math.abs(total - sum) / sum).toBeLessThan(0.001);
+    expect(Math.max(...record.points.map((p) => p.max))).toBe(999);
+    expect(record.points.map((p) => p.t)).toEqual([...record.points.map((p) => p.t)].sort((a, b) => a - b));
+  });
+
+  it('is absent when nothing was recorded', () => {
+    expect(new LatencyTimeline(0).toRecord()).toBeUndefined();
+  });
+});
+
+describe('LatencyHistogram.percentileCurve', () => {
+  it('rises monotonically to about the maximum, as deep as the count resolves', () => {
+    const h = new LatencyHistogram();
+    for (let i = 1; i <= 1000; i++) h.recordMicros(i * 100);
+    const curve = h.percentileCurve();
+    expect(curve[0]).toEqual({ percentile: 0, us: expect.any(Number) });
+    expect(curve[0].us).toBeLessThanOrEqual(200);
+    for (let i = 1; i < curve.length; i++) expect(curve[i].us).toBeGreaterThanOrEqual(curve[i - 1].us);
+    const last = curve[curve.length - 1];
+    expect(ninesOf(last.percentile)).toBeCloseTo(3, 5);
+    expect(Math.abs(last.us - 100_000) / 100_000).toBeLessThan(0.002);
+    expect(new LatencyHistogram().percentileCurve()).toEqual([]);
+  });
+
+  it('survives encode/decode (the report reads it back from results.json)', () => {
+    const h = new LatencyHistogram();
+    for (let i = 1; i <= 500; i++) h.recordMicros(i * 7);
+    expect(LatencyHistogram.decode(h.encode()).percentileCurve()).toEqual(h.percentileCurve());
+  });
+});
+
+describe('faultIntervals', () => {
+  it('pairs adds with removes, ends what a reset or the scenario ends, and keeps restarts as instants', () => {
+    const { intervals, restarts } = faultIntervals(
+      [
+        { t: 10, action: 'add', target: 'lat', detail: 'latency downstream latency=100' },
+        { t: 20, action: 'disable', target: 'proxy' },
+        { t: 30, action: 'enable', target: 'proxy' },
+        { t: 40, action: 'remove', target: 'lat' },
+        { t: 50, action: 'add', target: 'rst' },
+        { t: 60, action: 'restart', target: 'agent' },
+        { t: 70, action: 'reset', target: 'proxy' },
+        { t: 80, action: 'add', target: 'slow' },
+      ],
+      100,
+    );
+    expect(intervals.map((i) => [i.target, i.t0, i.t1])).toEqual([
+      ['lat', 10, 40],
+      ['proxy disabled', 20, 30],
+      ['rst', 50, 70],
+      ['slow', 80, 100],
+    ]);
+    expect(restarts.map((r) => r.t)).toEqual([60]);
+  });
+});
