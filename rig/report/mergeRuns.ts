@@ -26,8 +26,15 @@ function worst(verdicts: Verdict[]): Verdict {
 
 function mergeMetrics(parts: ScenarioResult[], label: (s: ScenarioResult) => string): Record<string, MetricResult> {
   const sums = new Map<string, LatencyHistogram>();
+  // A decoded histogram knows min and max only to its bucket (3 significant digits); the sources'
+  // summaries hold the values as recorded, so the extremes of the union come from them.
+  const extremes = new Map<string, { min: number; max: number }>();
   for (const part of parts) {
     for (const [name, metric] of Object.entries(part.metrics)) {
+      if (metric.count > 0) {
+        const seen = extremes.get(name);
+        extremes.set(name, seen ? { min: Math.min(seen.min, metric.min), max: Math.max(seen.max, metric.max) } : { min: metric.min, max: metric.max });
+      }
       let histogram: LatencyHistogram;
       try {
         histogram = LatencyHistogram.decode(metric.hdr);
@@ -40,7 +47,7 @@ function mergeMetrics(parts: ScenarioResult[], label: (s: ScenarioResult) => str
     }
   }
   const metrics: Record<string, MetricResult> = {};
-  for (const [name, histogram] of sums) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
+  for (const [name, histogram] of sums) metrics[name] = { ...histogram.summary(), ...extremes.get(name), hdr: histogram.encode() };
   return metrics;
 }
 

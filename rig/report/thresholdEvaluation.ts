@@ -41,9 +41,16 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   const about = `n=${union.count} ${scopeLabel(holders, all)}`;
   if (t.stat.kind === 'samples') return { value: union.count, shown: String(union.count), about };
   if (union.count === 0) return `${t.name} has no samples ${scopeLabel(holders, all)}`;
-  const summary = union.summary();
+  // min and max as recorded (the summaries), not as a decoded histogram rounds them to its bucket.
+  const recorded = holders.map((s) => s.metrics[t.name]!).filter((m) => m.count > 0);
   const value =
-    t.stat.kind === 'percentile' ? union.percentile(t.stat.percentile) : t.stat.kind === 'min' ? summary.min : t.stat.kind === 'max' ? summary.max : summary.mean;
+    t.stat.kind === 'percentile'
+      ? union.percentile(t.stat.percentile)
+      : t.stat.kind === 'min'
+        ? Math.min(...recorded.map((m) => m.min))
+        : t.stat.kind === 'max'
+          ? Math.max(...recorded.map((m) => m.max))
+          : union.summary().mean;
   return { value, shown: fmtMs(value), about, latency: true };
 }
 

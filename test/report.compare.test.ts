@@ -1,0 +1,132 @@
+// The regression gate: an equal run passes, doctored runs (slower latency, lower throughput, a
+// scenario that now fails) are flagged, and noise (tiny latencies, thin tails) is not.
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../rig/protocol/userError.ts';
+import { DEFAULT_COMPARE_OPTIONS, DEFAULT_TOLERANCES, compareRuns, comparisonMarkdown, isThroughputCounter, parseTolerances, type CompareOptions } from '../rig/report/compareRuns.ts';
+import { run, samples, scenario } from './support/runResultFixture.ts';
+
+const latencies = samples(2_000, 2_000, 40_000, 3); // 2..40 ms, enough for a stable p99
+const scale = (values: number[], factor: number) => values.map((v) => v * factor);
+
+function baselineRun() {
+  return run([
+    scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500, answers_rejected: 3 } }),
+    scenario('cf1', { latencies: { tiny: samples(2_000, 50, 400, 5) } }),
+  ]);
+}
+
+describe('compareRuns', () => {
+  it('passes an equal run, comparing every stat with a tolerance', () => {
+    const base = baselineRun();
+    const comparison = compareRuns(base, structuredClone(base));
+    expect(comparison.regressions).toEqual([]);
+    const compared = comparison.rows.filter((r) => r.result === 'ok');
+    expect(compared.map((r) => `${r.scenario} ${r.measure}`)).toEqual([
+      'load resume_latency p50',
+      'load resume_latency p95',
+      'load resume_latency p99',
+      'load answers_per_s',
+      'cf1 tiny p50',
+      'cf1 tiny p95',
+      'cf1 tiny p99',
+    ]);
+    expect(compared.every((r) => r.ratio === 1)).toBe(true);
+  });
+
+  it('flags latency 1.5 × slower at p50, p95 and p99, and not 1.1 ×', () => {
+    const base = baselineRun();
+    const slower = run([scenario('load', { latencies: { resume_latency: scale(latencies, 1.5) }, counters: { answers_per_s: 500 } })]);
+    const flagged = compareRuns(base, slower).regressions.map((r) => r.measure);
+    expect(flagged).toEqual(['resume_latency p50', 'resume_latency p95', 'resume_latency p99']);
+    const slightly = run([scenario('load', { latencies: { resume_latency: scale(latencies, 1.1) }, counters: { answers_per_s: 500 } })]);
+    expect(compareRuns(base, slightly).regressions).toEqual([]);
+  });
+
+  it('honours --tolerance: p99 +60 % lets 1.5 × through, p50=off drops the row', () => {
+    const base = baselineRun();
+    const slower = run([scenario('load', { latencies: { resume_latency: scale(latencies, 1.5) }, counters: { answers_per_s: 500 } })]);
+    const options: CompareOptions = { ...DEFAULT_COMPARE_OPTIONS, tolerances: parseTolerances(['p99=+60%,p50=off', 'p95=+60%']) };
+    const comparison = compareRuns(base, slower, options);
+    expect(comparison.regressions).toEqual([]);
+    expect(comparison.rows.some((r) => r.measure === 'resume_latency p50')).toBe(false);
+  });
+
+  it('flags a throughput drop beyond −10 % only, and ignores other counters', () => {
+    const base = baselineRun();
+    const at = (rate: number, rejected: number) => run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: rate, answers_rejected: rejected } })]);
+    expect(compareRuns(base, at(400, 3)).regressions.map((r) => [r.measure, r.ratio])).toEqual([['answers_per_s', 0.8]]);
+    expect(compareRuns(base, at(460, 300)).regressions).toEqual([]);
+    expect(compareRuns(base, at(800, 3)).regressions).toEqual([]);
+  });
+
+  it('does not flag sub-millisecond latencies that double inside the noise floor, unless the floor is 0', () => {
+    const base = baselineRun();
+    const current = run([scenario('cf1', { latencies: { tiny: scale(samples(2_000, 50, 400, 5), 2) } })]);
+    const comparison = compareRuns(base, current);
+    expect(comparison.regressions).toEqual([]);
+    expect(comparison.rows.find((r) => r.measure === 'tiny p50')).toMatchObject({ result: 'ok', note: 'within the 1 ms noise floor' });
+    expect(compareRuns(base, current, { ...DEFAULT_COMPARE_OPTIONS, noiseFloorMs: 0 }).regressions.map((r) => r.measure)).toEqual(['tiny p50', 'tiny p95', 'tiny p99']);
+  });
+
+  it('compares a percentile only with enough samples beyond it in both runs', () => {
+    const few = samples(40, 2_000, 40_000, 11);
+    const base = run([scenario('s', { latencies: { l: few } })]);
+    const comparison = compareRuns(base, run([scenario('s', { latencies: { l: scale(few, 3) } })]));
+    // n=40: p50 has 20 samples beyond it, p95 two, p99 none.
+    expect(comparison.regressions.map((r) => r.measure)).toEqual(['l p50']);
+    expect(comparison.rows.find((r) => r.result === 'not compared')).toMatchObject({ measure: 'l p95 p99', note: 'too few samples for a stable p95/p99' });
+  });
+
+  it('flags a scenario that passed and now fails or errors; a skip is reported, not flagged', () => {
+    const base = baselineRun();
+    const failing = run([scenario('load', { verdict: 'failed', reason: 'exactly one accepted: 2', latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })]);
+    expect(compareRuns(base, failing).regressions).toMatchObject([{ measure: 'verdict', baseline: 'passed', current: 'failed', note: 'exactly one accepted: 2' }]);
+    const erroring = run([scenario('load', { verdict: 'errored', latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })]);
+    expect(compareRuns(base, erroring).regressions.map((r) => r.current)).toEqual(['errored']);
+    const skipped = compareRuns(base, run([scenario('load', { verdict: 'skipped', reason: 'no fault backend', checks: [] })]));
+    expect(skipped.regressions).toEqual([]);
+    expect(skipped.rows.find((r) => r.measure === 'verdict')).toMatchObject({ result: 'not compared', current: 'skipped' });
+  });
+
+  it('notes missing and new scenarios, and refuses runs that share none', () => {
+    const base = baselineRun();
+    const comparison = compareRuns(base, run([scenario('cf1', { latencies: { tiny: samples(2_000, 50, 400, 5) } }), scenario('new-one')]));
+    expect(comparison.notes).toEqual(['load is not in the current run', 'new-one is new (not in the baseline)']);
+    expect(() => compareRuns(base, run([scenario('other')]))).toThrow(UserError);
+  });
+
+  it('renders a Markdown table that names each regression', () => {
+    const base = baselineRun();
+    const slower = run([scenario('load', { latencies: { resume_latency: scale(latencies, 2) }, counters: { answers_per_s: 500 } })], 'slower-run');
+    const markdown = comparisonMarkdown(compareRuns(base, slower), base, slower, DEFAULT_COMPARE_OPTIONS);
+    expect(markdown).toMatch(/^# a2a-rig compare — 3 REGRESSIONS\n/);
+    expect(markdown).toContain('| scenario | measure | baseline | current | ratio | allowed | result |');
+    expect(markdown).toMatch(/\| load \| resume\\_latency p95 \| [\d.]+ ms \| [\d.]+ ms \| 2\.00 \| \\\+20 % \| \*\*REGRESSION\*\* \|/);
+    expect(markdown).toContain('`slower-run`');
+  });
+});
+
+describe('parseTolerances', () => {
+  it('starts from the defaults and overrides, removes and accepts both signs styles', () => {
+    expect(parseTolerances([])).toEqual(DEFAULT_TOLERANCES);
+    expect(parseTolerances(['p95=+50%', 'throughput=-5%,p99=off,max=10%'])).toEqual({ p50: 0.2, p95: 0.5, throughput: -0.05, max: 0.1 });
+    expect(parseTolerances(['throughput=25%']).throughput).toBe(-0.25);
+  });
+
+  it.each(['p95=20', 'p95=-20%', 'throughput=+10%', 'p42=+1%', 'p95:+20%'])('refuses %s', (spec) => {
+    expect(() => parseTolerances([spec])).toThrow(UserError);
+  });
+});
+
+describe('isThroughputCounter', () => {
+  it.each([
+    ['answers_per_s', true],
+    ['requests_per_sec', true],
+    ['http_rps', true],
+    ['throughput_answers', true],
+    ['answers_accepted', false],
+    ['restarts', false],
+  ])('%s → %s', (name, expected) => {
+    expect(isThroughputCounter(name)).toBe(expected);
+  });
+});

@@ -1,0 +1,96 @@
+// Merging runs: the merged histogram is the histogram of all the raw samples (percentiles of the
+// union, exactly), counters add up, the worst verdict wins, checks line up by name.
+import { describe, expect, it } from 'vitest';
+import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
+import { UserError } from '../rig/protocol/userError.ts';
+import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import type { RunResult } from '../rig/report/runResult.ts';
+import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
+
+const machineA = samples(3_000, 800, 20_000, 21); // a fast worker
+const machineB = samples(1_000, 30_000, 2_000_000, 22); // a slow one, with a long tail
+const machineC = samples(10, 1, 5, 23); // a tiny one at the bottom of the range
+
+function inputs(...runs: RunResult[]) {
+  return runs.map((r, i) => ({ run: r, path: `/results/${i}/results.json` }));
+}
+
+describe('mergeRuns', () => {
+  const a = run([scenario('load', { latencies: { resume_latency: machineA }, counters: { answers: 3_000, answers_per_s: 150 }, durationMs: 20_000 })], 'run-a');
+  const b = run([scenario('load', { latencies: { resume_latency: machineB }, counters: { answers: 1_000, answers_per_s: 50 }, durationMs: 21_000 })], 'run-b');
+  const c = run([scenario('load', { latencies: { resume_latency: machineC }, counters: { answers: 10 }, durationMs: 1_000 })], 'run-c');
+  const merged = mergeRuns(inputs(a, b, c), 'merged-x');
+  const combined = histogramOf([...machineA, ...machineB, ...machineC]);
+
+  it('equals the histogram of the combined raw samples, summary and every percentile', () => {
+    const metric = merged.scenarios[0]!.metrics.resume_latency!;
+    const { hdr, ...summary } = metric;
+    expect(summary).toEqual(combined.summary());
+    const decoded = LatencyHistogram.decode(hdr);
+    for (let p = 0.5; p <= 100; p += 0.5) expect(decoded.percentile(p)).toBe(combined.percentile(p));
+    expect(decoded.percentile(99.99)).toBe(combined.percentile(99.99));
+    expect(decoded.count).toBe(4_010);
+  });
+
+  it('is not what averaging the runs’ percentiles would give', () => {
+    const p99s = [machineA, machineB, machineC].map((s) => histogramOf(s).percentile(99));
+    const averaged = p99s.reduce((x, y) => x + y) / p99s.length;
+    const p99 = merged.scenarios[0]!.metrics.resume_latency!.p99;
+    expect(Math.abs(p99 - averaged) / p99).toBeGreaterThan(0.2);
+  });
+
+  it('sums counters, keeps the longest duration, and records its sources', () => {
+    const load = merged.scenarios[0]!;
+    expect(load.counters).toEqual({ answers: 4_010, answers_per_s: 200 });
+    expect(load.durationMs).toBe(21_000);
+    expect(merged.mergedFrom!.map((m) => [m.runId, m.path])).toEqual([
+      ['run-a', '/results/0/results.json'],
+      ['run-b', '/results/1/results.json'],
+      ['run-c', '/results/2/results.json'],
+    ]);
+    expect(merged).toMatchObject({ runId: 'merged-x', schema: 'a2a-rig/results@1', verdict: 'passed', rig: { cpus: 6 } });
+  });
+
+  it('merging is associative: (a+b)+c equals a+b+c', () => {
+    const ab = mergeRuns(inputs(a, b), 'ab');
+    const abc = mergeRuns(inputs(ab, c), 'abc');
+    const { hdr: _h1, ...once } = merged.scenarios[0]!.metrics.resume_latency!;
+    const { hdr: _h2, ...twice } = abc.scenarios[0]!.metrics.resume_latency!;
+    expect(twice).toEqual(once);
+  });
+});
+
+describe('mergeRuns verdicts and checks', () => {
+  it('takes the worst verdict (failed > errored > passed > skipped) with the reason of the run that gave it', () => {
+    const merge = (...verdicts: Array<'passed' | 'failed' | 'errored' | 'skipped'>) =>
+      mergeRuns(inputs(...verdicts.map((v, i) => run([scenario('s', { verdict: v, reason: `${v} here`, checks: [] })], `r${i}`))), 'm').scenarios[0]!;
+    expect(merge('passed', 'failed', 'errored')).toMatchObject({ verdict: 'failed', reason: 'run r1: failed here' });
+    expect(merge('passed', 'errored')).toMatchObject({ verdict: 'errored', reason: 'run r1: errored here' });
+    expect(merge('skipped', 'passed').verdict).toBe('passed');
+    expect(merge('skipped', 'skipped').verdict).toBe('skipped');
+    const overall = mergeRuns(inputs(run([scenario('s')], 'r0'), run([scenario('s', { verdict: 'failed' })], 'r1')), 'm');
+    expect(overall.verdict).toBe('failed');
+  });
+
+  it('lines checks up by name and occurrence: ok only if ok everywhere, details naming the runs', () => {
+    const a = run([scenario('s', { checks: [{ name: 'one accepted', ok: true, detail: '1' }, { name: 'probe', ok: true }, { name: 'probe', ok: true }] })], 'a');
+    const b = run([scenario('s', { verdict: 'failed', checks: [{ name: 'one accepted', ok: false, detail: '2' }, { name: 'probe', ok: true }, { name: 'probe', ok: false, detail: 'slow' }] })], 'b');
+    expect(mergeRuns(inputs(a, b), 'm').scenarios[0]!.checks).toEqual([
+      { name: 'one accepted', ok: false, detail: 'run a: 1; run b: FAILED 2' },
+      { name: 'probe', ok: true },
+      { name: 'probe', ok: false, detail: 'run b: FAILED slow' },
+    ]);
+  });
+
+  it('keeps scenarios found in only some runs, in order of first appearance', () => {
+    const merged = mergeRuns(inputs(run([scenario('x'), scenario('y')], 'a'), run([scenario('z'), scenario('x')], 'b')), 'm');
+    expect(merged.scenarios.map((s) => s.name)).toEqual(['x', 'y', 'z']);
+  });
+
+  it('refuses an unreadable histogram as a user error naming it', () => {
+    const broken = run([scenario('s', { latencies: { l: [1, 2] } })], 'bad');
+    broken.scenarios[0]!.metrics.l!.hdr = 'not-a-histogram';
+    expect(() => mergeRuns(inputs(run([scenario('s', { latencies: { l: [3] } })], 'ok'), broken), 'm')).toThrow(UserError);
+    expect(() => mergeRuns(inputs(run([scenario('s', { latencies: { l: [3] } })], 'ok'), broken), 'm')).toThrow('metric s/l of run bad has an unreadable hdr histogram');
+  });
+});
