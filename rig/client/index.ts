@@ -5,7 +5,7 @@ export { classifyAnswer, type AnswerKind, type AnswerOutcome } from './answerOut
 export { AnswerSynthesizer, UNKNOWN_PROPERTY, type InvalidAnswer, type InvalidKind, type SynthesizedAnswers, type Synthesis } from './answerSynthesizer.ts';
 export { EnvelopeGuard, MAX_ENVELOPE_JSON_DEPTH, type PromptCheck } from './envelopeGuard.ts';
 export { EventHistory, type ConnectionKind, type ConnectionRecord, type HistoryEntry, type HistoryFilter } from './eventHistory.ts';
-export { DEFAULT_TRANSPORT_LIMITS, JsonRpcTransport, type ExchangeMeta, type TransportLimits } from './jsonRpcTransport.ts';
+export { DEFAULT_TRANSPORT_LIMITS, JsonRpcTransport, a2aRequestHeaders, type ExchangeMeta, type TransportLimits } from './jsonRpcTransport.ts';
 export { answerMessage, userMessage, type OutgoingMessage } from './outgoingMessage.ts';
 export { WaitTimeoutError, type ReceivedEvent } from './receivedEvents.ts';
 export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits } from './replaySocket.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory } from '../client/index.ts';
-import { FaultControl, type BackendRecord } from '../proxy/faultControl.ts';
+import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import { AgentProcess } from './agentProcess.ts';
 
@@ -26,6 +26,8 @@ export interface EnvironmentOptions {
   /** For the embedded agent: fault flags it starts with. */
   agentFaults: string[];
   generation: Generation | 'auto';
+  /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
+  toxics?: ToxicSpec[];
 }
 
 export class Environment {
@@ -79,6 +81,7 @@ export class Environment {
           unavailable = `the card's JSON-RPC endpoint ${agent.rpcUrl} is not at ${directUrl}, so no proxy can sit in front of it`;
         }
       }
+      if (options.toxics?.length && !faults) throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
       return new Environment(options, directUrl, url, agent, faults, process, unavailable);
     } catch (err) {
       await faults?.close().catch(() => {});
@@ -122,6 +125,33 @@ export class Environment {
     const rpc = new URL(this.agent.rpcUrl);
     rpc.host = new URL(this.directUrl).host;
     return A2AClient.forAgent({ ...this.agent, rpcUrl: rpc.toString() }, { connections: 4 });
+  }
+
+  private applied: AppliedToxic[] = [];
+
+  /** The run's toxics (`--toxic`) as the proxy last applied them. */
+  get runToxics(): readonly AppliedToxic[] {
+    return this.applied;
+  }
+
+  /**
+   * Puts the run's toxics on the proxy (before each scenario, and after a reset), named
+   * `run<N>-<type>_<stream>` so they never collide with a scenario's own.
+   */
+  async applyRunToxics(): Promise<void> {
+    const toxics = this.options.toxics ?? [];
+    if (!this.faults || toxics.length === 0) return;
+    const applied: AppliedToxic[] = [];
+    for (const [i, spec] of toxics.entries()) {
+      applied.push(await this.faults.addToxic(PROXY_NAME, { ...spec, name: `run${i + 1}-${spec.type}_${spec.stream ?? 'downstream'}` }));
+    }
+    this.applied = applied;
+  }
+
+  /** Every toxic removed and the proxy enabled, then the run's own toxics back on. */
+  async resetFaults(): Promise<void> {
+    await this.faults?.reset();
+    await this.applyRunToxics();
   }
 
   /** Kills the agent (-9) and starts it again on the same database and port; waits until it answers. */

@@ -6,6 +6,8 @@ import { Command, Option } from 'commander';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { toxiproxyOption, type ToxiproxyChoice } from '../proxy/backend.ts';
+import type { ToxicSpec } from '../proxy/faultControl.ts';
+import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
 import { summaryMarkdown } from '../report/summaryMarkdown.ts';
 import type { RunResult } from '../report/runResult.ts';
@@ -14,6 +16,7 @@ import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvalua
 import { PROFILES, type ProfileName } from './defineScenario.ts';
 import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
+import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './paramOverrides.ts';
 
 interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
@@ -23,6 +26,8 @@ interface RunFlags extends ThresholdFlags {
   agentFault: string[];
   out?: string;
   a2aVersion: Generation | 'auto';
+  toxic: ToxicSpec[];
+  param: ParamArgument[];
 }
 
 function parseTarget(value: string): string {
@@ -50,7 +55,9 @@ function addRunOptions(command: Command, targetRequired = false): Command {
     .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)')
     .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--out <dir>', 'results directory (default results/<run-id>)')
-    .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'));
+    .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
+    .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
+    .option('--param <scenario.key=value>', 'override a scenario parameter, e.g. capacity.sloP95Ms=500 (repeatable)', (v: string, prev: ParamArgument[]) => [...prev, parseParamArgument(v)], [] as ParamArgument[]);
 }
 
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
@@ -58,6 +65,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const thresholds = thresholdsFromFlags(flags);
   const all = await loadScenarios();
   const scenarios = selectScenarios(all, selectors);
+  const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const result: RunResult = applyThresholds(await runScenarios(scenarios, {
     profile: flags.profile,
@@ -66,6 +74,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     restartCmd: flags.restartCmd,
     agentFaults: flags.agentFault,
     generation: flags.a2aVersion,
+    toxics: flags.toxic,
+    paramOverrides,
     onProgress: ({ phase, scenario, index, total, result }) => {
       if (phase === 'start') progress(`[${index + 1}/${total}] ${scenario} …`);
       else progress(`[${index + 1}/${total}] ${scenario}: ${result!.verdict}${result!.reason ? ` — ${result!.reason}` : ''} (${(result!.durationMs / 1000).toFixed(1)} s)`);

@@ -11,6 +11,8 @@ import { RIG_VERSION } from './rigVersion.ts';
 
 export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
+  /** Parameter overrides per scenario name (`--param`, see paramOverrides.ts). */
+  paramOverrides?: Record<string, Record<string, unknown>>;
   /** Called as each scenario starts and ends (progress output). */
   onProgress?: (event: { phase: 'start' | 'end'; scenario: string; index: number; total: number; result?: ScenarioResult }) => void;
 }
@@ -31,18 +33,25 @@ function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx:
   return unmet.length > 0 ? unmet.join('; ') : undefined;
 }
 
-async function runOne(scenario: ScenarioDefinition<object>, env: Environment, profile: ProfileName, prior: Map<string, Verdict>): Promise<ScenarioResult> {
+async function runOne(
+  scenario: ScenarioDefinition<object>,
+  env: Environment,
+  profile: ProfileName,
+  prior: Map<string, Verdict>,
+  overrides: Record<string, unknown> = {},
+): Promise<ScenarioResult> {
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
   const controller = new AbortController();
   const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior);
-  const params = scenario.params[profile] as Record<string, unknown>;
+  const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
   let verdict: Verdict;
   let reason: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const unmet = unmetNeeds(scenario, env, ctx);
     if (unmet) throw new ScenarioSkipped(unmet);
+    await env.applyRunToxics();
     const overrun = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
@@ -88,6 +97,7 @@ async function runOne(scenario: ScenarioDefinition<object>, env: Environment, pr
     counters: Object.fromEntries(ctx.counters),
     ...(timeline ? { timeline } : {}),
     ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
+    ...(ctx.series.size > 0 ? { series: Object.fromEntries(ctx.series) } : {}),
   };
 }
 
@@ -101,7 +111,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   try {
     for (const [index, scenario] of scenarios.entries()) {
       options.onProgress?.({ phase: 'start', scenario: scenario.name, index, total: scenarios.length });
-      const result = await runOne(scenario, env, options.profile, prior);
+      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name]);
       prior.set(scenario.name, result.verdict);
       results.push(result);
       options.onProgress?.({ phase: 'end', scenario: scenario.name, index, total: scenarios.length, result });
@@ -130,5 +140,6 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
     proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url } : null,
     verdict: overallVerdict(results),
     scenarios: results,
+    ...(options.toxics?.length ? { toxics: env.runToxics.map((t) => ({ ...t })) } : {}),
   };
 }

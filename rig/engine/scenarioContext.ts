@@ -8,15 +8,17 @@ import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription,
 import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
-import type { CheckResult, FaultEvent, Verdict } from '../report/runResult.ts';
+import type { CheckResult, FaultEvent, SeriesPoint, Verdict } from '../report/runResult.ts';
+import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './defineScenario.ts';
 import { PROXY_NAME, type Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
 import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
+import { roundTripIteration, runWithinBudget, type RoundTripChoice } from './loadIterations.ts';
 
-export type { OpenPrompt, PromptAttempt, PromptOptions };
+export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, OpenModelResult };
 
 /** Thrown by `ctx.skip()`: the scenario cannot run here, and says why. */
 export class ScenarioSkipped extends Error {
@@ -50,6 +52,8 @@ export class ScenarioContext {
   readonly timeline = new LatencyTimeline(this.startedAt);
   /** Every fault injected or lifted through `faults` or `restartAgent`, in order. */
   readonly faultEvents: FaultEvent[] = [];
+  /** Curves plotted with `plot()` (results.json `series`). */
+  readonly series = new Map<string, SeriesPoint[]>();
   readonly client: A2AClient;
   readonly direct: A2AClient;
   readonly faults: FaultHelpers;
@@ -90,7 +94,7 @@ export class ScenarioContext {
       },
       reset: async () => {
         if (!faults) return;
-        await faults.reset();
+        await env.resetFaults();
         this.faultEvent('reset', 'proxy');
       },
     };
@@ -251,6 +255,22 @@ export class ScenarioContext {
       this.check(`${label}: ${name}`, hits.length === 0, hits.length ? `${hits.length} finding(s), first: ${hits[0].detail}` : `${taskIds.length} task(s)`);
     }
     return findings;
+  }
+
+  /** Adds a point to a curve named `<y>_vs_<x>` (units in the name; see SeriesPoint in runResult.ts). */
+  plot(series: string, point: SeriesPoint): void {
+    const points = this.series.get(series) ?? [];
+    this.series.set(series, [...points, point]);
+  }
+
+  /** Drives an open-model load (rig/load/openModelExecutor.ts), stopped with the scenario (signal, budget). */
+  runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
+    return runWithinBudget(options, this.signal, this.remainingMs());
+  }
+
+  /** An open-model iteration: one whole HITL round trip, send → prompt → answer → resumed (see loadIterations). */
+  hitlRoundTrip(choice: RoundTripChoice = {}): Iteration {
+    return roundTripIteration({ client: this.client, scripts: this.agent.scripts, synthesizer: this.synthesizer, remainingMs: () => this.remainingMs() }, choice);
   }
 
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */

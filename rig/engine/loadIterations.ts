@@ -1,0 +1,58 @@
+// The engine's side of load: open-model runs bounded by a scenario's budget and signal, and the HITL
+// round trip wired to the engine's way of opening a prompt (promptOpener: a script for agents that
+// follow them, a plain message otherwise; S-2 checked; a valid answer synthesized from the schema).
+import type { A2AClient, AnswerSynthesizer } from '../client/index.ts';
+import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import { hitlRoundTrip, RoundTripFailure, type PromptOpener } from '../load/hitlRoundTrip.ts';
+import { runOpenModel, type Iteration, type OpenModelOptions, type OpenModelResult } from '../load/openModelExecutor.ts';
+import { attemptPrompt, type PromptDeps } from './promptOpener.ts';
+
+export interface RoundTripChoice {
+  /** Default: the scenario's client (a load usually wants its own, from ctx.newClient(n)). */
+  client?: A2AClient;
+  /** a2a-rig script steps for agents that follow scripts (default: the agent's default prompt). */
+  steps?: unknown[];
+  resumeTimeoutMs?: number;
+  promptLatency?: LatencyHistogram;
+  resumeLatency?: LatencyHistogram;
+}
+
+/** Runs `options` and stops it with the scenario: its signal, and its drain cut to the budget left. */
+export function runWithinBudget(options: OpenModelOptions, scenarioSignal: AbortSignal, remainingMs: number): Promise<OpenModelResult> {
+  const signal = options.signal ? AbortSignal.any([scenarioSignal, options.signal]) : scenarioSignal;
+  return runOpenModel({ ...options, signal, drainTimeoutMs: Math.max(0, Math.min(options.drainTimeoutMs, remainingMs)) });
+}
+
+function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undefined): PromptOpener {
+  return async (signal) => {
+    const attempt = await attemptPrompt({ ...deps, signal }, steps);
+    switch (attempt.kind) {
+      case 'open': {
+        const { open } = attempt;
+        if (!open.prompt.ok) throw new RoundTripFailure('malformed envelope', open.prompt.reason);
+        if (!open.answers) throw new RoundTripFailure('no answer synthesized', open.answersUnavailable ?? 'no valid answer could be built from response_schema');
+        return { taskId: open.taskId, promptId: open.prompt.envelope.prompt_id, payload: open.answers.valid };
+      }
+      case 'refused':
+        throw new RoundTripFailure('send refused', attempt.reason);
+      case 'message':
+        throw new RoundTripFailure('no task', 'the agent answered with a Message, not a Task');
+      case 'not-parked':
+        throw new RoundTripFailure('not parked', `the task is ${attempt.task.status.state}, not INPUT_REQUIRED${attempt.statusText ? `: ${attempt.statusText}` : ''}`);
+      case 'no-envelope':
+        throw new RoundTripFailure('no envelope', 'the task parked without a hitl-prompt/v1 envelope');
+    }
+  };
+}
+
+/** One HITL round trip per call (rig/load/hitlRoundTrip.ts), its prompt opened the engine's way. */
+export function roundTripIteration(deps: { client: A2AClient; scripts: boolean; synthesizer: AnswerSynthesizer; remainingMs: () => number }, choice: RoundTripChoice = {}): Iteration {
+  const client = choice.client ?? deps.client;
+  return hitlRoundTrip({
+    client,
+    open: promptOpener({ client, scripts: deps.scripts, synthesizer: deps.synthesizer, remainingMs: deps.remainingMs }, choice.steps),
+    resumeTimeoutMs: choice.resumeTimeoutMs,
+    promptLatency: choice.promptLatency,
+    resumeLatency: choice.resumeLatency,
+  });
+}
