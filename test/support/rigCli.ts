@@ -1,0 +1,118 @@
+// Runs the real command line (`node bin/a2a-rig.js ...`) as a child process, bounded in time and
+// always reaped, and reads what a run leaves in its --out directory.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SaxesParser } from 'saxes';
+import type { RunResult } from '../../rig/report/runResult.ts';
+
+const repoRoot = new URL('../../', import.meta.url).pathname;
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `a2a-rig ...args`; kills it (and fails) past `timeoutMs`. */
+export function runRig(args: string[], timeoutMs = 60_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`a2a-rig ${args.join(' ')} did not exit within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    // 'close': the process has exited and its output has been read to the end.
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface RigDaemon<T> {
+  /** The JSON line it printed once listening. */
+  info: T;
+  /** SIGTERM, SIGKILL if it has not exited within 5 s; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running verb (`agent`, `proxy`) and waits (bounded) for its JSON line on stdout. */
+export async function startRigDaemon<T>(args: string[], timeoutMs = 15_000): Promise<RigDaemon<T>> {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const line = await Promise.race([
+      new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
+      exited.then(() => Promise.reject(new Error(`a2a-rig ${args.join(' ')} exited before listening: ${stderr}`))),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`a2a-rig ${args.join(' ')} did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs))),
+    ]);
+    return { info: JSON.parse(line) as T, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface JunitCase {
+  name: string;
+  skipped?: string;
+  failure?: string;
+  error?: string;
+}
+
+/** Parses junit.xml with a strict XML parser (throws on anything not well-formed) into its testcases. */
+export function parseJunit(xml: string): JunitCase[] {
+  const cases: JunitCase[] = [];
+  const parser = new SaxesParser();
+  parser.on('error', (err) => {
+    throw err;
+  });
+  parser.on('opentag', (tag) => {
+    const attr = (name: string) => String(tag.attributes[name] ?? '');
+    if (tag.name === 'testcase') cases.push({ name: attr('name') });
+    const current = cases.at(-1);
+    if (!current) return;
+    if (tag.name === 'skipped') current.skipped = attr('message');
+    if (tag.name === 'failure') current.failure = attr('message');
+    if (tag.name === 'error') current.error = attr('message');
+  });
+  parser.write(xml).close();
+  return cases;
+}
+
+export interface RunFiles {
+  results: RunResult;
+  junit: JunitCase[];
+  summary: string;
+}
+
+/** Reads results.json, junit.xml and summary.md from a run's --out directory. */
+export function readRunFiles(dir: string): RunFiles {
+  for (const file of ['results.json', 'junit.xml', 'summary.md']) {
+    if (!existsSync(join(dir, file))) throw new Error(`${file} was not written to ${dir}`);
+  }
+  return {
+    results: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult,
+    junit: parseJunit(readFileSync(join(dir, 'junit.xml'), 'utf8')),
+    summary: readFileSync(join(dir, 'summary.md'), 'utf8'),
+  };
+}
