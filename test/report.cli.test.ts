@@ -36,7 +36,7 @@ function writeRun(name: string, result: RunResult): string {
   return runDir;
 }
 
-const latencies = samples(2_000, 2_000, 40_000, 3);
+const latencies = samples(2_000, 20_000, 400_000, 3);
 const baseline = writeRun('baseline', run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'base'));
 const same = writeRun('same', run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'same'));
 const doctored = writeRun('doctored', run([scenario('load', { latencies: { resume_latency: latencies.map((us) => us * 1.5) }, counters: { answers_per_s: 500 } })], 'doctored'));
