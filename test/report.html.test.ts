@@ -50,6 +50,13 @@ function fixture(): RunResult {
         metrics: { resume_latency: resume, [HOSTILE]: hostileMetric },
         counters: { answers: 300 },
         timeline: timeline.toRecord(),
+        series: {
+          round_trip_p95_ms_vs_rate_per_s: [
+            { x: 50, y: 2.1, achieved_per_s: 50, sustainable: true },
+            { x: 100, y: 2.6, achieved_per_s: 99.8, sustainable: true },
+            { x: 200, y: 40, achieved_per_s: 150, sustainable: false, note: SCRIPT },
+          ],
+        },
         faultEvents: [
           { t: 2000, action: 'add', target: 'latency_downstream', detail: 'latency downstream latency=100' },
           { t: 2500, action: 'disable', target: 'proxy' },
@@ -71,6 +78,7 @@ function fixture(): RunResult {
         faultEvents: [{ t: 10, action: 'add', target: IMG, detail: SCRIPT }],
       },
     ],
+    toxics: [{ name: IMG, type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 50 } }],
     thresholds: [{ expression: 'resume_latency.p95<1', ok: false, actual: 104, detail: `104 ms ${SCRIPT}` }],
   };
 }
@@ -105,6 +113,8 @@ describe('report.html as text', () => {
     expect(first).toContain('data-chart="latency-over-time"');
     expect(first).toContain('data-chart="percentiles"');
     expect(first).toContain('data-chart="faults-timeline"');
+    expect(first).toContain('data-chart="series"');
+    expect(first).toContain('round trip p95 (ms) against rate (/s)');
     const second = text.slice(text.indexOf('id="scenario-1"'));
     expect(second).not.toContain('data-chart="latency-over-time"');
     expect(second).not.toContain('data-chart="percentiles"');
@@ -143,7 +153,7 @@ describe.runIf(existsSync(CHROMIUM))('report.html in headless Chromium', () => {
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(requests).toEqual([url]);
 
-      for (const chart of ['latency-over-time', 'percentiles']) {
+      for (const chart of ['latency-over-time', 'percentiles', 'series']) {
         const path = page.locator(`#scenario-0 svg[data-chart="${chart}"] path.series`).first();
         const box = await path.boundingBox();
         expect(box, chart).not.toBeNull();

@@ -1,11 +1,13 @@
 // report.html: one self-contained page per run (styles and charts inline, no script, nothing
-// fetched; the Content-Security-Policy forbids both): the verdict table, thresholds, the capacity
-// curve when the run has one, and per scenario its latency over time, percentile distribution and
-// faults timeline, then every check. Every string from an agent or a scenario goes through `html`,
-// which escapes it (spec S-1): a `<script>` in a prompt or a reason shows as text.
-import type { MetricResult, RunResult, ScenarioResult, Verdict } from './runResult.ts';
+// fetched; the Content-Security-Policy forbids both): the verdict table, thresholds, and per
+// scenario its latency over time, percentile distribution, faults timeline and measured curves
+// (capacity: p95 against offered rate), then every check. Every string from an agent or a
+// scenario goes through `html`, which escapes it (spec S-1): a `<script>` in a prompt or a reason
+// shows as text.
+import type { MetricResult, RunResult, RunToxic, ScenarioResult, Verdict } from './runResult.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { faultsTimelineChart, latencyOverTimeChart, percentileChart } from './scenarioCharts.ts';
+import { seriesCharts, seriesTables } from './seriesCharts.ts';
 import { REPORT_STYLE } from './reportStyle.ts';
 
 const VERDICT_LABEL: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR' };
@@ -61,7 +63,7 @@ function faultEventList(s: ScenarioResult): HtmlValue {
 }
 
 function scenarioSection(s: ScenarioResult, index: number): SafeHtml {
-  const charts = [latencyOverTimeChart(s), percentileChart(s), faultsTimelineChart(s)].filter((c) => c !== undefined);
+  const charts = [...seriesCharts(s), latencyOverTimeChart(s), percentileChart(s), faultsTimelineChart(s)].filter((c) => c !== undefined);
   const failed = s.checks.filter((c) => !c.ok).length;
   return html`<article class="scenario ${s.verdict}" id="scenario-${index}">
 <h3>${s.name} ${badge(s.verdict)}</h3>
@@ -71,11 +73,17 @@ ${charts.length ? html`<div class="charts">${charts}</div>` : null}
 <details${s.verdict === 'failed' || s.verdict === 'errored' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null} · params, counters, latency table</summary>
 <ul class="checks">${s.checks.map((c) => html`<li class="${c.ok ? 'ok' : 'bad'}"><span class="mark">${c.ok ? '✓' : '✗'}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`)}</ul>
 ${metricsTable(s.metrics)}
+${seriesTables(s)}
 ${keyValues('Counters', Object.entries(s.counters))}
 ${keyValues('Parameters', Object.entries(s.params))}
 ${faultEventList(s)}
 </details>
 </article>`;
+}
+
+function toxicText(t: RunToxic): string {
+  const attributes = Object.entries(t.attributes).map(([k, v]) => ` ${k}=${v}`).join('');
+  return `${t.name}: ${t.type} ${t.stream}${t.toxicity !== 1 ? ` toxicity=${t.toxicity}` : ''}${attributes}`;
 }
 
 function header(run: RunResult): SafeHtml {
@@ -85,6 +93,7 @@ function header(run: RunResult): SafeHtml {
     ['A2A', `${t.generation ?? '?'} · ${t.kind}${t.hitlDeclared === undefined ? '' : t.hitlDeclared ? ' · declares hitl-prompt/v1' : ' · no hitl-prompt/v1'}`],
     ...(t.agentFaults.length ? [['agent faults', t.agentFaults.join(', ')] as [string, HtmlValue]] : []),
     ['fault backend', run.proxy ? `${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}` : 'none'],
+    ...(run.toxics?.length ? [['toxics (every scenario)', run.toxics.map((t) => toxicText(t)).join('; ')] as [string, HtmlValue]] : []),
     ['profile', run.profile],
     ['started', `${run.startedAt} · ${secondsText(run.durationMs)}`],
     ['rig', `${run.rig.version} · node ${run.rig.node} · ${run.rig.platform} · ${run.rig.cpus} CPUs`],
@@ -98,7 +107,6 @@ function header(run: RunResult): SafeHtml {
 
 /** The whole page. Pure: the same RunResult gives the same bytes. */
 export function htmlReport(run: RunResult): string {
-  const capacity: SafeHtml | undefined = undefined;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -110,7 +118,6 @@ ${header(run)}
 <main>
 ${verdictTable(run)}
 ${thresholdsSection(run)}
-${capacity ? html`<section id="capacity"><h2>Capacity</h2>${capacity}</section>` : null}
 <section id="scenarios"><h2>Scenarios</h2>${run.scenarios.map(scenarioSection)}</section>
 </main>
 <footer>Written by a2a-rig ${run.rig.version} from results.json (schema <code>${run.schema}</code>). Charts are inline SVG: hover a point for its values. <code>a2a-rig report DIR</code> writes this page again.</footer>

@@ -30,7 +30,7 @@ table.verdicts tr.failed td, table.verdicts tr.errored td { background: #fff5f5;
 article.scenario { border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; margin: 0 0 16px; }
 article.scenario.failed, article.scenario.errored { border-color: var(--fail); }
 .description { margin: 0 0 6px; color: var(--muted); }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 10px 18px; margin: 8px 0; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 10px 18px; margin: 8px 0; }
 figure.chart { margin: 0; } figure.chart figcaption { font-weight: 600; font-size: 13px; margin: 4px 0; }
 figure.chart svg { width: 100%; height: auto; display: block; }
 svg .frame { fill: none; stroke: #9aa3ad; stroke-width: 1; }
