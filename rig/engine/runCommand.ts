@@ -9,6 +9,7 @@ import { toxiproxyOption, type ToxiproxyChoice } from '../proxy/backend.ts';
 import type { ToxicSpec } from '../proxy/faultControl.ts';
 import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
+import { ProgressOutput } from '../report/progressOutput.ts';
 import { summaryMarkdown } from '../report/summaryMarkdown.ts';
 import type { RunResult } from '../report/runResult.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
@@ -66,7 +67,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const all = await loadScenarios();
   const scenarios = selectScenarios(all, selectors);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
-  const progress = (line: string) => process.stderr.write(`${line}\n`);
+  const progress = new ProgressOutput();
   const result: RunResult = applyThresholds(await runScenarios(scenarios, {
     profile: flags.profile,
     target: flags.target,
@@ -76,11 +77,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     generation: flags.a2aVersion,
     toxics: flags.toxic,
     paramOverrides,
-    onProgress: ({ phase, scenario, index, total, result }) => {
-      if (phase === 'start') progress(`[${index + 1}/${total}] ${scenario} …`);
-      else progress(`[${index + 1}/${total}] ${scenario}: ${result!.verdict}${result!.reason ? ` — ${result!.reason}` : ''} (${(result!.durationMs / 1000).toFixed(1)} s)`);
-    },
-  }), thresholds);
+    onProgress: progress.onProgress,
+  }).finally(() => progress.stop()), thresholds);
   const dir = resolve(flags.out ?? join('results', result.runId));
   const files = writeResults(dir, result);
   process.stdout.write(summaryMarkdown(result));
