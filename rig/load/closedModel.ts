@@ -98,6 +98,9 @@ export async function runClosedModel(options: ClosedModelOptions): Promise<Close
         ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationSeconds }),
         requests,
         timeout: timeoutSeconds,
+        // autocannon notices the end of a run at its next sample tick (1 s by default). Its
+        // per-sample request counts are not used here, so tick often and end promptly.
+        sampleInt: 100,
       },
       (err, res) => {
         clearTimeout(bound);
