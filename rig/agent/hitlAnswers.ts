@@ -15,6 +15,7 @@ import {
   JSONRPC_INVALID_PARAMS,
 } from '../protocol/errorCodes.ts';
 import { HITL_RESPONSE_KEY } from '../protocol/hitlPrompt.ts';
+import type { AnswerOutcomeLabel } from './agentMetrics.ts';
 import type { PromptRow, TaskRow } from './outbox.ts';
 import type { TaskEngine } from './taskEngine.ts';
 
@@ -37,9 +38,19 @@ function readResponseEnvelope(raw: unknown): { promptId: string; payload: unknow
 
 /** Handles a user message sent to an existing task. Throws A2AError for every refusal. */
 export function continueTask(engine: TaskEngine, message: Message, activated: boolean): TaskRow {
+  const receivedAt = performance.now();
   const row = engine.getRow(message.taskId!);
   const response = message.metadata?.[HITL_RESPONSE_KEY];
-  if (response !== undefined) return answerPrompt(engine, row, message, readResponseEnvelope(response), activated);
+  if (response !== undefined) {
+    try {
+      const answered = answerPrompt(engine, row, message, readResponseEnvelope(response), activated, receivedAt);
+      engine.metrics?.answered('accepted');
+      return answered;
+    } catch (err) {
+      engine.metrics?.answered(outcomeOf(err));
+      throw err;
+    }
+  }
   const state = row.task.status.state;
   if (TERMINAL_STATES.has(state)) {
     throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${row.task.id} is ${state}; it accepts no more messages`);
@@ -57,7 +68,14 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
   // Plain A2A continuation of a prompt emitted without the envelope: the message is the answer.
   const data = message.parts.find((p) => p.data !== undefined)?.data;
   const text = message.parts.find((p) => p.text !== undefined)?.text;
-  return accept(engine, row, open, message, data ?? { text: text ?? '' }, activated);
+  const answered = accept(engine, row, open, message, data ?? { text: text ?? '' }, activated, receivedAt);
+  engine.metrics?.answered('accepted');
+  return answered;
+}
+
+function outcomeOf(err: unknown): AnswerOutcomeLabel {
+  const code = err instanceof A2AError ? err.code : undefined;
+  return code === HITL_ALREADY_ANSWERED_OR_UNKNOWN ? 'conflict' : code === HITL_RESPONSE_INVALID ? 'invalid' : 'error';
 }
 
 function answerPrompt(
@@ -66,6 +84,7 @@ function answerPrompt(
   message: Message,
   response: { promptId: string; payload: unknown },
   activated: boolean,
+  receivedAt: number,
 ): TaskRow {
   const prompt = engine.outbox.findPrompt(row.task.id, response.promptId);
   const duplicatesAllowed = engine.faults.has('accept-duplicates');
@@ -89,12 +108,13 @@ function answerPrompt(
   if (prompt.state === 'answered') {
     // accept-duplicates fault: a second "acceptance" announces a second resume.
     engine.setStatus(row, 'TASK_STATE_WORKING');
+    engine.metrics?.resumed((performance.now() - receivedAt) / 1000);
     return row;
   }
-  return accept(engine, row, prompt, message, response.payload, activated);
+  return accept(engine, row, prompt, message, response.payload, activated, receivedAt);
 }
 
-function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Message, payload: unknown, activated: boolean): TaskRow {
+function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Message, payload: unknown, activated: boolean, receivedAt: number): TaskRow {
   const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
   const answered = () => {
     if (!engine.outbox.answerPrompt(row.task.id, prompt.step, payload)) throw alreadyAnsweredOrUnknown(prompt.promptId);
@@ -105,6 +125,7 @@ function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Me
   row.activated = activated;
   if (resumeNow) {
     engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, answered);
+    engine.metrics?.resumed((performance.now() - receivedAt) / 1000);
     setImmediate(() => engine.advance(row.task.id));
     return row;
   }
@@ -116,6 +137,7 @@ function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Me
     engine.later(SLOW_RESUME_MS, () => {
       const current = engine.getRow(row.task.id);
       engine.setStatus(current, 'TASK_STATE_WORKING');
+      engine.metrics?.resumed((performance.now() - receivedAt) / 1000);
       engine.advance(row.task.id);
     });
   }

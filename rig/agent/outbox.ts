@@ -144,6 +144,8 @@ export class Outbox {
         `SELECT * FROM prompts WHERE state = 'open' AND deadline IS NOT NULL AND deadline_signalled = 0`,
       ),
       markDeadline: db.prepare(`UPDATE prompts SET deadline_signalled = 1 WHERE task_id = ? AND step = ?`),
+      countByState: db.prepare(`SELECT state, COUNT(*) AS n FROM tasks GROUP BY state`),
+      countOpenPrompts: db.prepare(`SELECT COUNT(*) AS n FROM prompts WHERE state = 'open'`),
     };
   }
 
@@ -222,6 +224,15 @@ export class Outbox {
 
   markDeadlineSignalled(taskId: string, step: number): void {
     this.stmt.markDeadline.run(taskId, step);
+  }
+
+  /** Tasks per state (for /metrics; read at scrape time, never on the request path). */
+  tasksByState(): Record<string, number> {
+    return Object.fromEntries((this.stmt.countByState.all() as Array<{ state: string; n: number }>).map((r) => [r.state, r.n]));
+  }
+
+  openPrompts(): number {
+    return (this.stmt.countOpenPrompts.get() as { n: number }).n;
   }
 
   close(): void {

@@ -1,5 +1,6 @@
-// Puts the reference agent together: outbox, engine, both bindings, the agent card and the replay
-// plane on one HTTP server. Returns a handle whose close() releases every socket, timer and file.
+// Puts the reference agent together: outbox, engine, both bindings, the agent card, the replay
+// plane and Prometheus metrics (GET /metrics) on one HTTP server. Returns a handle whose close()
+// releases every socket, timer and file.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
@@ -7,6 +8,7 @@ import { A2AError, JSONRPC_INVALID_REQUEST } from '../protocol/errorCodes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { agentCard } from './agentCard.ts';
+import { AgentMetrics } from './agentMetrics.ts';
 import { AgentOperations } from './agentOperations.ts';
 import { activatedExtensions, echoExtensions } from './extensionActivation.ts';
 import type { FaultName } from './faults.ts';
@@ -58,7 +60,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const faults = new Set(options.faults ?? []);
   const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox') });
   const validator = new GuardedValidator({ maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH });
-  const engine = new TaskEngine(outbox, validator, faults);
+  const metrics = new AgentMetrics(outbox);
+  const engine = new TaskEngine(outbox, validator, faults, metrics);
   const ops = new AgentOperations(engine);
   const noEcho = faults.has('no-extension-echo');
   const replay = new ReplayPlane(engine, (req) => {
@@ -76,6 +79,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       const host = req.headers.host && HOST_HEADER.test(req.headers.host) ? `http://${req.headers.host}` : baseUrl;
       const text = JSON.stringify(agentCard(host, { declareRequired: faults.has('declare-required-extension') }));
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+      return res.end(text);
+    }
+    if (req.method === 'GET' && url.pathname === '/metrics') {
+      const text = await metrics.scrape();
+      res.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': Buffer.byteLength(text) });
       return res.end(text);
     }
     const isRpc = url.pathname === '/' && req.method === 'POST';

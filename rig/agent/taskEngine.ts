@@ -8,6 +8,7 @@ import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND } from '../protoc
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
+import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
@@ -27,6 +28,7 @@ export class TaskEngine {
     readonly outbox: Outbox,
     readonly validator: GuardedValidator,
     readonly faults: FaultSet,
+    readonly metrics?: AgentMetrics,
   ) {}
 
   /** Schedules `fn` after `ms`, owned by the engine so `close()` can clear it. */
@@ -56,6 +58,7 @@ export class TaskEngine {
       return this.outbox.appendEvent(row.task.id, eventOf(row.task));
     });
     row.lastSeq = stored.seq;
+    this.metrics?.eventAppended();
     this.events.publish(stored, row.task);
     return stored;
   }
@@ -101,6 +104,7 @@ export class TaskEngine {
       return this.outbox.appendEvent(id, { task });
     });
     row.lastSeq = stored.seq;
+    this.metrics?.eventAppended();
     this.events.publish(stored, task);
     // Deferred so the caller can subscribe to the task before its first transition.
     setImmediate(() => this.advance(id));
