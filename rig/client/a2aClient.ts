@@ -43,6 +43,19 @@ export interface A2AClientOptions {
   history?: EventHistory;
   /** Share one validator (and its compiled-schema cache); by default each client has its own. */
   validator?: GuardedValidator;
+  /** Told of every exchange as it ends (live metrics, `--metrics-port`). */
+  observer?: ExchangeObserver;
+}
+
+/** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
+export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
+
+/** Watches a client's traffic (e.g. to count it for Prometheus); must return at once. */
+export interface ExchangeObserver {
+  /** Every JSON-RPC exchange, answers included; a stream ends here when its headers arrive. */
+  exchange(method: string, end: ExchangeEnd, latencyMs: number): void;
+  /** Every hitl-prompt/v1 answer, classified. */
+  answer(outcome: AnswerOutcome): void;
 }
 
 export interface CallOptions extends ExchangeOptions {
@@ -139,8 +152,28 @@ export class A2AClient {
     return connectionId;
   }
 
+  /** Runs one exchange, telling the observer (when there is one) how it ended. */
+  private async observed<R>(method: string, exchange: () => Promise<R>, endOf: (reply: R) => { end: ExchangeEnd; latencyMs: number }): Promise<R> {
+    const observer = this.options.observer;
+    if (!observer) return exchange();
+    const startedAt = performance.now();
+    try {
+      const reply = await exchange();
+      const { end, latencyMs } = endOf(reply);
+      observer.exchange(method, end, latencyMs);
+      return reply;
+    } catch (err) {
+      observer.exchange(method, 'failed', performance.now() - startedAt);
+      throw err;
+    }
+  }
+
   private async unary<T>(method: string, params: unknown, options: CallOptions, read: (result: unknown) => T, eventOf: (value: T) => StreamResponse, taskId?: string): Promise<CallOutcome<T>> {
-    const reply = await this.transport.call(this.agent.rpcUrl, method, params, this.a2a(options), options);
+    const reply = await this.observed(
+      method,
+      () => this.transport.call(this.agent.rpcUrl, method, params, this.a2a(options), options),
+      (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
+    );
     if (!reply.ok) return { ok: false, error: reply.error, meta: reply.meta, connectionId: this.recordResponse(undefined, taskId) };
     let value: T;
     try {
@@ -169,7 +202,11 @@ export class A2AClient {
   }
 
   private async streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
-    const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
+    const reply = await this.observed(
+      method,
+      () => this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options),
+      (r) => (r.kind === 'json' ? { end: r.reply.ok ? 'failed' : 'rpc_error', latencyMs: r.reply.meta.latencyMs } : { end: 'ok', latencyMs: r.meta.latencyMs }),
+    );
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
       throw new TransportError('protocol', `${method} from ${this.agent.rpcUrl} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
@@ -217,11 +254,20 @@ export class A2AClient {
       const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), options);
       const outcome = classifyAnswer(reply);
       this.recordResponse(outcome.result, taskId);
-      return outcome;
+      return this.answered(outcome);
     } catch (err) {
-      if (err instanceof TransportError) return answerFailed(err, startedAt);
+      if (err instanceof TransportError) return this.answered(answerFailed(err, startedAt));
       throw err;
     }
+  }
+
+  private answered(outcome: AnswerOutcome): AnswerOutcome {
+    const observer = this.options.observer;
+    if (observer) {
+      observer.exchange(this.method('send'), outcome.kind === 'accepted' ? 'ok' : outcome.rpcCode !== undefined ? 'rpc_error' : 'failed', outcome.latencyMs);
+      observer.answer(outcome);
+    }
+    return outcome;
   }
 
   /** Opens the replay plane for a task from `since` (default 0: every stored event). */

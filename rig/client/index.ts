@@ -1,5 +1,5 @@
 // The client's public surface, for the engine: import from here, not from the files behind it.
-export { A2AClient, type A2AClientOptions, type CallOptions, type CallOutcome, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
+export { A2AClient, type A2AClientOptions, type CallOptions, type CallOutcome, type ExchangeEnd, type ExchangeObserver, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
 export { AGENT_CARD_PATH, DiscoveryError, agentCardUrls, describeAgent, discoverAgent, type AgentDescription, type HitlDeclaration } from './agentDiscovery.ts';
 export { classifyAnswer, type AnswerKind, type AnswerOutcome } from './answerOutcome.ts';
 export { AnswerSynthesizer, UNKNOWN_PROPERTY, type InvalidAnswer, type InvalidKind, type SynthesizedAnswers, type Synthesis } from './answerSynthesizer.ts';
