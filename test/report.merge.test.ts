@@ -2,6 +2,7 @@
 // union, exactly), counters add up, the worst verdict wins, checks line up by name.
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
+import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { mergeRuns } from '../rig/report/mergeRuns.ts';
 import type { RunResult } from '../rig/report/runResult.ts';
@@ -92,5 +93,38 @@ describe('mergeRuns verdicts and checks', () => {
     broken.scenarios[0]!.metrics.l!.hdr = 'not-a-histogram';
     expect(() => mergeRuns(inputs(run([scenario('s', { latencies: { l: [3] } })], 'ok'), broken), 'm')).toThrow(UserError);
     expect(() => mergeRuns(inputs(run([scenario('s', { latencies: { l: [3] } })], 'ok'), broken), 'm')).toThrow('metric s/l of run bad has an unreadable hdr histogram');
+  });
+});
+
+describe('mergeRuns timelines and series', () => {
+  // Samples as (ms since start, µs): worker a for 5 s, worker b for 30 s (its buckets widen to 400 ms).
+  const at = (n: number, spanMs: number, seed: number) => samples(n, 0, spanMs, seed).map((t, i) => [t, samples(n, 100, 90_000, seed + 1)[i]!] as const);
+  const a = at(300, 5_000, 41);
+  const b = at(900, 30_000, 43);
+  const timelineOf = (points: ReadonlyArray<readonly [number, number]>) => {
+    const timeline = new LatencyTimeline(0);
+    for (const [t, us] of points) timeline.record('resume_latency', us, t);
+    return timeline.toRecord()!;
+  };
+
+  it('re-cuts the buckets to the widest width: count, min and max as of the combined data, means within 1 µs', () => {
+    const runA = run([{ ...scenario('s'), timeline: timelineOf(a) }], 'a');
+    const runB = run([{ ...scenario('s'), timeline: timelineOf(b) }], 'b');
+    expect([runA.scenarios[0]!.timeline!.bucketMs, runB.scenarios[0]!.timeline!.bucketMs]).toEqual([100, 400]);
+    const merged = mergeRuns(inputs(runA, runB), 'm').scenarios[0]!.timeline!;
+    const combined = timelineOf([...a, ...b]);
+    expect(merged.bucketMs).toBe(combined.bucketMs);
+    expect(merged.points.map(({ mean: _m, ...exact }) => exact)).toEqual(combined.points.map(({ mean: _m, ...exact }) => exact));
+    merged.points.forEach((p, i) => expect(Math.abs(p.mean - combined.points[i]!.mean)).toBeLessThanOrEqual(1));
+  });
+
+  it('keeps each run’s curve, named after its run when several have it, and the first run’s fault events', () => {
+    const curve = (y: number) => [{ x: 10, y }, { x: 20, y: y * 2 }];
+    const runA = run([{ ...scenario('cap'), series: { p95_ms_vs_rate_per_s: curve(1) }, faultEvents: [{ t: 5, action: 'add' as const, target: 'latency_downstream' }] }], 'a');
+    const runB = run([{ ...scenario('cap'), series: { p95_ms_vs_rate_per_s: curve(3), only_b_vs_x: curve(7) } }], 'b');
+    const merged = mergeRuns(inputs(runA, runB), 'm').scenarios[0]!;
+    expect(merged.series).toEqual({ 'a: p95_ms_vs_rate_per_s': curve(1), 'b: p95_ms_vs_rate_per_s': curve(3), only_b_vs_x: curve(7) });
+    expect(merged.faultEvents).toEqual(runA.scenarios[0]!.faultEvents);
+    expect(mergeRuns(inputs(run([scenario('plain')])), 'm').scenarios[0]).not.toHaveProperty('series');
   });
 });

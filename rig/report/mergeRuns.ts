@@ -7,10 +7,16 @@
 // - verdict: the worst, failed > errored > passed > skipped (skipped only if skipped everywhere);
 // - checks: the k-th check of a name in one run is the same check as the k-th of that name in
 //   another: it passes only if it passed in every run that made it, and its detail names the runs;
-// - durationMs: the longest (the workers ran side by side), so counter rates are per wall second.
+// - durationMs: the longest (the workers ran side by side), so counter rates are per wall second;
+// - timeline: buckets re-cut to the widest source width (widths are 100 ms × 2^k, so they nest),
+//   then count, min and max combined exactly and means weighted by count;
+// - series (curves such as capacity's p95 against offered rate) do not add up: each run's curve
+//   is kept, named after its run when several runs have it; faultEvents and the run's toxics are
+//   the first run's that has them (the workers ran the same scenario).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { UserError } from '../protocol/userError.ts';
-import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MergeSource, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from './runResult.ts';
+import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
+import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MergeSource, type MetricResult, type RunResult, type ScenarioResult, type SeriesPoint, type Verdict } from './runResult.ts';
 
 export interface MergeInput {
   run: RunResult;
@@ -78,10 +84,43 @@ function mergeChecks(parts: ScenarioResult[], label: (s: ScenarioResult) => stri
   });
 }
 
-function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => string): ScenarioResult {
+function mergeTimelines(records: TimelineRecord[]): TimelineRecord | undefined {
+  if (records.length === 0) return undefined;
+  if (records.length === 1) return records[0];
+  const bucketMs = Math.max(...records.map((r) => r.bucketMs));
+  const buckets = new Map<string, TimelinePoint>();
+  for (const point of records.flatMap((r) => r.points)) {
+    const t = Math.floor(point.t / bucketMs) * bucketMs;
+    const key = `${point.metric}\u0000${t}`;
+    const seen = buckets.get(key);
+    if (!seen) buckets.set(key, { ...point, t });
+    else {
+      const count = seen.count + point.count;
+      buckets.set(key, { t, metric: point.metric, count, mean: Math.round((seen.mean * seen.count + point.mean * point.count) / count), min: Math.min(seen.min, point.min), max: Math.max(seen.max, point.max) });
+    }
+  }
+  const points = [...buckets.values()].sort((a, b) => (a.metric === b.metric ? a.t - b.t : a.metric < b.metric ? -1 : 1));
+  return { bucketMs, points };
+}
+
+function mergeSeries(parts: ScenarioResult[], owner: (s: ScenarioResult) => string): Record<string, SeriesPoint[]> | undefined {
+  const holders = new Map<string, number>();
+  for (const part of parts) for (const name of Object.keys(part.series ?? {})) holders.set(name, (holders.get(name) ?? 0) + 1);
+  if (holders.size === 0) return undefined;
+  const series: Record<string, SeriesPoint[]> = {};
+  for (const part of parts) {
+    for (const [name, points] of Object.entries(part.series ?? {})) series[holders.get(name)! > 1 ? `${owner(part)}: ${name}` : name] = points;
+  }
+  return series;
+}
+
+function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => string, owner: (s: ScenarioResult) => string): ScenarioResult {
   const first = parts[0]!;
   const verdict = worst(parts.map((p) => p.verdict));
   const because = parts.find((p) => p.verdict === verdict && p.reason);
+  const timeline = mergeTimelines(parts.flatMap((p) => (p.timeline ? [p.timeline] : [])));
+  const series = mergeSeries(parts, owner);
+  const faultEvents = parts.find((p) => p.faultEvents)?.faultEvents;
   return {
     name: first.name,
     description: first.description,
@@ -93,6 +132,9 @@ function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => st
     checks: mergeChecks(parts, label),
     metrics: mergeMetrics(parts, label),
     counters: mergeCounters(parts),
+    ...(timeline ? { timeline } : {}),
+    ...(faultEvents ? { faultEvents } : {}),
+    ...(series ? { series } : {}),
   };
 }
 
@@ -113,11 +155,12 @@ export function mergeRuns(inputs: MergeInput[], runId: string): RunResult {
     }
   }
   const label = (s: ScenarioResult) => `run ${owner.get(s)}`;
-  const scenarios = [...byName.values()].map((parts) => mergeScenario(parts, label));
+  const scenarios = [...byName.values()].map((parts) => mergeScenario(parts, label, (s) => owner.get(s)!));
   const runs = inputs.map((i) => i.run);
   const first = runs[0]!;
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
+  const toxics = runs.find((r) => r.toxics)?.toxics;
   const mergedFrom: MergeSource[] = inputs.map(({ run, path }) => ({ runId: run.runId, path, profile: run.profile, verdict: run.verdict, platform: run.rig.platform }));
   return {
     schema: RESULTS_SCHEMA,
@@ -132,5 +175,6 @@ export function mergeRuns(inputs: MergeInput[], runId: string): RunResult {
     verdict: overallVerdict(scenarios),
     scenarios,
     mergedFrom,
+    ...(toxics ? { toxics } : {}),
   };
 }
