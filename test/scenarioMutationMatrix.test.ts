@@ -12,7 +12,7 @@ const MATRIX: Record<string, string[]> = {
   'no-extension-echo': ['cf1'],
   'keep-input-required': ['cf2'],
   'skip-validation': ['cf3', 'cf7'],
-  'slow-resume': ['cf4', 'resume-latency'],
+  'slow-resume': ['cf4', 'resume-latency', 'capacity'],
   'envelope-extra-field': ['cf5'],
   'drop-replay': ['cf6', 'disconnect-replay'],
   'reorder-replay': ['cf6', 'disconnect-replay'],

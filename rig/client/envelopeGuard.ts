@@ -48,11 +48,25 @@ function malformed(reason: string, raw: unknown): PromptCheck {
 }
 
 export class EnvelopeGuard {
+  /**
+   * Verdicts by envelope object. The same parsed envelope is usually checked twice (as its event
+   * arrives, and when a caller asks for the task's prompt), and the envelope-schema check runs
+   * under the validator's watchdog, which is most of a round trip's cost to the rig under load.
+   * Envelopes parsed from the wire are never mutated, so an object's verdict stays true.
+   */
+  private readonly verdicts = new WeakMap<object, PromptCheck>();
+
   constructor(readonly validator: GuardedValidator = new GuardedValidator()) {}
 
   /** Checks one envelope: the value found under the extension URI in a status message's metadata. */
   check(raw: unknown): PromptCheck {
     if (!isObject(raw)) return malformed('the envelope must be a JSON object', raw);
+    let verdict = this.verdicts.get(raw);
+    if (!verdict) this.verdicts.set(raw, (verdict = this.checkObject(raw)));
+    return verdict;
+  }
+
+  private checkObject(raw: Record<string, unknown>): PromptCheck {
     if (nestingDepth(raw, MAX_ENVELOPE_JSON_DEPTH) > MAX_ENVELOPE_JSON_DEPTH) {
       return malformed(`the envelope nests deeper than ${MAX_ENVELOPE_JSON_DEPTH} JSON levels`, raw);
     }

@@ -1,0 +1,132 @@
+// capacity: how many whole human-in-the-loop round trips per second the agent sustains within its
+// SLO. The open model offers a constant rate of round trips (send → prompt observed → answer →
+// resume observed), one step after another, from `startRate` up by ×`growth`, each for `stepMs`.
+// Every round trip's latency counts from its *intended* start, so an agent that stalls cannot hide
+// behind fewer requests. The first step that breaks the SLO ends the search:
+//   - the round trip's p95 (intended start → resume observed) is over `sloP95Ms` (default 1000), or
+//   - failed or unfinished round trips are over `sloMaxErrorPct` % of the step's arrivals (0.1), or
+//   - dropped ones (the rig had no slot for them) are over `sloMaxDroppedPct` % (0.1).
+// The highest step before it is the capacity; no sustainable step at all fails the scenario. Every
+// step is a point of the curve `round_trip_p95_ms_vs_rate_per_s` in results.json, and its latencies
+// are metrics `round_trip@<rate>/s` and `resume_latency@<rate>/s` (answer sent → resume observed).
+// The SLO is set with --param (capacity.sloP95Ms=500); a toxic for the whole run with
+// --toxic latency=50. The figure is what this rig measures on this machine: rig, proxy and agent
+// share its cores.
+import { defineScenario } from '../rig/engine/defineScenario.ts';
+import type { OpenModelResult } from '../rig/engine/scenarioContext.ts';
+import { constantArrivals, geometricRates } from '../rig/load/arrivalSchedule.ts';
+
+interface Params {
+  startRate: number;
+  growth: number;
+  maxRate: number;
+  stepMs: number;
+  /** One round trip's bound (its resume wait included); past it, it counts as an error. */
+  timeoutMs: number;
+  /** Round trips in flight at most; more wait (late) in a backlog, and past that are dropped. */
+  maxInFlight: number;
+  maxBacklog: number;
+  /** Keep-alive connections of the load's own client. */
+  connections: number;
+  sloP95Ms: number;
+  sloMaxErrorPct: number;
+  sloMaxDroppedPct: number;
+}
+
+const SERIES = 'round_trip_p95_ms_vs_rate_per_s';
+const ms = (us: number) => us / 1000;
+const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+/** Why a step breaks the SLO; empty when it holds. */
+function breaches(step: OpenModelResult, p: Params): string[] {
+  const reasons: string[] = [];
+  const errors = step.failed + step.unfinished;
+  const p95 = ms(step.latency.percentile(95));
+  if (step.latency.count === 0) reasons.push('no round trip completed');
+  else if (p95 > p.sloP95Ms) reasons.push(`p95 ${f(p95)} ms > ${p.sloP95Ms} ms`);
+  if (errors > (step.scheduled * p.sloMaxErrorPct) / 100) {
+    const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
+    if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
+    reasons.push(`${errors} of ${step.scheduled} failed (> ${p.sloMaxErrorPct} %: ${kinds.join(', ')}${step.firstFailure ? `; first: ${step.firstFailure}` : ''})`);
+  }
+  if (step.dropped > (step.scheduled * p.sloMaxDroppedPct) / 100) reasons.push(`${step.dropped} of ${step.scheduled} dropped (> ${p.sloMaxDroppedPct} %)`);
+  return reasons;
+}
+
+const slo = { sloP95Ms: 1000, sloMaxErrorPct: 0.1, sloMaxDroppedPct: 0.1 };
+const bounds = { timeoutMs: 5_000, maxInFlight: 512, maxBacklog: 10_000, connections: 64 };
+
+export default defineScenario<Params>({
+  name: 'capacity',
+  description: 'steps the rate of whole HITL round trips up until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate and the curve',
+  tags: ['load', 'latency', 'hitl'],
+  needs: { extension: true },
+  params: {
+    smoke: { startRate: 5, growth: 2, maxRate: 40, stepMs: 2_000, ...bounds, ...slo },
+    ci: { startRate: 10, growth: 1.5, maxRate: 2_000, stepMs: 5_000, ...bounds, ...slo },
+    full: { startRate: 10, growth: 1.25, maxRate: 5_000, stepMs: 15_000, ...bounds, ...slo },
+  },
+  budgetMs: { smoke: 20_000, ci: 180_000, full: 900_000 },
+  async run(ctx, p) {
+    const rates = geometricRates(p.startRate, p.growth, p.maxRate);
+    const client = ctx.newClient(p.connections);
+    let capacity = 0;
+    let capacityP95 = 0;
+    let broke: { rate: number; reasons: string[] } | undefined;
+    let stepsRun = 0;
+    // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
+    // step measures the agent rather than a cold start.
+    await ctx.runOpenModel({ arrivals: constantArrivals(10, 500), iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs }), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.timeoutMs, drainTimeoutMs: p.timeoutMs });
+    for (const rate of rates) {
+      // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
+      if (ctx.remainingMs() < p.stepMs + p.timeoutMs + 1_000) {
+        ctx.log(`the time budget ends before ${rate}/s could run; the search stops at ${capacity}/s`);
+        break;
+      }
+      const roundTrip = ctx.latency(`round_trip@${rate}/s`);
+      const step = await ctx.runOpenModel({
+        arrivals: constantArrivals(rate, p.stepMs),
+        iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs, resumeLatency: ctx.latency(`resume_latency@${rate}/s`) }),
+        maxInFlight: p.maxInFlight,
+        maxBacklog: p.maxBacklog,
+        iterationTimeoutMs: p.timeoutMs,
+        drainTimeoutMs: p.timeoutMs,
+        latency: roundTrip,
+      });
+      stepsRun++;
+      const reasons = breaches(step, p);
+      const errors = step.failed + step.unfinished;
+      ctx.count('round_trips_completed', step.succeeded);
+      ctx.count('round_trips_failed', errors);
+      ctx.count('round_trips_dropped', step.dropped);
+      ctx.count('round_trips_late', step.late);
+      ctx.plot(SERIES, {
+        x: rate,
+        y: ms(roundTrip.percentile(95)),
+        p50_ms: ms(roundTrip.percentile(50)),
+        p99_ms: ms(roundTrip.percentile(99)),
+        achieved_per_s: Math.round((step.succeeded * 10_000) / p.stepMs) / 10,
+        arrivals: step.scheduled,
+        errors,
+        dropped: step.dropped,
+        late: step.late,
+        sustainable: reasons.length === 0,
+      });
+      ctx.log(`${rate}/s: ${step.succeeded}/${step.scheduled} ok, p50 ${f(ms(roundTrip.percentile(50)))} ms, p95 ${f(ms(roundTrip.percentile(95)))} ms, ${errors} failed, ${step.dropped} dropped, ${step.late} late${reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''}`);
+      if (step.aborted) break;
+      if (reasons.length > 0) {
+        broke = { rate, reasons };
+        break;
+      }
+      capacity = rate;
+      capacityP95 = ms(roundTrip.percentile(95));
+    }
+    ctx.count('steps', stepsRun);
+    ctx.count('capacity_per_s', capacity);
+    ctx.count('slo_broken_at_per_s', broke?.rate ?? 0);
+    const sloText = `p95 ≤ ${p.sloP95Ms} ms, errors ≤ ${p.sloMaxErrorPct} %, dropped ≤ ${p.sloMaxDroppedPct} %`;
+    const found = capacity > 0 ? `highest sustainable rate ${capacity} round trips/s (p95 ${f(capacityP95)} ms)` : 'no sustainable rate';
+    const end = broke ? `; the SLO broke at ${broke.rate}/s: ${broke.reasons.join('; ')}` : stepsRun === rates.length ? `; it held up to the highest step tried (${p.maxRate}/s cap)` : '; the time budget ended the search';
+    ctx.check(`a sustainable rate exists under the SLO (${sloText})`, capacity > 0, `${found}${end}`);
+  },
+});
