@@ -11,6 +11,7 @@ import { UserError } from '../protocol/userError.ts';
 import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory } from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
+import type { RigMetrics } from '../metrics/rigMetrics.ts';
 import { AgentProcess } from './agentProcess.ts';
 
 export const PROXY_NAME = 'a2a-rig-agent';
@@ -28,6 +29,8 @@ export interface EnvironmentOptions {
   generation: Generation | 'auto';
   /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
   toxics?: ToxicSpec[];
+  /** Live Prometheus metrics (`--metrics-port`): counts the traffic of clients through the proxy. */
+  liveMetrics?: RigMetrics;
 }
 
 export class Environment {
@@ -117,7 +120,7 @@ export class Environment {
 
   /** A client through the proxy (faults apply), sharing `history` when given. */
   client(history?: EventHistory, connections = 32): A2AClient {
-    return A2AClient.forAgent(this.agent, { history, connections });
+    return A2AClient.forAgent(this.agent, { history, connections, observer: this.options.liveMetrics });
   }
 
   /** A client straight to the agent, for the truth: no toxic touches it. */

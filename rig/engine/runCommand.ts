@@ -18,6 +18,7 @@ import { PROFILES, type ProfileName } from './defineScenario.ts';
 import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
 import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './paramOverrides.ts';
+import { addMetricsPortOption, startLiveMetrics } from './liveMetricsOption.ts';
 
 interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
@@ -29,6 +30,7 @@ interface RunFlags extends ThresholdFlags {
   a2aVersion: Generation | 'auto';
   toxic: ToxicSpec[];
   param: ParamArgument[];
+  metricsPort?: number;
 }
 
 function parseTarget(value: string): string {
@@ -45,7 +47,7 @@ function parseTarget(value: string): string {
 function addRunOptions(command: Command, targetRequired = false): Command {
   const toxiproxy = toxiproxyOption();
   const parse = toxiproxy.parseArg!.bind(toxiproxy);
-  return addThresholdOptions(command)
+  return addMetricsPortOption(addThresholdOptions(command))
     .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (~1 min), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
     .addOption(
       new Option('--target <url>', targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)')
@@ -68,23 +70,32 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const scenarios = selectScenarios(all, selectors);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
   const progress = new ProgressOutput();
-  const result: RunResult = applyThresholds(await runScenarios(scenarios, {
-    profile: flags.profile,
-    target: flags.target,
-    toxiproxy: flags.toxiproxy,
-    restartCmd: flags.restartCmd,
-    agentFaults: flags.agentFault,
-    generation: flags.a2aVersion,
-    toxics: flags.toxic,
-    paramOverrides,
-    onProgress: progress.onProgress,
-  }).finally(() => progress.stop()), thresholds);
-  const dir = resolve(flags.out ?? join('results', result.runId));
-  const files = writeResults(dir, result);
-  process.stdout.write(summaryMarkdown(result));
-  process.stdout.write(`\nResults: ${files.join(', ')}\n`);
-  for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
-  process.exitCode = result.verdict === 'failed' ? 1 : 0;
+  const live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
+  try {
+    const result: RunResult = applyThresholds(await runScenarios(scenarios, {
+      profile: flags.profile,
+      target: flags.target,
+      toxiproxy: flags.toxiproxy,
+      restartCmd: flags.restartCmd,
+      agentFaults: flags.agentFault,
+      generation: flags.a2aVersion,
+      toxics: flags.toxic,
+      paramOverrides,
+      liveMetrics: live.metrics,
+      onProgress: (event) => {
+        progress.onProgress(event);
+        live.onProgress(event);
+      },
+    }).finally(() => progress.stop()), thresholds);
+    const dir = resolve(flags.out ?? join('results', result.runId));
+    const files = writeResults(dir, result);
+    process.stdout.write(summaryMarkdown(result));
+    process.stdout.write(`\nResults: ${files.join(', ')}\n`);
+    for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
+    process.exitCode = result.verdict === 'failed' ? 1 : 0;
+  } finally {
+    await live.close();
+  }
 }
 
 export function registerRunCommands(program: Command): void {

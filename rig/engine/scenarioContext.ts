@@ -17,6 +17,7 @@ import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
 import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
 import { roundTripIteration, runWithinBudget, type RoundTripChoice } from './loadIterations.ts';
+import { observedOpenModel } from './liveLoadMetrics.ts';
 
 export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, OpenModelResult };
 
@@ -104,6 +105,7 @@ export class ScenarioContext {
   private faultEvent(action: FaultEvent['action'], target: string, detail?: string, at = performance.now()): void {
     const t = Math.round(at - this.startedAt);
     this.faultEvents.push(detail === undefined ? { t, action, target } : { t, action, target, detail });
+    this.env.options.liveMetrics?.faultEvent(action);
   }
 
   /** What the rig knows about the agent. */
@@ -133,7 +135,14 @@ export class ScenarioContext {
 
   latency(name: string): LatencyHistogram {
     let h = this.metrics.get(name);
-    if (!h) this.metrics.set(name, (h = new LatencyHistogram(undefined, (us, at) => this.timeline.record(name, us, at))));
+    if (!h) {
+      const live = this.env.options.liveMetrics;
+      h = new LatencyHistogram(undefined, (us, at) => {
+        this.timeline.record(name, us, at);
+        live?.latency(name, us);
+      });
+      this.metrics.set(name, h);
+    }
     return h;
   }
 
@@ -265,7 +274,7 @@ export class ScenarioContext {
 
   /** Drives an open-model load (rig/load/openModelExecutor.ts), stopped with the scenario (signal, budget). */
   runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
-    return runWithinBudget(options, this.signal, this.remainingMs());
+    return runWithinBudget(observedOpenModel(options, this.env.options.liveMetrics), this.signal, this.remainingMs());
   }
 
   /** An open-model iteration: one whole HITL round trip, send → prompt → answer → resumed (see loadIterations). */
