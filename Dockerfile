@@ -1,0 +1,29 @@
+# a2a-rig in a container: the rig (`run`, `conform`, `report`, ...) and the reference agent
+# (`agent`), from the same image. Untested here (no Docker engine on the machine that wrote it);
+# kept to the plain steps a fresh clone takes: npm ci, then the CLI through tsx.
+#
+#   docker build -t a2a-rig .
+#   docker run --rm --network host a2a-rig run --target http://127.0.0.1:8080 --toxiproxy http://127.0.0.1:8474
+
+FROM node:20-slim AS deps
+WORKDIR /app
+# better-sqlite3 normally installs a prebuilt binary; the toolchain is the fallback when none fits.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY bin ./bin
+COPY rig ./rig
+COPY scenarios ./scenarios
+# results/ for runs, /data for the agent's outbox (a named volume takes this ownership).
+RUN mkdir -p /app/results /data && chown node:node /app/results /data
+USER node
+ENTRYPOINT ["node", "bin/a2a-rig.js"]
+CMD ["--help"]
