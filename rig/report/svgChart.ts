@@ -119,6 +119,9 @@ export function xyChart(chart: XYChart): SafeHtml {
   } else {
     const [y0, y1raw] = extent([0, ...all.map((p) => p.y)], chart.y);
     yTicks = chart.y.ticks?.map((t) => t.value) ?? niceTicks(y0, y1raw);
+    // The top of the plot is a labelled tick: one step above the data when it ends between two.
+    const last = yTicks[yTicks.length - 1];
+    if (!chart.y.ticks && chart.y.max === undefined && yTicks.length > 1 && last < y1raw) yTicks.push(Number((2 * last - yTicks[yTicks.length - 2]).toPrecision(12)));
     const y1 = chart.y.max ?? Math.max(y1raw, yTicks[yTicks.length - 1] ?? y1raw);
     sy = (y) => PAD.top + plotH - ((y - y0) / (y1 - y0)) * plotH;
   }
