@@ -95,6 +95,42 @@ class IterationTimeout extends Error {
   readonly kind = 'timeout';
 }
 
+/** A running iteration is its own context; its AbortController is made only if the iteration asks for the signal. */
+class RunningIteration implements IterationContext {
+  readonly index: number;
+  readonly step: number;
+  readonly intendedAt: number;
+  readonly deadline: number;
+  timedOut: IterationTimeout | undefined;
+  private controller: AbortController | undefined;
+  private abortReason: unknown;
+  private aborted = false;
+
+  constructor(
+    due: Due,
+    readonly startedAt: number,
+    timeoutMs: number,
+  ) {
+    this.index = due.index;
+    this.step = due.step;
+    this.intendedAt = due.intendedAt;
+    this.deadline = startedAt + timeoutMs;
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted && !this.controller.signal.aborted) this.controller.abort(this.abortReason);
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
 function failureKind(err: unknown): string {
   const kind = (err as { kind?: unknown } | null)?.kind;
   if (typeof kind === 'string' && kind.length > 0) return kind;
@@ -133,11 +169,12 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
   const origin = performance.now();
   const backlog: Due[] = [];
   let backlogHead = 0;
-  const running = new Set<AbortController>();
+  const running = new Set<RunningIteration>();
   let scheduleDone = false;
   let finished = false;
   let pumpTimer: NodeJS.Timeout | undefined;
   let drainTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
 
   return new Promise<OpenModelResult>((resolve) => {
     const finish = () => {
@@ -145,10 +182,11 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
       finished = true;
       clearTimeout(pumpTimer);
       clearTimeout(drainTimer);
+      clearTimeout(sweepTimer);
       options.signal?.removeEventListener('abort', onAbort);
       r.unfinished = running.size;
       r.dropped += backlog.length - backlogHead;
-      for (const controller of running) controller.abort(new Error('the open-model run ended'));
+      for (const it of running) it.abort(new Error('the open-model run ended'));
       r.elapsedMs = performance.now() - origin;
       resolve(r);
     };
@@ -164,40 +202,40 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
       r.firstFailure ??= `${kind}: ${err instanceof Error ? err.message : String(err)}`;
     };
 
+    // One timer for every iteration's timeout: iterations start in order and share one timeout,
+    // so the oldest running one always has the nearest deadline (a timer per iteration costs more
+    // than the rest of the executor at tens of thousands of starts a second).
+    const sweep = () => {
+      sweepTimer = undefined;
+      if (finished) return;
+      const now = performance.now();
+      for (const it of running) {
+        if (it.deadline > now) break;
+        if (it.timedOut) continue;
+        it.timedOut = new IterationTimeout(`no outcome within ${options.iterationTimeoutMs} ms`);
+        it.abort(it.timedOut);
+      }
+      armSweep();
+    };
+    const armSweep = () => {
+      if (sweepTimer || finished) return;
+      for (const it of running) {
+        if (it.timedOut) continue;
+        sweepTimer = setTimeout(sweep, Math.max(0, it.deadline - performance.now()));
+        return;
+      }
+    };
+
     const start = (due: Due) => {
-      const startedAt = performance.now();
-      const lag = startedAt - due.intendedAt;
+      const it = new RunningIteration(due, performance.now(), options.iterationTimeoutMs);
+      const lag = it.startedAt - due.intendedAt;
       if (lag > lateAfterMs) r.late++;
       if (lag > r.maxStartLagMs) r.maxStartLagMs = lag;
       r.started++;
-      const controller = new AbortController();
-      running.add(controller);
-      let timedOut: IterationTimeout | undefined;
-      const timer = setTimeout(() => {
-        timedOut = new IterationTimeout(`no outcome within ${options.iterationTimeoutMs} ms`);
-        controller.abort(timedOut);
-      }, options.iterationTimeoutMs);
-      let pending: Promise<IterationEnd | void>;
-      try {
-        pending = Promise.resolve(options.iteration({ index: due.index, step: due.step, intendedAt: due.intendedAt, startedAt, signal: controller.signal }));
-      } catch (err) {
-        pending = Promise.reject(err);
-      }
-      pending.then(
-        (end) => {
-          if (finished) return;
-          if (timedOut) return fail(timedOut);
-          const endedAt = end?.endedAt ?? performance.now();
-          r.succeeded++;
-          r.latency.recordMs(endedAt - due.intendedAt, endedAt);
-          r.serviceTime.recordMs(endedAt - startedAt, endedAt);
-        },
-        (err: unknown) => {
-          if (!finished) fail(timedOut ?? err);
-        },
-      ).finally(() => {
-        clearTimeout(timer);
-        running.delete(controller);
+      running.add(it);
+      armSweep();
+      const settled = () => {
+        running.delete(it);
         if (finished) return;
         if (backlogHead < backlog.length && running.size < options.maxInFlight) {
           const waiting = backlog[backlogHead++];
@@ -209,7 +247,31 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
           start(waiting);
         }
         maybeFinish();
-      });
+      };
+      let pending: Promise<IterationEnd | void>;
+      try {
+        pending = Promise.resolve(options.iteration(it));
+      } catch (err) {
+        pending = Promise.reject(err);
+      }
+      pending.then(
+        (end) => {
+          if (!finished) {
+            if (it.timedOut) fail(it.timedOut);
+            else {
+              const endedAt = end?.endedAt ?? performance.now();
+              r.succeeded++;
+              r.latency.recordMs(endedAt - due.intendedAt, endedAt);
+              r.serviceTime.recordMs(endedAt - it.startedAt, endedAt);
+            }
+          }
+          settled();
+        },
+        (err: unknown) => {
+          if (!finished) fail(it.timedOut ?? err);
+          settled();
+        },
+      );
     };
 
     const endSchedule = () => {
@@ -238,7 +300,7 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
 
     const onAbort = () => {
       r.aborted = true;
-      for (const controller of running) controller.abort(options.signal?.reason);
+      for (const it of running) it.abort(options.signal?.reason);
       if (!scheduleDone) endSchedule();
     };
     if (options.signal?.aborted) {

@@ -1,0 +1,90 @@
+// The reference agent's answer path under load, through the embedded Toxiproxy (no toxics), in one
+// run, the way `a2a-rig run --toxiproxy embedded` reaches it: the agent in its own process, the
+// proxy and the load in this one.
+//  1. valid answers per second: prompts parked beforehand are answered by the closed model
+//     (rig/load/closedModel.ts, autocannon over CONNECTIONS keep-alive connections), each reply
+//     classified; only accepted ones count.
+//  2. resume latency at 1,000 answers/s: the open model (rig/load/openModelExecutor.ts) answers
+//     parked prompts at a constant 1,000/s for SECONDS; each answer's resume is observed as the
+//     capacity scenario observes it (rig/load/hitlRoundTrip.ts: the accepted reply already shows the
+//     task out of INPUT_REQUIRED, or a subscription sees it leave). Reported from the answer being
+//     sent, and from the intended send time (which also charges any lateness of the rig).
+// Prints answers/s, resume p50/p99 and the ratio of p99 to the 5 ms goal.
+// Run: npx tsx bench/agent.ts   Env: ANSWERS (5000), CONNECTIONS (32), RATE (1000), SECONDS (5).
+import { Environment } from '../rig/engine/environment.ts';
+import { userMessage, type A2AClient } from '../rig/client/index.ts';
+import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
+import { answerRequests, classifyRpcResponse, type ParkedPrompt } from '../rig/load/agentOperationRequests.ts';
+import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
+import { runClosedModel } from '../rig/load/closedModel.ts';
+import { hitlRoundTrip } from '../rig/load/hitlRoundTrip.ts';
+import { runOpenModel } from '../rig/load/openModelExecutor.ts';
+
+const ANSWERS = Number(process.env.ANSWERS ?? 5000);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
+const RATE = Number(process.env.RATE ?? 1000);
+const SECONDS = Number(process.env.SECONDS ?? 5);
+const GOAL_P99_MS = 5;
+
+const env = await Environment.open({ toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
+const client = env.client(undefined, CONNECTIONS);
+const ms = (us: number) => (us / 1000).toFixed(3);
+
+/** Parks `n` tasks in INPUT_REQUIRED, `CONNECTIONS` at a time; returns their prompts with a valid answer. */
+async function park(c: A2AClient, n: number): Promise<ParkedPrompt[]> {
+  const parked: ParkedPrompt[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next++ < n) {
+        const sent = await c.send(userMessage({ text: 'bench/agent.ts' }));
+        if (!sent.ok || !('task' in sent.value)) throw new Error(`the agent did not park a task: ${JSON.stringify(sent.ok ? sent.value : sent.error)}`);
+        const prompt = c.promptOf(sent.value.task);
+        if (!prompt?.ok) throw new Error(`no usable prompt: ${prompt ? prompt.reason : 'no envelope'}`);
+        parked.push({ taskId: sent.value.task.id, promptId: prompt.envelope.prompt_id, payload: { approved: true } });
+      }
+    }),
+  );
+  return parked;
+}
+
+try {
+  console.log(`agent ${env.directUrl} behind the ${env.proxyRecord?.kind} proxy ${env.url} (A2A ${client.generation})`);
+  // Warm-up: compile caches, JIT and connections on both sides, not measured.
+  await runClosedModel({ url: env.url, connections: CONNECTIONS, amount: 500, requests: answerRequests(client.agent, await park(client, 500)), classify: classifyRpcResponse });
+
+  const forThroughput = await park(client, ANSWERS);
+  const closed = await runClosedModel({ url: env.url, connections: CONNECTIONS, amount: forThroughput.length, requests: answerRequests(client.agent, forThroughput), classify: classifyRpcResponse });
+  const accepted = closed.outcomes.accepted ?? 0;
+  const validPerSecond = (accepted * 1000) / closed.elapsedMs;
+
+  const planned = RATE * SECONDS;
+  const forLatency = await park(client, planned);
+  const resume = new LatencyHistogram();
+  const open = await runOpenModel({
+    arrivals: constantArrivals(RATE, SECONDS * 1000),
+    iteration: hitlRoundTrip({
+      client,
+      open: async () => {
+        const prompt = forLatency.pop();
+        if (!prompt) throw new Error('ran out of parked prompts');
+        return prompt;
+      },
+      resumeLatency: resume,
+    }),
+    maxInFlight: 512,
+    maxBacklog: 100_000,
+    iterationTimeoutMs: 5_000,
+    drainTimeoutMs: 5_000,
+  });
+
+  console.log(`\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`);
+  console.log(`  answer reply latency: p50 ${ms(closed.latency.percentile(50))} ms, p99 ${ms(closed.latency.percentile(99))} ms (folded from autocannon, n=${closed.folded})`);
+  console.log(`\nat ${RATE} answers/s for ${SECONDS} s: ${open.succeeded}/${open.scheduled} resumed, ${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}, ${open.dropped} dropped, ${open.late} started > 10 ms late`);
+  console.log(`  resume (answer sent → resume observed): p50 ${ms(resume.percentile(50))} ms, p99 ${ms(resume.percentile(99))} ms, max ${ms(resume.percentile(100))} ms`);
+  console.log(`  from the intended send time:            p50 ${ms(open.latency.percentile(50))} ms, p99 ${ms(open.latency.percentile(99))} ms, max ${ms(open.latency.percentile(100))} ms`);
+  console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentile(99) / 1000 / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentile(99) / 1000 / GOAL_P99_MS).toFixed(3)} (intended send)`);
+} finally {
+  await client.close();
+  await env.close();
+}
