@@ -58,25 +58,30 @@ try {
   const accepted = closed.outcomes.accepted ?? 0;
   const validPerSecond = (accepted * 1000) / closed.elapsedMs;
 
-  const planned = RATE * SECONDS;
-  const forLatency = await park(client, planned);
+  // The open phase: a short unrecorded run first (its code paths are new to the JIT here), then
+  // the measured one.
+  const answerAtRate = async (seconds: number, resume?: LatencyHistogram) => {
+    const parked = await park(client, Math.ceil(RATE * seconds));
+    return runOpenModel({
+      arrivals: constantArrivals(RATE, seconds * 1000),
+      iteration: hitlRoundTrip({
+        client,
+        open: async () => {
+          const prompt = parked.pop();
+          if (!prompt) throw new Error('ran out of parked prompts');
+          return prompt;
+        },
+        resumeLatency: resume,
+      }),
+      maxInFlight: 512,
+      maxBacklog: 100_000,
+      iterationTimeoutMs: 5_000,
+      drainTimeoutMs: 5_000,
+    });
+  };
+  await answerAtRate(1);
   const resume = new LatencyHistogram();
-  const open = await runOpenModel({
-    arrivals: constantArrivals(RATE, SECONDS * 1000),
-    iteration: hitlRoundTrip({
-      client,
-      open: async () => {
-        const prompt = forLatency.pop();
-        if (!prompt) throw new Error('ran out of parked prompts');
-        return prompt;
-      },
-      resumeLatency: resume,
-    }),
-    maxInFlight: 512,
-    maxBacklog: 100_000,
-    iterationTimeoutMs: 5_000,
-    drainTimeoutMs: 5_000,
-  });
+  const open = await answerAtRate(SECONDS, resume);
 
   console.log(`\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`);
   console.log(`  answer reply latency: p50 ${ms(closed.latency.percentile(50))} ms, p99 ${ms(closed.latency.percentile(99))} ms (folded from autocannon, n=${closed.folded})`);
