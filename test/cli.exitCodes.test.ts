@@ -2,23 +2,14 @@
 // user can get wrong (nothing written), 1 when a check failed, 0 when everything passed; the result
 // files are written whenever a run happened.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRunFiles, runRig, type CliRun } from './support/rigCli.ts';
+import { freePort } from './support/localHost.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'a2a-rig-exit-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
-
-/** A loopback port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Exit 2, stderr is one line (commander may add its usage hint) and no stack trace, nothing written. */
 function expectUsageError(run: CliRun, dir: string, says: RegExp): void {

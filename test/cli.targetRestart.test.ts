@@ -6,12 +6,12 @@
 // those flags the same scenarios are skipped and say which flag they lack.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunFiles, runRig, startRigDaemon, type RigDaemon } from './support/rigCli.ts';
+import { freePort, processAlive } from './support/localHost.ts';
 
 const CLI = new URL('../bin/a2a-rig.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-target-'));
@@ -21,24 +21,7 @@ const restartScript = join(dir, 'restart.sh');
 let url = '';
 let proxy: RigDaemon<{ api: string }> | undefined;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const agentPid = () => Number(readFileSync(pidFile, 'utf8').trim());
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls (bounded) until the agent serves its card. */
 async function waitForCard(timeoutMs = 20_000): Promise<void> {
@@ -82,8 +65,8 @@ afterAll(async () => {
   await proxy?.stop();
   try {
     const pid = agentPid();
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -106,8 +89,8 @@ describe('--target with --restart-cmd and --toxiproxy URL', () => {
     // The agent really was killed and replaced, and the new one is the one serving now.
     const after = agentPid();
     expect(after).not.toBe(before);
-    expect(alive(before)).toBe(false);
-    expect(alive(after)).toBe(true);
+    expect(processAlive(before)).toBe(false);
+    expect(processAlive(after)).toBe(true);
     expect(readFileSync(join(dir, 'agent.log'), 'utf8').match(/^\{"url":/gm)).toHaveLength(2);
     // The rig leaves nothing behind in a Toxiproxy it was lent.
     const proxies = await fetch(`${proxy!.info.api}/proxies`).then((r) => r.json());

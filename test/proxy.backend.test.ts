@@ -14,27 +14,19 @@ import { startEmbeddedToxiproxy } from '../rig/proxy/embedded/embeddedToxiproxy.
 import { UserError } from '../rig/protocol/userError.ts';
 import { realToxiproxyBinary, repoRoot } from './support/proxyBackends.ts';
 import { startRecordingServer } from './support/tcpPeers.ts';
+import { processAlive } from './support/localHost.ts';
 
 let scratch: string;
 let serverBinary: string;
 let closedUrl: string;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function untilGone(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (!alive(pid)) return true;
+    if (!processAlive(pid)) return true;
     await sleep(50);
   }
-  return !alive(pid);
+  return !processAlive(pid);
 }
 
 beforeAll(async () => {
@@ -156,7 +148,7 @@ describe('reaping', () => {
         }),
       ]);
       const { serverPid } = JSON.parse(line) as { serverPid: number };
-      expect(alive(serverPid)).toBe(true);
+      expect(processAlive(serverPid)).toBe(true);
       owner.kill('SIGKILL');
       expect(await untilGone(serverPid, 10_000)).toBe(true);
     } finally {
