@@ -3,6 +3,7 @@
 // proxy sits between the rig and the agent, and the rig's clients go through it; `direct` clients
 // bypass it to read the truth (full replays, probes) without faults in the way.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +15,15 @@ import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RigMetrics } from '../metrics/rigMetrics.ts';
 import { AgentProcess } from './agentProcess.ts';
 
-export const PROXY_NAME = 'a2a-rig-agent';
 const READY_TIMEOUT_MS = 30_000;
+
+/**
+ * The run's proxy is named after the run, `a2a-rig-<run id>`: runs sharing one Toxiproxy never
+ * collide, and a leftover of a killed run says whose it was.
+ */
+function runProxyName(runId: string | undefined): string {
+  return `a2a-rig-${runId ?? randomBytes(4).toString('hex')}`;
+}
 
 export interface EnvironmentOptions {
   /** An agent URL; absent means the embedded reference agent. */
@@ -31,6 +39,8 @@ export interface EnvironmentOptions {
   toxics?: ToxicSpec[];
   /** Live Prometheus metrics (`--metrics-port`): counts the traffic of clients through the proxy. */
   liveMetrics?: RigMetrics;
+  /** Names the run's Toxiproxy proxy (`a2a-rig-<runId>`); random when absent. */
+  runId?: string;
 }
 
 export class Environment {
@@ -44,6 +54,8 @@ export class Environment {
     readonly faults: FaultControl | undefined,
     private readonly process: AgentProcess | undefined,
     readonly faultsUnavailableReason: string | undefined,
+    /** The run's own proxy on the fault backend; every fault helper acts on it and nothing else. */
+    readonly proxyName: string | undefined,
   ) {}
 
   static async open(options: EnvironmentOptions): Promise<Environment> {
@@ -63,6 +75,7 @@ export class Environment {
     let faults: FaultControl | undefined;
     let url = directUrl;
     let unavailable: string | undefined;
+    let proxyName: string | undefined;
     try {
       // The card is read straight from the agent, so an unreachable or wrong --target is reported
       // with the address the user gave (not the proxy's), before any fault backend is started.
@@ -71,7 +84,8 @@ export class Environment {
       else {
         faults = await FaultControl.open(options.toxiproxy);
         const target = new URL(directUrl);
-        const proxy = await faults.createProxy(PROXY_NAME, `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`);
+        const proxy = await faults.createUniqueProxy(runProxyName(options.runId), `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`);
+        proxyName = proxy.name;
         const proxyUrl = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
         const proxied = throughProxy(agent, directUrl, proxyUrl);
         if (proxied) {
@@ -81,11 +95,12 @@ export class Environment {
           // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
           await faults.close().catch(() => {});
           faults = undefined;
+          proxyName = undefined;
           unavailable = `the card's JSON-RPC endpoint ${agent.rpcUrl} is not at ${directUrl}, so no proxy can sit in front of it`;
         }
       }
       if (options.toxics?.length && !faults) throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
-      return new Environment(options, directUrl, url, agent, faults, process, unavailable);
+      return new Environment(options, directUrl, url, agent, faults, process, unavailable, proxyName);
     } catch (err) {
       await faults?.close().catch(() => {});
       await process?.stop();
@@ -143,15 +158,15 @@ export class Environment {
    */
   async applyRunToxics(): Promise<void> {
     const toxics = this.options.toxics ?? [];
-    if (!this.faults || toxics.length === 0) return;
+    if (!this.faults || !this.proxyName || toxics.length === 0) return;
     const applied: AppliedToxic[] = [];
     for (const [i, spec] of toxics.entries()) {
-      applied.push(await this.faults.addToxic(PROXY_NAME, { ...spec, name: `run${i + 1}-${spec.type}_${spec.stream ?? 'downstream'}` }));
+      applied.push(await this.faults.addToxic(this.proxyName, { ...spec, name: `run${i + 1}-${spec.type}_${spec.stream ?? 'downstream'}` }));
     }
     this.applied = applied;
   }
 
-  /** Every toxic removed and the proxy enabled, then the run's own toxics back on. */
+  /** Every toxic of the run's proxy removed and the proxy enabled, then the run's own toxics back on. */
   async resetFaults(): Promise<void> {
     await this.faults?.reset();
     await this.applyRunToxics();
@@ -165,9 +180,15 @@ export class Environment {
     await waitForCard(this.directUrl);
   }
 
-  async close(): Promise<void> {
-    await this.faults?.close().catch(() => {});
-    await this.process?.stop();
+  private closing: Promise<void> | undefined;
+
+  /** Deletes the run's proxy and stops what the run started; idempotent (an interrupt may call it during a close). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.faults?.close().catch(() => {});
+      await this.process?.stop();
+    })();
+    return this.closing;
   }
 }
 

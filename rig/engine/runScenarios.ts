@@ -105,7 +105,8 @@ async function runOne(
 export async function runScenarios(scenarios: ScenarioDefinition<object>[], options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const started = performance.now();
-  const env = await Environment.open(options);
+  const runId = options.runId ?? newRunId(startedAt);
+  const env = await Environment.open({ ...options, runId });
   const results: ScenarioResult[] = [];
   const prior = new Map<string, Verdict>();
   try {
@@ -122,7 +123,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   const proxy = env.proxyRecord;
   return {
     schema: RESULTS_SCHEMA,
-    runId: newRunId(startedAt),
+    runId,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
@@ -137,7 +138,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       hitlDeclared: env.agent.hitl.declared,
       agentFaults: options.agentFaults,
     },
-    proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url } : null,
+    proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url, proxyName: env.proxyName, detail: proxy.detail, passedOver: [...proxy.passedOver] } : null,
     verdict: overallVerdict(results),
     scenarios: results,
     ...(options.toxics?.length ? { toxics: env.runToxics.map((t) => ({ ...t })) } : {}),

@@ -11,7 +11,7 @@ import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import type { CheckResult, FaultEvent, SeriesPoint, Verdict } from '../report/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './defineScenario.ts';
-import { PROXY_NAME, type Environment } from './environment.ts';
+import type { Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
@@ -32,7 +32,7 @@ export interface FaultHelpers {
   remove(name: string): Promise<void>;
   /** false cuts every open connection and refuses new ones; true listens again. */
   setEnabled(enabled: boolean): Promise<FaultProxy>;
-  /** Removes every toxic and enables the proxy. */
+  /** Removes every toxic of the run's proxy and enables it (other proxies on the server are not touched). */
   reset(): Promise<void>;
 }
 
@@ -73,23 +73,24 @@ export class ScenarioContext {
     this.direct = env.directClient();
     this.synthesizer = new AnswerSynthesizer(this.client.guard.validator);
     const faults = env.faults;
+    const proxyName = env.proxyName ?? '';
     const missing = () => this.skip(env.faultsUnavailableReason ?? 'no fault backend');
     this.faults = {
       available: faults !== undefined,
       add: async (spec) => {
         if (!faults) return missing();
-        const toxic = await faults.addToxic(PROXY_NAME, spec);
+        const toxic = await faults.addToxic(proxyName, spec);
         this.faultEvent('add', toxic.name, toxicDetail(toxic));
         return toxic;
       },
       remove: async (name) => {
         if (!faults) return missing();
-        await faults.removeToxic(PROXY_NAME, name);
+        await faults.removeToxic(proxyName, name);
         this.faultEvent('remove', name);
       },
       setEnabled: async (enabled) => {
         if (!faults) return missing();
-        const proxy = await faults.setEnabled(PROXY_NAME, enabled);
+        const proxy = await faults.setEnabled(proxyName, enabled);
         this.faultEvent(enabled ? 'enable' : 'disable', 'proxy');
         return proxy;
       },

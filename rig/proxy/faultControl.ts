@@ -1,7 +1,10 @@
 // The engine's one way to inject network faults: proxies in front of upstreams and toxics on them,
 // driven through toxiproxy-node-client against whichever backend was chosen. Which backend ran
-// (kind, version, where) is kept so results can say what produced them.
+// (kind, version, where) is kept so results can say what produced them. The server may be shared
+// (other users, other runs): this object only ever changes or deletes the proxies it created.
+import { randomBytes } from 'node:crypto';
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client';
+import { UserError } from '../protocol/userError.ts';
 import { openFaultBackend, type BackendKind, type BackendOptions, type FaultBackend, type ToxiproxyChoice } from './backend.ts';
 
 export type ToxicStream = 'upstream' | 'downstream';
@@ -60,11 +63,21 @@ export class FaultControlError extends Error {
   override name = 'FaultControlError';
 }
 
+/** Toxiproxy answered 409: a proxy of that name (or on that listen address) already exists. */
+export class ProxyExistsError extends FaultControlError {
+  override name = 'ProxyExistsError';
+}
+
+/** How many fresh names createUniqueProxy tries after the first is taken. */
+const RENAME_ATTEMPTS = 3;
+
 async function attempt<T>(what: string, operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (err) {
-    throw new FaultControlError(`${what}: ${(err as Error).message}`);
+    const message = `${what}: ${(err as Error).message}`;
+    // toxiproxy-node-client only says the status in its message.
+    throw /status code 409\b/.test(message) ? new ProxyExistsError(message) : new FaultControlError(message);
   }
 }
 
@@ -75,6 +88,7 @@ function asFaultProxy(proxy: Proxy): FaultProxy {
 export class FaultControl {
   private readonly client: Toxiproxy;
   private readonly created = new Set<string>();
+  private closing: Promise<void> | undefined;
 
   private constructor(private readonly backend: FaultBackend) {
     this.client = new Toxiproxy(backend.url);
@@ -99,6 +113,25 @@ export class FaultControl {
     const proxy = await attempt(`create proxy ${name}`, () => this.client.createProxy({ name, upstream, listen, enabled: true }));
     this.created.add(name);
     return asFaultProxy(proxy);
+  }
+
+  /**
+   * A proxy named `name`, or, when that name is taken (a killed run's leftover, another run that
+   * picked the same id), `name-<random hex>`: a name collision never ends a run, and a proxy that
+   * is not ours is never touched. Still taken after a few tries: one line saying what to do.
+   */
+  async createUniqueProxy(name: string, upstream: string): Promise<FaultProxy> {
+    const taken: string[] = [];
+    for (let i = 0; i <= RENAME_ATTEMPTS; i++) {
+      const candidate = i === 0 ? name : `${name}-${randomBytes(3).toString('hex')}`;
+      try {
+        return await this.createProxy(candidate, upstream);
+      } catch (err) {
+        if (!(err instanceof ProxyExistsError)) throw err;
+        taken.push(candidate);
+      }
+    }
+    throw new UserError(`Toxiproxy at ${this.backend.url} refused every proxy name tried (${taken.join(', ')}): 409, already exists; delete stale a2a-rig-* proxies there or use --toxiproxy embedded`);
   }
 
   async addToxic(proxyName: string, spec: ToxicSpec): Promise<AppliedToxic> {
@@ -151,9 +184,19 @@ export class FaultControl {
     });
   }
 
-  /** Every proxy enabled and every toxic removed. */
+  /**
+   * Every proxy this object created back to clean: its toxics removed, enabled. Never Toxiproxy's
+   * POST /reset, which does that to every proxy on the server, other users' included.
+   */
   async reset(): Promise<void> {
-    await attempt('reset Toxiproxy', () => this.client.reset());
+    for (const name of this.created) await this.resetProxy(name);
+  }
+
+  /** One proxy's toxics removed and the proxy enabled (listening again on its address). */
+  async resetProxy(proxyName: string): Promise<void> {
+    const proxy = await this.getProxy(proxyName);
+    for (const toxic of proxy.toxics) await this.removeToxic(proxyName, toxic.name);
+    if (!proxy.enabled) await this.setEnabled(proxyName, true);
   }
 
   async deleteProxy(proxyName: string): Promise<void> {
@@ -161,12 +204,19 @@ export class FaultControl {
     this.created.delete(proxyName);
   }
 
-  /** Deletes the proxies this object created (a shared server is left as found), then stops the backend. */
-  async close(): Promise<void> {
-    try {
-      for (const name of [...this.created]) await this.deleteProxy(name).catch(() => {});
-    } finally {
-      await this.backend.close();
-    }
+  /**
+   * Deletes the proxies this object created (a shared server is left as found), then stops the
+   * backend. Safe to call more than once, also while a first call is still under way (an interrupt
+   * during the normal close): every call waits for the one cleanup.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        for (const name of [...this.created]) await this.deleteProxy(name).catch(() => {});
+      } finally {
+        await this.backend.close();
+      }
+    })();
+    return this.closing;
   }
 }

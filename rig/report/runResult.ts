@@ -115,7 +115,8 @@ export interface RunResult {
     hitlDeclared?: boolean;
     agentFaults: string[];
   };
-  proxy: { backend: string; version?: string; api?: string } | null;
+  /** The fault backend: kind, version, API, this run's proxy on it, where it ran, why `auto` passed over the others. */
+  proxy: { backend: string; version?: string; api?: string; proxyName?: string; detail?: string; passedOver?: string[] } | null;
   verdict: Verdict;
   scenarios: ScenarioResult[];
   /** Present when thresholds were given; a broken one makes the run's verdict `failed`. */
