@@ -3,6 +3,7 @@
 // by close() and when its owner is SIGKILLed. Without the Go binary a shim that runs
 // `a2a-rig proxy` stands in for it, so these run on a fresh clone too.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +115,54 @@ describe('auto selection', () => {
   });
 });
 
+describe('auto and a Toxiproxy nobody named', () => {
+  it('does not adopt a server answering /version at the well-known address unless TOXIPROXY_URL names it', async () => {
+    // A stranger's process on the port docker-compose's Toxiproxy would have (8474 by default).
+    const requests: string[] = [];
+    const stranger = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"version":"2.12.0"}');
+    });
+    await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
+    const strangerUrl = `http://127.0.0.1:${(stranger.address() as { port: number }).port}`;
+    try {
+      const backend = await openFaultBackend({ kind: 'auto' }, { env: { PATH: join(scratch, 'nowhere') }, defaultUrl: strangerUrl });
+      await backend.close();
+      expect(backend.kind).toBe('embedded');
+      expect(requests).toEqual([]);
+      expect(backend.passedOver[0]).toBe(`no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${strangerUrl} is used only as --toxiproxy ${strangerUrl} or TOXIPROXY_URL=${strangerUrl})`);
+
+      const named = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: strangerUrl, PATH: join(scratch, 'nowhere') }, defaultUrl: strangerUrl });
+      await named.close();
+      expect([named.kind, named.url]).toEqual(['external', strangerUrl]);
+    } finally {
+      await new Promise((resolve) => stranger.close(resolve));
+    }
+  });
+
+  it('spawns a binary before anything else when TOXIPROXY_URL is unset', async () => {
+    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_SERVER: serverBinary }, defaultUrl: closedUrl });
+    try {
+      expect(backend.kind).toBe('spawned');
+      expect(backend.passedOver).toEqual([expect.stringContaining('TOXIPROXY_URL is unset')]);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
 describe('explicit choices', () => {
+  it('spawn runs the binary it is given (how tests pin the real server)', async () => {
+    const backend = await openFaultBackend({ kind: 'spawn', binary: serverBinary });
+    try {
+      expect([backend.kind, backend.passedOver]).toEqual(['spawned', []]);
+      expect(backend.detail).toContain(serverBinary);
+    } finally {
+      await backend.close();
+    }
+  });
+
+
   it('embedded starts in-process on loopback', async () => {
     const backend = await openFaultBackend({ kind: 'embedded' });
     expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -1,11 +1,13 @@
 // The mutation matrix: every scenario passes against the correct reference agent, and each fails
 // against the agent fault it exists to catch. A scenario that cannot fail is a defect, so this
 // is where each check earns its place. Runs at smoke sizes through the real engine: the agent is
-// a child process behind the fault backend `auto` picks (the real Toxiproxy when CI installed it).
+// a child process behind a pinned fault backend: the real Toxiproxy spawned per run when a binary
+// is found (CI builds one), else the embedded proxy; never `auto`, which a stranger's server could sway.
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import type { RunResult } from '../rig/report/runResult.ts';
+import { pinnedToxiproxy } from './support/proxyBackends.ts';
 
 const MATRIX: Record<string, string[]> = {
   'accept-duplicates': ['cf1', 'duplicate-flood'],
@@ -29,7 +31,7 @@ const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) =>
 const reasons = (run: RunResult) => run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
 
 function run(names: string[], agentFaults: string[]): Promise<RunResult> {
-  return runScenarios(selectScenarios(all, names), { profile: 'smoke', toxiproxy: { kind: 'auto' }, agentFaults, generation: 'auto' });
+  return runScenarios(selectScenarios(all, names), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults, generation: 'auto' });
 }
 
 describe('mutation matrix (smoke profile)', () => {
@@ -39,7 +41,7 @@ describe('mutation matrix (smoke profile)', () => {
     const result = await run([], []);
     expect(result.scenarios.map((s) => s.name).sort()).toEqual(all.map((s) => s.name).sort());
     expect(verdicts(result), reasons(result)).toEqual(Object.fromEntries(all.map((s) => [s.name, 'passed'])));
-    expect(result.proxy?.backend).toBeDefined();
+    expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');
   });
 
   it('every scenario is meant to catch at least one fault', () => {
@@ -52,6 +54,7 @@ describe('mutation matrix (smoke profile)', () => {
       const result = await run(scenarios, [fault]);
       const got = verdicts(result);
       for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
+      expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');
     });
   }
 });

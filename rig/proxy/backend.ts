@@ -1,7 +1,8 @@
-// Where the rig's Toxiproxy API comes from: `--toxiproxy auto|URL|embedded`. auto tries an external
-// server (TOXIPROXY_URL, else the docker-compose default), then a toxiproxy-server binary
-// (TOXIPROXY_SERVER, else PATH) spawned on a free loopback port, then the embedded proxy. The chosen
-// backend says what it is, so results can record which one produced them.
+// Where the rig's Toxiproxy API comes from: `--toxiproxy auto|URL|embedded`. auto uses an external
+// server only when the user named it (TOXIPROXY_URL); it never adopts whatever happens to answer on
+// the docker-compose default port, which may be a stranger's process. Then a toxiproxy-server
+// binary (TOXIPROXY_SERVER, else PATH) spawned on a free loopback port, then the embedded proxy. The
+// chosen backend says what it is and why auto passed over the others, so results can record it.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Option } from 'commander';
@@ -9,7 +10,12 @@ import { UserError } from '../protocol/userError.ts';
 import { startEmbeddedToxiproxy } from './embedded/embeddedToxiproxy.ts';
 import { spawnToxiproxyServer } from './toxiproxyServerProcess.ts';
 
-export type ToxiproxyChoice = { kind: 'auto' } | { kind: 'url'; url: string } | { kind: 'embedded' };
+export type ToxiproxyChoice =
+  | { kind: 'auto' }
+  | { kind: 'url'; url: string }
+  | { kind: 'embedded' }
+  /** A toxiproxy-server binary to spawn, no fallback (not a CLI value: tests pin the real server with it). */
+  | { kind: 'spawn'; binary: string };
 
 export type BackendKind = 'external' | 'spawned' | 'embedded';
 
@@ -46,7 +52,7 @@ export function parseToxiproxyChoice(value: string): ToxiproxyChoice {
 
 /** The commander option every verb that injects faults shares. */
 export function toxiproxyOption(): Option {
-  return new Option('--toxiproxy <auto|URL|embedded>', 'where network faults come from: a Toxiproxy API URL, a spawned toxiproxy-server, or the embedded proxy')
+  return new Option('--toxiproxy <auto|URL|embedded>', 'where network faults come from: a Toxiproxy API URL, or embedded; auto = TOXIPROXY_URL if set, else a spawned toxiproxy-server, else embedded')
     .argParser(parseToxiproxyChoice)
     .default({ kind: 'auto' } satisfies ToxiproxyChoice, 'auto');
 }
@@ -113,11 +119,17 @@ export interface BackendOptions {
    * not make auto skip a real server.
    */
   probeTimeoutMs?: number;
+  /**
+   * The address a shared Toxiproxy usually has (docker-compose's). auto does not look there; it only
+   * names it in passedOver, to say how to use a server there. Tests point it at a port of their own.
+   */
+  defaultUrl?: string;
 }
 
 export async function openFaultBackend(choice: ToxiproxyChoice, options: BackendOptions = {}): Promise<FaultBackend> {
   const env = options.env ?? process.env;
   if (choice.kind === 'embedded') return embedded([]);
+  if (choice.kind === 'spawn') return spawned(choice.binary, []);
   if (choice.kind === 'url') {
     const probe = await probeVersion(choice.url, 2_000);
     if ('reason' in probe) {
@@ -126,10 +138,15 @@ export async function openFaultBackend(choice: ToxiproxyChoice, options: Backend
     return external(choice.url, probe.version, []);
   }
   const passedOver: string[] = [];
-  const url = (env.TOXIPROXY_URL ?? DEFAULT_TOXIPROXY_URL).replace(/\/+$/, '');
-  const probe = await probeVersion(url, options.probeTimeoutMs ?? 2_000);
-  if ('version' in probe) return external(url, probe.version, passedOver);
-  passedOver.push(`no Toxiproxy at ${url} (${probe.reason})`);
+  const named = env.TOXIPROXY_URL?.replace(/\/+$/, '');
+  if (named) {
+    const probe = await probeVersion(named, options.probeTimeoutMs ?? 2_000);
+    if ('version' in probe) return external(named, probe.version, passedOver);
+    passedOver.push(`TOXIPROXY_URL: no Toxiproxy at ${named} (${probe.reason})`);
+  } else {
+    const usual = options.defaultUrl ?? DEFAULT_TOXIPROXY_URL;
+    passedOver.push(`no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${usual} is used only as --toxiproxy ${usual} or TOXIPROXY_URL=${usual})`);
+  }
   const binary = findToxiproxyBinary(env);
   if (binary.path) {
     try {

@@ -1,7 +1,7 @@
 // The Toxiproxy servers a differential test runs against: always the embedded one, and the real Go
 // server when a binary is found (TOXIPROXY_SERVER, PATH, or .tools/bin/server as .ci/run builds it).
 import { existsSync } from 'node:fs';
-import { findToxiproxyBinary } from '../../rig/proxy/backend.ts';
+import { findToxiproxyBinary, type ToxiproxyChoice } from '../../rig/proxy/backend.ts';
 import { startEmbeddedToxiproxy } from '../../rig/proxy/embedded/embeddedToxiproxy.ts';
 import { spawnToxiproxyServer } from '../../rig/proxy/toxiproxyServerProcess.ts';
 
@@ -26,6 +26,21 @@ export function realToxiproxyBinary(): { path?: string; reason: string } {
   const local = `${repoRoot}.tools/bin/server`;
   if (existsSync(local)) return { path: local, reason: '.tools/bin/server' };
   return { reason: `${found.reason}, and there is no .tools/bin/server (install Go and run .ci/run to build it)` };
+}
+
+let pinned: ToxiproxyChoice | undefined;
+
+/**
+ * The fault backend engine tests run on, named outright rather than left to `auto`: the real
+ * Toxiproxy spawned by the run when a binary is found, else the embedded proxy (saying why, once).
+ * Nothing on the machine that happens to answer on some port can change what a test measures.
+ */
+export function pinnedToxiproxy(): ToxiproxyChoice {
+  if (pinned) return pinned;
+  const binary = realToxiproxyBinary();
+  if (!binary.path) console.warn(`engine tests use the embedded proxy: ${binary.reason}`);
+  pinned = binary.path ? { kind: 'spawn', binary: binary.path } : { kind: 'embedded' };
+  return pinned;
 }
 
 let cases: BackendCase[] | undefined;

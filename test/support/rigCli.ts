@@ -15,10 +15,21 @@ export interface CliRun {
   stderr: string;
 }
 
+/**
+ * The test's environment without TOXIPROXY_URL: a developer's shared Toxiproxy must not become the
+ * fault backend of a test that leaves --toxiproxy at auto (auto then spawns TOXIPROXY_SERVER or
+ * falls back to the embedded proxy).
+ */
+export function hermeticEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.TOXIPROXY_URL;
+  return env;
+}
+
 /** Runs `a2a-rig ...args`; kills it (and fails) past `timeoutMs`. */
 export function runRig(args: string[], timeoutMs = 60_000): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: hermeticEnv() });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
