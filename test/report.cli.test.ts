@@ -114,6 +114,15 @@ describe('a2a-rig run --threshold', () => {
     expect(result.stderr).toMatch(/^a2a-rig: bad threshold "resume_latency\.p95<<1"/);
   });
 
+  it('refuses a threshold naming nothing the selected scenarios record, before running anything (exit 2, one line)', async () => {
+    const out = join(dir, 'never-run');
+    const result = await cli(['run', 'agent-card', 'cf4', '--toxiproxy', 'none', '--out', out, '--threshold', 'checks.rate>=1', '--threshold', 'p95<1000']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('a2a-rig: threshold "p95<1000" names nothing this run can record: no selected scenario records a counter p95; known: trials\n');
+    expect(result.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('judges thresholds at the end of a real run: exit 1 naming the broken one, recorded in all three files', async () => {
     const out = join(dir, 'run');
     const result = await cli(['run', 'agent-card', '--toxiproxy', 'none', '--out', out, '--threshold', 'checks.rate>=1', '--threshold', 'agent-card:checks.rate>1'], 60_000);

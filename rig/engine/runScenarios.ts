@@ -43,7 +43,7 @@ async function runOne(
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
   const controller = new AbortController();
-  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior);
+  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records);
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
   let verdict: Verdict;
   let reason: string | undefined;
@@ -94,11 +94,18 @@ async function runOne(
     params,
     checks: ctx.checks,
     metrics,
-    counters: Object.fromEntries(ctx.counters),
+    counters: recordedCounters(scenario, verdict, ctx.counters),
+    records: scenario.records,
     ...(timeline ? { timeline } : {}),
     ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
     ...(ctx.series.size > 0 ? { series: Object.fromEntries(ctx.series) } : {}),
   };
+}
+
+/** A scenario that ran records every declared (unlabelled) counter, 0 when never counted, so a gate on it measures a 0 rather than nothing. */
+function recordedCounters(scenario: ScenarioDefinition<object>, verdict: Verdict, counted: Map<string, number>): Record<string, number> {
+  const zeros = verdict === 'skipped' ? [] : Object.keys(scenario.records.counters).filter((name) => !name.includes('{')).map((name) => [name, 0]);
+  return { ...Object.fromEntries(zeros), ...Object.fromEntries(counted) };
 }
 
 /** Runs `scenarios` (already selected and ordered) and returns the run's result. */

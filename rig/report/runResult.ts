@@ -3,6 +3,7 @@
 // verdict, checks, latency summaries and the encoded HDR histograms behind them.
 import type { LatencySummary } from '../metrics/latencyHistogram.ts';
 import type { TimelineRecord } from '../metrics/latencyTimeline.ts';
+import type { RecordedMeasures } from './metricNames.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
@@ -45,6 +46,12 @@ export interface ScenarioResult {
    * rate). Points are in the order measured. Absent when the scenario plotted nothing.
    */
   series?: Record<string, SeriesPoint[]>;
+  /**
+   * What the scenario declared it can record: its latency metrics and its counters with their
+   * meaning (tally, throughput, limit-or-never; see rig/report/metricNames.ts). `compare` reads
+   * the counters' direction from here. Absent in results written before it existed.
+   */
+  records?: RecordedMeasures;
 }
 
 /**
