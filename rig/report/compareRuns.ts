@@ -7,11 +7,17 @@
 //   like that without meaning anything). A percentile is compared only when both runs have at
 //   least `minTailSamples` samples beyond it (p99 needs 500 samples at the default 5), because with
 //   fewer the percentile is one or two samples and a ratio of it is noise; such rows say so.
-// - Throughput: counters named `*_per_s`, `*_per_sec`, `*_rps` or `*throughput*` are higher-is-better
-//   rates; a ratio below 1 + tolerance (a negative tolerance, default −10 %) is a regression.
+// - Counters: compared by the meaning their scenario declared (results.json `records`, see
+//   metricNames.ts), never guessed from their names. `throughput` is higher-is-better: a ratio
+//   below 1 + tolerance (a negative tolerance, default −10 %) is a regression. `limit-or-never`
+//   (capacity's `slo_broken_at_per_s`) is the rate at which a limit broke, 0 meaning it never
+//   broke: never is the best value, so never → a rate is a regression, a rate → never is not, and
+//   two rates compare like throughput. A `tally` (a count that follows the run's size) is not
+//   compared; a counter without a declared meaning is listed as not compared.
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from './runResult.ts';
+import { baseName, parseDeclaredName, type CounterKind } from './metricNames.ts';
 import { markdownCell } from './summaryMarkdown.ts';
 
 export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
@@ -74,10 +80,6 @@ export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLE
   return tolerances;
 }
 
-export function isThroughputCounter(name: string): boolean {
-  return /(_per_s|_per_sec|_rps)$/i.test(name) || /throughput/i.test(name);
-}
-
 const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
 const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
 const num = (n: number) => String(Number(n.toFixed(3)));
@@ -121,22 +123,43 @@ function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
   return rows;
 }
 
-function throughputRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
+/** What a recorded counter means, from the current run's declaration (else the baseline's). */
+function counterKind(key: string, base: ScenarioResult, cur: ScenarioResult): CounterKind | undefined {
+  const counters = cur.records?.counters ?? base.records?.counters;
+  if (!counters) return undefined;
+  const declared = Object.keys(counters).find((name) => parseDeclaredName(name).base === baseName(key));
+  return declared === undefined ? undefined : counters[declared];
+}
+
+/** 0 of a limit-or-never counter reads "never broke"; anything else is a rate. */
+const limitText = (n: number) => (n === 0 ? 'never broke' : `${num(n)}/s`);
+
+function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
   const tolerance = o.tolerances.throughput;
-  if (tolerance === undefined) return [];
-  return Object.entries(base.counters)
-    .filter(([counter]) => isThroughputCounter(counter))
-    .map(([counter, b]) => {
-      const c = cur.counters[counter];
-      const row: CompareRow = { scenario: name, measure: counter, baseline: num(b), current: c === undefined ? '—' : num(c), ratio: null, allowed: pct(tolerance), result: 'not compared' };
-      if (c === undefined) row.note = 'not counted in the current run';
-      else if (b <= 0) row.note = 'baseline is 0';
-      else {
-        row.ratio = c / b;
-        row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
-      }
-      return row;
-    });
+  const rows: CompareRow[] = [];
+  for (const [counter, b] of Object.entries(base.counters)) {
+    const kind = counterKind(counter, base, cur);
+    const c = cur.counters[counter];
+    if (kind === 'tally') continue;
+    const shown = kind === 'limit-or-never' ? limitText : num;
+    const row: CompareRow = { scenario: name, measure: counter, baseline: shown(b), current: c === undefined ? '—' : shown(c), ratio: null, allowed: tolerance === undefined ? '' : pct(tolerance), result: 'not compared' };
+    if (kind === undefined) row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
+    else if (tolerance === undefined) continue;
+    else if (c === undefined) row.note = 'not counted in the current run';
+    else if (kind === 'limit-or-never' && (b === 0 || c === 0)) {
+      // Never broke is better than any rate: only never → a rate is worse.
+      row.result = b === 0 && c > 0 ? 'REGRESSION' : 'ok';
+      if (b === 0 && c > 0) row.note = 'the baseline never broke';
+    } else if (b <= 0) {
+      row.result = 'ok';
+      row.note = 'baseline is 0';
+    } else {
+      row.ratio = c / b;
+      row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): CompareRow | undefined {
@@ -162,7 +185,7 @@ export function compareRuns(baseline: RunResult, current: RunResult, options: Co
     shared++;
     const verdict = verdictRow(base.name, base, cur);
     if (verdict) rows.push(verdict);
-    rows.push(...latencyRows(base.name, base, cur, options), ...throughputRows(base.name, base, cur, options));
+    rows.push(...latencyRows(base.name, base, cur, options), ...counterRows(base.name, base, cur, options));
   }
   for (const cur of current.scenarios) if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
   if (shared === 0) throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
