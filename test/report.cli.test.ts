@@ -98,6 +98,24 @@ describe('a2a-rig merge', () => {
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('Merged from 2 runs');
   });
 
+  it('refuses runs of different agents in one line (exit 2), and merges them with --force, recording it', async () => {
+    const of = (runId: string, agentVersion: string) => {
+      const r = run([scenario('load', { latencies: { resume_latency: samples(50, 1_000, 9_000, 41) } })], runId);
+      return writeRun(runId, { ...r, target: { ...r.target, agentName: 'agent', agentVersion } });
+    };
+    const [older, newer] = [of('agent-1.0', '1.0.0'), of('agent-1.1', '1.1.0')];
+    const refused = await cli(['merge', older, newer, '--out', join(dir, 'refused')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`a2a-rig: cannot merge runs of different agents or rigs: target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}; pass --force to merge them anyway\n`);
+    expect(existsSync(join(dir, 'refused'))).toBe(false);
+    const out = join(dir, 'forced');
+    const forced = await cli(['merge', older, newer, '--out', out, '--force']);
+    expect(forced.code).toBe(0);
+    const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+    expect(merged.mergeForced!.differences).toEqual([`target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}`]);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Forced merge** of runs that differ: target.agentVersion');
+  });
+
   it('exits 2 on a directory without results', async () => {
     const empty = join(dir, 'empty');
     mkdirSync(empty, { recursive: true });

@@ -8,6 +8,7 @@ import { Environment, type EnvironmentOptions } from './environment.ts';
 import { ScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
 import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
 import { RIG_VERSION } from './rigVersion.ts';
+import { cardDigest } from '../report/runIdentity.ts';
 
 export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
@@ -143,6 +144,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       generation: env.agent.generation,
       hitlDeclared: env.agent.hitl.declared,
       agentFaults: options.agentFaults,
+      cardDigest: cardDigest(env.agent.card),
     },
     proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url } : null,
     verdict: overallVerdict(results),

@@ -62,15 +62,16 @@ export function registerReportCommands(program: Command): void {
       .command('merge')
       .description('add up runs of the same scenarios (e.g. workers on several machines) into one result: histograms added exactly, counters summed')
       .argument('<dirs...>', 'results directories (or results.json files) to merge')
-      .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md'),
-  ).action((dirs: string[], flags: ThresholdFlags & { out: string }) => {
+      .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md')
+      .option('--force', 'merge runs whose target, agent card or rig version differ (recorded in the result as mergeForced)'),
+  ).action((dirs: string[], flags: ThresholdFlags & { out: string; force?: boolean }) => {
     const extra = thresholdsFromFlags(flags);
     const inputs = dirs.map((dir) => ({ run: readRunResult(dir), path: resolve(resultsPath(dir)) }));
     // The sources' thresholds were judged on part of the data; judge the same expressions on the union.
     const expressions = new Set(inputs.flatMap(({ run }) => (run.thresholds ?? []).map((t) => t.expression)));
     for (const t of extra) expressions.delete(t.expression);
     const thresholds = [...[...expressions].map(parseThreshold), ...extra];
-    const merged = applyThresholds(mergeRuns(inputs, mergedRunId()), thresholds);
+    const merged = applyThresholds(mergeRuns(inputs, mergedRunId(), { force: flags.force }), thresholds);
     const files = writeResults(resolve(flags.out), merged);
     process.stdout.write(summaryMarkdown(merged));
     process.stdout.write(`\nMerged ${inputs.length} runs: ${files.join(', ')}\n`);

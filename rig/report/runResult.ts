@@ -103,6 +103,9 @@ export interface MergeSource {
   profile: string;
   verdict: Verdict;
   platform: string;
+  /** What the source measured, so a forced merge still says which agent each part came from. */
+  target?: RunResult['target'];
+  rigVersion?: string;
 }
 
 export interface RunResult {
@@ -121,6 +124,8 @@ export interface RunResult {
     generation?: string;
     hitlDeclared?: boolean;
     agentFaults: string[];
+    /** The agent card's digest, its URLs left out (rig/report/runIdentity.ts): merge refuses cards that differ. */
+    cardDigest?: string;
   };
   proxy: { backend: string; version?: string; api?: string } | null;
   verdict: Verdict;
@@ -129,6 +134,8 @@ export interface RunResult {
   thresholds?: ThresholdResult[];
   /** Present on a merged result: the runs it adds up. */
   mergedFrom?: MergeSource[];
+  /** Present when `merge --force` added up runs of different targets, cards or rig versions: what differed. */
+  mergeForced?: { differences: string[] };
   /** Present when `--toxic` was given: toxics on the agent's proxy during every scenario. */
   toxics?: RunToxic[];
 }
