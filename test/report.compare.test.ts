@@ -166,3 +166,26 @@ describe('counters compared by their declared meaning', () => {
     expect(comparison.rows.length).toBeGreaterThan(0);
   });
 });
+
+describe('an overloaded machine', () => {
+  const at = (loadPerCore: number | undefined, factor: number) => {
+    const r = run([scenario('load', { latencies: { resume_latency: scale(latencies, factor) }, counters: { answers_per_s: 500 / factor }, records: loadRecords })]);
+    return loadPerCore === undefined ? r : { ...r, rig: { ...r.rig, loadPerCore } };
+  };
+
+  it('compares no latency measured above the load limit, saying why, and still compares counters and verdicts', () => {
+    const comparison = compareRuns(at(0.4, 1), at(5.4, 3));
+    expect(comparison.rows.map((r) => [r.measure, r.result])).toEqual([
+      ['resume_latency p50 p95 p99', 'not compared'],
+      ['answers_per_s', 'REGRESSION'],
+    ]);
+    expect(comparison.rows[0]!.note).toBe('the machine was overloaded (load per core current 5.4 > 1)');
+    expect(comparison.notes).toContain('latencies not compared: the machine was overloaded (load per core current 5.4 > 1); run on a quieter machine or raise --max-load-per-core');
+  });
+
+  it('compares latencies on a quiet machine, on results without a load, and when the limit is raised', () => {
+    expect(compareRuns(at(0.4, 1), at(0.9, 3)).regressions.map((r) => r.measure)).toEqual(['resume_latency p50', 'resume_latency p95', 'resume_latency p99', 'answers_per_s']);
+    expect(compareRuns(at(undefined, 1), at(undefined, 3)).regressions).toHaveLength(4);
+    expect(compareRuns(at(0.4, 1), at(5.4, 3), { ...DEFAULT_COMPARE_OPTIONS, maxLoadPerCore: 6 }).regressions).toHaveLength(4);
+  });
+});

@@ -168,6 +168,11 @@ describe('mergeRuns refuses runs of different agents or rigs', () => {
     expect(mergeRuns(inputs(withTarget('a', {}), withTarget('b', {})), 'm')).not.toHaveProperty('mergeForced');
   });
 
+  it('records the busiest source\'s load per core, for compare\'s overload guard', () => {
+    const loaded = (id: string, loadPerCore: number) => ({ ...withTarget(id, {}), rig: { ...withTarget(id, {}).rig, loadPerCore } });
+    expect(mergeRuns(inputs(loaded('a', 0.3), loaded('b', 2.5)), 'm').rig.loadPerCore).toBe(2.5);
+  });
+
   it('keeps the scenarios\' declarations of what they record (compare reads them)', () => {
     const records = { latencies: ['resume_latency'], counters: { answers: 'tally' as const } };
     const part = (id: string) => run([scenario('load', { counters: { answers: 1 }, records })], id);

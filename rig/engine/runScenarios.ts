@@ -2,7 +2,7 @@
 // context and a hard time budget, turns its checks into a verdict, and cleans up faults between
 // scenarios so one scenario's toxics never leak into the next.
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { ScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
@@ -112,6 +112,8 @@ function recordedCounters(scenario: ScenarioDefinition<object>, verdict: Verdict
 /** Runs `scenarios` (already selected and ordered) and returns the run's result. */
 export async function runScenarios(scenarios: ScenarioDefinition<object>[], options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
+  // What else loaded the machine before this run began: compare trusts no latency measured on an overloaded machine.
+  const loadPerCore = Number((loadavg()[0]! / cpus().length).toFixed(2));
   const started = performance.now();
   const env = await Environment.open(options);
   const results: ScenarioResult[] = [];
@@ -135,7 +137,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     profile: options.profile,
-    rig: { version: RIG_VERSION, node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length },
+    rig: { version: RIG_VERSION, node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, loadPerCore },
     target: {
       kind: env.kind,
       url: env.directUrl,

@@ -14,6 +14,11 @@
 //   broke: never is the best value, so never → a rate is a regression, a rate → never is not, and
 //   two rates compare like throughput. A `tally` (a count that follows the run's size) is not
 //   compared; a counter without a declared meaning is listed as not compared.
+// - Overload: a latency measured while the machine had more runnable work than cores (the 1-minute
+//   load average per core above `maxLoadPerCore`, default 1, as either run started) measures the
+//   queue for the CPU, not the agent: two smoke runs on a 2-core box at load 11 moved p50s by
+//   ×0.2 to ×6 between identical runs. Such latencies are listed as not compared, saying why;
+//   verdicts and counters are still compared.
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from './runResult.ts';
@@ -33,9 +38,11 @@ export interface CompareOptions {
   tolerances: Tolerances;
   noiseFloorMs: number;
   minTailSamples: number;
+  /** Latencies are not compared when either run started with a higher load average per core. */
+  maxLoadPerCore: number;
 }
 
-export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { tolerances: DEFAULT_TOLERANCES, noiseFloorMs: 5, minTailSamples: 5 };
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { tolerances: DEFAULT_TOLERANCES, noiseFloorMs: 5, minTailSamples: 5, maxLoadPerCore: 1 };
 
 export type RowResult = 'ok' | 'REGRESSION' | 'not compared';
 
@@ -84,13 +91,17 @@ const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).
 const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
 const num = (n: number) => String(Number(n.toFixed(3)));
 
-function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
+function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions, overloaded?: string): CompareRow[] {
   const rows: CompareRow[] = [];
   for (const [metric, b] of Object.entries(base.metrics)) {
     const c = cur.metrics[metric];
     const stats = LATENCY_STATS.filter((stat) => o.tolerances[stat] !== undefined);
     const notCompared = (what: string, note: string): CompareRow => ({ scenario: name, measure: `${metric} ${what}`, baseline: `n=${b.count}`, current: c ? `n=${c.count}` : '—', ratio: null, allowed: '', result: 'not compared', note });
     if (stats.length === 0) continue;
+    if (overloaded) {
+      rows.push(notCompared(stats.join(' '), overloaded));
+      continue;
+    }
     if (!c) {
       rows.push(notCompared(stats.join(' '), 'not recorded in the current run'));
       continue;
@@ -175,6 +186,10 @@ export function compareRuns(baseline: RunResult, current: RunResult, options: Co
   const rows: CompareRow[] = [];
   const notes: string[] = [];
   if (baseline.profile !== current.profile) notes.push(`profiles differ (baseline ${baseline.profile}, current ${current.profile}): the runs were sized differently`);
+  const runs: Array<[string, RunResult]> = [['baseline', baseline], ['current', current]];
+  const busy = runs.filter(([, r]) => (r.rig.loadPerCore ?? 0) > options.maxLoadPerCore).map(([which, r]) => `${which} ${r.rig.loadPerCore}`);
+  const overloaded = busy.length ? `the machine was overloaded (load per core ${busy.join(', ')} > ${options.maxLoadPerCore})` : undefined;
+  if (overloaded) notes.push(`latencies not compared: ${overloaded}; run on a quieter machine or raise --max-load-per-core`);
   let shared = 0;
   for (const base of baseline.scenarios) {
     const cur = current.scenarios.find((s) => s.name === base.name);
@@ -185,7 +200,7 @@ export function compareRuns(baseline: RunResult, current: RunResult, options: Co
     shared++;
     const verdict = verdictRow(base.name, base, cur);
     if (verdict) rows.push(verdict);
-    rows.push(...latencyRows(base.name, base, cur, options), ...counterRows(base.name, base, cur, options));
+    rows.push(...latencyRows(base.name, base, cur, options, overloaded), ...counterRows(base.name, base, cur, options));
   }
   for (const cur of current.scenarios) if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
   if (shared === 0) throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
@@ -200,7 +215,7 @@ export function comparisonMarkdown(comparison: Comparison, baseline: RunResult, 
     '',
     `Baseline ${run(baseline)} · current ${run(current)}`,
     '',
-    `Allowed: ${Object.entries(options.tolerances).map(([k, v]) => `${k} ${pct(v)}`).join(', ') || 'nothing compared'} · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them`,
+    `Allowed: ${Object.entries(options.tolerances).map(([k, v]) => `${k} ${pct(v)}`).join(', ') || 'nothing compared'} · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them · latencies only below load ${options.maxLoadPerCore} per core`,
     '',
     '| scenario | measure | baseline | current | ratio | allowed | result |',
     '|---|---|---|---|---|---|---|',

@@ -146,6 +146,12 @@ function distinct(values: string[]): string {
   return [...new Set(values)].join('+');
 }
 
+/** The busiest source's load, so compare's overload guard sees the worst machine of a merge. */
+function loadOf(runs: RunResult[]): { loadPerCore?: number } {
+  const loads = runs.flatMap((r) => (r.rig.loadPerCore === undefined ? [] : [r.rig.loadPerCore]));
+  return loads.length ? { loadPerCore: Math.max(...loads) } : {};
+}
+
 /** One result that adds up the given runs. */
 export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?: boolean } = {}): RunResult {
   if (inputs.length === 0) throw new UserError('merge needs at least one results directory');
@@ -178,7 +184,7 @@ export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?
     finishedAt,
     durationMs: Math.max(...runs.map((r) => r.durationMs)),
     profile: distinct(runs.map((r) => r.profile)),
-    rig: { ...first.rig, cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0) },
+    rig: { ...first.rig, cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0), ...loadOf(runs) },
     target: first.target,
     proxy: first.proxy,
     verdict: overallVerdict(scenarios),

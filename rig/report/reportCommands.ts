@@ -19,6 +19,7 @@ interface CompareFlags {
   tolerance: string[];
   noiseFloorMs: number;
   minTailSamples: number;
+  maxLoadPerCore: number;
 }
 
 function nonNegative(flag: string): (value: string) => number {
@@ -46,9 +47,10 @@ export function registerReportCommands(program: Command): void {
       [] as string[],
     )
     .option('--noise-floor-ms <ms>', 'latency increases up to this many ms are never regressions', nonNegative('--noise-floor-ms'), DEFAULT_COMPARE_OPTIONS.noiseFloorMs)
+    .option('--max-load-per-core <n>', 'compare latencies only when both runs started below this 1-minute load average per core', nonNegative('--max-load-per-core'), DEFAULT_COMPARE_OPTIONS.maxLoadPerCore)
     .option('--min-tail-samples <n>', 'compare a percentile only with this many samples beyond it in both runs', nonNegative('--min-tail-samples'), DEFAULT_COMPARE_OPTIONS.minTailSamples)
     .action((flags: CompareFlags) => {
-      const options = { tolerances: parseTolerances(flags.tolerance), noiseFloorMs: flags.noiseFloorMs, minTailSamples: flags.minTailSamples };
+      const options = { tolerances: parseTolerances(flags.tolerance), noiseFloorMs: flags.noiseFloorMs, minTailSamples: flags.minTailSamples, maxLoadPerCore: flags.maxLoadPerCore };
       const baseline = readRunResult(flags.baseline);
       const current = readRunResult(flags.current);
       const comparison = compareRuns(baseline, current, options);

@@ -115,7 +115,14 @@ export interface RunResult {
   finishedAt: string;
   durationMs: number;
   profile: string;
-  rig: { version: string; node: string; platform: string; cpus: number };
+  rig: {
+    version: string;
+    node: string;
+    platform: string;
+    cpus: number;
+    /** The 1-minute load average per core as the run started (a merge: the highest of its sources). */
+    loadPerCore?: number;
+  };
   target: {
     kind: 'embedded' | 'url';
     url: string;
