@@ -13,12 +13,12 @@ export interface DeclaringScenario {
 const LATENCY_KINDS = new Set(['percentile', 'min', 'max', 'mean', 'samples']);
 
 function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefined {
-  if (t.stat.kind === 'checkRate') return undefined;
   const scoped = t.scenario === undefined ? scenarios : scenarios.filter((s) => s.name === t.scenario);
-  if (scoped.length === 0) {
-    const hint = didYouMean(t.scenario!, scenarios.map((s) => s.name));
+  if (scoped.length === 0 && t.scenario !== undefined) {
+    const hint = didYouMean(t.scenario, scenarios.map((s) => s.name));
     return `scenario ${t.scenario} is not selected in this run${hint ? ` (did you mean ${hint}?)` : ''}`;
   }
+  if (t.stat.kind === 'checkRate') return undefined;
   const where = t.scenario === undefined ? 'no selected scenario' : `scenario ${t.scenario}`;
   const latencies = scoped.flatMap((s) => s.records.latencies.map(parseDeclaredName));
   const counters = scoped.flatMap((s) => Object.keys(s.records.counters).map(parseDeclaredName));
