@@ -116,6 +116,16 @@ describe('a2a-rig merge', () => {
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Forced merge** of runs that differ: target.agentVersion');
   });
 
+  it('refuses a threshold naming nothing the merged scenarios record, before writing anything (exit 2)', async () => {
+    const records = { latencies: ['resume_latency'], counters: { answers: 'tally' as const } };
+    const part = (runId: string) => writeRun(runId, run([scenario('load', { latencies: { resume_latency: samples(50, 1_000, 9_000, 43) }, counters: { answers: 5 }, records })], runId));
+    const out = join(dir, 'misnamed');
+    const result = await cli(['merge', part('declared-a'), part('declared-b'), '--out', out, '--threshold', 'answers_rejected<5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('a2a-rig: threshold "answers_rejected<5" names nothing this run can record: no scenario of this run records a counter answers_rejected; known: answers\n');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('exits 2 on a directory without results', async () => {
     const empty = join(dir, 'empty');
     mkdirSync(empty, { recursive: true });
@@ -136,7 +146,7 @@ describe('a2a-rig run --threshold', () => {
     const out = join(dir, 'never-run');
     const result = await cli(['run', 'agent-card', 'cf4', '--toxiproxy', 'none', '--out', out, '--threshold', 'checks.rate>=1', '--threshold', 'p95<1000']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('a2a-rig: threshold "p95<1000" names nothing this run can record: no selected scenario records a counter p95; known: trials\n');
+    expect(result.stderr).toBe('a2a-rig: threshold "p95<1000" names nothing this run can record: no scenario of this run records a counter p95; known: trials\n');
     expect(result.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
   });

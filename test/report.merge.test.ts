@@ -6,6 +6,7 @@ import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { mergeRuns } from '../rig/report/mergeRuns.ts';
 import { cardDigest } from '../rig/report/runIdentity.ts';
+import { htmlReport } from '../rig/report/htmlReport.ts';
 import type { RunResult } from '../rig/report/runResult.ts';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
 
@@ -165,6 +166,7 @@ describe('mergeRuns refuses runs of different agents or rigs', () => {
       ],
     });
     expect(merged.mergedFrom!.map((m) => [m.target?.agentVersion, m.rigVersion])).toEqual([['1.0.0', '0.1.0'], ['1.1.0', '0.1.0']]);
+    expect(htmlReport(merged)).toContain('<dt>forced merge: runs differ</dt><dd>target.agentVersion: &quot;1.0.0&quot; in /results/0/results.json');
     expect(mergeRuns(inputs(withTarget('a', {}), withTarget('b', {})), 'm')).not.toHaveProperty('mergeForced');
   });
 

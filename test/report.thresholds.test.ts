@@ -171,9 +171,9 @@ describe('threshold names, checked before a run', () => {
   });
 
   it.each([
-    ['p95<1000', 'no selected scenario records a counter p95'],
-    ['answers_rejected<5', 'no selected scenario records a counter answers_rejected'],
-    ['resume_latncy.p95<1000', 'no selected scenario records a latency metric resume_latncy (did you mean resume_latency?)'],
+    ['p95<1000', 'no scenario of this run records a counter p95'],
+    ['answers_rejected<5', 'no scenario of this run records a counter answers_rejected'],
+    ['resume_latncy.p95<1000', 'no scenario of this run records a latency metric resume_latncy (did you mean resume_latency?)'],
     ['cf4:capacity_per_s>1', 'scenario cf4 records a counter capacity_per_s'],
     ['cf5:checks.rate>=1', 'scenario cf5 is not selected in this run (did you mean cf4?)'],
     ['cf44:trials>1', 'scenario cf44 is not selected in this run (did you mean cf4?)'],

@@ -10,6 +10,7 @@ import { readRunResult, resultsPath } from './readRunResult.ts';
 import { summaryMarkdown } from './summaryMarkdown.ts';
 import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
 import { parseThreshold } from './thresholdExpression.ts';
+import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
 import { writeResults } from './writeResults.ts';
 
@@ -73,7 +74,10 @@ export function registerReportCommands(program: Command): void {
     const expressions = new Set(inputs.flatMap(({ run }) => (run.thresholds ?? []).map((t) => t.expression)));
     for (const t of extra) expressions.delete(t.expression);
     const thresholds = [...[...expressions].map(parseThreshold), ...extra];
-    const merged = applyThresholds(mergeRuns(inputs, mergedRunId(), { force: flags.force }), thresholds);
+    const union = mergeRuns(inputs, mergedRunId(), { force: flags.force });
+    // Results that say what their scenarios record let a misnamed threshold fail before anything is written.
+    if (union.scenarios.every((s) => s.records)) checkThresholdNames(thresholds, union.scenarios as DeclaringScenario[]);
+    const merged = applyThresholds(union, thresholds);
     const files = writeResults(resolve(flags.out), merged);
     process.stdout.write(summaryMarkdown(merged));
     process.stdout.write(`\nMerged ${inputs.length} runs: ${files.join(', ')}\n`);
