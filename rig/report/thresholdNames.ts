@@ -19,7 +19,7 @@ function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefin
     return `scenario ${t.scenario} is not selected in this run${hint ? ` (did you mean ${hint}?)` : ''}`;
   }
   if (t.stat.kind === 'checkRate') return undefined;
-  const where = t.scenario === undefined ? 'no selected scenario' : `scenario ${t.scenario}`;
+  const where = t.scenario === undefined ? 'no scenario of this run' : `scenario ${t.scenario}`;
   const latencies = scoped.flatMap((s) => s.records.latencies.map(parseDeclaredName));
   const counters = scoped.flatMap((s) => Object.keys(s.records.counters).map(parseDeclaredName));
   const base = baseName(t.name);
