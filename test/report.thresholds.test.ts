@@ -1,6 +1,6 @@
 // Thresholds: the grammar (good forms parse to the right bound in µs, bad ones are user errors
 // naming the expression) and the evaluation against a run built from known samples.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -192,6 +192,15 @@ describe('threshold names, checked before a run', () => {
     expect(examples.length).toBeGreaterThan(2);
     const scenarios = await loadScenarios();
     expect(() => checkThresholdNames(examples.map(parseThreshold), scenarios)).not.toThrow();
+  });
+
+  it('every threshold the README shows names what the scenarios really record', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    // Every `--threshold X` whose X has a comparison (usage lines say `--threshold EXPR`).
+    const shown = [...readme.matchAll(/--threshold '?([^'\s`]*[<>=][^'\s`]*)'?/g)].map((m) => m[1]!);
+    expect(shown.length).toBeGreaterThan(5);
+    const scenarios = await loadScenarios();
+    expect(() => checkThresholdNames(shown.map(parseThreshold), scenarios)).not.toThrow();
   });
 
   it('refuses a declaration the threshold grammar cannot name', () => {
