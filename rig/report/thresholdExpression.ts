@@ -1,5 +1,6 @@
-// Threshold expressions in the spirit of k6's: `[scenario:]name[.stat] op value[unit]`, parsed
-// before a run starts so a typo costs a line on stderr, not a minute of load. The grammar is one
+// Threshold expressions in the spirit of k6's: `[scenario:]name[{label=value}][.stat] op value[unit]`,
+// parsed before a run starts so a typo costs a line on stderr, not a minute of load (the names are
+// then checked against what the selected scenarios declare, thresholdNames.ts). The grammar is one
 // regular expression and a few rules, so it is written here rather than pulled in from a library.
 import { readFileSync } from 'node:fs';
 import { UserError } from '../protocol/userError.ts';
