@@ -8,7 +8,8 @@
 //   - dropped ones (the rig had no slot for them) are over `sloMaxDroppedPct` % (0.1).
 // The highest step before it is the capacity; no sustainable step at all fails the scenario. Every
 // step is a point of the curve `round_trip_p95_ms_vs_rate_per_s` in results.json, and its latencies
-// are metrics `round_trip@<rate>/s` and `resume_latency@<rate>/s` (answer sent → resume observed).
+// are the labelled metrics `round_trip{rate=<rate>}` and `resume_latency{rate=<rate>}` (answer sent →
+// resume observed), which a threshold can name: `capacity:round_trip{rate=40}.p95<500`.
 // The SLO is set with --param (capacity.sloP95Ms=500); a toxic for the whole run with
 // --toxic latency=50. The figure is what this rig measures on this machine: rig, proxy and agent
 // share its cores.
@@ -67,6 +68,10 @@ export default defineScenario<Params>({
     full: { startRate: 10, growth: 1.25, maxRate: 5_000, stepMs: 15_000, ...bounds, ...slo },
   },
   budgetMs: { smoke: 20_000, ci: 180_000, full: 900_000 },
+  records: {
+    latencies: ['round_trip{rate}', 'resume_latency{rate}'],
+    counters: { round_trips_completed: 'tally', round_trips_failed: 'tally', round_trips_dropped: 'tally', round_trips_late: 'tally', steps: 'tally', capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never' },
+  },
   async run(ctx, p) {
     const rates = geometricRates(p.startRate, p.growth, p.maxRate);
     const client = ctx.newClient(p.connections);
@@ -83,10 +88,10 @@ export default defineScenario<Params>({
         ctx.log(`the time budget ends before ${rate}/s could run; the search stops at ${capacity}/s`);
         break;
       }
-      const roundTrip = ctx.latency(`round_trip@${rate}/s`);
+      const roundTrip = ctx.latency('round_trip', { rate });
       const step = await ctx.runOpenModel({
         arrivals: constantArrivals(rate, p.stepMs),
-        iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs, resumeLatency: ctx.latency(`resume_latency@${rate}/s`) }),
+        iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs, resumeLatency: ctx.latency('resume_latency', { rate }) }),
         maxInFlight: p.maxInFlight,
         maxBacklog: p.maxBacklog,
         iterationTimeoutMs: p.timeoutMs,

@@ -71,6 +71,7 @@ export default defineScenario({
     full: { rounds: 10, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 400_000 },
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
+  records: { latencies: ['probe_latency', 'deep_payload_refusal', 'pattern_refusal'], counters: { agent_rss_before_kib: 'tally', agent_rss_after_kib: 'tally' } },
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
     const checks = new RoundChecks();

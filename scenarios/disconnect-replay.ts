@@ -60,6 +60,10 @@ export default defineScenario({
   needs: { extension: true, faults: true, scripts: true },
   params: { smoke: { tasks: 10 }, ci: { tasks: 40 }, full: { tasks: 200 } },
   budgetMs: { smoke: 90_000, ci: 240_000, full: 600_000 },
+  records: {
+    latencies: ['reconnect_to_caught_up'],
+    counters: { cut_by_reset_peer: 'tally', cut_by_timeout: 'tally', cut_by_limit_data: 'tally', cut_by_enabled_false: 'tally', cut_by_kill_9: 'tally' },
+  },
   async run(ctx, { tasks }) {
     const phases = PHASES.filter((p) => !p.restart || ctx.agent.canRestart);
     if (phases.length < PHASES.length) ctx.log('the agent cannot be restarted here: the kill -9 phase is left out');

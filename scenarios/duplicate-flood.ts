@@ -41,6 +41,7 @@ export default defineScenario({
     full: { answers: 10_000, clients: 8, connectionsPerClient: 64 },
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
+  records: { latencies: ['conflict_latency', 'accepted_latency'], counters: { answers_accepted: 'tally', answers_conflict: 'tally', answers_invalid: 'tally', answers_error: 'tally' } },
   async run(ctx, { answers, clients, connectionsPerClient }) {
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);

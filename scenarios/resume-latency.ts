@@ -37,6 +37,7 @@ export default defineScenario({
     full: { trials: 500, toxicLatencyMs: 100 },
   },
   budgetMs: { smoke: 60_000, ci: 180_000, full: 600_000 },
+  records: { latencies: ['resume_latency', 'resume_latency_with_latency_toxic'], counters: {} },
   async run(ctx, { trials, toxicLatencyMs }) {
     if (!(await measure(ctx, trials, 'resume_latency'))) return;
     const base = ctx.latency('resume_latency');

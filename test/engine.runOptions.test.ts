@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
 import { parseParamArgument, resolveParamOverrides } from '../rig/engine/paramOverrides.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
+import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { parseToxicArgument } from '../rig/proxy/toxicArgument.ts';
 
@@ -46,6 +47,7 @@ describe('--param', () => {
       full: { rate: 20, strict: true, label: 'a', rates: [1, 2], slo: { p95: 1 } },
     },
     budgetMs: { smoke: 1, ci: 1, full: 1 },
+    records: { latencies: [], counters: {} },
     run: async () => {},
   }) as ScenarioDefinition<object>;
   const resolve = (...texts: string[]) => resolveParamOverrides([scenario], 'smoke', texts.map(parseParamArgument));
@@ -83,6 +85,7 @@ describe('a run under --toxic', () => {
         needs: { faults: true },
         params: { smoke: {}, ci: {}, full: {} },
         budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+        records: { latencies: [], counters: {} },
         async run(ctx) {
           const time = async () => {
             const got = await ctx.client.getTask('no-such-task', { signal: ctx.signal });
@@ -105,5 +108,45 @@ describe('a run under --toxic', () => {
     expect(result.scenarios.map((s) => s.verdict)).toEqual(['passed', 'passed']);
     for (const { ms } of seen) for (const latency of ms) expect(latency).toBeGreaterThanOrEqual(75);
     expect(result.toxics).toEqual([{ name: 'run1-latency_downstream', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 80, jitter: 0 } }]);
+  });
+});
+
+describe('what a scenario records', () => {
+  const recorder = (name: string, body: (ctx: ScenarioContext) => void) =>
+    defineScenario({
+      name,
+      description: 'records what its body says',
+      tags: [],
+      needs: {},
+      params: { smoke: {}, ci: {}, full: {} },
+      budgetMs: { smoke: 20_000, ci: 20_000, full: 20_000 },
+      records: { latencies: ['step{rate}'], counters: { done: 'tally', never: 'tally', 'errors{kind}': 'tally' } },
+      async run(ctx) {
+        body(ctx);
+        ctx.check('recorded', true);
+      },
+    }) as ScenarioDefinition<object>;
+
+  it('records declared names (labelled ones under one key), declared counters as 0, and errors on an undeclared name', { timeout: 60_000 }, async () => {
+    const result = await runScenarios(
+      [
+        recorder('declared', (ctx) => {
+          ctx.latency('step', { rate: 40 }).recordMs(3);
+          ctx.count('done', 2);
+          ctx.count('errors', 1, { kind: 'timeout' });
+        }),
+        recorder('undeclared-counter', (ctx) => ctx.count('answers_rejected')),
+        recorder('undeclared-latency', (ctx) => ctx.latency('round_trip@40/s')),
+        recorder('missing-label', (ctx) => ctx.latency('step')),
+      ],
+      { profile: 'smoke', toxiproxy: 'none', agentFaults: [], generation: 'auto' },
+    );
+    const [declared, counter, latency, label] = result.scenarios;
+    expect(declared).toMatchObject({ verdict: 'passed', counters: { done: 2, never: 0, 'errors{kind=timeout}': 1 } });
+    expect(Object.keys(declared!.metrics)).toEqual(['step{rate=40}']);
+    expect(declared!.records).toEqual({ latencies: ['step{rate}'], counters: { done: 'tally', never: 'tally', 'errors{kind}': 'tally' } });
+    expect(counter).toMatchObject({ verdict: 'errored', reason: "counter answers_rejected is not declared in the scenario's records (done, never, errors{kind})" });
+    expect(latency).toMatchObject({ verdict: 'errored', reason: expect.stringContaining('latency round_trip@40/s is not declared') });
+    expect(label).toMatchObject({ verdict: 'errored', reason: expect.stringContaining('latency step is not declared') });
   });
 });

@@ -98,6 +98,34 @@ describe('a2a-rig merge', () => {
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('Merged from 2 runs');
   });
 
+  it('refuses runs of different agents in one line (exit 2), and merges them with --force, recording it', async () => {
+    const of = (runId: string, agentVersion: string) => {
+      const r = run([scenario('load', { latencies: { resume_latency: samples(50, 1_000, 9_000, 41) } })], runId);
+      return writeRun(runId, { ...r, target: { ...r.target, agentName: 'agent', agentVersion } });
+    };
+    const [older, newer] = [of('agent-1.0', '1.0.0'), of('agent-1.1', '1.1.0')];
+    const refused = await cli(['merge', older, newer, '--out', join(dir, 'refused')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`a2a-rig: cannot merge runs of different agents or rigs: target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}; pass --force to merge them anyway\n`);
+    expect(existsSync(join(dir, 'refused'))).toBe(false);
+    const out = join(dir, 'forced');
+    const forced = await cli(['merge', older, newer, '--out', out, '--force']);
+    expect(forced.code).toBe(0);
+    const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+    expect(merged.mergeForced!.differences).toEqual([`target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}`]);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Forced merge** of runs that differ: target.agentVersion');
+  });
+
+  it('refuses a threshold naming nothing the merged scenarios record, before writing anything (exit 2)', async () => {
+    const records = { latencies: ['resume_latency'], counters: { answers: 'tally' as const } };
+    const part = (runId: string) => writeRun(runId, run([scenario('load', { latencies: { resume_latency: samples(50, 1_000, 9_000, 43) }, counters: { answers: 5 }, records })], runId));
+    const out = join(dir, 'misnamed');
+    const result = await cli(['merge', part('declared-a'), part('declared-b'), '--out', out, '--threshold', 'answers_rejected<5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('a2a-rig: threshold "answers_rejected<5" names nothing this run can record: no scenario of this run records a counter answers_rejected; known: answers\n');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('exits 2 on a directory without results', async () => {
     const empty = join(dir, 'empty');
     mkdirSync(empty, { recursive: true });
@@ -112,6 +140,15 @@ describe('a2a-rig run --threshold', () => {
     const result = await cli(['run', 'agent-card', '--threshold', 'resume_latency.p95<<1']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^a2a-rig: bad threshold "resume_latency\.p95<<1"/);
+  });
+
+  it('refuses a threshold naming nothing the selected scenarios record, before running anything (exit 2, one line)', async () => {
+    const out = join(dir, 'never-run');
+    const result = await cli(['run', 'agent-card', 'cf4', '--toxiproxy', 'none', '--out', out, '--threshold', 'checks.rate>=1', '--threshold', 'p95<1000']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('a2a-rig: threshold "p95<1000" names nothing this run can record: no scenario of this run records a counter p95; known: trials\n');
+    expect(result.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('judges thresholds at the end of a real run: exit 1 naming the broken one, recorded in all three files', async () => {

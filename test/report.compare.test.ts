@@ -2,15 +2,18 @@
 // scenario that now fails) are flagged, and noise (tiny latencies, thin tails) is not.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
-import { DEFAULT_COMPARE_OPTIONS, DEFAULT_TOLERANCES, compareRuns, comparisonMarkdown, isThroughputCounter, parseTolerances, type CompareOptions } from '../rig/report/compareRuns.ts';
+import { DEFAULT_COMPARE_OPTIONS, DEFAULT_TOLERANCES, compareRuns, comparisonMarkdown, parseTolerances, type CompareOptions } from '../rig/report/compareRuns.ts';
+import type { RecordedMeasures } from '../rig/report/metricNames.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 const latencies = samples(2_000, 20_000, 400_000, 3); // 20..400 ms, enough samples for a stable p99
 const scale = (values: number[], factor: number) => values.map((v) => v * factor);
 
+const loadRecords: RecordedMeasures = { latencies: ['resume_latency'], counters: { answers_per_s: 'throughput', answers_rejected: 'tally' } };
+
 function baselineRun() {
   return run([
-    scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500, answers_rejected: 3 } }),
+    scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500, answers_rejected: 3 }, records: loadRecords }),
     scenario('cf1', { latencies: { tiny: samples(2_000, 500, 4_000, 5) } }),
   ]);
 }
@@ -53,7 +56,7 @@ describe('compareRuns', () => {
 
   it('flags a throughput drop beyond −10 % only, and ignores other counters', () => {
     const base = baselineRun();
-    const at = (rate: number, rejected: number) => run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: rate, answers_rejected: rejected } })]);
+    const at = (rate: number, rejected: number) => run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: rate, answers_rejected: rejected }, records: loadRecords })]);
     expect(compareRuns(base, at(400, 3)).regressions.map((r) => [r.measure, r.ratio])).toEqual([['answers_per_s', 0.8]]);
     expect(compareRuns(base, at(460, 300)).regressions).toEqual([]);
     expect(compareRuns(base, at(800, 3)).regressions).toEqual([]);
@@ -118,15 +121,71 @@ describe('parseTolerances', () => {
   });
 });
 
-describe('isThroughputCounter', () => {
-  it.each([
-    ['answers_per_s', true],
-    ['requests_per_sec', true],
-    ['http_rps', true],
-    ['throughput_answers', true],
-    ['answers_accepted', false],
-    ['restarts', false],
-  ])('%s → %s', (name, expected) => {
-    expect(isThroughputCounter(name)).toBe(expected);
+describe('counters compared by their declared meaning', () => {
+  const capacityRecords: RecordedMeasures = {
+    latencies: ['round_trip{rate}'],
+    counters: { capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never', steps: 'tally', throughput_guess: 'tally' },
+  };
+  const capacity = (capacityPerS: number, brokeAt: number, records: RecordedMeasures | null = capacityRecords) =>
+    run([scenario('capacity', { counters: { capacity_per_s: capacityPerS, slo_broken_at_per_s: brokeAt, steps: 4, throughput_guess: 7 }, ...(records ? { records } : {}) })]);
+  const rowsOf = (base: ReturnType<typeof capacity>, cur: ReturnType<typeof capacity>) =>
+    Object.fromEntries(compareRuns(base, cur).rows.map((r) => [r.measure, [r.baseline, r.current, r.result]]));
+
+  it('reads slo_broken_at_per_s 0 as "never broke", the best value, not as a rate of 0', () => {
+    // Never broke in both: equal, not a drop to 0 and not "baseline is 0".
+    expect(rowsOf(capacity(40, 0), capacity(40, 0)).slo_broken_at_per_s).toEqual(['never broke', 'never broke', 'ok']);
+    // It broke at 40/s before and never breaks now: better.
+    expect(rowsOf(capacity(20, 40), capacity(40, 0)).slo_broken_at_per_s).toEqual(['40/s', 'never broke', 'ok']);
+    // It never broke before and breaks at 80/s now: worse.
+    expect(rowsOf(capacity(40, 0), capacity(40, 80)).slo_broken_at_per_s).toEqual(['never broke', '80/s', 'REGRESSION']);
+    // Two rates compare as a throughput.
+    expect(rowsOf(capacity(20, 40), capacity(10, 20)).slo_broken_at_per_s).toEqual(['40/s', '20/s', 'REGRESSION']);
+    expect(rowsOf(capacity(20, 40), capacity(20, 80)).slo_broken_at_per_s).toEqual(['40/s', '80/s', 'ok']);
+    expect(rowsOf(capacity(40, 0), capacity(20, 0)).capacity_per_s).toEqual(['40', '20', 'REGRESSION']);
+  });
+
+  it('leaves tallies out whatever their names, and lists undeclared counters as not compared rather than guessing', () => {
+    const declared = compareRuns(capacity(40, 0), capacity(40, 0)).rows.map((r) => r.measure);
+    expect(declared).toEqual(['capacity_per_s', 'slo_broken_at_per_s']);
+    const undeclared = compareRuns(capacity(40, 0, null), capacity(10, 80, null));
+    expect(undeclared.regressions).toEqual([]);
+    expect(undeclared.rows.map((r) => [r.measure, r.result])).toEqual([
+      ['capacity_per_s', 'not compared'],
+      ['slo_broken_at_per_s', 'not compared'],
+      ['steps', 'not compared'],
+      ['throughput_guess', 'not compared'],
+    ]);
+    expect(undeclared.rows[0]!.note).toContain('declares no meaning');
+  });
+
+  it('reads the committed baseline', async () => {
+    const { readRunResult } = await import('../rig/report/readRunResult.ts');
+    const baseline = readRunResult(new URL('../results/baselines/smoke-reference-agent.json', import.meta.url).pathname);
+    const comparison = compareRuns(baseline, baseline);
+    expect(comparison.regressions).toEqual([]);
+    expect(comparison.rows.length).toBeGreaterThan(0);
+  });
+});
+
+describe('an overloaded machine', () => {
+  const at = (loadPerCore: number | undefined, factor: number) => {
+    const r = run([scenario('load', { latencies: { resume_latency: scale(latencies, factor) }, counters: { answers_per_s: 500 / factor }, records: loadRecords })]);
+    return loadPerCore === undefined ? r : { ...r, rig: { ...r.rig, loadPerCore } };
+  };
+
+  it('compares no latency measured above the load limit, saying why, and still compares counters and verdicts', () => {
+    const comparison = compareRuns(at(0.4, 1), at(5.4, 3));
+    expect(comparison.rows.map((r) => [r.measure, r.result])).toEqual([
+      ['resume_latency p50 p95 p99', 'not compared'],
+      ['answers_per_s', 'REGRESSION'],
+    ]);
+    expect(comparison.rows[0]!.note).toBe('the machine was overloaded (load per core current 5.4 > 1)');
+    expect(comparison.notes).toContain('latencies not compared: the machine was overloaded (load per core current 5.4 > 1); run on a quieter machine or raise --max-load-per-core');
+  });
+
+  it('compares latencies on a quiet machine, on results without a load, and when the limit is raised', () => {
+    expect(compareRuns(at(0.4, 1), at(0.9, 3)).regressions.map((r) => r.measure)).toEqual(['resume_latency p50', 'resume_latency p95', 'resume_latency p99', 'answers_per_s']);
+    expect(compareRuns(at(undefined, 1), at(undefined, 3)).regressions).toHaveLength(4);
+    expect(compareRuns(at(0.4, 1), at(5.4, 3), { ...DEFAULT_COMPARE_OPTIONS, maxLoadPerCore: 6 }).regressions).toHaveLength(4);
   });
 });

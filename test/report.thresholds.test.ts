@@ -1,12 +1,17 @@
 // Thresholds: the grammar (good forms parse to the right bound in µs, bad ones are user errors
 // naming the expression) and the evaluation against a run built from known samples.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
 import { applyThresholds, brokenThresholdLines, evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
 import { parseThreshold, parseThresholds } from '../rig/report/thresholdExpression.ts';
+import { checkThresholdNames, type DeclaringScenario } from '../rig/report/thresholdNames.ts';
+import { addThresholdOptions } from '../rig/report/thresholdOptions.ts';
+import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { defineScenario } from '../rig/engine/defineScenario.ts';
+import { Command } from 'commander';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
 
 describe('parseThreshold', () => {
@@ -22,6 +27,8 @@ describe('parseThreshold', () => {
     ['answers_rejected<5', { name: 'answers_rejected', stat: { kind: 'counter' }, bound: 5 }],
     ['answers_accepted.rate>10', { stat: { kind: 'counterRate' }, bound: 10 }],
     ['checks.rate==1', { name: 'checks', stat: { kind: 'checkRate' }, op: '==', bound: 1 }],
+    ['capacity:round_trip{rate=40}.p95<500', { scenario: 'capacity', name: 'round_trip{rate=40}', stat: { kind: 'percentile', percentile: 95 }, bound: 500_000 }],
+    ['x{kind=a,rate=2.5}>=1', { name: 'x{kind=a,rate=2.5}', stat: { kind: 'counter' } }],
   ])('%s', (expression, expected) => {
     expect(parseThreshold(expression)).toMatchObject({ expression: expression.trim(), ...expected });
   });
@@ -41,6 +48,8 @@ describe('parseThreshold', () => {
     ['answers<5s', 'a unit (s) only applies'],
     ['checks<5', 'checks takes only .rate'],
     ['checks.p95<5', 'checks takes only .rate'],
+    ['round_trip@40/s.p95<5', 'not of the form'],
+    ['round_trip{rate}.p95<5', 'not of the form'],
   ])('refuses %s', (expression, why) => {
     const parse = () => parseThreshold(expression);
     expect(parse).toThrow(UserError);
@@ -106,11 +115,12 @@ describe('evaluateThreshold', () => {
     expect(judge('answers.p95<5').detail).toContain('is a counter');
   });
 
-  it('sums counters, treats a never-counted one as 0, and divides by scenario time for .rate', () => {
+  it('sums counters, breaks on one never recorded, and divides by scenario time for .rate', () => {
     expect(judge('answers==40')).toMatchObject({ ok: true, actual: 40 });
     expect(judge('answers<40').ok).toBe(false);
     expect(judge('fast:answers==30').ok).toBe(true);
-    expect(judge('errors<1')).toMatchObject({ ok: true, actual: 0 });
+    // A counter no scenario recorded breaks: a scenario that ran records its declared counters, 0 included.
+    expect(judge('errors<1')).toMatchObject({ ok: false, actual: null, detail: 'no counter errors was recorded by any scenario' });
     // 40 answers in 2 s + 3 s of scenario time.
     expect(judge('answers.rate>=8')).toMatchObject({ ok: true, actual: 8 });
     expect(judge('answers.rate>8').ok).toBe(false);
@@ -146,5 +156,75 @@ describe('applyThresholds', () => {
     const again = applyThresholds({ ...once, verdict: 'passed' }, [parseThreshold('resume_latency.max<5')]);
     expect(again.thresholds!.map((t) => t.expression)).toEqual(['resume_latency.max<5']);
     expect(again.verdict).toBe('passed');
+  });
+});
+
+describe('threshold names, checked before a run', () => {
+  const declaring: DeclaringScenario[] = [
+    { name: 'capacity', records: { latencies: ['round_trip{rate}'], counters: { capacity_per_s: 'throughput', round_trips_failed: 'tally' } } },
+    { name: 'cf4', records: { latencies: ['resume_latency'], counters: { trials: 'tally' } } },
+  ];
+  const check = (...expressions: string[]) => () => checkThresholdNames(expressions.map(parseThreshold), declaring);
+
+  it('accepts declared names, labelled series, base names of labelled metrics and checks.rate', () => {
+    expect(check('resume_latency.p95<1000', 'cf4:trials>=20', 'cf4:checks.rate==1', 'capacity:round_trip{rate=40}.p95<500', 'round_trip.p99<2s', 'capacity_per_s>=10', 'checks.rate>=1', 'trials.rate>1')).not.toThrow();
+  });
+
+  it.each([
+    ['p95<1000', 'no scenario of this run records a counter p95'],
+    ['answers_rejected<5', 'no scenario of this run records a counter answers_rejected'],
+    ['resume_latncy.p95<1000', 'no scenario of this run records a latency metric resume_latncy (did you mean resume_latency?)'],
+    ['cf4:capacity_per_s>1', 'scenario cf4 records a counter capacity_per_s'],
+    ['cf5:checks.rate>=1', 'scenario cf5 is not selected in this run (did you mean cf4?)'],
+    ['cf44:trials>1', 'scenario cf44 is not selected in this run (did you mean cf4?)'],
+    ['trials.p95<1', 'trials is a counter'],
+    ['resume_latency<1', 'resume_latency is a latency metric'],
+    ['round_trip{speed=40}.p95<1', 'round_trip is labelled {rate}, not {speed}'],
+    ['resume_latency{rate=40}.p95<1', 'resume_latency is labelled {nothing}, not {rate}'],
+  ])('refuses %s naming it in one line', (expression, why) => {
+    expect(check(expression)).toThrow(UserError);
+    expect(check(expression)).toThrow(`threshold "${expression}" names nothing this run can record: ${why}`);
+  });
+
+  it('every example in --help names what the scenarios really record', async () => {
+    const help = addThresholdOptions(new Command()).options.find((o) => o.long === '--threshold')!.description;
+    const examples = /e\.g\. (.*?) \(/.exec(help)![1]!.split(', ');
+    expect(examples.length).toBeGreaterThan(2);
+    const scenarios = await loadScenarios();
+    expect(() => checkThresholdNames(examples.map(parseThreshold), scenarios)).not.toThrow();
+  });
+
+  it('every threshold the README shows names what the scenarios really record', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    // Every `--threshold X` whose X has a comparison (usage lines say `--threshold EXPR`).
+    const shown = [...readme.matchAll(/--threshold '?([^'\s`]*[<>=][^'\s`]*)'?/g)].map((m) => m[1]!);
+    expect(shown.length).toBeGreaterThan(5);
+    const scenarios = await loadScenarios();
+    expect(() => checkThresholdNames(shown.map(parseThreshold), scenarios)).not.toThrow();
+  });
+
+  it('refuses a declaration the threshold grammar cannot name', () => {
+    const define = (latencies: string[], counters: Record<string, 'tally'> = {}) => () =>
+      defineScenario({ name: 'x', description: 'x', tags: [], needs: {}, params: { smoke: {}, ci: {}, full: {} }, budgetMs: { smoke: 1, ci: 1, full: 1 }, records: { latencies, counters }, run: async () => {} });
+    expect(define(['round_trip@40/s'])).toThrow('metric name "round_trip@40/s" cannot be named in a threshold');
+    expect(define(['a'], { a: 'tally' })).toThrow('declares a twice');
+    expect(define(['round_trip{rate}'], { 'errors{kind}': 'tally' })).not.toThrow();
+  });
+});
+
+describe('labelled metrics', () => {
+  const at40 = samples(200, 1_000, 5_000, 3);
+  const at80 = samples(200, 50_000, 90_000, 4);
+  const fixture = run([scenario('capacity', { latencies: { 'round_trip{rate=40}': at40, 'round_trip{rate=80}': at80 }, counters: { 'errors{rate=40}': 1, 'errors{rate=80}': 4 } })]);
+  const judge = (expression: string) => evaluateThreshold(parseThreshold(expression), fixture);
+
+  it('judges one series by its labels, and every series of a base name together', () => {
+    expect(judge(`round_trip{rate=40}.max==${Math.max(...at40)}us`).ok).toBe(true);
+    expect(judge('round_trip{rate=40}.count==200').ok).toBe(true);
+    expect(judge('round_trip.count==400').ok).toBe(true);
+    expect(judge(`round_trip.max==${Math.max(...at80)}us`).ok).toBe(true);
+    expect(judge('errors{rate=80}==4').ok).toBe(true);
+    expect(judge('errors==5').ok).toBe(true);
+    expect(judge('round_trip{rate=20}.p95<1')).toMatchObject({ ok: false, detail: 'no latency metric round_trip{rate=20} was recorded by any scenario' });
   });
 });

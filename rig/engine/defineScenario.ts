@@ -1,6 +1,7 @@
 // What a scenario is: a name, what it needs from the environment, parameters per profile, a time
 // budget, and a `run` that uses only the engine's context. Scenario files read like test plans.
 import type { ScenarioContext } from './scenarioContext.ts';
+import { validateRecords, type RecordedMeasures } from '../report/metricNames.ts';
 
 export const PROFILES = ['smoke', 'ci', 'full'] as const;
 export type ProfileName = (typeof PROFILES)[number];
@@ -28,6 +29,12 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
   params: Record<ProfileName, P>;
   /** Hard bound on the scenario's run time per profile; past it the scenario errors. */
   budgetMs: Record<ProfileName, number>;
+  /**
+   * Every latency and counter the scenario can record, and what each counter means (see
+   * rig/report/metricNames.ts). Thresholds may name only these; ctx.latency()/ctx.count() refuse
+   * any other name; declared counters never counted are recorded as 0; compare reads the kinds.
+   */
+  records: RecordedMeasures;
   run(ctx: ScenarioContext, params: P): Promise<void>;
 }
 
@@ -44,5 +51,6 @@ export function defineScenario<P extends object>(definition: ScenarioDefinition<
     if (!definition.params[profile]) throw new Error(`scenario ${definition.name} has no params for profile ${profile}`);
     if (!(definition.budgetMs[profile] > 0)) throw new Error(`scenario ${definition.name} has no time budget for profile ${profile}`);
   }
+  validateRecords(definition.name, definition.records);
   return definition;
 }

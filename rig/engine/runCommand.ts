@@ -14,6 +14,7 @@ import { summaryMarkdown } from '../report/summaryMarkdown.ts';
 import type { RunResult } from '../report/runResult.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
 import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvaluation.ts';
+import { checkThresholdNames } from '../report/thresholdNames.ts';
 import { PROFILES, type ProfileName } from './defineScenario.ts';
 import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
@@ -68,6 +69,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const thresholds = thresholdsFromFlags(flags);
   const all = await loadScenarios();
   const scenarios = selectScenarios(all, selectors);
+  checkThresholdNames(thresholds, scenarios);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
   const progress = new ProgressOutput();
   const live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));

@@ -2,12 +2,13 @@
 // context and a hard time budget, turns its checks into a verdict, and cleans up faults between
 // scenarios so one scenario's toxics never leak into the next.
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { ScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
 import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
 import { RIG_VERSION } from './rigVersion.ts';
+import { cardDigest } from '../report/runIdentity.ts';
 
 export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
@@ -43,7 +44,7 @@ async function runOne(
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
   const controller = new AbortController();
-  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior);
+  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records);
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
   let verdict: Verdict;
   let reason: string | undefined;
@@ -94,16 +95,25 @@ async function runOne(
     params,
     checks: ctx.checks,
     metrics,
-    counters: Object.fromEntries(ctx.counters),
+    counters: recordedCounters(scenario, verdict, ctx.counters),
+    records: scenario.records,
     ...(timeline ? { timeline } : {}),
     ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
     ...(ctx.series.size > 0 ? { series: Object.fromEntries(ctx.series) } : {}),
   };
 }
 
+/** A scenario that ran records every declared (unlabelled) counter, 0 when never counted, so a gate on it measures a 0 rather than nothing. */
+function recordedCounters(scenario: ScenarioDefinition<object>, verdict: Verdict, counted: Map<string, number>): Record<string, number> {
+  const zeros = verdict === 'skipped' ? [] : Object.keys(scenario.records.counters).filter((name) => !name.includes('{')).map((name) => [name, 0]);
+  return { ...Object.fromEntries(zeros), ...Object.fromEntries(counted) };
+}
+
 /** Runs `scenarios` (already selected and ordered) and returns the run's result. */
 export async function runScenarios(scenarios: ScenarioDefinition<object>[], options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
+  // What else loaded the machine before this run began: compare trusts no latency measured on an overloaded machine.
+  const loadPerCore = Number((loadavg()[0]! / cpus().length).toFixed(2));
   const started = performance.now();
   const runId = options.runId ?? newRunId(startedAt);
   const env = await Environment.open({ ...options, runId });
@@ -128,7 +138,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     profile: options.profile,
-    rig: { version: RIG_VERSION, node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length },
+    rig: { version: RIG_VERSION, node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, loadPerCore },
     target: {
       kind: env.kind,
       url: env.directUrl,
@@ -137,6 +147,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       generation: env.agent.generation,
       hitlDeclared: env.agent.hitl.declared,
       agentFaults: options.agentFaults,
+      cardDigest: cardDigest(env.agent.card),
     },
     proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url, proxyName: env.proxyName, detail: proxy.detail, passedOver: [...proxy.passedOver] } : null,
     verdict: overallVerdict(results),

@@ -11,6 +11,7 @@ import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import type { CheckResult, FaultEvent, SeriesPoint, Verdict } from '../report/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './defineScenario.ts';
+import { declarationOf, seriesKey, type RecordedMeasures } from '../report/metricNames.ts';
 import type { Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
@@ -68,6 +69,7 @@ export class ScenarioContext {
     readonly signal: AbortSignal,
     private readonly deadline: number,
     private readonly priorVerdicts: ReadonlyMap<string, Verdict>,
+    private readonly records: RecordedMeasures = { latencies: [], counters: {} },
   ) {
     this.client = env.client(this.history);
     this.direct = env.directClient();
@@ -134,7 +136,9 @@ export class ScenarioContext {
     return ok;
   }
 
-  latency(name: string): LatencyHistogram {
+  /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */
+  latency(base: string, labels?: Record<string, string | number>): LatencyHistogram {
+    const name = this.declared(base, labels, this.records.latencies, 'latency');
     let h = this.metrics.get(name);
     if (!h) {
       const live = this.env.options.liveMetrics;
@@ -147,8 +151,20 @@ export class ScenarioContext {
     return h;
   }
 
-  count(name: string, by = 1): void {
+  count(base: string, by = 1, labels?: Record<string, string | number>): void {
+    const name = this.declared(base, labels, Object.keys(this.records.counters), 'counter');
     this.counters.set(name, (this.counters.get(name) ?? 0) + by);
+  }
+
+  /** A recorded name must be declared in the scenario's `records`, so thresholds can be checked before a run. */
+  private declared(base: string, labels: Record<string, string | number> | undefined, declared: string[], kind: string): string {
+    const declaration = declarationOf(base, declared);
+    const given = Object.keys(labels ?? {});
+    if (!declaration || declaration.base !== base || declaration.labels.length !== given.length || !given.every((k) => declaration.labels.includes(k))) {
+      throw new Error(`${kind} ${seriesKey(base, labels)} is not declared in the scenario's records (${declared.join(', ') || 'none'})`);
+    }
+    // Labels in declared order, so one series has one key however the call spells it.
+    return seriesKey(base, Object.fromEntries(declaration.labels.map((k) => [k, labels![k]!])));
   }
 
   skip(reason: string): never {

@@ -7,11 +7,22 @@
 //   like that without meaning anything). A percentile is compared only when both runs have at
 //   least `minTailSamples` samples beyond it (p99 needs 500 samples at the default 5), because with
 //   fewer the percentile is one or two samples and a ratio of it is noise; such rows say so.
-// - Throughput: counters named `*_per_s`, `*_per_sec`, `*_rps` or `*throughput*` are higher-is-better
-//   rates; a ratio below 1 + tolerance (a negative tolerance, default −10 %) is a regression.
+// - Counters: compared by the meaning their scenario declared (results.json `records`, see
+//   metricNames.ts), never guessed from their names. `throughput` is higher-is-better: a ratio
+//   below 1 + tolerance (a negative tolerance, default −10 %) is a regression. `limit-or-never`
+//   (capacity's `slo_broken_at_per_s`) is the rate at which a limit broke, 0 meaning it never
+//   broke: never is the best value, so never → a rate is a regression, a rate → never is not, and
+//   two rates compare like throughput. A `tally` (a count that follows the run's size) is not
+//   compared; a counter without a declared meaning is listed as not compared.
+// - Overload: a latency measured while the machine had more runnable work than cores (the 1-minute
+//   load average per core above `maxLoadPerCore`, default 1, as either run started) measures the
+//   queue for the CPU, not the agent: two smoke runs on a 2-core box at load 11 moved p50s by
+//   ×0.2 to ×6 between identical runs. Such latencies are listed as not compared, saying why;
+//   verdicts and counters are still compared.
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from './runResult.ts';
+import { baseName, parseDeclaredName, type CounterKind } from './metricNames.ts';
 import { markdownCell } from './summaryMarkdown.ts';
 
 export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
@@ -27,9 +38,11 @@ export interface CompareOptions {
   tolerances: Tolerances;
   noiseFloorMs: number;
   minTailSamples: number;
+  /** Latencies are not compared when either run started with a higher load average per core. */
+  maxLoadPerCore: number;
 }
 
-export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { tolerances: DEFAULT_TOLERANCES, noiseFloorMs: 5, minTailSamples: 5 };
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { tolerances: DEFAULT_TOLERANCES, noiseFloorMs: 5, minTailSamples: 5, maxLoadPerCore: 1 };
 
 export type RowResult = 'ok' | 'REGRESSION' | 'not compared';
 
@@ -74,21 +87,21 @@ export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLE
   return tolerances;
 }
 
-export function isThroughputCounter(name: string): boolean {
-  return /(_per_s|_per_sec|_rps)$/i.test(name) || /throughput/i.test(name);
-}
-
 const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
 const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
 const num = (n: number) => String(Number(n.toFixed(3)));
 
-function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
+function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions, overloaded?: string): CompareRow[] {
   const rows: CompareRow[] = [];
   for (const [metric, b] of Object.entries(base.metrics)) {
     const c = cur.metrics[metric];
     const stats = LATENCY_STATS.filter((stat) => o.tolerances[stat] !== undefined);
     const notCompared = (what: string, note: string): CompareRow => ({ scenario: name, measure: `${metric} ${what}`, baseline: `n=${b.count}`, current: c ? `n=${c.count}` : '—', ratio: null, allowed: '', result: 'not compared', note });
     if (stats.length === 0) continue;
+    if (overloaded) {
+      rows.push(notCompared(stats.join(' '), overloaded));
+      continue;
+    }
     if (!c) {
       rows.push(notCompared(stats.join(' '), 'not recorded in the current run'));
       continue;
@@ -121,22 +134,43 @@ function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
   return rows;
 }
 
-function throughputRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
+/** What a recorded counter means, from the current run's declaration (else the baseline's). */
+function counterKind(key: string, base: ScenarioResult, cur: ScenarioResult): CounterKind | undefined {
+  const counters = cur.records?.counters ?? base.records?.counters;
+  if (!counters) return undefined;
+  const declared = Object.keys(counters).find((name) => parseDeclaredName(name).base === baseName(key));
+  return declared === undefined ? undefined : counters[declared];
+}
+
+/** 0 of a limit-or-never counter reads "never broke"; anything else is a rate. */
+const limitText = (n: number) => (n === 0 ? 'never broke' : `${num(n)}/s`);
+
+function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
   const tolerance = o.tolerances.throughput;
-  if (tolerance === undefined) return [];
-  return Object.entries(base.counters)
-    .filter(([counter]) => isThroughputCounter(counter))
-    .map(([counter, b]) => {
-      const c = cur.counters[counter];
-      const row: CompareRow = { scenario: name, measure: counter, baseline: num(b), current: c === undefined ? '—' : num(c), ratio: null, allowed: pct(tolerance), result: 'not compared' };
-      if (c === undefined) row.note = 'not counted in the current run';
-      else if (b <= 0) row.note = 'baseline is 0';
-      else {
-        row.ratio = c / b;
-        row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
-      }
-      return row;
-    });
+  const rows: CompareRow[] = [];
+  for (const [counter, b] of Object.entries(base.counters)) {
+    const kind = counterKind(counter, base, cur);
+    const c = cur.counters[counter];
+    if (kind === 'tally') continue;
+    const shown = kind === 'limit-or-never' ? limitText : num;
+    const row: CompareRow = { scenario: name, measure: counter, baseline: shown(b), current: c === undefined ? '—' : shown(c), ratio: null, allowed: tolerance === undefined ? '' : pct(tolerance), result: 'not compared' };
+    if (kind === undefined) row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
+    else if (tolerance === undefined) continue;
+    else if (c === undefined) row.note = 'not counted in the current run';
+    else if (kind === 'limit-or-never' && (b === 0 || c === 0)) {
+      // Never broke is better than any rate: only never → a rate is worse.
+      row.result = b === 0 && c > 0 ? 'REGRESSION' : 'ok';
+      if (b === 0 && c > 0) row.note = 'the baseline never broke';
+    } else if (b <= 0) {
+      row.result = 'ok';
+      row.note = 'baseline is 0';
+    } else {
+      row.ratio = c / b;
+      row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): CompareRow | undefined {
@@ -152,6 +186,10 @@ export function compareRuns(baseline: RunResult, current: RunResult, options: Co
   const rows: CompareRow[] = [];
   const notes: string[] = [];
   if (baseline.profile !== current.profile) notes.push(`profiles differ (baseline ${baseline.profile}, current ${current.profile}): the runs were sized differently`);
+  const runs: Array<[string, RunResult]> = [['baseline', baseline], ['current', current]];
+  const busy = runs.filter(([, r]) => (r.rig.loadPerCore ?? 0) > options.maxLoadPerCore).map(([which, r]) => `${which} ${r.rig.loadPerCore}`);
+  const overloaded = busy.length ? `the machine was overloaded (load per core ${busy.join(', ')} > ${options.maxLoadPerCore})` : undefined;
+  if (overloaded) notes.push(`latencies not compared: ${overloaded}; run on a quieter machine or raise --max-load-per-core`);
   let shared = 0;
   for (const base of baseline.scenarios) {
     const cur = current.scenarios.find((s) => s.name === base.name);
@@ -162,7 +200,7 @@ export function compareRuns(baseline: RunResult, current: RunResult, options: Co
     shared++;
     const verdict = verdictRow(base.name, base, cur);
     if (verdict) rows.push(verdict);
-    rows.push(...latencyRows(base.name, base, cur, options), ...throughputRows(base.name, base, cur, options));
+    rows.push(...latencyRows(base.name, base, cur, options, overloaded), ...counterRows(base.name, base, cur, options));
   }
   for (const cur of current.scenarios) if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
   if (shared === 0) throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
@@ -177,7 +215,7 @@ export function comparisonMarkdown(comparison: Comparison, baseline: RunResult, 
     '',
     `Baseline ${run(baseline)} · current ${run(current)}`,
     '',
-    `Allowed: ${Object.entries(options.tolerances).map(([k, v]) => `${k} ${pct(v)}`).join(', ') || 'nothing compared'} · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them`,
+    `Allowed: ${Object.entries(options.tolerances).map(([k, v]) => `${k} ${pct(v)}`).join(', ') || 'nothing compared'} · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them · latencies only below load ${options.maxLoadPerCore} per core`,
     '',
     '| scenario | measure | baseline | current | ratio | allowed | result |',
     '|---|---|---|---|---|---|---|',

@@ -98,6 +98,7 @@ function header(run: RunResult): SafeHtml {
     ['started', `${run.startedAt} · ${secondsText(run.durationMs)}`],
     ['rig', `${run.rig.version} · node ${run.rig.node} · ${run.rig.platform} · ${run.rig.cpus} CPUs`],
     ...(run.mergedFrom?.length ? [['merged from', run.mergedFrom.map((m) => `${m.runId} (${m.platform}, ${m.verdict})`).join('; ')] as [string, HtmlValue]] : []),
+    ...(run.mergeForced ? [['forced merge: runs differ', run.mergeForced.differences.join('; ')] as [string, HtmlValue]] : []),
   ];
   const counts = (['passed', 'failed', 'errored', 'skipped'] as Verdict[]).map((v) => [v, run.scenarios.filter((s) => s.verdict === v).length] as const).filter(([, n]) => n > 0);
   return html`<header><h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>

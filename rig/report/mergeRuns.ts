@@ -13,8 +13,11 @@
 // - series (curves such as capacity's p95 against offered rate) do not add up: each run's curve
 //   is kept, named after its run when several runs have it; faultEvents and the run's toxics are
 //   the first run's that has them (the workers ran the same scenario).
+// Only runs of the same agent by the same rig add up (runIdentity.ts): runs whose target, agent
+// card or rig version differ are refused unless forced, and a forced merge records what differed.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { UserError } from '../protocol/userError.ts';
+import { identityDifferences } from './runIdentity.ts';
 import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
 import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MergeSource, type MetricResult, type RunResult, type ScenarioResult, type SeriesPoint, type Verdict } from './runResult.ts';
 
@@ -135,6 +138,7 @@ function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => st
     ...(timeline ? { timeline } : {}),
     ...(faultEvents ? { faultEvents } : {}),
     ...(series ? { series } : {}),
+    ...(first.records ? { records: first.records } : {}),
   };
 }
 
@@ -142,9 +146,20 @@ function distinct(values: string[]): string {
   return [...new Set(values)].join('+');
 }
 
+/** The busiest source's load, so compare's overload guard sees the worst machine of a merge. */
+function loadOf(runs: RunResult[]): { loadPerCore?: number } {
+  const loads = runs.flatMap((r) => (r.rig.loadPerCore === undefined ? [] : [r.rig.loadPerCore]));
+  return loads.length ? { loadPerCore: Math.max(...loads) } : {};
+}
+
 /** One result that adds up the given runs. */
-export function mergeRuns(inputs: MergeInput[], runId: string): RunResult {
+export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?: boolean } = {}): RunResult {
   if (inputs.length === 0) throw new UserError('merge needs at least one results directory');
+  const differences = identityDifferences(inputs);
+  if (differences.length > 0 && !options.force) {
+    const more = differences.length > 1 ? ` (and ${differences.length - 1} more field${differences.length > 2 ? 's' : ''})` : '';
+    throw new UserError(`cannot merge runs of different agents or rigs: ${differences[0]}${more}; pass --force to merge them anyway`);
+  }
   const owner = new Map<ScenarioResult, string>();
   const byName = new Map<string, ScenarioResult[]>();
   for (const { run } of inputs) {
@@ -161,7 +176,7 @@ export function mergeRuns(inputs: MergeInput[], runId: string): RunResult {
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
   const toxics = runs.find((r) => r.toxics)?.toxics;
-  const mergedFrom: MergeSource[] = inputs.map(({ run, path }) => ({ runId: run.runId, path, profile: run.profile, verdict: run.verdict, platform: run.rig.platform }));
+  const mergedFrom: MergeSource[] = inputs.map(({ run, path }) => ({ runId: run.runId, path, profile: run.profile, verdict: run.verdict, platform: run.rig.platform, target: run.target, rigVersion: run.rig.version }));
   return {
     schema: RESULTS_SCHEMA,
     runId,
@@ -169,12 +184,13 @@ export function mergeRuns(inputs: MergeInput[], runId: string): RunResult {
     finishedAt,
     durationMs: Math.max(...runs.map((r) => r.durationMs)),
     profile: distinct(runs.map((r) => r.profile)),
-    rig: { ...first.rig, cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0) },
+    rig: { ...first.rig, cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0), ...loadOf(runs) },
     target: first.target,
     proxy: first.proxy,
     verdict: overallVerdict(scenarios),
     scenarios,
     mergedFrom,
+    ...(differences.length > 0 ? { mergeForced: { differences } } : {}),
     ...(toxics ? { toxics } : {}),
   };
 }

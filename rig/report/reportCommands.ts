@@ -10,6 +10,7 @@ import { readRunResult, resultsPath } from './readRunResult.ts';
 import { summaryMarkdown } from './summaryMarkdown.ts';
 import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
 import { parseThreshold } from './thresholdExpression.ts';
+import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
 import { writeResults } from './writeResults.ts';
 
@@ -19,6 +20,7 @@ interface CompareFlags {
   tolerance: string[];
   noiseFloorMs: number;
   minTailSamples: number;
+  maxLoadPerCore: number;
 }
 
 function nonNegative(flag: string): (value: string) => number {
@@ -46,9 +48,10 @@ export function registerReportCommands(program: Command): void {
       [] as string[],
     )
     .option('--noise-floor-ms <ms>', 'latency increases up to this many ms are never regressions', nonNegative('--noise-floor-ms'), DEFAULT_COMPARE_OPTIONS.noiseFloorMs)
+    .option('--max-load-per-core <n>', 'compare latencies only when both runs started below this 1-minute load average per core', nonNegative('--max-load-per-core'), DEFAULT_COMPARE_OPTIONS.maxLoadPerCore)
     .option('--min-tail-samples <n>', 'compare a percentile only with this many samples beyond it in both runs', nonNegative('--min-tail-samples'), DEFAULT_COMPARE_OPTIONS.minTailSamples)
     .action((flags: CompareFlags) => {
-      const options = { tolerances: parseTolerances(flags.tolerance), noiseFloorMs: flags.noiseFloorMs, minTailSamples: flags.minTailSamples };
+      const options = { tolerances: parseTolerances(flags.tolerance), noiseFloorMs: flags.noiseFloorMs, minTailSamples: flags.minTailSamples, maxLoadPerCore: flags.maxLoadPerCore };
       const baseline = readRunResult(flags.baseline);
       const current = readRunResult(flags.current);
       const comparison = compareRuns(baseline, current, options);
@@ -62,15 +65,19 @@ export function registerReportCommands(program: Command): void {
       .command('merge')
       .description('add up runs of the same scenarios (e.g. workers on several machines) into one result: histograms added exactly, counters summed')
       .argument('<dirs...>', 'results directories (or results.json files) to merge')
-      .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md'),
-  ).action((dirs: string[], flags: ThresholdFlags & { out: string }) => {
+      .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md')
+      .option('--force', 'merge runs whose target, agent card or rig version differ (recorded in the result as mergeForced)'),
+  ).action((dirs: string[], flags: ThresholdFlags & { out: string; force?: boolean }) => {
     const extra = thresholdsFromFlags(flags);
     const inputs = dirs.map((dir) => ({ run: readRunResult(dir), path: resolve(resultsPath(dir)) }));
     // The sources' thresholds were judged on part of the data; judge the same expressions on the union.
     const expressions = new Set(inputs.flatMap(({ run }) => (run.thresholds ?? []).map((t) => t.expression)));
     for (const t of extra) expressions.delete(t.expression);
     const thresholds = [...[...expressions].map(parseThreshold), ...extra];
-    const merged = applyThresholds(mergeRuns(inputs, mergedRunId()), thresholds);
+    const union = mergeRuns(inputs, mergedRunId(), { force: flags.force });
+    // Results that say what their scenarios record let a misnamed threshold fail before anything is written.
+    if (union.scenarios.every((s) => s.records)) checkThresholdNames(thresholds, union.scenarios as DeclaringScenario[]);
+    const merged = applyThresholds(union, thresholds);
     const files = writeResults(resolve(flags.out), merged);
     process.stdout.write(summaryMarkdown(merged));
     process.stdout.write(`\nMerged ${inputs.length} runs: ${files.join(', ')}\n`);

@@ -3,6 +3,7 @@
 // verdict, checks, latency summaries and the encoded HDR histograms behind them.
 import type { LatencySummary } from '../metrics/latencyHistogram.ts';
 import type { TimelineRecord } from '../metrics/latencyTimeline.ts';
+import type { RecordedMeasures } from './metricNames.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
@@ -45,6 +46,12 @@ export interface ScenarioResult {
    * rate). Points are in the order measured. Absent when the scenario plotted nothing.
    */
   series?: Record<string, SeriesPoint[]>;
+  /**
+   * What the scenario declared it can record: its latency metrics and its counters with their
+   * meaning (tally, throughput, limit-or-never; see rig/report/metricNames.ts). `compare` reads
+   * the counters' direction from here. Absent in results written before it existed.
+   */
+  records?: RecordedMeasures;
 }
 
 /**
@@ -96,6 +103,9 @@ export interface MergeSource {
   profile: string;
   verdict: Verdict;
   platform: string;
+  /** What the source measured, so a forced merge still says which agent each part came from. */
+  target?: RunResult['target'];
+  rigVersion?: string;
 }
 
 export interface RunResult {
@@ -105,7 +115,14 @@ export interface RunResult {
   finishedAt: string;
   durationMs: number;
   profile: string;
-  rig: { version: string; node: string; platform: string; cpus: number };
+  rig: {
+    version: string;
+    node: string;
+    platform: string;
+    cpus: number;
+    /** The 1-minute load average per core as the run started (a merge: the highest of its sources). */
+    loadPerCore?: number;
+  };
   target: {
     kind: 'embedded' | 'url';
     url: string;
@@ -114,6 +131,8 @@ export interface RunResult {
     generation?: string;
     hitlDeclared?: boolean;
     agentFaults: string[];
+    /** The agent card's digest, its URLs left out (rig/report/runIdentity.ts): merge refuses cards that differ. */
+    cardDigest?: string;
   };
   /** The fault backend: kind, version, API, this run's proxy on it, where it ran, why `auto` passed over the others. */
   proxy: { backend: string; version?: string; api?: string; proxyName?: string; detail?: string; passedOver?: string[] } | null;
@@ -123,6 +142,8 @@ export interface RunResult {
   thresholds?: ThresholdResult[];
   /** Present on a merged result: the runs it adds up. */
   mergedFrom?: MergeSource[];
+  /** Present when `merge --force` added up runs of different targets, cards or rig versions: what differed. */
+  mergeForced?: { differences: string[] };
   /** Present when `--toxic` was given: toxics on the agent's proxy during every scenario. */
   toxics?: RunToxic[];
 }

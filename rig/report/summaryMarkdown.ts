@@ -34,6 +34,7 @@ export function summaryMarkdown(run: RunResult): string {
       .join('<br>');
     lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict]} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
   }
+  if (run.mergeForced) lines.push('', `**Forced merge** of runs that differ: ${run.mergeForced.differences.map(markdownCell).join('; ')}`);
   if (run.mergedFrom) lines.push('', `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`);
   if (run.thresholds?.length) {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');

@@ -1,10 +1,15 @@
 // Evaluates thresholds against a finished run (or a merge). Without a scenario scope a threshold
 // sees the whole run as one: the metric's histograms of every scenario that recorded it are added
-// exactly (never percentiles averaged), counters are summed. A threshold that has nothing to
-// measure breaks, so a typo or a skipped scenario cannot pass a gate silently.
+// exactly (never percentiles averaged), counters are summed. A name without labels takes every
+// labelled series of it (`round_trip` = every `round_trip{rate=…}`). A threshold that has nothing
+// to measure breaks, so a typo or a skipped scenario cannot pass a gate silently (a scenario that
+// ran records its declared counters, 0 included; thresholdNames.ts refuses unknown names up front).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { RunResult, ScenarioResult, ThresholdResult } from './runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
+import { keyMatches } from './metricNames.ts';
+
+const keysOf = (record: Record<string, unknown>, name: string): string[] => Object.keys(record).filter((key) => keyMatches(key, name));
 
 interface Measured {
   /** In the threshold's comparison unit (µs for latency stats). */
@@ -31,38 +36,43 @@ function scopeLabel(scenarios: ScenarioResult[], all: boolean): string {
 }
 
 function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
-  const holders = scenarios.filter((s) => s.metrics[t.name]);
+  const holders = scenarios.filter((s) => keysOf(s.metrics, t.name).length > 0);
   if (holders.length === 0) {
-    if (scenarios.some((s) => t.name in s.counters)) return `${t.name} is a counter: drop the .${t.stat.kind === 'samples' ? 'count' : 'stat'} or use .rate`;
+    if (scenarios.some((s) => keysOf(s.counters, t.name).length > 0)) return `${t.name} is a counter: drop the .${t.stat.kind === 'samples' ? 'count' : 'stat'} or use .rate`;
     return `no latency metric ${t.name} was recorded ${all ? 'by any scenario' : `in ${scenarios[0]!.name}`}`;
   }
   const union = new LatencyHistogram();
-  for (const s of holders) union.add(LatencyHistogram.decode(s.metrics[t.name]!.hdr));
+  const recorded = holders.flatMap((s) => keysOf(s.metrics, t.name).map((key) => s.metrics[key]!));
+  for (const m of recorded) union.add(LatencyHistogram.decode(m.hdr));
   const about = `n=${union.count} ${scopeLabel(holders, all)}`;
   if (t.stat.kind === 'samples') return { value: union.count, shown: String(union.count), about };
   if (union.count === 0) return `${t.name} has no samples ${scopeLabel(holders, all)}`;
   // min and max as recorded (the summaries), not as a decoded histogram rounds them to its bucket.
-  const recorded = holders.map((s) => s.metrics[t.name]!).filter((m) => m.count > 0);
+  const sampled = recorded.filter((m) => m.count > 0);
   const value =
     t.stat.kind === 'percentile'
       ? union.percentile(t.stat.percentile)
       : t.stat.kind === 'min'
-        ? Math.min(...recorded.map((m) => m.min))
+        ? Math.min(...sampled.map((m) => m.min))
         : t.stat.kind === 'max'
-          ? Math.max(...recorded.map((m) => m.max))
+          ? Math.max(...sampled.map((m) => m.max))
           : union.summary().mean;
   return { value, shown: fmtMs(value), about, latency: true };
 }
 
 function counter(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
-  const holders = scenarios.filter((s) => t.name in s.counters);
-  if (holders.length === 0 && scenarios.some((s) => s.metrics[t.name])) return `${t.name} is a latency metric: add a stat such as .p95`;
-  const total = holders.reduce((sum, s) => sum + s.counters[t.name]!, 0);
-  const where = holders.length === 0 ? 'never counted (0)' : scopeLabel(holders, all);
+  const holders = scenarios.filter((s) => keysOf(s.counters, t.name).length > 0);
+  if (holders.length === 0) {
+    if (scenarios.some((s) => keysOf(s.metrics, t.name).length > 0)) return `${t.name} is a latency metric: add a stat such as .p95`;
+    // A scenario that ran records its declared counters (0 included): none here means none ran that counts it.
+    return `no counter ${t.name} was recorded ${all ? 'by any scenario' : `in ${scenarios[0]!.name}`}`;
+  }
+  const total = holders.reduce((sum, s) => sum + keysOf(s.counters, t.name).reduce((n, key) => n + s.counters[key]!, 0), 0);
+  const where = scopeLabel(holders, all);
   if (t.stat.kind === 'counter') return { value: total, shown: fmtNumber(total), about: where };
   const seconds = holders.reduce((sum, s) => sum + s.durationMs, 0) / 1000;
-  if (holders.length > 0 && seconds <= 0) return `${t.name}.rate has no scenario time to divide by`;
-  const rate = holders.length === 0 ? 0 : total / seconds;
+  if (seconds <= 0) return `${t.name}.rate has no scenario time to divide by`;
+  const rate = total / seconds;
   return { value: rate, shown: `${fmtNumber(rate)}/s`, about: `${fmtNumber(total)} in ${fmtNumber(seconds)} s ${where}` };
 }
 

@@ -1,8 +1,10 @@
-// Threshold expressions in the spirit of k6's: `[scenario:]name[.stat] op value[unit]`, parsed
-// before a run starts so a typo costs a line on stderr, not a minute of load. The grammar is one
+// Threshold expressions in the spirit of k6's: `[scenario:]name[{label=value}][.stat] op value[unit]`,
+// parsed before a run starts so a typo costs a line on stderr, not a minute of load (the names are
+// then checked against what the selected scenarios declare, thresholdNames.ts). The grammar is one
 // regular expression and a few rules, so it is written here rather than pulled in from a library.
 import { readFileSync } from 'node:fs';
 import { UserError } from '../protocol/userError.ts';
+import { LABELLED_NAME_SOURCE } from './metricNames.ts';
 
 export type ThresholdOperator = '<' | '<=' | '>' | '>=' | '==';
 
@@ -33,13 +35,16 @@ export interface Threshold {
 /** The pseudo-metric for checks: `checks.rate>=0.99`. */
 export const CHECKS_NAME = 'checks';
 
-const EXPRESSION =
-  /^(?:([A-Za-z0-9][\w.-]*):)?([A-Za-z_][\w-]*)(?:\.(p\(\d+(?:\.\d+)?\)|p\d+(?:\.\d+)?|min|max|mean|avg|med|count|rate))?\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(us|µs|ms|s)?$/i;
+// The metric's name may carry labels, `round_trip{rate=40}` (see metricNames.ts).
+const EXPRESSION = new RegExp(
+  `^(?:([A-Za-z0-9][\\w.-]*):)?(${LABELLED_NAME_SOURCE})(?:\\.(p\\(\\d+(?:\\.\\d+)?\\)|p\\d+(?:\\.\\d+)?|min|max|mean|avg|med|count|rate))?\\s*(<=|>=|==|<|>)\\s*(-?\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?)\\s*(us|µs|ms|s)?$`,
+  'i',
+);
 
 const MICROS_PER_UNIT: Record<string, number> = { us: 1, µs: 1, ms: 1000, s: 1_000_000 };
 
 function bad(expression: string, why: string): UserError {
-  return new UserError(`bad threshold "${expression}": ${why} (form: [scenario:]metric.p95<1000, values in ms)`);
+  return new UserError(`bad threshold "${expression}": ${why} (form: [scenario:]metric[{label=value}].p95<1000, values in ms)`);
 }
 
 function parseStat(expression: string, name: string, text: string | undefined): ThresholdStat {

@@ -11,7 +11,7 @@ export function addThresholdOptions(command: Command): Command {
   return command
     .option(
       '--threshold <expr>',
-      'fail the run (exit 1) unless this holds, e.g. resume_latency.p95<1000 (ms), cf4:resume_latency.p99<=250, answers_rejected<5, checks.rate>=1 (repeatable)',
+      'fail the run (exit 1) unless this holds, e.g. resume_latency.p95<1000, cf4:resume_latency.p99<=250, capacity:round_trip{rate=40}.p95<500, duplicate-flood:answers_accepted==1, checks.rate>=1 (latency bounds in ms; a name no scenario of this run records is refused before the run; repeatable)',
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )

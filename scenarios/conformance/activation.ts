@@ -11,6 +11,7 @@ export default defineScenario({
   needs: { extension: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
+  records: { latencies: [], counters: {} },
   async run(ctx) {
     const plain = await ctx.attemptPrompt(undefined, { extensions: [] });
     if (plain.kind === 'refused' || plain.kind === 'message') {

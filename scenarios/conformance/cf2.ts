@@ -9,6 +9,7 @@ export default defineScenario({
   needs: { extension: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
+  records: { latencies: [], counters: {} },
   async run(ctx) {
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);

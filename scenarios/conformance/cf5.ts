@@ -16,6 +16,7 @@ export default defineScenario({
   needs: { extension: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
+  records: { latencies: [], counters: {} },
   async run(ctx) {
     // With our agent, exercise every optional field too.
     const open = await ctx.openPrompt([

@@ -16,6 +16,7 @@ export default defineScenario({
   needs: { extension: true },
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
+  records: { latencies: [], counters: {} },
   async run(ctx) {
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);

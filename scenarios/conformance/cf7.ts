@@ -12,6 +12,7 @@ export default defineScenario({
   requires: SUITE,
   params: everyProfile({}),
   budgetMs: everyProfile(1_000),
+  records: { latencies: [], counters: {} },
   async run(ctx) {
     for (const name of SUITE) {
       const verdict = ctx.verdictOf(name);

@@ -1,6 +1,7 @@
 // Hand-made results@1 runs for the report tests: latencies given as raw microsecond samples go
 // through the same histogram and encoding a real run uses, so nothing is hard-coded but the data.
 import { LatencyHistogram } from '../../rig/metrics/latencyHistogram.ts';
+import type { RecordedMeasures } from '../../rig/report/metricNames.ts';
 import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../../rig/report/runResult.ts';
 
 export interface ScenarioSpec {
@@ -11,6 +12,8 @@ export interface ScenarioSpec {
   latencies?: Record<string, number[]>;
   counters?: Record<string, number>;
   checks?: CheckResult[];
+  /** The scenario's declaration of what it records (compare reads counter kinds from it). */
+  records?: RecordedMeasures;
 }
 
 export function histogramOf(samplesUs: number[]): LatencyHistogram {
@@ -38,6 +41,7 @@ export function scenario(name: string, spec: ScenarioSpec = {}): ScenarioResult 
     checks: spec.checks ?? [{ name: `${name} holds`, ok: (spec.verdict ?? 'passed') !== 'failed' }],
     metrics,
     counters: spec.counters ?? {},
+    ...(spec.records ? { records: spec.records } : {}),
   };
 }
 
