@@ -12,7 +12,7 @@ export interface ScenarioNeeds {
   faults?: boolean;
   /** The agent can be killed (-9) and restarted: embedded, or --restart-cmd for a target. */
   restart?: boolean;
-  /** The WebSocket replay plane (/events) of the outbox. */
+  /** The WebSocket replay plane (/events) of the outbox (probed once per run, touching no task). */
   replayPlane?: boolean;
   /** The agent follows a2a-rig scripts (our reference agent only). */
   scripts?: boolean;
