@@ -2,9 +2,9 @@
 // (/events) can be hidden (the upgrade answered 404, as an agent without an outbox would), every
 // request the front sees is logged (to prove a scenario sent nothing), and a restart command for
 // --restart-cmd replaces the agent on the same database ("keep") or on a fresh one ("lose": an agent
-// that loses every task on restart). The card is rewritten to the front's address, so the rig's
+// that loses every task on restart), and subscriptions can be refused as a2a-sdk 0.3.26 does. The card is rewritten to the front's address, so the rig's
 // traffic (and any fault proxy) goes through the front.
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
@@ -23,7 +23,15 @@ export interface FrontedAgent {
 
 const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 
-export async function startFrontedAgent(options: { replayPlane: boolean; faults?: FaultName[] }): Promise<FrontedAgent> {
+export interface FrontOptions {
+  /** Pass /events through (true), answer its upgrade with 404 (false), or pass only the task-free probe ('probe-only': a broken plane). */
+  replayPlane: boolean | 'probe-only';
+  /** Refuse every SubscribeToTask / tasks/resubscribe, framed as plain JSON or inside an event stream. */
+  refuseSubscribe?: 'json' | 'sse';
+  faults?: FaultName[];
+}
+
+export async function startFrontedAgent(options: FrontOptions): Promise<FrontedAgent> {
   const dbs = [tempDbPath()];
   let inner: RunningAgent = await startAgent({ dbPath: dbs[0].path, faults: options.faults });
   const requests: string[] = [];
@@ -32,6 +40,29 @@ export async function startFrontedAgent(options: { replayPlane: boolean; faults?
 
   const front = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    if (options.refuseSubscribe && req.method === 'POST') return void refuseSubscriptions(req, res, options.refuseSubscribe);
+    forward(req, res);
+  });
+  // As a2a-sdk 0.3.26 does for a task that is not running: a JSON-RPC error (-32001), either as
+  // plain JSON or as the first and only event of an HTTP 200 event stream. Other calls pass on.
+  const refuseSubscriptions = (req: IncomingMessage, res: ServerResponse, framing: 'json' | 'sse') => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      let call: { id?: unknown; method?: unknown } = {};
+      try {
+        call = JSON.parse(body.toString('utf8'));
+      } catch {
+        // not JSON-RPC: the agent behind says so
+      }
+      if (call.method !== 'SubscribeToTask' && call.method !== 'tasks/resubscribe') return forward(req, res, body);
+      const error = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32001, message: 'Task not found or not running' } });
+      if (framing === 'json') res.writeHead(200, { 'content-type': 'application/json' }).end(error);
+      else res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${error}\n\n`);
+    });
+  };
+  const forward = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => {
     const upstream = request(`${inner.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(inner.url).host } }, (up) => {
       if (req.url?.startsWith('/.well-known/')) {
         const chunks: Buffer[] = [];
@@ -49,8 +80,9 @@ export async function startFrontedAgent(options: { replayPlane: boolean; faults?
     upstream.on('error', () => res.destroy());
     // A client that goes away (a cut stream) takes the upstream request with it.
     res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
+  };
   const sockets = new Set<import('node:net').Socket>();
   front.on('connection', (s) => {
     sockets.add(s);
@@ -58,7 +90,8 @@ export async function startFrontedAgent(options: { replayPlane: boolean; faults?
   });
   front.on('upgrade', (req: IncomingMessage, socket, head) => {
     requests.push(`UPGRADE ${req.url}`);
-    if (!options.replayPlane) return socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const refused = options.replayPlane === false || (options.replayPlane === 'probe-only' && req.url?.includes('task='));
+    if (refused) return socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     const up = connect(Number(new URL(inner.url).port), '127.0.0.1', () => {
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
       for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
