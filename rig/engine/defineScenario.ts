@@ -18,6 +18,15 @@ export interface ScenarioNeeds {
   scripts?: boolean;
 }
 
+/** Each need as `a2a-rig list` says it. */
+export const NEED_LABELS: Record<keyof ScenarioNeeds, string> = {
+  extension: 'hitl-prompt/v1 in the card',
+  faults: 'a fault backend (Toxiproxy)',
+  restart: 'a restartable agent (embedded, or --restart-cmd)',
+  replayPlane: 'the replay plane (/events)',
+  scripts: 'a2a-rig scripts (the reference agent)',
+};
+
 export interface ScenarioDefinition<P extends object = Record<string, unknown>> {
   name: string;
   description: string;
