@@ -20,6 +20,7 @@ function probe(name: string, body: (ctx: ScenarioContext) => Promise<void>): Sce
     description: 'drives the fault helpers of its own proxy',
     tags: [],
     needs: { faults: true },
+    records: { latencies: [], counters: {} },
     params: { smoke: {}, ci: {}, full: {} },
     budgetMs: { smoke: 30_000, ci: 30_000, full: 30_000 },
     run: body,

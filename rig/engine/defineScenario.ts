@@ -13,11 +13,20 @@ export interface ScenarioNeeds {
   faults?: boolean;
   /** The agent can be killed (-9) and restarted: embedded, or --restart-cmd for a target. */
   restart?: boolean;
-  /** The WebSocket replay plane (/events) of the outbox. */
+  /** The WebSocket replay plane (/events) of the outbox (probed once per run, touching no task). */
   replayPlane?: boolean;
   /** The agent follows a2a-rig scripts (our reference agent only). */
   scripts?: boolean;
 }
+
+/** Each need as `a2a-rig list` says it. */
+export const NEED_LABELS: Record<keyof ScenarioNeeds, string> = {
+  extension: 'hitl-prompt/v1 in the card',
+  faults: 'a fault backend (Toxiproxy)',
+  restart: 'a restartable agent (embedded, or --restart-cmd)',
+  replayPlane: 'the replay plane (/events)',
+  scripts: 'a2a-rig scripts (the reference agent)',
+};
 
 export interface ScenarioDefinition<P extends object = Record<string, unknown>> {
   name: string;

@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory } from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RigMetrics } from '../metrics/rigMetrics.ts';
+import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
 import { AgentProcess } from './agentProcess.ts';
 
 const READY_TIMEOUT_MS = 30_000;
@@ -100,7 +102,10 @@ export class Environment {
         }
       }
       if (options.toxics?.length && !faults) throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
-      return new Environment(options, directUrl, url, agent, faults, process, unavailable, proxyName);
+      const env = new Environment(options, directUrl, url, agent, faults, process, unavailable, proxyName);
+      // Asked once, straight to the agent and about no task, so scenarios needing it skip before sending anything.
+      env.replayPlane = await probeReplayPlane(env.directRpcUrl, agent.generation, agent.hitl.declared ? [HITL_PROMPT_URI] : []);
+      return env;
     } catch (err) {
       await faults?.close().catch(() => {});
       await process?.stop();
@@ -115,6 +120,16 @@ export class Environment {
     } finally {
       await transport.close();
     }
+  }
+
+  /** Whether the agent offers the replay plane (/events), probed when the environment opened. */
+  replayPlane: ReplayPlaneProbe = { offered: false, detail: 'not probed' };
+
+  /** The card's JSON-RPC endpoint at the agent's own address (no proxy). */
+  get directRpcUrl(): string {
+    const rpc = new URL(this.agent.rpcUrl);
+    rpc.host = new URL(this.directUrl).host;
+    return rpc.toString();
   }
 
   get kind(): 'embedded' | 'url' {

@@ -15,7 +15,7 @@ import type { RunResult } from '../report/runResult.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
 import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvaluation.ts';
 import { checkThresholdNames } from '../report/thresholdNames.ts';
-import { PROFILES, type ProfileName } from './defineScenario.ts';
+import { NEED_LABELS, PROFILES, type ProfileName, type ScenarioNeeds } from './defineScenario.ts';
 import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
 import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './paramOverrides.ts';
@@ -120,8 +120,8 @@ export function registerRunCommands(program: Command): void {
     .description('list the scenarios with their tags and needs')
     .action(async () => {
       for (const s of await loadScenarios()) {
-        const needs = Object.entries(s.needs).filter(([, v]) => v).map(([k]) => k);
-        process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')}${needs.length ? ` · needs: ${needs.join(', ')}` : ''}\n`);
+        const needs = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
+        process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}\n`);
       }
     });
 }

@@ -30,6 +30,7 @@ function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx:
   if (needs.extension && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
   if (needs.faults && !env.faults) unmet.push(`network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`);
   if (needs.restart && !env.canRestart) unmet.push('the agent cannot be restarted (pass --restart-cmd with --target)');
+  if (needs.replayPlane && !env.replayPlane.offered) unmet.push(`the agent offers no replay plane (${env.replayPlane.detail})`);
   if (needs.scripts && !ctx.agent.scripts) unmet.push('the agent does not follow a2a-rig scripts (only the reference agent does)');
   return unmet.length > 0 ? unmet.join('; ') : undefined;
 }

@@ -122,6 +122,8 @@ export class ScenarioContext {
       scripts: skills.some((s) => s?.id === SCRIPTED_SKILL_ID),
       kind: this.env.kind,
       canRestart: this.env.canRestart,
+      /** The agent offers the replay plane (/events), as probed when the environment opened: a task-free handshake. */
+      replayPlane: this.env.replayPlane.offered,
     };
   }
 

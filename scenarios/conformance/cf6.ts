@@ -1,17 +1,40 @@
-// CF-6: outbox replay survives disconnect (AC-6). Drive into INPUT_REQUIRED while watching the
-// task's events, disconnect the client transport (the proxy cuts every connection when a fault
-// backend is there, else the socket is dropped), reconnect and request a replay: the envelope comes
-// back with the identical prompt_id and response_schema, the replay is correct, and a valid answer
-// is still accepted. Agents without the replay plane are checked through a fresh subscription.
+// CF-6: the prompt survives a disconnect (AC-6). Drive into INPUT_REQUIRED, hold live streams of
+// the task open through the fault proxy — a subscription (SubscribeToTask / tasks/resubscribe) for
+// every agent, and the replay socket (/events) where the agent offers the replay plane — and cut
+// them all at once by disabling the proxy (which closes every connection through it). Each stream
+// must really end. Reconnect: the envelope comes back with the identical prompt_id and
+// response_schema, nothing the rig saw is missing or repeated (for the replay plane: the replay
+// checker's gap, order and duplicate findings), and a valid answer is accepted and seen on the
+// reconnected subscription. Where only a weaker form is possible the check's name says which:
+// no fault backend (the rig drops its own side), or an agent that will not subscribe to a parked
+// task (a GetTask snapshot through the proxy after the cut stands in for the reconnected stream).
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { envelopeIn } from '../../rig/engine/replayChecker.ts';
+import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
+import type { ReplaySocket, TaskEventStream } from '../../rig/client/index.ts';
 
 const WAIT_MS = 5_000;
 
+type Event = { event: Parameters<typeof envelopeIn>[0] };
+type Live = { stream: TaskEventStream } | { refused: string };
+
+/** A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the stream) quoted with its code. */
+async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId: string): Promise<Live> {
+  const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal });
+  if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
+  const seen = await Promise.race([sub.stream.waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, WAIT_MS).catch(() => undefined), sub.stream.ended.then(() => undefined)]);
+  if (seen) return { stream: sub.stream };
+  const end = await Promise.race([sub.stream.ended, sub.stream.close()]);
+  if (end.reason === 'rpc-error') return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
+  return { refused: `the subscription never showed prompt ${promptId} (it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})` };
+}
+
+const bounded = <T>(p: Promise<T>) => Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), WAIT_MS))]);
+
 export default defineScenario({
   name: 'cf6',
-  description: 'CF-6 replay after disconnect: identical prompt_id and response_schema, then the answer is accepted',
+  description: 'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and response_schema, nothing missing or repeated, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
   needs: { extension: true },
   params: everyProfile({}),
@@ -21,33 +44,76 @@ export default defineScenario({
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open);
     if (!prompt) return;
-    const hasEnvelope = (e: { event: Parameters<typeof envelopeIn>[0] }) => envelopeIn(e.event)?.prompt_id === prompt.promptId;
+    const { taskId } = open;
+    const { promptId } = prompt;
+    const hasEnvelope = (e: Event) => envelopeIn(e.event)?.prompt_id === promptId;
+    const identical = (where: string, envelope: ReturnType<typeof envelopeIn>) => {
+      ctx.check(`${where}: identical prompt_id`, envelope?.prompt_id === promptId, envelope ? envelope.prompt_id : 'no envelope');
+      ctx.check(`${where}: identical response_schema`, envelope !== undefined && isDeepStrictEqual(envelope.response_schema, prompt.envelope.response_schema));
+    };
 
-    let replayPlane = true;
-    const first = await ctx.client.replay(open.taskId, { since: 0 }).catch(() => ((replayPlane = false), undefined));
-    let replayed: { prompt_id: string; response_schema: unknown } | undefined;
-    if (first) {
-      await first.waitFor(hasEnvelope, WAIT_MS);
-      if (ctx.faults.available) {
-        await ctx.faults.setEnabled(false);
-        await ctx.faults.setEnabled(true);
-      } else await first.drop();
-      const end = await Promise.race([first.ended, new Promise((r) => setTimeout(() => r(undefined), WAIT_MS))]);
-      ctx.check('the client transport was disconnected', end !== undefined);
-      const again = await ctx.client.replay(open.taskId, { since: 0 });
-      replayed = envelopeIn((await again.waitFor(hasEnvelope, WAIT_MS)).event);
-      await again.close();
-    } else {
-      ctx.log('no replay plane at /events: checking through a fresh subscription snapshot');
-      const sub = await ctx.client.subscribe(open.taskId);
-      if (!sub.ok) return ctx.skip(`the agent has neither a replay plane nor subscriptions (${sub.error.message})`);
-      replayed = envelopeIn((await sub.stream.waitFor(hasEnvelope, WAIT_MS)).event);
-      await sub.stream.close();
+    // The live streams, through the proxy. The replay plane was probed when the run began: a socket
+    // that does not open now is a broken plane and fails, it is not a reason to check less.
+    const first = await subscribeToPrompt(ctx, taskId, promptId);
+    let replay: ReplaySocket | undefined;
+    if (ctx.agent.replayPlane) {
+      const opened = await ctx.client.replay(taskId, { since: 0 }).then((s) => s, (err: Error) => err.message);
+      if (!ctx.check('replay plane (/events): the replay socket opens', typeof opened !== 'string', typeof opened === 'string' ? opened : undefined)) return;
+      replay = opened as ReplaySocket;
+      await replay.waitFor(hasEnvelope, WAIT_MS);
     }
-    ctx.check('the replayed envelope has the identical prompt_id', replayed?.prompt_id === prompt.promptId, replayed?.prompt_id);
-    ctx.check('the replayed envelope has the identical response_schema', isDeepStrictEqual(replayed?.response_schema, prompt.envelope.response_schema));
-    if (replayPlane) await ctx.checkReplayOf([open.taskId]);
-    const answered = await ctx.client.answer(open.taskId, prompt.promptId, prompt.answers.valid);
+    const endedEarly = 'stream' in first && first.stream.end !== undefined;
+
+    const how = ctx.faults.available ? 'through the proxy (enabled:false)' : 'by the rig dropping its own side (weaker: no fault backend)';
+    if (ctx.faults.available) {
+      await ctx.faults.setEnabled(false);
+      await ctx.faults.setEnabled(true);
+    } else {
+      if ('stream' in first) await first.stream.close();
+      await replay?.drop();
+    }
+    if ('stream' in first) {
+      const name = endedEarly ? 'the subscription ended (weaker: the agent ended it on its own before the cut)' : `the live subscription was cut ${how}`;
+      const end = await bounded(first.stream.ended);
+      ctx.check(name, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
+    }
+    if (replay) {
+      const end = await bounded(replay.ended);
+      ctx.check(`replay plane (/events): the live replay socket was cut ${how}`, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
+    }
+
+    // Reconnect and look: a new subscription (or, for an agent that refuses one, a snapshot).
+    let again: TaskEventStream | undefined;
+    if ('stream' in first) {
+      const second = await subscribeToPrompt(ctx, taskId, promptId);
+      if (!ctx.check('a new subscription after the cut shows the prompt', 'stream' in second, 'refused' in second ? second.refused : undefined)) return;
+      again = (second as { stream: TaskEventStream }).stream;
+      const snapshot = again.events.find(hasEnvelope);
+      identical('the subscription after the cut', snapshot && envelopeIn(snapshot.event));
+      ctx.check('the subscription after the cut misses nothing (the task still waits on the prompt last seen)', again.lastState === 'TASK_STATE_INPUT_REQUIRED', again.lastState);
+    } else {
+      const weaker = `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; GetTask snapshot after the cut)`;
+      const got = await ctx.client.getTask(taskId, { signal: ctx.signal });
+      const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
+      identical(`the task after the cut ${weaker}`, check?.ok ? { prompt_id: check.envelope.prompt_id, response_schema: check.envelope.response_schema } : undefined);
+    }
+    if (replay) {
+      const reconnected = await ctx.client.replay(taskId, { since: 0 }).then((s) => s, (err: Error) => err.message);
+      if (!ctx.check('replay plane (/events): the replay socket reopens after the cut', typeof reconnected !== 'string', typeof reconnected === 'string' ? reconnected : undefined)) return;
+      const replayed = await (reconnected as ReplaySocket).waitFor(hasEnvelope, WAIT_MS).catch(() => undefined);
+      identical('replay plane (/events): the replay after the cut', replayed && envelopeIn(replayed.event));
+      await (reconnected as ReplaySocket).close();
+      await ctx.checkReplayOf([taskId], 'replay plane (/events)');
+    }
+
+    const answered = await ctx.client.answer(taskId, promptId, prompt.answers.valid, { contextId: open.task.contextId });
     ctx.check('a valid answer after the reconnect is accepted', answered.kind === 'accepted', `${answered.kind} (HTTP ${answered.httpStatus}, code ${answered.rpcCode})`);
+    if (again && answered.kind === 'accepted') {
+      const left = await again.waitFor((e) => 'statusUpdate' in e.event && e.event.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED', WAIT_MS).catch(() => undefined);
+      ctx.check('the subscription after the cut is live: it shows the task leave INPUT_REQUIRED', left !== undefined, again.end ? `it ended (${again.end.reason})` : `last state ${again.lastState}`);
+      const sightings = again.events.filter(hasEnvelope).length;
+      ctx.check('the subscription after the cut repeats nothing (the prompt is announced once)', sightings === 1, `${sightings} events carry prompt ${promptId}`);
+      await again.close();
+    }
   },
 });

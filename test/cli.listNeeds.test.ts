@@ -1,0 +1,33 @@
+// `a2a-rig list` shows every need of every scenario, and the needs are declared truthfully: a
+// scenario that opens the replay plane for its tasks declares it, so it is skipped (before it sends
+// anything) against an agent without one, instead of failing or skipping halfway.
+import { describe, expect, it } from 'vitest';
+import { NEED_LABELS, type ScenarioNeeds } from '../rig/engine/defineScenario.ts';
+import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { runRig } from './support/rigCli.ts';
+
+const all = await loadScenarios();
+
+describe('a2a-rig list', () => {
+  it('shows each scenario with every need it declares, or that it needs nothing', { timeout: 30_000 }, async () => {
+    const run = await runRig(['list']);
+    expect(run.code, run.stderr).toBe(0);
+    const blocks = new Map(run.stdout.split(/\n(?=\S)/).map((block) => [block.split(/\s/)[0], block]));
+    expect([...blocks.keys()].sort()).toEqual(all.map((s) => s.name).sort());
+    for (const s of all) {
+      const needsLine = /needs: (.*)$/m.exec(blocks.get(s.name)!)?.[1];
+      const declared = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
+      expect(needsLine, s.name).toBe(declared.length ? declared.join('; ') : 'nothing (any A2A agent)');
+    }
+    expect(blocks.get('disconnect-replay')).toContain('the replay plane (/events)');
+    expect(blocks.get('crash-restart')).toContain('a restartable agent (embedded, or --restart-cmd)');
+    expect(blocks.get('agent-card')).toContain('needs: nothing');
+  });
+
+  it('every scenario that needs the replay plane for its tasks declares it', () => {
+    // The ones that open /events unconditionally; crash-restart and cf6 use it only as an extra, and
+    // duplicate-flood falls back to a subscription.
+    const declared = all.filter((s) => s.needs.replayPlane).map((s) => s.name);
+    expect(declared).toEqual(['disconnect-replay']);
+  });
+});
