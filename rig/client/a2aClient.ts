@@ -61,6 +61,8 @@ export interface ExchangeObserver {
 export interface CallOptions extends ExchangeOptions {
   /** Extensions to activate on this call instead of the client's ([] activates none). */
   extensions?: readonly string[];
+  /** Streams only: how long to watch for a refusal framed as the first event (default STREAM_REFUSAL_PEEK_MS). */
+  refusalPeekMs?: number;
 }
 
 export interface SendOptions extends CallOptions {
@@ -76,8 +78,20 @@ export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; error: RpcEr
   connectionId: string;
 };
 
-/** A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead. */
-export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody }) & { meta: ExchangeMeta };
+/**
+ * A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead,
+ * whether as a plain JSON reply or (`inStream`) as the first frame of an event stream.
+ */
+export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody; inStream?: boolean }) & { meta: ExchangeMeta };
+
+/**
+ * How long a new stream is watched for a refusal framed as its first event before it is handed
+ * over. a2a-sdk 0.3.x answers tasks/resubscribe on a parked task with HTTP 200, text/event-stream
+ * and a JSON-RPC error (-32001) as the only frame, right behind the headers. A stream whose first
+ * frame is an event is handed over as soon as that frame arrives, so the peek costs nothing then;
+ * an error frame arriving later still ends the stream with its code (`StreamEnd` 'rpc-error').
+ */
+export const STREAM_REFUSAL_PEEK_MS = 1_000;
 
 export type SendResult = { task: Task } | { message: Message };
 
@@ -201,18 +215,22 @@ export class A2AClient {
     return this.unary(this.method('cancel'), { id: taskId }, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
   }
 
-  private async streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
-    const reply = await this.observed(
-      method,
-      () => this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options),
-      (r) => (r.kind === 'json' ? { end: r.reply.ok ? 'failed' : 'rpc_error', latencyMs: r.reply.meta.latencyMs } : { end: 'ok', latencyMs: r.meta.latencyMs }),
-    );
+  private streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+    return this.observed(method, () => this.openStream(method, params, options, taskId), (o) => ({ end: o.ok ? 'ok' : 'rpc_error', latencyMs: o.meta.latencyMs }));
+  }
+
+  /** Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as `{ok:false}`. */
+  private async openStream(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+    const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
       throw new TransportError('protocol', `${method} from ${this.agent.rpcUrl} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
     }
     const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream`, taskId);
     this.track(stream, stream.ended);
+    await stream.firstFrame(options.refusalPeekMs ?? STREAM_REFUSAL_PEEK_MS);
+    const end = stream.end;
+    if (end?.reason === 'rpc-error' && stream.events.length === 0) return { ok: false, error: end.error, inStream: true, meta: reply.meta };
     return { ok: true, stream, meta: reply.meta };
   }
 

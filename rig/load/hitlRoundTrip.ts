@@ -93,7 +93,7 @@ async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal:
     if (got.ok && (state = got.value.status.state) !== INPUT_REQUIRED) return { answeredAt, resumedAt: got.meta.completedAt };
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
-  throw new RoundTripFailure('resume not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: the subscription was refused)`);
+  throw new RoundTripFailure('resume not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: the subscription was refused: ${sub.ok ? '' : `${sub.error.code} ${sub.error.message}`})`);
 }
 
 /** The iteration: one round trip per call, through `client`. */
