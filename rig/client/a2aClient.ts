@@ -45,6 +45,16 @@ export interface A2AClientOptions {
   validator?: GuardedValidator;
   /** Told of every exchange as it ends (live metrics, `--metrics-port`). */
   observer?: ExchangeObserver;
+  /**
+   * When `agent.rpcUrl` is a proxy in front of the agent: the endpoint the user's target names and
+   * the hop, so errors name what the user gave, e.g. `{rpcUrl: 'http://127.0.0.1:8765/', via: 'fault proxy 127.0.0.1:39019'}`.
+   */
+  target?: { rpcUrl: string; via: string };
+}
+
+/** How the client names its endpoint in messages: the target, and the hop when there is one. */
+function endpointName(agent: AgentDescription, target: A2AClientOptions['target']): (url: string) => string {
+  return (url) => (target && url === agent.rpcUrl ? `${target.rpcUrl} via ${target.via}` : url);
 }
 
 /** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
@@ -130,7 +140,13 @@ export class A2AClient {
 
   /** A client for an agent already described (e.g. a second client on the same agent). */
   static forAgent(agent: AgentDescription, options: A2AClientOptions = {}): A2AClient {
-    return new A2AClient(agent, new JsonRpcTransport({ connections: options.connections, limits: options.limits }), options);
+    const transport = new JsonRpcTransport({ connections: options.connections, limits: options.limits, describeUrl: endpointName(agent, options.target) });
+    return new A2AClient(agent, transport, options);
+  }
+
+  /** The endpoint as messages name it (the target, and the proxy hop when there is one). */
+  get endpoint(): string {
+    return endpointName(this.agent, this.options.target)(this.agent.rpcUrl);
   }
 
   get generation(): Generation {
@@ -193,7 +209,7 @@ export class A2AClient {
     try {
       value = read(reply.result);
     } catch (err) {
-      throw new TransportError('protocol', `${method} result from ${this.agent.rpcUrl} is not A2A: ${(err as Error).message}`, reply.meta.httpStatus);
+      throw new TransportError('protocol', `${method} result from ${this.endpoint} is not A2A: ${(err as Error).message}`, reply.meta.httpStatus);
     }
     const event = eventOf(value);
     return { ok: true, value, meta: reply.meta, connectionId: this.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)) };
@@ -224,7 +240,7 @@ export class A2AClient {
     const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
-      throw new TransportError('protocol', `${method} from ${this.agent.rpcUrl} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
+      throw new TransportError('protocol', `${method} from ${this.endpoint} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
     }
     const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream`, taskId);
     this.track(stream, stream.ended);
