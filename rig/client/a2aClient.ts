@@ -267,7 +267,7 @@ export class A2AClient {
    */
   answer(taskId: string, promptId: string, payload: unknown, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
     const message = answerMessage(taskId, promptId, payload, { contextId: options.contextId });
-    return this.sendAnswer(taskId, JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })), options);
+    return this.sendAnswer(taskId, promptId, JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })), options);
   }
 
   /**
@@ -279,14 +279,14 @@ export class A2AClient {
     const slot = `a2a-rig:raw-payload:${randomUUID()}`;
     const message = answerMessage(taskId, promptId, slot, { contextId: options.contextId });
     const params = JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options }));
-    return this.sendAnswer(taskId, params.replaceAll(JSON.stringify(slot), () => payloadJson), options);
+    return this.sendAnswer(taskId, promptId, params.replaceAll(JSON.stringify(slot), () => payloadJson), options);
   }
 
-  private async sendAnswer(taskId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
+  private async sendAnswer(taskId: string, promptId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
     const startedAt = performance.now();
     try {
       const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), options);
-      const outcome = classifyAnswer(reply);
+      const outcome = classifyAnswer(reply, promptId);
       this.recordResponse(outcome.result, taskId);
       return this.answered(outcome);
     } catch (err) {
