@@ -56,6 +56,18 @@ describe('client errors name the target', () => {
     expect(err.message).toContain(`POST ${target}/ via fault proxy ${proxyHost} (message/send): HTTP 501`);
   });
 
+  it('the replay socket, through the proxy, names the target and the hop too', async () => {
+    const target = await brokenAgent();
+    env = await Environment.open({ target, toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
+    const client = env.client();
+    try {
+      const err = await client.replay('t1').then(() => undefined, (e: Error) => e);
+      expect(err?.message).toContain(`replay socket ws://${new URL(target).host}/events?task=t1&since=0 via fault proxy ${new URL(env.url).host}: `);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('without a proxy: just the target', async () => {
     const target = await brokenAgent();
     env = await Environment.open({ target, toxiproxy: 'none', agentFaults: [], generation: 'auto' });

@@ -315,6 +315,13 @@ export class A2AClient {
       limits: { ...this.options.replayLimits, ...options.limits },
       intake: this.intake,
       history: this.history,
+      describeUrl: (url) => {
+        const target = this.options.target;
+        if (!target) return url;
+        const shown = new URL(url);
+        shown.host = new URL(target.rpcUrl).host;
+        return `${shown} via ${target.via}`;
+      },
     });
     this.track(socket, socket.ended);
     return socket;
