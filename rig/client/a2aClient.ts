@@ -25,6 +25,7 @@ import { EventHistory } from './eventHistory.ts';
 import { JsonRpcTransport, type A2AHeaders, type ExchangeMeta, type ExchangeOptions, type TransportLimits } from './jsonRpcTransport.ts';
 import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
+import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
 import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import { TaskEventStream } from './taskEventStream.ts';
@@ -49,13 +50,10 @@ export interface A2AClientOptions {
    * When `agent.rpcUrl` is a proxy in front of the agent: the endpoint the user's target names and
    * the hop, so errors name what the user gave, e.g. `{rpcUrl: 'http://127.0.0.1:8765/', via: 'fault proxy 127.0.0.1:39019'}`.
    */
-  target?: { rpcUrl: string; via: string };
+  target?: ProxiedTarget;
 }
 
-/** How the client names its endpoint in messages: the target, and the hop when there is one. */
-function endpointName(agent: AgentDescription, target: A2AClientOptions['target']): (url: string) => string {
-  return (url) => (target && url === agent.rpcUrl ? `${target.rpcUrl} via ${target.via}` : url);
-}
+
 
 /** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
 export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
@@ -315,13 +313,7 @@ export class A2AClient {
       limits: { ...this.options.replayLimits, ...options.limits },
       intake: this.intake,
       history: this.history,
-      describeUrl: (url) => {
-        const target = this.options.target;
-        if (!target) return url;
-        const shown = new URL(url);
-        shown.host = new URL(target.rpcUrl).host;
-        return `${shown} via ${target.via}`;
-      },
+      describeUrl: socketName(this.options.target),
     });
     this.track(socket, socket.ended);
     return socket;
