@@ -9,7 +9,8 @@ import { A2AClient } from '../rig/client/index.ts';
 import { answerObserved } from '../rig/engine/resumeObserver.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
-import { userMessage } from '../rig/client/index.ts';
+import { AnswerSynthesizer, userMessage } from '../rig/client/index.ts';
+import { roundTripIteration } from '../rig/engine/loadIterations.ts';
 import { startFakeSdkAgent, type FakeAgent, type FakeAgentOptions } from './support/fakeSdkAgent.ts';
 
 let agent: FakeAgent | undefined;
@@ -63,6 +64,16 @@ describe('a subscription refused inside its event stream', () => {
     expect(observed.resumedAfterMs).toBeGreaterThanOrEqual(0);
     expect(observed.stateAfter).toBe('TASK_STATE_COMPLETED');
     expect(agent!.calls).toContain('tasks/get');
+  });
+
+  it('a load round trip whose subscription ends with an error frame polls GetTask instead of failing', async () => {
+    agent = await startFakeSdkAgent({ generation: '0.3', refuseSubscribe: { lateMs: 1_200 }, resumeAfterMs: 1_500 });
+    client = await A2AClient.open(agent.url);
+    const iteration = roundTripIteration({ client, scripts: false, synthesizer: new AnswerSynthesizer(), remainingMs: () => 30_000 }, { resumeTimeoutMs: 5_000 });
+    const intendedAt = performance.now();
+    const end = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal });
+    expect(end?.endedAt).toBeGreaterThan(intendedAt + 1_400);
+    expect(agent.calls).toContain('tasks/get');
   });
 });
 

@@ -18,6 +18,8 @@ export interface FakeAgentOptions {
   invalidData?: 'contract' | 'error-info';
   /** A new task is WORKING at first and parks in INPUT_REQUIRED only this long after the send. */
   parkAfterMs?: number;
+  /** An accepted answer's reply still shows INPUT_REQUIRED; the task completes this long after. */
+  resumeAfterMs?: number;
 }
 
 export interface FakeAgent {
@@ -112,6 +114,11 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
       return rpcError(res, id, 422, -32011, 'hitl_response_invalid', data);
     }
     t.answered = true;
+    if (options.resumeAfterMs) {
+      const reply = { jsonrpc: '2.0', id, result: v1 ? { task: taskJson(t) } : taskJson(t) };
+      setTimeout(() => (t.state = 'completed'), options.resumeAfterMs).unref();
+      return json(res, 200, reply);
+    }
     t.state = 'completed';
     json(res, 200, { jsonrpc: '2.0', id, result: v1 ? { task: taskJson(t) } : taskJson(t) });
   }
