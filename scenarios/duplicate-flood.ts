@@ -5,7 +5,10 @@
 //  2. the task's history shows exactly one transition out of INPUT_REQUIRED: WORKING status events
 //     after the prompt's INPUT_REQUIRED event, read from the agent's full replay (seq 1 on) once the
 //     flood is over; for agents without a replay plane, from a subscription opened before the flood
-//     (its snapshot holds the prompt; every later event is live), which the log says;
+//     (its snapshot holds the prompt; every later event is live), which the log says; when the
+//     agent refuses the subscription (a2a-sdk 0.3.x does for a parked task, with the error framed as
+//     the first event of a stream) or the stream ends early, from GetTask snapshots polled through
+//     the flood, a weaker view the check's name admits (a transition between two polls goes unseen);
 //  3. the latency of every 409 is recorded in `conflict_latency`, the accepted one in
 //     `accepted_latency` (from handing the answer to the client's pool to the whole reply, so time
 //     queued behind the pool's connections counts: that is what a flooding orchestrator sees).
@@ -13,6 +16,7 @@
 // "Approve?" one; with another agent, whatever a plain message makes it ask.
 import { defineScenario } from '../rig/engine/defineScenario.ts';
 import { envelopeIn } from '../rig/engine/replayChecker.ts';
+import type { A2AClient } from '../rig/client/index.ts';
 import type { StreamResponse, TaskState } from '../rig/protocol/a2aTypes.ts';
 
 /** After the flood, how long the observer may take to deliver the task's end (it ends at a terminal state). */
@@ -29,6 +33,44 @@ interface Observer {
 
 const stateOf = (e: StreamResponse): TaskState | undefined =>
   'statusUpdate' in e ? e.statusUpdate.status.state : 'task' in e ? e.task.status.state : undefined;
+
+const POLL_INTERVAL_MS = 10;
+
+/** Without a stream: the task's states as GetTask snapshots show them, in order, repeats collapsed. */
+class StatePoller {
+  readonly states: TaskState[] = [];
+  promptSeen = false;
+  private stopped = false;
+  private readonly done: Promise<void>;
+
+  constructor(client: A2AClient, taskId: string, promptId: string, signal: AbortSignal) {
+    this.done = (async () => {
+      while (!this.stopped && !signal.aborted) {
+        const got = await client.getTask(taskId, { signal }).catch(() => undefined);
+        if (got?.ok) {
+          const state = got.value.status.state;
+          if (state === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn({ task: got.value })?.prompt_id === promptId) this.promptSeen = true;
+          if (this.states.at(-1) !== state) this.states.push(state);
+        }
+        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+      }
+    })();
+  }
+
+  get transitions(): number {
+    return this.states.filter((s, i) => i > 0 && this.states[i - 1] === 'TASK_STATE_INPUT_REQUIRED' && s !== 'TASK_STATE_INPUT_REQUIRED').length;
+  }
+
+  get terminal(): boolean {
+    const last = this.states.at(-1);
+    return last === 'TASK_STATE_COMPLETED' || last === 'TASK_STATE_FAILED' || last === 'TASK_STATE_CANCELED' || last === 'TASK_STATE_REJECTED';
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.done;
+  }
+}
 
 export default defineScenario({
   name: 'duplicate-flood',
@@ -56,12 +98,18 @@ export default defineScenario({
       async (socket) => void (await socket.close()),
       (err: Error) => err.message,
     );
-    let subscription: Observer | undefined;
+    let subscription: (Observer & { readonly end: { reason: string } | undefined }) | undefined;
+    let poller: StatePoller | undefined;
     if (noReplay !== undefined) {
+      // Polled as well, in case the stream the agent grants ends before it shows anything.
+      poller = new StatePoller(ctx.direct, open.taskId, promptId, ctx.signal);
       const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal });
-      if (!sub.ok) return ctx.skip(`the agent has neither a replay plane (${noReplay}) nor subscriptions (${sub.error.message})`);
-      subscription = sub.stream;
-      ctx.log(`no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, which ends at the first terminal state`);
+      if (sub.ok) {
+        subscription = sub.stream;
+        ctx.log(`no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, which ends at the first terminal state`);
+      } else {
+        ctx.log(`no replay plane (${noReplay}) and the subscription was refused (${sub.error.code} ${sub.error.message}${sub.inStream ? ', framed as the first event of its stream' : ''}): polling GetTask through the flood`);
+      }
     }
 
     const pool = Array.from({ length: clients }, () => ctx.newClient(connectionsPerClient));
@@ -99,6 +147,25 @@ export default defineScenario({
       byKind.invalid + byKind.error === 0,
       stray ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${stray.kind} (HTTP ${stray.httpStatus}, code ${stray.rpcCode})${stray.reason ? `: ${stray.reason}` : ''}` : undefined,
     );
+
+    // The task's end could not be watched on a stream: judge from the polled snapshots.
+    const streamShowedNothing = subscription !== undefined && subscription.events.length === 0 && subscription.end !== undefined && subscription.end.reason !== 'ended';
+    if (poller && (!subscription || streamShowedNothing)) {
+      const settleBy = performance.now() + Math.min(SETTLE_MS, ctx.remainingMs());
+      while (!poller.terminal && performance.now() < settleBy && !ctx.signal.aborted) await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+      await poller.stop();
+      await subscription?.close();
+      const why = subscription ? 'the subscription ended before its first event' : 'the subscription was refused';
+      ctx.check(
+        'exactly one transition out of INPUT_REQUIRED in the task\'s states as GetTask polling saw them (weaker: no stream to count events on)',
+        poller.promptSeen && poller.transitions === 1,
+        poller.promptSeen
+          ? `${poller.transitions} transitions in the polled states ${poller.states.join(' → ')} (${why})`
+          : `the prompt's INPUT_REQUIRED never showed in GetTask (${why})`,
+      );
+      return;
+    }
+    await poller?.stop();
 
     // The history. Both observers end at a terminal task; one that stays WORKING gets SETTLE_MS.
     const observer: Observer = subscription ?? (await ctx.direct.replay(open.taskId, { since: 0 }));

@@ -16,7 +16,7 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
     if (!prompt) return false;
     const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
     if (observed.outcome.kind !== 'accepted' || observed.resumedAfterMs === undefined) {
-      ctx.check(`${metric}: every valid answer is accepted and observed resuming`, false, `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}`);
+      ctx.check(`${metric}: every valid answer is accepted and observed resuming`, false, `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}${observed.fallback ? ` (${observed.fallback})` : ''}`);
       return false;
     }
     histogram.recordMs(observed.resumedAfterMs);

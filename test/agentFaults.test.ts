@@ -182,6 +182,22 @@ const proofs = {
     expect(holds).toEqual({ status: 422, errors: [{ path: '/approved', keyword: 'type', message: 'must be boolean' }], state: INPUT_REQUIRED });
   },
 
+  'validation-errors-elsewhere': async () => {
+    const observe = async (url: string) => {
+      const { task, envelope } = await start(url);
+      const res = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
+      return { status: res.status, code: res.body.error?.code, data: res.body.error?.data, promptId: envelope.prompt_id };
+    };
+    const [broken, holds] = await Promise.all([withFault('validation-errors-elsewhere', observe), observe(correct.url)]);
+    const errors = [{ path: '/approved', keyword: 'type', message: 'must be boolean' }];
+    // The contract's examples/invalid-response-422.json: {extension, prompt_id, validation_errors}.
+    expect(holds).toEqual({ status: 422, code: -32011, data: { extension: HITL, prompt_id: holds.promptId, validation_errors: errors }, promptId: holds.promptId });
+    expect(broken.status).toBe(422);
+    expect(broken.data).toEqual([
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'hitl_response_invalid', domain: HITL, metadata: { prompt_id: broken.promptId, validation_errors: JSON.stringify(errors) } },
+    ]);
+  },
+
   'keep-input-required': async () => {
     // AC-4 allows 1 s; 1.5 s of silence is past any reading of it.
     const observe = async (url: string) => {

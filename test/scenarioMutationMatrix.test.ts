@@ -14,6 +14,7 @@ const MATRIX: Record<string, string[]> = {
   'no-extension-echo': ['cf1'],
   'keep-input-required': ['cf2'],
   'skip-validation': ['cf3', 'cf7'],
+  'validation-errors-elsewhere': ['cf3'],
   'slow-resume': ['cf4', 'resume-latency', 'capacity'],
   'envelope-extra-field': ['cf5'],
   'drop-replay': ['cf6', 'disconnect-replay'],

@@ -14,6 +14,7 @@ export const FAULTS = {
   'envelope-extra-field': 'the prompt envelope carries an extra, UI-specific field ("render_hint": "modal")',
   'envelope-without-activation': 'the prompt envelope is emitted even when the request did not activate the extension',
   'declare-required-extension': 'the agent card declares hitl-prompt/v1 with "required": true (the spec says false)',
+  'validation-errors-elsewhere': 'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, as an SDK renders it, not as the contract shows',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
 } as const;
 

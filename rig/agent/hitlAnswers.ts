@@ -14,7 +14,7 @@ import {
   HITL_RESPONSE_INVALID_MESSAGE,
   JSONRPC_INVALID_PARAMS,
 } from '../protocol/errorCodes.ts';
-import { HITL_RESPONSE_KEY } from '../protocol/hitlPrompt.ts';
+import { HITL_PROMPT_URI, HITL_RESPONSE_KEY, type ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import type { AnswerOutcomeLabel } from './agentMetrics.ts';
 import type { PromptRow, TaskRow } from './outbox.ts';
 import type { TaskEngine } from './taskEngine.ts';
@@ -23,9 +23,22 @@ const SLOW_RESUME_MS = 1500;
 
 function alreadyAnsweredOrUnknown(promptId: string): A2AError {
   return new A2AError(HITL_ALREADY_ANSWERED_OR_UNKNOWN, HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE, {
+    extension: HITL_PROMPT_URI,
     prompt_id: promptId,
     detail: 'no open prompt with this prompt_id on this task',
   });
+}
+
+/**
+ * The 422 / -32011 of the contract's examples/invalid-response-422.json: error.data is
+ * {extension, prompt_id, validation_errors}. The `validation-errors-elsewhere` fault renders it as
+ * an SDK does, inside a google.rpc ErrorInfo (whose metadata holds strings only).
+ */
+function responseInvalid(engine: TaskEngine, promptId: string, errors: ValidationErrorEntry[]): A2AError {
+  const data = engine.faults.has('validation-errors-elsewhere')
+    ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: HITL_RESPONSE_INVALID_MESSAGE, domain: HITL_PROMPT_URI, metadata: { prompt_id: promptId, validation_errors: JSON.stringify(errors) } }]
+    : { extension: HITL_PROMPT_URI, prompt_id: promptId, validation_errors: errors };
+  return new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, data);
 }
 
 function readResponseEnvelope(raw: unknown): { promptId: string; payload: unknown } {
@@ -92,17 +105,12 @@ function answerPrompt(
     throw alreadyAnsweredOrUnknown(response.promptId);
   }
   if (typeof response.payload !== 'object' || response.payload === null || Array.isArray(response.payload)) {
-    throw new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, {
-      validation_errors: [{ path: '', keyword: 'type', message: 'payload must be an object' }],
-    });
+    throw responseInvalid(engine, response.promptId, [{ path: '', keyword: 'type', message: 'payload must be an object' }]);
   }
   if (!engine.faults.has('skip-validation')) {
     const errors = engine.validator.compile(prompt.schema).validate(response.payload);
     if (errors.length > 0) {
-      throw new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, {
-        prompt_id: response.promptId,
-        validation_errors: errors,
-      });
+      throw responseInvalid(engine, response.promptId, errors);
     }
   }
   if (prompt.state === 'answered') {

@@ -1,9 +1,11 @@
 // Builds the hitl-prompt/v1 envelope for a prompt step, or says why the step cannot be emitted.
-// Every check here is a MUST of the spec's §Prompt envelope or S-2 on the agent side.
+// Every check here is a MUST of the spec's §Prompt envelope or S-2 on the agent side, and the
+// finished envelope is held against the published envelope.schema.json before anyone sees it.
 import {
   MAX_PROMPT_CHARS,
   MAX_RESPONSE_SCHEMA_BYTES,
   RESPONDER_PATTERN,
+  promptEnvelopeSchema,
   serializedSchemaBytes,
   type PromptEnvelope,
 } from '../protocol/hitlPrompt.ts';
@@ -57,7 +59,17 @@ export function buildPromptEnvelope(step: PromptStep['prompt'], options: Envelop
     prompt: text,
     response_schema: schema as Record<string, unknown>,
   };
-  if (deadlineMs !== undefined) envelope.deadline = new Date(options.now.getTime() + deadlineMs).toISOString();
+  if (deadlineMs !== undefined) {
+    // "MUST be in the future relative to the agent's clock at emission time".
+    if (!(deadlineMs > 0)) return { ok: false, reason: `deadline_ms must be positive (the deadline must be in the future at emission), not ${deadlineMs}` };
+    envelope.deadline = new Date(options.now.getTime() + deadlineMs).toISOString();
+  }
   if (responders !== undefined) envelope.allowed_responders = responders as string[];
+  // The contract as published (response_schema reduced to the top-level type it constrains; its
+  // depth and size are checked above).
+  const breaches = options.validator.compile(promptEnvelopeSchema).validate({ ...envelope, response_schema: { type: 'object' } });
+  if (breaches.length > 0) {
+    return { ok: false, reason: `the envelope would break envelope.schema.json: ${breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}` };
+  }
   return { ok: true, envelope };
 }

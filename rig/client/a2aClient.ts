@@ -25,6 +25,7 @@ import { EventHistory } from './eventHistory.ts';
 import { JsonRpcTransport, type A2AHeaders, type ExchangeMeta, type ExchangeOptions, type TransportLimits } from './jsonRpcTransport.ts';
 import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
+import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
 import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import { TaskEventStream } from './taskEventStream.ts';
@@ -45,7 +46,14 @@ export interface A2AClientOptions {
   validator?: GuardedValidator;
   /** Told of every exchange as it ends (live metrics, `--metrics-port`). */
   observer?: ExchangeObserver;
+  /**
+   * When `agent.rpcUrl` is a proxy in front of the agent: the endpoint the user's target names and
+   * the hop, so errors name what the user gave, e.g. `{rpcUrl: 'http://127.0.0.1:8765/', via: 'fault proxy 127.0.0.1:39019'}`.
+   */
+  target?: ProxiedTarget;
 }
+
+
 
 /** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
 export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
@@ -61,6 +69,8 @@ export interface ExchangeObserver {
 export interface CallOptions extends ExchangeOptions {
   /** Extensions to activate on this call instead of the client's ([] activates none). */
   extensions?: readonly string[];
+  /** Streams only: how long to watch for a refusal framed as the first event (default STREAM_REFUSAL_PEEK_MS). */
+  refusalPeekMs?: number;
 }
 
 export interface SendOptions extends CallOptions {
@@ -76,8 +86,20 @@ export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; error: RpcEr
   connectionId: string;
 };
 
-/** A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead. */
-export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody }) & { meta: ExchangeMeta };
+/**
+ * A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead,
+ * whether as a plain JSON reply or (`inStream`) as the first frame of an event stream.
+ */
+export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody; inStream?: boolean }) & { meta: ExchangeMeta };
+
+/**
+ * How long a new stream is watched for a refusal framed as its first event before it is handed
+ * over. a2a-sdk 0.3.x answers tasks/resubscribe on a parked task with HTTP 200, text/event-stream
+ * and a JSON-RPC error (-32001) as the only frame, right behind the headers. A stream whose first
+ * frame is an event is handed over as soon as that frame arrives, so the peek costs nothing then;
+ * an error frame arriving later still ends the stream with its code (`StreamEnd` 'rpc-error').
+ */
+export const STREAM_REFUSAL_PEEK_MS = 1_000;
 
 export type SendResult = { task: Task } | { message: Message };
 
@@ -116,7 +138,13 @@ export class A2AClient {
 
   /** A client for an agent already described (e.g. a second client on the same agent). */
   static forAgent(agent: AgentDescription, options: A2AClientOptions = {}): A2AClient {
-    return new A2AClient(agent, new JsonRpcTransport({ connections: options.connections, limits: options.limits }), options);
+    const transport = new JsonRpcTransport({ connections: options.connections, limits: options.limits, describeUrl: endpointName(agent, options.target) });
+    return new A2AClient(agent, transport, options);
+  }
+
+  /** The endpoint as messages name it (the target, and the proxy hop when there is one). */
+  get endpoint(): string {
+    return endpointName(this.agent, this.options.target)(this.agent.rpcUrl);
   }
 
   get generation(): Generation {
@@ -179,7 +207,7 @@ export class A2AClient {
     try {
       value = read(reply.result);
     } catch (err) {
-      throw new TransportError('protocol', `${method} result from ${this.agent.rpcUrl} is not A2A: ${(err as Error).message}`, reply.meta.httpStatus);
+      throw new TransportError('protocol', `${method} result from ${this.endpoint} is not A2A: ${(err as Error).message}`, reply.meta.httpStatus);
     }
     const event = eventOf(value);
     return { ok: true, value, meta: reply.meta, connectionId: this.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)) };
@@ -201,18 +229,22 @@ export class A2AClient {
     return this.unary(this.method('cancel'), { id: taskId }, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
   }
 
-  private async streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
-    const reply = await this.observed(
-      method,
-      () => this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options),
-      (r) => (r.kind === 'json' ? { end: r.reply.ok ? 'failed' : 'rpc_error', latencyMs: r.reply.meta.latencyMs } : { end: 'ok', latencyMs: r.meta.latencyMs }),
-    );
+  private streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+    return this.observed(method, () => this.openStream(method, params, options, taskId), (o) => ({ end: o.ok ? 'ok' : 'rpc_error', latencyMs: o.meta.latencyMs }));
+  }
+
+  /** Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as `{ok:false}`. */
+  private async openStream(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+    const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
-      throw new TransportError('protocol', `${method} from ${this.agent.rpcUrl} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
+      throw new TransportError('protocol', `${method} from ${this.endpoint} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
     }
     const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream`, taskId);
     this.track(stream, stream.ended);
+    await stream.firstFrame(options.refusalPeekMs ?? STREAM_REFUSAL_PEEK_MS);
+    const end = stream.end;
+    if (end?.reason === 'rpc-error' && stream.events.length === 0) return { ok: false, error: end.error, inStream: true, meta: reply.meta };
     return { ok: true, stream, meta: reply.meta };
   }
 
@@ -233,7 +265,7 @@ export class A2AClient {
    */
   answer(taskId: string, promptId: string, payload: unknown, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
     const message = answerMessage(taskId, promptId, payload, { contextId: options.contextId });
-    return this.sendAnswer(taskId, JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })), options);
+    return this.sendAnswer(taskId, promptId, JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })), options);
   }
 
   /**
@@ -245,14 +277,14 @@ export class A2AClient {
     const slot = `a2a-rig:raw-payload:${randomUUID()}`;
     const message = answerMessage(taskId, promptId, slot, { contextId: options.contextId });
     const params = JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options }));
-    return this.sendAnswer(taskId, params.replaceAll(JSON.stringify(slot), () => payloadJson), options);
+    return this.sendAnswer(taskId, promptId, params.replaceAll(JSON.stringify(slot), () => payloadJson), options);
   }
 
-  private async sendAnswer(taskId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
+  private async sendAnswer(taskId: string, promptId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
     const startedAt = performance.now();
     try {
       const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), options);
-      const outcome = classifyAnswer(reply);
+      const outcome = classifyAnswer(reply, promptId);
       this.recordResponse(outcome.result, taskId);
       return this.answered(outcome);
     } catch (err) {
@@ -281,6 +313,7 @@ export class A2AClient {
       limits: { ...this.options.replayLimits, ...options.limits },
       intake: this.intake,
       history: this.history,
+      describeUrl: socketName(this.options.target),
     });
     this.track(socket, socket.ended);
     return socket;

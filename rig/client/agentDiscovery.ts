@@ -2,6 +2,10 @@
 // generation (1.0 when the card offers a JSON-RPC interface with protocolVersion 1.x, else 0.3;
 // a caller's choice overrides), the JSON-RPC endpoint of that generation, streaming, and whether
 // hitl-prompt/v1 is declared as the spec asks (required: false, params: {}).
+//
+// A v1.0 card is ProtoJSON: a field holding its default is left out (a2a-sdk 1.3.0 declares an
+// extension with required: false as `{"uri": …, "params": {}}`, and an empty `skills` list is
+// absent). Absence is read as the default, never as a missing or undefined value.
 import type { Generation, JsonObject } from '../protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UserError } from '../protocol/userError.ts';
@@ -12,8 +16,10 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
 export interface HitlDeclaration {
   declared: boolean;
-  /** The declaration's `required` (the spec says it MUST be false). */
+  /** The declaration's `required` (the spec says it MUST be false); absent reads as false, the default. Undefined only when it is not a boolean. */
   required: boolean | undefined;
+  /** True when `required` was left out (ProtoJSON omits a false). */
+  requiredAbsent?: boolean;
   params: unknown;
 }
 
@@ -41,6 +47,9 @@ export interface AgentDescription {
 export class DiscoveryError extends UserError {
   override name = 'DiscoveryError';
 }
+
+/** Required card fields of scalar or list type, which ProtoJSON leaves out when empty. */
+const PROTOJSON_DEFAULTED_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'version', 'defaultInputModes', 'defaultOutputModes', 'skills']);
 
 function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,12 +97,14 @@ function hitlDeclaration(card: JsonObject, problems: string[]): HitlDeclaration 
   const extensions = Array.isArray(capabilities.extensions) ? capabilities.extensions : [];
   const entry = extensions.find((e): e is JsonObject => isObject(e) && e.uri === HITL_PROMPT_URI);
   if (!entry) return { declared: false, required: undefined, params: undefined };
-  const required = typeof entry.required === 'boolean' ? entry.required : undefined;
+  // AgentExtension.required defaults to false in both generations; ProtoJSON omits it then.
+  const requiredAbsent = entry.required === undefined || entry.required === null;
+  const required = requiredAbsent ? false : typeof entry.required === 'boolean' ? entry.required : undefined;
   if (required !== false) problems.push(`hitl-prompt/v1 is declared with required: ${JSON.stringify(entry.required)}; the spec says it MUST be false`);
   if (entry.params !== undefined && !(isObject(entry.params) && Object.keys(entry.params).length === 0)) {
     problems.push('hitl-prompt/v1 is declared with non-empty params; v1 defines none');
   }
-  return { declared: true, required, params: entry.params };
+  return { declared: true, required, ...(requiredAbsent ? { requiredAbsent } : {}), params: entry.params };
 }
 
 /** Interprets a card (pure; `discoverAgent` fetches it). */
@@ -106,8 +117,11 @@ export function describeAgent(agentUrl: string, cardUrl: string, card: JsonObjec
     rpcUrl = interfaces['1.0'] ?? interfaces['0.3'] ?? new URL('/', agentUrl).toString();
     problems.push(`the card offers no JSON-RPC interface for A2A ${generation}; calling ${rpcUrl}`);
   }
+  // In a v1.0 (ProtoJSON) card an absent string or list is "" or []: present, at its default.
+  const protoJson = Array.isArray(card.supportedInterfaces);
+  const defaultable = protoJson ? PROTOJSON_DEFAULTED_FIELDS : new Set<string>();
   for (const field of ['name', 'description', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills']) {
-    if (card[field] === undefined) problems.push(`the card lacks "${field}"`);
+    if (card[field] === undefined && !defaultable.has(field)) problems.push(`the card lacks "${field}"`);
   }
   const capabilities = isObject(card.capabilities) ? card.capabilities : {};
   return {

@@ -14,6 +14,7 @@ import {
 import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import { sendResultFromWire } from '../protocol/wireInbound.ts';
 import type { RpcReply } from './jsonRpcTransport.ts';
+import { rejectionContractBreaches } from './rejectionContract.ts';
 import type { TransportError } from './transportError.ts';
 
 export type AnswerKind = 'accepted' | 'conflict' | 'invalid' | 'error';
@@ -38,6 +39,8 @@ export interface AnswerOutcome {
   reason: string | undefined;
   /** Deviations from the spec's mapping that did not change the class. */
   problems: string[];
+  /** invalid: how the error departs from the contract's examples/invalid-response-422.json (empty: it matches). */
+  contract: string[];
 }
 
 function isEntry(v: unknown): v is ValidationErrorEntry {
@@ -59,6 +62,7 @@ function blank(startedAt: number, latencyMs: number): AnswerOutcome {
     validationErrors: [],
     reason: undefined,
     problems: [],
+    contract: [],
   };
 }
 
@@ -67,7 +71,8 @@ export function answerFailed(error: TransportError, startedAt: number): AnswerOu
   return { ...blank(startedAt, performance.now() - startedAt), httpStatus: error.httpStatus, reason: error.message };
 }
 
-export function classifyAnswer(reply: RpcReply): AnswerOutcome {
+/** `promptId`: the prompt the answer was for, which a 422's error.data must name. */
+export function classifyAnswer(reply: RpcReply, promptId?: string): AnswerOutcome {
   const { meta } = reply;
   const outcome: AnswerOutcome = { ...blank(meta.startedAt, meta.latencyMs), httpStatus: meta.httpStatus, echoedExtensions: meta.echoedExtensions };
   const status = meta.httpStatus;
@@ -96,8 +101,10 @@ export function classifyAnswer(reply: RpcReply): AnswerOutcome {
     if (code !== HITL_RESPONSE_INVALID) outcome.problems.push(`HTTP 422 carried JSON-RPC code ${code}; the spec maps it to ${HITL_RESPONSE_INVALID}`);
     else if (status !== 422) outcome.problems.push(`JSON-RPC ${code} came with HTTP ${status}; the spec asks for 422`);
     if (message !== HITL_RESPONSE_INVALID_MESSAGE) outcome.problems.push(`error message is "${message}", not "${HITL_RESPONSE_INVALID_MESSAGE}"`);
+    outcome.contract = rejectionContractBreaches(reply.error, promptId);
     const entries = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).validation_errors : undefined;
-    if (!Array.isArray(entries) || entries.length === 0) outcome.problems.push('the rejection has no data.validation_errors entries');
+    const misplaced = outcome.contract.find((c) => c.startsWith('validation_errors is at'));
+    if (!Array.isArray(entries) || entries.length === 0) outcome.problems.push(`the rejection has no data.validation_errors entries${misplaced ? ` (${misplaced})` : ''}`);
     else {
       outcome.validationErrors = entries.filter(isEntry);
       if (outcome.validationErrors.length < entries.length) outcome.problems.push('some validation_errors entries lack a string path, keyword or message');

@@ -1,6 +1,8 @@
 // The orchestrator's duties of hitl-prompt/v1 S-2, applied to every prompt envelope the rig
 // receives: a response_schema over 64 KiB serialized makes the prompt malformed; the envelope must
-// match envelope.schema.json; the schema is compiled by the GuardedValidator (subschema depth ≤ 32,
+// match the published envelope.schema.json (rig/protocol/contracts/hitl-prompt-v1/, read as it is:
+// prompt 1..4096 characters, a UUID prompt_id, response_schema of top-level type object, an RFC 3339
+// deadline, allowed_responders patterns); the schema is compiled by the GuardedValidator (subschema depth ≤ 32,
 // compile budget, RE2 patterns), so no envelope can exhaust or hang the rig. The outcome says
 // either "usable, here is the compiled schema" or "malformed, because ...". SHOULD-level findings
 // that do not make a prompt unusable are listed as `problems`.
@@ -9,10 +11,7 @@ import { GuardedValidator, SchemaRejectedError, type CompiledSchema } from '../p
 import {
   HITL_PROMPT_URI,
   MAX_NESTING_DEPTH,
-  MAX_PROMPT_CHARS,
   MAX_RESPONSE_SCHEMA_BYTES,
-  RESPONDER_PATTERN,
-  UUID_PATTERN,
   promptEnvelopeSchema,
   serializedSchemaBytes,
   type PromptEnvelope,
@@ -26,8 +25,14 @@ export type PromptCheck =
       envelope: PromptEnvelope;
       /** response_schema, compiled under the S-2 bounds: validate payloads with it. */
       schema: CompiledSchema;
-      /** SHOULD-level findings (long prompt, open schema, unknown responder patterns...). */
+      /** SHOULD-level findings (an open schema, a deadline the rig cannot place in time...). */
       problems: string[];
+      /**
+       * Breaches of envelope.schema.json the spec tells an orchestrator to tolerate (an
+       * allowed_responders entry of an unknown pattern is ignored, for forward compatibility):
+       * the prompt stays usable, and conformance checks report them.
+       */
+      contract: string[];
     }
   | { ok: false; reason: string; promptId: string | undefined };
 
@@ -58,15 +63,18 @@ export class EnvelopeGuard {
 
   constructor(readonly validator: GuardedValidator = new GuardedValidator()) {}
 
-  /** Checks one envelope: the value found under the extension URI in a status message's metadata. */
-  check(raw: unknown): PromptCheck {
+  /**
+   * Checks one envelope: the value found under the extension URI in a status message's metadata.
+   * `emittedAt` is that status's timestamp, the agent's clock when it emitted the envelope.
+   */
+  check(raw: unknown, emittedAt?: string): PromptCheck {
     if (!isObject(raw)) return malformed('the envelope must be a JSON object', raw);
     let verdict = this.verdicts.get(raw);
-    if (!verdict) this.verdicts.set(raw, (verdict = this.checkObject(raw)));
+    if (!verdict) this.verdicts.set(raw, (verdict = this.checkObject(raw, emittedAt)));
     return verdict;
   }
 
-  private checkObject(raw: Record<string, unknown>): PromptCheck {
+  private checkObject(raw: Record<string, unknown>, emittedAt: string | undefined): PromptCheck {
     if (nestingDepth(raw, MAX_ENVELOPE_JSON_DEPTH) > MAX_ENVELOPE_JSON_DEPTH) {
       return malformed(`the envelope nests deeper than ${MAX_ENVELOPE_JSON_DEPTH} JSON levels`, raw);
     }
@@ -77,12 +85,25 @@ export class EnvelopeGuard {
         return malformed(`response_schema is ${bytes} bytes serialized; S-2 allows at most ${MAX_RESPONSE_SCHEMA_BYTES}`, raw);
       }
     }
-    const problems: string[] = [];
-    const shapeErrors = this.validator.compile(promptEnvelopeSchema).validate(this.shapeView(raw, problems));
-    if (shapeErrors.length > 0) {
-      const detail = shapeErrors.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
-      return malformed(`does not match envelope.schema.json: ${detail}`, raw);
+    // envelope.schema.json constrains only response_schema's top-level `type`; its depth is the
+    // validator's business, so the envelope is checked with response_schema reduced to that.
+    const view: Record<string, unknown> = { ...raw };
+    if (isObject(schema)) view.response_schema = 'type' in schema ? { type: schema.type } : {};
+    const errors = this.validator.compile(promptEnvelopeSchema).validate(view);
+    const responders = Array.isArray(raw.allowed_responders) ? raw.allowed_responders : [];
+    const tolerated = errors.filter((e) => e.keyword === 'pattern' && /^\/allowed_responders\/\d+$/.test(e.path));
+    const fatal = errors.filter((e) => !tolerated.includes(e));
+    if (fatal.length > 0) {
+      return malformed(`does not match envelope.schema.json: ${fatal.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, raw);
     }
+    const contract = tolerated.map((e) => {
+      const entry = String(responders[Number(e.path.split('/')[2])]).slice(0, 80);
+      return `allowed_responders entry ${JSON.stringify(entry)} breaks envelope.schema.json's pattern (ignored, as the spec asks of an orchestrator)`;
+    });
+    const problems: string[] = [];
+    const late = this.deadlineFinding(raw.deadline, emittedAt);
+    if (late?.fatal) return malformed(late.fatal, raw);
+    if (late?.problem) problems.push(late.problem);
     let compiled: CompiledSchema;
     try {
       compiled = this.validator.compile(schema);
@@ -91,35 +112,36 @@ export class EnvelopeGuard {
       throw err;
     }
     const envelope = raw as unknown as PromptEnvelope;
-    if (!UUID_PATTERN.test(envelope.prompt_id)) problems.push(`prompt_id ${envelope.prompt_id} is not an RFC 4122 UUID (version 1-8, RFC variant)`);
-    if (envelope.prompt.length > MAX_PROMPT_CHARS) problems.push(`prompt has ${envelope.prompt.length} characters; the spec asks for at most ${MAX_PROMPT_CHARS}`);
     if (envelope.response_schema.additionalProperties !== false) problems.push('response_schema does not set additionalProperties: false (a SHOULD)');
-    return { ok: true, envelope, schema: compiled, problems };
+    return { ok: true, envelope, schema: compiled, problems, contract };
   }
 
   /**
-   * What envelope.schema.json is checked against: the envelope with response_schema reduced to its
-   * `type` (the only part the envelope schema constrains; its depth is the validator's business)
-   * and unknown responder patterns dropped, which the spec says an orchestrator must ignore.
+   * "deadline … MUST be in the future relative to the agent's clock at emission time". The status
+   * timestamp is that clock at that time, and a replayed or re-read event carries its original
+   * one, so deadline ≤ timestamp is a breach however late the rig sees it, and clock skew between
+   * agent and rig plays no part. Without a timestamp the rig only has its own clock, on which a
+   * replayed prompt's deadline may rightly have passed: that is noted, never held against the agent.
    */
-  private shapeView(raw: Record<string, unknown>, problems: string[]): Record<string, unknown> {
-    const view: Record<string, unknown> = { ...raw };
-    if (isObject(raw.response_schema)) view.response_schema = 'type' in raw.response_schema ? { type: raw.response_schema.type } : {};
-    if (Array.isArray(raw.allowed_responders)) {
-      view.allowed_responders = raw.allowed_responders.filter((r) => {
-        if (typeof r !== 'string' || RESPONDER_PATTERN.test(r)) return true;
-        problems.push(`allowed_responders entry ${JSON.stringify(r.slice(0, 80))} is not a known pattern; ignored`);
-        return false;
-      });
+  private deadlineFinding(deadline: unknown, emittedAt: string | undefined): { fatal?: string; problem?: string } | undefined {
+    if (typeof deadline !== 'string') return undefined;
+    const due = Date.parse(deadline);
+    const emitted = emittedAt ? Date.parse(emittedAt) : Number.NaN;
+    if (!Number.isFinite(due)) return undefined;
+    if (Number.isFinite(emitted)) {
+      return due > emitted ? undefined : { fatal: `deadline ${deadline} is not in the future at emission (the status timestamp, the agent's clock, says ${emittedAt})` };
     }
-    return view;
+    if (due <= Date.now()) {
+      return { problem: `deadline ${deadline} has passed by the rig's clock; with no status timestamp the rig cannot tell a deadline past at emission from a replayed prompt or clock skew` };
+    }
+    return undefined;
   }
 
   /** The check of the envelope a status carries, or undefined when it carries none. */
   fromStatus(status: TaskStatus | undefined): PromptCheck | undefined {
     const metadata = status?.message?.metadata;
     if (!metadata || !Object.hasOwn(metadata, HITL_PROMPT_URI)) return undefined;
-    return this.check(metadata[HITL_PROMPT_URI]);
+    return this.check(metadata[HITL_PROMPT_URI], status?.timestamp || undefined);
   }
 
   /** The check of the envelope an event's status carries (task snapshot or status update), if any. */

@@ -1,5 +1,5 @@
 // The client's public surface, for the engine: import from here, not from the files behind it.
-export { A2AClient, type A2AClientOptions, type CallOptions, type CallOutcome, type ExchangeEnd, type ExchangeObserver, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
+export { A2AClient, STREAM_REFUSAL_PEEK_MS, type A2AClientOptions, type CallOptions, type CallOutcome, type ExchangeEnd, type ExchangeObserver, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
 export { AGENT_CARD_PATH, DiscoveryError, agentCardUrls, describeAgent, discoverAgent, type AgentDescription, type HitlDeclaration } from './agentDiscovery.ts';
 export { classifyAnswer, type AnswerKind, type AnswerOutcome } from './answerOutcome.ts';
 export { AnswerSynthesizer, UNKNOWN_PROPERTY, type InvalidAnswer, type InvalidKind, type SynthesizedAnswers, type Synthesis } from './answerSynthesizer.ts';
@@ -10,5 +10,5 @@ export { answerMessage, userMessage, type OutgoingMessage } from './outgoingMess
 export { WaitTimeoutError, type ReceivedEvent } from './receivedEvents.ts';
 export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits } from './replaySocket.ts';
 export type { RpcErrorBody } from './rpcReply.ts';
-export { TaskEventStream, type StreamEnd } from './taskEventStream.ts';
+export { TaskEventStream, describeEnd, type StreamEnd } from './taskEventStream.ts';
 export { TransportError, type TransportFailure } from './transportError.ts';

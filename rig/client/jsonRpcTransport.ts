@@ -49,6 +49,11 @@ export interface TransportOptions {
   /** Keep-alive connections per origin (default 32). */
   connections?: number;
   limits?: Partial<TransportLimits>;
+  /**
+   * How a URL is named in messages (default: as it is). A client that reaches its agent through a
+   * proxy names the agent the user gave, and the hop: "http://127.0.0.1:8765/ via fault proxy 127.0.0.1:39019".
+   */
+  describeUrl?: (url: string) => string;
 }
 
 /** The A2A side of a request: which generation it speaks and which extensions it activates. */
@@ -115,10 +120,12 @@ export class JsonRpcTransport {
   readonly limits: Readonly<TransportLimits>;
   private readonly dispatcher: Agent;
   private readonly closing = new AbortController();
+  private readonly describeUrl: (url: string) => string;
   private nextId = 1;
 
   constructor(options: TransportOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_TRANSPORT_LIMITS, ...options.limits });
+    this.describeUrl = options.describeUrl ?? ((url) => url);
     this.dispatcher = new Agent({
       connections: options.connections ?? 32,
       pipelining: 1,
@@ -182,7 +189,7 @@ export class JsonRpcTransport {
    */
   async callRaw(url: string, method: string, paramsJson: string | undefined, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
     const id = this.nextId++;
-    const what = `POST ${url} (${method})`;
+    const what = `POST ${this.describeUrl(url)} (${method})`;
     const limit = this.bounds(options.timeoutMs ?? this.limits.requestTimeoutMs, options);
     let status: number | undefined;
     const startedAt = performance.now();
@@ -214,7 +221,7 @@ export class JsonRpcTransport {
    */
   async stream(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<StreamReply> {
     const id = this.nextId++;
-    const what = `POST ${url} (${method})`;
+    const what = `POST ${this.describeUrl(url)} (${method})`;
     const limit = this.bounds(options.timeoutMs ?? this.limits.streamTimeoutMs, options);
     const rigClose = new AbortController();
     const idleMs = this.limits.streamIdleTimeoutMs;

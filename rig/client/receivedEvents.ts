@@ -50,6 +50,7 @@ export class EventBuffer<End> {
   readonly events: ReceivedEvent[] = [];
   readonly ended: Promise<End>;
   private endValue: End | undefined;
+  private endWhy = '';
   private resolveEnd!: (end: End) => void;
   private readonly waiters = new Set<Waiter>();
   private readonly wakeups = new Set<() => void>();
@@ -75,6 +76,7 @@ export class EventBuffer<End> {
   finish(end: End, why: string): void {
     if (this.endValue !== undefined) return;
     this.endValue = end;
+    this.endWhy = why;
     for (const waiter of this.waiters) {
       this.settle(waiter);
       waiter.reject(new Error(`${this.describe} ended (${why}) before the awaited event arrived`));
@@ -100,7 +102,7 @@ export class EventBuffer<End> {
   waitFor(predicate: (event: ReceivedEvent) => boolean, timeoutMs: number): Promise<ReceivedEvent> {
     const seen = this.events.find(predicate);
     if (seen) return Promise.resolve(seen);
-    if (this.endValue !== undefined) return Promise.reject(new Error(`${this.describe} has ended; the awaited event never arrived`));
+    if (this.endValue !== undefined) return Promise.reject(new Error(`${this.describe} has ended (${this.endWhy}); the awaited event never arrived`));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         predicate,

@@ -40,6 +40,8 @@ export interface ReplayOpenOptions {
   limits?: Partial<ReplayLimits>;
   intake: EventIntake;
   history: EventHistory;
+  /** How the socket's URL is named in messages (a proxied client names the target and the hop). */
+  describeUrl?: (url: string) => string;
 }
 
 export type ReplayEnd =
@@ -93,7 +95,7 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
       perMessageDeflate: false,
     });
     const socket = new ReplaySocket(ws, options, limits);
-    return socket.start(url);
+    return socket.start(options.describeUrl?.(url) ?? url);
   }
 
   private start(url: string): Promise<ReplaySocket> {

@@ -11,6 +11,8 @@ export interface RpcErrorBody {
   code: number;
   message: string;
   data?: unknown;
+  /** Not JSON-RPC, but some stacks put error details here (google.rpc style `details[]`). */
+  details?: unknown;
 }
 
 export type RpcBody = { ok: true; result: unknown } | { ok: false; error: RpcErrorBody };
@@ -77,7 +79,7 @@ export function readRpcResponse(text: string, id: number, what: string, status: 
     }
     // An error may carry a null id (e.g. when the agent could not read the request's).
     if (body.id !== id && body.id !== null) throw new TransportError('protocol', `${what}: reply id ${JSON.stringify(body.id)} does not answer request id ${id}`, status);
-    return { ok: false, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+    return { ok: false, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}), ...(e.details !== undefined ? { details: e.details } : {}) } };
   }
   if (body.id !== id) throw new TransportError('protocol', `${what}: reply id ${JSON.stringify(body.id)} does not answer request id ${id}`, status);
   return { ok: true, result: body.result };

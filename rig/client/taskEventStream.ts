@@ -21,6 +21,13 @@ export type StreamEnd =
   /** A bound was hit, the connection broke, or a frame was not the protocol. */
   | { reason: 'failed'; error: TransportError };
 
+/** A stream's end in words, with the JSON-RPC code when the agent ended it with an error frame. */
+export function describeEnd(end: StreamEnd): string {
+  if (end.reason === 'failed') return end.error.message;
+  if (end.reason === 'rpc-error') return `JSON-RPC error ${end.error.code}: ${end.error.message}`;
+  return end.reason;
+}
+
 /** The reference agent's SSE ids are `<taskId>:<seq>`; other agents' ids are kept as they are. */
 function seqFromSseId(id: string | undefined, taskId: string | undefined): number | undefined {
   if (id === undefined || taskId === undefined || !id.startsWith(`${taskId}:`)) return undefined;
@@ -73,7 +80,23 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
       this.open.close();
     }
     this.history.closeConnection(this.connectionId, end.reason === 'failed' ? end.error.message : end.reason === 'rpc-error' ? `rpc error ${end.error.code}` : end.reason);
-    this.buffer.finish(end, end.reason === 'failed' ? end.error.message : end.reason);
+    this.buffer.finish(end, describeEnd(end));
+  }
+
+  /**
+   * Resolves once the first frame has been read (an event, or the end of the stream, e.g. a
+   * JSON-RPC error frame) or after `peekMs`, whichever comes first; never rejects. An agent that
+   * refuses inside the stream (HTTP 200, text/event-stream, an error as the first frame) sends that
+   * frame right behind the headers, so a short peek tells a refusal from an open stream.
+   */
+  async firstFrame(peekMs: number): Promise<void> {
+    if (this.buffer.events.length > 0 || this.buffer.end !== undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.buffer.waitFor(() => true, peekMs).catch(() => {}),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, peekMs + 1))),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Events received so far, in order. */

@@ -150,14 +150,14 @@ export class Environment {
 
   /** A client through the proxy (faults apply), sharing `history` when given. */
   client(history?: EventHistory, connections = 32): A2AClient {
-    return A2AClient.forAgent(this.agent, { history, connections, observer: this.options.liveMetrics });
+    // Errors name the agent the user gave, and the proxy hop (not just the proxy's port).
+    const target = this.url === this.directUrl ? undefined : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
+    return A2AClient.forAgent(this.agent, { history, connections, observer: this.options.liveMetrics, target });
   }
 
   /** A client straight to the agent, for the truth: no toxic touches it. */
   directClient(): A2AClient {
-    const rpc = new URL(this.agent.rpcUrl);
-    rpc.host = new URL(this.directUrl).host;
-    return A2AClient.forAgent({ ...this.agent, rpcUrl: rpc.toString() }, { connections: 4 });
+    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4 });
   }
 
   private applied: AppliedToxic[] = [];

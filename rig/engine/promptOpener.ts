@@ -4,7 +4,7 @@
 import type { Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
-import { TransportError, userMessage, type A2AClient, type AnswerSynthesizer, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+import { TransportError, describeEnd, userMessage, type A2AClient, type ReceivedEvent, type AnswerSynthesizer, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
 
 const OPEN_PROMPT_WAIT_MS = 10_000;
 
@@ -28,7 +28,8 @@ export interface OpenPrompt {
  */
 export type PromptAttempt =
   | { kind: 'open'; open: OpenPrompt }
-  | { kind: 'not-parked'; task: Task; statusText: string | undefined }
+  /** `fallback`: why the wait polled GetTask instead of watching a stream (the agent's refusal, with its code). */
+  | { kind: 'not-parked'; task: Task; statusText: string | undefined; fallback?: string }
   | { kind: 'no-envelope'; task: Task }
   | { kind: 'message' }
   /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
@@ -70,11 +71,12 @@ export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensi
   if (!sent.ok) return { kind: 'refused', httpStatus: sent.meta.httpStatus, rpcCode: sent.error.code, reason: `${sent.error.code} ${sent.error.message}` };
   if (!('task' in sent.value)) return { kind: 'message' };
   let task = sent.value.task;
+  let fallback: string | undefined;
   if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED' && !TERMINAL_STATES.has(task.status.state)) {
-    task = await waitForState(deps, task.id, 'TASK_STATE_INPUT_REQUIRED');
+    ({ task, fallback } = await waitForState(deps, task.id, 'TASK_STATE_INPUT_REQUIRED'));
   }
   if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
-    return { kind: 'not-parked', task, statusText: task.status.message?.parts.find((p) => p.text)?.text };
+    return { kind: 'not-parked', task, statusText: task.status.message?.parts.find((p) => p.text)?.text, ...(fallback ? { fallback } : {}) };
   }
   const prompt = client.promptOf(task);
   if (!prompt) return { kind: 'no-envelope', task };
@@ -87,23 +89,41 @@ export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensi
   return { kind: 'open', open };
 }
 
-/** Subscribes and waits (bounded) until the task reaches `state` or ends. */
-async function waitForState(deps: PromptDeps, taskId: string, state: TaskState): Promise<Task> {
+const POLL_INTERVAL_MS = 20;
+
+const stateOfEvent = (e: ReceivedEvent): TaskState | undefined =>
+  'statusUpdate' in e.event ? e.event.statusUpdate.status.state : 'task' in e.event ? e.event.task.status.state : undefined;
+
+/**
+ * Subscribes and waits (bounded) until the task reaches `state` or ends. When the agent refuses the
+ * subscription (a plain JSON-RPC error, or one framed as the first event of a stream) or the stream
+ * ends early, polls GetTask instead within the same bound; `fallback` says why, quoting the code.
+ */
+async function waitForState(deps: PromptDeps, taskId: string, state: TaskState): Promise<{ task: Task; fallback?: string }> {
   const { client, signal } = deps;
+  const deadline = performance.now() + Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs());
+  const reached = (s: TaskState | undefined) => s === state || (s !== undefined && TERMINAL_STATES.has(s));
   const sub = await client.subscribe(taskId, { signal });
+  let fallback: string | undefined;
   if (sub.ok) {
     try {
-      await sub.stream.waitFor((e) => {
-        const s = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : 'task' in e.event ? e.event.task.status.state : undefined;
-        return s === state || (s !== undefined && TERMINAL_STATES.has(s));
-      }, Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs()));
+      await sub.stream.waitFor((e) => reached(stateOfEvent(e)), Math.max(1, deadline - performance.now()));
     } catch {
-      // fall through to the snapshot below, which says where the task is
+      const end = sub.stream.end;
+      if (end !== undefined && end.reason !== 'closed') fallback = `the subscription ended before the task reached ${state} (${describeEnd(end)})`;
     } finally {
       await sub.stream.close();
     }
+  } else {
+    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${sub.inStream ? ' (as the first frame of an event stream)' : ''}`;
   }
-  const got = await client.getTask(taskId, { signal });
-  if (!got.ok) throw new Error(`GetTask ${taskId} failed: ${got.error.message}`);
-  return got.value;
+  for (;;) {
+    const got = await client.getTask(taskId, { signal });
+    if (!got.ok) throw new Error(`GetTask ${taskId} failed: ${got.error.code} ${got.error.message}${fallback ? ` (polled because ${fallback})` : ''}`);
+    // Without a fallback the stream already waited out the bound: one snapshot says where the task is.
+    if (fallback === undefined || reached(got.value.status.state) || performance.now() >= deadline || signal.aborted) {
+      return { task: got.value, ...(fallback ? { fallback } : {}) };
+    }
+    await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+  }
 }

@@ -1,9 +1,12 @@
 // Sends an answer and observes the task leave INPUT_REQUIRED on a stream, timing it from just before
 // the answer was sent (monotonic clock) to the moment the status event was received. The stream is
-// a subscription opened, and confirmed live by its snapshot, before the answer goes out; agents
-// without streaming are polled with GetTask instead (bounded).
+// a subscription opened, and confirmed live by its first event, before the answer goes out. When
+// there is no stream to watch (the agent refuses the subscription, however framed: a plain JSON-RPC
+// error, or an error as the first frame of an event stream as a2a-sdk 0.3.x sends for a parked
+// task; or the stream ends before the task resumes), the task is polled with GetTask instead
+// (bounded), and `fallback` says why, quoting the agent's error code.
 import type { TaskState } from '../protocol/a2aTypes.ts';
-import type { A2AClient, AnswerOutcome, ReceivedEvent } from '../client/index.ts';
+import { describeEnd, type A2AClient, type AnswerOutcome, type ReceivedEvent } from '../client/index.ts';
 
 export interface ObservedAnswer {
   outcome: AnswerOutcome;
@@ -12,6 +15,8 @@ export interface ObservedAnswer {
   /** The first state seen after INPUT_REQUIRED (or INPUT_REQUIRED if it never left). */
   stateAfter: TaskState | undefined;
   observedOn: 'stream' | 'poll';
+  /** Why the resume was polled instead of watched on a stream (e.g. "subscription refused: -32001 …"). */
+  fallback?: string;
 }
 
 const POLL_INTERVAL_MS = 5;
@@ -22,44 +27,64 @@ function stateOf(e: ReceivedEvent): TaskState | undefined {
   return undefined;
 }
 
-export async function answerObserved(
-  client: A2AClient,
-  taskId: string,
-  promptId: string,
-  payload: unknown,
-  options: { timeoutMs: number; signal?: AbortSignal },
-): Promise<ObservedAnswer> {
+type Options = { timeoutMs: number; signal?: AbortSignal };
+
+export async function answerObserved(client: A2AClient, taskId: string, promptId: string, payload: unknown, options: Options): Promise<ObservedAnswer> {
   const sub = await client.subscribe(taskId, { signal: options.signal });
+  let fallback: string;
+  let outcome: AnswerOutcome | undefined;
   if (sub.ok) {
     const { stream } = sub;
     try {
-      await stream.waitFor(() => true, options.timeoutMs);
-      const outcome = await client.answer(taskId, promptId, payload, { signal: options.signal });
-      if (outcome.kind !== 'accepted') return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
+      let live = true;
       try {
-        const left = await stream.waitFor((e) => {
-          const s = stateOf(e);
-          return s !== undefined && s !== 'TASK_STATE_INPUT_REQUIRED' && e.receivedAt >= outcome.startedAt;
-        }, options.timeoutMs);
-        return { outcome, resumedAfterMs: left.receivedAt - outcome.startedAt, stateAfter: stateOf(left), observedOn: 'stream' };
+        await stream.waitFor(() => true, options.timeoutMs);
       } catch {
-        return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
+        // No event yet: an open stream may still carry the resume (agents that send no snapshot);
+        // an ended one cannot.
+        live = stream.end === undefined;
+      }
+      if (live) {
+        outcome = await client.answer(taskId, promptId, payload, { signal: options.signal });
+        if (outcome.kind !== 'accepted') return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
+        const answeredAt = outcome.startedAt;
+        try {
+          const left = await stream.waitFor((e) => {
+            const s = stateOf(e);
+            return s !== undefined && s !== 'TASK_STATE_INPUT_REQUIRED' && e.receivedAt >= answeredAt;
+          }, options.timeoutMs);
+          return { outcome, resumedAfterMs: left.receivedAt - answeredAt, stateAfter: stateOf(left), observedOn: 'stream' };
+        } catch {
+          const end = stream.end;
+          // Still open at the bound: the task did not resume in time, as the stream shows.
+          if (end === undefined) return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
+          fallback = `the subscription ended before the resume (${describeEnd(end)})`;
+        }
+      } else {
+        fallback = `the subscription ended before its first event (${describeEnd(stream.end!)})`;
       }
     } finally {
       await stream.close();
     }
+  } else {
+    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${sub.inStream ? ' (as the first frame of an event stream)' : ''}`;
   }
-  const outcome = await client.answer(taskId, promptId, payload, { signal: options.signal });
-  if (outcome.kind !== 'accepted') return { outcome, resumedAfterMs: undefined, stateAfter: undefined, observedOn: 'poll' };
+  outcome ??= await client.answer(taskId, promptId, payload, { signal: options.signal });
+  if (outcome.kind !== 'accepted') return { outcome, resumedAfterMs: undefined, stateAfter: undefined, observedOn: 'poll', fallback };
+  return pollResume(client, taskId, outcome, options, fallback);
+}
+
+/** GetTask until the task leaves INPUT_REQUIRED, bounded by the timeout counted from the answer. */
+async function pollResume(client: A2AClient, taskId: string, outcome: AnswerOutcome, options: Options, fallback: string): Promise<ObservedAnswer> {
   const deadline = outcome.startedAt + options.timeoutMs;
   let state: TaskState | undefined;
   while (performance.now() < deadline && !options.signal?.aborted) {
     const got = await client.getTask(taskId, { signal: options.signal });
     if (got.ok) {
       state = got.value.status.state;
-      if (state !== 'TASK_STATE_INPUT_REQUIRED') return { outcome, resumedAfterMs: got.meta.completedAt - outcome.startedAt, stateAfter: state, observedOn: 'poll' };
+      if (state !== 'TASK_STATE_INPUT_REQUIRED') return { outcome, resumedAfterMs: got.meta.completedAt - outcome.startedAt, stateAfter: state, observedOn: 'poll', fallback };
     }
     await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
   }
-  return { outcome, resumedAfterMs: undefined, stateAfter: state, observedOn: 'poll' };
+  return { outcome, resumedAfterMs: undefined, stateAfter: state, observedOn: 'poll', fallback };
 }

@@ -232,7 +232,7 @@ export class ScenarioContext {
         return this.skip('the agent answered with a Message, not a Task that can wait for input');
       case 'not-parked': {
         const why = attempt.statusText;
-        return this.skip(`the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why ? `: ${why}` : ''})`);
+        return this.skip(`the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why ? `: ${why}` : ''})${attempt.fallback ? `; polled GetTask: ${attempt.fallback}` : ''}`);
       }
       case 'no-envelope':
         return this.skip('the agent parked the task without a hitl-prompt/v1 envelope');

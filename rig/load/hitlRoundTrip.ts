@@ -11,7 +11,7 @@
 // (e.g. the task is already terminal) is polled with GetTask. This spares a subscription request and
 // an SSE stream per round trip for agents that resume before replying, so the rig's own cost does not
 // cap the rate it can offer on a two-core box. The resume-latency scenario keeps the stricter method.
-import { TransportError, type A2AClient } from '../client/index.ts';
+import { TransportError, describeEnd, type A2AClient } from '../client/index.ts';
 import type { TaskState } from '../protocol/a2aTypes.ts';
 import { statusOfEvent } from '../protocol/wireInbound.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
@@ -70,6 +70,8 @@ async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal:
   if (replied && replied.status.state !== INPUT_REQUIRED) return { answeredAt, resumedAt: outcome.startedAt + outcome.latencyMs };
 
   const sub = await client.subscribe(prompt.taskId, { signal }).catch(transportFailure);
+  // Why the resume is polled instead: the subscription refused (however framed) or ended early.
+  let polled = sub.ok ? '' : `the subscription was refused: ${sub.error.code} ${sub.error.message}`;
   if (sub.ok) {
     const { stream } = sub;
     const stop = () => void stream.close();
@@ -81,7 +83,11 @@ async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal:
       }, Math.max(1, deadline - performance.now()));
       return { answeredAt, resumedAt: left.receivedAt };
     } catch (err) {
-      throw new RoundTripFailure('resume not observed', `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ${(err as Error).message}`);
+      const end = stream.end;
+      if (end === undefined || end.reason === 'closed' || signal.aborted) {
+        throw new RoundTripFailure('resume not observed', `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ${(err as Error).message}`);
+      }
+      polled = `the subscription ended before the resume (${describeEnd(end)})`;
     } finally {
       signal.removeEventListener('abort', stop);
       await stream.close();
@@ -93,7 +99,7 @@ async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal:
     if (got.ok && (state = got.value.status.state) !== INPUT_REQUIRED) return { answeredAt, resumedAt: got.meta.completedAt };
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
-  throw new RoundTripFailure('resume not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: the subscription was refused)`);
+  throw new RoundTripFailure('resume not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: ${polled})`);
 }
 
 /** The iteration: one round trip per call, through `client`. */

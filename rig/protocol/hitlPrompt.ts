@@ -1,5 +1,6 @@
 // hitl-prompt/v1 as data: the URI, the envelope and response shapes, their JSON Schemas, and the
 // limits the spec makes normative. Both the agent and the rig's client read from here.
+import { readFileSync } from 'node:fs';
 
 export const HITL_PROMPT_URI = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
 /** Key of the response envelope in the answering Message's metadata. */
@@ -43,41 +44,33 @@ export interface ValidationErrorEntry {
   message: string;
 }
 
+/**
+ * The published contract files (rig/protocol/contracts/hitl-prompt-v1/, copied unchanged from the
+ * extension's repository), read as they are: no hand transcription can drift from them.
+ */
+function contract(file: string): Readonly<Record<string, unknown>> {
+  const text = readFileSync(new URL(`./contracts/hitl-prompt-v1/${file}`, import.meta.url), 'utf8');
+  return deepFreeze(JSON.parse(text) as Record<string, unknown>);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** envelope.schema.json: the prompt envelope. */
-export const promptEnvelopeSchema = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: `${HITL_PROMPT_URI}/envelope.schema.json`,
-  type: 'object',
-  additionalProperties: false,
-  required: ['prompt_id', 'prompt', 'response_schema'],
-  properties: {
-    prompt_id: { type: 'string', format: 'uuid' },
-    prompt: { type: 'string', minLength: 1 },
-    response_schema: {
-      type: 'object',
-      required: ['type'],
-      properties: { type: { const: 'object' } },
-    },
-    deadline: { type: 'string', format: 'date-time' },
-    allowed_responders: {
-      type: 'array',
-      items: { type: 'string', pattern: RESPONDER_PATTERN.source },
-    },
-  },
-} as const;
+export const promptEnvelopeSchema = contract('envelope.schema.json');
 
 /** response.schema.json: the response envelope under metadata.hitl_response_for. */
-export const responseEnvelopeSchema = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: `${HITL_PROMPT_URI}/response.schema.json`,
-  type: 'object',
-  additionalProperties: false,
-  required: ['prompt_id', 'payload'],
-  properties: {
-    prompt_id: { type: 'string', format: 'uuid' },
-    payload: { type: 'object' },
-  },
-} as const;
+export const responseEnvelopeSchema = contract('response.schema.json');
+
+/** examples/invalid-response-422.json: the rejection of an invalid answer, as the contract shows it. */
+export const invalidResponseExample = contract('examples/invalid-response-422.json') as {
+  response: { httpStatus: number; jsonrpcError: { code: number; message: string; data: { extension: string; prompt_id: string; validation_errors: ValidationErrorEntry[] } } };
+};
 
 /** Bytes of the serialized schema, the measure S-2 uses. */
 export function serializedSchemaBytes(schema: unknown): number {

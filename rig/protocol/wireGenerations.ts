@@ -174,8 +174,10 @@ export function messageFromWire(raw: unknown): Message {
   if (!isObject(raw)) throw new TypeError('message must be an object');
   const messageId = optionalString(raw, 'messageId');
   if (!messageId) throw new TypeError('message.messageId is required');
-  if (!Array.isArray(raw.parts)) throw new TypeError('message.parts must be an array');
-  const message: Message = { messageId, role: roleFromWire(raw.role), parts: raw.parts.map(partFromWire) };
+  // v1.0 ProtoJSON leaves an empty list out: absent parts are [].
+  const parts = raw.parts ?? [];
+  if (!Array.isArray(parts)) throw new TypeError('message.parts must be an array');
+  const message: Message = { messageId, role: roleFromWire(raw.role), parts: parts.map(partFromWire) };
   const contextId = optionalString(raw, 'contextId');
   const taskId = optionalString(raw, 'taskId');
   if (contextId) message.contextId = contextId;

@@ -1,6 +1,8 @@
 // Reads what an agent sends back (tasks, statuses, artifacts, send results, stream events) in either
 // wire generation and returns the canonical v1.0 shapes. The peer is untrusted: every field the rig
 // relies on is checked, and a shape that is neither generation's raises TypeError naming the field.
+// v1.0 JSON is ProtoJSON, which leaves out every field holding its default (false, 0, "", [], an
+// unset message): absence is read as that default (no history, no parts, no metadata...).
 import type {
   Artifact,
   JsonObject,
@@ -57,8 +59,9 @@ export function statusFromWire(raw: unknown, what = 'status'): TaskStatus {
 
 export function artifactFromWire(raw: unknown, what = 'artifact'): Artifact {
   const a = requireObject(raw, what);
-  if (!Array.isArray(a.parts)) throw new TypeError(`${what}.parts must be an array`);
-  const parts = withContext(what, () => (a.parts as unknown[]).map(partFromWire));
+  const rawParts = a.parts ?? [];
+  if (!Array.isArray(rawParts)) throw new TypeError(`${what}.parts must be an array`);
+  const parts = withContext(what, () => (rawParts as unknown[]).map(partFromWire));
   return {
     artifactId: requireString(a, 'artifactId', what),
     ...(typeof a.name === 'string' ? { name: a.name } : {}),

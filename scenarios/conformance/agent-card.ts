@@ -28,7 +28,7 @@ export default defineScenario({
       ctx.log('hitl-prompt/v1 is not declared: the extension scenarios are skipped');
       return;
     }
-    ctx.check('hitl-prompt/v1 is declared with required: false', card.hitl.required === false, `required: ${JSON.stringify(card.hitl.required)}`);
+    ctx.check('hitl-prompt/v1 is declared with required: false', card.hitl.required === false, card.hitl.requiredAbsent ? 'required left out (false is its default; ProtoJSON omits it)' : `required: ${JSON.stringify(card.hitl.required)}`);
     const params = card.hitl.params;
     ctx.check(
       'hitl-prompt/v1 is declared with empty params',

@@ -22,7 +22,7 @@ export default defineScenario({
 
     const first = await ctx.answerObserved(open.taskId, promptId, answers.valid);
     ctx.check('the valid answer is accepted', first.outcome.kind === 'accepted', `${first.outcome.kind} (HTTP ${first.outcome.httpStatus}, code ${first.outcome.rpcCode})`);
-    ctx.check('the task resumes (leaves INPUT_REQUIRED)', first.resumedAfterMs !== undefined, `state after: ${first.stateAfter}`);
+    ctx.check('the task resumes (leaves INPUT_REQUIRED)', first.resumedAfterMs !== undefined, `state after: ${first.stateAfter}, observed on ${first.observedOn}${first.fallback ? ` (${first.fallback})` : ''}`);
 
     const second = await ctx.client.answer(open.taskId, promptId, answers.valid);
     ctx.check(

@@ -17,6 +17,6 @@ export default defineScenario({
     const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid);
     const { outcome } = observed;
     ctx.check('the valid payload is accepted with HTTP 200 / JSON-RPC success', outcome.kind === 'accepted' && outcome.httpStatus === 200, `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})`);
-    ctx.check('the task transitions out of INPUT_REQUIRED', observed.resumedAfterMs !== undefined && observed.stateAfter !== 'TASK_STATE_INPUT_REQUIRED', `state after: ${observed.stateAfter}, observed on ${observed.observedOn}`);
+    ctx.check('the task transitions out of INPUT_REQUIRED', observed.resumedAfterMs !== undefined && observed.stateAfter !== 'TASK_STATE_INPUT_REQUIRED', `state after: ${observed.stateAfter}, observed on ${observed.observedOn}${observed.fallback ? ` (${observed.fallback})` : ''}`);
   },
 });

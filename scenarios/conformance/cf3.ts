@@ -1,7 +1,9 @@
 // CF-3: schema-invalid response → 422 (AC-3). Payloads that break the response_schema in each way
 // the schema allows (wrong type, missing required, unknown property) are rejected with 422 and
 // validation_errors; the task stays in INPUT_REQUIRED; a valid answer to the same prompt_id after
-// them is still accepted.
+// them is still accepted. Each rejection is held against the contract's
+// examples/invalid-response-422.json: error.data = {extension, prompt_id, validation_errors[]}, with
+// validation_errors right there (not inside google.rpc ErrorInfo details, as some SDKs render it).
 import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 
 export default defineScenario({
@@ -25,6 +27,13 @@ export default defineScenario({
         outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
         `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode}, ${outcome.validationErrors.length} validation_errors)${outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''}`,
       );
+      if (outcome.kind === 'invalid') {
+        ctx.check(
+          `the ${invalid.kind} rejection's error.data is {extension, prompt_id, validation_errors} as in examples/invalid-response-422.json`,
+          outcome.contract.length === 0,
+          outcome.contract.join('; ') || undefined,
+        );
+      }
       const task = await ctx.client.getTask(open.taskId);
       ctx.check(`after the ${invalid.kind} payload the task remains in INPUT_REQUIRED`, task.ok && task.value.status.state === 'TASK_STATE_INPUT_REQUIRED', task.ok ? task.value.status.state : task.error.message);
     }

@@ -29,6 +29,7 @@ export default defineScenario({
     ctx.check('the envelope carries only the fields the spec lists', extra.length === 0, extra.length ? `extra: ${extra.join(', ')}` : keys.join(', '));
     const uiish = keys.filter((k) => UI_OR_CHANNEL.test(k));
     ctx.check('no envelope field references a UI, delivery channel or identity directory', uiish.length === 0, uiish.join(', ') || 'none');
-    ctx.check('the envelope matches envelope.schema.json and the S-2 bounds', open.prompt.ok, open.prompt.ok ? undefined : open.prompt.reason);
+    const contract = open.prompt.ok ? open.prompt.contract : [];
+    ctx.check('the envelope matches envelope.schema.json and the S-2 bounds', open.prompt.ok && contract.length === 0, open.prompt.ok ? contract.join('; ') || undefined : open.prompt.reason);
   },
 });
