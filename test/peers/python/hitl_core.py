@@ -1,0 +1,298 @@
+"""SDK-independent half of the foreign hitl-prompt/v1 test peers.
+
+Written from the extension's spec and contract files, not from the rig or its reference agent:
+these peers exist to check the rig against an agent it did not write. Everything here is plain
+Python (stdlib + jsonschema) so the two SDK adapters (a2a-sdk 1.3.0 and 0.3.26) share one copy of
+the prompt store, the payload validation, the error shapes and the HTTP-level behaviour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import uuid
+from datetime import datetime, timedelta, timezone
+from typing import Any, Awaitable, Callable
+
+from jsonschema import Draft202012Validator
+
+URI = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1'
+HEADERS = (b'a2a-extensions', b'x-a2a-extensions')
+
+# Deliberately broken variants. Each breaks exactly one guarantee of the spec.
+FAULTS = {
+    'duplicate-accepted',  # a second answer to the same prompt is accepted too
+    'no-validation',  # any payload is accepted
+    'slow-resume',  # the task leaves INPUT_REQUIRED only ~1.5 s after acceptance
+    'volatile',  # tasks and prompts live in memory only: a restart loses them
+    'sdk-errors',  # rejections rendered the SDK's way (HTTP 200, google.rpc ErrorInfo details)
+    'keep-input-required',  # accepts, but the task stays INPUT_REQUIRED
+    'envelope-extra-field',  # the envelope carries a key the contract forbids
+    'envelope-without-activation',  # the envelope is sent even when the client did not activate
+    'no-extension-echo',  # the activated URI is not echoed in the response headers
+}
+
+RESPONSE_SCHEMA: dict[str, Any] = {
+    '$schema': 'https://json-schema.org/draft/2020-12/schema',
+    'type': 'object',
+    'additionalProperties': False,
+    'required': ['approved'],
+    'properties': {
+        'approved': {'type': 'boolean'},
+        'comment': {'type': 'string', 'maxLength': 1024},
+    },
+}
+PROMPT_TEXT = 'Approve the requested action?'
+PLAIN_TEXT = 'Input required: reply with your approval.'
+SLOW_RESUME_S = 1.5
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description='hitl-prompt/v1 test peer on the official a2a-sdk')
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--db', required=True, help='sqlite file for tasks and prompts')
+    p.add_argument('--fault', action='append', default=[], choices=sorted(FAULTS))
+    return p.parse_args(argv)
+
+
+class Store:
+    """Prompts and (SDK-serialized) tasks in one sqlite file; ':memory:' for the volatile variant.
+
+    Every write commits before returning, so whatever a reply reports is on disk first.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        if path != ':memory:':
+            self.db.execute('PRAGMA journal_mode=WAL')
+            self.db.execute('PRAGMA synchronous=FULL')
+        self.db.execute(
+            'CREATE TABLE IF NOT EXISTS prompts (prompt_id TEXT PRIMARY KEY, task_id TEXT NOT NULL,'
+            ' context_id TEXT NOT NULL, envelope TEXT NOT NULL, answered INTEGER NOT NULL DEFAULT 0)'
+        )
+        self.db.execute('CREATE TABLE IF NOT EXISTS tasks (task_id TEXT PRIMARY KEY, body TEXT NOT NULL)')
+
+    # prompts
+    def new_prompt(self, task_id: str, context_id: str, faults: set[str]) -> dict[str, Any]:
+        while True:  # never reuse an id, even one seen before a restart
+            prompt_id = str(uuid.uuid4())
+            if not self.db.execute('SELECT 1 FROM prompts WHERE prompt_id=?', (prompt_id,)).fetchone():
+                break
+        envelope: dict[str, Any] = {
+            'prompt_id': prompt_id,
+            'prompt': PROMPT_TEXT,
+            'response_schema': RESPONSE_SCHEMA,
+            'deadline': (datetime.now(timezone.utc) + timedelta(hours=1)).strftime('%Y-%m-%dT%H:%M:%SZ'),
+            'allowed_responders': ['any'],
+        }
+        if 'envelope-extra-field' in faults:
+            envelope['ui_hint'] = 'modal-dialog'
+        self.db.execute(
+            'INSERT INTO prompts (prompt_id, task_id, context_id, envelope) VALUES (?,?,?,?)',
+            (prompt_id, task_id, context_id, json.dumps(envelope)),
+        )
+        return envelope
+
+    def prompt(self, prompt_id: str) -> dict[str, Any] | None:
+        row = self.db.execute(
+            'SELECT task_id, context_id, envelope, answered FROM prompts WHERE prompt_id=?', (prompt_id,)
+        ).fetchone()
+        if not row:
+            return None
+        return {'task_id': row[0], 'context_id': row[1], 'envelope': json.loads(row[2]), 'answered': bool(row[3])}
+
+    def open_prompt_for_task(self, task_id: str) -> dict[str, Any] | None:
+        row = self.db.execute('SELECT envelope FROM prompts WHERE task_id=? AND answered=0', (task_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def claim(self, prompt_id: str) -> bool:
+        """Marks the prompt answered; True for exactly one caller (the UPDATE is the arbiter)."""
+        cur = self.db.execute('UPDATE prompts SET answered=1 WHERE prompt_id=? AND answered=0', (prompt_id,))
+        return cur.rowcount == 1
+
+    # tasks, as JSON text the adapter produced
+    def save_task(self, task_id: str, body: str) -> None:
+        self.db.execute('INSERT OR REPLACE INTO tasks (task_id, body) VALUES (?,?)', (task_id, body))
+
+    def delete_task(self, task_id: str) -> None:
+        self.db.execute('DELETE FROM tasks WHERE task_id=?', (task_id,))
+
+    def all_tasks(self) -> list[str]:
+        return [r[0] for r in self.db.execute('SELECT body FROM tasks ORDER BY rowid')]
+
+
+def _pointer(parts: Any) -> str:
+    return ''.join('/' + str(p).replace('~', '~0').replace('/', '~1') for p in parts)
+
+
+_JSON_TYPES = {bool: 'boolean', int: 'integer', float: 'number', str: 'string', list: 'array', dict: 'object'}
+
+
+def validation_errors(schema: dict[str, Any], payload: Any) -> list[dict[str, str]]:
+    """Draft 2020-12 errors as [{path (JSON Pointer to the offending value), keyword, message}]."""
+    out: list[dict[str, str]] = []
+    errors = sorted(Draft202012Validator(schema).iter_errors(payload), key=lambda e: list(e.absolute_path))
+    for err in errors:
+        base = list(err.absolute_path)
+        if err.validator == 'additionalProperties' and isinstance(err.instance, dict):
+            allowed = set((err.schema or {}).get('properties', {}))
+            for key in sorted(k for k in err.instance if k not in allowed):
+                out.append({'path': _pointer(base + [key]), 'keyword': 'additionalProperties',
+                            'message': f"additional property '{key}' is not permitted"})
+        elif err.validator == 'required' and isinstance(err.instance, dict):
+            for key in err.validator_value:
+                if key not in err.instance:
+                    out.append({'path': _pointer(base + [key]), 'keyword': 'required',
+                                'message': f"missing required property '{key}'"})
+        elif err.validator == 'type':
+            got = _JSON_TYPES.get(type(err.instance), 'null')
+            out.append({'path': _pointer(base), 'keyword': 'type',
+                        'message': f'expected {err.validator_value}, got {got}'})
+        else:
+            out.append({'path': _pointer(base), 'keyword': str(err.validator), 'message': err.message})
+    return out
+
+
+def rpc_error(req_id: Any, code: int, message: str, data: Any) -> bytes:
+    return json.dumps({'jsonrpc': '2.0', 'id': req_id, 'error': {'code': code, 'message': message, 'data': data}}).encode()
+
+
+def sdk_style_error(req_id: Any, code: int, reason: str, meta: dict[str, Any]) -> bytes:
+    """The shape a1.x SDK-rendered error has: details as google.rpc ErrorInfo, string metadata."""
+    info = {'@type': 'type.googleapis.com/google.rpc.ErrorInfo', 'reason': reason, 'domain': 'a2a-protocol.org',
+            'metadata': {k: v if isinstance(v, str) else json.dumps(v) for k, v in meta.items()}}
+    return rpc_error(req_id, code, reason, [info])
+
+
+SEND_METHODS = {'SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'}
+STREAM_METHODS = {'SendStreamingMessage', 'message/stream'}
+
+Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
+# Renders "the task as it is now" as a JSON-RPC result for the duplicate-accepted variant.
+TaskRenderer = Callable[[str, str], Awaitable[Any]]
+
+
+class HitlMiddleware:
+    """ASGI middleware in front of the SDK's JSON-RPC route.
+
+    It does what the SDKs do not: reads activation from either header (A2A-Extensions of 1.0 or
+    X-A2A-Extensions of 0.3) and hands both to the SDK, echoes the activated URI on every response
+    (streams included), and decides answers (409 / 422 with the contract's error.data, or one
+    atomic claim) before the SDK sees them, so the HTTP status is the spec's, not the SDK's 200.
+    """
+
+    def __init__(self, app: Asgi, store: Store, faults: set[str], render_task: TaskRenderer) -> None:
+        self.app, self.store, self.faults, self.render_task = app, store, faults, render_task
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope['type'] != 'http':
+            return await self.app(scope, receive, send)
+        requested: list[str] = []
+        for name, value in scope['headers']:
+            if name.lower() in HEADERS:
+                requested += [v.strip() for v in value.decode('latin-1').split(',') if v.strip()]
+        activated = URI in requested or 'envelope-without-activation' in self.faults
+        if requested:  # both SDK generations see the request, whichever header the client used
+            joined = ', '.join(dict.fromkeys(requested)).encode()
+            headers = [(n, v) for n, v in scope['headers'] if n.lower() not in HEADERS]
+            scope = dict(scope, headers=headers + [(h, joined) for h in HEADERS])
+        echo = URI in requested and 'no-extension-echo' not in self.faults
+
+        async def send_echo(msg: dict) -> None:
+            if echo and msg['type'] == 'http.response.start':
+                msg = dict(msg, headers=list(msg.get('headers', [])) + [(h, URI.encode()) for h in HEADERS])
+            await send(msg)
+
+        if scope['method'] != 'POST':
+            return await self.app(scope, receive, send_echo)
+        body = b''
+        while True:
+            msg = await receive()
+            body += msg.get('body', b'')
+            if not msg.get('more_body'):
+                break
+        verdict = await self._decide(body, activated)
+        if verdict is not None:
+            status, out, content_type = verdict
+            await send_echo({'type': 'http.response.start', 'status': status,
+                             'headers': [(b'content-type', content_type), (b'content-length', str(len(out)).encode())]})
+            await send_echo({'type': 'http.response.body', 'body': out})
+            return
+        sent = False
+
+        async def replay() -> dict:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {'type': 'http.request', 'body': body, 'more_body': False}
+
+        await self.app(scope, replay, send_echo)
+
+    async def _decide(self, body: bytes, activated: bool) -> tuple[int, bytes, bytes] | None:
+        """None: let the SDK handle it. Otherwise (HTTP status, body, content type)."""
+        try:
+            req = json.loads(body)
+            params = req.get('params') or {}
+            message = params.get('message') or {}
+            meta = message.get('metadata') or {}
+        except (ValueError, AttributeError):
+            return None
+        if not isinstance(req, dict) or req.get('method') not in SEND_METHODS or not isinstance(meta, dict):
+            return None
+        answer = meta.get('hitl_response_for')
+        if answer is None:
+            return None
+        req_id = req.get('id')
+        prompt_id = answer.get('prompt_id') if isinstance(answer, dict) else None
+        prompt = self.store.prompt(prompt_id) if isinstance(prompt_id, str) else None
+        task_id = message.get('taskId') or message.get('task_id')
+        if prompt is None or prompt['task_id'] != task_id or (prompt['answered'] and 'duplicate-accepted' not in self.faults):
+            return self._reject(req_id, 409, -32010, 'hitl_already_answered_or_unknown',
+                                {'extension': URI, 'prompt_id': prompt_id})
+        if 'no-validation' not in self.faults:
+            errors = validation_errors(prompt['envelope']['response_schema'], answer.get('payload'))
+            extra = sorted(set(answer) - {'prompt_id', 'payload'})
+            errors += [{'path': '/' + k, 'keyword': 'additionalProperties',
+                        'message': f"hitl_response_for property '{k}' is not permitted"} for k in extra]
+            if errors:
+                return self._reject(req_id, 422, -32011, 'hitl_response_invalid',
+                                    {'extension': URI, 'prompt_id': prompt_id, 'validation_errors': errors})
+        if self.store.claim(prompt_id):
+            return None  # the one accepted answer: the SDK resumes the task
+        # Only the duplicate-accepted variant gets here: "accept" the repeat with the task as it is.
+        result = await self.render_task(prompt['task_id'], req['method'])
+        reply = json.dumps({'jsonrpc': '2.0', 'id': req_id, 'result': result}).encode()
+        if req['method'] in STREAM_METHODS:
+            return 200, b'data: ' + reply + b'\n\n', b'text/event-stream'
+        return 200, reply, b'application/json'
+
+    def _reject(self, req_id: Any, status: int, code: int, message: str, data: dict) -> tuple[int, bytes, bytes]:
+        if 'sdk-errors' in self.faults:
+            return 200, sdk_style_error(req_id, code, message, data), b'application/json'
+        return status, rpc_error(req_id, code, message, data), b'application/json'
+
+
+async def serve(app: Asgi, port: int) -> None:
+    """Listens on 127.0.0.1:port, prints the one JSON line once bound, returns on SIGTERM/SIGINT."""
+    import os
+    import sys
+
+    import uvicorn
+
+    config = uvicorn.Config(app, host='127.0.0.1', port=port, log_level='warning', timeout_graceful_shutdown=1,
+                            lifespan='off')
+    server = uvicorn.Server(config)
+    import asyncio
+
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()  # raises the bind error, if any
+            raise SystemExit(1)
+        await asyncio.sleep(0.02)
+    bound = server.servers[0].sockets[0].getsockname()[1]
+    sys.stdout.write(json.dumps({'url': f'http://127.0.0.1:{bound}/', 'pid': os.getpid()}) + '\n')
+    sys.stdout.flush()
+    await task
