@@ -147,5 +147,53 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const openId = open.status.message.metadata[URI].prompt_id;
       expect((await answer(open, openId, { approved: true })).status).toBe(200);
     }, 30_000);
+
+    describe('fault flags', () => {
+      const withPeer = async (faults: string[], body: (p: PythonPeer) => Promise<void>) => {
+        const saved = peer;
+        const faulty = await startPythonPeer({ sdk, faults });
+        peer = faulty;
+        try {
+          await body(faulty);
+        } finally {
+          peer = saved;
+          await faulty.close();
+        }
+      };
+
+      it('sdk-errors, no-extension-echo, envelope-extra-field, envelope-without-activation', async () => {
+        await withPeer(['sdk-errors', 'no-extension-echo', 'envelope-extra-field', 'envelope-without-activation'], async () => {
+          const { reply, task } = await park({});
+          const env = task.status.message.metadata[URI];
+          expect(env.ui_hint).toBe('modal-dialog');
+          expect((await park()).reply.headers.get('a2a-extensions')).toBeNull();
+          expect(reply.headers.get('x-a2a-extensions')).toBeNull();
+          const bad = await answer(task, env.prompt_id, { approved: 1 });
+          expect(bad.status).toBe(200);
+          expect(bad.body.error.code).toBe(-32011);
+          const [info] = bad.body.error.data;
+          expect(info['@type']).toBe('type.googleapis.com/google.rpc.ErrorInfo');
+          expect(JSON.parse(info.metadata.validation_errors)).toEqual([{ path: '/approved', keyword: 'type', message: 'expected boolean, got integer' }]);
+        });
+      }, 30_000);
+
+      it('duplicate-accepted, keep-input-required, volatile, no-validation, slow-resume', async () => {
+        await withPeer(['duplicate-accepted', 'keep-input-required', 'volatile', 'no-validation', 'slow-resume'], async (p) => {
+          const { task } = await park();
+          const id = task.status.message.metadata[URI].prompt_id;
+          const t0 = performance.now();
+          expect((await answer(task, id, { nonsense: 'x' })).status).toBe(200);
+          expect(performance.now() - t0).toBeGreaterThan(1_400); // the blocking send waits for the (slow) resume
+          expect((await answer(task, id, { approved: true })).status).toBe(200);
+          expect((await getTask(task.id)).status.state).toBe(w.inputRequired);
+          await promisify(execFile)('sh', ['-c', p.restartCmd], { timeout: 10_000 });
+          for (let i = 0; i < 300; i++) {
+            if (await fetch(new URL('/.well-known/agent-card.json', p.url)).then((r) => r.ok, () => false)) break;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          expect((await rpc(p.url, w.get, { id: task.id })).body.error.code).toBe(-32001); // TaskNotFound
+        });
+      }, 30_000);
+    });
   });
 }
