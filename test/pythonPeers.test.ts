@@ -195,5 +195,12 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         });
       }, 30_000);
     });
+
+    it('SIGTERM: the peer exits by itself, promptly', async () => {
+      const pid = peer.pid();
+      process.kill(pid, 'SIGTERM');
+      for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(processAlive(pid)).toBe(false);
+    });
   });
 }

@@ -14,6 +14,7 @@ from importlib.metadata import version
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import hitl_core as core  # noqa: E402
+import hitl_http  # noqa: E402
 
 
 async def main() -> None:
@@ -25,7 +26,7 @@ async def main() -> None:
     else:
         import sdk_v1 as sdk
     app = await sdk.build_app(args.port, store, faults)
-    await core.serve(app, args.port)
+    await hitl_http.serve(app, args.port)
 
 
 if __name__ == '__main__':

@@ -15,6 +15,7 @@ from a2a.types import AgentCapabilities, AgentCard, AgentExtension, AgentSkill, 
 from a2a.utils import new_agent_text_message, new_task
 
 import hitl_core as core
+import hitl_http
 
 
 def card(url: str) -> AgentCard:
@@ -70,8 +71,9 @@ class HitlExecutor(AgentExecutor):
         def text(t: str) -> Any:
             return new_agent_text_message(t, context_id=context_id, task_id=task_id)
 
-        if parked and 'hitl_response_for' in meta:
-            # The middleware accepted (claimed) this answer before the SDK saw it.
+        if 'hitl_response_for' in meta:
+            # Only an answer the middleware accepted (claimed) reaches the SDK: resume, whatever state
+            # the SDK's copy of the task shows at this instant.
             if 'slow-resume' in self.faults:
                 await asyncio.sleep(core.SLOW_RESUME_S)
             if 'keep-input-required' in self.faults:
@@ -109,4 +111,4 @@ async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
         task = await task_store.get(task_id)
         return task.model_dump(mode='json', by_alias=True, exclude_none=True) if task else {}
 
-    return core.HitlMiddleware(app, store, faults, render_task)
+    return hitl_http.HitlMiddleware(app, store, faults, render_task)

@@ -27,6 +27,7 @@ from a2a.types.a2a_pb2 import (
 )
 
 import hitl_core as core
+import hitl_http
 
 
 def card(url: str) -> AgentCard:
@@ -79,8 +80,9 @@ class HitlExecutor(AgentExecutor):
                            history=[context.message] if context.message else [])
             await event_queue.enqueue_event(current)
         parked = current is not None and current.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
-        if parked and 'hitl_response_for' in meta:
-            # The middleware accepted (claimed) this answer before the SDK saw it.
+        if 'hitl_response_for' in meta:
+            # Only an answer the middleware accepted (claimed) reaches the SDK: resume, whatever state
+            # the SDK's copy of the task shows at this instant.
             if 'slow-resume' in self.faults:
                 await asyncio.sleep(core.SLOW_RESUME_S)
             if 'keep-input-required' in self.faults:
@@ -121,4 +123,4 @@ async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
         task = await task_store.get(task_id, ServerCallContext())
         return {'task': MessageToDict(task) if task else {}}
 
-    return core.HitlMiddleware(app, store, faults, render_task)
+    return hitl_http.HitlMiddleware(app, store, faults, render_task)
