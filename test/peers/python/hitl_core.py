@@ -132,7 +132,7 @@ _JSON_TYPES = {bool: 'boolean', int: 'integer', float: 'number', str: 'string', 
 def validation_errors(schema: dict[str, Any], payload: Any) -> list[dict[str, str]]:
     """Draft 2020-12 errors as [{path (JSON Pointer to the offending value), keyword, message}]."""
     out: list[dict[str, str]] = []
-    errors = sorted(Draft202012Validator(schema).iter_errors(payload), key=lambda e: list(e.absolute_path))
+    errors = sorted(Draft202012Validator(schema).iter_errors(payload), key=lambda e: [str(p) for p in e.absolute_path])
     for err in errors:
         base = list(err.absolute_path)
         if err.validator == 'additionalProperties' and isinstance(err.instance, dict):
@@ -151,4 +151,6 @@ def validation_errors(schema: dict[str, Any], payload: Any) -> list[dict[str, st
                         'message': f'expected {err.validator_value}, got {got}'})
         else:
             out.append({'path': _pointer(base), 'keyword': str(err.validator), 'message': err.message})
-    return out
+    # jsonschema reports each missing required property (and each extra one) as its own error, and
+    # each is expanded above from the whole list: keep one entry per (path, keyword).
+    return list({(e['path'], e['keyword']): e for e in out}.values())
