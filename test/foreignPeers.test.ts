@@ -6,13 +6,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
 import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
 
-const out = mkdtempSync(join(tmpdir(), 'a2a-rig-peers-'));
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+let out = '';
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'a2a-rig-peers-'));
+});
+afterAll(() => {
+  if (out) rmSync(out, { recursive: true, force: true });
+});
 
 // The flood at 200 answers (the smoke profile's 1,000 cost a Python agent seconds of CPU): enough to
 // tell one acceptance from several, which is all a broken variant has to show.
