@@ -1,0 +1,155 @@
+"""HTTP half of the test peers: the ASGI middleware in front of either SDK's JSON-RPC route, the
+contract's error bodies, and the listener (one JSON line once bound, clean exit on SIGTERM)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from typing import Any, Awaitable, Callable
+
+import uvicorn
+
+from hitl_core import HEADERS, URI, Store, validation_errors
+
+
+def rpc_error(req_id: Any, code: int, message: str, data: Any) -> bytes:
+    return json.dumps({'jsonrpc': '2.0', 'id': req_id, 'error': {'code': code, 'message': message, 'data': data}}).encode()
+
+
+def sdk_style_error(req_id: Any, code: int, reason: str, meta: dict[str, Any]) -> bytes:
+    """The shape of an error the 1.x SDK renders itself: google.rpc ErrorInfo details, string metadata."""
+    info = {'@type': 'type.googleapis.com/google.rpc.ErrorInfo', 'reason': reason, 'domain': 'a2a-protocol.org',
+            'metadata': {k: v if isinstance(v, str) else json.dumps(v) for k, v in meta.items()}}
+    return rpc_error(req_id, code, reason, [info])
+
+
+SEND_METHODS = {'SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'}
+STREAM_METHODS = {'SendStreamingMessage', 'message/stream'}
+
+Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
+# Renders "the task as it is now" as a JSON-RPC result for the duplicate-accepted variant.
+TaskRenderer = Callable[[str, str], Awaitable[Any]]
+
+
+class HitlMiddleware:
+    """ASGI middleware in front of the SDK's JSON-RPC route.
+
+    It does what the SDKs do not: reads activation from either header (A2A-Extensions of 1.0 or
+    X-A2A-Extensions of 0.3) and hands both to the SDK, echoes the activated URI on every response
+    (streams included), and decides answers (409 / 422 with the contract's error.data, or one
+    atomic claim) before the SDK sees them, so the HTTP status is the spec's, not the SDK's 200.
+    """
+
+    def __init__(self, app: Asgi, store: Store, faults: set[str], render_task: TaskRenderer) -> None:
+        self.app, self.store, self.faults, self.render_task = app, store, faults, render_task
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope['type'] != 'http':
+            return await self.app(scope, receive, send)
+        requested: list[str] = []
+        for name, value in scope['headers']:
+            if name.lower() in HEADERS:
+                requested += [v.strip() for v in value.decode('latin-1').split(',') if v.strip()]
+        activated = URI in requested or 'envelope-without-activation' in self.faults
+        if requested:  # both SDK generations see the request, whichever header the client used
+            joined = ', '.join(dict.fromkeys(requested)).encode()
+            headers = [(n, v) for n, v in scope['headers'] if n.lower() not in HEADERS]
+            scope = dict(scope, headers=headers + [(h, joined) for h in HEADERS])
+        echo = URI in requested and 'no-extension-echo' not in self.faults
+
+        async def send_echo(msg: dict) -> None:
+            if echo and msg['type'] == 'http.response.start':
+                msg = dict(msg, headers=list(msg.get('headers', [])) + [(h, URI.encode()) for h in HEADERS])
+            await send(msg)
+
+        if scope['method'] != 'POST':
+            return await self.app(scope, receive, send_echo)
+        body = b''
+        while True:
+            msg = await receive()
+            body += msg.get('body', b'')
+            if not msg.get('more_body'):
+                break
+        verdict = await self._decide(body, activated)
+        if verdict is not None:
+            status, out, content_type = verdict
+            await send_echo({'type': 'http.response.start', 'status': status,
+                             'headers': [(b'content-type', content_type), (b'content-length', str(len(out)).encode())]})
+            await send_echo({'type': 'http.response.body', 'body': out})
+            return
+        sent = False
+
+        async def replay() -> dict:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {'type': 'http.request', 'body': body, 'more_body': False}
+
+        await self.app(scope, replay, send_echo)
+
+    async def _decide(self, body: bytes, activated: bool) -> tuple[int, bytes, bytes] | None:
+        """None: let the SDK handle it. Otherwise (HTTP status, body, content type)."""
+        try:
+            req = json.loads(body)
+            params = req.get('params') or {}
+            message = params.get('message') or {}
+            meta = message.get('metadata') or {}
+        except (ValueError, AttributeError):
+            return None
+        if not isinstance(req, dict) or req.get('method') not in SEND_METHODS or not isinstance(meta, dict):
+            return None
+        answer = meta.get('hitl_response_for')
+        if answer is None:
+            return None
+        req_id = req.get('id')
+        prompt_id = answer.get('prompt_id') if isinstance(answer, dict) else None
+        prompt = self.store.prompt(prompt_id) if isinstance(prompt_id, str) else None
+        task_id = message.get('taskId') or message.get('task_id')
+        if prompt is None or prompt['task_id'] != task_id or (prompt['answered'] and 'duplicate-accepted' not in self.faults):
+            return self._reject(req_id, 409, -32010, 'hitl_already_answered_or_unknown',
+                                {'extension': URI, 'prompt_id': prompt_id})
+        if 'no-validation' not in self.faults:
+            errors = validation_errors(prompt['envelope']['response_schema'], answer.get('payload'))
+            extra = sorted(set(answer) - {'prompt_id', 'payload'})
+            errors += [{'path': '/' + k, 'keyword': 'additionalProperties',
+                        'message': f"hitl_response_for property '{k}' is not permitted"} for k in extra]
+            if errors:
+                return self._reject(req_id, 422, -32011, 'hitl_response_invalid',
+                                    {'extension': URI, 'prompt_id': prompt_id, 'validation_errors': errors})
+        if self.store.claim(prompt_id):
+            return None  # the one accepted answer: the SDK resumes the task
+        # Only the duplicate-accepted variant gets here: "accept" the repeat with the task as it is.
+        result = await self.render_task(prompt['task_id'], req['method'])
+        reply = json.dumps({'jsonrpc': '2.0', 'id': req_id, 'result': result}).encode()
+        if req['method'] in STREAM_METHODS:
+            return 200, b'data: ' + reply + b'\n\n', b'text/event-stream'
+        return 200, reply, b'application/json'
+
+    def _reject(self, req_id: Any, status: int, code: int, message: str, data: dict) -> tuple[int, bytes, bytes]:
+        if 'sdk-errors' in self.faults:
+            return 200, sdk_style_error(req_id, code, message, data), b'application/json'
+        return status, rpc_error(req_id, code, message, data), b'application/json'
+
+
+async def serve(app: Asgi, port: int) -> None:
+    """Listens on 127.0.0.1:port, prints the one JSON line once bound, returns on SIGTERM/SIGINT."""
+    config = uvicorn.Config(app, host='127.0.0.1', port=port, log_level='warning', timeout_graceful_shutdown=1,
+                            lifespan='off')
+    server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on SIGTERM, then re-raises it under the handler it found: a no-op
+    # handler here makes that a normal exit (status 0) instead of death by signal (143).
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()  # raises the bind error, if any
+            raise SystemExit(1)
+        await asyncio.sleep(0.02)
+    bound = server.servers[0].sockets[0].getsockname()[1]
+    sys.stdout.write(json.dumps({'url': f'http://127.0.0.1:{bound}/', 'pid': os.getpid()}) + '\n')
+    sys.stdout.flush()
+    await task

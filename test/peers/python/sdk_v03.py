@@ -1,0 +1,114 @@
+"""Adapter for a2a-sdk 0.3.x (A2A 0.3 wire, pydantic models): card, executor, durable task store, app."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.apps import A2AStarletteApplication
+from a2a.server.context import ServerCallContext
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.types import AgentCapabilities, AgentCard, AgentExtension, AgentSkill, Task, TaskState
+from a2a.utils import new_agent_text_message, new_task
+
+import hitl_core as core
+import hitl_http
+
+
+def card(url: str) -> AgentCard:
+    return AgentCard(
+        name='hitl-peer-python-a2a-sdk-0.3.26',
+        description='Independent hitl-prompt/v1 test peer on the official Python a2a-sdk 0.3',
+        url=url,
+        version='1.0.0',
+        protocol_version='0.3.0',
+        preferred_transport='JSONRPC',
+        capabilities=AgentCapabilities(streaming=True, extensions=[AgentExtension(
+            uri=core.URI, description='Structured HITL prompt envelope on INPUT_REQUIRED state.',
+            required=False, params={})]),
+        default_input_modes=['text/plain'],
+        default_output_modes=['text/plain'],
+        skills=[AgentSkill(id='approval', name='approval', description='Asks a human to approve', tags=['hitl'])],
+    )
+
+
+class DurableTaskStore(InMemoryTaskStore):
+    """The SDK's in-memory store, written through to sqlite and reloaded from it at start."""
+
+    def __init__(self, store: core.Store) -> None:
+        super().__init__()
+        self.store = store
+        for body in store.all_tasks():
+            task = Task.model_validate_json(body)
+            self.tasks[task.id] = task
+
+    async def save(self, task: Task, context: ServerCallContext | None = None) -> None:
+        self.store.save_task(task.id, task.model_dump_json(by_alias=True, exclude_none=True))
+        await super().save(task, context)
+
+    async def delete(self, task_id: str, context: ServerCallContext | None = None) -> None:
+        self.store.delete_task(task_id)
+        await super().delete(task_id, context)
+
+
+class HitlExecutor(AgentExecutor):
+    def __init__(self, store: core.Store, faults: set[str]) -> None:
+        self.store, self.faults = store, faults
+
+    async def execute(self, context: RequestContext, event_queue: Any) -> None:
+        current = context.current_task
+        if current is None:
+            current = new_task(context.message)
+            await event_queue.enqueue_event(current)
+        task_id, context_id = current.id, current.context_id
+        updater = TaskUpdater(event_queue, task_id, context_id)
+        meta = (context.message.metadata if context.message else None) or {}
+        parked = current.status.state == TaskState.input_required
+
+        def text(t: str) -> Any:
+            return new_agent_text_message(t, context_id=context_id, task_id=task_id)
+
+        if 'hitl_response_for' in meta:
+            # Only an answer the middleware accepted (claimed) reaches the SDK: resume, whatever state
+            # the SDK's copy of the task shows at this instant.
+            if 'slow-resume' in self.faults:
+                await asyncio.sleep(core.SLOW_RESUME_S)
+            if 'keep-input-required' in self.faults:
+                await updater.requires_input(text(core.PLAIN_TEXT), final=True)
+                return
+            await updater.start_work()
+            payload = meta['hitl_response_for'].get('payload', {})
+            await updater.complete(text(f'answer accepted: {json.dumps(payload)}'))
+            return
+        envelope = self.store.open_prompt_for_task(task_id) if parked else None
+        if parked and envelope is None:  # a plain (unactivated) exchange: any reply completes it
+            await updater.start_work()
+            await updater.complete()
+            return
+        activated = core.URI in context.requested_extensions or 'envelope-without-activation' in self.faults
+        if envelope is None and activated:
+            envelope = self.store.new_prompt(task_id, context_id, self.faults)
+        msg = text(core.PLAIN_TEXT)
+        if envelope is not None:
+            msg.metadata = {core.URI: envelope}
+        await updater.requires_input(msg, final=True)
+
+    async def cancel(self, context: RequestContext, event_queue: Any) -> None:
+        await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
+
+
+async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
+    url = f'http://127.0.0.1:{port}/'
+    task_store = DurableTaskStore(store)
+    agent_card = card(url)
+    handler = DefaultRequestHandler(agent_executor=HitlExecutor(store, faults), task_store=task_store)
+    app = A2AStarletteApplication(agent_card=agent_card, http_handler=handler).build(rpc_url='/')
+
+    async def render_task(task_id: str, _method: str) -> Any:
+        task = await task_store.get(task_id)
+        return task.model_dump(mode='json', by_alias=True, exclude_none=True) if task else {}
+
+    return hitl_http.HitlMiddleware(app, store, faults, render_task)

@@ -1,0 +1,126 @@
+"""Adapter for a2a-sdk 1.x (A2A 1.0 wire, ProtoJSON): card, executor, durable task store, app."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from google.protobuf.json_format import MessageToDict, ParseDict
+from starlette.applications import Starlette
+
+from a2a.helpers.proto_helpers import new_text_message
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.context import ServerCallContext
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.types.a2a_pb2 import (
+    AgentCapabilities,
+    AgentCard,
+    AgentExtension,
+    AgentInterface,
+    AgentSkill,
+    Task,
+    TaskState,
+    TaskStatus,
+)
+
+import hitl_core as core
+import hitl_http
+
+
+def card(url: str) -> AgentCard:
+    ext = AgentExtension(uri=core.URI, description='Structured HITL prompt envelope on INPUT_REQUIRED state.',
+                         required=False)
+    ext.params.SetInParent()  # present and empty: ProtoJSON then writes "params": {}
+    return AgentCard(
+        name='hitl-peer-python-a2a-sdk-1.3.0',
+        description='Independent hitl-prompt/v1 test peer on the official Python a2a-sdk 1.x',
+        supported_interfaces=[AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='1.0')],
+        version='1.0.0',
+        capabilities=AgentCapabilities(streaming=True, extensions=[ext]),
+        default_input_modes=['text/plain'],
+        default_output_modes=['text/plain'],
+        skills=[AgentSkill(id='approval', name='approval', description='Asks a human to approve', tags=['hitl'])],
+    )
+
+
+class DurableTaskStore(InMemoryTaskStore):
+    """The SDK's in-memory store (so GetTask/ListTasks stay native), written through to sqlite."""
+
+    def __init__(self, store: core.Store) -> None:
+        super().__init__()
+        self.store = store
+
+    async def load(self) -> None:
+        for body in self.store.all_tasks():
+            await super().save(ParseDict(json.loads(body), Task()), ServerCallContext())
+
+    async def save(self, task: Task, context: ServerCallContext) -> None:
+        self.store.save_task(task.id, json.dumps(MessageToDict(task)))
+        await super().save(task, context)
+
+    async def delete(self, task_id: str, context: ServerCallContext) -> None:
+        self.store.delete_task(task_id)
+        await super().delete(task_id, context)
+
+
+class HitlExecutor(AgentExecutor):
+    def __init__(self, store: core.Store, faults: set[str]) -> None:
+        self.store, self.faults = store, faults
+
+    async def execute(self, context: RequestContext, event_queue: Any) -> None:
+        task_id, context_id = context.task_id, context.context_id
+        updater = TaskUpdater(event_queue, task_id, context_id)
+        meta = MessageToDict(context.message.metadata) if context.message else {}
+        current = context.current_task
+        if current is None:  # the SDK wants the Task itself before any status update
+            current = Task(id=task_id, context_id=context_id, status=TaskStatus(state=TaskState.TASK_STATE_SUBMITTED),
+                           history=[context.message] if context.message else [])
+            await event_queue.enqueue_event(current)
+        parked = current is not None and current.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+        if 'hitl_response_for' in meta:
+            # Only an answer the middleware accepted (claimed) reaches the SDK: resume, whatever state
+            # the SDK's copy of the task shows at this instant.
+            if 'slow-resume' in self.faults:
+                await asyncio.sleep(core.SLOW_RESUME_S)
+            if 'keep-input-required' in self.faults:
+                await updater.requires_input(new_text_message(core.PLAIN_TEXT, context_id=context_id, task_id=task_id))
+                return
+            await updater.start_work()
+            payload = meta['hitl_response_for'].get('payload', {})
+            await updater.complete(new_text_message(f'answer accepted: {json.dumps(payload)}',
+                                                    context_id=context_id, task_id=task_id))
+            return
+        envelope = self.store.open_prompt_for_task(task_id) if parked else None
+        if parked and envelope is None:  # a plain (unactivated) exchange: any reply completes it
+            await updater.start_work()
+            await updater.complete()
+            return
+        activated = core.URI in context.requested_extensions or 'envelope-without-activation' in self.faults
+        if envelope is None and activated:
+            envelope = self.store.new_prompt(task_id, context_id, self.faults)
+        msg = new_text_message(core.PLAIN_TEXT, context_id=context_id, task_id=task_id)
+        if envelope is not None:
+            msg.metadata.update({core.URI: envelope})
+        await updater.requires_input(msg)
+
+    async def cancel(self, context: RequestContext, event_queue: Any) -> None:
+        await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
+
+
+async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
+    url = f'http://127.0.0.1:{port}/'
+    task_store = DurableTaskStore(store)
+    await task_store.load()
+    agent_card = card(url)
+    handler = DefaultRequestHandler(agent_executor=HitlExecutor(store, faults), task_store=task_store,
+                                    agent_card=agent_card)
+    app = Starlette(routes=create_agent_card_routes(agent_card) + create_jsonrpc_routes(handler, '/'))
+
+    async def render_task(task_id: str, _method: str) -> Any:
+        task = await task_store.get(task_id, ServerCallContext())
+        return {'task': MessageToDict(task) if task else {}}
+
+    return hitl_http.HitlMiddleware(app, store, faults, render_task)
