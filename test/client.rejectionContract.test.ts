@@ -27,7 +27,7 @@ describe('the 422 contract', () => {
     [
       'validation_errors inside a google.rpc ErrorInfo (a2a-sdk rendering)',
       [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'hitl_response_invalid', metadata: { extension: HITL_PROMPT_URI, prompt_id: PROMPT, validation_errors: JSON.stringify(entries) } }],
-      ['error.data is an array, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json', 'validation_errors is at error.data[0].metadata.validation_errors (as a JSON string), not at error.data.validation_errors'],
+      ['error.data is an array, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json', 'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string), not at error.data.validation_errors'],
     ],
   ])('%s is a breach', (_name, data, breaches) => {
     expect(rejectionContractBreaches({ code: -32011, message: 'hitl_response_invalid', data }, PROMPT)).toEqual(breaches);
@@ -35,8 +35,8 @@ describe('the 422 contract', () => {
 
   it('names details[] when validation_errors is there', () => {
     const error = { code: 422, message: 'hitl_response_invalid', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', validation_errors: entries }] };
-    expect(locateValidationErrors(error)).toBe('error.details[0].validation_errors');
-    expect(rejectionContractBreaches(error, PROMPT)).toContain('validation_errors is at error.details[0].validation_errors, not at error.data.validation_errors');
+    expect(locateValidationErrors(error)).toBe('error.details[0].validation_errors (inside a google.rpc.BadRequest)');
+    expect(rejectionContractBreaches(error, PROMPT)).toContain('validation_errors is at error.details[0].validation_errors (inside a google.rpc.BadRequest), not at error.data.validation_errors');
   });
 
   it('classifyAnswer keeps the class but lists the breach, and says where validation_errors was found', () => {
@@ -88,7 +88,7 @@ describe('cf3 against an agent that renders validation_errors as an SDK does', (
         } else {
           expect(cf3.verdict).toBe('failed');
           expect(contract.every((c) => !c.ok)).toBe(true);
-          expect(contract[0].detail).toContain('validation_errors is at error.data[0].metadata.validation_errors (as a JSON string)');
+          expect(contract[0].detail).toContain('validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string)');
         }
       } finally {
         await agent.close();

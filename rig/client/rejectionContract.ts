@@ -19,22 +19,33 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : JSON.stringify(value)?.slice(0, 80) ?? String(value);
 }
 
+/** The message type a detail names in its `@type` ("type.googleapis.com/google.rpc.ErrorInfo" → "google.rpc.ErrorInfo"). */
+function detailType(node: object): string | undefined {
+  const type = (node as Record<string, unknown>)['@type'];
+  return typeof type === 'string' ? type.slice(type.lastIndexOf('/') + 1).slice(0, 80) : undefined;
+}
+
 /** Where in the error a `validation_errors` key sits (breadth first, bounded), with how it is held. */
 export function locateValidationErrors(error: RpcErrorBody): string | undefined {
-  const queue: Array<[unknown, string, number]> = [
-    [error.data, 'error.data', 0],
-    [error.details, 'error.details', 0],
+  const queue: Array<[unknown, string, number, string | undefined]> = [
+    [error.data, 'error.data', 0, undefined],
+    [error.details, 'error.details', 0, undefined],
   ];
   for (let visited = 0; queue.length > 0 && visited < SEARCH_NODES; visited++) {
-    const [node, path, depth] = queue.shift()!;
+    const [node, path, depth, outerType] = queue.shift()!;
     if (typeof node !== 'object' || node === null || depth > SEARCH_DEPTH) continue;
+    const within = (!Array.isArray(node) && detailType(node)) || outerType;
+    const how = (extra?: string) => {
+      const notes = [within ? `inside a ${within}` : undefined, extra].filter(Boolean);
+      return notes.length ? ` (${notes.join(', ')})` : '';
+    };
     const entries: Array<[string, unknown]> = Array.isArray(node) ? node.map((v, i) => [`[${i}]`, v]) : Object.entries(node).map(([k, v]) => [`.${k}`, v]);
     for (const [step, value] of entries) {
       if (step === '.validation_errors') {
-        if (Array.isArray(value)) return `${path}${step}`;
-        if (typeof value === 'string' && value.trimStart().startsWith('[')) return `${path}${step} (as a JSON string)`;
+        if (Array.isArray(value)) return `${path}${step}${how()}`;
+        if (typeof value === 'string' && value.trimStart().startsWith('[')) return `${path}${step}${how('as a JSON string')}`;
       }
-      queue.push([value, `${path}${step}`, depth + 1]);
+      queue.push([value, `${path}${step}`, depth + 1, within]);
     }
   }
   return undefined;
