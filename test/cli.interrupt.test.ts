@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnToxiproxyServer } from '../rig/proxy/toxiproxyServerProcess.ts';
 import { startEmbeddedToxiproxy } from '../rig/proxy/embedded/embeddedToxiproxy.ts';
-import { processAlive } from './support/localHost.ts';
+import { freePort } from './support/localHost.ts';
 import { callApi, realToxiproxyBinary, repoRoot, type ToxiproxyUnderTest } from './support/proxyBackends.ts';
 import { readRunFiles } from './support/rigCli.ts';
 
@@ -22,6 +22,12 @@ const STARTED = /\[1\/2\] capacity …/;
 
 const out = mkdtempSync(join(tmpdir(), 'a2a-rig-interrupt-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** Every process below `pid` (children, their children, ...), read from /proc. */
+function descendantsOf(pid: number): number[] {
+  const below = childrenOf(pid);
+  return [...below, ...below.flatMap(descendantsOf)];
+}
 
 /** Every process whose parent is `pid`, read from /proc. */
 function childrenOf(pid: number): number[] {
@@ -40,6 +46,29 @@ function childrenOf(pid: number): number[] {
   return found;
 }
 
+/**
+ * Whether `pid` still runs as the same process: not gone, not a zombie (a dead process whose
+ * parent has not reaped it — a container's init may never), and not a new process under a reused pid.
+ */
+function stillRuns(pid: number, startTime: string | undefined): boolean {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
+    return rest[0] !== 'Z' && rest[0] !== 'X' && rest[19] === startTime;
+  } catch {
+    return false;
+  }
+}
+
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return fields.slice(fields.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 function cmdline(pid: number): string[] {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
@@ -54,15 +83,19 @@ interface Signalled {
   stderr: string;
   /** ms from the signal to the process's exit. */
   stopMs: number;
-  /** The CLI's children while the run ran (the embedded agent among them). */
+  /** The CLI's descendants while the run ran (the embedded agent among them). */
   children: number[];
+  /** Their command lines. */
+  commands: string[];
+  /** Their start times (to tell a reused pid). */
+  startTimes: Array<string | undefined>;
   /** The embedded agent's temp outbox directory. */
   agentDir: string | undefined;
 }
 
 /** Starts the CLI, waits for the progress line of the long scenario, sends `signal`, waits for the exit. */
-async function signalledRun(args: string[], signal: NodeJS.Signals): Promise<Signalled> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+async function signalledRun(args: string[], signal: NodeJS.Signals, env: NodeJS.ProcessEnv = {}): Promise<Signalled> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -76,13 +109,15 @@ async function signalledRun(args: string[], signal: NodeJS.Signals): Promise<Sig
       });
       child.once('exit', () => reject(new Error(`the run ended before it started: ${stderr}`)));
     });
-    const children = childrenOf(child.pid!);
+    const children = descendantsOf(child.pid!);
+    const commands = children.map((pid) => cmdline(pid).join(' '));
+    const startTimes = children.map(startTimeOf);
     const agent = children.map(cmdline).find((argv) => argv.includes('agent') && argv.includes('--db'));
     const agentDir = agent ? dirname(agent[agent.indexOf('--db') + 1]!) : undefined;
     const sent = performance.now();
     child.kill(signal);
     const { code, at } = await closed;
-    return { code, stdout, stderr, stopMs: at - sent, children, agentDir };
+    return { code, stdout, stderr, stopMs: at - sent, children, commands, startTimes, agentDir };
   } finally {
     clearTimeout(guard);
     child.kill('SIGKILL');
@@ -118,7 +153,8 @@ function expectInterrupted(run: Signalled, dir: string, signal: 'SIGINT' | 'SIGT
 
   // Nothing left behind: the agent (and any other child) is gone, and so is its temp database.
   expect(run.children.length, 'the embedded agent ran as a child').toBeGreaterThan(0);
-  expect(run.children.filter(processAlive), 'children still alive').toEqual([]);
+  const alive = run.children.flatMap((pid, i) => (stillRuns(pid, run.startTimes[i]) ? [`${pid} ${run.commands[i]}`] : []));
+  expect(alive, 'children still running').toEqual([]);
   expect(run.agentDir, 'found the agent\'s --db').toBeDefined();
   expect(existsSync(run.agentDir!), `${run.agentDir} removed`).toBe(false);
 }
@@ -139,6 +175,16 @@ describe('a signal stops the run, keeps what it measured and leaves nothing behi
     const run = await signalledRun([...ARGS, '--toxiproxy', toxiproxy.url, '--out', dir], 'SIGINT');
     expectInterrupted(run, dir, 'SIGINT');
     expect((await callApi(toxiproxy.url, 'GET', '/proxies')).json, 'this run\'s proxy deleted').toEqual({});
+  });
+
+  it.skipIf(!realToxiproxyBinary().path)('SIGINT with a toxiproxy-server the rig spawned: that server is stopped too', { timeout: 90_000 }, async () => {
+    const dir = join(out, 'spawned');
+    // auto: no server at TOXIPROXY_URL (a free port), so the rig spawns TOXIPROXY_SERVER itself.
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const run = await signalledRun([...ARGS, '--toxiproxy', 'auto', '--out', dir], 'SIGINT', { TOXIPROXY_URL: nowhere, TOXIPROXY_SERVER: realToxiproxyBinary().path! });
+    expect(readRunFiles(dir).results.proxy?.backend, run.stderr).toBe('spawned');
+    expect(run.commands.some((c) => c.includes(realToxiproxyBinary().path!)), run.commands.join('\n')).toBe(true);
+    expectInterrupted(run, dir, 'SIGINT');
   });
 
   it('SIGTERM, with the embedded proxy: exit 143, the same', { timeout: 90_000 }, async () => {

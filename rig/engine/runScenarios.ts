@@ -187,7 +187,8 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       agentFaults: options.agentFaults,
     },
     proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url } : null,
-    verdict: overallVerdict(results),
+    // A signal after the last scenario still stopped the run (and exits 130/143): say so.
+    verdict: signal?.aborted ? 'interrupted' : overallVerdict(results),
     scenarios: results,
     ...(options.toxics?.length ? { toxics: env.runToxics.map((t) => ({ ...t })) } : {}),
     ...(signal?.aborted ? { interruptedBy: String(signal.reason) } : {}),
