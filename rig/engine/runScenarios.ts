@@ -52,7 +52,10 @@ async function runOne(
   const budgetMs = scenario.budgetMs[profile];
   const controller = new AbortController();
   let onInterrupt: (() => void) | undefined;
-  /** How many checks were made when the signal came: later ones judge the abort, not the agent. */
+  /**
+   * How many checks were made when a signal interrupted the scenario (undefined: none did). Later
+   * checks judge the abort, not the agent.
+   */
   let checksBeforeSignal: number | undefined;
   const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior);
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
@@ -104,10 +107,11 @@ async function runOne(
     // Interrupted: the environment is closed next, which deletes the proxy and its toxics.
     if (!runSignal?.aborted) await env.faults?.reset().catch(() => {});
   }
-  // Whatever the scenario's own end said (an aborted request errors), a signal is why it ended.
-  if (runSignal?.aborted) {
+  // Whatever the scenario's own end said (an aborted request errors), a signal is why it ended —
+  // if it came while the scenario ran, not while it was being cleaned up after it finished.
+  if (checksBeforeSignal !== undefined) {
     verdict = 'interrupted';
-    reason = `interrupted by ${String(runSignal.reason)}`;
+    reason = `interrupted by ${String(runSignal?.reason)}`;
   }
   const metrics: Record<string, MetricResult> = {};
   for (const [name, histogram] of ctx.metrics) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
