@@ -1,5 +1,6 @@
 // The one command line of the rig. Each verb lives beside the part it drives and registers itself
-// here; this file only wires them and turns user errors into one line and exit code 2.
+// here; this file only wires them and turns errors into one line: a user error exits 2, a bug in
+// the rig exits 4 with its stack in a file (rig/internalError.ts). Exit codes: rig/exitCodes.ts.
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommand } from './agent/agentCommand.ts';
 import { registerProxyCommand } from './proxy/proxyCommand.ts';
@@ -7,6 +8,8 @@ import { registerRunCommands } from './engine/runCommand.ts';
 import { registerReportCommands } from './report/reportCommands.ts';
 import { registerHtmlReportCommand } from './report/htmlReportCommand.ts';
 import { UserError } from './protocol/userError.ts';
+import { EXIT } from './exitCodes.ts';
+import { internalErrorLine, logInternalError } from './internalError.ts';
 
 const program = new Command('a2a-rig')
   .description('Load and chaos testing rig for A2A agents that pause for a human (hitl-prompt/v1)')
@@ -19,16 +22,25 @@ registerRunCommands(program);
 registerReportCommands(program);
 registerHtmlReportCommand(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
+function fail(err: unknown): never {
   if (err instanceof CommanderError) {
     // --help and --version end here too, with exit code 0.
-    process.exit(err.exitCode === 0 ? 0 : 2);
+    process.exit(err.exitCode === 0 ? EXIT.passed : EXIT.usage);
   }
   if (err instanceof UserError) {
     process.stderr.write(`a2a-rig: ${err.message}\n`);
-    process.exit(2);
+    process.exit(EXIT.usage);
   }
-  throw err;
+  process.stderr.write(`${internalErrorLine(logInternalError(err))}\n`);
+  process.exit(EXIT.internal);
+}
+
+// A bug that escapes its promise chain (a timer, a stray rejection) is still one line and exit 4.
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  fail(err);
 }

@@ -1,6 +1,9 @@
 // The embedded environment's agent: our reference agent as an owned child process on a temp
 // database. kill -9 and restart keep the port (so a proxy in front stays valid) and the database
-// (so the outbox is what is tested). Every child is reaped, also when the rig itself exits.
+// (so the outbox is what is tested). Every child is reaped and its temp database removed, also
+// when the rig itself exits (process.exit: a forced interrupt). The child runs in its own process
+// group, so a Ctrl-C on the terminal reaches the rig only and the rig stops the agent in order
+// (after the interrupted scenario is recorded), not the terminal behind its back.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +14,12 @@ import { UserError } from '../protocol/userError.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/a2a-rig.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
+const STOP_GRACE_MS = 1_000;
 const live = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 export class AgentProcess {
@@ -24,12 +30,14 @@ export class AgentProcess {
   url = '';
   stderrTail = '';
 
-  constructor(private readonly faults: string[]) {}
+  constructor(private readonly faults: string[]) {
+    tempDirs.add(this.dir);
+  }
 
   async start(): Promise<string> {
     const args = [CLI, 'agent', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath];
     for (const fault of this.faults) args.push('--fault', fault);
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     live.add(child);
     child.once('exit', () => live.delete(child));
     child.stderr!.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-4000)));
@@ -79,10 +87,13 @@ export class AgentProcess {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      // Short: its database is a temp file removed next, so nothing is lost by a SIGKILL, and an
+      // interrupted run must exit within 2 s.
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
     }
     rmSync(this.dir, { recursive: true, force: true });
+    tempDirs.delete(this.dir);
   }
 }

@@ -1,6 +1,7 @@
-// `a2a-rig run`, `a2a-rig conform` and `a2a-rig list`: select scenarios, run them in one
-// environment, write results/<run-id>/ and print the summary. Exit 0 when all passed (or were
-// skipped), 1 when a check failed, 2 on a usage or environment error.
+// `a2a-rig run`, `a2a-rig conform` and `a2a-rig list`: select scenarios, check the results
+// directory, run them in one environment, write results/<run-id>/ and print the summary. Exit codes
+// (rig/exitCodes.ts): 0 passed, 1 a check failed, 2 a usage or environment error, 3 nothing was
+// tested (or a skip under --fail-on-skip), 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Generation } from '../protocol/a2aTypes.ts';
@@ -20,6 +21,12 @@ import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
 import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './paramOverrides.ts';
 import { addMetricsPortOption, startLiveMetrics } from './liveMetricsOption.ts';
+import { EXIT } from '../exitCodes.ts';
+import { logInternalError } from '../internalError.ts';
+import { nothingTested } from '../report/runResult.ts';
+import { prepareOutDir } from './outDir.ts';
+import { RunInterrupt, type RunSignal } from './runInterrupt.ts';
+import { newRunId } from './runScenarios.ts';
 
 interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
@@ -32,6 +39,7 @@ interface RunFlags extends ThresholdFlags {
   toxic: ToxicSpec[];
   param: ParamArgument[];
   metricsPort?: number;
+  failOnSkip?: boolean;
 }
 
 function parseTarget(value: string): string {
@@ -58,10 +66,23 @@ function addRunOptions(command: Command, targetRequired = false): Command {
     .addOption(toxiproxy.argParser((v: string, p: unknown) => (v === 'none' ? 'none' : parse(v, p))))
     .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)')
     .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--out <dir>', 'results directory (default results/<run-id>)')
+    .option('--out <dir>', 'results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run\'s results')
+    .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
     .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
     .option('--param <scenario.key=value>', 'override a scenario parameter, e.g. capacity.sloP95Ms=500 (repeatable)', (v: string, prev: ParamArgument[]) => [...prev, parseParamArgument(v)], [] as ParamArgument[]);
+}
+
+/** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
+function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: string } {
+  if (result.verdict === 'failed') return { code: EXIT.failed };
+  const untested = nothingTested(result.scenarios);
+  if (result.verdict === 'skipped' && untested) return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
+  const skipped = result.scenarios.filter((s) => s.verdict === 'skipped');
+  if (failOnSkip && skipped.length > 0) {
+    return { code: EXIT.notTested, line: `a2a-rig: ${skipped.length} scenario${skipped.length === 1 ? '' : 's'} skipped (${skipped.map((s) => s.name).join(', ')}) and --fail-on-skip was given — exit ${EXIT.notTested}` };
+  }
+  return { code: EXIT.passed };
 }
 
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
@@ -71,10 +92,33 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const scenarios = selectScenarios(all, selectors);
   checkThresholdNames(thresholds, scenarios);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
+  // Before anything runs: a run that cannot write its results must not start.
+  const runId = newRunId();
+  const out = prepareOutDir(flags.out ?? join('results', runId));
   const progress = new ProgressOutput();
-  const live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
+  let saidInterrupted = false;
+  const sayInterrupted = (signal: RunSignal, rest: string) => {
+    if (saidInterrupted) return;
+    saidInterrupted = true;
+    process.stderr.write(`a2a-rig: interrupted by ${signal}${rest}\n`);
+  };
+  const interrupt = new RunInterrupt({
+    onSignal: () => progress.stop(),
+    onForce: (signal) => {
+      progress.stop();
+      sayInterrupted(signal, `; stopped before the results could be written to ${out.path}`);
+      // The exit handlers of rig/engine/agentProcess.ts kill the agent and remove its temp files.
+      process.exit(EXIT[signal]);
+    },
+  }).install();
+  let live: Awaited<ReturnType<typeof startLiveMetrics>> | undefined;
+  let code: number = EXIT.passed;
   try {
-    const result: RunResult = applyThresholds(await runScenarios(scenarios, {
+    live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
+    const metrics = live;
+    const run = await runScenarios(scenarios, {
+      runId,
+      signal: interrupt.signal,
       profile: flags.profile,
       target: flags.target,
       toxiproxy: flags.toxiproxy,
@@ -83,21 +127,41 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       generation: flags.a2aVersion,
       toxics: flags.toxic,
       paramOverrides,
-      liveMetrics: live.metrics,
+      liveMetrics: metrics.metrics,
       onProgress: (event) => {
         progress.onProgress(event);
-        live.onProgress(event);
+        metrics.onProgress(event);
       },
-    }).finally(() => progress.stop()), thresholds);
-    const dir = resolve(flags.out ?? join('results', result.runId));
-    const files = writeResults(dir, result);
+    }).finally(() => progress.stop());
+    const evaluated = applyThresholds(run, thresholds);
+    // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
+    const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
+    const files = writeResults(out.path, result);
     process.stdout.write(summaryMarkdown(result));
     process.stdout.write(`\nResults: ${files.join(', ')}\n`);
-    for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
-    process.exitCode = result.verdict === 'failed' ? 1 : 0;
+    const signal = interrupt.signalName;
+    if (signal) {
+      sayInterrupted(signal, `; results so far in ${out.path}`);
+      code = EXIT[signal];
+    } else {
+      for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
+      const exit = exitOf(result, flags.failOnSkip === true);
+      if (exit.line) process.stderr.write(`${exit.line}\n`);
+      code = exit.code;
+    }
+    process.exitCode = code;
+  } catch (err) {
+    if (err instanceof UserError) {
+      out.discardIfEmpty();
+      throw err;
+    }
+    throw logInternalError(err, out.path);
   } finally {
-    await live.close();
+    interrupt.uninstall();
+    await live?.close();
   }
+  // An interrupted scenario may still hold timers and sockets of the work it abandoned: leave now.
+  if (interrupt.signalName) process.exit(code);
 }
 
 export function registerRunCommands(program: Command): void {

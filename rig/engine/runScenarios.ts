@@ -14,6 +14,13 @@ export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
   /** Parameter overrides per scenario name (`--param`, see paramOverrides.ts). */
   paramOverrides?: Record<string, Record<string, unknown>>;
+  /** The run's id (and so its default results directory), chosen before the run; new when absent. */
+  runId?: string;
+  /**
+   * Aborted by SIGINT/SIGTERM (runInterrupt.ts), its reason the signal's name: the running
+   * scenario is aborted and recorded `interrupted`, the rest `not-run`, and the environment closed.
+   */
+  signal?: AbortSignal;
   /** Called as each scenario starts and ends (progress output). */
   onProgress?: (event: { phase: 'start' | 'end'; scenario: string; index: number; total: number; result?: ScenarioResult }) => void;
 }
@@ -41,10 +48,17 @@ async function runOne(
   profile: ProfileName,
   prior: Map<string, Verdict>,
   overrides: Record<string, unknown> = {},
+  runSignal?: AbortSignal,
 ): Promise<ScenarioResult> {
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
   const controller = new AbortController();
+  let onInterrupt: (() => void) | undefined;
+  /**
+   * How many checks were made when a signal interrupted the scenario (undefined: none did). Later
+   * checks judge the abort, not the agent.
+   */
+  let checksBeforeSignal: number | undefined;
   const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records);
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
   let verdict: Verdict;
@@ -60,7 +74,17 @@ async function runOne(
         reject(new Error(`exceeded its ${budgetMs} ms budget`));
       }, budgetMs);
     });
-    await Promise.race([scenario.run(ctx, params), overrun]);
+    // A signal ends the scenario now, whatever it awaits: its own code sees the aborted ctx.signal.
+    const interrupted = new Promise<never>((_, reject) => {
+      onInterrupt = () => {
+        checksBeforeSignal = ctx.checks.length;
+        controller.abort();
+        reject(new Error('interrupted'));
+      };
+      if (runSignal?.aborted) onInterrupt();
+      else runSignal?.addEventListener('abort', onInterrupt, { once: true });
+    });
+    await Promise.race([scenario.run(ctx, params), overrun, interrupted]);
     const failed = ctx.checks.find((c) => !c.ok);
     if (ctx.checks.length === 0) {
       verdict = 'errored';
@@ -79,9 +103,17 @@ async function runOne(
     }
   } finally {
     clearTimeout(timer);
+    if (onInterrupt) runSignal?.removeEventListener('abort', onInterrupt);
     controller.abort();
     await ctx.close();
-    await env.faults?.reset().catch(() => {});
+    // Interrupted: the environment is closed next, which deletes the proxy and its toxics.
+    if (!runSignal?.aborted) await env.faults?.reset().catch(() => {});
+  }
+  // Whatever the scenario's own end said (an aborted request errors), a signal is why it ended —
+  // if it came while the scenario ran, not while it was being cleaned up after it finished.
+  if (checksBeforeSignal !== undefined) {
+    verdict = 'interrupted';
+    reason = `interrupted by ${String(runSignal?.reason)}`;
   }
   const metrics: Record<string, MetricResult> = {};
   for (const [name, histogram] of ctx.metrics) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
@@ -94,7 +126,7 @@ async function runOne(
     ...(reason ? { reason } : {}),
     durationMs: Math.round(performance.now() - started),
     params,
-    checks: ctx.checks,
+    checks: checksBeforeSignal === undefined ? ctx.checks : ctx.checks.slice(0, checksBeforeSignal),
     metrics,
     counters: recordedCounters(scenario, verdict, ctx.counters),
     records: scenario.records,
@@ -110,6 +142,23 @@ function recordedCounters(scenario: ScenarioDefinition<object>, verdict: Verdict
   return { ...Object.fromEntries(zeros), ...Object.fromEntries(counted) };
 }
 
+/** A scenario the run never started because a signal stopped it first. */
+function notRun(scenario: ScenarioDefinition<object>, signal: AbortSignal): ScenarioResult {
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    tags: scenario.tags,
+    verdict: 'not-run',
+    reason: `not run: the run was interrupted by ${String(signal.reason)}`,
+    durationMs: 0,
+    params: {},
+    checks: [],
+    metrics: {},
+    counters: {},
+    records: scenario.records,
+  };
+}
+
 /** Runs `scenarios` (already selected and ordered) and returns the run's result. */
 export async function runScenarios(scenarios: ScenarioDefinition<object>[], options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
@@ -120,10 +169,15 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   const env = await Environment.open({ ...options, runId });
   const results: ScenarioResult[] = [];
   const prior = new Map<string, Verdict>();
+  const { signal } = options;
   try {
     for (const [index, scenario] of scenarios.entries()) {
+      if (signal?.aborted) {
+        results.push(notRun(scenario, signal));
+        continue;
+      }
       options.onProgress?.({ phase: 'start', scenario: scenario.name, index, total: scenarios.length });
-      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name]);
+      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal);
       prior.set(scenario.name, result.verdict);
       results.push(result);
       options.onProgress?.({ phase: 'end', scenario: scenario.name, index, total: scenarios.length, result });
@@ -151,8 +205,10 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       cardDigest: cardDigest(env.agent.card),
     },
     proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url, proxyName: env.proxyName, detail: proxy.detail, passedOver: [...proxy.passedOver] } : null,
-    verdict: overallVerdict(results),
+    // A signal after the last scenario still stopped the run (and exits 130/143): say so.
+    verdict: signal?.aborted ? 'interrupted' : overallVerdict(results),
     scenarios: results,
     ...(options.toxics?.length ? { toxics: env.runToxics.map((t) => ({ ...t })) } : {}),
+    ...(signal?.aborted ? { interruptedBy: String(signal.reason) } : {}),
   };
 }

@@ -4,13 +4,13 @@
 // (capacity: p95 against offered rate), then every check. Every string from an agent or a
 // scenario goes through `html`, which escapes it (spec S-1): a `<script>` in a prompt or a reason
 // shows as text.
-import type { MetricResult, RunResult, RunToxic, ScenarioResult, Verdict } from './runResult.ts';
+import { nothingTested, VERDICTS, type MetricResult, type RunResult, type RunToxic, type ScenarioResult, type Verdict } from './runResult.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { faultsTimelineChart, latencyOverTimeChart, percentileChart } from './scenarioCharts.ts';
 import { seriesCharts, seriesTables } from './seriesCharts.ts';
 import { REPORT_STYLE } from './reportStyle.ts';
 
-const VERDICT_LABEL: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR' };
+const VERDICT_LABEL: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
 
 const msText = (us: number) => (us / 1000).toFixed(us < 10_000 ? 2 : us < 100_000 ? 1 : 0);
 const secondsText = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -100,10 +100,19 @@ function header(run: RunResult): SafeHtml {
     ...(run.mergedFrom?.length ? [['merged from', run.mergedFrom.map((m) => `${m.runId} (${m.platform}, ${m.verdict})`).join('; ')] as [string, HtmlValue]] : []),
     ...(run.mergeForced ? [['forced merge: runs differ', run.mergeForced.differences.join('; ')] as [string, HtmlValue]] : []),
   ];
-  const counts = (['passed', 'failed', 'errored', 'skipped'] as Verdict[]).map((v) => [v, run.scenarios.filter((s) => s.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const counts = VERDICTS.map((v) => [v, run.scenarios.filter((s) => s.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const headline = headlineNote(run);
   return html`<header><h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>
+${headline ? html`<p class="headline ${run.verdict}">${headline}</p>` : null}
 <p class="counts">${counts.map(([v, n]) => html`<span class="count ${v}">${n} ${v}</span> `)}</p>
 <dl class="kv">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></header>`;
+}
+
+/** What the verdict alone does not say: a run that tested nothing, or one a signal stopped. */
+function headlineNote(run: RunResult): string | undefined {
+  if (run.verdict === 'interrupted') return `Interrupted by ${run.interruptedBy ?? 'a signal'}: these are the results so far; scenarios marked NOT RUN never started.`;
+  const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
+  return untested ? `${untested[0]!.toUpperCase()}${untested.slice(1)}.` : undefined;
 }
 
 /** The whole page. Pure: the same RunResult gives the same bytes. */

@@ -1,5 +1,6 @@
 // junit.xml for CI test reporters: one testsuite per run, one testcase per scenario, failed checks
-// as <failure>, skips with their reason. Every string from an agent is escaped.
+// as <failure>, skips with their reason; a scenario a signal interrupted is an <error>, one it never
+// started a skip ("not run"). Every string from an agent is escaped.
 import type { RunResult } from './runResult.ts';
 
 function xml(text: string): string {
@@ -14,12 +15,12 @@ function xml(text: string): string {
 }
 
 export function junitXml(run: RunResult): string {
-  const count = (v: string) => run.scenarios.filter((s) => s.verdict === v).length;
+  const count = (...v: string[]) => run.scenarios.filter((s) => v.includes(s.verdict)).length;
   const cases = run.scenarios.map((s) => {
     const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">`;
     const body: string[] = [];
-    if (s.verdict === 'skipped') body.push(`    <skipped message="${xml(s.reason ?? 'skipped')}"/>`);
-    if (s.verdict === 'errored') body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
+    if (s.verdict === 'skipped' || s.verdict === 'not-run') body.push(`    <skipped message="${xml(s.reason ?? s.verdict)}"/>`);
+    if (s.verdict === 'errored' || s.verdict === 'interrupted') body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
     if (s.verdict === 'failed') {
       const failed = s.checks.filter((c) => !c.ok);
       const text = failed.map((c) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n');
@@ -45,8 +46,8 @@ export function junitXml(run: RunResult): string {
     : [];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="a2a-rig" tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
-    `<testsuite name="a2a-rig ${xml(run.profile)}" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${xml(run.startedAt)}">`,
+    `<testsuites name="a2a-rig" tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}" errors="${count('errored', 'interrupted')}" skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuite name="a2a-rig ${xml(run.profile)}" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored', 'interrupted')}" skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${xml(run.startedAt)}">`,
     ...cases,
     '</testsuite>',
     ...thresholdSuite,

@@ -27,7 +27,7 @@ export interface MergeInput {
   path: string;
 }
 
-const SEVERITY: Record<Verdict, number> = { skipped: 0, passed: 1, errored: 2, failed: 3 };
+const SEVERITY: Record<Verdict, number> = { 'not-run': 0, skipped: 0, passed: 1, interrupted: 2, errored: 2, failed: 3 };
 
 function worst(verdicts: Verdict[]): Verdict {
   return verdicts.reduce((a, b) => (SEVERITY[b] > SEVERITY[a] ? b : a));

@@ -3,7 +3,7 @@
 // scenario that did not pass. Otherwise (a pipe, a CI log): plain lines as each scenario starts and
 // ends, and a "still running" line every `heartbeatMs`, so a long scenario never looks hung.
 import cliProgress from 'cli-progress';
-import type { ScenarioResult } from './runResult.ts';
+import { VERDICTS, type ScenarioResult } from './runResult.ts';
 
 /** What the engine reports as scenarios start and end (runScenarios' onProgress). */
 export interface ProgressEvent {
@@ -43,7 +43,7 @@ export function stillRunningLine(e: ProgressEvent, elapsedMs: number): string {
 export function tally(results: ScenarioResult[]): string {
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  return ['passed', 'failed', 'errored', 'skipped'].filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`).join(', ');
+  return VERDICTS.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`).join(', ');
 }
 
 export interface ProgressOutputOptions {

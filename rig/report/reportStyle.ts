@@ -1,7 +1,7 @@
 // The report's stylesheet, inlined into report.html (the page fetches nothing).
 export const REPORT_STYLE = `
 :root { --fg: #1d2330; --muted: #5b6472; --line: #d9dde3; --bg: #ffffff; --soft: #f5f7fa;
-  --pass: #2f7d32; --fail: #c62828; --skip: #8a6d00; --error: #8e24aa; }
+  --pass: #2f7d32; --fail: #c62828; --skip: #8a6d00; --error: #8e24aa; --stop: #b34700; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
 header, main, footer { max-width: 1180px; margin: 0 auto; padding: 0 20px; }
@@ -15,8 +15,11 @@ code { font: 12.5px ui-monospace, "DejaVu Sans Mono", monospace; background: var
 .badge { display: inline-block; min-width: 48px; text-align: center; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
 .badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); }
 .badge.skipped { background: var(--skip); } .badge.errored { background: var(--error); }
+.badge.interrupted { background: var(--stop); } .badge.not-run { background: var(--muted); }
+.headline { font-weight: 600; margin: 0 0 8px; } .headline.skipped { color: var(--skip); } .headline.interrupted { color: var(--stop); }
 .counts { margin: 0 0 8px; } .count { margin-right: 10px; font-weight: 600; }
 .count.passed { color: var(--pass); } .count.failed { color: var(--fail); } .count.skipped { color: var(--skip); } .count.errored { color: var(--error); }
+.count.interrupted { color: var(--stop); } .count.not-run { color: var(--muted); }
 dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
 dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; }

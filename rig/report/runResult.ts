@@ -7,7 +7,14 @@ import type { RecordedMeasures } from './metricNames.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
-export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored';
+/**
+ * `interrupted`: the run was stopped by SIGINT/SIGTERM while this scenario ran (and a run so
+ * stopped); `not-run`: the run was stopped before this scenario started.
+ */
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored' | 'interrupted' | 'not-run';
+
+/** Every verdict, in the order reports list them. */
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'errored', 'interrupted', 'skipped', 'not-run'];
 
 export interface CheckResult {
   name: string;
@@ -146,11 +153,35 @@ export interface RunResult {
   mergeForced?: { differences: string[] };
   /** Present when `--toxic` was given: toxics on the agent's proxy during every scenario. */
   toxics?: RunToxic[];
+  /** Present when a signal stopped the run (verdict `interrupted`): which one. */
+  interruptedBy?: string;
 }
 
-/** The run's verdict: failed if any scenario failed or errored; skipped only if all skipped. */
+/**
+ * The run's verdict: interrupted if it was stopped (a scenario interrupted or not run); else
+ * failed if any scenario failed or errored; else skipped when nothing was tested (see
+ * nothingTested); else passed.
+ */
 export function overallVerdict(scenarios: ScenarioResult[]): Verdict {
+  if (scenarios.some((s) => s.verdict === 'interrupted' || s.verdict === 'not-run')) return 'interrupted';
   if (scenarios.some((s) => s.verdict === 'failed' || s.verdict === 'errored')) return 'failed';
-  if (scenarios.length > 0 && scenarios.every((s) => s.verdict === 'skipped')) return 'skipped';
+  if (nothingTested(scenarios)) return 'skipped';
   return 'passed';
+}
+
+/**
+ * Why a run tested nothing it was asked to, or undefined when it tested something. The rig tests
+ * hitl-prompt/v1: a run tested nothing when every selected scenario that exercises the extension
+ * (tag `hitl`; for `conform` that is CF-1..CF-7 and activation) was skipped, or, when none was
+ * selected, every selected scenario was skipped. A passing agent-card check beside skipped
+ * conformance scenarios is not a conformance pass: CI must not read it as one (exit code 3).
+ */
+export function nothingTested(scenarios: ScenarioResult[]): string | undefined {
+  if (scenarios.length === 0) return undefined;
+  const hitl = scenarios.filter((s) => s.tags.includes('hitl'));
+  const subject = hitl.length > 0 ? hitl : scenarios;
+  if (!subject.every((s) => s.verdict === 'skipped')) return undefined;
+  const reasons = [...new Set(subject.map((s) => s.reason).filter((r): r is string => !!r))];
+  const what = hitl.length > 0 ? `all ${hitl.length} scenarios that test hitl-prompt/v1 were skipped` : `all ${scenarios.length} scenarios were skipped`;
+  return `nothing was tested: ${what}${reasons.length === 1 ? ` (${reasons[0]})` : ''}`;
 }

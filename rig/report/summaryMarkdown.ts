@@ -1,8 +1,21 @@
 // summary.md, ready for a CI step summary, and the same table for the terminal. Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup).
-import type { RunResult } from './runResult.ts';
+import { nothingTested, type RunResult, type Verdict } from './runResult.ts';
 
-const ICON: Record<string, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR' };
+const ICON: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
+const HEADLINE: Record<Verdict, string> = { passed: 'passed', failed: 'FAILED', skipped: 'NOTHING TESTED', errored: 'FAILED', interrupted: 'INTERRUPTED', 'not-run': 'INTERRUPTED' };
+
+/** The line under the title when the verdict alone would mislead: nothing tested, or stopped early. */
+function headlineNote(run: RunResult): string[] {
+  if (run.verdict === 'interrupted') {
+    const notRun = run.scenarios.filter((s) => s.verdict === 'not-run').length;
+    return ['', `**Interrupted by ${markdownCell(run.interruptedBy ?? 'a signal')}**: these are the results so far${notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : ''}.`];
+  }
+  const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
+  if (untested) return ['', `**${markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`)}.** Skipped is not passed: \`a2a-rig run\`/\`conform\` exit with code 3.`];
+  const skipped = run.scenarios.filter((s) => s.verdict === 'skipped').length;
+  return skipped > 0 ? ['', `${skipped} of ${run.scenarios.length} scenarios skipped (see the note column); \`--fail-on-skip\` makes any skip fail the run.`] : [];
+}
 
 /** Neutralises Markdown and HTML in a table cell. */
 export function markdownCell(text: string): string {
@@ -20,7 +33,8 @@ function ms(us: number): string {
 
 export function summaryMarkdown(run: RunResult): string {
   const lines = [
-    `# a2a-rig ${run.verdict === 'passed' ? 'passed' : run.verdict === 'skipped' ? 'skipped' : 'FAILED'} — profile \`${run.profile}\``,
+    `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
+    ...headlineNote(run),
     '',
     `Agent: ${markdownCell(run.target.agentName ?? 'unknown')} at ${markdownCell(run.target.url)} (A2A ${run.target.generation ?? '?'}, ${run.target.kind}${run.target.agentFaults.length ? `, faults: ${run.target.agentFaults.join(', ')}` : ''}) · fault backend: ${run.proxy ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`) : 'none'}${run.toxics?.length ? ` · run toxics: ${markdownCell(run.toxics.map((t) => `${t.type} ${t.stream} ${Object.entries(t.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; '))}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.runId}\``,
     '',
@@ -32,7 +46,7 @@ export function summaryMarkdown(run: RunResult): string {
     const latency = Object.entries(s.metrics)
       .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
       .join('<br>');
-    lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict]} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
+    lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict] ?? markdownCell(s.verdict)} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
   }
   if (run.mergeForced) lines.push('', `**Forced merge** of runs that differ: ${run.mergeForced.differences.map(markdownCell).join('; ')}`);
   if (run.mergedFrom) lines.push('', `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`);
