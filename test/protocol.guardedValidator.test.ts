@@ -1,8 +1,9 @@
 // The guarded validator's bounds hold on their own: watchdog budget for compile and validate,
 // subschema and payload depth without recursion, and the content-keyed cache.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GuardedValidator, SchemaRejectedError } from '../rig/protocol/guardedValidator.ts';
 import { nestingDepth, schemaDepth } from '../rig/protocol/jsonNesting.ts';
+import { promptEnvelopeSchema } from '../rig/protocol/hitlPrompt.ts';
 
 describe('nesting measures', () => {
   it('count containers and subschemas, and stop past the limit', () => {
@@ -20,6 +21,24 @@ describe('nesting measures', () => {
 });
 
 describe('GuardedValidator', () => {
+  it('validates the published envelope schema (format: date-time) without the watchdog, which a busy machine can time out', () => {
+    const v = new GuardedValidator();
+    const watched = vi.spyOn(GuardedValidator.prototype as unknown as { withinBudget: () => unknown }, 'withinBudget');
+    try {
+      const envelope = v.compile(promptEnvelopeSchema);
+      watched.mockClear();
+      expect(envelope.validate({ prompt_id: 'f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772', prompt: 'ok?', response_schema: { type: 'object' }, deadline: 'soon' })).toEqual([
+        { path: '/deadline', keyword: 'format', message: 'must match format "date-time"' },
+      ]);
+      expect(watched).not.toHaveBeenCalled();
+      // A format whose check is not known to be linear still runs under the watchdog.
+      v.compile({ type: 'object', properties: { e: { type: 'string', format: 'email' } } }).validate({ e: 'a@b.c' });
+      expect(watched).toHaveBeenCalled();
+    } finally {
+      watched.mockRestore();
+    }
+  });
+
   it('caches compiled validators by schema content', () => {
     const v = new GuardedValidator();
     const a = v.compile({ type: 'object', required: ['x'] });
