@@ -30,12 +30,13 @@ export function registerAgentCommand(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
     .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
+    .addOption(new Option('--exit-with-stdin', 'stop when standard input closes (a parent that pipes it can die without leaving the agent behind)').hideHelp())
     .addOption(
       new Option('--fault <name>', `break one guarantee on purpose (repeatable): ${Object.keys(FAULTS).join(', ')}`)
         .argParser(collectFault)
         .default([]),
     )
-    .action(async (opts: { host: string; port: number; db?: string; fault: FaultName[] }) => {
+    .action(async (opts: { host: string; port: number; db?: string; fault: FaultName[]; exitWithStdin?: boolean }) => {
       const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
       const dir = dirname(dbPath);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--db: directory ${dir} does not exist`);
@@ -61,5 +62,9 @@ export function registerAgentCommand(program: Command): void {
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
+      if (opts.exitWithStdin) {
+        // The rig's embedded agent: the pipe closes when the rig is gone, even after a kill -9 of the rig.
+        process.stdin.once('close', stop).resume();
+      }
     });
 }

@@ -35,9 +35,11 @@ export class AgentProcess {
   }
 
   async start(): Promise<string> {
-    const args = [CLI, 'agent', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath];
+    // --exit-with-stdin: should the rig itself be killed (-9, no exit handler), the agent sees its
+    // stdin pipe close and stops instead of living on as an orphan.
+    const args = [CLI, 'agent', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath, '--exit-with-stdin'];
     for (const fault of this.faults) args.push('--fault', fault);
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     live.add(child);
     child.once('exit', () => live.delete(child));
     child.stderr!.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-4000)));
