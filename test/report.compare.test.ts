@@ -80,15 +80,17 @@ describe('compareRuns', () => {
     expect(comparison.rows.find((r) => r.result === 'not compared')).toMatchObject({ measure: 'l p95 p99', note: 'too few samples for a stable p95/p99' });
   });
 
-  it('flags a scenario that passed and now fails or errors; a skip is reported, not flagged', () => {
+  it('flags a scenario that passed and now fails, errors, skips, or was interrupted or never run', () => {
     const base = baselineRun();
     const failing = run([scenario('load', { verdict: 'failed', reason: 'exactly one accepted: 2', latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })]);
     expect(compareRuns(base, failing).regressions).toMatchObject([{ measure: 'verdict', baseline: 'passed', current: 'failed', note: 'exactly one accepted: 2' }]);
     const erroring = run([scenario('load', { verdict: 'errored', latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })]);
     expect(compareRuns(base, erroring).regressions.map((r) => r.current)).toEqual(['errored']);
     const skipped = compareRuns(base, run([scenario('load', { verdict: 'skipped', reason: 'no fault backend', checks: [] })]));
-    expect(skipped.regressions).toEqual([]);
-    expect(skipped.rows.find((r) => r.measure === 'verdict')).toMatchObject({ result: 'not compared', current: 'skipped' });
+    expect(skipped.regressions).toMatchObject([{ measure: 'verdict', baseline: 'passed', current: 'skipped', note: 'no fault backend' }]);
+    for (const verdict of ['interrupted', 'not-run'] as const) {
+      expect(compareRuns(base, run([scenario('load', { verdict, checks: [] })])).regressions.map((r) => r.current)).toEqual([verdict]);
+    }
   });
 
   it('notes missing and new scenarios, and refuses runs that share none', () => {

@@ -176,8 +176,10 @@ function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
 function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): CompareRow | undefined {
   if (base.verdict === cur.verdict) return undefined;
   const row: CompareRow = { scenario: name, measure: 'verdict', baseline: base.verdict, current: cur.verdict, ratio: null, allowed: 'passed stays passed', result: 'ok' };
-  if (base.verdict === 'passed' && (cur.verdict === 'failed' || cur.verdict === 'errored')) row.result = 'REGRESSION';
-  else if (cur.verdict === 'skipped') row.result = 'not compared';
+  // A scenario the baseline vouched for and this run did not (failed, errored, or was skipped,
+  // interrupted or never run) is a regression: a gate that quietly measures less must not pass.
+  if (base.verdict === 'passed') row.result = 'REGRESSION';
+  else if (cur.verdict !== 'passed' && cur.verdict !== 'failed' && cur.verdict !== 'errored') row.result = 'not compared';
   if (cur.reason) row.note = cur.reason;
   return row;
 }
