@@ -37,6 +37,11 @@ function fail(err: unknown): never {
 
 // A bug that escapes its promise chain (a timer, a stray rejection) is still one line and exit 4.
 process.on('uncaughtException', fail);
+// A reader that stops early (`a2a-rig list | head`) is not a bug: the command goes on (a run still
+// writes its result files and exits with its own code); what it prints after that goes nowhere.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') fail(err);
+});
 process.on('unhandledRejection', fail);
 
 try {

@@ -1,10 +1,12 @@
 // `a2a-rig list` shows every need of every scenario, and the needs are declared truthfully: a
 // scenario that opens the replay plane for its tasks declares it, so it is skipped (before it sends
 // anything) against an agent without one, instead of failing or skipping halfway.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { NEED_LABELS, type ScenarioNeeds } from '../rig/engine/defineScenario.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
-import { runRig } from './support/rigCli.ts';
+import { hermeticEnv, runRig } from './support/rigCli.ts';
+import { repoRoot } from './support/proxyBackends.ts';
 
 const all = await loadScenarios();
 
@@ -22,6 +24,16 @@ describe('a2a-rig list', () => {
     expect(blocks.get('disconnect-replay')).toContain('the replay plane (/events)');
     expect(blocks.get('crash-restart')).toContain('a restartable agent (embedded, or --restart-cmd)');
     expect(blocks.get('agent-card')).toContain('needs: nothing');
+  });
+
+  it('a reader that stops early (list | head) is no internal error: exit 0, nothing on stderr', { timeout: 30_000 }, async () => {
+    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'list'], { cwd: repoRoot, env: hermeticEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Like head -c 1: read one chunk, then close the pipe while the rig still writes.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it('every scenario that needs the replay plane for its tasks declares it', () => {
