@@ -94,10 +94,7 @@ export default defineScenario({
     // Agents with a replay plane are read after the flood, from seq 1: it holds every stored event,
     // also any a broken agent stores after the task went terminal. Without one, a subscription must
     // be up before the first answer, straight to the agent (no proxy in the way).
-    const noReplay = await ctx.direct.replay(open.taskId, { since: 0 }).then(
-      async (socket) => void (await socket.close()),
-      (err: Error) => err.message,
-    );
+    const noReplay = ctx.agent.replayPlane ? undefined : 'the agent does not offer /events (probed when the run began)';
     let subscription: (Observer & { readonly end: { reason: string } | undefined }) | undefined;
     let poller: StatePoller | undefined;
     if (noReplay !== undefined) {
