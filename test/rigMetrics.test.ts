@@ -12,7 +12,7 @@ import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 import { observedOpenModel } from '../rig/engine/liveLoadMetrics.ts';
 import { RigMetrics } from '../rig/metrics/rigMetrics.ts';
 import { serveMetrics } from '../rig/metrics/metricsServer.ts';
-import { runRig } from './support/rigCli.ts';
+import { hermeticEnv, runRig } from './support/rigCli.ts';
 
 const repoRoot = new URL('../', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -67,7 +67,7 @@ describe('a2a-rig run --metrics-port', () => {
   it('serves the run as it happens on loopback, and stops serving when the run ends', async () => {
     const out = mkdtempSync(join(tmpdir(), 'a2a-rig-live-'));
     dirs.push(out);
-    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'run', 'resume-latency', '--param', 'resume-latency.trials=8', '--metrics-port', '0', '--out', out], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'run', 'resume-latency', '--param', 'resume-latency.trials=8', '--metrics-port', '0', '--out', out], { cwd: repoRoot, env: hermeticEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       let stderr = '';
