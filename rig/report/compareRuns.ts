@@ -32,7 +32,7 @@ export type ToleranceKey = LatencyStat | 'throughput';
 /** Allowed change as a fraction: +0.2 = 20 % slower allowed; throughput −0.1 = 10 % fewer allowed. */
 export type Tolerances = Partial<Record<ToleranceKey, number>>;
 
-export const DEFAULT_TOLERANCES: Tolerances = { p50: 0.2, p95: 0.2, p99: 0.3, throughput: -0.1 };
+export const DEFAULT_TOLERANCES: Tolerances = { p50: 0.2, p95: 0.3, p99: 0.3, throughput: -0.1 };
 
 export interface CompareOptions {
   tolerances: Tolerances;
