@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runRigWithEnv } from './support/spawnRig.ts';
+import { runRig } from './support/rigCli.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'a2a-rig-internal-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -15,7 +15,7 @@ const preload = new URL('./support/plantedBug.mjs', import.meta.url).pathname;
 describe('an internal error', () => {
   it('exits 4 with one line and the stack in <out>/error.log', { timeout: 60_000 }, async () => {
     const dir = join(out, 'run');
-    const run = await runRigWithEnv(['run', 'agent-card', '--toxiproxy', 'none', '--out', dir], { NODE_OPTIONS: `--import ${preload}`, CI: 'true' });
+    const run = await runRig(['run', 'agent-card', '--toxiproxy', 'none', '--out', dir], 60_000, { NODE_OPTIONS: `--import ${preload}`, CI: 'true' });
     expect(run.code, run.stderr).toBe(4);
     const errorLines = run.stderr.split('\n').filter((l) => l.startsWith('a2a-rig:'));
     expect(errorLines).toEqual([`a2a-rig: internal error: TypeError: planted bug: cannot serialise the results (stack in ${join(dir, 'error.log')})`]);

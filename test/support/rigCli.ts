@@ -26,10 +26,10 @@ export function hermeticEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `a2a-rig ...args`; kills it (and fails) past `timeoutMs`. */
-export function runRig(args: string[], timeoutMs = 60_000): Promise<CliRun> {
+/** Runs `a2a-rig ...args` (with `env` added to the hermetic environment); kills it (and fails) past `timeoutMs`. */
+export function runRig(args: string[], timeoutMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: hermeticEnv() });
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...hermeticEnv(), ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
