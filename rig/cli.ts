@@ -10,6 +10,7 @@ import { registerHtmlReportCommand } from './report/htmlReportCommand.ts';
 import { UserError } from './protocol/userError.ts';
 import { EXIT } from './exitCodes.ts';
 import { internalErrorLine, logInternalError } from './internalError.ts';
+import { printableLine } from './report/terminalText.ts';
 
 const program = new Command('a2a-rig')
   .description('Load and chaos testing rig for A2A agents that pause for a human (hitl-prompt/v1)')
@@ -28,10 +29,11 @@ function fail(err: unknown): never {
     process.exit(err.exitCode === 0 ? EXIT.passed : EXIT.usage);
   }
   if (err instanceof UserError) {
-    process.stderr.write(`a2a-rig: ${err.message}\n`);
+    // A message may quote the agent (terminalText.ts): one line, controls shown, never raw.
+    process.stderr.write(`a2a-rig: ${printableLine(err.message)}\n`);
     process.exit(EXIT.usage);
   }
-  process.stderr.write(`${internalErrorLine(logInternalError(err))}\n`);
+  process.stderr.write(`${printableLine(internalErrorLine(logInternalError(err)))}\n`);
   process.exit(EXIT.internal);
 }
 

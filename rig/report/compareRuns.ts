@@ -24,6 +24,7 @@ import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from './runResult.ts';
 import { baseName, parseDeclaredName, type CounterKind } from './metricNames.ts';
 import { markdownCell } from './summaryMarkdown.ts';
+import { printable } from './terminalText.ts';
 
 export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
 export type LatencyStat = (typeof LATENCY_STATS)[number];
@@ -227,5 +228,6 @@ export function comparisonMarkdown(comparison: Comparison, baseline: RunResult, 
     ),
   ];
   if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownCell(n)}`));
-  return `${lines.join('\n')}\n`;
+  // Printed on the terminal: results.json files come from anywhere (terminalText.ts).
+  return printable(`${lines.join('\n')}\n`);
 }

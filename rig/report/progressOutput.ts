@@ -2,8 +2,10 @@
 // over the scenarios with the current one and its elapsed time, and a line above the bar for each
 // scenario that did not pass. Otherwise (a pipe, a CI log): plain lines as each scenario starts and
 // ends, and a "still running" line every `heartbeatMs`, so a long scenario never looks hung.
+// A reason may quote the agent: every line goes through printableLine (terminalText.ts).
 import cliProgress from 'cli-progress';
 import { VERDICTS, type ScenarioResult } from './runResult.ts';
+import { printableLine } from './terminalText.ts';
 
 /** What the engine reports as scenarios start and end (runScenarios' onProgress). */
 export interface ProgressEvent {
@@ -26,17 +28,17 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const position = (index: number, total: number) => `[${index + 1}/${total}]`;
 
 export function startLine(e: ProgressEvent): string {
-  return `${position(e.index, e.total)} ${e.scenario} …`;
+  return printableLine(`${position(e.index, e.total)} ${e.scenario} …`);
 }
 
 export function endLine(e: ProgressEvent): string {
   const r = e.result;
-  if (!r) return `${position(e.index, e.total)} ${e.scenario}: ended`;
-  return `${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`;
+  if (!r) return printableLine(`${position(e.index, e.total)} ${e.scenario}: ended`);
+  return printableLine(`${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`);
 }
 
 export function stillRunningLine(e: ProgressEvent, elapsedMs: number): string {
-  return `${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})`;
+  return printableLine(`${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})`);
 }
 
 /** "12 passed, 1 failed" over the results so far. */
@@ -92,9 +94,9 @@ export class ProgressOutput {
         autopadding: true,
         fps: 5,
       });
-      this.bar = this.multibar.create(e.total, e.index, { scenario: e.scenario, elapsed: '', tally: '' });
+      this.bar = this.multibar.create(e.total, e.index, { scenario: printableLine(e.scenario), elapsed: '', tally: '' });
     }
-    this.bar.update(e.index, { scenario: e.scenario, elapsed: '0.0 s' });
+    this.bar.update(e.index, { scenario: printableLine(e.scenario), elapsed: '0.0 s' });
     this.timer = setInterval(() => this.bar?.update({ elapsed: seconds(performance.now() - startedAt) }), 500).unref();
   }
 

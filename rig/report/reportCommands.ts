@@ -13,6 +13,7 @@ import { parseThreshold } from './thresholdExpression.ts';
 import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
 import { writeResults } from './writeResults.ts';
+import { printableLine } from './terminalText.ts';
 
 interface CompareFlags {
   baseline: string;
@@ -56,7 +57,7 @@ export function registerReportCommands(program: Command): void {
       const current = readRunResult(flags.current);
       const comparison = compareRuns(baseline, current, options);
       process.stdout.write(comparisonMarkdown(comparison, baseline, current, options));
-      for (const r of comparison.regressions) process.stderr.write(`regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`}\n`);
+      for (const r of comparison.regressions) process.stderr.write(`${printableLine(`regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`}`)}\n`);
       process.exitCode = comparison.regressions.length > 0 ? 1 : 0;
     });
 

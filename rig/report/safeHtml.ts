@@ -1,7 +1,10 @@
 // HTML built so that escaping cannot be forgotten (spec S-1: whatever an agent or a scenario says
 // is data, never markup): the `html` tag escapes every interpolated value unless it is already
 // SafeHtml, i.e. itself built by `html`. Hand-written (a dozen lines) rather than a dependency:
-// the report needs exactly this, for text and double-quoted attribute contexts.
+// the report needs exactly this, for text and double-quoted attribute contexts. Control and bidi
+// characters are shown as `\uXXXX` (terminalText.ts): a browser would hide them or let a U+202E
+// turn the rest of a line around.
+import { printable } from './terminalText.ts';
 
 export class SafeHtml {
   constructor(readonly text: string) {}
@@ -14,7 +17,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /** Escapes text for an HTML text node or a quoted attribute value. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  return printable(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];

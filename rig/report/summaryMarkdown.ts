@@ -1,6 +1,8 @@
 // summary.md, ready for a CI step summary, and the same table for the terminal. Agent-supplied
-// strings are escaped for Markdown/HTML (spec S-1: data, never markup).
+// strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
+// characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
 import { nothingTested, type RunResult, type Verdict } from './runResult.ts';
+import { printable } from './terminalText.ts';
 
 const ICON: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
 const HEADLINE: Record<Verdict, string> = { passed: 'passed', failed: 'FAILED', skipped: 'NOTHING TESTED', errored: 'FAILED', interrupted: 'INTERRUPTED', 'not-run': 'INTERRUPTED' };
@@ -17,14 +19,13 @@ function headlineNote(run: RunResult): string[] {
   return skipped > 0 ? ['', `${skipped} of ${run.scenarios.length} scenarios skipped (see the note column); \`--fail-on-skip\` makes any skip fail the run.`] : [];
 }
 
-/** Neutralises Markdown and HTML in a table cell. */
+/** Neutralises Markdown, HTML and terminal controls in a table cell (one line). */
 export function markdownCell(text: string): string {
-  return text
+  return printable(text.replace(/\r?\n/g, ' '))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
+    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
 }
 
 function ms(us: number): string {
@@ -56,5 +57,6 @@ export function summaryMarkdown(run: RunResult): string {
   }
   const failures = run.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`));
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
-  return `${lines.join('\n')}\n`;
+  // Again over the whole text: whatever reached it without a markdownCell (an expression) is shown too.
+  return printable(`${lines.join('\n')}\n`);
 }

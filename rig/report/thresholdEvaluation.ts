@@ -8,6 +8,7 @@ import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { RunResult, ScenarioResult, ThresholdResult } from './runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
 import { keyMatches } from './metricNames.ts';
+import { printableLine } from './terminalText.ts';
 
 const keysOf = (record: Record<string, unknown>, name: string): string[] => Object.keys(record).filter((key) => keyMatches(key, name));
 
@@ -120,7 +121,7 @@ export function applyThresholds(run: RunResult, thresholds: Threshold[]): RunRes
   return { ...rest, thresholds: results, verdict: broken ? 'failed' : run.verdict };
 }
 
-/** One line per broken threshold, for stderr. */
+/** One line per broken threshold, for stderr (a merged results.json may say anything: printableLine). */
 export function brokenThresholdLines(run: RunResult): string[] {
-  return (run.thresholds ?? []).filter((r) => !r.ok).map((r) => `threshold broken: ${r.expression} — ${r.detail}`);
+  return (run.thresholds ?? []).filter((r) => !r.ok).map((r) => printableLine(`threshold broken: ${r.expression} — ${r.detail}`));
 }
