@@ -2,16 +2,25 @@
 // as <failure>, skips with their reason; a scenario a signal interrupted is an <error>, one it never
 // started a skip ("not run"). Every string from an agent is escaped.
 import type { RunResult } from './runResult.ts';
+import { printable } from './terminalText.ts';
+
+/**
+ * What XML 1.0 allows (§2.2 Char): tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF.
+ * Anything else (other C0 controls, U+FFFE, U+FFFF, a lone surrogate) makes the file not
+ * well-formed, escaped as a character reference or not, and a CI reporter then drops the report.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 function xml(text: string): string {
-  return text
+  // printable() shows controls, bidi overrides, U+FFFE/U+FFFF and lone surrogates as `\uXXXX`
+  // (a CI log shows junit.xml's text on a terminal); NOT_XML_CHAR is the XML rule itself, last.
+  return printable(text)
+    .replace(NOT_XML_CHAR, '\uFFFD')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    // XML 1.0 cannot carry most control characters at all, escaped or not.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '\uFFFD');
+    .replace(/'/g, '&apos;');
 }
 
 export function junitXml(run: RunResult): string {
