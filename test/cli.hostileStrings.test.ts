@@ -66,6 +66,15 @@ describe('the rig against an agent whose strings carry control characters', () =
     expect(junit[0]!.failure).toBeDefined();
   });
 
+  it('run cf1: "nothing was tested" quotes the skip reason on stderr, escaped; exit 3', async () => {
+    const dir = join(out, 'cf1');
+    const cli = await runRig(['run', 'cf1', '--target', agent.url, '--out', dir]);
+    expect(cli.code, cli.stderr).toBe(3);
+    expectCleanTerminal(cli);
+    expect(cli.stderr).toMatch(/^a2a-rig: nothing was tested: .*status \\u001b\[31mRED.* — exit 3$/m);
+    expectCleanFiles(dir);
+  });
+
   it('merge and compare over a results.json that carries them, and a user error quoting one', async () => {
     const hostile = (name: string, us: number) => {
       const r = run([scenario(`s ${HOSTILE}`, { verdict: 'failed', reason: `r ${HOSTILE}`, latencies: { [`m ${HOSTILE}`]: Array.from({ length: 2000 }, () => us) } })], name);

@@ -12,6 +12,7 @@ import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
 import { ProgressOutput } from '../report/progressOutput.ts';
 import { summaryMarkdown } from '../report/summaryMarkdown.ts';
+import { printableLine } from '../report/terminalText.ts';
 import type { RunResult } from '../report/runResult.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
 import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvaluation.ts';
@@ -146,7 +147,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     } else {
       for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
       const exit = exitOf(result, flags.failOnSkip === true);
-      if (exit.line) process.stderr.write(`${exit.line}\n`);
+      // The line may quote a skip reason, i.e. the agent (terminalText.ts).
+      if (exit.line) process.stderr.write(`${printableLine(exit.line)}\n`);
       code = exit.code;
     }
     process.exitCode = code;
