@@ -88,3 +88,32 @@ describe('the bar', () => {
     expect(out.text()).not.toContain('cf2: passed');
   });
 });
+
+describe('agent strings in progress output', () => {
+  const hostile = '\u001b[31mRED\u0007\rforged\n[2/2] cf2: passed\u202e';
+
+  it('lines: a reason is shown escaped, on its own line, never raw', () => {
+    const out = capture(false);
+    const progress = new ProgressOutput({ stream: out.stream, mode: 'lines' });
+    progress.onProgress({ phase: 'start', scenario: 'cf1', index: 0, total: 2 });
+    progress.onProgress({ phase: 'end', scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'skipped', hostile) });
+    progress.stop();
+    expect(out.text()).toBe('[1/2] cf1 …\n[1/2] cf1: skipped — \\u001b[31mRED\\u0007\\u000dforged\\u000a[2/2] cf2: passed\\u202e (1.2 s)\n');
+  });
+
+  it('bar: the line logged above the bar carries no raw control from the agent', async () => {
+    const out = capture(true);
+    const progress = new ProgressOutput({ stream: out.stream, mode: 'bar' });
+    progress.onProgress({ phase: 'start', scenario: 'cf1', index: 0, total: 2 });
+    await out.next(/0\/2 scenarios \| cf1/, 5_000);
+    progress.onProgress({ phase: 'end', scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'failed', hostile) });
+    // The bar writes a logged line with its next redraw.
+    progress.onProgress({ phase: 'start', scenario: 'cf2', index: 1, total: 2 });
+    await out.next(/1\/2 scenarios \| cf2 [\d.]+ s \| 1 failed/, 5_000);
+    progress.stop();
+    // The bar draws with its own escape sequences; the agent's must not be among them.
+    expect(out.text()).toContain('[1/2] cf1: failed — \\u001b[31mRED\\u0007\\u000dforged\\u000a[2/2] cf2: passed\\u202e (1.2 s)');
+    expect(out.text()).not.toContain('\u001b[31mRED');
+    expect(out.text()).not.toMatch(/[\u0007\u202e]/);
+  });
+});
