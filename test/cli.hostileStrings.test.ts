@@ -53,7 +53,7 @@ describe('the rig against an agent whose strings carry control characters', () =
     expect(reasons.length).toBeGreaterThan(0);
     expect(junit.length).toBe(results.scenarios.length);
     expect(junit.some((c) => (c.skipped ?? c.failure ?? '').includes('\\u202eRTL'))).toBe(true);
-  });
+  }, 90_000);
 
   it('run agent-card: the failed check quoting the agent is escaped everywhere', async () => {
     const dir = join(out, 'agent-card');
@@ -64,7 +64,7 @@ describe('the rig against an agent whose strings carry control characters', () =
     const failed = results.scenarios[0]!.checks.find((c) => !c.ok);
     expect(failed?.detail).toContain(`error ${HOSTILE}`);
     expect(junit[0]!.failure).toBeDefined();
-  });
+  }, 90_000);
 
   it('run cf1: "nothing was tested" quotes the skip reason on stderr, escaped; exit 3', async () => {
     const dir = join(out, 'cf1');
@@ -73,7 +73,7 @@ describe('the rig against an agent whose strings carry control characters', () =
     expectCleanTerminal(cli);
     expect(cli.stderr).toMatch(/^a2a-rig: nothing was tested: .*status \\u001b\[31mRED.* — exit 3$/m);
     expectCleanFiles(dir);
-  });
+  }, 90_000);
 
   it('merge and compare over a results.json that carries them, and a user error quoting one', async () => {
     const hostile = (name: string, us: number) => {
@@ -101,5 +101,5 @@ describe('the rig against an agent whose strings carry control characters', () =
     expect(refused.code).toBe(2);
     expectCleanTerminal(refused);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-  });
+  }, 180_000);
 });
