@@ -1,0 +1,32 @@
+// Where a card's JSON-RPC endpoint lies against the URL the user gave (rig/engine/cardEndpoint.ts):
+// the same origin and path is the target; loopback names of one port are one host; anything at
+// another host, port or scheme is elsewhere, and another path of the same origin is said.
+import { describe, expect, it } from 'vitest';
+import { placeCardEndpoint, sameOrigin } from '../rig/engine/cardEndpoint.ts';
+
+describe('placeCardEndpoint', () => {
+  it('the target itself, also through a loopback alias or a trailing slash', () => {
+    expect(placeCardEndpoint('http://127.0.0.1:8080/', 'http://127.0.0.1:8080')).toEqual({ placement: 'target', rpcUrl: 'http://127.0.0.1:8080/', directRpcUrl: 'http://127.0.0.1:8080/' });
+    // The direct endpoint is spelled as the user spelled the host.
+    expect(placeCardEndpoint('http://localhost:8080/', 'http://127.0.0.1:8080').directRpcUrl).toBe('http://127.0.0.1:8080/');
+    expect(placeCardEndpoint('http://[::1]:8080/a2a/', 'http://localhost:8080/a2a').placement).toBe('target');
+    expect(placeCardEndpoint('https://agent.example/', 'https://agent.example:443').placement).toBe('target');
+  });
+
+  it('another path of the same origin', () => {
+    expect(placeCardEndpoint('http://localhost:8080/internal-admin', 'http://127.0.0.1:8080')).toEqual({
+      placement: 'other-path',
+      rpcUrl: 'http://localhost:8080/internal-admin',
+      directRpcUrl: 'http://127.0.0.1:8080/internal-admin',
+    });
+    expect(placeCardEndpoint('http://127.0.0.1:8080/', 'http://127.0.0.1:8080/agent').placement).toBe('other-path');
+  });
+
+  it('another origin: host, loopback address, port or scheme', () => {
+    for (const rpc of ['http://127.0.0.2:8080/', 'http://127.0.0.1:8081/', 'https://127.0.0.1:8080/', 'http://agent.example:8080/']) {
+      expect(placeCardEndpoint(rpc, 'http://127.0.0.1:8080'), rpc).toEqual({ placement: 'other-origin', rpcUrl: rpc, directRpcUrl: rpc });
+    }
+    expect(sameOrigin(new URL('http://a.example/'), new URL('http://a.example:80/x'))).toBe(true);
+    expect(sameOrigin(new URL('http://a.example/'), new URL('http://b.example/'))).toBe(false);
+  });
+});
