@@ -2,7 +2,7 @@
 // the same origin and path is the target; loopback names of one port are one host; anything at
 // another host, port or scheme is elsewhere, and another path of the same origin is said.
 import { describe, expect, it } from 'vitest';
-import { placeCardEndpoint, sameOrigin } from '../rig/engine/cardEndpoint.ts';
+import { placeCardEndpoint, refusalLine, sameOrigin } from '../rig/engine/cardEndpoint.ts';
 
 describe('placeCardEndpoint', () => {
   it('the target itself, also through a loopback alias or a trailing slash', () => {
@@ -28,5 +28,17 @@ describe('placeCardEndpoint', () => {
     }
     expect(sameOrigin(new URL('http://a.example/'), new URL('http://a.example:80/x'))).toBe(true);
     expect(sameOrigin(new URL('http://a.example/'), new URL('http://b.example/'))).toBe(false);
+  });
+
+  it('refuses another origin unless followed, and a non-http(s) endpoint always', () => {
+    const target = '--target http://127.0.0.1:8080';
+    const card = 'http://127.0.0.1:8080/.well-known/agent-card.json';
+    const elsewhere = placeCardEndpoint('http://127.0.0.2:8080/', 'http://127.0.0.1:8080');
+    expect(refusalLine(elsewhere, card, target, false)).toContain('pass --follow-card-endpoint');
+    expect(refusalLine(elsewhere, card, target, true)).toBeUndefined();
+    expect(refusalLine(placeCardEndpoint('http://localhost:8080/admin', 'http://127.0.0.1:8080'), card, target, false)).toBeUndefined();
+    for (const rpc of ['file:///etc/passwd', 'ws://127.0.0.1:8080/']) {
+      expect(refusalLine(placeCardEndpoint(rpc, 'http://127.0.0.1:8080'), card, target, true), rpc).toBe(`the agent card at ${card} names ${rpc} as its JSON-RPC endpoint, which is not an http(s) URL`);
+    }
   });
 });

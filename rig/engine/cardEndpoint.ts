@@ -50,8 +50,15 @@ export function targetLabel(targetUrl: string, embedded: boolean): string {
   return embedded ? `the embedded agent at ${targetUrl}` : `--target ${targetUrl}`;
 }
 
-/** The one-line usage error for an endpoint elsewhere when the user did not opt in. */
-export function refusalLine(endpoint: CardEndpoint, cardUrl: string, target: string): string {
+/**
+ * The one-line usage error when the rig must not call the endpoint: elsewhere and the user did not
+ * opt in, or not http(s) at all (a JSON-RPC binding is HTTP; `file:` or `ws:` is a hostile card's
+ * doing, and no flag makes it one). Undefined when the endpoint may be called.
+ */
+export function refusalLine(endpoint: CardEndpoint, cardUrl: string, target: string, follow: boolean): string | undefined {
+  const scheme = new URL(endpoint.rpcUrl).protocol;
+  if (scheme !== 'http:' && scheme !== 'https:') return `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, which is not an http(s) URL`;
+  if (endpoint.placement !== 'other-origin' || follow) return undefined;
   return `the agent card at ${cardUrl} sends JSON-RPC to ${endpoint.rpcUrl}, which is not ${target}; the rig sends nothing to an endpoint you did not name: pass ${FOLLOW_FLAG} to run against it (no network faults can be injected there)`;
 }
 

@@ -95,7 +95,8 @@ export class Environment {
       // the user did not name is refused, or said first.
       const endpoint = placeCardEndpoint(agent.rpcUrl, directUrl);
       const target = targetLabel(directUrl, process !== undefined);
-      if (endpoint.placement === 'other-origin' && !options.followCardEndpoint) throw new UserError(refusalLine(endpoint, agent.cardUrl, target));
+      const refused = refusalLine(endpoint, agent.cardUrl, target, options.followCardEndpoint === true);
+      if (refused) throw new UserError(refused);
       const note = endpointNote(endpoint, target);
       if (note) options.announce?.(note);
       if (options.toxiproxy === 'none') unavailable = 'the run has no fault backend (--toxiproxy none)';
