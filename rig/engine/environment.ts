@@ -94,14 +94,14 @@ export class Environment {
       // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
       // the user did not name is refused, or said first.
       const endpoint = placeCardEndpoint(agent.rpcUrl, directUrl);
-      const target = targetLabel(directUrl, process !== undefined);
-      const refused = refusalLine(endpoint, agent.cardUrl, target, options.followCardEndpoint === true);
+      const named = targetLabel(directUrl, process !== undefined);
+      const refused = refusalLine(endpoint, agent.cardUrl, named, options.followCardEndpoint === true);
       if (refused) throw new UserError(refused);
-      const note = endpointNote(endpoint, target);
+      const note = endpointNote(endpoint, named);
       if (note) options.announce?.(note);
       if (options.toxiproxy === 'none') unavailable = 'the run has no fault backend (--toxiproxy none)';
       // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
-      else if (endpoint.placement === 'other-origin') unavailable = faultsElsewhereReason(endpoint, target);
+      else if (endpoint.placement === 'other-origin') unavailable = faultsElsewhereReason(endpoint, named);
       else {
         faults = await FaultControl.open(options.toxiproxy);
         const target = new URL(directUrl);
