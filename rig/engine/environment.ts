@@ -16,6 +16,7 @@ import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RigMetrics } from '../metrics/rigMetrics.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
 import { AgentProcess } from './agentProcess.ts';
+import { endpointNote, faultsElsewhereReason, placeCardEndpoint, refusalLine, targetLabel, type CardEndpoint } from './cardEndpoint.ts';
 
 const READY_TIMEOUT_MS = 30_000;
 
@@ -43,6 +44,10 @@ export interface EnvironmentOptions {
   liveMetrics?: RigMetrics;
   /** Names the run's Toxiproxy proxy (`a2a-rig-<runId>`); random when absent. */
   runId?: string;
+  /** `--follow-card-endpoint`: call a JSON-RPC endpoint the card names at another origin than the target (else a usage error). */
+  followCardEndpoint?: boolean;
+  /** Told, before any traffic goes there, when the card's endpoint is not the URL the user gave (cardEndpoint.ts). */
+  announce?: (line: string) => void;
 }
 
 export class Environment {
@@ -58,6 +63,10 @@ export class Environment {
     readonly faultsUnavailableReason: string | undefined,
     /** The run's own proxy on the fault backend; every fault helper acts on it and nothing else. */
     readonly proxyName: string | undefined,
+    /** Where the card sends JSON-RPC, against the URL the user gave. */
+    readonly endpoint: CardEndpoint,
+    /** Said before the first request when the endpoint is not that URL (also in results.json and summary.md). */
+    readonly endpointNote: string | undefined,
   ) {}
 
   static async open(options: EnvironmentOptions): Promise<Environment> {
@@ -82,27 +91,28 @@ export class Environment {
       // The card is read straight from the agent, so an unreachable or wrong --target is reported
       // with the address the user gave (not the proxy's), before any fault backend is started.
       let agent = await Environment.discover(directUrl, options.generation);
+      // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
+      // the user did not name is refused, or said first.
+      const endpoint = placeCardEndpoint(agent.rpcUrl, directUrl);
+      const named = targetLabel(directUrl, process !== undefined);
+      const refused = refusalLine(endpoint, agent.cardUrl, named, options.followCardEndpoint === true);
+      if (refused) throw new UserError(refused);
+      const note = endpointNote(endpoint, named);
+      if (note) options.announce?.(note);
       if (options.toxiproxy === 'none') unavailable = 'the run has no fault backend (--toxiproxy none)';
+      // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
+      else if (endpoint.placement === 'other-origin') unavailable = faultsElsewhereReason(endpoint, named);
       else {
         faults = await FaultControl.open(options.toxiproxy);
         const target = new URL(directUrl);
         const proxy = await faults.createUniqueProxy(runProxyName(options.runId), `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`);
         proxyName = proxy.name;
         const proxyUrl = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
-        const proxied = throughProxy(agent, directUrl, proxyUrl);
-        if (proxied) {
-          agent = proxied;
-          url = proxyUrl;
-        } else {
-          // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
-          await faults.close().catch(() => {});
-          faults = undefined;
-          proxyName = undefined;
-          unavailable = `the card's JSON-RPC endpoint ${agent.rpcUrl} is not at ${directUrl}, so no proxy can sit in front of it`;
-        }
+        agent = throughProxy(agent, proxyUrl);
+        url = proxyUrl;
       }
       if (options.toxics?.length && !faults) throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
-      const env = new Environment(options, directUrl, url, agent, faults, process, unavailable, proxyName);
+      const env = new Environment(options, directUrl, url, agent, faults, process, unavailable, proxyName, endpoint, note);
       // Asked once, straight to the agent and about no task, so scenarios needing it skip before sending anything.
       env.replayPlane = await probeReplayPlane(env.directRpcUrl, agent.generation, agent.hitl.declared ? [HITL_PROMPT_URI] : []);
       return env;
@@ -125,11 +135,9 @@ export class Environment {
   /** Whether the agent offers the replay plane (/events), probed when the environment opened. */
   replayPlane: ReplayPlaneProbe = { offered: false, detail: 'not probed' };
 
-  /** The card's JSON-RPC endpoint at the agent's own address (no proxy). */
+  /** The card's JSON-RPC endpoint without the proxy: at the agent's own address, or (followed) the card's endpoint elsewhere. */
   get directRpcUrl(): string {
-    const rpc = new URL(this.agent.rpcUrl);
-    rpc.host = new URL(this.directUrl).host;
-    return rpc.toString();
+    return this.endpoint.directRpcUrl;
   }
 
   get kind(): 'embedded' | 'url' {
@@ -207,18 +215,13 @@ export class Environment {
   }
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
- * Points the endpoint a card names at the proxy when it is the agent itself: same host, or the same
- * port on a loopback name (a card saying localhost for a --target given as 127.0.0.1). Undefined when
- * the endpoint is elsewhere: the rig's traffic would bypass the proxy and no fault would touch it.
+ * Points the endpoint a card names at the proxy. Only for an endpoint at the agent's own origin
+ * (cardEndpoint.ts: a card saying localhost for a --target given as 127.0.0.1 counts): elsewhere the
+ * rig's traffic would bypass the proxy and no fault would touch it.
  */
-function throughProxy(agent: AgentDescription, directUrl: string, proxyUrl: string): AgentDescription | undefined {
-  const direct = new URL(directUrl);
+function throughProxy(agent: AgentDescription, proxyUrl: string): AgentDescription {
   const rpc = new URL(agent.rpcUrl);
-  const sameLoopbackPort = LOOPBACK.has(rpc.hostname) && LOOPBACK.has(direct.hostname) && rpc.port === direct.port;
-  if (rpc.host !== direct.host && !sameLoopbackPort) return undefined;
   rpc.host = new URL(proxyUrl).host;
   return { ...agent, rpcUrl: rpc.toString() };
 }

@@ -41,6 +41,7 @@ interface RunFlags extends ThresholdFlags {
   param: ParamArgument[];
   metricsPort?: number;
   failOnSkip?: boolean;
+  followCardEndpoint?: boolean;
 }
 
 function parseTarget(value: string): string {
@@ -68,6 +69,7 @@ function addRunOptions(command: Command, targetRequired = false): Command {
     .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)')
     .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--out <dir>', 'results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run\'s results')
+    .option('--follow-card-endpoint', 'send the run\'s traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic')
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
     .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
@@ -127,6 +129,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       agentFaults: flags.agentFault,
       generation: flags.a2aVersion,
       toxics: flags.toxic,
+      followCardEndpoint: flags.followCardEndpoint === true,
+      announce: (line) => process.stderr.write(`a2a-rig: ${line}\n`),
       paramOverrides,
       liveMetrics: metrics.metrics,
       onProgress: (event) => {

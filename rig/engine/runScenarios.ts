@@ -203,6 +203,8 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       hitlDeclared: env.agent.hitl.declared,
       agentFaults: options.agentFaults,
       cardDigest: cardDigest(env.agent.card),
+      rpcUrl: env.directRpcUrl,
+      ...(env.endpointNote ? { endpointNote: env.endpointNote } : {}),
     },
     proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url, proxyName: env.proxyName, detail: proxy.detail, passedOver: [...proxy.passedOver] } : null,
     // A signal after the last scenario still stopped the run (and exits 130/143): say so.

@@ -140,6 +140,10 @@ export interface RunResult {
     agentFaults: string[];
     /** The agent card's digest, its URLs left out (rig/report/runIdentity.ts): merge refuses cards that differ. */
     cardDigest?: string;
+    /** The JSON-RPC endpoint the rig called (the card's, never the proxy's). */
+    rpcUrl?: string;
+    /** Present when that endpoint is not the URL the user gave: where the traffic went, as said on stderr before it went (rig/engine/cardEndpoint.ts). */
+    endpointNote?: string;
   };
   /** The fault backend: kind, version, API, this run's proxy on it, where it ran, why `auto` passed over the others. */
   proxy: { backend: string; version?: string; api?: string; proxyName?: string; detail?: string; passedOver?: string[] } | null;

@@ -38,6 +38,7 @@ export function summaryMarkdown(run: RunResult): string {
     ...headlineNote(run),
     '',
     `Agent: ${markdownCell(run.target.agentName ?? 'unknown')} at ${markdownCell(run.target.url)} (A2A ${run.target.generation ?? '?'}, ${run.target.kind}${run.target.agentFaults.length ? `, faults: ${run.target.agentFaults.join(', ')}` : ''}) · fault backend: ${run.proxy ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`) : 'none'}${run.toxics?.length ? ` · run toxics: ${markdownCell(run.toxics.map((t) => `${t.type} ${t.stream} ${Object.entries(t.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; '))}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.runId}\``,
+    ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
     '',
     '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
     '|---|---|---|---|---|',
