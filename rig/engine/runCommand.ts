@@ -130,7 +130,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       generation: flags.a2aVersion,
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
-      announce: (line) => process.stderr.write(`a2a-rig: ${line}\n`),
+      announce: (line) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`),
       paramOverrides,
       liveMetrics: metrics.metrics,
       onProgress: (event) => {
