@@ -338,7 +338,7 @@ describe('SSE streams against a hostile agent', () => {
 
 describe('replay sockets against a hostile agent', () => {
   it.each([
-    ['huge-frame', 'too-large', /Max payload size exceeded/i],
+    ['huge-frame', 'too-large', /the agent sent a frame over 65536 bytes \(the rig's bound on one frame\)/],
     ['garbage', 'protocol', /frame 1 is not a replay frame: body is not valid JSON/],
     ['wrong-task', 'protocol', /frame.taskId "other" is not the task asked for/],
     ['flood', 'too-large', /sent more than 200 frames/],
@@ -352,6 +352,15 @@ describe('replay sockets against a hostile agent', () => {
     expect(end.reason).toBe('failed');
     expect(end.reason === 'failed' && end.error.failure).toBe(failure);
     expect(end.reason === 'failed' && end.error.message).toMatch(message);
+    await client.close();
+  });
+
+  it('a flood of small frames is cut by the bytes a socket may carry in all, not only by their count', async () => {
+    const client = clientFor('/');
+    const socket = await client.replay('flood', { limits: { maxFrames: 1_000_000, maxSocketBytes: 16 * 1024, lifetimeMs: 2_000 } });
+    const end = await socket.ended;
+    expect(end.reason === 'failed' && end.error.failure).toBe('too-large');
+    expect(end.reason === 'failed' && end.error.message).toMatch(/replay socket of http:\/\/127\.0\.0\.1:\d+ for task flood sent more than 16384 bytes in \d+ frames/);
     await client.close();
   });
 });

@@ -240,7 +240,7 @@ export class A2AClient {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
       throw new TransportError('protocol', `${method} from ${this.endpoint} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
     }
-    const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream`, taskId);
+    const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream from ${this.endpoint}`, taskId);
     this.track(stream, stream.ended);
     await stream.firstFrame(options.refusalPeekMs ?? STREAM_REFUSAL_PEEK_MS);
     const end = stream.end;

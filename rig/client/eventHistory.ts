@@ -1,8 +1,12 @@
 // The event history: every event every connection of the rig saw, in the order the rig saw them,
 // with the connection, its kind, the task, the agent's seq and eventId where the wire carries them,
 // and a monotonic receive time. The replay checker and the scenario verdicts read it; nothing here
-// judges. Memory is bounded: past `maxEntries` further events are counted, not kept.
+// judges. Memory is bounded, by estimated heap bytes (`jsonWeight`) as well as by count: a stream or
+// replay socket whose events outweigh `maxConnectionBytes`, or the streams and sockets of a task
+// past `maxTaskBytes`, fail with RetentionBoundError (the connection ends with that reason); past
+// `maxRunBytes` or `maxEntries` further events are counted in `dropped`, not kept.
 import type { StreamResponse } from '../protocol/a2aTypes.ts';
+import { jsonWeight } from '../protocol/jsonNesting.ts';
 
 /** Where an event came from: an SSE stream, the WebSocket replay plane, or a unary response. */
 export type ConnectionKind = 'sse' | 'replay' | 'response';
@@ -35,6 +39,8 @@ export interface ConnectionRecord {
   /** Why it ended: 'ended by agent', 'closed by rig', an error message, a WebSocket close code... */
   closeReason: string | undefined;
   events: number;
+  /** Estimated heap bytes of the events it delivered. */
+  bytes: number;
 }
 
 export interface HistoryFilter {
@@ -47,13 +53,50 @@ export type NewEntry = Omit<HistoryEntry, 'index'>;
 
 export const DEFAULT_MAX_HISTORY_ENTRIES = 1_000_000;
 
+export interface HistoryBounds {
+  /** Events kept in all. */
+  maxEntries: number;
+  /** Estimated heap bytes one SSE stream or replay socket may deliver (it fails past them). */
+  maxConnectionBytes: number;
+  /** Estimated heap bytes the streams and sockets of one task may deliver (the one past them fails). */
+  maxTaskBytes: number;
+  /** Estimated heap bytes kept in all (later events are counted as dropped, not kept). */
+  maxRunBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Sized so that every bound together stays far below the rig's 512 MB memory ceiling: a hostile
+ * agent's stream costs at most 32 MiB, its task 64, and the history of a scenario 192.
+ */
+export const DEFAULT_HISTORY_BOUNDS: Readonly<HistoryBounds> = Object.freeze({
+  maxEntries: DEFAULT_MAX_HISTORY_ENTRIES,
+  maxConnectionBytes: 32 * MiB,
+  maxTaskBytes: 64 * MiB,
+  maxRunBytes: 192 * MiB,
+});
+
+/** An event the history will not keep because a connection or task outweighed its bound. */
+export class RetentionBoundError extends Error {
+  override name = 'RetentionBoundError';
+}
+
+/** Per-entry bookkeeping beyond the event itself (the entry object, its strings). */
+const ENTRY_WEIGHT = 256;
+
 export class EventHistory {
   private readonly log: HistoryEntry[] = [];
   private readonly byConnection = new Map<string, ConnectionRecord>();
   private readonly counters = new Map<ConnectionKind, number>();
+  private readonly taskBytes = new Map<string, number>();
+  private keptBytes = 0;
   private droppedCount = 0;
+  private readonly bounds: HistoryBounds;
 
-  constructor(private readonly maxEntries = DEFAULT_MAX_HISTORY_ENTRIES) {}
+  constructor(bounds: number | Partial<HistoryBounds> = {}) {
+    this.bounds = { ...DEFAULT_HISTORY_BOUNDS, ...(typeof bounds === 'number' ? { maxEntries: bounds } : bounds) };
+  }
 
   /** Registers a connection and returns its id (`sse-1`, `replay-3`, `response-12`...). */
   openConnection(kind: ConnectionKind, taskId?: string, details: { since?: number } = {}): string {
@@ -69,6 +112,7 @@ export class EventHistory {
       closedAt: undefined,
       closeReason: undefined,
       events: 0,
+      bytes: 0,
     });
     return connectionId;
   }
@@ -81,16 +125,38 @@ export class EventHistory {
     record.closeReason = reason;
   }
 
+  /**
+   * Keeps an event, or counts it as dropped. Throws RetentionBoundError (keeping nothing) when an
+   * SSE stream or replay socket, or the streams and sockets of its task, outweigh their bound: the
+   * connection must end. Unary responses are each bounded by the transport and only dropped.
+   */
   record(entry: NewEntry): HistoryEntry | undefined {
     const record = this.byConnection.get(entry.connectionId);
+    const weight = ENTRY_WEIGHT + jsonWeight(entry.event);
     if (record) {
       record.events += 1;
       record.taskId ??= entry.taskId;
+      record.bytes += weight;
     }
-    if (this.log.length >= this.maxEntries) {
+    const { maxConnectionBytes, maxTaskBytes } = this.bounds;
+    // Unary responses (each bounded by the transport) do not count toward their task: a GetTask
+    // poll of a big task must not cut a later stream of it.
+    const streamed = entry.kind !== 'response';
+    const taskBytes = entry.taskId === undefined || !streamed ? 0 : (this.taskBytes.get(entry.taskId) ?? 0) + weight;
+    if (streamed) {
+      if (record && record.bytes > maxConnectionBytes) {
+        throw new RetentionBoundError(`its events weigh more than ${maxConnectionBytes / MiB} MiB once parsed (the rig keeps at most ${maxConnectionBytes / MiB} MiB per connection); the rig cut it off after ${record.events} events`);
+      }
+      if (taskBytes > maxTaskBytes) {
+        throw new RetentionBoundError(`the events of task ${entry.taskId} weigh more than ${maxTaskBytes / MiB} MiB once parsed (the rig keeps at most ${maxTaskBytes / MiB} MiB per task); the rig cut this connection off`);
+      }
+    }
+    if (this.log.length >= this.bounds.maxEntries || this.keptBytes + weight > this.bounds.maxRunBytes) {
       this.droppedCount += 1;
       return undefined;
     }
+    if (entry.taskId !== undefined && streamed) this.taskBytes.set(entry.taskId, taskBytes);
+    this.keptBytes += weight;
     const stored: HistoryEntry = Object.freeze({ ...entry, index: this.log.length });
     this.log.push(stored);
     return stored;
@@ -126,6 +192,11 @@ export class EventHistory {
     return this.log.length;
   }
 
+  /** Estimated heap bytes of the events kept. */
+  get keptWeight(): number {
+    return this.keptBytes;
+  }
+
   /** Events seen after the history was full; non-zero means the history is incomplete. */
   get dropped(): number {
     return this.droppedCount;
@@ -135,6 +206,8 @@ export class EventHistory {
     this.log.length = 0;
     this.byConnection.clear();
     this.counters.clear();
+    this.taskBytes.clear();
+    this.keptBytes = 0;
     this.droppedCount = 0;
   }
 }

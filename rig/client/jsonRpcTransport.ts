@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1, VERSION_HEADER, type Generation } from '../protocol/a2aTypes.ts';
-import { parseUntrustedJson } from '../protocol/safeJson.ts';
+import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
 import { headerValues, readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
@@ -166,8 +166,9 @@ export class JsonRpcTransport {
       const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
       if (status < 200 || status > 299) return { status, body: undefined };
       try {
-        return { status, body: parseUntrustedJson(text) };
+        return { status, body: parseAgentJson(text, "the agent's document") };
       } catch (err) {
+        if (err instanceof JsonRefusedError) throw new TransportError('too-large', `${what}: ${err.message}`, status);
         throw new TransportError('protocol', `${what}: HTTP ${status} body is not JSON (${(err as Error).message})`, status);
       }
     } catch (err) {

@@ -1,13 +1,14 @@
 // The replay plane's client: a WebSocket to `/events?task=<id>&since=<seq>[&version=1.0]` that
 // receives `{seq, eventId, taskId, event}` frames (stored events after `since`, then live ones) and
 // ends with a close code (1000 when the task is terminal; the reference agent uses 4400 for a bad
-// request and 4404 for an unknown task). Bounded: handshake time, frame size, frame count and
-// lifetime. Reconnect-friendly: `lastSeq` is the cursor to pass as `since` to the next socket.
+// request and 4404 for an unknown task). Bounded: handshake time, frame size (ws `maxPayload`),
+// frame count, bytes in all, the estimated weight of the events it delivers (the event history's
+// per-connection bound), and lifetime. Reconnect-friendly: `lastSeq` is the cursor to pass as `since` to the next socket.
 import WebSocket from 'ws';
 import type { Generation } from '../protocol/a2aTypes.ts';
-import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
+import { JsonRefusedError, UnsafeJsonError, parseAgentJson } from '../protocol/safeJson.ts';
 import { streamEventFromWire } from '../protocol/wireInbound.ts';
-import type { EventHistory } from './eventHistory.ts';
+import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
 import { a2aRequestHeaders, echoedExtensions } from './jsonRpcTransport.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { TransportError } from './transportError.ts';
@@ -18,6 +19,8 @@ export interface ReplayLimits {
   maxFrameBytes: number;
   /** Frames one socket may receive. */
   maxFrames: number;
+  /** Bytes one socket may receive in all (frame payloads). */
+  maxSocketBytes: number;
   /** Whole life of one socket. */
   lifetimeMs: number;
 }
@@ -26,6 +29,7 @@ export const DEFAULT_REPLAY_LIMITS: Readonly<ReplayLimits> = Object.freeze({
   handshakeTimeoutMs: 5_000,
   maxFrameBytes: 1024 * 1024,
   maxFrames: 100_000,
+  maxSocketBytes: 64 * 1024 * 1024,
   lifetimeMs: 120_000,
 });
 
@@ -71,6 +75,8 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
   lastSeq: number;
   private readonly buffer: EventBuffer<ReplayEnd>;
   private closedByRig = false;
+  private bytes = 0;
+  private readonly name: string;
 
   private constructor(
     private readonly ws: WebSocket,
@@ -81,7 +87,8 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
     this.since = options.since ?? 0;
     this.lastSeq = this.since;
     this.connectionId = options.history.openConnection('replay', options.taskId, { since: this.since });
-    this.buffer = new EventBuffer<ReplayEnd>(`replay socket for task ${options.taskId} [${this.connectionId}]`);
+    this.name = `replay socket of ${new URL(options.agentUrl).origin} for task ${options.taskId}`;
+    this.buffer = new EventBuffer<ReplayEnd>(`${this.name} [${this.connectionId}]`);
   }
 
   /** Opens the socket; rejects with TransportError if the handshake fails or times out. */
@@ -112,8 +119,10 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(this));
       ws.on('error', (err) => {
-        const failure = /maxPayload|Max payload/i.test(err.message) ? 'too-large' : ws.readyState === WebSocket.CONNECTING ? 'connect' : 'socket';
-        const error = new TransportError(failure, `replay socket ${url}: ${err.message}`, undefined, { cause: err });
+        const oversized = /maxPayload|Max payload/i.test(err.message);
+        const failure = oversized ? 'too-large' : ws.readyState === WebSocket.CONNECTING ? 'connect' : 'socket';
+        const detail = oversized ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes (the rig's bound on one frame); the rig cut it off` : err.message;
+        const error = new TransportError(failure, `replay socket ${url}: ${detail}`, undefined, { cause: err });
         if (ws.readyState === WebSocket.CONNECTING || this.buffer.end === undefined) reject(error);
         this.fail(failure, error.message);
       });
@@ -123,10 +132,12 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
   private onFrame(data: Buffer, isBinary: boolean): void {
     if (this.buffer.end !== undefined) return;
     const n = this.buffer.events.length + 1;
-    if (n > this.limits.maxFrames) return this.fail('too-large', `replay socket for task ${this.taskId} sent more than ${this.limits.maxFrames} frames`);
+    if (n > this.limits.maxFrames) return this.fail('too-large', `${this.name} sent more than ${this.limits.maxFrames} frames; the rig cut it off`);
+    this.bytes += data.length;
+    if (this.bytes > this.limits.maxSocketBytes) return this.fail('too-large', `${this.name} sent more than ${this.limits.maxSocketBytes} bytes in ${n} frames; the rig cut it off`);
     try {
       if (isBinary) throw new TypeError('frame is binary, expected JSON text');
-      const frame = parseUntrustedJson(data.toString('utf8'));
+      const frame = parseAgentJson(data.toString('utf8'), "the agent's replay frame");
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw new TypeError('frame must be a JSON object');
       const { seq, eventId, taskId, event } = frame as Record<string, unknown>;
       if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw new TypeError('frame.seq must be a positive integer');
@@ -136,8 +147,9 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
       this.lastSeq = Math.max(this.lastSeq, seq);
       this.buffer.push(this.options.intake.take(this.connectionId, 'replay', canonical, { seq, eventId }));
     } catch (err) {
+      if (err instanceof JsonRefusedError || err instanceof RetentionBoundError) return this.fail('too-large', `${this.name}: frame ${n}: ${err.message}`);
       const detail = err instanceof UnsafeJsonError || err instanceof TypeError ? err.message : String(err);
-      this.fail('protocol', `replay socket for task ${this.taskId}: frame ${n} is not a replay frame: ${detail}`);
+      this.fail('protocol', `${this.name}: frame ${n} is not a replay frame: ${detail}`);
     }
   }
 

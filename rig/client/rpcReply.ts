@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { JsonObject } from '../protocol/a2aTypes.ts';
-import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
+import { JsonRefusedError, UnsafeJsonError, parseAgentJson } from '../protocol/safeJson.ts';
 import { TransportError } from './transportError.ts';
 
 export interface RpcErrorBody {
@@ -58,11 +58,13 @@ export async function readBounded(
 }
 
 /** Checks the JSON-RPC 2.0 response shape and that it answers request `id`. */
-export function readRpcResponse(text: string, id: number, what: string, status: number): RpcBody {
+/** `document` names the text in a refusal of its shape ("the agent's reply nests 100000 levels deep..."). */
+export function readRpcResponse(text: string, id: number, what: string, status: number, document = "the agent's reply"): RpcBody {
   let body: unknown;
   try {
-    body = parseUntrustedJson(text);
+    body = parseAgentJson(text, document);
   } catch (err) {
+    if (err instanceof JsonRefusedError) throw new TransportError('too-large', `${what}: ${err.message}`, status);
     const reason = err instanceof UnsafeJsonError ? err.message : 'not JSON';
     throw new TransportError('protocol', `${what}: HTTP ${status} reply is not JSON-RPC (${reason}): ${JSON.stringify(text.slice(0, 120))}`, status);
   }

@@ -5,7 +5,7 @@
 import { TERMINAL_STATES, type TaskState } from '../protocol/a2aTypes.ts';
 import { UnsafeJsonError } from '../protocol/safeJson.ts';
 import { statusOfEvent, streamEventFromWire, taskIdOfEvent } from '../protocol/wireInbound.ts';
-import type { EventHistory } from './eventHistory.ts';
+import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
 import type { ExchangeMeta, SseOpen } from './jsonRpcTransport.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { readRpcResponse, type RpcErrorBody } from './rpcReply.ts';
@@ -59,7 +59,7 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
     let end: StreamEnd = { reason: 'ended' };
     try {
       for await (const sse of this.open.events) {
-        const frame = readRpcResponse(sse.data, this.open.requestId, `${describe}: frame ${this.buffer.events.length + 1}`, this.meta.httpStatus);
+        const frame = readRpcResponse(sse.data, this.open.requestId, `${describe}: frame ${this.buffer.events.length + 1}`, this.meta.httpStatus, "the agent's event");
         if (!frame.ok) {
           end = { reason: 'rpc-error', error: frame.error };
           break;
@@ -74,7 +74,12 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
       }
       if (this.closedByRig) end = { reason: 'closed' };
     } catch (err) {
-      const error = err instanceof TransportError ? err : new TransportError(err instanceof UnsafeJsonError ? 'protocol' : 'socket', (err as Error).message);
+      const error =
+        err instanceof TransportError
+          ? err
+          : err instanceof RetentionBoundError
+            ? new TransportError('too-large', `${describe}: ${err.message}`)
+            : new TransportError(err instanceof UnsafeJsonError ? 'protocol' : 'socket', (err as Error).message);
       end = this.closedByRig ? { reason: 'closed' } : { reason: 'failed', error };
     } finally {
       this.open.close();

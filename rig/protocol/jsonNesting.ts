@@ -54,3 +54,27 @@ export function schemaDepth(schema: unknown, limit = Number.MAX_SAFE_INTEGER): n
   }
   return deepest;
 }
+
+/**
+ * Estimated heap bytes of a parsed JSON value, walked without recursion: 64 per object or array
+ * plus 16 per member, two bytes a string character (plus 16), 16 per number and 8 per other
+ * scalar. Rough on purpose; what matters is that it grows with the objects, not with the text, so
+ * `[{},{},…]` (three bytes on the wire, a whole object in memory) weighs what it costs.
+ */
+export function jsonWeight(value: unknown): number {
+  let weight = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') weight += 16 + 2 * node.length;
+    else if (typeof node === 'number') weight += 16;
+    else if (typeof node !== 'object' || node === null) weight += 8;
+    else {
+      const members = Array.isArray(node) ? node : Object.values(node as object);
+      weight += 64 + 16 * members.length;
+      if (!Array.isArray(node)) for (const key of Object.keys(node as object)) weight += 16 + 2 * key.length;
+      for (const member of members) stack.push(member);
+    }
+  }
+  return weight;
+}
