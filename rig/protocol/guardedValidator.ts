@@ -185,12 +185,15 @@ export class GuardedValidator {
       throw new SchemaRejectedError(`response_schema nests subschemas deeper than ${this.maxDepth} levels`);
     }
     let fn: ValidateFunction;
+    let linear: boolean;
     const { ajv } = this.young;
     try {
       // Ajv resolves `$ref: "#"` against the root's $id; untrusted schemas often have none (and
       // addUsedSchema is off so one schema's $id cannot collide with another's), so give it one.
       const rooted = '$id' in schema ? schema : { ...schema, $id: `urn:a2a-rig:schema:${++this.compiledCount}` };
-      fn = this.withinBudget((s) => ajv.compile(s as object), rooted, this.compileBudgetMs);
+      // The linear-time classification compiles each pattern again (RE2 program sizes): inside the
+      // same budget, since a pattern may be costly to compile.
+      ({ fn, linear } = this.withinBudget((s) => ({ fn: ajv.compile(s as object), linear: validatesInLinearTime(schema) }), rooted, this.compileBudgetMs));
     } catch (err) {
       if (err instanceof BudgetExceeded) {
         // An interrupted compile may leave Ajv's internal registry half-written: start afresh (what
@@ -200,7 +203,6 @@ export class GuardedValidator {
       }
       throw new SchemaRejectedError(`response_schema is not a usable JSON Schema (draft 2020-12): ${(err as Error).message}`);
     }
-    const linear = validatesInLinearTime(schema);
     const compiled: CompiledSchema = { validate: (payload) => this.run(fn, payload, linear) };
     this.young.cache.set(key, compiled);
     if (this.young.cache.size >= CACHE_GENERATION_ENTRIES) this.rotate(true);
