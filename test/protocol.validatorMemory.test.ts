@@ -47,3 +47,18 @@ describe('GuardedValidator memory', () => {
     expect(grownMb).toBeLessThan(20);
   }, 150_000);
 });
+
+describe('GuardedValidator cache generations', () => {
+  it('holds at most two generations, and a validator a caller still holds keeps working after its generation is dropped', async () => {
+    const { GuardedValidator, CACHE_GENERATION_ENTRIES } = await import('../rig/protocol/guardedValidator.ts');
+    const v = new GuardedValidator();
+    const first = v.compile({ type: 'object', required: ['first'] });
+    for (let i = 0; i < CACHE_GENERATION_ENTRIES * 2 + 10; i++) v.compile({ type: 'object', required: [`k${i}`] });
+    expect(v.cachedSchemas).toBeLessThanOrEqual(CACHE_GENERATION_ENTRIES * 2);
+    expect(first.validate({})).toEqual([{ path: '/first', keyword: 'required', message: "must have required property 'first'" }]);
+    // Dropped from the cache, it compiles again (into the young generation) and is equivalent.
+    const again = v.compile({ type: 'object', required: ['first'] });
+    expect(again).not.toBe(first);
+    expect(again.validate({ first: 1 })).toEqual([]);
+  }, 60_000);
+});
