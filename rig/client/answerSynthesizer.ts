@@ -11,9 +11,15 @@
 // here covers the common subset, is bounded, and every payload it returns has been checked by the
 // GuardedValidator under the S-2 bounds: the valid one validates, each invalid one fails. When it
 // cannot do that, it says why, and the scenario skips.
+//
+// Synthesis is synchronous, so no scenario budget or signal can interrupt it: it carries its own
+// time budget (SYNTHESIS_BUDGET_MS, checked as it goes; one compile or validation, each under the
+// validator's watchdog, may overrun it), refuses schemas over its shape bounds (MAX_ONEOF_BRANCHES)
+// with "answers cannot be built: ...", and remembers outcomes by schema content, so a load run that
+// meets the same hostile schema in every iteration pays for it once.
 import { GuardedValidator, SchemaRejectedError, type CompiledSchema } from '../protocol/guardedValidator.ts';
 import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
-import { minimalInstance } from './minimalInstance.ts';
+import { SynthesisLimit, minimalInstance } from './minimalInstance.ts';
 
 export type InvalidKind = 'wrong-type' | 'missing-required' | 'unknown-property';
 
@@ -41,6 +47,10 @@ export const UNKNOWN_PROPERTY = 'a2a_rig_unknown_property';
 const WRONG_VALUES: unknown[] = ['a2a-rig-wrong-type', 12345, true, null, [], {}];
 /** Validations one invalid kind may spend looking for a fitting mutation. */
 const MAX_ATTEMPTS = 64;
+/** Wall time one synthesis may spend (synchronous; scenario budgets are tens of seconds). */
+export const SYNTHESIS_BUDGET_MS = 2_000;
+/** Synthesis outcomes remembered, by schema content. */
+const OUTCOME_CACHE_ENTRIES = 64;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,10 +61,44 @@ function pointer(key: string): string {
 }
 
 export class AnswerSynthesizer {
-  constructor(readonly validator: GuardedValidator = new GuardedValidator()) {}
+  private readonly outcomes = new Map<string, Synthesis>();
+  private deadline = Infinity;
+
+  constructor(
+    readonly validator: GuardedValidator = new GuardedValidator(),
+    readonly budgetMs: number = SYNTHESIS_BUDGET_MS,
+  ) {}
 
   /** Builds and verifies the answers for one response_schema; never throws for a bad schema. */
   synthesize(schema: unknown): Synthesis {
+    let key: string;
+    try {
+      key = JSON.stringify(schema) ?? 'undefined';
+    } catch {
+      return { ok: false, reason: 'cannot synthesize: response_schema cannot be serialized' };
+    }
+    const known = this.outcomes.get(key);
+    if (known) return structuredClone(known);
+    this.deadline = performance.now() + this.budgetMs;
+    let outcome: Synthesis;
+    try {
+      outcome = this.build(schema);
+    } catch (err) {
+      if (!(err instanceof SynthesisLimit)) throw err;
+      outcome = { ok: false, reason: `answers cannot be built: ${err.message}` };
+    } finally {
+      this.deadline = Infinity;
+    }
+    if (this.outcomes.size >= OUTCOME_CACHE_ENTRIES) this.outcomes.delete(this.outcomes.keys().next().value as string);
+    this.outcomes.set(key, outcome);
+    return structuredClone(outcome);
+  }
+
+  private checkDeadline(): void {
+    if (performance.now() > this.deadline) throw new SynthesisLimit(`synthesis took longer than its ${this.budgetMs} ms budget`);
+  }
+
+  private build(schema: unknown): Synthesis {
     let compiled: CompiledSchema;
     try {
       compiled = this.validator.compile(schema);
@@ -62,7 +106,7 @@ export class AnswerSynthesizer {
       if (err instanceof SchemaRejectedError) return { ok: false, reason: `cannot synthesize: ${err.message}` };
       throw err;
     }
-    const generated = minimalInstance(schema, this.validator);
+    const generated = minimalInstance(schema, this.validator, this.deadline, this.budgetMs);
     if (!generated.ok) return { ok: false, reason: `cannot synthesize a valid payload: ${generated.reason}` };
     if (!isObject(generated.value)) return { ok: false, reason: 'cannot synthesize a valid payload: the schema does not describe an object' };
     const valid = generated.value;
@@ -93,6 +137,7 @@ export class AnswerSynthesizer {
     for (const key of keys) {
       for (const value of WRONG_VALUES) {
         if (JSON.stringify(value) === JSON.stringify(valid[key]) || ++attempts > MAX_ATTEMPTS) continue;
+        this.checkDeadline();
         const payload = { ...valid, [key]: value };
         const errors = compiled.validate(payload);
         if (errors.some((e) => e.path === pointer(key) && e.keyword === 'type')) return { payload, path: pointer(key), expectedErrors: errors };
@@ -103,6 +148,7 @@ export class AnswerSynthesizer {
 
   private missingRequired(valid: Record<string, unknown>, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
     for (const key of Object.keys(valid).slice(0, MAX_ATTEMPTS)) {
+      this.checkDeadline();
       const { [key]: _dropped, ...payload } = valid;
       const errors = compiled.validate(payload);
       if (errors.some((e) => e.keyword === 'required')) return { payload, path: pointer(key), expectedErrors: errors };

@@ -15,6 +15,16 @@ export type Generated = { ok: true; value: unknown } | { ok: false; reason: stri
 export const MAX_GENERATED_SIZE = 1024;
 /** Subschemas the generator may visit for one instance. */
 export const MAX_GENERATED_NODES = 10_000;
+/**
+ * oneOf branches the generator will weigh: each candidate is checked against every other branch
+ * (compiled alone), so the work is quadratic in the branches and each check may compile. A hostile
+ * 530-branch oneOf once hung the rig for minutes; over this, the schema is refused with a reason.
+ * Kept under the validator's cache generation (256), so the branch checks never recompile in a loop.
+ */
+export const MAX_ONEOF_BRANCHES = 128;
+
+/** A limit of the synthesizer's own was reached: the schema is beyond what it builds answers for. */
+export class SynthesisLimit extends Error {}
 
 type Schema = Record<string, unknown>;
 
@@ -28,6 +38,13 @@ interface Context {
    * matches a sibling branch (a fraction instead of 0, 'a' instead of '', true instead of false).
    */
   variant: 0 | 1;
+  /** performance.now() past which the work stops (synchronous work: nothing else can stop it). */
+  deadline: number;
+  budgetMs: number;
+}
+
+function checkDeadline(ctx: Context): void {
+  if (performance.now() > ctx.deadline) throw new SynthesisLimit(`synthesis took longer than its ${ctx.budgetMs} ms budget`);
 }
 
 const FORMAT_SAMPLES: Record<string, string> = {
@@ -214,10 +231,17 @@ function matchesAlone(branch: unknown, value: unknown, validator: GuardedValidat
 }
 
 function branchFor(rest: Schema, branches: unknown[], exclusive: boolean, ctx: Context): Generated {
+  if (exclusive && branches.length > MAX_ONEOF_BRANCHES) {
+    throw new SynthesisLimit(`a oneOf has ${branches.length} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`);
+  }
   const reasons: string[] = [];
   for (const [i, branch] of branches.entries()) {
     const schema = isObject(branch) ? merge([rest, branch]) : branch;
-    const overlaps = (value: unknown) => branches.some((other, j) => j !== i && matchesAlone(other, value, ctx.validator));
+    const overlaps = (value: unknown) =>
+      branches.some((other, j) => {
+        checkDeadline(ctx);
+        return j !== i && matchesAlone(other, value, ctx.validator);
+      });
     const g = generate(schema, ctx);
     if (!g.ok) {
       reasons.push(`branch ${i}: ${g.reason}`);
@@ -236,6 +260,7 @@ export function generate(schema: unknown, ctx: Context): Generated {
   if (schema === false) return fail('a subschema is `false` and admits nothing');
   if (!isObject(schema)) return fail('a subschema is not an object');
   if (++ctx.nodes.count > MAX_GENERATED_NODES) return fail(`more than ${MAX_GENERATED_NODES} subschemas to visit`);
+  checkDeadline(ctx);
   if (ctx.depth >= MAX_NESTING_DEPTH) return fail(`instance would nest deeper than ${MAX_NESTING_DEPTH} levels (recursive schema?)`);
   const inner: Context = { ...ctx, depth: ctx.depth + 1 };
   if (typeof schema.$ref === 'string') {
@@ -271,7 +296,10 @@ export function generate(schema: unknown, ctx: Context): Generated {
   return fail(reasons.join('; ') || 'no type to generate');
 }
 
-/** The minimal instance of `schema` (the root of its own $ref document). Verify it before use. */
-export function minimalInstance(schema: unknown, validator: GuardedValidator): Generated {
-  return generate(schema, { root: schema, depth: 0, nodes: { count: 0 }, validator, variant: 0 });
+/**
+ * The minimal instance of `schema` (the root of its own $ref document). Verify it before use.
+ * Throws SynthesisLimit when the work would exceed the synthesizer's bounds (time, oneOf width).
+ */
+export function minimalInstance(schema: unknown, validator: GuardedValidator, deadline = Infinity, budgetMs = Infinity): Generated {
+  return generate(schema, { root: schema, depth: 0, nodes: { count: 0 }, validator, variant: 0, deadline, budgetMs });
 }

@@ -1,13 +1,16 @@
 // The guarded validator: compiles untrusted JSON Schemas (draft 2020-12) and validates payloads
 // against them with every S-2 bound applied. Subschema depth and payload depth are checked without
 // recursion; compile and validate run under a vm watchdog, so no schema or payload can hold the
-// event loop past the budget; patterns are linear-time (RE2). Compiled validators are cached by
-// schema content, so the answer path never compiles.
+// event loop past the budget; patterns are linear-time (RE2) and their work is charged before it
+// runs (linearRegExp.ts). Compiled validators are cached by schema content, so the answer path never
+// compiles, and the cache really releases: Ajv keeps every schema it ever compiled (~27 KB each,
+// addUsedSchema:false or not), so the cache is two generations, each with its own Ajv instance, and
+// dropping the old generation drops its Ajv with all it compiled.
 import vm from 'node:vm';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { linearRegExpEngine } from './linearRegExp.ts';
+import { PatternWorkExceeded, linearRegExpEngine, meteredPatterns, patternProgramSize } from './linearRegExp.ts';
 import { nestingDepth, schemaDepth } from './jsonNesting.ts';
 import { COMPILE_BUDGET_MS, MAX_NESTING_DEPTH, VALIDATION_BUDGET_MS, type ValidationErrorEntry } from './hitlPrompt.ts';
 
@@ -17,9 +20,18 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 /** Reported entries per rejection; a hostile payload must not turn the 422 body into a flood. */
 const MAX_REPORTED_ERRORS = 20;
-const CACHE_ENTRIES = 512;
+/** Compiled schemas per cache generation; at most two generations (two Ajv instances) live. */
+export const CACHE_GENERATION_ENTRIES = 256;
+/**
+ * Pattern work (string length × RE2 program size, summed over the matches) one validation may
+ * spend. At the ~70 ns per unit worst case measured on a 2-core box this is ~70 ms, under the
+ * 100 ms an agent's event loop may stall; an email-ish pattern (13 instructions) still checks
+ * ~75,000 characters, a UUID pattern (40) ~25,000.
+ */
+export const PATTERN_WORK_BUDGET = 1_000_000;
 
-// Keywords whose validation cost can grow faster than the payload (combinators over recursive
+// Keywords whose validation cost can grow faster than the payload (`pattern` is not one: its work
+// is metered before it runs, see PATTERN_WORK_BUDGET; combinators over recursive
 // refs are exponential in depth, uniqueItems is quadratic, format regexes are not all linear).
 // A schema free of them validates in time linear in the payload, so it skips the watchdog, which
 // costs ~80 µs a call. A property that merely has such a name only costs the watchdog.
@@ -34,6 +46,14 @@ const SUPERLINEAR_KEYWORDS = new Set([
 // `deadline` is one; under the watchdog, a busy machine could time out the rig's own envelope check.
 const LINEAR_FORMATS = new Set(['date-time', 'date', 'time', 'uuid']);
 
+/**
+ * A pattern compiling to more RE2 instructions than this puts its schema under the watchdog too: the
+ * per-unit cost of big programs is less predictable (cache misses; ~0.9 µs per unit seen on a loaded
+ * 2-core box against ~0.01-0.07 µs quiet), so the work budget alone does not bound their wall time.
+ * Patterns agents really use (email-ish 13, UUID 40, envelope.schema.json's) stay far below it.
+ */
+export const LINEAR_PATTERN_MAX_PROGRAM = 256;
+
 function validatesInLinearTime(schema: object): boolean {
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
@@ -45,6 +65,7 @@ function validatesInLinearTime(schema: object): boolean {
     }
     for (const [key, value] of Object.entries(node)) {
       if (SUPERLINEAR_KEYWORDS.has(key) && !(key === 'format' && typeof value === 'string' && LINEAR_FORMATS.has(value))) return false;
+      if (key === 'pattern' && typeof value === 'string' && patternProgramSize(value) > LINEAR_PATTERN_MAX_PROGRAM) return false;
       stack.push(value);
     }
   }
@@ -62,6 +83,8 @@ export interface GuardedValidatorOptions {
   budgetMs?: number;
   /** Per-schema compile budget (default 1000 ms). */
   compileBudgetMs?: number;
+  /** Pattern work per validation, in character × instruction units (default PATTERN_WORK_BUDGET). */
+  patternWorkBudget?: number;
 }
 
 export interface CompiledSchema {
@@ -86,21 +109,35 @@ function toEntry(error: ErrorObject): ValidationErrorEntry {
   return { path, keyword: error.keyword, message };
 }
 
+interface Generation {
+  ajv: Ajv2020;
+  cache: Map<string, CompiledSchema>;
+}
+
 export class GuardedValidator {
   private readonly maxDepth: number;
   private readonly budgetMs: number;
   private readonly compileBudgetMs: number;
-  private readonly cache = new Map<string, CompiledSchema>();
+  private readonly patternWorkBudget: number;
   private readonly sandbox = vm.createContext({ fn: undefined as unknown, arg: undefined as unknown });
   private readonly callScript = new vm.Script('fn(arg)');
-  private ajv: Ajv2020;
+  /** Compiles go to `young`; `old` still answers lookups until the next rotation drops it. */
+  private young: Generation;
+  private old: Generation | undefined;
   private compiledCount = 0;
 
   constructor(options: GuardedValidatorOptions = {}) {
     this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
     this.budgetMs = options.budgetMs ?? VALIDATION_BUDGET_MS;
     this.compileBudgetMs = options.compileBudgetMs ?? COMPILE_BUDGET_MS;
-    this.ajv = this.newAjv();
+    this.patternWorkBudget = options.patternWorkBudget ?? PATTERN_WORK_BUDGET;
+    this.young = { ajv: this.newAjv(), cache: new Map() };
+  }
+
+  /** Starts a new generation; the old one (its Ajv and everything it compiled) becomes garbage. */
+  private rotate(keepYoung: boolean): void {
+    this.old = keepYoung ? this.young : this.old;
+    this.young = { ajv: this.newAjv(), cache: new Map() };
   }
 
   private newAjv(): Ajv2020 {
@@ -138,7 +175,7 @@ export class GuardedValidator {
   /** Compiles (or finds in the cache) a validator; throws SchemaRejectedError with the reason. */
   compile(schema: unknown): CompiledSchema {
     const key = JSON.stringify(schema);
-    const cached = this.cache.get(key);
+    const cached = this.young.cache.get(key) ?? this.old?.cache.get(key);
     if (cached) return cached;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       throw new SchemaRejectedError('response_schema must be a JSON object');
@@ -148,23 +185,27 @@ export class GuardedValidator {
       throw new SchemaRejectedError(`response_schema nests subschemas deeper than ${this.maxDepth} levels`);
     }
     let fn: ValidateFunction;
+    let linear: boolean;
+    const { ajv } = this.young;
     try {
       // Ajv resolves `$ref: "#"` against the root's $id; untrusted schemas often have none (and
       // addUsedSchema is off so one schema's $id cannot collide with another's), so give it one.
       const rooted = '$id' in schema ? schema : { ...schema, $id: `urn:a2a-rig:schema:${++this.compiledCount}` };
-      fn = this.withinBudget((s) => this.ajv.compile(s as object), rooted, this.compileBudgetMs);
+      // The linear-time classification compiles each pattern again (RE2 program sizes): inside the
+      // same budget, since a pattern may be costly to compile.
+      ({ fn, linear } = this.withinBudget((s) => ({ fn: ajv.compile(s as object), linear: validatesInLinearTime(schema) }), rooted, this.compileBudgetMs));
     } catch (err) {
       if (err instanceof BudgetExceeded) {
-        // An interrupted compile may leave Ajv's internal registry half-written: start afresh.
-        this.ajv = this.newAjv();
+        // An interrupted compile may leave Ajv's internal registry half-written: start afresh (what
+        // it compiled before stays usable until the generation after next).
+        this.rotate(true);
         throw new SchemaRejectedError(`compiling response_schema took longer than ${this.compileBudgetMs} ms`);
       }
       throw new SchemaRejectedError(`response_schema is not a usable JSON Schema (draft 2020-12): ${(err as Error).message}`);
     }
-    const linear = validatesInLinearTime(schema);
     const compiled: CompiledSchema = { validate: (payload) => this.run(fn, payload, linear) };
-    if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, compiled);
+    this.young.cache.set(key, compiled);
+    if (this.young.cache.size >= CACHE_GENERATION_ENTRIES) this.rotate(true);
     return compiled;
   }
 
@@ -174,8 +215,11 @@ export class GuardedValidator {
     }
     let valid: boolean;
     try {
-      valid = linear ? (fn(payload) as boolean) : this.withinBudget((p) => fn(p) as boolean, payload, this.budgetMs);
+      valid = meteredPatterns(this.patternWorkBudget, () =>
+        linear ? (fn(payload) as boolean) : this.withinBudget((p) => fn(p) as boolean, payload, this.budgetMs),
+      );
     } catch (err) {
+      if (err instanceof PatternWorkExceeded) return [{ path: '', keyword: 'pattern', message: err.message }];
       if (err instanceof BudgetExceeded) {
         return [{ path: '', keyword: 'timeout', message: `validation took longer than ${this.budgetMs} ms` }];
       }
@@ -188,8 +232,9 @@ export class GuardedValidator {
     return (fn.errors ?? []).slice(0, MAX_REPORTED_ERRORS).map(toEntry);
   }
 
+  /** Compiled schemas the cache holds (both generations). */
   get cachedSchemas(): number {
-    return this.cache.size;
+    return this.young.cache.size + (this.old?.cache.size ?? 0);
   }
 }
 

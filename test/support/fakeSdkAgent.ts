@@ -20,6 +20,8 @@ export interface FakeAgentOptions {
   parkAfterMs?: number;
   /** An accepted answer's reply still shows INPUT_REQUIRED; the task completes this long after. */
   resumeAfterMs?: number;
+  /** The response_schema of every prompt (default `{approved: boolean}`); hostile ones test the rig's bounds. */
+  responseSchema?: Record<string, unknown>;
 }
 
 export interface FakeAgent {
@@ -48,7 +50,7 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
   const envelope = (t: FakeTask) => ({
     prompt_id: t.promptId,
     prompt: 'Approve?',
-    response_schema: { type: 'object', additionalProperties: false, required: ['approved'], properties: { approved: { type: 'boolean' } } },
+    response_schema: options.responseSchema ?? { type: 'object', additionalProperties: false, required: ['approved'], properties: { approved: { type: 'boolean' } } },
   });
   const taskJson = (t: FakeTask) => {
     const message = t.state === 'input-required' ? { messageId: `m-${t.id}`, role: v1 ? 'ROLE_AGENT' : 'agent', parts: [v1 ? { text: 'Approve?' } : { kind: 'text', text: 'Approve?' }], metadata: { [HITL_PROMPT_URI]: envelope(t) } } : undefined;
