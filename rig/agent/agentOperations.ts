@@ -22,6 +22,9 @@ import { openTaskStream } from './taskStream.ts';
 /** ListTasks yields to the event loop after rendering this many tasks or bytes. */
 const LIST_BATCH_TASKS = 8;
 const LIST_BATCH_BYTES = 128 * 1024;
+/** ListTasks pages rendered at once; the rest wait their turn (16 at once once finished together
+ * and serialized ~16 MB back to back, holding the event loop for 200 ms). */
+const LIST_CONCURRENCY = 2;
 
 /** Whole-request nesting bound; payloads have their own, tighter one (a 422). */
 export const MAX_REQUEST_DEPTH = 128;
@@ -48,6 +51,9 @@ function taskIdParam(params: unknown): string {
 }
 
 export class AgentOperations {
+  private listing = 0;
+  private readonly listWaiters: Array<() => void> = [];
+
   constructor(private readonly engine: TaskEngine) {}
 
   private get depthLimited(): boolean {
@@ -149,6 +155,19 @@ export class AgentOperations {
    * the event loop every few tasks or 128 KiB, so 16 concurrent pages cannot hold it in one go.
    */
   async list(params: unknown, ctx: CallContext): Promise<JsonObject> {
+    if (this.listing >= LIST_CONCURRENCY) await new Promise<void>((resolve) => this.listWaiters.push(resolve));
+    this.listing += 1;
+    try {
+      return await this.renderPage(params, ctx);
+    } finally {
+      this.listing -= 1;
+      // Handed over on a later turn, so this page's reply is written before the next one renders.
+      const next = this.listWaiters.shift();
+      if (next) setImmediate(next);
+    }
+  }
+
+  private async renderPage(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { listDefaultPageSize, listMaxPageSize, listMaxBytes } = this.engine.limits;
     const p = isObject(params) ? params : {};
     const pageSize = typeof p.pageSize === 'number' ? Math.min(listMaxPageSize, Math.max(1, Math.floor(p.pageSize))) : listDefaultPageSize;
