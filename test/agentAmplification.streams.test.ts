@@ -37,7 +37,7 @@ describe('a big task (item 11)', () => {
     const fresh = await promptingTask(agent.url, 10);
     const small: number[] = [];
     const large: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       const a = await answer(agent.url, fresh.taskId, fresh.promptId, 'ok');
       fresh.promptId = a.promptId;
       small.push(a.ms);

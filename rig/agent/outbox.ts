@@ -6,6 +6,7 @@
 // fresh one. `tasks.task_json` holds the rest of the task (status, ids, metadata).
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { migrateWholeTaskRows } from './outboxMigration.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 
 export interface StoredEvent {
@@ -138,6 +139,7 @@ export class Outbox {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    migrateWholeTaskRows(this.db);
     const eventsSchema = options.volatileEvents ? 'volatile' : 'main';
     if (options.volatileEvents) this.db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
     this.db.exec(EVENTS_TABLE(eventsSchema));
