@@ -36,6 +36,6 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
   listMaxPageSize: 100,
   listMaxBytes: 1024 * 1024,
   maxStreamsPerTask: 32,
-  maxStreamsTotal: 256,
+  maxStreamsTotal: 1024,
   maxStreamBufferBytes: 2 * 1024 * 1024,
 });
