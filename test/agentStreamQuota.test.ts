@@ -30,6 +30,15 @@ describe('StreamQuota', () => {
     quota.acquire('c');
     expect(refusal(() => quota.acquire('d')).code).toBe(-32029);
   });
+
+  it('shares the buffer budget: each stream may queue min(per-stream bound, total budget / open streams)', () => {
+    const quota = new StreamQuota({ ...DEFAULT_AGENT_LIMITS, maxStreamBufferBytes: 1_000, maxStreamBufferTotalBytes: 3_000 });
+    expect(quota.bufferBound()).toBe(1_000);
+    const releases = ['a', 'b', 'c', 'd', 'e', 'f'].map((t) => quota.acquire(t));
+    expect(quota.bufferBound()).toBe(500);
+    for (const r of releases.slice(3)) r();
+    expect(quota.bufferBound()).toBe(1_000);
+  });
 });
 
 describe('refusal on the wire', () => {

@@ -24,6 +24,9 @@ export interface AgentLimits {
   maxStreamsTotal: number;
   /** Bytes queued for one stream reader (res.writableLength / ws.bufferedAmount) before it is cut. */
   maxStreamBufferBytes: number;
+  /** Bytes queued for all stream readers together: with n streams open each may queue at most
+   * min(maxStreamBufferBytes, this / n), so the sum stays under this plus one event per stream. */
+  maxStreamBufferTotalBytes: number;
 }
 
 export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
@@ -38,4 +41,5 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
   maxStreamsPerTask: 32,
   maxStreamsTotal: 1024,
   maxStreamBufferBytes: 2 * 1024 * 1024,
+  maxStreamBufferTotalBytes: 128 * 1024 * 1024,
 });

@@ -3,7 +3,7 @@
 // seq > since, in order, then live ones, each as {seq, eventId, taskId, event}. The subscription is
 // taken before the stored events are read (both synchronous), so nothing falls between them.
 // Bounded like the SSE streams: a socket takes a StreamQuota slot (closed with 1013 beyond it), and
-// a reader whose unread output (ws.bufferedAmount) passes limits.maxStreamBufferBytes is terminated.
+// a reader whose unread output (ws.bufferedAmount) passes StreamQuota.bufferBound() is terminated.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -59,7 +59,7 @@ export class ReplayPlane {
       if (cut) return;
       ws.send(JSON.stringify({ seq: event.seq, eventId: event.eventId, taskId, event: streamEventOnWire(event.event, generation) }));
       lastSent = Math.max(lastSent, event.seq);
-      if (ws.bufferedAmount > this.engine.limits.maxStreamBufferBytes) {
+      if (ws.bufferedAmount > this.engine.streams.bufferBound()) {
         cut = true;
         ws.terminate();
       }

@@ -11,6 +11,12 @@ export class StreamQuota {
 
   constructor(private readonly limits: AgentLimits) {}
 
+  /** Bytes one stream may leave queued right now: its share of the total budget, capped. */
+  bufferBound(): number {
+    const { maxStreamBufferBytes, maxStreamBufferTotalBytes } = this.limits;
+    return Math.min(maxStreamBufferBytes, Math.floor(maxStreamBufferTotalBytes / Math.max(1, this.total)));
+  }
+
   /** Takes one stream slot on `taskId` or throws A2AError(A2A_TOO_MANY_STREAMS); returns its release. */
   acquire(taskId: string): () => void {
     const onTask = this.perTask.get(taskId) ?? 0;

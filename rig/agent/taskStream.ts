@@ -3,7 +3,8 @@
 // buffered and filtered by seq). `closeWhen` decides when the stream ends.
 // Bounded against readers that do not read: the stream takes a slot of the engine's StreamQuota
 // (refused with A2A_TOO_MANY_STREAMS beyond it), its snapshot is a bounded view of the task, and
-// once more than limits.maxStreamBufferBytes wait in the response's buffer the reader is cut: the
+// once more than its share of the buffer budget (StreamQuota.bufferBound) waits in the response's
+// buffer the reader is cut: the
 // connection is destroyed (the reader sees the stream end without a terminal event), never
 // buffered further.
 import type { ServerResponse } from 'node:http';
@@ -48,7 +49,7 @@ export function openTaskStream(options: TaskStreamOptions): void {
   const send = (text: string) => {
     if (ended) return;
     res.write(text);
-    if (res.writableLength > engine.limits.maxStreamBufferBytes) end(true);
+    if (res.writableLength > engine.streams.bufferBound()) end(true);
   };
   const write = (event: StoredEvent, task: Task) => {
     if (ended || event.seq <= snapshotSeq) return;
