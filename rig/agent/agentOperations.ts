@@ -2,7 +2,7 @@
 // canonical results out, A2AError for every refusal. Both bindings call these and only frame them.
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Generation, JsonObject, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import type { Generation, JsonObject, Message, StreamResponse } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
@@ -18,6 +18,13 @@ import { continueTask } from './hitlAnswers.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import { openTaskStream } from './taskStream.ts';
+
+/** ListTasks yields to the event loop after rendering this many tasks or bytes. */
+const LIST_BATCH_TASKS = 8;
+const LIST_BATCH_BYTES = 128 * 1024;
+/** ListTasks pages rendered at once; the rest wait their turn (16 at once once finished together
+ * and serialized ~16 MB back to back, holding the event loop for 200 ms). */
+const LIST_CONCURRENCY = 2;
 
 /** Whole-request nesting bound; payloads have their own, tighter one (a 422). */
 export const MAX_REQUEST_DEPTH = 128;
@@ -43,12 +50,10 @@ function taskIdParam(params: unknown): string {
   return p.id;
 }
 
-function withHistory(task: Task, historyLength: unknown): Task {
-  if (typeof historyLength !== 'number' || historyLength < 0) return task;
-  return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
-}
-
 export class AgentOperations {
+  private listing = 0;
+  private readonly listWaiters: Array<() => void> = [];
+
   constructor(private readonly engine: TaskEngine) {}
 
   private get depthLimited(): boolean {
@@ -106,8 +111,8 @@ export class AgentOperations {
       taskId = started.taskId!;
     }
     const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
-    const task = blocking ? await this.engine.settled(taskId) : this.engine.getRow(taskId).task;
-    return sendResultOnWire(withHistory(task, config.historyLength), ctx.generation);
+    if (blocking) await this.engine.settled(taskId);
+    return sendResultOnWire(this.engine.view(this.engine.getRow(taskId), config.historyLength), ctx.generation);
   }
 
   stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
@@ -136,21 +141,60 @@ export class AgentOperations {
 
   get(params: unknown, ctx: CallContext): JsonObject {
     const p = requireParams(params);
-    return taskOnWire(withHistory(this.engine.getRow(taskIdParam(p)).task, p.historyLength), ctx.generation);
+    return taskOnWire(this.engine.view(this.engine.getRow(taskIdParam(p)), p.historyLength), ctx.generation);
   }
 
   cancel(params: unknown, ctx: CallContext): JsonObject {
-    return taskOnWire(this.engine.cancel(taskIdParam(params)).task, ctx.generation);
+    return taskOnWire(this.engine.view(this.engine.cancel(taskIdParam(params))), ctx.generation);
   }
 
-  list(params: unknown, ctx: CallContext): JsonObject {
+  /**
+   * ListTasks, bounded (issue 9 item 12): pageSize defaults to limits.listDefaultPageSize and is
+   * capped at listMaxPageSize; history defaults to none (historyLength 0) and is capped like any
+   * view; the page ends early, with a nextPageToken, once its tasks pass listMaxBytes. It yields to
+   * the event loop every few tasks or 128 KiB, so 16 concurrent pages cannot hold it in one go.
+   */
+  async list(params: unknown, ctx: CallContext): Promise<JsonObject> {
+    if (this.listing >= LIST_CONCURRENCY) await new Promise<void>((resolve) => this.listWaiters.push(resolve));
+    this.listing += 1;
+    try {
+      return await this.renderPage(params, ctx);
+    } finally {
+      this.listing -= 1;
+      // Handed over on a later turn, so this page's reply is written before the next one renders.
+      const next = this.listWaiters.shift();
+      if (next) setImmediate(next);
+    }
+  }
+
+  private async renderPage(params: unknown, ctx: CallContext): Promise<JsonObject> {
+    const { listDefaultPageSize, listMaxPageSize, listMaxBytes } = this.engine.limits;
     const p = isObject(params) ? params : {};
-    const pageSize = typeof p.pageSize === 'number' ? Math.min(100, Math.max(1, Math.floor(p.pageSize))) : 50;
+    const pageSize = typeof p.pageSize === 'number' ? Math.min(listMaxPageSize, Math.max(1, Math.floor(p.pageSize))) : listDefaultPageSize;
     const offset = typeof p.pageToken === 'string' && /^\d+$/.test(p.pageToken) ? Number(p.pageToken) : 0;
     const wanted = parseTaskState(p.status);
     const page = this.engine.outbox.listTasks({ state: wanted, contextId: typeof p.contextId === 'string' ? p.contextId : undefined }, pageSize, offset);
-    const tasks = page.tasks.map((t) => taskOnWire(withHistory(p.includeArtifacts === true ? t : { ...t, artifacts: [] }, p.historyLength), ctx.generation));
-    const nextPageToken = offset + pageSize < page.total ? String(offset + pageSize) : '';
+    const historyLength = typeof p.historyLength === 'number' ? p.historyLength : 0;
+    const tasks: JsonObject[] = [];
+    let bytes = 0;
+    let sinceYield = { tasks: 0, bytes: 0 };
+    for (const listed of page.tasks) {
+      if (sinceYield.tasks >= LIST_BATCH_TASKS || sinceYield.bytes >= LIST_BATCH_BYTES) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sinceYield = { tasks: 0, bytes: 0 };
+      }
+      const history = historyLength > 0 ? this.engine.outbox.recentHistory(listed.id, Math.min(historyLength, this.engine.limits.viewHistoryEntries), this.engine.limits.viewHistoryBytes) : [];
+      const artifacts = p.includeArtifacts === true ? this.engine.outbox.artifactsOf(listed.id) : [];
+      const wire = taskOnWire({ ...listed, history, artifacts }, ctx.generation);
+      const size = Buffer.byteLength(JSON.stringify(wire));
+      // At least one task per page, or a single large task could never be listed.
+      if (tasks.length > 0 && bytes + size > listMaxBytes) break;
+      bytes += size;
+      sinceYield = { tasks: sinceYield.tasks + 1, bytes: sinceYield.bytes + size };
+      tasks.push(wire);
+    }
+    const next = offset + tasks.length;
+    const nextPageToken = next < page.total ? String(next) : '';
     return { tasks, nextPageToken, pageSize, totalSize: page.total };
   }
 }

@@ -124,10 +124,12 @@ function answerPrompt(
 
 function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Message, payload: unknown, activated: boolean, receivedAt: number): TaskRow {
   const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
+  engine.ensureHistoryRoom(row, message);
   const answered = () => {
     if (!engine.outbox.answerPrompt(row.task.id, prompt.step, payload)) throw alreadyAnsweredOrUnknown(prompt.promptId);
+    // In the same transaction as the conditional UPDATE: the answer joins the history exactly once.
+    engine.outbox.appendHistory(row, message);
   };
-  row.task.history.push(message);
   row.lastAnswer = payload;
   row.step = prompt.step + 1;
   row.activated = activated;

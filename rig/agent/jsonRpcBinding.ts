@@ -96,7 +96,7 @@ export async function handleJsonRpc(
       case 'cancel':
         return reply(res, id, { result: ops.cancel(r.params, ctx) });
       case 'list':
-        return reply(res, id, { result: ops.list(r.params, ctx) });
+        return reply(res, id, { result: await ops.list(r.params, ctx) });
     }
   } catch (err) {
     replyError(res, id, err);

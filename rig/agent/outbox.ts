@@ -1,9 +1,13 @@
 // The durable outbox (ADR-014 style): task state, prompts and the per-task event log in SQLite
 // (WAL). A state change and the event that announces it are written in one transaction, so a
 // kill -9 can lose neither without the other.
+// A task's history and artifacts live in rows of their own and are appended (or one artifact
+// replaced), never rewritten with the task: a commit costs the same on a task of 20 MB as on a
+// fresh one. `tasks.task_json` holds the rest of the task (status, ids, metadata).
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import { migrateWholeTaskRows } from './outboxMigration.ts';
+import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 
 export interface StoredEvent {
   seq: number;
@@ -19,6 +23,9 @@ export interface TaskRow {
   activated: boolean;
   lastAnswer: unknown;
   lastSeq: number;
+  /** Messages and serialized bytes in the stored history (task.history itself is not loaded). */
+  historyCount: number;
+  historyBytes: number;
 }
 
 export interface PromptRow {
@@ -41,9 +48,27 @@ CREATE TABLE IF NOT EXISTS tasks (
   step INTEGER NOT NULL,
   activated INTEGER NOT NULL,
   last_answer_json TEXT,
-  last_seq INTEGER NOT NULL DEFAULT 0
+  last_seq INTEGER NOT NULL DEFAULT 0,
+  history_count INTEGER NOT NULL DEFAULT 0,
+  history_bytes INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tasks_state ON tasks(state);
+-- Rowid tables on purpose: in a WITHOUT ROWID table the whole row is the b-tree key, and a seek
+-- reads every megabyte of a big row it compares against; here the key index stays small and a
+-- row's overflow pages are read only when its JSON column is.
+CREATE TABLE IF NOT EXISTS task_history (
+  task_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  message_json TEXT NOT NULL,
+  PRIMARY KEY (task_id, idx)
+);
+CREATE TABLE IF NOT EXISTS task_artifacts (
+  task_id TEXT NOT NULL,
+  pos INTEGER NOT NULL,
+  artifact_json TEXT NOT NULL,
+  PRIMARY KEY (task_id, pos)
+);
 CREATE TABLE IF NOT EXISTS prompts (
   task_id TEXT NOT NULL,
   step INTEGER NOT NULL,
@@ -69,14 +94,22 @@ CREATE TABLE IF NOT EXISTS ${schema}.events (
 ) WITHOUT ROWID;
 `;
 
-function toTaskRow(r: Record<string, unknown>): TaskRow {
+/** The task without history and artifacts, as stored in tasks.task_json. */
+function coreJson(task: Task): string {
+  const { history: _h, artifacts: _a, ...core } = task;
+  return JSON.stringify(core);
+}
+
+function toTaskRow(r: Record<string, unknown>, artifacts: Artifact[]): TaskRow {
   return {
-    task: JSON.parse(r.task_json as string) as Task,
+    task: { ...(JSON.parse(r.task_json as string) as Task), history: [], artifacts },
     script: JSON.parse(r.script_json as string),
     step: r.step as number,
     activated: r.activated === 1,
     lastAnswer: r.last_answer_json == null ? undefined : JSON.parse(r.last_answer_json as string),
     lastSeq: r.last_seq as number,
+    historyCount: r.history_count as number,
+    historyBytes: r.history_bytes as number,
   };
 }
 
@@ -106,6 +139,7 @@ export class Outbox {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    migrateWholeTaskRows(this.db);
     const eventsSchema = options.volatileEvents ? 'volatile' : 'main';
     if (options.volatileEvents) this.db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
     this.db.exec(EVENTS_TABLE(eventsSchema));
@@ -118,11 +152,19 @@ export class Outbox {
       updateTask: db.prepare(
         `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ? WHERE id = ?`,
       ),
+      appendHistory: db.prepare(`INSERT INTO task_history (task_id, idx, bytes, message_json) VALUES (?, ?, ?, ?)`),
+      countHistory: db.prepare(`UPDATE tasks SET history_count = ?, history_bytes = ? WHERE id = ?`),
+      // Sizes first, without touching message_json: SQLite reads a big row's overflow pages only
+      // for the columns asked, so choosing what fits costs nothing per skipped megabyte.
+      historySizes: db.prepare(`SELECT idx, bytes FROM task_history WHERE task_id = ? ORDER BY idx DESC LIMIT ?`),
+      historyFrom: db.prepare(`SELECT message_json FROM task_history WHERE task_id = ? AND idx >= ? ORDER BY idx`),
+      putArtifact: db.prepare(`INSERT OR REPLACE INTO task_artifacts (task_id, pos, artifact_json) VALUES (?, ?, ?)`),
+      artifactsOf: db.prepare(`SELECT artifact_json FROM task_artifacts WHERE task_id = ? ORDER BY pos`),
       bumpSeq: db.prepare(`UPDATE tasks SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq`),
       getTask: db.prepare(`SELECT * FROM tasks WHERE id = ?`),
       tasksInStates: db.prepare(`SELECT * FROM tasks WHERE state IN (SELECT value FROM json_each(?))`),
       listTasks: db.prepare(
-        `SELECT task_json, COUNT(*) OVER () AS total FROM tasks
+        `SELECT id, task_json, COUNT(*) OVER () AS total FROM tasks
          WHERE (@state IS NULL OR state = @state) AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
          ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
       ),
@@ -155,27 +197,61 @@ export class Outbox {
   }
 
   insertTask(row: Omit<TaskRow, 'lastSeq' | 'lastAnswer'>): void {
-    this.stmt.insertTask.run(row.task.id, row.task.status.state, JSON.stringify(row.task), JSON.stringify(row.script), row.step, row.activated ? 1 : 0);
+    this.stmt.insertTask.run(row.task.id, row.task.status.state, coreJson(row.task), JSON.stringify(row.script), row.step, row.activated ? 1 : 0);
+  }
+
+  /** Appends one message to the stored history (call inside the commit's transaction). */
+  appendHistory(row: TaskRow, message: Message): void {
+    const text = JSON.stringify(message);
+    const bytes = Buffer.byteLength(text);
+    this.stmt.appendHistory.run(row.task.id, row.historyCount, bytes, text);
+    row.historyCount += 1;
+    row.historyBytes += bytes;
+    this.stmt.countHistory.run(row.historyCount, row.historyBytes, row.task.id);
+  }
+
+  /** The newest history messages, oldest first: at most `maxEntries`, whose bytes fit `maxBytes`. */
+  recentHistory(taskId: string, maxEntries: number, maxBytes: number): Message[] {
+    if (maxEntries <= 0) return [];
+    let bytes = 0;
+    let from = -1;
+    for (const r of this.stmt.historySizes.all(taskId, maxEntries) as Array<{ idx: number; bytes: number }>) {
+      if (bytes + r.bytes > maxBytes) break;
+      bytes += r.bytes;
+      from = r.idx;
+    }
+    if (from < 0) return [];
+    return (this.stmt.historyFrom.all(taskId, from) as Array<{ message_json: string }>).map((r) => JSON.parse(r.message_json) as Message);
+  }
+
+  /** Stores the artifact at position `pos` of the task (call inside the commit's transaction). */
+  putArtifact(taskId: string, pos: number, artifact: Artifact): void {
+    this.stmt.putArtifact.run(taskId, pos, JSON.stringify(artifact));
+  }
+
+  artifactsOf(taskId: string): Artifact[] {
+    return (this.stmt.artifactsOf.all(taskId) as Array<{ artifact_json: string }>).map((r) => JSON.parse(r.artifact_json) as Artifact);
   }
 
   updateTask(row: Omit<TaskRow, 'lastSeq'>): void {
     const answer = row.lastAnswer === undefined ? null : JSON.stringify(row.lastAnswer);
-    this.stmt.updateTask.run(row.task.status.state, JSON.stringify(row.task), row.step, row.activated ? 1 : 0, answer, row.task.id);
+    this.stmt.updateTask.run(row.task.status.state, coreJson(row.task), row.step, row.activated ? 1 : 0, answer, row.task.id);
   }
 
   getTask(id: string): TaskRow | undefined {
     const r = this.stmt.getTask.get(id) as Record<string, unknown> | undefined;
-    return r ? toTaskRow(r) : undefined;
+    return r ? toTaskRow(r, this.artifactsOf(id)) : undefined;
   }
 
   tasksInStates(states: string[]): TaskRow[] {
-    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map(toTaskRow);
+    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map((r) => toTaskRow(r, this.artifactsOf(r.id as string)));
   }
 
-  /** Newest first, filtered; `total` counts every match, not just the page. */
+  /** Newest first, filtered; `total` counts every match, not just the page. Tasks come without
+   * history and artifacts (historyOf / artifactsOf add them). */
   listTasks(filter: { state?: string; contextId?: string }, limit: number, offset: number): { tasks: Task[]; total: number } {
     const rows = this.stmt.listTasks.all({ state: filter.state ?? null, contextId: filter.contextId ?? null, limit, offset }) as Array<{ task_json: string; total: number }>;
-    return { tasks: rows.map((r) => JSON.parse(r.task_json)), total: rows[0]?.total ?? 0 };
+    return { tasks: rows.map((r) => ({ ...JSON.parse(r.task_json), history: [], artifacts: [] })), total: rows[0]?.total ?? 0 };
   }
 
   /** Appends the next event of a task (seq gap-free from 1); call inside a transaction. */
@@ -184,6 +260,14 @@ export class Outbox {
     const eventId = randomUUID();
     this.stmt.insertEvent.run(taskId, seq, eventId, JSON.stringify(event));
     return { seq, eventId, taskId, event };
+  }
+
+  /** Like eventsSince, one row at a time, so a reader cut early never loads the rest. Use no other
+   * statement of this outbox while iterating. */
+  *iterateEventsSince(taskId: string, since: number): Generator<StoredEvent> {
+    for (const r of this.stmt.eventsSince.iterate(taskId, since) as IterableIterator<{ seq: number; event_id: string; event_json: string }>) {
+      yield { seq: r.seq, eventId: r.event_id, taskId, event: JSON.parse(r.event_json) };
+    }
   }
 
   eventsSince(taskId: string, since: number): StoredEvent[] {

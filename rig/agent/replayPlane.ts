@@ -2,6 +2,8 @@
 // /events?task=<taskId>&since=<seq>[&version=1.0] that sends every stored event of the task with
 // seq > since, in order, then live ones, each as {seq, eventId, taskId, event}. The subscription is
 // taken before the stored events are read (both synchronous), so nothing falls between them.
+// Bounded like the SSE streams: a socket takes a StreamQuota slot (closed with 1013 beyond it), and
+// a reader whose unread output (ws.bufferedAmount) passes StreamQuota.bufferBound() is terminated.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -14,6 +16,8 @@ import type { TaskEngine } from './taskEngine.ts';
 export const CLOSE_TASK_NOT_FOUND = 4404;
 export const CLOSE_BAD_REQUEST = 4400;
 export const CLOSE_TASK_ENDED = 1000;
+/** Too many open streams (per task or in total): try again later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /** Applies the replay faults to the stored (replayed) part only; live events stay correct. */
 function replayedWithFaults(events: StoredEvent[], faults: FaultSet): StoredEvent[] {
@@ -43,23 +47,43 @@ export class ReplayPlane {
     if (!/^\d+$/.test(sinceRaw)) return ws.close(CLOSE_BAD_REQUEST, '"since" must be a non-negative integer');
     const row = this.engine.outbox.getTask(taskId);
     if (!row) return ws.close(CLOSE_TASK_NOT_FOUND, `task ${taskId} not found`);
+    let release: () => void;
+    try {
+      release = this.engine.streams.acquire(taskId);
+    } catch (err) {
+      return ws.close(CLOSE_TRY_AGAIN_LATER, (err as Error).message.slice(0, 120));
+    }
     let lastSent = Number(sinceRaw);
+    let cut = false;
     const send = (event: StoredEvent) => {
+      if (cut) return;
       ws.send(JSON.stringify({ seq: event.seq, eventId: event.eventId, taskId, event: streamEventOnWire(event.event, generation) }));
       lastSent = Math.max(lastSent, event.seq);
+      if (ws.bufferedAmount > this.engine.streams.bufferBound()) {
+        cut = true;
+        ws.terminate();
+      }
     };
     const endIfTerminal = (task: Task) => {
-      if (TERMINAL_STATES.has(task.status.state)) ws.close(CLOSE_TASK_ENDED, 'task reached a terminal state');
+      if (!cut && TERMINAL_STATES.has(task.status.state)) ws.close(CLOSE_TASK_ENDED, 'task reached a terminal state');
     };
     const unsubscribe = this.engine.events.subscribe(taskId, (event, task) => {
       if (event.seq <= lastSent || ws.readyState !== ws.OPEN) return;
       send(event);
       endIfTerminal(task);
     });
-    ws.on('close', unsubscribe);
-    ws.on('error', unsubscribe);
-    const stored = this.engine.outbox.eventsSince(taskId, lastSent);
-    for (const event of replayedWithFaults(stored, this.engine.faults)) send(event);
+    const done = () => {
+      unsubscribe();
+      release();
+    };
+    ws.on('close', done);
+    ws.on('error', done);
+    const faulty = this.engine.faults.has('drop-replay') || this.engine.faults.has('reorder-replay');
+    const stored = faulty ? replayedWithFaults(this.engine.outbox.eventsSince(taskId, lastSent), this.engine.faults) : this.engine.outbox.iterateEventsSince(taskId, lastSent);
+    for (const event of stored) {
+      send(event);
+      if (cut) break;
+    }
     endIfTerminal(this.engine.getRow(taskId).task);
   }
 

@@ -55,7 +55,7 @@ export async function handleRest(
     if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
-      return json(res, 200, ops.list({ ...query, pageSize: numeric(query.pageSize), historyLength: numeric(query.historyLength), includeArtifacts: query.includeArtifacts === 'true' }, ctx));
+      return json(res, 200, await ops.list({ ...query, pageSize: numeric(query.pageSize), historyLength: numeric(query.historyLength), includeArtifacts: query.includeArtifacts === 'true' }, ctx));
     }
     const match = TASK_ROUTE.exec(url.pathname);
     if (match) {

@@ -8,6 +8,7 @@ import { A2AError, JSONRPC_INVALID_REQUEST } from '../protocol/errorCodes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { agentCard } from './agentCard.ts';
+import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import { AgentMetrics } from './agentMetrics.ts';
 import { AgentOperations } from './agentOperations.ts';
 import { activatedExtensions, echoExtensions } from './extensionActivation.ts';
@@ -26,6 +27,8 @@ export interface AgentOptions {
   port?: number;
   dbPath: string;
   faults?: FaultName[];
+  /** Overrides of the resource bounds (agentLimits.ts); tests lower them. */
+  limits?: Partial<AgentLimits>;
 }
 
 export interface RunningAgent {
@@ -61,7 +64,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox') });
   const validator = new GuardedValidator({ maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH });
   const metrics = new AgentMetrics(outbox);
-  const engine = new TaskEngine(outbox, validator, faults, metrics);
+  const engine = new TaskEngine(outbox, validator, faults, metrics, { ...DEFAULT_AGENT_LIMITS, ...options.limits });
   const ops = new AgentOperations(engine);
   const noEcho = faults.has('no-extension-echo');
   const replay = new ReplayPlane(engine, (req) => {

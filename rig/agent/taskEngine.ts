@@ -4,15 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
-import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND } from '../protocol/errorCodes.ts';
+import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND, JSONRPC_INVALID_PARAMS } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
+import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
 import type { ArtifactStep, PromptStep, Script } from './script.ts';
+import { StreamQuota } from './streamQuota.ts';
 import { TaskEvents } from './taskEvents.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
@@ -29,7 +31,36 @@ export class TaskEngine {
     readonly validator: GuardedValidator,
     readonly faults: FaultSet,
     readonly metrics?: AgentMetrics,
-  ) {}
+    readonly limits: AgentLimits = DEFAULT_AGENT_LIMITS,
+  ) {
+    this.streams = new StreamQuota(limits);
+  }
+
+  /** Open event streams (SSE and replay sockets), bounded per task and in total. */
+  readonly streams: StreamQuota;
+
+  /**
+   * The task as a caller sees it: the newest history messages within the view bounds (and within
+   * `historyLength` when the caller asked for fewer). A2A lets a server bound history; an unbounded
+   * view of a 20 MB task copied to 60 streams is how the agent once reached 3 GB.
+   */
+  view(row: TaskRow, historyLength?: unknown): Task {
+    const asked = typeof historyLength === 'number' && historyLength >= 0 ? Math.floor(historyLength) : Infinity;
+    const entries = Math.min(asked, this.limits.viewHistoryEntries);
+    return { ...row.task, history: this.outbox.recentHistory(row.task.id, entries, this.limits.viewHistoryBytes) };
+  }
+
+  /** Refuses a user message that would take the task's history past its bounds. */
+  ensureHistoryRoom(row: TaskRow, message: Message): void {
+    const bytes = Buffer.byteLength(JSON.stringify(message));
+    const { maxHistoryEntries, maxHistoryBytes } = this.limits;
+    if (row.historyCount + 1 > maxHistoryEntries || row.historyBytes + bytes > maxHistoryBytes) {
+      throw new A2AError(
+        JSONRPC_INVALID_PARAMS,
+        `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
+      );
+    }
+  }
 
   /** Schedules `fn` after `ms`, owned by the engine so `close()` can clear it. */
   later(ms: number, fn: () => void): void {
@@ -69,7 +100,8 @@ export class TaskEngine {
       (task) => {
         const message: Message | undefined = text === undefined ? undefined : this.agentMessage(task, text, metadata);
         task.status = { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) };
-        if (message) task.history.push(message);
+        // Appended as a row of its own: the commit never rewrites the history (see outbox.ts).
+        if (message) this.outbox.appendHistory(row, message);
       },
       (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
       alsoWrite,
@@ -98,9 +130,10 @@ export class TaskEngine {
       artifacts: [],
       history: [first],
     };
-    const row: TaskRow = { task, script, step: 0, activated, lastAnswer: undefined, lastSeq: 0 };
+    const row: TaskRow = { task, script, step: 0, activated, lastAnswer: undefined, lastSeq: 0, historyCount: 0, historyBytes: 0 };
     const stored = this.outbox.transaction(() => {
       this.outbox.insertTask(row);
+      this.outbox.appendHistory(row, first);
       return this.outbox.appendEvent(id, { task });
     });
     row.lastSeq = stored.seq;
@@ -149,14 +182,24 @@ export class TaskEngine {
 
   private emitArtifact(row: TaskRow, spec: ArtifactStep['artifact']): void {
     const answer = row.lastAnswer === undefined ? '' : JSON.stringify(row.lastAnswer);
+    // Sized before it is built: "{{answer}}" x 100k over a 1 MB answer would be a 100 GB string.
+    const held = Buffer.byteLength(JSON.stringify(row.task.artifacts));
+    const uses = spec.text === undefined ? 0 : spec.text.split('{{answer}}').length - 1;
+    const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.data ?? null));
+    if (held + adds > this.limits.maxArtifactBytes) {
+      this.setStatus(row, 'TASK_STATE_FAILED', `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`);
+      return;
+    }
     const part = spec.text !== undefined ? { text: spec.text.replaceAll('{{answer}}', answer) } : spec.url !== undefined ? { url: spec.url } : { data: spec.data };
     const artifact: Artifact = { artifactId: spec.id ?? randomUUID(), ...(spec.name ? { name: spec.name } : {}), parts: [part] };
     this.commit(
       row,
       (task) => {
-        const existing = spec.append ? task.artifacts.find((a) => a.artifactId === artifact.artifactId) : undefined;
-        if (existing) existing.parts.push(part);
+        const at = spec.append ? task.artifacts.findIndex((a) => a.artifactId === artifact.artifactId) : -1;
+        if (at >= 0) task.artifacts[at].parts.push(part);
         else task.artifacts.push(artifact);
+        const pos = at >= 0 ? at : task.artifacts.length - 1;
+        this.outbox.putArtifact(task.id, pos, task.artifacts[pos]);
       },
       (task) => ({
         artifactUpdate: {

@@ -1,6 +1,12 @@
 // One SSE stream of a task's events: the task snapshot first, then every event committed after it,
 // in seq order, with no gap and no repeat (events that arrive while the snapshot is taken are
 // buffered and filtered by seq). `closeWhen` decides when the stream ends.
+// Bounded against readers that do not read: the stream takes a slot of the engine's StreamQuota
+// (refused with A2A_TOO_MANY_STREAMS beyond it), its snapshot is a bounded view of the task, and
+// once more than its share of the buffer budget (StreamQuota.bufferBound) waits in the response's
+// buffer the reader is cut: the
+// connection is destroyed (the reader sees the stream end without a terminal event), never
+// buffered further.
 import type { ServerResponse } from 'node:http';
 import type { JsonObject, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import type { TaskEngine } from './taskEngine.ts';
@@ -27,21 +33,30 @@ export function openTaskStream(options: TaskStreamOptions): void {
   let snapshotSeq = 0;
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | undefined;
+  const { taskId } = options;
+  const release = engine.streams.acquire(taskId);
 
-  const end = () => {
+  const end = (cut = false) => {
     if (ended) return;
     ended = true;
     clearInterval(heartbeat);
     unsubscribe();
-    res.end();
+    release();
+    if (cut) res.destroy();
+    else res.end();
+  };
+  /** Writes one chunk; cuts the reader once its unread output passes the bound. */
+  const send = (text: string) => {
+    if (ended) return;
+    res.write(text);
+    if (res.writableLength > engine.streams.bufferBound()) end(true);
   };
   const write = (event: StoredEvent, task: Task) => {
     if (ended || event.seq <= snapshotSeq) return;
-    res.write(`id: ${event.taskId}:${event.seq}\ndata: ${JSON.stringify(frame(event.event))}\n\n`);
+    send(`id: ${event.taskId}:${event.seq}\ndata: ${JSON.stringify(frame(event.event))}\n\n`);
     if (closeWhen(task.status.state)) end();
   };
 
-  const { taskId } = options;
   unsubscribe = engine.events.subscribe(taskId, (event, task) => (live ? write(event, task) : buffered.push([event, task])));
   let row;
   try {
@@ -49,13 +64,15 @@ export function openTaskStream(options: TaskStreamOptions): void {
     row = engine.getRow(taskId);
   } catch (err) {
     unsubscribe();
+    release();
     throw err;
   }
-  res.on('close', end);
+  res.on('close', () => end());
   snapshotSeq = row.lastSeq;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-  heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  res.write(`data: ${JSON.stringify(frame({ task: row.task }))}\n\n`);
+  heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
+  send(`data: ${JSON.stringify(frame({ task: engine.view(row) }))}\n\n`);
+  if (ended) return;
   if (closeWhen(row.task.status.state)) return end();
   for (const [event, task] of buffered) write(event, task);
   live = true;

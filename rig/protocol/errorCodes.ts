@@ -14,6 +14,9 @@ export const A2A_UNSUPPORTED_OPERATION = -32004;
 export const A2A_CONTENT_TYPE_NOT_SUPPORTED = -32005;
 export const A2A_VERSION_NOT_SUPPORTED = -32009;
 
+/** The reference agent's refusal of one more event stream (implementation-defined server error). */
+export const A2A_TOO_MANY_STREAMS = -32029;
+
 export const HITL_ALREADY_ANSWERED_OR_UNKNOWN = -32010;
 export const HITL_RESPONSE_INVALID = -32011;
 
@@ -32,6 +35,7 @@ const httpStatusByCode = new Map<number, number>([
   [A2A_UNSUPPORTED_OPERATION, 400],
   [A2A_CONTENT_TYPE_NOT_SUPPORTED, 415],
   [A2A_VERSION_NOT_SUPPORTED, 400],
+  [A2A_TOO_MANY_STREAMS, 429],
   [HITL_ALREADY_ANSWERED_OR_UNKNOWN, 409],
   [HITL_RESPONSE_INVALID, 422],
 ]);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import type { FaultName } from '../../rig/agent/faults.ts';
+import type { AgentLimits } from '../../rig/agent/agentLimits.ts';
 
 export const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
 const repoRoot = new URL('../../', import.meta.url).pathname;
@@ -16,9 +17,9 @@ export function tempDbPath(): { path: string; cleanup: () => void } {
   return { path: join(dir, 'outbox.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function inProcessAgent(faults: FaultName[] = []): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
+export async function inProcessAgent(faults: FaultName[] = [], limits?: Partial<AgentLimits>): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
   const db = tempDbPath();
-  const agent = await startAgent({ dbPath: db.path, faults });
+  const agent = await startAgent({ dbPath: db.path, faults, limits });
   return {
     ...agent,
     cleanup: async () => {
