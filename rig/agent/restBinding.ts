@@ -2,9 +2,10 @@
 // /tasks/{id}:subscribe, /tasks. Errors carry their mapped HTTP status and `{error:{code,message,data}}`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, StreamResponse } from '../protocol/a2aTypes.ts';
-import { A2AError, JSONRPC_INTERNAL_ERROR, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR, httpStatusFor } from '../protocol/errorCodes.ts';
+import { A2AError, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR, httpStatusFor } from '../protocol/errorCodes.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import type { AgentOperations, CallContext } from './agentOperations.ts';
+import { logUnexpected, safeDecode } from './httpGuards.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
 
@@ -14,11 +15,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function restError(res: ServerResponse, err: unknown): void {
+export function restError(res: ServerResponse, err: unknown): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
+  if (!(err instanceof A2AError)) logUnexpected('HTTP+JSON binding', err);
   const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
   json(res, httpStatusFor(error.code), { error: error.toJson() });
 }
@@ -59,7 +61,8 @@ export async function handleRest(
     }
     const match = TASK_ROUTE.exec(url.pathname);
     if (match) {
-      const id = decodeURIComponent(match[1]);
+      const id = safeDecode(match[1]);
+      if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
       if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: numeric(query.historyLength) }, ctx));
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
       if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);
