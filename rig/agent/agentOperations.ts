@@ -13,8 +13,9 @@ import {
 } from '../protocol/errorCodes.ts';
 import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { nestingDepth } from '../protocol/jsonNesting.ts';
-import { messageFromWire, messageOnWire, parseTaskState, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
+import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
 import { continueTask } from './hitlAnswers.ts';
+import { optionalBoolean, optionalCount, optionalString, optionalTaskState, pageSizeParam, pageTokenParam } from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import { openTaskStream } from './taskStream.ts';
@@ -43,8 +44,9 @@ function taskIdParam(params: unknown): string {
   return p.id;
 }
 
-function withHistory(task: Task, historyLength: unknown): Task {
-  if (typeof historyLength !== 'number' || historyLength < 0) return task;
+/** The task with its last `historyLength` messages (all of them when undefined). */
+function withHistory(task: Task, historyLength: number | undefined): Task {
+  if (historyLength === undefined) return task;
   return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
 }
 
@@ -76,6 +78,9 @@ export class AgentOperations {
       throw new A2AError(JSONRPC_INVALID_PARAMS, (err as Error).message);
     }
     if (message.role !== 'ROLE_USER') throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.role must be the user role');
+    if (p.configuration !== undefined && p.configuration !== null && !isObject(p.configuration)) {
+      throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.configuration must be an object');
+    }
     return { message, config: isObject(p.configuration) ? p.configuration : {} };
   }
 
@@ -97,6 +102,7 @@ export class AgentOperations {
 
   async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { message, config } = this.intake(params);
+    const historyLength = optionalCount(config.historyLength, 'configuration.historyLength');
     let taskId: string;
     if (message.taskId) {
       taskId = continueTask(this.engine, message, ctx.hitl).task.id;
@@ -107,7 +113,7 @@ export class AgentOperations {
     }
     const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
     const task = blocking ? await this.engine.settled(taskId) : this.engine.getRow(taskId).task;
-    return sendResultOnWire(withHistory(task, config.historyLength), ctx.generation);
+    return sendResultOnWire(withHistory(task, historyLength), ctx.generation);
   }
 
   stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
@@ -136,7 +142,8 @@ export class AgentOperations {
 
   get(params: unknown, ctx: CallContext): JsonObject {
     const p = requireParams(params);
-    return taskOnWire(withHistory(this.engine.getRow(taskIdParam(p)).task, p.historyLength), ctx.generation);
+    const historyLength = optionalCount(p.historyLength, 'historyLength');
+    return taskOnWire(withHistory(this.engine.getRow(taskIdParam(p)).task, historyLength), ctx.generation);
   }
 
   cancel(params: unknown, ctx: CallContext): JsonObject {
@@ -144,12 +151,16 @@ export class AgentOperations {
   }
 
   list(params: unknown, ctx: CallContext): JsonObject {
+    if (params !== undefined && params !== null && !isObject(params)) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params must be an object');
     const p = isObject(params) ? params : {};
-    const pageSize = typeof p.pageSize === 'number' ? Math.min(100, Math.max(1, Math.floor(p.pageSize))) : 50;
-    const offset = typeof p.pageToken === 'string' && /^\d+$/.test(p.pageToken) ? Number(p.pageToken) : 0;
-    const wanted = parseTaskState(p.status);
-    const page = this.engine.outbox.listTasks({ state: wanted, contextId: typeof p.contextId === 'string' ? p.contextId : undefined }, pageSize, offset);
-    const tasks = page.tasks.map((t) => taskOnWire(withHistory(p.includeArtifacts === true ? t : { ...t, artifacts: [] }, p.historyLength), ctx.generation));
+    const pageSize = pageSizeParam(p.pageSize);
+    const offset = pageTokenParam(p.pageToken);
+    const wanted = optionalTaskState(p.status, 'status');
+    const contextId = optionalString(p.contextId, 'contextId');
+    const historyLength = optionalCount(p.historyLength, 'historyLength');
+    const includeArtifacts = optionalBoolean(p.includeArtifacts, 'includeArtifacts') === true;
+    const page = this.engine.outbox.listTasks({ state: wanted, contextId }, pageSize, offset);
+    const tasks = page.tasks.map((t) => taskOnWire(withHistory(includeArtifacts ? t : { ...t, artifacts: [] }, historyLength), ctx.generation));
     const nextPageToken = offset + pageSize < page.total ? String(offset + pageSize) : '';
     return { tasks, nextPageToken, pageSize, totalSize: page.total };
   }

@@ -6,6 +6,7 @@ import { A2AError, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS, JSONRPC_METHO
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import type { AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, safeDecode } from './httpGuards.ts';
+import { fromQuery } from './requestParams.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
 
@@ -51,19 +52,19 @@ export async function handleRest(
   const ctx: CallContext = { generation: '1.0', hitl };
   const frame = (event: StreamResponse): JsonObject => event as unknown as JsonObject;
   const query = Object.fromEntries(url.searchParams);
-  const numeric = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
   try {
     const method = req.method ?? 'GET';
     if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
-      return json(res, 200, ops.list({ ...query, pageSize: numeric(query.pageSize), historyLength: numeric(query.historyLength), includeArtifacts: query.includeArtifacts === 'true' }, ctx));
+      const typed = { pageSize: fromQuery(query.pageSize), historyLength: fromQuery(query.historyLength), includeArtifacts: fromQuery(query.includeArtifacts) };
+      return json(res, 200, ops.list({ ...query, ...typed }, ctx));
     }
     const match = TASK_ROUTE.exec(url.pathname);
     if (match) {
       const id = safeDecode(match[1]);
       if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
-      if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: numeric(query.historyLength) }, ctx));
+      if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength) }, ctx));
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
       if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);
     }
