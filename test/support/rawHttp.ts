@@ -23,12 +23,13 @@ export function rawSocket(port: number): Promise<Socket> {
 
 /**
  * Sends `chunks` (with `gapMs` between them, if any), then waits until the server closes or `boundMs`
- * passes. With `stopAtReply`, resolves as soon as a complete status line arrived.
+ * passes. With `stopAtReply`, resolves as soon as a complete status line arrived; with `stopWhen`,
+ * as soon as the data received satisfies it.
  */
 export async function rawExchange(
   port: number,
   chunks: Array<string | Buffer>,
-  opts: { gapMs?: number; boundMs?: number; stopAtReply?: boolean } = {},
+  opts: { gapMs?: number; boundMs?: number; stopAtReply?: boolean; stopWhen?: (data: string) => boolean } = {},
 ): Promise<RawReply> {
   const socket = await rawSocket(port);
   const started = performance.now();
@@ -47,7 +48,7 @@ export async function rawExchange(
     const bound = setTimeout(() => finish(false), opts.boundMs ?? 5_000);
     socket.on('data', (d) => {
       data += d.toString('latin1');
-      if (opts.stopAtReply && data.includes('\r\n')) finish(false);
+      if ((opts.stopAtReply && data.includes('\r\n')) || opts.stopWhen?.(data)) finish(false);
     });
     socket.on('error', () => {});
     socket.on('close', () => finish(true));
