@@ -2,7 +2,8 @@
 // JSON-RPC, 400 on HTTP+JSON), never an internal error (-32603/500); a body that is not UTF-8 is a
 // parse error (-32700 / 400), never silently decoded with U+FFFD.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent, spawnAgent } from './support/agentFixture.ts';
+import { bestProbe } from './support/rawHttp.ts';
 import { rpc, scriptData, userMessage } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -137,4 +138,41 @@ describe('a body that is not UTF-8 is refused (issue 9 item 14)', () => {
     });
     expect((await res.json()).result.totalSize).toBe(0);
   });
+});
+
+describe('under a stream of invalid requests', () => {
+  it('a spawned agent answers health probes within 100 ms (median) while 8 clients send invalid calls back to back', async () => {
+    // A separate process, so the probe measures the agent's event loop, not this test's.
+    const child = await spawnAgent([]);
+    let stop = false;
+    const codes = new Set<number>();
+    let sent = 0;
+    const attacker = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const body = (n + i) % 2 ? `{"jsonrpc":"2.0","id":${i},"method":"ListTasks","params":{"pageToken":"${HUGE}"}}` : Buffer.from([0x7b, 0xff, 0x7d]);
+        const res = await fetch(child.url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body });
+        codes.add(((await res.json()) as any).error?.code);
+        sent++;
+      }
+    };
+    try {
+      const attackers = Array.from({ length: 8 }, (_, n) => attacker(n));
+      const probes: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        probes.push((await bestProbe(child.url, 1)).best);
+      }
+      stop = true;
+      await Promise.all(attackers);
+      const sorted = [...probes].sort((a, b) => a - b);
+      process.stderr.write(`agentInvalidParams: ${sent} invalid calls; probes during them: ${probes.map((t) => t.toFixed(1)).join(', ')} ms\n`);
+      expect(sorted[4], `probes: ${probes.map((t) => t.toFixed(1)).join(', ')}`).toBeLessThan(100);
+      expect(codes).toEqual(new Set([-32602, -32700]));
+      expect(child.child.exitCode).toBeNull();
+    } finally {
+      stop = true;
+      child.child.kill('SIGKILL');
+      await child.exited;
+    }
+  }, 20_000);
 });
