@@ -2,6 +2,7 @@
 // the header/request timeouts say, not at node's next 30 s connection check; long responses (SSE,
 // blocking sends) and keep-alive connections are not cut by those timeouts; and the agent answers a
 // health probe fast while the attack goes on. Raw TCP clients measure when the agent closes.
+import { spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAgent, type AgentChild } from './support/agentFixture.ts';
@@ -86,6 +87,19 @@ describe('slow clients are dropped on time (issue 9 item 13)', () => {
     expect(replies.every((r) => r.closedAfterMs !== undefined && r.closedAfterMs < REQUEST_MS + SLACK_MS)).toBe(true);
     expect(agent.child.exitCode).toBeNull();
   }, 20_000);
+});
+
+describe('the timeout flags', () => {
+  it.each([
+    [['--headers-timeout-ms', '5'], 'must be an integer number of milliseconds'],
+    [['--request-timeout-ms', 'soon'], 'must be an integer number of milliseconds'],
+    [['--headers-timeout-ms', '5000', '--request-timeout-ms', '1000'], 'cannot exceed --request-timeout-ms'],
+  ])('%j is a one-line usage error (exit 2)', (args, message) => {
+    const run = spawnSync(process.execPath, [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', ...args], { encoding: 'utf8', timeout: 15_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
 });
 
 describe('what the timeouts must not cut', () => {

@@ -36,7 +36,9 @@ export function originFromHost(host: string | undefined): string | undefined {
   if (!host || host.length > 255 || !/^[A-Za-z0-9.\-:[\]]+$/.test(host)) return undefined;
   try {
     const url = new URL(`http://${host}`);
-    return url.host === host.toLowerCase() ? url.origin : undefined;
+    const given = host.toLowerCase();
+    // The URL parser drops the default port; a Host of `name:80` is still that host.
+    return url.host === given || `${url.host}:80` === given ? `http://${given}` : undefined;
   } catch {
     return undefined;
   }
