@@ -138,6 +138,19 @@ describe('hostile request targets (issue 9 item 8)', () => {
     await expectAlive('reset upgrades');
   });
 
+  it('garbage WebSocket frames after a refused or accepted replay upgrade do not kill the agent', async () => {
+    const unmasked = Buffer.from([0x81, 0x05, ...Buffer.from('hello')]);
+    const reserved = Buffer.from([0xf1, 0x80, 0, 0, 0, 0]);
+    const huge = Buffer.from([0x82, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4]);
+    for (const target of ['/events?task=nope', '/events', '/events?task=x&since=-1']) {
+      for (const frame of [unmasked, reserved, huge]) {
+        const reply = await rawExchange(port, [requestText('GET', target, UPGRADE), frame], { gapMs: 20, boundMs: 1_000 });
+        expect(reply.status).toBe(101);
+      }
+    }
+    await expectAlive('garbage frames');
+  });
+
   afterAll(() => {
     const sorted = [...probeTimes].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]?.toFixed(1);

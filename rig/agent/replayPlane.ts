@@ -35,6 +35,9 @@ export class ReplayPlane {
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, generation: Generation): void {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      // Before anything can close the socket early: a malformed frame from the client is an
+      // 'error' on the WebSocket, and one without a listener would end the process.
+      ws.on('error', () => ws.terminate());
       try {
         this.serve(ws, url, generation);
       } catch (err) {
