@@ -26,7 +26,8 @@ const BAD_V1: Array<[string, string, () => unknown]> = [
   ['ListTasks pageSize negative', 'ListTasks', () => ({ pageSize: -5 })],
   ['ListTasks pageSize fractional', 'ListTasks', () => ({ pageSize: 1.5 })],
   ['ListTasks pageSize 2^64', 'ListTasks', () => ({ pageSize: 2 ** 64 })],
-  ['ListTasks pageSize a string', 'ListTasks', () => ({ pageSize: '10' })],
+  ['ListTasks pageSize a word', 'ListTasks', () => ({ pageSize: 'ten' })],
+  ['ListTasks pageSize beyond int32', 'ListTasks', () => ({ pageSize: 2 ** 31 })],
   ['ListTasks historyLength negative', 'ListTasks', () => ({ historyLength: -1 })],
   ['ListTasks historyLength a string', 'ListTasks', () => ({ historyLength: 'all' })],
   ['ListTasks status unknown', 'ListTasks', () => ({ status: 'TASK_STATE_BOGUS' })],
@@ -78,7 +79,10 @@ describe('invalid params are -32602, never -32603 (issue 9 item 14)', () => {
     expect((await list({ pageSize: 1_000 })).result.pageSize).toBe(100);
     expect((await list({ pageToken: '999999999999999' })).result.tasks).toEqual([]);
     expect((await list({ pageToken: '', status: 'TASK_STATE_INPUT_REQUIRED', historyLength: 0 })).result.tasks[0].history).toEqual([]);
-    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: 2 ** 40 })).body.result.id).toBe(taskId);
+    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: 2 ** 31 - 1 })).body.result.id).toBe(taskId);
+    // ProtoJSON accepts int32 as a decimal string.
+    expect((await list({ pageSize: '7' })).result.pageSize).toBe(7);
+    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: '1' })).body.result.history).toHaveLength(1);
   });
 
   it.each([

@@ -17,13 +17,20 @@ function invalid(message: string): never {
   throw new A2AError(JSONRPC_INVALID_PARAMS, message);
 }
 
-/** A non-negative integer, or undefined when absent (undefined/null). */
+/** Largest int32, the type of every count in A2A's proto (pageSize, historyLength). */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * A non-negative int32, or undefined when absent (undefined/null). ProtoJSON writes int32 as a
+ * number but accepts a decimal string too, so "10" is 10.
+ */
 export function optionalCount(value: unknown, name: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    invalid(`${name} must be a non-negative integer, got ${describe(value)}`);
+  const n = typeof value === 'string' && /^-?\d{1,12}$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > INT32_MAX) {
+    invalid(`${name} must be an integer in 0..${INT32_MAX}, got ${describe(value)}`);
   }
-  return value;
+  return n;
 }
 
 export function pageSizeParam(value: unknown): number {
