@@ -138,6 +138,25 @@ describe('hostile request targets (issue 9 item 8)', () => {
     await expectAlive('reset upgrades');
   });
 
+  it('300 seeded random targets (plain and upgrade): never a 5xx, never a crash', async () => {
+    // A fixed-seed LCG, so a failure names a target that can be replayed.
+    let seed = 0x9e3779b9;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+    const alphabet = ['/', '//', '%', '%E0', '%A4', '%ZZ', '[', ']', ':', '@', '?', '&', '=', '#', '.', '..', 'events', 'tasks', 'task=', 'since=', 'http:', '\\', 'ÿ', ':cancel', '~'];
+    const seen: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const parts = Array.from({ length: 1 + (next() % 12) }, () => alphabet[next() % alphabet.length]);
+      const target = (next() % 4 === 0 ? '' : '/') + parts.join('');
+      for (const extra of ['', UPGRADE]) {
+        const reply = await rawExchange(port, [requestText('GET', target, extra)], { stopAtReply: true, boundMs: 2_000 });
+        seen.push(`${reply.status ?? 'none'}`);
+        expect(reply.status === undefined || reply.status < 500, `${extra ? 'upgrade' : 'GET'} ${JSON.stringify(target)}: ${reply.statusLine}`).toBe(true);
+      }
+    }
+    expect(seen.filter((s) => s !== 'none').length).toBeGreaterThan(250);
+    await expectAlive('random targets');
+  });
+
   it('garbage WebSocket frames after a refused or accepted replay upgrade do not kill the agent', async () => {
     const unmasked = Buffer.from([0x81, 0x05, ...Buffer.from('hello')]);
     const reserved = Buffer.from([0xf1, 0x80, 0, 0, 0, 0]);
