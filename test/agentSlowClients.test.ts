@@ -7,7 +7,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAgent, type AgentChild } from './support/agentFixture.ts';
 import { bestProbe, rawExchange, rawSocket } from './support/rawHttp.ts';
-import { headersFor, scriptData, userMessage } from './support/rpcClient.ts';
+import { headersFor, replay, scriptData, userMessage } from './support/rpcClient.ts';
 
 const HEADERS_MS = 1_000;
 const REQUEST_MS = 2_000;
@@ -102,7 +102,9 @@ describe('the timeout flags', () => {
   });
 });
 
-describe('what the timeouts must not cut', () => {
+// Concurrent: each waits seconds on its own connection, and together they also show the timeouts
+// leave long responses alone while other long responses run.
+describe.concurrent('what the timeouts must not cut', () => {
   it('an SSE stream that lasts longer than the request timeout runs to its end', async () => {
     const started = performance.now();
     const res = await fetch(`${agent.url}/`, {
@@ -132,6 +134,25 @@ describe('what the timeouts must not cut', () => {
       }),
     });
     expect((await res.json()).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  }, 15_000);
+
+  it('a replay WebSocket open longer than the request timeout gets its live events', async () => {
+    const res = await fetch(`${agent.url}/`, {
+      method: 'POST',
+      headers: headersFor('1.0'),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'SendMessage',
+        params: { message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_000 } }, { complete: {} }]) }), configuration: { returnImmediately: true } },
+      }),
+    });
+    const taskId = (await res.json()).result.task.id;
+    const started = performance.now();
+    const got = await replay(agent.url, taskId, 0, { version: '1.0', timeoutMs: REQUEST_MS + 5_000 });
+    expect(performance.now() - started).toBeGreaterThan(REQUEST_MS);
+    expect(got.closeCode).toBe(1000);
+    expect(JSON.stringify(got.frames.at(-1))).toContain('TASK_STATE_COMPLETED');
   }, 15_000);
 
   it('a keep-alive connection used for longer than the request timeout keeps serving', async () => {
