@@ -195,3 +195,11 @@ describe.concurrent('what the timeouts must not cut', () => {
     expect(data.match(/HTTP\/1\.1 200/g)?.length).toBe(2);
   });
 });
+
+describe('after all of the above', () => {
+  // Last in the file, seconds after the attacks, so the agent's stderr has long been read.
+  it('no client cut by a timeout or gone mid-body was logged as an unexpected error', () => {
+    expect(agent.child.exitCode).toBeNull();
+    expect(agent.stderr()).not.toContain('unexpected error');
+  });
+});

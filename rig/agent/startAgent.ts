@@ -51,7 +51,7 @@ export interface RunningAgent {
 
 /** Reads the body, bounded; 'aborted' when the client went away before the end. */
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) return resolve('too-large');
     const chunks: Buffer[] = [];
@@ -65,8 +65,10 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted
       } else chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
+    // A client that leaves mid-body (or is cut by the request timeout) is not an error of ours:
+    // there is no one left to answer.
     req.on('close', () => resolve('aborted'));
-    req.on('error', reject);
+    req.on('error', () => resolve('aborted'));
   });
 }
 
