@@ -170,6 +170,10 @@ describe('hostile request targets (issue 9 item 8)', () => {
     await expectAlive('garbage frames');
   });
 
+  it('(last) none of it reached the last-resort guard: every refusal above was a deliberate one', () => {
+    expect(agent.stderr()).not.toContain('unexpected error');
+  });
+
   afterAll(() => {
     const sorted = [...probeTimes].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]?.toFixed(1);
