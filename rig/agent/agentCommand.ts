@@ -8,12 +8,21 @@ import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { FAULTS, isFaultName, type FaultName } from './faults.ts';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './httpGuards.ts';
 import { startAgent } from './startAgent.ts';
 
 function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new UserError(`--port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
   return port;
+}
+
+function parseTimeout(flag: string) {
+  return (value: string): number => {
+    const ms = Number(value);
+    if (!/^\d+$/.test(value) || ms < 100 || ms > 3_600_000) throw new UserError(`${flag} must be an integer number of milliseconds in 100..3600000, got "${value}"`);
+    return ms;
+  };
 }
 
 function collectFault(value: string, previous: FaultName[]): FaultName[] {
@@ -23,12 +32,32 @@ function collectFault(value: string, previous: FaultName[]): FaultName[] {
   return [...previous, value];
 }
 
+interface AgentCommandOptions {
+  host: string;
+  port: number;
+  db?: string;
+  fault: FaultName[];
+  exitWithStdin?: boolean;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
 export function registerAgentCommand(program: Command): void {
   program
     .command('agent')
     .description('run the reference A2A agent (hitl-prompt/v1, durable outbox, replay plane at /events)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
+    .addOption(
+      new Option('--headers-timeout-ms <ms>', 'time a client gets to send its request headers; 408 and close after (Slowloris bound)')
+        .default(DEFAULT_HEADERS_TIMEOUT_MS)
+        .argParser(parseTimeout('--headers-timeout-ms')),
+    )
+    .addOption(
+      new Option('--request-timeout-ms <ms>', 'time a client gets to send its whole request, body included (responses and streams are not cut)')
+        .default(DEFAULT_REQUEST_TIMEOUT_MS)
+        .argParser(parseTimeout('--request-timeout-ms')),
+    )
     .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
     .addOption(new Option('--exit-with-stdin', 'stop when standard input closes (a parent that pipes it can die without leaving the agent behind)').hideHelp())
     .addOption(
@@ -36,13 +65,23 @@ export function registerAgentCommand(program: Command): void {
         .argParser(collectFault)
         .default([]),
     )
-    .action(async (opts: { host: string; port: number; db?: string; fault: FaultName[]; exitWithStdin?: boolean }) => {
+    .action(async (opts: AgentCommandOptions) => {
+      if (opts.headersTimeoutMs > opts.requestTimeoutMs) {
+        throw new UserError(`--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed --request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`);
+      }
       const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
       const dir = dirname(dbPath);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--db: directory ${dir} does not exist`);
       let agent;
       try {
-        agent = await startAgent({ host: opts.host, port: opts.port, dbPath, faults: opts.fault });
+        agent = await startAgent({
+          host: opts.host,
+          port: opts.port,
+          dbPath,
+          faults: opts.fault,
+          headersTimeoutMs: opts.headersTimeoutMs,
+          requestTimeoutMs: opts.requestTimeoutMs,
+        });
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {

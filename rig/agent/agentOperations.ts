@@ -13,8 +13,9 @@ import {
 } from '../protocol/errorCodes.ts';
 import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { nestingDepth } from '../protocol/jsonNesting.ts';
-import { messageFromWire, messageOnWire, parseTaskState, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
+import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
 import { continueTask } from './hitlAnswers.ts';
+import { optionalBoolean, optionalCount, optionalString, optionalTaskState, pageSizeParam, pageTokenParam } from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import { openTaskStream } from './taskStream.ts';
@@ -81,6 +82,9 @@ export class AgentOperations {
       throw new A2AError(JSONRPC_INVALID_PARAMS, (err as Error).message);
     }
     if (message.role !== 'ROLE_USER') throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.role must be the user role');
+    if (p.configuration !== undefined && p.configuration !== null && !isObject(p.configuration)) {
+      throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.configuration must be an object');
+    }
     return { message, config: isObject(p.configuration) ? p.configuration : {} };
   }
 
@@ -102,6 +106,7 @@ export class AgentOperations {
 
   async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { message, config } = this.intake(params);
+    const historyLength = optionalCount(config.historyLength, 'configuration.historyLength');
     let taskId: string;
     if (message.taskId) {
       taskId = continueTask(this.engine, message, ctx.hitl).task.id;
@@ -112,7 +117,7 @@ export class AgentOperations {
     }
     const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
     if (blocking) await this.engine.settled(taskId);
-    return sendResultOnWire(this.engine.view(this.engine.getRow(taskId), config.historyLength), ctx.generation);
+    return sendResultOnWire(this.engine.view(this.engine.getRow(taskId), historyLength), ctx.generation);
   }
 
   stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
@@ -141,7 +146,8 @@ export class AgentOperations {
 
   get(params: unknown, ctx: CallContext): JsonObject {
     const p = requireParams(params);
-    return taskOnWire(this.engine.view(this.engine.getRow(taskIdParam(p)), p.historyLength), ctx.generation);
+    const historyLength = optionalCount(p.historyLength, 'historyLength');
+    return taskOnWire(this.engine.view(this.engine.getRow(taskIdParam(p)), historyLength), ctx.generation);
   }
 
   cancel(params: unknown, ctx: CallContext): JsonObject {
@@ -169,12 +175,15 @@ export class AgentOperations {
 
   private async renderPage(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { listDefaultPageSize, listMaxPageSize, listMaxBytes } = this.engine.limits;
+    if (params !== undefined && params !== null && !isObject(params)) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params must be an object');
     const p = isObject(params) ? params : {};
-    const pageSize = typeof p.pageSize === 'number' ? Math.min(listMaxPageSize, Math.max(1, Math.floor(p.pageSize))) : listDefaultPageSize;
-    const offset = typeof p.pageToken === 'string' && /^\d+$/.test(p.pageToken) ? Number(p.pageToken) : 0;
-    const wanted = parseTaskState(p.status);
-    const page = this.engine.outbox.listTasks({ state: wanted, contextId: typeof p.contextId === 'string' ? p.contextId : undefined }, pageSize, offset);
-    const historyLength = typeof p.historyLength === 'number' ? p.historyLength : 0;
+    const pageSize = pageSizeParam(p.pageSize, listDefaultPageSize, listMaxPageSize);
+    const offset = pageTokenParam(p.pageToken);
+    const wanted = optionalTaskState(p.status, 'status');
+    const contextId = optionalString(p.contextId, 'contextId');
+    const historyLength = optionalCount(p.historyLength, 'historyLength') ?? 0;
+    const includeArtifacts = optionalBoolean(p.includeArtifacts, 'includeArtifacts') === true;
+    const page = this.engine.outbox.listTasks({ state: wanted, contextId }, pageSize, offset);
     const tasks: JsonObject[] = [];
     let bytes = 0;
     let sinceYield = { tasks: 0, bytes: 0 };
@@ -184,7 +193,7 @@ export class AgentOperations {
         sinceYield = { tasks: 0, bytes: 0 };
       }
       const history = historyLength > 0 ? this.engine.outbox.recentHistory(listed.id, Math.min(historyLength, this.engine.limits.viewHistoryEntries), this.engine.limits.viewHistoryBytes) : [];
-      const artifacts = p.includeArtifacts === true ? this.engine.outbox.artifactsOf(listed.id) : [];
+      const artifacts = includeArtifacts ? this.engine.outbox.artifactsOf(listed.id) : [];
       const wire = taskOnWire({ ...listed, history, artifacts }, ctx.generation);
       const size = Buffer.byteLength(JSON.stringify(wire));
       // At least one task per page, or a single large task could never be listed.

@@ -18,6 +18,7 @@ import {
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import { streamEventOnWire } from '../protocol/wireGenerations.ts';
 import type { AgentOperations, CallContext } from './agentOperations.ts';
+import { logUnexpected } from './httpGuards.ts';
 
 type RpcId = string | number | null;
 
@@ -53,6 +54,7 @@ export function replyError(res: ServerResponse, id: RpcId, err: unknown): void {
     res.destroy();
     return;
   }
+  if (!(err instanceof A2AError)) logUnexpected('JSON-RPC binding', err);
   const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
   const status = error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID ? httpStatusFor(error.code) : 200;
   reply(res, id, { error: error.toJson() }, status);

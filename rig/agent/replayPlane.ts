@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { TERMINAL_STATES, type Generation, type Task } from '../protocol/a2aTypes.ts';
 import { streamEventOnWire } from '../protocol/wireGenerations.ts';
 import type { FaultSet } from './faults.ts';
+import { logUnexpected } from './httpGuards.ts';
 import type { StoredEvent } from './outbox.ts';
 import type { TaskEngine } from './taskEngine.ts';
 
@@ -37,14 +38,25 @@ export class ReplayPlane {
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, generation: Generation): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, url, generation));
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      // Before anything can close the socket early: a malformed frame from the client is an
+      // 'error' on the WebSocket, and one without a listener would end the process.
+      ws.on('error', () => ws.terminate());
+      try {
+        this.serve(ws, url, generation);
+      } catch (err) {
+        // After the 101 an HTTP refusal is no longer possible: the socket closes with 1011.
+        logUnexpected('replay plane', err);
+        ws.close(1011, 'internal error');
+      }
+    });
   }
 
   private serve(ws: WebSocket, url: URL, generation: Generation): void {
     const taskId = url.searchParams.get('task');
     const sinceRaw = url.searchParams.get('since') ?? '0';
     if (!taskId) return ws.close(CLOSE_BAD_REQUEST, 'query parameter "task" is required');
-    if (!/^\d+$/.test(sinceRaw)) return ws.close(CLOSE_BAD_REQUEST, '"since" must be a non-negative integer');
+    if (!/^\d{1,15}$/.test(sinceRaw)) return ws.close(CLOSE_BAD_REQUEST, '"since" must be a non-negative integer below 10^15');
     const row = this.engine.outbox.getTask(taskId);
     if (!row) return ws.close(CLOSE_TASK_NOT_FOUND, `task ${taskId} not found`);
     let release: () => void;

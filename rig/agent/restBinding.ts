@@ -2,9 +2,11 @@
 // /tasks/{id}:subscribe, /tasks. Errors carry their mapped HTTP status and `{error:{code,message,data}}`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, StreamResponse } from '../protocol/a2aTypes.ts';
-import { A2AError, JSONRPC_INTERNAL_ERROR, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR, httpStatusFor } from '../protocol/errorCodes.ts';
+import { A2AError, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR, httpStatusFor } from '../protocol/errorCodes.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import type { AgentOperations, CallContext } from './agentOperations.ts';
+import { logUnexpected, safeDecode } from './httpGuards.ts';
+import { fromQuery } from './requestParams.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
 
@@ -14,11 +16,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function restError(res: ServerResponse, err: unknown): void {
+export function restError(res: ServerResponse, err: unknown): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
+  if (!(err instanceof A2AError)) logUnexpected('HTTP+JSON binding', err);
   const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
   json(res, httpStatusFor(error.code), { error: error.toJson() });
 }
@@ -49,18 +52,19 @@ export async function handleRest(
   const ctx: CallContext = { generation: '1.0', hitl };
   const frame = (event: StreamResponse): JsonObject => event as unknown as JsonObject;
   const query = Object.fromEntries(url.searchParams);
-  const numeric = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
   try {
     const method = req.method ?? 'GET';
     if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
-      return json(res, 200, await ops.list({ ...query, pageSize: numeric(query.pageSize), historyLength: numeric(query.historyLength), includeArtifacts: query.includeArtifacts === 'true' }, ctx));
+      const typed = { pageSize: fromQuery(query.pageSize), historyLength: fromQuery(query.historyLength), includeArtifacts: fromQuery(query.includeArtifacts) };
+      return json(res, 200, await ops.list({ ...query, ...typed }, ctx));
     }
     const match = TASK_ROUTE.exec(url.pathname);
     if (match) {
-      const id = decodeURIComponent(match[1]);
-      if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: numeric(query.historyLength) }, ctx));
+      const id = safeDecode(match[1]);
+      if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
+      if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength) }, ctx));
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
       if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);
     }

@@ -9,6 +9,16 @@ import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { agentCard } from './agentCard.ts';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  connectionsCheckingIntervalFor,
+  decodeBody,
+  logUnexpected,
+  originFromHost,
+  refuseSocket,
+  targetUrl,
+} from './httpGuards.ts';
 import { AgentMetrics } from './agentMetrics.ts';
 import { AgentOperations } from './agentOperations.ts';
 import { activatedExtensions, echoExtensions } from './extensionActivation.ts';
@@ -16,7 +26,7 @@ import type { FaultName } from './faults.ts';
 import { generationOf, handleJsonRpc, replyError } from './jsonRpcBinding.ts';
 import { Outbox } from './outbox.ts';
 import { ReplayPlane } from './replayPlane.ts';
-import { handleRest, isRestPath } from './restBinding.ts';
+import { handleRest, isRestPath, restError } from './restBinding.ts';
 import { TaskEngine } from './taskEngine.ts';
 
 /** Largest request body accepted; beyond it the agent answers 413. */
@@ -29,6 +39,10 @@ export interface AgentOptions {
   faults?: FaultName[];
   /** Overrides of the resource bounds (agentLimits.ts); tests lower them. */
   limits?: Partial<AgentLimits>;
+  /** Time a client gets to send its request headers (default DEFAULT_HEADERS_TIMEOUT_MS); 408 after. */
+  headersTimeoutMs?: number;
+  /** Time a client gets to send its whole request (default DEFAULT_REQUEST_TIMEOUT_MS); 408 after. */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningAgent {
@@ -38,10 +52,9 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
-const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]+$/;
-
-function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
-  return new Promise((resolve, reject) => {
+/** Reads the body, bounded; 'aborted' when the client went away before the end. */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) return resolve('too-large');
     const chunks: Buffer[] = [];
@@ -54,9 +67,30 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
         resolve('too-large');
       } else chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    // A client that leaves mid-body (or is cut by the request timeout) is not an error of ours:
+    // there is no one left to answer.
+    req.on('close', () => resolve('aborted'));
+    req.on('error', () => resolve('aborted'));
   });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, close = false): void {
+  const text = JSON.stringify(body);
+  if (close) res.setHeader('Connection', 'close');
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The last resort for a throw no handler caught: a 500 (or a cut connection), never an exit. */
+function failRequest(res: ServerResponse, err: unknown): void {
+  logUnexpected('request handler', err);
+  try {
+    if (res.headersSent) res.destroy();
+    else sendJson(res, 500, { error: { code: 500, message: 'internal error' } }, true);
+  } catch {
+    res.destroy();
+  }
 }
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
@@ -74,12 +108,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let baseUrl = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', baseUrl);
+    const url = targetUrl(req.url, baseUrl);
+    if (!url) return sendJson(res, 400, { error: { code: 400, message: 'the request target is not a path of this agent' } }, true);
     const activated = activatedExtensions(req);
     echoExtensions(res, activated, noEcho);
     if (req.method === 'GET' && (url.pathname === '/.well-known/agent-card.json' || url.pathname === '/.well-known/agent.json')) {
       // The card names the address the client used, so a client behind a proxy stays behind it.
-      const host = req.headers.host && HOST_HEADER.test(req.headers.host) ? `http://${req.headers.host}` : baseUrl;
+      const host = originFromHost(req.headers.host) ?? baseUrl;
       const text = JSON.stringify(agentCard(host, { declareRequired: faults.has('declare-required-extension') }));
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       return res.end(text);
@@ -95,6 +130,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
     }
     const body = await readBody(req);
+    if (body === 'aborted') return;
     if (body === 'too-large') {
       res.setHeader('Connection', 'close');
       const text = JSON.stringify({
@@ -105,27 +141,50 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       return res.end(text);
     }
+    let text: string;
+    try {
+      text = decodeBody(body);
+    } catch (err) {
+      return isRpc ? replyError(res, null, err) : restError(res, err);
+    }
     const hitl = activated.length > 0;
-    if (isRpc) return handleJsonRpc(req, res, body, ops, hitl);
-    return handleRest(req, res, url, body, ops, hitl);
+    if (isRpc) return handleJsonRpc(req, res, text, ops, hitl);
+    return handleRest(req, res, url, text, ops, hitl);
   };
 
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => replyError(res, null, err));
-  });
-  server.requestTimeout = 30_000;
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    // node enforces both timeouts only when it checks its connections; its default interval (30 s)
+    // let a Slowloris client hold a socket for 61 s, so the interval follows the timeouts.
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: connectionsCheckingIntervalFor(headersTimeout, requestTimeout) },
+    (req, res) => {
+      handle(req, res).catch((err) => (err instanceof A2AError ? replyError(res, null, err) : failRequest(res, err)));
+    },
+  );
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    // node stops listening for errors on a socket it hands to 'upgrade'; a reset there must not
+    // become an uncaught 'error' event.
+    socket.on('error', () => socket.destroy());
   });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', baseUrl);
-    if (url.pathname !== '/events') return socket.destroy();
     try {
-      replay.handleUpgrade(req, socket, head, url, generationOf(req, url.searchParams.get('version')));
+      const url = targetUrl(req.url, baseUrl);
+      if (!url) return refuseSocket(socket, 400, 'the request target is not a path of this agent');
+      if (url.pathname !== '/events') return refuseSocket(socket, 404, `no WebSocket at ${url.pathname}`);
+      let generation;
+      try {
+        generation = generationOf(req, url.searchParams.get('version'));
+      } catch (err) {
+        return refuseSocket(socket, 400, (err as Error).message);
+      }
+      replay.handleUpgrade(req, socket, head, url, generation);
     } catch (err) {
-      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n${(err as Error).message}`);
+      logUnexpected('WebSocket upgrade', err);
+      refuseSocket(socket, 500, 'internal error');
     }
   });
 

@@ -35,6 +35,8 @@ export interface AgentChild {
   child: ChildProcess;
   /** Resolves once the process has exited. */
   exited: Promise<number | null>;
+  /** Everything the agent wrote on stderr so far. */
+  stderr: () => string;
 }
 
 /** Spawns `a2a-rig agent` and waits (bounded) for its JSON line on stdout. */
@@ -55,5 +57,5 @@ export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<Ag
     throw err;
   });
   const { url, pid } = JSON.parse(first) as { url: string; pid: number };
-  return { url, pid, child, exited };
+  return { url, pid, child, exited, stderr: () => stderr };
 }
