@@ -5,7 +5,7 @@
 // that loses every task on restart), and subscriptions can be refused as a2a-sdk 0.3.26 does. The card is rewritten to the front's address, so the rig's
 // traffic (and any fault proxy) goes through the front.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect } from 'node:net';
+import { forwardUpgrade } from './forwardUpgrade.ts';
 import type { AddressInfo } from 'node:net';
 import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import type { FaultName } from '../../rig/agent/faults.ts';
@@ -92,15 +92,7 @@ export async function startFrontedAgent(options: FrontOptions): Promise<FrontedA
     requests.push(`UPGRADE ${req.url}`);
     const refused = options.replayPlane === false || (options.replayPlane === 'probe-only' && req.url?.includes('task='));
     if (refused) return socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    const up = connect(Number(new URL(inner.url).port), '127.0.0.1', () => {
-      const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-      up.write(`${lines.join('\r\n')}\r\n\r\n`);
-      up.write(head);
-      up.pipe(socket).pipe(up);
-    });
-    up.on('error', () => socket.destroy());
-    socket.on('error', () => up.destroy());
+    forwardUpgrade(req, socket, head, inner.url);
   });
   frontUrl = await listen(front);
 

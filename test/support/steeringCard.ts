@@ -3,7 +3,8 @@
 // every request and WebSocket upgrade it gets (forwarding them to a real reference agent, so a run
 // that is allowed to go there has something that answers). Loopback only: 127.0.0.2 is loopback.
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { forwardUpgrade } from './forwardUpgrade.ts';
 
 export interface Recorder {
   url: string;
@@ -48,15 +49,7 @@ export async function startRecorder(host: string, innerUrl?: string): Promise<Re
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     requests.push(`UPGRADE ${req.url}`);
     if (!innerUrl) return socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    const up = connect(Number(new URL(innerUrl).port), new URL(innerUrl).hostname, () => {
-      const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-      up.write(`${lines.join('\r\n')}\r\n\r\n`);
-      up.write(head);
-      up.pipe(socket).pipe(up);
-    });
-    up.on('error', () => socket.destroy());
-    socket.on('error', () => up.destroy());
+    forwardUpgrade(req, socket, head, innerUrl);
   });
   const close = closer(server);
   const url = await listen(server, host);
