@@ -2,6 +2,7 @@
 // instructions, and a 200 KB answer once froze the reference agent's event loop for 24 s (3 s at
 // 10 KB) and was then accepted. The validator now estimates the pattern work before matching and
 // refuses it: a 422 whose validation_errors say so, while a health probe still answers promptly.
+import { PROBE_STALL_MS } from './support/hostileClients.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HITL, inProcessAgent } from './support/agentFixture.ts';
 import { envelopeOf, rpc, scriptData, userMessage } from './support/rpcClient.ts';
@@ -62,8 +63,9 @@ describe('the agent refuses an answer whose pattern work would stall it', () => 
     expect(refused.body.error.data.validation_errors).toEqual([
       { path: '', keyword: 'pattern', message: expect.stringMatching(/against 200000 characters would overdraw the validation's pattern work budget/) },
     ]);
-    // Was 24 s. The bar is 100 ms; the loop itself is not held at all, so even a loaded box keeps it.
-    expect(probes.slowest).toBeLessThan(100);
+    // Was 24 s. The loop itself is not held at all (probes take a few ms on a quiet box); the bound
+    // is a stall, so that one scheduling delay on a loaded machine does not fail the test.
+    expect(probes.slowest).toBeLessThan(PROBE_STALL_MS);
 
     // The prompt is still open: a valid answer is accepted.
     const ok = await answer(task.id, promptId, { s: 'aa' });

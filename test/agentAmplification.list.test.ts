@@ -4,12 +4,11 @@
 // bounded, and every page is bounded in bytes and carries no history unless asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAgent, type AgentChild } from './support/agentFixture.ts';
-import { promptingTask, rssMb, watchDuring } from './support/hostileClients.ts';
+import { promptingTask, rssMb, unresponsive, watchDuring } from './support/hostileClients.ts';
 import { processAlive } from './support/localHost.ts';
 import { headersFor } from './support/rpcClient.ts';
 
 const RSS_CEILING_MB = 400;
-const PROBE_CEILING_MS = 100;
 /** The agent's listMaxBytes (1 MiB) plus the envelope of the page. */
 const PAGE_CEILING_BYTES = 1024 * 1024 + 64 * 1024;
 const TASKS = 40;
@@ -59,9 +58,9 @@ describe('ListTasks over big tasks (item 12)', () => {
     const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 500 });
     const replies = raw.map(parsed);
     const largest = Math.max(...replies.map((r) => r.bytes));
-    console.log(`ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; worst card probe ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes; largest reply ${largest} bytes`);
+    console.log(`ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes; largest reply ${largest} bytes`);
     expect(processAlive(agent.pid)).toBe(true);
-    expect(seen.worstProbeMs).toBeLessThan(PROBE_CEILING_MS);
+    expect(unresponsive(seen)).toBeUndefined();
     expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
     expect(largest).toBeLessThan(PAGE_CEILING_BYTES);
     for (const { body } of replies) {

@@ -5,14 +5,13 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent, spawnAgent, type AgentChild } from './support/agentFixture.ts';
-import { answer, median, nonReadingRpc, promptingTask, rssMb, watchDuring } from './support/hostileClients.ts';
+import { answer, median, nonReadingRpc, promptingTask, rssMb, unresponsive, watchDuring } from './support/hostileClients.ts';
 import { processAlive } from './support/localHost.ts';
 import { answerMessage, envelopeOf, headersFor, replay, rpc } from './support/rpcClient.ts';
 
 /** The agent's RSS must stay under this during the attack (the issue saw 3.35 GB). */
 const RSS_CEILING_MB = 400;
 /** The agent card must come back within this while the attack runs. */
-const PROBE_CEILING_MS = 100;
 const BIG_ANSWER = 'x'.repeat(900_000);
 const BIG_ANSWERS = 14; // ~12.6 MB of history
 
@@ -58,9 +57,9 @@ describe('a big task (item 11)', () => {
       for (let i = 0; i < 3; i++) big.promptId = (await answer(agent.url, big.taskId, big.promptId, 'y'.repeat(100_000))).promptId;
     })();
     const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 1_500 });
-    console.log(`60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; worst card probe ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes`);
+    console.log(`60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes`);
     expect(processAlive(agent.pid)).toBe(true);
-    expect(seen.worstProbeMs).toBeLessThan(PROBE_CEILING_MS);
+    expect(unresponsive(seen)).toBeUndefined();
     expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
     for (const s of sockets.splice(0)) s.destroy();
   }, 90_000);

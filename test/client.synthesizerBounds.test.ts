@@ -36,7 +36,8 @@ describe('AnswerSynthesizer bounds', () => {
     const first = synthesizer.synthesize(wideOneOfSchema(120));
     const { value, ms } = timed(() => synthesizer.synthesize(wideOneOfSchema(120)));
     expect(value).toEqual(first);
-    expect(ms).toBeLessThan(50);
+    // Was 514 ms (synthesized again); a cache hit takes well under 1 ms, with room for a loaded box.
+    expect(ms).toBeLessThan(250);
   });
 
   it('refuses a 60 KB example of a 7,000-instruction pattern without matching it', () => {

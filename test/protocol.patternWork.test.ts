@@ -20,7 +20,8 @@ describe('pattern work budget', () => {
     const compiled = new GuardedValidator().compile(HOSTILE);
     const { value, ms } = timed(() => compiled.validate({ s: 'a'.repeat(60_000) }));
     expect(value).toEqual([{ path: '', keyword: 'pattern', message: expect.stringMatching(/would overdraw the validation's pattern work budget/) }]);
-    expect(ms).toBeLessThan(100);
+    // Matching it would take minutes; refusing it takes a few ms, with room for a loaded box.
+    expect(ms).toBeLessThan(1_000);
   });
 
   it('bounds the sum over many strings: an array of strings each within budget is stopped when the total is not', () => {

@@ -19,7 +19,7 @@
 // meets the same hostile schema in every iteration pays for it once.
 import { GuardedValidator, SchemaRejectedError, type CompiledSchema } from '../protocol/guardedValidator.ts';
 import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
-import { SynthesisLimit, minimalInstance } from './minimalInstance.ts';
+import { SynthesisLimit, minimalInstance, refuseWideOneOf } from './minimalInstance.ts';
 
 export type InvalidKind = 'wrong-type' | 'missing-required' | 'unknown-property';
 
@@ -99,6 +99,7 @@ export class AnswerSynthesizer {
   }
 
   private build(schema: unknown): Synthesis {
+    refuseWideOneOf(schema);
     let compiled: CompiledSchema;
     try {
       compiled = this.validator.compile(schema);

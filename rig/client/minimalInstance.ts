@@ -230,10 +230,29 @@ function matchesAlone(branch: unknown, value: unknown, validator: GuardedValidat
   }
 }
 
-function branchFor(rest: Schema, branches: unknown[], exclusive: boolean, ctx: Context): Generated {
-  if (exclusive && branches.length > MAX_ONEOF_BRANCHES) {
-    throw new SynthesisLimit(`a oneOf has ${branches.length} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`);
+function tooWide(branches: number): SynthesisLimit {
+  return new SynthesisLimit(`a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`);
+}
+
+/**
+ * Throws SynthesisLimit for a oneOf anywhere in `schema` wider than MAX_ONEOF_BRANCHES, before any
+ * work: compiling such a schema can itself take the compile budget on a busy machine, and the
+ * refusal should say what is wrong with the schema, not how long the machine took.
+ */
+export function refuseWideOneOf(schema: unknown): void {
+  const stack: unknown[] = [schema];
+  for (let visited = 0; stack.length > 0 && visited < 100_000; visited++) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node) && Array.isArray((node as Schema).oneOf) && ((node as Schema).oneOf as unknown[]).length > MAX_ONEOF_BRANCHES) {
+      throw tooWide(((node as Schema).oneOf as unknown[]).length);
+    }
+    stack.push(...(Array.isArray(node) ? node : Object.values(node)));
   }
+}
+
+function branchFor(rest: Schema, branches: unknown[], exclusive: boolean, ctx: Context): Generated {
+  if (exclusive && branches.length > MAX_ONEOF_BRANCHES) throw tooWide(branches.length);
   const reasons: string[] = [];
   for (const [i, branch] of branches.entries()) {
     const schema = isObject(branch) ? merge([rest, branch]) : branch;
