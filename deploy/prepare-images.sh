@@ -100,24 +100,34 @@ NODE_VERSION=$("$NODE_BIN" --version)
 case "$NODE_VERSION" in v20.*) ;; *) die "node on PATH is $NODE_VERSION, not 20.x";; esac
 NPM_DIR=$(dirname "$NODE_BIN")/../lib/node_modules/npm
 [ -f "$NPM_DIR/package.json" ] || die "no npm next to $NODE_BIN (looked in $NPM_DIR)"
-NODE_HASH=$(hash_of node "$BASE_HASH" "$(sha256sum "$NODE_BIN" | cut -c1-64)" "$(cat "$NPM_DIR/package.json" | sha256sum)")
+# A machine whose TLS goes through an intercepting proxy trusts it through NODE_EXTRA_CA_CERTS; the
+# image gets the same bundle and variable, or npm ci in the Dockerfile cannot reach the registry.
+CA_BUNDLE=${NODE_EXTRA_CA_CERTS:-}
+[ -z "$CA_BUNDLE" ] || [ -f "$CA_BUNDLE" ] || die "NODE_EXTRA_CA_CERTS names $CA_BUNDLE, which is not a file"
+NODE_HASH=$(hash_of node "$BASE_HASH" "$(sha256sum "$NODE_BIN" | cut -c1-64)" "$(cat "$NPM_DIR/package.json" | sha256sum)" "$( [ -z "$CA_BUNDLE" ] || sha256sum <"$CA_BUNDLE")")
 if up_to_date "$NODE_TAG" "$NODE_HASH"; then
   say "$NODE_TAG up to date (node $NODE_VERSION, hash $NODE_HASH), skipped"
 else
   mkdir -p "$WORK/node"
   cp "$NODE_BIN" "$WORK/node/node"
   cp -a "$NPM_DIR" "$WORK/node/npm"
+  CA_LINES=""
+  if [ -n "$CA_BUNDLE" ]; then
+    cp "$CA_BUNDLE" "$WORK/node/extra-ca.crt"
+    CA_LINES=$'COPY extra-ca.crt /usr/local/share/a2a-rig/extra-ca.crt\nENV NODE_EXTRA_CA_CERTS=/usr/local/share/a2a-rig/extra-ca.crt'
+  fi
   # The user `node` (uid/gid 1000) and /usr/local layout match the official node image, which the
   # Dockerfile relies on (USER node, chown node:node).
   cat >"$WORK/node/Dockerfile" <<EOF
 FROM $BASE_TAG
 COPY node /usr/local/bin/node
 COPY npm /usr/local/lib/node_modules/npm
+$CA_LINES
 RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
  && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \\
  && groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 LABEL $HASH_LABEL=$NODE_HASH \\
-      org.opencontainers.image.description="Node $NODE_VERSION: debootstrap --variant=minbase bookworm + this machine's node binary and npm (a2a-rig deploy/prepare-images.sh)"
+      org.opencontainers.image.description="Node $NODE_VERSION: debootstrap --variant=minbase bookworm + this machine's node binary and npm${CA_BUNDLE:+ and its CA bundle (NODE_EXTRA_CA_CERTS)} (a2a-rig deploy/prepare-images.sh)"
 CMD ["node"]
 EOF
   build "$NODE_TAG" "$WORK/node"
