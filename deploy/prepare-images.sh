@@ -100,17 +100,20 @@ NODE_VERSION=$("$NODE_BIN" --version)
 case "$NODE_VERSION" in v20.*) ;; *) die "node on PATH is $NODE_VERSION, not 20.x";; esac
 NPM_DIR=$(dirname "$NODE_BIN")/../lib/node_modules/npm
 [ -f "$NPM_DIR/package.json" ] || die "no npm next to $NODE_BIN (looked in $NPM_DIR)"
+NODE_INCLUDE=$(dirname "$NODE_BIN")/../include/node
+[ -f "$NODE_INCLUDE/node_version.h" ] || die "no Node headers next to $NODE_BIN (looked in $NODE_INCLUDE)"
 # A machine whose TLS goes through an intercepting proxy trusts it through NODE_EXTRA_CA_CERTS; the
 # image gets the same bundle and variable, or npm ci in the Dockerfile cannot reach the registry.
 CA_BUNDLE=${NODE_EXTRA_CA_CERTS:-}
 [ -z "$CA_BUNDLE" ] || [ -f "$CA_BUNDLE" ] || die "NODE_EXTRA_CA_CERTS names $CA_BUNDLE, which is not a file"
-NODE_HASH=$(hash_of node "$BASE_HASH" "$(sha256sum "$NODE_BIN" | cut -c1-64)" "$(cat "$NPM_DIR/package.json" | sha256sum)" "$( [ -z "$CA_BUNDLE" ] || sha256sum <"$CA_BUNDLE")")
+NODE_HASH=$(hash_of node "$BASE_HASH" "$(sha256sum "$NODE_BIN" | cut -c1-64)" "$(cat "$NPM_DIR/package.json" "$NODE_INCLUDE/node_version.h" | sha256sum)" "$( [ -z "$CA_BUNDLE" ] || sha256sum <"$CA_BUNDLE")")
 if up_to_date "$NODE_TAG" "$NODE_HASH"; then
   say "$NODE_TAG up to date (node $NODE_VERSION, hash $NODE_HASH), skipped"
 else
   mkdir -p "$WORK/node"
   cp "$NODE_BIN" "$WORK/node/node"
   cp -a "$NPM_DIR" "$WORK/node/npm"
+  cp -a "$NODE_INCLUDE" "$WORK/node/include"
   CA_LINES=""
   if [ -n "$CA_BUNDLE" ]; then
     cp "$CA_BUNDLE" "$WORK/node/extra-ca.crt"
@@ -122,6 +125,10 @@ else
 FROM $BASE_TAG
 COPY node /usr/local/bin/node
 COPY npm /usr/local/lib/node_modules/npm
+# The headers, as in the official image; npm_config_nodedir makes node-gyp use them instead of
+# downloading them from nodejs.org (an air-gapped machine builds better-sqlite3 from source).
+COPY include /usr/local/include/node
+ENV npm_config_nodedir=/usr/local
 $CA_LINES
 RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
  && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \\
