@@ -62,7 +62,7 @@ describe('dashboards/', () => {
     expect(prometheus).toContain("targets: ['127.0.0.1:8080']");
     expect(prometheus).toContain("targets: ['127.0.0.1:9479']");
     expect(compose).toContain('--metrics-port 9479');
-    expect(compose).toContain('./dashboards/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml');
+    expect(compose).toContain('${A2A_PROMETHEUS_CONFIG:-./dashboards/prometheus/prometheus.yml}:/etc/prometheus/prometheus.yml');
     expect(compose).toContain('ghcr.io/shopify/toxiproxy:2.12.0');
   });
 });
