@@ -1,6 +1,7 @@
 # a2a-rig in a container: the rig (`run`, `conform`, `report`, ...) and the reference agent
-# (`agent`), from the same image. Untested here (no Docker engine on the machine that wrote it);
-# kept to the plain steps a fresh clone takes: npm ci, then the CLI through tsx.
+# (`agent`), from the same image, kept to the plain steps a fresh clone takes: npm ci, then the CLI
+# through tsx. Built and run by test/deploy.compose.test.ts (through docker-compose.yml); without a
+# registry, deploy/prepare-images.sh provides node:20-slim.
 #
 #   docker build -t a2a-rig .
 #   docker run --rm --network host a2a-rig run --target http://127.0.0.1:8080 --toxiproxy http://127.0.0.1:8474

@@ -58,11 +58,11 @@ describe('dashboards/', () => {
     const jobs = [...prometheus.matchAll(/job_name:\s*(\S+)/g)].map((m) => m[1]);
     const variables = Object.fromEntries(dashboard.templating.list.map((v) => [v.name, v.query]));
     expect(jobs).toEqual([variables.agent_job, variables.rig_job]);
-    expect(compose).toContain('"--port", "8080"');
+    expect(compose).toContain('"--port", "${A2A_AGENT_PORT:-8080}"');
     expect(prometheus).toContain("targets: ['127.0.0.1:8080']");
     expect(prometheus).toContain("targets: ['127.0.0.1:9479']");
     expect(compose).toContain('--metrics-port 9479');
-    expect(compose).toContain('./dashboards/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml');
+    expect(compose).toContain('${A2A_PROMETHEUS_CONFIG:-./dashboards/prometheus/prometheus.yml}:/etc/prometheus/prometheus.yml');
     expect(compose).toContain('ghcr.io/shopify/toxiproxy:2.12.0');
   });
 });

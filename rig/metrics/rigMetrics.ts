@@ -48,9 +48,12 @@ export class RigMetrics {
     this.running = new Gauge({ name: 'a2a_rig_scenario_running', help: '1 for the scenario running now', labelNames: ['scenario'], registers });
     this.scenarios = new Counter({ name: 'a2a_rig_scenarios_total', help: 'Scenarios finished, by verdict', labelNames: ['verdict'], registers });
     this.checks = new Counter({ name: 'a2a_rig_checks_total', help: 'Checks recorded by finished scenarios, by result', labelNames: ['ok'], registers });
+    // Zero from the start, like answers: the dashboard's failure panels read 0, not "no data", on a clean run.
+    for (const ok of ['true', 'false']) this.checks.inc({ ok }, 0);
     this.faults = new Counter({ name: 'a2a_rig_fault_events_total', help: 'Faults injected or lifted by scenarios (add, remove, disable, enable, reset, restart)', labelNames: ['action'], registers });
     this.arrivalRate = new Gauge({ name: 'a2a_rig_arrival_rate_per_second', help: 'Offered arrival rate of the open-model load running now (0 when none)', registers });
     this.iterations = new Counter({ name: 'a2a_rig_load_iterations_total', help: 'Open-model iterations by outcome (started, succeeded, failed)', labelNames: ['outcome'], registers });
+    for (const outcome of ['started', 'succeeded', 'failed']) this.iterations.inc({ outcome }, 0);
     this.inFlight = new Gauge({ name: 'a2a_rig_load_in_flight', help: 'Open-model iterations running now', registers });
   }
 
