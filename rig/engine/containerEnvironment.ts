@@ -48,18 +48,18 @@ export interface ContainerEnvironment {
   stop(): Promise<void>;
 }
 
-/** Why there is no usable engine or image, or undefined when containers can run. */
-export async function containersUnavailable(options: ContainerEnvironmentOptions = {}): Promise<string | undefined> {
+/** Why containers cannot run here (no engine, or an image missing), or undefined when they can. */
+export async function containersUnavailable(options: ContainerEnvironmentOptions = {}): Promise<{ engine: boolean; reason: string } | undefined> {
   const tc = await loadTestcontainers();
   let client;
   try {
     client = await tc.getContainerRuntimeClient();
   } catch (err) {
-    return `no Docker engine reachable (${firstLine(err)})`;
+    return { engine: false, reason: `no Docker engine reachable (${firstLine(err)})` };
   }
   const wanted = [options.toxiproxyImage ?? DEFAULT_TOXIPROXY_IMAGE, ...(options.build ? [] : [options.agentImage ?? DEFAULT_AGENT_IMAGE])];
   for (const name of wanted) {
-    if (!(await client.image.exists(tc.ImageName.fromString(name)))) return `image ${name} is missing (docker pull it, or build it offline)`;
+    if (!(await client.image.exists(tc.ImageName.fromString(name)))) return { engine: true, reason: `image ${name} is missing (docker pull it, or build it offline)` };
   }
   return undefined;
 }
