@@ -94,8 +94,10 @@ describe.skipIf(skip)(`containers (agent image ${IMAGE})`, () => {
         child.once('exit', () => reject(new Error(`the run ended before it started: ${stderr}`)));
       });
       expect((await leftovers()).length).toBeGreaterThan(0);
+      const sent = performance.now();
       child.kill('SIGINT');
       expect(await closed, stderr).toBe(130);
+      console.log(`Ctrl-C to exit: ${Math.round(performance.now() - sent)} ms; ${stderr.trim().split('\n').at(-1)}`);
     } finally {
       clearTimeout(guard);
       child.kill('SIGKILL');
