@@ -35,6 +35,10 @@ export interface EnvironmentOptions {
   toxiproxy: ToxiproxyChoice | 'none';
   /** For a target: a shell command that kills and restarts it (crash scenarios). */
   restartCmd?: string;
+  /** For a target: kills and restarts it, as --restart-cmd does (`--env containers`: the agent container). */
+  restartAgent?: () => Promise<void>;
+  /** Run last by close(): stops what was started for the run outside it (`--env containers`: the containers). */
+  onClose?: () => Promise<void>;
   /** For the embedded agent: fault flags it starts with. */
   agentFaults: string[];
   generation: Generation | 'auto';
@@ -119,6 +123,7 @@ export class Environment {
     } catch (err) {
       await faults?.close().catch(() => {});
       await process?.stop();
+      await options.onClose?.();
       throw err;
     }
   }
@@ -149,7 +154,7 @@ export class Environment {
   }
 
   get canRestart(): boolean {
-    return this.process !== undefined || this.options.restartCmd !== undefined;
+    return this.process !== undefined || this.options.restartCmd !== undefined || this.options.restartAgent !== undefined;
   }
 
   get proxyRecord(): BackendRecord | undefined {
@@ -199,6 +204,7 @@ export class Environment {
   async restart(): Promise<void> {
     if (this.process) await this.process.restart();
     else if (this.options.restartCmd) await runRestartCommand(this.options.restartCmd);
+    else if (this.options.restartAgent) await this.options.restartAgent();
     else throw new UserError('this environment cannot restart the agent: pass --restart-cmd for a --target');
     await waitForCard(this.directUrl);
   }
@@ -210,6 +216,7 @@ export class Environment {
     this.closing ??= (async () => {
       await this.faults?.close().catch(() => {});
       await this.process?.stop();
+      await this.options.onClose?.();
     })();
     return this.closing;
   }

@@ -28,6 +28,7 @@ import { nothingTested } from '../report/runResult.ts';
 import { prepareOutDir } from './outDir.ts';
 import { RunInterrupt, type RunSignal } from './runInterrupt.ts';
 import { newRunId } from './runScenarios.ts';
+import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './containerRunOptions.ts';
 
 interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
@@ -42,6 +43,8 @@ interface RunFlags extends ThresholdFlags {
   metricsPort?: number;
   failOnSkip?: boolean;
   followCardEndpoint?: boolean;
+  env?: 'containers';
+  agentImage: string;
 }
 
 function parseTarget(value: string): string {
@@ -70,6 +73,8 @@ function addRunOptions(command: Command, targetRequired = false): Command {
     .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--out <dir>', 'results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run\'s results')
     .option('--follow-card-endpoint', 'send the run\'s traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic')
+    .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
+    .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE)
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
     .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
@@ -116,9 +121,12 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   }).install();
   let live: Awaited<ReturnType<typeof startLiveMetrics>> | undefined;
   let code: number = EXIT.passed;
+  let closeContainers: (() => Promise<void>) | undefined;
   try {
     live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
     const metrics = live;
+    const containers = flags.env === 'containers' ? await containerRunOptions(flags) : undefined;
+    closeContainers = containers?.onClose;
     const run = await runScenarios(scenarios, {
       runId,
       signal: interrupt.signal,
@@ -132,6 +140,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       followCardEndpoint: flags.followCardEndpoint === true,
       announce: (line) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`),
       paramOverrides,
+      ...containers,
       liveMetrics: metrics.metrics,
       onProgress: (event) => {
         progress.onProgress(event);
@@ -163,6 +172,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     }
     throw logInternalError(err, out.path);
   } finally {
+    await closeContainers?.();
     interrupt.uninstall();
     await live?.close();
   }
