@@ -25,7 +25,12 @@ TOXIPROXY_TAG=ghcr.io/shopify/toxiproxy:${TOXIPROXY_VERSION}
 NODE_TAG=node:20-slim
 PROMETHEUS_TAG=prom/prometheus:v2.42.0
 BASE_TAG=a2a-rig/bookworm-minbase:local
-DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The Debian mirror this machine's apt already uses (its first main archive), unless told otherwise.
+apt_mirror() {
+  { cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null || true; } \
+    | awk '$1 == "URIs:" || $1 == "deb" { print ($1 == "deb" && $2 ~ /^\[/) ? $3 : $2 }' | grep -v -- '-security' | head -n1 || true
+}
+DEBIAN_MIRROR=${DEBIAN_MIRROR:-$(apt_mirror)}
 SCRIPT_HASH=$(sha256sum "$0" | cut -c1-16)
 
 say() { echo "prepare-images: $*"; }
@@ -46,18 +51,24 @@ size_of() { docker image inspect -f '{{.Size}}' "$1" | awk '{ printf "%.0f MB", 
 
 # --- Debian bookworm minbase, the base of node:20-slim and prometheus --------------------------
 BASE_TAR="$CACHE/bookworm-minbase.tar"
-if [ ! -s "$BASE_TAR" ]; then
-  command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get install debootstrap)"
-  [ "$(id -u)" = 0 ] || die "debootstrap needs root"
-  debootstrap --variant=minbase bookworm "$WORK/rootfs" "$DEBIAN_MIRROR" >"$WORK/debootstrap.log" 2>&1 \
-    || { tail -n 20 "$WORK/debootstrap.log" >&2; die "debootstrap failed"; }
-  rm -rf "$WORK/rootfs/var/cache/apt/archives/"*.deb "$WORK/rootfs/var/lib/apt/lists/"*
-  tar -C "$WORK/rootfs" -cf "$BASE_TAR.part" . && mv "$BASE_TAR.part" "$BASE_TAR"
-  rm -rf "$WORK/rootfs"
-  say "debootstrapped bookworm minbase into $BASE_TAR"
-fi
-BASE_HASH=$(hash_of base "$(stat -c '%s %Y' "$BASE_TAR")")
-if ! up_to_date "$BASE_TAG" "$BASE_HASH"; then
+# The base is named by what it is made of (suite, variant, mirror), not by the tarball's bytes: a
+# debootstrap is never byte-identical twice, and a fresh checkout without the cached tarball must
+# not rebuild every image above an unchanged base.
+BASE_HASH=$(hash_of base bookworm minbase "$DEBIAN_MIRROR")
+if up_to_date "$BASE_TAG" "$BASE_HASH"; then
+  say "$BASE_TAG up to date (hash $BASE_HASH), skipped"
+else
+  if [ ! -s "$BASE_TAR" ]; then
+    command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get install debootstrap)"
+    [ "$(id -u)" = 0 ] || die "debootstrap needs root"
+    [ -n "$DEBIAN_MIRROR" ] || die "no Debian mirror in /etc/apt/sources.list(.d): set DEBIAN_MIRROR"
+    debootstrap --variant=minbase bookworm "$WORK/rootfs" "$DEBIAN_MIRROR" >"$WORK/debootstrap.log" 2>&1 \
+      || { tail -n 20 "$WORK/debootstrap.log" >&2; die "debootstrap failed"; }
+    rm -rf "$WORK/rootfs/var/cache/apt/archives/"*.deb "$WORK/rootfs/var/lib/apt/lists/"*
+    tar -C "$WORK/rootfs" -cf "$BASE_TAR.part" . && mv "$BASE_TAR.part" "$BASE_TAR"
+    rm -rf "$WORK/rootfs"
+    say "debootstrapped bookworm minbase into $BASE_TAR"
+  fi
   docker import --change "LABEL $HASH_LABEL=$BASE_HASH" --change 'CMD ["/bin/bash"]' "$BASE_TAR" "$BASE_TAG" >/dev/null 2>&1 \
     || docker import --change 'CMD ["/bin/bash"]' "$BASE_TAR" "$BASE_TAG.raw" >/dev/null
   # Older engines refuse LABEL in --change; a one-line build adds it.
@@ -65,6 +76,7 @@ if ! up_to_date "$BASE_TAG" "$BASE_HASH"; then
     printf 'FROM %s\nLABEL %s=%s\n' "$BASE_TAG.raw" "$HASH_LABEL" "$BASE_HASH" | docker build -q -t "$BASE_TAG" - >/dev/null 2>&1
     docker rmi "$BASE_TAG.raw" >/dev/null 2>&1 || true
   fi
+  say "$BASE_TAG imported (hash $BASE_HASH)"
 fi
 
 # --- ghcr.io/shopify/toxiproxy:2.12.0 -----------------------------------------------------------
