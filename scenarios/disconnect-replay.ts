@@ -38,14 +38,6 @@ interface Watched {
   promptIds: string[];
 }
 
-function latestPrompt(socket: ReplaySocket): string | undefined {
-  for (let i = socket.events.length - 1; i >= 0; i--) {
-    const envelope = envelopeIn(socket.events[i].event);
-    if (envelope) return envelope.prompt_id;
-  }
-  return undefined;
-}
-
 /** The prompt the task is waiting on now, from the direct (fault-free) view. */
 async function currentPrompt(ctx: ScenarioContext, taskId: string): Promise<string | undefined> {
   const got = await ctx.direct.getTask(taskId);

@@ -2,7 +2,7 @@
 // directory, run them in one environment, write results/<run-id>/ and print the summary. Exit codes
 // (rig/exitCodes.ts): 0 passed, 1 a check failed, 2 a usage or environment error, 3 nothing was
 // tested (or a skip under --fail-on-skip), 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
