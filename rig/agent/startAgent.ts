@@ -27,6 +27,7 @@ import { generationOf, handleJsonRpc, replyError } from './jsonRpcBinding.ts';
 import { Outbox } from './outbox.ts';
 import { ReplayPlane } from './replayPlane.ts';
 import { handleRest, isRestPath, restError } from './restBinding.ts';
+import { handleRestV03, isRestV03Path, restV03Error } from './restV03Binding.ts';
 import { TaskEngine } from './taskEngine.ts';
 
 /** Largest request body accepted; beyond it the agent answers 413. */
@@ -125,7 +126,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       return res.end(text);
     }
     const isRpc = url.pathname === '/' && req.method === 'POST';
-    if (!isRpc && !isRestPath(url.pathname)) {
+    const isV03 = isRestV03Path(url.pathname);
+    if (!isRpc && !isV03 && !isRestPath(url.pathname)) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
     }
@@ -145,10 +147,15 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     try {
       text = decodeBody(body);
     } catch (err) {
-      return isRpc ? replyError(res, null, err) : restError(res, err);
+      return isRpc ? replyError(res, null, err) : isV03 ? restV03Error(res, err) : restError(res, err);
     }
     const hitl = activated.length > 0;
     if (isRpc) return handleJsonRpc(req, res, text, ops, hitl);
+    if (isV03) {
+      const host = originFromHost(req.headers.host) ?? baseUrl;
+      const card = () => agentCard(host, { declareRequired: faults.has('declare-required-extension') });
+      return handleRestV03(req, res, url, text, ops, hitl, { card });
+    }
     return handleRest(req, res, url, text, ops, hitl);
   };
 
