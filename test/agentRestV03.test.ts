@@ -1,0 +1,220 @@
+// The A2A 0.3 HTTP+JSON binding under /v1/: requests shaped as the 0.3 TCK's REST client sends them
+// (ProtoJSON of the 0.3 proto, proto field names, `history_length` in the query), and the answers
+// it must get, including SSE streams, the push-config refusals and the error bodies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { readSse } from './support/rpcClient.ts';
+
+let agent: Awaited<ReturnType<typeof inProcessAgent>>;
+beforeAll(async () => {
+  agent = await inProcessAgent();
+});
+afterAll(async () => agent.cleanup());
+
+let n = 0;
+/** A 0.3 ProtoJSON user message as the TCK's convert_a2a_message_to_protobuf_json writes it. */
+function tckMessage(extra: Record<string, unknown> = {}, content: unknown[] = [{ text: 'Hello from TCK' }]) {
+  return { message_id: `rest03-${n++}`, role: 'ROLE_USER', content, ...extra };
+}
+
+async function post(path: string, body?: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${agent.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    signal: AbortSignal.timeout(20_000),
+  });
+}
+
+async function newTask(headers: Record<string, string> = {}) {
+  const res = await post('/v1/message:send', { message: tckMessage() }, headers);
+  expect(res.status).toBe(200);
+  return (await res.json()).task;
+}
+
+describe('POST /v1/message:send', () => {
+  it('answers a SendMessageResponse {task} in 0.3 ProtoJSON (content parts, ROLE_ names, TASK_STATE_ names)', async () => {
+    const res = await post('/v1/message:send', { message: tckMessage({ context_id: 'ctx-rest03' }), configuration: { accepted_output_modes: ['text/plain'], history_length: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const body = await res.json();
+    expect(Object.keys(body)).toEqual(['task']);
+    expect(body.task).toMatchObject({
+      id: expect.any(String),
+      contextId: 'ctx-rest03',
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { role: 'ROLE_AGENT', content: [{ text: 'Approve?' }] }, timestamp: expect.any(String) },
+      artifacts: [],
+    });
+    expect(body.task.history).toHaveLength(1);
+    expect(body.task.kind).toBeUndefined();
+  });
+
+  it('keeps file and data parts in 0.3 form through the task history', async () => {
+    const content = [{ text: 'look' }, { file: { file_with_uri: 'https://example.com/a.txt', mime_type: 'text/plain' } }, { data: { data: { k: 1 } } }];
+    const task = (await (await post('/v1/message:send', { message: tckMessage({}, content) })).json()).task;
+    const got = await (await fetch(`${agent.url}/v1/tasks/${task.id}`)).json();
+    expect(got.history[0].content).toEqual([{ text: 'look' }, { file: { fileWithUri: 'https://example.com/a.txt', mimeType: 'text/plain' } }, { data: { data: { k: 1 } } }]);
+  });
+
+  it.each([
+    ['no messageId (the TCK invalid-params case)', { message: {} }, 'message.messageId is required'],
+    ['empty content', { message: tckMessage({}, []) }, 'message.content must list at least one part'],
+    ['a 0.3 JSON-RPC part with kind', { message: tckMessage({}, [{ kind: 'text', text: 'x' }]) }, 'message.content[0].kind is not a field'],
+    ['a part of no known shape', { message: tckMessage({}, [{ video: {} }]) }, 'message.content[0].video is not a field'],
+    ['role in 0.3 JSON-RPC spelling', { message: { ...tckMessage(), role: 'user' } }, 'message.role must be ROLE_USER or ROLE_AGENT'],
+    ['a negative history_length', { message: tckMessage(), configuration: { history_length: -1 } }, 'configuration.historyLength must be an integer'],
+  ])('refuses %s with 400 InvalidParamsError', async (_name, body, reason) => {
+    const res = await post('/v1/message:send', body);
+    expect(res.status).toBe(400);
+    const error = await res.json();
+    expect(error).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
+    expect(error.message).toContain(reason);
+  });
+
+  it('refuses a body that is not JSON with 400 JSONParseError', async () => {
+    const res = await post('/v1/message:send', '{"message":');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'JSONParseError', code: -32700 });
+  });
+});
+
+describe('POST /v1/message:stream', () => {
+  it('streams StreamResponse frames over SSE: the task, then status updates, the settling one final', async () => {
+    const res = await post('/v1/message:stream', { message: tckMessage() }, { accept: 'text/event-stream' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const events = await readSse(res);
+    expect(Object.keys(events[0])).toEqual(['task']);
+    const last = events.at(-1);
+    expect(last.statusUpdate).toMatchObject({ taskId: events[0].task.id, status: { state: 'TASK_STATE_INPUT_REQUIRED' }, final: true });
+    for (const event of events) expect(Object.keys(event)).toHaveLength(1);
+  });
+
+  it('refuses an invalid message before the stream starts, with an HTTP error', async () => {
+    const res = await post('/v1/message:stream', { message: tckMessage({}, []) }, { accept: 'text/event-stream' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
+  });
+});
+
+describe('GET /v1/tasks/{id}', () => {
+  it('returns the Task itself, honouring history_length (the TCK\'s query name) and historyLength', async () => {
+    const task = await newTask();
+    const res = await fetch(`${agent.url}/v1/tasks/${task.id}?history_length=1`);
+    expect(res.status).toBe(200);
+    const got = await res.json();
+    expect(got).toMatchObject({ id: task.id, status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
+    expect(got.history).toHaveLength(1);
+    expect((await (await fetch(`${agent.url}/v1/tasks/${task.id}?historyLength=0`)).json()).history).toEqual([]);
+  });
+
+  it.each(['historyLength=-1', 'history_length=abc', 'historyLength=', 'historyLength=1&history_length=1'])('refuses %s with 400', async (query) => {
+    const task = await newTask();
+    const res = await fetch(`${agent.url}/v1/tasks/${task.id}?${query}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
+  });
+
+  it('answers an unknown task with 404 TaskNotFoundError', async () => {
+    const res = await fetch(`${agent.url}/v1/tasks/definitely-does-not-exist-task-id`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: 'TaskNotFoundError', code: -32001, message: expect.stringContaining('not found') });
+  });
+});
+
+describe('POST /v1/tasks/{id}:cancel', () => {
+  it('cancels (TASK_STATE_CANCELLED, 0.3 spelling); a second cancel is 409 TaskNotCancelableError', async () => {
+    const task = await newTask();
+    const res = await post(`/v1/tasks/${task.id}:cancel`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).status.state).toBe('TASK_STATE_CANCELLED');
+    const again = await post(`/v1/tasks/${task.id}:cancel`);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: 'TaskNotCancelableError', code: -32002 });
+  });
+});
+
+describe('/v1/tasks/{id}:subscribe', () => {
+  it('streams a running task (GET, as the proto says) until it ends', async () => {
+    const task = await newTask();
+    const res = await fetch(`${agent.url}/v1/tasks/${task.id}:subscribe`, { headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const events = readSse(res);
+    // Cancelling ends the task, so the subscription closes with a final status.
+    expect((await post(`/v1/tasks/${task.id}:cancel`)).status).toBe(200);
+    const frames = await events;
+    expect(frames[0].task.id).toBe(task.id);
+    expect(frames.at(-1).statusUpdate).toMatchObject({ status: { state: 'TASK_STATE_CANCELLED' }, final: true });
+  });
+
+  it('refuses a task that has ended with an HTTP 4xx (POST, as the TCK sends it), not a 200 stream', async () => {
+    const task = await newTask();
+    await post(`/v1/tasks/${task.id}:cancel`);
+    const res = await post(`/v1/tasks/${task.id}:subscribe`, undefined, { accept: 'text/event-stream' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'UnsupportedOperationError', code: -32004 });
+    expect((await post('/v1/tasks/nope:subscribe')).status).toBe(404);
+  });
+});
+
+describe('GET /v1/card', () => {
+  it('serves the agent card, which offers HTTP+JSON to 0.3 clients', async () => {
+    const res = await fetch(`${agent.url}/v1/card`);
+    expect(res.status).toBe(200);
+    const card = await res.json();
+    expect(card.name).toEqual(expect.any(String));
+    expect(card.additionalInterfaces).toEqual(expect.arrayContaining([{ url: agent.url, transport: 'HTTP+JSON' }]));
+  });
+});
+
+describe('push notification configs', () => {
+  it.each([
+    ['POST', '/v1/tasks/t1/pushNotificationConfigs'],
+    ['GET', '/v1/tasks/t1/pushNotificationConfigs'],
+    ['GET', '/v1/tasks/t1/pushNotificationConfigs/default'],
+    ['DELETE', '/v1/tasks/t1/pushNotificationConfigs/default'],
+  ])('%s %s is 400 PushNotificationNotSupportedError', async (method, path) => {
+    const body = method === 'POST' ? JSON.stringify({ parent: 'tasks/t1', config_id: 'default', config: {} }) : undefined;
+    const res = await fetch(`${agent.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'PushNotificationNotSupportedError', code: -32003 });
+  });
+});
+
+describe('routes', () => {
+  it('answers a path outside the binding with 404 and a method the route lacks with 405 and Allow', async () => {
+    const list = await fetch(`${agent.url}/v1/tasks`);
+    expect(list.status).toBe(404);
+    expect(await list.json()).toMatchObject({ error: 'MethodNotFoundError', code: -32601 });
+    const wrong = await fetch(`${agent.url}/v1/message:send`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('hitl-prompt/v1 over 0.3 HTTP+JSON', () => {
+  const headers = { 'X-A2A-Extensions': HITL };
+  it('echoes the activation; 422 and 409 keep the contract\'s code, message and data', async () => {
+    const sent = await post('/v1/message:send', { message: tckMessage() }, headers);
+    expect(sent.headers.get('x-a2a-extensions')).toBe(HITL);
+    const { task } = await sent.json();
+    const promptId = task.status.message.metadata[HITL].prompt_id;
+    const answer = (payload: unknown) =>
+      post('/v1/message:send', { message: tckMessage({ task_id: task.id, context_id: task.contextId, metadata: { hitl_response_for: { prompt_id: promptId, payload } } }) }, headers);
+    const invalid = await answer({});
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toMatchObject({
+      error: 'HitlResponseInvalidError',
+      code: -32011,
+      message: 'hitl_response_invalid',
+      data: { extension: HITL, prompt_id: promptId, validation_errors: [{ path: '/approved', keyword: 'required', message: "must have required property 'approved'" }] },
+    });
+    const ok = await answer({ approved: true });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).task.status.state).toBe('TASK_STATE_COMPLETED');
+    const dup = await answer({ approved: true });
+    expect(dup.status).toBe(409);
+    expect(await dup.json()).toMatchObject({ code: -32010, message: 'hitl_already_answered_or_unknown', data: { prompt_id: promptId } });
+  });
+});
