@@ -56,6 +56,22 @@ describe('POST /v1/message:send', () => {
     expect(got.history[0].content).toEqual([{ text: 'look' }, { file: { fileWithUri: 'https://example.com/a.txt', mimeType: 'text/plain' } }, { data: { data: { k: 1 } } }]);
   });
 
+  it('answers a message-only exchange (tck-message-response) with {message}, and on a stream with one {message} frame', async () => {
+    const res = await post('/v1/message:send', { message: tckMessage({ message_id: `tck-message-response-${n++}` }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: { messageId: expect.any(String), contextId: expect.any(String), role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] } });
+    const stream = await post('/v1/message:stream', { message: tckMessage({ message_id: `tck-message-response-${n++}` }) }, { accept: 'text/event-stream' });
+    const events = await readSse(stream);
+    expect(events).toEqual([{ message: expect.objectContaining({ role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] }) }]);
+  });
+
+  it('writes artifacts with 0.3 file parts (tck-artifact-file-url)', async () => {
+    const res = await post('/v1/message:send', { message: tckMessage({ message_id: `tck-artifact-file-url-${n++}` }) });
+    const { task } = await res.json();
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts[0]).toMatchObject({ artifactId: expect.any(String), parts: [{ file: { fileWithUri: 'https://example.com/output.txt' } }] });
+  });
+
   it.each([
     ['no messageId (the TCK invalid-params case)', { message: {} }, 'message.messageId is required'],
     ['empty content', { message: tckMessage({}, []) }, 'message.content must list at least one part'],
@@ -190,6 +206,21 @@ describe('routes', () => {
     const wrong = await fetch(`${agent.url}/v1/message:send`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('guards shared with the other bindings', () => {
+  it('refuses a request nested deeper than the whole-request bound with 400, before walking it', async () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 200; i++) deep = { d: deep };
+    const res = await post('/v1/message:send', { message: tckMessage({ metadata: deep }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602, message: expect.stringContaining('nests deeper') });
+  });
+
+  it('refuses a body over the size bound with 413', async () => {
+    const res = await post('/v1/message:send', { message: tckMessage({}, [{ text: 'x'.repeat(1_100_000) }]) });
+    expect(res.status).toBe(413);
   });
 });
 
