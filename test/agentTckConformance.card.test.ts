@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../rig/agent/startAgent.ts';
+import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { HITL, inProcessAgent, tempDbPath } from './support/agentFixture.ts';
 
 /** The fields of A2A 1.0's AgentCard, AgentInterface, AgentCapabilities and AgentSkill (a2a.proto, in ProtoJSON names). */
@@ -85,6 +86,21 @@ describe('the 0.3 card', () => {
       ],
     });
     expect(card.capabilities.extensions[0]).toMatchObject({ uri: HITL, required: false });
+  });
+});
+
+describe("the rig's own discovery reads both cards", () => {
+  it.each([
+    ['the 1.0 card', '/.well-known/agent-card.json'],
+    ['the 0.3 card', '/.well-known/agent.json'],
+  ])('%s: JSON-RPC endpoints of both generations, 1.0 chosen, 0.3 on request, no problems', async (_label, path) => {
+    const card = await (await getCard(path)).json();
+    const described = describeAgent(agent.url, `${agent.url}${path}`, card);
+    expect(described.jsonRpcInterfaces).toEqual({ '1.0': `${agent.url}/`, '0.3': `${agent.url}/` });
+    expect(described.generation).toBe('1.0');
+    expect(describeAgent(agent.url, `${agent.url}${path}`, card, '0.3').rpcUrl).toBe(`${agent.url}/`);
+    expect(described.problems).toEqual([]);
+    expect(described.hitl).toMatchObject({ declared: true, required: false });
   });
 });
 
