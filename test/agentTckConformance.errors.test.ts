@@ -60,6 +60,17 @@ describe('JSON-RPC errors', () => {
     expect(body.error.data).toEqual([errorInfo('VERSION_NOT_SUPPORTED')]);
   });
 
+  it('the version may come as the A2A-Version query parameter (§3.2.6): 1.0 method names, 99.0 refused', async () => {
+    const call = (query: string) =>
+      fetch(`${agent.url}/?A2A-Version=${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: 'nope' } }),
+      }).then((r) => r.json());
+    expect((await call('1.0')).error.code).toBe(-32001);
+    expect((await call('99.0')).error.code).toBe(-32009);
+  });
+
   it('JSON-RPC errors of its own (-32601) carry no ErrorInfo: they are not A2A errors', async () => {
     const reply = await rpc(agent.url, '1.0', 'NoSuchMethod', {});
     expect(reply.body.error.code).toBe(-32601);
@@ -88,7 +99,8 @@ describe('JSON-RPC errors', () => {
 
   it('a body without a Content-Type, or labelled application/a2a+json, is still read', async () => {
     const request = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id: 'nope' } });
-    for (const headers of [{ 'A2A-Version': '1.0' }, { 'A2A-Version': '1.0', 'content-type': 'application/a2a+json; charset=utf-8' }]) {
+    const variants: Array<Record<string, string>> = [{ 'A2A-Version': '1.0' }, { 'A2A-Version': '1.0', 'content-type': 'application/a2a+json; charset=utf-8' }];
+    for (const headers of variants) {
       // A byte body: fetch adds no Content-Type of its own.
       const res = await fetch(agent.url, { method: 'POST', headers, body: new TextEncoder().encode(request) });
       expect((await res.json()).error.code).toBe(-32001);

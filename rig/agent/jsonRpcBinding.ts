@@ -97,7 +97,8 @@ export async function handleJsonRpc(
     if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') {
       throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
     }
-    generation = generationOf(req);
+    // A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
+    generation = generationOf(req, new URL(req.url ?? '/', 'http://agent').searchParams.get('A2A-Version'));
     const ctx: CallContext = { generation, hitl };
     const op = operationOf(r.method, ctx.generation);
     const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });
