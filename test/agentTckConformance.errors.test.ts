@@ -6,6 +6,7 @@
 // -32005 / 415. The hitl-prompt/v1 errors keep the contract's object in `error.data`.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A2AClient } from '../rig/client/a2aClient.ts';
 import { HITL, inProcessAgent } from './support/agentFixture.ts';
 import { answerMessage, envelopeOf, rpc, userMessage } from './support/rpcClient.ts';
 
@@ -199,5 +200,18 @@ describe('HTTP+JSON checks A2A-Version before anything runs', () => {
     expect((await rest('GET', '/tasks/nope?A2A-Version=2.0', { headers: {} })).status).toBe(400);
     expect((await rest('GET', '/tasks/nope', { headers: {} })).status).toBe(404);
     expect((await rest('GET', '/tasks/nope?A2A-Version=1.0', { headers: {} })).status).toBe(404);
+  });
+});
+
+describe("the rig's own client reads both error shapes", () => {
+  it.each(['1.0', '0.3'] as const)('A2A %s: TaskNotFound comes back as -32001, the ErrorInfo kept (1.0) or no data (0.3)', async (generation) => {
+    const client = await A2AClient.open(agent.url, { generation });
+    try {
+      const missing = await client.getTask('no-such-task');
+      expect(missing).toMatchObject({ ok: false, error: { code: -32001 } });
+      if (!missing.ok) expect(missing.error.data).toEqual(generation === '1.0' ? [errorInfo('TASK_NOT_FOUND')] : undefined);
+    } finally {
+      await client.close();
+    }
   });
 });
