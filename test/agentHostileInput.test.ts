@@ -139,7 +139,7 @@ describe('request bounds', () => {
   });
 
   it('parse errors, batches and non-2.0 requests get JSON-RPC errors', async () => {
-    const post = (body: string) => fetch(agent.url, { method: 'POST', body }).then((r) => r.json());
+    const post = (body: string) => fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.json());
     expect((await post('{nope')).error.code).toBe(-32700);
     expect((await post('[]')).error.code).toBe(-32600);
     expect((await post('{"id":1,"method":"message/send"}')).error.code).toBe(-32600);

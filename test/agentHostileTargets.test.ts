@@ -111,11 +111,16 @@ describe('hostile request targets (issue 9 item 8)', () => {
   it.each(HOSTILE_HOSTS.map((h) => [h.length > 30 ? `${h.slice(0, 10)}… (${h.length} chars)` : JSON.stringify(h), h]))(
     'Host %s: the card never names a broken URL, upgrades get a 4xx, the agent lives',
     async (_label, host) => {
-      const card = await rawExchange(port, [requestText('GET', '/.well-known/agent-card.json', '', host)], { boundMs: 5_000 });
-      expect(card.status, card.statusLine).toBeLessThan(500);
-      if (card.status === 200) {
-        const url = JSON.parse(card.data.slice(card.data.indexOf('\r\n\r\n') + 4)).url as string;
-        expect(() => new URL(url)).not.toThrow();
+      // Both cards: the 1.0 one (URLs only in supportedInterfaces) and the 0.3 one (also `url`).
+      for (const path of ['/.well-known/agent-card.json', '/.well-known/agent.json']) {
+        const card = await rawExchange(port, [requestText('GET', path, '', host)], { boundMs: 5_000 });
+        expect(card.status, card.statusLine).toBeLessThan(500);
+        if (card.status === 200) {
+          const parsed = JSON.parse(card.data.slice(card.data.indexOf('\r\n\r\n') + 4)) as { url?: string; supportedInterfaces: Array<{ url: string }> };
+          const urls = [...parsed.supportedInterfaces.map((i) => i.url), ...(parsed.url === undefined ? [] : [parsed.url])];
+          expect(urls.length, path).toBeGreaterThan(0);
+          for (const url of urls) expect(() => new URL(url)).not.toThrow();
+        }
       }
       const upgrade = await rawExchange(port, [requestText('GET', '/events?task=nope', UPGRADE, host)], { stopAtReply: true });
       expect(upgrade.status === undefined || upgrade.status < 500, upgrade.statusLine).toBe(true);

@@ -96,11 +96,11 @@ describe('invalid params are -32602, never -32603 (issue 9 item 14)', () => {
     ['/tasks?status=NOPE'],
     ['/tasks/TASK?historyLength=-2'],
     ['/tasks/TASK?historyLength=1.5'],
-  ])('HTTP+JSON GET %s is 400 with -32602', async (path) => {
+  ])('HTTP+JSON GET %s is 400 INVALID_ARGUMENT (AIP-193: error.code is the HTTP status)', async (path) => {
     const res = await fetch(agent.url + path.replace('TASK', taskId), { headers: { 'A2A-Version': '1.0' } });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(400);
-    expect(body.error.code).toBe(-32602);
+    expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
   });
 });
 
@@ -121,7 +121,7 @@ describe('a body that is not UTF-8 is refused (issue 9 item 14)', () => {
     ['an overlong encoding', [0xc0, 0xaf]],
     ['a lone surrogate', [0xed, 0xa0, 0x80]],
     ['a truncated sequence', [0xe0, 0xa4]],
-  ])('HTTP+JSON /message:send with %s: 400, -32700', async (_label, bytes) => {
+  ])('HTTP+JSON /message:send with %s: 400 INVALID_ARGUMENT', async (_label, bytes) => {
     const before = Buffer.from(`{"message":{"messageId":"u","role":"ROLE_USER","parts":[{"text":"`);
     const after = Buffer.from(`"}]}}`);
     const res = await fetch(`${agent.url}/message:send`, {
@@ -131,7 +131,8 @@ describe('a body that is not UTF-8 is refused (issue 9 item 14)', () => {
     });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(400);
-    expect(body.error.code).toBe(-32700);
+    expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(body.error.message).toContain('UTF-8');
   });
 
   it('valid multi-byte UTF-8 and a BOM-less body still pass', async () => {

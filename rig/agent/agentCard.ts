@@ -1,21 +1,38 @@
-// The agent card, v1.0 fields first, plus the v0.3 fields (`url`, `protocolVersion`,
-// `preferredTransport`) that v0.3 clients such as @a2a-js/sdk 1.3 read.
+// The agent card in two generations. A2A 1.0's card is strict: its JSON schema forbids unknown
+// top-level fields, so a 1.0 parser (the 1.0 TCK's among them) rejects a card that also carries
+// the 0.3 fields `url`, `protocolVersion`, `preferredTransport` and `additionalInterfaces`. So the
+// 1.0 card has only 1.0 fields and names every endpoint, both generations', in
+// `supportedInterfaces`; the 0.3 card is the 1.0 card plus the 0.3 fields (0.3 parsers ignore
+// fields they do not know, and @a2a-js/sdk 1.3 / a2a-sdk 0.3 find their endpoint in `url` and
+// `additionalInterfaces`). Which one a request gets is decided by cardRoute.ts.
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
-export function agentCard(baseUrl: string, options: { declareRequired?: boolean } = {}): Record<string, unknown> {
-  return {
+export type CardGeneration = '1.0' | '0.3';
+
+export interface AgentCardOptions {
+  /** Which card: '1.0' (strict, the default) or '0.3' (1.0 fields plus the 0.3 ones). */
+  generation?: CardGeneration;
+  /** The declare-required-extension fault: declare hitl-prompt/v1 with required: true. */
+  declareRequired?: boolean;
+}
+
+export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Record<string, unknown> {
+  const card: Record<string, unknown> = {
     name: 'a2a-rig reference agent',
     description:
       'Reference A2A agent for hitl-prompt/v1: follows scripts of prompts, work, artifacts and outcomes, ' +
       'with a durable outbox and a WebSocket replay plane at /events.',
     version: AGENT_VERSION,
+    // 1.0 first: a 1.0 client takes the first interface it supports, in the agent's order of
+    // preference. The 0.3 HTTP+JSON binding keeps the base URL; its paths start with /v1/.
     supportedInterfaces: [
       { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
       { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ],
     capabilities: {
       streaming: true,
@@ -42,7 +59,10 @@ export function agentCard(baseUrl: string, options: { declareRequired?: boolean 
         outputModes: ['text/plain', 'application/json'],
       },
     ],
-    // v0.3 fields
+  };
+  if (options.generation !== '0.3') return card;
+  return {
+    ...card,
     url: baseUrl,
     protocolVersion: '0.3.0',
     preferredTransport: 'JSONRPC',

@@ -40,6 +40,7 @@ interface AgentCommandOptions {
   exitWithStdin?: boolean;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  cardDefault: '1.0' | '0.3';
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -57,6 +58,11 @@ export function registerAgentCommand(program: Command): void {
       new Option('--request-timeout-ms <ms>', 'time a client gets to send its whole request, body included (responses and streams are not cut)')
         .default(DEFAULT_REQUEST_TIMEOUT_MS)
         .argParser(parseTimeout('--request-timeout-ms')),
+    )
+    .addOption(
+      new Option('--card-default <version>', 'the card a request without A2A-Version gets at /.well-known/agent-card.json (0.3 for old clients that send no header)')
+        .choices(['1.0', '0.3'])
+        .default('1.0'),
     )
     .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
     .addOption(new Option('--exit-with-stdin', 'stop when standard input closes (a parent that pipes it can die without leaving the agent behind)').hideHelp())
@@ -81,6 +87,7 @@ export function registerAgentCommand(program: Command): void {
           faults: opts.fault,
           headersTimeoutMs: opts.headersTimeoutMs,
           requestTimeoutMs: opts.requestTimeoutMs,
+          cardDefault: opts.cardDefault,
         });
       } catch (err) {
         const e = err as NodeJS.ErrnoException;

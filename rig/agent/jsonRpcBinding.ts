@@ -6,6 +6,7 @@ import type { Generation, JsonObject, Operation, StreamResponse } from '../proto
 import { METHOD_NAMES, VERSION_HEADER } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
+  A2A_CONTENT_TYPE_NOT_SUPPORTED,
   A2A_VERSION_NOT_SUPPORTED,
   HITL_ALREADY_ANSWERED_OR_UNKNOWN,
   HITL_RESPONSE_INVALID,
@@ -19,6 +20,8 @@ import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import { streamEventOnWire } from '../protocol/wireGenerations.ts';
 import type { AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected } from './httpGuards.ts';
+import { isJsonContentType } from './jsonContentType.ts';
+import { PUSH_CONFIG_METHODS, pushNotSupported } from './pushConfig.ts';
 
 type RpcId = string | number | null;
 
@@ -35,8 +38,9 @@ export function generationOf(req: IncomingMessage, fallbackQuery?: string | null
 
 function operationOf(method: string, generation: Generation): Operation {
   for (const [op, name] of Object.entries(METHOD_NAMES[generation])) if (name === method) return op as Operation;
+  if (PUSH_CONFIG_METHODS[generation].includes(method)) throw pushNotSupported();
   const other: Generation = generation === '1.0' ? '0.3' : '1.0';
-  if (Object.values(METHOD_NAMES[other]).includes(method)) {
+  if (Object.values(METHOD_NAMES[other]).includes(method) || PUSH_CONFIG_METHODS[other].includes(method)) {
     const hint = other === '1.0' ? 'send A2A-Version: 1.0 to use it' : 'omit A2A-Version (or send 0.3) to use it';
     throw new A2AError(JSONRPC_METHOD_NOT_FOUND, `method ${method} belongs to A2A ${other}; ${hint}`);
   }
@@ -49,7 +53,13 @@ function reply(res: ServerResponse, id: RpcId, body: { result: unknown } | { err
   res.end(text);
 }
 
-export function replyError(res: ServerResponse, id: RpcId, err: unknown): void {
+/**
+ * Renders an error in the shape of the request's generation: A2A 1.0 puts an ErrorInfo in
+ * `error.data` (§9.5); a 0.3 request keeps 0.3's shape (no ErrorInfo rule then, and 0.3 clients
+ * read `data` as the error's own context). An error met before the generation is known (a bad
+ * A2A-Version, a body that is not JSON) renders as 1.0: the A2A-Version header is a 1.0 device.
+ */
+export function replyError(res: ServerResponse, id: RpcId, err: unknown, generation?: Generation): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -57,7 +67,7 @@ export function replyError(res: ServerResponse, id: RpcId, err: unknown): void {
   if (!(err instanceof A2AError)) logUnexpected('JSON-RPC binding', err);
   const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
   const status = error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID ? httpStatusFor(error.code) : 200;
-  reply(res, id, { error: error.toJson() }, status);
+  reply(res, id, { error: generation === '0.3' ? error.toJson() : error.toJsonV1() }, status);
 }
 
 export async function handleJsonRpc(
@@ -68,7 +78,11 @@ export async function handleJsonRpc(
   hitl: boolean,
 ): Promise<void> {
   let id: RpcId = null;
+  let generation: Generation | undefined;
   try {
+    if (!isJsonContentType(req.headers['content-type'])) {
+      throw new A2AError(A2A_CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`);
+    }
     let request: unknown;
     try {
       request = parseUntrustedJson(body);
@@ -83,7 +97,9 @@ export async function handleJsonRpc(
     if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') {
       throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
     }
-    const ctx: CallContext = { generation: generationOf(req), hitl };
+    // A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
+    generation = generationOf(req, new URL(req.url ?? '/', 'http://agent').searchParams.get('A2A-Version'));
+    const ctx: CallContext = { generation, hitl };
     const op = operationOf(r.method, ctx.generation);
     const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });
     switch (op) {
@@ -101,6 +117,6 @@ export async function handleJsonRpc(
         return reply(res, id, { result: await ops.list(r.params, ctx) });
     }
   } catch (err) {
-    replyError(res, id, err);
+    replyError(res, id, err, generation);
   }
 }

@@ -1,11 +1,26 @@
 // The HTTP+JSON binding (v1.0): /message:send, /message:stream, /tasks/{id}, /tasks/{id}:cancel,
-// /tasks/{id}:subscribe, /tasks. Errors carry their mapped HTTP status and `{error:{code,message,data}}`.
+// /tasks/{id}:subscribe, /tasks, and the push-config routes (always refused: pushConfig.ts). Errors
+// carry their mapped HTTP status and the AIP-193 body `{error:{code: <HTTP status>, status,
+// message, details: [ErrorInfo]}}` (A2A 1.0 §11.6); a hitl-prompt/v1 error also keeps the
+// contract's object in `error.data` (A2AError.toRestJson).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, StreamResponse } from '../protocol/a2aTypes.ts';
-import { A2AError, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR, httpStatusFor } from '../protocol/errorCodes.ts';
+import {
+  A2AError,
+  A2A_CONTENT_TYPE_NOT_SUPPORTED,
+  A2A_VERSION_NOT_SUPPORTED,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_PARSE_ERROR,
+  httpStatusFor,
+} from '../protocol/errorCodes.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import type { AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, safeDecode } from './httpGuards.ts';
+import { isJsonContentType } from './jsonContentType.ts';
+import { PUSH_CONFIG_ROUTE, pushNotSupported } from './pushConfig.ts';
 import { fromQuery } from './requestParams.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
@@ -23,7 +38,7 @@ export function restError(res: ServerResponse, err: unknown): void {
   }
   if (!(err instanceof A2AError)) logUnexpected('HTTP+JSON binding', err);
   const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
-  json(res, httpStatusFor(error.code), { error: error.toJson() });
+  json(res, httpStatusFor(error.code), error.toRestJson(HITL_PROMPT_URI));
 }
 
 function parseBody(body: string): unknown {
@@ -37,7 +52,21 @@ function parseBody(body: string): unknown {
 
 /** True when the path belongs to this binding (whatever the outcome). */
 export function isRestPath(pathname: string): boolean {
-  return pathname === '/message:send' || pathname === '/message:stream' || pathname === '/tasks' || TASK_ROUTE.test(pathname);
+  return pathname === '/message:send' || pathname === '/message:stream' || pathname === '/tasks' || TASK_ROUTE.test(pathname) || PUSH_CONFIG_ROUTE.test(pathname);
+}
+
+/**
+ * These paths are the A2A 1.0 binding, so a request without A2A-Version is read as 1.0 (there is
+ * no 0.3 binding at these paths for "absent means 0.3" to pick; 0.3 REST lives under /v1/). Any
+ * other version, 0.3 included, is refused before anything runs: answering a 0.3 client in 1.0
+ * shapes would hand it objects it misreads. The header wins over the `A2A-Version` query parameter.
+ */
+function requireVersion1(req: IncomingMessage, url: URL): void {
+  const raw = req.headers['a2a-version'] ?? url.searchParams.get('A2A-Version') ?? undefined;
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (value === undefined || value === '' || value === '1.0' || value === '1') return;
+  const hint = value === '0.3' || value === '0.3.0' ? '; the A2A 0.3 HTTP+JSON binding is under /v1/' : '';
+  throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${value.slice(0, 40)} is not supported by the HTTP+JSON binding at ${url.pathname}; use 1.0${hint}`);
 }
 
 export async function handleRest(
@@ -54,6 +83,11 @@ export async function handleRest(
   const query = Object.fromEntries(url.searchParams);
   try {
     const method = req.method ?? 'GET';
+    requireVersion1(req, url);
+    if (method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
+      throw new A2AError(A2A_CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`);
+    }
+    if (PUSH_CONFIG_ROUTE.test(url.pathname)) throw pushNotSupported();
     if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {

@@ -7,7 +7,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { A2AError, JSONRPC_INVALID_REQUEST } from '../protocol/errorCodes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
-import { agentCard } from './agentCard.ts';
+import type { CardGeneration } from './agentCard.ts';
+import { isCardPath, serveCard } from './cardRoute.ts';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -44,6 +45,8 @@ export interface AgentOptions {
   headersTimeoutMs?: number;
   /** Time a client gets to send its whole request (default DEFAULT_REQUEST_TIMEOUT_MS); 408 after. */
   requestTimeoutMs?: number;
+  /** The card a request without A2A-Version gets at /.well-known/agent-card.json (default '1.0'; cardRoute.ts). */
+  cardDefault?: CardGeneration;
 }
 
 export interface RunningAgent {
@@ -107,18 +110,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     return noEcho || activated.length === 0 ? [] : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
   });
   let baseUrl = '';
+  const startedAt = new Date();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = targetUrl(req.url, baseUrl);
     if (!url) return sendJson(res, 400, { error: { code: 400, message: 'the request target is not a path of this agent' } }, true);
     const activated = activatedExtensions(req);
     echoExtensions(res, activated, noEcho);
-    if (req.method === 'GET' && (url.pathname === '/.well-known/agent-card.json' || url.pathname === '/.well-known/agent.json')) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && isCardPath(url.pathname)) {
       // The card names the address the client used, so a client behind a proxy stays behind it.
       const host = originFromHost(req.headers.host) ?? baseUrl;
-      const text = JSON.stringify(agentCard(host, { declareRequired: faults.has('declare-required-extension') }));
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-      return res.end(text);
+      const cardDefault = options.cardDefault ?? '1.0';
+      return serveCard(req, res, url, host, { cardDefault, declareRequired: faults.has('declare-required-extension'), startedAt });
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
       const text = await metrics.scrape();

@@ -44,6 +44,55 @@ export function httpStatusFor(code: number): number {
   return httpStatusByCode.get(code) ?? 500;
 }
 
+/** ErrorInfo `domain` of the A2A errors (A2A 1.0 §9.5, §11.6). */
+export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+/** The ErrorInfo `reason` of each A2A-specific error: its type in UPPER_SNAKE_CASE without "Error" (§9.5). */
+const a2aReasonByCode = new Map<number, string>([
+  [A2A_TASK_NOT_FOUND, 'TASK_NOT_FOUND'],
+  [A2A_TASK_NOT_CANCELABLE, 'TASK_NOT_CANCELABLE'],
+  [A2A_PUSH_NOT_SUPPORTED, 'PUSH_NOTIFICATION_NOT_SUPPORTED'],
+  [A2A_UNSUPPORTED_OPERATION, 'UNSUPPORTED_OPERATION'],
+  [A2A_CONTENT_TYPE_NOT_SUPPORTED, 'CONTENT_TYPE_NOT_SUPPORTED'],
+  [A2A_VERSION_NOT_SUPPORTED, 'VERSION_NOT_SUPPORTED'],
+]);
+
+/**
+ * The google.rpc.Code name AIP-193 puts in `error.status`: the spec's gRPC column (§5.4) for A2A
+ * errors, the AIP-193 name of the HTTP status for the rest. The hitl errors are not A2A errors and
+ * have no gRPC mapping; 409 reads ABORTED (a conflict with the task's state) and 422 INVALID_ARGUMENT.
+ */
+const statusNameByCode = new Map<number, string>([
+  [JSONRPC_PARSE_ERROR, 'INVALID_ARGUMENT'],
+  [JSONRPC_INVALID_REQUEST, 'INVALID_ARGUMENT'],
+  [JSONRPC_METHOD_NOT_FOUND, 'NOT_FOUND'],
+  [JSONRPC_INVALID_PARAMS, 'INVALID_ARGUMENT'],
+  [JSONRPC_INTERNAL_ERROR, 'INTERNAL'],
+  [A2A_TASK_NOT_FOUND, 'NOT_FOUND'],
+  [A2A_TASK_NOT_CANCELABLE, 'FAILED_PRECONDITION'],
+  [A2A_PUSH_NOT_SUPPORTED, 'UNIMPLEMENTED'],
+  [A2A_UNSUPPORTED_OPERATION, 'UNIMPLEMENTED'],
+  [A2A_CONTENT_TYPE_NOT_SUPPORTED, 'INVALID_ARGUMENT'],
+  [A2A_VERSION_NOT_SUPPORTED, 'UNIMPLEMENTED'],
+  [A2A_TOO_MANY_STREAMS, 'RESOURCE_EXHAUSTED'],
+  [HITL_ALREADY_ANSWERED_OR_UNKNOWN, 'ABORTED'],
+  [HITL_RESPONSE_INVALID, 'INVALID_ARGUMENT'],
+]);
+
+export interface ErrorInfo {
+  '@type': typeof ERROR_INFO_TYPE;
+  reason: string;
+  domain: string;
+  metadata?: Record<string, string>;
+}
+
+/** The ErrorInfo of an A2A-specific error; undefined for JSON-RPC's own and the extension's errors. */
+export function a2aErrorInfo(code: number): ErrorInfo | undefined {
+  const reason = a2aReasonByCode.get(code);
+  return reason === undefined ? undefined : { '@type': ERROR_INFO_TYPE, reason, domain: A2A_ERROR_DOMAIN };
+}
+
 /** An error that travels to the caller as a JSON-RPC error object (or its HTTP+JSON mapping). */
 export class A2AError extends Error {
   constructor(
@@ -55,9 +104,42 @@ export class A2AError extends Error {
     this.name = 'A2AError';
   }
 
+  /** The JSON-RPC error object as A2A 0.3 has it: `data` is whatever the error carries, or absent. */
   toJson(): { code: number; message: string; data?: unknown } {
     return this.data === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /**
+   * The JSON-RPC error object for an A2A 1.0 request: an A2A-specific error's `data` is an array
+   * holding its ErrorInfo (§9.5 MUST), then the error's own context if it has any (MAY). JSON-RPC's
+   * own errors and the hitl-prompt/v1 errors keep their `data` as it is: the extension's contract
+   * (examples/invalid-response-422.json) puts `{extension, prompt_id, validation_errors}` in
+   * `error.data` as an object, and clients of the contract read it there.
+   */
+  toJsonV1(): { code: number; message: string; data?: unknown } {
+    const info = a2aErrorInfo(this.code);
+    if (!info) return this.toJson();
+    return { code: this.code, message: this.message, data: this.data === undefined ? [info] : [info, this.data] };
+  }
+
+  /**
+   * The HTTP+JSON (AIP-193) body: `error.code` is the HTTP status, `status` its google.rpc.Code
+   * name, `details[]` the ErrorInfo (§11.6). A hitl-prompt/v1 error keeps the contract's object
+   * in `error.data` beside `details` (AIP-193 has no place for it and the contract names `data`),
+   * and gets an ErrorInfo of the extension's own (reason = the contract's message in upper case,
+   * domain = the extension's host) so a generic AIP-193 reader still finds a reason.
+   */
+  toRestJson(extensionUri: string): { error: Record<string, unknown> } {
+    const httpStatus = httpStatusFor(this.code);
+    const status = statusNameByCode.get(this.code) ?? (httpStatus >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+    const hitl = this.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || this.code === HITL_RESPONSE_INVALID;
+    const info: ErrorInfo | undefined = hitl
+      ? { '@type': ERROR_INFO_TYPE, reason: this.message.toUpperCase(), domain: new URL(extensionUri).host, metadata: { extension: extensionUri } }
+      : a2aErrorInfo(this.code);
+    const error: Record<string, unknown> = { code: httpStatus, status, message: this.message, details: info ? [info] : [] };
+    if (this.data !== undefined) error.data = this.data;
+    return { error };
   }
 }
