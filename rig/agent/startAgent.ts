@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { A2AError, JSONRPC_INVALID_REQUEST } from '../protocol/errorCodes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
-import type { CardGeneration } from './agentCard.ts';
+import { agentCard, type CardGeneration } from './agentCard.ts';
 import { isCardPath, serveCard } from './cardRoute.ts';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import {
@@ -156,7 +156,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (isRpc) return handleJsonRpc(req, res, text, ops, hitl);
     if (isV03) {
       const host = originFromHost(req.headers.host) ?? baseUrl;
-      const card = () => agentCard(host, { declareRequired: faults.has('declare-required-extension') });
+      const card = () => agentCard(host, { generation: '0.3', declareRequired: faults.has('declare-required-extension') });
       return handleRestV03(req, res, url, text, ops, hitl, { card });
     }
     return handleRest(req, res, url, text, ops, hitl);
