@@ -17,6 +17,7 @@ import {
 import { HITL_PROMPT_URI, HITL_RESPONSE_KEY, type ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import type { AnswerOutcomeLabel } from './agentMetrics.ts';
 import type { PromptRow, TaskRow } from './outbox.ts';
+import type { Script } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 
 const SLOW_RESUME_MS = 1500;
@@ -79,9 +80,20 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
     );
   }
   // Plain A2A continuation of a prompt emitted without the envelope: the message is the answer.
+  // One that does not satisfy the prompt's schema (this client never saw it), or that the script
+  // marks as asking for more (askAgainOn), joins the history and the prompt stays open.
   const data = message.parts.find((p) => p.data !== undefined)?.data;
   const text = message.parts.find((p) => p.text !== undefined)?.text;
-  const answered = accept(engine, row, open, message, data ?? { text: text ?? '' }, activated, receivedAt);
+  const payload = data ?? { text: text ?? '' };
+  const { askAgainOn } = row.script as Script;
+  if (
+    (askAgainOn !== undefined && message.messageId.startsWith(askAgainOn))
+    || (!engine.faults.has('skip-validation') && engine.validator.compile(open.schema).validate(payload).length > 0)
+  ) {
+    engine.askAgain(row, message);
+    return row;
+  }
+  const answered = accept(engine, row, open, message, payload, activated, receivedAt);
   engine.metrics?.answered('accepted');
   return answered;
 }

@@ -2,7 +2,7 @@
 // that announces it, published after commit. Steps that need no waiting run back to back; a prompt
 // parks the task in INPUT_REQUIRED until `hitlAnswers` accepts an answer.
 import { randomUUID } from 'node:crypto';
-import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
+import type { Artifact, Message, Part, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND, JSONRPC_INVALID_PARAMS } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -19,6 +19,17 @@ import { TaskEvents } from './taskEvents.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
+
+/** The one part an artifact step adds: text (with {{answer}} filled in), a file (url or raw bytes), or data. */
+function artifactPart(spec: ArtifactStep['artifact'], answer: string): Part {
+  if (spec.text !== undefined) return { text: spec.text.replaceAll('{{answer}}', answer) };
+  if (spec.url === undefined && spec.raw === undefined) return { data: spec.data };
+  return {
+    ...(spec.url !== undefined ? { url: spec.url } : { raw: spec.raw }),
+    ...(spec.filename !== undefined ? { filename: spec.filename } : {}),
+    ...(spec.media_type !== undefined ? { mediaType: spec.media_type } : {}),
+  };
+}
 
 export class TaskEngine {
   readonly events = new TaskEvents();
@@ -60,6 +71,25 @@ export class TaskEngine {
         `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
       );
     }
+  }
+
+  /**
+   * Records a user message that leaves the open prompt open: it joins the history and the task
+   * announces INPUT_REQUIRED again with the prompt's message (a fresh messageId), in one commit.
+   */
+  askAgain(row: TaskRow, message: Message): void {
+    this.ensureHistoryRoom(row, message);
+    const previous = row.task.status.message;
+    this.commit(
+      row,
+      (task) => {
+        this.outbox.appendHistory(row, message);
+        const again: Message | undefined = previous ? { ...previous, messageId: randomUUID() } : undefined;
+        task.status = { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: new Date().toISOString(), ...(again ? { message: again } : {}) };
+        if (again) this.outbox.appendHistory(row, again);
+      },
+      (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
+    );
   }
 
   /** Schedules `fn` after `ms`, owned by the engine so `close()` can clear it. */
@@ -158,7 +188,7 @@ export class TaskEngine {
         this.setStatus(row, 'TASK_STATE_COMPLETED');
         return;
       }
-      if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step)) {
+      if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step) && !script.skipWorking) {
         this.setStatus(row, 'TASK_STATE_WORKING');
       }
       if ('prompt' in step) return this.emitPrompt(row, step.prompt);
@@ -185,12 +215,12 @@ export class TaskEngine {
     // Sized before it is built: "{{answer}}" x 100k over a 1 MB answer would be a 100 GB string.
     const held = Buffer.byteLength(JSON.stringify(row.task.artifacts));
     const uses = spec.text === undefined ? 0 : spec.text.split('{{answer}}').length - 1;
-    const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.data ?? null));
+    const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.raw ?? spec.data ?? null));
     if (held + adds > this.limits.maxArtifactBytes) {
       this.setStatus(row, 'TASK_STATE_FAILED', `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`);
       return;
     }
-    const part = spec.text !== undefined ? { text: spec.text.replaceAll('{{answer}}', answer) } : spec.url !== undefined ? { url: spec.url } : { data: spec.data };
+    const part = artifactPart(spec, answer);
     const artifact: Artifact = { artifactId: spec.id ?? randomUUID(), ...(spec.name ? { name: spec.name } : {}), parts: [part] };
     this.commit(
       row,
