@@ -54,6 +54,15 @@ describe('HTTP+JSON', () => {
     });
     expect(res.status).toBe(400);
   });
+
+  it('GET /tasks/{id} reads ?history_length= as historyLength, and refuses both at once', async () => {
+    const id = await completedTask('1.0');
+    const get = (query: string) => fetch(`${agent.url}/tasks/${id}?${query}`, { headers: { 'A2A-Version': '1.0' } });
+    const one = await get('history_length=1');
+    expect((await one.json()).history).toHaveLength(1);
+    expect((await get('history_length=-1')).status).toBe(400);
+    expect((await get('historyLength=1&history_length=1')).status).toBe(400);
+  });
 });
 
 describe('0.3 parts need a kind', () => {

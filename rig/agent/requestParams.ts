@@ -91,8 +91,8 @@ export function withJsonNames(params: Record<string, unknown>, jsonNames: readon
   let out = params;
   for (const name of jsonNames) {
     const proto = protoName(name);
-    if (proto === name || !(proto in params)) continue;
-    if (name in params) invalid(`${name} is given twice, as "${name}" and as "${proto}"`);
+    if (proto === name || params[proto] === undefined) continue;
+    if (params[name] !== undefined) invalid(`${name} is given twice, as "${name}" and as "${proto}"`);
     if (out === params) out = { ...params };
     out[name] = out[proto];
     delete out[proto];

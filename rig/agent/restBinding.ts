@@ -64,7 +64,10 @@ export async function handleRest(
     if (match) {
       const id = safeDecode(match[1]);
       if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
-      if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength) }, ctx));
+      if (!match[2] && method === 'GET') {
+        // Query parameters go by either ProtoJSON name too (ops.get reads both, refuses both at once).
+        return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength), history_length: fromQuery(query.history_length) }, ctx));
+      }
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
       if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);
     }
