@@ -120,7 +120,7 @@ function tckScripts(): Array<[string, Script]> {
     ['tck-stream-artifact-file', { steps: [{ artifact: { raw: FILE_CONTENT, ...TCK_FILE } }, { complete: {} }] }],
     ['tck-stream-artifact-chunked', {
       steps: [
-        { artifact: { id: 'chunked', text: 'chunk-1 ', append: true } },
+        { artifact: { id: 'chunked', text: 'chunk-1 ', append: false, last_chunk: false } },
         { artifact: { id: 'chunked', text: 'chunk-2', append: true, last_chunk: true } },
         { complete: {} },
       ],
