@@ -63,6 +63,13 @@ describe('HTTP+JSON', () => {
     expect((await get('history_length=-1')).status).toBe(400);
     expect((await get('historyLength=1&history_length=1')).status).toBe(400);
   });
+
+  it('GET /tasks reads page_size and include_artifacts', async () => {
+    await completedTask('1.0');
+    const res = await fetch(`${agent.url}/tasks?page_size=1&include_artifacts=true`, { headers: { 'A2A-Version': '1.0' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).tasks).toHaveLength(1);
+  });
 });
 
 describe('0.3 parts need a kind', () => {

@@ -9,6 +9,8 @@ import { logUnexpected, safeDecode } from './httpGuards.ts';
 import { fromQuery } from './requestParams.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
+/** ListTasks query parameters that are not strings, under both ProtoJSON names (ops.list reads either). */
+const TYPED_LIST_QUERY = ['pageSize', 'page_size', 'historyLength', 'history_length', 'includeArtifacts', 'include_artifacts'];
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -57,7 +59,7 @@ export async function handleRest(
     if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
-      const typed = { pageSize: fromQuery(query.pageSize), historyLength: fromQuery(query.historyLength), includeArtifacts: fromQuery(query.includeArtifacts) };
+      const typed = Object.fromEntries(TYPED_LIST_QUERY.map((name) => [name, fromQuery(query[name])]));
       return json(res, 200, await ops.list({ ...query, ...typed }, ctx));
     }
     const match = TASK_ROUTE.exec(url.pathname);
