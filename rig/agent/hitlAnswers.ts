@@ -3,6 +3,7 @@
 // invalid payloads (the task stays in INPUT_REQUIRED), and the move out of INPUT_REQUIRED committed
 // before the caller hears back. Node runs this synchronously from lookup to commit, and the
 // conditional UPDATE in the outbox makes the single acceptance hold even across processes.
+import { randomUUID } from 'node:crypto';
 import type { Message } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import {
@@ -90,12 +91,31 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
     (askAgainOn !== undefined && message.messageId.startsWith(askAgainOn))
     || (!engine.faults.has('skip-validation') && engine.validator.compile(open.schema).validate(payload).length > 0)
   ) {
-    engine.askAgain(row, message);
+    askAgain(engine, row, message);
     return row;
   }
   const answered = accept(engine, row, open, message, payload, activated, receivedAt);
   engine.metrics?.answered('accepted');
   return answered;
+}
+
+/**
+ * Records a user message that leaves the open prompt open: it joins the history and the task
+ * announces INPUT_REQUIRED again with the prompt's message (a fresh messageId), in one commit.
+ */
+function askAgain(engine: TaskEngine, row: TaskRow, message: Message): void {
+  engine.ensureHistoryRoom(row, message);
+  const previous = row.task.status.message;
+  engine.commit(
+    row,
+    (task) => {
+      engine.outbox.appendHistory(row, message);
+      const again: Message | undefined = previous ? { ...previous, messageId: randomUUID() } : undefined;
+      task.status = { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: new Date().toISOString(), ...(again ? { message: again } : {}) };
+      if (again) engine.outbox.appendHistory(row, again);
+    },
+    (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
+  );
 }
 
 function outcomeOf(err: unknown): AnswerOutcomeLabel {

@@ -1,6 +1,6 @@
 // What a task does: a script of steps from the first user message (`a2a-rig/script` in a data part),
 // the A2A TCK's messageId-prefix conventions, or the default approve-prompt script.
-import type { Message } from '../protocol/a2aTypes.ts';
+import type { Message, Part } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 import { UserError } from '../protocol/userError.ts';
 
@@ -191,4 +191,15 @@ export function scriptFor(message: Message): Script {
   if (message.messageId.startsWith(RESUBSCRIBE_PREFIX)) return { steps: [{ work: { ms: 2 * tckStreamingTimeoutMs() } }, { complete: {} }] };
   const tck = TCK_SCRIPTS.find(([prefix]) => message.messageId.startsWith(prefix));
   return tck ? tck[1] : DEFAULT_SCRIPT;
+}
+
+/** The one part an artifact step adds: text (with {{answer}} filled in), a file (url or raw bytes), or data. */
+export function artifactPart(spec: ArtifactStep['artifact'], answer: string): Part {
+  if (spec.text !== undefined) return { text: spec.text.replaceAll('{{answer}}', answer) };
+  if (spec.url === undefined && spec.raw === undefined) return { data: spec.data };
+  return {
+    ...(spec.url !== undefined ? { url: spec.url } : { raw: spec.raw }),
+    ...(spec.filename !== undefined ? { filename: spec.filename } : {}),
+    ...(spec.media_type !== undefined ? { mediaType: spec.media_type } : {}),
+  };
 }

@@ -2,7 +2,7 @@
 // that announces it, published after commit. Steps that need no waiting run back to back; a prompt
 // parks the task in INPUT_REQUIRED until `hitlAnswers` accepts an answer.
 import { randomUUID } from 'node:crypto';
-import type { Artifact, Message, Part, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
+import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND, JSONRPC_INVALID_PARAMS } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -13,23 +13,12 @@ import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
-import type { ArtifactStep, PromptStep, Script } from './script.ts';
+import { artifactPart, type ArtifactStep, type PromptStep, type Script } from './script.ts';
 import { StreamQuota } from './streamQuota.ts';
 import { TaskEvents } from './taskEvents.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
-
-/** The one part an artifact step adds: text (with {{answer}} filled in), a file (url or raw bytes), or data. */
-function artifactPart(spec: ArtifactStep['artifact'], answer: string): Part {
-  if (spec.text !== undefined) return { text: spec.text.replaceAll('{{answer}}', answer) };
-  if (spec.url === undefined && spec.raw === undefined) return { data: spec.data };
-  return {
-    ...(spec.url !== undefined ? { url: spec.url } : { raw: spec.raw }),
-    ...(spec.filename !== undefined ? { filename: spec.filename } : {}),
-    ...(spec.media_type !== undefined ? { mediaType: spec.media_type } : {}),
-  };
-}
 
 export class TaskEngine {
   readonly events = new TaskEvents();
@@ -71,25 +60,6 @@ export class TaskEngine {
         `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
       );
     }
-  }
-
-  /**
-   * Records a user message that leaves the open prompt open: it joins the history and the task
-   * announces INPUT_REQUIRED again with the prompt's message (a fresh messageId), in one commit.
-   */
-  askAgain(row: TaskRow, message: Message): void {
-    this.ensureHistoryRoom(row, message);
-    const previous = row.task.status.message;
-    this.commit(
-      row,
-      (task) => {
-        this.outbox.appendHistory(row, message);
-        const again: Message | undefined = previous ? { ...previous, messageId: randomUUID() } : undefined;
-        task.status = { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: new Date().toISOString(), ...(again ? { message: again } : {}) };
-        if (again) this.outbox.appendHistory(row, again);
-      },
-      (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
-    );
   }
 
   /** Schedules `fn` after `ms`, owned by the engine so `close()` can clear it. */
