@@ -160,7 +160,7 @@ describe('A2A TCK messageId prefixes', () => {
   it('tck-message-response answers with a Message and creates no task', async () => {
     const sent = await rpc(agent.url, '0.3', 'message/send', { message: userMessage('0.3', { messageId: 'tck-message-response-1', text: 'ping' }) }, false);
     expect(sent.body.result.kind).toBe('message');
-    expect(sent.body.result.parts[0].text).toBe('Echo: ping');
+    expect(sent.body.result.parts[0].text).toBe('Direct message response');
   });
 });
 

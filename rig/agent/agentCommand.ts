@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { FAULTS, isFaultName, type FaultName } from './faults.ts';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './httpGuards.ts';
+import { tckStreamingTimeoutMs } from './script.ts';
 import { startAgent } from './startAgent.ts';
 
 function parsePort(value: string): number {
@@ -47,6 +48,7 @@ export function registerAgentCommand(program: Command): void {
   program
     .command('agent')
     .description('run the reference A2A agent (hitl-prompt/v1, durable outbox, replay plane at /events)')
+    .addHelpText('after', '\nEnvironment:\n  TCK_STREAMING_TIMEOUT  seconds (default 2, as in the A2A TCK); a task whose messageId starts with\n                         test-resubscribe-message-id works for twice this long before it completes\n')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
     .addOption(
@@ -75,6 +77,7 @@ export function registerAgentCommand(program: Command): void {
       if (opts.headersTimeoutMs > opts.requestTimeoutMs) {
         throw new UserError(`--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed --request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`);
       }
+      tckStreamingTimeoutMs(); // a bad TCK_STREAMING_TIMEOUT is refused at start, not on the TCK's message
       const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
       const dir = dirname(dbPath);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--db: directory ${dir} does not exist`);

@@ -15,7 +15,7 @@ import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts'
 import { nestingDepth } from '../protocol/jsonNesting.ts';
 import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
 import { continueTask } from './hitlAnswers.ts';
-import { optionalBoolean, optionalCount, optionalString, optionalTaskState, pageSizeParam, pageTokenParam } from './requestParams.ts';
+import { optionalBoolean, optionalCount, optionalString, optionalTaskState, pageSizeParam, pageTokenParam, withJsonNames } from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import { openTaskStream } from './taskStream.ts';
@@ -45,6 +45,21 @@ function requireParams(params: unknown): JsonObject {
   return params;
 }
 
+/** Multi-word fields of the request messages, read under either ProtoJSON name (withJsonNames). */
+const MESSAGE_FIELDS = ['messageId', 'contextId', 'taskId', 'referenceTaskIds'] as const;
+const PART_FIELDS = ['mediaType'] as const;
+const CONFIGURATION_FIELDS = ['acceptedOutputModes', 'historyLength', 'returnImmediately', 'pushNotificationConfig', 'taskPushNotificationConfig'] as const;
+const GET_FIELDS = ['historyLength'] as const;
+const LIST_FIELDS = ['pageSize', 'pageToken', 'contextId', 'historyLength', 'includeArtifacts', 'statusTimestampAfter'] as const;
+
+/** The message with its (and its parts') fields under their JSON names; anything else as it was. */
+function messageWithJsonNames(raw: unknown): unknown {
+  if (!isObject(raw)) return raw;
+  const message = withJsonNames(raw, MESSAGE_FIELDS);
+  if (!Array.isArray(message.parts)) return message;
+  return { ...message, parts: message.parts.map((part) => (isObject(part) ? withJsonNames(part, PART_FIELDS) : part)) };
+}
+
 function taskIdParam(params: unknown): string {
   const p = requireParams(params);
   if (typeof p.id !== 'string' || p.id.length === 0) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.id (the task id) is required');
@@ -62,7 +77,7 @@ export class AgentOperations {
   }
 
   /** Checks depth before anything walks the request recursively, then reads the message. */
-  private intake(params: unknown): { message: Message; config: JsonObject } {
+  private intake(params: unknown, ctx: CallContext): { message: Message; config: JsonObject } {
     const p = requireParams(params);
     if (this.depthLimited && nestingDepth(p, MAX_REQUEST_DEPTH) > MAX_REQUEST_DEPTH) {
       const payload = isObject(p.message) && isObject(p.message.metadata) && isObject(p.message.metadata[HITL_RESPONSE_KEY])
@@ -77,15 +92,17 @@ export class AgentOperations {
     }
     let message: Message;
     try {
-      message = messageFromWire(p.message);
+      message = messageFromWire(messageWithJsonNames(p.message), ctx.generation);
     } catch (err) {
       throw new A2AError(JSONRPC_INVALID_PARAMS, (err as Error).message);
     }
+    // Both generations require a part (0.3's schema and 1.0's spec); 1.0's ProtoJSON writes none as absent.
+    if (message.parts.length === 0) throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.parts must hold at least one part');
     if (message.role !== 'ROLE_USER') throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.role must be the user role');
     if (p.configuration !== undefined && p.configuration !== null && !isObject(p.configuration)) {
       throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.configuration must be an object');
     }
-    return { message, config: isObject(p.configuration) ? p.configuration : {} };
+    return { message, config: isObject(p.configuration) ? withJsonNames(p.configuration, CONFIGURATION_FIELDS) : {} };
   }
 
   private startTask(message: Message, ctx: CallContext): { taskId?: string; reply?: Message } {
@@ -97,15 +114,14 @@ export class AgentOperations {
       throw err;
     }
     if (script.messageOnly) {
-      const text = message.parts.find((p) => p.text !== undefined)?.text ?? '';
-      const reply: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', contextId: message.contextId ?? randomUUID(), parts: [{ text: `Echo: ${text}` }] };
+      const reply: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', contextId: message.contextId ?? randomUUID(), parts: [{ text: script.messageOnly.text }] };
       return { reply };
     }
     return { taskId: this.engine.createTask(message, script, ctx.hitl).task.id };
   }
 
   async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
-    const { message, config } = this.intake(params);
+    const { message, config } = this.intake(params, ctx);
     const historyLength = optionalCount(config.historyLength, 'configuration.historyLength');
     let taskId: string;
     if (message.taskId) {
@@ -121,7 +137,7 @@ export class AgentOperations {
   }
 
   stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
-    const { message } = this.intake(params);
+    const { message } = this.intake(params, ctx);
     if (message.taskId) {
       openTaskStream({ engine: this.engine, taskId: message.taskId, res, frame, closeWhen: isSettled, before: () => void continueTask(this.engine, message, ctx.hitl) });
       return;
@@ -145,7 +161,7 @@ export class AgentOperations {
   }
 
   get(params: unknown, ctx: CallContext): JsonObject {
-    const p = requireParams(params);
+    const p = withJsonNames(requireParams(params), GET_FIELDS);
     const historyLength = optionalCount(p.historyLength, 'historyLength');
     return taskOnWire(this.engine.view(this.engine.getRow(taskIdParam(p)), historyLength), ctx.generation);
   }
@@ -176,7 +192,7 @@ export class AgentOperations {
   private async renderPage(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { listDefaultPageSize, listMaxPageSize, listMaxBytes } = this.engine.limits;
     if (params !== undefined && params !== null && !isObject(params)) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params must be an object');
-    const p = isObject(params) ? params : {};
+    const p = isObject(params) ? withJsonNames(params, LIST_FIELDS) : {};
     const pageSize = pageSizeParam(p.pageSize, listDefaultPageSize, listMaxPageSize);
     const offset = pageTokenParam(p.pageToken);
     const wanted = optionalTaskState(p.status, 'status');

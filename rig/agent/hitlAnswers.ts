@@ -3,6 +3,7 @@
 // invalid payloads (the task stays in INPUT_REQUIRED), and the move out of INPUT_REQUIRED committed
 // before the caller hears back. Node runs this synchronously from lookup to commit, and the
 // conditional UPDATE in the outbox makes the single acceptance hold even across processes.
+import { randomUUID } from 'node:crypto';
 import type { Message } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import {
@@ -17,6 +18,7 @@ import {
 import { HITL_PROMPT_URI, HITL_RESPONSE_KEY, type ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import type { AnswerOutcomeLabel } from './agentMetrics.ts';
 import type { PromptRow, TaskRow } from './outbox.ts';
+import type { Script } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 
 const SLOW_RESUME_MS = 1500;
@@ -79,11 +81,41 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
     );
   }
   // Plain A2A continuation of a prompt emitted without the envelope: the message is the answer.
+  // One that does not satisfy the prompt's schema (this client never saw it), or that the script
+  // marks as asking for more (askAgainOn), joins the history and the prompt stays open.
   const data = message.parts.find((p) => p.data !== undefined)?.data;
   const text = message.parts.find((p) => p.text !== undefined)?.text;
-  const answered = accept(engine, row, open, message, data ?? { text: text ?? '' }, activated, receivedAt);
+  const payload = data ?? { text: text ?? '' };
+  const { askAgainOn } = row.script as Script;
+  if (
+    (askAgainOn !== undefined && message.messageId.startsWith(askAgainOn))
+    || (!engine.faults.has('skip-validation') && engine.validator.compile(open.schema).validate(payload).length > 0)
+  ) {
+    askAgain(engine, row, message);
+    return row;
+  }
+  const answered = accept(engine, row, open, message, payload, activated, receivedAt);
   engine.metrics?.answered('accepted');
   return answered;
+}
+
+/**
+ * Records a user message that leaves the open prompt open: it joins the history and the task
+ * announces INPUT_REQUIRED again with the prompt's message (a fresh messageId), in one commit.
+ */
+function askAgain(engine: TaskEngine, row: TaskRow, message: Message): void {
+  engine.ensureHistoryRoom(row, message);
+  const previous = row.task.status.message;
+  engine.commit(
+    row,
+    (task) => {
+      engine.outbox.appendHistory(row, message);
+      const again: Message | undefined = previous ? { ...previous, messageId: randomUUID() } : undefined;
+      task.status = { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: new Date().toISOString(), ...(again ? { message: again } : {}) };
+      if (again) engine.outbox.appendHistory(row, again);
+    },
+    (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
+  );
 }
 
 function outcomeOf(err: unknown): AnswerOutcomeLabel {

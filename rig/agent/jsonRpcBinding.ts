@@ -58,14 +58,21 @@ function reply(res: ServerResponse, id: RpcId, body: { result: unknown } | { err
  * `error.data` (§9.5); a 0.3 request keeps 0.3's shape (no ErrorInfo rule then, and 0.3 clients
  * read `data` as the error's own context). An error met before the generation is known (a bad
  * A2A-Version, a body that is not JSON) renders as 1.0: the A2A-Version header is a 1.0 device.
+ *
+ * `inStream`: the error as the only frame of an event stream (a refused 0.3 resubscription, see below).
  */
-export function replyError(res: ServerResponse, id: RpcId, err: unknown, generation?: Generation): void {
+export function replyError(res: ServerResponse, id: RpcId, err: unknown, generation?: Generation, inStream = false): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   if (!(err instanceof A2AError)) logUnexpected('JSON-RPC binding', err);
   const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+  if (inStream) {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, error: generation === '0.3' ? error.toJson() : error.toJsonV1() })}\n\n`);
+    return;
+  }
   const status = error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID ? httpStatusFor(error.code) : 200;
   reply(res, id, { error: generation === '0.3' ? error.toJson() : error.toJsonV1() }, status);
 }
@@ -94,6 +101,9 @@ export async function handleJsonRpc(
     }
     const r = request as JsonObject;
     if (typeof r.id === 'string' || typeof r.id === 'number') id = r.id;
+    // JSON-RPC 2.0 §4: an id is a string, a number or null. Any other is an Invalid Request,
+    // answered with id null and without running the method.
+    else if (r.id !== undefined && r.id !== null) throw new A2AError(JSONRPC_INVALID_REQUEST, 'request "id" must be a string, a number or null');
     if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') {
       throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
     }
@@ -108,7 +118,15 @@ export async function handleJsonRpc(
       case 'stream':
         return ops.stream(r.params, ctx, res, frame);
       case 'subscribe':
-        return ops.subscribe(r.params, res, frame);
+        // A refused 0.3 tasks/resubscribe is an event stream whose one frame is the JSON-RPC error:
+        // 0.3's SendStreamingMessageResponse is a success or a JSONRPCErrorResponse per frame, and
+        // that is what 0.3 clients read as a typed error. The 0.3 TCK's client cannot read a 4xx
+        // (its error path reads an unread streaming body) and refuses a 200 JSON reply.
+        try {
+          return ops.subscribe(r.params, res, frame);
+        } catch (err) {
+          return replyError(res, id, err, ctx.generation, ctx.generation === '0.3');
+        }
       case 'get':
         return reply(res, id, { result: ops.get(r.params, ctx) });
       case 'cancel':

@@ -75,6 +75,31 @@ export function fromQuery(value: string | undefined): unknown {
   return value;
 }
 
+/** `historyLength` -> `history_length`: the proto field name a ProtoJSON field is declared with. */
+function protoName(jsonName: string): string {
+  return jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * `params` with each of `jsonNames` under its lowerCamelCase name. ProtoJSON parsers accept a
+ * field under its JSON name or its original proto name (`historyLength` or `history_length`), and
+ * the A2A 1.0 TCK's JSON-RPC client sends the latter; the 0.3 SDK's pydantic models accept both
+ * too. Naming one field both ways is the caller's mistake, as it is for a ProtoJSON parser.
+ * Only the listed fields are renamed: metadata and data parts keep their keys untouched.
+ */
+export function withJsonNames(params: Record<string, unknown>, jsonNames: readonly string[]): Record<string, unknown> {
+  let out = params;
+  for (const name of jsonNames) {
+    const proto = protoName(name);
+    if (proto === name || params[proto] === undefined) continue;
+    if (params[name] !== undefined) invalid(`${name} is given twice, as "${name}" and as "${proto}"`);
+    if (out === params) out = { ...params };
+    out[name] = out[proto];
+    delete out[proto];
+  }
+  return out;
+}
+
 function describe(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? String(value) : typeof value;
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;

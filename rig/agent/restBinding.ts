@@ -24,6 +24,8 @@ import { PUSH_CONFIG_ROUTE, pushNotSupported } from './pushConfig.ts';
 import { fromQuery } from './requestParams.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
+/** ListTasks query parameters that are not strings, under both ProtoJSON names (ops.list reads either). */
+const TYPED_LIST_QUERY = ['pageSize', 'page_size', 'historyLength', 'history_length', 'includeArtifacts', 'include_artifacts'];
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -91,14 +93,17 @@ export async function handleRest(
     if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
-      const typed = { pageSize: fromQuery(query.pageSize), historyLength: fromQuery(query.historyLength), includeArtifacts: fromQuery(query.includeArtifacts) };
+      const typed = Object.fromEntries(TYPED_LIST_QUERY.map((name) => [name, fromQuery(query[name])]));
       return json(res, 200, await ops.list({ ...query, ...typed }, ctx));
     }
     const match = TASK_ROUTE.exec(url.pathname);
     if (match) {
       const id = safeDecode(match[1]);
       if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
-      if (!match[2] && method === 'GET') return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength) }, ctx));
+      if (!match[2] && method === 'GET') {
+        // Query parameters go by either ProtoJSON name too (ops.get reads both, refuses both at once).
+        return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength), history_length: fromQuery(query.history_length) }, ctx));
+      }
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
       if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);
     }

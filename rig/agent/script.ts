@@ -1,7 +1,8 @@
 // What a task does: a script of steps from the first user message (`a2a-rig/script` in a data part),
 // the A2A TCK's messageId-prefix conventions, or the default approve-prompt script.
-import type { Message } from '../protocol/a2aTypes.ts';
+import type { Message, Part } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
+import { UserError } from '../protocol/userError.ts';
 
 export { SCRIPT_KEY };
 export const MAX_STEPS = 256;
@@ -13,7 +14,20 @@ export interface PromptStep {
 }
 export interface WorkStep { work: { ms: number } }
 export interface ArtifactStep {
-  artifact: { text?: string; data?: unknown; url?: string; name?: string; append?: boolean; last_chunk?: boolean; id?: string };
+  artifact: {
+    text?: string;
+    data?: unknown;
+    url?: string;
+    /** File content, base64 (a file part's `raw`; 0.3's `file.bytes`). */
+    raw?: string;
+    /** A file part's name and media type (0.3's `file.name` and `file.mimeType`). */
+    filename?: string;
+    media_type?: string;
+    name?: string;
+    append?: boolean;
+    last_chunk?: boolean;
+    id?: string;
+  };
 }
 export interface CompleteStep { complete: { text?: string } }
 export interface FailStep { fail: { reason: string } }
@@ -22,8 +36,16 @@ export type Step = PromptStep | WorkStep | ArtifactStep | CompleteStep | FailSte
 
 export interface Script {
   steps: Step[];
-  /** The TCK's `tck-message-response`: answer with a Message and create no task. */
-  messageOnly?: boolean;
+  /** The TCK's `tck-message-response`: answer with a Message holding this text and create no task. */
+  messageOnly?: { text: string };
+  /** The first step runs straight from SUBMITTED, with no WORKING status before it (`tck-stream-002`). */
+  skipWorking?: boolean;
+  /**
+   * A plain follow-up (from a client that did not activate hitl-prompt/v1) whose messageId starts
+   * with this asks the open prompt again instead of answering it: the TCK's multi-turn tasks
+   * stay in INPUT_REQUIRED for every `tck-input-required-*` message and complete on another.
+   */
+  askAgainOn?: string;
 }
 
 export class ScriptError extends Error {
@@ -47,28 +69,69 @@ export const DEFAULT_SCRIPT: Script = {
 
 const OPEN_SCHEMA = { type: 'object' };
 
-/** Scripts that let the A2A TCK drive the agent by messageId prefix (see a2a-facts.md). */
-const TCK_SCRIPTS: Array<[string, Script]> = [
-  ['tck-complete-task', { steps: [{ complete: { text: 'Task completed.' } }] }],
-  ['tck-input-required', { steps: [{ prompt: { text: 'Please provide more input.', response_schema: OPEN_SCHEMA } }, { complete: { text: 'Thanks, done.' } }] }],
-  ['tck-message-response', { steps: [], messageOnly: true }],
-  ['tck-reject-task', { steps: [{ reject: { reason: 'Task rejected by request.' } }] }],
-  ['tck-artifact-text', { steps: [{ artifact: { name: 'text', text: 'Generated text content' } }, { complete: {} }] }],
-  ['tck-artifact-file-url', { steps: [{ artifact: { name: 'file-url', url: 'https://example.com/output.txt' } }, { complete: {} }] }],
-  ['tck-artifact-file', { steps: [{ artifact: { name: 'file', data: { filename: 'output.txt', content: 'file content' } } }, { complete: {} }] }],
-  ['tck-artifact-data', { steps: [{ artifact: { name: 'data', data: { key: 'value', count: 42 } } }, { complete: {} }] }],
-  ['tck-stream-artifact-chunked', {
-    steps: [
-      { artifact: { id: 'chunked', name: 'chunked', text: 'chunk 1 ', append: false, last_chunk: false } },
-      { artifact: { id: 'chunked', name: 'chunked', text: 'chunk 2 ', append: true, last_chunk: false } },
-      { artifact: { id: 'chunked', name: 'chunked', text: 'chunk 3', append: true, last_chunk: true } },
-      { complete: {} },
-    ],
-  }],
-  ['tck-stream-artifact-file', { steps: [{ work: { ms: 50 } }, { artifact: { name: 'file-url', url: 'https://example.com/stream.txt' } }, { complete: {} }] }],
-  ['tck-stream-', { steps: [{ work: { ms: 50 } }, { artifact: { name: 'stream', text: 'Streamed content' } }, { work: { ms: 50 } }, { complete: {} }] }],
-  ['test-resubscribe-message-id', { steps: [{ work: { ms: 4000 } }, { complete: {} }] }],
-];
+/** The TCK's streaming timeout in seconds, from the environment variable the TCK itself reads. */
+export const TCK_STREAMING_TIMEOUT_ENV = 'TCK_STREAMING_TIMEOUT';
+/** Its default in the TCK's SUT requirements (0.3.x docs/SUT_REQUIREMENTS.md; the 1.0-dev SUT's 2 s). */
+export const TCK_STREAMING_TIMEOUT_DEFAULT_S = 2;
+
+/**
+ * The TCK's streaming timeout in ms: `TCK_STREAMING_TIMEOUT` (seconds, > 0 and at most half of
+ * MAX_WORK_MS, since a task waits twice as long), or 2 s when unset. A bad value is a UserError.
+ */
+export function tckStreamingTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[TCK_STREAMING_TIMEOUT_ENV];
+  if (raw === undefined || raw.trim() === '') return TCK_STREAMING_TIMEOUT_DEFAULT_S * 1000;
+  const seconds = Number(raw);
+  const max = MAX_WORK_MS / 2000;
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !(seconds > 0) || seconds > max) {
+    throw new UserError(`${TCK_STREAMING_TIMEOUT_ENV} must be a number of seconds in (0, ${max}], got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+const FILE_CONTENT = Buffer.from('tck').toString('base64');
+const TCK_FILE = { filename: 'output.txt', media_type: 'text/plain' };
+
+/**
+ * Scripts that let the A2A TCK drive the agent by messageId prefix, as the TCK specifies them
+ * (1.0-dev's scenarios/core_operations.feature and scenarios/streaming.feature; 0.3.x's
+ * docs/SUT_REQUIREMENTS.md for test-resubscribe-message-id). First match wins, so longer
+ * prefixes come before the prefixes they extend.
+ */
+function tckScripts(): Array<[string, Script]> {
+  const streamText = (text: string): Script => ({ steps: [{ artifact: { text } }, { complete: {} }] });
+  return [
+    ['tck-complete-task', { steps: [{ complete: { text: 'Hello from TCK' } }] }],
+    ['tck-input-required', {
+      steps: [{ prompt: { text: 'Please provide more input.', response_schema: OPEN_SCHEMA } }, { complete: { text: 'Hello from TCK' } }],
+      askAgainOn: 'tck-input-required',
+    }],
+    ['tck-message-response', { steps: [], messageOnly: { text: 'Direct message response' } }],
+    ['tck-reject-task', { steps: [{ reject: { reason: 'rejected' } }] }],
+    ['tck-artifact-text', { steps: [{ artifact: { text: 'Generated text content' } }, { complete: {} }] }],
+    ['tck-artifact-file-url', { steps: [{ artifact: { url: 'https://example.com/output.txt', ...TCK_FILE } }, { complete: {} }] }],
+    ['tck-artifact-file', { steps: [{ artifact: { raw: FILE_CONTENT, ...TCK_FILE } }, { complete: {} }] }],
+    ['tck-artifact-data', { steps: [{ artifact: { data: { key: 'value', count: 42 } } }, { complete: {} }] }],
+    ['tck-stream-001', streamText('Stream hello from TCK')],
+    ['tck-stream-002', { steps: [{ complete: {} }], skipWorking: true }],
+    ['tck-stream-003', streamText('Stream task lifecycle')],
+    ['tck-stream-ordering-001', streamText('Ordered output')],
+    ['tck-stream-artifact-text', streamText('Streamed text content')],
+    ['tck-stream-artifact-file', { steps: [{ artifact: { raw: FILE_CONTENT, ...TCK_FILE } }, { complete: {} }] }],
+    ['tck-stream-artifact-chunked', {
+      steps: [
+        { artifact: { id: 'chunked', text: 'chunk-1 ', append: false, last_chunk: false } },
+        { artifact: { id: 'chunked', text: 'chunk-2', append: true, last_chunk: true } },
+        { complete: {} },
+      ],
+    }],
+    ['tck-stream-', streamText('Streamed content')],
+  ];
+}
+const TCK_SCRIPTS = tckScripts();
+
+/** The 0.3 TCK's long task for resubscription: working for twice its streaming timeout, then completed. */
+const RESUBSCRIBE_PREFIX = 'test-resubscribe-message-id';
 
 function fail(path: string, what: string): never {
   throw new ScriptError(`${SCRIPT_KEY}: ${path} ${what}`);
@@ -99,7 +162,10 @@ function checkStep(raw: unknown, i: number): Step {
       return { work: { ms } };
     }
     case 'artifact':
-      if (body.text === undefined && body.data === undefined && body.url === undefined) fail(`${at}.artifact`, 'needs text, data or url');
+      if (body.text === undefined && body.data === undefined && body.url === undefined && body.raw === undefined) fail(`${at}.artifact`, 'needs text, data, url or raw');
+      for (const key of ['raw', 'url', 'filename', 'media_type'] as const) {
+        if (body[key] !== undefined && typeof body[key] !== 'string') fail(`${at}.artifact.${key}`, 'must be a string');
+      }
       if (body.text !== undefined && typeof body.text !== 'string') fail(`${at}.artifact.text`, 'must be a string');
       return { artifact: body as ArtifactStep['artifact'] };
     case 'complete':
@@ -122,6 +188,18 @@ export function scriptFor(message: Message): Script {
       return { steps: raw.steps.map(checkStep) };
     }
   }
+  if (message.messageId.startsWith(RESUBSCRIBE_PREFIX)) return { steps: [{ work: { ms: 2 * tckStreamingTimeoutMs() } }, { complete: {} }] };
   const tck = TCK_SCRIPTS.find(([prefix]) => message.messageId.startsWith(prefix));
   return tck ? tck[1] : DEFAULT_SCRIPT;
+}
+
+/** The one part an artifact step adds: text (with {{answer}} filled in), a file (url or raw bytes), or data. */
+export function artifactPart(spec: ArtifactStep['artifact'], answer: string): Part {
+  if (spec.text !== undefined) return { text: spec.text.replaceAll('{{answer}}', answer) };
+  if (spec.url === undefined && spec.raw === undefined) return { data: spec.data };
+  return {
+    ...(spec.url !== undefined ? { url: spec.url } : { raw: spec.raw }),
+    ...(spec.filename !== undefined ? { filename: spec.filename } : {}),
+    ...(spec.media_type !== undefined ? { mediaType: spec.media_type } : {}),
+  };
 }

@@ -13,7 +13,7 @@ import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
-import type { ArtifactStep, PromptStep, Script } from './script.ts';
+import { artifactPart, type ArtifactStep, type PromptStep, type Script } from './script.ts';
 import { StreamQuota } from './streamQuota.ts';
 import { TaskEvents } from './taskEvents.ts';
 
@@ -158,7 +158,7 @@ export class TaskEngine {
         this.setStatus(row, 'TASK_STATE_COMPLETED');
         return;
       }
-      if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step)) {
+      if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step) && !script.skipWorking) {
         this.setStatus(row, 'TASK_STATE_WORKING');
       }
       if ('prompt' in step) return this.emitPrompt(row, step.prompt);
@@ -185,12 +185,12 @@ export class TaskEngine {
     // Sized before it is built: "{{answer}}" x 100k over a 1 MB answer would be a 100 GB string.
     const held = Buffer.byteLength(JSON.stringify(row.task.artifacts));
     const uses = spec.text === undefined ? 0 : spec.text.split('{{answer}}').length - 1;
-    const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.data ?? null));
+    const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.raw ?? spec.data ?? null));
     if (held + adds > this.limits.maxArtifactBytes) {
       this.setStatus(row, 'TASK_STATE_FAILED', `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`);
       return;
     }
-    const part = spec.text !== undefined ? { text: spec.text.replaceAll('{{answer}}', answer) } : spec.url !== undefined ? { url: spec.url } : { data: spec.data };
+    const part = artifactPart(spec, answer);
     const artifact: Artifact = { artifactId: spec.id ?? randomUUID(), ...(spec.name ? { name: spec.name } : {}), parts: [part] };
     this.commit(
       row,

@@ -128,10 +128,18 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function partFromWire(raw: unknown, index: number): Part {
+/**
+ * One part of either generation. `strictGeneration` '0.3' holds a request to the 0.3 schema, where
+ * `kind` is required: a part without one is refused rather than guessed to be text (the agent
+ * reads requests this way; the rig reads untrusted agents' answers leniently, without it).
+ */
+export function partFromWire(raw: unknown, index: number, strictGeneration?: Generation): Part {
   if (!isObject(raw)) throw new TypeError(`message.parts[${index}] must be an object`);
   const metadata = isObject(raw.metadata) ? { metadata: raw.metadata } : {};
   const kind = raw.kind;
+  if (strictGeneration === '0.3' && kind !== 'text' && kind !== 'data' && kind !== 'file') {
+    throw new TypeError(`message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`);
+  }
   if (typeof raw.text === 'string' && (kind === undefined || kind === 'text')) return { text: raw.text, ...metadata };
   if ('data' in raw && (kind === undefined || kind === 'data')) return { data: raw.data, ...metadata };
   if (kind === 'file' && isObject(raw.file)) {
@@ -169,15 +177,19 @@ function optionalString(raw: JsonObject, key: string): string | undefined {
   return value;
 }
 
-/** A Message of either generation, as canonical. Throws TypeError naming the first bad field. */
-export function messageFromWire(raw: unknown): Message {
+/**
+ * A Message of either generation, as canonical. Throws TypeError naming the first bad field.
+ * `strictGeneration` '0.3' also requires what the 0.3 schema requires (`parts`, each part's `kind`).
+ */
+export function messageFromWire(raw: unknown, strictGeneration?: Generation): Message {
   if (!isObject(raw)) throw new TypeError('message must be an object');
   const messageId = optionalString(raw, 'messageId');
   if (!messageId) throw new TypeError('message.messageId is required');
+  if (strictGeneration === '0.3' && raw.parts === undefined) throw new TypeError('message.parts is required in A2A 0.3');
   // v1.0 ProtoJSON leaves an empty list out: absent parts are [].
   const parts = raw.parts ?? [];
   if (!Array.isArray(parts)) throw new TypeError('message.parts must be an array');
-  const message: Message = { messageId, role: roleFromWire(raw.role), parts: parts.map(partFromWire) };
+  const message: Message = { messageId, role: roleFromWire(raw.role), parts: parts.map((p, i) => partFromWire(p, i, strictGeneration)) };
   const contextId = optionalString(raw, 'contextId');
   const taskId = optionalString(raw, 'taskId');
   if (contextId) message.contextId = contextId;

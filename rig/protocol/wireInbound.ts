@@ -61,7 +61,7 @@ export function artifactFromWire(raw: unknown, what = 'artifact'): Artifact {
   const a = requireObject(raw, what);
   const rawParts = a.parts ?? [];
   if (!Array.isArray(rawParts)) throw new TypeError(`${what}.parts must be an array`);
-  const parts = withContext(what, () => (rawParts as unknown[]).map(partFromWire));
+  const parts = withContext(what, () => (rawParts as unknown[]).map((p, i) => partFromWire(p, i)));
   return {
     artifactId: requireString(a, 'artifactId', what),
     ...(typeof a.name === 'string' ? { name: a.name } : {}),
