@@ -51,7 +51,8 @@ describe('refusal on the wire', () => {
       expect(open.status).toBe(200);
       const refused = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, { headers: headersFor('1.0'), signal: AbortSignal.timeout(5_000) });
       expect(refused.status).toBe(429);
-      expect((await refused.json()).error.code).toBe(-32029);
+      // HTTP+JSON errors are AIP-193: the HTTP status is the code, google.rpc's name the status.
+      expect((await refused.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
       first.abort();
       // The agent frees the slot when it sees the close: poll (bounded) until it serves again.
       const deadline = performance.now() + 5_000;
