@@ -3,8 +3,8 @@
 // (artifacts before each pending status, the retry's WORKING, the final COMPLETED).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent } from './support/agentFixture.ts';
-import { replay, sseIterate } from './support/rpcClient.ts';
-import { ACCEPT, PENDING_KEY, REJECT, createGated, decide, taskIn } from './support/acceptanceClient.ts';
+import { readSse, replay, sseIterate } from './support/rpcClient.ts';
+import { ACCEPT, PENDING_KEY, REJECT, accHeaders, createGated, decide, decisionMessage, taskIn } from './support/acceptanceClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -44,5 +44,18 @@ describe('acceptance transitions on the live stream and the replay plane', () =>
     const { frames } = await replay(agent.url, task.id, 0, { version: gen, until: (fs) => fs.some((f) => shape(f.event) === 'C') });
     expect(frames.map((f) => shape(f.event)).join('')).toBe('TWAPWAPC');
     expect(frames.map((f) => f.seq)).toEqual(frames.map((_, i) => i + 1));
+  });
+
+  it('streams a decision sent with SendStreamingMessage: the new attempt, then pending again', async () => {
+    const task = taskIn(gen, await createGated(agent.url, gen));
+    const res = await fetch(agent.url, {
+      method: 'POST',
+      headers: accHeaders(gen),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: decisionMessage(gen, task.id, REJECT, 'more') } }),
+    });
+    const frames = (await readSse(res)).map((f) => f.result);
+    // The snapshot (taken once the decision committed: WORKING), the new attempt's artifact, pending.
+    expect(frames.map(shape).join('')).toBe('TAP');
+    expect(frames[0].task.status.state).toBe('TASK_STATE_WORKING');
   });
 });

@@ -25,6 +25,8 @@ import type { TaskEngine } from './taskEngine.ts';
 
 /** Status message metadata key of a FAILED agent-evaluated gate: `{code: -32041, message, details}`. */
 export const ACCEPTANCE_ERROR_KEY = `${ACCEPTANCE_URI}/error`;
+/** Self-check failures reported in that status message (the rest are counted, not listed). */
+export const MAX_REPORTED_FAILURES = 20;
 
 /** The extensions a message with this metadata must list (any acceptance key lists the URI). */
 export function extensionsOf(metadata: Record<string, unknown>): string[] {
@@ -146,8 +148,10 @@ export class AcceptanceGate {
       this.engine.setStatus(row, 'TASK_STATE_COMPLETED', text, undefined, () => this.store.settle(gate.taskId, 'met'));
       return;
     }
-    const error = { code: ACCEPTANCE_CRITERIA_NOT_MET, message: ACCEPTANCE_ERROR_MESSAGES[ACCEPTANCE_CRITERIA_NOT_MET], details: failures };
-    const why = failures.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('; ');
+    const details = failures.slice(0, MAX_REPORTED_FAILURES);
+    const error = { code: ACCEPTANCE_CRITERIA_NOT_MET, message: ACCEPTANCE_ERROR_MESSAGES[ACCEPTANCE_CRITERIA_NOT_MET], details };
+    const more = failures.length > details.length ? ` (and ${failures.length - details.length} more)` : '';
+    const why = details.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('; ') + more;
     this.engine.setStatus(row, 'TASK_STATE_FAILED', `acceptance criteria not met: ${why.slice(0, 1000)}`, { [ACCEPTANCE_ERROR_KEY]: error }, () =>
       this.store.settle(gate.taskId, 'not-met'),
     );
