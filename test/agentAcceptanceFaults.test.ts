@@ -93,6 +93,12 @@ const proofs = {
     const [broken, holds] = await both('acceptance-skips-criteria-validation', (url) => createGated(url, gen, { criteria: { maxRejections: -1, evaluator: 'nobody' } }));
     expect(broken.body.result).toBeDefined();
     expect(holds.body.error.code).toBe(-32040);
+    // A hostile artifactSchema (a remote $ref, 40 levels deep) too.
+    let deep: Record<string, unknown> = { $ref: 'https://attacker.example/schema.json' };
+    for (let i = 0; i < 40; i += 1) deep = { type: 'object', properties: { x: deep } };
+    const [hostileBroken, hostileHolds] = await both('acceptance-skips-criteria-validation', (url) => createGated(url, gen, { criteria: { artifactSchema: deep } }));
+    expect(hostileBroken.body.result).toBeDefined();
+    expect(hostileHolds.body.error.code).toBe(-32040);
   },
 
   'acceptance-parks-before-artifacts': async () => {
