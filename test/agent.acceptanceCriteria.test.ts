@@ -174,11 +174,28 @@ describe('readCriteria: artifactSchema guards', () => {
     expect(performance.now() - started).toBeLessThan(COMPILE_BUDGET_MS * 5);
   }, 30_000);
 
-  it('accepts legal but costly schemas within S-2 (a 530-branch oneOf, a 7,000-instruction pattern): their cost is bounded when artifacts are checked', () => {
+  it('refuses a 530-branch oneOf (and oneOfs summing past the bound) before compiling it', () => {
+    const spy = vi.spyOn(validator, 'compile');
+    try {
+      const started = performance.now();
+      expect(refusal({ artifactSchema: wideOneOfSchema(530) })).toMatch(/criteria\.artifactSchema has 530 oneOf branches; at most 512/);
+      expect(performance.now() - started).toBeLessThan(100);
+      const nestedOneOfs = { oneOf: [{ oneOf: wideOneOfSchema(300).oneOf }, { type: 'object', properties: { a: { oneOf: wideOneOfSchema(300).oneOf } } }] };
+      expect(refusal({ artifactSchema: nestedOneOfs })).toMatch(/has 602 oneOf branches/);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    // Flat combinators compile flat: a 1,000-branch anyOf is fine.
+    const anyOf = { anyOf: wideOneOfSchema(1000).oneOf };
+    expect(readCriteria({ artifactSchema: anyOf }, new GuardedValidator({ compileBudgetMs: 60_000 })).artifactSchema).toBe(anyOf);
+  }, 30_000);
+
+  it('accepts legal but costly schemas within the bounds (a 512-branch oneOf, a 7,000-instruction pattern): their cost is bounded when artifacts are checked', () => {
     // Their compiles (~0.5 s and ~0.2 s quiet) can pass the 1 s budget on a loaded box: this test is
     // about what readCriteria refuses on its own account, so the budget is roomy here.
     const roomy = new GuardedValidator({ compileBudgetMs: 60_000 });
-    expect(readCriteria({ artifactSchema: wideOneOfSchema(530) }, roomy).artifactSchema).toBeDefined();
+    expect(readCriteria({ artifactSchema: wideOneOfSchema(512) }, roomy).artifactSchema).toBeDefined();
     expect(readCriteria({ artifactSchema: { type: 'string', pattern: COSTLY_PATTERN } }, roomy).artifactSchema).toBeDefined();
   }, 30_000);
 });
