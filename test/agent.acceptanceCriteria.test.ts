@@ -159,6 +159,18 @@ describe('readCriteria: artifactSchema guards', () => {
     expect(readCriteria({ artifactSchema: tree }, validator).artifactSchema).toEqual(tree);
   });
 
+  it('never fetches a remote meta-schema, and one client\'s $id cannot poison another\'s schema or the meta-schema', () => {
+    const v = new GuardedValidator();
+    expect(refusal({ artifactSchema: { $schema: 'https://evil.example/meta', type: 'object' } }, v)).toMatch(/no schema with key or ref "https:\/\/evil\.example\/meta"/);
+    const claim = (type: string) => ({ type: 'object', properties: { a: { $id: 'https://shared.example/a', type } } });
+    const asString = readCriteria({ artifactSchema: claim('string') }, v).artifactSchema!;
+    const asNumber = readCriteria({ artifactSchema: claim('number') }, v).artifactSchema!;
+    expect(v.compile(asString).validate({ a: 1 })).toHaveLength(1);
+    expect(v.compile(asNumber).validate({ a: 1 })).toEqual([]);
+    readCriteria({ artifactSchema: { $id: 'https://json-schema.org/draft/2020-12/schema', type: 'string' } }, v);
+    expect(refusal({ artifactSchema: { type: 'no-such-type' } }, v)).toMatch(/not a usable JSON Schema/);
+  });
+
   it('refuses patterns RE2 cannot run (lookaround, backreferences)', () => {
     expect(refusal({ artifactSchema: { type: 'string', pattern: '(?=a)b' } })).toMatch(/criteria\.artifactSchema: .*regexp/);
     expect(refusal({ artifactSchema: { type: 'string', pattern: '(a)\\1' } })).toMatch(/regexp/);
