@@ -77,6 +77,10 @@ describe('composition with hitl-prompt/v1', () => {
     expect(stateOf(gen, answered)).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(isPending(answered)).toBe(true);
     expect(answered.artifacts[0].parts[0].text).toBe('report for {"region":"eu"}');
+    // A late duplicate answer to the prompt is still hitl's conflict, not a silent no-op.
+    const duplicate = await call(agent.url, gen, 'SendMessage', { message: answerMessage(gen, task.id, envelope.prompt_id, { region: 'us' }) }, both);
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.error.code).toBe(-32010);
     expect(stateOf(gen, taskIn(gen, await decide(agent.url, gen, task.id, ACCEPT, both)))).toBe('TASK_STATE_COMPLETED');
   });
 });

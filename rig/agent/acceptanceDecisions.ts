@@ -16,6 +16,7 @@ import {
   type Decision,
 } from '../protocol/acceptance.ts';
 import { A2AError } from '../protocol/errorCodes.ts';
+import { HITL_RESPONSE_KEY } from '../protocol/hitlPrompt.ts';
 import { hasDecision, readDecision } from './acceptanceDecision.ts';
 import type { GateRow } from './acceptanceGateStore.ts';
 import { mayDecide, principalOf } from './decisionAuthority.ts';
@@ -47,8 +48,10 @@ function notPending(row: TaskRow, gate: GateRow): A2AError {
 export function continueWithGate(engine: TaskEngine, message: Message, request: ContinueRequest): TaskRow {
   const taskId = message.taskId!;
   if (request.acceptance && hasDecision(message.metadata)) return decide(engine, message, request);
-  // A message that is not a decision leaves a pending gate pending (the draft's proposed default).
-  if (engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
+  // A message that is not a decision leaves a pending gate pending (the draft's proposed default);
+  // a hitl-prompt/v1 answer still goes its own way (a late duplicate answer gets hitl's 409).
+  const hitlAnswer = typeof message.metadata === 'object' && message.metadata !== null && HITL_RESPONSE_KEY in message.metadata;
+  if (!hitlAnswer && engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
   return continueTask(engine, message, request.hitl);
 }
 
