@@ -130,9 +130,15 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
     return 'working'; // the new attempt "runs" between the reply and the next read
   };
 
-  const handle = (method: string, params: Record<string, any>, req: IncomingMessage, res: ServerResponse): unknown => {
+  /** Whether the request activates the extension; echoes it (unless told not to) when it does. */
+  const activate = (req: IncomingMessage, res: ServerResponse): boolean => {
     const activated = String(req.headers[extHeader] ?? '').split(',').map((s) => s.trim()).includes(ACCEPTANCE_URI);
     if (activated && (options.echo ?? true)) res.setHeader(extHeader, ACCEPTANCE_URI);
+    return activated;
+  };
+
+  const handle = (method: string, params: Record<string, any>, req: IncomingMessage, res: ServerResponse): unknown => {
+    const activated = activate(req, res);
     const authorization = req.headers.authorization;
     if (method === (v1 ? 'GetTask' : 'tasks/get')) {
       const t = tasks.get(params.id);
@@ -156,6 +162,21 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
     return v1 ? { task: body } : body;
   };
 
+  /** A creating stream: the artifact, then the status (pending when gated), then the end. */
+  const stream = (rpc: { id: number; params: Record<string, any> }, req: IncomingMessage, res: ServerResponse): void => {
+    const activated = activate(req, res);
+    const t = create(rpc.params.message, activated, req.headers.authorization);
+    const task = taskJson(t) as Record<string, any>;
+    const ids = { taskId: t.id, contextId: t.contextId };
+    const artifact = task.artifacts?.[0];
+    const events = [
+      ...(artifact ? [v1 ? { artifactUpdate: { ...ids, artifact } } : { kind: 'artifact-update', ...ids, artifact }] : []),
+      v1 ? { statusUpdate: { ...ids, status: task.status } } : { kind: 'status-update', ...ids, status: task.status, final: true },
+    ];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(events.map((result) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`).join(''));
+  };
+
   const errorData = (f: RpcFailure) => {
     if (!(f.code <= -32040 && f.code >= -32044)) return undefined;
     const data = { extension: ACCEPTANCE_URI, reason: f.reason };
@@ -174,6 +195,7 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
       requests.push({ method: rpc.method, extensions: req.headers[extHeader] as string | undefined, authorization: req.headers.authorization, params: rpc.params });
       let body: unknown;
       try {
+        if (rpc.method === (v1 ? 'SendStreamingMessage' : 'message/stream')) return stream(rpc, req, res);
         body = { jsonrpc: '2.0', id: rpc.id, result: handle(rpc.method, rpc.params, req, res) };
       } catch (err) {
         if (!(err instanceof RpcFailure)) throw err;
