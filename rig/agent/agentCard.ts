@@ -6,6 +6,10 @@
 // fields they do not know, and @a2a-js/sdk 1.3 / a2a-sdk 0.3 find their endpoint in `url` and
 // `additionalInterfaces`). Which one a request gets is decided by cardRoute.ts.
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import { ACCEPTANCE_URI, EVALUATORS, MAX_REJECTIONS_CAP, type AcceptanceParams } from '../protocol/acceptance.ts';
+
+/** The acceptance-criteria extension's declaration (required: false, as the draft says it SHOULD be). */
+const ACCEPTANCE_PARAMS: AcceptanceParams = { evaluators: [...EVALUATORS], supportsArtifactSchema: true, maxRejectionsCap: MAX_REJECTIONS_CAP };
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -44,6 +48,12 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
           // MUST be false; the declare-required-extension fault says true.
           required: options.declareRequired === true,
           params: {},
+        },
+        {
+          uri: ACCEPTANCE_URI,
+          description: 'Acceptance criteria: completion waits for an accept/reject decision (INPUT_REQUIRED with pendingAcceptance), or the agent checks the criteria itself.',
+          required: false,
+          params: ACCEPTANCE_PARAMS,
         },
       ],
     },

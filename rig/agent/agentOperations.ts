@@ -14,7 +14,7 @@ import {
 import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { nestingDepth } from '../protocol/jsonNesting.ts';
 import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
-import { continueTask } from './hitlAnswers.ts';
+import { continueWithGate } from './acceptanceDecisions.ts';
 import { optionalBoolean, optionalCount, optionalString, optionalTaskState, pageSizeParam, pageTokenParam, withJsonNames } from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
@@ -30,10 +30,18 @@ const LIST_CONCURRENCY = 2;
 /** Whole-request nesting bound; payloads have their own, tighter one (a 422). */
 export const MAX_REQUEST_DEPTH = 128;
 
-export interface CallContext {
-  generation: Generation;
+/** What a request activated, and who sent it (for acceptance decisions). */
+export interface Activation {
   /** hitl-prompt/v1 was activated on this request. */
   hitl: boolean;
+  /** The acceptance-criteria extension was activated on this request. */
+  acceptance: boolean;
+  /** The request's Authorization header (its principal decides acceptance gates). */
+  authorization?: string;
+}
+
+export interface CallContext extends Activation {
+  generation: Generation;
 }
 
 function isObject(v: unknown): v is JsonObject {
@@ -117,7 +125,9 @@ export class AgentOperations {
       const reply: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', contextId: message.contextId ?? randomUUID(), parts: [{ text: script.messageOnly.text }] };
       return { reply };
     }
-    return { taskId: this.engine.createTask(message, script, ctx.hitl).task.id };
+    // The gate is checked before the task exists: invalid criteria create no task.
+    const gate = this.engine.acceptance.prepare(message, ctx);
+    return { taskId: this.engine.createTask(message, script, ctx.hitl, gate).task.id };
   }
 
   async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
@@ -125,7 +135,7 @@ export class AgentOperations {
     const historyLength = optionalCount(config.historyLength, 'configuration.historyLength');
     let taskId: string;
     if (message.taskId) {
-      taskId = continueTask(this.engine, message, ctx.hitl).task.id;
+      taskId = continueWithGate(this.engine, message, ctx).task.id;
     } else {
       const started = this.startTask(message, ctx);
       if (started.reply) return ctx.generation === '1.0' ? { message: started.reply } : messageOnWire(started.reply, ctx.generation);
@@ -139,7 +149,7 @@ export class AgentOperations {
   stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
     const { message } = this.intake(params, ctx);
     if (message.taskId) {
-      openTaskStream({ engine: this.engine, taskId: message.taskId, res, frame, closeWhen: isSettled, before: () => void continueTask(this.engine, message, ctx.hitl) });
+      openTaskStream({ engine: this.engine, taskId: message.taskId, res, frame, closeWhen: isSettled, before: () => void continueWithGate(this.engine, message, ctx) });
       return;
     }
     const started = this.startTask(message, ctx);

@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1 } from '../protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 
-export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([HITL_PROMPT_URI]);
+export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([HITL_PROMPT_URI, ACCEPTANCE_URI]);
 
 function headerList(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];

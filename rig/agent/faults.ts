@@ -16,9 +16,22 @@ export const FAULTS = {
   'declare-required-extension': 'the agent card declares hitl-prompt/v1 with "required": true (the spec says false)',
   'validation-errors-elsewhere': 'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, as an SDK renders it, not as the contract shows',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
+  // The acceptance-criteria extension (acceptanceGate.ts, acceptanceDecisions.ts): one per guarantee.
+  'acceptance-completes-without-waiting': 'activated client/human-evaluated tasks complete without a pending state',
+  'acceptance-accepts-second-decision': 'a decision for an already decided task is applied again (200) instead of refused (409)',
+  'acceptance-forgets-rejections': 'the rejection count lives in memory only: a restart resets it',
+  'acceptance-skips-criteria-validation': 'criteria (artifactSchema included) are not validated on the creating request',
+  'acceptance-parks-before-artifacts': 'the pending status is committed before the attempt\'s artifacts',
+  'acceptance-ignores-authorization': 'any principal may decide any task',
+  'acceptance-ignores-max-rejections': 'rejections past maxRejections retry forever',
+  'acceptance-ignores-retry-false': 'a reject with retry: false retries like a plain reject',
+  'acceptance-no-timeout': 'a pending task never fails at acceptanceTimeoutSeconds',
+  'acceptance-drops-feedback': 'a rejection\'s feedback message is not put in the task history',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
+/** The acceptance-criteria extension's flags (proven in test/agentAcceptanceFaults.test.ts). */
+export type AcceptanceFaultName = Extract<FaultName, `acceptance-${string}`>;
 
 export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);

@@ -18,7 +18,7 @@ import {
 } from '../protocol/errorCodes.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import { streamEventOnWire } from '../protocol/wireGenerations.ts';
-import type { AgentOperations, CallContext } from './agentOperations.ts';
+import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected } from './httpGuards.ts';
 import { isJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_METHODS, pushNotSupported } from './pushConfig.ts';
@@ -82,7 +82,7 @@ export async function handleJsonRpc(
   res: ServerResponse,
   body: string,
   ops: AgentOperations,
-  hitl: boolean,
+  activation: Activation,
 ): Promise<void> {
   let id: RpcId = null;
   let generation: Generation | undefined;
@@ -109,7 +109,7 @@ export async function handleJsonRpc(
     }
     // A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
     generation = generationOf(req, new URL(req.url ?? '/', 'http://agent').searchParams.get('A2A-Version'));
-    const ctx: CallContext = { generation, hitl };
+    const ctx: CallContext = { generation, ...activation };
     const op = operationOf(r.method, ctx.generation);
     const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });
     switch (op) {

@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { migrateWholeTaskRows } from './outboxMigration.ts';
+import { GateStore } from './acceptanceGateStore.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 
 export interface StoredEvent {
@@ -130,6 +131,8 @@ export class Outbox {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly inTransaction: (fn: () => unknown) => unknown;
+  /** Acceptance gates (acceptanceGateStore.ts): same database, so they share its transactions. */
+  readonly gates: GateStore;
 
   /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
   constructor(path: string, options: { volatileEvents?: boolean } = {}) {
@@ -140,6 +143,7 @@ export class Outbox {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
     migrateWholeTaskRows(this.db);
+    this.gates = new GateStore(this.db);
     const eventsSchema = options.volatileEvents ? 'volatile' : 'main';
     if (options.volatileEvents) this.db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
     this.db.exec(EVENTS_TABLE(eventsSchema));

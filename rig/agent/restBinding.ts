@@ -17,7 +17,7 @@ import {
 } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
-import type { AgentOperations, CallContext } from './agentOperations.ts';
+import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, safeDecode } from './httpGuards.ts';
 import { isJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_ROUTE, pushNotSupported } from './pushConfig.ts';
@@ -77,10 +77,10 @@ export async function handleRest(
   url: URL,
   body: string,
   ops: AgentOperations,
-  hitl: boolean,
+  activation: Activation,
 ): Promise<void> {
   // This binding exists only in v1.0, so its shapes are always v1.0.
-  const ctx: CallContext = { generation: '1.0', hitl };
+  const ctx: CallContext = { generation: '1.0', ...activation };
   const frame = (event: StreamResponse): JsonObject => event as unknown as JsonObject;
   const query = Object.fromEntries(url.searchParams);
   try {

@@ -22,7 +22,7 @@ import {
 } from '../protocol/errorCodes.ts';
 import { sendRequestFromProtoJsonV03, sendResponseToProtoJsonV03, streamResponseToProtoJsonV03, taskToProtoJsonV03 } from '../protocol/protoJsonV03.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
-import type { AgentOperations, CallContext } from './agentOperations.ts';
+import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, safeDecode } from './httpGuards.ts';
 import { fromQuery } from './requestParams.ts';
 
@@ -48,6 +48,12 @@ const ERROR_TYPES = new Map<number, string>([
   [-32010, 'HitlAlreadyAnsweredOrUnknownError'],
   [-32011, 'HitlResponseInvalidError'],
   [-32029, 'TooManyStreamsError'],
+  // The acceptance-criteria extension's errors (rig/protocol/acceptance.ts).
+  [-32040, 'AcceptanceCriteriaInvalidError'],
+  [-32041, 'AcceptanceCriteriaNotMetError'],
+  [-32042, 'AcceptanceDecisionConflictError'],
+  [-32043, 'AcceptanceDecisionUnauthorizedError'],
+  [-32044, 'AcceptanceDecisionInvalidError'],
 ]);
 
 /** The body of a 0.3 REST error: `{error: <type>, code, message, data?}`. */
@@ -122,12 +128,12 @@ export async function handleRestV03(
   url: URL,
   body: string,
   ops: AgentOperations,
-  hitl: boolean,
+  activation: Activation,
   options: RestV03Options,
 ): Promise<void> {
   // The operations run on canonical (v1.0) shapes; this binding converts at its edge, so 0.3's
   // `blocking` arrives as `returnImmediately` and every result leaves as 0.3 ProtoJSON.
-  const ctx: CallContext = { generation: '1.0', hitl };
+  const ctx: CallContext = { generation: '1.0', ...activation };
   const frame = (event: StreamResponse): JsonObject => streamResponseToProtoJsonV03(event);
   const method = req.method ?? 'GET';
   const notAllowed = (allow: string) =>

@@ -3,11 +3,14 @@
 import type { Message, Part } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 import { UserError } from '../protocol/userError.ts';
+import { MAX_REJECTIONS_CAP } from '../protocol/acceptance.ts';
 
 export { SCRIPT_KEY };
 export const MAX_STEPS = 256;
 export const MAX_WORK_MS = 600_000;
 export const MAX_DEADLINE_MS = 86_400_000;
+/** `attempts` entries: one per attempt an acceptance gate can reach (the first plus every retry). */
+export const MAX_ATTEMPTS = MAX_REJECTIONS_CAP + 1;
 
 export interface PromptStep {
   prompt: { text: string; response_schema: unknown; deadline_ms?: number; allowed_responders?: unknown };
@@ -46,6 +49,12 @@ export interface Script {
    * stay in INPUT_REQUIRED for every `tck-input-required-*` message and complete on another.
    */
   askAgainOn?: string;
+  /**
+   * Artifacts per attempt of an acceptance gate (acceptance-criteria extension): attempt i (0-based)
+   * emits `attempts[min(i, length - 1)]` just before it parks or completes, so a scenario can make
+   * attempt 1 bad and attempt 2 good. Without it a retry re-emits the script's own artifact steps.
+   */
+  attempts?: ArtifactStep[][];
 }
 
 export class ScriptError extends Error {
@@ -178,6 +187,21 @@ function checkStep(raw: unknown, i: number): Step {
   }
 }
 
+function checkAttempts(raw: unknown, stepCount: number): ArtifactStep[][] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ATTEMPTS) fail('attempts', `must be an array of 1..${MAX_ATTEMPTS} arrays of artifact steps`);
+  let total = stepCount;
+  return raw.map((attempt, a) => {
+    if (!Array.isArray(attempt)) fail(`attempts[${a}]`, 'must be an array of artifact steps');
+    total += attempt.length;
+    if (total > MAX_STEPS) fail('attempts', `take the script past ${MAX_STEPS} steps`);
+    return attempt.map((step, i) => {
+      const checked = checkStep(step, i);
+      if (!('artifact' in checked)) fail(`attempts[${a}][${i}]`, 'must be an artifact step');
+      return checked;
+    });
+  });
+}
+
 /** The script a new task follows; throws ScriptError (a caller mistake) for a malformed one. */
 export function scriptFor(message: Message): Script {
   for (const part of message.parts) {
@@ -185,7 +209,9 @@ export function scriptFor(message: Message): Script {
       const raw = part.data[SCRIPT_KEY];
       if (!isObject(raw) || !Array.isArray(raw.steps)) fail('value', 'must be an object with a "steps" array');
       if (raw.steps.length > MAX_STEPS) fail('steps', `has ${raw.steps.length} entries; at most ${MAX_STEPS} are allowed`);
-      return { steps: raw.steps.map(checkStep) };
+      const script: Script = { steps: raw.steps.map(checkStep) };
+      if (raw.attempts !== undefined) script.attempts = checkAttempts(raw.attempts, raw.steps.length);
+      return script;
     }
   }
   if (message.messageId.startsWith(RESUBSCRIBE_PREFIX)) return { steps: [{ work: { ms: 2 * tckStreamingTimeoutMs() } }, { complete: {} }] };

@@ -6,7 +6,8 @@ import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { A2AError, JSONRPC_INVALID_REQUEST } from '../protocol/errorCodes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
-import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
+import { HITL_PROMPT_URI, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
+import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import { agentCard, type CardGeneration } from './agentCard.ts';
 import { isCardPath, serveCard } from './cardRoute.ts';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
@@ -21,7 +22,7 @@ import {
   targetUrl,
 } from './httpGuards.ts';
 import { AgentMetrics } from './agentMetrics.ts';
-import { AgentOperations } from './agentOperations.ts';
+import { AgentOperations, type Activation } from './agentOperations.ts';
 import { activatedExtensions, echoExtensions } from './extensionActivation.ts';
 import type { FaultName } from './faults.ts';
 import { generationOf, handleJsonRpc, replyError } from './jsonRpcBinding.ts';
@@ -152,14 +153,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     } catch (err) {
       return isRpc ? replyError(res, null, err) : isV03 ? restV03Error(res, err) : restError(res, err);
     }
-    const hitl = activated.length > 0;
-    if (isRpc) return handleJsonRpc(req, res, text, ops, hitl);
+    const activation: Activation = {
+      hitl: activated.includes(HITL_PROMPT_URI),
+      acceptance: activated.includes(ACCEPTANCE_URI),
+      authorization: req.headers.authorization,
+    };
+    if (isRpc) return handleJsonRpc(req, res, text, ops, activation);
     if (isV03) {
       const host = originFromHost(req.headers.host) ?? baseUrl;
       const card = () => agentCard(host, { generation: '0.3', declareRequired: faults.has('declare-required-extension') });
-      return handleRestV03(req, res, url, text, ops, hitl, { card });
+      return handleRestV03(req, res, url, text, ops, activation, { card });
     }
-    return handleRest(req, res, url, text, ops, hitl);
+    return handleRest(req, res, url, text, ops, activation);
   };
 
   const sockets = new Set<Socket>();

@@ -15,6 +15,7 @@ import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
 import { artifactPart, type ArtifactStep, type PromptStep, type Script } from './script.ts';
 import { StreamQuota } from './streamQuota.ts';
+import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
 import { TaskEvents } from './taskEvents.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
@@ -34,7 +35,11 @@ export class TaskEngine {
     readonly limits: AgentLimits = DEFAULT_AGENT_LIMITS,
   ) {
     this.streams = new StreamQuota(limits);
+    this.acceptance = new AcceptanceGate(this);
   }
+
+  /** The acceptance-criteria gate of tasks created with it activated (acceptanceGate.ts). */
+  readonly acceptance: AcceptanceGate;
 
   /** Open event streams (SSE and replay sockets), bounded per task and in total. */
   readonly streams: StreamQuota;
@@ -115,11 +120,12 @@ export class TaskEngine {
       taskId: task.id,
       contextId: task.contextId,
       parts: [{ text }],
-      ...(metadata ? { metadata, extensions: Object.keys(metadata).filter((k) => k === HITL_PROMPT_URI) } : {}),
+      ...(metadata ? { metadata, extensions: extensionsOf(metadata) } : {}),
     };
   }
 
-  createTask(message: Message, script: Script, activated: boolean): TaskRow {
+  /** `withTask` writes rows that belong to the new task (its acceptance gate) in its transaction. */
+  createTask(message: Message, script: Script, activated: boolean, withTask?: (taskId: string) => void): TaskRow {
     const id = randomUUID();
     const contextId = message.contextId ?? randomUUID();
     const first: Message = { ...message, taskId: id, contextId };
@@ -134,6 +140,7 @@ export class TaskEngine {
     const stored = this.outbox.transaction(() => {
       this.outbox.insertTask(row);
       this.outbox.appendHistory(row, first);
+      withTask?.(id);
       return this.outbox.appendEvent(id, { task });
     });
     row.lastSeq = stored.seq;
@@ -154,10 +161,7 @@ export class TaskEngine {
       const state = row.task.status.state;
       if (TERMINAL_STATES.has(state) || state === 'TASK_STATE_INPUT_REQUIRED') return;
       const step = script.steps[row.step];
-      if (!step) {
-        this.setStatus(row, 'TASK_STATE_COMPLETED');
-        return;
-      }
+      if (!step) return this.acceptance.finish(row);
       if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step) && !script.skipWorking) {
         this.setStatus(row, 'TASK_STATE_WORKING');
       }
@@ -173,22 +177,25 @@ export class TaskEngine {
         return;
       }
       row.step += 1;
-      if ('artifact' in step) this.emitArtifact(row, step.artifact);
-      else if ('complete' in step) return void this.setStatus(row, 'TASK_STATE_COMPLETED', step.complete.text);
+      if ('artifact' in step) {
+        if (this.acceptance.defersArtifacts(row)) this.outbox.updateTask(row);
+        else this.emitArtifact(row, step.artifact);
+      } else if ('complete' in step) return this.acceptance.finish(row, step.complete.text);
       else if ('fail' in step) return void this.setStatus(row, 'TASK_STATE_FAILED', step.fail.reason);
       else if ('reject' in step) return void this.setStatus(row, 'TASK_STATE_REJECTED', step.reject.reason);
     }
   }
 
-  private emitArtifact(row: TaskRow, spec: ArtifactStep['artifact']): void {
+  /** Emits one artifact step (with `alsoWrite` in its transaction); false if it failed the task instead. */
+  emitArtifact(row: TaskRow, spec: ArtifactStep['artifact'], alsoWrite?: () => void): boolean {
     const answer = row.lastAnswer === undefined ? '' : JSON.stringify(row.lastAnswer);
     // Sized before it is built: "{{answer}}" x 100k over a 1 MB answer would be a 100 GB string.
     const held = Buffer.byteLength(JSON.stringify(row.task.artifacts));
     const uses = spec.text === undefined ? 0 : spec.text.split('{{answer}}').length - 1;
     const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.raw ?? spec.data ?? null));
     if (held + adds > this.limits.maxArtifactBytes) {
-      this.setStatus(row, 'TASK_STATE_FAILED', `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`);
-      return;
+      this.setStatus(row, 'TASK_STATE_FAILED', `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`, undefined, () => this.outbox.gates.settle(row.task.id, 'not-met'));
+      return false;
     }
     const part = artifactPart(spec, answer);
     const artifact: Artifact = { artifactId: spec.id ?? randomUUID(), ...(spec.name ? { name: spec.name } : {}), parts: [part] };
@@ -210,7 +217,9 @@ export class TaskEngine {
           ...(spec.last_chunk !== undefined ? { lastChunk: spec.last_chunk } : {}),
         },
       }),
+      alsoWrite,
     );
+    return true;
   }
 
   private freshPromptId(): string {
@@ -271,7 +280,10 @@ export class TaskEngine {
     if (TERMINAL_STATES.has(row.task.status.state)) {
       throw new A2AError(A2A_TASK_NOT_CANCELABLE, `task ${taskId} is ${row.task.status.state} and cannot be canceled`);
     }
-    this.setStatus(row, 'TASK_STATE_CANCELED', undefined, undefined, () => this.outbox.closePrompts(taskId));
+    this.setStatus(row, 'TASK_STATE_CANCELED', undefined, undefined, () => {
+      this.outbox.closePrompts(taskId);
+      this.outbox.gates.settle(taskId, 'canceled');
+    });
     return row;
   }
 
@@ -298,6 +310,7 @@ export class TaskEngine {
       setImmediate(() => this.advance(row.task.id));
     }
     for (const prompt of this.outbox.pendingDeadlines()) this.scheduleDeadline(prompt);
+    this.acceptance.recover();
   }
 
   close(): void {
