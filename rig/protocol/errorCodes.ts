@@ -1,5 +1,7 @@
-// Error codes of JSON-RPC 2.0, A2A (both generations) and hitl-prompt/v1, with the HTTP status
-// each maps to on the HTTP+JSON binding (and on JSON-RPC for the two hitl errors, per the spec).
+// Error codes of JSON-RPC 2.0, A2A (both generations), hitl-prompt/v1 and the acceptance-criteria
+// extension, with the HTTP status each maps to on the HTTP+JSON binding (and on JSON-RPC for the
+// two hitl errors, per the spec; acceptance errors travel with HTTP 200 on JSON-RPC).
+import { ACCEPTANCE_HTTP_STATUS, ACCEPTANCE_URI } from './acceptance.ts';
 
 export const JSONRPC_PARSE_ERROR = -32700;
 export const JSONRPC_INVALID_REQUEST = -32600;
@@ -38,7 +40,13 @@ const httpStatusByCode = new Map<number, number>([
   [A2A_TOO_MANY_STREAMS, 429],
   [HITL_ALREADY_ANSWERED_OR_UNKNOWN, 409],
   [HITL_RESPONSE_INVALID, 422],
+  ...Object.entries(ACCEPTANCE_HTTP_STATUS).map(([code, status]): [number, number] => [Number(code), status]),
 ]);
+
+/** The acceptance extension's own error codes (its `error.data` is `{extension, ...}`). */
+function isAcceptanceCode(code: number): boolean {
+  return ACCEPTANCE_HTTP_STATUS[code] !== undefined;
+}
 
 export function httpStatusFor(code: number): number {
   return httpStatusByCode.get(code) ?? 500;
@@ -80,6 +88,14 @@ const statusNameByCode = new Map<number, string>([
   [HITL_RESPONSE_INVALID, 'INVALID_ARGUMENT'],
 ]);
 
+/** AIP-193 names of the HTTP statuses the acceptance errors use (422, like hitl's, reads INVALID_ARGUMENT). */
+const statusNameByHttp = new Map<number, string>([
+  [400, 'INVALID_ARGUMENT'],
+  [403, 'PERMISSION_DENIED'],
+  [409, 'ABORTED'],
+  [422, 'INVALID_ARGUMENT'],
+]);
+
 export interface ErrorInfo {
   '@type': typeof ERROR_INFO_TYPE;
   reason: string;
@@ -114,9 +130,10 @@ export class A2AError extends Error {
   /**
    * The JSON-RPC error object for an A2A 1.0 request: an A2A-specific error's `data` is an array
    * holding its ErrorInfo (§9.5 MUST), then the error's own context if it has any (MAY). JSON-RPC's
-   * own errors and the hitl-prompt/v1 errors keep their `data` as it is: the extension's contract
+   * own errors and the extensions' errors keep their `data` as it is: the hitl contract
    * (examples/invalid-response-422.json) puts `{extension, prompt_id, validation_errors}` in
-   * `error.data` as an object, and clients of the contract read it there.
+   * `error.data` as an object, and clients of the contract read it there; the acceptance errors
+   * carry `{extension, reason}` the same way.
    */
   toJsonV1(): { code: number; message: string; data?: unknown } {
     const info = a2aErrorInfo(this.code);
@@ -129,15 +146,22 @@ export class A2AError extends Error {
    * name, `details[]` the ErrorInfo (§11.6). A hitl-prompt/v1 error keeps the contract's object
    * in `error.data` beside `details` (AIP-193 has no place for it and the contract names `data`),
    * and gets an ErrorInfo of the extension's own (reason = the contract's message in upper case,
-   * domain = the extension's host) so a generic AIP-193 reader still finds a reason.
+   * domain = the extension's host) so a generic AIP-193 reader still finds a reason. The acceptance
+   * extension's errors do the same with ACCEPTANCE_URI, whatever `extensionUri` the binding passes.
    */
   toRestJson(extensionUri: string): { error: Record<string, unknown> } {
     const httpStatus = httpStatusFor(this.code);
-    const status = statusNameByCode.get(this.code) ?? (httpStatus >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+    const acceptance = isAcceptanceCode(this.code);
+    const status =
+      statusNameByCode.get(this.code) ??
+      (acceptance ? statusNameByHttp.get(httpStatus) : undefined) ??
+      (httpStatus >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
     const hitl = this.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || this.code === HITL_RESPONSE_INVALID;
-    const info: ErrorInfo | undefined = hitl
-      ? { '@type': ERROR_INFO_TYPE, reason: this.message.toUpperCase(), domain: new URL(extensionUri).host, metadata: { extension: extensionUri } }
-      : a2aErrorInfo(this.code);
+    const uri = acceptance ? ACCEPTANCE_URI : extensionUri;
+    const info: ErrorInfo | undefined =
+      hitl || acceptance
+        ? { '@type': ERROR_INFO_TYPE, reason: this.message.toUpperCase(), domain: new URL(uri).host, metadata: { extension: uri } }
+        : a2aErrorInfo(this.code);
     const error: Record<string, unknown> = { code: httpStatus, status, message: this.message, details: info ? [info] : [] };
     if (this.data !== undefined) error.data = this.data;
     return { error };
