@@ -12,10 +12,12 @@
 import type { Decision } from '../protocol/acceptance.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import type { A2AClient, CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './a2aClient.ts';
-import { gateOf, type AcceptanceGate } from './acceptanceGate.ts';
-import { decisionMessage, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
+import { acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
+import { gateOf, isPendingAcceptance, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';
+import { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
 import { classifyDecision, decisionFailed, readAcceptanceError, type AcceptanceErrorFacts, type DecisionOutcome } from './decisionOutcome.ts';
 import type { ExchangeMeta } from './jsonRpcTransport.ts';
+import type { Message, StreamResponse, Task, TaskStatus } from '../protocol/a2aTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import { TransportError } from './transportError.ts';
@@ -43,8 +45,37 @@ export interface GateFacts {
 export type AcceptanceSendOutcome = CallOutcome<SendResult> & GateFacts;
 export type AcceptanceStreamOutcome = StreamOutcome & GateFacts;
 
+/**
+ * Reached as `client.acceptance` (so scenarios, which see the client only through the engine's
+ * ScenarioContext, get the reading helpers here too, not by importing rig/client).
+ */
 export class AcceptanceCalls {
   constructor(private readonly client: A2AClient) {}
+
+  /** What the agent's card declares of the extension. */
+  get declaration(): AcceptanceDeclaration {
+    return this.client.agent.acceptance;
+  }
+
+  /** Why a scenario needing `needs` cannot run against this agent; undefined when it can. */
+  skipReason(needs: AcceptanceNeeds = {}): string | undefined {
+    return acceptanceSkipReason(this.client.agent.acceptance, needs);
+  }
+
+  /** INPUT_REQUIRED with `{[PENDING_KEY]: true}` on the status message (acceptanceGate.ts). */
+  isPending(subject: Task | TaskStatus | StreamResponse | undefined): boolean {
+    return isPendingAcceptance(subject);
+  }
+
+  /** Messages carrying one of the extension's keys without listing its URI in `extensions`; one line each. */
+  unlisted(subject: Task | StreamResponse | Message): string[] {
+    return unlistedAcceptanceMessages(subject);
+  }
+
+  /** The principal an agent derives from a bearer token (for `deciders`): sha256 hex, or `anonymous`. */
+  principalOf(bearerToken?: string): string {
+    return principalOf(bearerToken);
+  }
 
   /** The extensions a call activates: the caller's, else the client's plus ACCEPTANCE_URI. */
   activation(options: CallOptions = {}): readonly string[] {
