@@ -62,6 +62,11 @@ describe('the extension errors', () => {
     expect(readAcceptanceError({ code: -32001, message: 'Task not found' })).toMatchObject({ kind: 'other', problems: [] });
   });
 
+  it('keeps at most MAX_ERROR_REASON_CHARS of an agent\'s reason', () => {
+    const facts = readAcceptanceError({ code: -32044, message: 'acceptance_decision_invalid', data: { extension: ACCEPTANCE_URI, reason: 'x'.repeat(100_000) } });
+    expect(facts.reason).toBe(`${'x'.repeat(1_000)}… (100000 characters)`);
+  });
+
   it('classifies a 409 or 403 with an unknown code by its status, saying so', () => {
     const conflict = classifyDecision({ ok: false, error: { code: -32000, message: 'taken' }, meta: meta(409) });
     expect(conflict.kind).toBe('conflict');

@@ -35,6 +35,9 @@ export interface AcceptanceErrorFacts {
   problems: string[];
 }
 
+/** `data.reason` is kept up to this many characters: an agent's text must not flood a report. */
+export const MAX_ERROR_REASON_CHARS = 1_000;
+
 const KIND_BY_CODE = new Map<number, AcceptanceErrorKind>([
   [ACCEPTANCE_CRITERIA_INVALID, 'criteria-invalid'],
   [ACCEPTANCE_CRITERIA_NOT_MET, 'not-met'],
@@ -74,7 +77,8 @@ export function readAcceptanceError(error: RpcErrorBody, httpStatus?: number): A
   }
   const found = extensionHolder(error.data);
   const extension = typeof found?.holder.extension === 'string' ? found.holder.extension : undefined;
-  const reason = typeof found?.holder.reason === 'string' ? found.holder.reason : undefined;
+  const rawReason = found?.holder.reason;
+  const reason = typeof rawReason !== 'string' ? undefined : rawReason.length > MAX_ERROR_REASON_CHARS ? `${rawReason.slice(0, MAX_ERROR_REASON_CHARS)}… (${rawReason.length} characters)` : rawReason;
   if (kind && kind !== 'other') {
     const expected = ACCEPTANCE_ERROR_MESSAGES[error.code];
     if (expected !== undefined && error.message !== expected) problems.push(`error message is "${error.message.slice(0, 80)}", not "${expected}"`);
