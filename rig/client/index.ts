@@ -4,7 +4,7 @@ export { AcceptanceCalls, type AcceptanceSendOptions, type AcceptanceSendOutcome
 export { acceptanceDeclaration, acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
 export { ACCEPTANCE_KEYS, acceptanceEchoed, acceptanceKeysOf, gateOf, isPendingAcceptance, listsAcceptanceWhereNeeded, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';
 export { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
-export { classifyDecision, readAcceptanceError, type AcceptanceErrorFacts, type AcceptanceErrorKind, type DecisionKind, type DecisionOutcome } from './decisionOutcome.ts';
+export { MAX_ERROR_REASON_CHARS, classifyDecision, readAcceptanceError, type AcceptanceErrorFacts, type AcceptanceErrorKind, type DecisionKind, type DecisionOutcome } from './decisionOutcome.ts';
 export { AGENT_CARD_PATH, DiscoveryError, agentCardUrls, describeAgent, discoverAgent, type AgentDescription, type HitlDeclaration } from './agentDiscovery.ts';
 export { classifyAnswer, type AnswerKind, type AnswerOutcome } from './answerOutcome.ts';
 export { AnswerSynthesizer, UNKNOWN_PROPERTY, type InvalidAnswer, type InvalidKind, type SynthesizedAnswers, type Synthesis } from './answerSynthesizer.ts';
