@@ -19,10 +19,11 @@ import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { messageOnWire } from '../protocol/wireGenerations.ts';
 import { sendResultFromWire, taskFromWire } from '../protocol/wireInbound.ts';
 import { discoverAgent, type AgentDescription } from './agentDiscovery.ts';
+import { AcceptanceCalls } from './acceptanceCalls.ts';
 import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
-import { JsonRpcTransport, type A2AHeaders, type ExchangeMeta, type ExchangeOptions, type TransportLimits } from './jsonRpcTransport.ts';
+import { JsonRpcTransport, assertBearerToken, type A2AHeaders, type ExchangeMeta, type ExchangeOptions, type RpcReply, type TransportLimits } from './jsonRpcTransport.ts';
 import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
 import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
@@ -69,6 +70,8 @@ export interface ExchangeObserver {
 export interface CallOptions extends ExchangeOptions {
   /** Extensions to activate on this call instead of the client's ([] activates none). */
   extensions?: readonly string[];
+  /** Sent as `Authorization: Bearer <token>` on this call (acceptance decisions are authorized by it). */
+  bearerToken?: string;
   /** Streams only: how long to watch for a refusal framed as the first event (default STREAM_REFUSAL_PEEK_MS). */
   refusalPeekMs?: number;
 }
@@ -152,7 +155,24 @@ export class A2AClient {
   }
 
   private a2a(options: CallOptions): A2AHeaders {
-    return { generation: this.agent.generation, extensions: options.extensions ?? this.extensions };
+    if (options.bearerToken !== undefined) assertBearerToken(options.bearerToken);
+    return {
+      generation: this.agent.generation,
+      extensions: options.extensions ?? this.extensions,
+      ...(options.bearerToken !== undefined ? { bearerToken: options.bearerToken } : {}),
+    };
+  }
+
+  /** The extensions this client activates when a call names none. */
+  get activatedExtensions(): readonly string[] {
+    return this.extensions;
+  }
+
+  private acceptanceCalls: AcceptanceCalls | undefined;
+
+  /** The acceptance-criteria extension's calls: send with criteria, decide (acceptanceCalls.ts). */
+  get acceptance(): AcceptanceCalls {
+    return (this.acceptanceCalls ??= new AcceptanceCalls(this));
   }
 
   private method(op: 'send' | 'stream' | 'get' | 'cancel' | 'subscribe'): string {
@@ -216,6 +236,30 @@ export class A2AClient {
   /** SendMessage / message/send. Throws TransportError only below JSON-RPC (bounds, connection, garbage). */
   send(message: OutgoingMessage, options: SendOptions = {}): Promise<CallOutcome<SendResult>> {
     return this.unary(this.method('send'), this.sendParams(message, options), options, sendResultFromWire, (v) => v, message.taskId);
+  }
+
+  /**
+   * SendMessage / message/send with the reply handed back unclassified, for an extension that reads
+   * its own errors (acceptance decisions). A Task or Message result is recorded in the history; the
+   * observer hears of the exchange. Throws TransportError below JSON-RPC.
+   */
+  async sendForReply(message: OutgoingMessage, options: SendOptions = {}): Promise<RpcReply> {
+    const method = this.method('send');
+    const reply = await this.observed(
+      method,
+      () => this.transport.call(this.agent.rpcUrl, method, this.sendParams(message, options), this.a2a(options), options),
+      (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
+    );
+    let event: SendResult | undefined;
+    if (reply.ok) {
+      try {
+        event = sendResultFromWire(reply.result);
+      } catch {
+        // Not A2A: the caller's classification says so; there is nothing to record.
+      }
+    }
+    this.recordResponse(event, message.taskId ?? (event && 'task' in event ? event.task.id : undefined));
+    return reply;
   }
 
   /** GetTask / tasks/get. */

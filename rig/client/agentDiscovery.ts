@@ -1,7 +1,8 @@
 // Reads an agent's card (`/.well-known/agent-card.json`) and decides how to talk to it: the wire
 // generation (1.0 when the card offers a JSON-RPC interface with protocolVersion 1.x, else 0.3;
 // a caller's choice overrides), the JSON-RPC endpoint of that generation, streaming, and whether
-// hitl-prompt/v1 is declared as the spec asks (required: false, params: {}).
+// hitl-prompt/v1 is declared as the spec asks (required: false, params: {}), and how the
+// acceptance-criteria extension is declared (acceptanceDeclaration.ts).
 //
 // A v1.0 card is ProtoJSON: a field holding its default is left out (a2a-sdk 1.3.0 declares an
 // extension with required: false as `{"uri": …, "params": {}}`, and an empty `skills` list is
@@ -9,6 +10,7 @@
 import type { Generation, JsonObject } from '../protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UserError } from '../protocol/userError.ts';
+import { acceptanceDeclaration, type AcceptanceDeclaration } from './acceptanceDeclaration.ts';
 import type { ExchangeOptions, JsonRpcTransport } from './jsonRpcTransport.ts';
 import { TransportError } from './transportError.ts';
 
@@ -39,6 +41,8 @@ export interface AgentDescription {
   jsonRpcInterfaces: Partial<Record<Generation, string>>;
   streaming: boolean;
   hitl: HitlDeclaration;
+  /** The acceptance-criteria extension's declaration (acceptanceDeclaration.ts). */
+  acceptance: AcceptanceDeclaration;
   /** Findings that do not stop the rig (missing fields, a declaration that breaks the spec...). */
   problems: string[];
 }
@@ -135,6 +139,7 @@ export function describeAgent(agentUrl: string, cardUrl: string, card: JsonObjec
     jsonRpcInterfaces: interfaces,
     streaming: capabilities.streaming === true,
     hitl: hitlDeclaration(card, problems),
+    acceptance: acceptanceDeclaration(card, problems),
     problems,
   };
 }

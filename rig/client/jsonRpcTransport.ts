@@ -60,6 +60,16 @@ export interface TransportOptions {
 export interface A2AHeaders {
   generation: Generation;
   extensions: readonly string[];
+  /** Sent as `Authorization: Bearer <token>` (the acceptance extension authorizes decisions by it). */
+  bearerToken?: string;
+}
+
+/** Visible ASCII, no space: what an HTTP header value can carry as a token without being split or refused. */
+const BEARER_TOKEN = /^[\x21-\x7e]{1,4096}$/;
+
+/** Refuses, in one line, a token undici would refuse deep in a request (or that would split the header). */
+export function assertBearerToken(token: string): void {
+  if (!BEARER_TOKEN.test(token)) throw new TypeError('a bearer token must be 1 to 4096 visible ASCII characters without spaces');
 }
 
 export interface ExchangeOptions {
@@ -101,6 +111,10 @@ export function a2aRequestHeaders(a2a: A2AHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
   if (a2a.generation === '1.0') headers[VERSION_HEADER] = '1.0';
   if (a2a.extensions.length > 0) headers[a2a.generation === '1.0' ? EXTENSIONS_HEADER_V1 : EXTENSIONS_HEADER_V03] = a2a.extensions.join(', ');
+  if (a2a.bearerToken !== undefined) {
+    assertBearerToken(a2a.bearerToken);
+    headers.authorization = `Bearer ${a2a.bearerToken}`;
+  }
   return headers;
 }
 
