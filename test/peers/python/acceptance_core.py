@@ -19,6 +19,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from referencing import Registry
 
+from hitl_core import _pointer
+
 URI = 'https://github.com/a2aproject/experimental-ext-acceptance/tree/main/v1'
 CRITERIA_KEY = URI + '/criteria'
 PENDING_KEY = URI + '/pendingAcceptance'
@@ -279,10 +281,11 @@ def self_check(criteria: dict[str, Any], steps: list[dict[str, Any]]) -> list[st
         for s in steps:
             if 'data' in s:
                 try:
-                    errs = [e.message for e in validator.iter_errors(s['data'])][:8]
+                    errs = [f'{_pointer(e.absolute_path) or "/"}: {e.message[:200]}'
+                            for e in validator.iter_errors(s['data'])][:8]
                 except RecursionError:
                     errs = ['schema recursion']
-                details += [f'artifact {s.get("name")!r}: {e[:200]}' for e in errs]
+                details += [f'artifact {s.get("name")!r} at {e}' for e in errs]
     return details
 
 
