@@ -303,49 +303,87 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(w.task((await decide(peer, open, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
     }, 30_000);
 
-    describe('fault flags', () => {
-      it('acceptance-completes-without-waiting: COMPLETED, never pending', async () => {
-        const p = await startPythonPeer({ sdk, faults: ['acceptance-completes-without-waiting'] });
-        try {
+    // One peer per flag, so each test shows that flag alone breaks its guarantee (and, where cheap,
+    // that a neighbouring guarantee still holds: the flag breaks that one thing, not the gate).
+    const FLAGS: { fault: string; breaks: string; check(p: PythonPeer): Promise<void> }[] = [
+      {
+        fault: 'acceptance-completes-without-waiting',
+        breaks: 'COMPLETED with its artifacts, never pending',
+        async check(p) {
           const t = await created(p, {});
           expect(t.status.state).toBe(w.state.completed);
           expect(t.artifacts).toHaveLength(1);
-        } finally {
-          await p.close();
-        }
-      }, 40_000);
-
-      it('accepts-second-decision, ignores-authorization, forgets-rejections, skips-criteria-validation, parks-before-artifacts', async () => {
-        const p = await startPythonPeer({
-          sdk,
-          faults: ['acceptance-accepts-second-decision', 'acceptance-ignores-authorization', 'acceptance-forgets-rejections', 'acceptance-skips-criteria-validation', 'acceptance-parks-before-artifacts'],
-        });
-        try {
-          // parks-before-artifacts: the pending status is streamed before the attempt's artifact
+          expect((await create(p, { maxRejections: 11 })).body.error.code).toBe(-32040);
+        },
+      },
+      {
+        fault: 'acceptance-accepts-second-decision',
+        breaks: 'a decision on a decided task gets a result, not -32042',
+        async check(p) {
+          const creator = { headers: { ...activate, authorization: 'Bearer creator' } };
+          const t = await created(p, {}, creator);
+          expect((await decide(p, t, { action: 'accept' }, { headers: activate })).body.error.code).toBe(-32043);
+          expect(w.task((await decide(p, t, { action: 'accept' }, creator)).body.result).status.state).toBe(w.state.completed);
+          const second = await decide(p, t, { action: 'reject', reason: 'OTHER' }, creator);
+          expect(second.body.error).toBeUndefined();
+          expect(second.body.result).toBeTruthy();
+        },
+      },
+      {
+        fault: 'acceptance-ignores-authorization',
+        breaks: "an intruder's decision is applied",
+        async check(p) {
+          const t = await created(p, {}, { headers: { ...activate, authorization: 'Bearer creator' } });
+          const intruder = await decide(p, t, { action: 'accept' }, { headers: { ...activate, authorization: 'Bearer intruder' } });
+          expect(w.task(intruder.body.result).status.state).toBe(w.state.completed);
+          expect((await decide(p, t, { action: 'accept' })).body.error.code).toBe(-32042);
+        },
+      },
+      {
+        fault: 'acceptance-parks-before-artifacts',
+        breaks: "the pending status is streamed before the attempt's artifact",
+        async check(p) {
           const events = await streamEvents(p.url, w, { message: w.message([w.text('go')]) }, activate);
           const pendingAt = events.findIndex(([k, e]) => k === 'status' && e.status.message?.metadata?.[PENDING] === true);
           const artifactAt = events.findIndex(([k]) => k === 'artifact');
           expect(pendingAt).toBeGreaterThanOrEqual(0);
           expect(artifactAt === -1 || artifactAt > pendingAt).toBe(true);
-          // skips-criteria-validation: a cap-breaking, unknown-field criteria creates a task
-          expect((await create(p, { maxRejections: 99, surprise: true })).body.result).toBeTruthy();
-          // ignores-authorization: an intruder's decision is applied
-          const t = await created(p, {}, { headers: { ...activate, authorization: 'Bearer creator' } });
-          const intruder = await decide(p, t, { action: 'accept' }, { headers: { ...activate, authorization: 'Bearer intruder' } });
-          expect(w.task(intruder.body.result).status.state).toBe(w.state.completed);
-          // accepts-second-decision: a decision on the decided task is answered 200 with a result
-          const second = await decide(p, t, { action: 'accept' });
-          expect(second.body.error).toBeUndefined();
-          expect(second.body.result).toBeTruthy();
-          // forgets-rejections: after a restart the count starts again, so the second reject retries
+        },
+      },
+      {
+        fault: 'acceptance-forgets-rejections',
+        breaks: 'after a restart the rejection count starts again',
+        async check(p) {
+          const kept = await created(p, { maxRejections: 1 });
+          await decide(p, kept, { action: 'reject', reason: 'OTHER' });
+          expect(w.task((await decide(p, kept, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
           const counted = await created(p, { maxRejections: 1 });
           await decide(p, counted, { action: 'reject', reason: 'OTHER' });
           await restart(p);
           expect(isPending(w.task((await decide(p, counted, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(true);
-        } finally {
-          await p.close();
-        }
-      }, 60_000);
+        },
+      },
+      {
+        fault: 'acceptance-skips-criteria-validation',
+        breaks: 'criteria past the cap and with unknown fields create a task',
+        async check(p) {
+          const t = await created(p, { maxRejections: 99, surprise: true });
+          expect(isPending(t)).toBe(true);
+          expect((await decide(p, t, { action: 'reject', reason: 'BORED' })).body.error.code).toBe(-32044);
+        },
+      },
+    ];
+    describe('fault flags', () => {
+      for (const flag of FLAGS) {
+        it(`${flag.fault}: ${flag.breaks}`, async () => {
+          const p = await startPythonPeer({ sdk, faults: [flag.fault] });
+          try {
+            await flag.check(p);
+          } finally {
+            await p.close();
+          }
+        }, 40_000);
+      }
     });
   });
 }
