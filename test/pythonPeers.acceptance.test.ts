@@ -303,6 +303,27 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(w.task((await decide(peer, open, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
     }, 30_000);
 
+    it('a kill -9 between a decision\'s commit and the task write: the restarted peer carries the decision out', async () => {
+      const p = await startPythonPeer({ sdk, faults: ['crash-after-decision'] });
+      try {
+        const accepted = await created(p, {});
+        const retried = await created(p, { maxRejections: 3 });
+        await expect(decide(p, accepted, { action: 'accept' })).rejects.toThrow(); // the process died mid-request
+        await restart(p);
+        expect((await getTask(p, accepted.id)).status.state).toBe(w.state.completed);
+        await expect(decide(p, retried, { action: 'reject', reason: 'OTHER' })).rejects.toThrow();
+        await restart(p);
+        // the rejection is counted and the task is pending again, so a decision is possible again
+        const again = await getTask(p, retried.id);
+        expect(isPending(again)).toBe(true);
+        await expect(decide(p, retried, { action: 'reject', reason: 'OTHER', retry: false })).rejects.toThrow();
+        await restart(p);
+        expect((await getTask(p, retried.id)).status.state).toBe(w.state.failed);
+      } finally {
+        await p.close();
+      }
+    }, 60_000);
+
     // One peer per flag, so each test shows that flag alone breaks its guarantee (and, where cheap,
     // that a neighbouring guarantee still holds: the flag breaks that one thing, not the gate).
     const FLAGS: { fault: string; breaks: string; check(p: PythonPeer): Promise<void> }[] = [
@@ -370,6 +391,35 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
           const t = await created(p, { maxRejections: 99, surprise: true });
           expect(isPending(t)).toBe(true);
           expect((await decide(p, t, { action: 'reject', reason: 'BORED' })).body.error.code).toBe(-32044);
+        },
+      },
+      {
+        fault: 'acceptance-ignores-max-rejections',
+        breaks: 'a rejection past maxRejections retries',
+        async check(p) {
+          const t = await created(p, { maxRejections: 0 });
+          expect(isPending(w.task((await decide(p, t, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(true);
+          const u = await created(p, { maxRejections: 5 });
+          expect(w.task((await decide(p, u, { action: 'reject', reason: 'OTHER', retry: false })).body.result).status.state).toBe(w.state.failed);
+        },
+      },
+      {
+        fault: 'acceptance-ignores-retry-false',
+        breaks: 'retry: false retries',
+        async check(p) {
+          const t = await created(p, { maxRejections: 5 });
+          expect(isPending(w.task((await decide(p, t, { action: 'reject', reason: 'OTHER', retry: false })).body.result))).toBe(true);
+          const u = await created(p, { maxRejections: 0 });
+          expect(w.task((await decide(p, u, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
+        },
+      },
+      {
+        fault: 'acceptance-no-timeout',
+        breaks: 'still pending well past acceptanceTimeoutSeconds',
+        async check(p) {
+          const t = await created(p, { acceptanceTimeoutSeconds: 1 });
+          // the correct peer fails it within ~1.2 s (see "pending past acceptanceTimeoutSeconds")
+          expect(isPending(await waitState(p, t.id, w.state.failed, 3_000))).toBe(true);
         },
       },
     ];

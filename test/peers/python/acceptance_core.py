@@ -64,6 +64,12 @@ FAULTS = {
     'acceptance-parks-before-artifacts',  # the pending status comes before the attempt's artifacts
     'acceptance-forgets-rejections',  # the rejection count lives in memory: a restart resets it
     'acceptance-skips-criteria-validation',  # criteria are taken as sent, unchecked
+    'acceptance-ignores-max-rejections',  # rejections past maxRejections retry forever
+    'acceptance-ignores-retry-false',  # retry: false retries like a plain reject
+    'acceptance-no-timeout',  # the acceptance timeout never fires
+    # Not a broken guarantee but a crash point: the process dies (as by kill -9) right after a
+    # decision's UPDATE commits and before the task is written, so tests can show the recovery.
+    'crash-after-decision',
 }
 
 
@@ -340,7 +346,8 @@ class Gates:
             count = self.memory_rejections.get(task_id, 0) + 1
         else:
             count = gate['rejections'] + 1
-        retry = decision['retry'] and count <= gate['criteria']['maxRejections']
+        retry = ((decision['retry'] or 'acceptance-ignores-retry-false' in self.faults)
+                 and (count <= gate['criteria']['maxRejections'] or 'acceptance-ignores-max-rejections' in self.faults))
         cur = self.db.execute(
             "UPDATE gates SET rejections=?, attempt=attempt+1, state=?, deadline=NULL WHERE task_id=? AND state='pending'",
             (0 if 'acceptance-forgets-rejections' in self.faults else count, 'running' if retry else 'failed', task_id))
@@ -348,6 +355,12 @@ class Gates:
             return None
         self.memory_rejections[task_id] = count
         return 'retry' if retry else 'failed'
+
+    def decided(self) -> list[tuple[str, str]]:
+        return list(self.db.execute("SELECT task_id, state FROM gates WHERE state IN ('accepted', 'failed')"))
+
+    def running(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT task_id FROM gates WHERE state='running'")]
 
     def expire(self, now: float) -> list[str]:
         """Pending gates past their deadline, each claimed (FAILED) by the same conditional UPDATE."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from typing import Any, Awaitable, Callable
 
@@ -20,7 +21,11 @@ from hitl_core import HEADERS
 from hitl_http import SEND_METHODS, STREAM_METHODS, Asgi, rpc_error
 
 TaskRenderer = Callable[[str, str], Awaitable[Any]]
-TaskFailer = Callable[[str, str, dict], Awaitable[None]]
+# (task_id, 'completed' | 'failed', status text, status metadata): a transition no request carries,
+# written to the task store directly; a no-op on a task that is already terminal.
+TaskSettler = Callable[[str, str, str, dict], Awaitable[None]]
+# Whether the task is parked with the pending flag on its status message.
+PendingProbe = Callable[[str], Awaitable[bool]]
 EXPIRY_POLL_S = 0.2
 
 
@@ -36,14 +41,29 @@ def _merge_echo(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]
 
 
 class AcceptanceMiddleware:
-    def __init__(self, app: Asgi, state: State, render_task: TaskRenderer, fail_task: TaskFailer) -> None:
-        self.app, self.state, self.render_task, self.fail_task = app, state, render_task, fail_task
+    def __init__(self, app: Asgi, state: State, render_task: TaskRenderer, settle: TaskSettler,
+                 parked_pending: PendingProbe) -> None:
+        self.app, self.state, self.render_task, self.settle = app, state, render_task, settle
+        self.parked_pending = parked_pending
         self.expiry = asyncio.create_task(self._expire_loop())  # also fires deadlines missed while down
 
+    async def _recover(self) -> None:
+        """At startup: a decision whose UPDATE committed but whose task write a kill -9 cut off is carried
+        out now; a retry cut off the same way parks the task pending again (the rejection stays counted)."""
+        for task_id, gate_state in self.state.gates.decided():
+            done = 'completed' if gate_state == 'accepted' else 'failed'
+            await self.settle(task_id, done, f'Acceptance {"accepted" if done == "completed" else "failed"} (recovered'
+                              ' after a restart).', {})
+        for task_id in self.state.gates.running():
+            gate = self.state.gates.get(task_id)
+            if gate and await self.parked_pending(task_id):
+                self.state.gates.park(task_id, gate['criteria']['acceptanceTimeoutSeconds'])
+
     async def _expire_loop(self) -> None:
-        while True:
+        await self._recover()
+        while 'acceptance-no-timeout' not in self.state.faults:
             for task_id in self.state.gates.expire(time.time()):
-                await self.fail_task(task_id, 'Acceptance failed: no decision within acceptanceTimeoutSeconds.', {})
+                await self.settle(task_id, 'failed', 'Acceptance failed: no decision within acceptanceTimeoutSeconds.', {})
             await asyncio.sleep(EXPIRY_POLL_S)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -140,6 +160,8 @@ class AcceptanceMiddleware:
                                    'only the task creator or a principal it named may decide', taskId=task_id)
         outcome = self.state.gates.decide(task_id, decision)
         if outcome is not None:
+            if 'crash-after-decision' in self.state.faults:
+                os._exit(137)
             self.state.outcomes[message_id] = outcome
             return None  # the one winning decision: the SDK carries it out on the task
         if 'acceptance-accepts-second-decision' in self.state.faults and gate['state'] in ('accepted', 'failed'):

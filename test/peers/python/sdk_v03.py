@@ -165,14 +165,20 @@ async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
         task = await task_store.get(task_id)
         return task.model_dump(mode='json', by_alias=True, exclude_none=True) if task else {}
 
-    async def fail_task(task_id: str, text: str, meta: dict) -> None:
-        """A transition no request carries (the acceptance timeout): written to the task store directly."""
+    async def settle(task_id: str, outcome: str, text: str, meta: dict) -> None:
+        """A transition no request carries (timeout, recovery): written to the task store directly."""
         task = await task_store.get(task_id)
-        if task is None:
+        if task is None or task.status.state in (TaskState.completed, TaskState.failed):
             return
         msg = GateOps(None, task_id, task.context_id).message(text, meta)  # type: ignore[arg-type]
-        task.status = TaskStatus(state=TaskState.failed, message=msg, timestamp=datetime.now(timezone.utc).isoformat())
+        state = TaskState.completed if outcome == 'completed' else TaskState.failed
+        task.status = TaskStatus(state=state, message=msg, timestamp=datetime.now(timezone.utc).isoformat())
         await task_store.save(task)
 
+    async def parked_pending(task_id: str) -> bool:
+        task = await task_store.get(task_id)
+        return (task is not None and task.status.state == TaskState.input_required and task.status.message is not None
+                and (task.status.message.metadata or {}).get(acc.PENDING_KEY) is True)
+
     hitl = hitl_http.HitlMiddleware(app, store, faults, render_task)
-    return AcceptanceMiddleware(hitl, gate, render_task, fail_task)
+    return AcceptanceMiddleware(hitl, gate, render_task, settle, parked_pending)

@@ -176,15 +176,21 @@ async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
         task = await task_store.get(task_id, ServerCallContext())
         return {'task': MessageToDict(task) if task else {}}
 
-    async def fail_task(task_id: str, text: str, meta: dict) -> None:
-        """A transition no request carries (the acceptance timeout): written to the task store directly."""
+    async def settle(task_id: str, outcome: str, text: str, meta: dict) -> None:
+        """A transition no request carries (timeout, recovery): written to the task store directly."""
         task = await task_store.get(task_id, ServerCallContext())
-        if task is None:
+        if task is None or task.status.state in (TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED):
             return
+        state = TaskState.TASK_STATE_COMPLETED if outcome == 'completed' else TaskState.TASK_STATE_FAILED
         ops = GateOps(None, task_id, task.context_id)  # type: ignore[arg-type]
-        task.status.CopyFrom(TaskStatus(state=TaskState.TASK_STATE_FAILED, message=ops.message(text, meta)))
+        task.status.CopyFrom(TaskStatus(state=state, message=ops.message(text, meta)))
         task.status.timestamp.GetCurrentTime()
         await task_store.save(task, ServerCallContext())
 
+    async def parked_pending(task_id: str) -> bool:
+        task = await task_store.get(task_id, ServerCallContext())
+        return (task is not None and task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+                and MessageToDict(task.status.message).get('metadata', {}).get(acc.PENDING_KEY) is True)
+
     hitl = hitl_http.HitlMiddleware(app, store, faults, render_task)
-    return AcceptanceMiddleware(hitl, gate, render_task, fail_task)
+    return AcceptanceMiddleware(hitl, gate, render_task, settle, parked_pending)
