@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import acceptance_core as acc
+from acceptance_store import Gates
 
 
 class Ops(Protocol):
@@ -25,7 +26,7 @@ class State:
     """What the middleware hands the executor: gate setups for creating requests and decision
     outcomes, each keyed by the request message's messageId."""
 
-    def __init__(self, gates: acc.Gates, faults: set[str]) -> None:
+    def __init__(self, gates: Gates, faults: set[str]) -> None:
         self.gates, self.faults = gates, faults
         self.setups: dict[str, dict[str, Any]] = {}
         self.outcomes: dict[str, str] = {}

@@ -21,6 +21,7 @@ import acceptance_flow as flow
 import hitl_core as core
 import hitl_http
 from acceptance_http import AcceptanceMiddleware
+from acceptance_store import Gates
 
 
 def card(url: str) -> AgentCard:
@@ -157,7 +158,7 @@ async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
     url = f'http://127.0.0.1:{port}/'
     task_store = DurableTaskStore(store)
     agent_card = card(url)
-    gate = flow.State(acc.Gates(store.db, faults), faults)
+    gate = flow.State(Gates(store.db, faults), faults)
     handler = DefaultRequestHandler(agent_executor=HitlExecutor(store, faults, gate), task_store=task_store)
     app = A2AStarletteApplication(agent_card=agent_card, http_handler=handler).build(rpc_url='/')
 

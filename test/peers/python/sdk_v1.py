@@ -32,6 +32,7 @@ import acceptance_flow as flow
 import hitl_core as core
 import hitl_http
 from acceptance_http import AcceptanceMiddleware
+from acceptance_store import Gates
 
 
 def card(url: str) -> AgentCard:
@@ -167,7 +168,7 @@ async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
     task_store = DurableTaskStore(store)
     await task_store.load()
     agent_card = card(url)
-    gate = flow.State(acc.Gates(store.db, faults), faults)
+    gate = flow.State(Gates(store.db, faults), faults)
     handler = DefaultRequestHandler(agent_executor=HitlExecutor(store, faults, gate), task_store=task_store,
                                     agent_card=agent_card)
     app = Starlette(routes=create_agent_card_routes(agent_card) + create_jsonrpc_routes(handler, '/'))
