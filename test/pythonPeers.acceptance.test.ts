@@ -422,6 +422,28 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
           expect(isPending(await waitState(p, t.id, w.state.failed, 3_000))).toBe(true);
         },
       },
+      {
+        fault: 'acceptance-drops-feedback',
+        breaks: "a rejection's feedback text is not in history",
+        async check(p) {
+          const t = await created(p, {});
+          const feedback = `needs more detail ${randomUUID()}`;
+          const again = w.task((await decide(p, t, { action: 'reject', reason: 'OTHER' }, { text: feedback })).body.result);
+          expect(isPending(again)).toBe(true);
+          expect(JSON.stringify(again.history)).not.toContain(feedback);
+        },
+      },
+      {
+        // an existing flag of the hitl peer: it drops the acceptance echo too, the gate itself still works
+        fault: 'no-extension-echo',
+        breaks: 'the activated acceptance URI is not echoed',
+        async check(p) {
+          const r = await create(p, {});
+          expect(r.headers.get('a2a-extensions')).toBeNull();
+          expect(r.headers.get('x-a2a-extensions')).toBeNull();
+          expect(isPending(w.task(r.body.result))).toBe(true);
+        },
+      },
     ];
     describe('fault flags', () => {
       for (const flag of FLAGS) {

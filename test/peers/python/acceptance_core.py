@@ -65,6 +65,7 @@ FAULTS = {
     'acceptance-ignores-max-rejections',  # rejections past maxRejections retry forever
     'acceptance-ignores-retry-false',  # retry: false retries like a plain reject
     'acceptance-no-timeout',  # the acceptance timeout never fires
+    'acceptance-drops-feedback',  # a rejection's feedback text is blanked before it reaches history
     # Not a broken guarantee but a crash point: the process dies (as by kill -9) right after a
     # decision's UPDATE commits and before the task is written, so tests can show the recovery.
     'crash-after-decision',

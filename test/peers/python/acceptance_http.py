@@ -93,6 +93,8 @@ class AcceptanceMiddleware:
             if not msg.get('more_body'):
                 break
         verdict = await self._decide(body, activated, authorization)
+        if isinstance(verdict, bytes):  # the request goes on, rewritten (acceptance-drops-feedback)
+            body, verdict = verdict, None
         if verdict is not None:
             status, out, content_type = verdict
             await send_echo({'type': 'http.response.start', 'status': status,
@@ -114,8 +116,10 @@ class AcceptanceMiddleware:
         data = {'extension': acc.URI, 'reason': reason, **extra}
         return 200, rpc_error(req_id, code, acc.MESSAGES[code], data), b'application/json'
 
-    async def _decide(self, body: bytes, activated: bool, authorization: str | None) -> tuple[int, bytes, bytes] | None:
-        """None: let the inner layers handle it. Otherwise (HTTP status, body, content type)."""
+    async def _decide(self, body: bytes, activated: bool,
+                      authorization: str | None) -> tuple[int, bytes, bytes] | bytes | None:
+        """None: let the inner layers handle it; bytes: the same, with this request body instead.
+        Otherwise (HTTP status, body, content type)."""
         try:
             req = json.loads(body)
         except RecursionError:  # deeper than any criteria we would accept
@@ -163,6 +167,10 @@ class AcceptanceMiddleware:
             if 'crash-after-decision' in self.state.faults:
                 os._exit(137)
             self.state.outcomes[message_id] = outcome
+            if 'acceptance-drops-feedback' in self.state.faults and decision['action'] == 'reject':
+                message['parts'] = [dict(p, text='') if isinstance(p, dict) and 'text' in p else p
+                                    for p in message.get('parts') or []]
+                return json.dumps(req).encode()  # the feedback never reaches the task's history
             return None  # the one winning decision: the SDK carries it out on the task
         if 'acceptance-accepts-second-decision' in self.state.faults and gate['state'] in ('accepted', 'failed'):
             result = await self.render_task(task_id, req['method'])
