@@ -252,6 +252,10 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         const r = await decide(peer, t, d);
         expect(r.body.error, JSON.stringify(d)).toMatchObject({ code: -32044, data: { extension: ACC } });
       }
+      const wrongContext = await rpc(peer.url, w.send, {
+        message: w.message([w.text('accept')], { taskId: t.id, contextId: randomUUID(), metadata: { [DECISION]: { action: 'accept' } } }),
+      }, activate);
+      expect(wrongContext.body.error).toMatchObject({ code: -32044, data: { reason: "contextId is not the task's" } });
       expect(isPending(await getTask(peer, t.id))).toBe(true);
     });
 

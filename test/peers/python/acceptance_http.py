@@ -40,6 +40,17 @@ def _merge_echo(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]
     return out + [(h, acc.URI.encode()) for h in HEADERS if h not in seen]
 
 
+# Hand-overs to the executor are popped when it runs; one the SDK never runs (a request it refused)
+# would stay: the oldest go first past this many.
+MAX_HANDOVERS = 10_000
+
+
+def _bounded_put(d: dict, key: Any, value: Any) -> None:
+    d[key] = value
+    while len(d) > MAX_HANDOVERS:
+        d.pop(next(iter(d)))
+
+
 class AcceptanceMiddleware:
     def __init__(self, app: Asgi, state: State, render_task: TaskRenderer, settle: TaskSettler,
                  parked_pending: PendingProbe) -> None:
@@ -146,7 +157,7 @@ class AcceptanceMiddleware:
                          'creator': acc.principal(authorization), 'attempts': acc.script_attempts(message.get('parts'))}
             except acc.Invalid as err:
                 return self._error(req_id, acc.CRITERIA_INVALID, str(err))
-            self.state.setups[message_id] = setup
+            _bounded_put(self.state.setups, message_id, setup)
             return None
         if acc.DECISION_KEY not in meta or not activated:
             return None  # a plain message (a decision without activation is one too)
@@ -155,6 +166,13 @@ class AcceptanceMiddleware:
         except acc.Invalid as err:
             return self._error(req_id, acc.DECISION_INVALID, str(err), taskId=task_id)
         gate = self.state.gates.get(task_id)
+        # Whatever the SDK would refuse is refused here, before the decision is applied to the gate:
+        # a decision applied to the gate but never carried out on the task would strand it.
+        if not isinstance(message_id, str) or not message_id:
+            return self._error(req_id, acc.DECISION_INVALID, 'a decision needs a messageId', taskId=task_id)
+        context_id = message.get('contextId') or message.get('context_id')
+        if gate is not None and context_id and context_id != gate['context_id']:
+            return self._error(req_id, acc.DECISION_INVALID, "contextId is not the task's", taskId=task_id)
         if gate is None:
             return self._error(req_id, acc.DECISION_CONFLICT, 'the task has no acceptance gate', taskId=task_id)
         if 'acceptance-ignores-authorization' not in self.state.faults:
@@ -166,7 +184,7 @@ class AcceptanceMiddleware:
         if outcome is not None:
             if 'crash-after-decision' in self.state.faults:
                 os._exit(137)
-            self.state.outcomes[message_id] = outcome
+            _bounded_put(self.state.outcomes, message_id, outcome)
             if 'acceptance-drops-feedback' in self.state.faults and decision['action'] == 'reject':
                 message['parts'] = [dict(p, text='') if isinstance(p, dict) and 'text' in p else p
                                     for p in message.get('parts') or []]
