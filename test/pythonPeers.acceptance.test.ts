@@ -182,13 +182,18 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       // a message that is not a decision leaves it pending
       const plain = await rpc(peer.url, w.send, { message: w.message([w.text('status?')], { taskId: t.id, contextId: t.contextId }) }, activate);
       expect(isPending(w.task(plain.body.result))).toBe(true);
+      // a decision on a request that does not activate the extension is a plain message too
+      const unactivated = await decide(peer, t, { action: 'accept' }, { headers: {} });
+      expect(isPending(w.task(unactivated.body.result))).toBe(true);
+      expect(w.task((await decide(peer, t, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
     });
 
     it('past maxRejections → FAILED; retry:false → FAILED at once', async () => {
       const t = await created(peer, { maxRejections: 1 });
       expect(isPending(w.task((await decide(peer, t, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(true);
       expect(w.task((await decide(peer, t, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
-      const u = await created(peer, {});
+      const u = await created(peer, { evaluator: 'human' }); // gated like client
+      expect(isPending(u)).toBe(true);
       expect(w.task((await decide(peer, u, { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false })).body.result).status.state).toBe(w.state.failed);
     });
 
