@@ -11,7 +11,7 @@ import { pinnedToxiproxy } from './support/proxyBackends.ts';
 
 const MATRIX: Record<string, string[]> = {
   'accept-duplicates': ['cf1', 'duplicate-flood'],
-  'no-extension-echo': ['cf1'],
+  'no-extension-echo': ['cf1', 'acceptance-echo'],
   'keep-input-required': ['cf2'],
   'skip-validation': ['cf3', 'cf7'],
   'validation-errors-elsewhere': ['cf3'],
@@ -25,6 +25,17 @@ const MATRIX: Record<string, string[]> = {
   'no-depth-limit': ['deep-nesting'],
   'envelope-without-activation': ['activation'],
   'declare-required-extension': ['agent-card'],
+  // The acceptance-criteria extension (scenarios/acceptance/), one row per fault flag of its gate.
+  'acceptance-completes-without-waiting': ['acceptance-accept'],
+  'acceptance-drops-feedback': ['acceptance-reject-retry'],
+  'acceptance-ignores-max-rejections': ['acceptance-max-rejections'],
+  'acceptance-ignores-retry-false': ['acceptance-retry-false'],
+  'acceptance-no-timeout': ['acceptance-timeout'],
+  'acceptance-parks-before-artifacts': ['acceptance-artifacts-first'],
+  'acceptance-skips-criteria-validation': ['acceptance-invalid-criteria', 'acceptance-hostile-schema'],
+  'acceptance-accepts-second-decision': ['acceptance-decision-flood'],
+  'acceptance-ignores-authorization': ['acceptance-unauthorized'],
+  'acceptance-forgets-rejections': ['acceptance-durability'],
 };
 
 const all = await loadScenarios();

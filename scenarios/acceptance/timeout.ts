@@ -4,7 +4,7 @@ import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts
 import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 
 /** How long past the timeout the agent may take to fail the task (a loaded 2-core box included). */
-const GRACE_MS = 5_000;
+const GRACE_MS = 3_000;
 /** The pending status is committed a little before the creating reply is read. */
 const EARLY_SLACK_MS = 500;
 
