@@ -1,4 +1,4 @@
-"""hitl-prompt/v1 test peer: `python agent.py --port N --db PATH [--fault NAME]...`
+"""hitl-prompt/v1 (and acceptance-criteria) test peer: `python agent.py --port N --db PATH [--fault NAME]...`
 
 Runs on whichever official a2a-sdk the interpreter has installed: 1.x speaks the A2A 1.0 wire,
 0.3.x the A2A 0.3 wire. Prints one JSON line `{"url", "pid"}` once listening on 127.0.0.1.
@@ -13,12 +13,13 @@ from importlib.metadata import version
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import acceptance_core as acc  # noqa: E402
 import hitl_core as core  # noqa: E402
 import hitl_http  # noqa: E402
 
 
 async def main() -> None:
-    args = core.parse_args()
+    args = core.parse_args(extra_faults=acc.FAULTS)
     faults = set(args.fault)
     store = core.Store(':memory:' if 'volatile' in faults else args.db)
     if version('a2a-sdk').startswith('0.'):

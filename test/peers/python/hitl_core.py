@@ -48,11 +48,11 @@ PLAIN_TEXT = 'Input required: reply with your approval.'
 SLOW_RESUME_S = 1.5
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None, extra_faults: set[str] = frozenset()) -> argparse.Namespace:
     p = argparse.ArgumentParser(description='hitl-prompt/v1 test peer on the official a2a-sdk')
     p.add_argument('--port', type=int, required=True)
     p.add_argument('--db', required=True, help='sqlite file for tasks and prompts')
-    p.add_argument('--fault', action='append', default=[], choices=sorted(FAULTS))
+    p.add_argument('--fault', action='append', default=[], choices=sorted(FAULTS | extra_faults))
     return p.parse_args(argv)
 
 
