@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { METHOD_NAMES, TERMINAL_STATES, type Task } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
+import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import type { AcceptanceErrorFacts, AcceptanceNeeds, AcceptanceSendOptions, A2AClient } from '../client/index.ts';
 import type { ScenarioContext } from './scenarioContext.ts';
 
@@ -43,7 +44,9 @@ export function requireGate(ctx: ScenarioContext, needs: AcceptanceNeeds = {}): 
 export async function openGate(ctx: ScenarioContext, options: AcceptanceSendOptions & { attempts?: number; contextId?: string; client?: A2AClient } = {}): Promise<GateOpening> {
   const { attempts, contextId, client = ctx.client, ...send } = options;
   const started = performance.now();
-  const sent = await client.acceptance.send(gatedScript(attempts, contextId), { signal: ctx.signal, ...send });
+  // Only this extension is activated (unless the caller says otherwise): an agent that also speaks
+  // hitl-prompt/v1 may ask a prompt first when that is activated too, which is another scenario's business.
+  const sent = await client.acceptance.send(gatedScript(attempts, contextId), { signal: ctx.signal, extensions: [ACCEPTANCE_URI], ...send });
   const latencyMs = performance.now() - started;
   const echoed = sent.gate === 'active';
   if (!sent.ok) return { kind: 'refused', refusal: sent.refusal, code: sent.error.code, message: sent.error.message, httpStatus: sent.meta.httpStatus, latencyMs };

@@ -5,6 +5,7 @@
 import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { attemptName, gatedScript, requireGate, SETTLE_MS } from '../../rig/engine/acceptanceGates.ts';
 import type { StreamResponse } from '../../rig/protocol/a2aTypes.ts';
+import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
 
 /** One letter per event, for a detail that shows the order: T task, A artifact, P pending, S other status. */
 function letter(event: StreamResponse, pending: boolean): string {
@@ -25,7 +26,7 @@ export default defineScenario({
   async run(ctx) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;
-    const opened = await acc.sendStream(gatedScript(), { signal: ctx.signal });
+    const opened = await acc.sendStream(gatedScript(), { signal: ctx.signal, extensions: [ACCEPTANCE_URI] });
     if (!opened.ok) {
       ctx.check('the agent opens the creating stream', false, `JSON-RPC ${opened.error.code} ${opened.error.message}`);
       return;

@@ -8,6 +8,7 @@ import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts
 import { gatedScript, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, SETTLE_MS, stateOf } from '../../rig/engine/acceptanceGates.ts';
 import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
 import type { Task } from '../../rig/protocol/a2aTypes.ts';
+import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
 
 /** Each task's state as `client` reads it now, one line each for those not pending acceptance. */
 async function notPending(ctx: ScenarioContext, client: ScenarioContext['client'], tasks: Task[]): Promise<string[]> {
@@ -38,7 +39,7 @@ export default defineScenario({
     if (!ctx.check('task A\'s first rejection retries: pending again', acc.isPending(again), `${first.kind}, then ${stateOf(ctx.client, again)}`)) return;
 
     // Task B on a stream the rig cuts once the task is pending.
-    const streamed = await acc.sendStream(gatedScript(), { signal: ctx.signal });
+    const streamed = await acc.sendStream(gatedScript(), { signal: ctx.signal, extensions: [ACCEPTANCE_URI] });
     if (!ctx.check('task B\'s creating stream opens', streamed.ok, streamed.ok ? undefined : `JSON-RPC ${streamed.error.code} ${streamed.error.message}`) || !streamed.ok) return;
     await streamed.stream.waitFor((e) => acc.isPending(e.event), Math.min(SETTLE_MS, ctx.remainingMs())).catch(() => undefined);
     const bId = streamed.stream.events.find((e) => e.taskId)?.taskId;
