@@ -1,7 +1,8 @@
 // The agent evaluator's self-check: JSON parts against artifactSchema, required names present,
 // every validation bounded, fail closed.
 import { describe, expect, it } from 'vitest';
-import { CHECK_BUDGET_MS, MAX_REPORTED_FAILURES, checkArtifacts } from '../rig/agent/artifactSelfCheck.ts';
+import { CHECK_BUDGET_MS, MAX_REPORTED_FAILURES, NOT_MET_KEY, checkArtifacts, notMetStatus } from '../rig/agent/artifactSelfCheck.ts';
+import { ACCEPTANCE_URI } from '../rig/protocol/acceptance.ts';
 import { readCriteria, type GateCriteria } from '../rig/agent/acceptanceCriteria.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import { VALIDATION_BUDGET_MS } from '../rig/protocol/hitlPrompt.ts';
@@ -111,4 +112,14 @@ describe('checkArtifacts against hostile schemas', () => {
     // Without the overall budget the 12 parts would take at least 12 × 250 ms (each runs to the watchdog).
     expect(elapsed).toBeLessThan(parts.length * VALIDATION_BUDGET_MS);
   }, 30_000);
+});
+
+describe('notMetStatus', () => {
+  it('carries -32041 acceptance_criteria_not_met with the failures as details, and a text saying why', () => {
+    expect(NOT_MET_KEY).toBe(`${ACCEPTANCE_URI}/error`);
+    expect(notMetStatus(['required artifact "a" is missing', 'x'])).toEqual({
+      text: 'acceptance criteria not met: required artifact "a" is missing; x',
+      metadata: { [NOT_MET_KEY]: { code: -32041, message: 'acceptance_criteria_not_met', details: ['required artifact "a" is missing', 'x'] } },
+    });
+  });
 });
