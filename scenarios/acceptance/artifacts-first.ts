@@ -51,7 +51,9 @@ export default defineScenario({
     }
     const unlisted = events.flatMap((e) => acc.unlisted(e));
     ctx.check('every message carrying an acceptance key lists the extension URI', unlisted.length === 0, unlisted[0]);
-    const taskId = stream.events.find((e) => e.taskId)?.taskId;
-    if (taskId) await acc.decide(taskId, undefined, { action: 'accept' }, { signal: ctx.signal });
+    // Leave nothing pending behind: accept the task (its id and contextId from the pending status).
+    const parked = events[pendingAt];
+    const ids = 'task' in parked ? { id: parked.task.id, contextId: parked.task.contextId } : 'statusUpdate' in parked ? { id: parked.statusUpdate.taskId, contextId: parked.statusUpdate.contextId } : undefined;
+    if (ids) await acc.decide(ids.id, ids.contextId, { action: 'accept' }, { signal: ctx.signal });
   },
 });
