@@ -63,20 +63,20 @@ const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => 
 
 /** The peer's acceptance-* fault flags, the acceptance scenario that must catch each, and what its failing check says. */
 const ACCEPTANCE_BROKEN: { fault: string; scenarios: string[]; restart?: boolean; expect: Record<string, RegExp> }[] = [
-  { fault: 'acceptance-completes-without-waiting', scenarios: ['acceptance-accept'], expect: { 'acceptance-accept': /parks pending acceptance instead of completing/ } },
-  { fault: 'acceptance-drops-feedback', scenarios: ['acceptance-reject-retry'], expect: { 'acceptance-reject-retry': /feedback is in the task history/ } },
-  { fault: 'acceptance-ignores-max-rejections', scenarios: ['acceptance-max-rejections'], expect: { 'acceptance-max-rejections': /past maxRejections fails/ } },
-  { fault: 'acceptance-ignores-retry-false', scenarios: ['acceptance-retry-false'], expect: { 'acceptance-retry-false': /retry: false fails/ } },
-  { fault: 'acceptance-no-timeout', scenarios: ['acceptance-timeout'], expect: { 'acceptance-timeout': /FAILED within/ } },
-  { fault: 'acceptance-parks-before-artifacts', scenarios: ['acceptance-artifacts-first'], expect: { 'acceptance-artifacts-first': /artifact arrives before the pending/ } },
+  { fault: 'acceptance-completes-without-waiting', scenarios: ['acc-accept'], expect: { 'acc-accept': /parks pending acceptance instead of completing/ } },
+  { fault: 'acceptance-drops-feedback', scenarios: ['acc-reject-retry'], expect: { 'acc-reject-retry': /feedback is in the task history/ } },
+  { fault: 'acceptance-ignores-max-rejections', scenarios: ['acc-max-rejections'], expect: { 'acc-max-rejections': /past maxRejections fails/ } },
+  { fault: 'acceptance-ignores-retry-false', scenarios: ['acc-retry-false'], expect: { 'acc-retry-false': /retry: false fails/ } },
+  { fault: 'acceptance-no-timeout', scenarios: ['acc-timeout'], expect: { 'acc-timeout': /FAILED within/ } },
+  { fault: 'acceptance-parks-before-artifacts', scenarios: ['acc-artifact-order'], expect: { 'acc-artifact-order': /artifact arrives before the pending/ } },
   {
     fault: 'acceptance-skips-criteria-validation',
-    scenarios: ['acceptance-invalid-criteria', 'acceptance-hostile-schema'],
-    expect: { 'acceptance-invalid-criteria': /invalid criteria are refused/, 'acceptance-hostile-schema': /hostile artifactSchema is refused/ },
+    scenarios: ['acc-bad-criteria', 'acc-hostile-schema'],
+    expect: { 'acc-bad-criteria': /invalid criteria are refused/, 'acc-hostile-schema': /hostile artifactSchema is refused/ },
   },
-  { fault: 'acceptance-accepts-second-decision', scenarios: ['acceptance-decision-flood'], expect: { 'acceptance-decision-flood': /exactly one decision of each flood/ } },
-  { fault: 'acceptance-ignores-authorization', scenarios: ['acceptance-unauthorized'], expect: { 'acceptance-unauthorized': /anyone but the creator is refused/ } },
-  { fault: 'acceptance-forgets-rejections', scenarios: ['acceptance-durability'], restart: true, expect: { 'acceptance-durability': /rejection count survived/ } },
+  { fault: 'acceptance-accepts-second-decision', scenarios: ['acc-decision-flood'], expect: { 'acc-decision-flood': /exactly one decision of each flood/ } },
+  { fault: 'acceptance-ignores-authorization', scenarios: ['acc-unauthorized'], expect: { 'acc-unauthorized': /anyone but the creator is refused/ } },
+  { fault: 'acceptance-forgets-rejections', scenarios: ['acc-durability'], restart: true, expect: { 'acc-durability': /rejection count survived/ } },
 ];
 
 /** Each broken variant, the scenarios that must catch it, and what the failing check must say. */

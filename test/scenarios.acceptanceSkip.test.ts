@@ -40,11 +40,11 @@ describe('acceptance scenarios skip with a reason', () => {
     const agent = await startFakeAcceptanceAgent({ generation: '1.0', declaration });
     try {
       const dir = join(out, 'limited');
-      const run = await runRig(['run', 'acceptance-max-rejections', 'acceptance-hostile-schema', '--target', agent.url, '--toxiproxy', 'none', '--out', dir]);
+      const run = await runRig(['run', 'acc-max-rejections', 'acc-hostile-schema', '--target', agent.url, '--toxiproxy', 'none', '--out', dir]);
       const { results } = readRunFiles(dir);
       expect(results.scenarios.map((s) => [s.name, s.verdict, s.reason])).toEqual([
-        ['acceptance-hostile-schema', 'skipped', 'the agent declares the acceptance-criteria extension with supportsArtifactSchema false'],
-        ['acceptance-max-rejections', 'skipped', 'the scenario needs maxRejections 1; the agent declares maxRejectionsCap 0'],
+        ['acc-hostile-schema', 'skipped', 'the agent declares the acceptance-criteria extension with supportsArtifactSchema false'],
+        ['acc-max-rejections', 'skipped', 'the scenario needs maxRejections 1; the agent declares maxRejectionsCap 0'],
       ]);
       expect(run.code, run.stderr).toBe(3);
     } finally {

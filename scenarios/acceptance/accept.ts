@@ -5,7 +5,7 @@ import { defineScenario } from '../../rig/engine/defineScenario.ts';
 import { isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 
 export default defineScenario({
-  name: 'acceptance-accept',
+  name: 'acc-accept',
   description: 'a gated task parks pending acceptance after its artifacts (it does not complete on its own); accept moves it to COMPLETED',
   tags: ['acceptance'],
   needs: { acceptance: true },

@@ -7,7 +7,7 @@ import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig
 import type { Decision } from '../../rig/protocol/acceptance.ts';
 
 export default defineScenario({
-  name: 'acceptance-decision-flood',
+  name: 'acc-decision-flood',
   description: 'concurrent accepts and rejects on one pending task: exactly one applied, the rest -32042 conflict, the task ends in the winner\'s state',
   tags: ['acceptance', 'chaos'],
   needs: { acceptance: true },

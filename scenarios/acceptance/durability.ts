@@ -22,7 +22,7 @@ async function notPending(ctx: ScenarioContext, client: ScenarioContext['client'
 }
 
 export default defineScenario({
-  name: 'acceptance-durability',
+  name: 'acc-durability',
   description: 'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection past maxRejections fails, decisions stay single',
   tags: ['acceptance', 'chaos', 'durability'],
   needs: { acceptance: true, restart: true },

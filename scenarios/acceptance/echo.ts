@@ -9,7 +9,7 @@ import { describeOpening, isTerminal, openGate, requireGate, settle, stateOf } f
 import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
 
 export default defineScenario({
-  name: 'acceptance-echo',
+  name: 'acc-echo',
   description: 'a task parked pending acceptance comes with the echo; without the echo the task ends on its own; a non-activating client gets plain WORKING → COMPLETED',
   tags: ['acceptance'],
   needs: { acceptance: true },

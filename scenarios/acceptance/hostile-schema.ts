@@ -22,7 +22,7 @@ function oversized(): Record<string, unknown> {
 }
 
 export default defineScenario({
-  name: 'acceptance-hostile-schema',
+  name: 'acc-hostile-schema',
   description: 'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are refused with -32040 within the budget; the agent keeps working',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },

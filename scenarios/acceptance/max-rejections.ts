@@ -4,7 +4,7 @@ import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts
 import { pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 
 export default defineScenario({
-  name: 'acceptance-max-rejections',
+  name: 'acc-max-rejections',
   description: 'maxRejections 1: the first reject retries, the second (past the limit) fails the task',
   tags: ['acceptance'],
   needs: { acceptance: true },

@@ -5,7 +5,7 @@ import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts
 import { artifactNames, attemptName, historyHasText, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 
 export default defineScenario({
-  name: 'acceptance-reject-retry',
+  name: 'acc-reject-retry',
   description: 'reject with retry: the feedback is in history, the same task and contextId run a new attempt and park pending again; accept completes',
   tags: ['acceptance'],
   needs: { acceptance: true },

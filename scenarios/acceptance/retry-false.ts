@@ -3,7 +3,7 @@ import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts
 import { pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 
 export default defineScenario({
-  name: 'acceptance-retry-false',
+  name: 'acc-retry-false',
   description: 'reject with retry: false fails the task at once (maxRejections left unused)',
   tags: ['acceptance'],
   needs: { acceptance: true },

@@ -9,7 +9,7 @@ const GRACE_MS = 3_000;
 const EARLY_SLACK_MS = 500;
 
 export default defineScenario({
-  name: 'acceptance-timeout',
+  name: 'acc-timeout',
   description: 'a task pending past acceptanceTimeoutSeconds is FAILED by the agent',
   tags: ['acceptance'],
   needs: { acceptance: true },

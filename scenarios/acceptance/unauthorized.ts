@@ -8,7 +8,7 @@ import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig
 import { ACCEPTANCE_DECISION_UNAUTHORIZED } from '../../rig/protocol/acceptance.ts';
 
 export default defineScenario({
-  name: 'acceptance-unauthorized',
+  name: 'acc-unauthorized',
   description: 'a decision from another bearer token, or none, is refused with -32043 and the task stays pending; the creator decides',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },

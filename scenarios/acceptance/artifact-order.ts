@@ -16,7 +16,7 @@ function letter(event: StreamResponse, pending: boolean): string {
 }
 
 export default defineScenario({
-  name: 'acceptance-artifacts-first',
+  name: 'acc-artifact-order',
   description: 'on the creating stream the attempt\'s artifacts arrive before the pending-acceptance status',
   tags: ['acceptance', 'streaming'],
   needs: { acceptance: true },

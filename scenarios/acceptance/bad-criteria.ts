@@ -7,7 +7,7 @@ import { describeOpening, freshContextId, openGate, requireGate, tasksInContext 
 import { ACCEPTANCE_CRITERIA_INVALID, ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
 
 export default defineScenario({
-  name: 'acceptance-invalid-criteria',
+  name: 'acc-bad-criteria',
   description: 'malformed criteria (unknown evaluator, negative or fractional numbers, bad requiredArtifacts, a non-schema) are refused with -32040 and no task',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
