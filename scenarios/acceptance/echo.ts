@@ -24,8 +24,8 @@ export default defineScenario({
       return;
     }
     ctx.check('a task parked pending acceptance comes with the echo of the extension', activated.kind !== 'pending' || activated.echoed, activated.echoed ? 'echoed' : `parked pending without ${ACCEPTANCE_URI} in the response's A2A-Extensions: a client that sees no echo must not wait, so nothing would ever decide it`);
-    if (!activated.echoed && activated.kind === 'not-pending') {
-      // The client must not wait for a gate: the task has to end on its own.
+    if (!activated.echoed && activated.kind === 'not-pending' && ctx.agent.scripts) {
+      // The client must not wait for a gate: a scripted task has to end on its own.
       const ended = isTerminal(activated.task) ? activated.task : await settle(ctx, activated.task.id, isTerminal);
       ctx.check('without the echo the task ends without a decision', isTerminal(ended), stateOf(ctx.client, ended));
     } else if (activated.kind === 'pending') {
