@@ -1,10 +1,31 @@
 // Exactly one decision wins: a flood of concurrent decisions on one pending task (accepts and
 // rejects without retry, so any winner ends the task) gets exactly one applied; every other one is
 // AcceptanceDecisionConflict (-32042; HTTP 409 on HTTP+JSON); the task's state is the winner's, and
-// at most one of the flood's decision messages joined its history (one transition, not several).
+// at most one of the flood's decision messages joined its history (one transition, not several);
+// where the agent offers the replay plane, its outbox holds exactly one terminal status event.
 import { defineScenario } from '../../rig/engine/defineScenario.ts';
 import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 import type { Decision } from '../../rig/protocol/acceptance.ts';
+import { TERMINAL_STATES } from '../../rig/protocol/a2aTypes.ts';
+import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
+
+/** How long a terminal task's replay may take to arrive and end. */
+const REPLAY_WAIT_MS = 5_000;
+
+/**
+ * Terminal status events in the task's full replay. The reference agent's plane closes the socket
+ * once it has replayed a terminal task, so everything stored has arrived when it ends (bounded).
+ */
+async function terminalTransitions(ctx: ScenarioContext, taskId: string): Promise<{ taskId: string; count: number; note: string }> {
+  const socket = await ctx.direct.replay(taskId, { since: 0 }).catch((err: Error) => err);
+  if (socket instanceof Error) return { taskId, count: -1, note: ` (replay refused: ${socket.message})` };
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([socket.ended.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, REPLAY_WAIT_MS, false)))]);
+  clearTimeout(timer);
+  await socket.close();
+  const count = socket.events.filter((e) => 'statusUpdate' in e.event && TERMINAL_STATES.has(e.event.statusUpdate.status.state)).length;
+  return { taskId, count, note: ended ? '' : ` (the replay did not end within ${REPLAY_WAIT_MS} ms)` };
+}
 
 export default defineScenario({
   name: 'acc-decision-flood',
@@ -21,6 +42,7 @@ export default defineScenario({
     const others: string[] = [];
     const mismatched: string[] = [];
     const crowded: string[] = [];
+    const transitions: Array<{ taskId: string; count: number; note: string }> = [];
     for (let t = 0; t < tasks; t++) {
       const task = await pendingGate(ctx, 'the gated task parks pending acceptance');
       if (!task) return;
@@ -42,10 +64,16 @@ export default defineScenario({
       if (applied.length === 1 && after?.status.state !== winner) mismatched.push(`task ${task.id}: the winner left it ${winner}, it is ${stateOf(ctx.client, after)}`);
       const joined = after ? after.history.filter((m) => m.parts.some((p) => typeof p.text === 'string' && p.text.startsWith(`flood ${t}-`))).length : 0;
       if (joined > 1) crowded.push(`task ${task.id}: ${joined} decision messages in history`);
+      if (ctx.agent.replayPlane) transitions.push(await terminalTransitions(ctx, task.id));
     }
     ctx.check('exactly one decision of each flood is applied', notOne.length === 0, notOne.length ? notOne.slice(0, 3).join('; ') : `${tasks} floods of ${decisions}`);
     ctx.check('every other decision is refused as a conflict (-32042)', others.length === 0, others.slice(0, 3).join('; ') || undefined);
     ctx.check('the task ends in the state the winning decision left it in', mismatched.length === 0, mismatched.slice(0, 3).join('; ') || undefined);
     ctx.check('at most one decision message of each flood joins the task history (one transition)', crowded.length === 0, crowded.slice(0, 3).join('; ') || undefined);
+    if (!ctx.agent.replayPlane) ctx.log('the agent offers no replay plane (/events): transitions are judged by the history only');
+    else {
+      const many = transitions.filter((t) => t.count !== 1);
+      ctx.check('the outbox holds exactly one terminal transition per flood (replay plane)', many.length === 0, many.length ? many.slice(0, 3).map((t) => `task ${t.taskId}: ${t.count}${t.note}`).join('; ') : `${transitions.length} tasks`);
+    }
   },
 });
