@@ -138,3 +138,31 @@ export async function tasksInContext(client: A2AClient, contextId: string, signa
     return { unsupported: `${method}: ${(err as Error).message}` };
   }
 }
+
+/** How long a terminal task's replay may take to arrive and end. */
+const REPLAY_WAIT_MS = 5_000;
+
+/**
+ * A terminal task's full replay from the agent's replay plane (/events), one letter per event:
+ * T task snapshot, W working, A artifact, P pending acceptance, I other input-required, C completed,
+ * F failed, S other status. The plane closes the socket after replaying a terminal task, so the
+ * shape is complete when it ends; `complete` says whether it did within the bound.
+ */
+export async function replayShape(ctx: ScenarioContext, taskId: string): Promise<{ shape: string; complete: boolean } | { refused: string }> {
+  const socket = await ctx.direct.replay(taskId, { since: 0 }).catch((err: Error) => err);
+  if (socket instanceof Error) return { refused: socket.message };
+  let timer: NodeJS.Timeout | undefined;
+  const complete = await Promise.race([socket.ended.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, REPLAY_WAIT_MS, false)))]);
+  clearTimeout(timer);
+  await socket.close();
+  const letters: Partial<Record<string, string>> = { TASK_STATE_WORKING: 'W', TASK_STATE_COMPLETED: 'C', TASK_STATE_FAILED: 'F', TASK_STATE_INPUT_REQUIRED: 'I' };
+  const shape = socket.events
+    .map(({ event }) => {
+      if ('artifactUpdate' in event) return 'A';
+      if ('task' in event) return 'T';
+      if (!('statusUpdate' in event)) return 'S';
+      return ctx.direct.acceptance.isPending(event) ? 'P' : (letters[event.statusUpdate.status.state] ?? 'S');
+    })
+    .join('');
+  return { shape, complete };
+}

@@ -4,27 +4,15 @@
 // at most one of the flood's decision messages joined its history (one transition, not several);
 // where the agent offers the replay plane, its outbox holds exactly one terminal status event.
 import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+import { isTerminal, pendingGate, replayShape, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 import type { Decision } from '../../rig/protocol/acceptance.ts';
-import { TERMINAL_STATES } from '../../rig/protocol/a2aTypes.ts';
 import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
 
-/** How long a terminal task's replay may take to arrive and end. */
-const REPLAY_WAIT_MS = 5_000;
-
-/**
- * Terminal status events in the task's full replay. The reference agent's plane closes the socket
- * once it has replayed a terminal task, so everything stored has arrived when it ends (bounded).
- */
+/** Terminal status events in the task's full replay (C or F in its shape). */
 async function terminalTransitions(ctx: ScenarioContext, taskId: string): Promise<{ taskId: string; count: number; note: string }> {
-  const socket = await ctx.direct.replay(taskId, { since: 0 }).catch((err: Error) => err);
-  if (socket instanceof Error) return { taskId, count: -1, note: ` (replay refused: ${socket.message})` };
-  let timer: NodeJS.Timeout | undefined;
-  const ended = await Promise.race([socket.ended.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, REPLAY_WAIT_MS, false)))]);
-  clearTimeout(timer);
-  await socket.close();
-  const count = socket.events.filter((e) => 'statusUpdate' in e.event && TERMINAL_STATES.has(e.event.statusUpdate.status.state)).length;
-  return { taskId, count, note: ended ? '' : ` (the replay did not end within ${REPLAY_WAIT_MS} ms)` };
+  const replayed = await replayShape(ctx, taskId);
+  if ('refused' in replayed) return { taskId, count: -1, note: ` (replay refused: ${replayed.refused})` };
+  return { taskId, count: replayed.shape.replace(/[^CF]/g, '').length, note: replayed.complete ? '' : ' (the replay did not end)' };
 }
 
 export default defineScenario({

@@ -1,8 +1,9 @@
 // Reject with retry, the round trip: the feedback joins the task's history verbatim, the same task
 // (id and contextId) runs a new attempt, emits that attempt's artifacts and parks pending again;
-// an accept then completes it.
+// an accept then completes it. Where the agent offers the replay plane, its stored events show the
+// task going back to WORKING between the two pending states.
 import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { artifactNames, attemptName, historyHasText, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+import { replayShape, artifactNames, attemptName, historyHasText, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
 
 export default defineScenario({
   name: 'acc-reject-retry',
@@ -30,5 +31,11 @@ export default defineScenario({
     const accepted = await acc.decide(task.id, task.contextId, { action: 'accept' }, { signal: ctx.signal });
     const done = isTerminal(accepted.task) ? accepted.task : await settle(ctx, task.id, isTerminal);
     ctx.check('accept after the retry completes the task', done?.status.state === 'TASK_STATE_COMPLETED', `${accepted.kind}, then ${stateOf(ctx.client, done)}`);
+    if (!ctx.agent.replayPlane) return ctx.log('the agent offers no replay plane (/events): the WORKING between the attempts is not checked');
+    // The stored lifecycle: pending, the rejection sends it back to WORKING, the new attempt's
+    // artifacts (a scripted agent's), pending again, completed.
+    const replayed = await replayShape(ctx, task.id);
+    const retried = ctx.agent.scripts ? /P[^P]*W[^P]*A[^P]*P/ : /P[^P]*W[^P]*P/;
+    ctx.check('the stored events show pending, WORKING, a new attempt, pending again (replay plane)', 'shape' in replayed && retried.test(replayed.shape), 'shape' in replayed ? `events: ${replayed.shape}${replayed.complete ? '' : ' (replay did not end)'}` : `replay refused: ${replayed.refused}`);
   },
 });
