@@ -3,12 +3,17 @@
 // task B is created on a stream that the rig then cuts; task C is accepted before the crash. After
 // the disconnect and after the restart A and B are still pending acceptance with the flag; A's next
 // rejection, past maxRejections only if its first one was remembered, fails it; B takes exactly one
-// accept; C stays COMPLETED and refuses another decision.
+// accept; C stays COMPLETED and refuses another decision; task D, parked with a 2 s timeout just
+// before the crash, is FAILED by the restarted agent (the deadline is stored, not only a timer).
 import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
 import { gatedScript, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, SETTLE_MS, stateOf } from '../../rig/engine/acceptanceGates.ts';
 import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
 import type { Task } from '../../rig/protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
+
+/** Task D's acceptance timeout, and how long past it the restarted agent may take to fail it. */
+const D_TIMEOUT_S = 2;
+const GRACE_MS = 3_000;
 
 /** Each task's state as `client` reads it now, one line each for those not pending acceptance. */
 async function notPending(ctx: ScenarioContext, client: ScenarioContext['client'], tasks: Task[]): Promise<string[]> {
@@ -23,7 +28,7 @@ async function notPending(ctx: ScenarioContext, client: ScenarioContext['client'
 
 export default defineScenario({
   name: 'acc-durability',
-  description: 'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection past maxRejections fails, decisions stay single',
+  description: 'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection past maxRejections fails, decisions stay single, deadlines still fire',
   tags: ['acceptance', 'chaos', 'durability'],
   needs: { acceptance: true, restart: true },
   params: everyProfile({}),
@@ -57,6 +62,10 @@ export default defineScenario({
     const cAccepted = await acc.decide(c.id, c.contextId, { action: 'accept' }, { signal: ctx.signal });
     if (!ctx.check('task C is accepted before the crash', cAccepted.kind === 'applied', cAccepted.kind)) return;
 
+    // Task D's deadline passes around the restart: the agent must still fail it (a stored deadline, not a timer only).
+    const d = await pendingGate(ctx, 'task D parks pending acceptance', { criteria: { acceptanceTimeoutSeconds: D_TIMEOUT_S } });
+    if (!d) return;
+
     const afterCut = await notPending(ctx, ctx.client, [a, b]);
     ctx.check(`after the client disconnect${ctx.faults.available ? ' (every connection cut)' : ''} tasks A and B are still pending acceptance`, afterCut.length === 0, afterCut.join('; ') || undefined);
     if (!ctx.faults.available) ctx.log('no fault backend: the disconnect is the rig closing its stream only');
@@ -73,6 +82,8 @@ export default defineScenario({
     const bAccept = await acc.decide(b.id, b.contextId, { action: 'accept' }, { signal: ctx.signal });
     const bEnd = isTerminal(bAccept.task) ? bAccept.task : await settle(ctx, b.id, isTerminal);
     ctx.check('task B takes an accept after the restart and completes', bAccept.kind === 'applied' && bEnd?.status.state === 'TASK_STATE_COMPLETED', `${bAccept.kind}, then ${stateOf(ctx.client, bEnd)}`);
+    const dEnd = await settle(ctx, d.id, isTerminal, { timeoutMs: D_TIMEOUT_S * 1000 + GRACE_MS, client: ctx.direct });
+    ctx.check(`the acceptance deadline survived: task D (acceptanceTimeoutSeconds ${D_TIMEOUT_S}) is FAILED after the restart`, dEnd?.status.state === 'TASK_STATE_FAILED', stateOf(ctx.client, dEnd));
     const bTwice = await acc.decide(b.id, b.contextId, { action: 'accept' }, { signal: ctx.signal });
     const cTwice = await acc.decide(c.id, c.contextId, { action: 'reject', reason: 'OTHER', retry: false }, { signal: ctx.signal });
     const cNow = await ctx.direct.getTask(c.id, { signal: ctx.signal });
