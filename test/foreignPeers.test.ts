@@ -64,7 +64,7 @@ const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => 
 /** The acceptance-criteria scenarios (scenarios/acceptance/), by name: the load ones are measured elsewhere. */
 const ACCEPTANCE_SCENARIOS = [
   'acc-accept', 'acc-artifact-order', 'acc-bad-criteria', 'acc-decision-flood', 'acc-durability', 'acc-echo',
-  'acc-hostile-schema', 'acc-max-rejections', 'acc-reject-retry', 'acc-retry-false', 'acc-timeout', 'acc-unauthorized',
+  'acc-hostile-schema', 'acc-max-rejections', 'acc-reject-retry', 'acc-retry-false', 'acc-timeout', 'acc-unauthorized', 'acc-with-hitl',
 ];
 
 /** The peer's acceptance-* fault flags, the acceptance scenario that must catch each, and what its failing check says. */
