@@ -61,6 +61,30 @@ const explain = (results: RunResult) =>
   results.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}`).join('\n');
 const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
 
+/** The acceptance-criteria scenarios (scenarios/acceptance/), by name: the load ones are measured elsewhere. */
+const ACCEPTANCE_SCENARIOS = [
+  'acc-accept', 'acc-artifact-order', 'acc-bad-criteria', 'acc-decision-flood', 'acc-durability', 'acc-echo',
+  'acc-hostile-schema', 'acc-max-rejections', 'acc-reject-retry', 'acc-retry-false', 'acc-timeout', 'acc-unauthorized', 'acc-with-hitl',
+];
+
+/** The peer's acceptance-* fault flags, the acceptance scenario that must catch each, and what its failing check says. */
+const ACCEPTANCE_BROKEN: { fault: string; scenarios: string[]; restart?: boolean; expect: Record<string, RegExp> }[] = [
+  { fault: 'acceptance-completes-without-waiting', scenarios: ['acc-accept'], expect: { 'acc-accept': /parks pending acceptance instead of completing/ } },
+  { fault: 'acceptance-drops-feedback', scenarios: ['acc-reject-retry'], expect: { 'acc-reject-retry': /feedback is in the task history/ } },
+  { fault: 'acceptance-ignores-max-rejections', scenarios: ['acc-max-rejections'], expect: { 'acc-max-rejections': /past maxRejections fails/ } },
+  { fault: 'acceptance-ignores-retry-false', scenarios: ['acc-retry-false'], expect: { 'acc-retry-false': /retry: false fails/ } },
+  { fault: 'acceptance-no-timeout', scenarios: ['acc-timeout'], expect: { 'acc-timeout': /FAILED within/ } },
+  { fault: 'acceptance-parks-before-artifacts', scenarios: ['acc-artifact-order'], expect: { 'acc-artifact-order': /artifact arrives before the pending/ } },
+  {
+    fault: 'acceptance-skips-criteria-validation',
+    scenarios: ['acc-bad-criteria', 'acc-hostile-schema'],
+    expect: { 'acc-bad-criteria': /invalid criteria are refused/, 'acc-hostile-schema': /hostile artifactSchema is refused/ },
+  },
+  { fault: 'acceptance-accepts-second-decision', scenarios: ['acc-decision-flood'], expect: { 'acc-decision-flood': /exactly one decision of each flood/ } },
+  { fault: 'acceptance-ignores-authorization', scenarios: ['acc-unauthorized'], expect: { 'acc-unauthorized': /anyone but the creator is refused/ } },
+  { fault: 'acceptance-forgets-rejections', scenarios: ['acc-durability'], restart: true, expect: { 'acc-durability': /rejection count survived/ } },
+];
+
 /** Each broken variant, the scenarios that must catch it, and what the failing check must say. */
 const BROKEN: { fault: string; scenarios: string[]; restart?: boolean; only?: PeerSdk; expect: Record<string, RegExp> }[] = [
   {
@@ -80,6 +104,8 @@ const BROKEN: { fault: string; scenarios: string[]; restart?: boolean; only?: Pe
   { fault: 'envelope-without-activation', scenarios: ['activation'], only: '1.3.0', expect: { activation: /without activation/i } },
   { fault: 'no-extension-echo', scenarios: ['activation'], only: '1.3.0', expect: { activation: /echoed/i } },
   { fault: 'envelope-extra-field', scenarios: ['cf5'], only: '1.3.0', expect: { cf5: /only the fields the spec lists: extra: ui_hint/ } },
+  // The acceptance-criteria extension: each of the peer's acceptance-* flags fails its scenario (one SDK).
+  ...ACCEPTANCE_BROKEN.map((v) => ({ ...v, only: '1.3.0' as const })),
 ];
 
 for (const sdk of ['1.3.0', '0.3.26'] as const) {
@@ -89,6 +115,13 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const { run, results } = await rigAgainstPeer(sdk, 'conform', [], (url) => ['conform', '--target', url]);
       expect(results.scenarios.filter((s) => s.verdict !== 'passed').map((s) => s.name), explain(results)).toEqual([]);
       expect(results.verdict).toBe('passed');
+      expect(run.code, run.stderr).toBe(0);
+    });
+
+    it('correct peer: every acceptance scenario passes (--restart-cmd for the durability one)', { timeout: 150_000 }, async () => {
+      const { run, results } = await rigAgainstPeer(sdk, 'acceptance', [], (url, restartCmd) => ['run', ...ACCEPTANCE_SCENARIOS, '--target', url, '--restart-cmd', restartCmd]);
+      expect(results.scenarios.map((s) => s.name).sort()).toEqual([...ACCEPTANCE_SCENARIOS].sort());
+      expect(results.scenarios.filter((s) => s.verdict !== 'passed').map((s) => s.name), explain(results)).toEqual([]);
       expect(run.code, run.stderr).toBe(0);
     });
 

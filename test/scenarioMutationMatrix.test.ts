@@ -11,7 +11,7 @@ import { pinnedToxiproxy } from './support/proxyBackends.ts';
 
 const MATRIX: Record<string, string[]> = {
   'accept-duplicates': ['cf1', 'duplicate-flood'],
-  'no-extension-echo': ['cf1'],
+  'no-extension-echo': ['cf1', 'acc-echo'],
   'keep-input-required': ['cf2'],
   'skip-validation': ['cf3', 'cf7'],
   'validation-errors-elsewhere': ['cf3'],
@@ -25,6 +25,17 @@ const MATRIX: Record<string, string[]> = {
   'no-depth-limit': ['deep-nesting'],
   'envelope-without-activation': ['activation'],
   'declare-required-extension': ['agent-card'],
+  // The acceptance-criteria extension (scenarios/acceptance/), one row per fault flag of its gate.
+  'acceptance-completes-without-waiting': ['acc-accept', 'acc-with-hitl'],
+  'acceptance-drops-feedback': ['acc-reject-retry'],
+  'acceptance-ignores-max-rejections': ['acc-max-rejections'],
+  'acceptance-ignores-retry-false': ['acc-retry-false'],
+  'acceptance-no-timeout': ['acc-timeout'],
+  'acceptance-parks-before-artifacts': ['acc-artifact-order'],
+  'acceptance-skips-criteria-validation': ['acc-bad-criteria', 'acc-hostile-schema'],
+  'acceptance-accepts-second-decision': ['acc-decision-flood'],
+  'acceptance-ignores-authorization': ['acc-unauthorized'],
+  'acceptance-forgets-rejections': ['acc-durability'],
 };
 
 const all = await loadScenarios();

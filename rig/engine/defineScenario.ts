@@ -17,6 +17,8 @@ export interface ScenarioNeeds {
   replayPlane?: boolean;
   /** The agent follows a2a-rig scripts (our reference agent only). */
   scripts?: boolean;
+  /** The agent declares the acceptance-criteria extension in its card. */
+  acceptance?: boolean;
 }
 
 /** Each need as `a2a-rig list` says it. */
@@ -26,6 +28,7 @@ export const NEED_LABELS: Record<keyof ScenarioNeeds, string> = {
   restart: 'a restartable agent (embedded, or --restart-cmd)',
   replayPlane: 'the replay plane (/events)',
   scripts: 'a2a-rig scripts (the reference agent)',
+  acceptance: 'the acceptance-criteria extension in the card',
 };
 
 export interface ScenarioDefinition<P extends object = Record<string, unknown>> {

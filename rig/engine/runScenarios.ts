@@ -39,6 +39,7 @@ function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx:
   if (needs.restart && !env.canRestart) unmet.push('the agent cannot be restarted (pass --restart-cmd with --target)');
   if (needs.replayPlane && !env.replayPlane.offered) unmet.push(`the agent offers no replay plane (${env.replayPlane.detail})`);
   if (needs.scripts && !ctx.agent.scripts) unmet.push('the agent does not follow a2a-rig scripts (only the reference agent does)');
+  if (needs.acceptance && !env.agent.acceptance.declared) unmet.push('the agent does not declare the acceptance-criteria extension in its card');
   return unmet.length > 0 ? unmet.join('; ') : undefined;
 }
 

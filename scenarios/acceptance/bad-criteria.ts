@@ -1,0 +1,58 @@
+// Invalid criteria are refused on the activating request: AcceptanceCriteriaInvalid (-32040; HTTP
+// 400 on HTTP+JSON), data naming the extension, and no task created (the agent must not accept a
+// task it cannot gate). Each case is sent in a fresh contextId, and where the agent has ListTasks
+// that context is checked to hold no task.
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
+import { describeOpening, freshContextId, openGate, requireGate, tasksInContext } from '../../rig/engine/acceptanceGates.ts';
+import { ACCEPTANCE_CRITERIA_INVALID, ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
+
+export default defineScenario({
+  name: 'acc-bad-criteria',
+  description: 'malformed criteria (unknown evaluator, negative or fractional numbers, bad requiredArtifacts, a non-schema) are refused with -32040 and no task',
+  tags: ['acceptance', 'hostile'],
+  needs: { acceptance: true },
+  params: everyProfile({}),
+  budgetMs: everyProfile(30_000),
+  records: { latencies: [], counters: { refused: 'tally' } },
+  async run(ctx) {
+    requireGate(ctx);
+    const cap = ctx.client.acceptance.declaration.maxRejectionsCap;
+    const cases: Array<[string, unknown]> = [
+      ['criteria that are not an object', 'accept anything'],
+      ['an unknown evaluator', { evaluator: 'robot' }],
+      ['a negative maxRejections', { maxRejections: -1 }],
+      ['a fractional maxRejections', { maxRejections: 1.5 }],
+      ['a zero acceptanceTimeoutSeconds', { acceptanceTimeoutSeconds: 0 }],
+      ['a negative acceptanceTimeoutSeconds', { acceptanceTimeoutSeconds: -5 }],
+      ['requiredArtifacts that are not names', { requiredArtifacts: [42, ''] }],
+      ['an artifactSchema that is not a schema', { artifactSchema: 42 }],
+      ['an artifactSchema with an unknown type', { artifactSchema: { type: 'nonsense' } }],
+      ...(cap !== undefined ? [[`maxRejections above the declared cap ${cap}`, { maxRejections: cap + 1 }] as [string, unknown]] : []),
+    ];
+    const accepted: string[] = [];
+    const wrong: string[] = [];
+    const created: string[] = [];
+    const problems: string[] = [];
+    let listing: string | undefined;
+    for (const [what, criteria] of cases) {
+      const contextId = freshContextId();
+      const opened = await openGate(ctx, { criteria, contextId });
+      if (opened.kind !== 'refused') {
+        accepted.push(`${what}: ${describeOpening(opened)}`);
+        if (opened.kind !== 'message') await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
+        continue;
+      }
+      ctx.count('refused');
+      if (opened.code !== ACCEPTANCE_CRITERIA_INVALID) wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
+      else if (opened.refusal?.extension !== ACCEPTANCE_URI) problems.push(`${what}: ${opened.refusal?.problems.join('; ') || 'error.data does not name the extension'}`);
+      const listed = await tasksInContext(ctx.direct, contextId, ctx.signal);
+      if ('unsupported' in listed) listing = listed.unsupported;
+      else if (listed.count > 0) created.push(`${what}: ${listed.count} task(s) in its context`);
+    }
+    ctx.check('invalid criteria are refused on the activating request', accepted.length === 0, accepted.length ? `${accepted.length} of ${cases.length} taken: ${accepted.slice(0, 3).join('; ')}` : `${cases.length}/${cases.length}`);
+    ctx.check(`the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`, wrong.length === 0, wrong.slice(0, 3).join('; ') || undefined);
+    ctx.check('the refusal\'s error data names the extension', problems.length === 0, problems.slice(0, 3).join('; ') || undefined);
+    if (listing && created.length === 0) ctx.log(`no task created: not checked by listing (${listing})`);
+    else ctx.check('a refused request creates no task (ListTasks of its context is empty)', created.length === 0, created.slice(0, 3).join('; ') || undefined);
+  },
+});

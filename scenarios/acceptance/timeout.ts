@@ -1,0 +1,31 @@
+// The acceptance timeout: a task left pending past acceptanceTimeoutSeconds is FAILED by the agent.
+// Records how long after parking the FAILED state was observed.
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
+import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+
+/** How long past the timeout the agent may take to fail the task (a loaded 2-core box included). */
+const GRACE_MS = 3_000;
+/** The pending status is committed a little before the creating reply is read. */
+const EARLY_SLACK_MS = 500;
+
+export default defineScenario({
+  name: 'acc-timeout',
+  description: 'a task pending past acceptanceTimeoutSeconds is FAILED by the agent',
+  tags: ['acceptance'],
+  needs: { acceptance: true },
+  params: everyProfile({ timeoutSeconds: 1 }),
+  budgetMs: everyProfile(30_000),
+  records: { latencies: ['timeout_fired'], counters: {} },
+  async run(ctx, { timeoutSeconds }) {
+    requireGate(ctx);
+    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { acceptanceTimeoutSeconds: timeoutSeconds } });
+    if (!task) return;
+    const parkedAt = performance.now();
+    const after = await settle(ctx, task.id, isTerminal, { timeoutMs: timeoutSeconds * 1000 + GRACE_MS });
+    const elapsed = performance.now() - parkedAt;
+    if (after) ctx.latency('timeout_fired').recordMs(elapsed);
+    ctx.check(`the task is FAILED within ${timeoutSeconds} s + ${GRACE_MS / 1000} s of parking`, after?.status.state === 'TASK_STATE_FAILED', after ? `${after.status.state} after ${Math.round(elapsed)} ms` : `not terminal after ${Math.round(elapsed)} ms`);
+    // Observed from the creating reply, which comes just after the agent parked: a little slack.
+    if (after) ctx.check('the task is not failed before the timeout', elapsed >= timeoutSeconds * 1000 - EARLY_SLACK_MS, `${Math.round(elapsed)} ms after parking`);
+  },
+});

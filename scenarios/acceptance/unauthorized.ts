@@ -1,0 +1,40 @@
+// Decisions are authorized: a task created with a bearer token may be decided only by its creator
+// (or a principal it named). Another token, and no token at all, are refused with
+// AcceptanceDecisionUnauthorized (-32043; HTTP 403 on HTTP+JSON) and the task stays pending; the
+// creator's accept then completes it.
+import { randomUUID } from 'node:crypto';
+import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
+import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+import { ACCEPTANCE_DECISION_UNAUTHORIZED } from '../../rig/protocol/acceptance.ts';
+
+export default defineScenario({
+  name: 'acc-unauthorized',
+  description: 'a decision from another bearer token, or none, is refused with -32043 and the task stays pending; the creator decides',
+  tags: ['acceptance', 'hostile'],
+  needs: { acceptance: true },
+  params: everyProfile({}),
+  budgetMs: everyProfile(30_000),
+  records: { latencies: [], counters: {} },
+  async run(ctx) {
+    requireGate(ctx);
+    const acc = ctx.client.acceptance;
+    const creator = `creator-${randomUUID()}`;
+    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { bearerToken: creator });
+    if (!task) return;
+    const intruders: Array<[string, string | undefined]> = [['another bearer token', `stranger-${randomUUID()}`], ['no bearer token', undefined]];
+    const letIn: string[] = [];
+    const wrong: string[] = [];
+    for (const [who, token] of intruders) {
+      const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' }, { ...(token ? { bearerToken: token } : {}), signal: ctx.signal });
+      if (outcome.kind === 'applied') letIn.push(`${who}: applied (${outcome.state})`);
+      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== ACCEPTANCE_DECISION_UNAUTHORIZED) wrong.push(`${who}: ${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})`);
+    }
+    ctx.check('a decision from anyone but the creator is refused', letIn.length === 0, letIn.join('; ') || undefined);
+    ctx.check(`the refusal is AcceptanceDecisionUnauthorized (${ACCEPTANCE_DECISION_UNAUTHORIZED})`, wrong.length === 0, wrong.join('; ') || undefined);
+    const still = await ctx.client.getTask(task.id, { bearerToken: creator, signal: ctx.signal });
+    ctx.check('after the refused decisions the task is still pending acceptance', still.ok && acc.isPending(still.value), still.ok ? stateOf(ctx.client, still.value) : `GetTask ${still.error.code}`);
+    const own = await acc.decide(task.id, task.contextId, { action: 'accept' }, { bearerToken: creator, signal: ctx.signal });
+    const done = isTerminal(own.task) ? own.task : await settle(ctx, task.id, isTerminal);
+    ctx.check('the creator\'s accept completes the task', own.kind === 'applied' && done?.status.state === 'TASK_STATE_COMPLETED', `${own.kind}, then ${stateOf(ctx.client, done)}`);
+  },
+});
