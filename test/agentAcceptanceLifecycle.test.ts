@@ -94,6 +94,13 @@ describe.each(['1.0', '0.3'] as Gen[])('acceptance gate over JSON-RPC %s', (gen)
     expect(late.body.error.data).toMatchObject({ extension: ACCEPTANCE_URI, reason: expect.any(String) });
   });
 
+  it('cancels a pending task: the gate is closed and a decision after is a conflict', async () => {
+    const task = taskIn(gen, await createGated(agent.url, gen));
+    const canceled = await call(agent.url, gen, METHOD[gen].cancel, { id: task.id });
+    expect(stateOf(gen, canceled.body.result)).toBe('TASK_STATE_CANCELED');
+    expect((await decide(agent.url, gen, task.id, ACCEPT)).body.error.code).toBe(-32042);
+  });
+
   it('a client that does not activate the extension sees plain WORKING → COMPLETED, criteria ignored, no echo', async () => {
     const reply = await createGated(agent.url, gen, { criteria: { evaluator: 'nobody' } }, { acceptance: false });
     const task = taskIn(gen, reply);

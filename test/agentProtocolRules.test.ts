@@ -25,7 +25,7 @@ describe('agent card', () => {
       ]),
     );
     expect(card.capabilities.streaming).toBe(true);
-    expect(card.capabilities.extensions).toEqual([{ uri: HITL, description: expect.any(String), required: false, params: {} }]);
+    expect(card.capabilities.extensions[0]).toEqual({ uri: HITL, description: expect.any(String), required: false, params: {} });
   });
 });
 

@@ -49,7 +49,7 @@ describe('the 1.0 card (no A2A-Version, as the 1.0 TCK fetches it)', () => {
       { url: agent.url, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ]);
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
-    expect(card.capabilities.extensions).toEqual([{ uri: HITL, description: expect.any(String), required: false, params: {} }]);
+    expect(card.capabilities.extensions[0]).toEqual({ uri: HITL, description: expect.any(String), required: false, params: {} });
   });
 
   it('is what A2A-Version: 1.0 (header or query parameter) gets too', async () => {

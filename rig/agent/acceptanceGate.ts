@@ -12,6 +12,7 @@ import {
   ACCEPTANCE_ERROR_MESSAGES,
   ACCEPTANCE_URI,
   CRITERIA_KEY,
+  MAX_ACCEPTANCE_TIMEOUT_S,
   PENDING_KEY,
 } from '../protocol/acceptance.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -25,6 +26,10 @@ import type { TaskEngine } from './taskEngine.ts';
 
 /** Status message metadata key of a FAILED agent-evaluated gate: `{code: -32041, message, details}`. */
 export const ACCEPTANCE_ERROR_KEY = `${ACCEPTANCE_URI}/error`;
+/** Longest single timer: setTimeout fires at once beyond 2^31-1 ms, so a later deadline is re-armed in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** Self-check failures reported in that status message (the rest are counted, not listed). */
+export const MAX_REPORTED_FAILURES = 20;
 
 /** The extensions a message with this metadata must list (any acceptance key lists the URI). */
 export function extensionsOf(metadata: Record<string, unknown>): string[] {
@@ -64,7 +69,7 @@ export class AcceptanceGate {
   prepare(message: Message, request: GateRequest): ((taskId: string) => void) | undefined {
     if (!request.acceptance) return undefined;
     const skipValidation = this.engine.faults.has('acceptance-skips-criteria-validation');
-    const criteria = readCriteria(message.metadata?.[CRITERIA_KEY] ?? {}, this.engine.validator, { skipValidation });
+    const criteria = readCriteria(message.metadata?.[CRITERIA_KEY], this.engine.validator, { skipValidation });
     const deciders = decidersOf(message.metadata);
     const creator = principalOf(request.authorization);
     return (taskId) => this.store.insert(taskId, criteria, creator, deciders);
@@ -127,7 +132,10 @@ export class AcceptanceGate {
 
   private park(row: TaskRow, gate: GateRow): void {
     const { criteria, attempt } = gate;
-    const deadline = new Date(Date.now() + criteria.acceptanceTimeoutSeconds * 1000).toISOString();
+    // Clamped for the date only: validated criteria are within it already, and the skips-criteria-
+    // validation fault must not turn a huge timeout into an invalid Date (a throw here ends the agent).
+    const seconds = Math.min(Math.max(criteria.acceptanceTimeoutSeconds, 0), MAX_ACCEPTANCE_TIMEOUT_S);
+    const deadline = new Date(Date.now() + (Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString();
     const text = `awaiting an acceptance decision on attempt ${attempt + 1}${criteria.description ? `: ${criteria.description}` : ''}`;
     this.engine.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', text, { [PENDING_KEY]: true }, () => this.store.park(gate.taskId, attempt, deadline));
     this.armTimeout(gate.taskId, attempt, deadline);
@@ -146,8 +154,10 @@ export class AcceptanceGate {
       this.engine.setStatus(row, 'TASK_STATE_COMPLETED', text, undefined, () => this.store.settle(gate.taskId, 'met'));
       return;
     }
-    const error = { code: ACCEPTANCE_CRITERIA_NOT_MET, message: ACCEPTANCE_ERROR_MESSAGES[ACCEPTANCE_CRITERIA_NOT_MET], details: failures };
-    const why = failures.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('; ');
+    const details = failures.slice(0, MAX_REPORTED_FAILURES);
+    const error = { code: ACCEPTANCE_CRITERIA_NOT_MET, message: ACCEPTANCE_ERROR_MESSAGES[ACCEPTANCE_CRITERIA_NOT_MET], details };
+    const more = failures.length > details.length ? ` (and ${failures.length - details.length} more)` : '';
+    const why = details.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('; ') + more;
     this.engine.setStatus(row, 'TASK_STATE_FAILED', `acceptance criteria not met: ${why.slice(0, 1000)}`, { [ACCEPTANCE_ERROR_KEY]: error }, () =>
       this.store.settle(gate.taskId, 'not-met'),
     );
@@ -172,13 +182,14 @@ export class AcceptanceGate {
 
   private armTimeout(taskId: string, attempt: number, deadline: string): void {
     if (this.engine.faults.has('acceptance-no-timeout')) return;
-    this.engine.later(Math.max(0, Date.parse(deadline) - Date.now()), () => this.timeOut(taskId, attempt));
+    this.engine.later(Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(deadline) - Date.now())), () => this.timeOut(taskId, attempt));
   }
 
   private timeOut(taskId: string, attempt: number): void {
     const gate = this.store.get(taskId);
     const row = this.engine.outbox.getTask(taskId);
     if (!gate || !gate.pending || gate.attempt !== attempt || !row) return;
+    if (gate.pendingDeadline && Date.parse(gate.pendingDeadline) > Date.now()) return this.armTimeout(taskId, attempt, gate.pendingDeadline);
     const seconds = gate.criteria.acceptanceTimeoutSeconds;
     try {
       this.transition(row, 'TASK_STATE_FAILED', `no acceptance decision within ${seconds} s (acceptanceTimeoutSeconds)`, () => {
