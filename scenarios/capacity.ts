@@ -78,13 +78,13 @@ export default defineScenario<Params>({
     ci: { roundTrip: 'hitl', startRate: 10, growth: 1.5, maxRate: 2_000, stepMs: 5_000, ...bounds, ...slo },
     full: { roundTrip: 'hitl', startRate: 10, growth: 1.25, maxRate: 5_000, stepMs: 15_000, ...bounds, ...slo },
   },
+  paramChoices: { roundTrip: ROUND_TRIPS },
   budgetMs: { smoke: 20_000, ci: 180_000, full: 900_000 },
   records: {
     latencies: ['round_trip{rate}', 'resume_latency{rate}', 'acceptance_latency{rate}'],
     counters: { round_trips_completed: 'tally', round_trips_failed: 'tally', round_trips_dropped: 'tally', round_trips_late: 'tally', steps: 'tally', capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never' },
   },
   async run(ctx, p) {
-    if (!(ROUND_TRIPS as readonly string[]).includes(p.roundTrip)) throw new Error(`capacity.roundTrip must be ${ROUND_TRIPS.join(' or ')}, got "${p.roundTrip}"`);
     const acceptance = p.roundTrip === 'acceptance';
     const unsupported = acceptance ? ctx.client.acceptance.skipReason({ evaluator: 'client' }) : ctx.agent.hitl ? undefined : 'the agent does not declare hitl-prompt/v1 in its card';
     if (unsupported) ctx.skip(unsupported);
