@@ -159,6 +159,18 @@ describe('readCriteria: artifactSchema guards', () => {
     expect(readCriteria({ artifactSchema: tree }, validator).artifactSchema).toEqual(tree);
   });
 
+  it('never fetches a remote meta-schema, and one client\'s $id cannot poison another\'s schema or the meta-schema', () => {
+    const v = new GuardedValidator();
+    expect(refusal({ artifactSchema: { $schema: 'https://evil.example/meta', type: 'object' } }, v)).toMatch(/no schema with key or ref "https:\/\/evil\.example\/meta"/);
+    const claim = (type: string) => ({ type: 'object', properties: { a: { $id: 'https://shared.example/a', type } } });
+    const asString = readCriteria({ artifactSchema: claim('string') }, v).artifactSchema!;
+    const asNumber = readCriteria({ artifactSchema: claim('number') }, v).artifactSchema!;
+    expect(v.compile(asString).validate({ a: 1 })).toHaveLength(1);
+    expect(v.compile(asNumber).validate({ a: 1 })).toEqual([]);
+    readCriteria({ artifactSchema: { $id: 'https://json-schema.org/draft/2020-12/schema', type: 'string' } }, v);
+    expect(refusal({ artifactSchema: { type: 'no-such-type' } }, v)).toMatch(/not a usable JSON Schema/);
+  });
+
   it('refuses patterns RE2 cannot run (lookaround, backreferences)', () => {
     expect(refusal({ artifactSchema: { type: 'string', pattern: '(?=a)b' } })).toMatch(/criteria\.artifactSchema: .*regexp/);
     expect(refusal({ artifactSchema: { type: 'string', pattern: '(a)\\1' } })).toMatch(/regexp/);
@@ -174,11 +186,28 @@ describe('readCriteria: artifactSchema guards', () => {
     expect(performance.now() - started).toBeLessThan(COMPILE_BUDGET_MS * 5);
   }, 30_000);
 
-  it('accepts legal but costly schemas within S-2 (a 530-branch oneOf, a 7,000-instruction pattern): their cost is bounded when artifacts are checked', () => {
+  it('refuses a 530-branch oneOf (and oneOfs summing past the bound) before compiling it', () => {
+    const spy = vi.spyOn(validator, 'compile');
+    try {
+      const started = performance.now();
+      expect(refusal({ artifactSchema: wideOneOfSchema(530) })).toMatch(/criteria\.artifactSchema has 530 oneOf branches; at most 512/);
+      expect(performance.now() - started).toBeLessThan(100);
+      const nestedOneOfs = { oneOf: [{ oneOf: wideOneOfSchema(300).oneOf }, { type: 'object', properties: { a: { oneOf: wideOneOfSchema(300).oneOf } } }] };
+      expect(refusal({ artifactSchema: nestedOneOfs })).toMatch(/has 602 oneOf branches/);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    // Flat combinators compile flat: a 1,000-branch anyOf is fine.
+    const anyOf = { anyOf: wideOneOfSchema(1000).oneOf };
+    expect(readCriteria({ artifactSchema: anyOf }, new GuardedValidator({ compileBudgetMs: 60_000 })).artifactSchema).toBe(anyOf);
+  }, 30_000);
+
+  it('accepts legal but costly schemas within the bounds (a 512-branch oneOf, a 7,000-instruction pattern): their cost is bounded when artifacts are checked', () => {
     // Their compiles (~0.5 s and ~0.2 s quiet) can pass the 1 s budget on a loaded box: this test is
     // about what readCriteria refuses on its own account, so the budget is roomy here.
     const roomy = new GuardedValidator({ compileBudgetMs: 60_000 });
-    expect(readCriteria({ artifactSchema: wideOneOfSchema(530) }, roomy).artifactSchema).toBeDefined();
+    expect(readCriteria({ artifactSchema: wideOneOfSchema(512) }, roomy).artifactSchema).toBeDefined();
     expect(readCriteria({ artifactSchema: { type: 'string', pattern: COSTLY_PATTERN } }, roomy).artifactSchema).toBeDefined();
   }, 30_000);
 });

@@ -24,7 +24,7 @@ const dashboard = JSON.parse(read('dashboards/grafana/dashboards/a2a-rig.json'))
 };
 
 async function registeredNames(): Promise<Set<string>> {
-  const agent = new AgentMetrics({ tasksByState: () => ({}), openPrompts: () => 0 });
+  const agent = new AgentMetrics({ tasksByState: () => ({}), openPrompts: () => 0, pendingAcceptances: () => 0 });
   const rig = new RigMetrics();
   const names = new Set<string>();
   for (const registry of [agent.registry, rig.registry]) for (const m of await registry.getMetricsAsJSON()) names.add(m.name);

@@ -7,7 +7,8 @@
 // from any client (a hitl schema comes from the agent's own script): raw JSON nesting is bounded
 // before anything serializes or walks it recursively, and every `$ref` / `$dynamicRef` must be a
 // local `#...` pointer (the validator never fetches, but a remote ref is refused here with a clear
-// reason rather than as an unresolvable schema). Anything wrong → ACCEPTANCE_CRITERIA_INVALID with a
+// reason rather than as an unresolvable schema), and oneOf branches are bounded (MAX_ONEOF_BRANCHES).
+// Anything wrong → ACCEPTANCE_CRITERIA_INVALID with a
 // one-line reason naming the field; the agent then refuses the activating request (no task).
 import { A2AError } from '../protocol/errorCodes.ts';
 import {
@@ -43,6 +44,16 @@ export interface GateCriteria {
  * so this only stops pathological nesting, e.g. inside `const` or `examples`.
  */
 export const MAX_SCHEMA_JSON_DEPTH = 8 * MAX_NESTING_DEPTH;
+
+/**
+ * `oneOf` branches allowed in one artifactSchema, summed over every `oneOf` in it. Ajv compiles a
+ * oneOf into a chain of nested blocks, and V8 compiles that function lazily on its first call, in a
+ * time that grows faster than the branch count and that no watchdog can interrupt: measured on a
+ * loaded 2-core box, first call 14 ms at 256 branches, 80-300 ms at 530, ~590 ms at 1,000, ~1.9 s at
+ * 1,900, and past ~2,000 the generated code overflows V8's parser. anyOf/allOf compile flat (1,500
+ * branches: ~30 ms). The sum bounds the nesting even when oneOfs nest inside each other.
+ */
+export const MAX_ONEOF_BRANCHES = 512;
 
 const FIELDS = new Set(['description', 'artifactSchema', 'requiredArtifacts', 'evaluator', 'acceptanceTimeoutSeconds', 'maxRejections']);
 const REF_KEYWORDS = new Set(['$ref', '$dynamicRef', '$recursiveRef']);
@@ -118,6 +129,25 @@ function names(value: unknown): string[] {
   return [...value] as string[];
 }
 
+/** `oneOf` branches in the whole schema (conservative: a `oneOf` array anywhere counts). */
+function oneOfBranches(schema: object): number {
+  let branches = 0;
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'oneOf' && Array.isArray(value)) branches += value.length;
+      if (typeof value === 'object' && value !== null) stack.push(value);
+    }
+  }
+  return branches;
+}
+
 /** The first `$ref`-like keyword whose value is not a local `#...` pointer, walked without recursion. */
 function remoteRef(schema: object): string | undefined {
   const stack: unknown[] = [schema];
@@ -148,10 +178,16 @@ function guardedSchema(schema: unknown, validator: GuardedValidator): Record<str
   }
   const ref = remoteRef(schema);
   if (ref !== undefined) fail(`criteria.artifactSchema has ${ref}: only local "#..." references are allowed (remote schemas are never fetched)`);
+  const branches = oneOfBranches(schema);
+  if (branches > MAX_ONEOF_BRANCHES) {
+    fail(`criteria.artifactSchema has ${branches} oneOf branches; at most ${MAX_ONEOF_BRANCHES} are allowed (their compiled code costs superlinear, uninterruptible time)`);
+  }
   try {
     // Compiling now refuses unusable or too costly schemas on the activating request, and warms the
-    // validator's cache so the self-check never compiles.
-    validator.compile(schema);
+    // validator's cache so the self-check does not compile (unless the cache rotated meanwhile).
+    // The throwaway validation pays V8's lazy compile of the generated code now, on the request
+    // that brought the schema, not on the first artifact checked (see artifactSelfCheck.ts).
+    validator.compile(schema).validate(null);
   } catch (err) {
     if (err instanceof SchemaRejectedError) fail(oneLine(`criteria.artifactSchema: ${err.message.replace(/response_schema/g, 'artifactSchema')}`));
     throw err;

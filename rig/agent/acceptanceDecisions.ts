@@ -9,6 +9,7 @@ import type { Message } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import {
   ACCEPTANCE_DECISION_CONFLICT,
+  ACCEPTANCE_DECISION_INVALID,
   ACCEPTANCE_DECISION_UNAUTHORIZED,
   ACCEPTANCE_ERROR_MESSAGES,
   ACCEPTANCE_URI,
@@ -16,8 +17,10 @@ import {
   type Decision,
 } from '../protocol/acceptance.ts';
 import { A2AError } from '../protocol/errorCodes.ts';
+import { HITL_RESPONSE_KEY } from '../protocol/hitlPrompt.ts';
 import { hasDecision, readDecision } from './acceptanceDecision.ts';
 import type { GateRow } from './acceptanceGateStore.ts';
+import type { DecisionOutcomeLabel } from './agentMetrics.ts';
 import { mayDecide, principalOf } from './decisionAuthority.ts';
 import { continueTask } from './hitlAnswers.ts';
 import type { TaskRow } from './outbox.ts';
@@ -46,10 +49,26 @@ function notPending(row: TaskRow, gate: GateRow): A2AError {
 /** Handles a user message sent to an existing task. Throws A2AError for every refusal. */
 export function continueWithGate(engine: TaskEngine, message: Message, request: ContinueRequest): TaskRow {
   const taskId = message.taskId!;
-  if (request.acceptance && hasDecision(message.metadata)) return decide(engine, message, request);
-  // A message that is not a decision leaves a pending gate pending (the draft's proposed default).
-  if (engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
+  if (request.acceptance && hasDecision(message.metadata)) {
+    try {
+      const decided = decide(engine, message, request);
+      engine.metrics?.decided((message.metadata![DECISION_KEY] as { action: string }).action === 'accept' ? 'accepted' : 'rejected');
+      return decided;
+    } catch (err) {
+      engine.metrics?.decided(refusalOf(err));
+      throw err;
+    }
+  }
+  // A message that is not a decision leaves a pending gate pending (the draft's proposed default);
+  // a hitl-prompt/v1 answer still goes its own way (a late duplicate answer gets hitl's 409).
+  const hitlAnswer = typeof message.metadata === 'object' && message.metadata !== null && HITL_RESPONSE_KEY in message.metadata;
+  if (!hitlAnswer && engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
   return continueTask(engine, message, request.hitl);
+}
+
+function refusalOf(err: unknown): DecisionOutcomeLabel {
+  const code = err instanceof A2AError ? err.code : undefined;
+  return code === ACCEPTANCE_DECISION_CONFLICT ? 'conflict' : code === ACCEPTANCE_DECISION_UNAUTHORIZED ? 'unauthorized' : code === ACCEPTANCE_DECISION_INVALID ? 'invalid' : 'error';
 }
 
 function decide(engine: TaskEngine, message: Message, request: ContinueRequest): TaskRow {

@@ -8,8 +8,6 @@
 // it and one that passed while the agent was down fires at startup. Decisions: acceptanceDecisions.ts.
 import type { Message, TaskState } from '../protocol/a2aTypes.ts';
 import {
-  ACCEPTANCE_CRITERIA_NOT_MET,
-  ACCEPTANCE_ERROR_MESSAGES,
   ACCEPTANCE_URI,
   CRITERIA_KEY,
   MAX_ACCEPTANCE_TIMEOUT_S,
@@ -18,18 +16,14 @@ import {
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { readCriteria } from './acceptanceCriteria.ts';
 import type { GateRow } from './acceptanceGateStore.ts';
-import { checkArtifacts } from './artifactSelfCheck.ts';
+import { checkArtifacts, notMetStatus } from './artifactSelfCheck.ts';
 import { decidersOf, principalOf } from './decisionAuthority.ts';
 import type { TaskRow } from './outbox.ts';
 import type { ArtifactStep, Script } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 
-/** Status message metadata key of a FAILED agent-evaluated gate: `{code: -32041, message, details}`. */
-export const ACCEPTANCE_ERROR_KEY = `${ACCEPTANCE_URI}/error`;
 /** Longest single timer: setTimeout fires at once beyond 2^31-1 ms, so a later deadline is re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
-/** Self-check failures reported in that status message (the rest are counted, not listed). */
-export const MAX_REPORTED_FAILURES = 20;
 
 /** The extensions a message with this metadata must list (any acceptance key lists the URI). */
 export function extensionsOf(metadata: Record<string, unknown>): string[] {
@@ -143,7 +137,7 @@ export class AcceptanceGate {
 
   private selfCheck(row: TaskRow, text?: string): void {
     const gate = this.store.get(row.task.id)!;
-    let failures: unknown[] = [];
+    let failures: string[] = [];
     try {
       const result = checkArtifacts(row.task.artifacts, gate.criteria, this.engine.validator);
       if (!result.met) failures = result.failures;
@@ -154,13 +148,9 @@ export class AcceptanceGate {
       this.engine.setStatus(row, 'TASK_STATE_COMPLETED', text, undefined, () => this.store.settle(gate.taskId, 'met'));
       return;
     }
-    const details = failures.slice(0, MAX_REPORTED_FAILURES);
-    const error = { code: ACCEPTANCE_CRITERIA_NOT_MET, message: ACCEPTANCE_ERROR_MESSAGES[ACCEPTANCE_CRITERIA_NOT_MET], details };
-    const more = failures.length > details.length ? ` (and ${failures.length - details.length} more)` : '';
-    const why = details.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('; ') + more;
-    this.engine.setStatus(row, 'TASK_STATE_FAILED', `acceptance criteria not met: ${why.slice(0, 1000)}`, { [ACCEPTANCE_ERROR_KEY]: error }, () =>
-      this.store.settle(gate.taskId, 'not-met'),
-    );
+    // {EXT}/error: {code: -32041, message, details} on the status message, bounded by checkArtifacts.
+    const { text: why, metadata } = notMetStatus(failures);
+    this.engine.setStatus(row, 'TASK_STATE_FAILED', why, metadata, () => this.store.settle(gate.taskId, 'not-met'));
   }
 
   /**

@@ -80,6 +80,7 @@ export class GateStore {
       settle: db.prepare(`UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND outcome IS NULL`),
       overwrite: db.prepare(`UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ?`),
       pending: db.prepare(`SELECT * FROM acceptance_gates WHERE pending = 1`),
+      countPending: db.prepare(`SELECT COUNT(*) AS n FROM acceptance_gates WHERE pending = 1`),
     };
   }
 
@@ -122,6 +123,10 @@ export class GateStore {
   /** Records an outcome whatever the gate's state (the accepts-second-decision fault only). */
   overwrite(taskId: string, outcome: GateOutcome): void {
     this.stmt.overwrite.run(outcome, taskId);
+  }
+
+  pendingCount(): number {
+    return (this.stmt.countPending.get() as { n: number }).n;
   }
 
   pendingGates(): GateRow[] {

@@ -27,7 +27,7 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
   const card: Record<string, unknown> = {
     name: 'a2a-rig reference agent',
     description:
-      'Reference A2A agent for hitl-prompt/v1: follows scripts of prompts, work, artifacts and outcomes, ' +
+      'Reference A2A agent for hitl-prompt/v1 and the acceptance-criteria extension: follows scripts of prompts, work, artifacts and outcomes, ' +
       'with a durable outbox and a WebSocket replay plane at /events.',
     version: AGENT_VERSION,
     // 1.0 first: a 1.0 client takes the first interface it supports, in the agent's order of

@@ -47,7 +47,7 @@ interface AgentCommandOptions {
 export function registerAgentCommand(program: Command): void {
   program
     .command('agent')
-    .description('run the reference A2A agent (hitl-prompt/v1, durable outbox, replay plane at /events)')
+    .description('run the reference A2A agent (hitl-prompt/v1, acceptance criteria, durable outbox, replay plane at /events)')
     .addHelpText('after', '\nEnvironment:\n  TCK_STREAMING_TIMEOUT  seconds (default 2, as in the A2A TCK); a task whose messageId starts with\n                         test-resubscribe-message-id works for twice this long before it completes\n')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))

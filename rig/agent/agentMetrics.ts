@@ -5,11 +5,15 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type AnswerOutcomeLabel = 'accepted' | 'conflict' | 'invalid' | 'error';
+/** Acceptance decisions: the winning ones by action, the refused ones by error. */
+export type DecisionOutcomeLabel = 'accepted' | 'rejected' | 'conflict' | 'unauthorized' | 'invalid' | 'error';
+const DECISION_OUTCOMES: DecisionOutcomeLabel[] = ['accepted', 'rejected', 'conflict', 'unauthorized', 'invalid', 'error'];
 
 /** What the gauges read at scrape time. */
 export interface AgentCounts {
   tasksByState(): Record<string, number>;
   openPrompts(): number;
+  pendingAcceptances(): number;
 }
 
 /** Every A2A state, so a state with no task reads 0 instead of vanishing from the scrape. */
@@ -29,6 +33,7 @@ export class AgentMetrics {
   private readonly answers: Counter<'outcome'>;
   private readonly resume: Histogram;
   private readonly events: Counter;
+  private readonly decisions: Counter<'outcome'>;
 
   constructor(counts: AgentCounts) {
     const registers = [this.registry];
@@ -50,6 +55,21 @@ export class AgentMetrics {
         this.set(counts.openPrompts());
       },
     });
+    new Gauge({
+      name: 'a2a_agent_pending_acceptances',
+      help: 'Tasks pending an acceptance decision (acceptance-criteria extension)',
+      registers,
+      collect() {
+        this.set(counts.pendingAcceptances());
+      },
+    });
+    this.decisions = new Counter({
+      name: 'a2a_agent_acceptance_decisions_total',
+      help: 'Acceptance decisions by outcome: accepted, rejected (applied), conflict (-32042), unauthorized (-32043), invalid (-32044), error (any other refusal)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of DECISION_OUTCOMES) this.decisions.inc({ outcome }, 0);
     this.answers = new Counter({
       name: 'a2a_agent_answers_total',
       help: 'Answers to prompts by outcome: accepted, conflict (409 / -32010), invalid (422 / -32011), error (any other refusal)',
@@ -69,6 +89,10 @@ export class AgentMetrics {
 
   answered(outcome: AnswerOutcomeLabel): void {
     this.answers.inc({ outcome });
+  }
+
+  decided(outcome: DecisionOutcomeLabel): void {
+    this.decisions.inc({ outcome });
   }
 
   resumed(seconds: number): void {

@@ -12,6 +12,7 @@ import { SchemaRejectedError, type CompiledSchema, type GuardedValidator } from 
 import { VALIDATION_BUDGET_MS } from '../protocol/hitlPrompt.ts';
 import type { Artifact, Part } from '../protocol/a2aTypes.ts';
 import type { GateCriteria } from './acceptanceCriteria.ts';
+import { ACCEPTANCE_CRITERIA_NOT_MET, ACCEPTANCE_ERROR_MESSAGES, ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 
 /** Failures listed in one verdict; the rest are counted in a last line. */
 export const MAX_REPORTED_FAILURES = 20;
@@ -72,6 +73,10 @@ function schemaFailures(artifacts: Artifact[], schema: Record<string, unknown>, 
     return;
   }
   const started = performance.now();
+  // The first call of a freshly compiled validator pays V8's lazy compile of Ajv's generated code
+  // (~250-300 ms for a 530-branch oneOf on a loaded 2-core box), which the watchdog cannot
+  // interrupt: paid on a throwaway value, it would otherwise time out the first real part.
+  compiled.validate(null);
   let unchecked = 0;
   for (const artifact of artifacts) {
     const parts = Array.isArray(artifact.parts) ? artifact.parts : [];
@@ -95,4 +100,20 @@ function schemaFailures(artifacts: Artifact[], schema: Record<string, unknown>, 
     });
   }
   if (unchecked > 0) failures.push(`the self-check ran past ${CHECK_BUDGET_MS} ms; ${unchecked} JSON parts were not checked`);
+}
+
+/** Status-message metadata key of a FAILED self-check (the shared issue-12 design). */
+export const NOT_MET_KEY = `${ACCEPTANCE_URI}/error`;
+
+/**
+ * What the FAILED status message of an unmet self-check carries: metadata
+ * `{[NOT_MET_KEY]: {code: -32041, message: 'acceptance_criteria_not_met', details: failures}}` and a
+ * text saying why (the message must also list ACCEPTANCE_URI in its `extensions`).
+ */
+export function notMetStatus(failures: readonly string[]): { text: string; metadata: Record<string, unknown> } {
+  const code = ACCEPTANCE_CRITERIA_NOT_MET;
+  return {
+    text: `acceptance criteria not met: ${failures.join('; ')}`,
+    metadata: { [NOT_MET_KEY]: { code, message: ACCEPTANCE_ERROR_MESSAGES[code], details: [...failures] } },
+  };
 }

@@ -319,6 +319,10 @@ export class Outbox {
     return Object.fromEntries((this.stmt.countByState.all() as Array<{ state: string; n: number }>).map((r) => [r.state, r.n]));
   }
 
+  pendingAcceptances(): number {
+    return this.gates.pendingCount();
+  }
+
   openPrompts(): number {
     return (this.stmt.countOpenPrompts.get() as { n: number }).n;
   }
