@@ -17,6 +17,7 @@ import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
 import { LatencyHistogram as Hdr } from '../rig/metrics/latencyHistogram.ts';
 import { inProcessAgent } from './support/agentFixture.ts';
+import { startFakeAcceptanceAgent, type FakeAcceptanceOptions } from './support/fakeAcceptanceAgent.ts';
 import { startFakeSdkAgent } from './support/fakeSdkAgent.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
 
@@ -31,9 +32,9 @@ describe('acceptance round trip', () => {
     for (const o of open.splice(0)) await o.close();
   });
 
-  async function roundTrip(faults: FaultName[], timeoutMs = 5_000) {
+  async function roundTrip(faults: FaultName[], timeoutMs = 5_000, generation: '0.3' | '1.0' = '1.0') {
     const agent = await inProcessAgent(faults);
-    const client = await A2AClient.open(agent.url);
+    const client = await A2AClient.open(agent.url, { generation });
     open.push({ close: async () => (await client.close(), await agent.cleanup()) });
     const pendingLatency = new LatencyHistogram();
     const acceptanceLatency = new LatencyHistogram();
@@ -46,8 +47,8 @@ describe('acceptance round trip', () => {
     return { client, run, pendingLatency, acceptanceLatency };
   }
 
-  it('sends, sees the artifact and the pending gate, accepts, and observes COMPLETED on a subscription opened first', async () => {
-    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([]);
+  it.each(['1.0', '0.3'] as const)('A2A %s: sends, sees the artifact and the pending gate, accepts, and observes COMPLETED on a subscription opened first', async (generation) => {
+    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, generation);
     const { intendedAt, endedAt } = await run();
     expect(endedAt).toBeGreaterThan(intendedAt);
     expect(pendingLatency.count).toBe(1);
@@ -56,8 +57,6 @@ describe('acceptance round trip', () => {
     // The terminal state was taken from a stream (the resume-latency method), not from the reply.
     const sse = client.history.connections().filter((c) => c.kind === 'sse');
     expect(sse).toHaveLength(1);
-    const tasks = client.history.connections().length;
-    expect(tasks).toBeGreaterThanOrEqual(3);
   });
 
   it("fails by name, recording no acceptance latency, when the agent completes without waiting", async () => {
@@ -67,6 +66,51 @@ describe('acceptance round trip', () => {
     expect((failure as RoundTripFailure).kind).toBe('not pending');
     expect((failure as Error).message).toMatch(/TASK_STATE_COMPLETED without a pending acceptance/);
     expect(acceptanceLatency.count).toBe(0);
+  });
+});
+
+describe('acceptance round trip against a foreign agent (no scripts, no subscription)', () => {
+  async function against(options: Partial<FakeAcceptanceOptions> & { generation: '0.3' | '1.0' }) {
+    const agent = await startFakeAcceptanceAgent(options);
+    const client = await A2AClient.open(agent.url, { generation: options.generation });
+    const acceptanceLatency = new LatencyHistogram();
+    const iteration = acceptanceIteration({ client, scripts: false }, { timeoutMs: 2_000, acceptanceLatency });
+    const intendedAt = performance.now();
+    try {
+      const result = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal }).then(
+        (end) => ({ ok: true as const, end }),
+        (err: unknown) => ({ ok: false as const, err }),
+      );
+      return { result, acceptanceLatency, methods: agent.requests.map((r) => r.method) };
+    } finally {
+      await client.close();
+      await agent.close();
+    }
+  }
+
+  it.each(['1.0', '0.3'] as const)('A2A %s: the refused subscription falls back to GetTask, and the latency is still timed to COMPLETED seen', async (generation) => {
+    const { result, acceptanceLatency, methods } = await against({ generation });
+    expect(result.ok, String(!result.ok && result.err)).toBe(true);
+    expect(acceptanceLatency.count).toBe(1);
+    const v1 = generation === '1.0';
+    // send, the refused subscription, the decision, then at least one GetTask that saw COMPLETED.
+    expect(methods.slice(0, 3)).toEqual(v1 ? ['SendMessage', 'SubscribeToTask', 'SendMessage'] : ['message/send', 'tasks/resubscribe', 'message/send']);
+    expect(methods.slice(3)).toContain(v1 ? 'GetTask' : 'tasks/get');
+  });
+
+  it('without the echo the round trip does not wait for a gate, and decides nothing', async () => {
+    const { result, acceptanceLatency, methods } = await against({ generation: '1.0', echo: false });
+    expect(!result.ok && result.err).toBeInstanceOf(RoundTripFailure);
+    expect(!result.ok && (result.err as RoundTripFailure).kind).toBe('no echo');
+    expect(methods).toEqual(['SendMessage']);
+    expect(acceptanceLatency.count).toBe(0);
+  });
+
+  it('INPUT_REQUIRED without the pendingAcceptance flag is not a gate', async () => {
+    const { result, methods } = await against({ generation: '1.0', pendingFlag: 'absent' });
+    expect(!result.ok && (result.err as RoundTripFailure).kind).toBe('not pending');
+    expect(!result.ok && (result.err as Error).message).toMatch(/INPUT_REQUIRED without the pendingAcceptance flag/);
+    expect(methods).toEqual(['SendMessage']);
   });
 });
 
