@@ -45,6 +45,12 @@ export interface AcceptanceRoundTripOptions {
 
 const INPUT_REQUIRED: TaskState = 'TASK_STATE_INPUT_REQUIRED';
 const POLL_INTERVAL_MS = 5;
+/**
+ * How long to wait for the subscription's first event before deciding anyway: it only confirms the
+ * stream is live (an open stream without a snapshot still carries the end), and every ms of it
+ * lengthens the round trip, never the acceptance latency.
+ */
+const FIRST_EVENT_WAIT_MS = 1_000;
 
 function transportFailure(err: unknown): never {
   if (err instanceof TransportError) throw new RoundTripFailure(`transport ${err.failure}`, err.message);
@@ -149,7 +155,7 @@ async function acceptObserved(client: A2AClient, gate: PendingGate, signal: Abor
     try {
       let live = true;
       try {
-        await stream.waitFor(() => true, timeoutMs);
+        await stream.waitFor(() => true, Math.min(timeoutMs, FIRST_EVENT_WAIT_MS));
       } catch {
         // No event yet: an open stream may still carry the end (agents that send no snapshot); an ended one cannot.
         live = stream.end === undefined;
