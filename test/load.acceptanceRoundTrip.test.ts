@@ -98,6 +98,15 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
     expect(methods.slice(3)).toContain(v1 ? 'GetTask' : 'tasks/get');
   });
 
+  it('times the acceptance to the terminal state observed, not to the decision reply (which still shows WORKING)', async () => {
+    const { result, acceptanceLatency } = await against({ generation: '1.0', completeAfterMs: 300 });
+    expect(result.ok, String(!result.ok && result.err)).toBe(true);
+    expect(acceptanceLatency.count).toBe(1);
+    const ms = acceptanceLatency.percentile(100) / 1000;
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(ms).toBeLessThan(2_000);
+  });
+
   it('without the echo the round trip does not wait for a gate, and decides nothing', async () => {
     const { result, acceptanceLatency, methods } = await against({ generation: '1.0', echo: false });
     expect(!result.ok && result.err).toBeInstanceOf(RoundTripFailure);
