@@ -36,13 +36,13 @@ describe('acceptance round trip', () => {
     for (const o of open.splice(0)) await o.close();
   });
 
-  async function roundTrip(faults: FaultName[], timeoutMs = 5_000, generation: '0.3' | '1.0' = '1.0') {
+  async function roundTrip(faults: FaultName[], timeoutMs = 5_000, generation: '0.3' | '1.0' = '1.0', choice: { steps?: unknown[]; returnImmediately?: boolean } = {}) {
     const agent = await inProcessAgent(faults);
     const client = await A2AClient.open(agent.url, { generation });
     open.push({ close: async () => (await client.close(), await agent.cleanup()) });
     const pendingLatency = new LatencyHistogram();
     const acceptanceLatency = new LatencyHistogram();
-    const iteration = acceptanceIteration({ client, scripts: true }, { timeoutMs, pendingLatency, acceptanceLatency });
+    const iteration = acceptanceIteration({ client, scripts: true }, { timeoutMs, pendingLatency, acceptanceLatency, ...choice });
     const run = async () => {
       const intendedAt = performance.now();
       const end = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal });
@@ -61,6 +61,23 @@ describe('acceptance round trip', () => {
     // The terminal state was taken from a stream (the resume-latency method), not from the reply.
     const sse = client.history.connections().filter((c) => c.kind === 'sse');
     expect(sse).toHaveLength(1);
+  });
+
+  it('a non-blocking send leaves the task WORKING: the round trip watches it park on a subscription, counting the streamed artifact', async () => {
+    const steps = [{ work: { ms: 300 } }, { artifact: { name: 'result', text: 'late output' } }, { complete: {} }];
+    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, '1.0', { steps, returnImmediately: true });
+    await run();
+    expect(pendingLatency.percentile(100) / 1000).toBeGreaterThanOrEqual(300);
+    expect(acceptanceLatency.count).toBe(1);
+    // One stream watched the task park, another the decision's end.
+    expect(client.history.connections().filter((c) => c.kind === 'sse')).toHaveLength(2);
+  });
+
+  it('a task that parks without its artifact is no gate to decide', async () => {
+    const { run, acceptanceLatency } = await roundTrip([], 5_000, '1.0', { steps: [{ complete: {} }] });
+    const failure = await run().catch((err: unknown) => err);
+    expect((failure as RoundTripFailure).kind).toBe('no artifacts');
+    expect(acceptanceLatency.count).toBe(0);
   });
 
   it("fails by name, recording no acceptance latency, when the agent completes without waiting", async () => {

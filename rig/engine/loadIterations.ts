@@ -61,6 +61,10 @@ export function roundTripIteration(deps: { client: A2AClient; scripts: boolean; 
 export interface AcceptanceRoundTripChoice {
   /** Default: the scenario's client (a load usually wants its own, from ctx.newClient(n)). */
   client?: A2AClient;
+  /** a2a-rig script steps for agents that follow scripts (default: one artifact, then complete). */
+  steps?: readonly unknown[];
+  /** Send the creating message non-blocking and watch the task park on a subscription. */
+  returnImmediately?: boolean;
   /** Bound on the wait for the pending gate, and on the wait for the terminal state (default 10 s each). */
   timeoutMs?: number;
   /** Intended start → pending gate observed. */
@@ -74,6 +78,8 @@ export function acceptanceIteration(deps: { client: A2AClient; scripts: boolean 
   return acceptanceRoundTrip({
     client: choice.client ?? deps.client,
     scripts: deps.scripts,
+    steps: choice.steps,
+    returnImmediately: choice.returnImmediately,
     timeoutMs: choice.timeoutMs,
     pendingLatency: choice.pendingLatency,
     acceptanceLatency: choice.acceptanceLatency,

@@ -35,6 +35,14 @@ export interface AcceptanceRoundTripOptions {
   client: A2AClient;
   /** The agent follows a2a-rig scripts (the reference agent): send ACCEPTANCE_ROUND_TRIP_STEPS; else a plain text message. */
   scripts: boolean;
+  /** The script's steps for agents that follow scripts (default ACCEPTANCE_ROUND_TRIP_STEPS; e.g. a `work` step first to model the agent's work). */
+  steps?: readonly unknown[];
+  /**
+   * Send the creating message non-blocking (v1.0 returnImmediately, v0.3 blocking: false): the reply
+   * shows the task WORKING and the round trip watches it park on a subscription (as it must for an
+   * agent that returns early anyway). Default false.
+   */
+  returnImmediately?: boolean;
   /** How long to wait for the pending gate after the send, and for the terminal state after the decision (default 10 s each). */
   timeoutMs?: number;
   /** Intended start → pending gate observed (artifacts in hand). */
@@ -81,9 +89,9 @@ function notPending(client: A2AClient, task: Task, artifactsSeen: boolean): Roun
 async function openGate(options: AcceptanceRoundTripOptions, signal: AbortSignal, timeoutMs: number): Promise<PendingGate> {
   const { client } = options;
   const message = options.scripts
-    ? userMessage({ data: { [SCRIPT_KEY]: { steps: ACCEPTANCE_ROUND_TRIP_STEPS } } })
+    ? userMessage({ data: { [SCRIPT_KEY]: { steps: options.steps ?? ACCEPTANCE_ROUND_TRIP_STEPS } } })
     : userMessage({ text: 'a2a-rig: produce an artifact, then wait for my acceptance (acceptance-criteria extension)' });
-  const sent = await client.acceptance.send(message, { signal, criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA }).catch(transportFailure);
+  const sent = await client.acceptance.send(message, { signal, criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA, ...(options.returnImmediately ? { returnImmediately: true } : {}) }).catch(transportFailure);
   if (!sent.ok) throw new RoundTripFailure('send refused', `${sent.error.code} ${sent.error.message.slice(0, 200)}${sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''}`);
   // No echo: the client MUST assume plain WORKING → COMPLETED and MUST NOT wait for a gate.
   if (sent.gate === 'absent') throw new RoundTripFailure('no echo', 'the agent did not echo the acceptance-criteria extension on the creating send: a client must not wait for a gate');
