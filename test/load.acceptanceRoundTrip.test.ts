@@ -73,6 +73,21 @@ describe('acceptance round trip', () => {
     expect(client.history.connections().filter((c) => c.kind === 'sse')).toHaveLength(2);
   });
 
+  it('an aborted iteration (its timeout) stops watching at once, not when the agent gets round to parking', async () => {
+    const agent = await inProcessAgent();
+    const client = await A2AClient.open(agent.url);
+    open.push({ close: async () => (await client.close(), await agent.cleanup()) });
+    const steps = [{ work: { ms: 3_000 } }, { artifact: { name: 'result', text: 'late' } }, { complete: {} }];
+    const iteration = acceptanceIteration({ client, scripts: true }, { timeoutMs: 10_000, steps, returnImmediately: true });
+    const controller = new AbortController();
+    const intendedAt = performance.now();
+    const settled = iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: controller.signal }).catch((err: unknown) => err);
+    setTimeout(() => controller.abort(), 300);
+    const failure = await settled;
+    expect(failure).toBeInstanceOf(RoundTripFailure);
+    expect(performance.now() - intendedAt).toBeLessThan(2_000);
+  });
+
   it('a task that parks without its artifact is no gate to decide', async () => {
     const { run, acceptanceLatency } = await roundTrip([], 5_000, '1.0', { steps: [{ complete: {} }] });
     const failure = await run().catch((err: unknown) => err);
