@@ -15,7 +15,6 @@ import type { FaultName } from '../rig/agent/faults.ts';
 import { acceptanceIteration } from '../rig/engine/loadIterations.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
-import { LatencyHistogram as Hdr } from '../rig/metrics/latencyHistogram.ts';
 import { inProcessAgent } from './support/agentFixture.ts';
 import { startFakeAcceptanceAgent, type FakeAcceptanceOptions } from './support/fakeAcceptanceAgent.ts';
 import { startFakeSdkAgent } from './support/fakeSdkAgent.ts';
@@ -172,7 +171,7 @@ describe('acceptance load through the command line', () => {
     expect(open!.counters.acceptance_round_trips_completed).toBe(30);
     expect(open!.counters.acceptance_round_trips_failed).toBe(0);
     // Decision → terminal is part of the round trip from its intended start, so it is the shorter.
-    const p50 = (m: { hdr: string }) => Hdr.decode(m.hdr).percentile(50);
+    const p50 = (m: { hdr: string }) => LatencyHistogram.decode(m.hdr).percentile(50);
     expect(p50(open!.metrics.acceptance_latency!)).toBeLessThan(p50(open!.metrics.acceptance_round_trip!));
     // capacity ran the acceptance round trip at each step (5/s, 10/s), not the HITL one.
     expect(Object.keys(capacity!.metrics).sort()).toEqual(['acceptance_latency{rate=10}', 'acceptance_latency{rate=5}', 'round_trip{rate=10}', 'round_trip{rate=5}']);
