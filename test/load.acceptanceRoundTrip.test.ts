@@ -15,6 +15,7 @@ import type { FaultName } from '../rig/agent/faults.ts';
 import { acceptanceIteration } from '../rig/engine/loadIterations.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
+import { ACCEPTANCE_URI } from '../rig/protocol/acceptance.ts';
 import { inProcessAgent } from './support/agentFixture.ts';
 import { startFakeAcceptanceAgent, type FakeAcceptanceOptions } from './support/fakeAcceptanceAgent.ts';
 import { startFakeSdkAgent } from './support/fakeSdkAgent.ts';
@@ -116,7 +117,7 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
         (end) => ({ ok: true as const, end }),
         (err: unknown) => ({ ok: false as const, err }),
       );
-      return { result, acceptanceLatency, methods: agent.requests.map((r) => r.method) };
+      return { result, acceptanceLatency, methods: agent.requests.map((r) => r.method), activated: agent.requests.map((r) => r.extensions) };
     } finally {
       await client.close();
       await agent.close();
@@ -140,6 +141,12 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
     const ms = acceptanceLatency.percentile(100) / 1000;
     expect(ms).toBeGreaterThanOrEqual(300);
     expect(ms).toBeLessThan(2_000);
+  });
+
+  it('the creating send activates this extension only (an agent that composes it with hitl-prompt/v1 would prompt first)', async () => {
+    const { result, activated } = await against({ generation: '1.0' });
+    expect(result.ok).toBe(true);
+    expect(activated[0]).toBe(ACCEPTANCE_URI);
   });
 
   it('without the echo the round trip does not wait for a gate, and decides nothing', async () => {

@@ -15,6 +15,7 @@
 // subscription and an SSE stream per round trip; the figure is worth it.
 import { TransportError, describeEnd, userMessage, type A2AClient, type ReceivedEvent } from '../client/index.ts';
 import { TERMINAL_STATES, type Task, type TaskState } from '../protocol/a2aTypes.ts';
+import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 import { statusOfEvent } from '../protocol/wireInbound.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
@@ -78,8 +79,8 @@ function notPending(client: A2AClient, task: Task, artifactsSeen: boolean): Roun
   const state = task.status.state;
   if (!client.acceptance.isPending(task)) {
     const text = task.status.message?.parts.find((p) => p.text)?.text;
-    const what = state === INPUT_REQUIRED ? 'INPUT_REQUIRED without the pendingAcceptance flag' : state;
-    return new RoundTripFailure('not pending', `the task reached ${what} without a pending acceptance${text ? `: ${text.slice(0, 200)}` : ''}`);
+    const what = state === INPUT_REQUIRED ? 'INPUT_REQUIRED without the pendingAcceptance flag' : `${state} without a pending acceptance`;
+    return new RoundTripFailure('not pending', `the task reached ${what}${text ? `: ${text.slice(0, 200)}` : ''}`);
   }
   if (!artifactsSeen && task.artifacts.length === 0) return new RoundTripFailure('no artifacts', 'the task is pending acceptance without having emitted an artifact');
   return undefined;
@@ -91,7 +92,9 @@ async function openGate(options: AcceptanceRoundTripOptions, signal: AbortSignal
   const message = options.scripts
     ? userMessage({ data: { [SCRIPT_KEY]: { steps: options.steps ?? ACCEPTANCE_ROUND_TRIP_STEPS } } })
     : userMessage({ text: 'a2a-rig: produce an artifact, then wait for my acceptance (acceptance-criteria extension)' });
-  const sent = await client.acceptance.send(message, { signal, criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA, ...(options.returnImmediately ? { returnImmediately: true } : {}) }).catch(transportFailure);
+  // Only this extension is activated: an agent that would otherwise open a hitl-prompt/v1 prompt
+  // first (the two compose) must go straight to the gate this round trip measures.
+  const sent = await client.acceptance.send(message, { signal, extensions: [ACCEPTANCE_URI], criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA, ...(options.returnImmediately ? { returnImmediately: true } : {}) }).catch(transportFailure);
   if (!sent.ok) throw new RoundTripFailure('send refused', `${sent.error.code} ${sent.error.message.slice(0, 200)}${sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''}`);
   // No echo: the client MUST assume plain WORKING → COMPLETED and MUST NOT wait for a gate.
   if (sent.gate === 'absent') throw new RoundTripFailure('no echo', 'the agent did not echo the acceptance-criteria extension on the creating send: a client must not wait for a gate');
