@@ -13,11 +13,21 @@
 // The SLO is set with --param (capacity.sloP95Ms=500); a toxic for the whole run with
 // --toxic latency=50. The figure is what this rig measures on this machine: rig, proxy and agent
 // share its cores.
+// `roundTrip` picks the round trip: `hitl` (default) as above, or `acceptance`
+// (--param capacity.roundTrip=acceptance): send → artifacts → pending acceptance → accept →
+// COMPLETED observed (rig/load/acceptanceRoundTrip.ts), with `acceptance_latency{rate=<rate>}`
+// (decision sent → terminal state observed) beside the round trip. One search, one SLO and one
+// curve for both, so their capacities compare; each skips against an agent that does not declare
+// its extension (checked in run, as the need depends on the parameter).
 import { defineScenario } from '../rig/engine/defineScenario.ts';
 import type { OpenModelResult } from '../rig/engine/scenarioContext.ts';
 import { constantArrivals, geometricRates } from '../rig/load/arrivalSchedule.ts';
 
+const ROUND_TRIPS = ['hitl', 'acceptance'] as const;
+
 interface Params {
+  /** Which round trip the load offers: 'hitl' or 'acceptance'. */
+  roundTrip: string;
   startRate: number;
   growth: number;
   maxRate: number;
@@ -59,29 +69,39 @@ const bounds = { timeoutMs: 5_000, maxInFlight: 512, maxBacklog: 10_000, connect
 
 export default defineScenario<Params>({
   name: 'capacity',
-  description: 'steps the rate of whole HITL round trips up until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate and the curve',
+  description: 'steps the rate of whole HITL (or, with roundTrip=acceptance, acceptance-criteria) round trips up until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate and the curve',
   tags: ['load', 'latency', 'hitl'],
-  needs: { extension: true },
+  // hitl-prompt/v1 for roundTrip=hitl, the acceptance-criteria extension for acceptance: checked in run.
+  needs: {},
   params: {
-    smoke: { startRate: 5, growth: 2, maxRate: 40, stepMs: 2_000, ...bounds, ...slo },
-    ci: { startRate: 10, growth: 1.5, maxRate: 2_000, stepMs: 5_000, ...bounds, ...slo },
-    full: { startRate: 10, growth: 1.25, maxRate: 5_000, stepMs: 15_000, ...bounds, ...slo },
+    smoke: { roundTrip: 'hitl', startRate: 5, growth: 2, maxRate: 40, stepMs: 2_000, ...bounds, ...slo },
+    ci: { roundTrip: 'hitl', startRate: 10, growth: 1.5, maxRate: 2_000, stepMs: 5_000, ...bounds, ...slo },
+    full: { roundTrip: 'hitl', startRate: 10, growth: 1.25, maxRate: 5_000, stepMs: 15_000, ...bounds, ...slo },
   },
+  paramChoices: { roundTrip: ROUND_TRIPS },
   budgetMs: { smoke: 20_000, ci: 180_000, full: 900_000 },
   records: {
-    latencies: ['round_trip{rate}', 'resume_latency{rate}'],
+    latencies: ['round_trip{rate}', 'resume_latency{rate}', 'acceptance_latency{rate}'],
     counters: { round_trips_completed: 'tally', round_trips_failed: 'tally', round_trips_dropped: 'tally', round_trips_late: 'tally', steps: 'tally', capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never' },
   },
   async run(ctx, p) {
+    const acceptance = p.roundTrip === 'acceptance';
+    const unsupported = acceptance ? ctx.client.acceptance.skipReason({ evaluator: 'client' }) : ctx.agent.hitl ? undefined : 'the agent does not declare hitl-prompt/v1 in its card';
+    if (unsupported) ctx.skip(unsupported);
     const rates = geometricRates(p.startRate, p.growth, p.maxRate);
     const client = ctx.newClient(p.connections);
+    // The round trip at `rate`, its middle latency (resume or acceptance) recorded when a rate is given.
+    const roundTripAt = (rate?: number) =>
+      acceptance
+        ? ctx.acceptanceRoundTrip({ client, timeoutMs: p.timeoutMs, ...(rate !== undefined ? { acceptanceLatency: ctx.latency('acceptance_latency', { rate }) } : {}) })
+        : ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs, ...(rate !== undefined ? { resumeLatency: ctx.latency('resume_latency', { rate }) } : {}) });
     let capacity = 0;
     let capacityP95 = 0;
     let broke: { rate: number; reasons: string[] } | undefined;
     let stepsRun = 0;
     // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
     // step measures the agent rather than a cold start.
-    await ctx.runOpenModel({ arrivals: constantArrivals(10, 500), iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs }), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.timeoutMs, drainTimeoutMs: p.timeoutMs });
+    await ctx.runOpenModel({ arrivals: constantArrivals(10, 500), iteration: roundTripAt(), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.timeoutMs, drainTimeoutMs: p.timeoutMs });
     for (const rate of rates) {
       // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
       if (ctx.remainingMs() < p.stepMs + p.timeoutMs + 1_000) {
@@ -91,7 +111,7 @@ export default defineScenario<Params>({
       const roundTrip = ctx.latency('round_trip', { rate });
       const step = await ctx.runOpenModel({
         arrivals: constantArrivals(rate, p.stepMs),
-        iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs, resumeLatency: ctx.latency('resume_latency', { rate }) }),
+        iteration: roundTripAt(rate),
         maxInFlight: p.maxInFlight,
         maxBacklog: p.maxBacklog,
         iterationTimeoutMs: p.timeoutMs,

@@ -39,6 +39,8 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
   /** Scenarios that must run before this one in the same run (added when not selected). */
   requires?: string[];
   params: Record<ProfileName, P>;
+  /** String parameters that take one of a few values (capacity's roundTrip): `--param` refuses others before a run. */
+  paramChoices?: Partial<Record<keyof P & string, readonly string[]>>;
   /** Hard bound on the scenario's run time per profile; past it the scenario errors. */
   budgetMs: Record<ProfileName, number>;
   /**
@@ -61,6 +63,10 @@ export function defineScenario<P extends object>(definition: ScenarioDefinition<
   if (!NAME.test(definition.name)) throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
   for (const profile of PROFILES) {
     if (!definition.params[profile]) throw new Error(`scenario ${definition.name} has no params for profile ${profile}`);
+    for (const [key, choices] of Object.entries(definition.paramChoices ?? {}) as Array<[string, readonly string[]]>) {
+      const value = (definition.params[profile] as Record<string, unknown>)[key];
+      if (!choices.includes(value as string)) throw new Error(`scenario ${definition.name}: ${profile}.${key} is ${JSON.stringify(value)}, not one of its choices (${choices.join(', ')})`);
+    }
     if (!(definition.budgetMs[profile] > 0)) throw new Error(`scenario ${definition.name} has no time budget for profile ${profile}`);
   }
   validateRecords(definition.name, definition.records);

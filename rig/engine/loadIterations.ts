@@ -4,6 +4,7 @@
 import type { A2AClient, AnswerSynthesizer } from '../client/index.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { hitlRoundTrip, RoundTripFailure, type PromptOpener } from '../load/hitlRoundTrip.ts';
+import { acceptanceRoundTrip } from '../load/acceptanceRoundTrip.ts';
 import { runOpenModel, type Iteration, type OpenModelOptions, type OpenModelResult } from '../load/openModelExecutor.ts';
 import { attemptPrompt, type PromptDeps } from './promptOpener.ts';
 
@@ -54,5 +55,33 @@ export function roundTripIteration(deps: { client: A2AClient; scripts: boolean; 
     resumeTimeoutMs: choice.resumeTimeoutMs,
     promptLatency: choice.promptLatency,
     resumeLatency: choice.resumeLatency,
+  });
+}
+
+export interface AcceptanceRoundTripChoice {
+  /** Default: the scenario's client (a load usually wants its own, from ctx.newClient(n)). */
+  client?: A2AClient;
+  /** a2a-rig script steps for agents that follow scripts (default: one artifact, then complete). */
+  steps?: readonly unknown[];
+  /** Send the creating message non-blocking and watch the task park on a subscription. */
+  returnImmediately?: boolean;
+  /** Bound on the wait for the pending gate, and on the wait for the terminal state (default 10 s each). */
+  timeoutMs?: number;
+  /** Intended start → pending gate observed. */
+  pendingLatency?: LatencyHistogram;
+  /** Decision about to be sent → terminal state observed (acceptance latency). */
+  acceptanceLatency?: LatencyHistogram;
+}
+
+/** One acceptance-criteria round trip per call (rig/load/acceptanceRoundTrip.ts): the same contract as the HITL one. */
+export function acceptanceIteration(deps: { client: A2AClient; scripts: boolean }, choice: AcceptanceRoundTripChoice = {}): Iteration {
+  return acceptanceRoundTrip({
+    client: choice.client ?? deps.client,
+    scripts: deps.scripts,
+    steps: choice.steps,
+    returnImmediately: choice.returnImmediately,
+    timeoutMs: choice.timeoutMs,
+    pendingLatency: choice.pendingLatency,
+    acceptanceLatency: choice.acceptanceLatency,
   });
 }

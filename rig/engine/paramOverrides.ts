@@ -53,7 +53,10 @@ export function resolveParamOverrides(selected: ScenarioDefinition<object>[], pr
       const keys = Object.keys(params);
       throw new UserError(`--param ${arg.scenario}.${arg.key}: ${arg.scenario} has no parameter "${arg.key}"; ${keys.length ? `it has ${keys.join(', ')}` : 'it takes none'}`);
     }
-    (overrides[arg.scenario] ??= {})[arg.key] = coerce(arg, params[arg.key]);
+    const value = coerce(arg, params[arg.key]);
+    const choices = (scenario.paramChoices as Record<string, readonly string[]> | undefined)?.[arg.key];
+    if (choices && !choices.includes(value as string)) throw new UserError(`--param ${arg.scenario}.${arg.key} must be one of ${choices.join(', ')}, got "${arg.value}"`);
+    (overrides[arg.scenario] ??= {})[arg.key] = value;
   }
   return overrides;
 }

@@ -17,10 +17,10 @@ import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
 import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
-import { roundTripIteration, runWithinBudget, type RoundTripChoice } from './loadIterations.ts';
+import { acceptanceIteration, roundTripIteration, runWithinBudget, type AcceptanceRoundTripChoice, type RoundTripChoice } from './loadIterations.ts';
 import { observedOpenModel } from './liveLoadMetrics.ts';
 
-export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, OpenModelResult };
+export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, AcceptanceRoundTripChoice, OpenModelResult };
 
 /** Thrown by `ctx.skip()`: the scenario cannot run here, and says why. */
 export class ScenarioSkipped extends Error {
@@ -299,6 +299,11 @@ export class ScenarioContext {
   /** An open-model iteration: one whole HITL round trip, send → prompt → answer → resumed (see loadIterations). */
   hitlRoundTrip(choice: RoundTripChoice = {}): Iteration {
     return roundTripIteration({ client: this.client, scripts: this.agent.scripts, synthesizer: this.synthesizer, remainingMs: () => this.remainingMs() }, choice);
+  }
+
+  /** An open-model iteration: one whole acceptance round trip, send → artifacts → pending → accept → terminal (see loadIterations). */
+  acceptanceRoundTrip(choice: AcceptanceRoundTripChoice = {}): Iteration {
+    return acceptanceIteration({ client: this.client, scripts: this.agent.scripts }, choice);
   }
 
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */

@@ -24,6 +24,8 @@ export interface FakeAcceptanceOptions {
   listsUri?: boolean;
   /** error.data: the object {extension, reason} (default) or, as an SDK renders 1.0 errors, a google.rpc ErrorInfo list. */
   errorData?: 'object' | 'error-info';
+  /** An accept is answered WORKING and the task completes only this long after (an agent that settles asynchronously). */
+  completeAfterMs?: number;
 }
 
 export interface RecordedRequest {
@@ -124,7 +126,12 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
     const valid = decision?.action === 'accept' || (decision?.action === 'reject' && (REJECTION_REASONS as readonly unknown[]).includes(decision.reason));
     if (!valid) throw new RpcFailure(-32044, 'acceptance_decision_invalid', 'action must be accept, or reject with a reason from the enum');
     t.history.push(message);
-    if (decision.action === 'accept') return (t.state = 'completed');
+    if (decision.action === 'accept') {
+      if (options.completeAfterMs === undefined) return (t.state = 'completed');
+      t.state = 'working';
+      setTimeout(() => (t.state = 'completed'), options.completeAfterMs).unref();
+      return 'working';
+    }
     t.rejections += 1;
     if (decision.retry === false || t.rejections > t.maxRejections) return (t.state = 'failed');
     return 'working'; // the new attempt "runs" between the reply and the next read

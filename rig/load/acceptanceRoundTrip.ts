@@ -1,0 +1,217 @@
+// One whole acceptance-criteria round trip as an open-model iteration, beside the HITL one
+// (hitlRoundTrip.ts) and under the same contract: send a task that activates the extension →
+// its artifacts → the gate pending (INPUT_REQUIRED with `{EXT}/pendingAcceptance: true`) → an
+// accept decision → the terminal state observed. A round trip that cannot get there throws a
+// RoundTripFailure whose `kind` names the phase (the executor counts by it), so an agent that
+// completes without waiting fails every round trip by name ('not pending'), never silently.
+//
+// Acceptance latency is timed from the moment the round trip means to send the decision (taken
+// just before the call, so the client's own queueing counts, as the open model wants) to the
+// moment the terminal state is observed on a subscription opened, and confirmed live by its first
+// event, BEFORE the decision goes out: the resume-latency method (rig/engine/resumeObserver.ts),
+// not the decision reply's arrival, so an agent that replies first and ends the task later is
+// timed to the end it really reached. When the agent refuses the subscription (or its stream ends
+// early) the task is polled with GetTask instead, bounded by the same timeout. This costs a
+// subscription and an SSE stream per round trip; the figure is worth it.
+import { TransportError, describeEnd, userMessage, type A2AClient, type ReceivedEvent } from '../client/index.ts';
+import { TERMINAL_STATES, type Task, type TaskState } from '../protocol/a2aTypes.ts';
+import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
+import { SCRIPT_KEY } from '../protocol/rigScript.ts';
+import { statusOfEvent } from '../protocol/wireInbound.ts';
+import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import { RoundTripFailure } from './hitlRoundTrip.ts';
+import type { Iteration } from './openModelExecutor.ts';
+
+/** The a2a-rig script of a round trip (reference agent): one artifact, then `complete` (where the gate parks). */
+export const ACCEPTANCE_ROUND_TRIP_STEPS: readonly unknown[] = [{ artifact: { name: 'result', text: 'a2a-rig load: the output to accept' } }, { complete: {} }];
+
+/**
+ * The criteria every round trip sends: the client decides, and a gate the rig never decides (a
+ * round trip that failed after the send) ends at the agent within a minute instead of its default
+ * day, so a long load does not leave the agent holding gates.
+ */
+export const ACCEPTANCE_ROUND_TRIP_CRITERIA = { description: 'a2a-rig load round trip', evaluator: 'client', acceptanceTimeoutSeconds: 60 } as const;
+
+export interface AcceptanceRoundTripOptions {
+  client: A2AClient;
+  /** The agent follows a2a-rig scripts (the reference agent): send ACCEPTANCE_ROUND_TRIP_STEPS; else a plain text message. */
+  scripts: boolean;
+  /** The script's steps for agents that follow scripts (default ACCEPTANCE_ROUND_TRIP_STEPS; e.g. a `work` step first to model the agent's work). */
+  steps?: readonly unknown[];
+  /**
+   * Send the creating message non-blocking (v1.0 returnImmediately, v0.3 blocking: false): the reply
+   * shows the task WORKING and the round trip watches it park on a subscription (as it must for an
+   * agent that returns early anyway). Default false.
+   */
+  returnImmediately?: boolean;
+  /** How long to wait for the pending gate after the send, and for the terminal state after the decision (default 10 s each). */
+  timeoutMs?: number;
+  /** Intended start → pending gate observed (artifacts in hand). */
+  pendingLatency?: LatencyHistogram;
+  /** Decision about to be sent → terminal state observed: the extension's acceptance latency. */
+  acceptanceLatency?: LatencyHistogram;
+}
+
+const INPUT_REQUIRED: TaskState = 'TASK_STATE_INPUT_REQUIRED';
+const POLL_INTERVAL_MS = 5;
+/**
+ * How long to wait for the subscription's first event before deciding anyway: it only confirms the
+ * stream is live (an open stream without a snapshot still carries the end), and every ms of it
+ * lengthens the round trip, never the acceptance latency.
+ */
+const FIRST_EVENT_WAIT_MS = 1_000;
+
+function transportFailure(err: unknown): never {
+  if (err instanceof TransportError) throw new RoundTripFailure(`transport ${err.failure}`, err.message);
+  throw err;
+}
+
+const stateOf = (e: ReceivedEvent): TaskState | undefined => statusOfEvent(e.event)?.state;
+const isTerminal = (s: TaskState | undefined): boolean => s !== undefined && TERMINAL_STATES.has(s);
+
+interface PendingGate {
+  taskId: string;
+  contextId: string;
+}
+
+/** Why a task is not a pending gate with its artifacts, as a failure; undefined when it is one. */
+function notPending(client: A2AClient, task: Task, artifactsSeen: boolean): RoundTripFailure | undefined {
+  const state = task.status.state;
+  if (!client.acceptance.isPending(task)) {
+    const text = task.status.message?.parts.find((p) => p.text)?.text;
+    const what = state === INPUT_REQUIRED ? 'INPUT_REQUIRED without the pendingAcceptance flag' : `${state} without a pending acceptance`;
+    return new RoundTripFailure('not pending', `the task reached ${what}${text ? `: ${text.slice(0, 200)}` : ''}`);
+  }
+  if (!artifactsSeen && task.artifacts.length === 0) return new RoundTripFailure('no artifacts', 'the task is pending acceptance without having emitted an artifact');
+  return undefined;
+}
+
+/** The creating send, then (for an agent that parks asynchronously) a bounded wait for the gate. */
+async function openGate(options: AcceptanceRoundTripOptions, signal: AbortSignal, timeoutMs: number): Promise<PendingGate> {
+  const { client } = options;
+  const message = options.scripts
+    ? userMessage({ data: { [SCRIPT_KEY]: { steps: options.steps ?? ACCEPTANCE_ROUND_TRIP_STEPS } } })
+    : userMessage({ text: 'a2a-rig: produce an artifact, then wait for my acceptance (acceptance-criteria extension)' });
+  // Only this extension is activated: an agent that would otherwise open a hitl-prompt/v1 prompt
+  // first (the two compose) must go straight to the gate this round trip measures.
+  const sent = await client.acceptance.send(message, { signal, extensions: [ACCEPTANCE_URI], criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA, ...(options.returnImmediately ? { returnImmediately: true } : {}) }).catch(transportFailure);
+  if (!sent.ok) throw new RoundTripFailure('send refused', `${sent.error.code} ${sent.error.message.slice(0, 200)}${sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''}`);
+  // No echo: the client MUST assume plain WORKING → COMPLETED and MUST NOT wait for a gate.
+  if (sent.gate === 'absent') throw new RoundTripFailure('no echo', 'the agent did not echo the acceptance-criteria extension on the creating send: a client must not wait for a gate');
+  if (!('task' in sent.value)) throw new RoundTripFailure('no task', 'the agent answered with a Message, not a Task');
+  const task = sent.value.task;
+  if (task.status.state === INPUT_REQUIRED || isTerminal(task.status.state)) {
+    const failure = notPending(client, task, false);
+    if (failure) throw failure;
+    return { taskId: task.id, contextId: task.contextId };
+  }
+  // Still working: watch it park (or end), counting artifacts as they stream.
+  const deadline = performance.now() + timeoutMs;
+  const sub = await client.subscribe(task.id, { signal }).catch(transportFailure);
+  if (sub.ok) {
+    const { stream } = sub;
+    let artifacts = false;
+    try {
+      const settled = await stream.waitFor((e) => {
+        if ('artifactUpdate' in e.event || ('task' in e.event && e.event.task.artifacts.length > 0)) artifacts = true;
+        const s = stateOf(e);
+        return s === INPUT_REQUIRED || isTerminal(s);
+      }, Math.max(1, deadline - performance.now()));
+      const status = statusOfEvent(settled.event)!;
+      const failure = notPending(client, { ...task, status, artifacts: 'task' in settled.event ? settled.event.task.artifacts : [] }, artifacts);
+      if (failure) throw failure;
+      return { taskId: task.id, contextId: task.contextId };
+    } catch (err) {
+      if (err instanceof RoundTripFailure) throw err;
+      const end = stream.end;
+      if (end === undefined || end.reason === 'closed' || signal.aborted) throw new RoundTripFailure('pending not observed', `the task stayed ${stream.lastState ?? task.status.state} for ${timeoutMs} ms after the send`);
+    } finally {
+      await stream.close();
+    }
+  }
+  // No stream to watch: poll (GetTask carries the artifacts with the state).
+  while (performance.now() < deadline && !signal.aborted) {
+    const got = await client.getTask(task.id, { signal }).catch(transportFailure);
+    if (got.ok && (got.value.status.state === INPUT_REQUIRED || isTerminal(got.value.status.state))) {
+      const failure = notPending(client, got.value, false);
+      if (failure) throw failure;
+      return { taskId: task.id, contextId: task.contextId };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+  throw new RoundTripFailure('pending not observed', `the task did not reach a pending acceptance within ${timeoutMs} ms of the send`);
+}
+
+/** Accept, and time decision → terminal state observed (subscription first; GetTask when there is no stream). */
+async function acceptObserved(client: A2AClient, gate: PendingGate, signal: AbortSignal, timeoutMs: number): Promise<{ decidedAt: number; endedAt: number }> {
+  const accept = async () => {
+    const decidedAt = performance.now();
+    const outcome = await client.acceptance.decide(gate.taskId, gate.contextId, { action: 'accept' }, { signal, feedback: 'a2a-rig load: accepted' });
+    if (outcome.kind !== 'applied') {
+      const why = outcome.reason ?? outcome.error?.reason ?? `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
+      throw new RoundTripFailure(`decision ${outcome.kind}`, `the accept decision was not applied: ${why}`);
+    }
+    return decidedAt;
+  };
+  const completed = (state: TaskState | undefined, decidedAt: number, endedAt: number) => {
+    if (state !== 'TASK_STATE_COMPLETED') throw new RoundTripFailure('not completed', `an accepted task ended ${state}, not COMPLETED`);
+    return { decidedAt, endedAt };
+  };
+
+  let decidedAt: number | undefined;
+  let polled: string;
+  const sub = await client.subscribe(gate.taskId, { signal }).catch(transportFailure);
+  if (sub.ok) {
+    const { stream } = sub;
+    try {
+      let live = true;
+      try {
+        await stream.waitFor(() => true, Math.min(timeoutMs, FIRST_EVENT_WAIT_MS));
+      } catch {
+        // No event yet: an open stream may still carry the end (agents that send no snapshot); an ended one cannot.
+        live = stream.end === undefined;
+      }
+      if (live) {
+        decidedAt = await accept();
+        const at = decidedAt;
+        try {
+          const ended = await stream.waitFor((e) => e.receivedAt >= at && isTerminal(stateOf(e)), Math.max(1, at + timeoutMs - performance.now()));
+          return completed(stateOf(ended), at, ended.receivedAt);
+        } catch (err) {
+          if (err instanceof RoundTripFailure) throw err;
+          const end = stream.end;
+          if (end === undefined || signal.aborted) throw new RoundTripFailure('terminal not observed', `the task stayed ${stream.lastState ?? INPUT_REQUIRED} ${timeoutMs} ms after an applied accept`);
+          polled = `the subscription ended before the terminal state (${describeEnd(end)})`;
+        }
+      } else {
+        polled = `the subscription ended before its first event (${describeEnd(stream.end!)})`;
+      }
+    } finally {
+      await stream.close();
+    }
+  } else {
+    polled = `the subscription was refused: ${sub.error.code} ${sub.error.message.slice(0, 200)}`;
+  }
+  decidedAt ??= await accept();
+  const deadline = decidedAt + timeoutMs;
+  let state: TaskState | undefined;
+  while (performance.now() < deadline && !signal.aborted) {
+    const got = await client.getTask(gate.taskId, { signal }).catch(transportFailure);
+    if (got.ok && isTerminal((state = got.value.status.state))) return completed(state, decidedAt, got.meta.completedAt);
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+  throw new RoundTripFailure('terminal not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an applied accept (polled: ${polled})`);
+}
+
+/** The iteration: one acceptance round trip per call, through `client`; ends when the terminal state was observed. */
+export function acceptanceRoundTrip(options: AcceptanceRoundTripOptions): Iteration {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return async ({ intendedAt, signal }) => {
+    const gate = await openGate(options, signal, timeoutMs);
+    const pendingAt = performance.now();
+    options.pendingLatency?.recordMs(pendingAt - intendedAt, pendingAt);
+    const { decidedAt, endedAt } = await acceptObserved(options.client, gate, signal, timeoutMs);
+    options.acceptanceLatency?.recordMs(endedAt - decidedAt, endedAt);
+    return { endedAt };
+  };
+}
