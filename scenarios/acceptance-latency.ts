@@ -38,7 +38,7 @@ export default defineScenario<Params>({
   name: 'acceptance-latency',
   description: 'acceptance-criteria round trips (send → artifacts → pending → accept → COMPLETED) at a constant rate; acceptance latency = decision sent → terminal state observed',
   tags: ['acceptance', 'load', 'latency'],
-  needs: {},
+  needs: { acceptance: true },
   params: {
     smoke: { rate: 10, durationMs: 3_000, ...bounds },
     ci: { rate: 20, durationMs: 20_000, ...bounds },

@@ -26,7 +26,7 @@ const MATRIX: Record<string, string[]> = {
   'envelope-without-activation': ['activation'],
   'declare-required-extension': ['agent-card'],
   // The acceptance-criteria extension (scenarios/acceptance/), one row per fault flag of its gate.
-  'acceptance-completes-without-waiting': ['acc-accept', 'acc-with-hitl'],
+  'acceptance-completes-without-waiting': ['acc-accept', 'acc-with-hitl', 'acceptance-latency'],
   'acceptance-drops-feedback': ['acc-reject-retry'],
   'acceptance-ignores-max-rejections': ['acc-max-rejections'],
   'acceptance-ignores-retry-false': ['acc-retry-false'],
