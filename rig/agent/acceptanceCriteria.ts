@@ -26,7 +26,7 @@ import {
 } from '../protocol/acceptance.ts';
 import { MAX_NESTING_DEPTH, MAX_RESPONSE_SCHEMA_BYTES, serializedSchemaBytes } from '../protocol/hitlPrompt.ts';
 import { SchemaRejectedError, type GuardedValidator } from '../protocol/guardedValidator.ts';
-import { nestingDepth } from '../protocol/jsonNesting.ts';
+import { nestingDepth, someEntry } from '../protocol/jsonNesting.ts';
 import { shown } from './acceptanceDecision.ts';
 
 export interface GateCriteria {
@@ -132,39 +132,21 @@ function names(value: unknown): string[] {
 /** `oneOf` branches in the whole schema (conservative: a `oneOf` array anywhere counts). */
 function oneOfBranches(schema: object): number {
   let branches = 0;
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'oneOf' && Array.isArray(value)) branches += value.length;
-      if (typeof value === 'object' && value !== null) stack.push(value);
-    }
-  }
+  someEntry(schema, (key, value) => {
+    if (key === 'oneOf' && Array.isArray(value)) branches += value.length;
+  });
   return branches;
 }
 
 /** The first `$ref`-like keyword whose value is not a local `#...` pointer, walked without recursion. */
 function remoteRef(schema: object): string | undefined {
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    // Conservative: a `$ref` key anywhere (even inside `const`) counts; a schema has no need for one there.
-    for (const [key, value] of Object.entries(node)) {
-      if (REF_KEYWORDS.has(key) && (typeof value !== 'string' || !value.startsWith('#'))) return `${key} ${shown(value)}`;
-      if (typeof value === 'object' && value !== null) stack.push(value);
-    }
-  }
-  return undefined;
+  let found: string | undefined;
+  // Conservative: a `$ref` key anywhere (even inside `const`) counts; a schema has no need for one there.
+  someEntry(schema, (key, value) => {
+    if (REF_KEYWORDS.has(key) && (typeof value !== 'string' || !value.startsWith('#'))) found = `${key} ${shown(value)}`;
+    return found !== undefined;
+  });
+  return found;
 }
 
 function guardedSchema(schema: unknown, validator: GuardedValidator): Record<string, unknown> {

@@ -4,6 +4,7 @@
 // request must never take the process down (issue 9: a `//[` upgrade once did).
 import type { Duplex } from 'node:stream';
 import { A2AError, JSONRPC_PARSE_ERROR } from '../protocol/errorCodes.ts';
+import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 
 /** Time a client gets to send its complete request headers (Slowloris bound). */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
@@ -81,4 +82,14 @@ export function refuseSocket(socket: Duplex, status: 400 | 404 | 500, reason: st
 export function logUnexpected(where: string, err: unknown): void {
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   process.stderr.write(`a2a-rig agent: unexpected error in ${where} (answered, agent continues): ${message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500)}\n`);
+}
+
+/** An HTTP+JSON request body as JSON (an empty body is `{}`); anything else is -32700 (400). */
+export function parseJsonBody(body: string): unknown {
+  if (body.trim() === '') return {};
+  try {
+    return parseUntrustedJson(body);
+  } catch (err) {
+    throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'body is not valid JSON');
+  }
 }

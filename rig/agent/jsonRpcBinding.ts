@@ -10,11 +10,11 @@ import {
   A2A_VERSION_NOT_SUPPORTED,
   HITL_ALREADY_ANSWERED_OR_UNKNOWN,
   HITL_RESPONSE_INVALID,
-  JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_METHOD_NOT_FOUND,
   JSONRPC_PARSE_ERROR,
   httpStatusFor,
+  toA2AError,
 } from '../protocol/errorCodes.ts';
 import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import { streamEventOnWire } from '../protocol/wireGenerations.ts';
@@ -67,7 +67,7 @@ export function replyError(res: ServerResponse, id: RpcId, err: unknown, generat
     return;
   }
   if (!(err instanceof A2AError)) logUnexpected('JSON-RPC binding', err);
-  const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+  const error = toA2AError(err);
   if (inStream) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, error: generation === '0.3' ? error.toJson() : error.toJsonV1() })}\n\n`);

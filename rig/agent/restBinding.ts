@@ -9,16 +9,14 @@ import {
   A2AError,
   A2A_CONTENT_TYPE_NOT_SUPPORTED,
   A2A_VERSION_NOT_SUPPORTED,
-  JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_METHOD_NOT_FOUND,
-  JSONRPC_PARSE_ERROR,
   httpStatusFor,
+  toA2AError,
 } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
-import { logUnexpected, safeDecode } from './httpGuards.ts';
+import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
 import { isJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_ROUTE, pushNotSupported } from './pushConfig.ts';
 import { fromQuery } from './requestParams.ts';
@@ -39,18 +37,10 @@ export function restError(res: ServerResponse, err: unknown): void {
     return;
   }
   if (!(err instanceof A2AError)) logUnexpected('HTTP+JSON binding', err);
-  const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+  const error = toA2AError(err);
   json(res, httpStatusFor(error.code), error.toRestJson(HITL_PROMPT_URI));
 }
 
-function parseBody(body: string): unknown {
-  if (body.trim() === '') return {};
-  try {
-    return parseUntrustedJson(body);
-  } catch (err) {
-    throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'body is not valid JSON');
-  }
-}
 
 /** True when the path belongs to this binding (whatever the outcome). */
 export function isRestPath(pathname: string): boolean {
@@ -90,8 +80,8 @@ export async function handleRest(
       throw new A2AError(A2A_CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`);
     }
     if (PUSH_CONFIG_ROUTE.test(url.pathname)) throw pushNotSupported();
-    if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseBody(body), ctx));
-    if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseBody(body), ctx, res, frame);
+    if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseJsonBody(body), ctx));
+    if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseJsonBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
       const typed = Object.fromEntries(TYPED_LIST_QUERY.map((name) => [name, fromQuery(query[name])]));
       return json(res, 200, await ops.list({ ...query, ...typed }, ctx));

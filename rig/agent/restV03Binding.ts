@@ -14,16 +14,14 @@ import type { JsonObject, Message, StreamResponse, Task } from '../protocol/a2aT
 import {
   A2AError,
   A2A_PUSH_NOT_SUPPORTED,
-  JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_METHOD_NOT_FOUND,
-  JSONRPC_PARSE_ERROR,
   httpStatusFor,
+  toA2AError,
 } from '../protocol/errorCodes.ts';
 import { sendRequestFromProtoJsonV03, sendResponseToProtoJsonV03, streamResponseToProtoJsonV03, taskToProtoJsonV03 } from '../protocol/protoJsonV03.ts';
-import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
-import { logUnexpected, safeDecode } from './httpGuards.ts';
+import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
 import { fromQuery } from './requestParams.ts';
 
 const PREFIX = '/v1/';
@@ -78,23 +76,15 @@ export function restV03Error(res: ServerResponse, err: unknown, status?: number,
     return;
   }
   if (!(err instanceof A2AError)) logUnexpected('HTTP+JSON 0.3 binding', err);
-  const error = err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+  const error = toA2AError(err);
   json(res, status ?? httpStatusFor(error.code), restV03ErrorBody(error), headers);
 }
 
-function parseBody(body: string): unknown {
-  if (body.trim() === '') return {};
-  try {
-    return parseUntrustedJson(body);
-  } catch (err) {
-    throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'body is not valid JSON');
-  }
-}
 
 /** A converter's TypeError is the caller's malformed request: -32602, HTTP 400. */
 function readSend(body: string): JsonObject {
   try {
-    return sendRequestFromProtoJsonV03(parseBody(body));
+    return sendRequestFromProtoJsonV03(parseJsonBody(body));
   } catch (err) {
     if (err instanceof TypeError) throw new A2AError(JSONRPC_INVALID_PARAMS, err.message);
     throw err;

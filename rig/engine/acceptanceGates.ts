@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { METHOD_NAMES, TERMINAL_STATES, type Task } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
-import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
+import { ACCEPTANCE_URI, type Decision } from '../protocol/acceptance.ts';
 import type { AcceptanceErrorFacts, AcceptanceNeeds, AcceptanceSendOptions, A2AClient } from '../client/index.ts';
 import type { ScenarioContext } from './scenarioContext.ts';
 
@@ -98,6 +98,21 @@ export async function settle(ctx: ScenarioContext, taskId: string, until: (task:
 /** Settled again after a decision: pending acceptance, or a terminal state. */
 export function pendingOrTerminal(client: A2AClient): (task: Task) => boolean {
   return (task) => client.acceptance.isPending(task) || TERMINAL_STATES.has(task.status.state);
+}
+
+/**
+ * Sends one decision on a pending task and, when it was applied, waits for the task to settle
+ * again (pending or terminal). `detail` reads "applied, then TASK_STATE_FAILED" for a check.
+ */
+export async function decideAndSettle(
+  ctx: ScenarioContext,
+  task: Task,
+  decision: Decision,
+  feedback: string,
+): Promise<{ after: Task | undefined; detail: string }> {
+  const outcome = await ctx.client.acceptance.decide(task.id, task.contextId, decision, { feedback, signal: ctx.signal });
+  const after = outcome.kind === 'applied' ? await settle(ctx, task.id, pendingOrTerminal(ctx.client)) : undefined;
+  return { after, detail: `${outcome.kind}${outcome.reason ? ` (${outcome.reason})` : ''}, then ${stateOf(ctx.client, after)}` };
 }
 
 export function isTerminal(task: Task | undefined): boolean {

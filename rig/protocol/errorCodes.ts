@@ -167,3 +167,8 @@ export class A2AError extends Error {
     return { error };
   }
 }
+
+/** Any thrown value as the error a caller gets: an A2AError as it is, anything else -32603. */
+export function toA2AError(err: unknown): A2AError {
+  return err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+}

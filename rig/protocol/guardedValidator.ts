@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { PatternWorkExceeded, linearRegExpEngine, meteredPatterns, patternProgramSize } from './linearRegExp.ts';
-import { nestingDepth, schemaDepth } from './jsonNesting.ts';
+import { nestingDepth, schemaDepth, someEntry } from './jsonNesting.ts';
 import { COMPILE_BUDGET_MS, MAX_NESTING_DEPTH, VALIDATION_BUDGET_MS, type ValidationErrorEntry } from './hitlPrompt.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -55,21 +55,12 @@ const LINEAR_FORMATS = new Set(['date-time', 'date', 'time', 'uuid']);
 export const LINEAR_PATTERN_MAX_PROGRAM = 256;
 
 function validatesInLinearTime(schema: object): boolean {
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (SUPERLINEAR_KEYWORDS.has(key) && !(key === 'format' && typeof value === 'string' && LINEAR_FORMATS.has(value))) return false;
-      if (key === 'pattern' && typeof value === 'string' && patternProgramSize(value) > LINEAR_PATTERN_MAX_PROGRAM) return false;
-      stack.push(value);
-    }
-  }
-  return true;
+  return !someEntry(
+    schema,
+    (key, value) =>
+      (SUPERLINEAR_KEYWORDS.has(key) && !(key === 'format' && typeof value === 'string' && LINEAR_FORMATS.has(value)))
+      || (key === 'pattern' && typeof value === 'string' && patternProgramSize(value) > LINEAR_PATTERN_MAX_PROGRAM),
+  );
 }
 
 export class SchemaRejectedError extends Error {

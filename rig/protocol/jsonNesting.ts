@@ -19,6 +19,27 @@ export function nestingDepth(value: unknown, limit = Number.MAX_SAFE_INTEGER): n
   return deepest;
 }
 
+/**
+ * Calls `visit` with every (key, value) entry of every object inside `root`, arrays included, without
+ * recursion; stops as soon as `visit` returns true and says so. The walk schema guards share.
+ */
+export function someEntry(root: unknown, visit: (key: string, value: unknown) => boolean | void): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (visit(key, value) === true) return true;
+      if (typeof value === 'object' && value !== null) stack.push(value);
+    }
+  }
+  return false;
+}
+
 // Keywords of draft 2020-12 (and the older ones Ajv still accepts) whose values are subschemas,
 // directly, as an array, or as a map of name to subschema.
 const SCHEMA_VALUED = new Set([
