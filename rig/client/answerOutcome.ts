@@ -19,18 +19,22 @@ import type { TransportError } from './transportError.ts';
 
 export type AnswerKind = 'accepted' | 'conflict' | 'invalid' | 'error';
 
-export interface AnswerOutcome {
-  kind: AnswerKind;
+/** What every timed message to a task (an answer, a decision) reports of its exchange. */
+export interface ExchangeFacts {
   /** Undefined when no HTTP status arrived (connect failure, headers timeout). */
   httpStatus: number | undefined;
   /** The JSON-RPC error code; undefined on success or transport failure. */
   rpcCode: number | undefined;
   rpcMessage: string | undefined;
-  /** `performance.now()` just before the answer was sent. */
+  /** `performance.now()` just before the message was sent. */
   startedAt: number;
   /** Monotonic time from sending to the whole reply (or to the failure). */
   latencyMs: number;
   echoedExtensions: string[];
+}
+
+export interface AnswerOutcome extends ExchangeFacts {
+  kind: AnswerKind;
   /** accepted: the task (or message) the agent returned. */
   result: { task: Task } | { message: Message } | undefined;
   /** invalid: the agent's validation_errors (empty if it sent none, which `problems` then says). */

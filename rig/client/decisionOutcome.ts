@@ -16,6 +16,7 @@ import {
   ACCEPTANCE_URI,
 } from '../protocol/acceptance.ts';
 import { sendResultFromWire } from '../protocol/wireInbound.ts';
+import type { ExchangeFacts } from './answerOutcome.ts';
 import type { RpcReply } from './jsonRpcTransport.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import type { TransportError } from './transportError.ts';
@@ -93,16 +94,8 @@ export function readAcceptanceError(error: RpcErrorBody, httpStatus?: number): A
 
 export type DecisionKind = 'applied' | 'conflict' | 'unauthorized' | 'invalid' | 'error';
 
-export interface DecisionOutcome {
+export interface DecisionOutcome extends ExchangeFacts {
   kind: DecisionKind;
-  /** Undefined when no HTTP status arrived (connect failure, headers timeout). */
-  httpStatus: number | undefined;
-  rpcCode: number | undefined;
-  rpcMessage: string | undefined;
-  /** `performance.now()` just before the decision was sent. */
-  startedAt: number;
-  latencyMs: number;
-  echoedExtensions: string[];
   /** applied: the task the agent returned, in its state after the decision. */
   task: Task | undefined;
   /** applied: `task.status.state`. */
