@@ -129,9 +129,14 @@ export class AcceptanceGate {
     // Clamped for the date only: validated criteria are within it already, and the skips-criteria-
     // validation fault must not turn a huge timeout into an invalid Date (a throw here ends the agent).
     const seconds = Math.min(Math.max(criteria.acceptanceTimeoutSeconds, 0), MAX_ACCEPTANCE_TIMEOUT_S);
-    const deadline = new Date(Date.now() + (Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString();
     const text = `awaiting an acceptance decision on attempt ${attempt + 1}${criteria.description ? `: ${criteria.description}` : ''}`;
-    this.engine.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', text, { [PENDING_KEY]: true }, () => this.store.park(gate.taskId, attempt, deadline));
+    // The deadline counts from the pending status's own timestamp (set by the commit just before
+    // alsoWrite runs), so no reader of the two timestamps sees the gate fail a millisecond early.
+    let deadline = '';
+    this.engine.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', text, { [PENDING_KEY]: true }, () => {
+      deadline = new Date(Date.parse(row.task.status.timestamp!) + (Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString();
+      this.store.park(gate.taskId, attempt, deadline);
+    });
     this.armTimeout(gate.taskId, attempt, deadline);
   }
 
