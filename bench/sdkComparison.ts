@@ -7,15 +7,16 @@
 // (sdk, ref, ref --fault volatile-outbox, sdk, ref, ...) so drift on a shared box hits them alike;
 // the row is the ratio of the median req/s. A run with non-2xx replies, transport errors, timeouts
 // or a body that is not a completed task makes its row invalid (shown, never met).
-// Run: npx tsx bench/sdkComparison.ts   Env: CONNECTIONS (20), SECONDS (8), ROUNDS (2), WARMUP_S (2).
+// Run: npx tsx bench/sdkComparison.ts   Env: CMP_CONNECTIONS (20), CMP_SECONDS (8), CMP_ROUNDS (2), CMP_WARMUP_S (2)
+// (prefixed: bench/run.ts passes one environment to every benchmark).
 import autocannon from 'autocannon';
 import { startReferenceAgent, startSdkAgent, type AgentProcess } from './agentProcess.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
 
-const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
-const SECONDS = Number(process.env.SECONDS ?? 8);
-const ROUNDS = Number(process.env.ROUNDS ?? 2);
-const WARMUP_S = Number(process.env.WARMUP_S ?? 2);
+const CONNECTIONS = Number(process.env.CMP_CONNECTIONS ?? 20);
+const SECONDS = Number(process.env.CMP_SECONDS ?? 8);
+const ROUNDS = Number(process.env.CMP_ROUNDS ?? 2);
+const WARMUP_S = Number(process.env.CMP_WARMUP_S ?? 2);
 const GOAL_RATIO = 2;
 
 // `[<id>]` is autocannon's per-request unique id (idReplacement).
