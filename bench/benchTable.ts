@@ -135,6 +135,8 @@ export interface TableSummary {
   goals: number;
   met: number;
   notMeasured: number;
+  /** Rows with a goal that were not measured: the run cannot say whether the goal is met. */
+  goalsNotMeasured: number;
   invalid: number;
   failedBenchmarks: string[];
 }
@@ -145,9 +147,20 @@ export function summarize(benchmarks: JudgedBenchmark[]): TableSummary {
     goals: rows.filter((r) => r.goal).length,
     met: rows.filter((r) => r.met === 'yes').length,
     notMeasured: rows.filter((r) => !r.measured).length,
+    goalsNotMeasured: rows.filter((r) => !r.measured && r.goal).length,
     invalid: rows.filter((r) => r.measured && r.invalid).length,
     failedBenchmarks: benchmarks.filter((b) => b.failure).map((b) => `${b.name} (${b.failure})`),
   };
+}
+
+/**
+ * 4 (the rig's "internal error") when a benchmark failed or a goal could not be measured: the
+ * run is incomplete. A missed goal is a finding, not a failure of the tool: 0, or 1 with `strict`.
+ * An informational row a clean benchmark could not measure (wrk not installed) is reported only.
+ */
+export function exitCodeOf(s: TableSummary, strict: boolean): 0 | 1 | 4 {
+  if (s.failedBenchmarks.length > 0 || s.goalsNotMeasured > 0) return 4;
+  return strict && s.met < s.goals ? 1 : 0;
 }
 
 export function summaryLine(s: TableSummary): string {

@@ -2,9 +2,9 @@
 // Describes the machine, runs each benchmark (bench/benchCatalogue.ts) in its own child process,
 // one after another (they would disturb each other), gathers the BENCH_ROWS line each prints last
 // and prints one table.
-// Exit: 0 when every benchmark ran and printed its rows, met or not (a missed goal is a finding,
-// not a failure of the tool; `--strict` makes it exit 1); 4 when a benchmark crashed, timed out or
-// left a row unmeasured; 2 on a usage error; 130/143 when interrupted.
+// Exit: 0 when every benchmark ran and measured every row with a goal, met or not (a missed goal
+// is a finding, not a failure of the tool; `--strict` makes it exit 1); 4 when a benchmark
+// crashed, timed out or left a goal unmeasured; 2 on a usage error; 130/143 when interrupted.
 // Run: npm run bench [-- --only agent,sdkComparison] [--json rows.json] [--strict]
 //   Env: BENCH_TIMEOUT_S overrides every benchmark's time bound; the benchmarks' own env vars pass through.
 import { spawn } from 'node:child_process';
@@ -17,7 +17,7 @@ import { EXIT } from '../rig/exitCodes.ts';
 import { repoRoot } from './agentProcess.ts';
 import { BENCHMARKS } from './benchCatalogue.ts';
 import { ROWS_PREFIX } from './benchRows.ts';
-import { formatTable, judgeBenchmark, summarize, summaryLine, type BenchmarkOutcome, type BenchmarkSpec, type JudgedBenchmark } from './benchTable.ts';
+import { exitCodeOf, formatTable, judgeBenchmark, summarize, summaryLine, type BenchmarkOutcome, type BenchmarkSpec, type JudgedBenchmark } from './benchTable.ts';
 
 // The rows line is printed last; a chatty benchmark must not grow the runner without bound.
 const MAX_CAPTURED_CHARS = 4 * 1024 * 1024;
@@ -114,5 +114,4 @@ console.log(formatTable(results));
 console.log(`\n${summaryLine(summary)}`);
 if (options.json) writeFileSync(options.json, JSON.stringify({ machine, summary, benchmarks: results }, null, 2) + '\n');
 
-const broken = summary.failedBenchmarks.length > 0 || summary.notMeasured > 0;
-process.exitCode = broken ? EXIT.internal : options.strict && summary.met < summary.goals ? EXIT.failed : EXIT.passed;
+process.exitCode = exitCodeOf(summary, options.strict === true);

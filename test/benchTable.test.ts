@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS } from '../bench/benchCatalogue.ts';
 import { isMet, ROWS_PREFIX, type BenchRow } from '../bench/benchRows.ts';
-import { formatGoal, formatTable, formatValue, judgeBenchmark, parseRows, summarize, summaryLine, type BenchmarkOutcome, type ExpectedRow } from '../bench/benchTable.ts';
+import { exitCodeOf, formatGoal, formatTable, formatValue, judgeBenchmark, parseRows, summarize, summaryLine, type BenchmarkOutcome, type ExpectedRow } from '../bench/benchTable.ts';
 
 const expected: ExpectedRow[] = [
   { id: 'a.ratio', label: 'ratio to the peer', unit: 'x', goal: { op: '>=', value: 2 } },
@@ -74,7 +74,8 @@ describe('judgeBenchmark', () => {
     const judged = judgeBenchmark(spec, ran(rowsLine([good[0], extra])));
     expect(byId(judged.rows, 'a.p99')).toMatchObject({ value: null, met: 'NO', measured: false, detail: 'the benchmark did not print this row' });
     expect(byId(judged.rows, 'a.extra')).toMatchObject({ met: 'yes', measured: true });
-    expect(summarize([judged])).toMatchObject({ goals: 3, met: 2, notMeasured: 2 });
+    expect(summarize([judged])).toMatchObject({ goals: 3, met: 2, notMeasured: 2, goalsNotMeasured: 1 });
+    expect(exitCodeOf(summarize([judged]), false)).toBe(4);
   });
 
   it('applies the catalogue goal, not a looser one the benchmark declared', () => {
@@ -95,6 +96,21 @@ describe('judgeBenchmark', () => {
     const timedOut = judgeBenchmark(spec, ran('', null, { signal: 'SIGTERM', timedOutAfterMs: 300_000 }));
     expect(timedOut.failure).toBe('timed out after 300 s; printed no BENCH_ROWS line');
     expect(summarize([invalid, late, timedOut])).toMatchObject({ goals: 6, met: 0, notMeasured: 3, invalid: 4 });
+  });
+});
+
+describe('exitCodeOf', () => {
+  it('is 4 for a failed benchmark or an unmeasured goal, 0 for missed goals unless strict', () => {
+    const missedGoal = summarize([judgeBenchmark(spec, ran(rowsLine(good)))]);
+    expect(exitCodeOf(missedGoal, false)).toBe(0);
+    expect(exitCodeOf(missedGoal, true)).toBe(1);
+    const allMet = summarize([judgeBenchmark(spec, ran(rowsLine([good[0], { ...good[1], value: 4 }, good[2]])))]);
+    expect(exitCodeOf(allMet, true)).toBe(0);
+    // An informational row a clean run could not measure (a peer not installed) is reported, not fatal.
+    const noPeer = summarize([judgeBenchmark(spec, ran(rowsLine([good[0], { ...good[1], value: 4 }, { ...good[2], value: null }])))]);
+    expect(noPeer).toMatchObject({ notMeasured: 1, goalsNotMeasured: 0 });
+    expect(exitCodeOf(noPeer, true)).toBe(0);
+    expect(exitCodeOf(summarize([judgeBenchmark(spec, ran(rowsLine(good), 1))]), false)).toBe(4);
   });
 });
 
