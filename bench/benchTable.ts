@@ -177,7 +177,7 @@ export function formatValue(value: number | null, unit: string): string {
   if (value === null || !Number.isFinite(value)) return 'NOT MEASURED';
   if (unit === 'x') return `${value.toFixed(2)}×`;
   if (unit === 'ms') return `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
-  return `${Math.abs(value) >= 100 ? grouped(value) : value.toPrecision(3)} ${unit}`;
+  return `${Math.abs(value) >= 100 || Number.isInteger(value) ? grouped(value) : value.toPrecision(3)} ${unit}`;
 }
 
 export function formatGoal(goal: BenchGoal | undefined, unit: string): string {

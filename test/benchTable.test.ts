@@ -136,6 +136,8 @@ describe('the table', () => {
     expect(formatValue(0.4123, 'x')).toBe('0.41×');
     expect(formatValue(48.04, 'ms')).toBe('48.0 ms');
     expect(formatValue(3012.6, 'answers/s')).toBe('3,013 answers/s');
+    expect(formatValue(0, 'req/s')).toBe('0 req/s');
+    expect(formatValue(12.345, 'req/s')).toBe('12.3 req/s');
     expect(formatValue(null, 'ms')).toBe('NOT MEASURED');
     expect(formatGoal({ op: '>=', value: 3000 }, 'answers/s')).toBe('≥ 3,000 answers/s');
     expect(formatGoal(undefined, 'x')).toBe('—');
