@@ -9,7 +9,9 @@
 //     capacity scenario observes it (rig/load/hitlRoundTrip.ts: the accepted reply already shows the
 //     task out of INPUT_REQUIRED, or a subscription sees it leave). Reported from the answer being
 //     sent, and from the intended send time (which also charges any lateness of the rig).
-// Prints answers/s, resume p50/p99 and the ratio of p99 to the 5 ms goal.
+// Prints answers/s, resume p50/p99/p99.9 and the ratio of p99 to the 5 ms goal, then its rows
+// (bench/benchRows.ts) for bench/run.ts. A phase that saw rejected answers, failures or drops makes
+// its rows invalid: shown, never met.
 // Run: npx tsx bench/agent.ts   Env: ANSWERS (5000), CONNECTIONS (32), RATE (1000), SECONDS (5).
 import { Environment } from '../rig/engine/environment.ts';
 import { userMessage, type A2AClient } from '../rig/client/index.ts';
@@ -19,12 +21,14 @@ import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import { runClosedModel } from '../rig/load/closedModel.ts';
 import { hitlRoundTrip } from '../rig/load/hitlRoundTrip.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
+import { printRows, type BenchRow } from './benchRows.ts';
 
 const ANSWERS = Number(process.env.ANSWERS ?? 5000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const RATE = Number(process.env.RATE ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const GOAL_P99_MS = 5;
+const GOAL_ANSWERS_PER_SECOND = 3000;
 
 const env = await Environment.open({ toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
 const client = env.client(undefined, CONNECTIONS);
@@ -86,9 +90,41 @@ try {
   console.log(`\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`);
   console.log(`  answer reply latency: p50 ${ms(closed.latency.percentile(50))} ms, p99 ${ms(closed.latency.percentile(99))} ms (folded from autocannon, n=${closed.folded})`);
   console.log(`\nat ${RATE} answers/s for ${SECONDS} s: ${open.succeeded}/${open.scheduled} resumed, ${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}, ${open.dropped} dropped, ${open.late} started > 10 ms late`);
-  console.log(`  resume (answer sent → resume observed): p50 ${ms(resume.percentile(50))} ms, p99 ${ms(resume.percentile(99))} ms, max ${ms(resume.percentile(100))} ms`);
+  console.log(`  resume (answer sent → resume observed): p50 ${ms(resume.percentile(50))} ms, p99 ${ms(resume.percentile(99))} ms, p99.9 ${ms(resume.percentile(99.9))} ms, max ${ms(resume.percentile(100))} ms`);
   console.log(`  from the intended send time:            p50 ${ms(open.latency.percentile(50))} ms, p99 ${ms(open.latency.percentile(99))} ms, max ${ms(open.latency.percentile(100))} ms`);
   console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentile(99) / 1000 / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentile(99) / 1000 / GOAL_P99_MS).toFixed(3)} (intended send)`);
+
+  const answersInvalid = accepted < forThroughput.length ? `${forThroughput.length - accepted} of ${forThroughput.length} answers not accepted: ${JSON.stringify(closed.outcomes)}` : undefined;
+  const openProblems = [
+    open.failed ? `${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}` : '',
+    open.dropped ? `${open.dropped} dropped` : '',
+    open.unfinished ? `${open.unfinished} unfinished` : '',
+    open.succeeded === 0 ? 'nothing resumed' : '',
+  ].filter(Boolean);
+  const resumeDetail = `${open.succeeded}/${open.scheduled} resumed at ${RATE}/s for ${SECONDS} s, answer sent → resume observed; from the intended send: p99 ${ms(open.latency.percentile(99))} ms`;
+  const resumeRow = (id: string, label: string, percentile: number, goal?: BenchRow['goal']): BenchRow => ({
+    id,
+    label,
+    value: open.succeeded > 0 ? resume.percentile(percentile) / 1000 : null,
+    unit: 'ms',
+    ...(goal ? { goal } : {}),
+    detail: resumeDetail,
+    ...(openProblems.length ? { invalid: openProblems.join(', ') } : {}),
+  });
+  printRows([
+    {
+      id: 'agent.answers.validPerSecond',
+      label: `valid answers/s (closed model, ${CONNECTIONS} connections, through the embedded proxy)`,
+      value: validPerSecond,
+      unit: 'answers/s',
+      goal: { op: '>=', value: GOAL_ANSWERS_PER_SECOND },
+      detail: `${accepted}/${forThroughput.length} accepted in ${(closed.elapsedMs / 1000).toFixed(2)} s; reply p99 ${ms(closed.latency.percentile(99))} ms`,
+      ...(answersInvalid ? { invalid: answersInvalid } : {}),
+    },
+    resumeRow('agent.resume.p50', `resume p50 at ${RATE} answers/s`, 50),
+    resumeRow('agent.resume.p99', `resume p99 at ${RATE} answers/s`, 99, { op: '<=', value: GOAL_P99_MS }),
+    resumeRow('agent.resume.p999', `resume p99.9 at ${RATE} answers/s`, 99.9),
+  ]);
 } finally {
   await client.close();
   await env.close();

@@ -3,23 +3,18 @@
 //     event arrives on the task's replay socket (opened beforehand); p50/p99 over many trials.
 //  2. valid answers per second: many parked tasks answered over a keep-alive pool.
 // The agent runs as its own process (one Node thread: "one core"). Run: npx tsx bench/agentAnswers.ts
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import * as hdr from 'hdr-histogram-js';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
+import { startReferenceAgent } from './agentProcess.ts';
 
 const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
 const LATENCY_TRIALS = Number(process.env.TRIALS ?? 500);
 const THROUGHPUT_TASKS = Number(process.env.TASKS ?? 4000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
 
-const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-bench-'));
-const child = spawn(process.execPath, ['bin/a2a-rig.js', 'agent', '--port', '0', '--db', join(dir, 'outbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
-const { url } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)));
+const agent = await startReferenceAgent('reference agent');
+const { url } = agent;
 const pool = new Pool(url, { connections: CONCURRENCY, pipelining: 1 });
 const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-extensions': HITL };
 let id = 0;
@@ -99,6 +94,4 @@ console.log(`valid answers: ${accepted}/${parked.length} accepted in ${seconds.t
 console.log(`p99 / 1000 ms budget (AC-4): ${(latency.getValueAtPercentile(99) / 1_000_000).toFixed(4)}`);
 
 await pool.close();
-child.kill('SIGTERM');
-await new Promise((r) => child.once('exit', r));
-rmSync(dir, { recursive: true, force: true });
+await agent.stop();

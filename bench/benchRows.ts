@@ -19,6 +19,11 @@ export interface BenchRow {
   goal?: BenchGoal;
   /** Short context: the raw figures a ratio came from, sample sizes, settings. */
   detail?: string;
+  /**
+   * Set when the run behind the figure saw errors (non-2xx, transport errors, wrong bodies,
+   * failed or dropped iterations): the figure is shown but never counts as met. Says what went wrong.
+   */
+  invalid?: string;
 }
 
 export const ROWS_PREFIX = 'BENCH_ROWS ';
@@ -27,9 +32,9 @@ export function printRows(rows: BenchRow[]): void {
   console.log(ROWS_PREFIX + JSON.stringify(rows));
 }
 
-/** true/false against the goal; undefined for a row without one. A missing value is not met. */
+/** true/false against the goal; undefined for a row without one. A missing or invalid value is not met. */
 export function isMet(row: BenchRow): boolean | undefined {
   if (!row.goal) return undefined;
-  if (row.value === null || !Number.isFinite(row.value)) return false;
+  if (row.value === null || !Number.isFinite(row.value) || row.invalid) return false;
   return row.goal.op === '>=' ? row.value >= row.goal.value : row.value <= row.goal.value;
 }

@@ -1,0 +1,49 @@
+// The rows of issue 13's table, by the benchmark that measures them, with the goals that count
+// (a benchmark cannot loosen its own goal: the runner applies these). A benchmark may print more
+// rows than listed; a listed row it does not print shows as NOT MEASURED, never as met.
+import type { BenchmarkSpec } from './benchTable.ts';
+
+const MINUTE = 60_000;
+
+export const BENCHMARKS: BenchmarkSpec[] = [
+  {
+    name: 'sdkComparison',
+    script: 'bench/sdkComparison.ts',
+    timeoutMs: 5 * MINUTE,
+    rows: [
+      {
+        id: 'agent.sendMessage.ratioToSdk',
+        label: 'reference agent / @a2a-js/sdk agent, plain SendMessage (durable outbox)',
+        unit: 'x',
+        goal: { op: '>=', value: 2 },
+      },
+      { id: 'agent.sendMessage.volatileRatioToSdk', label: 'same, reference agent with --fault volatile-outbox', unit: 'x' },
+    ],
+  },
+  {
+    name: 'agent',
+    script: 'bench/agent.ts',
+    timeoutMs: 10 * MINUTE,
+    rows: [
+      { id: 'agent.answers.validPerSecond', label: 'valid answers/s (closed model, 32 connections)', unit: 'answers/s', goal: { op: '>=', value: 3000 } },
+      { id: 'agent.resume.p50', label: 'resume p50 at 1000 answers/s', unit: 'ms' },
+      { id: 'agent.resume.p99', label: 'resume p99 at 1000 answers/s', unit: 'ms', goal: { op: '<=', value: 5 } },
+      { id: 'agent.resume.p999', label: 'resume p99.9 at 1000 answers/s', unit: 'ms' },
+    ],
+  },
+  {
+    name: 'generator',
+    script: 'bench/generator.ts',
+    timeoutMs: 15 * MINUTE,
+    rows: [
+      {
+        id: 'generator.openModel.ratioToAutocannon',
+        label: "open model (the rig's client) / raw autocannon, trivial target",
+        unit: 'x',
+        goal: { op: '>=', value: 0.9 },
+      },
+      // wrk is a C load generator, the issue's second peer: informational until a goal is agreed.
+      { id: 'generator.openModel.ratioToWrk', label: "open model (the rig's client) / wrk, trivial target", unit: 'x' },
+    ],
+  },
+];
