@@ -169,6 +169,13 @@ export class JsonRpcTransport {
     this.connections = options.connections ?? 32;
   }
 
+  /** Unary connections open now, over every origin (tests watch the pool let go of closed ones). */
+  get openConnections(): number {
+    let n = 0;
+    for (const pool of this.pools.values()) n += pool.size;
+    return n;
+  }
+
   /** The undici Agent for SSE streams, made on the first stream. */
   private get dispatcher(): Agent {
     return (this.streams ??= new Agent({

@@ -50,6 +50,8 @@ class UnaryExchange implements ResponseHandler, Abortable {
   private settled = false;
   private exchange: PooledExchange | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the timer is due (performance.now() time). */
+  private timerDue: number;
   private readonly onAbort: (() => void) | undefined;
 
   constructor(
@@ -65,6 +67,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
     const started = performance.now();
     this.deadline = started + bounds.overallMs;
     this.headersBy = started + bounds.headersTimeoutMs;
+    this.timerDue = Math.min(this.deadline, this.headersBy);
     if (signal) {
       if (signal.aborted) {
         this.callerAborted = true;
@@ -128,16 +131,25 @@ class UnaryExchange implements ResponseHandler, Abortable {
       if (now >= idleBy) return self.cutWith('idle');
       next = Math.min(self.deadline, idleBy);
     }
-    self.timer = setTimeout(UnaryExchange.check, Math.max(1, Math.ceil(next - now)), self);
+    self.arm(next, now);
+  }
+
+  private arm(due: number, now: number): void {
+    clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(UnaryExchange.check, Math.max(1, Math.ceil(due - now)), this);
   }
 
   onHeaders(code: number, headers: ResponseHeaders): void {
     this.status = code;
     this.headers = headers;
-    this.lastChunkAt = performance.now();
+    const now = (this.lastChunkAt = performance.now());
     const declared = Number(headers['content-length']);
     const max = this.bounds.maxResponseBytes;
-    if (declared > max) this.cut(new TransportError('too-large', `${this.what}: response declares ${declared} bytes; the rig accepts at most ${max}`));
+    if (declared > max) return this.cut(new TransportError('too-large', `${this.what}: response declares ${declared} bytes; the rig accepts at most ${max}`));
+    // From now on the silence bound applies: the timer must fire by it (a chunk only notes its time).
+    const idleBy = now + this.bounds.bodyIdleTimeoutMs;
+    if (idleBy < this.timerDue) this.arm(idleBy, now);
   }
 
   onData(chunk: Buffer): void {
