@@ -83,7 +83,7 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
       : failure === 'idle-timeout'
         ? `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`
         : failure === 'connect'
-          ? `${ctx.what}: cannot connect (${code ?? detail})`
+          ? `${ctx.what}: cannot connect (${code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail)})`
           : failure === 'too-large' || failure === 'protocol'
             ? `${ctx.what}: ${detail}`
           : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
