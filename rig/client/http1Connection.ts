@@ -232,50 +232,66 @@ export class Http1Connection {
   }
 
   private head(text: string): void {
-    const lines = text.split('\r\n');
-    const status = STATUS_LINE.exec(lines[0]);
-    if (!status) throw new Http1Error('A2A_RIG_HTTP_PARSE', `not an HTTP/1.x status line: ${JSON.stringify(lines[0].slice(0, 40))}`);
+    const firstEnd = text.indexOf('\r\n');
+    const statusLine = firstEnd < 0 ? text : text.slice(0, firstEnd);
+    const status = STATUS_LINE.exec(statusLine);
+    if (!status) throw new Http1Error('A2A_RIG_HTTP_PARSE', `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}`);
     const code = Number(status[2]);
-    const headers: ResponseHeaders = Object.create(null) as ResponseHeaders;
-    for (let i = 1; i < lines.length; i++) {
-      const l = lines[i];
-      const colon = l.indexOf(':');
-      const name = colon > 0 ? l.slice(0, colon).toLowerCase() : '';
-      if (!TOKEN.test(name)) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header line ${JSON.stringify(l.slice(0, 40))}`);
-      const value = l.slice(colon + 1).trim();
+    // A plain object (fast properties for the handful of headers a reply has); a header named
+    // `__proto__` is refused so no name can reach the prototype.
+    const headers: ResponseHeaders = {};
+    let at = firstEnd < 0 ? text.length : firstEnd + 2;
+    while (at < text.length) {
+      let eol = text.indexOf('\r\n', at);
+      if (eol < 0) eol = text.length;
+      const colon = text.indexOf(':', at);
+      if (colon <= at || colon > eol) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header line ${JSON.stringify(text.slice(at, Math.min(eol, at + 40)))}`);
+      const name = text.slice(at, colon).toLowerCase();
+      if (!TOKEN.test(name) || name === '__proto__') throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header name ${JSON.stringify(name.slice(0, 40))}`);
+      const value = text.slice(colon + 1, eol).trim();
       const had = headers[name];
       headers[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+      at = eol + 2;
     }
     if (code < 200) {
       // 100 Continue and other interim replies precede the real one; 101 would switch protocols.
       if (code === 101) throw new Http1Error('A2A_RIG_HTTP_PARSE', 'the server switched protocols (101) on a JSON-RPC request');
       return;
     }
-    const connection = String(headers.connection ?? '').toLowerCase();
-    this.keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
-    const hint = /timeout=(\d+)/i.exec(String(headers['keep-alive'] ?? ''));
+    const connection = headers.connection;
+    const tokens = connection === undefined ? '' : String(connection).toLowerCase();
+    this.keepAlive = status[1] === '1' ? !tokens.includes('close') : tokens.includes('keep-alive');
+    const keepAliveHint = headers['keep-alive'];
+    const hint = keepAliveHint === undefined ? null : /timeout=(\d+)/i.exec(String(keepAliveHint));
     this.serverKeepAliveMs = hint ? Number(hint[1]) * 1000 : undefined;
     const te = headers['transfer-encoding'];
     const cl = headers['content-length'];
-    const handler = this.handler!;
     this.remaining = 0;
     if (code === 204 || code === 304) this.state = State.Fixed;
     else if (te !== undefined) {
       if (!/(?:^|,)\s*chunked\s*$/i.test(String(te))) throw new Http1Error('A2A_RIG_HTTP_PARSE', `unsupported transfer-encoding ${JSON.stringify(String(te).slice(0, 40))}`);
       this.state = State.ChunkSize;
     } else if (cl !== undefined) {
-      const values = new Set((Array.isArray(cl) ? cl.join(',') : cl).split(',').map((v) => v.trim()));
-      const only = values.size === 1 ? [...values][0] : '';
-      if (!/^\d{1,15}$/.test(only)) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid content-length ${JSON.stringify(String(cl).slice(0, 40))}`);
       this.state = State.Fixed;
-      this.remaining = Number(only);
+      this.remaining = contentLength(cl);
     } else {
       this.state = State.UntilClose;
       this.keepAlive = false;
     }
     if (this.state === State.Fixed && this.remaining === 0) this.state = State.Done;
-    handler.onHeaders(code, headers);
+    this.handler!.onHeaders(code, headers);
   }
+}
+
+const DIGITS = /^\d{1,15}$/;
+
+/** One Content-Length, or the same one repeated (`5, 5` or twice); anything else is refused. */
+function contentLength(cl: string | string[]): number {
+  if (typeof cl === 'string' && DIGITS.test(cl)) return Number(cl);
+  const values = new Set((Array.isArray(cl) ? cl.join(',') : cl).split(',').map((v) => v.trim()));
+  const only = values.size === 1 ? [...values][0] : '';
+  if (!DIGITS.test(only)) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid content-length ${JSON.stringify(String(cl).slice(0, 40))}`);
+  return Number(only);
 }
 
 const EMPTY = Buffer.alloc(0);
