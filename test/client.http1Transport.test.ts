@@ -259,3 +259,20 @@ it('a body that stalls is cut at the idle bound even when the headers bound is f
   // Cut by the idle bound, not the 20 s headers or overall bounds (generous slack for a loaded box).
   expect(performance.now() - started).toBeLessThan(5_000);
 });
+
+it('sends the A2A headers of each call, also when a caller changes its extensions array in place', async () => {
+  const s = await rawServer((r) => r.socket.write(response(result(r.id, 'ok'))));
+  const t = transport();
+  const extensions = ['urn:a2a-rig:test:one'];
+  await t.call(s.url, 'GetTask', {}, { generation: '1.0', extensions });
+  extensions.push('urn:a2a-rig:test:two');
+  await t.call(s.url, 'GetTask', {}, { generation: '1.0', extensions });
+  await t.call(s.url, 'GetTask', {}, { generation: '0.3', extensions });
+  await t.call(s.url, 'GetTask', {}, { generation: '1.0', extensions: [], bearerToken: 'tok' });
+  expect(s.requests.map((r) => r.head.split('\r\n').filter((l) => /^(a2a-|x-a2a-|authorization)/.test(l)))).toEqual([
+    ['a2a-version: 1.0', 'a2a-extensions: urn:a2a-rig:test:one'],
+    ['a2a-version: 1.0', 'a2a-extensions: urn:a2a-rig:test:one, urn:a2a-rig:test:two'],
+    ['x-a2a-extensions: urn:a2a-rig:test:one, urn:a2a-rig:test:two'],
+    ['a2a-version: 1.0', 'authorization: Bearer tok'],
+  ]);
+});

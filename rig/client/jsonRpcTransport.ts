@@ -143,6 +143,12 @@ function target(url: string): { origin: string; path: string } {
 /** Header values go into the request verbatim: visible ASCII, spaces and tabs only (no line breaks). */
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 interface Endpoint {
   pool: Http1Pool;
   /** The request line's target and the Host header, ready to put in a request. */
@@ -161,6 +167,7 @@ export class JsonRpcTransport {
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly headerBlocks = new Map<string, string>();
   private readonly inFlight = new Set<Abortable>();
+  private lastHeaders: (A2AHeaders & { block: string }) | undefined;
   private nextId = 1;
 
   constructor(options: TransportOptions = {}) {
@@ -209,6 +216,16 @@ export class JsonRpcTransport {
 
   /** The A2A header lines of a call (`name: value\r\n` each), built once per distinct set. */
   private headerBlock(a2a: A2AHeaders): string {
+    // A client sends the same headers on almost every call: compared with the last set (a copy of
+    // its extensions, so a caller's array changed in place is seen), that case skips building a key.
+    const last = this.lastHeaders;
+    if (last && last.generation === a2a.generation && last.bearerToken === a2a.bearerToken && sameStrings(last.extensions, a2a.extensions)) return last.block;
+    const block = this.buildHeaderBlock(a2a);
+    this.lastHeaders = { extensions: [...a2a.extensions], generation: a2a.generation, bearerToken: a2a.bearerToken, block };
+    return block;
+  }
+
+  private buildHeaderBlock(a2a: A2AHeaders): string {
     const key = `${a2a.generation}\n${a2a.extensions.join(', ')}\n${a2a.bearerToken ?? ''}`;
     let block = this.headerBlocks.get(key);
     if (block !== undefined) return block;

@@ -67,7 +67,10 @@ class UnaryExchange implements ResponseHandler, Abortable {
     const started = performance.now();
     this.deadline = started + bounds.overallMs;
     this.headersBy = started + bounds.headersTimeoutMs;
-    this.timerDue = Math.min(this.deadline, this.headersBy);
+    // The first check comes at the nearest bound that could pass: the deadline, the headers bound,
+    // or the silence bound counted from now (headers come later, so it can only be later still):
+    // then a reply's headers never need the timer moved, and a fast exchange sets one timer.
+    this.timerDue = Math.min(this.deadline, this.headersBy, started + bounds.bodyIdleTimeoutMs);
     if (signal) {
       if (signal.aborted) {
         this.callerAborted = true;
@@ -81,7 +84,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
     inFlight.add(this);
-    this.timer = setTimeout(UnaryExchange.check, Math.min(bounds.overallMs, bounds.headersTimeoutMs), this);
+    this.timer = setTimeout(UnaryExchange.check, Math.max(1, Math.ceil(this.timerDue - started)), this);
     this.exchange = pool.dispatch(request, this);
   }
 
