@@ -13,8 +13,8 @@
 //  3. the open model (rig/load/openModelExecutor.ts) driving the rig's real client (A2AClient, the
 //     one scenarios use, over rig/client/jsonRpcTransport.ts): iteration i sends, answers or gets
 //     (i mod 3), passing the iteration's signal as scenarios do, and the client parses, checks and
-//     records each reply. The rate steps up from 30 % of autocannon's figure in 10 % steps (then
-//     one 5 % step back) until it falls behind schedule: more than 1 % of a step's iterations start
+//     records each reply. The rate steps up from 20 % of autocannon's figure in 10 % steps (then
+//     one 5 % step back; below 20 %, halving to 2 %) until it falls behind schedule: more than 1 % of a step's iterations start
 //     over 10 ms late, its p99 from the intended start passes 10 ms (a queue is building), or any
 //     iteration is dropped or fails. A step that falls behind is tried up to twice more (one stray
 //     pause of a neighbour should not end the search). The last step kept is the sustainable rate.
@@ -210,6 +210,11 @@ async function sustainable(driver: Driver, baseline: number): Promise<number> {
   }
   if (share <= 2 + 1e-9) {
     const { rate, kept } = await tryRate(driver, share - 0.05, baseline);
+    if (kept) best = rate;
+  }
+  // Not even the first step kept: halve down to 2 % so the row says how far off it is, not just 0.
+  for (let low = 0.075; best === 0 && low >= 0.02 - 1e-9; low /= 2) {
+    const { rate, kept } = await tryRate(driver, low, baseline);
     if (kept) best = rate;
   }
   return best;
