@@ -1,4 +1,6 @@
-// JSON-RPC 2.0 over HTTP, through an undici Agent that keeps connections alive per origin. Each
+// JSON-RPC 2.0 over HTTP. Unary exchanges (calls, the agent card) go through the rig's own
+// keep-alive HTTP/1.1 pool per origin (http1Connection.ts says why: a few microseconds per exchange,
+// so the open model keeps its schedule); SSE streams, long-lived and few, through an undici Agent. Each
 // call carries its A2A headers (`A2A-Version: 1.0` for v1.0, none for v0.3; the activation header
 // `A2A-Extensions`, or v0.3's `X-A2A-Extensions`) and reads the extension echo back. Every exchange
 // is bounded: connect, headers, body idle and overall time, and response bytes; SSE streams by
@@ -9,9 +11,11 @@ import { Agent } from 'undici';
 import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1, VERSION_HEADER, type Generation } from '../protocol/a2aTypes.ts';
 import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
+import { Http1Pool } from './http1Pool.ts';
 import { headerValues, readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
 import { TransportError, toTransportError } from './transportError.ts';
+import { runUnary, type Abortable } from './unaryExchange.ts';
 
 export interface TransportLimits {
   connectTimeoutMs: number;
@@ -31,6 +35,8 @@ export interface TransportLimits {
   maxStreamBytes: number;
   /** Characters of one SSE event. */
   maxEventChars: number;
+  /** Bytes of a unary reply's status line and headers (Node's and undici's default). */
+  maxHeaderBytes: number;
 }
 
 export const DEFAULT_TRANSPORT_LIMITS: Readonly<TransportLimits> = Object.freeze({
@@ -43,7 +49,11 @@ export const DEFAULT_TRANSPORT_LIMITS: Readonly<TransportLimits> = Object.freeze
   streamIdleTimeoutMs: 45_000,
   maxStreamBytes: 64 * 1024 * 1024,
   maxEventChars: 4 * 1024 * 1024,
+  maxHeaderBytes: 16 * 1024,
 });
+
+/** How long an idle keep-alive connection is kept for reuse (below Node's server default of 5 s). */
+const KEEP_ALIVE_MS = 4_000;
 
 export interface TransportOptions {
   /** Keep-alive connections per origin (default 32). */
@@ -130,24 +140,103 @@ function target(url: string): { origin: string; path: string } {
   return { origin: u.origin, path: `${u.pathname}${u.search}` };
 }
 
+/** Header values go into the request verbatim: visible ASCII, spaces and tabs only (no line breaks). */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+interface Endpoint {
+  pool: Http1Pool;
+  /** The request line's target and the Host header, ready to put in a request. */
+  path: string;
+  host: string;
+}
+
 export class JsonRpcTransport {
   readonly limits: Readonly<TransportLimits>;
-  private readonly dispatcher: Agent;
+  private streams: Agent | undefined;
   private readonly closing = new AbortController();
   private readonly describeUrl: (url: string) => string;
+  private readonly connections: number;
+  private readonly pools = new Map<string, Http1Pool>();
+  /** Parsed URLs and built header blocks, by their inputs (a client uses a handful of each). */
+  private readonly endpoints = new Map<string, Endpoint>();
+  private readonly headerBlocks = new Map<string, string>();
+  private readonly inFlight = new Set<Abortable>();
+  private lastHeaders: (A2AHeaders & { block: string }) | undefined;
   private nextId = 1;
 
   constructor(options: TransportOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_TRANSPORT_LIMITS, ...options.limits });
     this.describeUrl = options.describeUrl ?? ((url) => url);
-    this.dispatcher = new Agent({
-      connections: options.connections ?? 32,
+    this.connections = options.connections ?? 32;
+  }
+
+  /** Unary connections open now, over every origin (tests watch the pool let go of closed ones). */
+  get openConnections(): number {
+    let n = 0;
+    for (const pool of this.pools.values()) n += pool.size;
+    return n;
+  }
+
+  /** The undici Agent for SSE streams, made on the first stream. */
+  private get dispatcher(): Agent {
+    return (this.streams ??= new Agent({
+      connections: this.connections,
       pipelining: 1,
-      keepAliveTimeout: 4_000,
+      keepAliveTimeout: KEEP_ALIVE_MS,
       connect: { timeout: this.limits.connectTimeoutMs },
       headersTimeout: this.limits.headersTimeoutMs,
       bodyTimeout: this.limits.bodyIdleTimeoutMs,
-    });
+    }));
+  }
+
+  private endpoint(url: string): Endpoint {
+    let e = this.endpoints.get(url);
+    if (e) return e;
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TransportError('connect', `${this.describeUrl(url)}: the rig's JSON-RPC client speaks http: and https:, not ${u.protocol}`);
+    let pool = this.pools.get(u.origin);
+    if (!pool) {
+      const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+      const tls = u.protocol === 'https:';
+      pool = new Http1Pool(host, Number(u.port || (tls ? 443 : 80)), { tls, connections: this.connections, connectTimeoutMs: this.limits.connectTimeoutMs, maxHeaderBytes: this.limits.maxHeaderBytes, keepAliveMs: KEEP_ALIVE_MS });
+      if (this.closing.signal.aborted) pool.close(new Error('transport closed'));
+      this.pools.set(u.origin, pool);
+    }
+    e = { pool, path: `${u.pathname}${u.search}`, host: u.host };
+    if (this.endpoints.size >= 256) this.endpoints.clear();
+    this.endpoints.set(url, e);
+    return e;
+  }
+
+  /** The A2A header lines of a call (`name: value\r\n` each), built once per distinct set. */
+  private headerBlock(a2a: A2AHeaders): string {
+    // A client sends the same headers on almost every call: compared with the last set (a copy of
+    // its extensions, so a caller's array changed in place is seen), that case skips building a key.
+    const last = this.lastHeaders;
+    if (last && last.generation === a2a.generation && last.bearerToken === a2a.bearerToken && sameStrings(last.extensions, a2a.extensions)) return last.block;
+    const block = this.buildHeaderBlock(a2a);
+    this.lastHeaders = { extensions: [...a2a.extensions], generation: a2a.generation, bearerToken: a2a.bearerToken, block };
+    return block;
+  }
+
+  private buildHeaderBlock(a2a: A2AHeaders): string {
+    const key = `${a2a.generation}\n${a2a.extensions.join(', ')}\n${a2a.bearerToken ?? ''}`;
+    let block = this.headerBlocks.get(key);
+    if (block !== undefined) return block;
+    block = '';
+    for (const [name, value] of Object.entries(a2aRequestHeaders(a2a))) {
+      if (!HEADER_VALUE.test(value)) throw new TypeError(`the ${name} header value must be visible ASCII without line breaks: ${JSON.stringify(value.slice(0, 80))}`);
+      block += `${name}: ${value}\r\n`;
+    }
+    if (this.headerBlocks.size >= 256) this.headerBlocks.clear();
+    this.headerBlocks.set(key, block);
+    return block;
   }
 
   private bounds(overallMs: number, options: ExchangeOptions): ExchangeBounds {
@@ -168,27 +257,24 @@ export class JsonRpcTransport {
     };
   }
 
+  private unaryBounds(options: ExchangeOptions) {
+    const l = this.limits;
+    return { overallMs: options.timeoutMs ?? l.requestTimeoutMs, headersTimeoutMs: l.headersTimeoutMs, bodyIdleTimeoutMs: l.bodyIdleTimeoutMs, maxResponseBytes: l.maxResponseBytes };
+  }
+
   /** GET a JSON document (the agent card) under the unary bounds; `body` is undefined unless 2xx. No A2A headers are sent. */
   async getJson(url: string, options: ExchangeOptions = {}): Promise<{ status: number; body: unknown }> {
     const what = `GET ${url}`;
-    const limit = this.bounds(options.timeoutMs ?? this.limits.requestTimeoutMs, options);
-    let status: number | undefined;
+    if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
+    const e = this.endpoint(url);
+    const request = `GET ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n\r\n`;
+    const { status, text } = await runUnary(e.pool, request, what, this.unaryBounds(options), options.signal, this.inFlight);
+    if (status < 200 || status > 299) return { status, body: undefined };
     try {
-      const res = await this.dispatcher.request({ ...target(url), method: 'GET', headers: { accept: 'application/json' }, signal: limit.signal });
-      status = res.statusCode;
-      limit.headersArrived(this.limits.bodyIdleTimeoutMs);
-      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
-      if (status < 200 || status > 299) return { status, body: undefined };
-      try {
-        return { status, body: parseAgentJson(text, "the agent's document") };
-      } catch (err) {
-        if (err instanceof JsonRefusedError) throw new TransportError('too-large', `${what}: ${err.message}`, status);
-        throw new TransportError('protocol', `${what}: HTTP ${status} body is not JSON (${(err as Error).message})`, status);
-      }
+      return { status, body: parseAgentJson(text, "the agent's document") };
     } catch (err) {
-      throw toTransportError(err, this.context(what, limit, status));
-    } finally {
-      limit.dispose();
+      if (err instanceof JsonRefusedError) throw new TransportError('too-large', `${what}: ${err.message}`, status);
+      throw new TransportError('protocol', `${what}: HTTP ${status} body is not JSON (${(err as Error).message})`, status);
     }
   }
 
@@ -205,28 +291,17 @@ export class JsonRpcTransport {
   async callRaw(url: string, method: string, paramsJson: string | undefined, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
     const id = this.nextId++;
     const what = `POST ${this.describeUrl(url)} (${method})`;
-    const limit = this.bounds(options.timeoutMs ?? this.limits.requestTimeoutMs, options);
-    let status: number | undefined;
+    if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
+    const e = this.endpoint(url);
+    const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${paramsJson === undefined ? '' : `,"params":${paramsJson}`}}`;
+    const request = `POST ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\ncontent-type: application/json\r\naccept: application/json\r\n${this.headerBlock(a2a)}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const startedAt = performance.now();
-    try {
-      const res = await this.dispatcher.request({
-        ...target(url),
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...a2aRequestHeaders(a2a) },
-        body: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${paramsJson === undefined ? '' : `,"params":${paramsJson}`}}`,
-        signal: limit.signal,
-      });
-      status = res.statusCode;
-      limit.headersArrived(this.limits.bodyIdleTimeoutMs);
-      const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
-      const completedAt = performance.now();
-      const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
-      return { ...readRpcResponse(text, id, what, status), meta };
-    } catch (err) {
-      throw toTransportError(err, this.context(what, limit, status));
-    } finally {
-      limit.dispose();
-    }
+    const res = await runUnary(e.pool, request, what, this.unaryBounds(options), options.signal, this.inFlight);
+    const completedAt = performance.now();
+    const meta: ExchangeMeta = { httpStatus: res.status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
+    const reply = readRpcResponse(res.text, id, what, res.status) as RpcReply;
+    reply.meta = meta;
+    return reply;
   }
 
   /**
@@ -288,6 +363,8 @@ export class JsonRpcTransport {
   /** Aborts every exchange and stream in flight and releases the connections. */
   async close(): Promise<void> {
     this.closing.abort(new Error('transport closed'));
-    await this.dispatcher.destroy().catch(() => {});
+    for (const exchange of [...this.inFlight]) exchange.abortBy('closing');
+    for (const pool of this.pools.values()) pool.close(new Error('transport closed'));
+    await this.streams?.destroy().catch(() => {});
   }
 }

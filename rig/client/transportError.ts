@@ -42,6 +42,8 @@ const UNDICI_FAILURES: Record<string, TransportFailure> = {
   UND_ERR_RES_EXCEEDED_MAX_SIZE: 'too-large',
   UND_ERR_HEADERS_OVERFLOW: 'too-large',
   HPE_HEADER_OVERFLOW: 'too-large',
+  // The rig's own HTTP/1.1 parser (http1Connection.ts): a reply that is not HTTP as it reads it.
+  A2A_RIG_HTTP_PARSE: 'protocol',
   UND_ERR_CLOSED: 'aborted',
   UND_ERR_DESTROYED: 'aborted',
   ECONNREFUSED: 'connect',
@@ -81,7 +83,9 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
       : failure === 'idle-timeout'
         ? `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`
         : failure === 'connect'
-          ? `${ctx.what}: cannot connect (${code ?? detail})`
+          ? `${ctx.what}: cannot connect (${code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail)})`
+          : failure === 'too-large' || failure === 'protocol'
+            ? `${ctx.what}: ${detail}`
           : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
   return new TransportError(failure, message, ctx.httpStatus, cause);
 }
