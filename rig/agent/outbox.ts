@@ -4,8 +4,16 @@
 // A task's history and artifacts live in rows of their own and are appended (or one artifact
 // replaced), never rewritten with the task: a commit costs the same on a task of 20 MB as on a
 // fresh one. `tasks.task_json` holds the rest of the task (status, ids, metadata).
+//
+// Group commit: every transaction() of one event-loop turn runs inside one SQLite transaction
+// (each its own SAVEPOINT, so a failing one still rolls back alone), committed once on the next
+// check phase. One COMMIT writes the WAL once for every request of the turn, where one per
+// transition made the commit the agent's largest cost. Whatever a caller learns from a write may
+// leave the process only after that COMMIT: afterCommit() runs work (event publication, replies)
+// once the open batch is durable, whenIdle() once nothing uncommitted is left to read.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { logUnexpected } from './httpGuards.ts';
 import { migrateWholeTaskRows } from './outboxMigration.ts';
 import { GateStore } from './acceptanceGateStore.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
@@ -127,10 +135,17 @@ function toPromptRow(r: Record<string, unknown>): PromptRow {
   };
 }
 
+/** Runs once the batch it waits on is committed; `failed` when that COMMIT failed (nothing of the
+ * batch is stored then). */
+export type AfterCommit = (failed?: Error) => void;
+
 export class Outbox {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly inTransaction: (fn: () => unknown) => unknown;
+  /** Work waiting for the open batch's COMMIT; null when no batch is open. */
+  private batch: AfterCommit[] | null = null;
+  private readonly batchStmt;
   /** Acceptance gates (acceptanceGateStore.ts): same database, so they share its transactions. */
   readonly gates: GateStore;
 
@@ -149,6 +164,10 @@ export class Outbox {
     this.db.exec(EVENTS_TABLE(eventsSchema));
     const db = this.db;
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
+    // IMMEDIATE: the batch takes the write lock when it opens. A deferred BEGIN that read first
+    // would fail its first write (SQLITE_BUSY_SNAPSHOT) if another process sharing the file had
+    // committed in between, and with it every transaction of the turn.
+    this.batchStmt = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
     this.stmt = {
       insertTask: db.prepare(
         `INSERT INTO tasks (id, state, task_json, script_json, step, activated) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -195,9 +214,64 @@ export class Outbox {
     };
   }
 
-  /** Runs `fn` in one transaction; everything it writes commits together or not at all. */
+  /** Runs `fn` in one transaction (a savepoint of the turn's batch); everything it writes commits
+   * together or not at all. Its writes are durable only once afterCommit's callbacks run. */
   transaction<T>(fn: () => T): T {
+    if (this.batch === null) this.openBatch();
     return this.inTransaction(fn) as T;
+  }
+
+  /** True while writes of this turn wait for their COMMIT (what is read now may not be durable). */
+  get uncommitted(): boolean {
+    return this.batch !== null;
+  }
+
+  /** Runs `fn` after the open batch commits, in the order asked; at once when none is open. */
+  afterCommit(fn: AfterCommit): void {
+    if (this.batch === null) fn();
+    else this.batch.push(fn);
+  }
+
+  /** Runs `fn` once no batch is open (everything it reads is committed). */
+  whenIdle(fn: AfterCommit): void {
+    const run: AfterCommit = (failed) => {
+      if (failed) fn(failed);
+      else if (this.batch !== null) this.batch.push(run);
+      else fn();
+    };
+    this.afterCommit(run);
+  }
+
+  private openBatch(): void {
+    this.batchStmt.begin.run();
+    this.batch = [];
+    setImmediate(() => this.commitBatch());
+  }
+
+  /** Commits the open batch, then runs what waited for it (also on close, so nothing is left). */
+  commitBatch(): void {
+    const waiting = this.batch;
+    if (waiting === null) return;
+    let failed: Error | undefined;
+    try {
+      this.batchStmt.commit.run();
+    } catch (err) {
+      failed = err instanceof Error ? err : new Error(String(err));
+      logUnexpected('outbox commit', failed);
+      try {
+        if (this.db.inTransaction) this.batchStmt.rollback.run();
+      } catch {
+        // The transaction is gone already; nothing of it is stored either way.
+      }
+    }
+    this.batch = null;
+    for (const fn of waiting) {
+      try {
+        fn(failed);
+      } catch (err) {
+        logUnexpected('after outbox commit', err);
+      }
+    }
   }
 
   insertTask(row: Omit<TaskRow, 'lastSeq' | 'lastAnswer'>): void {
@@ -328,6 +402,7 @@ export class Outbox {
   }
 
   close(): void {
+    this.commitBatch();
     this.db.close();
   }
 }

@@ -22,6 +22,7 @@ import {
   targetUrl,
 } from './httpGuards.ts';
 import { AgentMetrics } from './agentMetrics.ts';
+import { holdUntilCommitted } from './commitHold.ts';
 import { AgentOperations, type Activation } from './agentOperations.ts';
 import { activatedExtensions, echoExtensions } from './extensionActivation.ts';
 import type { FaultName } from './faults.ts';
@@ -135,6 +136,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
     }
+    holdUntilCommitted(res, outbox);
     const body = await readBody(req);
     if (body === 'aborted') return;
     if (body === 'too-large') {

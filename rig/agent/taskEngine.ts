@@ -1,6 +1,7 @@
 // Runs tasks through their scripts: every state change is one outbox transaction plus the event
-// that announces it, published after commit. Steps that need no waiting run back to back; a prompt
-// parks the task in INPUT_REQUIRED until `hitlAnswers` accepts an answer.
+// that announces it, published after the batch holding it commits (outbox.ts, group commit).
+// Steps that need no waiting run back to back; a prompt parks the task in INPUT_REQUIRED until
+// `hitlAnswers` accepts an answer.
 import { randomUUID } from 'node:crypto';
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
@@ -95,8 +96,17 @@ export class TaskEngine {
     });
     row.lastSeq = stored.seq;
     this.metrics?.eventAppended();
-    this.events.publish(stored, row.task);
+    this.publishWhenCommitted(stored, row.task);
     return stored;
+  }
+
+  /** Publishes the event once its commit is durable, with the task as it was at that event (later
+   * transitions of the same batch must not show through: a stream would close on a later state). */
+  private publishWhenCommitted(stored: StoredEvent, task: Task): void {
+    const asOf: Task = { ...task };
+    this.outbox.afterCommit((failed) => {
+      if (!failed) this.events.publish(stored, asOf);
+    });
   }
 
   setStatus(row: TaskRow, state: TaskState, text?: string, metadata?: Record<string, unknown>, alsoWrite?: () => void): StoredEvent {
@@ -145,7 +155,7 @@ export class TaskEngine {
     });
     row.lastSeq = stored.seq;
     this.metrics?.eventAppended();
-    this.events.publish(stored, task);
+    this.publishWhenCommitted(stored, task);
     // Deferred so the caller can subscribe to the task before its first transition.
     setImmediate(() => this.advance(id));
     return row;
