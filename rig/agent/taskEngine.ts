@@ -18,6 +18,7 @@ import { artifactPart, type ArtifactStep, type PromptStep, type Script } from '.
 import { StreamQuota } from './streamQuota.ts';
 import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
 import { TaskEvents } from './taskEvents.ts';
+import { timeOrderedId } from './timeOrderedId.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
@@ -136,7 +137,7 @@ export class TaskEngine {
 
   /** `withTask` writes rows that belong to the new task (its acceptance gate) in its transaction. */
   createTask(message: Message, script: Script, activated: boolean, withTask?: (taskId: string) => void): TaskRow {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const contextId = message.contextId ?? randomUUID();
     const first: Message = { ...message, taskId: id, contextId };
     const task: Task = {
