@@ -11,6 +11,12 @@
 // transition made the commit the agent's largest cost. Whatever a caller learns from a write may
 // leave the process only after that COMMIT: afterCommit() runs work (event publication, replies)
 // once the open batch is durable, whenIdle() once nothing uncommitted is left to read.
+//
+// Task rows are cached (write-through, LRU, bounded by count and bytes): this process writes every
+// change through the same TaskRow object, so a row read again costs no SELECT and no JSON.parse,
+// and seq and history counts live in the row and are written with it. Any failed transaction
+// drops the whole cache (a row may have been changed in memory by what rolled back), and a commit
+// by another connection (PRAGMA data_version) does too, so two processes may still share a file.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { logUnexpected } from './httpGuards.ts';
@@ -32,7 +38,8 @@ export interface TaskRow {
   activated: boolean;
   lastAnswer: unknown;
   lastSeq: number;
-  /** Messages and serialized bytes in the stored history (task.history itself is not loaded). */
+  /** Messages and serialized bytes in the stored history (task.history itself is not loaded, and
+   * is empty in a row read back). */
   historyCount: number;
   historyBytes: number;
 }
@@ -109,6 +116,21 @@ function coreJson(task: Task): string {
   return JSON.stringify(core);
 }
 
+/** Bounds of the task-row cache (Outbox option `cache`). */
+export interface TaskCacheLimits {
+  /** Rows kept at most. */
+  rows: number;
+  /** Approximate bytes (stored JSON of task, script and artifacts) kept at most. */
+  bytes: number;
+}
+
+export const DEFAULT_TASK_CACHE: TaskCacheLimits = Object.freeze({ rows: 4096, bytes: 64 * 1024 * 1024 });
+
+interface Cached {
+  row: TaskRow;
+  bytes: number;
+}
+
 function toTaskRow(r: Record<string, unknown>, artifacts: Artifact[]): TaskRow {
   return {
     task: { ...(JSON.parse(r.task_json as string) as Task), history: [], artifacts },
@@ -143,6 +165,10 @@ export class Outbox {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly inTransaction: (fn: () => unknown) => unknown;
+  private readonly cache = new Map<string, Cached>();
+  private cachedBytes = 0;
+  private readonly cacheLimits: TaskCacheLimits;
+  private dataVersion = -1;
   /** Work waiting for the open batch's COMMIT; null when no batch is open. */
   private batch: AfterCommit[] | null = null;
   private readonly batchStmt;
@@ -150,7 +176,8 @@ export class Outbox {
   readonly gates: GateStore;
 
   /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
-  constructor(path: string, options: { volatileEvents?: boolean } = {}) {
+  constructor(path: string, options: { volatileEvents?: boolean; cache?: TaskCacheLimits } = {}) {
+    this.cacheLimits = options.cache ?? DEFAULT_TASK_CACHE;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
@@ -170,20 +197,19 @@ export class Outbox {
     this.batchStmt = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
     this.stmt = {
       insertTask: db.prepare(
-        `INSERT INTO tasks (id, state, task_json, script_json, step, activated) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq, history_count, history_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       updateTask: db.prepare(
-        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ? WHERE id = ?`,
+        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ?, last_seq = ?, history_count = ?, history_bytes = ? WHERE id = ?`,
       ),
       appendHistory: db.prepare(`INSERT INTO task_history (task_id, idx, bytes, message_json) VALUES (?, ?, ?, ?)`),
-      countHistory: db.prepare(`UPDATE tasks SET history_count = ?, history_bytes = ? WHERE id = ?`),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       // Sizes first, without touching message_json: SQLite reads a big row's overflow pages only
       // for the columns asked, so choosing what fits costs nothing per skipped megabyte.
       historySizes: db.prepare(`SELECT idx, bytes FROM task_history WHERE task_id = ? ORDER BY idx DESC LIMIT ?`),
       historyFrom: db.prepare(`SELECT message_json FROM task_history WHERE task_id = ? AND idx >= ? ORDER BY idx`),
       putArtifact: db.prepare(`INSERT OR REPLACE INTO task_artifacts (task_id, pos, artifact_json) VALUES (?, ?, ?)`),
       artifactsOf: db.prepare(`SELECT artifact_json FROM task_artifacts WHERE task_id = ? ORDER BY pos`),
-      bumpSeq: db.prepare(`UPDATE tasks SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq`),
       getTask: db.prepare(`SELECT * FROM tasks WHERE id = ?`),
       tasksInStates: db.prepare(`SELECT * FROM tasks WHERE state IN (SELECT value FROM json_each(?))`),
       listTasks: db.prepare(
@@ -218,7 +244,12 @@ export class Outbox {
    * together or not at all. Its writes are durable only once afterCommit's callbacks run. */
   transaction<T>(fn: () => T): T {
     if (this.batch === null) this.openBatch();
-    return this.inTransaction(fn) as T;
+    try {
+      return this.inTransaction(fn) as T;
+    } catch (err) {
+      this.dropCache();
+      throw err;
+    }
   }
 
   /** True while writes of this turn wait for their COMMIT (what is read now may not be durable). */
@@ -258,6 +289,7 @@ export class Outbox {
     } catch (err) {
       failed = err instanceof Error ? err : new Error(String(err));
       logUnexpected('outbox commit', failed);
+      this.dropCache();
       try {
         if (this.db.inTransaction) this.batchStmt.rollback.run();
       } catch {
@@ -274,18 +306,23 @@ export class Outbox {
     }
   }
 
-  insertTask(row: Omit<TaskRow, 'lastSeq' | 'lastAnswer'>): void {
-    this.stmt.insertTask.run(row.task.id, row.task.status.state, coreJson(row.task), JSON.stringify(row.script), row.step, row.activated ? 1 : 0);
+  /** Stores a new task with its seq and history counts as they are in `row` (so call it after the
+   * task's first appendHistory/appendEvent, in their transaction); the row is cached from now on. */
+  insertTask(row: TaskRow): void {
+    const core = coreJson(row.task);
+    const script = JSON.stringify(row.script);
+    this.stmt.insertTask.run(row.task.id, row.task.status.state, core, script, row.step, row.activated ? 1 : 0, row.lastSeq, row.historyCount, row.historyBytes);
+    this.remember(row, core.length + script.length + 2);
   }
 
-  /** Appends one message to the stored history (call inside the commit's transaction). */
+  /** Appends one message to the stored history (call inside the commit's transaction, before the
+   * updateTask that stores the row's new history counts). */
   appendHistory(row: TaskRow, message: Message): void {
     const text = JSON.stringify(message);
     const bytes = Buffer.byteLength(text);
     this.stmt.appendHistory.run(row.task.id, row.historyCount, bytes, text);
     row.historyCount += 1;
     row.historyBytes += bytes;
-    this.stmt.countHistory.run(row.historyCount, row.historyBytes, row.task.id);
   }
 
   /** The newest history messages, oldest first: at most `maxEntries`, whose bytes fit `maxBytes`. */
@@ -304,25 +341,94 @@ export class Outbox {
 
   /** Stores the artifact at position `pos` of the task (call inside the commit's transaction). */
   putArtifact(taskId: string, pos: number, artifact: Artifact): void {
-    this.stmt.putArtifact.run(taskId, pos, JSON.stringify(artifact));
+    const text = JSON.stringify(artifact);
+    this.stmt.putArtifact.run(taskId, pos, text);
+    const cached = this.cache.get(taskId);
+    if (cached) this.resize(cached, cached.bytes + text.length);
   }
 
   artifactsOf(taskId: string): Artifact[] {
     return (this.stmt.artifactsOf.all(taskId) as Array<{ artifact_json: string }>).map((r) => JSON.parse(r.artifact_json) as Artifact);
   }
 
-  updateTask(row: Omit<TaskRow, 'lastSeq'>): void {
+  /** Writes the whole row (state, task, step, answer, seq, history counts). */
+  updateTask(row: TaskRow): void {
     const answer = row.lastAnswer === undefined ? null : JSON.stringify(row.lastAnswer);
-    this.stmt.updateTask.run(row.task.status.state, coreJson(row.task), row.step, row.activated ? 1 : 0, answer, row.task.id);
+    this.stmt.updateTask.run(row.task.status.state, coreJson(row.task), row.step, row.activated ? 1 : 0, answer, row.lastSeq, row.historyCount, row.historyBytes, row.task.id);
   }
 
+  /** The task's row: the cached object when there is one (the same object every caller changes and
+   * writes through), else read and cached. */
   getTask(id: string): TaskRow | undefined {
+    this.forgetOthersWrites();
+    const cached = this.cache.get(id);
+    if (cached) {
+      // Most recently used last: eviction takes from the front.
+      this.cache.delete(id);
+      this.cache.set(id, cached);
+      return cached.row;
+    }
     const r = this.stmt.getTask.get(id) as Record<string, unknown> | undefined;
-    return r ? toTaskRow(r, this.artifactsOf(id)) : undefined;
+    return r ? this.load(r) : undefined;
   }
 
   tasksInStates(states: string[]): TaskRow[] {
-    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map((r) => toTaskRow(r, this.artifactsOf(r.id as string)));
+    this.forgetOthersWrites();
+    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map((r) => this.cache.get(r.id as string)?.row ?? this.load(r));
+  }
+
+  /** Rows cached now (for tests of the bound). */
+  get cachedRows(): number {
+    return this.cache.size;
+  }
+
+  private load(r: Record<string, unknown>): TaskRow {
+    const artifacts = this.stmt.artifactsOf.all(r.id as string) as Array<{ artifact_json: string }>;
+    const row = toTaskRow(r, artifacts.map((a) => JSON.parse(a.artifact_json) as Artifact));
+    let bytes = (r.task_json as string).length + (r.script_json as string).length;
+    for (const a of artifacts) bytes += a.artifact_json.length;
+    this.remember(row, bytes);
+    return row;
+  }
+
+  private remember(row: TaskRow, bytes: number): void {
+    const old = this.cache.get(row.task.id);
+    if (old) this.cachedBytes -= old.bytes;
+    this.cache.delete(row.task.id);
+    this.cache.set(row.task.id, { row, bytes });
+    this.cachedBytes += bytes;
+    this.evict();
+  }
+
+  private resize(cached: Cached, bytes: number): void {
+    this.cachedBytes += bytes - cached.bytes;
+    cached.bytes = bytes;
+    this.evict();
+  }
+
+  /** Drops least recently used rows past either bound; the newest row always stays (the caller
+   * holds it), and a dropped one is read back whole when next asked for. */
+  private evict(): void {
+    const { rows, bytes } = this.cacheLimits;
+    while (this.cache.size > 1 && (this.cache.size > rows || this.cachedBytes > bytes)) {
+      const [id, oldest] = this.cache.entries().next().value as [string, Cached];
+      this.cache.delete(id);
+      this.cachedBytes -= oldest.bytes;
+    }
+  }
+
+  private dropCache(): void {
+    this.cache.clear();
+    this.cachedBytes = 0;
+  }
+
+  /** Another connection committed (two agents on one file): our rows may be stale. */
+  private forgetOthersWrites(): void {
+    const version = this.stmt.dataVersion.get() as number;
+    if (version !== this.dataVersion) {
+      if (this.dataVersion !== -1) this.dropCache();
+      this.dataVersion = version;
+    }
   }
 
   /** Newest first, filtered; `total` counts every match, not just the page. Tasks come without
@@ -332,11 +438,14 @@ export class Outbox {
     return { tasks: rows.map((r) => ({ ...JSON.parse(r.task_json), history: [], artifacts: [] })), total: rows[0]?.total ?? 0 };
   }
 
-  /** Appends the next event of a task (seq gap-free from 1); call inside a transaction. */
-  appendEvent(taskId: string, event: StreamResponse): StoredEvent {
-    const { last_seq: seq } = this.stmt.bumpSeq.get(taskId) as { last_seq: number };
+  /** Appends the next event of a task (seq gap-free from 1); call inside a transaction, before the
+   * insertTask/updateTask that stores the row's new lastSeq. */
+  appendEvent(row: TaskRow, event: StreamResponse): StoredEvent {
+    const seq = row.lastSeq + 1;
     const eventId = randomUUID();
+    const taskId = row.task.id;
     this.stmt.insertEvent.run(taskId, seq, eventId, JSON.stringify(event));
+    row.lastSeq = seq;
     return { seq, eventId, taskId, event };
   }
 

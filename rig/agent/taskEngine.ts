@@ -92,10 +92,11 @@ export class TaskEngine {
     const stored = this.outbox.transaction(() => {
       mutate(row.task);
       alsoWrite?.();
+      const event = this.outbox.appendEvent(row, eventOf(row.task));
+      // After appendEvent: the row carries its new seq (and history counts) into the one UPDATE.
       this.outbox.updateTask(row);
-      return this.outbox.appendEvent(row.task.id, eventOf(row.task));
+      return event;
     });
-    row.lastSeq = stored.seq;
     this.metrics?.eventAppended();
     this.publishWhenCommitted(stored, row.task);
     return stored;
@@ -149,12 +150,15 @@ export class TaskEngine {
     };
     const row: TaskRow = { task, script, step: 0, activated, lastAnswer: undefined, lastSeq: 0, historyCount: 0, historyBytes: 0 };
     const stored = this.outbox.transaction(() => {
-      this.outbox.insertTask(row);
       this.outbox.appendHistory(row, first);
+      // A copy: the event is published after the commit, and must show the task as it was created.
+      const event = this.outbox.appendEvent(row, { task: { ...task, history: [first], artifacts: [] } });
+      this.outbox.insertTask(row);
       withTask?.(id);
-      return this.outbox.appendEvent(id, { task });
+      return event;
     });
-    row.lastSeq = stored.seq;
+    // The cached row holds no history, like a row read back (views read it from the outbox).
+    task.history = [];
     this.metrics?.eventAppended();
     this.publishWhenCommitted(stored, task);
     // Deferred so the caller can subscribe to the task before its first transition.
@@ -178,9 +182,10 @@ export class TaskEngine {
       }
       if ('prompt' in step) return this.emitPrompt(row, step.prompt);
       if ('work' in step) {
+        const waitingAt = row.step;
         this.later(step.work.ms, () => {
           const current = this.outbox.getTask(taskId);
-          if (!current || current.step !== row.step || TERMINAL_STATES.has(current.task.status.state)) return;
+          if (!current || current.step !== waitingAt || TERMINAL_STATES.has(current.task.status.state)) return;
           current.step += 1;
           this.outbox.updateTask(current);
           this.advance(taskId);
