@@ -42,7 +42,15 @@ export interface TaskRow {
    * is empty in a row read back). */
   historyCount: number;
   historyBytes: number;
+  /** The newest history messages with their sizes, oldest first (HISTORY_TAIL_*), kept for rows
+   * this process wrote since it cached them; absent on a row read back (views then read the table). */
+  tail?: Array<{ message: Message; bytes: number }>;
 }
+
+/** History a cached row keeps in memory for its views: at most this many newest messages and bytes.
+ * A view asking for more than the tail holds reads the history table as before. */
+const HISTORY_TAIL_ENTRIES = 16;
+const HISTORY_TAIL_BYTES = 32 * 1024;
 
 export interface PromptRow {
   taskId: string;
@@ -321,13 +329,52 @@ export class Outbox {
     const text = JSON.stringify(message);
     const bytes = Buffer.byteLength(text);
     this.stmt.appendHistory.run(row.task.id, row.historyCount, bytes, text);
+    // A fresh row (no history yet) starts its tail; a row read back has none (older messages unknown).
+    if (row.historyCount === 0) row.tail = [];
     row.historyCount += 1;
     row.historyBytes += bytes;
+    if (row.tail) this.keepInTail(row, message, bytes);
+  }
+
+  private keepInTail(row: TaskRow, message: Message, bytes: number): void {
+    const tail = row.tail!;
+    let held = 0;
+    for (const t of tail) held += t.bytes;
+    const before = held;
+    tail.push({ message, bytes });
+    held += bytes;
+    let drop = 0;
+    while (tail.length - drop > HISTORY_TAIL_ENTRIES || (held > HISTORY_TAIL_BYTES && tail.length - drop > 0)) {
+      held -= tail[drop].bytes;
+      drop += 1;
+    }
+    if (drop > 0) tail.splice(0, drop);
+    const cached = this.cache.get(row.task.id);
+    if (cached && cached.row === row) this.resize(cached, cached.bytes + held - before);
+  }
+
+  /** recentHistory from the row's tail, or undefined when the answer may need older messages. */
+  private recentFromTail(row: TaskRow, maxEntries: number, maxBytes: number): Message[] | undefined {
+    const tail = row.tail;
+    if (!tail) return undefined;
+    let bytes = 0;
+    let from = tail.length;
+    while (from > 0 && tail.length - from < maxEntries) {
+      if (bytes + tail[from - 1].bytes > maxBytes) break;
+      bytes += tail[from - 1].bytes;
+      from -= 1;
+    }
+    // Ran out of tail while the stored history goes further back: only the table can answer.
+    if (from === 0 && tail.length < row.historyCount && tail.length < maxEntries) return undefined;
+    return tail.slice(from).map((t) => t.message);
   }
 
   /** The newest history messages, oldest first: at most `maxEntries`, whose bytes fit `maxBytes`. */
   recentHistory(taskId: string, maxEntries: number, maxBytes: number): Message[] {
     if (maxEntries <= 0) return [];
+    const cached = this.cache.get(taskId);
+    const fromTail = cached && this.recentFromTail(cached.row, maxEntries, maxBytes);
+    if (fromTail) return fromTail;
     let bytes = 0;
     let from = -1;
     for (const r of this.stmt.historySizes.all(taskId, maxEntries) as Array<{ idx: number; bytes: number }>) {

@@ -112,10 +112,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     return noEcho || activated.length === 0 ? [] : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
   });
   let baseUrl = '';
+  let rootUrl: URL | undefined;
   const startedAt = new Date();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = targetUrl(req.url, baseUrl);
+    // The JSON-RPC endpoint's target is parsed once (nothing changes a request's URL object).
+    const url = req.url === '/' ? (rootUrl ??= targetUrl('/', baseUrl)) : targetUrl(req.url, baseUrl);
     if (!url) return sendJson(res, 400, { error: { code: 400, message: 'the request target is not a path of this agent' } }, true);
     const activated = activatedExtensions(req);
     echoExtensions(res, activated, noEcho);
