@@ -191,6 +191,12 @@ export class Outbox {
     // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // A checkpoint copies the WAL into the file and syncs both: every 8,000 pages (32 MB) instead
+    // of SQLite's 1,000, a hot page (an index's right edge) is copied once where it was eight
+    // times, and the syncs are an eighth. The page cache (32 MB, SQLite's is 2 MB) keeps those
+    // hot pages and the tail of each table in memory under load.
+    this.db.pragma('wal_autocheckpoint = 8000');
+    this.db.pragma('cache_size = -32768');
     this.db.exec(SCHEMA);
     migrateWholeTaskRows(this.db);
     this.gates = new GateStore(this.db);
