@@ -124,7 +124,8 @@ function coreJson(task: Task): string {
   return JSON.stringify(core);
 }
 
-/** Bounds of the task-row cache (Outbox option `cache`). */
+/** Bounds of the task-row cache (Outbox option `cache`; the agent passes limits.taskCacheRows and
+ * taskCacheBytes, agentLimits.ts). */
 export interface TaskCacheLimits {
   /** Rows kept at most. */
   rows: number;

@@ -101,10 +101,11 @@ function failRequest(res: ServerResponse, err: unknown): void {
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const faults = new Set(options.faults ?? []);
-  const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox') });
+  const limits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
+  const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox'), cache: { rows: limits.taskCacheRows, bytes: limits.taskCacheBytes } });
   const validator = new GuardedValidator({ maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH });
   const metrics = new AgentMetrics(outbox);
-  const engine = new TaskEngine(outbox, validator, faults, metrics, { ...DEFAULT_AGENT_LIMITS, ...options.limits });
+  const engine = new TaskEngine(outbox, validator, faults, metrics, limits);
   const ops = new AgentOperations(engine);
   const noEcho = faults.has('no-extension-echo');
   const replay = new ReplayPlane(engine, (req) => {
