@@ -40,7 +40,7 @@ function setUp() {
 class RecordingResponse extends EventEmitter {
   ended: string | undefined;
   destroyed = false;
-  write() {
+  write(_text?: string) {
     return true;
   }
   end(text?: string) {
