@@ -70,7 +70,7 @@ describe('task-row cache', () => {
     const row = engine.createTask(message('m1'), scriptFor(message('tck-complete-task-1')), false);
     const seq = row.lastSeq;
     expect(() => engine.commit(row, (task) => {
-      task.status = { state: 'TASK_STATE_FAILED' };
+      task.status = { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() };
     }, status(engine), () => {
       throw new Error('rolled back');
     })).toThrow('rolled back');

@@ -290,6 +290,7 @@ export class Outbox {
 
   private openBatch(): void {
     this.batchStmt.begin.run();
+    this.forgetOthersWrites();
     this.batch = [];
     setImmediate(() => this.commitBatch());
   }
@@ -414,7 +415,8 @@ export class Outbox {
   /** The task's row: the cached object when there is one (the same object every caller changes and
    * writes through), else read and cached. */
   getTask(id: string): TaskRow | undefined {
-    this.forgetOthersWrites();
+    // Inside a batch the write lock is ours (BEGIN IMMEDIATE): nobody else commits; checked at BEGIN.
+    if (this.batch === null) this.forgetOthersWrites();
     const cached = this.cache.get(id);
     if (cached) {
       // Most recently used last: eviction takes from the front.
