@@ -161,8 +161,11 @@ export class TaskEngine {
     task.history = [];
     this.metrics?.eventAppended();
     this.publishWhenCommitted(stored, task);
-    // Deferred so the caller can subscribe to the task before its first transition.
-    setImmediate(() => this.advance(id));
+    // Deferred so the caller can subscribe to the task before its first transition (every caller
+    // subscribes in the same synchronous stretch). A microtask, not a later turn: the first steps
+    // then join the batch that creates the task (outbox.ts), one COMMIT where there were two, and a
+    // blocking send is answered on the turn it arrived.
+    queueMicrotask(() => this.advance(id));
     return row;
   }
 
