@@ -133,7 +133,7 @@ export interface TaskCacheLimits {
   bytes: number;
 }
 
-export const DEFAULT_TASK_CACHE: TaskCacheLimits = Object.freeze({ rows: 4096, bytes: 64 * 1024 * 1024 });
+export const DEFAULT_TASK_CACHE: TaskCacheLimits = Object.freeze({ rows: 16_384, bytes: 32 * 1024 * 1024 });
 
 interface Cached {
   row: TaskRow;
