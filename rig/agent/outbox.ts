@@ -5,21 +5,15 @@
 // replaced), never rewritten with the task: a commit costs the same on a task of 20 MB as on a
 // fresh one. `tasks.task_json` holds the rest of the task (status, ids, metadata).
 //
-// Group commit: every transaction() of one event-loop turn runs inside one SQLite transaction
-// (each its own SAVEPOINT, so a failing one still rolls back alone), committed once on the next
-// check phase. One COMMIT writes the WAL once for every request of the turn, where one per
-// transition made the commit the agent's largest cost. Whatever a caller learns from a write may
-// leave the process only after that COMMIT: afterCommit() runs work (event publication, replies)
-// once the open batch is durable, whenIdle() once nothing uncommitted is left to read.
-//
-// Task rows are cached (write-through, LRU, bounded by count and bytes): this process writes every
-// change through the same TaskRow object, so a row read again costs no SELECT and no JSON.parse,
-// and seq and history counts live in the row and are written with it. Any failed transaction
-// drops the whole cache (a row may have been changed in memory by what rolled back), and a commit
-// by another connection (PRAGMA data_version) does too, so two processes may still share a file.
+// Group commit (groupCommit.ts): the transactions of one event-loop turn share one SQLite
+// transaction; afterCommit()/whenIdle() hold what a caller learns until it is durable.
+// Task rows are cached (taskRowCache.ts). Any failed transaction drops the whole cache (a row may
+// have been changed in memory by what rolled back), and a commit by another connection (PRAGMA
+// data_version) does too, so two processes may still share a file.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { logUnexpected } from './httpGuards.ts';
+import { GroupCommit, type AfterCommit } from './groupCommit.ts';
+import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, type TaskCacheLimits } from './taskRowCache.ts';
 import { migrateWholeTaskRows } from './outboxMigration.ts';
 import { GateStore } from './acceptanceGateStore.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
@@ -42,15 +36,11 @@ export interface TaskRow {
    * is empty in a row read back). */
   historyCount: number;
   historyBytes: number;
-  /** The newest history messages with their sizes, oldest first (HISTORY_TAIL_*), kept for rows
-   * this process wrote since it cached them; absent on a row read back (views then read the table). */
+  /** The newest history messages with their sizes, oldest first (taskRowCache.ts), kept for rows
+   * this process created; absent on a row read back (views then read the table). */
   tail?: Array<{ message: Message; bytes: number }>;
 }
 
-/** History a cached row keeps in memory for its views: at most this many newest messages and bytes.
- * A view asking for more than the tail holds reads the history table as before. */
-const HISTORY_TAIL_ENTRIES = 16;
-const HISTORY_TAIL_BYTES = 32 * 1024;
 
 export interface PromptRow {
   taskId: string;
@@ -124,22 +114,6 @@ function coreJson(task: Task): string {
   return JSON.stringify(core);
 }
 
-/** Bounds of the task-row cache (Outbox option `cache`; the agent passes limits.taskCacheRows and
- * taskCacheBytes, agentLimits.ts). */
-export interface TaskCacheLimits {
-  /** Rows kept at most. */
-  rows: number;
-  /** Approximate bytes (stored JSON of task, script and artifacts) kept at most. */
-  bytes: number;
-}
-
-export const DEFAULT_TASK_CACHE: TaskCacheLimits = Object.freeze({ rows: 16_384, bytes: 32 * 1024 * 1024 });
-
-interface Cached {
-  row: TaskRow;
-  bytes: number;
-}
-
 function toTaskRow(r: Record<string, unknown>, artifacts: Artifact[]): TaskRow {
   return {
     task: { ...(JSON.parse(r.task_json as string) as Task), history: [], artifacts },
@@ -166,27 +140,22 @@ function toPromptRow(r: Record<string, unknown>): PromptRow {
   };
 }
 
-/** Runs once the batch it waits on is committed; `failed` when that COMMIT failed (nothing of the
- * batch is stored then). */
-export type AfterCommit = (failed?: Error) => void;
+export type { AfterCommit } from './groupCommit.ts';
+export type { TaskCacheLimits } from './taskRowCache.ts';
 
 export class Outbox {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly inTransaction: (fn: () => unknown) => unknown;
-  private readonly cache = new Map<string, Cached>();
-  private cachedBytes = 0;
-  private readonly cacheLimits: TaskCacheLimits;
+  private readonly cache: TaskRowCache;
   private dataVersion = -1;
-  /** Work waiting for the open batch's COMMIT; null when no batch is open. */
-  private batch: AfterCommit[] | null = null;
-  private readonly batchStmt;
+  private readonly batches: GroupCommit;
   /** Acceptance gates (acceptanceGateStore.ts): same database, so they share its transactions. */
   readonly gates: GateStore;
 
   /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
   constructor(path: string, options: { volatileEvents?: boolean; cache?: TaskCacheLimits } = {}) {
-    this.cacheLimits = options.cache ?? DEFAULT_TASK_CACHE;
+    this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
@@ -206,10 +175,7 @@ export class Outbox {
     this.db.exec(EVENTS_TABLE(eventsSchema));
     const db = this.db;
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
-    // IMMEDIATE: the batch takes the write lock when it opens. A deferred BEGIN that read first
-    // would fail its first write (SQLITE_BUSY_SNAPSHOT) if another process sharing the file had
-    // committed in between, and with it every transaction of the turn.
-    this.batchStmt = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+    this.batches = new GroupCommit(db, { opened: () => this.forgetOthersWrites(), failed: () => this.cache.clear() });
     this.stmt = {
       insertTask: db.prepare(
         `INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq, history_count, history_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -258,68 +224,33 @@ export class Outbox {
   /** Runs `fn` in one transaction (a savepoint of the turn's batch); everything it writes commits
    * together or not at all. Its writes are durable only once afterCommit's callbacks run. */
   transaction<T>(fn: () => T): T {
-    if (this.batch === null) this.openBatch();
+    this.batches.ensureOpen();
     try {
       return this.inTransaction(fn) as T;
     } catch (err) {
-      this.dropCache();
+      this.cache.clear();
       throw err;
     }
   }
 
   /** True while writes of this turn wait for their COMMIT (what is read now may not be durable). */
   get uncommitted(): boolean {
-    return this.batch !== null;
+    return this.batches.open;
   }
 
   /** Runs `fn` after the open batch commits, in the order asked; at once when none is open. */
   afterCommit(fn: AfterCommit): void {
-    if (this.batch === null) fn();
-    else this.batch.push(fn);
+    this.batches.afterCommit(fn);
   }
 
   /** Runs `fn` once no batch is open (everything it reads is committed). */
   whenIdle(fn: AfterCommit): void {
-    const run: AfterCommit = (failed) => {
-      if (failed) fn(failed);
-      else if (this.batch !== null) this.batch.push(run);
-      else fn();
-    };
-    this.afterCommit(run);
+    this.batches.whenIdle(fn);
   }
 
-  private openBatch(): void {
-    this.batchStmt.begin.run();
-    this.forgetOthersWrites();
-    this.batch = [];
-    setImmediate(() => this.commitBatch());
-  }
-
-  /** Commits the open batch, then runs what waited for it (also on close, so nothing is left). */
+  /** Commits the open batch now (it would on the next check phase) and runs what waited for it. */
   commitBatch(): void {
-    const waiting = this.batch;
-    if (waiting === null) return;
-    let failed: Error | undefined;
-    try {
-      this.batchStmt.commit.run();
-    } catch (err) {
-      failed = err instanceof Error ? err : new Error(String(err));
-      logUnexpected('outbox commit', failed);
-      this.dropCache();
-      try {
-        if (this.db.inTransaction) this.batchStmt.rollback.run();
-      } catch {
-        // The transaction is gone already; nothing of it is stored either way.
-      }
-    }
-    this.batch = null;
-    for (const fn of waiting) {
-      try {
-        fn(failed);
-      } catch (err) {
-        logUnexpected('after outbox commit', err);
-      }
-    }
+    this.batches.commit();
   }
 
   /** Stores a new task with its seq and history counts as they are in `row` (so call it after the
@@ -328,7 +259,7 @@ export class Outbox {
     const core = coreJson(row.task);
     const script = JSON.stringify(row.script);
     this.stmt.insertTask.run(row.task.id, row.task.status.state, core, script, row.step, row.activated ? 1 : 0, row.lastSeq, row.historyCount, row.historyBytes);
-    this.remember(row, core.length + script.length + 2);
+    this.cache.remember(row, core.length + script.length + 2);
   }
 
   /** Appends one message to the stored history (call inside the commit's transaction, before the
@@ -341,47 +272,14 @@ export class Outbox {
     if (row.historyCount === 0) row.tail = [];
     row.historyCount += 1;
     row.historyBytes += bytes;
-    if (row.tail) this.keepInTail(row, message, bytes);
-  }
-
-  private keepInTail(row: TaskRow, message: Message, bytes: number): void {
-    const tail = row.tail!;
-    let held = 0;
-    for (const t of tail) held += t.bytes;
-    const before = held;
-    tail.push({ message, bytes });
-    held += bytes;
-    let drop = 0;
-    while (tail.length - drop > HISTORY_TAIL_ENTRIES || (held > HISTORY_TAIL_BYTES && tail.length - drop > 0)) {
-      held -= tail[drop].bytes;
-      drop += 1;
-    }
-    if (drop > 0) tail.splice(0, drop);
-    const cached = this.cache.get(row.task.id);
-    if (cached && cached.row === row) this.resize(cached, cached.bytes + held - before);
-  }
-
-  /** recentHistory from the row's tail, or undefined when the answer may need older messages. */
-  private recentFromTail(row: TaskRow, maxEntries: number, maxBytes: number): Message[] | undefined {
-    const tail = row.tail;
-    if (!tail) return undefined;
-    let bytes = 0;
-    let from = tail.length;
-    while (from > 0 && tail.length - from < maxEntries) {
-      if (bytes + tail[from - 1].bytes > maxBytes) break;
-      bytes += tail[from - 1].bytes;
-      from -= 1;
-    }
-    // Ran out of tail while the stored history goes further back: only the table can answer.
-    if (from === 0 && tail.length < row.historyCount && tail.length < maxEntries) return undefined;
-    return tail.slice(from).map((t) => t.message);
+    if (row.tail) this.cache.grow(row, keepInTail(row, message, bytes));
   }
 
   /** The newest history messages, oldest first: at most `maxEntries`, whose bytes fit `maxBytes`. */
   recentHistory(taskId: string, maxEntries: number, maxBytes: number): Message[] {
     if (maxEntries <= 0) return [];
-    const cached = this.cache.get(taskId);
-    const fromTail = cached && this.recentFromTail(cached.row, maxEntries, maxBytes);
+    const cached = this.cache.peek(taskId);
+    const fromTail = cached && recentFromTail(cached, maxEntries, maxBytes);
     if (fromTail) return fromTail;
     let bytes = 0;
     let from = -1;
@@ -398,8 +296,8 @@ export class Outbox {
   putArtifact(taskId: string, pos: number, artifact: Artifact): void {
     const text = JSON.stringify(artifact);
     this.stmt.putArtifact.run(taskId, pos, text);
-    const cached = this.cache.get(taskId);
-    if (cached) this.resize(cached, cached.bytes + text.length);
+    const cached = this.cache.peek(taskId);
+    if (cached) this.cache.grow(cached, text.length);
   }
 
   artifactsOf(taskId: string): Artifact[] {
@@ -416,21 +314,16 @@ export class Outbox {
    * writes through), else read and cached. */
   getTask(id: string): TaskRow | undefined {
     // Inside a batch the write lock is ours (BEGIN IMMEDIATE): nobody else commits; checked at BEGIN.
-    if (this.batch === null) this.forgetOthersWrites();
+    if (!this.batches.open) this.forgetOthersWrites();
     const cached = this.cache.get(id);
-    if (cached) {
-      // Most recently used last: eviction takes from the front.
-      this.cache.delete(id);
-      this.cache.set(id, cached);
-      return cached.row;
-    }
+    if (cached) return cached;
     const r = this.stmt.getTask.get(id) as Record<string, unknown> | undefined;
     return r ? this.load(r) : undefined;
   }
 
   tasksInStates(states: string[]): TaskRow[] {
     this.forgetOthersWrites();
-    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map((r) => this.cache.get(r.id as string)?.row ?? this.load(r));
+    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map((r) => this.cache.peek(r.id as string) ?? this.load(r));
   }
 
   /** Rows cached now (for tests of the bound). */
@@ -443,46 +336,15 @@ export class Outbox {
     const row = toTaskRow(r, artifacts.map((a) => JSON.parse(a.artifact_json) as Artifact));
     let bytes = (r.task_json as string).length + (r.script_json as string).length;
     for (const a of artifacts) bytes += a.artifact_json.length;
-    this.remember(row, bytes);
+    this.cache.remember(row, bytes);
     return row;
-  }
-
-  private remember(row: TaskRow, bytes: number): void {
-    const old = this.cache.get(row.task.id);
-    if (old) this.cachedBytes -= old.bytes;
-    this.cache.delete(row.task.id);
-    this.cache.set(row.task.id, { row, bytes });
-    this.cachedBytes += bytes;
-    this.evict();
-  }
-
-  private resize(cached: Cached, bytes: number): void {
-    this.cachedBytes += bytes - cached.bytes;
-    cached.bytes = bytes;
-    this.evict();
-  }
-
-  /** Drops least recently used rows past either bound; the newest row always stays (the caller
-   * holds it), and a dropped one is read back whole when next asked for. */
-  private evict(): void {
-    const { rows, bytes } = this.cacheLimits;
-    while (this.cache.size > 1 && (this.cache.size > rows || this.cachedBytes > bytes)) {
-      const [id, oldest] = this.cache.entries().next().value as [string, Cached];
-      this.cache.delete(id);
-      this.cachedBytes -= oldest.bytes;
-    }
-  }
-
-  private dropCache(): void {
-    this.cache.clear();
-    this.cachedBytes = 0;
   }
 
   /** Another connection committed (two agents on one file): our rows may be stale. */
   private forgetOthersWrites(): void {
     const version = this.stmt.dataVersion.get() as number;
     if (version !== this.dataVersion) {
-      if (this.dataVersion !== -1) this.dropCache();
+      if (this.dataVersion !== -1) this.cache.clear();
       this.dataVersion = version;
     }
   }
