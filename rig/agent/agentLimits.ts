@@ -27,6 +27,12 @@ export interface AgentLimits {
   /** Bytes queued for all stream readers together: with n streams open each may queue at most
    * min(maxStreamBufferBytes, this / n), so the sum stays under this plus one event per stream. */
   maxStreamBufferTotalBytes: number;
+  /** Task rows the outbox keeps in memory (least recently used dropped first; outbox.ts), and the
+   * approximate bytes of their stored JSON and history tails. Speed only: a dropped row is read back.
+   * Measured: a prompting task's row is ~830 such bytes and ~2 KB of heap (16,384 rows: +32 MB), so
+   * the byte bound (heap ~2.5x it at most) is what caps memory for big tasks. */
+  taskCacheRows: number;
+  taskCacheBytes: number;
 }
 
 export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
@@ -42,4 +48,6 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
   maxStreamsTotal: 1024,
   maxStreamBufferBytes: 2 * 1024 * 1024,
   maxStreamBufferTotalBytes: 128 * 1024 * 1024,
+  taskCacheRows: 16_384,
+  taskCacheBytes: 32 * 1024 * 1024,
 });

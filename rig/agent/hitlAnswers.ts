@@ -168,7 +168,8 @@ function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Me
   if (resumeNow) {
     engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, answered);
     engine.metrics?.resumed((performance.now() - receivedAt) / 1000);
-    setImmediate(() => engine.advance(row.task.id));
+    // As after createTask: the next steps join the answer's batch (one COMMIT, same turn).
+    queueMicrotask(() => engine.advance(row.task.id));
     return row;
   }
   engine.outbox.transaction(() => {

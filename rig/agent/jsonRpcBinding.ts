@@ -108,7 +108,9 @@ export async function handleJsonRpc(
       throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
     }
     // A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
-    generation = generationOf(req, new URL(req.url ?? '/', 'http://agent').searchParams.get('A2A-Version'));
+    // Parsed only when there is a query: the common `POST /` pays no URL construction.
+    const query = req.url !== undefined && req.url.includes('?') ? new URL(req.url, 'http://agent').searchParams.get('A2A-Version') : null;
+    generation = generationOf(req, query);
     const ctx: CallContext = { generation, ...activation };
     const op = operationOf(r.method, ctx.generation);
     const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });

@@ -42,13 +42,19 @@ export class ReplayPlane {
       // Before anything can close the socket early: a malformed frame from the client is an
       // 'error' on the WebSocket, and one without a listener would end the process.
       ws.on('error', () => ws.terminate());
-      try {
-        this.serve(ws, url, generation);
-      } catch (err) {
-        // After the 101 an HTTP refusal is no longer possible: the socket closes with 1011.
-        logUnexpected('replay plane', err);
-        ws.close(1011, 'internal error');
-      }
+      // The catch-up reads stored events: it runs once nothing uncommitted is left to read
+      // (outbox.ts, group commit), so a replay never sends an event a crash could still take back.
+      this.engine.outbox.whenIdle((failed) => {
+        if (ws.readyState !== ws.OPEN) return;
+        if (failed) return ws.close(1011, 'internal error');
+        try {
+          this.serve(ws, url, generation);
+        } catch (err) {
+          // After the 101 an HTTP refusal is no longer possible: the socket closes with 1011.
+          logUnexpected('replay plane', err);
+          ws.close(1011, 'internal error');
+        }
+      });
     });
   }
 

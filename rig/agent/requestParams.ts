@@ -76,8 +76,13 @@ export function fromQuery(value: string | undefined): unknown {
 }
 
 /** `historyLength` -> `history_length`: the proto field name a ProtoJSON field is declared with. */
+/** Computed once per name: the names are the fixed field lists of the callers, and this ran per request. */
+const protoNames = new Map<string, string>();
+
 function protoName(jsonName: string): string {
-  return jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let proto = protoNames.get(jsonName);
+  if (proto === undefined) protoNames.set(jsonName, (proto = jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return proto;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   targetUrl,
 } from './httpGuards.ts';
 import { AgentMetrics } from './agentMetrics.ts';
+import { holdUntilCommitted } from './commitHold.ts';
 import { AgentOperations, type Activation } from './agentOperations.ts';
 import { activatedExtensions, echoExtensions } from './extensionActivation.ts';
 import type { FaultName } from './faults.ts';
@@ -100,10 +101,11 @@ function failRequest(res: ServerResponse, err: unknown): void {
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const faults = new Set(options.faults ?? []);
-  const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox') });
+  const limits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
+  const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox'), cache: { rows: limits.taskCacheRows, bytes: limits.taskCacheBytes } });
   const validator = new GuardedValidator({ maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH });
   const metrics = new AgentMetrics(outbox);
-  const engine = new TaskEngine(outbox, validator, faults, metrics, { ...DEFAULT_AGENT_LIMITS, ...options.limits });
+  const engine = new TaskEngine(outbox, validator, faults, metrics, limits);
   const ops = new AgentOperations(engine);
   const noEcho = faults.has('no-extension-echo');
   const replay = new ReplayPlane(engine, (req) => {
@@ -111,10 +113,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     return noEcho || activated.length === 0 ? [] : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
   });
   let baseUrl = '';
+  let rootUrl: URL | undefined;
   const startedAt = new Date();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = targetUrl(req.url, baseUrl);
+    // The JSON-RPC endpoint's target is parsed once (nothing changes a request's URL object).
+    const url = req.url === '/' ? (rootUrl ??= targetUrl('/', baseUrl)) : targetUrl(req.url, baseUrl);
     if (!url) return sendJson(res, 400, { error: { code: 400, message: 'the request target is not a path of this agent' } }, true);
     const activated = activatedExtensions(req);
     echoExtensions(res, activated, noEcho);
@@ -135,6 +139,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
     }
+    holdUntilCommitted(res, outbox);
     const body = await readBody(req);
     if (body === 'aborted') return;
     if (body === 'too-large') {

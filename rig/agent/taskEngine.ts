@@ -1,6 +1,7 @@
 // Runs tasks through their scripts: every state change is one outbox transaction plus the event
-// that announces it, published after commit. Steps that need no waiting run back to back; a prompt
-// parks the task in INPUT_REQUIRED until `hitlAnswers` accepts an answer.
+// that announces it, published after the batch holding it commits (outbox.ts, group commit).
+// Steps that need no waiting run back to back; a prompt parks the task in INPUT_REQUIRED until
+// `hitlAnswers` accepts an answer.
 import { randomUUID } from 'node:crypto';
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
@@ -17,6 +18,7 @@ import { artifactPart, type ArtifactStep, type PromptStep, type Script } from '.
 import { StreamQuota } from './streamQuota.ts';
 import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
 import { TaskEvents } from './taskEvents.ts';
+import { timeOrderedId } from './timeOrderedId.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
@@ -90,13 +92,23 @@ export class TaskEngine {
     const stored = this.outbox.transaction(() => {
       mutate(row.task);
       alsoWrite?.();
+      const event = this.outbox.appendEvent(row, eventOf(row.task));
+      // After appendEvent: the row carries its new seq (and history counts) into the one UPDATE.
       this.outbox.updateTask(row);
-      return this.outbox.appendEvent(row.task.id, eventOf(row.task));
+      return event;
     });
-    row.lastSeq = stored.seq;
     this.metrics?.eventAppended();
-    this.events.publish(stored, row.task);
+    this.publishWhenCommitted(stored, row.task);
     return stored;
+  }
+
+  /** Publishes the event once its commit is durable, with the task as it was at that event (later
+   * transitions of the same batch must not show through: a stream would close on a later state). */
+  private publishWhenCommitted(stored: StoredEvent, task: Task): void {
+    const asOf: Task = { ...task };
+    this.outbox.afterCommit((failed) => {
+      if (!failed) this.events.publish(stored, asOf);
+    });
   }
 
   setStatus(row: TaskRow, state: TaskState, text?: string, metadata?: Record<string, unknown>, alsoWrite?: () => void): StoredEvent {
@@ -126,7 +138,7 @@ export class TaskEngine {
 
   /** `withTask` writes rows that belong to the new task (its acceptance gate) in its transaction. */
   createTask(message: Message, script: Script, activated: boolean, withTask?: (taskId: string) => void): TaskRow {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const contextId = message.contextId ?? randomUUID();
     const first: Message = { ...message, taskId: id, contextId };
     const task: Task = {
@@ -138,16 +150,22 @@ export class TaskEngine {
     };
     const row: TaskRow = { task, script, step: 0, activated, lastAnswer: undefined, lastSeq: 0, historyCount: 0, historyBytes: 0 };
     const stored = this.outbox.transaction(() => {
-      this.outbox.insertTask(row);
       this.outbox.appendHistory(row, first);
+      // A copy: the event is published after the commit, and must show the task as it was created.
+      const event = this.outbox.appendEvent(row, { task: { ...task, history: [first], artifacts: [] } });
+      this.outbox.insertTask(row);
       withTask?.(id);
-      return this.outbox.appendEvent(id, { task });
+      return event;
     });
-    row.lastSeq = stored.seq;
+    // The cached row holds no history, like a row read back (views read it from the outbox).
+    task.history = [];
     this.metrics?.eventAppended();
-    this.events.publish(stored, task);
-    // Deferred so the caller can subscribe to the task before its first transition.
-    setImmediate(() => this.advance(id));
+    this.publishWhenCommitted(stored, task);
+    // Deferred so the caller can subscribe to the task before its first transition (every caller
+    // subscribes in the same synchronous stretch). A microtask, not a later turn: the first steps
+    // then join the batch that creates the task (outbox.ts), one COMMIT where there were two, and a
+    // blocking send is answered on the turn it arrived.
+    queueMicrotask(() => this.advance(id));
     return row;
   }
 
@@ -167,9 +185,10 @@ export class TaskEngine {
       }
       if ('prompt' in step) return this.emitPrompt(row, step.prompt);
       if ('work' in step) {
+        const waitingAt = row.step;
         this.later(step.work.ms, () => {
           const current = this.outbox.getTask(taskId);
-          if (!current || current.step !== row.step || TERMINAL_STATES.has(current.task.status.state)) return;
+          if (!current || current.step !== waitingAt || TERMINAL_STATES.has(current.task.status.state)) return;
           current.step += 1;
           this.outbox.updateTask(current);
           this.advance(taskId);
