@@ -2,19 +2,13 @@
 // pending with its artifacts, attempt and rejection count (the next rejection past maxRejections
 // fails it), every stored event replays unchanged, and a timeout that passed while the agent was
 // down fires at startup.
-import { afterEach, describe, expect, it } from 'vitest';
-import { spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
+import { describe, expect, it } from 'vitest';
+import { spawnAgent, tempDbPath, type AgentChild, ownedAgents } from './support/agentFixture.ts';
 import { replay, stateOf, type ReplayFrame } from './support/rpcClient.ts';
 import { ACCEPT, REJECT, createGated, decide, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
 
 const gen = '1.0' as const;
-const owned: { children: AgentChild[]; cleanups: Array<() => void> } = { children: [], cleanups: [] };
-afterEach(async () => {
-  for (const c of owned.children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  await Promise.all(owned.children.map((c) => c.exited));
-  for (const cleanup of owned.cleanups.splice(0)) cleanup();
-  owned.children = [];
-});
+const owned = ownedAgents();
 
 async function spawnOwned(args: string[]): Promise<AgentChild> {
   const agent = await spawnAgent(args);

@@ -3,21 +3,15 @@
 // outbox every task it acknowledged is there, in at least the state the acknowledgement showed.
 // (The deterministic proof that no reply leaves before its COMMIT is agentOutboxGroupCommit.test.ts;
 // this is the end-to-end guarantee, with real sockets and a real kill.)
-import { afterEach, describe, expect, it } from 'vitest';
-import { spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
+import { describe, expect, it } from 'vitest';
+import { spawnAgent, tempDbPath, ownedAgents } from './support/agentFixture.ts';
 import { METHOD, headersFor, rpc, userMessage } from './support/rpcClient.ts';
 
 const gen = '1.0' as const;
 const CLIENTS = 16;
 const KILL_AFTER = 400;
 
-const owned: { children: AgentChild[]; cleanups: Array<() => void> } = { children: [], cleanups: [] };
-afterEach(async () => {
-  for (const c of owned.children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  await Promise.all(owned.children.map((c) => c.exited));
-  for (const cleanup of owned.cleanups.splice(0)) cleanup();
-  owned.children = [];
-});
+const owned = ownedAgents();
 
 describe('group commit and kill -9', () => {
   it('every task acknowledged before the kill is stored, in the acknowledged state or later', async () => {

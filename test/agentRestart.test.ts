@@ -3,10 +3,10 @@
 // ones stay answered, every stored event replays byte-for-byte, a task caught in the middle of a
 // work step finishes, and a deadline that passed while the agent was down is signalled after the
 // restart without closing the prompt (S-4). SIGTERM, in contrast, is a clean exit.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEADLINE_ELAPSED_KEY } from '../rig/protocol/rigScript.ts';
-import { spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
+import { spawnAgent, tempDbPath, type AgentChild, ownedAgents } from './support/agentFixture.ts';
 import {
   METHOD,
   answerMessage,
@@ -27,14 +27,7 @@ const INPUT_REQUIRED = 'TASK_STATE_INPUT_REQUIRED';
 const COMPLETED = 'TASK_STATE_COMPLETED';
 
 // Every child and temp database of a test, reaped whatever the outcome.
-const owned: { children: AgentChild[]; cleanups: Array<() => void> } = { children: [], cleanups: [] };
-afterEach(async () => {
-  for (const c of owned.children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  await Promise.all(owned.children.map((c) => c.exited));
-  for (const cleanup of owned.cleanups) cleanup();
-  owned.children = [];
-  owned.cleanups = [];
-});
+const owned = ownedAgents();
 
 async function spawnOwned(args: string[]): Promise<AgentChild> {
   const agent = await spawnAgent(args);

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
 import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import type { FaultName } from '../../rig/agent/faults.ts';
 import type { AgentLimits } from '../../rig/agent/agentLimits.ts';
@@ -58,4 +59,17 @@ export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<Ag
   });
   const { url, pid } = JSON.parse(first) as { url: string; pid: number };
   return { url, pid, child, exited, stderr: () => stderr };
+}
+
+/** Agent children and temp dirs a test file owns: each still running is killed (-9) and awaited, and
+ * each dir removed, after every test. Call once at the top of the file. */
+export function ownedAgents(): { children: AgentChild[]; cleanups: Array<() => void> } {
+  const owned = { children: [] as AgentChild[], cleanups: [] as Array<() => void> };
+  afterEach(async () => {
+    for (const c of owned.children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    await Promise.all(owned.children.map((c) => c.exited));
+    for (const cleanup of owned.cleanups.splice(0)) cleanup();
+    owned.children = [];
+  });
+  return owned;
 }
