@@ -1,22 +1,12 @@
 // An outbox file written before the acceptance gates existed (no acceptance_gates table) opens:
 // its tasks are intact and have no gate (a decision is a conflict), and new gated tasks work.
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../rig/agent/startAgent.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { describe, expect, it } from 'vitest';
+import { agentsOnPaths, tempDbPath } from './support/agentFixture.ts';
 import { ACCEPT, createGated, decide, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
 import { stateOf } from './support/rpcClient.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function open(path: string): Promise<RunningAgent> {
-  const agent = await startAgent({ dbPath: path });
-  cleanups.push(() => agent.close());
-  return agent;
-}
+const { open, cleanups } = agentsOnPaths();
 
 describe('outbox without acceptance_gates', () => {
   it('opens, keeps its tasks ungated, and gates new tasks', async () => {

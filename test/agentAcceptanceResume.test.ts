@@ -4,23 +4,13 @@
 // on it, and the task parks without emitting any artifact twice. Also a crash mid-work on a gated
 // task: the work resumes, then the artifacts, then pending.
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../rig/agent/startAgent.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { describe, expect, it } from 'vitest';
+import { agentsOnPaths, tempDbPath } from './support/agentFixture.ts';
 import { replay, type ReplayFrame } from './support/rpcClient.ts';
 import { PENDING_KEY, createGated, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
 
 const gen = '1.0' as const;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function open(path: string): Promise<RunningAgent> {
-  const agent = await startAgent({ dbPath: path });
-  cleanups.push(() => agent.close());
-  return agent;
-}
+const { open, cleanups } = agentsOnPaths();
 
 const isPendingFrame = (f: ReplayFrame) => f.event.statusUpdate?.status.message?.metadata?.[PENDING_KEY] === true;
 const artifactsOf = (frames: ReplayFrame[]) => frames.filter((f) => f.event.artifactUpdate).map((f) => f.event.artifactUpdate.artifact.parts[0].text);

@@ -73,3 +73,20 @@ export function ownedAgents(): { children: AgentChild[]; cleanups: Array<() => v
   });
   return owned;
 }
+
+/** In-process agents a test file opens on databases of its own choosing (to reopen one after a
+ * close): `open` starts one; everything in `cleanups` runs, newest first, after every test. */
+export function agentsOnPaths(): { open: (path: string) => Promise<RunningAgent>; cleanups: Array<() => Promise<void> | void> } {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    cleanups,
+    open: async (path) => {
+      const agent = await startAgent({ dbPath: path });
+      cleanups.push(() => agent.close());
+      return agent;
+    },
+  };
+}
