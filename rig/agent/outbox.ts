@@ -41,7 +41,6 @@ export interface TaskRow {
   tail?: Array<{ message: Message; bytes: number }>;
 }
 
-
 export interface PromptRow {
   taskId: string;
   step: number;

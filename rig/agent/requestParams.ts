@@ -75,10 +75,11 @@ export function fromQuery(value: string | undefined): unknown {
   return value;
 }
 
-/** `historyLength` -> `history_length`: the proto field name a ProtoJSON field is declared with. */
-/** Computed once per name: the names are the fixed field lists of the callers, and this ran per request. */
+// Computed once per name: the names are the callers' fixed field lists (never a request's keys,
+// so the map stays as small as those lists), and this ran per field per request.
 const protoNames = new Map<string, string>();
 
+/** `historyLength` -> `history_length`: the proto field name a ProtoJSON field is declared with. */
 function protoName(jsonName: string): string {
   let proto = protoNames.get(jsonName);
   if (proto === undefined) protoNames.set(jsonName, (proto = jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
