@@ -8,7 +8,7 @@
 // the images docker-compose.yml names (deploy/prepare-images.sh builds them offline) it skips too,
 // except under CI, where that is a broken setup and fails.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,9 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('docker-compose stack e
         '--restart-cmd', `docker kill --signal KILL ${agent} && docker start ${agent}`, '--metrics-port', String(ports.rig), '--out', out],
       170_000,
     );
+    if (!existsSync(join(out, 'results.json'))) {
+      throw new Error(`the rig wrote no results (exit ${run.code}); stderr: ${run.stderr.slice(-3000)}\nstdout: ${run.stdout.slice(-1500)}\n${compose(['logs', '--tail', '30']).out}`);
+    }
     const { results } = readRunFiles(out);
     console.log(`deploy.compose.test: rig exit ${run.code}, verdict ${results.verdict}\n${results.scenarios.map((s) => `  ${s.verdict.padEnd(8)} ${s.name}`).join('\n')}`);
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
