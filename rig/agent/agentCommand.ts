@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { FAULTS, isFaultName, type FaultName } from './faults.ts';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './httpGuards.ts';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './connectionLimits.ts';
 import { tckStreamingTimeoutMs } from './script.ts';
 import { startAgent } from './startAgent.ts';
 
@@ -24,6 +25,20 @@ function parseTimeout(flag: string) {
     if (!/^\d+$/.test(value) || ms < 100 || ms > 3_600_000) throw new UserError(`${flag} must be an integer number of milliseconds in 100..3600000, got "${value}"`);
     return ms;
   };
+}
+
+function parseCount(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000) throw new UserError(`${flag} must be an integer in 1..1000000, got "${value}"`);
+    return n;
+  };
+}
+
+function parseRate(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 1_000_000) throw new UserError(`--rate-limit must be a number of requests per second in (0, 1000000], got "${value}"`);
+  return n;
 }
 
 function collectFault(value: string, previous: FaultName[]): FaultName[] {
@@ -42,6 +57,10 @@ interface AgentCommandOptions {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   cardDefault: '1.0' | '0.3';
+  maxConnections: number;
+  maxConnectionsPerClient: number;
+  rateLimit?: number;
+  rateLimitBurst?: number;
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -66,6 +85,22 @@ export function registerAgentCommand(program: Command): void {
         .choices(['1.0', '0.3'])
         .default('1.0'),
     )
+    .addOption(
+      new Option('--max-connections <n>', 'open connections in total; a socket beyond it is closed on accept (a2a_agent_connections_shed_total)')
+        .default(DEFAULT_MAX_CONNECTIONS)
+        .argParser(parseCount('--max-connections')),
+    )
+    .addOption(
+      new Option('--max-connections-per-client <n>', 'open connections from one client IP; a socket beyond it is closed on accept')
+        .default(DEFAULT_MAX_CONNECTIONS_PER_CLIENT)
+        .argParser(parseCount('--max-connections-per-client')),
+    )
+    .addOption(
+      new Option('--rate-limit <requests-per-second>', 'per-client-IP rate limit (off by default): 429 with Retry-After beyond it; the card and /metrics are exempt').argParser(parseRate),
+    )
+    .addOption(
+      new Option('--rate-limit-burst <n>', 'requests one client IP may make at once (default: the rate rounded up)').argParser(parseCount('--rate-limit-burst')),
+    )
     .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
     .addOption(new Option('--exit-with-stdin', 'stop when standard input closes (a parent that pipes it can die without leaving the agent behind)').hideHelp())
     .addOption(
@@ -77,6 +112,7 @@ export function registerAgentCommand(program: Command): void {
       if (opts.headersTimeoutMs > opts.requestTimeoutMs) {
         throw new UserError(`--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed --request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`);
       }
+      if (opts.rateLimitBurst !== undefined && opts.rateLimit === undefined) throw new UserError('--rate-limit-burst needs --rate-limit');
       tckStreamingTimeoutMs(); // a bad TCK_STREAMING_TIMEOUT is refused at start, not on the TCK's message
       const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
       const dir = dirname(dbPath);
@@ -91,6 +127,9 @@ export function registerAgentCommand(program: Command): void {
           headersTimeoutMs: opts.headersTimeoutMs,
           requestTimeoutMs: opts.requestTimeoutMs,
           cardDefault: opts.cardDefault,
+          maxConnections: opts.maxConnections,
+          maxConnectionsPerClient: opts.maxConnectionsPerClient,
+          ...(opts.rateLimit !== undefined ? { rateLimit: { requestsPerSecond: opts.rateLimit, burst: opts.rateLimitBurst } } : {}),
         });
       } catch (err) {
         const e = err as NodeJS.ErrnoException;

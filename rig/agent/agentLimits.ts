@@ -51,3 +51,8 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
   taskCacheRows: 16_384,
   taskCacheBytes: 32 * 1024 * 1024,
 });
+
+/** The stream bounds the `unbounded-streams` fault lifts (whatever `limits` a caller passed). */
+export function withoutStreamBounds(limits: AgentLimits): AgentLimits {
+  return { ...limits, maxStreamsPerTask: Infinity, maxStreamsTotal: Infinity, maxStreamBufferBytes: Infinity, maxStreamBufferTotalBytes: Infinity };
+}

@@ -34,6 +34,10 @@ export class AgentMetrics {
   private readonly resume: Histogram;
   private readonly events: Counter;
   private readonly decisions: Counter<'outcome'>;
+  private readonly shed: Counter<'reason'>;
+  private readonly limited: Counter;
+  /** What the open-connections gauge reads at scrape time (startAgent sets it). */
+  openConnections: () => number = () => 0;
 
   constructor(counts: AgentCounts) {
     const registers = [this.registry];
@@ -84,6 +88,24 @@ export class AgentMetrics {
       registers,
     });
     this.events = new Counter({ name: 'a2a_agent_outbox_events_total', help: 'Events appended to the outbox (task log) by this process', registers });
+    // The DoS mitigations (issue 14): what the connection bounds and the rate limiter did.
+    const self = this;
+    new Gauge({
+      name: 'a2a_agent_open_connections',
+      help: 'Open TCP connections admitted by the connection bounds (shed sockets are not counted)',
+      registers,
+      collect() {
+        this.set(self.openConnections());
+      },
+    });
+    this.shed = new Counter({
+      name: 'a2a_agent_connections_shed_total',
+      help: 'Connections closed on accept because a bound was reached: per-client (one remote IP) or total',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of ['per-client', 'total']) this.shed.inc({ reason }, 0);
+    this.limited = new Counter({ name: 'a2a_agent_requests_rate_limited_total', help: 'Requests answered 429 by the per-client rate limit (--rate-limit)', registers });
     collectDefaultMetrics({ register: this.registry, prefix: 'a2a_agent_' });
   }
 
@@ -97,6 +119,14 @@ export class AgentMetrics {
 
   resumed(seconds: number): void {
     this.resume.observe(seconds);
+  }
+
+  connectionShed(reason: 'per-client' | 'total'): void {
+    this.shed.inc({ reason });
+  }
+
+  rateLimited(): void {
+    this.limited.inc();
   }
 
   eventAppended(): void {

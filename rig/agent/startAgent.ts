@@ -10,7 +10,9 @@ import { HITL_PROMPT_URI, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import { agentCard, type CardGeneration } from './agentCard.ts';
 import { isCardPath, serveCard } from './cardRoute.ts';
-import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
+import { DEFAULT_AGENT_LIMITS, withoutStreamBounds, type AgentLimits } from './agentLimits.ts';
+import { ConnectionLimiter, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './connectionLimits.ts';
+import { RateLimiter, rateLimited, rateLimitedUpgrade, type RateLimitOptions } from './rateLimit.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -35,6 +37,9 @@ import { TaskEngine } from './taskEngine.ts';
 
 /** Largest request body accepted; beyond it the agent answers 413. */
 export const MAX_BODY_BYTES = 1_048_576;
+/** The header block node accepts under the `no-header-limit` fault (its default, kept otherwise, is
+ * 16 KiB: a bigger block gets 431). */
+export const FAULT_MAX_HEADER_BYTES = 64 * 1024 * 1024;
 
 export interface AgentOptions {
   host?: string;
@@ -49,6 +54,12 @@ export interface AgentOptions {
   requestTimeoutMs?: number;
   /** The card a request without A2A-Version gets at /.well-known/agent-card.json (default '1.0'; cardRoute.ts). */
   cardDefault?: CardGeneration;
+  /** Open connections in total (default DEFAULT_MAX_CONNECTIONS); beyond it a socket is closed on accept. */
+  maxConnections?: number;
+  /** Open connections per client IP (default DEFAULT_MAX_CONNECTIONS_PER_CLIENT); beyond it likewise. */
+  maxConnectionsPerClient?: number;
+  /** Per-client-IP rate limit (rateLimit.ts); absent: none (the default). */
+  rateLimit?: RateLimitOptions;
 }
 
 export interface RunningAgent {
@@ -58,16 +69,17 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
-/** Reads the body, bounded; 'aborted' when the client went away before the end. */
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
+/** Reads the body, bounded unless `bounded` is false (the `no-body-limit` fault); 'aborted' when
+ * the client went away before the end. A declared length past the bound is refused before a byte. */
+function readBody(req: IncomingMessage, bounded: boolean): Promise<Buffer | 'too-large' | 'aborted'> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) return resolve('too-large');
+    if (bounded && declared > MAX_BODY_BYTES) return resolve('too-large');
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (bounded && size > MAX_BODY_BYTES) {
         req.removeAllListeners('data');
         req.pause();
         resolve('too-large');
@@ -101,10 +113,24 @@ function failRequest(res: ServerResponse, err: unknown): void {
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const faults = new Set(options.faults ?? []);
-  const limits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
+  const given = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
+  const limits = faults.has('unbounded-streams') ? withoutStreamBounds(given) : given;
   const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox'), cache: { rows: limits.taskCacheRows, bytes: limits.taskCacheBytes } });
-  const validator = new GuardedValidator({ maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH });
+  const validator = new GuardedValidator({
+    maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH,
+    nativePatterns: faults.has('backtracking-patterns'),
+  });
   const metrics = new AgentMetrics(outbox);
+  const noConnectionLimit = faults.has('no-connection-limit');
+  const connections = new ConnectionLimiter(
+    {
+      maxConnections: noConnectionLimit ? Infinity : (options.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
+      maxConnectionsPerClient: noConnectionLimit ? Infinity : (options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
+    },
+    (reason) => metrics.connectionShed(reason),
+  );
+  metrics.openConnections = () => connections.open;
+  const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const engine = new TaskEngine(outbox, validator, faults, metrics, limits);
   const ops = new AgentOperations(engine);
   const noEcho = faults.has('no-extension-echo');
@@ -135,12 +161,19 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     }
     const isRpc = url.pathname === '/' && req.method === 'POST';
     const isV03 = isRestV03Path(url.pathname);
+    // Before the body is read: a limited client costs a header parse and a short answer.
+    const retryAfter = rateLimiter?.take(req.socket.remoteAddress);
+    if (retryAfter !== undefined) {
+      metrics.rateLimited();
+      const declared = { length: Number(req.headers['content-length'] ?? 0), chunked: req.headers['transfer-encoding'] !== undefined };
+      return rateLimited(res, isRpc ? 'json-rpc' : isV03 ? 'rest-v0.3' : 'rest', retryAfter, declared);
+    }
     if (!isRpc && !isV03 && !isRestPath(url.pathname)) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
     }
     holdUntilCommitted(res, outbox);
-    const body = await readBody(req);
+    const body = await readBody(req, !faults.has('no-body-limit'));
     if (body === 'aborted') return;
     if (body === 'too-large') {
       res.setHeader('Connection', 'close');
@@ -155,7 +188,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     let text: string;
     try {
       text = decodeBody(body);
+      if (faults.has('parse-errors-500') && text.trim() !== '') JSON.parse(text);
     } catch (err) {
+      if (faults.has('parse-errors-500')) return sendJson(res, 500, { error: { code: 500, message: 'internal error' } });
       return isRpc ? replyError(res, null, err) : isV03 ? restV03Error(res, err) : restError(res, err);
     }
     const activation: Activation = {
@@ -173,17 +208,29 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
 
   const sockets = new Set<Socket>();
-  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // `no-request-timeouts`: 0 turns both off, and with them node's only cut of a socket that never
+  // sends a byte (the headers timeout runs from accept; server.timeout is 0 and keepAliveTimeout
+  // starts only after a response), so such a socket stays open for good.
+  const noTimeouts = faults.has('no-request-timeouts');
+  const headersTimeout = noTimeouts ? 0 : (options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeout = noTimeouts ? 0 : (options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const server = createServer(
     // node enforces both timeouts only when it checks its connections; its default interval (30 s)
     // let a Slowloris client hold a socket for 61 s, so the interval follows the timeouts.
-    { headersTimeout, requestTimeout, connectionsCheckingInterval: connectionsCheckingIntervalFor(headersTimeout, requestTimeout) },
+    {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: connectionsCheckingIntervalFor(headersTimeout, requestTimeout),
+      ...(faults.has('no-header-limit') ? { maxHeaderSize: FAULT_MAX_HEADER_BYTES } : {}),
+    },
     (req, res) => {
       handle(req, res).catch((err) => (err instanceof A2AError ? replyError(res, null, err) : failRequest(res, err)));
     },
   );
   server.on('connection', (socket) => {
+    // node's own listener ran first (it only attached the parser); nothing is read before this
+    // tick ends, so a socket beyond a bound is closed before any byte of it is.
+    if (!connections.admit(socket)) return;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     // node stops listening for errors on a socket it hands to 'upgrade'; a reset there must not
@@ -195,6 +242,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       const url = targetUrl(req.url, baseUrl);
       if (!url) return refuseSocket(socket, 400, 'the request target is not a path of this agent');
       if (url.pathname !== '/events') return refuseSocket(socket, 404, `no WebSocket at ${url.pathname}`);
+      const retryAfter = rateLimiter?.take(req.socket.remoteAddress);
+      if (retryAfter !== undefined) {
+        metrics.rateLimited();
+        return rateLimitedUpgrade(socket, retryAfter);
+      }
       let generation;
       try {
         generation = generationOf(req, url.searchParams.get('version'));

@@ -76,6 +76,12 @@ export interface GuardedValidatorOptions {
   compileBudgetMs?: number;
   /** Pattern work per validation, in character × instruction units (default PATTERN_WORK_BUDGET). */
   patternWorkBudget?: number;
+  /**
+   * Compile `pattern`s with native (backtracking) RegExp, Ajv's default, instead of the linear
+   * engine, and so unmetered: the agent's `backtracking-patterns` fault, proving that the rig's
+   * pattern-backtracking attack finds an agent without linear patterns. Never set otherwise.
+   */
+  nativePatterns?: boolean;
 }
 
 export interface CompiledSchema {
@@ -110,6 +116,7 @@ export class GuardedValidator {
   private readonly budgetMs: number;
   private readonly compileBudgetMs: number;
   private readonly patternWorkBudget: number;
+  private readonly nativePatterns: boolean;
   private readonly sandbox = vm.createContext({ fn: undefined as unknown, arg: undefined as unknown });
   private readonly callScript = new vm.Script('fn(arg)');
   /** Compiles go to `young`; `old` still answers lookups until the next rotation drops it. */
@@ -122,6 +129,7 @@ export class GuardedValidator {
     this.budgetMs = options.budgetMs ?? VALIDATION_BUDGET_MS;
     this.compileBudgetMs = options.compileBudgetMs ?? COMPILE_BUDGET_MS;
     this.patternWorkBudget = options.patternWorkBudget ?? PATTERN_WORK_BUDGET;
+    this.nativePatterns = options.nativePatterns ?? false;
     this.young = { ajv: this.newAjv(), cache: new Map() };
   }
 
@@ -142,7 +150,10 @@ export class GuardedValidator {
       logger: false,
       // Ajv's optimizer pass costs more than it saves on large untrusted schemas (a 50 KiB
       // schema compiles in ~300 ms with it, ~110 ms without).
-      code: { regExp: linearRegExpEngine, optimize: false },
+      // nativePatterns leaves `regExp` to Ajv's default, `new RegExp(pattern, 'u')`; the schema's
+      // linear-time classification (RE2 program sizes) is unchanged, so such a pattern is not put
+      // under the watchdog either: what an agent that never thought about patterns does.
+      code: this.nativePatterns ? { optimize: false } : { regExp: linearRegExpEngine, optimize: false },
     });
     addFormats(ajv);
     // Compile the draft 2020-12 meta-schema now, outside any budget: otherwise every schema's
