@@ -2,6 +2,8 @@
 // exactly its one mitigation: against an agent started with the flag, that mitigation's check finds
 // the guarantee broken and every other check still finds its own holding.
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_AGENT_LIMITS, withoutStreamBounds } from '../rig/agent/agentLimits.ts';
+import { StreamQuota } from '../rig/agent/streamQuota.ts';
 import { DOS_FAULTS, FAULTS, type DosFaultName, type FaultName } from '../rig/agent/faults.ts';
 import { startAgent } from '../rig/agent/startAgent.ts';
 import { tempDbPath } from './support/agentFixture.ts';
@@ -50,6 +52,13 @@ async function brokenWith(faults: FaultName[]): Promise<Partial<Record<DosFaultN
 describe('DoS mitigations and the fault flags that remove them', () => {
   it('a check for every DoS flag in faults.ts', () => {
     expect(Object.keys(CHECK_OF).sort()).toEqual([...DOS_FAULTS].sort());
+  });
+
+  it('unbounded-streams lifts the per-reader buffer bound too (not observable from outside: unit)', () => {
+    expect(new StreamQuota(DEFAULT_AGENT_LIMITS).bufferBound()).toBe(DEFAULT_AGENT_LIMITS.maxStreamBufferBytes);
+    const quota = new StreamQuota(withoutStreamBounds({ ...DEFAULT_AGENT_LIMITS, maxStreamsTotal: 1, maxStreamBufferBytes: 10 }));
+    for (let i = 0; i < 100; i++) quota.acquire('t');
+    expect(quota.bufferBound()).toBe(Infinity);
   });
 
   it('the correct agent: every mitigation holds', async () => {
