@@ -1,6 +1,8 @@
 // Puts the reference agent together: outbox, engine, both bindings, the agent card, the replay
-// plane and Prometheus metrics (GET /metrics) on one HTTP server. Returns a handle whose close()
-// releases every socket, timer and file.
+// plane and Prometheus metrics (GET /metrics) on one HTTP server, behind its DoS mitigations (the
+// connection bounds, the optional rate limit, the body/header bounds and timeouts; each one has a
+// fault flag that removes it, faults.ts). Returns a handle whose close() releases every socket,
+// timer and file.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
