@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_RATE_BUCKETS, RATE_LIMITED_CODE, RateLimiter } from '../rig/agent/rateLimit.ts';
 import { startAgent, type AgentOptions, type RunningAgent } from '../rig/agent/startAgent.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { ownedAgents, spawnAgent, tempDbPath } from './support/agentFixture.ts';
 import { rawExchange } from './support/rawHttp.ts';
 import { headersFor } from './support/rpcClient.ts';
 
@@ -39,6 +39,7 @@ describe('RateLimiter (token bucket per client IP)', () => {
   });
 });
 
+const owned = ownedAgents();
 const opened: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of opened.splice(0)) await close();
@@ -109,6 +110,15 @@ describe('the rate limit on the wire', () => {
     const reply = await rawExchange(port, [upgrade], { boundMs: 3_000 });
     expect(reply.status).toBe(429);
     expect(reply.data).toMatch(/\r\nRetry-After: \d+\r\n/i);
+  });
+
+  it('the CLI flags set it (a child agent with --rate-limit 0.5 --rate-limit-burst 1)', async () => {
+    const child = await spawnAgent(['--rate-limit', '0.5', '--rate-limit-burst', '1']);
+    owned.children.push(child);
+    expect((await send(child.url, { body: GET_TASK })).status).toBe(200);
+    const limited = await send(child.url, { body: GET_TASK });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
   });
 
   it('is off by default: 30 requests at once from one address all answered', async () => {
