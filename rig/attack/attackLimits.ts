@@ -70,6 +70,11 @@ class SocketBudget {
     return (this.cap ??= attackSocketCap());
   }
 
+  /** Lowers (or, with undefined, recomputes) the cap: for tests, and an embedder that needs fds for itself. */
+  capAt(limit: number | undefined): void {
+    this.cap = limit;
+  }
+
   take(): boolean {
     if (this.open >= this.limit) {
       this.refusals++;

@@ -20,7 +20,7 @@ export type StartOne = (index: number, signal: AbortSignal) => Promise<ExchangeE
  * Runs `startOne` on the schedule and resolves once every start has settled (or at once after the
  * abort: the exchanges destroy their sockets synchronously on it). `notes` go into the report.
  */
-export function runOnSchedule(target: AttackTarget, schedule: AttackSchedule, startOne: StartOne, notes: string[] = []): Promise<AttackReport> {
+export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedule, startOne: StartOne, notes: string[] = []): Promise<AttackReport> {
   assertLoopbackTarget(target);
   assertSchedule(schedule);
   const intervalMs = 1000 / schedule.ratePerSecond;

@@ -118,6 +118,9 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
       signal.removeEventListener('abort', onAbort);
       for (const wake of wakers) wake();
       socket.destroy();
+      // destroy() releases the fd now (the 'close' event comes a tick later).
+      if (budgetHeld) socketBudget.give();
+      budgetHeld = false;
       if (end !== 'aborted' && options.tracksBodyEnd) end.beforeBodyEnd = !bodyEnded;
       resolve(end);
     };
