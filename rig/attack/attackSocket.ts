@@ -141,7 +141,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
     });
     const onAbort = () => finish('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
-    const hold = setTimeout(() => finish(outcomeOfHold(startedAt, options.holdMs, options.what)), options.holdMs);
+    const hold = setTimeout(() => {
+      const outcome = outcomeOfHold(startedAt, options.holdMs, options.what);
+      if (head) outcome.status = head.status;
+      finish(outcome);
+    }, options.holdMs);
 
     const replyOutcome = (): AttackOutcome => {
       const raw = received.subarray(headEnd, headEnd + MAX_BODY_KEPT);
