@@ -32,6 +32,8 @@ describe('attack outcome classification', () => {
   it('finds the error code in a cut-off body and in an SSE frame', () => {
     expect(errorCodeOf('{"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"par')).toBe(-32700);
     expect(errorCodeOf('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"x"}}\n\n')).toBe(-32029);
+    expect(errorCodeOf('{"error":"HitlResponseInvalidError","code":-32011,"message":"hitl_response_invalid"}')).toBe(-32011);
+    expect(errorCodeOf('{"error":"JSONParseError","code":-32700,"message":"body is not va')).toBe(-32700);
     expect(errorCodeOf('not json')).toBeUndefined();
   });
 

@@ -8,7 +8,8 @@
 //   the agent closed or reset the connection  → cut
 //   the attack's own hold bound passed        → held
 //   the connection could not be opened        → connect-failed
-// `code` is the JSON-RPC `error.code` or the HTTP+JSON (AIP-193) `error.code` when the body has one.
+// `code` is the JSON-RPC `error.code`, the 1.0 HTTP+JSON (AIP-193) `error.code` (the HTTP status
+// again) or the 0.3 HTTP+JSON `code` beside its named `error`, when the body has one.
 import type { AttackOutcome } from './attackTypes.ts';
 
 export interface HttpReply {
@@ -25,12 +26,13 @@ export function errorCodeOf(body: string): number | undefined {
   // An SSE stream's first frame (0.3's refused tasks/resubscribe) carries the error after `data:`.
   const json = text.startsWith('data:') ? text.slice(5).split('\n')[0] : text;
   try {
-    const value = JSON.parse(json) as { error?: { code?: unknown } };
-    const code = value?.error?.code;
+    const value = JSON.parse(json) as { error?: { code?: unknown } | string; code?: unknown };
+    // JSON-RPC and 1.0 HTTP+JSON nest the code in `error`; 0.3 HTTP+JSON names the error and puts the code beside it.
+    const code = typeof value?.error === 'string' ? value.code : value?.error?.code;
     return typeof code === 'number' ? code : undefined;
   } catch {
     // A prefix cut by the read bound: find the code where a JSON error object puts it.
-    const m = /"error"\s*:\s*\{[^}]*?"code"\s*:\s*(-?\d+)/.exec(json);
+    const m = /"error"\s*:\s*\{[^}]*?"code"\s*:\s*(-?\d+)/.exec(json) ?? /^\{\s*"error"\s*:\s*"[^"]*"\s*,\s*"code"\s*:\s*(-?\d+)/.exec(json);
     return m ? Number(m[1]) : undefined;
   }
 }

@@ -169,9 +169,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
       const found = options.streamGrace?.refusal(isChunked(head!) ? dechunk(streamBody) : streamBody);
       if (found) finish({ startedAt, latencyMs: performance.now() - startedAt, kind: 'refused', status: head!.status, ...(found.code !== undefined ? { code: found.code } : {}), detail: found.detail });
     };
+    let stopped = false;
     const stopReading = () => {
       inGrace = false;
-      if (settled) return;
+      if (settled || stopped) return;
+      stopped = true;
       // Never read again: the agent's writes back up into its own buffers, which is the attack.
       socket.pause();
       if (options.probe) {
@@ -183,10 +185,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
     socket.on('data', (chunk: Buffer) => {
       if (settled) return;
       if (streaming) {
-        if (inGrace && streamBody.length < MAX_BODY_KEPT) {
-          streamBody = Buffer.concat([streamBody, chunk]);
-          checkGrace();
-        }
+        if (!inGrace) return;
+        streamBody = Buffer.concat([streamBody, chunk]);
+        checkGrace();
+        // The first frames are enough to find a refusal; reading on would relieve the agent.
+        if (streamBody.length >= MAX_BODY_KEPT) stopReading();
         return;
       }
       // Keep the head and a bounded body prefix; past that only the byte count matters for framing.

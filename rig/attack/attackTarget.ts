@@ -49,6 +49,12 @@ export interface ScriptedPromptOptions {
   /** An answer the schema accepts (the answer attacks send it, or build on it). */
   validPayload: unknown;
   text?: string;
+  /**
+   * An artifact of this many characters emitted before the prompt, so every view of the task (a
+   * stream's first snapshot) carries it: an unread stream then fills the agent's buffers at once,
+   * which is what exercises a per-reader buffer bound (default 0: none).
+   */
+  artifactBytes?: number;
   /** Bound of the blocking send that parks the task (default 10 s). */
   timeoutMs?: number;
 }
@@ -59,7 +65,9 @@ export interface ScriptedPromptOptions {
  */
 export function scriptedPromptOpener(target: AttackTarget, options: ScriptedPromptOptions): () => Promise<LivePrompt> {
   return async () => {
-    const script = { steps: [{ prompt: { text: options.text ?? 'Attack target prompt', response_schema: options.responseSchema } }, { complete: {} }] };
+    const prompt = { prompt: { text: options.text ?? 'Attack target prompt', response_schema: options.responseSchema } };
+    const artifact = options.artifactBytes ? [{ artifact: { name: 'bulk', text: 'b'.repeat(options.artifactBytes) } }] : [];
+    const script = { steps: [...artifact, prompt, { complete: {} }] };
     const { path, body } = sendRequest(target, userMessage({ text: 'open a prompt', data: { [SCRIPT_KEY]: script } }));
     const text = await post(target, path, body, options.timeoutMs ?? 10_000);
     const reply = JSON.parse(text) as { result?: unknown; error?: { message?: string } };
