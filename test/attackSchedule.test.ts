@@ -124,4 +124,22 @@ describe('attack schedule', () => {
     expect(server.seen()).toBe(3);
     expect(report.notes.join('\n')).toMatch(/capped at 3 .*\n.*5 starts found the socket cap reached/);
   });
+
+  it('checks params against each attack\'s bounds in one line, and takes numbers written as text', async () => {
+    const run = (params: Record<string, unknown>) => ATTACKS['idle-connections'].run(target, params as never, schedule({ maxRequests: 0 }));
+    await expect(run({ holdMs: -1 })).rejects.toThrow(/^attack idle-connections: param holdMs must be a number from 1 to 600000, not -1$/);
+    await expect(run({ nope: 1 })).rejects.toThrow(/has no param "nope" \(it has holdMs\)/);
+    await expect(run({ holdMs: '250' })).resolves.toMatchObject({ started: 0 });
+    await expect(runOnSchedule(target, schedule({ ratePerSecond: 0 }), done)).rejects.toThrow(/rate must be a positive number/);
+  });
+
+  it('every attack has its fixed name, a family and an expected line', () => {
+    expect(Object.keys(ATTACKS).sort()).toEqual(
+      ['bad-utf8', 'deep-answer', 'duplicate-answers', 'huge-headers', 'idle-connections', 'malformed-json', 'oversized-answer', 'pattern-backtracking', 'slow-body', 'slowloris', 'unknown-prompt', 'unread-replay', 'unread-streams'],
+    );
+    for (const [name, a] of Object.entries(ATTACKS)) {
+      expect(a.name).toBe(name);
+      expect(a.expected.length).toBeGreaterThan(10);
+    }
+  });
 });

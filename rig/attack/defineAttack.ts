@@ -21,12 +21,14 @@ export interface AttackDefinition<P extends NumericParams> extends Omit<Attack<P
   prepare(target: AttackTarget, params: P, notes: string[], signal: AbortSignal): Promise<StartOne | undefined>;
 }
 
-export function mergeParams<P extends NumericParams>(name: string, defaults: P, bounds: { [K in keyof P]: [number, number] }, given: Partial<P> | undefined): P {
+export function mergeParams<P extends NumericParams>(name: string, defaults: P, bounds: { [K in keyof P]: [number, number] }, given: Partial<Record<keyof P, unknown>> | undefined): P {
   const params = { ...defaults } as P;
-  for (const [key, value] of Object.entries(given ?? {})) {
+  for (const [key, raw] of Object.entries(given ?? {})) {
     if (!(key in defaults)) throw new Error(`attack ${name} has no param "${key}" (it has ${Object.keys(defaults).join(', ')})`);
     const [min, max] = bounds[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new Error(`attack ${name}: param ${key} must be a number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+    // Params may come from the command line as text (`--param`): a number written as text counts.
+    const value: unknown = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new Error(`attack ${name}: param ${key} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
     (params as NumericParams)[key] = value;
   }
   return params;
