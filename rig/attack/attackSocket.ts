@@ -13,6 +13,8 @@ import type { AttackOutcome, AttackTarget } from './attackTypes.ts';
 /** Bytes of a reply's head kept before the socket is dropped as garbage; bytes of its body kept for the detail and `error.code`. */
 const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_BODY_KEPT = 16 * 1024;
+/** Last bytes kept of a reply, for the chunked terminator (`\r\n0\r\n\r\n`). */
+const TAIL_BYTES = 7;
 
 export interface Head {
   status: number;
@@ -101,6 +103,8 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
     let settled = false;
     let bodyEnded = false;
     let received = Buffer.alloc(0);
+    let receivedTotal = 0;
+    let tail = Buffer.alloc(0);
     let head: Head | undefined;
     let headEnd = 0;
     let streaming = false;
@@ -159,9 +163,9 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
     /** True once the body after the head is complete by its framing (false: wait for more or the close). */
     const bodyComplete = (): boolean => {
       const h = head!;
-      const body = received.subarray(headEnd);
-      if (isChunked(h)) return body.includes('\r\n0\r\n\r\n') || body.subarray(0, 5).toString() === '0\r\n\r\n';
-      if (h.headers['content-length'] !== undefined) return body.length >= Number(h.headers['content-length']);
+      const bodyBytes = receivedTotal - headEnd;
+      if (isChunked(h)) return tail.toString('latin1').endsWith('\r\n0\r\n\r\n') || (bodyBytes === 5 && tail.toString('latin1').endsWith('0\r\n\r\n'));
+      if (h.headers['content-length'] !== undefined) return bodyBytes >= Number(h.headers['content-length']);
       return h.status === 204 || h.status === 304;
     };
 
@@ -192,8 +196,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
         if (streamBody.length >= MAX_BODY_KEPT) stopReading();
         return;
       }
-      // Keep the head and a bounded body prefix; past that only the byte count matters for framing.
-      received = received.length < MAX_HEAD_BYTES + MAX_BODY_KEPT ? Buffer.concat([received, chunk]) : Buffer.concat([received, Buffer.alloc(chunk.length)]);
+      // Keep the head and a bounded body prefix; past that only the byte count and the last bytes
+      // (the chunked terminator) matter, so a reply of any size costs a bounded buffer.
+      receivedTotal += chunk.length;
+      tail = Buffer.concat([tail, chunk]).subarray(-TAIL_BYTES);
+      if (received.length < MAX_HEAD_BYTES + MAX_BODY_KEPT) received = Buffer.concat([received, chunk]);
       if (!head) {
         let end = received.indexOf('\r\n\r\n');
         // Skip interim 1xx replies (100 Continue); 101 is the upgrade itself.
@@ -201,6 +208,7 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
           const parsed = parseHead(received.subarray(0, end).toString('latin1'));
           if (!parsed) return finish({ ...outcomeOfClose(startedAt, 'answered with something that is not HTTP'), kind: 'server-error' });
           if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
+            receivedTotal -= end + 4;
             received = received.subarray(end + 4);
             end = received.indexOf('\r\n\r\n');
             continue;
