@@ -1,5 +1,10 @@
-// Every attack by its fixed name (issue 14). The engine imports only this module and attackTypes.ts;
-// attackTarget.ts builds the AttackTarget it passes to run().
+// Every attack by its fixed name (issue 14). The engine imports only this module and attackTypes.ts:
+//   const target = attackTarget({ baseUrl, endpoint, binding, generation, openPrompt });  // loopback only
+//   const report = await ATTACKS['slowloris'].run(target, { holdMs: 20_000 }, { ratePerSecond, maxRequests, durationMs, signal, onOutcome });
+// run() merges the params over the attack's `defaults` (numbers, or numbers written as text),
+// throws one line for a misuse (unknown param, out of bounds, non-loopback target or source), and
+// resolves once every start settled: within durationMs plus the attack's hold bound, or at once
+// after the abort. The report's notes say what could not be aimed and the socket cap.
 import type { Attack } from './attackTypes.ts';
 import { badUtf8 } from './attacks/badUtf8.ts';
 import { deepAnswer } from './attacks/deepAnswer.ts';
@@ -31,7 +36,6 @@ export type AttackName =
   | 'unread-replay';
 
 // Attack<any>: each attack's params type is its own; the engine passes them as plain records.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const ATTACKS: Record<AttackName, Attack<any>> = {
   'oversized-answer': oversizedAnswer,
   'deep-answer': deepAnswer,
