@@ -9,8 +9,12 @@ import { messageToProtoJsonV03 } from '../protocol/protoJsonV03.ts';
 import { messageOnWire } from '../protocol/wireGenerations.ts';
 import type { AttackTarget, LivePrompt } from './attackTypes.ts';
 
-/** Stands in for a payload in a built body; replaced by the attack's own JSON text (which JSON.stringify could not build, e.g. 10,000 levels deep). */
-const PAYLOAD_MARK = '"a2a-rig-attack-payload-6b1d"';
+/**
+ * Stands in for a payload in a built body; replaced by the attack's own JSON text (which
+ * JSON.stringify could not build, e.g. 10,000 levels deep). An object, as answers' payloads
+ * usually are, so 0.3's data part carries it as it is (a non-object would be wrapped in `value`).
+ */
+const PAYLOAD_MARK = '{"a2a-rig-attack-payload-6b1d":true}';
 
 let nextId = 1;
 
