@@ -81,7 +81,8 @@ describe('attack schedule', () => {
 
   it('refuses a target or source that is not loopback, before anything starts', async () => {
     expect(() => attackTarget({ baseUrl: 'http://10.0.0.1:80' })).toThrow(/not a loopback IP address/);
-    expect(() => attackTarget({ baseUrl: 'http://localhost:80' })).toThrow(/not a loopback IP address/);
+    expect(attackTarget({ baseUrl: 'http://localhost:80' }).baseUrl.hostname).toBe('127.0.0.1');
+    await expect(runOnSchedule({ ...target, baseUrl: new URL('http://localhost:80') }, schedule({}), done)).rejects.toThrow(/not a loopback IP address/);
     expect(() => attackTarget({ baseUrl: 'http://127.0.0.1:80', sourceAddress: '192.168.1.2' })).toThrow(/source address .* not a loopback/);
     expect(() => attackTarget({ baseUrl: 'http://127.0.0.1:80', sourceAddress: '::1' })).toThrow(/same IP family/);
     expect(attackTarget({ baseUrl: 'http://[::1]:80' }).sourceAddress).toBe('::1');

@@ -29,6 +29,7 @@ export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedu
   let settled = 0;
   let aborted = 0;
   let lateSkipped = 0;
+  let failures = 0;
   let startingDone = false;
   let timer: NodeJS.Timeout | undefined;
   const t0 = performance.now();
@@ -55,16 +56,24 @@ export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedu
     const onAbort = () => stopStarting();
     const launch = () => {
       const index = started++;
-      startOne(index, schedule.signal).then(
+      let exchange: Promise<ExchangeEnd>;
+      try {
+        exchange = startOne(index, schedule.signal);
+      } catch (err) {
+        exchange = Promise.reject(err);
+      }
+      exchange.then(
         (end) => {
           settled++;
           if (end === 'aborted') aborted++;
           else schedule.onOutcome(end);
           maybeDone();
         },
-        () => {
+        (err: unknown) => {
+          // A start that throws is the rig's own bug: counted, noted once, never an unhandled rejection.
           settled++;
           aborted++;
+          if (failures++ === 0) notes.push(`a start failed inside the rig: ${(err as Error)?.message ?? String(err)}`);
           maybeDone();
         },
       );

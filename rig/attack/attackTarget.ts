@@ -28,12 +28,18 @@ export interface AttackTargetOptions {
 }
 
 /** An AttackTarget with the defaults filled in; throws one line when it is not loopback. */
+/** `localhost` as the IPv4 loopback address: attack sockets connect to addresses, never resolve names. */
+function withAddress(url: URL): URL {
+  if (url.hostname === 'localhost') url.hostname = '127.0.0.1';
+  return url;
+}
+
 export function attackTarget(options: AttackTargetOptions): AttackTarget {
-  const baseUrl = new URL(String(options.baseUrl));
+  const baseUrl = withAddress(new URL(String(options.baseUrl)));
   const generation = options.generation ?? '1.0';
   const target: AttackTarget = {
     baseUrl,
-    endpoint: new URL(String(options.endpoint ?? baseUrl)),
+    endpoint: withAddress(new URL(String(options.endpoint ?? baseUrl))),
     binding: options.binding ?? 'JSONRPC',
     generation,
     sourceAddress: options.sourceAddress ?? (baseUrl.hostname.startsWith('[') ? '::1' : DEFAULT_SOURCE_ADDRESS),
