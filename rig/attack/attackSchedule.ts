@@ -2,6 +2,7 @@
 // (a late timer catches up; nothing ever waits for a reply), at most maxRequests starts, none once
 // durationMs has passed, and the abort ends every open request or connection at once. It refuses a
 // target or source that is not loopback before anything starts.
+import { setMaxListeners } from 'node:events';
 import { assertLoopbackTarget, budgetNote, socketBudget } from './attackLimits.ts';
 import type { ExchangeEnd } from './attackSocket.ts';
 import type { AttackReport, AttackSchedule, AttackTarget } from './attackTypes.ts';
@@ -33,6 +34,10 @@ export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedu
   let startingDone = false;
   let timer: NodeJS.Timeout | undefined;
   const t0 = performance.now();
+  // Every open exchange listens for the abort: on a signal of the runner's own (the caller's is
+  // left as it is), whose listener count is the number of open exchanges, not a leak.
+  const inner = new AbortController();
+  setMaxListeners(0, inner.signal);
 
   return new Promise<AttackReport>((resolve) => {
     const report = (): AttackReport => {
@@ -53,12 +58,15 @@ export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedu
       startingDone = true;
       maybeDone();
     };
-    const onAbort = () => stopStarting();
+    const onAbort = () => {
+      inner.abort(schedule.signal.reason);
+      stopStarting();
+    };
     const launch = () => {
       const index = started++;
       let exchange: Promise<ExchangeEnd>;
       try {
-        exchange = startOne(index, schedule.signal);
+        exchange = startOne(index, inner.signal);
       } catch (err) {
         exchange = Promise.reject(err);
       }
