@@ -8,6 +8,7 @@ import { attackSocketCap, fdSoftLimit, socketBudget } from '../rig/attack/attack
 import { ATTACKS } from '../rig/attack/attackRegistry.ts';
 import { runOnSchedule } from '../rig/attack/attackSchedule.ts';
 import { attackTarget } from '../rig/attack/attackTarget.ts';
+import { UserError } from '../rig/protocol/userError.ts';
 import type { AttackOutcome, AttackSchedule } from '../rig/attack/attackTypes.ts';
 
 const servers: Server[] = [];
@@ -81,6 +82,7 @@ describe('attack schedule', () => {
 
   it('refuses a target or source that is not loopback, before anything starts', async () => {
     expect(() => attackTarget({ baseUrl: 'http://10.0.0.1:80' })).toThrow(/not a loopback IP address/);
+    expect(() => attackTarget({ baseUrl: 'http://10.0.0.1:80' })).toThrow(UserError);
     expect(attackTarget({ baseUrl: 'http://localhost:80' }).baseUrl.hostname).toBe('127.0.0.1');
     await expect(runOnSchedule({ ...target, baseUrl: new URL('http://localhost:80') }, schedule({}), done)).rejects.toThrow(/not a loopback IP address/);
     expect(() => attackTarget({ baseUrl: 'http://127.0.0.1:80', sourceAddress: '192.168.1.2' })).toThrow(/source address .* not a loopback/);
@@ -135,6 +137,7 @@ describe('attack schedule', () => {
   it('checks params against each attack\'s bounds in one line, and takes numbers written as text', async () => {
     const run = (params: Record<string, unknown>) => ATTACKS['idle-connections'].run(target, params as never, schedule({ maxRequests: 0 }));
     await expect(run({ holdMs: -1 })).rejects.toThrow(/^attack idle-connections: param holdMs must be a number from 1 to 600000, not -1$/);
+    await expect(run({ holdMs: -1 })).rejects.toBeInstanceOf(UserError);
     await expect(run({ nope: 1 })).rejects.toThrow(/has no param "nope" \(it has holdMs\)/);
     await expect(run({ holdMs: '250' })).resolves.toMatchObject({ started: 0 });
     await expect(runOnSchedule(target, schedule({ ratePerSecond: 0 }), done)).rejects.toThrow(/rate must be a positive number/);

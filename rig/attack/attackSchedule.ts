@@ -3,15 +3,16 @@
 // durationMs has passed, and the abort ends every open request or connection at once. It refuses a
 // target or source that is not loopback before anything starts.
 import { setMaxListeners } from 'node:events';
+import { UserError } from '../protocol/userError.ts';
 import { assertLoopbackTarget, budgetNote, socketBudget } from './attackLimits.ts';
 import type { ExchangeEnd } from './attackSocket.ts';
 import type { AttackReport, AttackSchedule, AttackTarget } from './attackTypes.ts';
 
 /** Throws one line when the schedule cannot be run as given. */
 export function assertSchedule(schedule: AttackSchedule): void {
-  if (!(Number.isFinite(schedule.ratePerSecond) && schedule.ratePerSecond > 0)) throw new Error(`attack rate must be a positive number per second, not ${schedule.ratePerSecond}`);
-  if (!(Number.isInteger(schedule.maxRequests) && schedule.maxRequests >= 0)) throw new Error(`attack maxRequests must be a non-negative integer, not ${schedule.maxRequests}`);
-  if (!(Number.isFinite(schedule.durationMs) && schedule.durationMs >= 0)) throw new Error(`attack durationMs must be a non-negative number, not ${schedule.durationMs}`);
+  if (!(Number.isFinite(schedule.ratePerSecond) && schedule.ratePerSecond > 0)) throw new UserError(`attack rate must be a positive number per second, not ${schedule.ratePerSecond}`);
+  if (!(Number.isInteger(schedule.maxRequests) && schedule.maxRequests >= 0)) throw new UserError(`attack maxRequests must be a non-negative integer, not ${schedule.maxRequests}`);
+  if (!(Number.isFinite(schedule.durationMs) && schedule.durationMs >= 0)) throw new UserError(`attack durationMs must be a non-negative number, not ${schedule.durationMs}`);
 }
 
 /** One start: the i-th hostile request or connection; resolves with its outcome ('aborted' after the abort). */

@@ -2,6 +2,7 @@
 // line), the loopback check, a setup that may find nothing to aim at (then nothing starts and the
 // report says why), and the open-model schedule (attackSchedule.ts).
 import { randomUUID } from 'node:crypto';
+import { UserError } from '../protocol/userError.ts';
 import { assertLoopbackTarget } from './attackLimits.ts';
 import { assertSchedule, runOnSchedule, type StartOne } from './attackSchedule.ts';
 import type { Attack, AttackReport, AttackSchedule, AttackTarget, LivePrompt } from './attackTypes.ts';
@@ -24,11 +25,11 @@ export interface AttackDefinition<P extends NumericParams> extends Omit<Attack<P
 export function mergeParams<P extends NumericParams>(name: string, defaults: P, bounds: { [K in keyof P]: [number, number] }, given: Partial<Record<keyof P, unknown>> | undefined): P {
   const params = { ...defaults } as P;
   for (const [key, raw] of Object.entries(given ?? {})) {
-    if (!(key in defaults)) throw new Error(`attack ${name} has no param "${key}" (it has ${Object.keys(defaults).join(', ')})`);
+    if (!(key in defaults)) throw new UserError(`attack ${name} has no param "${key}" (it has ${Object.keys(defaults).join(', ')})`);
     const [min, max] = bounds[key];
     // Params may come from the command line as text (`--param`): a number written as text counts.
     const value: unknown = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new Error(`attack ${name}: param ${key} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new UserError(`attack ${name}: param ${key} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
     (params as NumericParams)[key] = value;
   }
   return params;
