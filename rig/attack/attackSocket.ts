@@ -28,7 +28,7 @@ export interface SocketIo {
   /** Waits, ending early (false) once the socket settled. */
   sleep(ms: number): Promise<boolean>;
   readonly settled: boolean;
-  /** A reply or close came before this was called: `beforeBodyEnd` of the outcome (oversized-answer). */
+  /** The whole body is handed to the kernel: an outcome from now on has `beforeBodyEnd: false` (oversized-answer). */
   markBodyEnd(): void;
 }
 
@@ -38,9 +38,10 @@ export interface ExchangeOptions {
   /** What is held, for the detail ("request", "idle connection", "unread stream"). */
   what: string;
   /**
-   * Called once the reply's head is complete: 'stream' keeps the connection open and never reads
-   * again (unread-streams, unread-replay): it then settles on the agent's close (cut) or the hold
-   * bound (held), or at once as a reply when the head already refuses. Default 'read'.
+   * Called once the reply's head is complete: 'stream' keeps the connection open and stops reading
+   * (unread-streams, unread-replay; after `streamGrace`): it then settles on a refusal in the first
+   * frames, the agent's close (cut) or the hold bound (held). Default 'read': the reply is read to
+   * its end and classified.
    */
   onHead?: (head: Head, bodySoFar: string) => 'read' | 'stream';
   /** While streaming, these bytes are written every `probeMs` so a close of the agent's is seen without reading (a write to a closed socket fails). */
