@@ -4,11 +4,11 @@
 //   reply 5xx otherwise                       → server-error (the agent failed under the attack)
 //   reply 4xx (408, 413, 431, 409, 422, ...)  → refused
 //   reply 2xx whose JSON carries `error`      → refused (JSON-RPC errors travel with HTTP 200)
-//   reply 2xx/3xx otherwise, 101 upgrade held → accepted (the agent did what the attack asked)
+//   reply 1xx-3xx otherwise                   → accepted (the agent did what the attack asked)
 //   the agent closed or reset the connection  → cut (with the status when a reply head came first)
 //   a reply that is not HTTP, or its head over 64 KiB → server-error
 //   a refusal in a stream's first frames (0.3's error frame, a WebSocket close such as 1013) → refused
-//   the attack's own hold bound passed        → held
+//   the attack's own hold bound passed        → held (an unread stream or upgraded socket kept open too)
 //   the connection could not be opened        → connect-failed
 // `code` is the JSON-RPC `error.code`, the 1.0 HTTP+JSON (AIP-193) `error.code` (the HTTP status
 // again) or the 0.3 HTTP+JSON `code` beside its named `error`, when the body has one.
