@@ -1,0 +1,283 @@
+// One hostile connection on a raw socket, from the target's loopback source address, and its one
+// outcome. Every attack uses it (answer floods too): a raw socket lets an attack send what no
+// client would (a truncated body, a header block byte by byte, a 2 MiB body in parts), reads the
+// reply with one small parser, and measures each request's own refusal latency: a keep-alive pool
+// would queue hostile requests behind each other and report the queue, not the agent.
+// The socket settles once, on the first of: a complete reply, the agent's close or reset, the
+// attack's hold bound, a connect failure, or the abort (then no outcome: the run is being torn down).
+import { connect, type Socket } from 'node:net';
+import { outcomeOfClose, outcomeOfConnectFailure, outcomeOfHold, outcomeOfReply, type HttpReply } from './attackOutcome.ts';
+import { socketBudget } from './attackLimits.ts';
+import type { AttackOutcome, AttackTarget } from './attackTypes.ts';
+
+/** Bytes of a reply's head kept before the socket is dropped as garbage; bytes of its body kept for the detail and `error.code`. */
+const MAX_HEAD_BYTES = 64 * 1024;
+const MAX_BODY_KEPT = 16 * 1024;
+/** Last bytes kept of a reply, for the chunked terminator (`\r\n0\r\n\r\n`). */
+const TAIL_BYTES = 7;
+
+export interface Head {
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface SocketIo {
+  socket: Socket;
+  /** Writes and resolves once the data is handed to the kernel (so a slow drip is really slow); resolves false once the socket settled. */
+  write(data: string | Buffer): Promise<boolean>;
+  /** Waits, ending early (false) once the socket settled. */
+  sleep(ms: number): Promise<boolean>;
+  readonly settled: boolean;
+  /** The whole body is handed to the kernel: an outcome from now on has `beforeBodyEnd: false` (oversized-answer). */
+  markBodyEnd(): void;
+}
+
+export interface ExchangeOptions {
+  /** Past this (from the start) with no reply and no close, the outcome is 'held'. */
+  holdMs: number;
+  /** What is held, for the detail ("request", "idle connection", "unread stream"). */
+  what: string;
+  /**
+   * Called once the reply's head is complete: 'stream' keeps the connection open and stops reading
+   * (unread-streams, unread-replay; after `streamGrace`): it then settles on a refusal in the first
+   * frames, the agent's close (cut) or the hold bound (held). Default 'read': the reply is read to
+   * its end and classified.
+   */
+  onHead?: (head: Head, bodySoFar: string) => 'read' | 'stream';
+  /** While streaming, these bytes are written every `probeMs` so a close of the agent's is seen without reading (a write to a closed socket fails). */
+  probe?: { bytes: Buffer | string; everyMs: number };
+  /**
+   * After a 'stream' head, reading goes on for `ms` (the response's first frames: a snapshot, or a
+   * refusal sent as the stream's one frame / a WebSocket close) before it stops for good; `refusal`
+   * finds a refusal in what came (the body after the head, de-chunked).
+   */
+  streamGrace?: { ms: number; refusal(body: Buffer): { code?: number; detail: string } | undefined };
+  /** A complete reply counts as the agent's cut (idle-connections: Node answers an idle socket's timeout with 408 and a close). */
+  replyIsCut?: boolean;
+  /** Sets `beforeBodyEnd` on the outcome. */
+  tracksBodyEnd?: boolean;
+}
+
+export type ExchangeEnd = AttackOutcome | 'aborted';
+
+function parseHead(text: string): Head | undefined {
+  const lines = text.split('\r\n');
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
+  if (!m) return undefined;
+  const headers: Record<string, string> = {};
+  for (const line of lines.slice(1)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return { status: Number(m[1]), headers };
+}
+
+function isChunked(head: Head): boolean {
+  return head.headers['transfer-encoding']?.toLowerCase().includes('chunked') ?? false;
+}
+
+/** The data of a chunked body as far as it goes (a cut-off last chunk gives what it has). */
+export function dechunk(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < body.length) {
+    const eol = body.indexOf('\r\n', at);
+    if (eol < 0) break;
+    const size = parseInt(body.subarray(at, eol).toString('latin1'), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    parts.push(body.subarray(eol + 2, Math.min(body.length, eol + 2 + size)));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+/** Opens a connection to the target and runs `script` on it; resolves with its one outcome. */
+export function attackExchange(target: AttackTarget, signal: AbortSignal, options: ExchangeOptions, script: (io: SocketIo) => Promise<void>): Promise<ExchangeEnd> {
+  const startedAt = performance.now();
+  if (signal.aborted) return Promise.resolve('aborted');
+  if (!socketBudget.take()) return Promise.resolve(outcomeOfConnectFailure(startedAt, `the rig's attack socket cap (${socketBudget.limit}) is reached`));
+  return new Promise<ExchangeEnd>((resolve) => {
+    const host = target.baseUrl.hostname.replace(/^\[|\]$/g, '');
+    const socket = connect({ host, port: Number(target.baseUrl.port || 80), localAddress: target.sourceAddress });
+    socket.setNoDelay(true);
+    let connected = false;
+    let settled = false;
+    let bodyEnded = false;
+    let received = Buffer.alloc(0);
+    let receivedTotal = 0;
+    let tail = Buffer.alloc(0);
+    let head: Head | undefined;
+    let headEnd = 0;
+    let streaming = false;
+    let inGrace = false;
+    let streamBody = Buffer.alloc(0);
+    const wakers = new Set<() => void>();
+    let probe: NodeJS.Timeout | undefined;
+    let budgetHeld = true;
+
+    const finish = (end: ExchangeEnd) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(hold);
+      clearInterval(probe);
+      signal.removeEventListener('abort', onAbort);
+      for (const wake of wakers) wake();
+      socket.destroy();
+      // destroy() releases the fd now (the 'close' event comes a tick later).
+      if (budgetHeld) socketBudget.give();
+      budgetHeld = false;
+      if (end !== 'aborted' && options.tracksBodyEnd) end.beforeBodyEnd = !bodyEnded;
+      resolve(end);
+    };
+    socket.once('close', () => {
+      if (budgetHeld) socketBudget.give();
+      budgetHeld = false;
+      if (settled) return;
+      if (!connected) return finish(outcomeOfConnectFailure(startedAt, 'the connection closed before it was open'));
+      if (head && !streaming) return finish(replyOutcome());
+      const how = streaming ? 'closed the stream' : received.length > 0 ? `closed the connection mid-reply (${received.length} bytes)` : 'closed the connection';
+      const outcome = outcomeOfClose(startedAt, how);
+      if (head) outcome.status = head.status;
+      finish(outcome);
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (!connected && !settled) finish(outcomeOfConnectFailure(startedAt, `${err.code ?? 'error'}: ${err.message}`));
+      // After connect, an error (reset, EPIPE) is followed by 'close', which settles as a cut.
+    });
+    const onAbort = () => finish('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    const hold = setTimeout(() => {
+      const outcome = outcomeOfHold(startedAt, options.holdMs, options.what);
+      if (head) outcome.status = head.status;
+      finish(outcome);
+    }, options.holdMs);
+
+    const replyOutcome = (): AttackOutcome => {
+      const raw = received.subarray(headEnd, headEnd + MAX_BODY_KEPT);
+      const reply: HttpReply = { status: head!.status, headers: head!.headers, body: (isChunked(head!) ? dechunk(raw) : raw).toString('utf8') };
+      if (!options.replyIsCut) return outcomeOfReply(reply, startedAt);
+      const outcome = outcomeOfClose(startedAt, `answered HTTP ${reply.status} and closed the connection`);
+      outcome.status = reply.status;
+      return outcome;
+    };
+
+    /** True once the body after the head is complete by its framing (false: wait for more or the close). */
+    const bodyComplete = (): boolean => {
+      const h = head!;
+      const bodyBytes = receivedTotal - headEnd;
+      if (isChunked(h)) return tail.toString('latin1').endsWith('\r\n0\r\n\r\n') || (bodyBytes === 5 && tail.toString('latin1').endsWith('0\r\n\r\n'));
+      if (h.headers['content-length'] !== undefined) return bodyBytes >= Number(h.headers['content-length']);
+      return h.status === 204 || h.status === 304;
+    };
+
+    const checkGrace = () => {
+      const found = options.streamGrace?.refusal(isChunked(head!) ? dechunk(streamBody) : streamBody);
+      if (found) finish({ startedAt, latencyMs: performance.now() - startedAt, kind: 'refused', status: head!.status, ...(found.code !== undefined ? { code: found.code } : {}), detail: found.detail });
+    };
+    let stopped = false;
+    const stopReading = () => {
+      inGrace = false;
+      if (settled || stopped) return;
+      stopped = true;
+      // Never read again: the agent's writes back up into its own buffers, which is the attack.
+      socket.pause();
+      if (options.probe) {
+        const { bytes, everyMs } = options.probe;
+        probe = setInterval(() => socket.write(bytes, () => {}), everyMs);
+      }
+    };
+
+    socket.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      if (streaming) {
+        if (!inGrace) return;
+        streamBody = Buffer.concat([streamBody, chunk]);
+        checkGrace();
+        // The first frames are enough to find a refusal; reading on would relieve the agent.
+        if (streamBody.length >= MAX_BODY_KEPT) stopReading();
+        return;
+      }
+      // Keep the head and a bounded body prefix; past that only the byte count and the last bytes
+      // (the chunked terminator) matter, so a reply of any size costs a bounded buffer.
+      receivedTotal += chunk.length;
+      tail = Buffer.concat([tail, chunk]).subarray(-TAIL_BYTES);
+      if (received.length < MAX_HEAD_BYTES + MAX_BODY_KEPT) received = Buffer.concat([received, chunk]);
+      if (!head) {
+        let end = received.indexOf('\r\n\r\n');
+        // Skip interim 1xx replies (100 Continue); 101 is the upgrade itself.
+        while (end >= 0) {
+          const parsed = parseHead(received.subarray(0, end).toString('latin1'));
+          if (!parsed) return finish({ ...outcomeOfClose(startedAt, 'answered with something that is not HTTP'), kind: 'server-error' });
+          if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
+            receivedTotal -= end + 4;
+            received = received.subarray(end + 4);
+            end = received.indexOf('\r\n\r\n');
+            continue;
+          }
+          head = parsed;
+          headEnd = end + 4;
+          break;
+        }
+        if (!head) {
+          if (received.length > MAX_HEAD_BYTES) finish({ ...outcomeOfClose(startedAt, `sent a reply head over ${MAX_HEAD_BYTES} bytes`), kind: 'server-error' });
+          return;
+        }
+        if (options.onHead?.(head, received.subarray(headEnd).toString('utf8')) === 'stream') {
+          streaming = true;
+          streamBody = received.subarray(headEnd);
+          if (options.streamGrace) {
+            inGrace = true;
+            checkGrace();
+            const grace = setTimeout(stopReading, options.streamGrace.ms);
+            wakers.add(() => clearTimeout(grace));
+          } else stopReading();
+          return;
+        }
+      }
+      if (bodyComplete()) finish(replyOutcome());
+    });
+    socket.once('connect', () => {
+      connected = true;
+      const io: SocketIo = {
+        socket,
+        get settled() {
+          return settled;
+        },
+        write(data) {
+          if (settled || socket.destroyed) return Promise.resolve(false);
+          return new Promise<boolean>((done) => {
+            wakers.add(wake);
+            function wake() {
+              wakers.delete(wake);
+              done(!settled);
+            }
+            socket.write(data, () => wake());
+          });
+        },
+        sleep(ms) {
+          if (settled) return Promise.resolve(false);
+          return new Promise<boolean>((done) => {
+            const timer = setTimeout(wake, ms);
+            wakers.add(wake);
+            function wake() {
+              clearTimeout(timer);
+              wakers.delete(wake);
+              done(!settled);
+            }
+          });
+        },
+        markBodyEnd() {
+          if (!settled) bodyEnded = true;
+        },
+      };
+      script(io).catch(() => {});
+    });
+  });
+}
+
+/** One request written whole, its reply awaited up to `holdMs` (past it: 'held'). */
+export function sendOnce(target: AttackTarget, signal: AbortSignal, bytes: Buffer | string, holdMs: number): Promise<ExchangeEnd> {
+  return attackExchange(target, signal, { holdMs, what: 'request' }, async (io) => {
+    await io.write(bytes);
+  });
+}

@@ -1,0 +1,84 @@
+// unread-replay: WebSocket upgrades to the replay plane (/events?task=<id>&since=0, plus
+// &version=1.0 for a 1.0 target) on live prompt tasks, never read after the first frames. A close
+// frame in those frames (1013 try again later: the stream bounds) is a refusal. A close of the
+// agent's later is seen through an empty masked ping written every `probeMs`, never by reading.
+import { randomBytes } from 'node:crypto';
+import type { LivePrompt } from '../attackTypes.ts';
+import { requestHead } from '../attackRequests.ts';
+import { attackExchange } from '../attackSocket.ts';
+import { defineAttack, livePromptOr, MAX_HOLD_MS } from '../defineAttack.ts';
+import { STREAM_GRACE_MS } from './unreadStreams.ts';
+
+/** A client ping with no payload (client frames are masked: mask bit and a zero key). */
+const PING = Buffer.from([0x89, 0x80, 0, 0, 0, 0]);
+
+/** The close code of the first close frame among the server's (unmasked) frames, if one came. */
+export function closeFrameCode(frames: Buffer): number | undefined {
+  let at = 0;
+  while (at + 2 <= frames.length) {
+    const opcode = frames[at] & 0x0f;
+    let len = frames[at + 1] & 0x7f;
+    let offset = at + 2;
+    if (len === 126) {
+      if (offset + 2 > frames.length) return undefined;
+      len = frames.readUInt16BE(offset);
+      offset += 2;
+    } else if (len === 127) {
+      if (offset + 8 > frames.length) return undefined;
+      len = Number(frames.readBigUInt64BE(offset));
+      offset += 8;
+    }
+    if (opcode === 0x8) return len >= 2 && offset + 2 <= frames.length ? frames.readUInt16BE(offset) : 1005;
+    at = offset + len;
+  }
+  return undefined;
+}
+
+export const unreadReplay = defineAttack({
+  name: 'unread-replay',
+  family: 'streams',
+  description: 'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, never read after their first frames, held up to `holdMs`',
+  expected: 'beyond the stream bounds refused (HTTP 4xx or close 1013); an unread socket cut once its buffer bound fills',
+  defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
+  bounds: { tasks: [1, 1_000], holdMs: [1, MAX_HOLD_MS], probeMs: [10, 60_000] },
+  async prepare(target, params, notes, signal) {
+    const prompts: LivePrompt[] = [];
+    for (let i = 0; i < params.tasks && !signal.aborted; i++) {
+      const prompt = await livePromptOr(target, notes, false);
+      if (!prompt) break;
+      prompts.push(prompt);
+    }
+    if (prompts.length === 0) return undefined;
+    const paths = prompts.map((p) => {
+      const url = new URL('/events', target.baseUrl);
+      url.searchParams.set('task', p.taskId);
+      url.searchParams.set('since', '0');
+      if (target.generation === '1.0') url.searchParams.set('version', '1.0');
+      return `${url.pathname}${url.search}`;
+    });
+    return (i, s) => {
+      const extra = `upgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: ${randomBytes(16).toString('base64')}\r\n`;
+      const head = requestHead(target, 'GET', paths[i % paths.length], { connection: 'Upgrade', extra });
+      return attackExchange(
+        target,
+        s,
+        {
+          holdMs: params.holdMs,
+          what: 'unread replay socket',
+          onHead: (h) => (h.status === 101 ? 'stream' : 'read'),
+          streamGrace: {
+            ms: STREAM_GRACE_MS,
+            refusal: (frames) => {
+              const code = closeFrameCode(frames);
+              return code === undefined ? undefined : { code, detail: `the agent closed the replay socket with ${code}` };
+            },
+          },
+          probe: { bytes: PING, everyMs: params.probeMs },
+        },
+        async (io) => {
+          await io.write(head);
+        },
+      );
+    };
+  },
+});
