@@ -30,7 +30,7 @@ async def main() -> None:
     app = await sdk.build_app(args.port, store, faults)
     # The DoS guards sit outside everything (bodies bounded before any middleware reads them) and in
     # uvicorn's protocol (timeouts and connection bounds uvicorn does not have).
-    await hitl_http.serve(dos_guards.RequestGuard(app, faults), args.port, dos_guards.serve_config(faults))
+    await hitl_http.serve(dos_guards.RequestGuard(app, faults, depth_owner=acc.URI), args.port, dos_guards.serve_config(faults))
 
 
 if __name__ == '__main__':

@@ -10,7 +10,8 @@ connections from one client were all kept open. So:
 - RequestGuard (ASGI, outermost): a Content-Length over MAX_BODY_BYTES is a 413 before any of the
   body is read, and a body that grows past it while streaming is a 413 too (both close the
   connection); a body that is not UTF-8 or not JSON is JSON-RPC -32700 (HTTP 200, as the SDKs answer
-  malformed JSON); JSON nested deeper than MAX_DEPTH is -32600 (HTTP 400) before anything parses it.
+  malformed JSON); JSON nested deeper than MAX_DEPTH is -32600 (HTTP 400) before anything parses it
+  (except a request activating acceptance-criteria, whose layer answers deep JSON with its -32040).
 - guarded_protocol(): uvicorn's h11 protocol with what uvicorn lacks: a headers timeout (the head of
   a request within HEADERS_TIMEOUT_S of its first byte, or of the connection's opening) and a request
   timeout (the whole request, body included, within REQUEST_TIMEOUT_S), answered with 408 and a
@@ -69,9 +70,12 @@ def _rpc_error(code: int, message: str) -> bytes:
 class RequestGuard:
     """Outermost ASGI middleware: bounds the body and refuses what no JSON-RPC handler should parse."""
 
-    def __init__(self, app: Callable, faults: set[str]) -> None:
+    def __init__(self, app: Callable, faults: set[str], depth_owner: str | None = None) -> None:
+        """`depth_owner`: an extension URI whose activated requests keep that extension's own error for
+        deep JSON (acceptance-criteria: -32040 'request nests too deeply', which its layer answers)."""
         self.app, self.faults = app, faults
         self.limit = None if 'no-body-limit' in faults else MAX_BODY_BYTES
+        self.depth_owner = depth_owner.encode() if depth_owner else None
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope['type'] != 'http' or scope['method'] in ('GET', 'HEAD', 'OPTIONS', 'DELETE'):
@@ -89,7 +93,9 @@ class RequestGuard:
                 return await self._reply(send, 413, _rpc_error(-32600, f'request body exceeds {self.limit} bytes'), close=True)
             if not msg.get('more_body'):
                 break
-        refusal = self._refusal(bytes(body))
+        owned = self.depth_owner is not None and any(
+            n in (b'a2a-extensions', b'x-a2a-extensions') and self.depth_owner in v for n, v in scope['headers'])
+        refusal = self._refusal(bytes(body), check_depth=not owned)
         if refusal is not None:
             return await self._reply(send, *refusal)
         sent = False
@@ -103,18 +109,18 @@ class RequestGuard:
 
         await self.app(scope, replay, send)
 
-    def _refusal(self, body: bytes) -> tuple[int, bytes] | None:
+    def _refusal(self, body: bytes, check_depth: bool) -> tuple[int, bytes] | None:
         try:
             body.decode('utf-8')
             unparsable = None
         except UnicodeDecodeError:
             unparsable = 'request body is not valid UTF-8'
-        if unparsable is None and 'no-depth-limit' not in self.faults and json_depth(body) > MAX_DEPTH:
+        if unparsable is None and check_depth and 'no-depth-limit' not in self.faults and json_depth(body) > MAX_DEPTH:
             return 400, _rpc_error(-32600, f'request nests deeper than {MAX_DEPTH} levels')
         if unparsable is None:
             try:
                 json.loads(body)
-            except RecursionError:  # only with no-depth-limit: the SDK's own parse fails the same way
+            except RecursionError:  # no-depth-limit, or the depth owner's request: the next layer decides
                 return None
             except ValueError:
                 unparsable = 'request body is not valid JSON'
