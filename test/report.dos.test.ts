@@ -82,6 +82,14 @@ describe('report.html for a DoS scenario', () => {
     expect(second).toContain('<figcaption>Faults timeline</figcaption>');
   });
 
+  it("shows what the scenario could not judge (results.json notes) beside its verdict, in the page and in summary.md", () => {
+    const noted = { ...dosScenario('dos-patterns'), notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'] };
+    const page = section(htmlReport(run([noted])), 0);
+    expect(page).toContain('<strong>Not judged:</strong><ul><li>pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;</li></ul>');
+    expect(summaryMarkdown(run([noted]))).toContain('not judged: pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;');
+    expect(first).not.toContain('Not judged');
+  });
+
   it('escapes an attack name and detail like every other string', () => {
     const hostile = dosScenario('dos-x', { attack: '<script>window.__pwned=1</script>' });
     const page = htmlReport(run([hostile]));

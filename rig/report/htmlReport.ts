@@ -64,6 +64,17 @@ function faultEventList(s: ScenarioResult): HtmlValue {
   )}</ol>`;
 }
 
+/**
+ * What the scenario could not judge and left out (results.json `notes`, written by the DoS scenarios:
+ * an attack not aimed, memory not sampled), shown beside the verdict so a part skipped never reads
+ * as a part passed. Read defensively: results written before the field existed have none.
+ */
+function notesList(s: ScenarioResult): HtmlValue {
+  const notes = (s as ScenarioResult & { notes?: unknown }).notes;
+  if (!Array.isArray(notes) || notes.length === 0) return null;
+  return html`<div class="notes"><strong>Not judged:</strong><ul>${notes.map((n) => html`<li>${String(n)}</li>`)}</ul></div>`;
+}
+
 function scenarioSection(s: ScenarioResult, index: number): SafeHtml {
   // The agent's resources over time sit right after the latency over time: same axis, same shading.
   const charts = [...seriesCharts(s, false), latencyOverTimeChart(s), ...seriesCharts(s, true), percentileChart(s), faultsTimelineChart(s)].filter((c) => c !== undefined);
@@ -72,6 +83,7 @@ function scenarioSection(s: ScenarioResult, index: number): SafeHtml {
 <h3>${s.name} ${badge(s.verdict)}</h3>
 <p class="description">${s.description}</p>
 ${s.reason ? html`<p class="reason">${s.reason}</p>` : null}
+${notesList(s)}
 ${charts.length ? html`<div class="charts">${charts}</div>` : null}
 ${dosTables(s)}
 <details${s.verdict === 'failed' || s.verdict === 'errored' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null} · params, counters, latency table</summary>

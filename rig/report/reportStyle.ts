@@ -54,6 +54,7 @@ ul.checks { list-style: none; padding: 0; margin: 8px 0; }
 ul.checks li { padding: 2px 0; overflow-wrap: anywhere; } ul.checks li.bad { color: var(--fail); }
 ul.checks .mark { display: inline-block; width: 16px; font-weight: 700; } ul.checks li.ok .mark { color: var(--pass); }
 ul.checks .detail { margin-left: 20px; color: var(--muted); font-size: 12.5px; white-space: pre-wrap; }
+.notes { color: var(--skip); margin: 4px 0; } .notes ul { margin: 2px 0 0; padding-left: 20px; }
 table.dos { width: auto; margin: 4px 0 8px; } table.dos td.bad { color: var(--fail); font-weight: 600; }
 ol.events { padding-left: 20px; margin: 0; } ol.events .t { font-variant-numeric: tabular-nums; color: var(--muted); display: inline-block; min-width: 60px; }
 footer { color: var(--muted); font-size: 12px; padding: 18px 20px 30px; }

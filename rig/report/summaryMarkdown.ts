@@ -43,7 +43,10 @@ function dosLine(s: ScenarioResult): string {
     const refusal = r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
     return `${markdownCell(r.attack)}: ${outcomes.join(', ') || 'no outcome'}${refusal}`;
   });
-  return `- **${markdownCell(s.name)}** ${ICON[s.verdict] ?? markdownCell(s.verdict)} · ${taxText}${attacks.length ? ` · ${attacks.join(' · ')}` : ''}`;
+  // `notes` (what the scenario could not judge) is dos-engine's results field; read defensively.
+  const notes = (s as ScenarioResult & { notes?: unknown }).notes;
+  const notJudged = Array.isArray(notes) && notes.length ? ` · not judged: ${notes.map((n) => markdownCell(String(n))).join('; ')}` : '';
+  return `- **${markdownCell(s.name)}** ${ICON[s.verdict] ?? markdownCell(s.verdict)} · ${taxText}${attacks.length ? ` · ${attacks.join(' · ')}` : ''}${notJudged}`;
 }
 
 function ms(us: number): string {
