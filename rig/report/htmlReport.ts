@@ -1,13 +1,15 @@
 // report.html: one self-contained page per run (styles and charts inline, no script, nothing
 // fetched; the Content-Security-Policy forbids both): the verdict table, thresholds, and per
 // scenario its latency over time, percentile distribution, faults timeline and measured curves
-// (capacity: p95 against offered rate), then every check. Every string from an agent or a
+// (capacity: p95 against offered rate; the DoS scenarios' agent RSS/CPU/connections over time, with
+// the attack windows shaded, and their per-phase and per-attack tables), then every check. Every string from an agent or a
 // scenario goes through `html`, which escapes it (spec S-1): a `<script>` in a prompt or a reason
 // shows as text.
 import { nothingTested, VERDICTS, type MetricResult, type RunResult, type RunToxic, type ScenarioResult, type Verdict } from './runResult.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { faultsTimelineChart, latencyOverTimeChart, percentileChart } from './scenarioCharts.ts';
 import { seriesCharts, seriesTables } from './seriesCharts.ts';
+import { dosTables } from './dosTables.ts';
 import { REPORT_STYLE } from './reportStyle.ts';
 
 const VERDICT_LABEL: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
@@ -62,14 +64,28 @@ function faultEventList(s: ScenarioResult): HtmlValue {
   )}</ol>`;
 }
 
+/**
+ * What the scenario could not judge and left out (results.json `notes`, written by the DoS scenarios:
+ * an attack not aimed, memory not sampled), shown beside the verdict so a part skipped never reads
+ * as a part passed. Read defensively: results written before the field existed have none.
+ */
+function notesList(s: ScenarioResult): HtmlValue {
+  const notes = (s as ScenarioResult & { notes?: unknown }).notes;
+  if (!Array.isArray(notes) || notes.length === 0) return null;
+  return html`<div class="notes"><strong>Not judged:</strong><ul>${notes.map((n) => html`<li>${String(n)}</li>`)}</ul></div>`;
+}
+
 function scenarioSection(s: ScenarioResult, index: number): SafeHtml {
-  const charts = [...seriesCharts(s), latencyOverTimeChart(s), percentileChart(s), faultsTimelineChart(s)].filter((c) => c !== undefined);
+  // The agent's resources over time sit right after the latency over time: same axis, same shading.
+  const charts = [...seriesCharts(s, false), latencyOverTimeChart(s), ...seriesCharts(s, true), percentileChart(s), faultsTimelineChart(s)].filter((c) => c !== undefined);
   const failed = s.checks.filter((c) => !c.ok).length;
   return html`<article class="scenario ${s.verdict}" id="scenario-${index}">
 <h3>${s.name} ${badge(s.verdict)}</h3>
 <p class="description">${s.description}</p>
 ${s.reason ? html`<p class="reason">${s.reason}</p>` : null}
+${notesList(s)}
 ${charts.length ? html`<div class="charts">${charts}</div>` : null}
+${dosTables(s)}
 <details${s.verdict === 'failed' || s.verdict === 'errored' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null} · params, counters, latency table</summary>
 <ul class="checks">${s.checks.map((c) => html`<li class="${c.ok ? 'ok' : 'bad'}"><span class="mark">${c.ok ? '✓' : '✗'}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`)}</ul>
 ${metricsTable(s.metrics)}

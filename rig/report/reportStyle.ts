@@ -41,6 +41,7 @@ svg .grid { stroke: #eceef1; stroke-width: 1; }
 svg .tick { font-size: 11px; fill: var(--muted); }
 svg .axis-label { font-size: 12px; fill: var(--muted); }
 svg .series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
+svg .span-label { font-size: 11px; fill: #7a4a12; font-weight: 600; }
 svg .marker { stroke-width: 2; stroke-dasharray: 3 3; }
 svg .lane-label { font-size: 12px; fill: var(--fg); }
 svg .point:hover, svg .bar:hover, svg .instant:hover { stroke: #000; stroke-width: 1; }
@@ -53,6 +54,8 @@ ul.checks { list-style: none; padding: 0; margin: 8px 0; }
 ul.checks li { padding: 2px 0; overflow-wrap: anywhere; } ul.checks li.bad { color: var(--fail); }
 ul.checks .mark { display: inline-block; width: 16px; font-weight: 700; } ul.checks li.ok .mark { color: var(--pass); }
 ul.checks .detail { margin-left: 20px; color: var(--muted); font-size: 12.5px; white-space: pre-wrap; }
+.notes { color: var(--skip); margin: 4px 0; } .notes ul { margin: 2px 0 0; padding-left: 20px; }
+table.dos { width: auto; margin: 4px 0 8px; } table.dos td.bad { color: var(--fail); font-weight: 600; }
 ol.events { padding-left: 20px; margin: 0; } ol.events .t { font-variant-numeric: tabular-nums; color: var(--muted); display: inline-block; min-width: 60px; }
 footer { color: var(--muted); font-size: 12px; padding: 18px 20px 30px; }
 `;

@@ -85,7 +85,7 @@ export interface RunToxic {
 export interface FaultEvent {
   t: number;
   /** add/remove: a toxic; disable/enable: the proxy (cuts connections / listens again); reset: every toxic removed and the proxy enabled; restart: the agent killed and restarted. */
-  action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart';
+  action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart' | 'attack-start' | 'attack-stop';
   /** The toxic's name for add/remove; otherwise what was acted on ('proxy', 'agent'). */
   target: string;
   /** add: the toxic's type, stream, toxicity and attributes in one line. */

@@ -1,7 +1,8 @@
 // The charts of one scenario, from its results.json entry: latency over time (with the faults that
-// were in place shaded), the percentile distribution of every latency metric (decoded from the HDR
-// histograms), and the faults timeline.
+// were in place and the attacks that ran shaded), the percentile distribution of every latency
+// metric (decoded from the HDR histograms), and the faults timeline (attacks as lanes too).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import { attackWindows } from './dosResults.ts';
 import type { FaultEvent, ScenarioResult } from './runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
 import { laneChart, xyChart, type Lane, type Marker, type Span, type Tick } from './svgChart.ts';
@@ -11,6 +12,9 @@ export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '
 const FAULT_COLOR = 'rgba(225, 87, 89, 0.14)';
 const DISABLED_COLOR = 'rgba(120, 120, 120, 0.22)';
 const RESTART_COLOR = '#b03030';
+/** Translucent, apart from the faults' red; an attack keeps its color in every chart of the scenario. */
+const ATTACK_COLORS = ['rgba(242, 142, 43, 0.20)', 'rgba(176, 122, 161, 0.22)', 'rgba(118, 183, 178, 0.26)', 'rgba(237, 201, 72, 0.26)'];
+const ATTACK_BAR_COLORS = [PALETTE[1], PALETTE[6], PALETTE[4], PALETTE[5]];
 
 const ms = (us: number) => us / 1000;
 const msLabel = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
@@ -78,6 +82,20 @@ function faultOverlay(s: ScenarioResult): { spans: Span[]; markers: Marker[] } {
   };
 }
 
+/** Each attack's window (attack-start → attack-stop) as a span labelled with the attack's name. */
+export function attackSpans(s: ScenarioResult): Span[] {
+  const windows = attackWindows(s);
+  const names = [...new Set(windows.map((w) => w.attack))];
+  return windows.map((w) => ({
+    x0: w.t0 / 1000,
+    x1: w.t1 / 1000,
+    label: `attack: ${w.attack}`,
+    text: w.attack,
+    title: `attack ${w.attack}: ${seconds(w.t0 / 1000)} → ${seconds(w.t1 / 1000)}${w.detail ? ` (${w.detail})` : ''}`,
+    color: ATTACK_COLORS[names.indexOf(w.attack) % ATTACK_COLORS.length],
+  }));
+}
+
 export function latencyOverTimeChart(s: ScenarioResult): SafeHtml | undefined {
   const timeline = s.timeline;
   if (!timeline || timeline.points.length === 0) return undefined;
@@ -102,7 +120,7 @@ export function latencyOverTimeChart(s: ScenarioResult): SafeHtml | undefined {
     x: { label: 'seconds since the scenario started', min: 0, max: Math.max(s.durationMs, ...timeline.points.map((p) => p.t + timeline.bucketMs)) / 1000 },
     y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
     series,
-    spans,
+    spans: [...spans, ...attackSpans(s)],
     markers,
   });
 }
@@ -156,10 +174,20 @@ export function faultsTimelineChart(s: ScenarioResult): SafeHtml | undefined {
       title: `${i.detail}: ${seconds(i.t0 / 1000)} → ${seconds(i.t1 / 1000)}`,
     });
   }
+  const attacks = attackWindows(s);
+  const attackNames = [...new Set(attacks.map((w) => w.attack))];
+  for (const w of attacks) {
+    lane(`attack: ${w.attack}`).bars.push({
+      x0: w.t0 / 1000,
+      x1: w.t1 / 1000,
+      color: ATTACK_BAR_COLORS[attackNames.indexOf(w.attack) % ATTACK_BAR_COLORS.length],
+      title: `attack ${w.attack}: ${seconds(w.t0 / 1000)} → ${seconds(w.t1 / 1000)}${w.detail ? ` (${w.detail})` : ''}`,
+    });
+  }
   for (const r of restarts) lane('agent restart').instants.push({ x: r.t / 1000, color: RESTART_COLOR, title: `kill -9 and restart at ${seconds(r.t / 1000)}${r.detail ? `: ${r.detail}` : ''}` });
   return laneChart({
     id: 'faults-timeline',
-    title: 'Faults timeline',
+    title: attacks.length ? 'Faults and attacks timeline' : 'Faults timeline',
     x: { label: 'seconds since the scenario started', min: 0, max: s.durationMs / 1000 },
     lanes: [...lanes.values()],
   });

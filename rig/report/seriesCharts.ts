@@ -1,9 +1,11 @@
 // A scenario's measured curves (`series` in results.json, e.g. capacity: p95 against offered rate),
 // each as a chart with its points' other fields in the tooltip and in a table. A series is named
-// `<y>_vs_<x>` with units in the names, which become the axis labels.
+// `<y>_vs_<x>` with units in the names, which become the axis labels. A series over time (`_vs_s`:
+// seconds since the scenario started, e.g. the DoS scenarios' agent_rss_mb_vs_s) is drawn with the
+// attack windows shaded, on the scenario's whole time axis.
 import type { ScenarioResult, SeriesPoint } from './runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
-import { PALETTE } from './scenarioCharts.ts';
+import { attackSpans, PALETTE } from './scenarioCharts.ts';
 import { xyChart } from './svgChart.ts';
 
 const UNITS: Array<[RegExp, string]> = [
@@ -11,7 +13,11 @@ const UNITS: Array<[RegExp, string]> = [
   [/_ms$/, ' (ms)'],
   [/_us$/, ' (µs)'],
   [/_bytes$/, ' (bytes)'],
+  [/_mb$/, ' (MB)'],
+  [/_pct$/, ' (%)'],
 ];
+
+const OVER_TIME = '_vs_s';
 
 /** `round_trip_p95_ms` → `round trip p95 (ms)`. */
 export function axisLabel(name: string): string {
@@ -20,6 +26,7 @@ export function axisLabel(name: string): string {
 }
 
 export function seriesAxes(name: string): { x: string; y: string } {
+  if (name.endsWith(OVER_TIME)) return { x: 'seconds since the scenario started', y: axisLabel(name.slice(0, -OVER_TIME.length)) };
   const at = name.lastIndexOf('_vs_');
   return at < 0 ? { x: 'x', y: axisLabel(name) } : { x: axisLabel(name.slice(at + 4)), y: axisLabel(name.slice(0, at)) };
 }
@@ -34,19 +41,21 @@ function pointTitle(p: SeriesPoint, axes: { x: string; y: string }, fields: stri
   return [`${axes.x} ${value(p.x)}`, `${axes.y} ${value(p.y)}`, ...fields.filter((f) => p[f] !== undefined).map((f) => `${f.replaceAll('_', ' ')} ${value(p[f])}`)].join(', ');
 }
 
-export function seriesCharts(s: ScenarioResult): SafeHtml[] {
+/** `overTime`: only the series over time (true), only the others (false), or all (undefined). */
+export function seriesCharts(s: ScenarioResult, overTime?: boolean): SafeHtml[] {
   return Object.entries(s.series ?? {})
-    .filter(([, points]) => points.length > 0)
+    .filter(([name, points]) => points.length > 0 && (overTime === undefined || name.endsWith(OVER_TIME) === overTime))
     .map(([name, points], i) => {
       const axes = seriesAxes(name);
       const fields = extraFields(points);
       const color = PALETTE[(i + 2) % PALETTE.length];
       // A point the scenario marked unsustainable (errors, drops, late starts) is drawn apart.
       const unsustainable = points.filter((p) => p.sustainable === false);
+      const overTime = name.endsWith(OVER_TIME);
       return xyChart({
-        id: 'series',
-        title: `${axes.y} against ${axes.x}`,
-        x: { label: axes.x, min: Math.min(0, ...points.map((p) => p.x)) },
+        id: overTime ? name : 'series',
+        title: overTime ? `${axes.y} over time` : `${axes.y} against ${axes.x}`,
+        x: { label: axes.x, min: Math.min(0, ...points.map((p) => p.x)), ...(overTime ? { max: Math.max(s.durationMs / 1000, ...points.map((p) => p.x)) } : {}) },
         y: { label: axes.y, min: 0 },
         series: [
           { name: axes.y, color, points: points.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })) },
@@ -54,6 +63,7 @@ export function seriesCharts(s: ScenarioResult): SafeHtml[] {
             ? [{ name: 'not sustained', color: '#c62828', kind: 'points' as const, points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })) }]
             : []),
         ],
+        ...(overTime ? { spans: attackSpans(s) } : {}),
       });
     });
 }

@@ -3,6 +3,8 @@
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
 import { nothingTested, type RunResult, type Verdict } from './runResult.ts';
 import { printable } from './terminalText.ts';
+import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
+import type { ScenarioResult } from './runResult.ts';
 
 const ICON: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
 const HEADLINE: Record<Verdict, string> = { passed: 'passed', failed: 'FAILED', skipped: 'NOTHING TESTED', errored: 'FAILED', interrupted: 'INTERRUPTED', 'not-run': 'INTERRUPTED' };
@@ -28,6 +30,25 @@ export function markdownCell(text: string): string {
     .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
 }
 
+/** One line per DoS scenario: its tax and how each attack's requests ended. */
+function dosLine(s: ScenarioResult): string {
+  const tax = attackTax(s);
+  const taxText = tax
+    ? `tax ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before)`
+    : 'tax not measured';
+  const rows = attackRows(s);
+  const kinds = outcomeColumns(rows);
+  const attacks = rows.map((r) => {
+    const outcomes = kinds.filter((k) => r.outcomes[k]).map((k) => `${markdownCell(k)} ${r.outcomes[k]}`);
+    const refusal = r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
+    return `${markdownCell(r.attack)}: ${outcomes.join(', ') || 'no outcome'}${refusal}`;
+  });
+  // `notes` (what the scenario could not judge) is dos-engine's results field; read defensively.
+  const notes = (s as ScenarioResult & { notes?: unknown }).notes;
+  const notJudged = Array.isArray(notes) && notes.length ? ` · not judged: ${notes.map((n) => markdownCell(String(n))).join('; ')}` : '';
+  return `- **${markdownCell(s.name)}** ${ICON[s.verdict] ?? markdownCell(s.verdict)} · ${taxText}${attacks.length ? ` · ${attacks.join(' · ')}` : ''}${notJudged}`;
+}
+
 function ms(us: number): string {
   return (us / 1000).toFixed(us < 10_000 ? 2 : 0);
 }
@@ -50,6 +71,8 @@ export function summaryMarkdown(run: RunResult): string {
       .join('<br>');
     lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict] ?? markdownCell(s.verdict)} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
   }
+  const dos = run.scenarios.filter(isDosResult);
+  if (dos.length > 0) lines.push('', '## Attack tax (legitimate p99 during ÷ before) and attack outcomes', '', ...dos.map(dosLine));
   if (run.mergeForced) lines.push('', `**Forced merge** of runs that differ: ${run.mergeForced.differences.map(markdownCell).join('; ')}`);
   if (run.mergedFrom) lines.push('', `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`);
   if (run.thresholds?.length) {

@@ -30,12 +30,17 @@ export interface Series {
   dashed?: boolean;
 }
 
-/** A shaded stretch of x (a fault in place). */
+/** A shaded stretch of x (a fault in place, an attack running). */
 export interface Span {
   x0: number;
   x1: number;
+  /** The legend's entry and the tooltip. */
   label: string;
   color: string;
+  /** Written inside the span at its top (an attack's name), so the chart says what the shading is without a hover. */
+  text?: string;
+  /** The tooltip when it should say more than the legend (the attack's rate and params). */
+  title?: string;
 }
 
 /** A vertical line at x (a restart, a disabled proxy). */
@@ -135,7 +140,11 @@ export function xyChart(chart: XYChart): SafeHtml {
       .map((t) => html`<line class="grid" x1="${px(sx(t.value))}" x2="${px(sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + plotH}"/><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle">${t.label}</text>`),
   ];
   const spans = (chart.spans ?? []).map(
-    (s) => html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.label}</title></rect>`,
+    (s, i) =>
+      html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.title ?? s.label}</title></rect>${
+        // Labels of overlapping spans are stacked one line apart so they stay readable.
+        s.text ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * (i % 3)}">${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text>` : null
+      }`,
   );
   const markers = (chart.markers ?? []).map(
     (m) => html`<line class="marker" x1="${px(sx(m.x))}" x2="${px(sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="${m.color}"><title>${m.label}</title></line>`,

@@ -47,6 +47,11 @@ export interface PythonPeer {
 
 export interface PeerOptions {
   sdk: PeerSdk;
+  /**
+   * `--fault` flags (test/peers/python: hitl_core.FAULTS, acceptance_core.FAULTS, and the DoS guards'
+   * dos_guards.FAULTS: no-body-limit, parse-errors-500, no-depth-limit, no-request-timeouts,
+   * no-header-limit, no-connection-limit, each removing one guard).
+   */
   faults?: string[];
 }
 

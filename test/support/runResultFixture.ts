@@ -1,6 +1,7 @@
 // Hand-made results@1 runs for the report tests: latencies given as raw microsecond samples go
 // through the same histogram and encoding a real run uses, so nothing is hard-coded but the data.
 import { LatencyHistogram } from '../../rig/metrics/latencyHistogram.ts';
+import { LatencyTimeline } from '../../rig/metrics/latencyTimeline.ts';
 import type { RecordedMeasures } from '../../rig/report/metricNames.ts';
 import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../../rig/report/runResult.ts';
 
@@ -71,4 +72,47 @@ export function samples(n: number, lowUs: number, highUs: number, seed = 1): num
     out.push(Math.round(lowUs + (highUs - lowUs) * u * u));
   }
   return out;
+}
+
+/**
+ * A DoS scenario's result as dos-engine writes it (issue 14): an attack window (attack-start /
+ * attack-stop fault events, target = the attack's name), the legitimate traffic per phase
+ * (`legit_round_trip{phase}`, `legit_resume{phase}`: slower during the attack), each attack's
+ * refusal latency and outcome tally, and the agent's RSS / CPU / connections over time.
+ */
+export function dosScenario(name = 'dos-payloads', spec: { attack?: string; verdict?: Verdict } = {}): ScenarioResult {
+  const attack = spec.attack ?? 'oversized-answer';
+  const timeline = new LatencyTimeline(0);
+  const phases = { before: [0, 4000, 8], during: [4000, 8000, 24], after: [8000, 12000, 9] } as const;
+  const latencies: Record<string, number[]> = {};
+  for (const [phase, [t0, t1, meanMs]] of Object.entries(phases)) {
+    const roundTrip = samples(200, meanMs * 500, meanMs * 2000, t0 + 1);
+    const resume = samples(200, meanMs * 250, meanMs * 1000, t0 + 2);
+    roundTrip.forEach((us, i) => timeline.record('legit_round_trip', us, t0 + ((t1 - t0) * i) / roundTrip.length));
+    latencies[`legit_round_trip{phase=${phase}}`] = roundTrip;
+    latencies[`legit_resume{phase=${phase}}`] = resume;
+  }
+  latencies[`attack_refusal{attack=${attack}}`] = samples(300, 300, 4000, 7);
+  const base = scenario(name, {
+    verdict: spec.verdict ?? 'passed',
+    durationMs: 12_000,
+    latencies,
+    counters: { [`attack_outcomes{attack=${attack},outcome=refused}`]: 290, [`attack_outcomes{attack=${attack},outcome=cut}`]: 7, [`attack_outcomes{attack=${attack},outcome=server-error}`]: 3 },
+  });
+  const seconds = Array.from({ length: 13 }, (_, x) => x);
+  const attacking = (x: number) => x >= 4 && x < 8;
+  return {
+    ...base,
+    tags: ['dos', 'hostile'],
+    timeline: timeline.toRecord(),
+    faultEvents: [
+      { t: 4000, action: 'attack-start', target: attack, detail: 'rate=75/s maxRequests=300 bytes=2097152' },
+      { t: 8000, action: 'attack-stop', target: attack },
+    ],
+    series: {
+      agent_rss_mb_vs_s: seconds.map((x) => ({ x, y: attacking(x) ? 140 + x : 96 })),
+      agent_cpu_pct_vs_s: seconds.map((x) => ({ x, y: attacking(x) ? 85 : 12 })),
+      agent_connections_vs_s: seconds.map((x) => ({ x, y: attacking(x) ? 40 : 4 })),
+    },
+  };
 }

@@ -14,12 +14,13 @@ from importlib.metadata import version
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import acceptance_core as acc  # noqa: E402
+import dos_guards  # noqa: E402
 import hitl_core as core  # noqa: E402
 import hitl_http  # noqa: E402
 
 
 async def main() -> None:
-    args = core.parse_args(extra_faults=acc.FAULTS)
+    args = core.parse_args(extra_faults=acc.FAULTS | dos_guards.FAULTS)
     faults = set(args.fault)
     store = core.Store(':memory:' if 'volatile' in faults else args.db)
     if version('a2a-sdk').startswith('0.'):
@@ -27,7 +28,9 @@ async def main() -> None:
     else:
         import sdk_v1 as sdk
     app = await sdk.build_app(args.port, store, faults)
-    await hitl_http.serve(app, args.port)
+    # The DoS guards sit outside everything (bodies bounded before any middleware reads them) and in
+    # uvicorn's protocol (timeouts and connection bounds uvicorn does not have).
+    await hitl_http.serve(dos_guards.RequestGuard(app, faults, depth_owner=acc.URI), args.port, dos_guards.serve_config(faults))
 
 
 if __name__ == '__main__':

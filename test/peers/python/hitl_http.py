@@ -135,10 +135,11 @@ class HitlMiddleware:
         return status, rpc_error(req_id, code, message, data), b'application/json'
 
 
-async def serve(app: Asgi, port: int) -> None:
-    """Listens on 127.0.0.1:port, prints the one JSON line once bound, returns on SIGTERM/SIGINT."""
+async def serve(app: Asgi, port: int, options: dict[str, Any] | None = None) -> None:
+    """Listens on 127.0.0.1:port, prints the one JSON line once bound, returns on SIGTERM/SIGINT.
+    `options`: more uvicorn.Config arguments (dos_guards.serve_config: the protocol class, h11's bound)."""
     config = uvicorn.Config(app, host='127.0.0.1', port=port, log_level='warning', timeout_graceful_shutdown=1,
-                            lifespan='off')
+                            lifespan='off', **(options or {}))
     server = uvicorn.Server(config)
     # uvicorn shuts down gracefully on SIGTERM, then re-raises it under the handler it found: a no-op
     # handler here makes that a normal exit (status 0) instead of death by signal (143).
