@@ -84,11 +84,15 @@ export interface RunToxic {
 /** A fault the scenario changed, `t` ms after it started (the report's toxics timeline). */
 export interface FaultEvent {
   t: number;
-  /** add/remove: a toxic; disable/enable: the proxy (cuts connections / listens again); reset: every toxic removed and the proxy enabled; restart: the agent killed and restarted. */
-  action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart';
-  /** The toxic's name for add/remove; otherwise what was acted on ('proxy', 'agent'). */
+  /**
+   * add/remove: a toxic; disable/enable: the proxy (cuts connections / listens again); reset: every
+   * toxic removed and the proxy enabled; restart: the agent killed and restarted; attack-start /
+   * attack-stop: a DoS attack (rig/attack/) began, or its last request or connection settled.
+   */
+  action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart' | 'attack-start' | 'attack-stop';
+  /** The toxic's name for add/remove; the attack's name for attack-start/stop; otherwise what was acted on ('proxy', 'agent'). */
   target: string;
-  /** add: the toxic's type, stream, toxicity and attributes in one line. */
+  /** add: the toxic's type, stream, toxicity and attributes in one line; attack-start: its rate and params; attack-stop: its outcomes. */
   detail?: string;
 }
 
