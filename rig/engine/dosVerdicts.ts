@@ -11,6 +11,8 @@
 //   intended in [stop + k·w, stop + (k+1)·w)), only windows that end within the after phase. The
 //   first healthy window — at least one arrival, every arrival ok, p99 ≤ the tax bound above —
 //   gives recovery = k·w. None healthy is 'never', a failure.
+// - Holding attacks (idle connections, unread streams): a bound shows as connections or streams
+//   shed (cut, refused, rate-limited) within maxShedMs; at least minShed of them, none accepted.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
@@ -26,8 +28,10 @@ export interface GateParams {
   maxRssGrowthMb: number;
   maxRecoveryS: number;
   recoveryWindowMs: number;
-  /** Holding attacks (idle connections, unread streams): at least this many shed beyond the agent's bound. */
+  /** Holding attacks (idle connections, unread streams): at least this many shed beyond the agent's bound... */
   minShed: number;
+  /** ...each within this many ms of its start: a bound sheds at once, where a missing one leaves only the agent's timeouts to cut later. */
+  maxShedMs: number;
 }
 
 /** Nearest-rank percentile of `values` (unsorted); undefined when empty. */
@@ -124,8 +128,13 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   verdicts.push({ name: `${name}: no 5xx to attack requests`, ok: serverErrors.length === 0, detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}` });
   const accepted = of('accepted');
   if (style === 'holding') {
-    const shed = outcomes.filter((o) => REFUSALS.has(o.kind)).length;
-    verdicts.push({ name: `${name}: the agent sheds beyond its bound (≥ ${p.minShed} cut, refused or rate-limited)`, ok: shed >= p.minShed && accepted.length === 0, detail: `${shed} shed, ${of('held').length} held, ${accepted.length} accepted, of ${n}` });
+    const shed = outcomes.filter((o) => REFUSALS.has(o.kind) && o.latencyMs <= p.maxShedMs).length;
+    const later = outcomes.filter((o) => REFUSALS.has(o.kind)).length - shed;
+    verdicts.push({
+      name: `${name}: the agent sheds beyond its bound (≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
+      ok: shed >= p.minShed && accepted.length === 0,
+      detail: `${shed} shed at once, ${later} cut later, ${of('held').length} held, ${accepted.length} accepted, of ${n}`,
+    });
     return verdicts;
   }
   const held = of('held');
