@@ -107,8 +107,9 @@ function tallyOutcomes(outcomes: AttackOutcome[]): string {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'no outcome';
 }
 
-async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDeps, cap: AbortSignal): Promise<AttackRecord> {
-  const record: AttackRecord = { name: a.name, outcomes: [], startedAt: performance.now(), stoppedAt: 0, capped: false };
+/** `startAt`: the during phase's start, which every attack of the run shares. */
+async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDeps, cap: AbortSignal, startAt: number): Promise<AttackRecord> {
+  const record: AttackRecord = { name: a.name, outcomes: [], startedAt: startAt, stoppedAt: 0, capped: false };
   deps.event('attack-start', a.name, describeParams(a), record.startedAt);
   const signal = AbortSignal.any([cap, deps.signal]);
   try {
@@ -176,7 +177,7 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
     startTimer = setTimeout(() => {
       attackStartAt = performance.now();
       capTimer = setTimeout(() => cap.abort(new Error('the attack cap passed')), plan.attackCapMs);
-      attacksDone = Promise.all(plan.attacks.map((a) => runAttack(a, plan, deps, cap.signal))).then((records) => {
+      attacksDone = Promise.all(plan.attacks.map((a) => runAttack(a, plan, deps, cap.signal, attackStartAt))).then((records) => {
         attackStopAt = Math.max(...records.map((r) => r.stoppedAt), attackStartAt);
         clearTimeout(capTimer);
         return records;
