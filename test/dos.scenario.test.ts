@@ -88,6 +88,8 @@ describe('a DoS scenario through the engine', () => {
     expect(s.counters['attack_outcomes{attack=malformed-json,outcome=refused}']).toBe(30);
     expect(s.counters.attack_tax).toBeGreaterThan(0);
     expect(s.counters.recovery_s).toBeLessThanOrEqual(2);
+    // What was left out is said in the results, never silently passed.
+    expect(s.notes).toEqual(['bad-utf8: no such attack in this build of the rig; left out', 'huge-headers: no such attack in this build of the rig; left out']);
     expect(s.faultEvents?.map((e) => `${e.action} ${e.target}`)).toEqual(['attack-start malformed-json', 'attack-stop malformed-json']);
     expect(s.faultEvents?.[0]?.detail).toContain('20/s');
     const rss = s.series?.agent_rss_mb_vs_s ?? [];
@@ -104,5 +106,14 @@ describe('a DoS scenario through the engine', () => {
     expect(s.verdict).toBe('failed');
     expect(s.reason).toContain('malformed-json: every attack request refused');
     expect(s.counters['attack_outcomes{attack=malformed-json,outcome=accepted}']).toBe(30);
+  });
+
+  it('skips, saying why, when none of its attacks can run here', { timeout: 60_000 }, async () => {
+    for (const key of Object.keys(registry) as AttackName[]) delete registry[key];
+    const result = await runScenarios(selectScenarios(all, ['dos-answers']), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults: [], generation: 'auto' });
+    const s = result.scenarios[0]!;
+    expect(s.verdict).toBe('skipped');
+    expect(s.reason).toBe('none of duplicate-answers, unknown-prompt can run here: duplicate-answers: no such attack in this build of the rig; left out; unknown-prompt: no such attack in this build of the rig; left out');
+    expect(s.checks).toEqual([]);
   });
 });

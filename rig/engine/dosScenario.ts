@@ -83,11 +83,11 @@ function planAttacks(ctx: ScenarioContext, names: AttackName[], p: DosParams): P
   for (const name of names) {
     const attack = ATTACKS[name] as (typeof ATTACKS)[AttackName] | undefined;
     if (!attack) {
-      ctx.log(`${name}: no such attack in this build of the rig; left out`);
+      ctx.note(`${name}: no such attack in this build of the rig; left out`);
       continue;
     }
     if (name === 'unread-replay' && !ctx.agent.replayPlane) {
-      ctx.log(`${name}: the agent offers no replay plane (/events); left out`);
+      ctx.note(`${name}: the agent offers no replay plane (/events); left out`);
       continue;
     }
     const { rate, max, ...own } = p.attacks[name] ?? { rate: 10, max: 50 };
@@ -105,10 +105,10 @@ export async function runDosFamily(ctx: ScenarioContext, names: AttackName[], p:
   if (!ctx.agent.hitl) ctx.skip('the agent does not declare hitl-prompt/v1: the legitimate workload is HITL round trips');
   const target = ctx.attackTarget(p.sourceAddress, options.patternPrompts && ctx.agent.scripts ? PATTERN_STEPS : undefined);
   const attacks = planAttacks(ctx, names, p);
-  if (attacks.length === 0) ctx.skip(`none of ${names.join(', ')} can run here (see the log)`);
+  if (attacks.length === 0) ctx.skip(`none of ${names.join(', ')} can run here: ${ctx.notes.join('; ')}`);
   const source = await ctx.agentResources();
   let sampler: ResourceSampler | undefined;
-  if ('unavailable' in source) ctx.log(`agent resources not sampled: ${source.unavailable}`);
+  if ('unavailable' in source) ctx.note(`agent resources (RSS, CPU, connections) not sampled, memory not judged: ${source.unavailable}`);
   else {
     ctx.log(`agent resources from ${source.label}, every ${p.sampleMs} ms`);
     sampler = new ResourceSampler(source, p.sampleMs);
@@ -140,9 +140,11 @@ function plotResources(ctx: ScenarioContext, sampler: ResourceSampler): void {
 
 /** Outcomes of attacks that could not be aimed (started nothing, said why) are a part skipped, not a pass. */
 function aimed(ctx: ScenarioContext, name: string, outcomes: AttackOutcome[], notes: string[]): boolean {
-  for (const note of notes) ctx.log(`${name}: ${note}`);
-  if (outcomes.length > 0) return true;
-  ctx.log(`${name}: no hostile request was made${notes.length ? '' : ' (and the attack said nothing why)'}; its checks are skipped`);
+  if (outcomes.length > 0) {
+    for (const note of notes) ctx.log(`${name}: ${note}`);
+    return true;
+  }
+  ctx.note(`${name}: no hostile request was made (${notes.join('; ') || 'the attack said nothing why'}); its checks are skipped`);
   return false;
 }
 
@@ -170,7 +172,7 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
     judged++;
     for (const v of attackVerdicts(a.name, a.outcomes, p)) ctx.check(v.name, v.ok, v.detail);
   }
-  if (judged === 0 && !ctx.checks.some((c) => !c.ok)) ctx.skip(`no attack could be aimed at this agent (${run.attacks.map((a) => a.name).join(', ')}; see the log)`);
+  if (judged === 0 && !ctx.checks.some((c) => !c.ok)) ctx.skip(`no attack could be aimed at this agent: ${ctx.notes.join('; ')}`);
 
   const before = stats.before.p99Ms;
   const during = stats.during.p99Ms;
@@ -193,7 +195,7 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
   const rss = (from: number, to: number) => (sampler?.points ?? []).filter((pt) => pt.rssMb !== undefined && pt.at >= from && pt.at < to).map((pt) => pt.rssMb!);
   const baseRss = rss(-Infinity, run.attackStartAt);
   const duringRss = rss(run.attackStartAt, run.attackStopAt + p.sampleMs);
-  if (baseRss.length === 0 || duringRss.length === 0) ctx.log(`agent memory not judged: ${sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'}`);
+  if (baseRss.length === 0 || duringRss.length === 0) ctx.note(`agent memory not judged: ${sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'}`);
   else {
     const growth = Math.max(...duringRss) - Math.max(...baseRss);
     ctx.count('rss_growth_mb', Math.round(growth * 10) / 10);

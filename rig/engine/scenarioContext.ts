@@ -185,6 +185,18 @@ export class ScenarioContext {
     return this.logLines;
   }
 
+  private readonly noteLines: string[] = [];
+
+  /** Something the scenario could not judge here and left out, with why: results.json `notes` (and the log). */
+  note(line: string): void {
+    this.noteLines.push(line);
+    this.log(line);
+  }
+
+  get notes(): readonly string[] {
+    return this.noteLines;
+  }
+
   remainingMs(): number {
     return Math.max(0, this.deadline - performance.now());
   }

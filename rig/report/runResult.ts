@@ -48,6 +48,12 @@ export interface ScenarioResult {
   /** The faults the scenario injected or lifted, in order. Absent when it touched none. */
   faultEvents?: FaultEvent[];
   /**
+   * What the scenario could not judge here and left out, one line each, with why (the DoS
+   * scenarios: an attack not aimed, the agent's memory not sampled), so a part skipped never reads
+   * as a part passed. Absent when nothing was left out.
+   */
+  notes?: string[];
+  /**
    * Curves the scenario measured, by name. A name says what is plotted against what, units
    * included: `<y>_vs_<x>`, e.g. `round_trip_p95_ms_vs_rate_per_s` (capacity: p95 at each offered
    * rate). Points are in the order measured. Absent when the scenario plotted nothing.
