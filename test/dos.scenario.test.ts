@@ -84,8 +84,12 @@ describe('a DoS scenario through the engine', () => {
       expect(s.metrics[`legit_round_trip{phase=${phase}}`]?.count).toBeGreaterThan(5);
       expect(s.metrics[`legit_resume{phase=${phase}}`]?.count).toBeGreaterThan(5);
     }
-    expect(s.metrics['attack_refusal{attack=malformed-json}']?.count).toBe(30);
-    expect(s.counters['attack_outcomes{attack=malformed-json,outcome=refused}']).toBe(30);
+    // 20/s for 1.5 s, at most 30 (a start may miss the window on a loaded box).
+    const refused = s.counters['attack_outcomes{attack=malformed-json,outcome=refused}']!;
+    expect(refused).toBeGreaterThanOrEqual(25);
+    expect(refused).toBeLessThanOrEqual(30);
+    expect(s.metrics['attack_refusal{attack=malformed-json}']?.count).toBe(refused);
+    expect(s.counters['attack_outcomes{attack=malformed-json,outcome=server-error}']).toBe(0);
     expect(s.counters.attack_tax).toBeGreaterThan(0);
     expect(s.counters.recovery_s).toBeLessThanOrEqual(2);
     // What was left out is said in the results, never silently passed.
@@ -105,7 +109,7 @@ describe('a DoS scenario through the engine', () => {
     const s = result.scenarios[0]!;
     expect(s.verdict).toBe('failed');
     expect(s.reason).toContain('malformed-json: every attack request refused');
-    expect(s.counters['attack_outcomes{attack=malformed-json,outcome=accepted}']).toBe(30);
+    expect(s.counters['attack_outcomes{attack=malformed-json,outcome=accepted}']).toBeGreaterThanOrEqual(25);
   });
 
   it('skips, saying why, when none of its attacks can run here', { timeout: 60_000 }, async () => {

@@ -74,6 +74,8 @@ export const LEGIT_DEFAULTS = { legitRate: 10, legitTimeoutMs: 5_000, maxInFligh
  */
 export const PATTERN_STEPS = [{ prompt: { text: 'Say a few a letters', response_schema: { type: 'object', properties: { answer: { type: 'string', pattern: '^(a+)+$' } }, required: ['answer'], additionalProperties: false } } }, { complete: {} }];
 
+const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = ['refused', 'rate-limited', 'cut', 'accepted', 'server-error', 'held', 'connect-failed'];
+
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const s = (ms: number) => Math.round(ms / 10) / 100;
 
@@ -160,6 +162,8 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
   // Attacks first: what the agent did with them is the finding even when the baseline is poor.
   let judged = 0;
   for (const a of run.attacks) {
+    // Every kind, 0 when none: a threshold such as attack_outcomes{attack=slowloris,outcome=held}==0 measures a 0, not nothing.
+    for (const outcome of OUTCOME_KINDS) ctx.count('attack_outcomes', 0, { attack: a.name, outcome });
     for (const o of a.outcomes) {
       ctx.count('attack_outcomes', 1, { attack: a.name, outcome: o.kind });
       if (o.kind === 'refused' || o.kind === 'rate-limited' || o.kind === 'cut') ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
