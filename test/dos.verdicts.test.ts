@@ -59,6 +59,8 @@ describe('DoS gates', () => {
     expect(byName(attackVerdicts('duplicate-answers', [out('refused'), out('accepted', 5, 200)], gates))).toMatchObject({ every: false });
     expect(byName(attackVerdicts('deep-answer', [out('refused'), out('held', 3_000)], gates))).toMatchObject({ every: false });
     expect(byName(attackVerdicts('pattern-backtracking', [out('refused', 5), out('refused', 2_000)], gates))).toMatchObject({ refusal: false });
+    // Not even connected proves nothing: the agent may be down.
+    expect(byName(attackVerdicts('bad-utf8', [out('refused'), out('connect-failed')], gates))).toMatchObject({ every: false });
     // Nothing at all is not a pass.
     expect(attackVerdicts('unknown-prompt', [], gates).filter((v) => !v.ok).length).toBeGreaterThan(0);
   });
@@ -81,5 +83,7 @@ describe('DoS gates', () => {
     expect(attackVerdicts('idle-connections', held, gates).every((v) => v.ok)).toBe(false);
     expect(attackVerdicts('unread-streams', [...held, out('cut', 5_000)], gates).every((v) => v.ok)).toBe(false);
     expect(attackVerdicts('unread-replay', [out('refused', 3), out('accepted', 3, 200)], gates).every((v) => v.ok)).toBe(false);
+    // A connection reset during the handshake by an agent at its bound is shed.
+    expect(attackVerdicts('idle-connections', [...held, out('connect-failed', 1)], gates).every((v) => v.ok)).toBe(true);
   });
 });

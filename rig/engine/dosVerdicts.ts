@@ -128,8 +128,10 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   verdicts.push({ name: `${name}: no 5xx to attack requests`, ok: serverErrors.length === 0, detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}` });
   const accepted = of('accepted');
   if (style === 'holding') {
-    const shed = outcomes.filter((o) => REFUSALS.has(o.kind) && o.latencyMs <= p.maxShedMs).length;
-    const later = outcomes.filter((o) => REFUSALS.has(o.kind)).length - shed;
+    // An agent at its bound may reset a connection during the handshake: connect-failed is shed too.
+    const shedding = (o: AttackOutcome) => REFUSALS.has(o.kind) || o.kind === 'connect-failed';
+    const shed = outcomes.filter((o) => shedding(o) && o.latencyMs <= p.maxShedMs).length;
+    const later = outcomes.filter(shedding).length - shed;
     verdicts.push({
       name: `${name}: the agent sheds beyond its bound (≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
       ok: shed >= p.minShed && accepted.length === 0,
@@ -138,10 +140,13 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
     return verdicts;
   }
   const held = of('held');
+  // A request that could not even connect proves nothing about refusing it (the agent may be down).
+  const unreached = of('connect-failed');
+  const refusedN = outcomes.filter((o) => REFUSALS.has(o.kind)).length;
   verdicts.push({
-    name: `${name}: every attack request refused (refused, cut or rate-limited; none accepted or held)`,
-    ok: accepted.length === 0 && held.length === 0 && n > 0,
-    detail: `${n - accepted.length - held.length} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ${held.length} held${first([...accepted, ...held])}`,
+    name: `${name}: every attack request refused (refused, cut or rate-limited; none accepted, held or unconnected)`,
+    ok: refusedN === n && n > 0,
+    detail: `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx${first([...accepted, ...held, ...unreached])}`,
   });
   const refusalMs = outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
   if (style === 'slow') {
