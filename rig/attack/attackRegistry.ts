@@ -18,5 +18,4 @@ export type AttackName =
   | 'unread-streams'
   | 'unread-replay';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const ATTACKS = {} as Record<AttackName, Attack<any>>;

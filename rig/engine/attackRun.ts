@@ -20,7 +20,7 @@ export type Phase = (typeof PHASES)[number];
 
 export interface PlannedAttack {
   name: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  /** Any attack: its params type is its own (the registry holds Attack<any> for the same reason). */
   attack: Attack<any>;
   params: object;
   ratePerSecond: number;
