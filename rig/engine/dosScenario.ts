@@ -120,12 +120,12 @@ export async function runDosFamily(ctx: ScenarioContext, names: AttackName[], p:
     sampler.start();
   }
   const client = ctx.newClient(p.connections);
-  // Warm-up, not recorded: connections, JIT and schema caches on both sides, so the baseline is the
-  // agent at work rather than its first requests (measured: 200-300 ms p99 cold, 30 ms warm).
-  const warm = await ctx.runOpenModel({ arrivals: constantArrivals(p.legitRate, p.warmupMs), iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.legitTimeoutMs }), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.legitTimeoutMs, drainTimeoutMs: p.legitTimeoutMs });
-  ctx.log(`warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${warm.firstFailure ? `; first failure: ${warm.firstFailure}` : ''}`);
   let run: MixedRunResult;
   try {
+    // Warm-up, not recorded: connections, JIT and schema caches on both sides, so the baseline is the
+    // agent at work rather than its first requests (measured: 200-300 ms p99 cold, 30 ms warm).
+    const warm = await ctx.runOpenModel({ arrivals: constantArrivals(p.legitRate, p.warmupMs), iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.legitTimeoutMs }), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.legitTimeoutMs, drainTimeoutMs: p.legitTimeoutMs });
+    ctx.log(`warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${warm.firstFailure ? `; first failure: ${warm.firstFailure}` : ''}`);
     run = await ctx.mixedRun(
       { attacks, target, legitRatePerSecond: p.legitRate, beforeMs: p.beforeMs, attackMs: p.attackMs, attackCapMs: p.attackCapMs, afterMs: p.afterMs, legitTimeoutMs: p.legitTimeoutMs, maxInFlight: p.maxInFlight },
       { client },
