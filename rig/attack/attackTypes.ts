@@ -36,6 +36,11 @@ export interface AttackOutcome {
   retryAfter?: boolean;
   /** One line: what came back, for the log and the first-failure detail. */
   detail?: string;
+  /**
+   * Attacks that send a body in parts (oversized-answer): true when the refusal (reply or close)
+   * came before the attack had sent the whole body, false when the whole body went out first.
+   */
+  beforeBodyEnd?: boolean;
 }
 
 /** Where the attack goes and with what. Everything is loopback: the runner refuses anything else. */
@@ -86,6 +91,8 @@ export interface AttackReport {
   settled: number;
   /** Why part of the attack could not be aimed (no pattern in the schema, no replay plane, ...); the scenario logs it. */
   notes: string[];
+  /** Of `settled`: requests/connections ended by the abort before their outcome was known (no onOutcome call for them). */
+  aborted?: number;
 }
 
 export interface Attack<P extends object = Record<string, number | string | boolean>> {

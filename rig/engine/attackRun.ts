@@ -126,7 +126,7 @@ async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDep
   record.capped = cap.aborted;
   record.stoppedAt = performance.now();
   // Started but never settled when the rig aborted it at the cap: the agent held them that long.
-  const unsettled = (record.report?.started ?? 0) - record.outcomes.length;
+  const unsettled = record.report?.aborted ?? (record.report?.started ?? 0) - record.outcomes.length;
   for (let i = 0; record.capped && i < unsettled; i++) {
     record.outcomes.push({ startedAt: startAt, latencyMs: record.stoppedAt - startAt, kind: 'held', detail: 'still open when the rig aborted the attack at its cap' });
   }

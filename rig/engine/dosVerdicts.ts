@@ -158,7 +158,8 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   verdicts.push({ name: `${name}: refusal p99 ≤ ${p.maxRefusalP99Ms} ms`, ok: p99 !== undefined && p99 <= p.maxRefusalP99Ms, detail: p99 === undefined ? 'nothing refused' : `p99 ${f(p99)} ms over ${refusalMs.length} refusals` });
   if (style === 'http-refusal') {
     // A JSON-RPC error (HTTP 200) means the agent read and parsed what it should have refused unread.
-    const late = outcomes.filter((o) => o.kind === 'refused' && (o.status === undefined || o.status < 400));
+    // So does a refusal that came only after the attack had sent the whole body (beforeBodyEnd false).
+    const late = outcomes.filter((o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false);
     verdicts.push({ name: `${name}: refused before the request is read (an HTTP 4xx or a cut, not a JSON-RPC reply)`, ok: late.length === 0, detail: `${late.length} of ${n} answered after reading it${first(late)}` });
   }
   return verdicts;

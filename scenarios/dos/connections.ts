@@ -8,9 +8,12 @@
 import { defineScenario } from '../../rig/engine/defineScenario.ts';
 import { DOS_RECORDS, dosBudget, dosProfile, openFilesSoftLimit, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
 
-const smoke = dosProfile('smoke', { 'idle-connections': { rate: 400, max: 700 } });
-const ci = dosProfile('ci', { 'idle-connections': { rate: 400, max: 2_000 } });
-const full = dosProfile('full', { 'idle-connections': { rate: 500, max: 6_000 } });
+// Connections the agent keeps are cut by its headers timeout (5 s); holdMs 6 s and a cap 8 s past
+// the starts let that happen inside the during phase.
+const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 8_000 });
+const smoke = dosProfile('smoke', { 'idle-connections': { rate: 400, max: 700, holdMs: 6_000 } }, sizes(2_000));
+const ci = dosProfile('ci', { 'idle-connections': { rate: 400, max: 2_000, holdMs: 6_000 } }, sizes(10_000));
+const full = dosProfile('full', { 'idle-connections': { rate: 500, max: 6_000, holdMs: 6_000 } }, sizes(60_000));
 
 export default defineScenario<DosParams>({
   name: 'dos-connections',

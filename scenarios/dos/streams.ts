@@ -9,9 +9,12 @@ import { defineScenario } from '../../rig/engine/defineScenario.ts';
 import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
 
 const memory = { maxRssGrowthMb: 256 };
-const smoke = dosProfile('smoke', { 'unread-streams': { rate: 40, max: 80 }, 'unread-replay': { rate: 40, max: 80 } }, memory);
-const ci = dosProfile('ci', { 'unread-streams': { rate: 50, max: 400 }, 'unread-replay': { rate: 50, max: 400 } }, memory);
-const full = dosProfile('full', { 'unread-streams': { rate: 50, max: 2_000 }, 'unread-replay': { rate: 50, max: 2_000 } }, memory);
+// Unread streams are held for holdMs, then let go by the attack: within the cap, so the during
+// phase ends when they do.
+const hold = { holdMs: 4_000 };
+const smoke = dosProfile('smoke', { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } }, memory);
+const ci = dosProfile('ci', { 'unread-streams': { rate: 50, max: 400, ...hold }, 'unread-replay': { rate: 50, max: 400, ...hold } }, memory);
+const full = dosProfile('full', { 'unread-streams': { rate: 50, max: 2_000, ...hold }, 'unread-replay': { rate: 50, max: 2_000, ...hold } }, memory);
 
 export default defineScenario<DosParams>({
   name: 'dos-streams',
