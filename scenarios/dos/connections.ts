@@ -13,7 +13,7 @@ import { DOS_RECORDS, dosBudget, dosProfile, openFilesSoftLimit, runDosFamily, t
 // the starts let that happen inside the during phase.
 const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 8_000 });
 const bound = { clientBound: 1_024 };
-const smoke = { ...dosProfile('smoke', { 'idle-connections': { rate: 650, max: 1_300, holdMs: 6_000 } }, sizes(2_000)), ...bound };
+const smoke = { ...dosProfile('smoke', { 'idle-connections': { rate: 400, max: 1_300, holdMs: 6_000 } }, sizes(3_500)), ...bound };
 const ci = { ...dosProfile('ci', { 'idle-connections': { rate: 500, max: 3_000, holdMs: 6_000 } }, sizes(10_000)), ...bound };
 const full = { ...dosProfile('full', { 'idle-connections': { rate: 500, max: 6_000, holdMs: 6_000 } }, sizes(60_000)), ...bound };
 
