@@ -71,11 +71,13 @@ export const GATE_DEFAULTS: GateParams = {
 export const LEGIT_DEFAULTS = { legitRate: 10, warmupMs: 1_000, legitTimeoutMs: 5_000, maxInFlight: 64, connections: 16, sourceAddress: '127.0.0.2', sampleMs: 250 };
 
 /**
- * The script of legitimate prompts and of the prompts attacks aim at, for agents that follow
- * scripts: a string answer under a `pattern` whose backtracking is catastrophic (`^(a+)+$`), which
- * a linear-time validator shrugs off. Other agents get their own default prompt.
+ * The script of the prompts payload attacks answer, for agents that follow scripts: a string answer
+ * under a `pattern` whose backtracking is catastrophic (`^(a+)+$`), which a linear-time validator
+ * shrugs off, and an open `tree` (any JSON, other properties allowed) so that only the agent's own
+ * nesting and size bounds — not the schema — stand between a deep or huge payload and acceptance.
+ * Other agents get their own default prompt.
  */
-export const PATTERN_STEPS = [{ prompt: { text: 'Say a few a letters', response_schema: { type: 'object', properties: { answer: { type: 'string', pattern: '^(a+)+$' } }, required: ['answer'], additionalProperties: false } } }, { complete: {} }];
+export const PAYLOAD_STEPS = [{ prompt: { text: 'Say a few a letters', response_schema: { type: 'object', properties: { answer: { type: 'string', pattern: '^(a+)+$' }, tree: {} }, required: ['answer'] } } }, { complete: {} }];
 
 const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = ['refused', 'rate-limited', 'cut', 'accepted', 'server-error', 'held', 'connect-failed'];
 
@@ -102,13 +104,13 @@ function planAttacks(ctx: ScenarioContext, names: AttackName[], p: DosParams): P
 }
 
 /**
- * Runs `names` beside legitimate traffic and records and judges the run. `patternPrompts`: the
- * prompts attacks answer carry PATTERN_STEPS' schema (agents that follow scripts; the legitimate
+ * Runs `names` beside legitimate traffic and records and judges the run. `payloadPrompts`: the
+ * prompts attacks answer carry PAYLOAD_STEPS' schema (agents that follow scripts; the legitimate
  * prompts never do, as the rig's answer synthesizer does not write to a pattern).
  */
-export async function runDosFamily(ctx: ScenarioContext, names: AttackName[], p: DosParams, options: { patternPrompts?: boolean } = {}): Promise<void> {
+export async function runDosFamily(ctx: ScenarioContext, names: AttackName[], p: DosParams, options: { payloadPrompts?: boolean } = {}): Promise<void> {
   if (!ctx.agent.hitl) ctx.skip('the agent does not declare hitl-prompt/v1: the legitimate workload is HITL round trips');
-  const target = ctx.attackTarget(p.sourceAddress, options.patternPrompts && ctx.agent.scripts ? PATTERN_STEPS : undefined);
+  const target = ctx.attackTarget(p.sourceAddress, options.payloadPrompts && ctx.agent.scripts ? PAYLOAD_STEPS : undefined);
   const attacks = planAttacks(ctx, names, p);
   if (attacks.length === 0) ctx.skip(`none of ${names.join(', ')} can run here: ${ctx.notes.join('; ')}`);
   const source = await ctx.agentResources();

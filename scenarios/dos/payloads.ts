@@ -4,7 +4,9 @@
 // "aaaa…!") refused quickly, with no 5xx, while the humans' round trips keep their p99 (the attack
 // tax), their error rate, and the agent its memory. Gates and their definitions: rig/engine/dosVerdicts.ts.
 // Against agents that follow a2a-rig scripts the attacks answer prompts whose schema carries that
-// pattern; other agents' prompts may have none, and the pattern attack then says so and is skipped.
+// pattern and an open property (rig/engine/dosScenario.ts PAYLOAD_STEPS: only the agent's own
+// bounds refuse a deep or huge payload there); other agents' prompts may have no pattern, and the
+// pattern attack then says so and is skipped.
 import { defineScenario } from '../../rig/engine/defineScenario.ts';
 import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
 
@@ -20,5 +22,5 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
-  run: (ctx, p) => runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { patternPrompts: true }),
+  run: (ctx, p) => runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
 });
