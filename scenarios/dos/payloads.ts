@@ -10,9 +10,12 @@
 import { defineScenario } from '../../rig/engine/defineScenario.ts';
 import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
 
-const smoke = dosProfile('smoke', { 'oversized-answer': { rate: 5, max: 15 }, 'deep-answer': { rate: 10, max: 30 }, 'pattern-backtracking': { rate: 5, max: 10 } });
-const ci = dosProfile('ci', { 'oversized-answer': { rate: 10, max: 100 }, 'deep-answer': { rate: 20, max: 200 }, 'pattern-backtracking': { rate: 10, max: 100 } });
-const full = dosProfile('full', { 'oversized-answer': { rate: 20, max: 1_200 }, 'deep-answer': { rate: 50, max: 3_000 }, 'pattern-backtracking': { rate: 20, max: 1_200 } });
+// deep-answer at depth 100: past the validator's nesting bound (32 levels for the reference agent,
+// which `no-depth-limit` removes), short of any parser's own bound, so the validator's is the one tested.
+const deep = { depth: 100 };
+const smoke = dosProfile('smoke', { 'oversized-answer': { rate: 5, max: 15 }, 'deep-answer': { rate: 10, max: 30, ...deep }, 'pattern-backtracking': { rate: 5, max: 10 } });
+const ci = dosProfile('ci', { 'oversized-answer': { rate: 10, max: 100 }, 'deep-answer': { rate: 20, max: 200, ...deep }, 'pattern-backtracking': { rate: 10, max: 100 } });
+const full = dosProfile('full', { 'oversized-answer': { rate: 20, max: 1_200 }, 'deep-answer': { rate: 50, max: 3_000, ...deep }, 'pattern-backtracking': { rate: 20, max: 1_200 } });
 
 export default defineScenario<DosParams>({
   name: 'dos-payloads',
