@@ -122,7 +122,7 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   const style = ATTACK_STYLES[name] ?? 'request';
   const n = outcomes.length;
   const of = (kind: AttackOutcome['kind']) => outcomes.filter((o) => o.kind === kind);
-  const first = (os: AttackOutcome[]) => (os[0] ? `; first: ${os[0].status ? `HTTP ${os[0].status} ` : ''}${os[0].detail ?? os[0].kind}` : '');
+  const first = (os: AttackOutcome[]) => (os[0] ? `; first: ${os[0].detail ?? (os[0].status ? `HTTP ${os[0].status}` : os[0].kind)}` : '');
   const verdicts: Verdict[] = [];
   const serverErrors = of('server-error');
   verdicts.push({ name: `${name}: no 5xx to attack requests`, ok: serverErrors.length === 0, detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}` });
