@@ -19,6 +19,10 @@ import type { ReplayFinding } from './replayChecker.ts';
 import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
 import { acceptanceIteration, roundTripIteration, runWithinBudget, type AcceptanceRoundTripChoice, type RoundTripChoice } from './loadIterations.ts';
 import { observedOpenModel } from './liveLoadMetrics.ts';
+import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
+import { attackTargetOf } from './attackTarget.ts';
+import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './attackRun.ts';
+import { resourceSource, type ResourceSource } from './agentResources.ts';
 
 export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, AcceptanceRoundTripChoice, OpenModelResult };
 
@@ -181,6 +185,18 @@ export class ScenarioContext {
     return this.logLines;
   }
 
+  private readonly noteLines: string[] = [];
+
+  /** Something the scenario could not judge here and left out, with why: results.json `notes` (and the log). */
+  note(line: string): void {
+    this.noteLines.push(line);
+    this.log(line);
+  }
+
+  get notes(): readonly string[] {
+    return this.noteLines;
+  }
+
   remainingMs(): number {
     return Math.max(0, this.deadline - performance.now());
   }
@@ -309,6 +325,44 @@ export class ScenarioContext {
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */
   answerObserved(taskId: string, promptId: string, payload: unknown, timeoutMs = 5_000, client: A2AClient = this.client): Promise<ObservedAnswer> {
     return answerObserved(client, taskId, promptId, payload, { timeoutMs: Math.min(timeoutMs, this.remainingMs()), signal: this.signal });
+  }
+
+  /**
+   * Where attacks go (rig/attack/attackTypes.ts): the agent's own address, not the proxy, from
+   * `sourceAddress`; `openPrompt` opens prompts straight at the agent (with `steps` for agents that
+   * follow scripts). Skips the scenario when the agent is not on a loopback address.
+   */
+  attackTarget(sourceAddress: string, steps?: unknown[]): AttackTarget {
+    const openPrompt = async (): Promise<LivePrompt> => {
+      const attempt = await this.attemptPrompt(steps, { client: this.direct });
+      if (attempt.kind !== 'open' || !attempt.open.prompt.ok) throw new Error(`no prompt opened for the attack: ${attempt.kind === 'refused' ? attempt.reason : attempt.kind === 'open' ? 'malformed envelope' : attempt.kind}`);
+      const { open } = attempt;
+      const envelope = open.prompt.ok ? open.prompt.envelope : undefined;
+      return { taskId: open.taskId, ...(open.task.contextId ? { contextId: open.task.contextId } : {}), promptId: envelope!.prompt_id, responseSchema: envelope!.response_schema, validPayload: open.answers?.valid };
+    };
+    const target = attackTargetOf({ directUrl: this.env.directUrl, directRpcUrl: this.env.directRpcUrl, generation: this.env.agent.generation, hitlDeclared: this.env.agent.hitl.declared, sourceAddress, ...(this.env.agent.hitl.declared ? { openPrompt } : {}) });
+    return 'refused' in target ? this.skip(target.refused) : target;
+  }
+
+  /** Where the agent's RSS, CPU and connections can be read: its /proc when the rig started it, else its /metrics; or why neither. */
+  agentResources(): Promise<ResourceSource | { unavailable: string }> {
+    return resourceSource({ pid: this.env.embeddedPid, metricsUrl: new URL('/metrics', this.env.directUrl).href, signal: this.signal });
+  }
+
+  /**
+   * A mixed run (attackRun.ts): legitimate HITL round trips through the proxy at a fixed rate,
+   * before, during and after `plan.attacks`, recorded as `legit_round_trip{phase}` and
+   * `legit_resume{phase}` (both must be declared); attack-start/stop become fault events.
+   */
+  mixedRun(plan: MixedRunPlan, legit: { client: A2AClient; steps?: unknown[] }): Promise<MixedRunResult> {
+    const roundTrips = (phase: Phase) => this.latency('legit_round_trip', { phase });
+    return mixedRun(plan, {
+      runOpenModel: (o) => this.runOpenModel(o),
+      legitIteration: (phase) => this.hitlRoundTrip({ client: legit.client, resumeTimeoutMs: plan.legitTimeoutMs, resumeLatency: this.latency('legit_resume', { phase }), ...(legit.steps ? { steps: legit.steps } : {}) }),
+      roundTrip: (phase, us, at) => roundTrips(phase).recordMicros(us, at),
+      event: (action, attack, detail, at) => this.faultEvent(action, attack, detail, at),
+      signal: this.signal,
+    });
   }
 
   async close(): Promise<void> {

@@ -152,7 +152,8 @@ function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
   for (const [counter, b] of Object.entries(base.counters)) {
     const kind = counterKind(counter, base, cur);
     const c = cur.counters[counter];
-    if (kind === 'tally') continue;
+    // A tally follows the run's size; a measure is judged by its own gate (metricNames.ts): neither is compared.
+    if (kind === 'tally' || kind === 'measure') continue;
     const shown = kind === 'limit-or-never' ? limitText : num;
     const row: CompareRow = { scenario: name, measure: counter, baseline: shown(b), current: c === undefined ? '—' : shown(c), ratio: null, allowed: tolerance === undefined ? '' : pct(tolerance), result: 'not compared' };
     if (kind === undefined) row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';

@@ -18,6 +18,7 @@
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { UserError } from '../protocol/userError.ts';
 import { identityDifferences } from './runIdentity.ts';
+import { baseName } from './metricNames.ts';
 import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
 import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MergeSource, type MetricResult, type RunResult, type ScenarioResult, type SeriesPoint, type Verdict } from './runResult.ts';
 
@@ -62,7 +63,9 @@ function mergeMetrics(parts: ScenarioResult[], label: (s: ScenarioResult) => str
 
 function mergeCounters(parts: ScenarioResult[]): Record<string, number> {
   const counters: Record<string, number> = {};
-  for (const part of parts) for (const [name, n] of Object.entries(part.counters)) counters[name] = (counters[name] ?? 0) + n;
+  // A `measure` (a ratio, MB, seconds) does not add up across workers: the merge keeps the worst part.
+  const measure = (name: string) => parts.some((p) => Object.entries(p.records?.counters ?? {}).some(([d, kind]) => kind === 'measure' && baseName(d) === baseName(name)));
+  for (const part of parts) for (const [name, n] of Object.entries(part.counters)) counters[name] = measure(name) ? Math.max(counters[name] ?? n, n) : (counters[name] ?? 0) + n;
   return counters;
 }
 

@@ -17,9 +17,15 @@ export type CounterKind =
    * The rate at which a limit broke; 0 means it never broke within the range tried, which is the
    * best value, not a rate of 0. Higher is better, never is best.
    */
-  | 'limit-or-never';
+  | 'limit-or-never'
+  /**
+   * A value the run measured against a gate (a ratio, MB, seconds: the DoS scenarios' attack tax,
+   * memory growth, recovery time); lower is better. Gated by thresholds (`dos-slow:attack_tax<3`),
+   * not compared between runs (its gate is its bound); a merge keeps the worst (largest) part.
+   */
+  | 'measure';
 
-export const COUNTER_KINDS: readonly CounterKind[] = ['tally', 'throughput', 'limit-or-never'];
+export const COUNTER_KINDS: readonly CounterKind[] = ['tally', 'throughput', 'limit-or-never', 'measure'];
 
 /** Every latency and counter a scenario can record (ScenarioDefinition.records; results.json `records`). */
 export interface RecordedMeasures {

@@ -48,6 +48,12 @@ export interface ScenarioResult {
   /** The faults the scenario injected or lifted, in order. Absent when it touched none. */
   faultEvents?: FaultEvent[];
   /**
+   * What the scenario could not judge here and left out, one line each, with why (the DoS
+   * scenarios: an attack not aimed, the agent's memory not sampled), so a part skipped never reads
+   * as a part passed. Absent when nothing was left out.
+   */
+  notes?: string[];
+  /**
    * Curves the scenario measured, by name. A name says what is plotted against what, units
    * included: `<y>_vs_<x>`, e.g. `round_trip_p95_ms_vs_rate_per_s` (capacity: p95 at each offered
    * rate). Points are in the order measured. Absent when the scenario plotted nothing.
@@ -84,11 +90,15 @@ export interface RunToxic {
 /** A fault the scenario changed, `t` ms after it started (the report's toxics timeline). */
 export interface FaultEvent {
   t: number;
-  /** add/remove: a toxic; disable/enable: the proxy (cuts connections / listens again); reset: every toxic removed and the proxy enabled; restart: the agent killed and restarted. */
+  /**
+   * add/remove: a toxic; disable/enable: the proxy (cuts connections / listens again); reset: every
+   * toxic removed and the proxy enabled; restart: the agent killed and restarted; attack-start /
+   * attack-stop: a DoS attack (rig/attack/) began, or its last request or connection settled.
+   */
   action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart' | 'attack-start' | 'attack-stop';
-  /** The toxic's name for add/remove; otherwise what was acted on ('proxy', 'agent'). */
+  /** The toxic's name for add/remove; the attack's name for attack-start/stop; otherwise what was acted on ('proxy', 'agent'). */
   target: string;
-  /** add: the toxic's type, stream, toxicity and attributes in one line. */
+  /** add: the toxic's type, stream, toxicity and attributes in one line; attack-start: its rate and params; attack-stop: its outcomes. */
   detail?: string;
 }
 

@@ -1,0 +1,44 @@
+// Where a mixed run's attacks go (rig/attack/attackTypes.ts AttackTarget): the agent's own address,
+// not the fault proxy (the proxy would be the first thing to choke, and it is not what is tested),
+// from a loopback source address of their own. Hostile traffic goes to loopback only: an agent
+// elsewhere is refused here, with the reason, before anything is sent.
+import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
+import { a2aRequestHeaders } from '../client/index.ts';
+import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
+import type { Generation } from '../protocol/a2aTypes.ts';
+
+/** localhost, 127.0.0.0/8 and ::1: the only hosts attack traffic may reach (or come from). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+export interface AttackTargetInput {
+  /** The agent's own base URL (Environment.directUrl) and JSON-RPC endpoint there (directRpcUrl). */
+  directUrl: string;
+  directRpcUrl: string;
+  generation: Generation;
+  hitlDeclared: boolean;
+  sourceAddress: string;
+  openPrompt?: () => Promise<LivePrompt>;
+}
+
+/** The target, or why attacks cannot be aimed here (not loopback). */
+export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refused: string } {
+  const baseUrl = new URL(input.directUrl);
+  const endpoint = new URL(input.directRpcUrl);
+  for (const [what, host] of [['the agent', baseUrl.hostname], ['its JSON-RPC endpoint', endpoint.hostname]] as const) {
+    if (!isLoopbackHost(host)) return { refused: `${what} is at ${host}, not a loopback address: attack traffic goes to loopback only` };
+  }
+  if (!isLoopbackHost(input.sourceAddress)) return { refused: `the attack source ${input.sourceAddress} is not a loopback address` };
+  return {
+    baseUrl,
+    endpoint,
+    // The rig speaks JSON-RPC to agents (the card's JSON-RPC interface is what discovery picks).
+    binding: 'JSONRPC',
+    generation: input.generation,
+    sourceAddress: input.sourceAddress,
+    headers: a2aRequestHeaders({ generation: input.generation, extensions: input.hitlDeclared ? [HITL_PROMPT_URI] : [] }),
+    ...(input.openPrompt ? { openPrompt: input.openPrompt } : {}),
+  };
+}

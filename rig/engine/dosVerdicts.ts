@@ -1,0 +1,166 @@
+// What a mixed run (attackRun.ts) proves: the gates of the DoS scenarios, pure functions of its
+// samples so each is tested exactly. Definitions (every bound is a scenario param):
+// - p99: nearest rank over the phase's successful round trips (intended start → resume observed).
+// - Attack tax = p99(during) / p99(before). The gate holds when
+//     p99(during) ≤ max(maxTax × p99(before), p99(before) + taxFloorMs),
+//   the floor so that a 2 ms baseline does not turn 5 ms under attack into a failure: the cost the
+//   humans feel is tens of ms, not a ratio of two small numbers on a shared 2-core box.
+// - Error rate per phase = (failed + unfinished) / arrivals ≤ maxErrorPct %; drops (arrivals that
+//   never started: no slot) / arrivals ≤ maxDroppedPct %.
+// - Recovery: windows of recoveryWindowMs from the attack's stop (window k holds the arrivals
+//   intended in [stop + k·w, stop + (k+1)·w)), only windows that end within the after phase. The
+//   first healthy window — at least one arrival, every arrival ok, p99 ≤ the tax bound above —
+//   gives recovery = k·w. None healthy is 'never', a failure.
+// - Holding attacks (idle connections, unread streams): a bound shows as connections or streams
+//   shed (cut, refused, rate-limited) within maxShedMs; at least minShed of them, none accepted.
+// - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
+import type { AttackOutcome } from '../attack/attackTypes.ts';
+import type { LegitSample, Phase } from './attackRun.ts';
+
+export interface GateParams {
+  maxTax: number;
+  taxFloorMs: number;
+  maxErrorPct: number;
+  maxDroppedPct: number;
+  maxRefusalP99Ms: number;
+  /** Slow attacks: a slow request or connection cut (or refused) within this. */
+  maxCutMs: number;
+  maxRssGrowthMb: number;
+  maxRecoveryS: number;
+  recoveryWindowMs: number;
+  /** Holding attacks (idle connections, unread streams): at least this many shed beyond the agent's bound... */
+  minShed: number;
+  /** ...each within this many ms of its start: a bound sheds at once, where a missing one leaves only the agent's timeouts to cut later. */
+  maxShedMs: number;
+}
+
+/** Nearest-rank percentile of `values` (unsorted); undefined when empty. */
+export function percentile(values: readonly number[], p: number): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export interface PhaseStats {
+  arrivals: number;
+  ok: number;
+  failed: number;
+  unfinished: number;
+  dropped: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  firstFailure?: string;
+}
+
+export function phaseStats(samples: readonly LegitSample[], phase: Phase): PhaseStats {
+  const mine = samples.filter((s) => s.phase === phase);
+  const latencies = mine.filter((s) => s.outcome === 'ok').map((s) => s.latencyMs!);
+  const count = (o: LegitSample['outcome']) => mine.filter((s) => s.outcome === o).length;
+  const firstFailure = mine.find((s) => s.failure)?.failure;
+  return {
+    arrivals: mine.length,
+    ok: latencies.length,
+    failed: count('failed'),
+    unfinished: count('unfinished'),
+    dropped: count('dropped'),
+    ...(latencies.length ? { p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) } : {}),
+    ...(firstFailure ? { firstFailure } : {}),
+  };
+}
+
+/** The highest p99 the legitimate traffic may show under (and after) attack. */
+export function taxBoundMs(beforeP99Ms: number, p: Pick<GateParams, 'maxTax' | 'taxFloorMs'>): number {
+  return Math.max(p.maxTax * beforeP99Ms, beforeP99Ms + p.taxFloorMs);
+}
+
+/** ms from the stop to the first healthy window (see the header), or undefined: never within the after phase. */
+export function recoveryMs(samples: readonly LegitSample[], stopAt: number, lastArrivalAt: number, windowMs: number, boundMs: number): number | undefined {
+  for (let k = 0; stopAt + (k + 1) * windowMs <= lastArrivalAt + 1e-6; k++) {
+    const from = stopAt + k * windowMs;
+    const window = samples.filter((s) => s.intendedAt >= from && s.intendedAt < from + windowMs);
+    if (window.length === 0 || window.some((s) => s.outcome !== 'ok')) continue;
+    const p99 = percentile(window.map((s) => s.latencyMs!), 99)!;
+    if (p99 <= boundMs) return k * windowMs;
+  }
+  return undefined;
+}
+
+export const errorPct = (s: PhaseStats) => (s.arrivals === 0 ? 0 : ((s.failed + s.unfinished) * 100) / s.arrivals);
+export const droppedPct = (s: PhaseStats) => (s.arrivals === 0 ? 0 : (s.dropped * 100) / s.arrivals);
+
+/** How an attack is judged: by its refusals (request attacks), its cuts (slow), or its shedding (holding attacks). */
+export type AttackStyle = 'request' | 'http-refusal' | 'slow' | 'holding';
+
+/** Per-attack expectations, by the fixed names (rig/attack/attackRegistry.ts). */
+export const ATTACK_STYLES: Record<string, AttackStyle> = {
+  'oversized-answer': 'http-refusal',
+  'huge-headers': 'http-refusal',
+  'deep-answer': 'request',
+  'pattern-backtracking': 'request',
+  'duplicate-answers': 'request',
+  'unknown-prompt': 'request',
+  'malformed-json': 'request',
+  'bad-utf8': 'request',
+  'slow-body': 'slow',
+  slowloris: 'slow',
+  'idle-connections': 'holding',
+  'unread-streams': 'holding',
+  'unread-replay': 'holding',
+};
+
+export interface Verdict {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const REFUSALS = new Set<AttackOutcome['kind']>(['refused', 'rate-limited', 'cut']);
+const f = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
+
+/** The checks on one attack's outcomes (5xx, acceptance, refusal speed or cut, shedding). */
+export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[], p: GateParams): Verdict[] {
+  const style = ATTACK_STYLES[name] ?? 'request';
+  const n = outcomes.length;
+  const of = (kind: AttackOutcome['kind']) => outcomes.filter((o) => o.kind === kind);
+  const first = (os: AttackOutcome[]) => (os[0] ? `; first: ${os[0].detail ?? (os[0].status ? `HTTP ${os[0].status}` : os[0].kind)}` : '');
+  const verdicts: Verdict[] = [];
+  const serverErrors = of('server-error');
+  verdicts.push({ name: `${name}: no 5xx to attack requests`, ok: serverErrors.length === 0, detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}` });
+  const accepted = of('accepted');
+  if (style === 'holding') {
+    // An agent at its bound may reset a connection during the handshake: connect-failed is shed too.
+    const shedding = (o: AttackOutcome) => REFUSALS.has(o.kind) || o.kind === 'connect-failed';
+    const shed = outcomes.filter((o) => shedding(o) && o.latencyMs <= p.maxShedMs).length;
+    const later = outcomes.filter(shedding).length - shed;
+    verdicts.push({
+      name: `${name}: the agent sheds beyond its bound (≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
+      ok: shed >= p.minShed && accepted.length === 0,
+      detail: `${shed} shed at once, ${later} cut later, ${of('held').length} held, ${accepted.length} accepted, of ${n}`,
+    });
+    return verdicts;
+  }
+  const held = of('held');
+  // A request that could not even connect proves nothing about refusing it (the agent may be down).
+  const unreached = of('connect-failed');
+  const refusedN = outcomes.filter((o) => REFUSALS.has(o.kind)).length;
+  verdicts.push({
+    name: `${name}: every attack request refused (refused, cut or rate-limited; none accepted, held or unconnected)`,
+    ok: refusedN === n && n > 0,
+    detail: `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx${first([...accepted, ...held, ...unreached])}`,
+  });
+  const refusalMs = outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
+  if (style === 'slow') {
+    const slowest = refusalMs.length ? Math.max(...refusalMs) : undefined;
+    verdicts.push({ name: `${name}: cut within ${p.maxCutMs} ms`, ok: slowest !== undefined && slowest <= p.maxCutMs && held.length === 0, detail: slowest === undefined ? 'none cut' : `slowest cut ${f(slowest)} ms, ${held.length} held past the attack's bound` });
+    return verdicts;
+  }
+  const p99 = percentile(refusalMs, 99);
+  verdicts.push({ name: `${name}: refusal p99 ≤ ${p.maxRefusalP99Ms} ms`, ok: p99 !== undefined && p99 <= p.maxRefusalP99Ms, detail: p99 === undefined ? 'nothing refused' : `p99 ${f(p99)} ms over ${refusalMs.length} refusals` });
+  if (style === 'http-refusal') {
+    // A JSON-RPC error (HTTP 200) means the agent read and parsed what it should have refused unread.
+    // So does a refusal that came only after the attack had sent the whole body (beforeBodyEnd false).
+    const late = outcomes.filter((o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false);
+    verdicts.push({ name: `${name}: refused before the request is read (an HTTP 4xx or a cut, not a JSON-RPC reply)`, ok: late.length === 0, detail: `${late.length} of ${n} answered after reading it${first(late)}` });
+  }
+  return verdicts;
+}

@@ -1,0 +1,21 @@
+// dos-answers: answer floods beside legitimate HITL traffic (issue 14): duplicate answers to live
+// prompts (the first answer wins; every later one must be refused, never applied twice) and
+// answers naming a prompt_id that does not exist, refused fast with no 5xx while the humans'
+// round trips keep their p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+
+const smoke = dosProfile('smoke', { 'duplicate-answers': { rate: 20, max: 60 }, 'unknown-prompt': { rate: 20, max: 60 } });
+const ci = dosProfile('ci', { 'duplicate-answers': { rate: 50, max: 500 }, 'unknown-prompt': { rate: 50, max: 500 } });
+const full = dosProfile('full', { 'duplicate-answers': { rate: 100, max: 6_000 }, 'unknown-prompt': { rate: 100, max: 6_000 } });
+
+export default defineScenario<DosParams>({
+  name: 'dos-answers',
+  description: 'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
+  tags: ['dos', 'hostile'],
+  needs: { extension: true },
+  params: { smoke, ci, full },
+  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
+  records: DOS_RECORDS,
+  run: (ctx, p) => runDosFamily(ctx, ['duplicate-answers', 'unknown-prompt'], p),
+});

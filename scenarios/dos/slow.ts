@@ -1,0 +1,26 @@
+// dos-slow: slow clients beside legitimate HITL traffic (issue 14): slowloris (headers a byte at a
+// time) and huge bodies sent slowly must be cut by the agent's own timeouts — the reference agent's
+// headers timeout is 5 s and its request timeout 15 s — while the humans' round trips keep their
+// p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
+// Sizes: the attack starts for 2 s (smoke) and the during phase lasts until the agent has cut every
+// slow request, so it must outlast the 15 s request timeout: `maxCutMs` 20 s (the timeout plus a
+// 5 s margin for a loaded box) and the cap 22 s (the starts plus the margin); the attack's own hold
+// bound must exceed maxCutMs so that a request the agent never cuts shows as `held`.
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+
+const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 20_000, maxCutMs: 20_000 });
+const smoke = dosProfile('smoke', { 'slow-body': { rate: 2, max: 4 }, slowloris: { rate: 5, max: 10 } }, sizes(2_000));
+const ci = dosProfile('ci', { 'slow-body': { rate: 5, max: 50 }, slowloris: { rate: 20, max: 200 } }, sizes(10_000));
+const full = dosProfile('full', { 'slow-body': { rate: 10, max: 600 }, slowloris: { rate: 50, max: 3_000 } }, sizes(60_000));
+
+export default defineScenario<DosParams>({
+  name: 'dos-slow',
+  description: 'slowloris and slowly sent bodies beside legitimate HITL round trips: each cut within the agent\'s timeouts, with no 5xx; the attack tax, errors, memory and recovery gated',
+  tags: ['dos', 'hostile'],
+  needs: { extension: true },
+  params: { smoke, ci, full },
+  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
+  records: DOS_RECORDS,
+  run: (ctx, p) => runDosFamily(ctx, ['slow-body', 'slowloris'], p),
+});

@@ -1,0 +1,28 @@
+// dos-streams: event streams never read beside legitimate HITL traffic (issue 14): SSE
+// subscriptions and replay sockets (/events) opened and left unread, so the agent's writes back up.
+// The agent must bound them — streams per task and in total refused beyond the bound at once, a
+// reader whose buffer overflows cut — and its memory must stay bounded, while the humans' round
+// trips keep their p99 and error rate. Gates: rig/engine/dosVerdicts.ts. The memory bound is wider
+// here: the reference agent lets unread streams queue up to 128 MiB in total, by design.
+// unread-replay needs the replay plane and is left out (logged) for an agent without one.
+import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+
+const memory = { maxRssGrowthMb: 256 };
+// Unread streams are held for holdMs, then let go by the attack: within the cap, so the during
+// phase ends when they do.
+const hold = { holdMs: 4_000 };
+const smoke = dosProfile('smoke', { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } }, memory);
+const ci = dosProfile('ci', { 'unread-streams': { rate: 50, max: 400, ...hold }, 'unread-replay': { rate: 50, max: 400, ...hold } }, memory);
+const full = dosProfile('full', { 'unread-streams': { rate: 50, max: 2_000, ...hold }, 'unread-replay': { rate: 50, max: 2_000, ...hold } }, memory);
+
+export default defineScenario<DosParams>({
+  name: 'dos-streams',
+  description: 'SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond the agent\'s bounds, its memory bounded; the attack tax, errors and recovery gated',
+  tags: ['dos', 'hostile'],
+  needs: { extension: true },
+  params: { smoke, ci, full },
+  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
+  records: DOS_RECORDS,
+  run: (ctx, p) => runDosFamily(ctx, ['unread-streams', 'unread-replay'], p),
+});

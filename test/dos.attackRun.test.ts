@@ -1,0 +1,166 @@
+// The mixed-run driver (rig/engine/attackRun.ts) with a fake legitimate round trip and a fake
+// attack: the real open-model executor carries the legitimate load through before, during and
+// after; the attack runs between its start and its last settled outcome (or the cap); each arrival
+// lands in the phase of its intended start; attack-start/stop events bracket the attack. The fake
+// round trip is slow exactly while the fake attack runs, so the phases must show it.
+import { describe, expect, it } from 'vitest';
+import type { Attack, AttackOutcome, AttackTarget } from '../rig/attack/attackTypes.ts';
+import { mixedRun, phaseAt, type MixedRunDeps, type MixedRunPlan, type Phase } from '../rig/engine/attackRun.ts';
+import { phaseStats, recoveryMs, taxBoundMs } from '../rig/engine/dosVerdicts.ts';
+import { runOpenModel } from '../rig/load/openModelExecutor.ts';
+
+const target: AttackTarget = {
+  baseUrl: new URL('http://127.0.0.1:1'),
+  endpoint: new URL('http://127.0.0.1:1/'),
+  binding: 'JSONRPC',
+  generation: '1.0',
+  sourceAddress: '127.0.0.2',
+  headers: {},
+};
+
+/** While it runs, the legitimate round trip is slow; each "request" is refused after 5 ms. `hold`: it never ends by itself (only the abort ends it). */
+function fakeAttack(state: { attacking: boolean }, hold = false): Attack {
+  return {
+    name: 'fake',
+    family: 'payloads',
+    description: 'test double',
+    expected: 'refused',
+    defaults: {},
+    async run(_t, _p, schedule) {
+      state.attacking = true;
+      let started = 0;
+      const until = performance.now() + schedule.durationMs;
+      while (!schedule.signal.aborted && started < schedule.maxRequests && performance.now() < until) {
+        const at = performance.now();
+        started++;
+        await new Promise((r) => setTimeout(r, 1000 / schedule.ratePerSecond));
+        schedule.onOutcome({ startedAt: at, latencyMs: 5, kind: 'refused', status: 400 } satisfies AttackOutcome);
+      }
+      if (hold && !schedule.signal.aborted) await new Promise((r) => schedule.signal.addEventListener('abort', r, { once: true }));
+      state.attacking = false;
+      return { started, settled: started, notes: [] };
+    },
+  };
+}
+
+function deps(state: { attacking: boolean }, events: Array<[string, string, number]>, recorded: Phase[]): MixedRunDeps {
+  return {
+    runOpenModel,
+    legitIteration: () => async () => {
+      await new Promise((r) => setTimeout(r, state.attacking ? 60 : 2));
+    },
+    roundTrip: (phase) => recorded.push(phase),
+    event: (action, attack, _detail, at) => events.push([action, attack, at]),
+    signal: new AbortController().signal,
+  };
+}
+
+const plan = (attack: Attack, over: Partial<MixedRunPlan> = {}): MixedRunPlan => ({
+  attacks: [{ name: 'fake', attack, params: {}, ratePerSecond: 20, maxRequests: 1_000 }],
+  target,
+  legitRatePerSecond: 40,
+  beforeMs: 600,
+  attackMs: 600,
+  attackCapMs: 2_000,
+  afterMs: 800,
+  legitTimeoutMs: 2_000,
+  maxInFlight: 32,
+  ...over,
+});
+
+describe('mixed run', () => {
+  it('phaseAt: before the start, during [start, stop), after', () => {
+    expect(phaseAt(9, 10, 20)).toBe('before');
+    expect(phaseAt(10, 10, 20)).toBe('during');
+    expect(phaseAt(19.9, 10, 20)).toBe('during');
+    expect(phaseAt(20, 10, 20)).toBe('after');
+  });
+
+  it('carries the legitimate load through three phases around the attack, and the attack shows in the during phase only', async () => {
+    const state = { attacking: false };
+    const events: Array<[string, string, number]> = [];
+    const recorded: Phase[] = [];
+    const run = await mixedRun(plan(fakeAttack(state)), deps(state, events, recorded));
+    expect(events.map(([a, n]) => `${a} ${n}`)).toEqual(['attack-start fake', 'attack-stop fake']);
+    expect(events[0]![2]).toBe(run.attackStartAt);
+    expect(run.attackStopAt).toBe(events[1]![2]);
+    // The attack starts ~beforeMs in and its starts last ~attackMs.
+    expect(run.attackStartAt - run.origin).toBeGreaterThanOrEqual(590);
+    expect(run.attackStopAt - run.attackStartAt).toBeGreaterThanOrEqual(550);
+    // After lasts afterMs from the stop: the last arrival is intended within it.
+    const last = Math.max(...run.samples.map((s) => s.intendedAt));
+    expect(last).toBeGreaterThanOrEqual(run.attackStopAt + 700);
+    expect(last).toBeLessThan(run.attackStopAt + 800);
+    const attack = run.attacks[0]!;
+    expect(attack.outcomes.length).toBeGreaterThan(5);
+    expect(attack.capped).toBe(false);
+    const [before, during, after] = (['before', 'during', 'after'] as const).map((p) => phaseStats(run.samples, p));
+    for (const s of [before, during, after]) {
+      expect(s.arrivals).toBeGreaterThan(10);
+      expect(s.ok).toBe(s.arrivals);
+    }
+    // 60 ms round trips during the attack, 2 ms otherwise (medians: on a loaded box a round trip
+    // intended just before the start may begin after it).
+    expect(during.p50Ms!).toBeGreaterThanOrEqual(55);
+    expect(before.p50Ms!).toBeLessThan(50);
+    expect(after.p50Ms!).toBeLessThan(50);
+    expect(recorded.filter((p) => p === 'during').length).toBe(during.ok);
+    // Every arrival is in the phase of its intended start.
+    for (const s of run.samples) expect(s.phase).toBe(phaseAt(s.intendedAt, run.attackStartAt, run.attackStopAt));
+    // Recovery: the first 200 ms window after the stop that is healthy against the tax bound.
+    const bound = taxBoundMs(before.p50Ms!, { maxTax: 2, taxFloorMs: 20 });
+    const recovered = recoveryMs(run.samples, run.attackStopAt, last, 200, bound);
+    expect(recovered).toBeDefined();
+    expect(recovered!).toBeLessThanOrEqual(600);
+  });
+
+  it('an attack that holds past its cap is aborted at the cap, and the after phase follows it', async () => {
+    const state = { attacking: false };
+    const events: Array<[string, string, number]> = [];
+    const run = await mixedRun(plan(fakeAttack(state, true), { attackMs: 200, attackCapMs: 700, afterMs: 400 }), deps(state, events, []));
+    const attack = run.attacks[0]!;
+    expect(attack.capped).toBe(true);
+    expect(run.attackStopAt - run.attackStartAt).toBeGreaterThanOrEqual(690);
+    expect(run.attackStopAt - run.attackStartAt).toBeLessThan(1_500);
+    expect(phaseStats(run.samples, 'after').arrivals).toBeGreaterThan(5);
+  });
+
+  it('requests an aborted attack started but never settled are recorded as held until the cap', async () => {
+    const holding: Attack = {
+      ...fakeAttack({ attacking: false }),
+      async run(_t, _p, schedule) {
+        schedule.onOutcome({ startedAt: performance.now(), latencyMs: 3, kind: 'cut' });
+        await new Promise((r) => schedule.signal.addEventListener('abort', r, { once: true }));
+        return { started: 4, settled: 1, notes: [] };
+      },
+    };
+    const run = await mixedRun(plan(holding, { beforeMs: 100, attackMs: 100, attackCapMs: 400, afterMs: 100 }), deps({ attacking: false }, [], []));
+    const outcomes = run.attacks[0]!.outcomes;
+    expect(outcomes.map((o) => o.kind)).toEqual(['cut', 'held', 'held', 'held']);
+    expect(outcomes[1]!.latencyMs).toBeGreaterThanOrEqual(390);
+  });
+
+  it('an attack that throws is recorded as not run, and the load still finishes', async () => {
+    const broken: Attack = { ...fakeAttack({ attacking: false }), run: () => Promise.reject(new Error('target is not loopback')) };
+    const run = await mixedRun(plan(broken, { beforeMs: 200, attackMs: 100, afterMs: 200 }), deps({ attacking: false }, [], []));
+    expect(run.attacks[0]!.error).toBe('target is not loopback');
+    expect(phaseStats(run.samples, 'before').ok).toBeGreaterThan(3);
+  });
+
+  it('failed, unfinished and dropped round trips are counted in their phase', async () => {
+    const state = { attacking: false };
+    const d = deps(state, [], []);
+    let n = 0;
+    // Every 5th round trip fails; the last ones outlive the drain (unfinished); one slot only, so some are dropped.
+    d.legitIteration = () => async () => {
+      if (++n % 5 === 0) throw Object.assign(new Error('no'), { kind: 'send refused' });
+      await new Promise((r) => setTimeout(r, state.attacking ? 300 : 1));
+    };
+    const run = await mixedRun(plan(fakeAttack(state), { legitRatePerSecond: 50, maxInFlight: 1, legitTimeoutMs: 1_000 }), d);
+    const all = (['before', 'during', 'after'] as const).map((p) => phaseStats(run.samples, p));
+    expect(all.reduce((t, s) => t + s.failed, 0)).toBeGreaterThan(0);
+    expect(all[1]!.dropped).toBeGreaterThan(0);
+    expect(all[0]!.firstFailure).toContain('send refused');
+    expect(all.reduce((t, s) => t + s.arrivals, 0)).toBe(run.samples.length);
+  });
+});

@@ -1,0 +1,31 @@
+// The `measure` counter kind (rig/report/metricNames.ts) that the DoS gates record their values
+// under (attack_tax, rss_growth_mb, recovery_s): declared like any counter, not compared between
+// runs (its gate is its bound, and a ratio of two ratios says nothing), and merged as the worst
+// part rather than a sum (two workers' taxes of 1.5 are not a tax of 3).
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../rig/report/compareRuns.ts';
+import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { validateRecords, type RecordedMeasures } from '../rig/report/metricNames.ts';
+import { run, scenario } from './support/runResultFixture.ts';
+
+const records: RecordedMeasures = { latencies: [], counters: { attack_tax: 'measure', 'attack_outcomes{attack,outcome}': 'tally' } };
+
+describe('measure counters', () => {
+  it('is a kind a scenario may declare', () => {
+    expect(() => validateRecords('dos-x', records)).not.toThrow();
+  });
+
+  it('is not compared between runs', () => {
+    const base = run([scenario('dos-x', { counters: { attack_tax: 1.1 }, records })], 'a');
+    const cur = run([scenario('dos-x', { counters: { attack_tax: 3.5 }, records })], 'b');
+    const comparison = compareRuns(base, cur);
+    expect(comparison.rows.filter((r) => r.measure === 'attack_tax')).toEqual([]);
+    expect(comparison.regressions).toEqual([]);
+  });
+
+  it('merges as the worst part, while tallies still add up', () => {
+    const part = (tax: number, id: string) => ({ run: run([scenario('dos-x', { counters: { attack_tax: tax, 'attack_outcomes{attack=slowloris,outcome=cut}': 4 }, records })], id), path: `${id}.json` });
+    const merged = mergeRuns([part(1.5, 'a'), part(2.5, 'b'), part(1.2, 'c')], 'm');
+    expect(merged.scenarios[0]!.counters).toEqual({ attack_tax: 2.5, 'attack_outcomes{attack=slowloris,outcome=cut}': 12 });
+  });
+});
