@@ -125,6 +125,49 @@ describe('mixed run', () => {
     expect(phaseStats(run.samples, 'after').arrivals).toBeGreaterThan(5);
   });
 
+  it("a family's attacks run one after another, each in its own window with its own cap, so each has a tax of its own", async () => {
+    const state = { attacking: false };
+    const events: Array<[string, string, number]> = [];
+    let concurrent = 0;
+    let most = 0;
+    const counted = (attack: Attack): Attack => ({
+      ...attack,
+      async run(t, p, schedule) {
+        most = Math.max(most, ++concurrent);
+        try {
+          return await attack.run(t, p, schedule);
+        } finally {
+          concurrent--;
+        }
+      },
+    });
+    const first = counted(fakeAttack(state, true));
+    const second = counted(fakeAttack(state));
+    const run = await mixedRun(
+      {
+        ...plan(first, { beforeMs: 300, attackMs: 300, attackCapMs: 500, afterMs: 300 }),
+        attacks: [
+          { name: 'holds', attack: first, params: {}, ratePerSecond: 20, maxRequests: 1_000 },
+          { name: 'settles', attack: second, params: {}, ratePerSecond: 20, maxRequests: 1_000 },
+        ],
+      },
+      deps(state, events, []),
+    );
+    expect(most).toBe(1);
+    const [a, b] = run.attacks;
+    expect(a!.capped).toBe(true);
+    expect(b!.capped).toBe(false);
+    expect(a!.startedAt).toBe(run.attackStartAt);
+    expect(a!.stoppedAt - a!.startedAt).toBeGreaterThanOrEqual(490);
+    expect(b!.startedAt).toBeGreaterThanOrEqual(a!.stoppedAt);
+    expect(run.attackStopAt).toBe(b!.stoppedAt);
+    expect(events.map(([action, name]) => `${action} ${name}`)).toEqual(['attack-start holds', 'attack-stop holds', 'attack-start settles', 'attack-stop settles']);
+    // Every legitimate round trip intended in either window belongs to the during phase.
+    const inWindows = run.samples.filter((x) => (x.intendedAt >= a!.startedAt && x.intendedAt < a!.stoppedAt) || (x.intendedAt >= b!.startedAt && x.intendedAt < b!.stoppedAt));
+    expect(inWindows.length).toBeGreaterThan(10);
+    expect(inWindows.every((x) => x.phase === 'during')).toBe(true);
+  });
+
   it('requests an aborted attack started but never settled are recorded as held until the cap', async () => {
     const holding: Attack = {
       ...fakeAttack({ attacking: false }),

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../rig/report/compareRuns.ts';
 import { mergeRuns } from '../rig/report/mergeRuns.ts';
 import { validateRecords, type RecordedMeasures } from '../rig/report/metricNames.ts';
+import { evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
+import { parseThreshold } from '../rig/report/thresholdExpression.ts';
 import { run, scenario } from './support/runResultFixture.ts';
 
 const records: RecordedMeasures = { latencies: [], counters: { attack_tax: 'measure', 'attack_outcomes{attack,outcome}': 'tally' } };
@@ -27,5 +29,23 @@ describe('measure counters', () => {
     const part = (tax: number, id: string) => ({ run: run([scenario('dos-x', { counters: { attack_tax: tax, 'attack_outcomes{attack=slowloris,outcome=cut}': 4 }, records })], id), path: `${id}.json` });
     const merged = mergeRuns([part(1.5, 'a'), part(2.5, 'b'), part(1.2, 'c')], 'm');
     expect(merged.scenarios[0]!.counters).toEqual({ attack_tax: 2.5, 'attack_outcomes{attack=slowloris,outcome=cut}': 12 });
+  });
+
+  it('a threshold takes the highest value of a measure, never the sum; .rate is refused; an unmeasured one breaks', () => {
+    const labelled: RecordedMeasures = { latencies: [], counters: { 'attack_tax{attack}': 'measure' } };
+    const result = run(
+      [
+        scenario('dos-a', { counters: { 'attack_tax{attack=slowloris}': 1.4, 'attack_tax{attack=slow-body}': 1.9 }, records: labelled }),
+        scenario('dos-b', { counters: { 'attack_tax{attack=idle-connections}': 1.2 }, records: labelled }),
+        scenario('dos-c', { counters: {}, records: labelled }),
+      ],
+      'r',
+    );
+    const judged = (expr: string) => evaluateThreshold(parseThreshold(expr), result);
+    expect(judged('attack_tax<2')).toMatchObject({ ok: true, actual: 1.9 });
+    expect(judged('attack_tax<1.5')).toMatchObject({ ok: false, actual: 1.9 });
+    expect(judged('dos-a:attack_tax{attack=slowloris}<1.5')).toMatchObject({ ok: true, actual: 1.4 });
+    expect(judged('attack_tax.rate<2')).toMatchObject({ ok: false, actual: null });
+    expect(judged('dos-c:attack_tax<2')).toMatchObject({ ok: false, actual: null });
   });
 });

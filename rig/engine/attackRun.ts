@@ -5,10 +5,12 @@
 //
 // One open-model run carries the legitimate traffic through all three phases (no gap, no drain
 // between them); each arrival belongs to the phase its *intended* start falls in. The during phase
-// starts when the attacks start (`beforeMs` in) and ends when the last attack has settled: its
-// starts end after `attackMs`, and its held requests/connections end by its own bounds (slowloris
-// waits for the agent's cut) or at `attackCapMs`, when the rig aborts it. The after phase then
-// lasts `afterMs`. Every arrival ends as ok (with its latency from the intended start), failed,
+// starts when the first attack starts (`beforeMs` in) and ends when the last has settled. A family's
+// attacks run one after another, each alone in its own window, so the legitimate traffic of a
+// window shows what that attack costs (the tax per attack) rather than what several cost together:
+// an attack's starts end after `attackMs`, its held requests/connections end by its own bounds
+// (slowloris waits for the agent's cut) or at `attackCapMs` from its start, when the rig aborts it,
+// and the next attack starts then. The after phase then lasts `afterMs`. Every arrival ends as ok (with its latency from the intended start), failed,
 // unfinished (still running at the end) or dropped (never started: no slot) — the verdicts
 // (dosVerdicts.ts) read these samples.
 import type { Attack, AttackOutcome, AttackReport, AttackTarget } from '../attack/attackTypes.ts';
@@ -35,7 +37,7 @@ export interface MixedRunPlan {
   beforeMs: number;
   /** The attacks' starts end after this. */
   attackMs: number;
-  /** Hard bound on the during phase: the attacks are aborted then (their held connections closed). */
+  /** Hard bound on each attack's window: the attack is aborted then (its held connections closed). */
   attackCapMs: number;
   afterMs: number;
   legitTimeoutMs: number;
@@ -70,6 +72,7 @@ export interface AttackRecord {
 export interface MixedRunResult {
   /** performance.now() of the first intended start. */
   origin: number;
+  /** When the first attack started: the during phase's start. Each attack's own window is its record's startedAt..stoppedAt. */
   attackStartAt: number;
   /** When the last attack settled: the during phase's end. */
   attackStopAt: number;
@@ -107,11 +110,14 @@ function tallyOutcomes(outcomes: AttackOutcome[]): string {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'no outcome';
 }
 
-/** `startAt`: the during phase's start, which every attack of the run shares. */
-async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDeps, cap: AbortSignal, startAt: number): Promise<AttackRecord> {
+/** One attack in its own window, aborted `attackCapMs` after its start (or with the run). */
+async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDeps, stop: AbortSignal, startAt = performance.now()): Promise<AttackRecord> {
   const record: AttackRecord = { name: a.name, outcomes: [], startedAt: startAt, stoppedAt: 0, capped: false };
   deps.event('attack-start', a.name, describeParams(a), record.startedAt);
-  const signal = AbortSignal.any([cap, deps.signal]);
+  const capper = new AbortController();
+  const capTimer = setTimeout(() => capper.abort(new Error('the attack cap passed')), plan.attackCapMs);
+  const cap = capper.signal;
+  const signal = AbortSignal.any([cap, stop, deps.signal]);
   try {
     record.report = await a.attack.run(plan.target, a.params, {
       ratePerSecond: a.ratePerSecond,
@@ -123,7 +129,8 @@ async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDep
   } catch (err) {
     record.error = (err as Error).message;
   }
-  record.capped = cap.aborted;
+  clearTimeout(capTimer);
+  record.capped = cap.aborted || stop.aborted;
   record.stoppedAt = performance.now();
   // Started but never settled when the rig aborted it at the cap: the agent held them that long.
   const unsettled = record.report?.aborted ?? (record.report?.started ?? 0) - record.outcomes.length;
@@ -143,7 +150,7 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
   let attackStartAt = Infinity;
   let attackStopAt = Infinity;
   // Offsets from the open model's origin; the end is known only once the attacks settle.
-  const hardEndMs = plan.beforeMs + plan.attackCapMs + plan.afterMs;
+  const hardEndMs = plan.beforeMs + plan.attackCapMs * plan.attacks.length + plan.afterMs;
   function* arrivals(): Generator<Arrival> {
     for (let i = 0; ; i++) {
       const atMs = i * interval;
@@ -173,20 +180,24 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
     }
   };
 
-  const cap = new AbortController();
+  const stop = new AbortController();
   let attacksDone: Promise<AttackRecord[]> = Promise.resolve([]);
   let startTimer: NodeJS.Timeout | undefined;
-  let capTimer: NodeJS.Timeout | undefined;
   origin = performance.now();
   const attacksStarted = new Promise<void>((resolve) => {
     startTimer = setTimeout(() => {
       attackStartAt = performance.now();
-      capTimer = setTimeout(() => cap.abort(new Error('the attack cap passed')), plan.attackCapMs);
-      attacksDone = Promise.all(plan.attacks.map((a) => runAttack(a, plan, deps, cap.signal, attackStartAt))).then((records) => {
+      attacksDone = (async () => {
+        const records: AttackRecord[] = [];
+        // One after another: an attack's window is its own (see the header).
+        for (const a of plan.attacks) {
+          if (stop.signal.aborted || deps.signal.aborted) break;
+          // The first starts the during phase: its window opens at the same instant.
+          records.push(await runAttack(a, plan, deps, stop.signal, records.length === 0 ? attackStartAt : undefined));
+        }
         attackStopAt = Math.max(...records.map((r) => r.stoppedAt), attackStartAt);
-        clearTimeout(capTimer);
         return records;
-      });
+      })();
       resolve();
     }, plan.beforeMs);
   });
@@ -203,9 +214,8 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
   clearTimeout(startTimer);
   if (attackStartAt === Infinity) attackStartAt = attackStopAt = performance.now();
   else await attacksStarted;
-  if (load.aborted) cap.abort(new Error('the run was aborted'));
+  if (load.aborted) stop.abort(new Error('the run was aborted'));
   const records = await attacksDone;
-  clearTimeout(capTimer);
   if (attackStopAt === Infinity) attackStopAt = performance.now();
 
   const samples = planned.map((atMs, index): LegitSample => {

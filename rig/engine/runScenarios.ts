@@ -138,9 +138,14 @@ async function runOne(
   };
 }
 
-/** A scenario that ran records every declared (unlabelled) counter, 0 when never counted, so a gate on it measures a 0 rather than nothing. */
+/**
+ * A scenario that ran records every declared (unlabelled) counter, 0 when never counted, so a gate
+ * on it measures a 0 rather than nothing. Not a `measure` (the attack tax, a recovery time): 0 is
+ * its best value, so one never measured stays absent and a threshold on it breaks, saying so.
+ */
 function recordedCounters(scenario: ScenarioDefinition<object>, verdict: Verdict, counted: Map<string, number>): Record<string, number> {
-  const zeros = verdict === 'skipped' ? [] : Object.keys(scenario.records.counters).filter((name) => !name.includes('{')).map((name) => [name, 0]);
+  const zeros =
+    verdict === 'skipped' ? [] : Object.entries(scenario.records.counters).filter(([name, kind]) => !name.includes('{') && kind !== 'measure').map(([name]) => [name, 0]);
   return { ...Object.fromEntries(zeros), ...Object.fromEntries(counted) };
 }
 

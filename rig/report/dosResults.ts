@@ -96,6 +96,8 @@ export interface AttackRow {
   attack: string;
   outcomes: Record<string, number>;
   refusal?: MetricResult;
+  /** `attack_tax{attack}`: legitimate p99 while this attack alone ran ÷ p99 before. */
+  tax?: number;
 }
 
 /** One row per attack named by an `attack_outcomes` counter or an `attack_refusal` metric, in the order first seen. */
@@ -110,6 +112,8 @@ export function attackRows(s: ScenarioResult): AttackRow[] {
   for (const [key, n] of Object.entries(s.counters)) {
     const labels = labelsOf(key, 'attack_outcomes');
     if (labels?.attack && labels.outcome) row(labels.attack).outcomes[labels.outcome] = (row(labels.attack).outcomes[labels.outcome] ?? 0) + n;
+    const taxed = labelsOf(key, 'attack_tax')?.attack;
+    if (taxed) row(taxed).tax = n;
   }
   for (const [key, m] of Object.entries(s.metrics)) {
     const attack = labelsOf(key, 'attack_refusal')?.attack;

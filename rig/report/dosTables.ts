@@ -26,9 +26,9 @@ function attackTable(s: ScenarioResult): HtmlValue {
   const rows = attackRows(s);
   if (rows.length === 0) return null;
   const kinds = outcomeColumns(rows);
-  return html`<h4>Attacks: how each hostile request ended</h4><table class="dos attacks"><thead><tr><th>attack</th>${kinds.map((k) => html`<th>${k}</th>`)}<th>total</th><th>refusal n</th><th>refusal p50 ms</th><th>refusal p99 ms</th></tr></thead><tbody>${rows.map((r) => {
+  return html`<h4>Attacks: how each hostile request ended</h4><table class="dos attacks"><thead><tr><th>attack</th><th title="legitimate p99 while this attack alone ran ÷ p99 before">tax</th>${kinds.map((k) => html`<th>${k}</th>`)}<th>total</th><th>refusal n</th><th>refusal p50 ms</th><th>refusal p99 ms</th></tr></thead><tbody>${rows.map((r) => {
     const total = Object.values(r.outcomes).reduce((a, b) => a + b, 0);
-    return html`<tr data-attack="${r.attack}"><td><code>${r.attack}</code></td>${kinds.map((k) => {
+    return html`<tr data-attack="${r.attack}"><td><code>${r.attack}</code></td><td class="num">${r.tax === undefined ? '' : `${r.tax.toFixed(2)}×`}</td>${kinds.map((k) => {
       const n = r.outcomes[k] ?? 0;
       return html`<td class="num${n > 0 && BAD_OUTCOMES.has(k) ? ' bad' : ''}">${n}</td>`;
     })}<td class="num">${total}</td><td class="num">${r.refusal ? r.refusal.count : ''}</td><td class="num">${r.refusal ? msText(r.refusal.p50) : ''}</td><td class="num">${r.refusal ? msText(r.refusal.p99) : ''}</td></tr>`;

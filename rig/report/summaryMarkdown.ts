@@ -30,7 +30,7 @@ export function markdownCell(text: string): string {
     .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
 }
 
-/** One line per DoS scenario: its tax and how each attack's requests ended. */
+/** One line per DoS scenario: its tax over the whole attack phase, then each attack's own tax and how its requests ended. */
 function dosLine(s: ScenarioResult): string {
   const tax = attackTax(s);
   const taxText = tax
@@ -41,7 +41,8 @@ function dosLine(s: ScenarioResult): string {
   const attacks = rows.map((r) => {
     const outcomes = kinds.filter((k) => r.outcomes[k]).map((k) => `${markdownCell(k)} ${r.outcomes[k]}`);
     const refusal = r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
-    return `${markdownCell(r.attack)}: ${outcomes.join(', ') || 'no outcome'}${refusal}`;
+    const tax = r.tax === undefined ? '' : `tax ${r.tax.toFixed(2)}×, `;
+    return `${markdownCell(r.attack)}: ${tax}${outcomes.join(', ') || 'no outcome'}${refusal}`;
   });
   // `notes` (what the scenario could not judge) is dos-engine's results field; read defensively.
   const notes = (s as ScenarioResult & { notes?: unknown }).notes;

@@ -1,13 +1,13 @@
 // Evaluates thresholds against a finished run (or a merge). Without a scenario scope a threshold
 // sees the whole run as one: the metric's histograms of every scenario that recorded it are added
-// exactly (never percentiles averaged), counters are summed. A name without labels takes every
+// exactly (never percentiles averaged), counters are summed (a `measure` takes its highest value). A name without labels takes every
 // labelled series of it (`round_trip` = every `round_trip{rate=…}`). A threshold that has nothing
 // to measure breaks, so a typo or a skipped scenario cannot pass a gate silently (a scenario that
 // ran records its declared counters, 0 included; thresholdNames.ts refuses unknown names up front).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { RunResult, ScenarioResult, ThresholdResult } from './runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
-import { keyMatches } from './metricNames.ts';
+import { baseName, keyMatches } from './metricNames.ts';
 import { printableLine } from './terminalText.ts';
 
 const keysOf = (record: Record<string, unknown>, name: string): string[] => Object.keys(record).filter((key) => keyMatches(key, name));
@@ -61,6 +61,11 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   return { value, shown: fmtMs(value), about, latency: true };
 }
 
+/** The scenario declares `name` (a base or one labelled series) as a `measure` counter. */
+function isMeasure(s: ScenarioResult, name: string): boolean {
+  return Object.entries(s.records?.counters ?? {}).some(([declared, kind]) => kind === 'measure' && baseName(declared) === baseName(name));
+}
+
 function counter(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
   const holders = scenarios.filter((s) => keysOf(s.counters, t.name).length > 0);
   if (holders.length === 0) {
@@ -68,8 +73,15 @@ function counter(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
     // A scenario that ran records its declared counters (0 included): none here means none ran that counts it.
     return `no counter ${t.name} was recorded ${all ? 'by any scenario' : `in ${scenarios[0]!.name}`}`;
   }
-  const total = holders.reduce((sum, s) => sum + keysOf(s.counters, t.name).reduce((n, key) => n + s.counters[key]!, 0), 0);
   const where = scopeLabel(holders, all);
+  // A measure (the attack tax, MB, seconds) does not add up: several series or scenarios give their worst (highest).
+  if (holders.some((s) => isMeasure(s, t.name))) {
+    if (t.stat.kind !== 'counter') return `${t.name} is a measure (a value, not a count): .rate means nothing; compare it as it is`;
+    const values = holders.flatMap((s) => keysOf(s.counters, t.name).map((key) => s.counters[key]!));
+    const worst = Math.max(...values);
+    return { value: worst, shown: fmtNumber(worst), about: `the highest of ${values.length} ${where}` };
+  }
+  const total = holders.reduce((sum, s) => sum + keysOf(s.counters, t.name).reduce((n, key) => n + s.counters[key]!, 0), 0);
   if (t.stat.kind === 'counter') return { value: total, shown: fmtNumber(total), about: where };
   const seconds = holders.reduce((sum, s) => sum + s.durationMs, 0) / 1000;
   if (seconds <= 0) return `${t.name}.rate has no scenario time to divide by`;
