@@ -97,6 +97,17 @@ describe('payload attacks', () => {
     expect(kinds((await attack('deep-answer', openTarget)).outcomes)).toEqual(['accepted']);
   });
 
+  it('deep-answer starts nothing, saying why, without a live prompt and a valid payload (a refusal then proves no nesting bound)', async () => {
+    const noPayload = { ...openTarget, openPrompt: async (): Promise<LivePrompt> => ({ taskId: 't', promptId: 'p', responseSchema: PATTERN_SCHEMA, validPayload: undefined }) };
+    const without = await attack('deep-answer', noPayload, {}, 0);
+    expect(without.outcomes).toEqual([]);
+    expect(without.report.notes.join(' ')).toMatch(/no valid object payload/);
+    const { openPrompt: _none, ...noPrompts } = openTarget;
+    const blind = await attack('deep-answer', noPrompts, {}, 0);
+    expect(blind.outcomes).toEqual([]);
+    expect(blind.report.notes.join(' ')).toMatch(/needs a live prompt/);
+  });
+
   it("pattern-backtracking: aims at the schema's pattern and is refused by the linear matcher; accepted by the unprotected server", async () => {
     const { outcomes } = await attack('pattern-backtracking', agentTarget, { repeat: 30 });
     for (const o of outcomes) {

@@ -30,7 +30,10 @@ export class AgentProcess {
   url = '';
   stderrTail = '';
 
-  constructor(private readonly faults: string[]) {
+  constructor(
+    private readonly faults: string[],
+    private readonly extraArgs: readonly string[] = [],
+  ) {
     tempDirs.add(this.dir);
   }
 
@@ -39,6 +42,7 @@ export class AgentProcess {
     // stdin pipe close and stops instead of living on as an orphan.
     const args = [CLI, 'agent', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath, '--exit-with-stdin'];
     for (const fault of this.faults) args.push('--fault', fault);
+    args.push(...this.extraArgs);
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     live.add(child);
     child.once('exit', () => live.delete(child));

@@ -78,7 +78,7 @@ export const LEGIT_DEFAULTS = { legitRate: 10, warmupMs: 1_000, legitTimeoutMs: 
  * nesting and size bounds — not the schema — stand between a deep or huge payload and acceptance.
  * Other agents get their own default prompt.
  */
-export const PAYLOAD_STEPS = [{ prompt: { text: 'Say a few a letters', response_schema: { type: 'object', properties: { answer: { type: 'string', pattern: '^(a+)+$' }, tree: {} }, required: ['answer'] } } }, { complete: {} }];
+export const PAYLOAD_STEPS = [{ prompt: { text: 'Say a few a letters', response_schema: { type: 'object', properties: { answer: { type: 'string', pattern: '^(a+)+$', examples: ['aaaa'] }, tree: {} }, required: ['answer'] } } }, { complete: {} }];
 
 const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = ['refused', 'rate-limited', 'cut', 'accepted', 'server-error', 'held', 'connect-failed'];
 

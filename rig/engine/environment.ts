@@ -41,6 +41,8 @@ export interface EnvironmentOptions {
   onClose?: () => Promise<void>;
   /** For the embedded agent: fault flags it starts with. */
   agentFaults: string[];
+  /** For the embedded agent: more `a2a-rig agent` flags (the DoS matrix shortens its timeouts with them). */
+  agentArgs?: string[];
   generation: Generation | 'auto';
   /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
   toxics?: ToxicSpec[];
@@ -79,7 +81,7 @@ export class Environment {
     if (options.target) {
       directUrl = options.target.replace(/\/+$/, '');
     } else {
-      process = new AgentProcess(options.agentFaults);
+      process = new AgentProcess(options.agentFaults, options.agentArgs);
       try {
         directUrl = await process.start();
       } catch (err) {

@@ -14,9 +14,15 @@ export const deepAnswer = defineAttack({
   defaults: { depth: 10_000, replyTimeoutMs: REPLY_TIMEOUT_MS },
   bounds: { depth: [1, 10_000_000], replyTimeoutMs: [1, MAX_HOLD_MS] },
   async prepare(target, params, notes) {
-    const prompt = await livePromptOr(target, notes, true);
+    // A live prompt and a valid payload, or nothing: a deep answer refused for an unknown task or a
+    // missing required property proves nothing about a nesting bound (it would read as a pass).
+    const prompt = await livePromptOr(target, notes, false);
     if (!prompt) return undefined;
-    const valid = typeof prompt.validPayload === 'object' && prompt.validPayload !== null && !Array.isArray(prompt.validPayload) ? prompt.validPayload : {};
+    const valid = prompt.validPayload;
+    if (typeof valid !== 'object' || valid === null || Array.isArray(valid)) {
+      notes.push('no valid object payload is known for the prompt (the rig could not build one from its response_schema), so a refusal could be the schema\'s rather than a nesting bound: nothing started');
+      return undefined;
+    }
     const nested = `${'['.repeat(params.depth)}${']'.repeat(params.depth)}`;
     const { tree: _replaced, ...rest } = valid as Record<string, unknown>;
     const fields = JSON.stringify({ ...rest, tree: 0 });
