@@ -82,15 +82,19 @@ const scenario = (results: RunResult, name: string) => {
 
 /**
  * Each peer flag, the family it must fail, and the failing check: `check` matches the check's name
- * (which the correct peer must pass), `detail` what the broken peer's measurement says.
+ * (which the correct peer must pass), `detail` what the broken peer's measurement says. The body,
+ * header, timeout and connection guards live below the SDK (dos_guards.py: an ASGI middleware and
+ * uvicorn's protocol, the same code in both venvs), so one SDK shows them (the file's time is short;
+ * the 0.3.26 peer fails the same checks when run by hand); the depth bound and duplicate answers
+ * run on both, as their failures pass through each SDK's own request handling.
  */
 const BROKEN: { fault: string; family: string; check: RegExp; detail: RegExp; only?: PeerSdk }[] = [
-  { fault: 'no-body-limit', family: 'dos-payloads', check: /^oversized-answer: refused before the request is read/, detail: /15 of 15 answered after reading it/ },
+  { fault: 'no-body-limit', family: 'dos-payloads', only: '1.3.0', check: /^oversized-answer: refused before the request is read/, detail: /15 of 15 answered after reading it/ },
   { fault: 'no-depth-limit', family: 'dos-payloads', check: /^deep-answer: no 5xx to attack requests/, detail: /answered 5xx; first: HTTP 500/ },
-  { fault: 'parse-errors-500', family: 'dos-malformed', check: /^(malformed-json|bad-utf8): no 5xx to attack requests/, detail: /60 of 60 answered 5xx/ },
-  { fault: 'no-header-limit', family: 'dos-malformed', check: /^huge-headers: every attack request refused/, detail: /15 accepted/ },
-  { fault: 'no-request-timeouts', family: 'dos-slow', check: /^(slowloris|slow-body): cut within \d+ ms/, detail: /none cut/ },
-  { fault: 'no-connection-limit', family: 'dos-connections', check: /^idle-connections: the agent sheds beyond its bound/, detail: /^0 shed at once/ },
+  { fault: 'parse-errors-500', family: 'dos-malformed', only: '1.3.0', check: /^(malformed-json|bad-utf8): no 5xx to attack requests/, detail: /60 of 60 answered 5xx/ },
+  { fault: 'no-header-limit', family: 'dos-malformed', only: '1.3.0', check: /^huge-headers: every attack request refused/, detail: /15 accepted/ },
+  { fault: 'no-request-timeouts', family: 'dos-slow', only: '1.3.0', check: /^(slowloris|slow-body): cut within \d+ ms/, detail: /none cut/ },
+  { fault: 'no-connection-limit', family: 'dos-connections', only: '1.3.0', check: /^idle-connections: the agent sheds beyond its bound/, detail: /^0 shed at once/ },
   { fault: 'duplicate-accepted', family: 'dos-answers', check: /^duplicate-answers: every attack request refused/, detail: /0 of 60 refused.*60 accepted/ },
 ];
 
