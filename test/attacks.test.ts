@@ -281,6 +281,65 @@ describe('stream attacks', () => {
       db.cleanup();
     }
   });
+
+  /** A raw HTTP/1.1 server serving every subscription as `serve` says; its sockets destroyed on close. */
+  async function streamServer(serve: (socket: Socket, head: string) => void): Promise<{ target: AttackTarget; close: () => Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+      let seen = '';
+      const onData = (d: Buffer) => {
+        seen += d.toString('latin1');
+        if (!seen.includes('\r\n\r\n')) return;
+        socket.off('data', onData);
+        serve(socket, seen.slice(0, seen.indexOf('\r\n\r\n')).toLowerCase());
+      };
+      socket.on('data', onData);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = attackTarget({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    return {
+      target: { ...base, openPrompt: openTarget.openPrompt },
+      close: async () => {
+        sockets.forEach((s) => s.destroy());
+        await new Promise((r) => server.close(r));
+      },
+    };
+  }
+  const SSE_HEAD = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n';
+  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+
+  it('unread-streams: an unbounded server that closes on bytes after a `Connection: close` request (h11, uvicorn) holds every stream, not cut by the probe', async () => {
+    // Like h11: once the client said close, any further byte is a protocol error and the connection goes.
+    const { target, close } = await streamServer((socket, head) => {
+      socket.write(SSE_HEAD + chunk(': open\n\n'));
+      if (/^connection: close$/m.test(head)) setTimeout(() => socket.once('data', () => socket.destroy()), 50);
+    });
+    try {
+      const { outcomes } = await attack('unread-streams', target, { holdMs: 1_500, probeMs: 100 }, 2);
+      expect(kinds(outcomes)).toEqual(['held']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('unread-streams: a server that refuses every subscription (a2a-sdk 0.3: -32001 in the first frame) has nothing to hold: nothing starts, and the notes say why', async () => {
+    const { target, close } = await streamServer((socket) => {
+      socket.end(SSE_HEAD + chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n') + '0\r\n\r\n');
+    });
+    try {
+      const outcomes: AttackOutcome[] = [];
+      const report = await ATTACKS['unread-streams'].run(target, { holdMs: 1_000 }, { ratePerSecond: 50, maxRequests: 3, durationMs: 2000, signal: new AbortController().signal, onOutcome: (o) => outcomes.push(o) });
+      expect(outcomes).toEqual([]);
+      expect(report.started).toBe(0);
+      expect(report.notes.join('\n')).toMatch(/refuses a subscription .*-32001.*no bound; nothing started/);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('wire generations and bindings', () => {

@@ -3,7 +3,14 @@
 // frames. The agent must bound them: refuse streams beyond its per-task and total bounds, and cut
 // a reader whose buffer fills. Each is held up to `holdMs`; a close of the agent's is seen through
 // a CRLF written every `probeMs` (HTTP/1.1 ignores empty lines between requests; a write to a
-// closed socket fails), never by reading.
+// closed socket fails), never by reading. The request asks to keep the connection alive: the
+// probe's empty lines are then legal between requests (RFC 9112 §2.2), where after `Connection:
+// close` the client has promised to send nothing more, and an h11 server (uvicorn) cuts the
+// connection on the first probe: a cut the rig provoked, not the agent's bound.
+// Before the attack, one subscription of its own (on a prompt of its own) must be served: an agent
+// that refuses every subscription (a2a-sdk 0.3 answers tasks/resubscribe on a parked task with
+// -32001 Task not found) has no stream to leave unread, and its refusals are no bound; the attack
+// then starts nothing and says why, rather than count them as streams shed.
 import type { LivePrompt } from '../attackTypes.ts';
 import { errorCodeOf } from '../attackOutcome.ts';
 import { requestHead, subscribeRequest } from '../attackRequests.ts';
@@ -11,6 +18,8 @@ import { attackExchange } from '../attackSocket.ts';
 import { defineAttack, livePromptOr, MAX_HOLD_MS } from '../defineAttack.ts';
 
 export const STREAM_GRACE_MS = 250;
+/** How long the preflight subscription is held: past the grace in which a refusal shows. */
+export const PREFLIGHT_HOLD_MS = STREAM_GRACE_MS + 250;
 
 export const unreadStreams = defineAttack({
   name: 'unread-streams',
@@ -27,16 +36,16 @@ export const unreadStreams = defineAttack({
       prompts.push(prompt);
     }
     if (prompts.length === 0) return undefined;
-    const requests = prompts.map((p) => {
+    const requestFor = (p: LivePrompt) => {
       const { method, path, body } = subscribeRequest(target, p.taskId);
-      return Buffer.from(`${requestHead(target, method, path, { contentLength: Buffer.byteLength(body), accept: 'text/event-stream' })}${body}`, 'utf8');
-    });
-    return (i, s) =>
+      return Buffer.from(`${requestHead(target, method, path, { contentLength: Buffer.byteLength(body), accept: 'text/event-stream', connection: 'keep-alive' })}${body}`, 'utf8');
+    };
+    const subscribe = (request: Buffer, s: AbortSignal, holdMs: number) =>
       attackExchange(
         target,
         s,
         {
-          holdMs: params.holdMs,
+          holdMs,
           what: 'unread event stream',
           onHead: (head) => (head.status >= 200 && head.status < 300 && (head.headers['content-type'] ?? '').includes('text/event-stream') ? 'stream' : 'read'),
           streamGrace: {
@@ -52,8 +61,19 @@ export const unreadStreams = defineAttack({
           probe: { bytes: '\r\n', everyMs: params.probeMs },
         },
         async (io) => {
-          await io.write(requests[i % requests.length]);
+          await io.write(request);
         },
       );
+    // The preflight, on a prompt of its own so it takes no place in the attack's per-task bound.
+    const own = await livePromptOr(target, notes, false);
+    if (!own) return undefined;
+    const preflight = await subscribe(requestFor(own), signal, PREFLIGHT_HOLD_MS);
+    // Only a plain refusal stops it: a 429 is a limit at work, a 5xx a finding, both for the attack to record.
+    if (preflight !== 'aborted' && preflight.kind === 'refused') {
+      notes.push(`the agent refuses a subscription to a live prompt's task even with no other stream open (${preflight.detail ?? `HTTP ${preflight.status}`}): no stream to leave unread, and a refusal that is no bound; nothing started`);
+      return undefined;
+    }
+    const requests = prompts.map(requestFor);
+    return (i, s) => subscribe(requests[i % requests.length], s, params.holdMs);
   },
 });

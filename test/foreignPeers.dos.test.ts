@@ -1,0 +1,171 @@
+// The DoS scenarios (scenarios/dos/) against agents the rig did not write: the Python peers of
+// test/peers/python on the official a2a-sdk 1.3.0 (A2A 1.0 wire) and 0.3.26 (A2A 0.3 wire), whose
+// DoS guards (dos_guards.py) live in their HTTP layer, not in the rig's reference agent. The correct
+// peer must pass each family it can be judged on; each guard-removing flag must fail its family, on
+// the check of the guarantee it breaks (named), so that no verdict rests on our own agent's quirks.
+//
+// Two overrides, both because the scenario default does not fit this agent, not to make it pass:
+// - dos-payloads: deep-answer at the attack's own default depth, 10,000, not the scenario's 100. The
+//   peer's nesting bound is 128 levels and its prompt schema closes its properties, so at depth 100
+//   the schema refuses the extra `tree` (422) whether or not a depth bound exists: the attack could
+//   not tell the broken peer from the correct one. At 10,000 the correct peer refuses before parsing
+//   (400, -32600) and the one without its bound hands the body to json.loads (RecursionError: 500).
+// - dos-connections: clientBound 512, the peer's per-client bound (the scenario's 1,024 is the
+//   reference agent's), so the flood needs only 512 + 256 open files and still runs where
+//   `ulimit -n` is 1,024.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
+import payloads from '../scenarios/dos/payloads.ts';
+import { readRunFiles, runRig } from './support/rigCli.ts';
+import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+
+let out = '';
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'a2a-rig-dos-peers-'));
+});
+afterAll(() => {
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
+const smokeAttacks = payloads.params.smoke.attacks;
+const OVERRIDES: Record<string, string[]> = {
+  'dos-payloads': ['--param', `dos-payloads.attacks=${JSON.stringify({ ...smokeAttacks, 'deep-answer': { ...smokeAttacks['deep-answer'], depth: 10_000 } })}`],
+  'dos-connections': ['--param', 'dos-connections.clientBound=512'],
+};
+
+// The mixed runs are mostly waiting (fixed phases), but a Python peer and the rig share two cores
+// with the rest of the suite: at most this many rig runs at once.
+let running = 0;
+const waiting: (() => void)[] = [];
+async function limited<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= 3) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** Starts a peer with `faults`, runs `scenarios` against it, always closes the peer; the run's results. */
+function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], scenarios: string[]) {
+  return limited(async () => {
+    const peer = await startPythonPeer({ sdk, faults });
+    const dir = join(out, `${sdk}-${label}`);
+    try {
+      const argv = ['run', ...scenarios, '--target', peer.url, ...COMMON, ...scenarios.flatMap((s) => OVERRIDES[s] ?? []), '--out', dir];
+      const run = await runRig(argv, 150_000);
+      try {
+        return { run, results: readRunFiles(dir).results };
+      } catch (err) {
+        throw new Error(`a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`);
+      }
+    } finally {
+      await peer.close();
+    }
+  });
+}
+
+const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
+const explain = (results: RunResult) =>
+  results.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}; notes: ${(s.notes ?? []).join(' | ')}`).join('\n');
+const scenario = (results: RunResult, name: string) => {
+  const found = results.scenarios.find((s) => s.name === name);
+  if (!found) throw new Error(`${name} is not in the results:\n${explain(results)}`);
+  return found;
+};
+
+/**
+ * Each peer flag, the family it must fail, and the failing check: `check` matches the check's name
+ * (which the correct peer must pass), `detail` what the broken peer's measurement says. The body,
+ * header, timeout and connection guards live below the SDK (dos_guards.py: an ASGI middleware and
+ * uvicorn's protocol, the same code in both venvs), so one SDK shows them (the file's time is short;
+ * the 0.3.26 peer fails the same checks when run by hand); the depth bound and duplicate answers
+ * run on both, as their failures pass through each SDK's own request handling.
+ */
+const BROKEN: { fault: string; family: string; check: RegExp; detail: RegExp; only?: PeerSdk }[] = [
+  { fault: 'no-body-limit', family: 'dos-payloads', only: '1.3.0', check: /^oversized-answer: refused before the request is read/, detail: /15 of 15 answered after reading it/ },
+  { fault: 'no-depth-limit', family: 'dos-payloads', check: /^deep-answer: no 5xx to attack requests/, detail: /answered 5xx; first: HTTP 500/ },
+  { fault: 'parse-errors-500', family: 'dos-malformed', only: '1.3.0', check: /^(malformed-json|bad-utf8): no 5xx to attack requests/, detail: /60 of 60 answered 5xx/ },
+  { fault: 'no-header-limit', family: 'dos-malformed', only: '1.3.0', check: /^huge-headers: every attack request refused/, detail: /15 accepted/ },
+  { fault: 'no-request-timeouts', family: 'dos-slow', only: '1.3.0', check: /^(slowloris|slow-body): cut within \d+ ms/, detail: /none cut/ },
+  { fault: 'no-connection-limit', family: 'dos-connections', only: '1.3.0', check: /^idle-connections: the agent sheds beyond its bound/, detail: /^0 shed at once/ },
+  { fault: 'duplicate-accepted', family: 'dos-answers', check: /^duplicate-answers: every attack request refused/, detail: /0 of 60 refused.*60 accepted/ },
+];
+
+/** The families the correct peer passes, in two runs so the suite's slots pack evenly. */
+const PASSING = [['dos-payloads', 'dos-answers', 'dos-malformed', 'dos-connections'], ['dos-slow']];
+
+const SDKS = ['1.3.0', '0.3.26'] as const;
+const missing = Object.fromEntries(SDKS.map((sdk) => [sdk, pythonPeerMissing(sdk) !== undefined])) as Record<PeerSdk, boolean>;
+/** Broken runs longest first (dos-slow waits out its 15 s request timeout), so the slots pack evenly. */
+const LONGEST_FIRST = ['dos-slow', 'dos-connections', 'dos-payloads', 'dos-malformed', 'dos-answers'];
+
+// Tests are declared longest first, the two SDKs side by side: they start in this order.
+describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => {
+  for (const families of PASSING) {
+    for (const sdk of SDKS) {
+      it.skipIf(missing[sdk])(`${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`, { timeout: 240_000 }, async () => {
+        const { run, results } = await rigAgainstPeer(sdk, families.join('+'), [], families);
+        expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(families.map((f) => [f, 'passed']).sort());
+        // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.
+        for (const v of BROKEN.filter((b) => families.includes(b.family))) {
+          const checks = scenario(results, v.family).checks.filter((c) => v.check.test(c.name));
+          expect(checks.length, `${v.family} judged ${v.check}\n${explain(results)}`).toBeGreaterThan(0);
+          expect(checks.filter((c) => !c.ok), explain(results)).toEqual([]);
+        }
+        // The payloads family judges oversized and deep answers only: the peer's prompts carry no
+        // `pattern`, so pattern-backtracking has nothing to aim at and says so (not a pass).
+        if (families.includes('dos-payloads')) expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(/pattern-backtracking: no hostile request was made/);
+        expect(run.code, run.stderr).toBe(0);
+      });
+    }
+  }
+
+  for (const sdk of SDKS) {
+    // dos-streams: neither peer bounds its streams, and neither has a replay plane (unread-replay is
+    // left out, noted). The 1.3.0 SDK serves SubscribeToTask on a parked task and holds the stream
+    // unread: the scenario fails, truthfully, on the missing bound. The 0.3.26 SDK answers
+    // tasks/resubscribe on a parked task with -32001 (Task not found), even with no other stream
+    // open: there is nothing to leave unread and no bound to judge, so the scenario skips and says
+    // why (exit 3, nothing tested), never reads green.
+    it.skipIf(missing[sdk])(`${sdk} correct peer: dos-streams ${sdk === '1.3.0' ? 'fails on the stream bound it lacks' : 'skips: every subscription refused, nothing to judge'}`, { timeout: 240_000 }, async () => {
+      const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams']);
+      const s = scenario(results, 'dos-streams');
+      expect(s.notes?.join('\n')).toMatch(/unread-replay: the agent offers no replay plane/);
+      if (sdk === '1.3.0') {
+        expect(s.verdict, explain(results)).toBe('failed');
+        expect(failing(s).join('\n'), explain(results)).toMatch(/^unread-streams: the agent sheds beyond its bound[^\n]*: 0 shed at once, 0 cut later, \d+ held/m);
+        expect(s.reason).toMatch(/^unread-streams: the agent sheds beyond its bound/);
+        expect(run.code, run.stderr).toBe(1);
+      } else {
+        expect(s.verdict, explain(results)).toBe('skipped');
+        expect(s.checks.filter((c) => c.name.startsWith('unread-streams')), explain(results)).toEqual([]);
+        expect(s.reason).toMatch(/unread-streams: no hostile request was made \(the agent refuses a subscription[^)]*-32001/);
+        expect(run.code, run.stderr).toBe(3);
+      }
+    });
+  }
+
+  const broken = [...BROKEN].sort((a, b) => LONGEST_FIRST.indexOf(a.family) - LONGEST_FIRST.indexOf(b.family));
+  for (const variant of broken) {
+    for (const sdk of SDKS.filter((x) => !variant.only || variant.only === x)) {
+      it.skipIf(missing[sdk])(`${sdk} broken peer (${variant.fault}) fails ${variant.family}, on the guarantee it breaks`, { timeout: 240_000 }, async () => {
+        const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], [variant.family]);
+        const s = scenario(results, variant.family);
+        // failed, not errored or skipped: the rig saw the broken guarantee and said which.
+        expect(s.verdict, explain(results)).toBe('failed');
+        const broken = s.checks.filter((c) => !c.ok && variant.check.test(c.name));
+        expect(broken.length, explain(results)).toBeGreaterThan(0);
+        for (const c of broken) expect(c.detail, explain(results)).toMatch(variant.detail);
+        expect(results.verdict).toBe('failed');
+        expect(run.code, run.stderr).toBe(1);
+      });
+    }
+  }
+});
