@@ -10,8 +10,10 @@ import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from
 
 const memory = { maxRssGrowthMb: 256 };
 // Unread streams are held for holdMs, then let go by the attack: within the cap, so the during
-// phase ends when they do.
-const hold = { holdMs: 4_000 };
+// phase ends when they do. A probe every 200 ms: an agent whose only stream bound is a reader's
+// buffer cuts the stream, and the attack sees that cut only at its next probe (after a 250 ms
+// grace), which must come within maxShedMs (1 s) for the cut to count as shed at once.
+const hold = { holdMs: 4_000, probeMs: 200 };
 const smoke = dosProfile('smoke', { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } }, memory);
 const ci = dosProfile('ci', { 'unread-streams': { rate: 50, max: 400, ...hold }, 'unread-replay': { rate: 50, max: 400, ...hold } }, memory);
 const full = dosProfile('full', { 'unread-streams': { rate: 50, max: 2_000, ...hold }, 'unread-replay': { rate: 50, max: 2_000, ...hold } }, memory);
