@@ -1,5 +1,5 @@
 // docker-compose.yml end to end: the stack comes up healthy on free loopback ports, the rig's default
-// suite (smoke profile) passes against the agent container through the Toxiproxy container, with
+// suite (smoke profile, the DoS scenarios left out) passes against the agent container through the Toxiproxy container, with
 // crash-restart killing (-9) and restarting that container, Prometheus scrapes the agent and the rig,
 // and every query of the Grafana dashboard returns data from it. The verdicts and query results are
 // printed (CI's log is the evidence). Always `down -v`.
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/localHost.ts';
 import { readRunFiles, runRig, type CliRun } from './support/rigCli.ts';
+import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 
 const repoRoot = new URL('../', import.meta.url).pathname;
 const composeFile = join(repoRoot, 'docker-compose.yml');
@@ -126,8 +127,11 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('docker-compose stack e
     const agent = containerOf('agent');
     const runStart = Date.now() / 1000;
     const out = join(dir, 'run');
+    // Every scenario but the DoS ones (a minute and a half of attacks that prove nothing about the
+    // containers; test/scenarioMutationMatrix.dos.test.ts runs them).
+    const notDos = (await loadScenarios()).filter((s) => !s.tags.includes('dos')).map((s) => s.name);
     const run: CliRun = await runRig(
-      ['run', '--profile', 'smoke', '--target', `http://127.0.0.1:${ports.agent}`, '--toxiproxy', `http://127.0.0.1:${ports.toxiproxy}`,
+      ['run', ...notDos, '--profile', 'smoke', '--target', `http://127.0.0.1:${ports.agent}`, '--toxiproxy', `http://127.0.0.1:${ports.toxiproxy}`,
         '--restart-cmd', `docker kill --signal KILL ${agent} && docker start ${agent}`, '--metrics-port', String(ports.rig), '--out', out],
       170_000,
     );

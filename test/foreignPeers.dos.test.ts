@@ -12,7 +12,10 @@
 //   (400, -32600) and the one without its bound hands the body to json.loads (RecursionError: 500).
 // - dos-connections: clientBound 512, the peer's per-client bound (the scenario's 1,024 is the
 //   reference agent's), so the flood needs only 512 + 256 open files and still runs where
-//   `ulimit -n` is 1,024.
+//   `ulimit -n` is 1,024; its rate 1,000/s for 1 s, so that it holds more than 512 at once while the
+//   peer cuts idle sockets after 1.5 s.
+// Every run has the tests' short phases and the peers their short timeouts (1.5 s headers, 3 s
+// request; test/support/dosRuns.ts); a broken peer's run judges only the attack its flag is about.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +24,8 @@ import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
 import payloads from '../scenarios/dos/payloads.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
 import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+import { fastDosParams, onlyAttack, paramArgs, type ParamOverrides } from './support/dosRuns.ts';
+import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 
 let out = '';
 beforeAll(() => {
@@ -32,10 +37,12 @@ afterAll(() => {
 
 const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
 const smokeAttacks = payloads.params.smoke.attacks;
-const OVERRIDES: Record<string, string[]> = {
-  'dos-payloads': ['--param', `dos-payloads.attacks=${JSON.stringify({ ...smokeAttacks, 'deep-answer': { ...smokeAttacks['deep-answer'], depth: 10_000 } })}`],
-  'dos-connections': ['--param', 'dos-connections.clientBound=512'],
+const OVERRIDES: ParamOverrides = {
+  'dos-payloads': { attacks: { ...smokeAttacks, 'deep-answer': { ...smokeAttacks['deep-answer'], depth: 10_000 } } },
+  'dos-connections': { clientBound: 512, attacks: { 'idle-connections': { rate: 1_000, max: 900, holdMs: 4_000 } } },
 };
+const PEER_ENV = { A2A_PEER_HEADERS_TIMEOUT_S: '1.5', A2A_PEER_REQUEST_TIMEOUT_S: '3' };
+const catalog = await loadScenarios();
 
 // The mixed runs are mostly waiting (fixed phases), but a Python peer and the rig share two cores
 // with the rest of the suite: at most this many rig runs at once.
@@ -52,13 +59,14 @@ async function limited<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Starts a peer with `faults`, runs `scenarios` against it, always closes the peer; the run's results. */
-function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], scenarios: string[]) {
+/** Starts a peer with `faults`, runs `scenarios` against it (`params` over the defaults here), always closes the peer; the run's results. */
+function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], scenarios: string[], params: ParamOverrides = {}) {
   return limited(async () => {
-    const peer = await startPythonPeer({ sdk, faults });
+    const peer = await startPythonPeer({ sdk, faults, env: PEER_ENV });
     const dir = join(out, `${sdk}-${label}`);
     try {
-      const argv = ['run', ...scenarios, '--target', peer.url, ...COMMON, ...scenarios.flatMap((s) => OVERRIDES[s] ?? []), '--out', dir];
+      const overrides = fastDosParams(scenarios, Object.fromEntries(scenarios.map((n) => [n, { ...OVERRIDES[n], ...params[n] }])));
+      const argv = ['run', ...scenarios, '--target', peer.url, ...COMMON, ...paramArgs(overrides), '--out', dir];
       const run = await runRig(argv, 150_000);
       try {
         return { run, results: readRunFiles(dir).results };
@@ -88,43 +96,48 @@ const scenario = (results: RunResult, name: string) => {
  * the 0.3.26 peer fails the same checks when run by hand); the depth bound and duplicate answers
  * run on both, as their failures pass through each SDK's own request handling.
  */
-const BROKEN: { fault: string; family: string; check: RegExp; detail: RegExp; only?: PeerSdk }[] = [
-  { fault: 'no-body-limit', family: 'dos-payloads', only: '1.3.0', check: /^oversized-answer: refused before the request is read/, detail: /15 of 15 answered after reading it/ },
-  { fault: 'no-depth-limit', family: 'dos-payloads', check: /^deep-answer: no 5xx to attack requests/, detail: /answered 5xx; first: HTTP 500/ },
-  { fault: 'parse-errors-500', family: 'dos-malformed', only: '1.3.0', check: /^(malformed-json|bad-utf8): no 5xx to attack requests/, detail: /60 of 60 answered 5xx/ },
-  { fault: 'no-header-limit', family: 'dos-malformed', only: '1.3.0', check: /^huge-headers: every attack request refused/, detail: /15 accepted/ },
-  { fault: 'no-request-timeouts', family: 'dos-slow', only: '1.3.0', check: /^(slowloris|slow-body): cut within \d+ ms/, detail: /none cut/ },
-  { fault: 'no-connection-limit', family: 'dos-connections', only: '1.3.0', check: /^idle-connections: the agent sheds beyond its bound/, detail: /^0 shed at once/ },
-  { fault: 'duplicate-accepted', family: 'dos-answers', check: /^duplicate-answers: every attack request refused/, detail: /0 of 60 refused.*60 accepted/ },
+const BROKEN: { fault: string; family: string; attack: string; check: RegExp; detail: RegExp; only?: PeerSdk }[] = [
+  { fault: 'no-body-limit', family: 'dos-payloads', attack: 'oversized-answer', only: '1.3.0', check: /^oversized-answer: refused before the request is read/, detail: /^(\d+) of \1 answered after reading it/ },
+  { fault: 'no-depth-limit', family: 'dos-payloads', attack: 'deep-answer', check: /^deep-answer: no 5xx to attack requests/, detail: /answered 5xx; first: HTTP 500/ },
+  { fault: 'parse-errors-500', family: 'dos-malformed', attack: 'malformed-json', only: '1.3.0', check: /^malformed-json: no 5xx to attack requests/, detail: /^(\d+) of \1 answered 5xx/ },
+  { fault: 'no-header-limit', family: 'dos-malformed', attack: 'huge-headers', only: '1.3.0', check: /^huge-headers: every attack request refused/, detail: /\b[1-9]\d* accepted/ },
+  { fault: 'no-request-timeouts', family: 'dos-slow', attack: 'slowloris', only: '1.3.0', check: /^slowloris: cut within \d+ ms/, detail: /none cut/ },
+  { fault: 'no-connection-limit', family: 'dos-connections', attack: 'idle-connections', only: '1.3.0', check: /^idle-connections: the agent sheds beyond its bound/, detail: /^0 shed at once/ },
+  { fault: 'duplicate-accepted', family: 'dos-answers', attack: 'duplicate-answers', check: /^duplicate-answers: every attack request refused/, detail: /^0 of (\d+) refused.* \1 accepted/ },
 ];
 
-/** The families the correct peer passes, in two runs so the suite's slots pack evenly. */
-const PASSING = [['dos-payloads', 'dos-answers', 'dos-malformed', 'dos-connections'], ['dos-slow']];
+/**
+ * What the correct peers pass: on 1.3.0 every family it can be judged on, in one run; on 0.3.26 the
+ * families whose guarantees pass through that SDK's own request handling (the other guards are the
+ * same code below the SDK).
+ */
+const PASSING: Record<PeerSdk, string[]> = {
+  '1.3.0': ['dos-payloads', 'dos-answers', 'dos-malformed', 'dos-connections', 'dos-slow'],
+  '0.3.26': ['dos-payloads', 'dos-answers'],
+};
 
 const SDKS = ['1.3.0', '0.3.26'] as const;
 const missing = Object.fromEntries(SDKS.map((sdk) => [sdk, pythonPeerMissing(sdk) !== undefined])) as Record<PeerSdk, boolean>;
-/** Broken runs longest first (dos-slow waits out its 15 s request timeout), so the slots pack evenly. */
+/** Broken runs longest first, so the slots pack evenly. */
 const LONGEST_FIRST = ['dos-slow', 'dos-connections', 'dos-payloads', 'dos-malformed', 'dos-answers'];
 
-// Tests are declared longest first, the two SDKs side by side: they start in this order.
 describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => {
-  for (const families of PASSING) {
-    for (const sdk of SDKS) {
-      it.skipIf(missing[sdk])(`${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`, { timeout: 240_000 }, async () => {
-        const { run, results } = await rigAgainstPeer(sdk, families.join('+'), [], families);
-        expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(families.map((f) => [f, 'passed']).sort());
-        // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.
-        for (const v of BROKEN.filter((b) => families.includes(b.family))) {
-          const checks = scenario(results, v.family).checks.filter((c) => v.check.test(c.name));
-          expect(checks.length, `${v.family} judged ${v.check}\n${explain(results)}`).toBeGreaterThan(0);
-          expect(checks.filter((c) => !c.ok), explain(results)).toEqual([]);
-        }
-        // The payloads family judges oversized and deep answers only: the peer's prompts carry no
-        // `pattern`, so pattern-backtracking has nothing to aim at and says so (not a pass).
-        if (families.includes('dos-payloads')) expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(/pattern-backtracking: no hostile request was made/);
-        expect(run.code, run.stderr).toBe(0);
-      });
-    }
+  for (const sdk of SDKS) {
+    const families = PASSING[sdk];
+    it.skipIf(missing[sdk])(`${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`, { timeout: 240_000 }, async () => {
+      const { run, results } = await rigAgainstPeer(sdk, 'correct', [], families);
+      expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(families.map((f) => [f, 'passed']).sort());
+      // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.
+      for (const v of BROKEN.filter((b) => families.includes(b.family))) {
+        const checks = scenario(results, v.family).checks.filter((c) => v.check.test(c.name));
+        expect(checks.length, `${v.family} judged ${v.check}\n${explain(results)}`).toBeGreaterThan(0);
+        expect(checks.filter((c) => !c.ok), explain(results)).toEqual([]);
+      }
+      // The payloads family judges oversized and deep answers only: the peer's prompts carry no
+      // `pattern`, so pattern-backtracking has nothing to aim at and says so (not a pass).
+      expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(/pattern-backtracking: no hostile request was made/);
+      expect(run.code, run.stderr).toBe(0);
+    });
   }
 
   for (const sdk of SDKS) {
@@ -135,7 +148,7 @@ describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => 
     // open: there is nothing to leave unread and no bound to judge, so the scenario skips and says
     // why (exit 3, nothing tested), never reads green.
     it.skipIf(missing[sdk])(`${sdk} correct peer: dos-streams ${sdk === '1.3.0' ? 'fails on the stream bound it lacks' : 'skips: every subscription refused, nothing to judge'}`, { timeout: 240_000 }, async () => {
-      const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams']);
+      const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams'], { 'dos-streams': { attacks: { 'unread-streams': { rate: 40, max: 40, holdMs: 2_000, probeMs: 200 }, 'unread-replay': { rate: 40, max: 40, holdMs: 2_000, probeMs: 200 } } } });
       const s = scenario(results, 'dos-streams');
       expect(s.notes?.join('\n')).toMatch(/unread-replay: the agent offers no replay plane/);
       if (sdk === '1.3.0') {
@@ -156,7 +169,10 @@ describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => 
   for (const variant of broken) {
     for (const sdk of SDKS.filter((x) => !variant.only || variant.only === x)) {
       it.skipIf(missing[sdk])(`${sdk} broken peer (${variant.fault}) fails ${variant.family}, on the guarantee it breaks`, { timeout: 240_000 }, async () => {
-        const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], [variant.family]);
+        const family = catalog.find((c) => c.name === variant.family)!;
+        const attacks = variant.family === 'dos-payloads' || variant.family === 'dos-connections' ? (OVERRIDES[variant.family]!.attacks as Record<string, unknown>) : undefined;
+        const only = attacks ? { attacks: { [variant.attack]: attacks[variant.attack] } } : onlyAttack(family, variant.attack);
+        const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], [variant.family], { [variant.family]: only });
         const s = scenario(results, variant.family);
         // failed, not errored or skipped: the rig saw the broken guarantee and said which.
         expect(s.verdict, explain(results)).toBe('failed');

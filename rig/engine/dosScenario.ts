@@ -196,11 +196,17 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
     ctx.count('attack_tax_overall', Math.round((during! / before!) * 100) / 100);
     // Per attack: the legitimate round trips intended while that attack alone was running (attackRun.ts).
     for (const a of run.attacks) {
-      const mine = run.samples.filter((x) => x.outcome === 'ok' && x.intendedAt >= a.startedAt && x.intendedAt < a.stoppedAt).map((x) => x.latencyMs!);
+      // An attack that could not be aimed (noted above) or did not run has no window to tax.
+      if (a.error || a.outcomes.length === 0) continue;
+      const intended = run.samples.filter((x) => x.intendedAt >= a.startedAt && x.intendedAt < a.stoppedAt);
+      const mine = intended.filter((x) => x.outcome === 'ok').map((x) => x.latencyMs!);
       const p99 = percentile(mine, 99);
+      if (intended.length === 0) {
+        ctx.note(`${a.name}: its tax is not measured: no legitimate round trip was intended in its ${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`);
+        continue;
+      }
       if (p99 === undefined) {
-        const settled = run.samples.filter((x) => x.intendedAt >= a.startedAt && x.intendedAt < a.stoppedAt).length;
-        ctx.check(`${a.name}: legitimate round trips completed while it ran (its attack tax measured)`, false, `${settled} intended in its ${s(a.stoppedAt - a.startedAt)} s window, none ok`);
+        ctx.check(`${a.name}: legitimate round trips completed while it ran (its attack tax measured)`, false, `${intended.length} intended in its ${s(a.stoppedAt - a.startedAt)} s window, none ok`);
         continue;
       }
       const tax = p99 / before!;

@@ -53,6 +53,8 @@ export interface PeerOptions {
    * no-header-limit, no-connection-limit, each removing one guard).
    */
   faults?: string[];
+  /** Environment of the peer process (e.g. A2A_PEER_HEADERS_TIMEOUT_S / A2A_PEER_REQUEST_TIMEOUT_S, dos_guards.py). */
+  env?: Record<string, string>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -71,7 +73,7 @@ export async function startPythonPeer(opts: PeerOptions): Promise<PythonPeer> {
   writeFileSync(
     start,
     `#!/bin/sh
-PYTHONDONTWRITEBYTECODE=1 nohup "${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs} >> "${log}" 2>&1 < /dev/null &
+PYTHONDONTWRITEBYTECODE=1${Object.entries(opts.env ?? {}).map(([k, v]) => ` ${k}=${JSON.stringify(v)}`).join('')} nohup "${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs} >> "${log}" 2>&1 < /dev/null &
 echo $! > "${pidFile}"
 `,
   );
