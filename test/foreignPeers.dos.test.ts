@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
 import payloads from '../scenarios/dos/payloads.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
-import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+import { concurrencyLimit, pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
 import { fastDosParams, onlyAttack, paramArgs, type ParamOverrides } from './support/dosRuns.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 
@@ -46,18 +46,7 @@ const catalog = await loadScenarios();
 
 // The mixed runs are mostly waiting (fixed phases), but a Python peer and the rig share two cores
 // with the rest of the suite: at most this many rig runs at once.
-let running = 0;
-const waiting: (() => void)[] = [];
-async function limited<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= 3) await new Promise<void>((r) => waiting.push(r));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const limited = concurrencyLimit(3);
 
 /** Starts a peer with `faults`, runs `scenarios` against it (`params` over the defaults here), always closes the peer; the run's results. */
 function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], scenarios: string[], params: ParamOverrides = {}) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
-import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+import { concurrencyLimit, pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
 
 let out = '';
 beforeAll(() => {
@@ -25,18 +25,7 @@ const FLOOD = ['--param', 'duplicate-flood.answers=200'];
 const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
 
 // Python peers start slowly and the suite shares two cores: at most this many rig runs at once.
-let running = 0;
-const waiting: (() => void)[] = [];
-async function limited<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= 3) await new Promise<void>((r) => waiting.push(r));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const limited = concurrencyLimit(3);
 
 /** Starts a peer, runs the rig against it, always closes the peer; the run's results. */
 function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], args: (url: string, restartCmd: string) => string[]) {

@@ -74,3 +74,14 @@ export async function livePromptOr(target: AttackTarget, notes: string[], fallba
 
 /** The common reply bound of a one-request attack: past it with no reply the request is 'held'. */
 export const REPLY_TIMEOUT_MS = 10_000;
+
+/** Up to `n` live prompts, one per openPrompt call, stopping at the first that cannot be opened (its reason is in notes). */
+export async function livePrompts(target: AttackTarget, n: number, notes: string[], signal: AbortSignal): Promise<LivePrompt[]> {
+  const prompts: LivePrompt[] = [];
+  for (let i = 0; i < n && !signal.aborted; i++) {
+    const prompt = await livePromptOr(target, notes, false);
+    if (!prompt) break;
+    prompts.push(prompt);
+  }
+  return prompts;
+}

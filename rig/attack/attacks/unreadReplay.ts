@@ -3,10 +3,9 @@
 // frame in those frames (1013 try again later: the stream bounds) is a refusal. A close of the
 // agent's later is seen through an empty masked ping written every `probeMs`, never by reading.
 import { randomBytes } from 'node:crypto';
-import type { LivePrompt } from '../attackTypes.ts';
 import { requestHead } from '../attackRequests.ts';
 import { attackExchange } from '../attackSocket.ts';
-import { defineAttack, livePromptOr, MAX_HOLD_MS } from '../defineAttack.ts';
+import { defineAttack, livePrompts, MAX_HOLD_MS } from '../defineAttack.ts';
 import { STREAM_GRACE_MS } from './unreadStreams.ts';
 
 /** A client ping with no payload (client frames are masked: mask bit and a zero key). */
@@ -42,12 +41,7 @@ export const unreadReplay = defineAttack({
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
   bounds: { tasks: [1, 1_000], holdMs: [1, MAX_HOLD_MS], probeMs: [10, 60_000] },
   async prepare(target, params, notes, signal) {
-    const prompts: LivePrompt[] = [];
-    for (let i = 0; i < params.tasks && !signal.aborted; i++) {
-      const prompt = await livePromptOr(target, notes, false);
-      if (!prompt) break;
-      prompts.push(prompt);
-    }
+    const prompts = await livePrompts(target, params.tasks, notes, signal);
     if (prompts.length === 0) return undefined;
     const paths = prompts.map((p) => {
       const url = new URL('/events', target.baseUrl);

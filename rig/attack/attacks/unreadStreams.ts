@@ -15,7 +15,7 @@ import type { LivePrompt } from '../attackTypes.ts';
 import { errorCodeOf } from '../attackOutcome.ts';
 import { requestHead, subscribeRequest } from '../attackRequests.ts';
 import { attackExchange } from '../attackSocket.ts';
-import { defineAttack, livePromptOr, MAX_HOLD_MS } from '../defineAttack.ts';
+import { defineAttack, livePromptOr, livePrompts, MAX_HOLD_MS } from '../defineAttack.ts';
 
 export const STREAM_GRACE_MS = 250;
 /** How long the preflight subscription is held: past the grace in which a refusal shows. */
@@ -29,12 +29,7 @@ export const unreadStreams = defineAttack({
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
   bounds: { tasks: [1, 1_000], holdMs: [1, MAX_HOLD_MS], probeMs: [10, 60_000] },
   async prepare(target, params, notes, signal) {
-    const prompts: LivePrompt[] = [];
-    for (let i = 0; i < params.tasks && !signal.aborted; i++) {
-      const prompt = await livePromptOr(target, notes, false);
-      if (!prompt) break;
-      prompts.push(prompt);
-    }
+    const prompts = await livePrompts(target, params.tasks, notes, signal);
     if (prompts.length === 0) return undefined;
     const requestFor = (p: LivePrompt) => {
       const { method, path, body } = subscribeRequest(target, p.taskId);

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable
 import acceptance_core as acc
 from acceptance_flow import State
 from hitl_core import HEADERS
-from hitl_http import SEND_METHODS, STREAM_METHODS, Asgi, rpc_error
+from hitl_http import SEND_METHODS, STREAM_METHODS, Asgi, replaying, rpc_error
 
 TaskRenderer = Callable[[str, str], Awaitable[Any]]
 # (task_id, 'completed' | 'failed', status text, status metadata): a transition no request carries,
@@ -112,16 +112,7 @@ class AcceptanceMiddleware:
                              'headers': [(b'content-type', content_type), (b'content-length', str(len(out)).encode())]})
             await send_echo({'type': 'http.response.body', 'body': out})
             return
-        sent = False
-
-        async def replay() -> dict:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {'type': 'http.request', 'body': body, 'more_body': False}
-
-        await self.app(scope, replay, send_echo)
+        await self.app(scope, replaying(receive, body), send_echo)
 
     def _error(self, req_id: Any, code: int, reason: str, **extra: Any) -> tuple[int, bytes, bytes]:
         data = {'extension': acc.URI, 'reason': reason, **extra}

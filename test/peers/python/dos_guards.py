@@ -34,6 +34,8 @@ from typing import Any, Callable
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from hitl_http import replaying
+
 FAULTS = {
     'no-body-limit',  # no Content-Length pre-check and no size bound: every body is read whole
     'parse-errors-500',  # a body that is not JSON / not UTF-8 gets a 500
@@ -101,16 +103,7 @@ class RequestGuard:
         refusal = self._refusal(bytes(body), check_depth=not owned)
         if refusal is not None:
             return await self._reply(send, *refusal)
-        sent = False
-
-        async def replay() -> dict:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {'type': 'http.request', 'body': bytes(body), 'more_body': False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(receive, bytes(body)), send)
 
     def _refusal(self, body: bytes, check_depth: bool) -> tuple[int, bytes] | None:
         try:

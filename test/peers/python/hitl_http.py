@@ -34,6 +34,20 @@ Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
 TaskRenderer = Callable[[str, str], Awaitable[Any]]
 
 
+
+def replaying(receive: Callable[[], Awaitable[dict]], body: bytes) -> Callable[[], Awaitable[dict]]:
+    """An ASGI receive that hands the app the body already read once, then the connection's own."""
+    sent = False
+
+    async def replay() -> dict:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {'type': 'http.request', 'body': body, 'more_body': False}
+
+    return replay
+
 class HitlMiddleware:
     """ASGI middleware in front of the SDK's JSON-RPC route.
 
@@ -80,16 +94,7 @@ class HitlMiddleware:
                              'headers': [(b'content-type', content_type), (b'content-length', str(len(out)).encode())]})
             await send_echo({'type': 'http.response.body', 'body': out})
             return
-        sent = False
-
-        async def replay() -> dict:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {'type': 'http.request', 'body': body, 'more_body': False}
-
-        await self.app(scope, replay, send_echo)
+        await self.app(scope, replaying(receive, body), send_echo)
 
     async def _decide(self, body: bytes, activated: bool) -> tuple[int, bytes, bytes] | None:
         """None: let the SDK handle it. Otherwise (HTTP status, body, content type)."""
