@@ -122,4 +122,11 @@ describe('a DoS scenario through the engine', () => {
     expect(s.reason).toBe('none of duplicate-answers, unknown-prompt can run here: duplicate-answers: no such attack in this build of the rig; left out; unknown-prompt: no such attack in this build of the rig; left out');
     expect(s.checks).toEqual([]);
   });
+
+  it('an attacks param naming an attack the scenario does not have errors, naming it (a typo never runs a smaller attack quietly)', { timeout: 60_000 }, async () => {
+    const result = await runScenarios(selectScenarios(all, ['dos-answers']), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults: [], generation: 'auto', paramOverrides: { 'dos-answers': { attacks: { 'unknown-promt': { rate: 5, max: 5 } } } } });
+    const s = result.scenarios[0]!;
+    expect(s.verdict).toBe('errored');
+    expect(s.reason).toContain('the attacks param names unknown-promt, not an attack of this scenario (duplicate-answers, unknown-prompt)');
+  });
 });

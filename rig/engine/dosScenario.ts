@@ -98,9 +98,20 @@ function planAttacks(ctx: ScenarioContext, names: AttackName[], p: DosParams): P
       ctx.note(`${name}: the agent offers no replay plane (/events); left out`);
       continue;
     }
-    const { rate, max, ...own } = p.attacks[name] ?? { rate: 10, max: 50 };
+    // `attacks` says which of the family's attacks run (`--param` replaces it whole): one left out of
+    // it is not judged, and says so.
+    const choice = p.attacks[name];
+    if (!choice) {
+      ctx.note(`${name}: not in this run's attacks param; left out`);
+      continue;
+    }
+    const { rate, max, ...own } = choice;
     planned.push({ name, attack, params: { ...attack.defaults, ...own }, ratePerSecond: rate, maxRequests: max });
   }
+  const family = new Set<string>(names);
+  // A typo must not run a smaller attack quietly: the scenario errors, naming what it knows.
+  const unknown = Object.keys(p.attacks).filter((n) => !family.has(n));
+  if (unknown.length > 0) throw new Error(`the attacks param names ${unknown.join(', ')}, not an attack of this scenario (${names.join(', ')})`);
   return planned;
 }
 
