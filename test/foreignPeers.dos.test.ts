@@ -12,8 +12,8 @@
 //   (400, -32600) and the one without its bound hands the body to json.loads (RecursionError: 500).
 // - dos-connections: clientBound 512, the peer's per-client bound (the scenario's 1,024 is the
 //   reference agent's), so the flood needs only 512 + 256 open files and still runs where
-//   `ulimit -n` is 1,024; its rate 1,000/s for 1 s, so that it holds more than 512 at once while the
-//   peer cuts idle sockets after 1.5 s.
+//   `ulimit -n` is 1,024; 700 at 700/s, so that it holds more than 512 at once while the peer cuts
+//   idle sockets after 1.5 s (at 1,000/s the accepts alone cost uvicorn's loop a tax of up to 12×).
 // Every run has the tests' short phases and the peers their short timeouts (1.5 s headers, 3 s
 // request; test/support/dosRuns.ts); a broken peer's run judges only the attack its flag is about.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +39,7 @@ const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
 const smokeAttacks = payloads.params.smoke.attacks;
 const OVERRIDES: ParamOverrides = {
   'dos-payloads': { attacks: { ...smokeAttacks, 'deep-answer': { ...smokeAttacks['deep-answer'], depth: 10_000 } } },
-  'dos-connections': { clientBound: 512, attacks: { 'idle-connections': { rate: 1_000, max: 900, holdMs: 4_000 } } },
+  'dos-connections': { clientBound: 512, attacks: { 'idle-connections': { rate: 700, max: 700, holdMs: 4_000 } } },
 };
 const PEER_ENV = { A2A_PEER_HEADERS_TIMEOUT_S: '1.5', A2A_PEER_REQUEST_TIMEOUT_S: '3' };
 const catalog = await loadScenarios();
@@ -100,9 +100,10 @@ const BROKEN: { fault: string; family: string; attack: string; check: RegExp; de
  * families whose guarantees pass through that SDK's own request handling (the other guards are the
  * same code below the SDK).
  */
-const PASSING: Record<PeerSdk, string[]> = {
-  '1.3.0': ['dos-payloads', 'dos-answers', 'dos-malformed', 'dos-connections', 'dos-slow'],
-  '0.3.26': ['dos-payloads', 'dos-answers'],
+const PASSING: Record<PeerSdk, string[][]> = {
+  // Two runs on 1.3.0, so the file's three slots pack evenly.
+  '1.3.0': [['dos-payloads', 'dos-answers', 'dos-malformed'], ['dos-connections', 'dos-slow']],
+  '0.3.26': [['dos-payloads', 'dos-answers']],
 };
 
 const SDKS = ['1.3.0', '0.3.26'] as const;
@@ -111,10 +112,9 @@ const missing = Object.fromEntries(SDKS.map((sdk) => [sdk, pythonPeerMissing(sdk
 const LONGEST_FIRST = ['dos-slow', 'dos-connections', 'dos-payloads', 'dos-malformed', 'dos-answers'];
 
 describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => {
-  for (const sdk of SDKS) {
-    const families = PASSING[sdk];
+  for (const sdk of SDKS) for (const families of PASSING[sdk]) {
     it.skipIf(missing[sdk])(`${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`, { timeout: 240_000 }, async () => {
-      const { run, results } = await rigAgainstPeer(sdk, 'correct', [], families);
+      const { run, results } = await rigAgainstPeer(sdk, `correct-${families.join('+')}`, [], families);
       expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(families.map((f) => [f, 'passed']).sort());
       // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.
       for (const v of BROKEN.filter((b) => families.includes(b.family))) {
@@ -124,7 +124,7 @@ describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => 
       }
       // The payloads family judges oversized and deep answers only: the peer's prompts carry no
       // `pattern`, so pattern-backtracking has nothing to aim at and says so (not a pass).
-      expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(/pattern-backtracking: no hostile request was made/);
+      if (families.includes('dos-payloads')) expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(/pattern-backtracking: no hostile request was made/);
       expect(run.code, run.stderr).toBe(0);
     });
   }

@@ -1,13 +1,13 @@
 // Shorter DoS runs for the tests (the matrix, the foreign peers): the same scenarios and gates,
-// phases cut to what still carries each verdict — 2 s of baseline at 10 round trips/s, attacks that
-// start for 1 s each, 2.5 s after — with the agents' client timeouts shortened to match (1.5 s
+// phases cut to what still carries each verdict — 1.5 s of baseline at 10 round trips/s, attacks
+// that start for 1 s each, 2 s after (two recovery windows) — with the agents' client timeouts shortened to match (1.5 s
 // headers, 3 s request), so slow and idle attacks settle in seconds. A user's smoke run keeps the
 // scenarios' own sizes.
 import type { ScenarioDefinition } from '../../rig/engine/defineScenario.ts';
 
 export type ParamOverrides = Record<string, Record<string, unknown>>;
 
-const FAST_PHASES = { warmupMs: 500, beforeMs: 2_000, attackMs: 1_000, afterMs: 2_500, maxRecoveryS: 2 };
+const FAST_PHASES = { warmupMs: 300, beforeMs: 1_500, attackMs: 1_000, afterMs: 2_000, maxRecoveryS: 2 };
 /** With 3 s request timeouts a slow request is cut within 6 s; each slow attack's window ends by 8 s. */
 const FAST_SLOW = { maxCutMs: 6_000, attackCapMs: 8_000 };
 
