@@ -65,6 +65,72 @@ export interface ScenarioResult {
    * the counters' direction from here. Absent in results written before it existed.
    */
   records?: RecordedMeasures;
+  /** Errored only: where the error was thrown, the stack's frames (`at fn (file:line:col)`), scenario files first; absent for a skip or a failed check. */
+  stack?: string;
+  /**
+   * What the scenario said as it ran (`ctx.log`, `ctx.note`), in order, `t` ms after it started.
+   * At most LOG_LINES_KEPT lines: past that the first half and the last half are kept and
+   * `logDropped` says how many between them were left out.
+   */
+  log?: LogLine[];
+  logDropped?: number;
+  /** The scenario's own traffic to the agent through the rig's client (not attack traffic). Absent when it sent nothing. */
+  traffic?: TrafficRecord;
+}
+
+export const LOG_LINES_KEPT = 1000;
+
+export interface LogLine {
+  t: number;
+  line: string;
+}
+
+/**
+ * One A2A operation as the rig's client called it: `SendMessage`, `SendStreamingMessage`, `GetTask`,
+ * `SubscribeToTask`, `CancelTask`, `ListTasks`, … (v1.0 names, whatever the wire's generation), and
+ * `answer` (a SendMessage carrying a hitl-prompt/v1 response) and `decision` (an acceptance-criteria
+ * verdict), which the reports keep apart because they are what a human's answer costs.
+ */
+export interface OperationStats {
+  operation: string;
+  /** Exchanges that ended: ok + rpcErrors + failed. */
+  count: number;
+  ok: number;
+  /** A JSON-RPC error or an HTTP error status: the agent answered, and refused. */
+  rpcErrors: number;
+  /** No usable reply: a transport error, a timeout, a reply that could not be read. */
+  failed: number;
+  /** Request bytes the rig wrote (body and headers as sent), response bytes it read. */
+  bytesSent: number;
+  bytesReceived: number;
+  /** Exchange latency (a stream: until its headers), encoded like every latency metric. */
+  latency: MetricResult;
+}
+
+/**
+ * One bucket of the scenario's traffic over time (the same width for every bucket of a scenario).
+ * Rates are per second over the bucket; `inFlight` is the mean number of exchanges open during it
+ * (busy time / bucket width, so it merges exactly), `inFlightMax` the most open at once.
+ */
+export interface TrafficPoint {
+  /** Start of the bucket, ms since the scenario started. */
+  t: number;
+  /** Exchanges that ended in the bucket, and how many of them were rpc errors or failed. */
+  completed: number;
+  errors: number;
+  inFlight: number;
+  inFlightMax: number;
+  /** Open-model loads only: iterations the schedule offered in the bucket, and iterations that completed. */
+  offered?: number;
+  achieved?: number;
+}
+
+export interface TrafficRecord {
+  /** Width of every bucket in ms; at most 120 buckets, widened by doubling like the latency timeline. */
+  bucketMs: number;
+  operations: OperationStats[];
+  totals: { requests: number; errors: number; bytesSent: number; bytesReceived: number };
+  points: TrafficPoint[];
 }
 
 /**
