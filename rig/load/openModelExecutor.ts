@@ -3,7 +3,7 @@
 // from the iteration's *intended* start. A target that stalls then shows up in the percentiles of
 // every iteration the stall delayed, instead of hiding behind fewer requests sent (coordinated
 // omission). autocannon's rate mode is not used for this: it sends in per-second bursts and its
-// correction assumes a 1 ms interval (see a2a-facts.md).
+// correction assumes a 1 ms interval (see docs/a2a-wire.md, "Load-testing pitfalls").
 //
 // Bounds: at most `maxInFlight` iterations run at once. One that comes due while all slots are busy
 // waits in a backlog of at most `maxBacklog` (it then starts late, and its latency still counts from
