@@ -108,6 +108,17 @@ describe('a2a-rig list --scenarios DIR', () => {
     expect(run.stdout).toContain(`tags: mine, hitl · needs: hitl-prompt/v1 in the card · file: ${join(good, 'answer-round-trips.ts')}`);
   });
 
+  it("'a2a-rig' is the running rig even where the directory has a node_modules/a2a-rig of its own (which is not scanned)", { timeout: 30_000 }, async () => {
+    const shadowed = scenarioDir('shadowed', {
+      'node_modules/a2a-rig/package.json': JSON.stringify({ name: 'a2a-rig', type: 'module', exports: { '.': './index.mjs' } }),
+      'node_modules/a2a-rig/index.mjs': "throw new Error('the node_modules copy of a2a-rig was loaded');\n",
+    });
+    const run = await runRig(['list', '--scenarios', shadowed]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const names = run.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s/)[0]);
+    expect(names.slice(-2)).toEqual(['answer-round-trips', 'one-instance']);
+  });
+
   it('shows a file that failed to load as broken, with file:line:col, in one line; exit 1', { timeout: 30_000 }, async () => {
     const run = await runRig(['list', '--scenarios', mixed]);
     expect(run.code, run.stderr).toBe(1);

@@ -98,7 +98,7 @@ function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: 
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   if (flags.target && flags.agentFault.length > 0) throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
   const thresholds = thresholdsFromFlags(flags);
-  const catalog = await loadCatalog(flags.scenarios);
+  const catalog = await loadCatalog(flags.scenarios ?? []);
   sayBroken(catalog, 'errored if selected', flags.scenarios);
   const scenarios = catalog.select(selectors);
   checkThresholdNames(thresholds, scenarios);
@@ -185,7 +185,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
 
 /** `--scenarios DIR`, repeatable: the user's own scenario files (scenarioCatalog.ts). */
 function addScenariosOption(command: Command, what: string): Command {
-  return command.option('--scenarios <dir>', `${what} (repeatable); *.ts, *.js, *.mjs files that export default defineScenario({ ... }) from 'a2a-rig'`, (v: string, prev: string[]) => [...prev, v], [] as string[]);
+  return command.option('--scenarios <dir>', `a directory of your own scenarios (repeatable): *.ts, *.mts, *.js, *.mjs files that export default defineScenario({ ... }) imported from 'a2a-rig'; ${what}`, (v: string, prev: string[] = []) => [...prev, v]);
 }
 
 /** One line on stderr when scenario files failed to load: how many, where the first failed, and what becomes of them. */
@@ -204,7 +204,7 @@ export function registerRunCommands(program: Command): void {
         .command('run')
         .description('run scenarios (names or tags; none = all, or with --scenarios all of those directories\' scenarios) against the embedded agent or --target')
         .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
-      'also load the scenarios of this directory, which a run with no names then runs alone (the built-in ones stay selectable by name or tag)',
+      'a run with no names runs only these (the built-in ones stay selectable by name or tag)',
     ),
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
 
@@ -217,9 +217,9 @@ export function registerRunCommands(program: Command): void {
 
   addScenariosOption(
     program.command('list').description('list the scenarios with their tags and needs, and any scenario file that failed to load (exit 1 then)'),
-    'also list the scenarios of this directory',
-  ).action(async (flags: { scenarios: string[] }) => {
-    const catalog = await loadCatalog(flags.scenarios);
+    'listed after the built-in ones',
+  ).action(async (flags: { scenarios?: string[] }) => {
+    const catalog = await loadCatalog(flags.scenarios ?? []);
     for (const { scenario: s, file, dir, failure } of catalog.entries) {
       if (failure) {
         process.stdout.write(`${s.name.padEnd(20)} broken: ${printableLine(failureText(failure))}\n`);
