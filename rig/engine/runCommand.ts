@@ -40,13 +40,13 @@ interface RunFlags extends ThresholdFlags {
   a2aVersion: Generation | 'auto';
   toxic: ToxicSpec[];
   param: ParamArgument[];
+  /** `run` only: directories of the user's own scenarios. */
+  scenarios?: string[];
   metricsPort?: number;
   failOnSkip?: boolean;
   followCardEndpoint?: boolean;
   env?: 'containers';
   agentImage: string;
-  /** `run` only: directories of the user's own scenarios. */
-  scenarios?: string[];
 }
 
 function parseTarget(value: string): string {
@@ -199,14 +199,13 @@ function sayBroken(catalog: Catalog, fate: string, dirs: string[] = []): void {
 
 export function registerRunCommands(program: Command): void {
   addRunOptions(
-    addScenariosOption(
-      program
-        .command('run')
-        .description('run scenarios (names or tags; none = all, or with --scenarios all of those directories\' scenarios) against the embedded agent or --target')
-        .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
-      'a run with no names runs only these (the built-in ones stay selectable by name or tag)',
-    ),
+    program
+      .command('run')
+      .description('run scenarios (names or tags; none = all) against the embedded agent or --target')
+      .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
+
+  addScenariosOption(program.commands.find((c) => c.name() === 'run')!, 'a run with no names runs only these (the built-in ones stay selectable by name or tag)');
 
   addRunOptions(
     program
