@@ -153,10 +153,6 @@ export class Catalog {
   select(selectors: string[]): ScenarioDefinition<object>[] {
     return selectScenarios(this.scenarios, selectors, this.defaults);
   }
-
-  entryOf(scenario: ScenarioDefinition<object>): CatalogEntry | undefined {
-    return this.entries.find((e) => e.scenario === scenario);
-  }
 }
 
 /**
