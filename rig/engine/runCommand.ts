@@ -18,7 +18,7 @@ import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '.
 import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvaluation.ts';
 import { checkThresholdNames } from '../report/thresholdNames.ts';
 import { NEED_LABELS, PROFILES, type ProfileName, type ScenarioNeeds } from './defineScenario.ts';
-import { loadScenarios, selectScenarios } from './scenarioCatalog.ts';
+import { displayPath, failureText, loadCatalog, type Catalog } from './scenarioCatalog.ts';
 import { runScenarios } from './runScenarios.ts';
 import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './paramOverrides.ts';
 import { addMetricsPortOption, startLiveMetrics } from './liveMetricsOption.ts';
@@ -40,6 +40,8 @@ interface RunFlags extends ThresholdFlags {
   a2aVersion: Generation | 'auto';
   toxic: ToxicSpec[];
   param: ParamArgument[];
+  /** `run` only: directories of the user's own scenarios. */
+  scenarios?: string[];
   metricsPort?: number;
   failOnSkip?: boolean;
   followCardEndpoint?: boolean;
@@ -96,8 +98,9 @@ function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: 
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   if (flags.target && flags.agentFault.length > 0) throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
   const thresholds = thresholdsFromFlags(flags);
-  const all = await loadScenarios();
-  const scenarios = selectScenarios(all, selectors);
+  const catalog = await loadCatalog(flags.scenarios ?? []);
+  sayBroken(catalog, 'errored if selected', flags.scenarios);
+  const scenarios = catalog.select(selectors);
   checkThresholdNames(thresholds, scenarios);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
   // Before anything runs: a run that cannot write its results must not start.
@@ -180,6 +183,20 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   if (interrupt.signalName) process.exit(code);
 }
 
+/** `--scenarios DIR`, repeatable: the user's own scenario files (scenarioCatalog.ts). */
+function addScenariosOption(command: Command, what: string): Command {
+  return command.option('--scenarios <dir>', `a directory of your own scenarios (repeatable): *.ts, *.mts, *.js, *.mjs files that export default defineScenario({ ... }) imported from 'a2a-rig'; ${what}`, (v: string, prev: string[] = []) => [...prev, v]);
+}
+
+/** One line on stderr when scenario files failed to load: how many, where the first failed, and what becomes of them. */
+function sayBroken(catalog: Catalog, fate: string, dirs: string[] = []): void {
+  const broken = catalog.broken;
+  if (broken.length === 0) return;
+  const first = failureText(broken[0]!.failure!);
+  const more = broken.length > 1 ? `, and ${broken.length - 1} more (a2a-rig list${dirs.map((d) => ` --scenarios ${d}`).join('')} shows each)` : '';
+  process.stderr.write(`a2a-rig: ${printableLine(`${broken.length} scenario file${broken.length === 1 ? '' : 's'} failed to load (${fate}): ${first}${more}`)}\n`);
+}
+
 export function registerRunCommands(program: Command): void {
   addRunOptions(
     program
@@ -188,6 +205,8 @@ export function registerRunCommands(program: Command): void {
       .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
 
+  addScenariosOption(program.commands.find((c) => c.name() === 'run')!, 'a run with no names runs only these (the built-in ones stay selectable by name or tag)');
+
   addRunOptions(
     program
       .command('conform')
@@ -195,13 +214,21 @@ export function registerRunCommands(program: Command): void {
     true,
   ).action((flags: RunFlags) => execute(['conformance'], flags));
 
-  program
-    .command('list')
-    .description('list the scenarios with their tags and needs')
-    .action(async () => {
-      for (const s of await loadScenarios()) {
-        const needs = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
-        process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}\n`);
+  addScenariosOption(
+    program.command('list').description('list the scenarios with their tags and needs, and any scenario file that failed to load (exit 1 then)'),
+    'listed after the built-in ones',
+  ).action(async (flags: { scenarios?: string[] }) => {
+    const catalog = await loadCatalog(flags.scenarios ?? []);
+    for (const { scenario: s, file, dir, failure } of catalog.entries) {
+      if (failure) {
+        process.stdout.write(`${s.name.padEnd(20)} broken: ${printableLine(failureText(failure))}\n`);
+        continue;
       }
-    });
+      const needs = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
+      const from = dir ? ` · file: ${displayPath(file)}` : '';
+      process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}${from}\n`);
+    }
+    sayBroken(catalog, 'listed as broken', flags.scenarios);
+    if (catalog.broken.length > 0) process.exitCode = EXIT.failed;
+  });
 }
