@@ -136,7 +136,7 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
     if (this.live) {
       this.windowEnded++;
       if (error) this.windowErrors++;
-      (this.window ??= hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 2 })).recordValue(
+      (this.window ??= hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 })).recordValue(
         Math.min(3_600_000_000, Math.max(1, Math.round(latencyMs * 1000))),
       );
     }
