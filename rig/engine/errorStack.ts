@@ -1,7 +1,8 @@
 // The stack of an error that ended a scenario, as results.json `stack` keeps it: only the frames
 // (`at fn (file:line:col)`), the scenario's own frames first (any file outside the rig's rig/ and
 // node_modules: a scenario of the repository's scenarios/ or of a user's --scenarios directory), then
-// the first RIG_FRAMES_KEPT of the rig's (where inside the rig it was thrown); Node's internals left out.
+// the first RIG_FRAMES_KEPT of the rig's (where inside the rig it was thrown); Node's internals and
+// frames that name no file:line left out.
 import { fileURLToPath } from 'node:url';
 
 /** The rig's own code (rig/), as stack frames name it. */
@@ -9,9 +10,11 @@ const RIG_DIR = fileURLToPath(new URL('../', import.meta.url));
 const RIG_FRAMES_KEPT = 8;
 
 const FRAME = /^\s*at\s/;
+/** A frame that names a place: `file:line:col` (frames such as `at async Promise.all (index 0)` name none). */
+const LOCATED = /:\d+:\d+\)?$/;
 
 function isRigFrame(frame: string): boolean {
-  return frame.includes(RIG_DIR) || frame.includes('/node_modules/') || frame.includes('node:') || frame.includes('<anonymous>');
+  return frame.includes(RIG_DIR) || frame.includes('/node_modules/') || frame.includes('node:');
 }
 
 /** The error's frames, scenario frames first; undefined when it has none (not an Error, or no stack). */
@@ -20,7 +23,7 @@ export function errorStack(err: unknown): string | undefined {
   if (typeof stack !== 'string') return undefined;
   const frames = stack
     .split('\n')
-    .filter((l) => FRAME.test(l) && !l.includes('node:internal'))
+    .filter((l) => FRAME.test(l) && LOCATED.test(l.trimEnd()) && !l.includes('node:internal'))
     .map((l) => l.trim().replace('file://', ''));
   if (frames.length === 0) return undefined;
   const own = frames.filter((f) => !isRigFrame(f));
