@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
-import { ScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
+import { ScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
 import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
 import type { ProgressEvent } from '../report/progressEvents.ts';
 import { RIG_VERSION } from './rigVersion.ts';
@@ -80,22 +80,23 @@ async function runOne(
    */
   let checksBeforeSignal: number | undefined;
   let ended = false;
-  const say = progress ? (event: ProgressEvent) => progress.onProgress(event) : undefined;
-  const position = progress?.position;
-  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, {
-    // A line logged after the scenario ended (a stray promise of it) is kept in its results but not shown as live.
-    ...(say && position ? { onLog: (l) => {
-            if (!ended) say({ ...position, phase: 'log', t: l.t, line: l.line });
-          }, liveTraffic: true } : {}),
-  });
-  // Once a second, the last second's traffic (none when the scenario sent nothing in it); unref'd, cleared below.
-  const ticker =
-    say && position
-      ? setInterval(() => {
-          const live = ctx.traffic.liveSecond();
-          if (live) say({ ...position, phase: 'traffic', live });
-        }, LIVE_TRAFFIC_MS).unref()
-      : undefined;
+  // A line logged after the scenario ended (a stray promise of it) is kept in its results but not shown live.
+  const hooks: ScenarioHooks = progress
+    ? {
+        liveTraffic: true,
+        onLog: (l) => {
+          if (!ended) progress.onProgress({ ...progress.position, phase: 'log', t: l.t, line: l.line });
+        },
+      }
+    : {};
+  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, hooks);
+  // Once a second, the last second's traffic (nothing when the scenario sent nothing in it); unref'd, cleared below.
+  const ticker = progress
+    ? setInterval(() => {
+        const live = ctx.traffic.liveSecond();
+        if (live) progress.onProgress({ ...progress.position, phase: 'traffic', live });
+      }, LIVE_TRAFFIC_MS).unref()
+    : undefined;
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
   let verdict: Verdict;
   let reason: string | undefined;
