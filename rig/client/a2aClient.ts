@@ -12,7 +12,7 @@
 //   }
 //   await client.close();
 import { randomUUID } from 'node:crypto';
-import type { Generation, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import type { Generation, Message, Operation, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -20,6 +20,7 @@ import { messageOnWire } from '../protocol/wireGenerations.ts';
 import { sendResultFromWire, taskFromWire } from '../protocol/wireInbound.ts';
 import { discoverAgent, type AgentDescription } from './agentDiscovery.ts';
 import { AcceptanceCalls } from './acceptanceCalls.ts';
+import type { ByteTally } from './byteTally.ts';
 import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
@@ -59,12 +60,33 @@ export interface A2AClientOptions {
 /** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
 export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
 
+/**
+ * What an observer learns of an exchange beside its method: the operation by its v1.0 name whatever
+ * the wire's generation (`SendMessage` for v0.3's `message/send`), or `answer` (a hitl-prompt/v1
+ * answer) or `decision` (an acceptance-criteria verdict); and its bytes so far. A stream's
+ * `received` goes on growing after `exchange` as its events arrive (`stream` true).
+ */
+export interface ExchangeTraffic extends ByteTally {
+  operation: string;
+  stream?: boolean;
+}
+
 /** Watches a client's traffic (e.g. to count it for Prometheus); must return at once. */
 export interface ExchangeObserver {
   /** Every JSON-RPC exchange, answers included; a stream ends here when its headers arrive. */
-  exchange(method: string, end: ExchangeEnd, latencyMs: number): void;
+  exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void;
   /** Every hitl-prompt/v1 answer, classified. */
   answer(outcome: AnswerOutcome): void;
+  /** An exchange is about to be sent (one `exchange` call follows each): what is in flight now. */
+  opening?(): void;
+}
+
+/** The operations this client calls (ListTasks goes through the transport: engine/taskListing.ts). */
+type CallOperation = Exclude<Operation, 'list'>;
+
+/** The operation's v1.0 name, whatever the generation on the wire. */
+function operationName(op: CallOperation): string {
+  return METHOD_NAMES['1.0'][op]!;
 }
 
 export interface CallOptions extends ExchangeOptions {
@@ -175,7 +197,7 @@ export class A2AClient {
     return (this.acceptanceCalls ??= new AcceptanceCalls(this));
   }
 
-  private method(op: 'send' | 'stream' | 'get' | 'cancel' | 'subscribe'): string {
+  private method(op: CallOperation): string {
     return METHOD_NAMES[this.agent.generation][op]!;
   }
 
@@ -200,26 +222,41 @@ export class A2AClient {
     return connectionId;
   }
 
-  /** Runs one exchange, telling the observer (when there is one) how it ended. */
-  private async observed<R>(method: string, exchange: () => Promise<R>, endOf: (reply: R) => { end: ExchangeEnd; latencyMs: number }): Promise<R> {
+  /**
+   * Runs one exchange, telling the observer (when there is one) that it opens and how it ended; the
+   * exchange is given the options to call the transport with (a byte tally added when observed).
+   */
+  private async observed<R, O extends ExchangeOptions>(
+    method: string,
+    operation: string,
+    options: O,
+    exchange: (options: O) => Promise<R>,
+    endOf: (reply: R) => { end: ExchangeEnd; latencyMs: number; stream?: boolean },
+  ): Promise<R> {
     const observer = this.options.observer;
-    if (!observer) return exchange();
+    if (!observer) return exchange(options);
+    const traffic: ExchangeTraffic = { operation, sent: 0, received: 0 };
+    observer.opening?.();
     const startedAt = performance.now();
     try {
-      const reply = await exchange();
-      const { end, latencyMs } = endOf(reply);
-      observer.exchange(method, end, latencyMs);
+      const reply = await exchange({ ...options, tally: traffic });
+      const { end, latencyMs, stream } = endOf(reply);
+      if (stream) traffic.stream = true;
+      observer.exchange(method, end, latencyMs, traffic);
       return reply;
     } catch (err) {
-      observer.exchange(method, 'failed', performance.now() - startedAt);
+      observer.exchange(method, 'failed', performance.now() - startedAt, traffic);
       throw err;
     }
   }
 
-  private async unary<T>(method: string, params: unknown, options: CallOptions, read: (result: unknown) => T, eventOf: (value: T) => StreamResponse, taskId?: string): Promise<CallOutcome<T>> {
+  private async unary<T>(op: CallOperation, params: unknown, options: CallOptions, read: (result: unknown) => T, eventOf: (value: T) => StreamResponse, taskId?: string): Promise<CallOutcome<T>> {
+    const method = this.method(op);
     const reply = await this.observed(
       method,
-      () => this.transport.call(this.agent.rpcUrl, method, params, this.a2a(options), options),
+      operationName(op),
+      options,
+      (o) => this.transport.call(this.agent.rpcUrl, method, params, this.a2a(o), o),
       (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
     );
     if (!reply.ok) return { ok: false, error: reply.error, meta: reply.meta, connectionId: this.recordResponse(undefined, taskId) };
@@ -235,19 +272,22 @@ export class A2AClient {
 
   /** SendMessage / message/send. Throws TransportError only below JSON-RPC (bounds, connection, garbage). */
   send(message: OutgoingMessage, options: SendOptions = {}): Promise<CallOutcome<SendResult>> {
-    return this.unary(this.method('send'), this.sendParams(message, options), options, sendResultFromWire, (v) => v, message.taskId);
+    return this.unary('send', this.sendParams(message, options), options, sendResultFromWire, (v) => v, message.taskId);
   }
 
   /**
    * SendMessage / message/send with the reply handed back unclassified, for an extension that reads
    * its own errors (acceptance decisions). A Task or Message result is recorded in the history; the
-   * observer hears of the exchange. Throws TransportError below JSON-RPC.
+   * observer hears of the exchange, as `operation` (`decision` for an acceptance verdict). Throws
+   * TransportError below JSON-RPC.
    */
-  async sendForReply(message: OutgoingMessage, options: SendOptions = {}): Promise<RpcReply> {
+  async sendForReply(message: OutgoingMessage, options: SendOptions = {}, operation: 'SendMessage' | 'decision' = 'SendMessage'): Promise<RpcReply> {
     const method = this.method('send');
     const reply = await this.observed(
       method,
-      () => this.transport.call(this.agent.rpcUrl, method, this.sendParams(message, options), this.a2a(options), options),
+      operation,
+      options,
+      (o) => this.transport.call(this.agent.rpcUrl, method, this.sendParams(message, o), this.a2a(o), o),
       (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
     );
     let event: SendResult | undefined;
@@ -265,16 +305,23 @@ export class A2AClient {
   /** GetTask / tasks/get. */
   getTask(taskId: string, options: CallOptions & { historyLength?: number } = {}): Promise<CallOutcome<Task>> {
     const params = { id: taskId, ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}) };
-    return this.unary(this.method('get'), params, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
+    return this.unary('get', params, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
   }
 
   /** CancelTask / tasks/cancel. */
   cancelTask(taskId: string, options: CallOptions = {}): Promise<CallOutcome<Task>> {
-    return this.unary(this.method('cancel'), { id: taskId }, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
+    return this.unary('cancel', { id: taskId }, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
   }
 
-  private streamCall(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
-    return this.observed(method, () => this.openStream(method, params, options, taskId), (o) => ({ end: o.ok ? 'ok' : 'rpc_error', latencyMs: o.meta.latencyMs }));
+  private streamCall(op: CallOperation, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+    const method = this.method(op);
+    return this.observed(
+      method,
+      operationName(op),
+      options,
+      (o) => this.openStream(method, params, o, taskId),
+      (o) => ({ end: o.ok ? 'ok' : 'rpc_error', latencyMs: o.meta.latencyMs, stream: o.ok }),
+    );
   }
 
   /** Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as `{ok:false}`. */
@@ -294,12 +341,12 @@ export class A2AClient {
 
   /** SendStreamingMessage / message/stream: the events until the task settles (the agent closes). */
   sendStream(message: OutgoingMessage, options: CallOptions = {}): Promise<StreamOutcome> {
-    return this.streamCall(this.method('stream'), this.sendParams(message, {}), options, message.taskId);
+    return this.streamCall('stream', this.sendParams(message, {}), options, message.taskId);
   }
 
   /** SubscribeToTask / tasks/resubscribe: a snapshot, then live events until the task is terminal. */
   subscribe(taskId: string, options: CallOptions = {}): Promise<StreamOutcome> {
-    return this.streamCall(this.method('subscribe'), { id: taskId }, options, taskId);
+    return this.streamCall('subscribe', { id: taskId }, options, taskId);
   }
 
   /**
@@ -325,22 +372,27 @@ export class A2AClient {
   }
 
   private async sendAnswer(taskId: string, promptId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
+    const observer = this.options.observer;
+    const traffic: ExchangeTraffic | undefined = observer ? { operation: 'answer', sent: 0, received: 0 } : undefined;
+    observer?.opening?.();
     const startedAt = performance.now();
     try {
-      const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), options);
+      const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), traffic ? { ...options, tally: traffic } : options);
       const outcome = classifyAnswer(reply, promptId);
       this.recordResponse(outcome.result, taskId);
-      return this.answered(outcome);
+      return this.answered(outcome, traffic);
     } catch (err) {
-      if (err instanceof TransportError) return this.answered(answerFailed(err, startedAt));
+      if (err instanceof TransportError) return this.answered(answerFailed(err, startedAt), traffic);
+      // Not the agent's doing (e.g. a bearer token refused before sending): the exchange still ends for whoever counts it open.
+      observer?.exchange(this.method('send'), 'failed', performance.now() - startedAt, traffic);
       throw err;
     }
   }
 
-  private answered(outcome: AnswerOutcome): AnswerOutcome {
+  private answered(outcome: AnswerOutcome, traffic: ExchangeTraffic | undefined): AnswerOutcome {
     const observer = this.options.observer;
     if (observer) {
-      observer.exchange(this.method('send'), outcome.kind === 'accepted' ? 'ok' : outcome.rpcCode !== undefined ? 'rpc_error' : 'failed', outcome.latencyMs);
+      observer.exchange(this.method('send'), outcome.kind === 'accepted' ? 'ok' : outcome.rpcCode !== undefined ? 'rpc_error' : 'failed', outcome.latencyMs, traffic);
       observer.answer(outcome);
     }
     return outcome;

@@ -115,7 +115,7 @@ export class AcceptanceCalls {
     const message = decisionMessage(taskId, contextId, decision, feedback);
     const startedAt = performance.now();
     try {
-      const reply = await this.client.sendForReply(message, { ...rest, returnImmediately: returnImmediately ?? true, extensions: this.activation(rest) });
+      const reply = await this.client.sendForReply(message, { ...rest, returnImmediately: returnImmediately ?? true, extensions: this.activation(rest) }, 'decision');
       return classifyDecision(reply);
     } catch (err) {
       if (err instanceof TransportError) return decisionFailed(err, startedAt);

@@ -13,6 +13,7 @@
 // that allows it (HTTP/1.1 without `Connection: close`, or 1.0 with `keep-alive`).
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import type { ByteTally } from './byteTally.ts';
 
 export type ResponseHeaders = Record<string, string | string[]>;
 
@@ -22,6 +23,8 @@ export interface ResponseHandler {
   onData(chunk: Buffer): void;
   onComplete(): void;
   onError(err: Error): void;
+  /** When present, every byte the connection reads for this exchange is added to its `received`. */
+  readonly tally?: ByteTally;
 }
 
 export interface ConnectionLimits {
@@ -150,6 +153,8 @@ export class Http1Connection {
   private read(chunk: Buffer): void {
     if (this.dead) return;
     if (this.state === State.Idle) return this.fail(new Http1Error('A2A_RIG_HTTP_PARSE', 'the server sent bytes no request asked for'));
+    const tally = this.handler!.tally;
+    if (tally) tally.received += chunk.length;
     let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;
     try {

@@ -21,11 +21,14 @@ export interface PooledExchange {
 class Waiting implements ResponseHandler, PooledExchange {
   connection: Http1Connection | undefined;
   done = false;
+  readonly tally: ResponseHandler['tally'];
 
   constructor(
     readonly request: string,
     readonly handler: ResponseHandler,
-  ) {}
+  ) {
+    this.tally = handler.tally;
+  }
 
   abort(err: Error): void {
     if (this.done) return;

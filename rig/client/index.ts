@@ -1,5 +1,5 @@
 // The client's public surface, for the engine: import from here, not from the files behind it.
-export { A2AClient, STREAM_REFUSAL_PEEK_MS, type A2AClientOptions, type CallOptions, type CallOutcome, type ExchangeEnd, type ExchangeObserver, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
+export { A2AClient, STREAM_REFUSAL_PEEK_MS, type A2AClientOptions, type CallOptions, type CallOutcome, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
 export { AcceptanceCalls, type AcceptanceSendOptions, type AcceptanceSendOutcome, type AcceptanceStreamOutcome, type DecideOptions, type GateFacts } from './acceptanceCalls.ts';
 export { acceptanceDeclaration, acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
 export { ACCEPTANCE_KEYS, acceptanceEchoed, acceptanceKeysOf, gateOf, isPendingAcceptance, listsAcceptanceWhereNeeded, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1, VERSION_HEADER, type Generation } from '../protocol/a2aTypes.ts';
 import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
+import type { ByteTally } from './byteTally.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
 import { Http1Pool } from './http1Pool.ts';
 import { headerValues, readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
@@ -87,6 +88,12 @@ export interface ExchangeOptions {
   signal?: AbortSignal;
   /** Overrides the overall bound of this one exchange (or stream). */
   timeoutMs?: number;
+  /**
+   * Told the exchange's bytes as they pass (a watcher's count, e.g. the scenario's traffic record):
+   * unary, exactly what was written and read on the socket; a stream (undici), its request as undici
+   * writes it and its response head as parsed (see streamRequestBytes, responseHeadBytes), then every body byte.
+   */
+  tally?: ByteTally;
 }
 
 /** What came back for one exchange, before any A2A interpretation. */
@@ -133,6 +140,26 @@ export function echoedExtensions(headers: IncomingHttpHeaders, generation: Gener
   const [own, other] = generation === '1.0' ? [EXTENSIONS_HEADER_V1, EXTENSIONS_HEADER_V03] : [EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1];
   const values = headerValues(headers, own);
   return values.length > 0 ? values : headerValues(headers, other);
+}
+
+/**
+ * A stream request's bytes as undici writes them: request line, host, `connection: keep-alive`, the
+ * rig's headers, content-length, the body (undici's own framing, not seen from here, is the same shape).
+ */
+function streamRequestBytes(path: string, host: string, headers: Record<string, string>, body: string): number {
+  const bodyBytes = Buffer.byteLength(body);
+  let n = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\ncontent-length: ${bodyBytes}\r\n\r\n`.length + bodyBytes;
+  for (const [name, value] of Object.entries(headers)) n += name.length + 2 + value.length + 2;
+  return n;
+}
+
+/** A response head's bytes from its parsed headers (undici gives no raw head): status line without its reason phrase, one line per value. */
+function responseHeadBytes(headers: IncomingHttpHeaders): number {
+  let n = 'HTTP/1.1 200 \r\n\r\n'.length;
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) n += name.length + 2 + v.length + 2;
+  }
+  return n;
 }
 
 function target(url: string): { origin: string; path: string } {
@@ -294,9 +321,12 @@ export class JsonRpcTransport {
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
     const e = this.endpoint(url);
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${paramsJson === undefined ? '' : `,"params":${paramsJson}`}}`;
-    const request = `POST ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\ncontent-type: application/json\r\naccept: application/json\r\n${this.headerBlock(a2a)}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const bodyBytes = Buffer.byteLength(body);
+    const request = `POST ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\ncontent-type: application/json\r\naccept: application/json\r\n${this.headerBlock(a2a)}content-length: ${bodyBytes}\r\n\r\n${body}`;
+    // The head is ASCII (path, host and header values are checked or URL-encoded): one byte a character.
+    if (options.tally) options.tally.sent += request.length - body.length + bodyBytes;
     const startedAt = performance.now();
-    const res = await runUnary(e.pool, request, what, this.unaryBounds(options), options.signal, this.inFlight);
+    const res = await runUnary(e.pool, request, what, this.unaryBounds(options), options.signal, this.inFlight, options.tally);
     const completedAt = performance.now();
     const meta: ExchangeMeta = { httpStatus: res.status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
     const reply = readRpcResponse(res.text, id, what, res.status) as RpcReply;
@@ -318,27 +348,34 @@ export class JsonRpcTransport {
     let status: number | undefined;
     let handedOver = false;
     const startedAt = performance.now();
+    const tally = options.tally;
     try {
+      const to = target(url);
+      const headers = { 'content-type': 'application/json', accept: 'text/event-stream', ...a2aRequestHeaders(a2a) };
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+      if (tally) tally.sent += streamRequestBytes(to.path, new URL(url).host, headers, body);
       const res = await this.dispatcher.request({
-        ...target(url),
+        ...to,
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...a2aRequestHeaders(a2a) },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        headers,
+        body,
         signal: AbortSignal.any([limit.signal, rigClose.signal]),
         bodyTimeout: idleMs,
       });
       status = res.statusCode;
+      if (tally) tally.received += responseHeadBytes(res.headers);
       const completedAt = performance.now();
       const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
       if (!String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
         limit.headersArrived(this.limits.bodyIdleTimeoutMs);
         const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
+        if (tally) tally.received += Buffer.byteLength(text);
         return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
       }
       handedOver = true;
       limit.headersArrived(idleMs);
       const describe = `SSE stream of ${what}`;
-      const bounds = { maxBytes: this.limits.maxStreamBytes, maxEventChars: this.limits.maxEventChars, describe };
+      const bounds = { maxBytes: this.limits.maxStreamBytes, maxEventChars: this.limits.maxEventChars, describe, tally };
       const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
       const events = (async function* (): AsyncGenerator<SseEvent> {
         try {

@@ -2,6 +2,7 @@
 // agent that streams forever, or sends one endless line, is cut off at `maxBytes` with a clear
 // error. Time bounds belong to whoever owns the body (an abort makes the iteration throw).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { ByteTally } from './byteTally.ts';
 import { TransportError } from './transportError.ts';
 
 export interface SseEvent {
@@ -19,6 +20,8 @@ export interface SseReadOptions {
   maxEventChars: number;
   /** Names the stream in error messages, e.g. "SSE stream of SendStreamingMessage from http://…". */
   describe: string;
+  /** Told every byte of the body as it is read. */
+  tally?: ByteTally;
 }
 
 /** Yields each event as soon as its terminating blank line has arrived. */
@@ -38,6 +41,7 @@ export async function* readSseEvents(body: AsyncIterable<Uint8Array>, options: S
   let bytes = 0;
   for await (const chunk of body) {
     bytes += chunk.byteLength;
+    if (options.tally) options.tally.received += chunk.byteLength;
     if (bytes > options.maxBytes) {
       throw new TransportError('too-large', `${options.describe} exceeded ${options.maxBytes} bytes; the rig cut it off`);
     }

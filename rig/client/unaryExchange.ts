@@ -5,6 +5,7 @@
 // early (a body chunk only notes its time), so a fast exchange costs one setTimeout and one
 // clearTimeout; the caller's signal gets one listener, and the transport's close reaches the exchange
 // through the set of exchanges in flight. No AbortSignal is made per exchange.
+import type { ByteTally } from './byteTally.ts';
 import type { ResponseHandler, ResponseHeaders } from './http1Connection.ts';
 import type { Http1Pool, PooledExchange } from './http1Pool.ts';
 import type { CutBy } from './exchangeBounds.ts';
@@ -30,10 +31,11 @@ export interface Abortable {
 
 /**
  * Sends `request` on `pool` and reads the whole reply under `bounds`. A class, not closures: one
- * object per exchange, its methods shared (the hot path makes tens of thousands a second).
+ * object per exchange, its methods shared (the hot path makes tens of thousands a second). `tally`,
+ * when given, is told every response byte the connection reads for it (the caller counts what it sent).
  */
-export function runUnary(pool: Http1Pool, request: string, what: string, bounds: UnaryBounds, signal: AbortSignal | undefined, inFlight: Set<Abortable>): Promise<UnaryResponse> {
-  return new Promise<UnaryResponse>((resolve, reject) => new UnaryExchange(pool, request, what, bounds, signal, inFlight, resolve, reject));
+export function runUnary(pool: Http1Pool, request: string, what: string, bounds: UnaryBounds, signal: AbortSignal | undefined, inFlight: Set<Abortable>, tally?: ByteTally): Promise<UnaryResponse> {
+  return new Promise<UnaryResponse>((resolve, reject) => new UnaryExchange(pool, request, what, bounds, signal, inFlight, resolve, reject, tally));
 }
 
 class UnaryExchange implements ResponseHandler, Abortable {
@@ -63,6 +65,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
     private readonly inFlight: Set<Abortable>,
     private readonly resolve: (r: UnaryResponse) => void,
     private readonly reject: (err: unknown) => void,
+    readonly tally: ByteTally | undefined,
   ) {
     const started = performance.now();
     this.deadline = started + bounds.overallMs;

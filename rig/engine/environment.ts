@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory } from '../client/index.ts';
+import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type AnswerOutcome, type EventHistory, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic } from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RigMetrics } from '../metrics/rigMetrics.ts';
@@ -163,16 +163,30 @@ export class Environment {
     return this.faults?.record;
   }
 
-  /** A client through the proxy (faults apply), sharing `history` when given. */
-  client(history?: EventHistory, connections = 32): A2AClient {
+  /**
+   * A client through the proxy (faults apply), sharing `history` when given; its exchanges are told
+   * to `traffic` (the scenario's record) beside the live metrics.
+   */
+  client(history?: EventHistory, connections = 32, traffic?: ExchangeObserver): A2AClient {
     // Errors name the agent the user gave, and the proxy hop (not just the proxy's port).
     const target = this.url === this.directUrl ? undefined : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
-    return A2AClient.forAgent(this.agent, { history, connections, observer: this.options.liveMetrics, target });
+    return A2AClient.forAgent(this.agent, { history, connections, observer: this.observer(traffic, true), target });
   }
 
-  /** A client straight to the agent, for the truth: no toxic touches it. */
-  directClient(): A2AClient {
-    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4 });
+  /** A client straight to the agent, for the truth: no toxic touches it. Its exchanges are told to `traffic` only. */
+  directClient(traffic?: ExchangeObserver): A2AClient {
+    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4, observer: this.observer(traffic, false) });
+  }
+
+  /**
+   * The one place a client's observer is chosen: the live Prometheus metrics (`--metrics-port`;
+   * clients through the proxy only, as they always counted) and the scenario's traffic record
+   * (every client of the scenario), both told when there are both.
+   */
+  private observer(traffic: ExchangeObserver | undefined, throughProxy: boolean): ExchangeObserver | undefined {
+    const live = throughProxy ? this.options.liveMetrics : undefined;
+    if (live && traffic) return new BothObservers(live, traffic);
+    return live ?? traffic;
   }
 
   private applied: AppliedToxic[] = [];
@@ -221,6 +235,29 @@ export class Environment {
       await this.options.onClose?.();
     })();
     return this.closing;
+  }
+}
+
+/** Tells two observers of a client everything, in order. */
+class BothObservers implements ExchangeObserver {
+  constructor(
+    private readonly a: ExchangeObserver,
+    private readonly b: ExchangeObserver,
+  ) {}
+
+  exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void {
+    this.a.exchange(method, end, latencyMs, traffic);
+    this.b.exchange(method, end, latencyMs, traffic);
+  }
+
+  answer(outcome: AnswerOutcome): void {
+    this.a.answer(outcome);
+    this.b.answer(outcome);
+  }
+
+  opening(): void {
+    this.a.opening?.();
+    this.b.opening?.();
   }
 }
 

@@ -146,6 +146,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       ...containers,
       liveMetrics: metrics.metrics,
       onProgress: (event) => {
+        // TODO(i15 merge): progressOutput takes every ProgressEvent on i15-terminal; then call progress.onProgress(event) for all of them.
+        if (event.phase !== 'start' && event.phase !== 'end') return;
         progress.onProgress(event);
         metrics.onProgress(event);
       },

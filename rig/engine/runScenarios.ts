@@ -5,10 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
-import { ScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
+import { ScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
 import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
+import type { ProgressEvent } from '../report/progressEvents.ts';
 import { RIG_VERSION } from './rigVersion.ts';
 import { cardDigest } from '../report/runIdentity.ts';
+import { errorStack } from './errorStack.ts';
 
 export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
@@ -21,9 +23,25 @@ export interface RunOptions extends EnvironmentOptions {
    * scenario is aborted and recorded `interrupted`, the rest `not-run`, and the environment closed.
    */
   signal?: AbortSignal;
-  /** Called as each scenario starts and ends (progress output). */
-  onProgress?: (event: { phase: 'start' | 'end'; scenario: string; index: number; total: number; result?: ScenarioResult }) => void;
+  /**
+   * Told as each scenario starts and ends, as it logs a line (ctx.log / ctx.note), and once a second
+   * while it has traffic, what that traffic was over the last second (the progress display).
+   */
+  onProgress?: (event: ProgressEvent) => void;
 }
+
+/** How often a running scenario's traffic is reported live. */
+export const LIVE_TRAFFIC_MS = 1_000;
+
+/** Where a scenario stands in the run, for its progress events. */
+interface Position {
+  scenario: string;
+  index: number;
+  total: number;
+}
+
+/** A scenario's budget ran out: the stack would only show the engine's timer. */
+class BudgetOverrun extends Error {}
 
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -50,6 +68,7 @@ async function runOne(
   prior: Map<string, Verdict>,
   overrides: Record<string, unknown> = {},
   runSignal?: AbortSignal,
+  progress?: { position: Position; onProgress: (event: ProgressEvent) => void },
 ): Promise<ScenarioResult> {
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
@@ -60,10 +79,28 @@ async function runOne(
    * checks judge the abort, not the agent.
    */
   let checksBeforeSignal: number | undefined;
-  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records);
+  let ended = false;
+  // A line logged after the scenario ended (a stray promise of it) is kept in its results but not shown live.
+  const hooks: ScenarioHooks = progress
+    ? {
+        liveTraffic: true,
+        onLog: (l) => {
+          if (!ended) progress.onProgress({ ...progress.position, phase: 'log', t: l.t, line: l.line });
+        },
+      }
+    : {};
+  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, hooks);
+  // Once a second, the last second's traffic (nothing when the scenario sent nothing in it); unref'd, cleared below.
+  const ticker = progress
+    ? setInterval(() => {
+        const live = ctx.traffic.liveSecond();
+        if (live) progress.onProgress({ ...progress.position, phase: 'traffic', live });
+      }, LIVE_TRAFFIC_MS).unref()
+    : undefined;
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
   let verdict: Verdict;
   let reason: string | undefined;
+  let stack: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const unmet = unmetNeeds(scenario, env, ctx);
@@ -72,7 +109,7 @@ async function runOne(
     const overrun = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new Error(`exceeded its ${budgetMs} ms budget`));
+        reject(new BudgetOverrun(`exceeded its ${budgetMs} ms budget`));
       }, budgetMs);
     });
     // A signal ends the scenario now, whatever it awaits: its own code sees the aborted ctx.signal.
@@ -101,12 +138,16 @@ async function runOne(
     } else {
       verdict = ctx.checks.some((c) => !c.ok) ? 'failed' : 'errored';
       reason = (err as Error).message;
+      // Where the scenario broke; not for an overrun (the engine's timer threw it) or a failed check.
+      if (verdict === 'errored' && !(err instanceof BudgetOverrun)) stack = errorStack(err);
     }
   } finally {
     clearTimeout(timer);
+    clearInterval(ticker);
     if (onInterrupt) runSignal?.removeEventListener('abort', onInterrupt);
     controller.abort();
     await ctx.close();
+    ended = true;
     // Interrupted: the environment is closed next, which deletes the proxy and its toxics.
     if (!runSignal?.aborted) await env.faults?.reset().catch(() => {});
   }
@@ -115,10 +156,13 @@ async function runOne(
   if (checksBeforeSignal !== undefined) {
     verdict = 'interrupted';
     reason = `interrupted by ${String(runSignal?.reason)}`;
+    stack = undefined;
   }
   const metrics: Record<string, MetricResult> = {};
   for (const [name, histogram] of ctx.metrics) metrics[name] = { ...histogram.summary(), hdr: histogram.encode() };
   const timeline = ctx.timeline.toRecord();
+  const traffic = ctx.traffic.toRecord();
+  const log = ctx.logs;
   return {
     name: scenario.name,
     description: scenario.description,
@@ -135,6 +179,10 @@ async function runOne(
     ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
     ...(ctx.notes.length > 0 ? { notes: [...ctx.notes] } : {}),
     ...(ctx.series.size > 0 ? { series: Object.fromEntries(ctx.series) } : {}),
+    ...(stack ? { stack } : {}),
+    ...(log.lines.length > 0 ? { log: log.lines } : {}),
+    ...(log.dropped > 0 ? { logDropped: log.dropped } : {}),
+    ...(traffic ? { traffic } : {}),
   };
 }
 
@@ -183,11 +231,13 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
         results.push(notRun(scenario, signal));
         continue;
       }
-      options.onProgress?.({ phase: 'start', scenario: scenario.name, index, total: scenarios.length });
-      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal);
+      const position = { scenario: scenario.name, index, total: scenarios.length };
+      options.onProgress?.({ ...position, phase: 'start' });
+      const progress = options.onProgress ? { position, onProgress: options.onProgress } : undefined;
+      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, progress);
       prior.set(scenario.name, result.verdict);
       results.push(result);
-      options.onProgress?.({ phase: 'end', scenario: scenario.name, index, total: scenarios.length, result });
+      options.onProgress?.({ ...position, phase: 'end', result });
     }
   } finally {
     await env.close();

@@ -8,7 +8,8 @@ import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription,
 import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
-import type { CheckResult, FaultEvent, SeriesPoint, Verdict } from '../report/runResult.ts';
+import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
+import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../report/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './defineScenario.ts';
 import { declarationOf, seriesKey, type RecordedMeasures } from '../report/metricNames.ts';
@@ -23,6 +24,7 @@ import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
 import { attackTargetOf } from './attackTarget.ts';
 import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './attackRun.ts';
 import { resourceSource, type ResourceSource } from './agentResources.ts';
+import { ScenarioLog } from './scenarioLog.ts';
 
 export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, AcceptanceRoundTripChoice, OpenModelResult };
 
@@ -42,6 +44,14 @@ export interface FaultHelpers {
 }
 
 
+/** What the engine hears from a scenario as it runs. */
+export interface ScenarioHooks {
+  /** Each ctx.log / ctx.note line as it is said (the live display). */
+  onLog?(line: LogLine): void;
+  /** Someone shows the traffic live: keep the last second's latencies (TrafficRecorder.liveSecond). */
+  liveTraffic?: boolean;
+}
+
 function toxicDetail(toxic: AppliedToxic): string {
   const attributes = Object.entries(toxic.attributes).map(([k, v]) => ` ${k}=${v}`).join('');
   return `${toxic.type} ${toxic.stream}${toxic.toxicity !== 1 ? ` toxicity=${toxic.toxicity}` : ''}${attributes}`;
@@ -60,12 +70,14 @@ export class ScenarioContext {
   readonly faultEvents: FaultEvent[] = [];
   /** Curves plotted with `plot()` (results.json `series`). */
   readonly series = new Map<string, SeriesPoint[]>();
+  /** The scenario's own traffic through its clients (results.json `traffic`), and its open-model loads. */
+  readonly traffic: TrafficRecorder;
   readonly client: A2AClient;
   readonly direct: A2AClient;
   readonly faults: FaultHelpers;
   private readonly synthesizer: AnswerSynthesizer;
   private readonly extraClients: A2AClient[] = [];
-  private readonly logLines: string[] = [];
+  private readonly log_ = new ScenarioLog();
 
   constructor(
     private readonly env: Environment,
@@ -74,9 +86,11 @@ export class ScenarioContext {
     private readonly deadline: number,
     private readonly priorVerdicts: ReadonlyMap<string, Verdict>,
     private readonly records: RecordedMeasures = { latencies: [], counters: {} },
+    private readonly hooks: ScenarioHooks = {},
   ) {
-    this.client = env.client(this.history);
-    this.direct = env.directClient();
+    this.traffic = new TrafficRecorder(this.startedAt, { live: hooks.liveTraffic === true });
+    this.client = env.client(this.history, undefined, this.traffic);
+    this.direct = env.directClient(this.traffic);
     this.synthesizer = new AnswerSynthesizer(this.client.guard.validator);
     const faults = env.faults;
     const proxyName = env.proxyName ?? '';
@@ -177,12 +191,16 @@ export class ScenarioContext {
     throw new ScenarioSkipped(reason);
   }
 
+  /** A line for the terminal (under the progress display) and results.json `log`, with its time. */
   log(line: string): void {
-    this.logLines.push(line);
+    const logged = { t: Math.round(performance.now() - this.startedAt), line: String(line) };
+    this.log_.push(logged);
+    this.hooks.onLog?.(logged);
   }
 
-  get logs(): readonly string[] {
-    return this.logLines;
+  /** The lines kept (at most LOG_LINES_KEPT: the first and the last half), and how many between them were left out. */
+  get logs(): { lines: LogLine[]; dropped: number } {
+    return { lines: this.log_.lines, dropped: this.log_.dropped };
   }
 
   private readonly noteLines: string[] = [];
@@ -208,7 +226,7 @@ export class ScenarioContext {
 
   /** Another client through the proxy with its own connection pool, sharing this history. */
   newClient(connections: number): A2AClient {
-    const client = this.env.client(this.history, connections);
+    const client = this.env.client(this.history, connections, this.traffic);
     this.extraClients.push(client);
     return client;
   }
@@ -308,8 +326,13 @@ export class ScenarioContext {
   }
 
   /** Drives an open-model load (rig/load/openModelExecutor.ts), stopped with the scenario (signal, budget). */
-  runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
-    return runWithinBudget(observedOpenModel(options, this.env.options.liveMetrics), this.signal, this.remainingMs());
+  async runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
+    this.traffic.loadStarted();
+    try {
+      return await runWithinBudget(observedOpenModel(options, this.env.options.liveMetrics, this.traffic), this.signal, this.remainingMs());
+    } finally {
+      this.traffic.loadEnded();
+    }
   }
 
   /** An open-model iteration: one whole HITL round trip, send → prompt → answer → resumed (see loadIterations). */

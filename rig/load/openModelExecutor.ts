@@ -54,6 +54,15 @@ export interface OpenModelOptions {
   /** Where to record latencies (e.g. a scenario's, which keep a timeline); new histograms by default. */
   latency?: LatencyHistogram;
   serviceTime?: LatencyHistogram;
+  /** Told as the load runs (live views of offered against achieved); must return at once. */
+  observer?: LoadObserver;
+}
+
+export interface LoadObserver {
+  /** An arrival came due (`scheduled`: started, backlogged or dropped), at its intended performance.now() time. */
+  due(intendedAt: number): void;
+  /** An iteration counted as succeeded, at the time its outcome was observed. */
+  succeeded(endedAt: number): void;
 }
 
 export interface OpenModelResult {
@@ -264,6 +273,7 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
             else {
               const endedAt = end?.endedAt ?? performance.now();
               r.succeeded++;
+              options.observer?.succeeded(endedAt);
               r.latency.recordMs(endedAt - it.intendedAt, endedAt);
               r.serviceTime.recordMs(endedAt - it.startedAt, endedAt);
             }
@@ -292,6 +302,7 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
       const now = performance.now();
       while (!next.done && origin + next.value.atMs <= now) {
         const due = { index: r.scheduled++, step: next.value.step, intendedAt: origin + next.value.atMs };
+        options.observer?.due(due.intendedAt);
         if (running.size < options.maxInFlight && backlogHead === backlog.length) start(due);
         else if (backlog.length - backlogHead < maxBacklog) backlog.push(due);
         else r.dropped++;
