@@ -64,6 +64,8 @@ describe('a2a-rig run --scenarios DIR', () => {
     expect(roundTrips!.checks.map((c) => c.name)).toEqual(['every valid answer is accepted and its task resumes', 'p95 answer → resume ≤ 1000 ms']);
     expect(roundTrips!.metrics.answer_to_resume!.count).toBe(5);
     expect(roundTrips!.counters).toEqual({ answers_accepted: 5 });
+    // ctx.log from a scenario outside the repository is kept, in order, with its time.
+    expect(roundTrips!.log?.map((l) => l.line)).toEqual([1, 2, 3, 4, 5].map((i) => expect.stringMatching(new RegExp(`^prompt ${i}/5: resumed \\d+\\.\\d ms after the answer$`))));
     expect(oneInstance!.checks).toEqual([{ name: 'ctx.skip() throws the ScenarioSkipped of a2a-rig', ok: true, detail: 'ScenarioSkipped: a probe, caught' }]);
   });
 
@@ -81,6 +83,8 @@ describe('a2a-rig run --scenarios DIR', () => {
     expect(byName.get('typo')).toMatchObject({ verdict: 'errored', reason: `${join(mixed, 'typo.ts')}:5:24: Unexpected ","` });
     expect(byName.get('nested/throws')).toMatchObject({ verdict: 'errored', reason: `${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing` });
     expect(junit.find((c) => c.name.includes('typo'))?.error).toContain('typo.ts:5:24');
+    expect(byName.get('typo')!.stack).toBe(`at ${join(mixed, 'typo.ts')}:5:24`);
+    expect(byName.get('nested/throws')!.stack).toContain(`${join(mixed, 'nested/throws.mjs')}:3:7`);
     // One line about the failures, and never the loader's (esbuild's) stack.
     expect(run.stderr).toContain(`a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more`);
     expect(run.stderr).not.toMatch(/esbuild|node_modules|^\s+at /m);
