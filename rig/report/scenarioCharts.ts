@@ -1,6 +1,7 @@
-// The charts of one scenario, from its results.json entry: latency over time (with the faults that
-// were in place and the attacks that ran shaded), the percentile distribution of every latency
-// metric (decoded from the HDR histograms), and the faults timeline (attacks as lanes too).
+// The charts of one scenario, from its results.json entry: latency over time (one strip per
+// measure, with the rate steps, the faults that were in place and the attacks that ran shaded),
+// the percentile distribution of every latency measure (decoded from the HDR histograms), and the
+// faults timeline (attacks as lanes too), all over time on the one axis timeAxis() gives.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { attackWindows } from './dosResults.ts';
 import type { FaultEvent, ScenarioResult } from './runResult.ts';
@@ -25,12 +26,6 @@ const seconds = (v: number) => `${Number(v.toPrecision(6))} s`;
 function wideSpread(values: number[]): boolean {
   const positive = values.filter((v) => v > 0);
   return positive.length > 0 && Math.max(...positive) / Math.min(...positive) > 100;
-}
-
-/** One color per metric, the same in every chart of the scenario. */
-function metricColor(s: ScenarioResult): (metric: string) => string {
-  const names = [...new Set([...Object.keys(s.metrics), ...(s.timeline?.points.map((p) => p.metric) ?? [])])];
-  return (metric) => PALETTE[Math.max(0, names.indexOf(metric)) % PALETTE.length];
 }
 
 export interface FaultInterval {
@@ -293,10 +288,13 @@ export function percentileCharts(s: ScenarioResult): SafeHtml[] {
     const base = splitLabels(key).base;
     byBase.set(base, [...(byBase.get(base) ?? []), key]);
   }
-  return [...byBase.entries()].map(([base, keys]) => {
+  const charts: SafeHtml[] = [];
+  for (const [base, keys] of byBase) {
     keys.sort(labelOrder);
     const carried = keys.filter((k) => percentileShown(s.metrics[k]!.count, 50));
     const thin = keys.filter((k) => !carried.includes(k));
+    // Nothing to draw: the latency table shows its n and max.
+    if (carried.length === 0) continue;
     let maxNines = 1;
     const series = carried.map((key, i) => {
       const m = s.metrics[key]!;
@@ -311,15 +309,16 @@ export function percentileCharts(s: ScenarioResult): SafeHtml[] {
       };
     });
     const top = Math.min(NINES_TICKS.length - 1, Math.ceil(maxNines - 1e-9));
-    return xyChart({
+    charts.push(xyChart({
       id: 'percentiles',
       title: `${base}: latency by percentile`,
       note: `each line stops where its n stops carrying a percentile${thin.length ? `; left out (n < 2): ${thin.join(', ')}` : ''}`,
       x: { label: 'percentile', min: 0, max: top, ticks: NINES_TICKS.slice(0, top + 1) },
       y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
       series,
-    });
-  });
+    }));
+  }
+  return charts;
 }
 
 export function faultsTimelineChart(s: ScenarioResult): SafeHtml | undefined {
