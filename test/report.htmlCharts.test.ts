@@ -16,7 +16,7 @@ import { minSamplesFor, percentileShown } from '../rig/report/sampleSize.ts';
 import { scenarioAnchors } from '../rig/report/scenarioAnchors.ts';
 import { writeResults } from '../rig/report/writeResults.ts';
 import { countColour, countInk, decodePng } from './support/pngPixels.ts';
-import { capacityScenario, faultScenario, richRun } from './support/reportFixtures.ts';
+import { capacityScenario, richRun } from './support/reportFixtures.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
