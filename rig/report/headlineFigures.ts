@@ -31,7 +31,12 @@ export function headlineFigures(run: RunResult, verdictLabel: (v: Verdict) => st
   if (withTraffic.length === 0) tiles.push(tile('requests', 'requests', 'not recorded', 'results written before a2a-rig recorded traffic', 'none'));
   else {
     tiles.push(tile('requests', 'requests', countText(totals.requests), coverage));
-    tiles.push(tile('errors', 'errors', pctText(totals.errors, totals.requests), `${countText(totals.errors)} of ${countText(totals.requests)} requests`, totals.errors > 0 ? 'bad' : ''));
+    // Refusals a scenario provokes on purpose (duplicate-flood's 409s) count too: say where most of them are and of which kind.
+    const ops = withTraffic.flatMap((s) => s.traffic!.operations);
+    const rpcErrors = ops.reduce((a, o) => a + o.rpcErrors, 0);
+    const worst = [...withTraffic].sort((a, b) => b.traffic!.totals.errors - a.traffic!.totals.errors)[0]!;
+    const where = totals.errors > 0 ? html`: ${countText(rpcErrors)} refused by the agent, ${countText(totals.errors - rpcErrors)} failed; most in <a href="#${anchors.of(worst.name) ?? ''}">${worst.name}</a> (${countText(worst.traffic!.totals.errors)})` : null;
+    tiles.push(tile('errors', 'errors', pctText(totals.errors, totals.requests), html`${countText(totals.errors)} of ${countText(totals.requests)} requests${where}`, totals.errors > 0 ? 'bad' : ''));
     tiles.push(tile('bytes', 'data', html`${bytesText(totals.sent)} <span class="unit">sent</span>`, `${bytesText(totals.received)} received`));
   }
   const findings = run.scenarios.map(capacityFinding).filter((f) => f !== undefined);
