@@ -271,9 +271,14 @@ function rampColor(i: number, n: number): string {
   return `rgb(${mix(158, 8)}, ${mix(202, 48)}, ${mix(225, 107)})`;
 }
 
+/** Numeric labels by value (rates), the DoS phases in time order, anything else by name. */
+const PHASES = ['before', 'during', 'after'];
 const labelOrder = (a: string, b: string) => {
-  const [x, y] = [Number(Object.values(splitLabels(a).labels)[0]), Number(Object.values(splitLabels(b).labels)[0])];
-  return Number.isFinite(x) && Number.isFinite(y) ? x - y : a.localeCompare(b);
+  const [u, v] = [Object.values(splitLabels(a).labels)[0] ?? '', Object.values(splitLabels(b).labels)[0] ?? ''];
+  const [x, y] = [Number(u), Number(v)];
+  if (u !== '' && v !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  if (PHASES.includes(u) && PHASES.includes(v)) return PHASES.indexOf(u) - PHASES.indexOf(v);
+  return a.localeCompare(b);
 };
 
 /**
