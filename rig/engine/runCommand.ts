@@ -10,6 +10,7 @@ import { toxiproxyOption, type ToxiproxyChoice } from '../proxy/backend.ts';
 import type { ToxicSpec } from '../proxy/faultControl.ts';
 import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
+import { readBaseline } from '../report/htmlReportCommand.ts';
 import { ProgressOutput } from '../report/progressOutput.ts';
 import { summaryMarkdown } from '../report/summaryMarkdown.ts';
 import { printableLine } from '../report/terminalText.ts';
@@ -47,6 +48,7 @@ interface RunFlags extends ThresholdFlags {
   followCardEndpoint?: boolean;
   env?: 'containers';
   agentImage: string;
+  baseline?: string;
 }
 
 function parseTarget(value: string): string {
@@ -77,6 +79,7 @@ function addRunOptions(command: Command, targetRequired = false): Command {
     .option('--follow-card-endpoint', 'send the run\'s traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic')
     .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
     .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE)
+    .option('--baseline <dir>', 'compare with this earlier run (its directory or results.json) in report.html, as a2a-rig compare would; checked before the run')
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
     .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
@@ -103,6 +106,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const scenarios = catalog.select(selectors);
   checkThresholdNames(thresholds, scenarios);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
+  const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   // Before anything runs: a run that cannot write its results must not start.
   const runId = newRunId();
   const out = prepareOutDir(flags.out ?? join('results', runId));
@@ -155,7 +159,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     const evaluated = applyThresholds(run, thresholds);
     // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
     const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
-    const files = writeResults(out.path, result);
+    const files = writeResults(out.path, result, { baseline });
     process.stdout.write(summaryMarkdown(result));
     process.stdout.write(`\nResults: ${files.join(', ')}\n`);
     const signal = interrupt.signalName;

@@ -33,9 +33,31 @@ table.verdicts tr.failed td, table.verdicts tr.errored td { background: #fff5f5;
 article.scenario { border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; margin: 0 0 16px; }
 article.scenario.failed, article.scenario.errored { border-color: var(--fail); }
 .description { margin: 0 0 6px; color: var(--muted); }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 10px 18px; margin: 8px 0; }
-figure.chart { margin: 0; } figure.chart figcaption { font-weight: 600; font-size: 13px; margin: 4px 0; }
-figure.chart svg { width: 100%; height: auto; display: block; }
+.charts { display: flex; flex-wrap: wrap; gap: 10px 18px; margin: 8px 0; }
+.over-time { display: flex; flex-direction: column; gap: 4px; margin: 10px 0; }
+figure.chart { margin: 0; max-width: 100%; } figure.chart.half { width: 520px; } figure.chart.wide, figure.chart.strip { width: 1060px; } figure.chart figcaption { font-weight: 600; font-size: 13px; margin: 4px 0 2px; }
+.chart-note { font-weight: normal; color: var(--muted); font-size: 12px; }
+figure.chart svg { max-width: 100%; height: auto; display: block; }
+.tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 10px; margin: 10px 0 14px; }
+.tile { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; background: var(--soft); min-height: 84px; }
+.tile .label { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.tile .value { font-size: 24px; font-weight: 700; line-height: 1.3; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.tile .value a { color: inherit; } .tile .unit { font-size: 13px; font-weight: normal; color: var(--muted); }
+.tile .detail { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+.tile.bad { border-color: var(--fail); } .tile.bad .value { color: var(--fail); }
+.tile.none .value { font-size: 16px; color: var(--muted); font-weight: 600; }
+.tile.passed { border-color: var(--pass); } .tile.failed, .tile.errored { border-color: var(--fail); }
+.badge.big { font-size: 18px; padding: 2px 12px; border-radius: 14px; }
+p.totals { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 6px 0; font-variant-numeric: tabular-nums; }
+p.totals .bad { color: var(--fail); } p.totals.none, p.none { color: var(--muted); }
+table.operations, table.baseline { margin: 4px 0 8px; }
+td.thin { color: var(--muted); font-size: 12px; }
+td.bad, .bad { color: var(--fail); }
+tr.regression td { background: #fff5f5; } .result.regression { color: var(--fail); font-weight: 700; } .result.skipped { color: var(--muted); }
+details.log pre, details.stack pre { font: 12px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; background: var(--soft); padding: 8px 10px; border-radius: 4px; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
+details.log .t { color: var(--muted); display: inline-block; min-width: 64px; }
+details.stack summary { color: var(--error); }
+h3 a.anchor { color: inherit; text-decoration: none; }
 svg .frame { fill: none; stroke: #9aa3ad; stroke-width: 1; }
 svg .grid { stroke: #eceef1; stroke-width: 1; }
 svg .tick { font-size: 11px; fill: var(--muted); }
@@ -43,9 +65,11 @@ svg .axis-label { font-size: 12px; fill: var(--muted); }
 svg .series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
 svg .span-label { font-size: 11px; fill: #7a4a12; font-weight: 600; }
 svg .marker { stroke-width: 2; stroke-dasharray: 3 3; }
+svg .marker-label, svg .rule-label { font-size: 12px; font-weight: 600; }
+svg .rule { stroke-width: 1.5; stroke-dasharray: 6 4; }
 svg .lane-label { font-size: 12px; fill: var(--fg); }
 svg .point:hover, svg .bar:hover, svg .instant:hover { stroke: #000; stroke-width: 1; }
-ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 2px 14px; padding: 0; margin: 2px 0 0 64px; font-size: 12px; color: var(--muted); }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 2px 14px; padding: 0; margin: 0 0 2px 64px; font-size: 12px; color: var(--muted); }
 .swatch { display: inline-block; width: 16px; height: 0; border-top: 2px solid var(--c); vertical-align: middle; margin-right: 5px; }
 .swatch.dashed { border-top-style: dashed; }
 .swatch.shaded { height: 10px; border: 1px solid #d0a0a0; background: var(--c); }

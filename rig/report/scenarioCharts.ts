@@ -1,11 +1,13 @@
-// The charts of one scenario, from its results.json entry: latency over time (with the faults that
-// were in place and the attacks that ran shaded), the percentile distribution of every latency
-// metric (decoded from the HDR histograms), and the faults timeline (attacks as lanes too).
+// The charts of one scenario, from its results.json entry: latency over time (one strip per
+// measure, with the rate steps, the faults that were in place and the attacks that ran shaded),
+// the percentile distribution of every latency measure (decoded from the HDR histograms), and the
+// faults timeline (attacks as lanes too), all over time on the one axis timeAxis() gives.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { attackWindows } from './dosResults.ts';
 import type { FaultEvent, ScenarioResult } from './runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
-import { laneChart, xyChart, type Lane, type Marker, type Span, type Tick } from './svgChart.ts';
+import { percentileShown } from './sampleSize.ts';
+import { laneChart, xyChart, type Axis, type Lane, type Marker, type Span, type Tick } from './svgChart.ts';
 
 /** Distinguishable on white and in greyscale order (Tableau 10). */
 export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -24,12 +26,6 @@ const seconds = (v: number) => `${Number(v.toPrecision(6))} s`;
 function wideSpread(values: number[]): boolean {
   const positive = values.filter((v) => v > 0);
   return positive.length > 0 && Math.max(...positive) / Math.min(...positive) > 100;
-}
-
-/** One color per metric, the same in every chart of the scenario. */
-function metricColor(s: ScenarioResult): (metric: string) => string {
-  const names = [...new Set([...Object.keys(s.metrics), ...(s.timeline?.points.map((p) => p.metric) ?? [])])];
-  return (metric) => PALETTE[Math.max(0, names.indexOf(metric)) % PALETTE.length];
 }
 
 export interface FaultInterval {
@@ -96,32 +92,168 @@ export function attackSpans(s: ScenarioResult): Span[] {
   }));
 }
 
-export function latencyOverTimeChart(s: ScenarioResult): SafeHtml | undefined {
+/** The x axis of every chart over a scenario's time: 0 to its end (or its last data), in seconds. */
+export function timeAxis(s: ScenarioResult): Axis {
+  const ends = [
+    s.durationMs,
+    ...(s.timeline ? s.timeline.points.map((p) => p.t + s.timeline!.bucketMs) : []),
+    ...(s.traffic?.points ?? []).map((p) => p.t + s.traffic!.bucketMs),
+    ...(s.faultEvents ?? []).map((e) => e.t),
+    ...Object.entries(s.series ?? {})
+      .filter(([name]) => name.endsWith('_vs_s'))
+      .flatMap(([, points]) => points.map((p) => p.x * 1000)),
+  ].filter((v) => Number.isFinite(v));
+  return { label: 'seconds since the scenario started', min: 0, max: Math.max(0.001, ...ends) / 1000 };
+}
+
+const LABELS = /^([^{]*)\{(.*)\}$/;
+
+/** `round_trip{rate=40}` → base `round_trip`, labels {rate: '40'}. */
+export function splitLabels(key: string): { base: string; labels: Record<string, string> } {
+  const m = LABELS.exec(key);
+  if (!m) return { base: key, labels: {} };
+  const labels: Record<string, string> = {};
+  for (const pair of m[2]!.split(',')) {
+    const at = pair.indexOf('=');
+    if (at > 0) labels[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return { base: m[1]!, labels };
+}
+
+const STEP_COLORS = ['rgba(78, 121, 167, 0.07)', 'rgba(78, 121, 167, 0.15)'];
+
+/**
+ * The load's rate steps (capacity: `round_trip{rate=5}`, then `{rate=10}` …), from when each rate's
+ * latencies were recorded: one span per rate, labelled `5/s`, shaded in alternation. Empty when the
+ * scenario recorded no `rate` label.
+ */
+export function rateSteps(s: ScenarioResult): Span[] {
   const timeline = s.timeline;
-  if (!timeline || timeline.points.length === 0) return undefined;
-  const metrics = [...new Set(timeline.points.map((p) => p.metric))];
-  const half = timeline.bucketMs / 2;
-  const colorOf = metricColor(s);
-  const series = metrics.flatMap((metric) => {
-    const points = timeline.points.filter((p) => p.metric === metric);
-    const color = colorOf(metric);
-    const at = (t: number) => (t + half) / 1000;
-    const title = (p: (typeof points)[number]) =>
-      `${seconds(p.t / 1000)}–${seconds((p.t + timeline.bucketMs) / 1000)}: n=${p.count}, mean ${msLabel(ms(p.mean))} ms, min ${msLabel(ms(p.min))} ms, max ${msLabel(ms(p.max))} ms`;
-    return [
-      { name: `${metric} (mean)`, color, points: points.map((p) => ({ x: at(p.t), y: ms(p.mean), title: title(p) })) },
-      { name: `${metric} (max)`, color, dashed: true, points: points.map((p) => ({ x: at(p.t), y: ms(p.max), title: title(p) })) },
-    ];
+  if (!timeline) return [];
+  const windows = new Map<string, { t0: number; t1: number }>();
+  for (const p of timeline.points) {
+    const rate = splitLabels(p.metric).labels.rate;
+    if (rate === undefined) continue;
+    const w = windows.get(rate);
+    const end = p.t + timeline.bucketMs;
+    if (!w) windows.set(rate, { t0: p.t, t1: end });
+    else {
+      w.t0 = Math.min(w.t0, p.t);
+      w.t1 = Math.max(w.t1, end);
+    }
+  }
+  const steps = [...windows.entries()].sort((a, b) => a[1].t0 - b[1].t0);
+  return steps.map(([rate, w], i) => {
+    // A step ends where the next begins (their boundary bucket holds both).
+    const next = steps[i + 1]?.[1].t0;
+    const t1 = next !== undefined && next < w.t1 ? next : w.t1;
+    return { x0: w.t0 / 1000, x1: t1 / 1000, label: 'offered rate step', text: `${rate}/s`, title: `offered ${rate}/s: ${seconds(w.t0 / 1000)} → ${seconds(t1 / 1000)}`, color: STEP_COLORS[i % 2]! };
   });
+}
+
+/** Every shading of a chart over the scenario's time: rate steps, faults in place, attacks. */
+export function timeOverlay(s: ScenarioResult): { spans: Span[]; markers: Marker[] } {
   const { spans, markers } = faultOverlay(s);
-  return xyChart({
-    id: 'latency-over-time',
-    title: `Latency over time (${timeline.bucketMs} ms buckets)`,
-    x: { label: 'seconds since the scenario started', min: 0, max: Math.max(s.durationMs, ...timeline.points.map((p) => p.t + timeline.bucketMs)) / 1000 },
-    y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
-    series,
-    spans: [...spans, ...attackSpans(s)],
-    markers,
+  return { spans: [...rateSteps(s), ...spans, ...attackSpans(s)], markers };
+}
+
+interface MergedBucket {
+  t: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * The timeline's metrics grouped for small multiples: one group per base name. The labelled
+ * variants of a base that never overlap in time (capacity's rate steps, the DoS phases) are one
+ * line: they are one measure taken one step after another, and the step is shaded instead. Variants
+ * that overlap stay apart (one group each).
+ */
+export function timelineGroups(s: ScenarioResult): Array<{ name: string; buckets: MergedBucket[] }> {
+  const timeline = s.timeline;
+  if (!timeline) return [];
+  const byKey = new Map<string, typeof timeline.points>();
+  for (const p of timeline.points) {
+    const list = byKey.get(p.metric) ?? [];
+    list.push(p);
+    byKey.set(p.metric, list);
+  }
+  const byBase = new Map<string, string[]>();
+  for (const key of byKey.keys()) {
+    const base = splitLabels(key).base;
+    byBase.set(base, [...(byBase.get(base) ?? []), key]);
+  }
+  const groups: Array<{ name: string; buckets: MergedBucket[] }> = [];
+  const toBuckets = (keys: string[]) => {
+    const merged = new Map<number, MergedBucket>();
+    for (const key of keys)
+      for (const p of byKey.get(key)!) {
+        const b = merged.get(p.t);
+        if (!b) merged.set(p.t, { t: p.t, count: p.count, sum: p.mean * p.count, min: p.min, max: p.max });
+        else {
+          b.count += p.count;
+          b.sum += p.mean * p.count;
+          b.min = Math.min(b.min, p.min);
+          b.max = Math.max(b.max, p.max);
+        }
+      }
+    return [...merged.values()].sort((a, b) => a.t - b.t);
+  };
+  for (const [base, keys] of byBase) {
+    const spans = keys
+      .map((key) => {
+        const ts = byKey.get(key)!.map((p) => p.t);
+        return { key, t0: Math.min(...ts), t1: Math.max(...ts) };
+      })
+      .sort((a, b) => a.t0 - b.t0);
+    // Disjoint when each starts at or after the previous one's last bucket (a shared boundary bucket is fine).
+    const disjoint = spans.every((sp, i) => i === 0 || sp.t0 >= spans[i - 1]!.t1);
+    if (keys.length === 1 || disjoint) groups.push({ name: keys.length === 1 ? keys[0]! : `${base} (every ${Object.keys(splitLabels(keys[0]!).labels).join(', ')})`, buckets: toBuckets(keys) });
+    else for (const key of keys) groups.push({ name: key, buckets: toBuckets([key]) });
+  }
+  return groups;
+}
+
+/** Small charts drawn at most; past it the rest is in the latency table. */
+export const MAX_LATENCY_STRIPS = 8;
+
+/**
+ * Latency over time as small multiples: one strip per measure (mean solid, max dashed, one colour),
+ * every strip on the scenario's time axis, with its rate steps, faults and attacks shaded. The
+ * buckets carry count, mean, min and max only (latencyTimeline.ts): no percentile is drawn per
+ * bucket, and each point's tooltip gives its n.
+ */
+export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
+  const timeline = s.timeline;
+  if (!timeline || timeline.points.length === 0) return [];
+  const groups = timelineGroups(s);
+  const half = timeline.bucketMs / 2;
+  const { spans, markers } = timeOverlay(s);
+  const x = timeAxis(s);
+  const shown = groups.slice(0, MAX_LATENCY_STRIPS);
+  return shown.map((g, i) => {
+    const color = PALETTE[i % PALETTE.length]!;
+    const at = (t: number) => (t + half) / 1000;
+    const title = (b: MergedBucket) =>
+      `${seconds(b.t / 1000)}–${seconds((b.t + timeline.bucketMs) / 1000)}: n=${b.count}, mean ${msLabel(ms(b.sum / b.count))} ms, min ${msLabel(ms(b.min))} ms, max ${msLabel(ms(b.max))} ms`;
+    const series = [
+      { name: 'mean', color, points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.sum / b.count), title: title(b) })) },
+      { name: 'max', color, dashed: true, points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.max), title: title(b) })) },
+    ];
+    const more = groups.length - shown.length;
+    return xyChart({
+      id: 'latency-over-time',
+      size: 'strip',
+      title: g.name,
+      ...(i === shown.length - 1 && more > 0 ? { note: `${more} more measure${more > 1 ? 's' : ''} in the latency table below` } : {}),
+      x,
+      y: { label: 'ms', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
+      series,
+      spans,
+      markers,
+    });
   });
 }
 
@@ -132,28 +264,66 @@ export function ninesOf(percentile: number): number {
   return Math.log10(1 / Math.max(1e-12, 1 - percentile / 100));
 }
 
-export function percentileChart(s: ScenarioResult): SafeHtml | undefined {
-  const metrics = Object.entries(s.metrics).filter(([, m]) => m.count > 0);
-  if (metrics.length === 0) return undefined;
-  let maxNines = 1;
-  const colorOf = metricColor(s);
-  const series = metrics.map(([name, m]) => {
-    const curve = LatencyHistogram.decode(m.hdr).percentileCurve();
-    maxNines = Math.max(maxNines, ...curve.map((p) => ninesOf(p.percentile)));
-    return {
-      name: `${name} (n=${m.count})`,
-      color: colorOf(name),
-      points: curve.map((p) => ({ x: ninesOf(p.percentile), y: ms(p.us), title: `p${Number(p.percentile.toPrecision(6))} = ${msLabel(ms(p.us))} ms` })),
-    };
-  });
-  const top = Math.ceil(maxNines - 1e-9);
-  return xyChart({
-    id: 'percentiles',
-    title: 'Latency by percentile (HDR histogram)',
-    x: { label: 'percentile', min: 0, max: top, ticks: NINES_TICKS.slice(0, top + 1) },
-    y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
-    series,
-  });
+/** Light to dark, for the variants of one measure ordered by their label (rate 5/s … 2000/s). */
+function rampColor(i: number, n: number): string {
+  const f = n <= 1 ? 1 : i / (n - 1);
+  const mix = (a: number, b: number) => Math.round(a + (b - a) * f);
+  return `rgb(${mix(158, 8)}, ${mix(202, 48)}, ${mix(225, 107)})`;
+}
+
+/** Numeric labels by value (rates), the DoS phases in time order, anything else by name. */
+const PHASES = ['before', 'during', 'after'];
+const labelOrder = (a: string, b: string) => {
+  const [u, v] = [Object.values(splitLabels(a).labels)[0] ?? '', Object.values(splitLabels(b).labels)[0] ?? ''];
+  const [x, y] = [Number(u), Number(v)];
+  if (u !== '' && v !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  if (PHASES.includes(u) && PHASES.includes(v)) return PHASES.indexOf(u) - PHASES.indexOf(v);
+  return a.localeCompare(b);
+};
+
+/**
+ * The percentile distribution, one chart per measure (its labelled variants as its lines: up to 4
+ * in distinct colours, more on a light-to-dark ramp). A line stops at the highest percentile its
+ * sample count carries (sampleSize.ts); a variant with fewer than 2 samples is left out and named.
+ */
+export function percentileCharts(s: ScenarioResult): SafeHtml[] {
+  const byBase = new Map<string, string[]>();
+  for (const [key, m] of Object.entries(s.metrics)) {
+    if (m.count === 0) continue;
+    const base = splitLabels(key).base;
+    byBase.set(base, [...(byBase.get(base) ?? []), key]);
+  }
+  const charts: SafeHtml[] = [];
+  for (const [base, keys] of byBase) {
+    keys.sort(labelOrder);
+    const carried = keys.filter((k) => percentileShown(s.metrics[k]!.count, 50));
+    const thin = keys.filter((k) => !carried.includes(k));
+    // Nothing to draw: the latency table shows its n and max.
+    if (carried.length === 0) continue;
+    let maxNines = 1;
+    const series = carried.map((key, i) => {
+      const m = s.metrics[key]!;
+      const curve = LatencyHistogram.decode(m.hdr)
+        .percentileCurve()
+        .filter((p) => percentileShown(m.count, p.percentile));
+      maxNines = Math.max(maxNines, ...curve.map((p) => ninesOf(p.percentile)));
+      return {
+        name: `${keys.length > 1 ? key.slice(base.length) || base : key} (n=${m.count})`,
+        color: carried.length <= 4 ? PALETTE[i % PALETTE.length]! : rampColor(i, carried.length),
+        points: curve.map((p) => ({ x: ninesOf(p.percentile), y: ms(p.us), title: `p${Number(p.percentile.toPrecision(6))} = ${msLabel(ms(p.us))} ms` })),
+      };
+    });
+    const top = Math.min(NINES_TICKS.length - 1, Math.ceil(maxNines - 1e-9));
+    charts.push(xyChart({
+      id: 'percentiles',
+      title: `${base}: latency by percentile`,
+      note: `each line stops where its n stops carrying a percentile${thin.length ? `; left out (n < 2): ${thin.join(', ')}` : ''}`,
+      x: { label: 'percentile', min: 0, max: top, ticks: NINES_TICKS.slice(0, top + 1) },
+      y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
+      series,
+    }));
+  }
+  return charts;
 }
 
 export function faultsTimelineChart(s: ScenarioResult): SafeHtml | undefined {
@@ -188,7 +358,7 @@ export function faultsTimelineChart(s: ScenarioResult): SafeHtml | undefined {
   return laneChart({
     id: 'faults-timeline',
     title: attacks.length ? 'Faults and attacks timeline' : 'Faults timeline',
-    x: { label: 'seconds since the scenario started', min: 0, max: s.durationMs / 1000 },
+    x: timeAxis(s),
     lanes: [...lanes.values()],
   });
 }

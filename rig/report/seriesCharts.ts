@@ -5,7 +5,8 @@
 // attack windows shaded, on the scenario's whole time axis.
 import type { ScenarioResult, SeriesPoint } from './runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
-import { attackSpans, PALETTE } from './scenarioCharts.ts';
+import { CAPACITY_SERIES } from './capacityCharts.ts';
+import { PALETTE, timeAxis, timeOverlay } from './scenarioCharts.ts';
 import { xyChart } from './svgChart.ts';
 
 const UNITS: Array<[RegExp, string]> = [
@@ -41,10 +42,14 @@ function pointTitle(p: SeriesPoint, axes: { x: string; y: string }, fields: stri
   return [`${axes.x} ${value(p.x)}`, `${axes.y} ${value(p.y)}`, ...fields.filter((f) => p[f] !== undefined).map((f) => `${f.replaceAll('_', ' ')} ${value(p[f])}`)].join(', ');
 }
 
-/** `overTime`: only the series over time (true), only the others (false), or all (undefined). */
+/**
+ * `overTime`: only the series over time (true; drawn as strips on the scenario's time axis, under
+ * its shading), only the others (false), or all (undefined). The capacity curve is drawn by
+ * capacityCharts.ts, not here.
+ */
 export function seriesCharts(s: ScenarioResult, overTime?: boolean): SafeHtml[] {
   return Object.entries(s.series ?? {})
-    .filter(([name, points]) => points.length > 0 && (overTime === undefined || name.endsWith(OVER_TIME) === overTime))
+    .filter(([name, points]) => points.length > 0 && name !== CAPACITY_SERIES && (overTime === undefined || name.endsWith(OVER_TIME) === overTime))
     .map(([name, points], i) => {
       const axes = seriesAxes(name);
       const fields = extraFields(points);
@@ -55,7 +60,8 @@ export function seriesCharts(s: ScenarioResult, overTime?: boolean): SafeHtml[] 
       return xyChart({
         id: overTime ? name : 'series',
         title: overTime ? `${axes.y} over time` : `${axes.y} against ${axes.x}`,
-        x: { label: axes.x, min: Math.min(0, ...points.map((p) => p.x)), ...(overTime ? { max: Math.max(s.durationMs / 1000, ...points.map((p) => p.x)) } : {}) },
+        ...(overTime ? { size: 'strip' as const } : {}),
+        x: overTime ? timeAxis(s) : { label: axes.x, min: Math.min(0, ...points.map((p) => p.x)) },
         y: { label: axes.y, min: 0 },
         series: [
           { name: axes.y, color, points: points.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })) },
@@ -63,7 +69,7 @@ export function seriesCharts(s: ScenarioResult, overTime?: boolean): SafeHtml[] 
             ? [{ name: 'not sustained', color: '#c62828', kind: 'points' as const, points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })) }]
             : []),
         ],
-        ...(overTime ? { spans: attackSpans(s) } : {}),
+        ...(overTime ? timeOverlay(s) : {}),
       });
     });
 }

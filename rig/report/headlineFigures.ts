@@ -1,0 +1,66 @@
+// The figures at the top of report.html, k6's end-of-test summary as tiles: the run's verdict and
+// its scenarios by verdict, requests, error %, bytes, capacity (or the cap that bounded it), the
+// thresholds, and the baseline comparison when one was given. A figure the run did not record
+// says "not recorded" rather than 0.
+import { capacityFinding, capacityText } from './capacityCharts.ts';
+import type { BaselineComparison } from './baselineSection.ts';
+import { bytesText, countText, pctText } from './reportNumbers.ts';
+import { VERDICTS, type RunResult, type Verdict } from './runResult.ts';
+import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
+
+export interface HeadlineAnchors {
+  /** The anchor of a scenario by name (for the capacity tile's link). */
+  of: (scenario: string) => string | undefined;
+}
+
+function tile(id: string, label: string, value: HtmlValue, detail: HtmlValue, cls = ''): SafeHtml {
+  return html`<div class="tile ${cls}" data-figure="${id}"><div class="label">${label}</div><div class="value">${value}</div><div class="detail">${detail}</div></div>`;
+}
+
+export function headlineFigures(run: RunResult, verdictLabel: (v: Verdict) => string, anchors: HeadlineAnchors, baseline?: BaselineComparison): SafeHtml {
+  const counts = VERDICTS.map((v) => [v, run.scenarios.filter((s) => s.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const withTraffic = run.scenarios.filter((s) => s.traffic);
+  const totals = withTraffic.reduce(
+    (a, s) => ({ requests: a.requests + s.traffic!.totals.requests, errors: a.errors + s.traffic!.totals.errors, sent: a.sent + s.traffic!.totals.bytesSent, received: a.received + s.traffic!.totals.bytesReceived }),
+    { requests: 0, errors: 0, sent: 0, received: 0 },
+  );
+  const coverage = withTraffic.length === run.scenarios.length ? `${run.scenarios.length} scenario${run.scenarios.length === 1 ? '' : 's'}` : `${withTraffic.length} of ${run.scenarios.length} scenarios recorded traffic`;
+  const tiles: SafeHtml[] = [
+    tile('verdict', 'verdict', html`<span class="badge big ${run.verdict}">${verdictLabel(run.verdict)}</span>`, counts.map(([v, n]) => html`<span class="count ${v}">${n} ${v}</span> `), run.verdict),
+  ];
+  if (withTraffic.length === 0) tiles.push(tile('requests', 'requests', 'not recorded', 'results written before a2a-rig recorded traffic', 'none'));
+  else {
+    tiles.push(tile('requests', 'requests', countText(totals.requests), coverage));
+    // Refusals a scenario provokes on purpose (duplicate-flood's 409s) count too: say where most of them are and of which kind.
+    const ops = withTraffic.flatMap((s) => s.traffic!.operations);
+    const rpcErrors = ops.reduce((a, o) => a + o.rpcErrors, 0);
+    const worst = [...withTraffic].sort((a, b) => b.traffic!.totals.errors - a.traffic!.totals.errors)[0]!;
+    const where = totals.errors > 0 ? html`: ${countText(rpcErrors)} refused by the agent, ${countText(totals.errors - rpcErrors)} failed; most in <a href="#${anchors.of(worst.name) ?? ''}">${worst.name}</a> (${countText(worst.traffic!.totals.errors)})` : null;
+    tiles.push(tile('errors', 'errors', pctText(totals.errors, totals.requests), html`${countText(totals.errors)} of ${countText(totals.requests)} requests${where}`, totals.errors > 0 ? 'bad' : ''));
+    tiles.push(tile('bytes', 'data', html`${bytesText(totals.sent)} <span class="unit">sent</span>`, `${bytesText(totals.received)} received`));
+  }
+  const findings = run.scenarios.map(capacityFinding).filter((f) => f !== undefined);
+  if (findings.length === 0) tiles.push(tile('capacity', 'capacity', 'not measured', 'no capacity scenario in this run', 'none'));
+  for (const f of findings) {
+    const { value, detail } = capacityText(f);
+    const anchor = anchors.of(f.scenario);
+    const label = findings.length > 1 || f.scenario !== 'capacity' ? `capacity (${f.scenario})` : 'capacity';
+    tiles.push(tile('capacity', label, anchor ? html`<a href="#${anchor}">${value}</a>` : value, detail, f.kind === 'broke' && f.capacity === 0 ? 'bad' : ''));
+  }
+  const thresholds = run.thresholds ?? [];
+  const broken = thresholds.filter((t) => !t.ok).length;
+  tiles.push(
+    thresholds.length === 0
+      ? tile('thresholds', 'thresholds', 'none given', html`<code>--threshold</code> sets them`, 'none')
+      : tile('thresholds', 'thresholds', broken ? `${broken} broken` : 'all held', `${thresholds.length - broken} held · ${broken} broken`, broken ? 'bad' : ''),
+  );
+  if (baseline) {
+    const n = 'comparison' in baseline ? baseline.comparison.regressions.length : undefined;
+    tiles.push(
+      n === undefined
+        ? tile('baseline', 'against baseline', 'not compared', 'error' in baseline ? baseline.error : '', 'none')
+        : tile('baseline', 'against baseline', html`<a href="#baseline">${n}</a> <span class="unit">regression${n === 1 ? '' : 's'}</span>`, html`baseline <code>${baseline.baseline.runId}</code>`, n ? 'bad' : ''),
+    );
+  }
+  return html`<section id="headline" class="tiles">${tiles}</section>`;
+}

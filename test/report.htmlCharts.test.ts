@@ -1,0 +1,267 @@
+// report.html's figures and charts of issue 15, from hand-made results in the shapes the engine
+// writes (test/support/reportFixtures.ts): headline figures, traffic over time and per operation,
+// the capacity curve, latency strips with rate steps, the faults timeline on the same x axis,
+// percentiles hidden where n is too small, anchors, the baseline comparison, and a result from
+// before traffic was recorded. Then drawn for real in headless Chromium (one launch), with
+// screenshots checked for ink.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { capacityFinding, capacityText } from '../rig/report/capacityCharts.ts';
+import { htmlReport } from '../rig/report/htmlReport.ts';
+import { minSamplesFor, percentileShown } from '../rig/report/sampleSize.ts';
+import { scenarioAnchors } from '../rig/report/scenarioAnchors.ts';
+import { writeResults } from '../rig/report/writeResults.ts';
+import { countColour, countInk, decodePng } from './support/pngPixels.ts';
+import { capacityScenario, richRun } from './support/reportFixtures.ts';
+import { run, samples, scenario } from './support/runResultFixture.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const BROKEN = { rates: [5, 10, 20, 40, 80], breakAt: 80, maxRate: 160 };
+
+/** The article of the scenario anchored `id`. */
+function article(text: string, id: string): string {
+  const start = text.indexOf(`id="${id}"`);
+  expect(start, id).toBeGreaterThan(0);
+  return text.slice(start, text.indexOf('</article>', start));
+}
+
+describe('sample sizes', () => {
+  it('a percentile needs one sample beyond it: p50 2, p90 10, p95 20, p99 100', () => {
+    expect([50, 90, 95, 99, 99.9].map(minSamplesFor)).toEqual([2, 10, 20, 100, 1000]);
+    expect(percentileShown(10, 95)).toBe(false);
+    expect(percentileShown(20, 95)).toBe(true);
+    expect(percentileShown(99, 99)).toBe(false);
+    expect(percentileShown(100, 99)).toBe(true);
+    expect(percentileShown(1, 50)).toBe(false);
+  });
+});
+
+describe('what the capacity search found', () => {
+  it('a break: the step before it; every step held to the top rate: the cap; no step held: none', () => {
+    const broke = capacityFinding(capacityScenario(BROKEN))!;
+    expect(broke).toMatchObject({ kind: 'broke', capacity: 40 });
+    expect(broke.brokeAt!.x).toBe(80);
+    expect(capacityText(broke).value).toBe('40/s');
+    const cap = capacityFinding(capacityScenario({ rates: [5, 10, 20, 40], maxRate: 40 }))!;
+    expect(cap).toMatchObject({ kind: 'cap', capacity: 40 });
+    expect(capacityText(cap).detail).toBe("cap reached: the profile's top rate 40/s passed, capacity is above it");
+    // growth 2: after 20/s the next step, 40/s, was within maxRate 40 and never ran.
+    expect(capacityFinding(capacityScenario({ rates: [5, 10, 20], maxRate: 40 }))).toMatchObject({ kind: 'budget', capacity: 20 });
+    const none = capacityFinding(capacityScenario({ rates: [5], breakAt: 5 }))!;
+    expect(capacityText(none)).toEqual({ value: 'none', detail: 'no sustainable rate: the SLO broke at the first step, 5/s' });
+    expect(capacityFinding(scenario('resume-latency'))).toBeUndefined();
+  });
+});
+
+describe('report.html as text', () => {
+  const text = htmlReport(richRun(BROKEN));
+
+  it('anchors each scenario by its name, unique, and links the verdict table to them', () => {
+    for (const id of ['capacity', 'resume-latency', 'disconnect-replay', 'legacy-scenario']) {
+      expect(text).toContain(`<article class="scenario `);
+      expect(text).toMatch(new RegExp(`<article class="scenario \\w+" id="${id}">`));
+      expect(text).toContain(`<a href="#${id}">`);
+    }
+    expect(scenarioAnchors(['capacity', 'Capacity', 'baseline', '<script>', '!!'])).toEqual(['capacity', 'capacity-2', 'baseline-2', 'script', 'scenario']);
+  });
+
+  it('headline figures: verdict, requests, error %, bytes, capacity, thresholds', () => {
+    const head = text.slice(text.indexOf('id="headline"'), text.indexOf('</section>', text.indexOf('id="headline"')));
+    const r = richRun(BROKEN);
+    const requests = r.scenarios.reduce((a, s) => a + (s.traffic?.totals.requests ?? 0), 0);
+    const errors = r.scenarios.reduce((a, s) => a + (s.traffic?.totals.errors ?? 0), 0);
+    expect(requests).toBeGreaterThan(1000);
+    expect(head).toContain(`data-figure="requests"><div class="label">requests</div><div class="value">${requests.toLocaleString('en-US')}</div><div class="detail">2 of 4 scenarios recorded traffic</div>`);
+    expect(head).toContain(`${((100 * errors) / requests).toFixed(2)} %`);
+    expect(head).toMatch(/data-figure="bytes"><div class="label">data<\/div><div class="value">[\d.]+ kB <span class="unit">sent<\/span>/);
+    expect(head).toContain('<a href="#capacity">40/s</a>');
+    expect(head).toContain('the SLO broke at 80/s');
+    expect(head).toContain('data-figure="thresholds"><div class="label">thresholds</div><div class="value">none given</div>');
+    const capped = htmlReport(richRun({ rates: [5, 10, 20, 40], maxRate: 40 }));
+    expect(capped).toContain('<a href="#capacity">≥ 40/s</a>');
+    expect(capped).toContain("cap reached: the profile&#39;s top rate 40/s passed, capacity is above it");
+  });
+
+  it('per scenario: totals, throughput / errors / in-flight, a table per operation with thin percentiles marked', () => {
+    const cap = article(text, 'capacity');
+    expect(cap).toMatch(/<p class="totals"><span><strong>[\d,]+<\/strong> requests<\/span>/);
+    for (const chart of ['throughput', 'errors', 'in-flight', 'capacity-curve', 'capacity-achieved']) expect(cap, chart).toContain(`data-chart="${chart}"`);
+    expect(cap).toContain('iterations offered /s');
+    expect(cap).toContain('iterations achieved /s');
+    for (const op of ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask']) expect(cap).toContain(`<tr data-operation="${op}">`);
+    // SubscribeToTask has n=4: p50 shown, p95 and p99 marked.
+    const sub = cap.slice(cap.indexOf('data-operation="SubscribeToTask"')).split('</tr>')[0]!;
+    expect(sub).toContain('title="n=4: p95 needs n ≥ 20">n&lt;20</td>');
+    expect(sub).toContain('title="n=4: p99 needs n ≥ 100">n&lt;100</td>');
+    // The closed-model scenario has no offered rate.
+    expect(article(text, 'resume-latency')).not.toContain('iterations offered');
+  });
+
+  it('latency over time: one strip per measure, rate steps shaded and named, no 16-series chart', () => {
+    const cap = article(text, 'capacity');
+    const strips = cap.split('data-chart="latency-over-time"').length - 1;
+    expect(strips).toBe(2); // round_trip and resume_latency, each across every rate
+    expect(cap).toContain('<figcaption>round_trip (every rate)</figcaption>');
+    for (const rate of [5, 10, 20, 40, 80]) expect(cap).toMatch(new RegExp(`<text class="span-label"[^>]*>${rate}/s<title>offered ${rate}/s: `));
+    for (const svg of cap.split('<svg data-chart="latency-over-time"').slice(1)) expect((svg.split('</svg>')[0]!.match(/<path class="series"/g) ?? []).length).toBe(2);
+  });
+
+  it('the capacity curve: SLO line, breaking point, p50–p99 band, achieved rate', () => {
+    const curve = article(text, 'capacity').split('data-chart="capacity-curve"')[1]!.split('</svg>')[0]!;
+    expect(curve).toMatch(/<line class="rule"[^>]*><title>SLO: p95 ≤ 1000 ms<\/title>/);
+    expect(curve).toMatch(/<line class="marker"[^>]*><title>the SLO broke at 80\/s<\/title>/);
+    expect(curve).toMatch(/<polygon class="band" points="[\d., ]+" fill="[^"]+"><title>p50–p99<\/title>/);
+    const achieved = article(text, 'capacity').split('data-chart="capacity-achieved"')[1]!.split('</svg>')[0]!;
+    expect(achieved).toContain('achieved: 80/s offered');
+  });
+
+  it('percentile curves stop where n stops carrying them; a metric of n < 2 is named, not drawn', () => {
+    const oneSample = { ...scenario('tiny', { latencies: { probe_latency: samples(10, 1000, 9000), once: [5000] } }) };
+    const page = article(htmlReport(run([oneSample])), 'tiny');
+    const probe = page.split('<figcaption>probe_latency: latency by percentile')[1]!.split('</svg>')[0]!;
+    // n = 10 carries p90 and nothing past it: no point beyond the 90 % tick.
+    const xs = [...probe.matchAll(/<title>probe_latency \(n=10\): p([\d.]+) =/g)].map((m) => Number(m[1]));
+    expect(xs.length).toBeGreaterThan(5);
+    expect(Math.max(...xs)).toBeLessThanOrEqual(90);
+    expect(page).not.toContain('once: latency by percentile');
+    // The verdict table hides p95/p99 of n = 10.
+    expect(htmlReport(run([oneSample]))).toMatch(/<span class="metric">probe_latency<\/span> [\d.]+ \/ – \/ – <span class="n">n=10<\/span>/);
+  });
+
+  it('a result from before traffic was recorded says so, and draws no traffic chart', () => {
+    const legacy = article(text, 'legacy-scenario');
+    expect(legacy).toContain('Traffic: not recorded');
+    expect(legacy).not.toContain('data-chart="throughput"');
+    const old = htmlReport(run([scenario('old', { latencies: { probe_latency: samples(30, 1000, 9000) } })]));
+    expect(old).toContain('data-figure="requests"><div class="label">requests</div><div class="value">not recorded</div>');
+  });
+
+  it("an errored scenario shows its stack and every scenario its log lines", () => {
+    const errored = article(text, 'disconnect-replay');
+    expect(errored).toContain('<summary>Stack</summary><pre>TypeError: cannot read properties of undefined (reading &quot;taskId&quot;)\n    at run (scenarios/disconnectReplay.ts:48:22)');
+    expect(article(text, 'capacity')).toMatch(/<summary>Log \(5 lines\)<\/summary><pre><span class="t">2\.50 s<\/span> 5\/s: 10\/10 ok/);
+  });
+
+  it('with a baseline: the rows of a2a-rig compare, regressions first, and a headline figure', () => {
+    const page = htmlReport(richRun(BROKEN), { baseline: richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }) });
+    const section = page.slice(page.indexOf('<section id="baseline">'), page.indexOf('</section>', page.indexOf('<section id="baseline">')));
+    expect(section).toMatch(/<h2>Against the baseline: <span class="bad">\d+ regressions<\/span><\/h2>/);
+    expect(section).toMatch(/<tr class="regression"><td>capacity<\/td><td>round_trip\{rate=80\} p50<\/td>/);
+    expect(page).toContain('data-figure="baseline"');
+    expect(htmlReport(richRun(BROKEN))).not.toContain('id="baseline"');
+    const unrelated = htmlReport(richRun(BROKEN), { baseline: run([scenario('other')]) });
+    expect(unrelated).toContain('Not compared: the baseline and the current run share no scenario');
+  });
+});
+
+describe('--baseline on the command line', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('report DIR --baseline DIR2 draws the comparison; a bad baseline is one line, exit 2, and run refuses it before any traffic', () => {
+    const [current, baseline] = [mkdtempSync(join(tmpdir(), 'a2a-rig-html-cur-')), mkdtempSync(join(tmpdir(), 'a2a-rig-html-base-'))];
+    dirs.push(current, baseline);
+    writeResults(current, richRun(BROKEN));
+    writeResults(baseline, richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }));
+    const ok = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', baseline], { encoding: 'utf8', timeout: 20_000 });
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    expect(readFileSync(join(current, 'report.html'), 'utf8')).toContain('<section id="baseline">');
+    const bad = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', join(baseline, 'nope')], { encoding: 'utf8', timeout: 20_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([`a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`]);
+    const out = join(current, 'never');
+    const refused = spawnSync(process.execPath, ['bin/a2a-rig.js', 'run', 'resume-latency', '--out', out, '--baseline', join(baseline, 'nope')], { encoding: 'utf8', timeout: 30_000 });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([`a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`]);
+    expect(refused.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+// Under CI a missing Chromium fails the test rather than skipping it.
+describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('the new charts in headless Chromium', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('draws them, at readable sizes, on one time axis, and their screenshots are not blank', async () => {
+    const { chromium } = await import('playwright-core');
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-html-charts-'));
+    const profile = mkdtempSync(join(tmpdir(), 'a2a-rig-chromium-'));
+    dirs.push(dir, profile);
+    writeResults(dir, richRun(BROKEN), { baseline: richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }) });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(join(dir, 'report.html')).href, { waitUntil: 'load', timeout: 15_000 });
+      const box = async (selector: string) => {
+        const b = await page.locator(selector).first().boundingBox();
+        expect(b, selector).not.toBeNull();
+        return b!;
+      };
+
+      // Throughput: a line through every bucket, across most of the plot.
+      const throughput = '#capacity svg[data-chart="throughput"]';
+      const d = (await page.locator(`${throughput} path.series`).first().getAttribute('d'))!;
+      expect(d.split('L').length).toBe(capacityScenario(BROKEN).traffic!.points.length);
+      expect((await box(`${throughput} path.series`)).width / (await box(`${throughput} rect.frame`)).width).toBeGreaterThan(0.8);
+      for (const chart of ['errors', 'in-flight', 'capacity-achieved']) expect((await box(`#capacity svg[data-chart="${chart}"] path.series`)).width, chart).toBeGreaterThan(100);
+
+      // The capacity curve: the SLO line across the plot, the breaking point at the right edge (80 of 0..80), the band.
+      const curve = '#capacity svg[data-chart="capacity-curve"]';
+      const frame = await box(`${curve} rect.frame`);
+      expect(Math.abs((await box(`${curve} line.rule`)).width - frame.width)).toBeLessThan(2);
+      const marker = await box(`${curve} line.marker`);
+      expect(Math.abs(marker.x + marker.width / 2 - (frame.x + frame.width))).toBeLessThan(3);
+      expect((await box(`${curve} polygon.band`)).width).toBeGreaterThan(frame.width * 0.9);
+
+      // Every chart over time shares the plot's left and right edges: the faults timeline lines up with the latency strip above it.
+      const latencyFrame = await box('#resume-latency svg[data-chart="latency-over-time"] rect.frame');
+      const faultsFrame = await box('#resume-latency svg[data-chart="faults-timeline"] rect.frame');
+      expect(faultsFrame.x).toBeCloseTo(latencyFrame.x, 1);
+      expect(faultsFrame.width).toBeCloseTo(latencyFrame.width, 1);
+      const toxic = await box('#resume-latency svg[data-chart="faults-timeline"] rect.bar');
+      // The toxic went in at 2.6 s of a 6.6 s axis.
+      expect((toxic.x - faultsFrame.x) / faultsFrame.width).toBeCloseTo(2.6 / 6.6, 2);
+
+      // Labels at least 11 px, as styled and as drawn (the charts are not scaled down).
+      for (const selector of ['#resume-latency svg[data-chart="faults-timeline"] text.lane-label', '#resume-latency svg[data-chart="faults-timeline"] text.tick', '#capacity svg[data-chart="latency-over-time"] text.span-label', '#capacity svg[data-chart="throughput"] text.tick']) {
+        const [styled, drawn] = await page.locator(selector).first().evaluate((e) => [parseFloat(getComputedStyle(e).fontSize), e.getBoundingClientRect().height]);
+        expect(styled, selector).toBeGreaterThanOrEqual(11);
+        expect(drawn, selector).toBeGreaterThanOrEqual(11);
+      }
+
+      // Screenshots: the headline has text and badges; the charts have their lines in their colours.
+      const headline = decodePng(await page.locator('#headline').screenshot());
+      expect(countInk(headline) / (headline.width * headline.height)).toBeGreaterThan(0.02);
+      expect(countColour(headline, '#c62828', 30)).toBeGreaterThan(200); // the FAIL badge and the red error figure
+      const throughputShot = decodePng(await page.locator(throughput).screenshot());
+      expect(countColour(throughputShot, '#4e79a7', 20)).toBeGreaterThan(300);
+      const curveShot = decodePng(await page.locator(curve).screenshot());
+      expect(countColour(curveShot, '#8a6d00', 30)).toBeGreaterThan(150); // the SLO line and its label
+      expect(countColour(curveShot, '#c62828', 30)).toBeGreaterThan(50); // the breaking point
+      // A chart of nothing is not drawn at all: the legacy scenario has no traffic chart to screenshot.
+      expect(await page.locator('#legacy-scenario svg[data-chart="throughput"]').count()).toBe(0);
+      expect(await page.locator('#legacy-scenario p.totals').innerText()).toContain('not recorded');
+
+      // Anchors and the baseline.
+      await page.goto(`${pathToFileURL(join(dir, 'report.html')).href}#capacity`);
+      expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('capacity');
+      expect(await page.locator('#baseline tr.regression').count()).toBeGreaterThan(0);
+      expect(await page.locator('script').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+if (!existsSync(CHROMIUM) && !process.env.CI) console.log(`report.html chart test skipped: ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`);
