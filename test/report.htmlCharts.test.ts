@@ -73,10 +73,17 @@ describe('report.html as text', () => {
     const head = text.slice(text.indexOf('id="headline"'), text.indexOf('</section>', text.indexOf('id="headline"')));
     const r = richRun(BROKEN);
     const requests = r.scenarios.reduce((a, s) => a + (s.traffic?.totals.requests ?? 0), 0);
-    const errors = r.scenarios.reduce((a, s) => a + (s.traffic?.totals.errors ?? 0), 0);
+    const ops = r.scenarios.flatMap((s) => s.traffic?.operations ?? []);
+    const failed = ops.reduce((a, o) => a + o.failed, 0);
+    const refused = ops.reduce((a, o) => a + o.rpcErrors, 0);
     expect(requests).toBeGreaterThan(1000);
+    expect(failed * refused).toBeGreaterThan(0);
     expect(head).toContain(`data-figure="requests"><div class="label">requests</div><div class="value">${requests.toLocaleString('en-US')}</div><div class="detail">2 of 4 scenarios recorded traffic</div>`);
-    expect(head).toContain(`${((100 * errors) / requests).toFixed(2)} %`);
+    // Red for requests with no usable reply; the agent's refusals beside them, not counted as failures.
+    expect(head).toContain(`<div class="tile bad" data-figure="errors"><div class="label">failed requests</div><div class="value">${((100 * failed) / requests).toFixed(2)} %</div>`);
+    expect(head).toContain(`${failed} of ${requests.toLocaleString('en-US')} got no usable reply`);
+    expect(head).toContain(`${refused} refused by the agent`);
+    expect(htmlReport(richRun({ rates: [5, 10, 20, 40], maxRate: 40 }))).not.toContain('tile bad" data-figure="errors"');
     expect(head).toMatch(/data-figure="bytes"><div class="label">data<\/div><div class="value">[\d.]+ kB <span class="unit">sent<\/span>/);
     expect(head).toContain('<a href="#capacity">40/s</a>');
     expect(head).toContain('the SLO broke at 80/s');

@@ -1,5 +1,5 @@
 // The figures at the top of report.html, k6's end-of-test summary as tiles: the run's verdict and
-// its scenarios by verdict, requests, error %, bytes, capacity (or the cap that bounded it), the
+// its scenarios by verdict, requests, failed % (refusals beside it), bytes, capacity (or the cap that bounded it), the
 // thresholds, and the baseline comparison when one was given. A figure the run did not record
 // says "not recorded" rather than 0.
 import { capacityFinding, capacityText } from './capacityCharts.ts';
@@ -31,12 +31,19 @@ export function headlineFigures(run: RunResult, verdictLabel: (v: Verdict) => st
   if (withTraffic.length === 0) tiles.push(tile('requests', 'requests', 'not recorded', 'results written before a2a-rig recorded traffic', 'none'));
   else {
     tiles.push(tile('requests', 'requests', countText(totals.requests), coverage));
-    // Refusals a scenario provokes on purpose (duplicate-flood's 409s) count too: say where most of them are and of which kind.
+    // An error is a request that got no usable reply (a transport error, a timeout): that is what a
+    // red figure means. A refusal (a JSON-RPC error, 409/422) is the agent answering, often because a
+    // scenario provoked it on purpose (duplicate-flood's 409s): counted beside, never as a failure.
     const ops = withTraffic.flatMap((s) => s.traffic!.operations);
-    const rpcErrors = ops.reduce((a, o) => a + o.rpcErrors, 0);
-    const worst = [...withTraffic].sort((a, b) => b.traffic!.totals.errors - a.traffic!.totals.errors)[0]!;
-    const where = totals.errors > 0 ? html`: ${countText(rpcErrors)} refused by the agent, ${countText(totals.errors - rpcErrors)} failed; most in <a href="#${anchors.of(worst.name) ?? ''}">${worst.name}</a> (${countText(worst.traffic!.totals.errors)})` : null;
-    tiles.push(tile('errors', 'errors', pctText(totals.errors, totals.requests), html`${countText(totals.errors)} of ${countText(totals.requests)} requests${where}`, totals.errors > 0 ? 'bad' : ''));
+    const failed = ops.reduce((a, o) => a + o.failed, 0);
+    const refused = ops.reduce((a, o) => a + o.rpcErrors, 0);
+    const most = (pick: (s: (typeof withTraffic)[number]) => number) => [...withTraffic].sort((a, b) => pick(b) - pick(a))[0]!;
+    const link = (name: string) => html`<a href="#${anchors.of(name) ?? ''}">${name}</a>`;
+    const refusedBy = (s: (typeof withTraffic)[number]) => s.traffic!.operations.reduce((a, o) => a + o.rpcErrors, 0);
+    const failedBy = (s: (typeof withTraffic)[number]) => s.traffic!.operations.reduce((a, o) => a + o.failed, 0);
+    const failedWhere = failed > 0 ? html`; most in ${link(most(failedBy).name)} (${countText(failedBy(most(failedBy)))})` : null;
+    const refusedWhere = refused > 0 ? html`. ${countText(refused)} refused by the agent (JSON-RPC or HTTP errors, most provoked on purpose), most in ${link(most(refusedBy).name)} (${countText(refusedBy(most(refusedBy)))})` : null;
+    tiles.push(tile('errors', 'failed requests', pctText(failed, totals.requests), html`${countText(failed)} of ${countText(totals.requests)} got no usable reply${failedWhere}${refusedWhere}`, failed > 0 ? 'bad' : ''));
     tiles.push(tile('bytes', 'data', html`${bytesText(totals.sent)} <span class="unit">sent</span>`, `${bytesText(totals.received)} received`));
   }
   const findings = run.scenarios.map(capacityFinding).filter((f) => f !== undefined);
