@@ -11,7 +11,8 @@ import type { ToxicSpec } from '../proxy/faultControl.ts';
 import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
 import { ProgressOutput } from '../report/progressOutput.ts';
-import { summaryMarkdown } from '../report/summaryMarkdown.ts';
+import { summaryColor, terminalSummary } from '../report/terminalSummary.ts';
+import { isFaultName, unknownFaultMessage } from '../agent/faults.ts';
 import { printableLine } from '../report/terminalText.ts';
 import type { RunResult } from '../report/runResult.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
@@ -58,10 +59,29 @@ function parseTarget(value: string): string {
   return value;
 }
 
-function addRunOptions(command: Command, targetRequired = false): Command {
+/** `--agent-fault NAME`, checked before anything starts: the embedded agent's fault flags only. */
+function collectAgentFault(value: string, previous: string[]): string[] {
+  if (!isFaultName(value)) throw new UserError(unknownFaultMessage('--agent-fault', value));
+  return [...previous, value];
+}
+
+/**
+ * The options of `run` and of `conform`. `conform` always names its agent (--target), so the
+ * options that start or configure the embedded agent (--agent-fault, --env, --agent-image) are
+ * `run`'s alone and not in conform's help.
+ */
+function addRunOptions(command: Command, verb: 'run' | 'conform'): Command {
+  const targetRequired = verb === 'conform';
   const toxiproxy = toxiproxyOption();
   const parse = toxiproxy.parseArg!.bind(toxiproxy);
-  return addMetricsPortOption(addThresholdOptions(command))
+  const embedded = (c: Command): Command =>
+    verb === 'conform'
+      ? c
+      : c
+          .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable; a2a-rig agent --help lists them)', collectAgentFault, [] as string[])
+          .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
+          .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE);
+  const options = addMetricsPortOption(addThresholdOptions(command))
     .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (~1 min), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
     .addOption(
       new Option('--target <url>', targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)')
@@ -69,12 +89,10 @@ function addRunOptions(command: Command, targetRequired = false): Command {
         .makeOptionMandatory(targetRequired),
     )
     .addOption(toxiproxy.argParser((v: string, p: unknown) => (v === 'none' ? 'none' : parse(v, p))))
-    .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)')
-    .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)');
+  return embedded(options)
     .option('--out <dir>', 'results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run\'s results')
     .option('--follow-card-endpoint', 'send the run\'s traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic')
-    .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
-    .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE)
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
     .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
@@ -144,15 +162,15 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       liveMetrics: metrics.metrics,
       onProgress: (event) => {
         progress.onProgress(event);
-        metrics.onProgress(event);
+        if (event.phase === 'start' || event.phase === 'end') metrics.onProgress(event);
       },
     }).finally(() => progress.stop());
     const evaluated = applyThresholds(run, thresholds);
     // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
     const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
     const files = writeResults(out.path, result);
-    process.stdout.write(summaryMarkdown(result));
-    process.stdout.write(`\nResults: ${files.join(', ')}\n`);
+    // Plain text for a terminal; summary.md (written above) is the Markdown for a CI step summary.
+    process.stdout.write(terminalSummary(result, { files, color: summaryColor(process.stdout.isTTY) }));
     const signal = interrupt.signalName;
     if (signal) {
       sayInterrupted(signal, `; results so far in ${out.path}`);
@@ -186,14 +204,15 @@ export function registerRunCommands(program: Command): void {
       .command('run')
       .description('run scenarios (names or tags; none = all) against the embedded agent or --target')
       .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
+    'run',
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
 
   addRunOptions(
     program
       .command('conform')
       .description('run the hitl-prompt/v1 conformance suite CF-1..CF-7 against an agent'),
-    true,
-  ).action((flags: RunFlags) => execute(['conformance'], flags));
+    'conform',
+  ).action((flags: RunFlags) => execute(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }));
 
   program
     .command('list')
