@@ -55,29 +55,44 @@ const padStart = (s: string, width: number) => ' '.repeat(Math.max(0, width - le
 
 /**
  * `text` in lines of at most `width` characters: the first after `first`, the others after `rest`
- * (both indents), broken at spaces (a word longer than a line is cut), at most `maxLines` lines, the
- * last ending in "…" when text was left out.
+ * (both indents), broken at spaces, a word longer than a whole line broken where the line ends; at
+ * most `maxLines` lines, the last ending in "…" when text was left out.
  */
 export function wrap(text: string, width: number, first: string, rest: string, maxLines = 4): string[] {
-  const words = text.split(/ +/).filter((w) => w !== '');
+  const room = Math.max(1, width - length(rest));
   const lines: string[] = [];
   let line = first;
   let empty = true;
-  for (const word of words) {
+  for (const word of text.split(/ +/).filter((w) => w !== '')) {
     const candidate = empty ? line + word : `${line} ${word}`;
-    if (length(candidate) <= width || empty) {
-      line = fit(candidate, width);
+    if (length(candidate) <= width) {
+      line = candidate;
       empty = false;
       continue;
     }
-    lines.push(line);
-    line = fit(rest + word, width);
+    if (!empty && length(word) <= room) {
+      lines.push(line);
+      line = rest + word;
+      continue;
+    }
+    // Too long for any line: fill this one, go on in the next ones.
+    let chars = [...(empty ? word : ` ${word}`)];
+    while (chars.length > 0) {
+      const free = width - length(line);
+      if (free <= 0) {
+        lines.push(line);
+        line = rest;
+        continue;
+      }
+      line += chars.slice(0, free).join('');
+      chars = chars.slice(free);
+    }
+    empty = false;
   }
   if (!empty) lines.push(line);
   if (lines.length <= maxLines) return lines;
   const kept = lines.slice(0, maxLines);
-  const last = kept[maxLines - 1]!;
-  kept[maxLines - 1] = length(last) < width ? `${last}…` : fit(`${last}…`, width);
+  kept[maxLines - 1] = fit(`${kept[maxLines - 1]!}…`, width);
   return kept;
 }
 
@@ -202,7 +217,7 @@ export function capacityLine(run: RunResult): string | undefined {
   const points = s.series?.[CAPACITY_SERIES] ?? [];
   if (points.length === 0) return `not measured (capacity ${s.verdict}${s.reason ? `: ${s.reason}` : ''})`;
   const what = s.params.roundTrip === 'acceptance' ? 'acceptance round trips/s' : 'round trips/s';
-  const slo = num(s.params.sloP95Ms) !== undefined ? ` (SLO p95 ≤ ${s.params.sloP95Ms} ms)` : '';
+  const slo = num(s.params.sloP95Ms) !== undefined ? ` (p95 ≤ ${s.params.sloP95Ms} ms)` : '';
   const held = points.filter((p) => p.sustainable === true);
   const best = held.length ? held.reduce((a, b) => (b.x > a.x ? b : a)) : undefined;
   const broke = points.find((p) => p.sustainable === false);
@@ -224,6 +239,19 @@ function metricName(key: string, width: number): string {
   const brace = key.indexOf('{');
   const short = brace < 0 ? key : `${key.slice(0, brace)}{${Object.values(labelsOf(key)).join(',')}}`;
   return fit(short, Math.max(0, width));
+}
+
+/** Where an error was thrown: the first frame's `file:line:col` (results.json keeps the whole stack). */
+function thrownAt(stack: string): string | undefined {
+  const frame = stack.split('\n').map((l) => l.trim()).find((l) => l.startsWith('at '));
+  if (!frame) return undefined;
+  return /\(([^()]+:\d+:\d+)\)$/.exec(frame)?.[1] ?? frame.slice(3);
+}
+
+/** `s` in `width` characters keeping its end (a path's file and line), an ellipsis first when cut. */
+function fitTail(s: string, width: number): string {
+  const chars = [...s];
+  return chars.length <= width ? s : `…${chars.slice(chars.length - width + 1).join('')}`;
 }
 
 const isRoundTrip = (key: string) => /(^|_)round_trip$/.test(baseName(key));
@@ -334,8 +362,8 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     out.push(options.color ? line.replace(label, paint(s.verdict, label)) : line);
     if (s.verdict !== 'passed' && s.reason) out.push(...wrap(`↳ ${clean(s.reason)}`, width, indent, `${indent}  `, 2));
     if (s.verdict === 'errored' && s.stack) {
-      const frame = s.stack.split('\n').map((l) => l.trim()).find((l) => l.startsWith('at '));
-      if (frame) out.push(fit(`${indent}  ${clean(frame)}`, width));
+      const where = thrownAt(s.stack);
+      if (where) out.push(`${indent}  thrown at ${fitTail(clean(where), width - indent.length - 12)}`);
     }
     if (isDosResult(s)) {
       const tax = attackTax(s);
