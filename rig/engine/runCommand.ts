@@ -82,7 +82,7 @@ function addRunOptions(command: Command, verb: 'run' | 'conform'): Command {
           .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
           .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE);
   const options = addMetricsPortOption(addThresholdOptions(command))
-    .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (~1 min), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
+    .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
     .addOption(
       new Option('--target <url>', targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)')
         .argParser(parseTarget)

@@ -267,7 +267,7 @@ function trafficLine(run: RunResult): string | undefined {
       const x = s.traffic!.totals;
       return { requests: a.requests + x.requests, errors: a.errors + x.errors, sent: a.sent + x.bytesSent, received: a.received + x.bytesReceived };
     }, { requests: 0, errors: 0, sent: 0, received: 0 });
-    parts.push(`${count(t.requests)} requests`, `errors ${percent(t.errors, t.requests)} (${count(t.errors)})`, `${bytes(t.sent)} sent, ${bytes(t.received)} received`);
+    parts.push(`${count(t.requests)} requests`, `${count(t.errors)} error${t.errors === 1 ? '' : 's'} (${percent(t.errors, t.requests)})`, `${bytes(t.sent)} sent, ${bytes(t.received)} received`);
   } else if (roundTrips > 0) parts.push('requests not recorded in these results');
   return parts.length ? parts.join(' · ') : undefined;
 }
