@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult, SeriesPoint, TrafficRecord } from '../rig/report/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import { capacityLine, fit, headlineMetric, terminalSummary, wrap } from '../rig/report/terminalSummary.ts';
+import { capacityLine, fit, headlineMetric, summaryWidth, terminalSummary, wrap } from '../rig/report/terminalSummary.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
@@ -75,7 +75,7 @@ const VERDICT_WORD = /^ {2}(PASS|FAIL|ERROR|SKIP|STOPPED|NOT RUN) +\S/;
 /** The scenario table's header and rows, and the header's column boundaries. */
 function table(text: string) {
   const lines = text.split('\n');
-  const header = lines.find((l) => /^\s+scenario\s+time\s+n\s+p50\s+p95\s+p99\s+max\s+latency \(ms\)$/.test(l));
+  const header = lines.find((l) => /^\s+scenario\s+time\s+n\s+p50\s+p95\s+p99\s+max\s+latency[ (ms)…]*$/.test(l));
   expect(header, text).toBeDefined();
   const end = (word: string) => header!.indexOf(` ${word} `) + word.length + 1;
   const columns = {
@@ -86,7 +86,7 @@ function table(text: string) {
     p95: end('p95'),
     p99: end('p99'),
     max: end('max'),
-    latency: header!.indexOf('latency (ms)'),
+    latency: header!.indexOf('latency'),
   };
   return { lines, header: header!, columns, rows: lines.filter((l) => VERDICT_WORD.test(l)) };
 }
@@ -106,6 +106,14 @@ describe('the terminal summary', () => {
     expect(long, long.join('\n')).toEqual([]);
     // A reason too long for its line ends in an ellipsis rather than running on.
     expect(text).toMatch(/↳ needs a restartable agent[^\n]*\n[^\n]*…\n/);
+  });
+
+  it('fits a narrower terminal too (not under 72 columns), and 100 on a wider one or a pipe', () => {
+    expect([summaryWidth({ isTTY: true, columns: 80 }), summaryWidth({ isTTY: true, columns: 200 }), summaryWidth({ isTTY: true, columns: 40 }), summaryWidth({ columns: 80 })]).toEqual([80, 100, 72, 100]);
+    const narrow = terminalSummary(fixtureRun(), { width: 80 });
+    const long = narrow.split('\n').filter((l) => [...l].length > 80);
+    expect(long, long.join('\n')).toEqual([]);
+    expect(table(narrow).rows).toHaveLength(7);
   });
 
   it('puts every scenario line\'s columns at the same offsets as the header\'s', () => {

@@ -11,7 +11,7 @@ import type { ToxicSpec } from '../proxy/faultControl.ts';
 import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
 import { ProgressOutput } from '../report/progressOutput.ts';
-import { summaryColor, terminalSummary } from '../report/terminalSummary.ts';
+import { summaryColor, summaryWidth, terminalSummary } from '../report/terminalSummary.ts';
 import { isFaultName, unknownFaultMessage } from '../agent/faults.ts';
 import { printableLine } from '../report/terminalText.ts';
 import type { RunResult } from '../report/runResult.ts';
@@ -170,7 +170,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
     const files = writeResults(out.path, result);
     // Plain text for a terminal; summary.md (written above) is the Markdown for a CI step summary.
-    process.stdout.write(terminalSummary(result, { files, color: summaryColor(process.stdout.isTTY) }));
+    process.stdout.write(terminalSummary(result, { files, color: summaryColor(process.stdout.isTTY), width: summaryWidth(process.stdout) }));
     const signal = interrupt.signalName;
     if (signal) {
       sayInterrupted(signal, `; results so far in ${out.path}`);

@@ -27,6 +27,11 @@ export function summaryColor(isTTY: boolean | undefined, env: NodeJS.ProcessEnv 
   return progressMode(isTTY, env) === 'bar' && !env.NO_COLOR;
 }
 
+/** 100 columns, or a narrower terminal's width (not under 72, what the scenario table needs). */
+export function summaryWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  return stream.isTTY && stream.columns ? Math.max(72, Math.min(100, stream.columns)) : 100;
+}
+
 /** The capacity scenario's curve (scenarios/capacity.ts): one point per offered rate, in the order run. */
 export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
 
@@ -308,8 +313,11 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
 
   const verdictWord = HEADLINE[run.verdict] ?? run.verdict;
   const title = clean(`a2a-rig ${verdictWord} · profile ${run.profile} · ${run.scenarios.length} scenario${run.scenarios.length === 1 ? '' : 's'} in ${seconds(run.durationMs)} · run ${run.runId}`);
-  const titleLine = fit(title, width);
-  out.push(titleLine.startsWith(`a2a-rig ${verdictWord}`) ? `a2a-rig ${paint(run.verdict, verdictWord)}${titleLine.slice(`a2a-rig ${verdictWord}`.length)}` : titleLine);
+  // Wrapped, not cut: the run id is there to be copied.
+  const titleLines = wrap(title, width, '', '  ', 3);
+  const first = titleLines[0]!;
+  if (first.startsWith(`a2a-rig ${verdictWord}`)) titleLines[0] = `a2a-rig ${paint(run.verdict, verdictWord)}${first.slice(`a2a-rig ${verdictWord}`.length)}`;
+  out.push(...titleLines);
   const note = verdictNote(run);
   if (note) out.push(...wrap(clean(note), width, '', '', 3));
   out.push('');
@@ -333,7 +341,8 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   if (thresholds) headline('thresholds', thresholds);
 
   // One line per scenario, columns at fixed offsets; latencies in ms.
-  const nameWidth = Math.min(24, Math.max(8, ...run.scenarios.map((s) => length(clean(s.name)))));
+  // Names up to 24 columns, fewer on a narrow terminal so the latency's name keeps some room.
+  const nameWidth = Math.min(Math.max(14, Math.min(24, width - 76)), Math.max(8, ...run.scenarios.map((s) => length(clean(s.name)))));
   const cols = { verdict: 7, time: 7, n: 7, stat: 6 };
   const indent = ' '.repeat(2 + cols.verdict + 1);
   let hidden = false;
