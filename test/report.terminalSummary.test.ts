@@ -162,7 +162,9 @@ describe('the terminal summary', () => {
     expect(text.split('\n')[0]).toMatch(/^a2a-rig FAILED · profile smoke · 7 scenarios in 10\.0 s · run fixture-run$/);
     expect(head).toMatch(/^ {2}scenarios {3}4 passed · 1 failed · 1 errored · 1 skipped$/m);
     expect(head).toMatch(/^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m);
-    expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 7 errors \(0\.17 %\) · 1\.9 MiB sent, 5\.7 MiB received$/m);
+    expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 1\.9 MiB sent, 5\.7 MiB received$/m);
+    // Refusals the scenarios provoked count as errors too: the row says of which kind and where most are.
+    expect(head).toMatch(/^ {2}errors {6}0\.17 % \(7 of 4,000 requests\): 7 refused by the agent, 0 failed; most in cf4 \(7\)$/m);
     expect(head).toMatch(/^ {2}thresholds {2}1 held · 1 broken: resume_latency\.p95<5 — 7\.10 ms \(p95 of 150 samples\), needs < 5$/m);
     expect(text).toMatch(/^thresholds\n {2}BROKEN resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {3}checks\.rate>=0\.5 {6}0\.8/m);
   });
@@ -218,7 +220,12 @@ describe('older results and edge cases', () => {
   it('without traffic records: round trips only, no requests or error % invented', () => {
     const text = terminalSummary(run([capacity(40)]));
     expect(text).toMatch(/^ {2}traffic {5}150 round trips timed · requests not recorded in these results$/m);
-    expect(text).not.toMatch(/errors? \([\d.]+ %\)/);
+    expect(text).not.toMatch(/^ {2}errors/m);
+  });
+
+  it('no errors: 0 % of the requests, nothing about kinds', () => {
+    const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }]));
+    expect(text).toMatch(/^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % \(0 of 100 requests\)$/m);
   });
 
   it('a run with no latency and no traffic has no traffic line, and still aligns', () => {

@@ -261,20 +261,37 @@ function fitTail(s: string, width: number): string {
 
 const isRoundTrip = (key: string) => /(^|_)round_trip$/.test(baseName(key));
 
-/** Round trips timed, and the requests of the scenarios that recorded their traffic; undefined when neither. */
-function trafficLine(run: RunResult): string | undefined {
+/**
+ * The traffic row (round trips timed; requests and bytes of the scenarios that recorded their
+ * traffic) and the errors row (error % of those requests, and of what kind: a refusal a scenario
+ * provokes on purpose, duplicate-flood's 409s, counts as an error too, so the row says which
+ * scenario holds most of them). Either undefined when there is nothing to say.
+ */
+function trafficLines(run: RunResult): { traffic?: string; errors?: string } {
   const roundTrips = run.scenarios.reduce((sum, s) => sum + Object.entries(s.metrics).filter(([k]) => isRoundTrip(k)).reduce((n, [, m]) => n + m.count, 0), 0);
   const recorded = run.scenarios.filter((s) => s.traffic);
   const parts: string[] = [];
   if (roundTrips > 0) parts.push(`${count(roundTrips)} round trips timed`);
-  if (recorded.length > 0) {
-    const t = recorded.reduce((a, s) => {
-      const x = s.traffic!.totals;
-      return { requests: a.requests + x.requests, errors: a.errors + x.errors, sent: a.sent + x.bytesSent, received: a.received + x.bytesReceived };
-    }, { requests: 0, errors: 0, sent: 0, received: 0 });
-    parts.push(`${count(t.requests)} requests`, `${count(t.errors)} error${t.errors === 1 ? '' : 's'} (${percent(t.errors, t.requests)})`, `${bytes(t.sent)} sent, ${bytes(t.received)} received`);
-  } else if (roundTrips > 0) parts.push('requests not recorded in these results');
-  return parts.length ? parts.join(' · ') : undefined;
+  if (recorded.length === 0) {
+    if (roundTrips > 0) parts.push('requests not recorded in these results');
+    return parts.length ? { traffic: parts.join(' · ') } : {};
+  }
+  const t = { requests: 0, errors: 0, refused: 0, sent: 0, received: 0 };
+  for (const s of recorded) {
+    const x = s.traffic!.totals;
+    t.requests += x.requests;
+    t.errors += x.errors;
+    t.sent += x.bytesSent;
+    t.received += x.bytesReceived;
+    t.refused += s.traffic!.operations.reduce((n, o) => n + o.rpcErrors, 0);
+  }
+  parts.push(`${count(t.requests)} requests`, `${bytes(t.sent)} sent, ${bytes(t.received)} received`);
+  let errors = `${percent(t.errors, t.requests)} (${count(t.errors)} of ${count(t.requests)} requests)`;
+  if (t.errors > 0) {
+    const worst = recorded.reduce((a, b) => (b.traffic!.totals.errors > a.traffic!.totals.errors ? b : a));
+    errors += `: ${count(t.refused)} refused by the agent, ${count(t.errors - t.refused)} failed; most in ${worst.name} (${count(worst.traffic!.totals.errors)})`;
+  }
+  return { traffic: parts.join(' · '), errors };
 }
 
 function thresholdsLine(run: RunResult): string | undefined {
@@ -335,8 +352,9 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   headline('scenarios', VERDICTS.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`).join(' · ') || 'none');
   const capacity = capacityLine(run);
   if (capacity) headline('capacity', capacity);
-  const traffic = trafficLine(run);
-  if (traffic) headline('traffic', traffic);
+  const traffic = trafficLines(run);
+  if (traffic.traffic) headline('traffic', traffic.traffic);
+  if (traffic.errors) headline('errors', traffic.errors);
   const thresholds = thresholdsLine(run);
   if (thresholds) headline('thresholds', thresholds);
 
