@@ -139,6 +139,12 @@ describe('log lines and live traffic', () => {
     expect(pieces.every((p) => [...p].length <= 40)).toBe(true);
     expect(pieces.map((p, i) => (i === 0 ? p : p.slice(6))).join('')).toBe(line);
     expect(wrapToColumns('short', 40)).toEqual(['short']);
+    // At a space when there is one past the first third of the piece.
+    expect(wrapToColumns('[1/2] cf3: failed — accepted (HTTP 200, code undefined, 0 validation_errors) (0.5 s)', 40)).toEqual([
+      '[1/2] cf3: failed — accepted (HTTP 200,',
+      '      code undefined, 0',
+      '      validation_errors) (0.5 s)',
+    ]);
   });
 
   it('lines: each log line as "  [scenario] line", and the heartbeat carries the last traffic figures', async () => {

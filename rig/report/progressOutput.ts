@@ -69,15 +69,23 @@ export function tally(results: ScenarioResult[]): string {
 }
 
 /**
- * `line` in pieces of at most `columns` characters, the pieces after the first indented: the bar
- * turns the terminal's line wrapping off while it draws, so a longer line would be cut at the edge.
+ * `line` in pieces of at most `columns` characters, the pieces after the first indented, broken at
+ * a space when there is one past the piece's first third: the bar turns the terminal's line wrapping
+ * off while it draws, so a longer line would be cut at the edge.
  */
 export function wrapToColumns(line: string, columns: number, indent = '      '): string[] {
-  const chars = [...line];
-  if (columns < 20 || chars.length <= columns) return [line];
-  const pieces = [chars.slice(0, columns).join('')];
-  const room = columns - indent.length;
-  for (let i = columns; i < chars.length; i += room) pieces.push(indent + chars.slice(i, i + room).join(''));
+  let rest = [...line];
+  if (columns < 20 || rest.length <= columns) return [line];
+  const pieces: string[] = [];
+  let room = columns;
+  while (rest.length > room) {
+    const space = rest.lastIndexOf(' ', room);
+    const cut = space > room / 3 ? space : room;
+    pieces.push((pieces.length ? indent : '') + rest.slice(0, cut).join(''));
+    rest = rest.slice(rest[cut] === ' ' ? cut + 1 : cut);
+    room = columns - indent.length;
+  }
+  if (rest.length) pieces.push((pieces.length ? indent : '') + rest.join(''));
   return pieces;
 }
 
