@@ -11,9 +11,11 @@ import { UserError } from './protocol/userError.ts';
 import { EXIT } from './exitCodes.ts';
 import { internalErrorLine, logInternalError } from './internalError.ts';
 import { printableLine } from './report/terminalText.ts';
+import { RIG_VERSION } from './engine/rigVersion.ts';
 
 const program = new Command('a2a-rig')
   .description('Load and chaos testing rig for A2A agents that pause for a human (hitl-prompt/v1)')
+  .version(RIG_VERSION, '-V, --version', 'print the rig\'s version')
   .showHelpAfterError('(run a2a-rig --help for usage)')
   .exitOverride();
 
@@ -22,6 +24,9 @@ registerProxyCommand(program);
 registerRunCommands(program);
 registerReportCommands(program);
 registerHtmlReportCommand(program);
+
+// A usage error in a verb points to that verb's help, which lists its flags, not to the list of verbs.
+for (const verb of program.commands) verb.showHelpAfterError(`(run a2a-rig ${verb.name()} --help for usage)`);
 
 function fail(err: unknown): never {
   if (err instanceof CommanderError) {

@@ -32,7 +32,7 @@ describe('the rig against a minimal @a2a-js/sdk agent without hitl-prompt/v1', (
     const run = await runRig(['conform', '--target', agent.url, '--out', dir, '--threshold', 'checks.rate>=1']);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain(`a2a-rig: nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED}) — exit 3`);
-    expect(run.stdout).toMatch(/^# a2a-rig NOTHING TESTED/);
+    expect(run.stdout).toMatch(/^a2a-rig NOTHING TESTED/);
     const { results, junit, summary } = readRunFiles(dir);
 
     expect(results.target).toMatchObject({ kind: 'url', url: agent.url, agentName: 'sdk-minimal-agent', hitlDeclared: false });

@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../protocol/userError.ts';
-import { FAULTS, isFaultName, type FaultName } from './faults.ts';
+import { FAULTS, isFaultName, unknownFaultMessage, type FaultName } from './faults.ts';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './httpGuards.ts';
 import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './connectionLimits.ts';
 import { tckStreamingTimeoutMs } from './script.ts';
@@ -43,7 +43,7 @@ function parseRate(value: string): number {
 
 function collectFault(value: string, previous: FaultName[]): FaultName[] {
   if (!isFaultName(value)) {
-    throw new UserError(`unknown --fault "${value}"; known faults: ${Object.keys(FAULTS).join(', ')}`);
+    throw new UserError(unknownFaultMessage('--fault', value));
   }
   return [...previous, value];
 }

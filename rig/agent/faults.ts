@@ -57,4 +57,9 @@ export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);
 }
 
+/** The one line for a fault name nobody knows, naming the flag it came in (`--fault`, `--agent-fault`). */
+export function unknownFaultMessage(flag: string, value: string): string {
+  return `unknown ${flag} "${value}"; known faults: ${Object.keys(FAULTS).join(', ')}`;
+}
+
 export type FaultSet = ReadonlySet<FaultName>;

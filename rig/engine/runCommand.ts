@@ -12,7 +12,8 @@ import { parseToxicArgument } from '../proxy/toxicArgument.ts';
 import { writeResults } from '../report/writeResults.ts';
 import { readBaseline } from '../report/htmlReportCommand.ts';
 import { ProgressOutput } from '../report/progressOutput.ts';
-import { summaryMarkdown } from '../report/summaryMarkdown.ts';
+import { summaryColor, summaryWidth, terminalSummary } from '../report/terminalSummary.ts';
+import { isFaultName, unknownFaultMessage } from '../agent/faults.ts';
 import { printableLine } from '../report/terminalText.ts';
 import type { RunResult } from '../report/runResult.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
@@ -62,23 +63,40 @@ function parseTarget(value: string): string {
   return value;
 }
 
-function addRunOptions(command: Command, targetRequired = false): Command {
+/** `--agent-fault NAME`, checked before anything starts: the embedded agent's fault flags only. */
+function collectAgentFault(value: string, previous: string[]): string[] {
+  if (!isFaultName(value)) throw new UserError(unknownFaultMessage('--agent-fault', value));
+  return [...previous, value];
+}
+
+/**
+ * The options of `run` and of `conform`. `conform` always names its agent (--target), so the
+ * options that start or configure the embedded agent (--agent-fault, --env, --agent-image) are
+ * `run`'s alone and not in conform's help.
+ */
+function addRunOptions(command: Command, verb: 'run' | 'conform'): Command {
+  const targetRequired = verb === 'conform';
   const toxiproxy = toxiproxyOption();
   const parse = toxiproxy.parseArg!.bind(toxiproxy);
-  return addMetricsPortOption(addThresholdOptions(command))
-    .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (~1 min), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
+  const embedded = (c: Command): Command =>
+    verb === 'conform'
+      ? c
+      : c
+          .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable; a2a-rig agent --help lists them)', collectAgentFault, [] as string[])
+          .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
+          .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE);
+  const options = addMetricsPortOption(addThresholdOptions(command))
+    .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
     .addOption(
       new Option('--target <url>', targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)')
         .argParser(parseTarget)
         .makeOptionMandatory(targetRequired),
     )
     .addOption(toxiproxy.argParser((v: string, p: unknown) => (v === 'none' ? 'none' : parse(v, p))))
-    .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)')
-    .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)');
+  return embedded(options)
     .option('--out <dir>', 'results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run\'s results')
     .option('--follow-card-endpoint', 'send the run\'s traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic')
-    .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
-    .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE)
     .option('--baseline <dir>', 'compare with this earlier run (its directory or results.json) in report.html, as a2a-rig compare would; checked before the run')
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
@@ -150,18 +168,16 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       ...containers,
       liveMetrics: metrics.metrics,
       onProgress: (event) => {
-        // TODO(i15 merge): progressOutput takes every ProgressEvent on i15-terminal; then call progress.onProgress(event) for all of them.
-        if (event.phase !== 'start' && event.phase !== 'end') return;
         progress.onProgress(event);
-        metrics.onProgress(event);
+        if (event.phase === 'start' || event.phase === 'end') metrics.onProgress(event);
       },
     }).finally(() => progress.stop());
     const evaluated = applyThresholds(run, thresholds);
     // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
     const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
     const files = writeResults(out.path, result, { baseline });
-    process.stdout.write(summaryMarkdown(result));
-    process.stdout.write(`\nResults: ${files.join(', ')}\n`);
+    // Plain text for a terminal; summary.md (written above) is the Markdown for a CI step summary.
+    process.stdout.write(terminalSummary(result, { files, color: summaryColor(process.stdout.isTTY), width: summaryWidth(process.stdout) }));
     const signal = interrupt.signalName;
     if (signal) {
       sayInterrupted(signal, `; results so far in ${out.path}`);
@@ -209,6 +225,7 @@ export function registerRunCommands(program: Command): void {
       .command('run')
       .description('run scenarios (names or tags; none = all) against the embedded agent or --target')
       .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
+    'run',
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
 
   addScenariosOption(program.commands.find((c) => c.name() === 'run')!, 'a run with no names runs only these (the built-in ones stay selectable by name or tag)');
@@ -217,8 +234,8 @@ export function registerRunCommands(program: Command): void {
     program
       .command('conform')
       .description('run the hitl-prompt/v1 conformance suite CF-1..CF-7 against an agent'),
-    true,
-  ).action((flags: RunFlags) => execute(['conformance'], flags));
+    'conform',
+  ).action((flags: RunFlags) => execute(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }));
 
   addScenariosOption(
     program.command('list').description('list the scenarios with their tags and needs, and any scenario file that failed to load (exit 1 then)'),

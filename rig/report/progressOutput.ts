@@ -1,20 +1,16 @@
 // What a run shows while it runs, on stderr. On a terminal (and not under CI): a cli-progress bar
-// over the scenarios with the current one and its elapsed time, and a line above the bar for each
-// scenario that did not pass. Otherwise (a pipe, a CI log): plain lines as each scenario starts and
-// ends, and a "still running" line every `heartbeatMs`, so a long scenario never looks hung.
-// A reason may quote the agent: every line goes through printableLine (terminalText.ts).
+// over the scenarios with the current one, its elapsed time and, while it sends traffic, what the
+// last second looked like (requests/s, p95, in flight, errors); above the bar, the scenario's
+// ctx.log lines and a line for each scenario that did not pass. Otherwise (a pipe, a CI log): plain
+// lines as each scenario starts, logs and ends, and a "still running" line every `heartbeatMs` with
+// the last traffic figures, so a long scenario never looks hung.
+// A reason or a log line may quote the agent: every line goes through printableLine (terminalText.ts).
 import cliProgress from 'cli-progress';
+import type { LiveTraffic, ProgressEvent, ScenarioBoundaryEvent, ScenarioLogEvent } from './progressEvents.ts';
 import { VERDICTS, type ScenarioResult } from './runResult.ts';
 import { printableLine } from './terminalText.ts';
 
-/** What the engine reports as scenarios start and end (runScenarios' onProgress). */
-export interface ProgressEvent {
-  phase: 'start' | 'end';
-  scenario: string;
-  index: number;
-  total: number;
-  result?: ScenarioResult;
-}
+export type { ProgressEvent } from './progressEvents.ts';
 
 export type ProgressMode = 'bar' | 'lines';
 
@@ -27,18 +23,42 @@ export function progressMode(isTTY: boolean | undefined, env: NodeJS.ProcessEnv 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const position = (index: number, total: number) => `[${index + 1}/${total}]`;
 
-export function startLine(e: ProgressEvent): string {
+type Position = Pick<ScenarioBoundaryEvent, 'scenario' | 'index' | 'total'>;
+
+export function startLine(e: ScenarioBoundaryEvent): string {
   return printableLine(`${position(e.index, e.total)} ${e.scenario} …`);
 }
 
-export function endLine(e: ProgressEvent): string {
+export function endLine(e: ScenarioBoundaryEvent): string {
   const r = e.result;
   if (!r) return printableLine(`${position(e.index, e.total)} ${e.scenario}: ended`);
   return printableLine(`${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`);
 }
 
-export function stillRunningLine(e: ProgressEvent, elapsedMs: number): string {
-  return printableLine(`${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})`);
+/** A scenario's ctx.log line as the run shows it: `  [capacity] 40/s: …`, one line whatever it holds. */
+export function logLine(e: Pick<ScenarioLogEvent, 'scenario' | 'line'>): string {
+  return printableLine(`  [${e.scenario}] ${e.line}`);
+}
+
+const rate = (n: number) => (n < 10 && !Number.isInteger(n) ? n.toFixed(1) : String(Math.round(n)));
+const latency = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : String(Math.round(ms)));
+
+/** The last second's traffic: "120 req/s · p95 4.21 ms · in-flight 8 · errors 0", and the offered rate of an open-model load. */
+export function liveText(live: LiveTraffic): string {
+  const parts = [`${rate(live.ratePerS)} req/s`, `p95 ${live.p95Ms === undefined ? '–' : `${latency(live.p95Ms)} ms`}`, `in-flight ${live.inFlight}`, `errors ${live.errors}`];
+  if (live.offeredPerS !== undefined) parts.push(`offered ${rate(live.offeredPerS)}/s`);
+  return parts.join(' · ');
+}
+
+/** Figures older than this are no longer "the last second": the heartbeat shows the totals only. */
+const STALE_MS = 2_500;
+
+export function stillRunningLine(e: Position, elapsedMs: number, live?: { traffic: LiveTraffic; ageMs: number }): string {
+  let traffic = '';
+  if (live) {
+    traffic = live.ageMs <= STALE_MS ? ` · ${liveText(live.traffic)}` : ` · ${live.traffic.requests} requests, ${live.traffic.errors} errors so far`;
+  }
+  return printableLine(`${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})${traffic}`);
 }
 
 /** "12 passed, 1 failed" over the results so far. */
@@ -48,11 +68,37 @@ export function tally(results: ScenarioResult[]): string {
   return VERDICTS.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`).join(', ');
 }
 
+/**
+ * `line` in pieces of at most `columns` characters, the pieces after the first indented, broken at
+ * a space when there is one past the piece's first third: the bar turns the terminal's line wrapping
+ * off while it draws, so a longer line would be cut at the edge.
+ */
+export function wrapToColumns(line: string, columns: number, indent = '      '): string[] {
+  let rest = [...line];
+  if (columns < 20 || rest.length <= columns) return [line];
+  const pieces: string[] = [];
+  let room = columns;
+  while (rest.length > room) {
+    const space = rest.lastIndexOf(' ', room);
+    const cut = space > room / 3 ? space : room;
+    pieces.push((pieces.length ? indent : '') + rest.slice(0, cut).join(''));
+    rest = rest.slice(rest[cut] === ' ' ? cut + 1 : cut);
+    room = columns - indent.length;
+  }
+  if (rest.length) pieces.push((pieces.length ? indent : '') + rest.join(''));
+  return pieces;
+}
+
 export interface ProgressOutputOptions {
   stream?: NodeJS.WriteStream;
   mode?: ProgressMode;
   /** Lines mode: how often a running scenario says it still runs. */
   heartbeatMs?: number;
+}
+
+interface Running extends Position {
+  startedAt: number;
+  live?: { traffic: LiveTraffic; at: number };
 }
 
 export class ProgressOutput {
@@ -63,6 +109,7 @@ export class ProgressOutput {
   private timer: NodeJS.Timeout | undefined;
   private multibar: cliProgress.MultiBar | undefined;
   private bar: cliProgress.SingleBar | undefined;
+  private running: Running | undefined;
 
   constructor(options: ProgressOutputOptions = {}) {
     this.stream = options.stream ?? process.stderr;
@@ -72,50 +119,83 @@ export class ProgressOutput {
 
   /** Hand this to runScenarios as onProgress. */
   readonly onProgress = (e: ProgressEvent): void => {
-    if (e.phase === 'start') this.started(e);
+    if (e.phase === 'log') this.logged(e);
+    else if (e.phase === 'traffic') this.traffic(e.scenario, e.live);
+    else if (e.phase === 'start') this.started(e);
     else this.ended(e);
   };
 
-  private started(e: ProgressEvent): void {
+  private started(e: ScenarioBoundaryEvent): void {
     clearInterval(this.timer);
-    const startedAt = performance.now();
+    const running: Running = { scenario: e.scenario, index: e.index, total: e.total, startedAt: performance.now() };
+    this.running = running;
     if (this.mode === 'lines') {
       this.stream.write(`${startLine(e)}\n`);
-      this.timer = setInterval(() => this.stream.write(`${stillRunningLine(e, performance.now() - startedAt)}\n`), this.heartbeatMs).unref();
+      this.timer = setInterval(() => {
+        const live = running.live ? { traffic: running.live.traffic, ageMs: performance.now() - running.live.at } : undefined;
+        this.stream.write(`${stillRunningLine(running, performance.now() - running.startedAt, live)}\n`);
+      }, this.heartbeatMs).unref();
       return;
     }
     if (!this.bar) {
       this.multibar = new cliProgress.MultiBar({
         stream: this.stream,
-        format: ' {bar} {value}/{total} scenarios | {scenario} {elapsed} | {tally}',
-        barsize: 24,
+        format: ' {bar} {value}/{total} {tally}| {scenario} {elapsed}{live}',
+        barsize: 16,
         hideCursor: true,
         clearOnComplete: true,
         autopadding: true,
         fps: 5,
       });
-      this.bar = this.multibar.create(e.total, e.index, { scenario: printableLine(e.scenario), elapsed: '', tally: '' });
+      this.bar = this.multibar.create(e.total, e.index, { scenario: printableLine(e.scenario), elapsed: '', live: '', tally: '' });
     }
-    this.bar.update(e.index, { scenario: printableLine(e.scenario), elapsed: '0.0 s' });
-    this.timer = setInterval(() => this.bar?.update({ elapsed: seconds(performance.now() - startedAt) }), 500).unref();
+    this.bar.update(e.index, { scenario: printableLine(e.scenario), elapsed: '0.0 s', live: '' });
+    this.timer = setInterval(() => this.bar?.update({ elapsed: seconds(performance.now() - running.startedAt), live: this.liveOnBar(running) }), 500).unref();
   }
 
-  private ended(e: ProgressEvent): void {
+  /** The bar's live figures: the last second's, while they are fresh. */
+  private liveOnBar(running: Running): string {
+    const live = running.live;
+    if (!live || performance.now() - live.at > STALE_MS) return '';
+    return printableLine(` · ${liveText(live.traffic)}`);
+  }
+
+  private traffic(scenario: string, traffic: LiveTraffic): void {
+    const running = this.running;
+    // Late figures of a scenario that already ended are not the current one's.
+    if (!running || running.scenario !== scenario) return;
+    running.live = { traffic, at: performance.now() };
+    this.bar?.update({ live: this.liveOnBar(running) });
+  }
+
+  private logged(e: ScenarioLogEvent): void {
+    const line = logLine(e);
+    if (this.mode === 'lines' || !this.multibar) {
+      this.stream.write(`${line}\n`);
+      return;
+    }
+    // Above the bar, which redraws below it; wrapped here, since the bar turns line wrapping off.
+    for (const piece of wrapToColumns(line, this.stream.columns ?? 80)) this.multibar.log(`${piece}\n`);
+  }
+
+  private ended(e: ScenarioBoundaryEvent): void {
     clearInterval(this.timer);
+    this.running = undefined;
     if (e.result) this.results.push(e.result);
     if (this.mode === 'lines') {
       this.stream.write(`${endLine(e)}\n`);
       return;
     }
     // On the bar, only what needs a look stays on screen; every verdict is in the summary after.
-    if (e.result && e.result.verdict !== 'passed') this.multibar?.log(`${endLine(e)}\n`);
-    this.bar?.update(e.index + 1, { scenario: '', elapsed: '', tally: tally(this.results) });
+    if (e.result && e.result.verdict !== 'passed') for (const piece of wrapToColumns(endLine(e), this.stream.columns ?? 80)) this.multibar?.log(`${piece}\n`);
+    this.bar?.update(e.index + 1, { scenario: '', elapsed: '', live: '', tally: `${tally(this.results)} ` });
   }
 
   /** Stops the bar and timers; call before printing anything else (and on failure). */
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.running = undefined;
     this.multibar?.stop();
     this.multibar = undefined;
     this.bar = undefined;

@@ -1,4 +1,4 @@
-// summary.md, ready for a CI step summary, and the same table for the terminal. Agent-supplied
+// summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
 import { nothingTested, type RunResult, type Verdict } from './runResult.ts';
@@ -54,6 +54,13 @@ function ms(us: number): string {
   return (us / 1000).toFixed(us < 10_000 ? 2 : 0);
 }
 
+/** `text` as a fenced code block, its fence longer than any run of backticks inside, so nothing in it can close the block. */
+function codeBlock(text: string): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [fence, ...text.replace(/\r\n?/g, '\n').split('\n'), fence];
+}
+
 export function summaryMarkdown(run: RunResult): string {
   const lines = [
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
@@ -82,6 +89,11 @@ export function summaryMarkdown(run: RunResult): string {
   }
   const failures = run.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`));
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
+  const errored = run.scenarios.filter((s) => s.verdict === 'errored' && s.stack);
+  if (errored.length > 0) {
+    lines.push('', '## Errors');
+    for (const s of errored) lines.push('', `**${markdownCell(s.name)}**: ${markdownCell(s.reason ?? 'errored')}`, '', ...codeBlock(s.stack!));
+  }
   // Again over the whole text: whatever reached it without a markdownCell (an expression) is shown too.
   return printable(`${lines.join('\n')}\n`);
 }
