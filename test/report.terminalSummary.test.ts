@@ -31,12 +31,12 @@ function capacity(heldUpTo: number): ScenarioResult {
   };
 }
 
-function traffic(requests: number, errors: number): TrafficRecord {
+function traffic(requests: number, errors: number, failed = 0): TrafficRecord {
   const latency = scenario('x', { latencies: { l: samples(50, 1000, 5000) } }).metrics.l!;
   return {
     bucketMs: 1000,
-    operations: [{ operation: 'SendMessage', count: requests, ok: requests - errors, rpcErrors: errors, failed: 0, bytesSent: requests * 500, bytesReceived: requests * 1500, latency }],
-    totals: { requests, errors, bytesSent: requests * 500, bytesReceived: requests * 1500 },
+    operations: [{ operation: 'SendMessage', count: requests, ok: requests - errors - failed, rpcErrors: errors, failed, bytesSent: requests * 500, bytesReceived: requests * 1500, latency }],
+    totals: { requests, errors: errors + failed, bytesSent: requests * 500, bytesReceived: requests * 1500 },
     points: [],
   };
 }
@@ -163,8 +163,8 @@ describe('the terminal summary', () => {
     expect(head).toMatch(/^ {2}scenarios {3}4 passed · 1 failed · 1 errored · 1 skipped$/m);
     expect(head).toMatch(/^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m);
     expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 1\.9 MiB sent, 5\.7 MiB received$/m);
-    // Refusals the scenarios provoked count as errors too: the row says of which kind and where most are.
-    expect(head).toMatch(/^ {2}errors {6}0\.17 % \(7 of 4,000 requests\): 7 refused by the agent, 0 failed; most in cf4 \(7\)$/m);
+    // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside them, with where most are.
+    expect(head).toMatch(/^ {2}errors {6}0 % failed \(0 of 4,000 requests got no usable reply\); 7 refused by the agent \(most provoked on purpose\), most in cf4 \(7\)$/m);
     expect(head).toMatch(/^ {2}thresholds {2}1 held · 1 broken: resume_latency\.p95<5 — 7\.10 ms \(p95 of 150 samples\), needs < 5$/m);
     expect(text).toMatch(/^thresholds\n {2}BROKEN resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {3}checks\.rate>=0\.5 {6}0\.8/m);
   });
@@ -225,7 +225,12 @@ describe('older results and edge cases', () => {
 
   it('no errors: 0 % of the requests, nothing about kinds', () => {
     const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }]));
-    expect(text).toMatch(/^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % \(0 of 100 requests\)$/m);
+    expect(text).toMatch(/^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m);
+  });
+
+  it('failures: the % of requests with no usable reply, and where most are', () => {
+    const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }, { ...scenario('capacity'), traffic: traffic(300, 2, 8) }]));
+    expect(text.replace(/\n {14}/g, ' ')).toMatch(/^ {2}errors {6}2\.00 % failed \(8 of 400 requests got no usable reply\), most in capacity \(8\); 2 refused by the agent \(most provoked on purpose\), most in capacity \(2\)$/m);
   });
 
   it('a run with no latency and no traffic has no traffic line, and still aligns', () => {

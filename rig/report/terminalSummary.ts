@@ -264,8 +264,7 @@ const isRoundTrip = (key: string) => /(^|_)round_trip$/.test(baseName(key));
 /**
  * The traffic row (round trips timed; requests and bytes of the scenarios that recorded their
  * traffic) and the errors row (error % of those requests, and of what kind: a refusal a scenario
- * provokes on purpose, duplicate-flood's 409s, counts as an error too, so the row says which
- * scenario holds most of them). Either undefined when there is nothing to say.
+ * provokes on purpose, duplicate-flood's 409s, is said beside the failures, not counted as one). Either undefined when there is nothing to say.
  */
 function trafficLines(run: RunResult): { traffic?: string; errors?: string } {
   const roundTrips = run.scenarios.reduce((sum, s) => sum + Object.entries(s.metrics).filter(([k]) => isRoundTrip(k)).reduce((n, [, m]) => n + m.count, 0), 0);
@@ -286,11 +285,15 @@ function trafficLines(run: RunResult): { traffic?: string; errors?: string } {
     t.refused += s.traffic!.operations.reduce((n, o) => n + o.rpcErrors, 0);
   }
   parts.push(`${count(t.requests)} requests`, `${bytes(t.sent)} sent, ${bytes(t.received)} received`);
-  let errors = `${percent(t.errors, t.requests)} (${count(t.errors)} of ${count(t.requests)} requests)`;
-  if (t.errors > 0) {
-    const worst = recorded.reduce((a, b) => (b.traffic!.totals.errors > a.traffic!.totals.errors ? b : a));
-    errors += `: ${count(t.refused)} refused by the agent, ${count(t.errors - t.refused)} failed; most in ${worst.name} (${count(worst.traffic!.totals.errors)})`;
-  }
+  // Failed: no usable reply (a transport error, a timeout), what a red figure means. Refused: the
+  // agent answered with an error, often because the scenario provoked it (duplicate-flood's 409s).
+  const failed = t.errors - t.refused;
+  const most = (by: (s: (typeof recorded)[number]) => number) => recorded.reduce((a, b) => (by(b) > by(a) ? b : a));
+  const refusedBy = (s: (typeof recorded)[number]) => s.traffic!.operations.reduce((n, o) => n + o.rpcErrors, 0);
+  const failedBy = (s: (typeof recorded)[number]) => s.traffic!.totals.errors - refusedBy(s);
+  let errors = `${percent(failed, t.requests)} failed (${count(failed)} of ${count(t.requests)} requests got no usable reply)`;
+  if (failed > 0) errors += `, most in ${most(failedBy).name} (${count(failedBy(most(failedBy)))})`;
+  if (t.refused > 0) errors += `; ${count(t.refused)} refused by the agent (most provoked on purpose), most in ${most(refusedBy).name} (${count(refusedBy(most(refusedBy)))})`;
   return { traffic: parts.join(' · '), errors };
 }
 
