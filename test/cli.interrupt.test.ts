@@ -210,7 +210,7 @@ describe.skipIf(!hasScript)('Ctrl-C on a terminal', () => {
       script.stdout.on('data', (d) => {
         screen += d;
         // The bar names the running scenario once capacity has started.
-        if (!sent && /scenarios \| capacity/.test(screen)) {
+        if (!sent && /\d\/2 \| capacity/.test(screen)) {
           sent = true;
           script.stdin.write('\x03');
         }

@@ -9,7 +9,8 @@ import { applyThresholds, brokenThresholdLines, evaluateThreshold } from '../rig
 import { parseThreshold, parseThresholds } from '../rig/report/thresholdExpression.ts';
 import { checkThresholdNames, type DeclaringScenario } from '../rig/report/thresholdNames.ts';
 import { addThresholdOptions } from '../rig/report/thresholdOptions.ts';
-import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { loadCatalog, loadScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { writeReadmeExample } from './support/readmeExample.ts';
 import { defineScenario } from '../rig/engine/defineScenario.ts';
 import { Command } from 'commander';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
@@ -174,7 +175,7 @@ describe('threshold names, checked before a run', () => {
     ['p95<1000', 'no scenario of this run records a counter p95'],
     ['answers_rejected<5', 'no scenario of this run records a counter answers_rejected'],
     ['resume_latncy.p95<1000', 'no scenario of this run records a latency metric resume_latncy (did you mean resume_latency?)'],
-    ['cf4:capacity_per_s>1', 'scenario cf4 records a counter capacity_per_s'],
+    ['cf4:capacity_per_s>1', 'scenario cf4 records no counter capacity_per_s'],
     ['cf5:checks.rate>=1', 'scenario cf5 is not selected in this run (did you mean cf4?)'],
     ['cf44:trials>1', 'scenario cf44 is not selected in this run (did you mean cf4?)'],
     ['trials.p95<1', 'trials is a counter'],
@@ -199,8 +200,15 @@ describe('threshold names, checked before a run', () => {
     // Every `--threshold X` whose X has a comparison (usage lines say `--threshold EXPR`).
     const shown = [...readme.matchAll(/--threshold '?([^'\s`]*[<>=][^'\s`]*)'?/g)].map((m) => m[1]!);
     expect(shown.length).toBeGreaterThan(5);
-    const scenarios = await loadScenarios();
-    expect(() => checkThresholdNames(shown.map(parseThreshold), scenarios)).not.toThrow();
+    // The README's own example scenario (answer-twice) is one of them: loaded as a reader would.
+    const root = mkdtempSync(join(tmpdir(), 'a2a-rig-readme-'));
+    try {
+      const scenarios = (await loadCatalog([writeReadmeExample(root).dir])).scenarios;
+      expect(scenarios.map((s) => s.name)).toContain('answer-twice');
+      expect(() => checkThresholdNames(shown.map(parseThreshold), scenarios)).not.toThrow();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('refuses a declaration the threshold grammar cannot name', () => {

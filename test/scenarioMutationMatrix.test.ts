@@ -3,11 +3,12 @@
 // is where each check earns its place. Runs at smoke sizes through the real engine: the agent is
 // a child process behind a pinned fault backend: the real Toxiproxy spawned per run when a binary
 // is found (CI builds one), else the embedded proxy; never `auto`, which a stranger's server could sway.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import type { RunResult } from '../rig/report/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
+import { concurrencyLimit } from './support/pythonPeers.ts';
 
 const MATRIX: Record<string, string[]> = {
   'accept-duplicates': ['cf1', 'duplicate-flood'],
@@ -56,9 +57,12 @@ function run(names: string[], agentFaults: string[]): Promise<RunResult> {
   return runScenarios(selectScenarios(all, names), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults, generation: 'auto', paramOverrides: FAST });
 }
 
-describe('mutation matrix (smoke profile)', () => {
-  afterAll(() => {});
+// The correct agent's run first and alone (resume-latency judges a 100 ms shift of the median,
+// which contention would blur); then the fault rows, three at a time: most of a row's time is a
+// broken agent not answering (a replay that never comes, a deadline never enforced), not CPU.
+const rowSlots = concurrencyLimit(3);
 
+describe('mutation matrix (smoke profile)', () => {
   it('every scenario passes against the correct agent', { timeout: 240_000 }, async () => {
     const result = await run([], []);
     expect(result.scenarios.map((s) => s.name).sort()).toEqual(all.map((s) => s.name).sort());
@@ -71,12 +75,14 @@ describe('mutation matrix (smoke profile)', () => {
     expect(all.map((s) => s.name).filter((n) => !catching.has(n))).toEqual([]);
   });
 
-  for (const [fault, scenarios] of Object.entries(MATRIX)) {
-    it(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
-      const result = await run(scenarios, [fault]);
-      const got = verdicts(result);
-      for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
-      expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');
-    });
-  }
+  describe.concurrent('each fault flag fails the scenarios meant to catch it', () => {
+    for (const [fault, scenarios] of Object.entries(MATRIX)) {
+      it(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 240_000 }, async () => {
+        const result = await rowSlots(() => run(scenarios, [fault]));
+        const got = verdicts(result);
+        for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
+        expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');
+      });
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRunFiles, runRig, type CliRun } from './support/rigCli.ts';
+import { writeReadmeExample } from './support/readmeExample.ts';
 
 const FIXTURE = new URL('./fixtures/external-scenarios/', import.meta.url).pathname;
 const root = mkdtempSync(join(tmpdir(), 'scenariosdir-'));
@@ -158,4 +159,19 @@ describe('--scenarios usage errors: one line, exit 2, nothing run', () => {
       expectUsageError(run, out, says(given[0]!));
     });
   }
+});
+
+describe('the README example', () => {
+  it('runs as the README says, from a directory outside the repository, and its threshold holds', { timeout: 60_000 }, async () => {
+    const example = writeReadmeExample(join(root, 'readme'));
+    const out = join(root, 'out-readme');
+    const run = await runRig(['run', '--scenarios', example.dir, ...example.args, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const { results } = readRunFiles(out);
+    expect(results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['answer-twice', 'passed']]);
+    expect(results.thresholds?.map((t) => [t.expression, t.ok])).toEqual([['answer-twice:conflicts>=5', true]]);
+    // Its ctx.log line is kept, and shown as the run goes.
+    expect(results.scenarios[0]!.log?.map((l) => l.line)).toEqual([expect.stringMatching(/^5 resumes, p50 \d+\.\d ms$/)]);
+    expect(run.stderr).toMatch(/\[answer-twice\] 5 resumes, p50 \d+\.\d ms/);
+  });
 });

@@ -19,7 +19,7 @@ function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefin
     return `scenario ${t.scenario} is not selected in this run${hint ? ` (did you mean ${hint}?)` : ''}`;
   }
   if (t.stat.kind === 'checkRate') return undefined;
-  const where = t.scenario === undefined ? 'no scenario of this run' : `scenario ${t.scenario}`;
+  const where = t.scenario === undefined ? 'no scenario of this run records a' : `scenario ${t.scenario} records no`;
   const latencies = scoped.flatMap((s) => s.records.latencies.map(parseDeclaredName));
   const counters = scoped.flatMap((s) => Object.keys(s.records.counters).map(parseDeclaredName));
   const base = baseName(t.name);
@@ -31,7 +31,7 @@ function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefin
     const known = [...new Set(mine.map((d) => d.base))];
     const hint = didYouMean(base, [...known, ...other.map((d) => d.base), CHECKS_NAME]);
     const listed = known.length ? `; known: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''}` : '';
-    return `${where} records a ${wantsLatency ? 'latency metric' : 'counter'} ${base}${hint ? ` (did you mean ${hint}?)` : listed}`;
+    return `${where} ${wantsLatency ? 'latency metric' : 'counter'} ${base}${hint ? ` (did you mean ${hint}?)` : listed}`;
   }
   const named = labelKeys(t.name);
   if (named.length === 0) return undefined;
