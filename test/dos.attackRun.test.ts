@@ -90,7 +90,9 @@ describe('mixed run', () => {
     // After lasts afterMs from the stop: the last arrival is intended within it.
     const last = Math.max(...run.samples.map((s) => s.intendedAt));
     expect(last).toBeGreaterThanOrEqual(run.attackStopAt + 700);
-    expect(last).toBeLessThan(run.attackStopAt + 800);
+    // The schedule's end is origin + (stop − origin + afterMs): an arrival due right at it may land
+    // a rounding error (nanoseconds) past stop + afterMs.
+    expect(last).toBeLessThan(run.attackStopAt + 800 + 1e-3);
     const attack = run.attacks[0]!;
     expect(attack.outcomes.length).toBeGreaterThan(5);
     expect(attack.capped).toBe(false);

@@ -96,6 +96,8 @@ describe('report.html as text', () => {
   it('per scenario: totals, throughput / errors / in-flight, a table per operation with thin percentiles marked', () => {
     const cap = article(text, 'capacity');
     expect(cap).toMatch(/<p class="totals"><span><strong>[\d,]+<\/strong> requests<\/span>/);
+    // Red for no usable reply; the agent's refusals beside them, plain.
+    expect(cap).toMatch(/<span class="bad"><strong>12<\/strong> failed \([\d.]+ %\)<\/span><span><strong>3<\/strong> refused by the agent/);
     for (const chart of ['throughput', 'errors', 'in-flight', 'capacity-curve', 'capacity-achieved']) expect(cap, chart).toContain(`data-chart="${chart}"`);
     expect(cap).toContain('iterations offered /s');
     expect(cap).toContain('iterations achieved /s');

@@ -5,24 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { onlyAttack } from './support/dosRuns.ts';
 import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './support/dosMatrix.ts';
-import { concurrencyLimit } from './support/pythonPeers.ts';
 
-// Two rows at a time: a row judges the attack's own outcome (refused, cut, shed, 5xx), which the
-// fault decides and contention does not, and most of its time is fixed phases, not CPU. The
-// correct agent's run, whose tax gates contention would sway, is alone in its own file.
-const rowSlots = concurrencyLimit(2);
-
-describe.concurrent('DoS mutation matrix (smoke profile): each flag fails its scenario', () => {
+describe('DoS mutation matrix (smoke profile): each flag fails its scenario', () => {
   // The gates on the legitimate traffic itself (errors, drops, recovery), not only the attack's own
   // checks: answers of 28 a's against ^(a+)+$ on the backtracking engine hold the agent's event loop
   // about 2 s each, so round trips time out during the attack (errors), pile up past a small
   // in-flight bound (drops) and are still failing after it (no recovery within the after phase).
   it('--agent-fault backtracking-patterns, at 28 a\'s: the legitimate errors, drops and recovery gates fail', { timeout: 180_000 }, async () => {
-    const result = await rowSlots(() =>
-      runDos(['dos-payloads'], ['backtracking-patterns'], {
-        'dos-payloads': { maxInFlight: 8, legitTimeoutMs: 2_000, attacks: { 'pattern-backtracking': { rate: 5, max: 10, repeat: 28 } } },
-      }),
-    );
+    const result = await runDos(['dos-payloads'], ['backtracking-patterns'], {
+      'dos-payloads': { maxInFlight: 8, legitTimeoutMs: 2_000, attacks: { 'pattern-backtracking': { rate: 5, max: 10, repeat: 28 } } },
+    });
     const failed = result.scenarios[0]!.checks.filter((c) => !c.ok).map((c) => c.name);
     for (const gate of [/^legitimate errors ≤/, /^legitimate drops ≤/, /^legitimate traffic recovers within/]) {
       expect(failed.some((name) => gate.test(name)), `${gate} among the failed checks:\n${failed.join('\n')}\n${reasons(result)}`).toBe(true);
@@ -31,7 +23,7 @@ describe.concurrent('DoS mutation matrix (smoke profile): each flag fails its sc
 
   for (const [fault, { scenario, attack }] of Object.entries(DOS_MATRIX)) {
     it(`--agent-fault ${fault} fails ${scenario}, on ${attack}'s own check`, { timeout: 180_000 }, async () => {
-      const result = await rowSlots(() => runDos([scenario], [fault], { [scenario]: onlyAttack(all.find((s) => s.name === scenario)!, attack) }));
+      const result = await runDos([scenario], [fault], { [scenario]: onlyAttack(all.find((s) => s.name === scenario)!, attack) });
       expect(verdicts(result)[scenario], reasons(result)).toBe('failed');
       const failed = result.scenarios.find((s) => s.name === scenario)!.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
       expect(failed.some((c) => c.startsWith(`${attack}:`) && !c.startsWith(`${attack}: attack tax`)), `failed checks:\n${failed.join('\n')}`).toBe(true);
