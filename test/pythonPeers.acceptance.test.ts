@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concurrencyLimit, pythonPeerMissing, startPythonPeer, type PeerSdk, type PythonPeer } from './support/pythonPeers.ts';
+import { pythonPeerMissing, startPythonPeer, type PeerSdk, type PythonPeer } from './support/pythonPeers.ts';
 
 // Written out here rather than imported from rig/protocol: the peers are an independent
 // implementation, and so are their tests' expectations.
@@ -456,21 +456,16 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     ];
     // The flags live in the peers' shared acceptance module, the same code under both SDKs, and the
     // rig's verdicts on them run on 1.3.0 (foreignPeers.test.ts): one SDK shows what each breaks.
-    // Each flag on a peer of its own, two at a time: most of a flag's time is waiting (a deadline,
-    // a restart), but a peer's start is a second of Python imports the suite's two cores share.
-    const flagSlots = concurrencyLimit(2);
-    if (sdk === '1.3.0') describe.concurrent('fault flags', () => {
+    if (sdk === '1.3.0') describe('fault flags', () => {
       for (const flag of FLAGS) {
         it(`${flag.fault}: ${flag.breaks}`, async () => {
-          await flagSlots(async () => {
-            const p = await startPythonPeer({ sdk, faults: [flag.fault] });
-            try {
-              await flag.check(p);
-            } finally {
-              await p.close();
-            }
-          });
-        }, 60_000);
+          const p = await startPythonPeer({ sdk, faults: [flag.fault] });
+          try {
+            await flag.check(p);
+          } finally {
+            await p.close();
+          }
+        }, 40_000);
       }
     });
   });

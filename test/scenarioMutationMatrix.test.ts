@@ -8,7 +8,6 @@ import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import type { RunResult } from '../rig/report/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
-import { concurrencyLimit } from './support/pythonPeers.ts';
 
 const MATRIX: Record<string, string[]> = {
   'accept-duplicates': ['cf1', 'duplicate-flood'],
@@ -57,12 +56,6 @@ function run(names: string[], agentFaults: string[]): Promise<RunResult> {
   return runScenarios(selectScenarios(all, names), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults, generation: 'auto', paramOverrides: FAST });
 }
 
-// The correct agent's run first and alone (resume-latency judges a 100 ms shift of the median,
-// which contention would blur); then the fault rows, two at a time: most of a row's time is a
-// broken agent not answering (a replay that never comes, a deadline never enforced), not CPU, and
-// the suite's other worker runs the DoS files, whose tax gates CPU contention would sway.
-const rowSlots = concurrencyLimit(2);
-
 describe('mutation matrix (smoke profile)', () => {
   it('every scenario passes against the correct agent', { timeout: 240_000 }, async () => {
     const result = await run([], []);
@@ -76,14 +69,14 @@ describe('mutation matrix (smoke profile)', () => {
     expect(all.map((s) => s.name).filter((n) => !catching.has(n))).toEqual([]);
   });
 
-  describe.concurrent('each fault flag fails the scenarios meant to catch it', () => {
-    for (const [fault, scenarios] of Object.entries(MATRIX)) {
-      it(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 240_000 }, async () => {
-        const result = await rowSlots(() => run(scenarios, [fault]));
-        const got = verdicts(result);
-        for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
-        expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');
-      });
-    }
-  });
+  // One row at a time: rows side by side saturated the box's two cores and swayed the tax gates
+  // of the DoS files running beside this one.
+  for (const [fault, scenarios] of Object.entries(MATRIX)) {
+    it(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
+      const result = await run(scenarios, [fault]);
+      const got = verdicts(result);
+      for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
+      expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');
+    });
+  }
 });

@@ -2,6 +2,7 @@
 // its scenarios by verdict, requests, failed % (refusals beside it), bytes, capacity (or the cap that bounded it), the
 // thresholds, and the baseline comparison when one was given. A figure the run did not record
 // says "not recorded" rather than 0.
+import { sumTraffic, trafficOf } from './trafficTotals.ts';
 import { capacityFinding, capacityText } from './capacityCharts.ts';
 import type { BaselineComparison } from './baselineSection.ts';
 import { bytesText, countText, pctText } from './reportNumbers.ts';
@@ -20,10 +21,8 @@ function tile(id: string, label: string, value: HtmlValue, detail: HtmlValue, cl
 export function headlineFigures(run: RunResult, verdictLabel: (v: Verdict) => string, anchors: HeadlineAnchors, baseline?: BaselineComparison): SafeHtml {
   const counts = VERDICTS.map((v) => [v, run.scenarios.filter((s) => s.verdict === v).length] as const).filter(([, n]) => n > 0);
   const withTraffic = run.scenarios.filter((s) => s.traffic);
-  const totals = withTraffic.reduce(
-    (a, s) => ({ requests: a.requests + s.traffic!.totals.requests, errors: a.errors + s.traffic!.totals.errors, sent: a.sent + s.traffic!.totals.bytesSent, received: a.received + s.traffic!.totals.bytesReceived }),
-    { requests: 0, errors: 0, sent: 0, received: 0 },
-  );
+  const sum = sumTraffic(trafficOf(withTraffic));
+  const totals = { requests: sum.requests, sent: sum.bytesSent, received: sum.bytesReceived };
   const coverage = withTraffic.length === run.scenarios.length ? `${run.scenarios.length} scenario${run.scenarios.length === 1 ? '' : 's'}` : `${withTraffic.length} of ${run.scenarios.length} scenarios recorded traffic`;
   const tiles: SafeHtml[] = [
     tile('verdict', 'verdict', html`<span class="badge big ${run.verdict}">${verdictLabel(run.verdict)}</span>`, counts.map(([v, n]) => html`<span class="count ${v}">${n} ${v}</span> `), run.verdict),
@@ -34,9 +33,7 @@ export function headlineFigures(run: RunResult, verdictLabel: (v: Verdict) => st
     // An error is a request that got no usable reply (a transport error, a timeout): that is what a
     // red figure means. A refusal (a JSON-RPC error, 409/422) is the agent answering, often because a
     // scenario provoked it on purpose (duplicate-flood's 409s): counted beside, never as a failure.
-    const ops = withTraffic.flatMap((s) => s.traffic!.operations);
-    const failed = ops.reduce((a, o) => a + o.failed, 0);
-    const refused = ops.reduce((a, o) => a + o.rpcErrors, 0);
+    const { failed, refused } = sum;
     const most = (pick: (s: (typeof withTraffic)[number]) => number) => [...withTraffic].sort((a, b) => pick(b) - pick(a))[0]!;
     const link = (name: string) => html`<a href="#${anchors.of(name) ?? ''}">${name}</a>`;
     const refusedBy = (s: (typeof withTraffic)[number]) => s.traffic!.operations.reduce((a, o) => a + o.rpcErrors, 0);

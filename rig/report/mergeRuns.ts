@@ -22,6 +22,7 @@
 // - stack: the errored run's (the one the verdict's reason comes from).
 // Only runs of the same agent by the same rig add up (runIdentity.ts): runs whose target, agent
 // card or rig version differ are refused unless forced, and a forced merge records what differed.
+import { sumTraffic } from './trafficTotals.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { UserError } from '../protocol/userError.ts';
 import { identityDifferences } from './runIdentity.ts';
@@ -145,14 +146,8 @@ function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => str
   }
   const added = addMetrics(latencies);
   const operations = order.map((name) => ({ ...ops.get(name)!, latency: added.get(name)! }));
-  const totals = { requests: 0, errors: 0, bytesSent: 0, bytesReceived: 0 };
-  for (const part of holders) {
-    const t = part.traffic!.totals;
-    totals.requests += t.requests;
-    totals.errors += t.errors;
-    totals.bytesSent += t.bytesSent;
-    totals.bytesReceived += t.bytesReceived;
-  }
+  const { requests, errors, bytesSent, bytesReceived } = sumTraffic(holders.map((p) => p.traffic!));
+  const totals = { requests, errors, bytesSent, bytesReceived };
   // Widths are 100 ms × 2^k, so the narrower nest in the widest.
   const bucketMs = Math.max(...holders.map((p) => p.traffic!.bucketMs));
   const sums = new Map<number, TrafficPoint>();

@@ -5,6 +5,7 @@
 // carry it, sampleSize.ts), then the failed checks, the notes, the thresholds and the result files.
 // summary.md (summaryMarkdown.ts) stays the Markdown version. Whatever an agent said goes through
 // printableLine (terminalText.ts); colour, when asked for, only marks verdict words.
+import { sumTraffic, trafficOf } from './trafficTotals.ts';
 import { geometricRates } from '../load/arrivalSchedule.ts';
 import { attackTax, isDosResult } from './dosResults.ts';
 import { baseName } from './metricNames.ts';
@@ -275,22 +276,14 @@ function trafficLines(run: RunResult): { traffic?: string; errors?: string } {
     if (roundTrips > 0) parts.push('requests not recorded in these results');
     return parts.length ? { traffic: parts.join(' · ') } : {};
   }
-  const t = { requests: 0, errors: 0, refused: 0, sent: 0, received: 0 };
-  for (const s of recorded) {
-    const x = s.traffic!.totals;
-    t.requests += x.requests;
-    t.errors += x.errors;
-    t.sent += x.bytesSent;
-    t.received += x.bytesReceived;
-    t.refused += s.traffic!.operations.reduce((n, o) => n + o.rpcErrors, 0);
-  }
-  parts.push(`${count(t.requests)} requests`, `${bytes(t.sent)} sent, ${bytes(t.received)} received`);
+  const t = sumTraffic(trafficOf(recorded));
+  parts.push(`${count(t.requests)} requests`, `${bytes(t.bytesSent)} sent, ${bytes(t.bytesReceived)} received`);
   // Failed: no usable reply (a transport error, a timeout), what a red figure means. Refused: the
   // agent answered with an error, often because the scenario provoked it (duplicate-flood's 409s).
-  const failed = t.errors - t.refused;
+  const failed = t.failed;
   const most = (by: (s: (typeof recorded)[number]) => number) => recorded.reduce((a, b) => (by(b) > by(a) ? b : a));
-  const refusedBy = (s: (typeof recorded)[number]) => s.traffic!.operations.reduce((n, o) => n + o.rpcErrors, 0);
-  const failedBy = (s: (typeof recorded)[number]) => s.traffic!.totals.errors - refusedBy(s);
+  const refusedBy = (s: (typeof recorded)[number]) => sumTraffic([s.traffic!]).refused;
+  const failedBy = (s: (typeof recorded)[number]) => sumTraffic([s.traffic!]).failed;
   let errors = `${percent(failed, t.requests)} failed (${count(failed)} of ${count(t.requests)} requests got no usable reply)`;
   if (failed > 0) errors += `, most in ${most(failedBy).name} (${count(failedBy(most(failedBy)))})`;
   if (t.refused > 0) errors += `; ${count(t.refused)} refused by the agent (most provoked on purpose), most in ${most(refusedBy).name} (${count(refusedBy(most(refusedBy)))})`;
