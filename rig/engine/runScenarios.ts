@@ -1,6 +1,7 @@
 // Runs scenarios in one environment, one after another: checks what each needs, gives it a fresh
 // context and a hard time budget, turns its checks into a verdict, and cleans up faults between
 // scenarios so one scenario's toxics never leak into the next.
+import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
@@ -73,6 +74,8 @@ async function runOne(
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
   const controller = new AbortController();
+  // Every request of the scenario watches its signal (a flood: a thousand at once); not a leak.
+  setMaxListeners(0, controller.signal);
   let onInterrupt: (() => void) | undefined;
   /**
    * How many checks were made when a signal interrupted the scenario (undefined: none did). Later
