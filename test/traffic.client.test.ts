@@ -92,6 +92,16 @@ class Spy implements ExchangeObserver {
   }
 }
 
+/** A client of the agent at `url` whose every exchange the spy hears; both closed after the test. */
+async function spiedClient(url: string): Promise<{ spy: Spy; client: A2AClient }> {
+  const discovered = await A2AClient.open(url);
+  closers.push(() => discovered.close());
+  const spy = new Spy();
+  const client = A2AClient.forAgent(discovered.agent, { observer: spy });
+  closers.push(() => client.close());
+  return { spy, client };
+}
+
 function taskOf(result: { ok: boolean; value?: unknown }): Task {
   if (!result.ok || typeof result.value !== 'object' || result.value === null || !('task' in result.value)) throw new Error(`no task: ${JSON.stringify(result)}`);
   return (result.value as { task: Task }).task;
@@ -101,11 +111,7 @@ describe('operations on a v0.3 agent', () => {
   it('SendMessage, answer and GetTask by their v1.0 names; the method as the wire spells it', async () => {
     const agent = await startFakeSdkAgent({ generation: '0.3', refuseSubscribe: 'json' });
     closers.push(() => agent.close());
-    const discovered = await A2AClient.open(agent.url);
-    closers.push(() => discovered.close());
-    const spy = new Spy();
-    const client = A2AClient.forAgent(discovered.agent, { observer: spy });
-    closers.push(() => client.close());
+    const { spy, client } = await spiedClient(agent.url);
     const task = taskOf(await client.send(userMessage({ text: 'ask me' })));
     const prompt = client.promptOf(task);
     if (!prompt?.ok) throw new Error('no prompt');
@@ -139,11 +145,7 @@ describe('operations on a v0.3 agent', () => {
   it('an acceptance decision is `decision`, its creating send SendMessage', async () => {
     const agent = await startFakeAcceptanceAgent({ generation: '0.3' });
     closers.push(() => agent.close());
-    const discovered = await A2AClient.open(agent.url);
-    closers.push(() => discovered.close());
-    const spy = new Spy();
-    const client = A2AClient.forAgent(discovered.agent, { observer: spy });
-    closers.push(() => client.close());
+    const { spy, client } = await spiedClient(agent.url);
     const task = taskOf(await client.acceptance.send(userMessage({ text: 'make it' }), { criteria: { maxRejections: 1 } }));
     await client.acceptance.decide(task.id, task.contextId, { action: 'accept' });
     expect(spy.calls.map((c) => [c.method, c.operation])).toEqual([

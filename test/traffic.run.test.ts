@@ -14,16 +14,13 @@ const records = { latencies: [], counters: {} };
 const budget = { smoke: 30_000, ci: 30_000, full: 30_000 };
 const params = { smoke: {}, ci: {}, full: {} };
 
+/** A scenario of this file: no params, no records, a 30 s budget. */
+function scenarioOf(name: string, description: string, run: ScenarioDefinition<object>['run'], needs: ScenarioDefinition<object>['needs'] = {}): ScenarioDefinition<object> {
+  return defineScenario({ name, description, tags: [], needs, params, budgetMs: budget, records, run });
+}
+
 let explicitGets = 0;
-const exact = defineScenario({
-  name: 'traffic-exact',
-  description: 'one prompt, one answer observed on a stream, three GetTask',
-  tags: [],
-  needs: { extension: true },
-  params,
-  budgetMs: budget,
-  records,
-  async run(ctx) {
+const exact = scenarioOf('traffic-exact', 'one prompt, one answer observed on a stream, three GetTask', async (ctx) => {
     ctx.log('opening a prompt');
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open)!;
@@ -35,68 +32,31 @@ const exact = defineScenario({
       explicitGets++;
     }
     ctx.note('a note is a log line too');
-  },
-});
+  }, { extension: true });
 
 let load: OpenModelResult | undefined;
-const loaded = defineScenario({
-  name: 'traffic-load',
-  description: 'HITL round trips at 25/s for 2.4 s',
-  tags: [],
-  needs: { extension: true },
-  params,
-  budgetMs: budget,
-  records,
-  async run(ctx) {
+const loaded = scenarioOf('traffic-load', 'HITL round trips at 25/s for 2.4 s', async (ctx) => {
     load = await ctx.runOpenModel({ arrivals: constantArrivals(25, 2_400), iteration: ctx.hitlRoundTrip(), maxInFlight: 20, iterationTimeoutMs: 5_000, drainTimeoutMs: 5_000 });
     ctx.check('round trips succeeded', load.succeeded > 0, `${load.succeeded}/${load.scheduled}`);
-  },
-});
+  }, { extension: true });
 
 function throwsFromTheScenario(): never {
   throw new Error('the scenario broke');
 }
 
-const errored = defineScenario({
-  name: 'traffic-errored',
-  description: 'throws after one GetTask',
-  tags: [],
-  needs: {},
-  params,
-  budgetMs: budget,
-  records,
-  async run(ctx) {
+const errored = scenarioOf('traffic-errored', 'throws after one GetTask', async (ctx) => {
     await ctx.client.getTask('no-such-task');
     throwsFromTheScenario();
-  },
-});
+  });
 
-const failedCheck = defineScenario({
-  name: 'traffic-failed',
-  description: 'a failed check and a thrown error: failed, no stack',
-  tags: [],
-  needs: {},
-  params,
-  budgetMs: budget,
-  records,
-  async run(ctx) {
+const failedCheck = scenarioOf('traffic-failed', 'a failed check and a thrown error: failed, no stack', async (ctx) => {
     ctx.check('never', false);
     throw new Error('after a failed check');
-  },
-});
+  });
 
-const silent = defineScenario({
-  name: 'traffic-silent',
-  description: 'sends nothing, says nothing',
-  tags: [],
-  needs: {},
-  params,
-  budgetMs: budget,
-  records,
-  async run(ctx) {
+const silent = scenarioOf('traffic-silent', 'sends nothing, says nothing', async (ctx) => {
     ctx.check('nothing to do', true);
-  },
-});
+  });
 
 describe('a run records traffic, log lines and stacks', () => {
   let run: RunResult;
