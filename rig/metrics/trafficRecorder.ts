@@ -19,8 +19,7 @@
 import * as hdr from 'hdr-histogram-js';
 import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from '../client/a2aClient.ts';
 import type { ByteTally } from '../client/byteTally.ts';
-import type { LiveTraffic } from '../report/progressEvents.ts';
-import type { OperationStats, TrafficPoint, TrafficRecord } from '../report/runResult.ts';
+import type { LiveTraffic, OperationStats, TrafficPoint, TrafficRecord } from './trafficRecord.ts';
 import { LatencyHistogram } from './latencyHistogram.ts';
 import { DEFAULT_TIMELINE_BUCKETS } from './latencyTimeline.ts';
 

@@ -3,6 +3,9 @@
 // traffic, what that traffic looked like over the last second. The engine emits; the terminal
 // display (progressOutput.ts) renders. Types only.
 import type { ScenarioResult } from './runResult.ts';
+import type { LiveTraffic } from '../metrics/trafficRecord.ts';
+
+export type { LiveTraffic } from '../metrics/trafficRecord.ts';
 
 interface ScenarioPosition {
   scenario: string;
@@ -24,22 +27,6 @@ export interface ScenarioLogEvent extends ScenarioPosition {
   line: string;
 }
 
-/** The scenario's own traffic (results.json `traffic`) over the last second, and so far. */
-export interface LiveTraffic {
-  /** Exchanges that ended in the last second, and of them rpc errors or failed. */
-  ratePerS: number;
-  errorsPerS: number;
-  /** Exchanges open now. */
-  inFlight: number;
-  /** Latency of the exchanges that ended in the last second; absent when none did. */
-  p50Ms?: number;
-  p95Ms?: number;
-  /** Open-model load running now: its offered arrival rate. */
-  offeredPerS?: number;
-  /** Since the scenario started. */
-  requests: number;
-  errors: number;
-}
 
 export interface ScenarioTrafficEvent extends ScenarioPosition {
   phase: 'traffic';
