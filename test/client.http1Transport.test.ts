@@ -9,6 +9,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { afterEach, expect, it, vi } from 'vitest';
 import { JsonRpcTransport, type A2AHeaders } from '../rig/client/jsonRpcTransport.ts';
 import { TransportError } from '../rig/client/transportError.ts';
+import { freePort } from './support/localHost.ts';
 
 const A2A: A2AHeaders = { generation: '1.0', extensions: [] };
 
@@ -183,10 +184,8 @@ it('a connection closed mid-reply is a socket failure, and the next call gets a 
 });
 
 it('a refused connection is a connect failure', async () => {
-  const s = await rawServer(() => {});
-  const url = s.url;
-  s.server.close();
-  await once(s.server, 'close');
+  // Below the ephemeral range, so loopback cannot connect the socket to itself (see freePort).
+  const url = `http://127.0.0.1:${await freePort()}/`;
   const err = await failure(transport().call(url, 'GetTask', {}, A2A));
   expect(err.failure).toBe('connect');
   expect(err.message).toMatch(/cannot connect \(ECONNREFUSED\)/);

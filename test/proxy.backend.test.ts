@@ -14,8 +14,7 @@ import { openFaultBackend, parseToxiproxyChoice } from '../rig/proxy/backend.ts'
 import { startEmbeddedToxiproxy } from '../rig/proxy/embedded/embeddedToxiproxy.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { realToxiproxyBinary, repoRoot } from './support/proxyBackends.ts';
-import { startRecordingServer } from './support/tcpPeers.ts';
-import { processAlive } from './support/localHost.ts';
+import { freePort, processAlive } from './support/localHost.ts';
 
 let scratch: string;
 let serverBinary: string;
@@ -41,9 +40,9 @@ beforeAll(async () => {
     writeFileSync(serverBinary, `#!/bin/sh\nexec "${process.execPath}" "${repoRoot}bin/a2a-rig.js" proxy --host "$2" --api-port "$4"\n`);
     chmodSync(serverBinary, 0o755);
   }
-  const gone = await startRecordingServer();
-  await gone.close();
-  closedUrl = `http://${gone.address}`;
+  // A port below the ephemeral range: a released listen(0) port can become the connecting socket's
+  // own source port, and loopback then connects to itself (TCP simultaneous open) instead of refusing.
+  closedUrl = `http://127.0.0.1:${await freePort()}`;
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
