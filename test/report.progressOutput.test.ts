@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { endLine, liveText, logLine, ProgressOutput, progressMode, startLine, stillRunningLine, tally, wrapToColumns, type ProgressEvent } from '../rig/report/progressOutput.ts';
 import type { LiveTraffic } from '../rig/report/progressEvents.ts';
-import type { ScenarioResult } from '../rig/report/runResult.ts';
+import type { ScenarioResult } from '../rig/results/runResult.ts';
 
 function result(name: string, verdict: ScenarioResult['verdict'], reason?: string): ScenarioResult {
   return { name, description: '', tags: [], verdict, ...(reason ? { reason } : {}), durationMs: 1234, params: {}, checks: [], metrics: {}, counters: {} };

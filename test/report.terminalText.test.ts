@@ -10,7 +10,7 @@ import { escapeHtml } from '../rig/report/safeHtml.ts';
 import { markdownCell, summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { printable, printableLine } from '../rig/report/terminalText.ts';
 import { brokenThresholdLines } from '../rig/report/thresholdEvaluation.ts';
-import type { RunResult } from '../rig/report/runResult.ts';
+import type { RunResult } from '../rig/results/runResult.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';
 import { parseJunit } from './support/rigCli.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';

@@ -8,7 +8,7 @@ import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
 import type { ProgressEvent } from '../rig/report/progressEvents.ts';
-import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
+import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
 
 const records = { latencies: [], counters: {} };
 const budget = { smoke: 30_000, ci: 30_000, full: 30_000 };

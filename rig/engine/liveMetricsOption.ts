@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { RigMetrics } from '../metrics/rigMetrics.ts';
 import { serveMetrics, type MetricsServer } from '../metrics/metricsServer.ts';
-import type { ScenarioResult } from '../report/runResult.ts';
+import type { ScenarioResult } from '../results/runResult.ts';
 
 function parsePort(value: string): number {
   const port = Number(value);

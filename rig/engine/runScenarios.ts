@@ -7,10 +7,10 @@ import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { ScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
-import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
+import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../results/runResult.ts';
 import type { ProgressEvent } from '../report/progressEvents.ts';
 import { RIG_VERSION } from './rigVersion.ts';
-import { cardDigest } from '../report/runIdentity.ts';
+import { cardDigest } from '../results/runIdentity.ts';
 import { errorStack } from './errorStack.ts';
 
 export interface RunOptions extends EnvironmentOptions {

@@ -9,10 +9,10 @@ import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
-import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../report/runResult.ts';
+import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../results/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './defineScenario.ts';
-import { declarationOf, seriesKey, type RecordedMeasures } from '../report/metricNames.ts';
+import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import type { Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';

@@ -2,7 +2,7 @@
 // ends, a scenario logs a line (ctx.log / ctx.note), and, once a second while a scenario sends
 // traffic, what that traffic looked like over the last second. The engine emits; the terminal
 // display (progressOutput.ts) renders. Types only.
-import type { ScenarioResult } from './runResult.ts';
+import type { ScenarioResult } from '../results/runResult.ts';
 import type { LiveTraffic } from '../metrics/trafficRecord.ts';
 
 export type { LiveTraffic } from '../metrics/trafficRecord.ts';

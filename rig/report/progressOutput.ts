@@ -7,7 +7,7 @@
 // A reason or a log line may quote the agent: every line goes through printableLine (terminalText.ts).
 import cliProgress from 'cli-progress';
 import type { LiveTraffic, ProgressEvent, ScenarioBoundaryEvent, ScenarioLogEvent } from './progressEvents.ts';
-import { VERDICTS, type ScenarioResult } from './runResult.ts';
+import { VERDICTS, type ScenarioResult } from '../results/runResult.ts';
 import { printableLine } from './terminalText.ts';
 
 export type { ProgressEvent } from './progressEvents.ts';
