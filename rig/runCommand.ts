@@ -27,6 +27,7 @@ import { addMetricsPortOption, startLiveMetrics } from './engine/liveMetricsOpti
 import { EXIT } from './exitCodes.ts';
 import { logInternalError } from './internalError.ts';
 import { nothingTested } from './results/runResult.ts';
+import { fanOut } from './results/runObserver.ts';
 import { prepareOutDir } from './report/outDir.ts';
 import { RunInterrupt, type RunSignal } from './engine/runInterrupt.ts';
 import { newRunId } from './engine/runScenarios.ts';
@@ -149,7 +150,6 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   let closeContainers: (() => Promise<void>) | undefined;
   try {
     live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
-    const metrics = live;
     const containers = flags.env === 'containers' ? await containerRunOptions(flags) : undefined;
     closeContainers = containers?.onClose;
     const run = await runScenarios(scenarios, {
@@ -166,11 +166,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       announce: (line) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`),
       paramOverrides,
       ...containers,
-      liveMetrics: metrics.metrics,
-      onProgress: (event) => {
-        progress.onProgress(event);
-        if (event.phase === 'start' || event.phase === 'end') metrics.onProgress(event);
-      },
+      // Who watches the run: the display always, the live metrics when --metrics-port was given.
+      observer: fanOut([progress, live.observer]),
     }).finally(() => progress.stop());
     const evaluated = applyThresholds(run, thresholds);
     // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.

@@ -13,7 +13,7 @@ import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type AnswerOutcome, type EventHistory, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic } from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
-import type { RigMetrics } from '../metrics/rigMetrics.ts';
+import type { RunObserver } from '../results/runObserver.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
 import { AgentProcess } from './agentProcess.ts';
 import { endpointNote, faultsElsewhereReason, placeCardEndpoint, refusalLine, targetLabel, type CardEndpoint } from './cardEndpoint.ts';
@@ -46,8 +46,12 @@ export interface EnvironmentOptions {
   generation: Generation | 'auto';
   /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
   toxics?: ToxicSpec[];
-  /** Live Prometheus metrics (`--metrics-port`): counts the traffic of clients through the proxy. */
-  liveMetrics?: RigMetrics;
+  /**
+   * Who watches the run (rig/results/runObserver.ts: the progress display, `--metrics-port`):
+   * runScenarios tells it of each scenario, the context of what the scenario records, and the
+   * environment of the exchanges of clients through the proxy.
+   */
+  observer?: RunObserver;
   /** Names the run's Toxiproxy proxy (`a2a-rig-<runId>`); random when absent. */
   runId?: string;
   /** `--follow-card-endpoint`: call a JSON-RPC endpoint the card names at another origin than the target (else a usage error). */
@@ -170,21 +174,21 @@ export class Environment {
   client(history?: EventHistory, connections = 32, traffic?: ExchangeObserver): A2AClient {
     // Errors name the agent the user gave, and the proxy hop (not just the proxy's port).
     const target = this.url === this.directUrl ? undefined : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
-    return A2AClient.forAgent(this.agent, { history, connections, observer: this.observer(traffic, true), target });
+    return A2AClient.forAgent(this.agent, { history, connections, observer: this.exchangeObserver(traffic, true), target });
   }
 
   /** A client straight to the agent, for the truth: no toxic touches it. Its exchanges are told to `traffic` only. */
   directClient(traffic?: ExchangeObserver): A2AClient {
-    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4, observer: this.observer(traffic, false) });
+    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4, observer: this.exchangeObserver(traffic, false) });
   }
 
   /**
-   * The one place a client's observer is chosen: the live Prometheus metrics (`--metrics-port`;
+   * The one place a client's observer is chosen: the run's observer (the live Prometheus metrics;
    * clients through the proxy only, as they always counted) and the scenario's traffic record
    * (every client of the scenario), both told when there are both.
    */
-  private observer(traffic: ExchangeObserver | undefined, throughProxy: boolean): ExchangeObserver | undefined {
-    const live = throughProxy ? this.options.liveMetrics : undefined;
+  private exchangeObserver(traffic: ExchangeObserver | undefined, throughProxy: boolean): ExchangeObserver | undefined {
+    const live = throughProxy ? exchangesTo(this.options.observer) : undefined;
     if (live && traffic) return new BothObservers(live, traffic);
     return live ?? traffic;
   }
@@ -236,6 +240,15 @@ export class Environment {
     })();
     return this.closing;
   }
+}
+
+/** The run's observer as a client's ExchangeObserver; undefined when it hears neither exchanges nor answers. */
+function exchangesTo(run: RunObserver | undefined): ExchangeObserver | undefined {
+  if (!run?.onExchange && !run?.onAnswer) return undefined;
+  return {
+    exchange: (method, end, latencyMs) => run.onExchange?.(method, end, latencyMs),
+    answer: (outcome) => run.onAnswer?.(outcome),
+  };
 }
 
 /** Tells two observers of a client everything, in order. */
