@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type AnswerOutcome, type EventHistory, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic } from '../client/index.ts';
+import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory, type ExchangeObserver } from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
 import { AgentProcess } from './agentProcess.ts';
+import { BothObservers, exchangesTo } from './exchangeObservers.ts';
 import { endpointNote, faultsElsewhereReason, placeCardEndpoint, refusalLine, targetLabel, type CardEndpoint } from './cardEndpoint.ts';
 
 const READY_TIMEOUT_MS = 30_000;
@@ -239,38 +240,6 @@ export class Environment {
       await this.options.onClose?.();
     })();
     return this.closing;
-  }
-}
-
-/** The run's observer as a client's ExchangeObserver; undefined when it hears neither exchanges nor answers. */
-function exchangesTo(run: RunObserver | undefined): ExchangeObserver | undefined {
-  if (!run?.onExchange && !run?.onAnswer) return undefined;
-  return {
-    exchange: (method, end, latencyMs) => run.onExchange?.(method, end, latencyMs),
-    answer: (outcome) => run.onAnswer?.(outcome),
-  };
-}
-
-/** Tells two observers of a client everything, in order. */
-class BothObservers implements ExchangeObserver {
-  constructor(
-    private readonly a: ExchangeObserver,
-    private readonly b: ExchangeObserver,
-  ) {}
-
-  exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void {
-    this.a.exchange(method, end, latencyMs, traffic);
-    this.b.exchange(method, end, latencyMs, traffic);
-  }
-
-  answer(outcome: AnswerOutcome): void {
-    this.a.answer(outcome);
-    this.b.answer(outcome);
-  }
-
-  opening(): void {
-    this.a.opening?.();
-    this.b.opening?.();
   }
 }
 
