@@ -4,7 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommand } from './agent/agentCommand.ts';
 import { registerProxyCommand } from './proxy/proxyCommand.ts';
-import { registerRunCommands } from './engine/runCommand.ts';
+import { registerRunCommands } from './runCommand.ts';
 import { registerReportCommands } from './report/reportCommands.ts';
 import { registerHtmlReportCommand } from './report/htmlReportCommand.ts';
 import { UserError } from './protocol/userError.ts';

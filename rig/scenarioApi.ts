@@ -7,7 +7,7 @@
 // Defining a scenario.
 export { defineScenario, everyProfile, PROFILES } from './engine/defineScenario.ts';
 export type { ScenarioDefinition, ScenarioNeeds, ProfileName } from './engine/defineScenario.ts';
-export type { RecordedMeasures, CounterKind } from './report/metricNames.ts';
+export type { RecordedMeasures, CounterKind } from './results/metricNames.ts';
 
 // What `run(ctx, params)` is given, and what its methods take and return.
 export { ScenarioSkipped } from './engine/scenarioContext.ts';
@@ -26,7 +26,7 @@ export type { ReplayFinding } from './engine/replayChecker.ts';
 export type { MixedRunPlan, MixedRunResult, Phase, PlannedAttack } from './engine/attackRun.ts';
 export type { Iteration, IterationContext, IterationEnd, OpenModelOptions } from './load/openModelExecutor.ts';
 export type { LatencyHistogram, LatencySummary } from './metrics/latencyHistogram.ts';
-export type { CheckResult, FaultEvent, SeriesPoint, Verdict } from './report/runResult.ts';
+export type { CheckResult, FaultEvent, SeriesPoint, Verdict } from './results/runResult.ts';
 export type { ToxicSpec, ToxicKind, ToxicStream, ToxicAttributes, AppliedToxic, FaultProxy } from './proxy/faultControl.ts';
 export type { A2AClient, AnswerOutcome, SendResult, SynthesizedAnswers, TaskEventStream, ReplaySocket, AgentDescription } from './client/index.ts';
 export type { Task, TaskState, StreamResponse } from './protocol/a2aTypes.ts';

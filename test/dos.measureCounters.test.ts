@@ -1,11 +1,11 @@
-// The `measure` counter kind (rig/report/metricNames.ts) that the DoS gates record their values
+// The `measure` counter kind (rig/results/metricNames.ts) that the DoS gates record their values
 // under (attack_tax, rss_growth_mb, recovery_s): declared like any counter, not compared between
 // runs (its gate is its bound, and a ratio of two ratios says nothing), and merged as the worst
 // part rather than a sum (two workers' taxes of 1.5 are not a tax of 3).
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../rig/report/compareRuns.ts';
 import { mergeRuns } from '../rig/report/mergeRuns.ts';
-import { validateRecords, type RecordedMeasures } from '../rig/report/metricNames.ts';
+import { validateRecords, type RecordedMeasures } from '../rig/results/metricNames.ts';
 import { evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
 import { parseThreshold } from '../rig/report/thresholdExpression.ts';
 import { run, scenario } from './support/runResultFixture.ts';

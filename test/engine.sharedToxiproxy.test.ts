@@ -8,7 +8,7 @@ import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts
 import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
 import type { ToxiproxyChoice } from '../rig/proxy/backend.ts';
 import { spawnToxiproxyServer } from '../rig/proxy/toxiproxyServerProcess.ts';
-import type { RunResult } from '../rig/report/runResult.ts';
+import type { RunResult } from '../rig/results/runResult.ts';
 import { backendCases, callApi, realToxiproxyBinary, type ToxiproxyUnderTest } from './support/proxyBackends.ts';
 import { startRecordingServer, type RecordingServer } from './support/tcpPeers.ts';
 

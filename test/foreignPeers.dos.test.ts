@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
+import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
 import payloads from '../scenarios/dos/payloads.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
 import { concurrencyLimit, pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
-import type { RunResult } from '../rig/report/runResult.ts';
+import type { RunResult } from '../rig/results/runResult.ts';
 import { repoRoot } from './support/proxyBackends.ts';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
 import { DEFAULT_COMPARE_OPTIONS, DEFAULT_TOLERANCES, compareRuns, comparisonMarkdown, parseTolerances, type CompareOptions } from '../rig/report/compareRuns.ts';
-import type { RecordedMeasures } from '../rig/report/metricNames.ts';
+import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 const latencies = samples(2_000, 20_000, 400_000, 3); // 20..400 ms, enough samples for a stable p99

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { htmlReport } from '../rig/report/htmlReport.ts';
-import type { ScenarioResult } from '../rig/report/runResult.ts';
+import type { ScenarioResult } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { writeResults } from '../rig/report/writeResults.ts';
 import { dosScenario, run, samples, scenario } from './support/runResultFixture.ts';

@@ -10,7 +10,7 @@ import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
 import { htmlReport } from '../rig/report/htmlReport.ts';
 import { scenarioAnchors } from '../rig/report/scenarioAnchors.ts';
-import { RESULTS_SCHEMA, type RunResult } from '../rig/report/runResult.ts';
+import { RESULTS_SCHEMA, type RunResult } from '../rig/results/runResult.ts';
 import { writeResults } from '../rig/report/writeResults.ts';
 
 const SCRIPT = '<script>window.__pwned=1</script>';

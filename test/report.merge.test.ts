@@ -6,9 +6,9 @@ import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../rig/metrics/trafficRecorder.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { mergeRuns } from '../rig/report/mergeRuns.ts';
-import { cardDigest } from '../rig/report/runIdentity.ts';
+import { cardDigest } from '../rig/results/runIdentity.ts';
 import { htmlReport } from '../rig/report/htmlReport.ts';
-import { LOG_LINES_KEPT, type RunResult } from '../rig/report/runResult.ts';
+import { LOG_LINES_KEPT, type RunResult } from '../rig/results/runResult.ts';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
 
 const machineA = samples(3_000, 800, 20_000, 21); // a fast worker

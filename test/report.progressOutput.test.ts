@@ -2,9 +2,9 @@
 // log lines and their live traffic (synthetic events, as the engine emits them).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { endLine, liveText, logLine, ProgressOutput, progressMode, startLine, stillRunningLine, tally, wrapToColumns, type ProgressEvent } from '../rig/report/progressOutput.ts';
-import type { LiveTraffic } from '../rig/report/progressEvents.ts';
-import type { ScenarioResult } from '../rig/report/runResult.ts';
+import { endLine, liveText, logLine, ProgressOutput, progressMode, startLine, stillRunningLine, tally, wrapToColumns } from '../rig/report/progressOutput.ts';
+import type { LiveTraffic, ScenarioPosition } from '../rig/results/runObserver.ts';
+import type { ScenarioResult } from '../rig/results/runResult.ts';
 
 function result(name: string, verdict: ScenarioResult['verdict'], reason?: string): ScenarioResult {
   return { name, description: '', tags: [], verdict, ...(reason ? { reason } : {}), durationMs: 1234, params: {}, checks: [], metrics: {}, counters: {} };
@@ -46,12 +46,12 @@ describe('progress mode', () => {
 });
 
 describe('plain lines', () => {
-  const start: ProgressEvent = { phase: 'start', scenario: 'cf4', index: 2, total: 15 };
+  const start: ScenarioPosition = { scenario: 'cf4', index: 2, total: 15 };
 
   it('formats start, end and heartbeat lines', () => {
     expect(startLine(start)).toBe('[3/15] cf4 …');
-    expect(endLine({ ...start, phase: 'end', result: result('cf4', 'failed', 'p95 too slow') })).toBe('[3/15] cf4: failed — p95 too slow (1.2 s)');
-    expect(endLine({ ...start, phase: 'end', result: result('cf4', 'passed') })).toBe('[3/15] cf4: passed (1.2 s)');
+    expect(endLine({ ...start, result: result('cf4', 'failed', 'p95 too slow') })).toBe('[3/15] cf4: failed — p95 too slow (1.2 s)');
+    expect(endLine({ ...start, result: result('cf4', 'passed') })).toBe('[3/15] cf4: passed (1.2 s)');
     expect(stillRunningLine(start, 30_049)).toBe('[3/15] cf4: still running (30.0 s)');
     expect(tally([result('a', 'passed'), result('b', 'skipped'), result('c', 'passed'), result('d', 'failed')])).toBe('2 passed, 1 failed, 1 skipped');
   });
@@ -60,9 +60,9 @@ describe('plain lines', () => {
     const out = capture(false);
     const progress = new ProgressOutput({ stream: out.stream, heartbeatMs: 20 });
     expect(progress.mode).toBe('lines');
-    progress.onProgress(start);
+    progress.onScenarioStart(start);
     await out.next(/still running/, 5_000);
-    progress.onProgress({ ...start, phase: 'end', result: result('cf4', 'passed') });
+    progress.onScenarioEnd({ ...start, result: result('cf4', 'passed') });
     const lines = out.text().trim().split('\n');
     expect(lines[0]).toBe('[3/15] cf4 …');
     expect(lines.at(-1)).toBe('[3/15] cf4: passed (1.2 s)');
@@ -79,12 +79,12 @@ describe('the bar', () => {
   it('counts scenarios on a terminal and logs the ones that did not pass above it', async () => {
     const out = capture(true);
     const progress = new ProgressOutput({ stream: out.stream, mode: 'bar' });
-    progress.onProgress({ phase: 'start', scenario: 'cf1', index: 0, total: 2 });
+    progress.onScenarioStart({ scenario: 'cf1', index: 0, total: 2 });
     await out.next(/0\/2 \| cf1/, 5_000);
-    progress.onProgress({ phase: 'end', scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'failed', 'no echo') });
-    progress.onProgress({ phase: 'start', scenario: 'cf2', index: 1, total: 2 });
+    progress.onScenarioEnd({ scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'failed', 'no echo') });
+    progress.onScenarioStart({ scenario: 'cf2', index: 1, total: 2 });
     await out.next(/1\/2 1 failed \| cf2 [\d.]+ s/, 5_000);
-    progress.onProgress({ phase: 'end', scenario: 'cf2', index: 1, total: 2, result: result('cf2', 'passed') });
+    progress.onScenarioEnd({ scenario: 'cf2', index: 1, total: 2, result: result('cf2', 'passed') });
     progress.stop();
     expect(out.text()).toContain('[1/2] cf1: failed — no echo (1.2 s)');
     expect(out.text()).not.toContain('cf2: passed');
@@ -97,8 +97,8 @@ describe('agent strings in progress output', () => {
   it('lines: a reason is shown escaped, on its own line, never raw', () => {
     const out = capture(false);
     const progress = new ProgressOutput({ stream: out.stream, mode: 'lines' });
-    progress.onProgress({ phase: 'start', scenario: 'cf1', index: 0, total: 2 });
-    progress.onProgress({ phase: 'end', scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'skipped', hostile) });
+    progress.onScenarioStart({ scenario: 'cf1', index: 0, total: 2 });
+    progress.onScenarioEnd({ scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'skipped', hostile) });
     progress.stop();
     expect(out.text()).toBe('[1/2] cf1 …\n[1/2] cf1: skipped — \\u001b[31mRED\\u0007\\u000dforged\\u000a[2/2] cf2: passed\\u202e (1.2 s)\n');
   });
@@ -106,11 +106,11 @@ describe('agent strings in progress output', () => {
   it('bar: the line logged above the bar carries no raw control from the agent', async () => {
     const out = capture(true);
     const progress = new ProgressOutput({ stream: out.stream, mode: 'bar' });
-    progress.onProgress({ phase: 'start', scenario: 'cf1', index: 0, total: 2 });
+    progress.onScenarioStart({ scenario: 'cf1', index: 0, total: 2 });
     await out.next(/0\/2 \| cf1/, 5_000);
-    progress.onProgress({ phase: 'end', scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'failed', hostile) });
+    progress.onScenarioEnd({ scenario: 'cf1', index: 0, total: 2, result: result('cf1', 'failed', hostile) });
     // The bar writes a logged line with its next redraw.
-    progress.onProgress({ phase: 'start', scenario: 'cf2', index: 1, total: 2 });
+    progress.onScenarioStart({ scenario: 'cf2', index: 1, total: 2 });
     await out.next(/1\/2 1 failed \| cf2 [\d.]+ s/, 5_000);
     progress.stop();
     // The bar draws with its own escape sequences; the agent's must not be among them.
@@ -150,13 +150,13 @@ describe('log lines and live traffic', () => {
   it('lines: each log line as "  [scenario] line", and the heartbeat carries the last traffic figures', async () => {
     const out = capture(false);
     const progress = new ProgressOutput({ stream: out.stream, mode: 'lines', heartbeatMs: 20 });
-    progress.onProgress({ ...at, phase: 'start' });
-    progress.onProgress({ ...at, phase: 'log', t: 2100, line: '5/s: 10/10 ok, p95 3.10 ms' });
+    progress.onScenarioStart(at);
+    progress.onLog({ ...at, t: 2100, line: '5/s: 10/10 ok, p95 3.10 ms' });
     // Traffic of another scenario (late, after its end) is not this one's.
-    progress.onProgress({ scenario: 'other', index: 1, total: 2, phase: 'traffic', live: { ...live, ratePerS: 999 } });
-    progress.onProgress({ ...at, phase: 'traffic', live });
+    progress.onTraffic({ scenario: 'other', index: 1, total: 2, live: { ...live, ratePerS: 999 } });
+    progress.onTraffic({ ...at, live });
     await out.next(/still running \([\d.]+ s\) · 120 req\/s · p95 4\.21 ms · in-flight 8 · errors 3 · offered 40\/s\n/, 5_000);
-    progress.onProgress({ ...at, phase: 'end', result: result('capacity', 'passed') });
+    progress.onScenarioEnd({ ...at, result: result('capacity', 'passed') });
     progress.stop();
     const lines = out.text().trim().split('\n');
     expect(lines.slice(0, 2)).toEqual(['[1/2] capacity …', '  [capacity] 5/s: 10/10 ok, p95 3.10 ms']);
@@ -167,8 +167,8 @@ describe('log lines and live traffic', () => {
   it('lines: a log line quoting the agent is one line, its controls shown', () => {
     const out = capture(false);
     const progress = new ProgressOutput({ stream: out.stream, mode: 'lines' });
-    progress.onProgress({ ...at, phase: 'start' });
-    progress.onProgress({ ...at, phase: 'log', t: 5, line: 'agent said \u001b[2J\rgone\nforged line' });
+    progress.onScenarioStart(at);
+    progress.onLog({ ...at, t: 5, line: 'agent said \u001b[2J\rgone\nforged line' });
     progress.stop();
     expect(out.text()).toBe('[1/2] capacity …\n  [capacity] agent said \\u001b[2J\\u000dgone\\u000aforged line\n');
   });
@@ -176,17 +176,17 @@ describe('log lines and live traffic', () => {
   it('bar: the live figures on the bar line, log lines above it, the bar redrawn below them', async () => {
     const out = capture(true);
     const progress = new ProgressOutput({ stream: out.stream, mode: 'bar' });
-    progress.onProgress({ ...at, phase: 'start' });
+    progress.onScenarioStart(at);
     await out.next(/0\/2 \| capacity/, 5_000);
-    progress.onProgress({ ...at, phase: 'traffic', live });
+    progress.onTraffic({ ...at, live });
     await out.next(/\| capacity [\d.]+ s · 120 req\/s · p95 4\.21 ms · in-flight 8 · errors 3 · offered 40\/s/, 5_000);
-    progress.onProgress({ ...at, phase: 'log', t: 2100, line: `5/s: 10/10 ok \u001b[31mred ${'y'.repeat(150)}` });
+    progress.onLog({ ...at, t: 2100, line: `5/s: 10/10 ok \u001b[31mred ${'y'.repeat(150)}` });
     await out.next(/\[capacity\] 5\/s/, 5_000);
     const logged = out.text().lastIndexOf('[capacity] 5/s');
     // The bar is drawn again after the logged line: it stays at the bottom.
     await out.next(new RegExp(`[\\s\\S]{${logged}}[\\s\\S]*0\\/2 \\| capacity`), 5_000);
-    progress.onProgress({ ...at, phase: 'end', result: result('capacity', 'passed') });
-    progress.onProgress({ scenario: 'next', index: 1, total: 2, phase: 'start' });
+    progress.onScenarioEnd({ ...at, result: result('capacity', 'passed') });
+    progress.onScenarioStart({ scenario: 'next', index: 1, total: 2 });
     await out.next(/1\/2 1 passed \| next/, 5_000);
     const after = out.text().slice(out.text().lastIndexOf('1/2 1 passed | next'));
     progress.stop();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { htmlReport } from '../rig/report/htmlReport.ts';
 import { junitXml } from '../rig/report/junitXml.ts';
-import { nothingTested, overallVerdict, type ScenarioResult } from '../rig/report/runResult.ts';
+import { nothingTested, overallVerdict, type ScenarioResult } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { parseJunit } from './support/rigCli.ts';
 import { run, scenario } from './support/runResultFixture.ts';

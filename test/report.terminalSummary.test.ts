@@ -4,7 +4,7 @@
 // percentile left out when its sample count cannot carry it, traffic totals when recorded and
 // nothing invented when not. And summary.md keeps an errored scenario's stack.
 import { describe, expect, it } from 'vitest';
-import type { RunResult, ScenarioResult, SeriesPoint, TrafficRecord } from '../rig/report/runResult.ts';
+import type { RunResult, ScenarioResult, SeriesPoint, TrafficRecord } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { capacityLine, fit, headlineMetric, summaryWidth, terminalSummary, wrap } from '../rig/report/terminalSummary.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';

@@ -10,7 +10,7 @@ import { escapeHtml } from '../rig/report/safeHtml.ts';
 import { markdownCell, summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { printable, printableLine } from '../rig/report/terminalText.ts';
 import { brokenThresholdLines } from '../rig/report/thresholdEvaluation.ts';
-import type { RunResult } from '../rig/report/runResult.ts';
+import type { RunResult } from '../rig/results/runResult.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';
 import { parseJunit } from './support/rigCli.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
@@ -85,11 +85,11 @@ describe('the outputs over agent strings', () => {
 
   it('progress lines are one line each, controls shown', () => {
     const result = hostileRun().scenarios[0]!;
-    const line = endLine({ phase: 'end', scenario: 'skipped-one', index: 0, total: 3, result: { ...result, reason: `two\nlines ${HOSTILE}` } });
+    const line = endLine({ scenario: 'skipped-one', index: 0, total: 3, result: { ...result, reason: `two\nlines ${HOSTILE}` } });
     expect(line).not.toContain('\n');
     expect(rawControls(line)).toEqual([]);
     expect(line).toContain('two\\u000alines \\u001b[31mRED');
-    expect(rawControls(startLine({ phase: 'start', scenario: `s${HOSTILE}`, index: 0, total: 1 }))).toEqual([]);
+    expect(rawControls(startLine({ scenario: `s${HOSTILE}`, index: 0, total: 1 }))).toEqual([]);
   });
 
   it('report.html escapes markup and shows controls', () => {

@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
-import { observedOpenModel } from '../rig/engine/liveLoadMetrics.ts';
+import { observedOpenModel } from '../rig/engine/observedOpenModel.ts';
+import { liveMetricsObserver } from '../rig/engine/liveMetricsOption.ts';
 import { RigMetrics } from '../rig/metrics/rigMetrics.ts';
 import { serveMetrics } from '../rig/metrics/metricsServer.ts';
 import { hermeticEnv, runRig } from './support/rigCli.ts';
@@ -48,7 +49,7 @@ describe('live metrics of an open-model load', () => {
           iterationTimeoutMs: 1_000,
           drainTimeoutMs: 1_000,
         },
-        metrics,
+        liveMetricsObserver(metrics),
       ),
     );
     expect(result.scheduled).toBe(20);

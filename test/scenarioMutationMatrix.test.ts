@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
-import type { RunResult } from '../rig/report/runResult.ts';
+import type { RunResult } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 
 const MATRIX: Record<string, string[]> = {

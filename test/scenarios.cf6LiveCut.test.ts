@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
-import type { ScenarioResult } from '../rig/report/runResult.ts';
+import type { ScenarioResult } from '../rig/results/runResult.ts';
 import type { ToxiproxyChoice } from '../rig/proxy/backend.ts';
 import { startFrontedAgent, type FrontOptions, type FrontedAgent } from './support/frontedAgent.ts';
 

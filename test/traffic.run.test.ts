@@ -7,8 +7,8 @@ import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineSce
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
-import type { ProgressEvent } from '../rig/report/progressEvents.ts';
-import type { RunResult, ScenarioResult } from '../rig/report/runResult.ts';
+import type { RunObserver, ScenarioEnd, ScenarioLogLine, ScenarioPosition, ScenarioTraffic } from '../rig/results/runObserver.ts';
+import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
 
 const records = { latencies: [], counters: {} };
 const budget = { smoke: 30_000, ci: 30_000, full: 30_000 };
@@ -58,9 +58,21 @@ const silent = scenarioOf('traffic-silent', 'sends nothing, says nothing', async
     ctx.check('nothing to do', true);
   });
 
+/** What a run observer was told, in order, each with what it was. */
+type Told = (ScenarioPosition & { phase: 'start' }) | (ScenarioEnd & { phase: 'end' }) | (ScenarioLogLine & { phase: 'log' }) | (ScenarioTraffic & { phase: 'traffic' });
+
+function recording(events: Told[]): RunObserver {
+  return {
+    onScenarioStart: (e) => events.push({ ...e, phase: 'start' }),
+    onScenarioEnd: (e) => events.push({ ...e, phase: 'end' }),
+    onLog: (e) => events.push({ ...e, phase: 'log' }),
+    onTraffic: (e) => events.push({ ...e, phase: 'traffic' }),
+  };
+}
+
 describe('a run records traffic, log lines and stacks', () => {
   let run: RunResult;
-  const events: ProgressEvent[] = [];
+  const events: Told[] = [];
   const byName = (name: string): ScenarioResult => run.scenarios.find((s) => s.name === name)!;
 
   it('runs', { timeout: 60_000 }, async () => {
@@ -69,7 +81,7 @@ describe('a run records traffic, log lines and stacks', () => {
       toxiproxy: 'none',
       agentFaults: [],
       generation: 'auto',
-      onProgress: (e) => events.push(e),
+      observer: recording(events),
     });
     expect(run.scenarios.map((s) => [s.name, s.verdict])).toEqual([
       ['traffic-exact', 'passed'],

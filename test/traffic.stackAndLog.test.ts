@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { errorStack } from '../rig/engine/errorStack.ts';
 import { ScenarioLog } from '../rig/engine/scenarioLog.ts';
-import { LOG_LINES_KEPT } from '../rig/report/runResult.ts';
+import { LOG_LINES_KEPT } from '../rig/results/runResult.ts';
 
 const RIG = fileURLToPath(new URL('../rig/', import.meta.url));
 

@@ -1,7 +1,7 @@
 // What a scenario is: a name, what it needs from the environment, parameters per profile, a time
 // budget, and a `run` that uses only the engine's context. Scenario files read like test plans.
 import type { ScenarioContext } from './scenarioContext.ts';
-import { validateRecords, type RecordedMeasures } from '../report/metricNames.ts';
+import { validateRecords, type RecordedMeasures } from '../results/metricNames.ts';
 
 export const PROFILES = ['smoke', 'ci', 'full'] as const;
 export type ProfileName = (typeof PROFILES)[number];
@@ -45,7 +45,7 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
   budgetMs: Record<ProfileName, number>;
   /**
    * Every latency and counter the scenario can record, and what each counter means (see
-   * rig/report/metricNames.ts). Thresholds may name only these; ctx.latency()/ctx.count() refuse
+   * rig/results/metricNames.ts). Thresholds may name only these; ctx.latency()/ctx.count() refuse
    * any other name; declared counters never counted are recorded as 0; compare reads the kinds.
    */
   records: RecordedMeasures;

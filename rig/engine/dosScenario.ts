@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import { ATTACKS, type AttackName } from '../attack/attackRegistry.ts';
-import type { RecordedMeasures } from '../report/metricNames.ts';
+import type { RecordedMeasures } from '../results/metricNames.ts';
 import { constantArrivals } from '../load/arrivalSchedule.ts';
 import { ResourceSampler } from './agentResources.ts';
 import { PHASES, type MixedRunResult, type PlannedAttack } from './attackRun.ts';

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type AnswerOutcome, type EventHistory, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic } from '../client/index.ts';
+import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory, type ExchangeObserver } from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
-import type { RigMetrics } from '../metrics/rigMetrics.ts';
+import type { RunObserver } from '../results/runObserver.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
 import { AgentProcess } from './agentProcess.ts';
+import { BothObservers, exchangesTo } from './exchangeObservers.ts';
 import { endpointNote, faultsElsewhereReason, placeCardEndpoint, refusalLine, targetLabel, type CardEndpoint } from './cardEndpoint.ts';
 
 const READY_TIMEOUT_MS = 30_000;
@@ -46,8 +47,12 @@ export interface EnvironmentOptions {
   generation: Generation | 'auto';
   /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
   toxics?: ToxicSpec[];
-  /** Live Prometheus metrics (`--metrics-port`): counts the traffic of clients through the proxy. */
-  liveMetrics?: RigMetrics;
+  /**
+   * Who watches the run (rig/results/runObserver.ts: the progress display, `--metrics-port`):
+   * runScenarios tells it of each scenario, the context of what the scenario records, and the
+   * environment of the exchanges of clients through the proxy.
+   */
+  observer?: RunObserver;
   /** Names the run's Toxiproxy proxy (`a2a-rig-<runId>`); random when absent. */
   runId?: string;
   /** `--follow-card-endpoint`: call a JSON-RPC endpoint the card names at another origin than the target (else a usage error). */
@@ -170,21 +175,21 @@ export class Environment {
   client(history?: EventHistory, connections = 32, traffic?: ExchangeObserver): A2AClient {
     // Errors name the agent the user gave, and the proxy hop (not just the proxy's port).
     const target = this.url === this.directUrl ? undefined : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
-    return A2AClient.forAgent(this.agent, { history, connections, observer: this.observer(traffic, true), target });
+    return A2AClient.forAgent(this.agent, { history, connections, observer: this.exchangeObserver(traffic, true), target });
   }
 
   /** A client straight to the agent, for the truth: no toxic touches it. Its exchanges are told to `traffic` only. */
   directClient(traffic?: ExchangeObserver): A2AClient {
-    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4, observer: this.observer(traffic, false) });
+    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4, observer: this.exchangeObserver(traffic, false) });
   }
 
   /**
-   * The one place a client's observer is chosen: the live Prometheus metrics (`--metrics-port`;
+   * The one place a client's observer is chosen: the run's observer (the live Prometheus metrics;
    * clients through the proxy only, as they always counted) and the scenario's traffic record
    * (every client of the scenario), both told when there are both.
    */
-  private observer(traffic: ExchangeObserver | undefined, throughProxy: boolean): ExchangeObserver | undefined {
-    const live = throughProxy ? this.options.liveMetrics : undefined;
+  private exchangeObserver(traffic: ExchangeObserver | undefined, throughProxy: boolean): ExchangeObserver | undefined {
+    const live = throughProxy ? exchangesTo(this.options.observer) : undefined;
     if (live && traffic) return new BothObservers(live, traffic);
     return live ?? traffic;
   }
@@ -235,29 +240,6 @@ export class Environment {
       await this.options.onClose?.();
     })();
     return this.closing;
-  }
-}
-
-/** Tells two observers of a client everything, in order. */
-class BothObservers implements ExchangeObserver {
-  constructor(
-    private readonly a: ExchangeObserver,
-    private readonly b: ExchangeObserver,
-  ) {}
-
-  exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void {
-    this.a.exchange(method, end, latencyMs, traffic);
-    this.b.exchange(method, end, latencyMs, traffic);
-  }
-
-  answer(outcome: AnswerOutcome): void {
-    this.a.answer(outcome);
-    this.b.answer(outcome);
-  }
-
-  opening(): void {
-    this.a.opening?.();
-    this.b.opening?.();
   }
 }
 

@@ -1,10 +1,11 @@
 // `--metrics-port PORT` for run/conform: the rig's live Prometheus metrics (rig/metrics/rigMetrics.ts)
-// served on 127.0.0.1:PORT/metrics from before the first scenario until the results are written.
+// served on 127.0.0.1:PORT/metrics from before the first scenario until the results are written,
+// fed as a run observer (rig/results/runObserver.ts).
 import { Option, type Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { RigMetrics } from '../metrics/rigMetrics.ts';
 import { serveMetrics, type MetricsServer } from '../metrics/metricsServer.ts';
-import type { ScenarioResult } from '../report/runResult.ts';
+import type { RunObserver } from '../results/runObserver.ts';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -16,24 +17,36 @@ export function addMetricsPortOption(command: Command): Command {
   return command.addOption(new Option('--metrics-port <port>', 'serve live Prometheus metrics on 127.0.0.1:PORT/metrics during the run').argParser(parsePort));
 }
 
+/**
+ * What the live metrics hear of a run: scenarios, their latencies and faults, the exchanges and
+ * answers of clients through the fault proxy, and open-model loads. Log lines and the once-a-second
+ * traffic figures are the display's, not theirs.
+ */
+export function liveMetricsObserver(metrics: RigMetrics): RunObserver {
+  return {
+    onScenarioStart: (at) => metrics.scenarioStarted(at.scenario),
+    onScenarioEnd: (end) => metrics.scenarioEnded(end.result),
+    onFaultEvent: (event) => metrics.faultEvent(event.action),
+    onLatency: (metric, us) => metrics.latency(metric, us),
+    onExchange: (method, end, latencyMs) => metrics.exchange(method, end, latencyMs),
+    onAnswer: (outcome) => metrics.answer(outcome),
+    onArrivalRate: (perSecond) => metrics.setArrivalRate(perSecond),
+    onIterationStart: () => metrics.iterationStarted(),
+    onIterationEnd: (outcome) => metrics.iterationEnded(outcome),
+  };
+}
+
 export interface LiveMetrics {
-  metrics: RigMetrics | undefined;
-  onProgress(event: { phase: 'start' | 'end'; scenario: string; result?: ScenarioResult }): void;
+  /** Absent when no port was given. */
+  observer: RunObserver | undefined;
   close(): Promise<void>;
 }
 
 /** Starts serving when a port was given; otherwise does nothing at all. */
 export async function startLiveMetrics(port: number | undefined, announce: (line: string) => void): Promise<LiveMetrics> {
-  if (port === undefined) return { metrics: undefined, onProgress: () => {}, close: async () => {} };
+  if (port === undefined) return { observer: undefined, close: async () => {} };
   const metrics = new RigMetrics();
   const server: MetricsServer = await serveMetrics(metrics.registry, port);
   announce(`live metrics: ${server.url}`);
-  return {
-    metrics,
-    onProgress: (e) => {
-      if (e.phase === 'start') metrics.scenarioStarted(e.scenario);
-      else if (e.result) metrics.scenarioEnded(e.result);
-    },
-    close: () => server.close(),
-  };
+  return { observer: liveMetricsObserver(metrics), close: () => server.close() };
 }

@@ -7,10 +7,10 @@ import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { ScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
-import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../report/runResult.ts';
-import type { ProgressEvent } from '../report/progressEvents.ts';
+import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../results/runResult.ts';
+import type { RunObserver, ScenarioPosition } from '../results/runObserver.ts';
 import { RIG_VERSION } from './rigVersion.ts';
-import { cardDigest } from '../report/runIdentity.ts';
+import { cardDigest } from '../results/runIdentity.ts';
 import { errorStack } from './errorStack.ts';
 
 export interface RunOptions extends EnvironmentOptions {
@@ -24,22 +24,10 @@ export interface RunOptions extends EnvironmentOptions {
    * scenario is aborted and recorded `interrupted`, the rest `not-run`, and the environment closed.
    */
   signal?: AbortSignal;
-  /**
-   * Told as each scenario starts and ends, as it logs a line (ctx.log / ctx.note), and once a second
-   * while it has traffic, what that traffic was over the last second (the progress display).
-   */
-  onProgress?: (event: ProgressEvent) => void;
 }
 
 /** How often a running scenario's traffic is reported live. */
 export const LIVE_TRAFFIC_MS = 1_000;
-
-/** Where a scenario stands in the run, for its progress events. */
-interface Position {
-  scenario: string;
-  index: number;
-  total: number;
-}
 
 /** A scenario's budget ran out: the stack would only show the engine's timer. */
 class BudgetOverrun extends Error {}
@@ -69,7 +57,7 @@ async function runOne(
   prior: Map<string, Verdict>,
   overrides: Record<string, unknown> = {},
   runSignal?: AbortSignal,
-  progress?: { position: Position; onProgress: (event: ProgressEvent) => void },
+  watched?: { position: ScenarioPosition; observer: RunObserver },
 ): Promise<ScenarioResult> {
   const started = performance.now();
   const budgetMs = scenario.budgetMs[profile];
@@ -84,20 +72,20 @@ async function runOne(
   let checksBeforeSignal: number | undefined;
   let ended = false;
   // A line logged after the scenario ended (a stray promise of it) is kept in its results but not shown live.
-  const hooks: ScenarioHooks = progress
+  const hooks: ScenarioHooks = watched
     ? {
-        liveTraffic: true,
+        liveTraffic: watched.observer.onTraffic !== undefined,
         onLog: (l) => {
-          if (!ended) progress.onProgress({ ...progress.position, phase: 'log', t: l.t, line: l.line });
+          if (!ended) watched.observer.onLog?.({ ...watched.position, t: l.t, line: l.line });
         },
       }
     : {};
   const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, hooks);
   // Once a second, the last second's traffic (nothing when the scenario sent nothing in it); unref'd, cleared below.
-  const ticker = progress
+  const ticker = watched?.observer.onTraffic
     ? setInterval(() => {
         const live = ctx.traffic.liveSecond();
-        if (live) progress.onProgress({ ...progress.position, phase: 'traffic', live });
+        if (live) watched.observer.onTraffic?.({ ...watched.position, live });
       }, LIVE_TRAFFIC_MS).unref()
     : undefined;
   const params = { ...(scenario.params[profile] as Record<string, unknown>), ...overrides };
@@ -227,7 +215,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   const env = await Environment.open({ ...options, runId });
   const results: ScenarioResult[] = [];
   const prior = new Map<string, Verdict>();
-  const { signal } = options;
+  const { signal, observer } = options;
   try {
     for (const [index, scenario] of scenarios.entries()) {
       if (signal?.aborted) {
@@ -235,12 +223,12 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
         continue;
       }
       const position = { scenario: scenario.name, index, total: scenarios.length };
-      options.onProgress?.({ ...position, phase: 'start' });
-      const progress = options.onProgress ? { position, onProgress: options.onProgress } : undefined;
-      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, progress);
+      observer?.onScenarioStart?.(position);
+      const watched = observer ? { position, observer } : undefined;
+      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, watched);
       prior.set(scenario.name, result.verdict);
       results.push(result);
-      options.onProgress?.({ ...position, phase: 'end', result });
+      observer?.onScenarioEnd?.({ ...position, result });
     }
   } finally {
     await env.close();

@@ -9,17 +9,17 @@ import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
-import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../report/runResult.ts';
+import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../results/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './defineScenario.ts';
-import { declarationOf, seriesKey, type RecordedMeasures } from '../report/metricNames.ts';
+import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import type { Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
 import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
 import { acceptanceIteration, roundTripIteration, runWithinBudget, type AcceptanceRoundTripChoice, type RoundTripChoice } from './loadIterations.ts';
-import { observedOpenModel } from './liveLoadMetrics.ts';
+import { observedOpenModel } from './observedOpenModel.ts';
 import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
 import { attackTargetOf } from './attackTarget.ts';
 import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './attackRun.ts';
@@ -125,8 +125,9 @@ export class ScenarioContext {
   /** Recorded once the change took effect (a restart: when the kill began), so the timeline shows when faults were really in place. */
   private faultEvent(action: FaultEvent['action'], target: string, detail?: string, at = performance.now()): void {
     const t = Math.round(at - this.startedAt);
-    this.faultEvents.push(detail === undefined ? { t, action, target } : { t, action, target, detail });
-    this.env.options.liveMetrics?.faultEvent(action);
+    const event: FaultEvent = detail === undefined ? { t, action, target } : { t, action, target, detail };
+    this.faultEvents.push(event);
+    this.env.options.observer?.onFaultEvent?.(event);
   }
 
   /** What the rig knows about the agent. */
@@ -161,10 +162,10 @@ export class ScenarioContext {
     const name = this.declared(base, labels, this.records.latencies, 'latency');
     let h = this.metrics.get(name);
     if (!h) {
-      const live = this.env.options.liveMetrics;
+      const observer = this.env.options.observer;
       h = new LatencyHistogram(undefined, (us, at) => {
         this.timeline.record(name, us, at);
-        live?.latency(name, us);
+        observer?.onLatency?.(name, us);
       });
       this.metrics.set(name, h);
     }
@@ -329,7 +330,7 @@ export class ScenarioContext {
   async runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
     this.traffic.loadStarted();
     try {
-      return await runWithinBudget(observedOpenModel(options, this.env.options.liveMetrics, this.traffic), this.signal, this.remainingMs());
+      return await runWithinBudget(observedOpenModel(options, this.env.options.observer, this.traffic), this.signal, this.remainingMs());
     } finally {
       this.traffic.loadEnded();
     }

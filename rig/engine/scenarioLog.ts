@@ -1,7 +1,7 @@
 // What a scenario said as it ran (ctx.log, ctx.note), each line with its time, bounded: the first
 // half of LOG_LINES_KEPT lines and the last half are kept, and the lines between them counted, so a
 // scenario that logs in a loop costs bounded memory and its results still show how it began and ended.
-import { LOG_LINES_KEPT, type LogLine } from '../report/runResult.ts';
+import { LOG_LINES_KEPT, type LogLine } from '../results/runResult.ts';
 
 export class ScenarioLog {
   private readonly head: LogLine[] = [];

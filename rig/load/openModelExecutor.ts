@@ -16,19 +16,9 @@
 // Hand-written: k6 and wrk2 are not Node libraries, and autocannon has no open model (above).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Arrival } from './arrivalSchedule.ts';
+import { IterationTimeout, RunningIteration, type Due, type IterationContext } from './runningIteration.ts';
 
-export interface IterationContext {
-  /** 0-based, in schedule order. */
-  index: number;
-  /** The schedule step the arrival belongs to. */
-  step: number;
-  /** performance.now() when the iteration was meant to start. */
-  intendedAt: number;
-  /** performance.now() when it did start. */
-  startedAt: number;
-  /** Aborted at the iteration's timeout, at the end of the drain, or when the run is aborted. */
-  signal: AbortSignal;
-}
+export type { IterationContext } from './runningIteration.ts';
 
 /** What an iteration may report: when the outcome it measures was observed (default: when it settled). */
 export interface IterationEnd {
@@ -93,53 +83,6 @@ export interface OpenModelResult {
 
 const DEFAULT_LATE_AFTER_MS = 10;
 
-interface Due {
-  index: number;
-  step: number;
-  intendedAt: number;
-}
-
-class IterationTimeout extends Error {
-  override name = 'IterationTimeout';
-  readonly kind = 'timeout';
-}
-
-/** A running iteration is its own context; its AbortController is made only if the iteration asks for the signal. */
-class RunningIteration implements IterationContext {
-  readonly index: number;
-  readonly step: number;
-  readonly intendedAt: number;
-  readonly deadline: number;
-  timedOut: IterationTimeout | undefined;
-  private controller: AbortController | undefined;
-  private abortReason: unknown;
-  private aborted = false;
-
-  constructor(
-    due: Due,
-    readonly startedAt: number,
-    timeoutMs: number,
-  ) {
-    this.index = due.index;
-    this.step = due.step;
-    this.intendedAt = due.intendedAt;
-    this.deadline = startedAt + timeoutMs;
-  }
-
-  get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.aborted && !this.controller.signal.aborted) this.controller.abort(this.abortReason);
-    return this.controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
-  }
-}
-
 function failureKind(err: unknown): string {
   const kind = (err as { kind?: unknown } | null)?.kind;
   if (typeof kind === 'string' && kind.length > 0) return kind;
@@ -150,178 +93,217 @@ function positive(name: string, value: number, allowZero = false): void {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new RangeError(`${name} must be a finite number ${allowZero ? '≥' : '>'} 0, got ${value}`);
 }
 
+/** Validates the options, then runs the schedule (throws at once on a bad bound, before anything starts). */
 export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
-  positive('maxInFlight', options.maxInFlight);
-  positive('maxBacklog', options.maxBacklog ?? 0, true);
-  positive('iterationTimeoutMs', options.iterationTimeoutMs);
-  positive('drainTimeoutMs', options.drainTimeoutMs, true);
-  const maxBacklog = options.maxBacklog ?? 0;
-  const lateAfterMs = options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS;
-  const r: OpenModelResult = {
-    scheduled: 0,
-    started: 0,
-    succeeded: 0,
-    failed: 0,
-    failures: {},
-    firstFailure: undefined,
-    dropped: 0,
-    late: 0,
-    unfinished: 0,
-    maxStartLagMs: 0,
-    latency: options.latency ?? new LatencyHistogram(),
-    serviceTime: options.serviceTime ?? new LatencyHistogram(),
-    elapsedMs: 0,
-    aborted: false,
+  return new OpenModelRun(options).run();
+}
+
+/**
+ * One run of a schedule. Three timers at most: the pump's (the next arrival), the sweep's (the
+ * oldest running iteration's deadline, one for all of them) and the drain's (after the last arrival).
+ */
+class OpenModelRun {
+  private readonly result: OpenModelResult;
+  private readonly maxBacklog: number;
+  private readonly lateAfterMs: number;
+  private readonly arrivals: Iterator<Arrival>;
+  private next: IteratorResult<Arrival>;
+  private readonly origin: number;
+  /** Due iterations waiting for a slot, from backlogHead on (compacted now and then, not shifted). */
+  private readonly backlog: Due[] = [];
+  private backlogHead = 0;
+  /** In start order, which is deadline order: every iteration has the same timeout. */
+  private readonly running = new Set<RunningIteration>();
+  private scheduleDone = false;
+  private finished = false;
+  private pumpTimer: NodeJS.Timeout | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private resolve: ((result: OpenModelResult) => void) | undefined;
+
+  constructor(private readonly options: OpenModelOptions) {
+    positive('maxInFlight', options.maxInFlight);
+    positive('maxBacklog', options.maxBacklog ?? 0, true);
+    positive('iterationTimeoutMs', options.iterationTimeoutMs);
+    positive('drainTimeoutMs', options.drainTimeoutMs, true);
+    this.maxBacklog = options.maxBacklog ?? 0;
+    this.lateAfterMs = options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS;
+    this.result = {
+      scheduled: 0,
+      started: 0,
+      succeeded: 0,
+      failed: 0,
+      failures: {},
+      firstFailure: undefined,
+      dropped: 0,
+      late: 0,
+      unfinished: 0,
+      maxStartLagMs: 0,
+      latency: options.latency ?? new LatencyHistogram(),
+      serviceTime: options.serviceTime ?? new LatencyHistogram(),
+      elapsedMs: 0,
+      aborted: false,
+    };
+    this.arrivals = options.arrivals[Symbol.iterator]();
+    this.next = this.arrivals.next();
+    this.origin = performance.now();
+  }
+
+  run(): Promise<OpenModelResult> {
+    return new Promise<OpenModelResult>((resolve) => {
+      this.resolve = resolve;
+      const { signal } = this.options;
+      if (signal?.aborted) {
+        this.result.aborted = true;
+        return this.finish();
+      }
+      signal?.addEventListener('abort', this.onAbort, { once: true });
+      this.pump();
+    });
+  }
+
+  // Timer callbacks and the abort listener are bound once, here, not per use.
+  private readonly finish = (): void => {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.pumpTimer);
+    clearTimeout(this.drainTimer);
+    clearTimeout(this.sweepTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    const r = this.result;
+    r.unfinished = this.running.size;
+    r.dropped += this.backlog.length - this.backlogHead;
+    for (const it of this.running) it.abort(new Error('the open-model run ended'));
+    r.elapsedMs = performance.now() - this.origin;
+    this.resolve!(r);
   };
-  const arrivals = options.arrivals[Symbol.iterator]();
-  let next = arrivals.next();
-  const origin = performance.now();
-  const backlog: Due[] = [];
-  let backlogHead = 0;
-  const running = new Set<RunningIteration>();
-  let scheduleDone = false;
-  let finished = false;
-  let pumpTimer: NodeJS.Timeout | undefined;
-  let drainTimer: NodeJS.Timeout | undefined;
-  let sweepTimer: NodeJS.Timeout | undefined;
 
-  return new Promise<OpenModelResult>((resolve) => {
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(pumpTimer);
-      clearTimeout(drainTimer);
-      clearTimeout(sweepTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-      r.unfinished = running.size;
-      r.dropped += backlog.length - backlogHead;
-      for (const it of running) it.abort(new Error('the open-model run ended'));
-      r.elapsedMs = performance.now() - origin;
-      resolve(r);
-    };
+  private readonly onAbort = (): void => {
+    this.result.aborted = true;
+    for (const it of this.running) it.abort(this.options.signal?.reason);
+    if (!this.scheduleDone) this.endSchedule();
+  };
 
-    const maybeFinish = () => {
-      if (scheduleDone && running.size === 0 && backlogHead === backlog.length) finish();
-    };
-
-    const fail = (err: unknown) => {
-      r.failed++;
-      const kind = failureKind(err);
-      r.failures[kind] = (r.failures[kind] ?? 0) + 1;
-      r.firstFailure ??= `${kind}: ${err instanceof Error ? err.message : String(err)}`;
-    };
-
-    // One timer for every iteration's timeout: iterations start in order and share one timeout,
-    // so the oldest running one always has the nearest deadline (a timer per iteration costs more
-    // than the rest of the executor at tens of thousands of starts a second).
-    const sweep = () => {
-      sweepTimer = undefined;
-      if (finished) return;
-      const now = performance.now();
-      for (const it of running) {
-        if (it.deadline > now) break;
-        if (it.timedOut) continue;
-        it.timedOut = new IterationTimeout(`no outcome within ${options.iterationTimeoutMs} ms`);
-        it.abort(it.timedOut);
-      }
-      armSweep();
-    };
-    const armSweep = () => {
-      if (sweepTimer || finished) return;
-      for (const it of running) {
-        if (it.timedOut) continue;
-        sweepTimer = setTimeout(sweep, Math.max(0, it.deadline - performance.now()));
-        return;
-      }
-    };
-
-    // One function for every iteration's end, not a closure per start (at tens of thousands of
-    // starts a second the allocations show, and tsx names every named closure it creates).
-    const settled = (it: RunningIteration) => {
-      running.delete(it);
-      if (finished) return;
-      if (backlogHead < backlog.length && running.size < options.maxInFlight) {
-        const waiting = backlog[backlogHead++];
-        if (backlogHead > 1024 && backlogHead * 2 > backlog.length) {
-          // Compact now and then, so a long backlog costs O(1) per start.
-          backlog.splice(0, backlogHead);
-          backlogHead = 0;
-        }
-        start(waiting);
-      }
-      maybeFinish();
-    };
-
-    const start = (due: Due) => {
-      const it = new RunningIteration(due, performance.now(), options.iterationTimeoutMs);
-      const lag = it.startedAt - due.intendedAt;
-      if (lag > lateAfterMs) r.late++;
-      if (lag > r.maxStartLagMs) r.maxStartLagMs = lag;
-      r.started++;
-      running.add(it);
-      armSweep();
-      let pending: Promise<IterationEnd | void>;
-      try {
-        pending = Promise.resolve(options.iteration(it));
-      } catch (err) {
-        pending = Promise.reject(err);
-      }
-      pending.then(
-        (end) => {
-          if (!finished) {
-            if (it.timedOut) fail(it.timedOut);
-            else {
-              const endedAt = end?.endedAt ?? performance.now();
-              r.succeeded++;
-              options.observer?.succeeded(endedAt);
-              r.latency.recordMs(endedAt - it.intendedAt, endedAt);
-              r.serviceTime.recordMs(endedAt - it.startedAt, endedAt);
-            }
-          }
-          settled(it);
-        },
-        (err: unknown) => {
-          if (!finished) fail(it.timedOut ?? err);
-          settled(it);
-        },
-      );
-    };
-
-    const endSchedule = () => {
-      scheduleDone = true;
-      clearTimeout(pumpTimer);
-      drainTimer = setTimeout(finish, options.drainTimeoutMs);
-      maybeFinish();
-    };
-
-    // Starts everything due, then sleeps until the next arrival. Node's timers have 1 ms
-    // resolution and the event loop may be busy: whatever came due meanwhile starts in this batch.
-    const pump = () => {
-      pumpTimer = undefined;
-      if (finished || scheduleDone) return;
-      const now = performance.now();
-      while (!next.done && origin + next.value.atMs <= now) {
-        const due = { index: r.scheduled++, step: next.value.step, intendedAt: origin + next.value.atMs };
-        options.observer?.due(due.intendedAt);
-        if (running.size < options.maxInFlight && backlogHead === backlog.length) start(due);
-        else if (backlog.length - backlogHead < maxBacklog) backlog.push(due);
-        else r.dropped++;
-        next = arrivals.next();
-      }
-      if (next.done) return endSchedule();
-      pumpTimer = setTimeout(pump, Math.max(0, origin + next.value.atMs - performance.now()));
-    };
-
-    const onAbort = () => {
-      r.aborted = true;
-      for (const it of running) it.abort(options.signal?.reason);
-      if (!scheduleDone) endSchedule();
-    };
-    if (options.signal?.aborted) {
-      r.aborted = true;
-      return finish();
+  /**
+   * Starts everything due, then sleeps until the next arrival. Node's timers have 1 ms resolution
+   * and the event loop may be busy: whatever came due meanwhile starts in this batch.
+   */
+  private readonly pump = (): void => {
+    this.pumpTimer = undefined;
+    if (this.finished || this.scheduleDone) return;
+    const now = performance.now();
+    const r = this.result;
+    while (!this.next.done && this.origin + this.next.value.atMs <= now) {
+      const due = { index: r.scheduled++, step: this.next.value.step, intendedAt: this.origin + this.next.value.atMs };
+      this.options.observer?.due(due.intendedAt);
+      if (this.running.size < this.options.maxInFlight && this.backlogHead === this.backlog.length) this.start(due);
+      else if (this.backlog.length - this.backlogHead < this.maxBacklog) this.backlog.push(due);
+      else r.dropped++;
+      this.next = this.arrivals.next();
     }
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    pump();
-  });
+    if (this.next.done) return this.endSchedule();
+    this.pumpTimer = setTimeout(this.pump, Math.max(0, this.origin + this.next.value.atMs - performance.now()));
+  };
+
+  /**
+   * One timer for every iteration's timeout: iterations start in order and share one timeout, so
+   * the oldest running one always has the nearest deadline (a timer per iteration costs more than
+   * the rest of the executor at tens of thousands of starts a second).
+   */
+  private readonly sweep = (): void => {
+    this.sweepTimer = undefined;
+    if (this.finished) return;
+    const now = performance.now();
+    for (const it of this.running) {
+      if (it.deadline > now) break;
+      if (it.timedOut) continue;
+      it.timedOut = new IterationTimeout(`no outcome within ${this.options.iterationTimeoutMs} ms`);
+      it.abort(it.timedOut);
+    }
+    this.armSweep();
+  };
+
+  private armSweep(): void {
+    if (this.sweepTimer || this.finished) return;
+    for (const it of this.running) {
+      if (it.timedOut) continue;
+      this.sweepTimer = setTimeout(this.sweep, Math.max(0, it.deadline - performance.now()));
+      return;
+    }
+  }
+
+  private endSchedule(): void {
+    this.scheduleDone = true;
+    clearTimeout(this.pumpTimer);
+    this.drainTimer = setTimeout(this.finish, this.options.drainTimeoutMs);
+    this.maybeFinish();
+  }
+
+  private maybeFinish(): void {
+    if (this.scheduleDone && this.running.size === 0 && this.backlogHead === this.backlog.length) this.finish();
+  }
+
+  private start(due: Due): void {
+    const it = new RunningIteration(due, performance.now(), this.options.iterationTimeoutMs);
+    const r = this.result;
+    const lag = it.startedAt - due.intendedAt;
+    if (lag > this.lateAfterMs) r.late++;
+    if (lag > r.maxStartLagMs) r.maxStartLagMs = lag;
+    r.started++;
+    this.running.add(it);
+    this.armSweep();
+    let pending: Promise<IterationEnd | void>;
+    try {
+      pending = Promise.resolve(this.options.iteration(it));
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    pending.then(
+      (end) => this.resolved(it, end),
+      (err: unknown) => this.rejected(it, err),
+    );
+  }
+
+  private resolved(it: RunningIteration, end: IterationEnd | void): void {
+    if (!this.finished) {
+      if (it.timedOut) this.fail(it.timedOut);
+      else {
+        const endedAt = end?.endedAt ?? performance.now();
+        this.result.succeeded++;
+        this.options.observer?.succeeded(endedAt);
+        this.result.latency.recordMs(endedAt - it.intendedAt, endedAt);
+        this.result.serviceTime.recordMs(endedAt - it.startedAt, endedAt);
+      }
+    }
+    this.settled(it);
+  }
+
+  private rejected(it: RunningIteration, err: unknown): void {
+    if (!this.finished) this.fail(it.timedOut ?? err);
+    this.settled(it);
+  }
+
+  private fail(err: unknown): void {
+    const r = this.result;
+    r.failed++;
+    const kind = failureKind(err);
+    r.failures[kind] = (r.failures[kind] ?? 0) + 1;
+    r.firstFailure ??= `${kind}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+
+  /** Every iteration's end: its slot goes to the oldest waiting one, if any. */
+  private settled(it: RunningIteration): void {
+    this.running.delete(it);
+    if (this.finished) return;
+    if (this.backlogHead < this.backlog.length && this.running.size < this.options.maxInFlight) {
+      const waiting = this.backlog[this.backlogHead++];
+      if (this.backlogHead > 1024 && this.backlogHead * 2 > this.backlog.length) {
+        // Compact now and then, so a long backlog costs O(1) per start.
+        this.backlog.splice(0, this.backlogHead);
+        this.backlogHead = 0;
+      }
+      this.start(waiting);
+    }
+    this.maybeFinish();
+  }
 }

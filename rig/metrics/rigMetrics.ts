@@ -57,13 +57,13 @@ export class RigMetrics {
     this.inFlight = new Gauge({ name: 'a2a_rig_load_in_flight', help: 'Open-model iterations running now', registers });
   }
 
-  /** ExchangeObserver (rig/client): every exchange as it ends. */
+  /** Every exchange of a client through the fault proxy, as it ends (the run observer's onExchange). */
   exchange(method: string, end: string, latencyMs: number): void {
     this.requests.inc({ method, outcome: end });
     this.requestSeconds.observe({ method }, latencyMs / 1000);
   }
 
-  /** ExchangeObserver (rig/client): every answer, classified. */
+  /** Every answer through the fault proxy, classified (the run observer's onAnswer). */
   answer(outcome: { kind: string; latencyMs: number }): void {
     this.answers.inc({ outcome: outcome.kind });
     this.answerSeconds.observe({ outcome: outcome.kind }, outcome.latencyMs / 1000);

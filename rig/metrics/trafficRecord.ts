@@ -1,5 +1,5 @@
 // The shape of a scenario's recorded traffic, as results.json carries it (`traffic`, see
-// rig/report/runResult.ts) and as the live progress events report its last second. Types only:
+// rig/results/runResult.ts) and as the live progress events report its last second. Types only:
 // the recorder (trafficRecorder.ts) fills them, the reports read them.
 import type { LatencySummary } from './latencyHistogram.ts';
 

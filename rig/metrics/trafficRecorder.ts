@@ -1,5 +1,5 @@
 // One scenario's own traffic to the agent, as results.json `traffic` carries it (runResult.ts
-// TrafficRecord) and as the live display shows it once a second (progressEvents.ts LiveTraffic).
+// TrafficRecord) and as the live display shows it once a second (LiveTraffic, a run observer's onTraffic).
 // Fed by the rig's A2A client (an ExchangeObserver: every JSON-RPC exchange, its operation, how it
 // ended, its latency and bytes) and by open-model loads (arrivals as they come due, iterations as
 // they succeed). Attack traffic (rig/attack/, raw sockets) never passes here.

@@ -4,7 +4,7 @@
 // would say. Runs that share no scenario are said so, not thrown.
 import { UserError } from '../protocol/userError.ts';
 import { compareRuns, DEFAULT_COMPARE_OPTIONS, type CompareRow, type Comparison } from './compareRuns.ts';
-import type { RunResult } from './runResult.ts';
+import type { RunResult } from '../results/runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
 
 export type BaselineComparison = { comparison: Comparison; baseline: RunResult } | { error: string; baseline: RunResult };

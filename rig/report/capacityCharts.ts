@@ -4,7 +4,7 @@
 // achieved rate against the offered one. Read from the series `round_trip_p95_ms_vs_rate_per_s`
 // (scenarios/capacity.ts: one point per step, in the order run, each with p50_ms, p99_ms,
 // achieved_per_s and sustainable) and the scenario's params (sloP95Ms, maxRate, growth).
-import type { ScenarioResult, SeriesPoint } from './runResult.ts';
+import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
 import { PALETTE } from './scenarioCharts.ts';
 import { xyChart, type Series } from './svgChart.ts';

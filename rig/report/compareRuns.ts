@@ -21,8 +21,8 @@
 //   verdicts and counters are still compared.
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
 import { UserError } from '../protocol/userError.ts';
-import type { RunResult, ScenarioResult } from './runResult.ts';
-import { baseName, parseDeclaredName, type CounterKind } from './metricNames.ts';
+import type { RunResult, ScenarioResult } from '../results/runResult.ts';
+import { baseName, parseDeclaredName, type CounterKind } from '../results/metricNames.ts';
 import { markdownCell } from './summaryMarkdown.ts';
 import { printable } from './terminalText.ts';
 

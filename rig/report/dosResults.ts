@@ -4,7 +4,7 @@
 // each attack's refusal latency (`attack_refusal{attack}`) and outcome tally
 // (`attack_outcomes{attack,outcome}`). A scenario without these fields yields nothing here, so the
 // report draws nothing new for it.
-import type { MetricResult, ScenarioResult } from './runResult.ts';
+import type { MetricResult, ScenarioResult } from '../results/runResult.ts';
 
 export interface AttackWindow {
   attack: string;

@@ -3,7 +3,7 @@
 // `during` row is the attack tax), and per attack how each hostile request ended and how fast the
 // refusals came. Nothing for a scenario without these fields.
 import { attackRows, outcomeColumns, phaseRows } from './dosResults.ts';
-import type { ScenarioResult } from './runResult.ts';
+import type { ScenarioResult } from '../results/runResult.ts';
 import { html, type HtmlValue } from './safeHtml.ts';
 
 const msText = (us: number) => (us / 1000).toFixed(us < 10_000 ? 2 : us < 100_000 ? 1 : 0);

@@ -6,7 +6,7 @@ import { sumTraffic, trafficOf } from './trafficTotals.ts';
 import { capacityFinding, capacityText } from './capacityCharts.ts';
 import type { BaselineComparison } from './baselineSection.ts';
 import { bytesText, countText, pctText } from './reportNumbers.ts';
-import { VERDICTS, type RunResult, type Verdict } from './runResult.ts';
+import { VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 
 export interface HeadlineAnchors {

@@ -11,7 +11,7 @@
 import { compareWithBaseline, baselineSection, type BaselineComparison } from './baselineSection.ts';
 import { capacityCharts } from './capacityCharts.ts';
 import { headlineFigures } from './headlineFigures.ts';
-import { nothingTested, type MetricResult, type RunResult, type RunToxic, type ScenarioResult, type Verdict } from './runResult.ts';
+import { nothingTested, type MetricResult, type RunResult, type RunToxic, type ScenarioResult, type Verdict } from '../results/runResult.ts';
 import { msText, secondsText } from './reportNumbers.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from './sampleSize.ts';

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { htmlReport } from './htmlReport.ts';
 import { readRunResult, resultsPath } from './readRunResult.ts';
-import type { RunResult } from './runResult.ts';
+import type { RunResult } from '../results/runResult.ts';
 
 /**
  * Reads `--baseline` (a results directory or its results.json); a path that is not one is a

@@ -1,7 +1,7 @@
 // junit.xml for CI test reporters: one testsuite per run, one testcase per scenario, failed checks
 // as <failure>, skips with their reason; a scenario a signal interrupted is an <error>, one it never
 // started a skip ("not run"). Every string from an agent is escaped.
-import type { RunResult } from './runResult.ts';
+import type { RunResult } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
 
 /**

@@ -25,8 +25,8 @@
 import { sumTraffic } from './trafficTotals.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { UserError } from '../protocol/userError.ts';
-import { identityDifferences } from './runIdentity.ts';
-import { baseName } from './metricNames.ts';
+import { identityDifferences } from '../results/runIdentity.ts';
+import { baseName } from '../results/metricNames.ts';
 import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
 import {
   LOG_LINES_KEPT,
@@ -43,7 +43,7 @@ import {
   type TrafficPoint,
   type TrafficRecord,
   type Verdict,
-} from './runResult.ts';
+} from '../results/runResult.ts';
 
 export interface MergeInput {
   run: RunResult;

@@ -6,11 +6,9 @@
 // the last traffic figures, so a long scenario never looks hung.
 // A reason or a log line may quote the agent: every line goes through printableLine (terminalText.ts).
 import cliProgress from 'cli-progress';
-import type { LiveTraffic, ProgressEvent, ScenarioBoundaryEvent, ScenarioLogEvent } from './progressEvents.ts';
-import { VERDICTS, type ScenarioResult } from './runResult.ts';
+import type { LiveTraffic, RunObserver, ScenarioEnd, ScenarioLogLine, ScenarioPosition, ScenarioTraffic } from '../results/runObserver.ts';
+import { VERDICTS, type ScenarioResult } from '../results/runResult.ts';
 import { printableLine } from './terminalText.ts';
-
-export type { ProgressEvent } from './progressEvents.ts';
 
 export type ProgressMode = 'bar' | 'lines';
 
@@ -23,20 +21,17 @@ export function progressMode(isTTY: boolean | undefined, env: NodeJS.ProcessEnv 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const position = (index: number, total: number) => `[${index + 1}/${total}]`;
 
-type Position = Pick<ScenarioBoundaryEvent, 'scenario' | 'index' | 'total'>;
-
-export function startLine(e: ScenarioBoundaryEvent): string {
+export function startLine(e: ScenarioPosition): string {
   return printableLine(`${position(e.index, e.total)} ${e.scenario} …`);
 }
 
-export function endLine(e: ScenarioBoundaryEvent): string {
+export function endLine(e: ScenarioEnd): string {
   const r = e.result;
-  if (!r) return printableLine(`${position(e.index, e.total)} ${e.scenario}: ended`);
   return printableLine(`${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`);
 }
 
 /** A scenario's ctx.log line as the run shows it: `  [capacity] 40/s: …`, one line whatever it holds. */
-export function logLine(e: Pick<ScenarioLogEvent, 'scenario' | 'line'>): string {
+export function logLine(e: Pick<ScenarioLogLine, 'scenario' | 'line'>): string {
   return printableLine(`  [${e.scenario}] ${e.line}`);
 }
 
@@ -53,7 +48,7 @@ export function liveText(live: LiveTraffic): string {
 /** Figures older than this are no longer "the last second": the heartbeat shows the totals only. */
 const STALE_MS = 2_500;
 
-export function stillRunningLine(e: Position, elapsedMs: number, live?: { traffic: LiveTraffic; ageMs: number }): string {
+export function stillRunningLine(e: ScenarioPosition, elapsedMs: number, live?: { traffic: LiveTraffic; ageMs: number }): string {
   let traffic = '';
   if (live) {
     traffic = live.ageMs <= STALE_MS ? ` · ${liveText(live.traffic)}` : ` · ${live.traffic.requests} requests, ${live.traffic.errors} errors so far`;
@@ -96,12 +91,13 @@ export interface ProgressOutputOptions {
   heartbeatMs?: number;
 }
 
-interface Running extends Position {
+interface Running extends ScenarioPosition {
   startedAt: number;
   live?: { traffic: LiveTraffic; at: number };
 }
 
-export class ProgressOutput {
+/** A run observer: hand it to runScenarios (with any others, through fanOut). */
+export class ProgressOutput implements RunObserver {
   private readonly stream: NodeJS.WriteStream;
   readonly mode: ProgressMode;
   private readonly heartbeatMs: number;
@@ -117,15 +113,7 @@ export class ProgressOutput {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
   }
 
-  /** Hand this to runScenarios as onProgress. */
-  readonly onProgress = (e: ProgressEvent): void => {
-    if (e.phase === 'log') this.logged(e);
-    else if (e.phase === 'traffic') this.traffic(e.scenario, e.live);
-    else if (e.phase === 'start') this.started(e);
-    else this.ended(e);
-  };
-
-  private started(e: ScenarioBoundaryEvent): void {
+  onScenarioStart(e: ScenarioPosition): void {
     clearInterval(this.timer);
     const running: Running = { scenario: e.scenario, index: e.index, total: e.total, startedAt: performance.now() };
     this.running = running;
@@ -160,15 +148,15 @@ export class ProgressOutput {
     return printableLine(` · ${liveText(live.traffic)}`);
   }
 
-  private traffic(scenario: string, traffic: LiveTraffic): void {
+  onTraffic(e: ScenarioTraffic): void {
     const running = this.running;
     // Late figures of a scenario that already ended are not the current one's.
-    if (!running || running.scenario !== scenario) return;
-    running.live = { traffic, at: performance.now() };
+    if (!running || running.scenario !== e.scenario) return;
+    running.live = { traffic: e.live, at: performance.now() };
     this.bar?.update({ live: this.liveOnBar(running) });
   }
 
-  private logged(e: ScenarioLogEvent): void {
+  onLog(e: ScenarioLogLine): void {
     const line = logLine(e);
     if (this.mode === 'lines' || !this.multibar) {
       this.stream.write(`${line}\n`);
@@ -178,16 +166,16 @@ export class ProgressOutput {
     for (const piece of wrapToColumns(line, this.stream.columns ?? 80)) this.multibar.log(`${piece}\n`);
   }
 
-  private ended(e: ScenarioBoundaryEvent): void {
+  onScenarioEnd(e: ScenarioEnd): void {
     clearInterval(this.timer);
     this.running = undefined;
-    if (e.result) this.results.push(e.result);
+    this.results.push(e.result);
     if (this.mode === 'lines') {
       this.stream.write(`${endLine(e)}\n`);
       return;
     }
     // On the bar, only what needs a look stays on screen; every verdict is in the summary after.
-    if (e.result && e.result.verdict !== 'passed') for (const piece of wrapToColumns(endLine(e), this.stream.columns ?? 80)) this.multibar?.log(`${piece}\n`);
+    if (e.result.verdict !== 'passed') for (const piece of wrapToColumns(endLine(e), this.stream.columns ?? 80)) this.multibar?.log(`${piece}\n`);
     this.bar?.update(e.index + 1, { scenario: '', elapsed: '', live: '', tally: `${tally(this.results)} ` });
   }
 

@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../protocol/userError.ts';
-import { RESULTS_SCHEMA, type RunResult } from './runResult.ts';
+import { RESULTS_SCHEMA, type RunResult } from '../results/runResult.ts';
 
 export function resultsPath(fileOrDir: string): string {
   let isDir: boolean;

@@ -4,7 +4,7 @@
 // faults timeline (attacks as lanes too), all over time on the one axis timeAxis() gives.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { attackWindows } from './dosResults.ts';
-import type { FaultEvent, ScenarioResult } from './runResult.ts';
+import type { FaultEvent, ScenarioResult } from '../results/runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
 import { percentileShown } from './sampleSize.ts';
 import { laneChart, xyChart, type Axis, type Lane, type Marker, type Span, type Tick } from './svgChart.ts';

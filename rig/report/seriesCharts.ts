@@ -3,7 +3,7 @@
 // `<y>_vs_<x>` with units in the names, which become the axis labels. A series over time (`_vs_s`:
 // seconds since the scenario started, e.g. the DoS scenarios' agent_rss_mb_vs_s) is drawn with the
 // attack windows shaded, on the scenario's whole time axis.
-import type { ScenarioResult, SeriesPoint } from './runResult.ts';
+import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
 import { CAPACITY_SERIES } from './capacityCharts.ts';
 import { PALETTE, timeAxis, timeOverlay } from './scenarioCharts.ts';

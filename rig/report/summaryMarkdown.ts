@@ -1,10 +1,10 @@
 // summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
-import { nothingTested, type RunResult, type Verdict } from './runResult.ts';
+import { nothingTested, type RunResult, type Verdict } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
-import type { ScenarioResult } from './runResult.ts';
+import type { ScenarioResult } from '../results/runResult.ts';
 
 const ICON: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
 const HEADLINE: Record<Verdict, string> = { passed: 'passed', failed: 'FAILED', skipped: 'NOTHING TESTED', errored: 'FAILED', interrupted: 'INTERRUPTED', 'not-run': 'INTERRUPTED' };

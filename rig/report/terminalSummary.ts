@@ -8,9 +8,9 @@
 import { sumTraffic, trafficOf } from './trafficTotals.ts';
 import { geometricRates } from '../load/arrivalSchedule.ts';
 import { attackTax, isDosResult } from './dosResults.ts';
-import { baseName } from './metricNames.ts';
+import { baseName } from '../results/metricNames.ts';
 import { progressMode } from './progressOutput.ts';
-import { nothingTested, VERDICTS, type MetricResult, type RunResult, type ScenarioResult, type SeriesPoint, type Verdict } from './runResult.ts';
+import { nothingTested, VERDICTS, type MetricResult, type RunResult, type ScenarioResult, type SeriesPoint, type Verdict } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { printableLine } from './terminalText.ts';
 

@@ -5,9 +5,9 @@
 // to measure breaks, so a typo or a skipped scenario cannot pass a gate silently (a scenario that
 // ran records its declared counters, 0 included; thresholdNames.ts refuses unknown names up front).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
-import type { RunResult, ScenarioResult, ThresholdResult } from './runResult.ts';
+import type { RunResult, ScenarioResult, ThresholdResult } from '../results/runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
-import { baseName, keyMatches } from './metricNames.ts';
+import { baseName, keyMatches } from '../results/metricNames.ts';
 import { printableLine } from './terminalText.ts';
 
 const keysOf = (record: Record<string, unknown>, name: string): string[] => Object.keys(record).filter((key) => keyMatches(key, name));

@@ -4,7 +4,7 @@
 // regular expression and a few rules, so it is written here rather than pulled in from a library.
 import { readFileSync } from 'node:fs';
 import { UserError } from '../protocol/userError.ts';
-import { LABELLED_NAME_SOURCE } from './metricNames.ts';
+import { LABELLED_NAME_SOURCE } from '../results/metricNames.ts';
 
 export type ThresholdOperator = '<' | '<=' | '>' | '>=' | '==';
 

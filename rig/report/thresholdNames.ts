@@ -3,7 +3,7 @@
 // typo or a metric no scenario records is a usage error naming it, so it never passes as "0".
 import { UserError } from '../protocol/userError.ts';
 import { CHECKS_NAME, type Threshold } from './thresholdExpression.ts';
-import { baseName, didYouMean, labelKeys, parseDeclaredName, type RecordedMeasures } from './metricNames.ts';
+import { baseName, didYouMean, labelKeys, parseDeclaredName, type RecordedMeasures } from '../results/metricNames.ts';
 
 export interface DeclaringScenario {
   name: string;

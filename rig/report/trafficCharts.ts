@@ -3,7 +3,7 @@
 // scenario's time axis, under the same shading as its latency), and a table per A2A operation.
 // Results written before traffic was recorded have none: each part then says "not recorded",
 // never an empty chart.
-import type { OperationStats, ScenarioResult, TrafficPoint } from './runResult.ts';
+import type { OperationStats, ScenarioResult, TrafficPoint } from '../results/runResult.ts';
 import { bytesText, countText, msText, pctText, rateText } from './reportNumbers.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { minSamplesFor, percentileShown } from './sampleSize.ts';

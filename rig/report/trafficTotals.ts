@@ -1,7 +1,7 @@
 // The traffic of several scenarios (or runs) added up: requests, errors and bytes from their
 // totals, and the errors split into refusals (the agent answered with an error, often provoked on
 // purpose) and failures (no usable reply). One sum for the terminal, report.html and merge.
-import type { ScenarioResult, TrafficRecord } from './runResult.ts';
+import type { ScenarioResult, TrafficRecord } from '../results/runResult.ts';
 
 export interface TrafficSum {
   requests: number;

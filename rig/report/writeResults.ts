@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { htmlReport, type HtmlReportOptions } from './htmlReport.ts';
 import { junitXml } from './junitXml.ts';
-import type { RunResult } from './runResult.ts';
+import type { RunResult } from '../results/runResult.ts';
 import { summaryMarkdown } from './summaryMarkdown.ts';
 
 export const RESULT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.html'] as const;

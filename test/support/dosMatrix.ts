@@ -3,7 +3,7 @@
 // DoS scenarios against the embedded reference agent with the tests' short phases (dosRuns.ts).
 import { loadScenarios, selectScenarios } from '../../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../../rig/engine/runScenarios.ts';
-import type { RunResult } from '../../rig/report/runResult.ts';
+import type { RunResult } from '../../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './proxyBackends.ts';
 import { fastDosParams, type ParamOverrides } from './dosRuns.ts';
 

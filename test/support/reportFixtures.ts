@@ -1,10 +1,10 @@
-// Hand-made results for report.html's tests, in the shapes of rig/report/runResult.ts that issue 15
+// Hand-made results for report.html's tests, in the shapes of rig/results/runResult.ts that issue 15
 // added (traffic per operation and over time, log lines, an errored scenario's stack): a capacity
 // search whose steps show in the latency timeline (round_trip{rate=N}), its traffic (offered vs
 // achieved), its curve (p50/p95/p99, achieved rate, sustainable); a fault scenario; an errored one.
 // Latencies go through the real histogram and timeline; nothing but the data is made up.
 import { LatencyTimeline } from '../../rig/metrics/latencyTimeline.ts';
-import type { LogLine, OperationStats, RunResult, ScenarioResult, SeriesPoint, TrafficPoint, TrafficRecord } from '../../rig/report/runResult.ts';
+import type { LogLine, OperationStats, RunResult, ScenarioResult, SeriesPoint, TrafficPoint, TrafficRecord } from '../../rig/results/runResult.ts';
 import { metricOf, run, samples, scenario } from './runResultFixture.ts';
 
 export interface OperationSpec {

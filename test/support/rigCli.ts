@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
-import type { RunResult } from '../../rig/report/runResult.ts';
+import type { RunResult } from '../../rig/results/runResult.ts';
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 

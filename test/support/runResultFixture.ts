@@ -2,8 +2,8 @@
 // through the same histogram and encoding a real run uses, so nothing is hard-coded but the data.
 import { LatencyHistogram } from '../../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../../rig/metrics/latencyTimeline.ts';
-import type { RecordedMeasures } from '../../rig/report/metricNames.ts';
-import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../../rig/report/runResult.ts';
+import type { RecordedMeasures } from '../../rig/results/metricNames.ts';
+import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../../rig/results/runResult.ts';
 
 export interface ScenarioSpec {
   verdict?: Verdict;

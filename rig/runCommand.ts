@@ -4,33 +4,34 @@
 // tested (or a skip under --fail-on-skip), 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import type { Generation } from '../protocol/a2aTypes.ts';
-import { UserError } from '../protocol/userError.ts';
-import { toxiproxyOption, type ToxiproxyChoice } from '../proxy/backend.ts';
-import type { ToxicSpec } from '../proxy/faultControl.ts';
-import { parseToxicArgument } from '../proxy/toxicArgument.ts';
-import { writeResults } from '../report/writeResults.ts';
-import { readBaseline } from '../report/htmlReportCommand.ts';
-import { ProgressOutput } from '../report/progressOutput.ts';
-import { summaryColor, summaryWidth, terminalSummary } from '../report/terminalSummary.ts';
-import { isFaultName, unknownFaultMessage } from '../agent/faults.ts';
-import { printableLine } from '../report/terminalText.ts';
-import type { RunResult } from '../report/runResult.ts';
-import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from '../report/thresholdOptions.ts';
-import { applyThresholds, brokenThresholdLines } from '../report/thresholdEvaluation.ts';
-import { checkThresholdNames } from '../report/thresholdNames.ts';
-import { NEED_LABELS, PROFILES, type ProfileName, type ScenarioNeeds } from './defineScenario.ts';
-import { displayPath, failureText, loadCatalog, type Catalog } from './scenarioCatalog.ts';
-import { runScenarios } from './runScenarios.ts';
-import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './paramOverrides.ts';
-import { addMetricsPortOption, startLiveMetrics } from './liveMetricsOption.ts';
-import { EXIT } from '../exitCodes.ts';
-import { logInternalError } from '../internalError.ts';
-import { nothingTested } from '../report/runResult.ts';
-import { prepareOutDir } from './outDir.ts';
-import { RunInterrupt, type RunSignal } from './runInterrupt.ts';
-import { newRunId } from './runScenarios.ts';
-import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './containerRunOptions.ts';
+import type { Generation } from './protocol/a2aTypes.ts';
+import { UserError } from './protocol/userError.ts';
+import { toxiproxyOption, type ToxiproxyChoice } from './proxy/backend.ts';
+import type { ToxicSpec } from './proxy/faultControl.ts';
+import { parseToxicArgument } from './proxy/toxicArgument.ts';
+import { writeResults } from './report/writeResults.ts';
+import { readBaseline } from './report/htmlReportCommand.ts';
+import { ProgressOutput } from './report/progressOutput.ts';
+import { summaryColor, summaryWidth, terminalSummary } from './report/terminalSummary.ts';
+import { isFaultName, unknownFaultMessage } from './agent/faults.ts';
+import { printableLine } from './report/terminalText.ts';
+import type { RunResult } from './results/runResult.ts';
+import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './report/thresholdOptions.ts';
+import { applyThresholds, brokenThresholdLines } from './report/thresholdEvaluation.ts';
+import { checkThresholdNames } from './report/thresholdNames.ts';
+import { NEED_LABELS, PROFILES, type ProfileName, type ScenarioNeeds } from './engine/defineScenario.ts';
+import { displayPath, failureText, loadCatalog, type Catalog } from './engine/scenarioCatalog.ts';
+import { runScenarios } from './engine/runScenarios.ts';
+import { parseParamArgument, resolveParamOverrides, type ParamArgument } from './engine/paramOverrides.ts';
+import { addMetricsPortOption, startLiveMetrics } from './engine/liveMetricsOption.ts';
+import { EXIT } from './exitCodes.ts';
+import { logInternalError } from './internalError.ts';
+import { nothingTested } from './results/runResult.ts';
+import { fanOut } from './results/runObserver.ts';
+import { prepareOutDir } from './report/outDir.ts';
+import { RunInterrupt, type RunSignal } from './engine/runInterrupt.ts';
+import { newRunId } from './engine/runScenarios.ts';
+import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
 
 interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
@@ -149,7 +150,6 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   let closeContainers: (() => Promise<void>) | undefined;
   try {
     live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
-    const metrics = live;
     const containers = flags.env === 'containers' ? await containerRunOptions(flags) : undefined;
     closeContainers = containers?.onClose;
     const run = await runScenarios(scenarios, {
@@ -166,11 +166,8 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       announce: (line) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`),
       paramOverrides,
       ...containers,
-      liveMetrics: metrics.metrics,
-      onProgress: (event) => {
-        progress.onProgress(event);
-        if (event.phase === 'start' || event.phase === 'end') metrics.onProgress(event);
-      },
+      // Who watches the run: the display always, the live metrics when --metrics-port was given.
+      observer: fanOut([progress, live.observer]),
     }).finally(() => progress.stop());
     const evaluated = applyThresholds(run, thresholds);
     // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.

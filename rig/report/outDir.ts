@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { UserError } from '../protocol/userError.ts';
-import { RESULT_FILES } from '../report/writeResults.ts';
+import { RESULT_FILES } from './writeResults.ts';
 
 /** The error log of a run the rig itself broke (cli.ts). */
 export const ERROR_LOG = 'error.log';

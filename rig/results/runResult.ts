@@ -64,7 +64,7 @@ export interface ScenarioResult {
   series?: Record<string, SeriesPoint[]>;
   /**
    * What the scenario declared it can record: its latency metrics and its counters with their
-   * meaning (tally, throughput, limit-or-never; see rig/report/metricNames.ts). `compare` reads
+   * meaning (tally, throughput, limit-or-never; see rig/results/metricNames.ts). `compare` reads
    * the counters' direction from here. Absent in results written before it existed.
    */
   records?: RecordedMeasures;
@@ -170,7 +170,7 @@ export interface RunResult {
     generation?: string;
     hitlDeclared?: boolean;
     agentFaults: string[];
-    /** The agent card's digest, its URLs left out (rig/report/runIdentity.ts): merge refuses cards that differ. */
+    /** The agent card's digest, its URLs left out (rig/results/runIdentity.ts): merge refuses cards that differ. */
     cardDigest?: string;
     /** The JSON-RPC endpoint the rig called (the card's, never the proxy's). */
     rpcUrl?: string;
