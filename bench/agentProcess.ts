@@ -1,11 +1,10 @@
 // An agent under load runs in a process of its own, so its CPU is not shared with the load
 // generator's event loop: the reference agent (`a2a-rig agent`) and the SDK agent
 // (bench/sdkAgentProcess.ts) both print `{"url": ...}` as their first stdout line.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
 
 export const repoRoot = new URL('../', import.meta.url).pathname;
 const START_TIMEOUT_MS = 30_000;
@@ -18,59 +17,31 @@ export interface AgentProcess {
   stop(): Promise<void>;
 }
 
-async function urlLine(child: ChildProcess, name: string): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const line = await Promise.race([
-      new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
-      new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before printing its URL`)))),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${name} did not print its URL within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS))),
-    ]);
-    return (JSON.parse(line) as { url: string }).url;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function owned(name: string, child: ChildProcess, cleanup: () => void = () => {}): (url: string) => AgentProcess {
-  // Reaped if this benchmark dies first: a stray agent would disturb every later measurement.
-  const reap = () => child.kill('SIGKILL');
-  process.once('exit', reap);
-  return (url) => ({
+// Reaped (-9) if this benchmark dies first (jsonLineChild.ts): a stray agent would disturb every
+// later measurement. Its stderr goes on to ours.
+async function start(name: string, args: string[], cleanup: () => void = () => {}): Promise<AgentProcess> {
+  const agent = await startJsonLineChild<{ url: string }>(process.execPath, args, { name, timeoutMs: START_TIMEOUT_MS, cwd: repoRoot, echoStderr: true }).catch((err: unknown) => {
+    cleanup();
+    throw err;
+  });
+  return {
     name,
-    url,
-    pid: child.pid!,
+    url: agent.info.url,
+    pid: agent.child.pid!,
     async stop() {
-      process.removeListener('exit', reap);
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-        await exited;
-        clearTimeout(timer);
-      }
+      await agent.stop(STOP_TIMEOUT_MS);
       cleanup();
     },
-  });
+  };
 }
 
 /** The reference agent with its outbox in a fresh temporary database; `args` adds e.g. `--fault volatile-outbox`. */
-export async function startReferenceAgent(name: string, args: string[] = []): Promise<AgentProcess> {
+export function startReferenceAgent(name: string, args: string[] = []): Promise<AgentProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-bench-'));
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', '--db', join(dir, 'outbox.db'), ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const make = owned(name, child, () => rmSync(dir, { recursive: true, force: true }));
-  return make(await urlLine(child, name));
+  return start(name, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', '--db', join(dir, 'outbox.db'), ...args], () => rmSync(dir, { recursive: true, force: true }));
 }
 
 /** The @a2a-js/sdk 1.3.0 agent of test/support/sdkMinimalAgent.ts (express, in-memory task store). */
-export async function startSdkAgent(name: string): Promise<AgentProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench/sdkAgentProcess.ts')], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const make = owned(name, child);
-  return make(await urlLine(child, name));
+export function startSdkAgent(name: string): Promise<AgentProcess> {
+  return start(name, ['--import', 'tsx', join(repoRoot, 'bench/sdkAgentProcess.ts')]);
 }

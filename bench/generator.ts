@@ -23,15 +23,15 @@
 //     of a gap is the HTTP client and how much the A2A layer (parse, S-2 guard, event history).
 // Prints the rates and ratios, then (last line) the machine-readable rows (bench/benchRows.ts).
 // Run: npx tsx bench/generator.ts. Env: CONNECTIONS (32), STEP_MS (3000), AUTOCANNON_S (5), IN_FLIGHT.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
+import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import { answerRequests, getTaskRequests, sendMessageRequests } from '../rig/load/agentOperationRequests.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
@@ -54,15 +54,9 @@ const GOAL = 0.9;
 // that cannot keep up fails every attempt.
 const ATTEMPTS = Number(process.env.ATTEMPTS ?? 3);
 
-const target = spawn(process.execPath, [new URL('./trivialA2ATarget.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
-const reap = () => target.kill('SIGKILL');
-process.once('exit', reap);
-const port = Number(
-  await Promise.race([
-    new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once('line', resolve)),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the target did not start within 10 s')), 10_000)),
-  ]),
-);
+// It prints its port, a JSON number; killed (-9) if this benchmark exits first (jsonLineChild.ts).
+const target = await startJsonLineChild<number>(process.execPath, [new URL('./trivialA2ATarget.mjs', import.meta.url).pathname], { name: 'the target', timeoutMs: 10_000, echoStderr: true });
+const port = target.info;
 const url = `http://127.0.0.1:${port}/`;
 const agent = describeAgent(url, `${url}.well-known/agent-card.json`, { url, protocolVersion: '0.3.0', supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }, '1.0');
 
@@ -259,7 +253,7 @@ const cpu = { autocannon: median(cpuPerRequest.autocannon), a2aClient: median(cp
 console.log(`CPU of this process per request (median over runs/steps): autocannon ${cpu.autocannon.toFixed(0)} µs, A2AClient ${cpu.a2aClient.toFixed(0)} µs, transport alone ${cpu.transport.toFixed(0)} µs`);
 
 rmSync(wrkDir, { recursive: true, force: true });
-reap();
+await target.kill();
 const detail = `open model ${openRate} req/s (A2AClient, SendMessage/answer/GetTask mix, ${IN_FLIGHT} in flight, ${CONNECTIONS} connections)`;
 const rows: BenchRow[] = [
   { id: 'generator.openModel.ratioToAutocannon', label: "open model with the rig's A2AClient / raw autocannon, trivial A2A target", value: Number(ratio.toFixed(3)), unit: 'x', goal: { op: '>=', value: GOAL }, detail: `${detail}; autocannon ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})` },

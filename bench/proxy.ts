@@ -5,13 +5,12 @@
 // request and bulk throughput, and the embedded/real ratios. Goal: embedded overhead ≤ 1.2× real.
 //
 //   npx tsx bench/proxy.ts            (TOXIPROXY_SERVER, PATH or .tools/bin/server for the real one)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus } from 'node:os';
-import { createInterface } from 'node:readline';
 import * as hdr from 'hdr-histogram-js';
 import { Client, Pool } from 'undici';
+import { startJsonLineChild, type JsonLineChild } from '../rig/engine/jsonLineChild.ts';
 import { findToxiproxyBinary } from '../rig/proxy/backend.ts';
 import { spawnToxiproxyServer, type SpawnedToxiproxy } from '../rig/proxy/toxiproxyServerProcess.ts';
 
@@ -58,13 +57,8 @@ async function startUpstream(): Promise<{ server: Server; address: string }> {
   return { server, address: `127.0.0.1:${(server.address() as { port: number }).port}` };
 }
 
-async function startEmbeddedProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [`${repoRoot}bin/a2a-rig.js`, 'proxy', '--api-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await Promise.race([
-    new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a2a-rig proxy did not start within 20 s')), 20_000)),
-  ]);
-  return { url: (JSON.parse(line) as { api: string }).api, child };
+function startEmbeddedProcess(): Promise<JsonLineChild<{ api: string }>> {
+  return startJsonLineChild(process.execPath, [`${repoRoot}bin/a2a-rig.js`, 'proxy', '--api-port', '0'], { name: 'a2a-rig proxy', timeoutMs: 20_000, echoStderr: true });
 }
 
 async function proxyThrough(api: string, upstream: string): Promise<string> {
@@ -137,7 +131,7 @@ async function main(): Promise<void> {
   });
   const targets: Target[] = [
     newTarget('direct', `http://${upstream.address}`),
-    newTarget('embedded', await proxyThrough(embedded.url, upstream.address)),
+    newTarget('embedded', await proxyThrough(embedded.info.api, upstream.address)),
   ];
   if (real) targets.push(newTarget('real', await proxyThrough(real.url, upstream.address)));
 
@@ -154,7 +148,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
     await Promise.all([...clients.values()].map((c) => c.close()));
   } finally {
-    embedded.child.kill('SIGTERM');
+    await embedded.stop(5_000);
     await real?.close();
     upstream.server.closeAllConnections();
     upstream.server.close();

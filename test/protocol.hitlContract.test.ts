@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EnvelopeGuard } from '../rig/client/envelopeGuard.ts';
-import { HITL_PROMPT_URI, invalidResponseExample, promptEnvelopeSchema, responseEnvelopeSchema } from '../rig/protocol/hitlPrompt.ts';
+import { HITL_PROMPT_URI, invalidResponseExample, promptEnvelopeSchema } from '../rig/protocol/hitlPrompt.ts';
 
 const contractFile = (name: string) => JSON.parse(readFileSync(new URL(`../rig/protocol/contracts/hitl-prompt-v1/${name}`, import.meta.url), 'utf8'));
 const guard = new EnvelopeGuard();
@@ -18,7 +18,6 @@ const status = (env: unknown, timestamp: string) => ({ state: 'TASK_STATE_INPUT_
 describe('the published contract files', () => {
   it('are what rig/protocol uses, unchanged', () => {
     expect(promptEnvelopeSchema).toEqual(contractFile('envelope.schema.json'));
-    expect(responseEnvelopeSchema).toEqual(contractFile('response.schema.json'));
     expect(invalidResponseExample).toEqual(contractFile('examples/invalid-response-422.json'));
   });
 

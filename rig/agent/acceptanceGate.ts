@@ -6,21 +6,22 @@
 // gate checks the criteria itself instead and ends COMPLETED or FAILED (AcceptanceCriteriaNotMet).
 // A pending gate fails after acceptanceTimeoutSeconds: the deadline is stored, so a restart re-arms
 // it and one that passed while the agent was down fires at startup. Decisions: acceptanceDecisions.ts.
-import type { Message, TaskState } from '../protocol/a2aTypes.ts';
+import type { Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import {
   ACCEPTANCE_URI,
   CRITERIA_KEY,
   MAX_ACCEPTANCE_TIMEOUT_S,
   PENDING_KEY,
 } from '../protocol/acceptance.ts';
+import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { readCriteria } from './acceptanceCriteria.ts';
 import type { GateRow } from './acceptanceGateStore.ts';
 import { checkArtifacts, notMetStatus } from './artifactSelfCheck.ts';
 import { decidersOf, principalOf } from './decisionAuthority.ts';
-import type { TaskRow } from './outbox.ts';
+import type { FaultSet } from './faults.ts';
+import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
 import type { ArtifactStep, Script } from './script.ts';
-import type { TaskEngine } from './taskEngine.ts';
 
 /** Longest single timer: setTimeout fires at once beyond 2^31-1 ms, so a later deadline is re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -42,6 +43,18 @@ export interface GateRequest {
   authorization?: string;
 }
 
+/** What a gate drives of the task engine (taskEngine.ts, which creates its gate with itself). */
+export interface GatedEngine {
+  readonly outbox: Outbox;
+  readonly validator: GuardedValidator;
+  readonly faults: FaultSet;
+  later(ms: number, fn: () => void): void;
+  commit(row: TaskRow, mutate: (task: Task) => void, eventOf: (task: Task) => StreamResponse, alsoWrite?: () => void): StoredEvent;
+  setStatus(row: TaskRow, state: TaskState, text?: string, metadata?: Record<string, unknown>, alsoWrite?: () => void): StoredEvent;
+  agentMessage(task: Task, text: string, metadata?: Record<string, unknown>): Message;
+  emitArtifact(row: TaskRow, spec: ArtifactStep['artifact'], alsoWrite?: () => void): boolean;
+}
+
 /** Thrown inside a transition's transaction when its conditional UPDATE lost: rolls it back. */
 export class GateMoved extends Error {}
 
@@ -49,7 +62,7 @@ export class AcceptanceGate {
   /** The acceptance-forgets-rejections fault keeps the count here instead of in the outbox. */
   private readonly rejectionsInMemory = new Map<string, number>();
 
-  constructor(private readonly engine: TaskEngine) {}
+  constructor(private readonly engine: GatedEngine) {}
 
   private get store() {
     return this.engine.outbox.gates;

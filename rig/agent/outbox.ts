@@ -17,28 +17,13 @@ import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, type Task
 import { migrateWholeTaskRows } from './outboxMigration.ts';
 import { GateStore } from './acceptanceGateStore.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import type { TaskRow } from './taskRow.ts';
 
 export interface StoredEvent {
   seq: number;
   eventId: string;
   taskId: string;
   event: StreamResponse;
-}
-
-export interface TaskRow {
-  task: Task;
-  script: unknown;
-  step: number;
-  activated: boolean;
-  lastAnswer: unknown;
-  lastSeq: number;
-  /** Messages and serialized bytes in the stored history (task.history itself is not loaded, and
-   * is empty in a row read back). */
-  historyCount: number;
-  historyBytes: number;
-  /** The newest history messages with their sizes, oldest first (taskRowCache.ts), kept for rows
-   * this process created; absent on a row read back (views then read the table). */
-  tail?: Array<{ message: Message; bytes: number }>;
 }
 
 export interface PromptRow {
@@ -141,6 +126,7 @@ function toPromptRow(r: Record<string, unknown>): PromptRow {
 
 export type { AfterCommit } from './groupCommit.ts';
 export type { TaskCacheLimits } from './taskRowCache.ts';
+export type { TaskRow } from './taskRow.ts';
 
 export class Outbox {
   private readonly db: Database.Database;

@@ -3,7 +3,7 @@
 // JSON.parse, and seq and history counts live in the row and are written with it (outbox.ts).
 // Also the history tail a cached row keeps for its views.
 import type { Message } from '../protocol/a2aTypes.ts';
-import type { TaskRow } from './outbox.ts';
+import type { TaskRow } from './taskRow.ts';
 
 /** Bounds of the cache (Outbox option `cache`; the agent passes limits.taskCacheRows and
  * taskCacheBytes, agentLimits.ts). */

@@ -51,9 +51,3 @@ export const ATTACKS: Record<AttackName, Attack<any>> = {
   'unread-streams': unreadStreams,
   'unread-replay': unreadReplay,
 };
-
-export function isAttackName(name: string): name is AttackName {
-  return Object.hasOwn(ATTACKS, name);
-}
-
-export { attackTarget, scriptedPromptOpener, DEFAULT_SOURCE_ADDRESS, type AttackTargetOptions } from './attackTarget.ts';

@@ -12,7 +12,7 @@
 //   }
 //   await client.close();
 import { randomUUID } from 'node:crypto';
-import type { Generation, Message, Operation, StreamResponse, Task } from '../protocol/a2aTypes.ts';
+import type { Generation, Operation, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -24,14 +24,16 @@ import type { ByteTally } from './byteTally.ts';
 import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
-import { JsonRpcTransport, assertBearerToken, type A2AHeaders, type ExchangeMeta, type ExchangeOptions, type RpcReply, type TransportLimits } from './jsonRpcTransport.ts';
+import { JsonRpcTransport, assertBearerToken, type A2AHeaders, type ExchangeOptions, type RpcReply, type TransportLimits } from './jsonRpcTransport.ts';
 import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
 import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
 import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
-import type { RpcErrorBody } from './rpcReply.ts';
 import { TaskEventStream } from './taskEventStream.ts';
 import { TransportError } from './transportError.ts';
+import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
+
+export type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 
 export interface A2AClientOptions {
   /** 'auto' (default) reads it from the card; '1.0' or '0.3' forces it (`--a2a-version`). */
@@ -89,34 +91,6 @@ function operationName(op: CallOperation): string {
   return METHOD_NAMES['1.0'][op]!;
 }
 
-export interface CallOptions extends ExchangeOptions {
-  /** Extensions to activate on this call instead of the client's ([] activates none). */
-  extensions?: readonly string[];
-  /** Sent as `Authorization: Bearer <token>` on this call (acceptance decisions are authorized by it). */
-  bearerToken?: string;
-  /** Streams only: how long to watch for a refusal framed as the first event (default STREAM_REFUSAL_PEEK_MS). */
-  refusalPeekMs?: number;
-}
-
-export interface SendOptions extends CallOptions {
-  /** Return at once instead of when the task settles (v1.0 `returnImmediately`, v0.3 `blocking: false`). */
-  returnImmediately?: boolean;
-  historyLength?: number;
-}
-
-/** A unary call's outcome: the value or the JSON-RPC error, with HTTP status, echo and latency. */
-export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; error: RpcErrorBody }) & {
-  meta: ExchangeMeta;
-  /** The history connection the response was recorded under (`response-N`). */
-  connectionId: string;
-};
-
-/**
- * A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead,
- * whether as a plain JSON reply or (`inStream`) as the first frame of an event stream.
- */
-export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody; inStream?: boolean }) & { meta: ExchangeMeta };
-
 /**
  * How long a new stream is watched for a refusal framed as its first event before it is handed
  * over. a2a-sdk 0.3.x answers tasks/resubscribe on a parked task with HTTP 200, text/event-stream
@@ -125,8 +99,6 @@ export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false
  * an error frame arriving later still ends the stream with its code (`StreamEnd` 'rpc-error').
  */
 export const STREAM_REFUSAL_PEEK_MS = 1_000;
-
-export type SendResult = { task: Task } | { message: Message };
 
 export class A2AClient {
   readonly history: EventHistory;

@@ -11,12 +11,13 @@
 //   outcome.kind === 'applied' && outcome.state === 'TASK_STATE_COMPLETED'
 import type { Decision } from '../protocol/acceptance.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
-import type { A2AClient, CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './a2aClient.ts';
+import type { AgentDescription } from './agentDiscovery.ts';
+import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 import { acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
 import { gateOf, isPendingAcceptance, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';
 import { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
 import { classifyDecision, decisionFailed, readAcceptanceError, type AcceptanceErrorFacts, type DecisionOutcome } from './decisionOutcome.ts';
-import type { ExchangeMeta } from './jsonRpcTransport.ts';
+import type { ExchangeMeta, RpcReply } from './jsonRpcTransport.ts';
 import type { Message, StreamResponse, Task, TaskStatus } from '../protocol/a2aTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
@@ -45,12 +46,21 @@ export interface GateFacts {
 export type AcceptanceSendOutcome = CallOutcome<SendResult> & GateFacts;
 export type AcceptanceStreamOutcome = StreamOutcome & GateFacts;
 
+/** The calls of the rig's client (a2aClient.ts) the acceptance calls are made through. */
+export interface AcceptanceCallsClient {
+  readonly agent: AgentDescription;
+  readonly activatedExtensions: readonly string[];
+  send(message: OutgoingMessage, options?: SendOptions): Promise<CallOutcome<SendResult>>;
+  sendStream(message: OutgoingMessage, options?: CallOptions): Promise<StreamOutcome>;
+  sendForReply(message: OutgoingMessage, options?: SendOptions, operation?: 'SendMessage' | 'decision'): Promise<RpcReply>;
+}
+
 /**
  * Reached as `client.acceptance` (so scenarios, which see the client only through the engine's
  * ScenarioContext, get the reading helpers here too, not by importing rig/client).
  */
 export class AcceptanceCalls {
-  constructor(private readonly client: A2AClient) {}
+  constructor(private readonly client: AcceptanceCallsClient) {}
 
   /** What the agent's card declares of the extension. */
   get declaration(): AcceptanceDeclaration {

@@ -1,4 +1,4 @@
-// hitl-prompt/v1 as data: the URI, the envelope and response shapes, their JSON Schemas, and the
+// hitl-prompt/v1 as data: the URI, the prompt envelope and its JSON Schema, the rejection example, and the
 // limits the spec makes normative. Both the agent and the rig's client read from here.
 import { readFileSync } from 'node:fs';
 
@@ -32,11 +32,6 @@ export interface PromptEnvelope {
   allowed_responders?: string[];
 }
 
-export interface ResponseEnvelope {
-  prompt_id: string;
-  payload: Record<string, unknown>;
-}
-
 export interface ValidationErrorEntry {
   /** JSON Pointer into the payload, as in the spec's examples/invalid-response-422.json. */
   path: string;
@@ -63,9 +58,6 @@ function deepFreeze<T>(value: T): T {
 
 /** envelope.schema.json: the prompt envelope. */
 export const promptEnvelopeSchema = contract('envelope.schema.json');
-
-/** response.schema.json: the response envelope under metadata.hitl_response_for. */
-export const responseEnvelopeSchema = contract('response.schema.json');
 
 /** examples/invalid-response-422.json: the rejection of an invalid answer, as the contract shows it. */
 export const invalidResponseExample = contract('examples/invalid-response-422.json') as {

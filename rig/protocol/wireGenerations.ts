@@ -33,10 +33,6 @@ export function parseTaskState(value: unknown): TaskState | undefined {
   return STATE_FROM_V03.get(value);
 }
 
-export function stateName(state: TaskState, generation: Generation): string {
-  return generation === '1.0' ? state : V03_STATE[state];
-}
-
 function partToV03(part: Part): JsonObject {
   const common = part.metadata ? { metadata: part.metadata } : {};
   if (part.text !== undefined) return { kind: 'text', text: part.text, ...common };

@@ -1,16 +1,17 @@
 // Starts the reference agent for a test: in-process (fast) or as a child process (for kill -9),
 // each on its own temp database, always torn down.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach } from 'vitest';
+import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
+import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
 import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import type { FaultName } from '../../rig/agent/faults.ts';
 import type { AgentLimits } from '../../rig/agent/agentLimits.ts';
 
-export const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
+export const HITL = HITL_PROMPT_URI;
 const repoRoot = new URL('../../', import.meta.url).pathname;
 
 export function tempDbPath(): { path: string; cleanup: () => void } {
@@ -42,23 +43,12 @@ export interface AgentChild {
 
 /** Spawns `a2a-rig agent` and waits (bounded) for its JSON line on stdout. */
 export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<AgentChild> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const agent = await startJsonLineChild<{ url: string; pid: number }>(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args], {
+    name: 'agent',
+    timeoutMs,
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    new Promise<string>((resolve) => lines.once('line', resolve)),
-    exited.then((code) => Promise.reject(new Error(`agent exited (${code}) before listening: ${stderr}`))),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`agent did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs)),
-  ]).catch((err) => {
-    child.kill('SIGKILL');
-    throw err;
-  });
-  const { url, pid } = JSON.parse(first) as { url: string; pid: number };
-  return { url, pid, child, exited, stderr: () => stderr };
+  const { url, pid } = agent.info;
+  return { url, pid, child: agent.child, exited: agent.exited, stderr: agent.stderr };
 }
 
 /** Agent children and temp dirs a test file owns: each still running is killed (-9) and awaited, and

@@ -1,7 +1,7 @@
 // Runs the real command line (`node bin/a2a-rig.js ...`) as a child process, bounded in time and
 // always reaped, and reads what a run leaves in its --out directory.
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -55,32 +55,8 @@ export interface RigDaemon<T> {
 
 /** Starts a long-running verb (`agent`, `proxy`) and waits (bounded) for its JSON line on stdout. */
 export async function startRigDaemon<T>(args: string[], timeoutMs = 15_000): Promise<RigDaemon<T>> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const line = await Promise.race([
-      new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
-      exited.then(() => Promise.reject(new Error(`a2a-rig ${args.join(' ')} exited before listening: ${stderr}`))),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`a2a-rig ${args.join(' ')} did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs))),
-    ]);
-    return { info: JSON.parse(line) as T, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
+  const daemon = await startJsonLineChild<T>(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { name: `a2a-rig ${args.join(' ')}`, timeoutMs, cwd: repoRoot });
+  return { info: daemon.info, stop: () => daemon.stop(5_000) };
 }
 
 export interface JunitCase {

@@ -7,7 +7,7 @@ import { decodeStruct, float32Json } from './goJsonDecoding.ts';
 import { ToxicLink } from './toxicLink.ts';
 import { noopToxic } from './toxics/noop.ts';
 import { toxicTypeNamed } from './toxics/toxicRegistry.ts';
-import type { Direction, ToxicWrapper } from './toxics/toxicType.ts';
+import type { Direction, ToxicWrapper } from './toxicStub.ts';
 
 export interface ToxicJson {
   attributes: Record<string, number>;

@@ -7,8 +7,7 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ChunkChannel, LinkFlow } from './chunkChannel.ts';
 import { closeAfterWrites, setLingerZero } from './socketClosing.ts';
-import { ToxicStub } from './toxicStub.ts';
-import type { Direction, ToxicWrapper } from './toxics/toxicType.ts';
+import { ToxicStub, type Direction, type ToxicWrapper } from './toxicStub.ts';
 
 export class ToxicLink {
   private readonly stubs: ToxicStub[] = [];

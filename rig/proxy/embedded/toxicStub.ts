@@ -1,9 +1,47 @@
-// One toxic's place in one link (Go's ToxicStub): its input and output channels, its per-connection
-// state, and the means to interrupt it so the chain can be rewired without losing data. A toxic
-// waits only through next() and sleep(), so an interrupt always reaches it promptly.
+// Toxiproxy's toxics/toxic.go in one file, as in Go: the tiny interface every toxic implements, the
+// toxic as configured on a proxy, and ToxicStub, one toxic's place in one link.
+// A toxic owns nothing per connection; it transforms the stream of chunks flowing through one
+// ToxicStub, and whatever it must remember per connection lives in the stub's state.
+// The stub holds its input and output channels, that state, and the means to interrupt the toxic
+// so the chain can be rewired without losing data. A toxic waits only through next() and sleep(),
+// so an interrupt always reaches it promptly.
 import { ChunkChannel, INTERRUPTED, type Received, type StreamChunk } from './chunkChannel.ts';
-import type { ToxicType, ToxicWrapper } from './toxics/toxicType.ts';
-import { noopToxic } from './toxics/noop.ts';
+
+/** Go's integer kinds, named as they appear in Toxiproxy's decode errors. */
+export type AttributeKind = 'int64' | 'int';
+
+export type Direction = 'upstream' | 'downstream';
+
+export interface ToxicType<A extends Record<string, number> = Record<string, number>> {
+  /** The registry name clients send as `type`. */
+  readonly type: string;
+  /** The Go struct name, for decode errors that read like the real server's. */
+  readonly goStruct: string;
+  /** Attribute names in the order the real server serialises them, all defaulting to 0. */
+  readonly attributes: { readonly [K in keyof A]: AttributeKind };
+  /** Capacity of the channel feeding this toxic (Go's BufferedToxic); 0 means unbuffered. */
+  readonly bufferSize?: number;
+  /** reset_peer: a link starting with it in its chain sets SO_LINGER 0 on both sockets. */
+  readonly resetsPeer?: boolean;
+  /** Per-connection state that survives attribute updates (limit_data's byte count). */
+  newState?(): unknown;
+  /** Runs until the input closes, the stub is closed, or it is interrupted. */
+  pipe(stub: ToxicStub, attributes: A): Promise<void>;
+  /** Called before the toxic is removed from a live link (timeout closes the stub). */
+  cleanup?(stub: ToxicStub): void;
+}
+
+/** A toxic as configured on a proxy: one of these per name, shared by every link of its direction. */
+export interface ToxicWrapper {
+  name: string;
+  type: ToxicType;
+  /** As the client spelled it: the real server echoes "UPSTREAM" back unchanged. */
+  stream: string;
+  direction: Direction;
+  /** Stored as float32, as Go does. */
+  toxicity: number;
+  attributes: Record<string, number>;
+}
 
 /** next(ms) found nothing for ms milliseconds. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
@@ -32,8 +70,9 @@ export class ToxicStub {
     this.wrapper = wrapper;
     this.interruptPending = false;
     if (this.disposed || this.closedFlag) return;
-    const type: ToxicType = Math.random() < wrapper.toxicity ? wrapper.type : noopToxic;
-    const pipe = type.pipe(this, wrapper.attributes).catch((err: unknown) => {
+    // Go: rand.Float32() < toxicity ? toxic.Pipe(s) : new(NoopToxic).Pipe(s).
+    const piped = Math.random() < wrapper.toxicity ? wrapper.type.pipe(this, wrapper.attributes) : this.passThrough();
+    const pipe = piped.catch((err: unknown) => {
       process.stderr.write(`a2a-rig proxy: toxic ${wrapper.name} failed: ${String(err)}\n`);
       this.close();
     });
@@ -136,6 +175,16 @@ export class ToxicStub {
 
   get isDisposed(): boolean {
     return this.disposed;
+  }
+
+  /** Go's NoopToxic.Pipe: every chunk passes untouched until the input closes or an interrupt. */
+  async passThrough(): Promise<void> {
+    for (;;) {
+      const chunk = await this.next();
+      if (chunk === INTERRUPTED) return;
+      if (chunk === null) return this.close();
+      this.send(chunk);
+    }
   }
 
   send(chunk: StreamChunk): void {

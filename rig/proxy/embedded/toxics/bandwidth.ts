@@ -3,8 +3,7 @@
 // 100 ms worth are sent in 100 ms slices so a slow rate still trickles.
 import { performance } from 'node:perf_hooks';
 import { INTERRUPTED } from '../chunkChannel.ts';
-import type { ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicStub, ToxicType } from '../toxicStub.ts';
 
 type BandwidthAttributes = { rate: number };
 

@@ -2,8 +2,7 @@
 // stream is shifted in time rather than slowed (chunks waiting behind one another overlap).
 import { performance } from 'node:perf_hooks';
 import { INTERRUPTED } from '../chunkChannel.ts';
-import type { ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicStub, ToxicType } from '../toxicStub.ts';
 
 type LatencyAttributes = { latency: number; jitter: number };
 

@@ -1,8 +1,7 @@
 // Lets exactly `bytes` bytes through on a connection, then closes it. The count lives in the
 // stub's state, so it survives attribute updates, as in Go.
 import { INTERRUPTED } from '../chunkChannel.ts';
-import type { ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicStub, ToxicType } from '../toxicStub.ts';
 
 type LimitDataAttributes = { bytes: number };
 type LimitDataState = { transmitted: number };

@@ -2,8 +2,7 @@
 // the first chunk, or the close, arrives; that chunk is dropped. The wait cannot be interrupted,
 // as in Go.
 import { INTERRUPTED } from '../chunkChannel.ts';
-import type { ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicStub, ToxicType } from '../toxicStub.ts';
 
 type ResetPeerAttributes = { timeout: number };
 

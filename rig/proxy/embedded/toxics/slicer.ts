@@ -1,8 +1,7 @@
 // Slices each chunk into pieces of about average_size ± size_variation bytes, `delay` µs apart,
 // the way a real network fragments writes.
 import { INTERRUPTED } from '../chunkChannel.ts';
-import type { ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicStub, ToxicType } from '../toxicStub.ts';
 
 type SlicerAttributes = { average_size: number; size_variation: number; delay: number };
 

@@ -1,7 +1,6 @@
 // Passes data untouched but holds the close back for `delay` ms, like a peer that lingers.
 import { INTERRUPTED } from '../chunkChannel.ts';
-import type { ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicStub, ToxicType } from '../toxicStub.ts';
 
 type SlowCloseAttributes = { delay: number };
 

@@ -2,8 +2,7 @@
 // timer restarts with every chunk, as in Go). timeout 0 never closes: the stream is simply black-holed.
 // Removing the toxic closes the stub, so connections it held are cut rather than resumed.
 import { INTERRUPTED } from '../chunkChannel.ts';
-import { TIMED_OUT, type ToxicStub } from '../toxicStub.ts';
-import type { ToxicType } from './toxicType.ts';
+import { TIMED_OUT, type ToxicStub, type ToxicType } from '../toxicStub.ts';
 
 type TimeoutAttributes = { timeout: number };
 

@@ -7,7 +7,7 @@ import { resetPeerToxic } from './resetPeer.ts';
 import { slicerToxic } from './slicer.ts';
 import { slowCloseToxic } from './slowClose.ts';
 import { timeoutToxic } from './timeout.ts';
-import type { ToxicType } from './toxicType.ts';
+import type { ToxicType } from '../toxicStub.ts';
 
 const registry = new Map<string, ToxicType>(
   [noopToxic, latencyToxic, bandwidthToxic, slowCloseToxic, timeoutToxic, resetPeerToxic, slicerToxic, limitDataToxic].map(
