@@ -131,7 +131,7 @@ export default defineScenario({
     for (const [kind, n] of Object.entries(byKind)) ctx.count(`answers_${kind}`, n);
     const tally = `${byKind.accepted} accepted, ${byKind.conflict} conflict, ${byKind.invalid} invalid, ${byKind.error} error, in ${floodMs.toFixed(0)} ms over ${clients} × ${connectionsPerClient} connections`;
     ctx.check(`exactly one of ${answers} concurrent valid answers is accepted`, byKind.accepted === 1, tally);
-    const ms = (p: number) => (conflictLatency.count ? (conflictLatency.percentile(p) / 1000).toFixed(1) : '–');
+    const ms = (p: number) => (conflictLatency.count ? conflictLatency.percentileMs(p).toFixed(1) : '–');
     const firstProblem = outcomes.find((o) => o.kind === 'conflict' && o.problems.length > 0)?.problems[0];
     ctx.check(
       `the other ${answers - 1} are rejected as 409 / -32010`,

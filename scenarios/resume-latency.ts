@@ -41,19 +41,19 @@ export default defineScenario({
   async run(ctx, { trials, toxicLatencyMs }) {
     if (!(await measure(ctx, trials, 'resume_latency'))) return;
     const base = ctx.latency('resume_latency');
-    const fast = ctx.check(`p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`, base.percentile(95) <= RESUME_BOUND_MS * 1000, `p50 ${(base.percentile(50) / 1000).toFixed(2)} ms, p95 ${(base.percentile(95) / 1000).toFixed(2)} ms, p99 ${(base.percentile(99) / 1000).toFixed(2)} ms (n=${base.count})`);
+    const fast = ctx.check(`p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`, base.percentileMs(95) <= RESUME_BOUND_MS, `p50 ${base.percentileMs(50).toFixed(2)} ms, p95 ${base.percentileMs(95).toFixed(2)} ms, p99 ${base.percentileMs(99).toFixed(2)} ms (n=${base.count})`);
     if (!fast) return;
 
     await ctx.faults.add({ type: 'latency', stream: 'downstream', attributes: { latency: toxicLatencyMs, jitter: 0 } });
     if (!(await measure(ctx, trials, 'resume_latency_with_latency_toxic'))) return;
     const toxic = ctx.latency('resume_latency_with_latency_toxic');
-    const shiftMs = (toxic.percentile(50) - base.percentile(50)) / 1000;
+    const shiftMs = toxic.percentileMs(50) - base.percentileMs(50);
     // Generous, since both medians carry scheduling noise on a shared machine.
     const tolerance = Math.max(20, toxicLatencyMs * 0.25);
     ctx.check(
       `the median shifts by the injected ${toxicLatencyMs} ms (±${tolerance} ms)`,
       Math.abs(shiftMs - toxicLatencyMs) <= tolerance,
-      `median ${(base.percentile(50) / 1000).toFixed(2)} → ${(toxic.percentile(50) / 1000).toFixed(2)} ms: shift ${shiftMs.toFixed(2)} ms`,
+      `median ${base.percentileMs(50).toFixed(2)} → ${toxic.percentileMs(50).toFixed(2)} ms: shift ${shiftMs.toFixed(2)} ms`,
     );
   },
 });

@@ -52,7 +52,7 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   const sampled = recorded.filter((m) => m.count > 0);
   const value =
     t.stat.kind === 'percentile'
-      ? union.percentile(t.stat.percentile)
+      ? union.percentileUs(t.stat.percentile)
       : t.stat.kind === 'min'
         ? Math.min(...sampled.map((m) => m.min))
         : t.stat.kind === 'max'
