@@ -13,8 +13,7 @@
 // capacity scenario searches the highest sustainable rate of the same round trip
 // (`--param capacity.roundTrip=acceptance`). Skipped against an agent that does not declare the
 // extension with the client evaluator.
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
+import { defineScenario, constantArrivals } from 'a2a-rig';
 
 interface Params {
   /** Round trips offered per second. */

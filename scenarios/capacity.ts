@@ -19,9 +19,7 @@
 // (decision sent → terminal state observed) beside the round trip. One search, one SLO and one
 // curve for both, so their capacities compare; each skips against an agent that does not declare
 // its extension (checked in run, as the need depends on the parameter).
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import type { OpenModelResult } from '../rig/engine/scenarioContext.ts';
-import { constantArrivals, geometricRates } from '../rig/load/arrivalSchedule.ts';
+import { defineScenario, constantArrivals, geometricRates, type OpenModelResult } from 'a2a-rig';
 
 const ROUND_TRIPS = ['hitl', 'acceptance'] as const;
 

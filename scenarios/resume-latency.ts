@@ -2,8 +2,7 @@
 // its stream, first with no toxic, then with a latency toxic on the agent-to-rig direction. The
 // stream carries the resume event, so the toxic must shift the distribution by the injected
 // latency: the reported shift has to match it (within a tolerance), or the measurement is lying.
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+import { defineScenario, type ScenarioContext } from 'a2a-rig';
 
 const RESUME_BOUND_MS = 1000;
 
@@ -11,10 +10,9 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
   const histogram = ctx.latency(metric);
   let over = 0;
   for (let i = 0; i < trials; i++) {
-    const open = await ctx.openPrompt();
-    const prompt = ctx.usable(open, { recordPasses: false });
+    const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
     if (!prompt) return false;
-    const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
+    const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
     if (observed.outcome.kind !== 'accepted' || observed.resumedAfterMs === undefined) {
       ctx.check(`${metric}: every valid answer is accepted and observed resuming`, false, `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}${observed.fallback ? ` (${observed.fallback})` : ''}`);
       return false;

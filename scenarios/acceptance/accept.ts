@@ -1,8 +1,7 @@
 // Accept completes: an activating client's task emits its artifacts, parks in INPUT_REQUIRED with
 // the pendingAcceptance flag (never COMPLETED on its own), and an accept moves it to COMPLETED.
 // Records the acceptance latency: decision sent → terminal state observed.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-accept',

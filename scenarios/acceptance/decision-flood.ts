@@ -3,10 +3,7 @@
 // AcceptanceDecisionConflict (-32042; HTTP 409 on HTTP+JSON); the task's state is the winner's, and
 // at most one of the flood's decision messages joined its history (one transition, not several);
 // where the agent offers the replay plane, its outbox holds exactly one terminal status event.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, pendingGate, replayShape, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
-import type { Decision } from '../../rig/protocol/acceptance.ts';
-import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
+import { defineScenario, isTerminal, pendingGate, replayShape, requireGate, settle, stateOf, type Decision, type ScenarioContext } from 'a2a-rig';
 
 /** Terminal status events in the task's full replay (C or F in its shape). */
 async function terminalTransitions(ctx: ScenarioContext, taskId: string): Promise<{ taskId: string; count: number; note: string }> {

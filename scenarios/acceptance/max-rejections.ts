@@ -1,7 +1,6 @@
 // Bounded loop: with maxRejections 1, the first rejection retries (pending again) and the second,
 // past the limit, fails the task.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { decideAndSettle, pendingGate, requireGate } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, everyProfile, decideAndSettle, pendingGate, requireGate } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-max-rejections',

@@ -2,7 +2,7 @@
 // sent, t1 when the task's leaving INPUT_REQUIRED is observed on its stream; the 95th percentile of
 // t1 - t0 must be ≤ 1000 ms. Once more than 5 % of the planned trials are over the bound, the p95
 // cannot pass any more and the scenario stops early.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, describeOutcome } from 'a2a-rig';
 
 const BOUND_MS = 1000;
 
@@ -21,12 +21,11 @@ export default defineScenario({
     let fallback: string | undefined;
     const allowedOver = Math.floor(trials * 0.05);
     for (let i = 0; i < trials && over + missing <= allowedOver; i++) {
-      const open = await ctx.openPrompt();
-      const prompt = ctx.usable(open, { recordPasses: false });
+      const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
       if (!prompt) return;
-      const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid, BOUND_MS * 3);
+      const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid, BOUND_MS * 3);
       if (observed.outcome.kind !== 'accepted') {
-        ctx.check('each trial\'s valid answer is accepted', false, `trial ${i + 1}: ${observed.outcome.kind} (HTTP ${observed.outcome.httpStatus})`);
+        ctx.check('each trial\'s valid answer is accepted', false, `trial ${i + 1}: ${describeOutcome(observed.outcome)}`);
         return;
       }
       fallback ??= observed.fallback;

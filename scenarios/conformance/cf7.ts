@@ -1,6 +1,6 @@
 // CF-7: end-to-end harness round-trip (AC-7): the conformance harness, run against the agent with
 // this extension URI, reports a green run for all of CF-1..CF-6.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, everyProfile } from 'a2a-rig';
 
 const SUITE = ['cf1', 'cf2', 'cf3', 'cf4', 'cf5', 'cf6'];
 
