@@ -53,6 +53,7 @@ export default defineScenario<Params>({
       acceptance_round_trips_per_s: 'throughput',
     },
   },
+  catches: ['acceptance-completes-without-waiting'],
   async run(ctx, p) {
     const unsupported = ctx.client.acceptance.skipReason({ evaluator: 'client' });
     if (unsupported) ctx.skip(unsupported);

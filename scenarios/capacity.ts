@@ -81,6 +81,7 @@ export default defineScenario<Params>({
     latencies: ['round_trip{rate}', 'resume_latency{rate}', 'acceptance_latency{rate}'],
     counters: { round_trips_completed: 'tally', round_trips_failed: 'tally', round_trips_dropped: 'tally', round_trips_late: 'tally', steps: 'tally', capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never' },
   },
+  catches: ['slow-resume'],
   async run(ctx, p) {
     const acceptance = p.roundTrip === 'acceptance';
     const unsupported = acceptance ? ctx.client.acceptance.skipReason({ evaluator: 'client' }) : ctx.agent.hitl ? undefined : 'the agent does not declare hitl-prompt/v1 in its card';

@@ -84,6 +84,7 @@ export default defineScenario({
   params: { smoke: { open: 5, answered: 3 }, ci: { open: 20, answered: 10 }, full: { open: 100, answered: 50 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: [], counters: { restarts: 'tally' } },
+  catches: ['volatile-outbox', 'reuse-prompt-id'],
   async run(ctx, { open: openCount, answered: answeredCount }) {
     const prompts: Opened[] = [];
     for (let i = 0; i < openCount + answeredCount; i++) {

@@ -71,6 +71,7 @@ export default defineScenario({
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
   records: { latencies: ['probe_latency', 'deep_payload_refusal', 'pattern_refusal'], counters: { agent_rss_before_kib: 'tally', agent_rss_after_kib: 'tally' } },
+  catches: ['no-depth-limit'],
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
     const checks = new RoundChecks();

@@ -52,6 +52,7 @@ export default defineScenario({
     latencies: ['reconnect_to_caught_up'],
     counters: { cut_by_reset_peer: 'tally', cut_by_timeout: 'tally', cut_by_limit_data: 'tally', cut_by_enabled_false: 'tally', cut_by_kill_9: 'tally' },
   },
+  catches: ['drop-replay', 'reorder-replay', 'volatile-outbox'],
   async run(ctx, { tasks }) {
     const phases = PHASES.filter((p) => !p.restart || ctx.agent.canRestart);
     if (phases.length < PHASES.length) ctx.log('the agent cannot be restarted here: the kill -9 phase is left out');

@@ -80,6 +80,7 @@ export default defineScenario({
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
   records: { latencies: ['conflict_latency', 'accepted_latency'], counters: { answers_accepted: 'tally', answers_conflict: 'tally', answers_invalid: 'tally', answers_error: 'tally' } },
+  catches: ['accept-duplicates'],
   async run(ctx, { answers, clients, connectionsPerClient }) {
     const open = await ctx.openUsablePrompt();
     if (!open) return;

@@ -46,6 +46,7 @@ export default defineScenario({
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 30_000 },
   records: { latencies: [], counters: {} },
+  catches: ['emit-oversized-schema'],
   async run(ctx, { emitted, neverEmitted }) {
     // 3a. The rig's own guard, on envelopes built here: exactly 64 KiB is allowed, one byte more is not.
     const guard = (bytes: number) => ctx.client.guard.check({ prompt_id: randomUUID(), prompt: 'Big?', response_schema: schemaOfBytes(bytes) });

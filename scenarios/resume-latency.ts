@@ -36,6 +36,7 @@ export default defineScenario({
   },
   budgetMs: { smoke: 60_000, ci: 180_000, full: 600_000 },
   records: { latencies: ['resume_latency', 'resume_latency_with_latency_toxic'], counters: {} },
+  catches: ['slow-resume'],
   async run(ctx, { trials, toxicLatencyMs }) {
     if (!(await measure(ctx, trials, 'resume_latency'))) return;
     const base = ctx.latency('resume_latency');

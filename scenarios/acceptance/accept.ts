@@ -11,6 +11,7 @@ export default defineScenario({
   params: { smoke: { tasks: 3 }, ci: { tasks: 10 }, full: { tasks: 50 } },
   budgetMs: { smoke: 30_000, ci: 60_000, full: 180_000 },
   records: { latencies: ['acceptance_latency', 'park_latency'], counters: {} },
+  catches: ['acceptance-completes-without-waiting'],
   async run(ctx, { tasks }) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;

@@ -20,6 +20,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-parks-before-artifacts'],
   async run(ctx) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;

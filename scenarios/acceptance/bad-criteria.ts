@@ -12,6 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: { refused: 'tally' } },
+  catches: ['acceptance-skips-criteria-validation'],
   async run(ctx) {
     requireGate(ctx);
     const cap = ctx.client.acceptance.declaration.maxRejectionsCap;

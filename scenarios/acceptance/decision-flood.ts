@@ -20,6 +20,7 @@ export default defineScenario({
   params: { smoke: { tasks: 2, decisions: 20 }, ci: { tasks: 5, decisions: 50 }, full: { tasks: 20, decisions: 200 } },
   budgetMs: { smoke: 30_000, ci: 60_000, full: 180_000 },
   records: { latencies: ['decision_latency'], counters: { decisions_applied: 'tally', decisions_conflict: 'tally', decisions_other: 'tally' } },
+  catches: ['acceptance-accepts-second-decision'],
   async run(ctx, { tasks, decisions }) {
     requireGate(ctx);
     const client = ctx.newClient(Math.min(decisions, 64));

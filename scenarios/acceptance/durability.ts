@@ -30,6 +30,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(60_000),
   records: { latencies: [], counters: { restarts: 'tally' } },
+  catches: ['acceptance-forgets-rejections'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 1 });
     const acc = ctx.client.acceptance;

@@ -14,6 +14,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['no-extension-echo'],
   async run(ctx) {
     requireGate(ctx);
     const activated = await openGate(ctx);

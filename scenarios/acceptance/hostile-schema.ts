@@ -27,6 +27,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(40_000),
   records: { latencies: ['refusal_latency'], counters: { refused: 'tally' } },
+  catches: ['acceptance-skips-criteria-validation'],
   async run(ctx) {
     requireGate(ctx, { artifactSchema: true });
     const cases: Array<[string, unknown]> = [

@@ -10,6 +10,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-ignores-max-rejections'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 1 });
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 1 } });

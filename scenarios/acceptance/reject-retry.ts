@@ -12,6 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: ['retry_latency'], counters: {} },
+  catches: ['acceptance-drops-feedback'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 1 });
     const acc = ctx.client.acceptance;

@@ -9,6 +9,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-ignores-retry-false'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 3 });
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 3 } });

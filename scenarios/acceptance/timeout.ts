@@ -15,6 +15,7 @@ export default defineScenario({
   params: everyProfile({ timeoutSeconds: 1 }),
   budgetMs: everyProfile(30_000),
   records: { latencies: ['timeout_fired'], counters: {} },
+  catches: ['acceptance-no-timeout'],
   async run(ctx, { timeoutSeconds }) {
     requireGate(ctx);
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { acceptanceTimeoutSeconds: timeoutSeconds } });

@@ -13,6 +13,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-ignores-authorization'],
   async run(ctx) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;

@@ -17,6 +17,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-completes-without-waiting'],
   async run(ctx) {
     requireGate(ctx);
     const open = await ctx.openPrompt(SCRIPT, { extensions: [HITL_PROMPT_URI, ACCEPTANCE_URI] });

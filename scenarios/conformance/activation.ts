@@ -11,6 +11,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['envelope-without-activation'],
   async run(ctx) {
     const plain = await ctx.attemptPrompt(undefined, { extensions: [] });
     if (plain.kind === 'refused' || plain.kind === 'message') {

@@ -12,6 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(15_000),
   records: { latencies: [], counters: {} },
+  catches: ['declare-required-extension'],
   async run(ctx) {
     const card = ctx.card;
     const missing = card.problems.filter((p) => p.startsWith('the card lacks'));

@@ -11,6 +11,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['accept-duplicates', 'no-extension-echo'],
   async run(ctx) {
     const open = await ctx.openPrompt();
     ctx.check('the agent echoes the activated extension URI', open.echoed.includes(HITL_PROMPT_URI), `echoed: ${JSON.stringify(open.echoed)}`);

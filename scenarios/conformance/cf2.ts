@@ -10,6 +10,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['keep-input-required'],
   async run(ctx) {
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;

@@ -14,6 +14,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['skip-validation', 'validation-errors-elsewhere'],
   async run(ctx) {
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;

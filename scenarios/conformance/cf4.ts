@@ -14,6 +14,7 @@ export default defineScenario({
   params: { smoke: { trials: 20 }, ci: { trials: 50 }, full: { trials: 200 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: ['resume_latency'], counters: { trials: 'tally' } },
+  catches: ['slow-resume'],
   async run(ctx, { trials }) {
     const latency = ctx.latency('resume_latency');
     let over = 0;

@@ -16,6 +16,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['envelope-extra-field'],
   async run(ctx) {
     // With our agent, exercise every optional field too.
     const open = await ctx.openPrompt([

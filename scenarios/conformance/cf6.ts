@@ -35,6 +35,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['drop-replay', 'reorder-replay'],
   async run(ctx) {
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;

@@ -13,6 +13,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(1_000),
   records: { latencies: [], counters: {} },
+  catches: ['skip-validation'],
   async run(ctx) {
     for (const name of SUITE) {
       const verdict = ctx.verdictOf(name);

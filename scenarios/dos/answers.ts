@@ -16,5 +16,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'accept-duplicates', attack: 'duplicate-answers' }],
   run: (ctx, p) => runDosFamily(ctx, ['duplicate-answers', 'unknown-prompt'], p),
 });

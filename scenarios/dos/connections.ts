@@ -24,6 +24,7 @@ export default defineScenario<DosParams & { clientBound: number }>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'no-connection-limit', attack: 'idle-connections' }],
   run(ctx, p) {
     const choice = p.attacks['idle-connections'];
     const room = openFilesSoftLimit() - 256;

@@ -16,5 +16,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'parse-errors-500', attack: 'malformed-json' }, { fault: 'no-header-limit', attack: 'huge-headers' }],
   run: (ctx, p) => runDosFamily(ctx, ['malformed-json', 'bad-utf8', 'huge-headers'], p),
 });

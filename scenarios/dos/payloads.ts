@@ -24,5 +24,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'no-body-limit', attack: 'oversized-answer' }, { fault: 'backtracking-patterns', attack: 'pattern-backtracking' }, { fault: 'no-depth-limit', attack: 'deep-answer' }],
   run: (ctx, p) => runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
 });

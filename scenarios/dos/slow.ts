@@ -21,5 +21,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'no-request-timeouts', attack: 'slowloris' }],
   run: (ctx, p) => runDosFamily(ctx, ['slow-body', 'slowloris'], p),
 });

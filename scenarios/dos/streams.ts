@@ -25,5 +25,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'unbounded-streams', attack: 'unread-streams' }],
   run: (ctx, p) => runDosFamily(ctx, ['unread-streams', 'unread-replay'], p),
 });
