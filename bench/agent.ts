@@ -32,7 +32,7 @@ const GOAL_ANSWERS_PER_SECOND = 3000;
 
 const env = await Environment.open({ toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
 const client = env.client(undefined, CONNECTIONS);
-const ms = (us: number) => (us / 1000).toFixed(3);
+const ms = (milliseconds: number) => milliseconds.toFixed(3);
 
 /** Parks `n` tasks in INPUT_REQUIRED, `CONNECTIONS` at a time; returns their prompts with a valid answer. */
 async function park(c: A2AClient, n: number): Promise<ParkedPrompt[]> {
@@ -88,11 +88,11 @@ try {
   const open = await answerAtRate(SECONDS, resume);
 
   console.log(`\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`);
-  console.log(`  answer reply latency: p50 ${ms(closed.latency.percentile(50))} ms, p99 ${ms(closed.latency.percentile(99))} ms (folded from autocannon, n=${closed.folded})`);
+  console.log(`  answer reply latency: p50 ${ms(closed.latency.percentileMs(50))} ms, p99 ${ms(closed.latency.percentileMs(99))} ms (folded from autocannon, n=${closed.folded})`);
   console.log(`\nat ${RATE} answers/s for ${SECONDS} s: ${open.succeeded}/${open.scheduled} resumed, ${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}, ${open.dropped} dropped, ${open.late} started > 10 ms late`);
-  console.log(`  resume (answer sent → resume observed): p50 ${ms(resume.percentile(50))} ms, p99 ${ms(resume.percentile(99))} ms, p99.9 ${ms(resume.percentile(99.9))} ms, max ${ms(resume.percentile(100))} ms`);
-  console.log(`  from the intended send time:            p50 ${ms(open.latency.percentile(50))} ms, p99 ${ms(open.latency.percentile(99))} ms, max ${ms(open.latency.percentile(100))} ms`);
-  console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentile(99) / 1000 / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentile(99) / 1000 / GOAL_P99_MS).toFixed(3)} (intended send)`);
+  console.log(`  resume (answer sent → resume observed): p50 ${ms(resume.percentileMs(50))} ms, p99 ${ms(resume.percentileMs(99))} ms, p99.9 ${ms(resume.percentileMs(99.9))} ms, max ${ms(resume.percentileMs(100))} ms`);
+  console.log(`  from the intended send time:            p50 ${ms(open.latency.percentileMs(50))} ms, p99 ${ms(open.latency.percentileMs(99))} ms, max ${ms(open.latency.percentileMs(100))} ms`);
+  console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (intended send)`);
 
   const answersInvalid = accepted < forThroughput.length ? `${forThroughput.length - accepted} of ${forThroughput.length} answers not accepted: ${JSON.stringify(closed.outcomes)}` : undefined;
   const openProblems = [
@@ -101,11 +101,11 @@ try {
     open.unfinished ? `${open.unfinished} unfinished` : '',
     open.succeeded === 0 ? 'nothing resumed' : '',
   ].filter(Boolean);
-  const resumeDetail = `${open.succeeded}/${open.scheduled} resumed at ${RATE}/s for ${SECONDS} s, answer sent → resume observed; from the intended send: p99 ${ms(open.latency.percentile(99))} ms`;
+  const resumeDetail = `${open.succeeded}/${open.scheduled} resumed at ${RATE}/s for ${SECONDS} s, answer sent → resume observed; from the intended send: p99 ${ms(open.latency.percentileMs(99))} ms`;
   const resumeRow = (id: string, label: string, percentile: number, goal?: BenchRow['goal']): BenchRow => ({
     id,
     label,
-    value: open.succeeded > 0 ? resume.percentile(percentile) / 1000 : null,
+    value: open.succeeded > 0 ? resume.percentileMs(percentile) : null,
     unit: 'ms',
     ...(goal ? { goal } : {}),
     detail: resumeDetail,
@@ -118,7 +118,7 @@ try {
       value: validPerSecond,
       unit: 'answers/s',
       goal: { op: '>=', value: GOAL_ANSWERS_PER_SECOND },
-      detail: `${accepted}/${forThroughput.length} accepted in ${(closed.elapsedMs / 1000).toFixed(2)} s; reply p99 ${ms(closed.latency.percentile(99))} ms`,
+      detail: `${accepted}/${forThroughput.length} accepted in ${(closed.elapsedMs / 1000).toFixed(2)} s; reply p99 ${ms(closed.latency.percentileMs(99))} ms`,
       ...(answersInvalid ? { invalid: answersInvalid } : {}),
     },
     resumeRow('agent.resume.p50', `resume p50 at ${RATE} answers/s`, 50),

@@ -173,7 +173,7 @@ async function step(driver: Driver, rate: number) {
     loop.disable();
     const cpuUs = cpuSince(cpu, result.succeeded);
     const stallMs = loop.max / 1e6;
-    const p99 = result.latency.percentile(99) / 1000;
+    const p99 = result.latency.percentileMs(99);
     const kept = result.dropped === 0 && result.failed === 0 && result.unfinished === 0 && result.late <= result.scheduled * LATE_SHARE && p99 <= MAX_P99_MS;
     return { kept, result, cpuUs, stallMs };
   } finally {
@@ -188,7 +188,7 @@ async function tryRate(driver: Driver, share: number, baseline: number): Promise
   const { result, kept, cpuUs, stallMs } = attempt;
   cpuPerRequest[driver].push(cpuUs);
   console.log(
-    `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${result.succeeded}/${result.scheduled} ok, ${result.late} late, max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped, p99 ${(result.latency.percentile(99) / 1000).toFixed(2)} ms from intended start, ${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms — ${kept ? 'kept its schedule' : 'fell behind'}`,
+    `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${result.succeeded}/${result.scheduled} ok, ${result.late} late, max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped, p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start, ${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms — ${kept ? 'kept its schedule' : 'fell behind'}`,
   );
   if (!kept && result.firstFailure) console.log(`    failures: ${JSON.stringify(result.failures)}, first: ${result.firstFailure}`);
   return { rate, kept };

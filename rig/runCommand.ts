@@ -32,6 +32,7 @@ import { prepareOutDir } from './report/outDir.ts';
 import { RunInterrupt, type RunSignal } from './engine/runInterrupt.ts';
 import { newRunId } from './engine/runScenarios.ts';
 import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
+import { catchText } from './engine/faultCatches.ts';
 
 interface RunFlags extends ThresholdFlags {
   profile: ProfileName;
@@ -235,7 +236,7 @@ export function registerRunCommands(program: Command): void {
   ).action((flags: RunFlags) => execute(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }));
 
   addScenariosOption(
-    program.command('list').description('list the scenarios with their tags and needs, and any scenario file that failed to load (exit 1 then)'),
+    program.command('list').description('list the scenarios with their tags, needs and the agent fault flags they catch, and any scenario file that failed to load (exit 1 then)'),
     'listed after the built-in ones',
   ).action(async (flags: { scenarios?: string[] }) => {
     const catalog = await loadCatalog(flags.scenarios ?? []);
@@ -246,7 +247,8 @@ export function registerRunCommands(program: Command): void {
       }
       const needs = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
       const from = dir ? ` · file: ${displayPath(file)}` : '';
-      process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}${from}\n`);
+      const catches = s.catches?.length ? `${''.padEnd(20)} catches: ${s.catches.map(catchText).join(', ')}\n` : '';
+      process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}${from}\n${catches}`);
     }
     sayBroken(catalog, 'listed as broken', flags.scenarios);
     if (catalog.broken.length > 0) process.exitCode = EXIT.failed;

@@ -19,9 +19,7 @@
 // (decision sent → terminal state observed) beside the round trip. One search, one SLO and one
 // curve for both, so their capacities compare; each skips against an agent that does not declare
 // its extension (checked in run, as the need depends on the parameter).
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import type { OpenModelResult } from '../rig/engine/scenarioContext.ts';
-import { constantArrivals, geometricRates } from '../rig/load/arrivalSchedule.ts';
+import { defineScenario, constantArrivals, geometricRates, type OpenModelResult } from 'a2a-rig';
 
 const ROUND_TRIPS = ['hitl', 'acceptance'] as const;
 
@@ -45,14 +43,13 @@ interface Params {
 }
 
 const SERIES = 'round_trip_p95_ms_vs_rate_per_s';
-const ms = (us: number) => us / 1000;
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 
 /** Why a step breaks the SLO; empty when it holds. */
 function breaches(step: OpenModelResult, p: Params): string[] {
   const reasons: string[] = [];
   const errors = step.failed + step.unfinished;
-  const p95 = ms(step.latency.percentile(95));
+  const p95 = step.latency.percentileMs(95);
   if (step.latency.count === 0) reasons.push('no round trip completed');
   else if (p95 > p.sloP95Ms) reasons.push(`p95 ${f(p95)} ms > ${p.sloP95Ms} ms`);
   if (errors > (step.scheduled * p.sloMaxErrorPct) / 100) {
@@ -84,6 +81,7 @@ export default defineScenario<Params>({
     latencies: ['round_trip{rate}', 'resume_latency{rate}', 'acceptance_latency{rate}'],
     counters: { round_trips_completed: 'tally', round_trips_failed: 'tally', round_trips_dropped: 'tally', round_trips_late: 'tally', steps: 'tally', capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never' },
   },
+  catches: ['slow-resume'],
   async run(ctx, p) {
     const acceptance = p.roundTrip === 'acceptance';
     const unsupported = acceptance ? ctx.client.acceptance.skipReason({ evaluator: 'client' }) : ctx.agent.hitl ? undefined : 'the agent does not declare hitl-prompt/v1 in its card';
@@ -127,9 +125,9 @@ export default defineScenario<Params>({
       ctx.count('round_trips_late', step.late);
       ctx.plot(SERIES, {
         x: rate,
-        y: ms(roundTrip.percentile(95)),
-        p50_ms: ms(roundTrip.percentile(50)),
-        p99_ms: ms(roundTrip.percentile(99)),
+        y: roundTrip.percentileMs(95),
+        p50_ms: roundTrip.percentileMs(50),
+        p99_ms: roundTrip.percentileMs(99),
         achieved_per_s: Math.round((step.succeeded * 10_000) / p.stepMs) / 10,
         arrivals: step.scheduled,
         errors,
@@ -137,14 +135,14 @@ export default defineScenario<Params>({
         late: step.late,
         sustainable: reasons.length === 0,
       });
-      ctx.log(`${rate}/s: ${step.succeeded}/${step.scheduled} ok, p50 ${f(ms(roundTrip.percentile(50)))} ms, p95 ${f(ms(roundTrip.percentile(95)))} ms, ${errors} failed, ${step.dropped} dropped, ${step.late} late${reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''}`);
+      ctx.log(`${rate}/s: ${step.succeeded}/${step.scheduled} ok, p50 ${f(roundTrip.percentileMs(50))} ms, p95 ${f(roundTrip.percentileMs(95))} ms, ${errors} failed, ${step.dropped} dropped, ${step.late} late${reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''}`);
       if (step.aborted) break;
       if (reasons.length > 0) {
         broke = { rate, reasons };
         break;
       }
       capacity = rate;
-      capacityP95 = ms(roundTrip.percentile(95));
+      capacityP95 = roundTrip.percentileMs(95);
     }
     ctx.count('steps', stepsRun);
     ctx.count('capacity_per_s', capacity);

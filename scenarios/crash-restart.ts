@@ -7,12 +7,7 @@
 // replay plane (/events), the outbox is checked too: every event seen before the crash is replayed
 // after it, identically.
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import { envelopeIn } from '../rig/engine/replayChecker.ts';
-import { taskListed } from '../rig/engine/taskListing.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
-import type { PromptEnvelope } from '../rig/protocol/hitlPrompt.ts';
-import type { ReplaySocket } from '../rig/client/index.ts';
+import { defineScenario, describeOutcome, envelopeIn, taskListed, type ScenarioContext, type PromptEnvelope, type ReplaySocket } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 
@@ -89,20 +84,20 @@ export default defineScenario({
   params: { smoke: { open: 5, answered: 3 }, ci: { open: 20, answered: 10 }, full: { open: 100, answered: 50 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: [], counters: { restarts: 'tally' } },
+  catches: ['volatile-outbox', 'reuse-prompt-id'],
   async run(ctx, { open: openCount, answered: answeredCount }) {
     const prompts: Opened[] = [];
     for (let i = 0; i < openCount + answeredCount; i++) {
-      const open = await ctx.openPrompt();
-      const prompt = ctx.usable(open, { recordPasses: false });
+      const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
       if (!prompt) return;
-      prompts.push({ taskId: open.taskId, contextId: open.task.contextId, promptId: prompt.promptId, envelope: prompt.envelope, answers: prompt.answers, answered: i >= openCount });
+      prompts.push({ taskId: prompt.taskId, contextId: prompt.task.contextId, promptId: prompt.promptId, envelope: prompt.envelope, answers: prompt.answers, answered: i >= openCount });
     }
     const stillOpen = prompts.filter((p) => !p.answered);
     const toAnswer = prompts.filter((p) => p.answered);
     const refusedBefore: string[] = [];
     for (const p of toAnswer) {
       const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (outcome.kind !== 'accepted') refusedBefore.push(`prompt ${p.promptId}: ${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})`);
+      if (outcome.kind !== 'accepted') refusedBefore.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
     }
     if (!ctx.check('answers before the crash are accepted', refusedBefore.length === 0, refusedBefore.length ? `${refusedBefore.length} of ${toAnswer.length} refused${sample(refusedBefore)}` : `${toAnswer.length}/${toAnswer.length}`)) return;
     const replayed = ctx.agent.replayPlane ? await replaysBefore(ctx, prompts) : undefined;
@@ -154,11 +149,11 @@ export default defineScenario({
     for (const p of stillOpen) {
       const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
       if (outcome.kind !== 'accepted') {
-        refusedOpen.push(`prompt ${p.promptId}: ${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})`);
+        refusedOpen.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
         continue;
       }
       const again = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (again.kind !== 'conflict') twice.push(`prompt ${p.promptId}: ${again.kind} (HTTP ${again.httpStatus}, code ${again.rpcCode})`);
+      if (again.kind !== 'conflict') twice.push(`prompt ${p.promptId}: ${describeOutcome(again)}`);
     }
     ctx.check('open prompts are answerable after the restart', refusedOpen.length === 0, refusedOpen.length ? `${refusedOpen.length} of ${stillOpen.length} refused${sample(refusedOpen)}` : `${stillOpen.length}/${stillOpen.length}`);
     ctx.check('a second answer to a prompt answered after the restart is rejected (409)', twice.length === 0, twice.length ? `${twice.length} not 409${sample(twice)}` : undefined);
@@ -170,13 +165,12 @@ export default defineScenario({
       const now = states.get(p.taskId);
       if (now?.state === 'TASK_STATE_INPUT_REQUIRED' && now.envelope?.prompt_id === p.promptId) reopened.push(`task ${p.taskId} waits on ${p.promptId} again`);
       const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (outcome.kind !== 'conflict') reanswered.push(`prompt ${p.promptId}: ${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})`);
+      if (outcome.kind !== 'conflict') reanswered.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
     }
     ctx.check('prompts answered before the crash are not open again after it', reopened.length === 0, reopened.length ? `${reopened.length} of ${toAnswer.length}${sample(reopened)}` : `${toAnswer.length} prompts`);
     ctx.check('prompts answered before the crash stay answered (a second answer is 409)', reanswered.length === 0, reanswered.length ? `${reanswered.length} of ${toAnswer.length} not 409${sample(reanswered)}` : `${toAnswer.length}/${toAnswer.length}`);
 
-    const fresh = await ctx.openPrompt();
-    const freshPrompt = ctx.usable(fresh, { recordPasses: false });
+    const freshPrompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
     const ids = [...prompts.map((p) => p.promptId), ...(freshPrompt ? [freshPrompt.promptId] : [])];
     ctx.check('prompt_ids are unique across tasks and across the restart (S-5)', new Set(ids).size === ids.length, `${new Set(ids).size} distinct of ${ids.length}`);
   },

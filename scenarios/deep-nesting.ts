@@ -14,8 +14,7 @@
 // Rounds repeat 2-5 (ci and full) to show the bounds hold under repetition; each check is recorded
 // once, failing if any round broke it. Needs our reference agent: only it can be told which schema
 // to ask with.
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+import { defineScenario, describeAttempt, describeOutcome, type ScenarioContext } from 'a2a-rig';
 
 const REFUSAL_BOUND_MS = 2_000;
 const PROBE_BOUND_MS = 1_000;
@@ -72,6 +71,7 @@ export default defineScenario({
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
   records: { latencies: ['probe_latency', 'deep_payload_refusal', 'pattern_refusal'], counters: { agent_rss_before_kib: 'tally', agent_rss_after_kib: 'tally' } },
+  catches: ['no-depth-limit'],
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
     const checks = new RoundChecks();
@@ -90,27 +90,25 @@ export default defineScenario({
 
     /** A hostile answer must get a clear 422, within the bound, and leave the agent responsive. */
     const expectRefusal = async (what: string, histogram: string, send: (taskId: string, promptId: string) => ReturnType<typeof ctx.client.answer>, schema: unknown) => {
-      const open = await ctx.openPrompt(askWith(schema));
-      const prompt = ctx.usable(open, { recordPasses: false });
+      const prompt = await ctx.openUsablePrompt(askWith(schema), { recordPasses: false });
       if (!prompt) return;
-      const outcome = await send(open.taskId, prompt.promptId);
+      const outcome = await send(prompt.taskId, prompt.promptId);
       if (outcome.kind === 'invalid') ctx.latency(histogram).recordMs(outcome.latencyMs);
       checks.record(
         `${what} is refused with 422 / -32011 and validation_errors`,
         outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
-        `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})${outcome.validationErrors.length ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}` : ''}${outcome.reason ? `; ${outcome.reason}` : ''}`,
+        `${describeOutcome(outcome)}${outcome.validationErrors.length ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}` : ''}${outcome.reason ? `; ${outcome.reason}` : ''}`,
       );
       checks.record(`${what} is answered within ${REFUSAL_BOUND_MS} ms`, outcome.kind !== 'error' && outcome.latencyMs < REFUSAL_BOUND_MS, `${outcome.latencyMs.toFixed(1)} ms`);
-      await probe(open.taskId, what);
+      await probe(prompt.taskId, what);
     };
 
     // 1. Within the bound: accepted.
     for (const levels of acceptedDepths) {
-      const open = await ctx.openPrompt(askWith(OPEN_TREE));
-      const prompt = ctx.usable(open, { recordPasses: false });
+      const prompt = await ctx.openUsablePrompt(askWith(OPEN_TREE), { recordPasses: false });
       if (!prompt) return;
-      const outcome = await ctx.client.answerRaw(open.taskId, prompt.promptId, nestedPayloadJson(levels), exchange);
-      ctx.check(`a payload nested ${levels} levels is accepted`, outcome.kind === 'accepted', `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})${outcome.reason ? `; ${outcome.reason}` : ''}`);
+      const outcome = await ctx.client.answerRaw(prompt.taskId, prompt.promptId, nestedPayloadJson(levels), exchange);
+      ctx.check(`a payload nested ${levels} levels is accepted`, outcome.kind === 'accepted', `${describeOutcome(outcome)}${outcome.reason ? `; ${outcome.reason}` : ''}`);
     }
 
     for (let round = 1; round <= rounds && !ctx.signal.aborted; round++) {
@@ -132,15 +130,7 @@ export default defineScenario({
       );
       for (const levels of [33, 1_000]) {
         const attempt = await ctx.attemptPrompt(askWith(nestedSchema(levels)));
-        const detail =
-          attempt.kind === 'open'
-            ? `emitted (the rig's guard: ${attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason})`
-            : attempt.kind === 'not-parked'
-              ? `the task is ${attempt.task.status.state}: ${attempt.statusText ?? '(no status message)'}`
-              : attempt.kind === 'refused'
-                ? `the request was refused${attempt.httpStatus ? ` (HTTP ${attempt.httpStatus})` : ''}: ${attempt.reason}`
-                : attempt.kind;
-        checks.record(`a schema nested ${levels} subschemas deep is never emitted`, attempt.kind !== 'open', detail);
+        checks.record(`a schema nested ${levels} subschemas deep is never emitted`, attempt.kind !== 'open', describeAttempt(attempt));
         if (attempt.kind === 'open') {
           checks.record(`the rig's S-2 guard refuses the agent's ${levels}-deep schema`, !attempt.open.prompt.ok, attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason);
           await ctx.direct.cancelTask(attempt.open.taskId, { signal: ctx.signal }).catch(() => undefined);

@@ -8,11 +8,7 @@
 // prompt of every task is answered (over a direct client, so the answer itself is not what the
 // fault cuts), the events that answer causes (resume, next prompt) hit the faulty sockets, the
 // fault comes off, and every socket that died reconnects.
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import { envelopeIn } from '../rig/engine/replayChecker.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
-import type { ReplaySocket } from '../rig/client/index.ts';
-import type { ToxicSpec } from '../rig/proxy/faultControl.ts';
+import { defineScenario, describeOutcome, envelopeIn, type ScenarioContext, type ReplaySocket, type ToxicSpec } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 const SCHEMA = { type: 'object', additionalProperties: false, required: ['step'], properties: { step: { type: 'integer' } } };
@@ -56,6 +52,7 @@ export default defineScenario({
     latencies: ['reconnect_to_caught_up'],
     counters: { cut_by_reset_peer: 'tally', cut_by_timeout: 'tally', cut_by_limit_data: 'tally', cut_by_enabled_false: 'tally', cut_by_kill_9: 'tally' },
   },
+  catches: ['drop-replay', 'reorder-replay', 'volatile-outbox'],
   async run(ctx, { tasks }) {
     const phases = PHASES.filter((p) => !p.restart || ctx.agent.canRestart);
     if (phases.length < PHASES.length) ctx.log('the agent cannot be restarted here: the kill -9 phase is left out');
@@ -63,19 +60,20 @@ export default defineScenario({
 
     const watched: Watched[] = [];
     for (let i = 0; i < tasks; i++) {
-      const open = await ctx.openPrompt(steps);
-      const prompt = ctx.usable(open, { recordPasses: false });
+      const prompt = await ctx.openUsablePrompt(steps, { recordPasses: false });
       if (!prompt) return;
-      const socket = await ctx.client.replay(open.taskId, { since: 0 });
+      const socket = await ctx.client.replay(prompt.taskId, { since: 0 });
       await socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === prompt.promptId, WAIT_MS);
-      watched.push({ taskId: open.taskId, socket, promptIds: [prompt.promptId] });
+      watched.push({ taskId: prompt.taskId, socket, promptIds: [prompt.promptId] });
     }
 
     const reconnectLatency = ctx.latency('reconnect_to_caught_up');
     let answeredTwice = 0;
     let allPhases = true;
+    /** Sockets each phase cut, by the phase's counter name (`cut_by_<phase>`, without the prefix). */
+    const cuts: Array<[string, number]> = [];
     for (const [index, phase] of phases.entries()) {
-      if (phase.toxic) await ctx.faults.add(phase.toxic);
+      const toxic = phase.toxic ? await ctx.faults.add(phase.toxic) : undefined;
       if (phase.disable) await ctx.faults.setEnabled(false);
       if (phase.restart) await ctx.restartAgent();
 
@@ -83,7 +81,7 @@ export default defineScenario({
         const promptId = await currentPrompt(ctx, w.taskId);
         if (!promptId) return void ctx.check(`${phase.name}: every task waits on its next prompt`, false, `task ${w.taskId} is not in INPUT_REQUIRED`);
         const outcome = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
-        if (outcome.kind !== 'accepted') return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, `${outcome.kind} (HTTP ${outcome.httpStatus})`);
+        if (outcome.kind !== 'accepted') return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, describeOutcome(outcome));
         const again = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
         if (again.kind !== 'conflict') answeredTwice++;
       }
@@ -97,7 +95,7 @@ export default defineScenario({
           ]),
         ),
       );
-      if (phase.toxic) await ctx.faults.remove(`${phase.toxic.type}_${phase.toxic.stream}`);
+      if (toxic) await ctx.faults.remove(toxic.name);
       if (phase.disable) await ctx.faults.setEnabled(true);
 
       let cut = 0;
@@ -109,7 +107,7 @@ export default defineScenario({
             const started = performance.now();
             w.socket = await w.socket.reconnect();
             if (next) await w.socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
-            else await Promise.race([w.socket.ended, new Promise((r) => setTimeout(r, WAIT_MS))]);
+            else await ctx.within(w.socket.ended, WAIT_MS);
             reconnectLatency.recordMs(performance.now() - started);
           }
           if (!next) return true;
@@ -118,24 +116,25 @@ export default defineScenario({
         }),
       );
       const behind = watched.filter((_, i) => !caughtUp[i]).map((w) => w.taskId);
-      ctx.count(`cut_by_${phase.name.replace(/[^a-z0-9]+/gi, '_')}`, cut);
+      const cutBy = phase.name.replace(/[^a-z0-9]+/gi, '_');
+      ctx.count(`cut_by_${cutBy}`, cut);
+      cuts.push([cutBy, cut]);
       // A task that never caught up has already failed the run; later phases would only wait.
       if (!ctx.check(`${phase.name}: every task caught up to its next prompt after reconnecting`, behind.length === 0, behind.length ? `${behind.length} behind, e.g. ${behind[0]}` : `${watched.length} tasks`)) {
         allPhases = false;
         break;
       }
     }
-    if (allPhases) await Promise.all(watched.map((w) => Promise.race([w.socket.ended, new Promise((r) => setTimeout(r, WAIT_MS))])));
+    if (allPhases) await Promise.all(watched.map((w) => ctx.within(w.socket.ended, WAIT_MS)));
 
     ctx.check('no prompt accepted a second answer', answeredTwice === 0, `${answeredTwice} second answers were not 409`);
-    const cuts = [...ctx.counters.entries()].filter(([k]) => k.startsWith('cut_by_'));
-    ctx.check('the faults really cut the replay sockets', cuts.every(([, n]) => n > 0), cuts.map(([k, n]) => `${k.slice(7)}: ${n}`).join(', '));
+    ctx.check('the faults really cut the replay sockets', cuts.every(([, n]) => n > 0), cuts.map(([phase, n]) => `${phase}: ${n}`).join(', '));
     await ctx.checkReplayOf(watched.map((w) => w.taskId));
     if (!allPhases) return;
     const findings = await Promise.all(watched.map(async (w) => {
       // Exactly one resume per prompt: in the full replay, one WORKING status between prompts.
       const full = await ctx.direct.replay(w.taskId, { since: 0 });
-      await Promise.race([full.ended, new Promise((r) => setTimeout(r, WAIT_MS))]);
+      await ctx.within(full.ended, WAIT_MS);
       let resumes = 0;
       let bad = 0;
       let seenPrompt = false;

@@ -14,10 +14,7 @@
 //     queued behind the pool's connections counts: that is what a flooding orchestrator sees).
 // Works against any agent that declares hitl-prompt/v1: with ours the prompt is the default
 // "Approve?" one; with another agent, whatever a plain message makes it ask.
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import { envelopeIn } from '../rig/engine/replayChecker.ts';
-import type { A2AClient } from '../rig/client/index.ts';
-import type { StreamResponse, TaskState } from '../rig/protocol/a2aTypes.ts';
+import { defineScenario, describeOutcome, envelopeIn, stateOfEvent, type ScenarioContext, type StreamResponse, type TaskState } from 'a2a-rig';
 
 /** After the flood, how long the observer may take to deliver the task's end (it ends at a terminal state). */
 const SETTLE_MS = 3_000;
@@ -31,9 +28,6 @@ interface Observer {
   close(): Promise<unknown>;
 }
 
-const stateOf = (e: StreamResponse): TaskState | undefined =>
-  'statusUpdate' in e ? e.statusUpdate.status.state : 'task' in e ? e.task.status.state : undefined;
-
 const POLL_INTERVAL_MS = 10;
 
 /** Without a stream: the task's states as GetTask snapshots show them, in order, repeats collapsed. */
@@ -43,16 +37,18 @@ class StatePoller {
   private stopped = false;
   private readonly done: Promise<void>;
 
-  constructor(client: A2AClient, taskId: string, promptId: string, signal: AbortSignal) {
+  /** Polls straight to the agent (ctx.direct). */
+  constructor(ctx: ScenarioContext, taskId: string, promptId: string) {
+    const { signal } = ctx;
     this.done = (async () => {
       while (!this.stopped && !signal.aborted) {
-        const got = await client.getTask(taskId, { signal }).catch(() => undefined);
+        const got = await ctx.direct.getTask(taskId, { signal }).catch(() => undefined);
         if (got?.ok) {
           const state = got.value.status.state;
           if (state === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn({ task: got.value })?.prompt_id === promptId) this.promptSeen = true;
           if (this.states.at(-1) !== state) this.states.push(state);
         }
-        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+        await ctx.sleep(POLL_INTERVAL_MS);
       }
     })();
   }
@@ -84,12 +80,12 @@ export default defineScenario({
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
   records: { latencies: ['conflict_latency', 'accepted_latency'], counters: { answers_accepted: 'tally', answers_conflict: 'tally', answers_invalid: 'tally', answers_error: 'tally' } },
+  catches: ['accept-duplicates'],
   async run(ctx, { answers, clients, connectionsPerClient }) {
-    const open = await ctx.openPrompt();
-    const prompt = ctx.usable(open);
-    if (!prompt) return;
-    const { promptId } = prompt;
-    const payload = prompt.answers.valid;
+    const open = await ctx.openUsablePrompt();
+    if (!open) return;
+    const { promptId } = open;
+    const payload = open.answers.valid;
 
     // Agents with a replay plane are read after the flood, from seq 1: it holds every stored event,
     // also any a broken agent stores after the task went terminal. Without one, a subscription must
@@ -99,7 +95,7 @@ export default defineScenario({
     let poller: StatePoller | undefined;
     if (noReplay !== undefined) {
       // Polled as well, in case the stream the agent grants ends before it shows anything.
-      poller = new StatePoller(ctx.direct, open.taskId, promptId, ctx.signal);
+      poller = new StatePoller(ctx, open.taskId, promptId);
       const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal });
       if (sub.ok) {
         subscription = sub.stream;
@@ -131,7 +127,7 @@ export default defineScenario({
     for (const [kind, n] of Object.entries(byKind)) ctx.count(`answers_${kind}`, n);
     const tally = `${byKind.accepted} accepted, ${byKind.conflict} conflict, ${byKind.invalid} invalid, ${byKind.error} error, in ${floodMs.toFixed(0)} ms over ${clients} × ${connectionsPerClient} connections`;
     ctx.check(`exactly one of ${answers} concurrent valid answers is accepted`, byKind.accepted === 1, tally);
-    const ms = (p: number) => (conflictLatency.count ? (conflictLatency.percentile(p) / 1000).toFixed(1) : '–');
+    const ms = (p: number) => (conflictLatency.count ? conflictLatency.percentileMs(p).toFixed(1) : '–');
     const firstProblem = outcomes.find((o) => o.kind === 'conflict' && o.problems.length > 0)?.problems[0];
     ctx.check(
       `the other ${answers - 1} are rejected as 409 / -32010`,
@@ -142,14 +138,14 @@ export default defineScenario({
     ctx.check(
       'no answer comes back as anything but accepted or 409',
       byKind.invalid + byKind.error === 0,
-      stray ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${stray.kind} (HTTP ${stray.httpStatus}, code ${stray.rpcCode})${stray.reason ? `: ${stray.reason}` : ''}` : undefined,
+      stray ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${describeOutcome(stray)}${stray.reason ? `: ${stray.reason}` : ''}` : undefined,
     );
 
     // The task's end could not be watched on a stream: judge from the polled snapshots.
     const streamShowedNothing = subscription !== undefined && subscription.events.length === 0 && subscription.end !== undefined && subscription.end.reason !== 'ended';
     if (poller && (!subscription || streamShowedNothing)) {
       const settleBy = performance.now() + Math.min(SETTLE_MS, ctx.remainingMs());
-      while (!poller.terminal && performance.now() < settleBy && !ctx.signal.aborted) await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+      while (!poller.terminal && performance.now() < settleBy && !ctx.signal.aborted) await ctx.sleep(POLL_INTERVAL_MS);
       await poller.stop();
       await subscription?.close();
       const why = subscription ? 'the subscription ended before its first event' : 'the subscription was refused';
@@ -167,20 +163,15 @@ export default defineScenario({
     // The history. Both observers end at a terminal task; one that stays WORKING gets SETTLE_MS.
     const observer: Observer = subscription ?? (await ctx.direct.replay(open.taskId, { since: 0 }));
     const observedOn = subscription ? 'a subscription opened before the flood' : 'the full replay from seq 1, read after the flood';
-    let settleTimer: NodeJS.Timeout | undefined;
-    const settled = await Promise.race([
-      observer.ended.then(() => true),
-      new Promise<boolean>((resolve) => (settleTimer = setTimeout(() => resolve(false), Math.min(SETTLE_MS, ctx.remainingMs())))),
-    ]);
-    clearTimeout(settleTimer);
+    const settled = (await ctx.within(observer.ended.then(() => true), Math.min(SETTLE_MS, ctx.remainingMs()))) ?? false;
     await observer.close();
     const events = observer.events.map((e) => e.event);
-    const promptAt = events.findIndex((e) => stateOf(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId);
+    const promptAt = events.findIndex((e) => stateOfEvent(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId);
     const after = promptAt < 0 ? [] : events.slice(promptAt + 1);
     const working = after.filter((e) => 'statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING').length;
     // An agent may leave INPUT_REQUIRED for a terminal state without announcing WORKING: that is one transition too.
     const left = after.some((e) => 'statusUpdate' in e && e.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED');
-    const finalState = [...events].reverse().map(stateOf).find((s) => s !== undefined);
+    const finalState = [...events].reverse().map(stateOfEvent).find((s) => s !== undefined);
     // A subscription ends at the first terminal state; a snapshot tells whether the task moved on after it.
     const snapshot = await ctx.direct.getTask(open.taskId, { signal: ctx.signal });
     const movedOn = snapshot.ok && finalState !== undefined && snapshot.value.status.state !== finalState;

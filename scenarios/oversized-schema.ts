@@ -10,10 +10,7 @@
 //     when a broken agent emits one — then the "never emitted" check fails, as it must).
 // Only our reference agent can be told to emit a given schema, so this needs a2a-rig scripts.
 import { randomUUID } from 'node:crypto';
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import type { PromptAttempt, ScenarioContext } from '../rig/engine/scenarioContext.ts';
-import type { StreamResponse } from '../rig/protocol/a2aTypes.ts';
-import { HITL_PROMPT_URI, MAX_RESPONSE_SCHEMA_BYTES } from '../rig/protocol/hitlPrompt.ts';
+import { defineScenario, describeAttempt, describeOutcome, HITL_PROMPT_URI, MAX_RESPONSE_SCHEMA_BYTES, statusOfEvent, type ScenarioContext } from 'a2a-rig';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
@@ -29,27 +26,11 @@ const askWith = (schema: Record<string, unknown>) => [{ prompt: { text: 'How big
 
 /** Serialized sizes of every response_schema the rig received for a task, on any connection. */
 function schemaSizesReceived(ctx: ScenarioContext, taskId: string): number[] {
-  const statusOf = (e: StreamResponse) => ('statusUpdate' in e ? e.statusUpdate.status : 'task' in e ? e.task.status : undefined);
   return ctx.history.entries({ taskId }).flatMap((entry) => {
-    const envelope = statusOf(entry.event)?.message?.metadata?.[HITL_PROMPT_URI];
+    const envelope = statusOfEvent(entry.event)?.message?.metadata?.[HITL_PROMPT_URI];
     if (typeof envelope !== 'object' || envelope === null || !('response_schema' in envelope)) return [];
     return [bytesOf((envelope as { response_schema: unknown }).response_schema)];
   });
-}
-
-function describeAttempt(attempt: PromptAttempt): string {
-  switch (attempt.kind) {
-    case 'open':
-      return `emitted: the task is INPUT_REQUIRED with the envelope (${attempt.open.prompt.ok ? 'passes S-2' : attempt.open.prompt.reason})`;
-    case 'not-parked':
-      return `the task is ${attempt.task.status.state}: ${attempt.statusText ?? '(no status message)'}`;
-    case 'no-envelope':
-      return `the task is INPUT_REQUIRED without an envelope`;
-    case 'message':
-      return 'the agent answered with a Message';
-    case 'refused':
-      return `the request was refused${attempt.httpStatus ? ` (HTTP ${attempt.httpStatus})` : ''}: ${attempt.reason}`;
-  }
 }
 
 export default defineScenario({
@@ -65,6 +46,7 @@ export default defineScenario({
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 30_000 },
   records: { latencies: [], counters: {} },
+  catches: ['emit-oversized-schema'],
   async run(ctx, { emitted, neverEmitted }) {
     // 3a. The rig's own guard, on envelopes built here: exactly 64 KiB is allowed, one byte more is not.
     const guard = (bytes: number) => ctx.client.guard.check({ prompt_id: randomUUID(), prompt: 'Big?', response_schema: schemaOfBytes(bytes) });
@@ -89,7 +71,7 @@ export default defineScenario({
       const prompt = ctx.usable(atLimit.open);
       if (prompt) {
         const answered = await ctx.client.answer(atLimit.open.taskId, prompt.promptId, prompt.answers.valid, { signal: ctx.signal });
-        ctx.check(`a valid answer to the ${emitted}-byte prompt is accepted`, answered.kind === 'accepted', `${answered.kind} (HTTP ${answered.httpStatus}, code ${answered.rpcCode})`);
+        ctx.check(`a valid answer to the ${emitted}-byte prompt is accepted`, answered.kind === 'accepted', describeOutcome(answered));
       }
     }
 

@@ -2,8 +2,7 @@
 // its stream, first with no toxic, then with a latency toxic on the agent-to-rig direction. The
 // stream carries the resume event, so the toxic must shift the distribution by the injected
 // latency: the reported shift has to match it (within a tolerance), or the measurement is lying.
-import { defineScenario } from '../rig/engine/defineScenario.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+import { defineScenario, type ScenarioContext } from 'a2a-rig';
 
 const RESUME_BOUND_MS = 1000;
 
@@ -11,10 +10,9 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
   const histogram = ctx.latency(metric);
   let over = 0;
   for (let i = 0; i < trials; i++) {
-    const open = await ctx.openPrompt();
-    const prompt = ctx.usable(open, { recordPasses: false });
+    const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
     if (!prompt) return false;
-    const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
+    const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
     if (observed.outcome.kind !== 'accepted' || observed.resumedAfterMs === undefined) {
       ctx.check(`${metric}: every valid answer is accepted and observed resuming`, false, `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}${observed.fallback ? ` (${observed.fallback})` : ''}`);
       return false;
@@ -38,22 +36,23 @@ export default defineScenario({
   },
   budgetMs: { smoke: 60_000, ci: 180_000, full: 600_000 },
   records: { latencies: ['resume_latency', 'resume_latency_with_latency_toxic'], counters: {} },
+  catches: ['slow-resume'],
   async run(ctx, { trials, toxicLatencyMs }) {
     if (!(await measure(ctx, trials, 'resume_latency'))) return;
     const base = ctx.latency('resume_latency');
-    const fast = ctx.check(`p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`, base.percentile(95) <= RESUME_BOUND_MS * 1000, `p50 ${(base.percentile(50) / 1000).toFixed(2)} ms, p95 ${(base.percentile(95) / 1000).toFixed(2)} ms, p99 ${(base.percentile(99) / 1000).toFixed(2)} ms (n=${base.count})`);
+    const fast = ctx.check(`p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`, base.percentileMs(95) <= RESUME_BOUND_MS, `p50 ${base.percentileMs(50).toFixed(2)} ms, p95 ${base.percentileMs(95).toFixed(2)} ms, p99 ${base.percentileMs(99).toFixed(2)} ms (n=${base.count})`);
     if (!fast) return;
 
     await ctx.faults.add({ type: 'latency', stream: 'downstream', attributes: { latency: toxicLatencyMs, jitter: 0 } });
     if (!(await measure(ctx, trials, 'resume_latency_with_latency_toxic'))) return;
     const toxic = ctx.latency('resume_latency_with_latency_toxic');
-    const shiftMs = (toxic.percentile(50) - base.percentile(50)) / 1000;
+    const shiftMs = toxic.percentileMs(50) - base.percentileMs(50);
     // Generous, since both medians carry scheduling noise on a shared machine.
     const tolerance = Math.max(20, toxicLatencyMs * 0.25);
     ctx.check(
       `the median shifts by the injected ${toxicLatencyMs} ms (±${tolerance} ms)`,
       Math.abs(shiftMs - toxicLatencyMs) <= tolerance,
-      `median ${(base.percentile(50) / 1000).toFixed(2)} → ${(toxic.percentile(50) / 1000).toFixed(2)} ms: shift ${shiftMs.toFixed(2)} ms`,
+      `median ${base.percentileMs(50).toFixed(2)} → ${toxic.percentileMs(50).toFixed(2)} ms: shift ${shiftMs.toFixed(2)} ms`,
     );
   },
 });

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { NEED_LABELS, type ScenarioNeeds } from '../rig/engine/defineScenario.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { catchText } from '../rig/engine/faultCatches.ts';
 import { hermeticEnv, runRig } from './support/rigCli.ts';
 import { repoRoot } from './support/proxyBackends.ts';
 
@@ -24,6 +25,10 @@ describe('a2a-rig list', () => {
     expect(blocks.get('disconnect-replay')).toContain('the replay plane (/events)');
     expect(blocks.get('crash-restart')).toContain('a restartable agent (embedded, or --restart-cmd)');
     expect(blocks.get('agent-card')).toContain('needs: nothing');
+    // And the fault flags each one declares it catches (the mutation matrix's rows).
+    for (const s of all) expect(/catches: (.*)$/m.exec(blocks.get(s.name)!)?.[1], s.name).toBe(s.catches?.length ? s.catches.map(catchText).join(', ') : undefined);
+    expect(blocks.get('cf1')).toContain('catches: accept-duplicates, no-extension-echo');
+    expect(blocks.get('dos-slow')).toContain('catches: no-request-timeouts (on slowloris)');
   });
 
   it('a reader that stops early (list | head) is no internal error: exit 0, nothing on stderr', { timeout: 30_000 }, async () => {

@@ -56,7 +56,7 @@ describe('the README metrics glossary', async () => {
 });
 
 describe("the README's scenario context table", () => {
-  const source = read('rig/engine/scenarioContext.ts');
+  const source = read('rig/engine/scenarioContextInterface.ts');
   const documented = new Set([...section(README, '## Write a scenario').matchAll(/\bctx\.([A-Za-z]+)/g)].map((m) => m[1]!));
   /** A member of ScenarioContext: a method, a getter, or a readonly field (its own or a constructor parameter). */
   const isMember = (name: string) =>

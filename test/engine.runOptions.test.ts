@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
 import { parseParamArgument, resolveParamOverrides } from '../rig/engine/paramOverrides.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { parseToxicArgument } from '../rig/proxy/toxicArgument.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContext.ts';
+import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
 import type { ToxiproxyChoice } from '../rig/proxy/backend.ts';
 import { spawnToxiproxyServer } from '../rig/proxy/toxiproxyServerProcess.ts';
 import type { RunResult } from '../rig/results/runResult.ts';

@@ -57,7 +57,7 @@ describe('acceptance round trip', () => {
     expect(endedAt).toBeGreaterThan(intendedAt);
     expect(pendingLatency.count).toBe(1);
     expect(acceptanceLatency.count).toBe(1);
-    expect(acceptanceLatency.percentile(100) / 1000).toBeLessThan(endedAt - intendedAt + 1);
+    expect(acceptanceLatency.percentileMs(100)).toBeLessThan(endedAt - intendedAt + 1);
     // The terminal state was taken from a stream (the resume-latency method), not from the reply.
     const sse = client.history.connections().filter((c) => c.kind === 'sse');
     expect(sse).toHaveLength(1);
@@ -67,7 +67,7 @@ describe('acceptance round trip', () => {
     const steps = [{ work: { ms: 300 } }, { artifact: { name: 'result', text: 'late output' } }, { complete: {} }];
     const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, '1.0', { steps, returnImmediately: true });
     await run();
-    expect(pendingLatency.percentile(100) / 1000).toBeGreaterThanOrEqual(300);
+    expect(pendingLatency.percentileMs(100)).toBeGreaterThanOrEqual(300);
     expect(acceptanceLatency.count).toBe(1);
     // One stream watched the task park, another the decision's end.
     expect(client.history.connections().filter((c) => c.kind === 'sse')).toHaveLength(2);
@@ -138,7 +138,7 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
     const { result, acceptanceLatency } = await against({ generation: '1.0', completeAfterMs: 300 });
     expect(result.ok, String(!result.ok && result.err)).toBe(true);
     expect(acceptanceLatency.count).toBe(1);
-    const ms = acceptanceLatency.percentile(100) / 1000;
+    const ms = acceptanceLatency.percentileMs(100);
     expect(ms).toBeGreaterThanOrEqual(300);
     expect(ms).toBeLessThan(2_000);
   });
@@ -178,7 +178,7 @@ describe('acceptance load through the command line', () => {
     expect(open!.counters.acceptance_round_trips_completed).toBe(30);
     expect(open!.counters.acceptance_round_trips_failed).toBe(0);
     // Decision → terminal is part of the round trip from its intended start, so it is the shorter.
-    const p50 = (m: { hdr: string }) => LatencyHistogram.decode(m.hdr).percentile(50);
+    const p50 = (m: { hdr: string }) => LatencyHistogram.decode(m.hdr).percentileUs(50);
     expect(p50(open!.metrics.acceptance_latency!)).toBeLessThan(p50(open!.metrics.acceptance_round_trip!));
     // capacity ran the acceptance round trip at each step (5/s, 10/s), not the HITL one.
     expect(Object.keys(capacity!.metrics).sort()).toEqual(['acceptance_latency{rate=10}', 'acceptance_latency{rate=5}', 'round_trip{rate=10}', 'round_trip{rate=5}']);

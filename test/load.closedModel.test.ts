@@ -39,7 +39,7 @@ describe('closed model (autocannon)', () => {
     expect(result.outcomes).toEqual({ '2xx': 500 });
     expect(result.errors).toBe(0);
     // Sub-millisecond resolution: autocannon's own histogram has whole milliseconds only.
-    const p50 = result.latency.percentile(50);
+    const p50 = result.latency.percentileUs(50);
     expect(p50).toBeGreaterThan(0);
     expect(p50 % 1000).not.toBe(0);
     expect(result.perSecond).toBeGreaterThan(0);

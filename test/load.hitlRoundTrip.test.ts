@@ -37,7 +37,7 @@ describe('HITL round trip', () => {
     expect(endedAt).toBeGreaterThan(intendedAt);
     expect(promptLatency.count).toBe(1);
     expect(resumeLatency.count).toBe(1);
-    expect(resumeLatency.percentile(100) / 1000).toBeLessThan(1_000);
+    expect(resumeLatency.percentileMs(100)).toBeLessThan(1_000);
     // Two responses (the send and the answer), no stream: the history holds no SSE connection.
     const kinds = client.history.connections().map((c) => c.kind);
     expect(kinds.filter((k) => k === 'response')).toHaveLength(2);
@@ -47,7 +47,7 @@ describe('HITL round trip', () => {
   it('waits on a subscription when the reply still shows INPUT_REQUIRED (slow-resume)', async () => {
     const { client, run, resumeLatency } = await roundTrip(['slow-resume']);
     await run();
-    const resumedAfterMs = resumeLatency.percentile(100) / 1000;
+    const resumedAfterMs = resumeLatency.percentileMs(100);
     expect(resumedAfterMs).toBeGreaterThanOrEqual(1_400);
     expect(resumedAfterMs).toBeLessThan(4_000);
     expect(client.history.connections().some((c) => c.kind === 'sse')).toBe(true);

@@ -34,7 +34,6 @@ function stallingServer(stallAt: number): Promise<{ url: string; server: Server;
   );
 }
 
-const ms = (us: number) => us / 1000;
 
 describe('open-model executor', () => {
   it('keeps its rate: starts follow the schedule, not the iterations', async () => {
@@ -59,7 +58,7 @@ describe('open-model executor', () => {
     expect(achieved).toBeLessThan(240);
     expect(result.late).toBeLessThan(30);
     // Each iteration takes ~20 ms, so nothing can claim under it; latency counts from intended time.
-    expect(ms(result.latency.percentile(50))).toBeGreaterThanOrEqual(19);
+    expect(result.latency.percentileMs(50)).toBeGreaterThanOrEqual(19);
     expect(result.latency.count).toBe(300);
   });
 
@@ -86,8 +85,8 @@ describe('open-model executor', () => {
       const result = await runOpenModel({ arrivals: constantArrivals(200, 2000), iteration: get, maxInFlight: 2, maxBacklog: 1000, iterationTimeoutMs: 5_000, drainTimeoutMs: 5_000 });
       expect(target.stalledAt()).toBeDefined();
       expect(result).toMatchObject({ scheduled: 400, started: 400, succeeded: 400, dropped: 0, failed: 0, unfinished: 0 });
-      const fromIntended = { p90: ms(result.latency.percentile(90)), p99: ms(result.latency.percentile(99)) };
-      const fromActual = { p90: ms(result.serviceTime.percentile(90)), p99: ms(result.serviceTime.percentile(99)), max: ms(result.serviceTime.percentile(100)) };
+      const fromIntended = { p90: result.latency.percentileMs(90), p99: result.latency.percentileMs(99) };
+      const fromActual = { p90: result.serviceTime.percentileMs(90), p99: result.serviceTime.percentileMs(99), max: result.serviceTime.percentileMs(100) };
       // ~100 arrivals fall inside the stall, each delayed by what was left of it (500 ms down to 0).
       expect(fromIntended.p99, JSON.stringify({ fromIntended, fromActual })).toBeGreaterThanOrEqual(0.8 * STALL_MS);
       expect(fromIntended.p90).toBeGreaterThanOrEqual(0.3 * STALL_MS);

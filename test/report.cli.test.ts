@@ -87,8 +87,8 @@ describe('a2a-rig merge', () => {
     for (const file of ['results.json', 'junit.xml', 'summary.md']) expect(existsSync(join(out, file))).toBe(true);
     const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
     const union = histogramOf([...a, ...b]);
-    expect(histogramOf(a).percentile(75)).toBeLessThan(10_000);
-    expect(LatencyHistogram.decode(merged.scenarios[0]!.metrics.resume_latency!.hdr).percentile(75)).toBe(union.percentile(75));
+    expect(histogramOf(a).percentileUs(75)).toBeLessThan(10_000);
+    expect(LatencyHistogram.decode(merged.scenarios[0]!.metrics.resume_latency!.hdr).percentileUs(75)).toBe(union.percentileUs(75));
     expect(merged.scenarios[0]!.counters.answers).toBe(1_000);
     expect(merged.thresholds!.map((t) => [t.expression, t.ok])).toEqual([
       ['resume_latency.p90<100', true],

@@ -31,13 +31,13 @@ describe('mergeRuns', () => {
     const { hdr, ...summary } = metric;
     expect(summary).toEqual(combined.summary());
     const decoded = LatencyHistogram.decode(hdr);
-    for (let p = 0.5; p <= 100; p += 0.5) expect(decoded.percentile(p)).toBe(combined.percentile(p));
-    expect(decoded.percentile(99.99)).toBe(combined.percentile(99.99));
+    for (let p = 0.5; p <= 100; p += 0.5) expect(decoded.percentileUs(p)).toBe(combined.percentileUs(p));
+    expect(decoded.percentileUs(99.99)).toBe(combined.percentileUs(99.99));
     expect(decoded.count).toBe(4_010);
   });
 
   it('is not what averaging the runs’ percentiles would give', () => {
-    const p99s = [machineA, machineB, machineC].map((s) => histogramOf(s).percentile(99));
+    const p99s = [machineA, machineB, machineC].map((s) => histogramOf(s).percentileUs(99));
     const averaged = p99s.reduce((x, y) => x + y) / p99s.length;
     const p99 = merged.scenarios[0]!.metrics.resume_latency!.p99;
     expect(Math.abs(p99 - averaged) / p99).toBeGreaterThan(0.2);

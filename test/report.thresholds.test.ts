@@ -89,7 +89,7 @@ describe('evaluateThreshold', () => {
   const judge = (expression: string) => evaluateThreshold(parseThreshold(expression), fixture);
 
   it('judges an unscoped latency stat on the union of the histograms, at its exact boundary', () => {
-    const p95Ms = union.percentile(95) / 1000;
+    const p95Ms = union.percentileMs(95);
     // The union's p95 lies in the slow scenario's range; neither scenario alone has that p95.
     expect(p95Ms).toBeGreaterThan(40);
     expect(judge(`resume_latency.p95<=${p95Ms}`)).toMatchObject({ ok: true, actual: p95Ms });
@@ -101,7 +101,7 @@ describe('evaluateThreshold', () => {
   });
 
   it('judges a scoped threshold on that scenario only', () => {
-    const fastP95Ms = histogramOf(fast).percentile(95) / 1000;
+    const fastP95Ms = histogramOf(fast).percentileMs(95);
     expect(fastP95Ms).toBeLessThan(6);
     expect(judge('fast:resume_latency.p95<6')).toMatchObject({ ok: true, actual: fastP95Ms });
     expect(judge('slow:resume_latency.p95<6').ok).toBe(false);

@@ -1,45 +1,21 @@
 // The mutation matrix: every scenario passes against the correct reference agent, and each fails
 // against the agent fault it exists to catch. A scenario that cannot fail is a defect, so this
-// is where each check earns its place. Runs at smoke sizes through the real engine: the agent is
-// a child process behind a pinned fault backend: the real Toxiproxy spawned per run when a binary
-// is found (CI builds one), else the embedded proxy; never `auto`, which a stranger's server could sway.
+// is where each check earns its place. The rows are what the scenarios declare they catch
+// (`catches` in their definitions; test/scenarios.catches.test.ts holds every flag to a scenario).
+// Runs at smoke sizes through the real engine: the agent is a child process behind a pinned fault
+// backend: the real Toxiproxy spawned per run when a binary is found (CI builds one), else the
+// embedded proxy; never `auto`, which a stranger's server could sway.
 import { describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
-
-const MATRIX: Record<string, string[]> = {
-  'accept-duplicates': ['cf1', 'duplicate-flood'],
-  'no-extension-echo': ['cf1', 'acc-echo'],
-  'keep-input-required': ['cf2'],
-  'skip-validation': ['cf3', 'cf7'],
-  'validation-errors-elsewhere': ['cf3'],
-  'slow-resume': ['cf4', 'resume-latency', 'capacity'],
-  'envelope-extra-field': ['cf5'],
-  'drop-replay': ['cf6', 'disconnect-replay'],
-  'reorder-replay': ['cf6', 'disconnect-replay'],
-  'volatile-outbox': ['disconnect-replay', 'crash-restart'],
-  'reuse-prompt-id': ['crash-restart'],
-  'emit-oversized-schema': ['oversized-schema'],
-  'no-depth-limit': ['deep-nesting'],
-  'envelope-without-activation': ['activation'],
-  'declare-required-extension': ['agent-card'],
-  // The acceptance-criteria extension (scenarios/acceptance/), one row per fault flag of its gate.
-  'acceptance-completes-without-waiting': ['acc-accept', 'acc-with-hitl', 'acceptance-latency'],
-  'acceptance-drops-feedback': ['acc-reject-retry'],
-  'acceptance-ignores-max-rejections': ['acc-max-rejections'],
-  'acceptance-ignores-retry-false': ['acc-retry-false'],
-  'acceptance-no-timeout': ['acc-timeout'],
-  'acceptance-parks-before-artifacts': ['acc-artifact-order'],
-  'acceptance-skips-criteria-validation': ['acc-bad-criteria', 'acc-hostile-schema'],
-  'acceptance-accepts-second-decision': ['acc-decision-flood'],
-  'acceptance-ignores-authorization': ['acc-unauthorized'],
-  'acceptance-forgets-rejections': ['acc-durability'],
-};
+import { mutationRows } from './support/faultMatrix.ts';
 
 // The DoS scenarios have their own matrix (scenarioMutationMatrix.dos.test.ts), run in parallel with this one.
 const all = (await loadScenarios()).filter((s) => !s.tags.includes('dos'));
+/** Each fault flag → the scenarios that declare they catch it. */
+const MATRIX = mutationRows(all);
 const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) => [s.name, s.verdict]));
 const reasons = (run: RunResult) => run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
 

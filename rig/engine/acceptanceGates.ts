@@ -9,7 +9,7 @@ import { METHOD_NAMES, TERMINAL_STATES, type Task } from '../protocol/a2aTypes.t
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 import { ACCEPTANCE_URI, type Decision } from '../protocol/acceptance.ts';
 import type { AcceptanceErrorFacts, AcceptanceNeeds, AcceptanceSendOptions, A2AClient } from '../client/index.ts';
-import type { ScenarioContext } from './scenarioContext.ts';
+import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /** How long a gated task may take to park, or to settle after a decision, before a scenario gives up on it. */
 export const SETTLE_MS = 10_000;
@@ -91,7 +91,7 @@ export async function settle(ctx: ScenarioContext, taskId: string, until: (task:
     const got = await client.getTask(taskId, { signal: ctx.signal });
     if (got.ok && until(got.value)) return got.value;
     if (performance.now() >= deadline || ctx.signal.aborted) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await ctx.sleep(POLL_MS);
   }
 }
 
@@ -166,9 +166,7 @@ const REPLAY_WAIT_MS = 5_000;
 export async function replayShape(ctx: ScenarioContext, taskId: string): Promise<{ shape: string; complete: boolean } | { refused: string }> {
   const socket = await ctx.direct.replay(taskId, { since: 0 }).catch((err: Error) => err);
   if (socket instanceof Error) return { refused: socket.message };
-  let timer: NodeJS.Timeout | undefined;
-  const complete = await Promise.race([socket.ended.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, REPLAY_WAIT_MS, false)))]);
-  clearTimeout(timer);
+  const complete = (await ctx.within(socket.ended.then(() => true), REPLAY_WAIT_MS)) ?? false;
   await socket.close();
   const letters: Partial<Record<string, string>> = { TASK_STATE_WORKING: 'W', TASK_STATE_COMPLETED: 'C', TASK_STATE_FAILED: 'F', TASK_STATE_INPUT_REQUIRED: 'I' };
   const shape = socket.events

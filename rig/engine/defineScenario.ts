@@ -1,10 +1,11 @@
 // What a scenario is: a name, what it needs from the environment, parameters per profile, a time
 // budget, and a `run` that uses only the engine's context. Scenario files read like test plans.
-import type { ScenarioContext } from './scenarioContext.ts';
+import type { ScenarioContext } from './scenarioContextInterface.ts';
 import { validateRecords, type RecordedMeasures } from '../results/metricNames.ts';
+import { PROFILES, type ProfileName } from './profiles.ts';
+import { validateCatches, type FaultCatch } from './faultCatches.ts';
 
-export const PROFILES = ['smoke', 'ci', 'full'] as const;
-export type ProfileName = (typeof PROFILES)[number];
+export { PROFILES, everyProfile, type ProfileName } from './profiles.ts';
 
 export interface ScenarioNeeds {
   /** The agent declares hitl-prompt/v1 in its card. */
@@ -49,15 +50,15 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
    * any other name; declared counters never counted are recorded as 0; compare reads the kinds.
    */
   records: RecordedMeasures;
+  /**
+   * The reference agent's fault flags (`--agent-fault`, rig/agent/faults.ts) this scenario fails
+   * against: the mutation matrix proves each, `a2a-rig list` shows them. Optional for your own.
+   */
+  catches?: readonly FaultCatch[];
   run(ctx: ScenarioContext, params: P): Promise<void>;
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
-
-/** The same value for every profile, for scenarios whose size does not change with the profile. */
-export function everyProfile<T>(value: T): Record<ProfileName, T> {
-  return { smoke: value, ci: value, full: value };
-}
 
 export function defineScenario<P extends object>(definition: ScenarioDefinition<P>): ScenarioDefinition<P> {
   if (!NAME.test(definition.name)) throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
@@ -70,5 +71,9 @@ export function defineScenario<P extends object>(definition: ScenarioDefinition<
     if (!(definition.budgetMs[profile] > 0)) throw new Error(`scenario ${definition.name} has no time budget for profile ${profile}`);
   }
   validateRecords(definition.name, definition.records);
+  if (definition.catches !== undefined) {
+    if (!Array.isArray(definition.catches)) throw new Error(`scenario ${definition.name}: catches must be a list of fault flags`);
+    validateCatches(definition.name, definition.catches);
+  }
   return definition;
 }

@@ -9,7 +9,7 @@ import { constantArrivals } from '../load/arrivalSchedule.ts';
 import { ResourceSampler } from './agentResources.ts';
 import { PHASES, type MixedRunResult, type PlannedAttack } from './attackRun.ts';
 import { attackVerdicts, droppedPct, errorPct, percentile, phaseStats, recoveryMs, taxBoundMs, type GateParams } from './dosVerdicts.ts';
-import type { ScenarioContext } from './scenarioContext.ts';
+import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /** Per attack: starts per second, at most this many, and its own params over its defaults. */
 export type AttackChoice = { rate: number; max: number } & Record<string, number | string | boolean>;

@@ -4,7 +4,8 @@
 import type { Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
-import { TransportError, describeEnd, userMessage, type A2AClient, type ReceivedEvent, type AnswerSynthesizer, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+import { stateOfEvent } from '../protocol/wireInbound.ts';
+import { TransportError, describeEnd, userMessage, type A2AClient, type AnswerSynthesizer, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
 
 const OPEN_PROMPT_WAIT_MS = 10_000;
 
@@ -91,9 +92,6 @@ export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensi
 
 const POLL_INTERVAL_MS = 20;
 
-const stateOfEvent = (e: ReceivedEvent): TaskState | undefined =>
-  'statusUpdate' in e.event ? e.event.statusUpdate.status.state : 'task' in e.event ? e.event.task.status.state : undefined;
-
 /**
  * Subscribes and waits (bounded) until the task reaches `state` or ends. When the agent refuses the
  * subscription (a plain JSON-RPC error, or one framed as the first event of a stream) or the stream
@@ -107,7 +105,7 @@ async function waitForState(deps: PromptDeps, taskId: string, state: TaskState):
   let fallback: string | undefined;
   if (sub.ok) {
     try {
-      await sub.stream.waitFor((e) => reached(stateOfEvent(e)), Math.max(1, deadline - performance.now()));
+      await sub.stream.waitFor((e) => reached(stateOfEvent(e.event)), Math.max(1, deadline - performance.now()));
     } catch {
       const end = sub.stream.end;
       if (end !== undefined && end.reason !== 'closed') fallback = `the subscription ended before the task reached ${state} (${describeEnd(end)})`;

@@ -6,7 +6,8 @@
 // task; or the stream ends before the task resumes), the task is polled with GetTask instead
 // (bounded), and `fallback` says why, quoting the agent's error code.
 import type { TaskState } from '../protocol/a2aTypes.ts';
-import { describeEnd, type A2AClient, type AnswerOutcome, type ReceivedEvent } from '../client/index.ts';
+import { describeEnd, type A2AClient, type AnswerOutcome } from '../client/index.ts';
+import { stateOfEvent } from '../protocol/wireInbound.ts';
 
 export interface ObservedAnswer {
   outcome: AnswerOutcome;
@@ -20,12 +21,6 @@ export interface ObservedAnswer {
 }
 
 const POLL_INTERVAL_MS = 5;
-
-function stateOf(e: ReceivedEvent): TaskState | undefined {
-  if ('statusUpdate' in e.event) return e.event.statusUpdate.status.state;
-  if ('task' in e.event) return e.event.task.status.state;
-  return undefined;
-}
 
 type Options = { timeoutMs: number; signal?: AbortSignal };
 
@@ -50,10 +45,10 @@ export async function answerObserved(client: A2AClient, taskId: string, promptId
         const answeredAt = outcome.startedAt;
         try {
           const left = await stream.waitFor((e) => {
-            const s = stateOf(e);
+            const s = stateOfEvent(e.event);
             return s !== undefined && s !== 'TASK_STATE_INPUT_REQUIRED' && e.receivedAt >= answeredAt;
           }, options.timeoutMs);
-          return { outcome, resumedAfterMs: left.receivedAt - answeredAt, stateAfter: stateOf(left), observedOn: 'stream' };
+          return { outcome, resumedAfterMs: left.receivedAt - answeredAt, stateAfter: stateOfEvent(left.event), observedOn: 'stream' };
         } catch {
           const end = stream.end;
           // Still open at the bound: the task did not resume in time, as the stream shows.

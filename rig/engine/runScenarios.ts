@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
-import { ScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
+import { EngineScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
 import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../results/runResult.ts';
 import type { RunObserver, ScenarioPosition } from '../results/runObserver.ts';
 import { RIG_VERSION } from './rigVersion.ts';
@@ -38,7 +38,7 @@ export function newRunId(now = new Date()): string {
 }
 
 /** Every need the environment does not meet, joined: a skip says all that stands in the way, not only the first. */
-function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx: ScenarioContext): string | undefined {
+function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx: EngineScenarioContext): string | undefined {
   const { needs } = scenario;
   const unmet: string[] = [];
   if (needs.extension && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
@@ -80,7 +80,7 @@ async function runOne(
         },
       }
     : {};
-  const ctx = new ScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, hooks);
+  const ctx = new EngineScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, hooks);
   // Once a second, the last second's traffic (nothing when the scenario sent nothing in it); unref'd, cleared below.
   const ticker = watched?.observer.onTraffic
     ? setInterval(() => {

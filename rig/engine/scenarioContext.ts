@@ -1,17 +1,18 @@
-// Everything a scenario may touch: the A2A clients (through the fault proxy, and direct for the
-// truth), fault helpers, recorders, the event history, checks, restarts and the time budget.
-// Scenarios reach nothing else: no sockets, no SQL, no processes.
+// The engine's side of the ScenarioContext (scenarioContextInterface.ts, all a scenario sees): how
+// each of its members is done, and what the engine reads back when the scenario ends (checks,
+// histograms, counters, the timeline, fault events, series, traffic, log).
 import { readFileSync } from 'node:fs';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
-import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
-import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription, type SynthesizedAnswers } from '../client/index.ts';
-import type { FaultProxy, AppliedToxic, ToxicSpec } from '../proxy/faultControl.ts';
+import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription } from '../client/index.ts';
+import type { AppliedToxic } from '../proxy/faultControl.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
 import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../results/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
-import type { ProfileName } from './defineScenario.ts';
+import type { ProfileName } from './profiles.ts';
+import type { AgentFacts, AnswerablePrompt, FaultHelpers, ScenarioContext, UsablePrompt } from './scenarioContextInterface.ts';
+import { sleep, within } from './abortableWait.ts';
 import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import type { Environment } from './environment.ts';
 import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
@@ -26,23 +27,11 @@ import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './
 import { resourceSource, type ResourceSource } from './agentResources.ts';
 import { ScenarioLog } from './scenarioLog.ts';
 
-export type { OpenPrompt, PromptAttempt, PromptOptions, RoundTripChoice, AcceptanceRoundTripChoice, OpenModelResult };
 
 /** Thrown by `ctx.skip()`: the scenario cannot run here, and says why. */
 export class ScenarioSkipped extends Error {
   override name = 'ScenarioSkipped';
 }
-
-export interface FaultHelpers {
-  readonly available: boolean;
-  add(spec: ToxicSpec): Promise<AppliedToxic>;
-  remove(name: string): Promise<void>;
-  /** false cuts every open connection and refuses new ones; true listens again. */
-  setEnabled(enabled: boolean): Promise<FaultProxy>;
-  /** Removes every toxic of the run's proxy and enables it (other proxies on the server are not touched). */
-  reset(): Promise<void>;
-}
-
 
 /** What the engine hears from a scenario as it runs. */
 export interface ScenarioHooks {
@@ -57,7 +46,7 @@ function toxicDetail(toxic: AppliedToxic): string {
   return `${toxic.type} ${toxic.stream}${toxic.toxicity !== 1 ? ` toxicity=${toxic.toxicity}` : ''}${attributes}`;
 }
 
-export class ScenarioContext {
+export class EngineScenarioContext implements ScenarioContext {
   readonly history = new EventHistory();
   readonly checks: CheckResult[] = [];
   readonly metrics = new Map<string, LatencyHistogram>();
@@ -131,7 +120,7 @@ export class ScenarioContext {
   }
 
   /** What the rig knows about the agent. */
-  get agent() {
+  get agent(): AgentFacts {
     const card = this.env.agent.card;
     const skills = Array.isArray(card.skills) ? (card.skills as Array<{ id?: unknown }>) : [];
     return {
@@ -220,6 +209,14 @@ export class ScenarioContext {
     return Math.max(0, this.deadline - performance.now());
   }
 
+  sleep(ms: number): Promise<boolean> {
+    return sleep(ms, this.signal);
+  }
+
+  within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+    return within(promise, ms, this.signal);
+  }
+
   /** The verdict of a scenario that already ran in this run (CF-7 reads CF-1..CF-6). */
   verdictOf(name: string): Verdict | undefined {
     return this.priorVerdicts.get(name);
@@ -290,13 +287,20 @@ export class ScenarioContext {
    * Checks that the prompt is usable (its envelope passes S-2, and answers can be built from its
    * response_schema) and returns what a scenario needs to answer it; undefined when it is not.
    */
-  usable(open: OpenPrompt, options: { recordPasses?: boolean } = {}): { promptId: string; envelope: PromptEnvelope; answers: SynthesizedAnswers } | undefined {
+  usable(open: OpenPrompt, options: { recordPasses?: boolean } = {}): UsablePrompt | undefined {
     const record = (name: string, ok: boolean, detail?: string) => (ok && options.recordPasses === false ? true : this.check(name, ok, detail));
     if (!open.prompt.ok) return void record('the envelope passes the S-2 checks', false, open.prompt.reason);
     record('the envelope passes the S-2 checks', true);
     if (!open.answers) return void record('answers can be built from response_schema', false, open.answersUnavailable);
     record('answers can be built from response_schema', true);
     return { promptId: open.prompt.envelope.prompt_id, envelope: open.prompt.envelope, answers: open.answers };
+  }
+
+  async openUsablePrompt(steps?: unknown[], options: PromptOptions & { recordPasses?: boolean } = {}): Promise<AnswerablePrompt | undefined> {
+    const { recordPasses, ...promptOptions } = options;
+    const open = await this.openPrompt(steps, promptOptions);
+    const prompt = this.usable(open, recordPasses === undefined ? {} : { recordPasses });
+    return prompt && { ...prompt, taskId: open.taskId, task: open.task, echoed: open.echoed };
   }
 
   /**

@@ -68,8 +68,13 @@ export class LatencyHistogram {
     return this.histogram.totalCount;
   }
 
-  /** Microseconds at a percentile (0..100); 0 when empty. */
-  percentile(p: number): number {
+  /** Milliseconds at a percentile (0..100), as recordMs() takes them; 0 when empty. */
+  percentileMs(p: number): number {
+    return this.percentileUs(p) / 1000;
+  }
+
+  /** Microseconds at a percentile (0..100), as the histogram keeps them (results.json, thresholds); 0 when empty. */
+  percentileUs(p: number): number {
     return this.count === 0 ? 0 : this.histogram.getValueAtPercentile(p);
   }
 
@@ -97,10 +102,10 @@ export class LatencyHistogram {
       count: this.count,
       min: empty ? 0 : this.histogram.minNonZeroValue,
       mean: empty ? 0 : Math.round(this.histogram.mean),
-      p50: this.percentile(50),
-      p90: this.percentile(90),
-      p95: this.percentile(95),
-      p99: this.percentile(99),
+      p50: this.percentileUs(50),
+      p90: this.percentileUs(90),
+      p95: this.percentileUs(95),
+      p99: this.percentileUs(99),
       max: empty ? 0 : this.histogram.maxValue,
     };
   }

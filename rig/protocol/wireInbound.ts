@@ -10,6 +10,7 @@ import type {
   StreamResponse,
   Task,
   TaskArtifactUpdateEvent,
+  TaskState,
   TaskStatus,
   TaskStatusUpdateEvent,
 } from './a2aTypes.ts';
@@ -166,4 +167,9 @@ export function statusOfEvent(event: StreamResponse): TaskStatus | undefined {
   if ('task' in event) return event.task.status;
   if ('statusUpdate' in event) return event.statusUpdate.status;
   return undefined;
+}
+
+/** The state an event announces (a task snapshot's or a status update's), if any. */
+export function stateOfEvent(event: StreamResponse): TaskState | undefined {
+  return statusOfEvent(event)?.state;
 }

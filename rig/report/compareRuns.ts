@@ -22,7 +22,7 @@
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from '../results/runResult.ts';
-import { baseName, parseDeclaredName, type CounterKind } from '../results/metricNames.ts';
+import { COUNTER_MEANINGS, declaredCounterKind, type MeasureMeaning } from '../results/metricNames.ts';
 import { markdownCell } from './summaryMarkdown.ts';
 import { printable } from './terminalText.ts';
 
@@ -136,11 +136,9 @@ function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
 }
 
 /** What a recorded counter means, from the current run's declaration (else the baseline's). */
-function counterKind(key: string, base: ScenarioResult, cur: ScenarioResult): CounterKind | undefined {
-  const counters = cur.records?.counters ?? base.records?.counters;
-  if (!counters) return undefined;
-  const declared = Object.keys(counters).find((name) => parseDeclaredName(name).base === baseName(key));
-  return declared === undefined ? undefined : counters[declared];
+function counterMeaning(key: string, base: ScenarioResult, cur: ScenarioResult): MeasureMeaning | undefined {
+  const kind = declaredCounterKind(cur.records ?? base.records, key);
+  return kind === undefined ? undefined : COUNTER_MEANINGS[kind];
 }
 
 /** 0 of a limit-or-never counter reads "never broke"; anything else is a rate. */
@@ -150,16 +148,16 @@ function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
   const tolerance = o.tolerances.throughput;
   const rows: CompareRow[] = [];
   for (const [counter, b] of Object.entries(base.counters)) {
-    const kind = counterKind(counter, base, cur);
+    const meaning = counterMeaning(counter, base, cur);
     const c = cur.counters[counter];
     // A tally follows the run's size; a measure is judged by its own gate (metricNames.ts): neither is compared.
-    if (kind === 'tally' || kind === 'measure') continue;
-    const shown = kind === 'limit-or-never' ? limitText : num;
+    if (meaning && !meaning.compared) continue;
+    const shown = meaning?.zeroIsNever ? limitText : num;
     const row: CompareRow = { scenario: name, measure: counter, baseline: shown(b), current: c === undefined ? '—' : shown(c), ratio: null, allowed: tolerance === undefined ? '' : pct(tolerance), result: 'not compared' };
-    if (kind === undefined) row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
+    if (meaning === undefined) row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
     else if (tolerance === undefined) continue;
     else if (c === undefined) row.note = 'not counted in the current run';
-    else if (kind === 'limit-or-never' && (b === 0 || c === 0)) {
+    else if (meaning.zeroIsNever && (b === 0 || c === 0)) {
       // Never broke is better than any rate: only never → a rate is worse.
       row.result = b === 0 && c > 0 ? 'REGRESSION' : 'ok';
       if (b === 0 && c > 0) row.note = 'the baseline never broke';
@@ -167,6 +165,7 @@ function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
       row.result = 'ok';
       row.note = 'baseline is 0';
     } else {
+      // Every counter compared is higher-is-better (COUNTER_MEANINGS): fewer by more than the tolerance is worse.
       row.ratio = c / b;
       row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
     }

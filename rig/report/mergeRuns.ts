@@ -26,7 +26,7 @@ import { sumTraffic } from './trafficTotals.ts';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { UserError } from '../protocol/userError.ts';
 import { identityDifferences } from '../results/runIdentity.ts';
-import { baseName } from '../results/metricNames.ts';
+import { COUNTER_MEANINGS, declaredCounterKind } from '../results/metricNames.ts';
 import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
 import {
   LOG_LINES_KEPT,
@@ -187,7 +187,10 @@ function mergeLog(parts: ScenarioResult[], owner: (s: ScenarioResult) => string)
 function mergeCounters(parts: ScenarioResult[]): Record<string, number> {
   const counters: Record<string, number> = {};
   // A `measure` (a ratio, MB, seconds) does not add up across workers: the merge keeps the worst part.
-  const measure = (name: string) => parts.some((p) => Object.entries(p.records?.counters ?? {}).some(([d, kind]) => kind === 'measure' && baseName(d) === baseName(name)));
+  const measure = (name: string) => parts.some((p) => {
+    const kind = declaredCounterKind(p.records, name);
+    return kind !== undefined && COUNTER_MEANINGS[kind].combined === 'worst';
+  });
   for (const part of parts) for (const [name, n] of Object.entries(part.counters)) counters[name] = measure(name) ? Math.max(counters[name] ?? n, n) : (counters[name] ?? 0) + n;
   return counters;
 }

@@ -7,7 +7,7 @@
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { RunResult, ScenarioResult, ThresholdResult } from '../results/runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
-import { baseName, keyMatches } from '../results/metricNames.ts';
+import { COUNTER_MEANINGS, declaredCounterKind, keyMatches } from '../results/metricNames.ts';
 import { printableLine } from './terminalText.ts';
 
 const keysOf = (record: Record<string, unknown>, name: string): string[] => Object.keys(record).filter((key) => keyMatches(key, name));
@@ -52,7 +52,7 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   const sampled = recorded.filter((m) => m.count > 0);
   const value =
     t.stat.kind === 'percentile'
-      ? union.percentile(t.stat.percentile)
+      ? union.percentileUs(t.stat.percentile)
       : t.stat.kind === 'min'
         ? Math.min(...sampled.map((m) => m.min))
         : t.stat.kind === 'max'
@@ -61,9 +61,10 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   return { value, shown: fmtMs(value), about, latency: true };
 }
 
-/** The scenario declares `name` (a base or one labelled series) as a `measure` counter. */
+/** The scenario declares `name` (a base or one labelled series) as a counter whose parts are judged by the worst, not summed (a `measure`). */
 function isMeasure(s: ScenarioResult, name: string): boolean {
-  return Object.entries(s.records?.counters ?? {}).some(([declared, kind]) => kind === 'measure' && baseName(declared) === baseName(name));
+  const kind = declaredCounterKind(s.records, name);
+  return kind !== undefined && COUNTER_MEANINGS[kind].combined === 'worst';
 }
 
 function counter(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {

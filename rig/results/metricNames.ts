@@ -25,7 +25,32 @@ export type CounterKind =
    */
   | 'measure';
 
-export const COUNTER_KINDS: readonly CounterKind[] = ['tally', 'throughput', 'limit-or-never', 'measure'];
+/**
+ * What a declared counter is and which way is better, so that compare, thresholds and merge read
+ * the declaration instead of each deciding it again. (A latency, `records.latencies`, is always a
+ * histogram, lower is better: compared by its percentiles, merged by adding histograms.)
+ */
+export interface MeasureMeaning {
+  /** k6's words: a count of events (Counter), a rate per second, or a gauge (a value measured, not added up). */
+  kind: 'counter' | 'rate' | 'gauge';
+  /** Which way is better; `none` for a count that follows the run's size. */
+  direction: 'lower-is-better' | 'higher-is-better' | 'none';
+  /** `compare` judges it against the baseline (a count follows the run's size; a gauge is judged by its own gate). */
+  compared: boolean;
+  /** Several runs' parts (`merge`, an unscoped threshold) add up, or the worst part stands for them all. */
+  combined: 'sum' | 'worst';
+  /** 0 reads "never" (the limit never broke within the range tried), the best value rather than a rate of 0. */
+  zeroIsNever?: true;
+}
+
+export const COUNTER_MEANINGS: Readonly<Record<CounterKind, MeasureMeaning>> = {
+  tally: { kind: 'counter', direction: 'none', compared: false, combined: 'sum' },
+  throughput: { kind: 'rate', direction: 'higher-is-better', compared: true, combined: 'sum' },
+  'limit-or-never': { kind: 'rate', direction: 'higher-is-better', compared: true, combined: 'sum', zeroIsNever: true },
+  measure: { kind: 'gauge', direction: 'lower-is-better', compared: false, combined: 'worst' },
+};
+
+export const COUNTER_KINDS = Object.keys(COUNTER_MEANINGS) as readonly CounterKind[];
 
 /** Every latency and counter a scenario can record (ScenarioDefinition.records; results.json `records`). */
 export interface RecordedMeasures {
@@ -101,6 +126,13 @@ function parseDeclaredNameFor(scenario: string, declared: string): DeclaredName 
   } catch (err) {
     throw new Error(`scenario ${scenario}: ${(err as Error).message}`);
   }
+}
+
+/** The kind a recorded counter key (`attack_tax{attack=slowloris}`) was declared with in `records`, if any. */
+export function declaredCounterKind(records: RecordedMeasures | undefined, key: string): CounterKind | undefined {
+  const base = baseName(key);
+  const declared = Object.keys(records?.counters ?? {}).find((name) => parseDeclaredName(name).base === base);
+  return declared === undefined ? undefined : records!.counters[declared];
 }
 
 /** The declaration that `key` (recorded or named) falls under, if any. */

@@ -1,8 +1,7 @@
 // Accept completes: an activating client's task emits its artifacts, parks in INPUT_REQUIRED with
 // the pendingAcceptance flag (never COMPLETED on its own), and an accept moves it to COMPLETED.
 // Records the acceptance latency: decision sent → terminal state observed.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-accept',
@@ -12,6 +11,7 @@ export default defineScenario({
   params: { smoke: { tasks: 3 }, ci: { tasks: 10 }, full: { tasks: 50 } },
   budgetMs: { smoke: 30_000, ci: 60_000, full: 180_000 },
   records: { latencies: ['acceptance_latency', 'park_latency'], counters: {} },
+  catches: ['acceptance-completes-without-waiting'],
   async run(ctx, { tasks }) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;

@@ -2,10 +2,7 @@
 // attempt's artifacts first, then parks the task (INPUT_REQUIRED + pendingAcceptance). A client
 // that sees the pending flag must already have what it is asked to accept. Every message carrying
 // an acceptance key lists the extension URI.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { attemptName, gatedScript, requireGate, SETTLE_MS } from '../../rig/engine/acceptanceGates.ts';
-import type { StreamResponse } from '../../rig/protocol/a2aTypes.ts';
-import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
+import { defineScenario, everyProfile, attemptName, gatedScript, requireGate, SETTLE_MS, ACCEPTANCE_URI, type StreamResponse } from 'a2a-rig';
 
 /** One letter per event, for a detail that shows the order: T task, A artifact, P pending, S other status. */
 function letter(event: StreamResponse, pending: boolean): string {
@@ -23,6 +20,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-parks-before-artifacts'],
   async run(ctx) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;
@@ -34,7 +32,7 @@ export default defineScenario({
     const { stream } = opened;
     await stream.waitFor((e) => acc.isPending(e.event), Math.min(SETTLE_MS, ctx.remainingMs())).catch(() => undefined);
     // Whatever follows the pending status right behind it (the faulty order) is read too, briefly.
-    await Promise.race([stream.ended, new Promise((resolve) => setTimeout(resolve, 200))]);
+    await ctx.within(stream.ended, 200);
     await stream.close();
     const events = stream.events.map((e) => e.event);
     const order = events.map((e) => letter(e, acc.isPending(e))).join('');

@@ -2,9 +2,7 @@
 // 400 on HTTP+JSON), data naming the extension, and no task created (the agent must not accept a
 // task it cannot gate). Each case is sent in a fresh contextId, and where the agent has ListTasks
 // that context is checked to hold no task.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { describeOpening, freshContextId, openGate, requireGate, tasksInContext } from '../../rig/engine/acceptanceGates.ts';
-import { ACCEPTANCE_CRITERIA_INVALID, ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
+import { defineScenario, everyProfile, describeOpening, freshContextId, openGate, requireGate, tasksInContext, ACCEPTANCE_CRITERIA_INVALID, ACCEPTANCE_URI } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-bad-criteria',
@@ -14,6 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: { refused: 'tally' } },
+  catches: ['acceptance-skips-criteria-validation'],
   async run(ctx) {
     requireGate(ctx);
     const cap = ctx.client.acceptance.declaration.maxRejectionsCap;

@@ -3,10 +3,7 @@
 // AcceptanceDecisionConflict (-32042; HTTP 409 on HTTP+JSON); the task's state is the winner's, and
 // at most one of the flood's decision messages joined its history (one transition, not several);
 // where the agent offers the replay plane, its outbox holds exactly one terminal status event.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, pendingGate, replayShape, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
-import type { Decision } from '../../rig/protocol/acceptance.ts';
-import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
+import { defineScenario, isTerminal, pendingGate, replayShape, requireGate, settle, stateOf, type Decision, type ScenarioContext } from 'a2a-rig';
 
 /** Terminal status events in the task's full replay (C or F in its shape). */
 async function terminalTransitions(ctx: ScenarioContext, taskId: string): Promise<{ taskId: string; count: number; note: string }> {
@@ -23,6 +20,7 @@ export default defineScenario({
   params: { smoke: { tasks: 2, decisions: 20 }, ci: { tasks: 5, decisions: 50 }, full: { tasks: 20, decisions: 200 } },
   budgetMs: { smoke: 30_000, ci: 60_000, full: 180_000 },
   records: { latencies: ['decision_latency'], counters: { decisions_applied: 'tally', decisions_conflict: 'tally', decisions_other: 'tally' } },
+  catches: ['acceptance-accepts-second-decision'],
   async run(ctx, { tasks, decisions }) {
     requireGate(ctx);
     const client = ctx.newClient(Math.min(decisions, 64));

@@ -5,11 +5,7 @@
 // rejection, past maxRejections only if its first one was remembered, fails it; B takes exactly one
 // accept; C stays COMPLETED and refuses another decision; task D, parked with a 2 s timeout just
 // before the crash, is FAILED by the restarted agent (the deadline is stored, not only a timer).
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { gatedScript, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, SETTLE_MS, stateOf } from '../../rig/engine/acceptanceGates.ts';
-import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
-import type { Task } from '../../rig/protocol/a2aTypes.ts';
-import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
+import { defineScenario, everyProfile, gatedScript, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, SETTLE_MS, stateOf, ACCEPTANCE_URI, type ScenarioContext, type Task } from 'a2a-rig';
 
 /** Task D's acceptance timeout, and how long past it the restarted agent may take to fail it. */
 const D_TIMEOUT_S = 2;
@@ -34,6 +30,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(60_000),
   records: { latencies: [], counters: { restarts: 'tally' } },
+  catches: ['acceptance-forgets-rejections'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 1 });
     const acc = ctx.client.acceptance;

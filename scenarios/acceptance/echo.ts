@@ -4,9 +4,7 @@
 // not confirm activation to, and a client that did not activate the extension (criteria in the
 // metadata or not) gets a plain task, never a pending acceptance (one that follows the rig's
 // script completes on its own).
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { describeOpening, isTerminal, openGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
-import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
+import { defineScenario, everyProfile, describeOpening, isTerminal, openGate, requireGate, settle, stateOf, ACCEPTANCE_URI } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-echo',
@@ -16,6 +14,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['no-extension-echo'],
   async run(ctx) {
     requireGate(ctx);
     const activated = await openGate(ctx);

@@ -2,9 +2,7 @@
 // limit, larger than the size limit, a remote $ref (never fetched), a pattern that needs a
 // backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is AcceptanceCriteriaInvalid (-32040) within
 // the per-request budget, and the agent still opens gated tasks afterwards.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { describeOpening, openGate, requireGate } from '../../rig/engine/acceptanceGates.ts';
-import { ACCEPTANCE_CRITERIA_INVALID } from '../../rig/protocol/acceptance.ts';
+import { defineScenario, everyProfile, describeOpening, openGate, requireGate, ACCEPTANCE_CRITERIA_INVALID } from 'a2a-rig';
 
 /** Each hostile request must be answered within this (the guards compile within ~1 s; a loaded box gets margin). */
 const REFUSAL_BUDGET_MS = 3_000;
@@ -29,6 +27,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(40_000),
   records: { latencies: ['refusal_latency'], counters: { refused: 'tally' } },
+  catches: ['acceptance-skips-criteria-validation'],
   async run(ctx) {
     requireGate(ctx, { artifactSchema: true });
     const cases: Array<[string, unknown]> = [

@@ -1,7 +1,6 @@
 // Bounded loop: with maxRejections 1, the first rejection retries (pending again) and the second,
 // past the limit, fails the task.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { decideAndSettle, pendingGate, requireGate } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, everyProfile, decideAndSettle, pendingGate, requireGate } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-max-rejections',
@@ -11,6 +10,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-ignores-max-rejections'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 1 });
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 1 } });

@@ -2,8 +2,7 @@
 // (id and contextId) runs a new attempt, emits that attempt's artifacts and parks pending again;
 // an accept then completes it. Where the agent offers the replay plane, its stored events show the
 // task going back to WORKING between the two pending states.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { replayShape, artifactNames, attemptName, historyHasText, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, everyProfile, replayShape, artifactNames, attemptName, historyHasText, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, stateOf } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-reject-retry',
@@ -13,6 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: ['retry_latency'], counters: {} },
+  catches: ['acceptance-drops-feedback'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 1 });
     const acc = ctx.client.acceptance;

@@ -1,6 +1,5 @@
 // reject with retry: false ends the gate: the task is FAILED at once, whatever maxRejections allows.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { decideAndSettle, pendingGate, requireGate } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, everyProfile, decideAndSettle, pendingGate, requireGate } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-retry-false',
@@ -10,6 +9,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-ignores-retry-false'],
   async run(ctx) {
     requireGate(ctx, { maxRejections: 3 });
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 3 } });

@@ -1,7 +1,6 @@
 // The acceptance timeout: a task left pending past acceptanceTimeoutSeconds is FAILED by the agent.
 // Records how long after parking the FAILED state was observed.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, pendingGate, requireGate, settle } from '../../rig/engine/acceptanceGates.ts';
+import { defineScenario, everyProfile, isTerminal, pendingGate, requireGate, settle } from 'a2a-rig';
 
 /** How long past the timeout the agent may take to fail the task (a loaded 2-core box included). */
 const GRACE_MS = 3_000;
@@ -16,6 +15,7 @@ export default defineScenario({
   params: everyProfile({ timeoutSeconds: 1 }),
   budgetMs: everyProfile(30_000),
   records: { latencies: ['timeout_fired'], counters: {} },
+  catches: ['acceptance-no-timeout'],
   async run(ctx, { timeoutSeconds }) {
     requireGate(ctx);
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { acceptanceTimeoutSeconds: timeoutSeconds } });

@@ -3,9 +3,7 @@
 // AcceptanceDecisionUnauthorized (-32043; HTTP 403 on HTTP+JSON) and the task stays pending; the
 // creator's accept then completes it.
 import { randomUUID } from 'node:crypto';
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, pendingGate, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
-import { ACCEPTANCE_DECISION_UNAUTHORIZED } from '../../rig/protocol/acceptance.ts';
+import { defineScenario, describeOutcome, everyProfile, isTerminal, pendingGate, requireGate, settle, stateOf, ACCEPTANCE_DECISION_UNAUTHORIZED } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-unauthorized',
@@ -15,6 +13,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-ignores-authorization'],
   async run(ctx) {
     requireGate(ctx);
     const acc = ctx.client.acceptance;
@@ -27,7 +26,7 @@ export default defineScenario({
     for (const [who, token] of intruders) {
       const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' }, { ...(token ? { bearerToken: token } : {}), signal: ctx.signal });
       if (outcome.kind === 'applied') letIn.push(`${who}: applied (${outcome.state})`);
-      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== ACCEPTANCE_DECISION_UNAUTHORIZED) wrong.push(`${who}: ${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode})`);
+      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== ACCEPTANCE_DECISION_UNAUTHORIZED) wrong.push(`${who}: ${describeOutcome(outcome)}`);
     }
     ctx.check('a decision from anyone but the creator is refused', letIn.length === 0, letIn.join('; ') || undefined);
     ctx.check(`the refusal is AcceptanceDecisionUnauthorized (${ACCEPTANCE_DECISION_UNAUTHORIZED})`, wrong.length === 0, wrong.join('; ') || undefined);

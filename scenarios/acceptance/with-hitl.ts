@@ -1,10 +1,7 @@
 // The two extensions on one task: a client that activates hitl-prompt/v1 and the acceptance gate
 // together gets the prompt first; once it is answered the task's output finishes and, the gate
 // being fixed when the task was created, it parks pending acceptance (not COMPLETED); accept ends it.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { isTerminal, pendingOrTerminal, requireGate, settle, stateOf } from '../../rig/engine/acceptanceGates.ts';
-import { ACCEPTANCE_URI } from '../../rig/protocol/acceptance.ts';
-import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
+import { defineScenario, describeOutcome, everyProfile, isTerminal, pendingOrTerminal, requireGate, settle, stateOf, ACCEPTANCE_URI, HITL_PROMPT_URI } from 'a2a-rig';
 
 const SCRIPT = [
   { prompt: { text: 'Which format?', response_schema: { type: 'object', required: ['format'], additionalProperties: false, properties: { format: { type: 'string', enum: ['pdf', 'html'] } } } } },
@@ -20,6 +17,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['acceptance-completes-without-waiting'],
   async run(ctx) {
     requireGate(ctx);
     const open = await ctx.openPrompt(SCRIPT, { extensions: [HITL_PROMPT_URI, ACCEPTANCE_URI] });
@@ -28,7 +26,7 @@ export default defineScenario({
     const prompt = ctx.usable(open, { recordPasses: false });
     if (!prompt) return;
     const answered = await ctx.client.answer(open.taskId, prompt.promptId, prompt.answers.valid, { contextId: open.task.contextId, signal: ctx.signal });
-    if (!ctx.check('the answer is accepted', answered.kind === 'accepted', `${answered.kind} (HTTP ${answered.httpStatus}, code ${answered.rpcCode})`)) return;
+    if (!ctx.check('the answer is accepted', answered.kind === 'accepted', describeOutcome(answered))) return;
     const parked = await settle(ctx, open.taskId, pendingOrTerminal(ctx.client));
     ctx.check('after the answer the task parks pending acceptance instead of completing', ctx.client.acceptance.isPending(parked), stateOf(ctx.client, parked));
     if (!ctx.client.acceptance.isPending(parked)) return;

@@ -1,8 +1,7 @@
 // §Activation: an agent that has not had hitl-prompt/v1 activated MUST NOT emit the envelope (it may
 // still use INPUT_REQUIRED with plain content); once activated it emits the envelope and echoes the
 // URI in its response A2A-Extensions header.
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
+import { defineScenario, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
 
 export default defineScenario({
   name: 'activation',
@@ -12,6 +11,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['envelope-without-activation'],
   async run(ctx) {
     const plain = await ctx.attemptPrompt(undefined, { extensions: [] });
     if (plain.kind === 'refused' || plain.kind === 'message') {

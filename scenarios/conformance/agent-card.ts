@@ -2,8 +2,7 @@
 // the card is served and readable, names a JSON-RPC endpoint for the wire generation the rig
 // speaks, the endpoint answers an A2A call (GetTask of an unknown task is TaskNotFound), and when
 // hitl-prompt/v1 is declared, it is declared as §Activation says (required: false, params: {}).
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { A2A_TASK_NOT_FOUND } from '../../rig/protocol/errorCodes.ts';
+import { defineScenario, everyProfile, A2A_TASK_NOT_FOUND } from 'a2a-rig';
 
 export default defineScenario({
   name: 'agent-card',
@@ -13,6 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(15_000),
   records: { latencies: [], counters: {} },
+  catches: ['declare-required-extension'],
   async run(ctx) {
     const card = ctx.card;
     const missing = card.problems.filter((p) => p.startsWith('the card lacks'));

@@ -4,7 +4,7 @@
 // them is still accepted. Each rejection is held against the contract's
 // examples/invalid-response-422.json: error.data = {extension, prompt_id, validation_errors[]}, with
 // validation_errors right there (not inside google.rpc ErrorInfo details, as some SDKs render it).
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, describeOutcome, everyProfile } from 'a2a-rig';
 
 export default defineScenario({
   name: 'cf3',
@@ -14,18 +14,18 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['skip-validation', 'validation-errors-elsewhere'],
   async run(ctx) {
-    const open = await ctx.openPrompt();
-    const prompt = ctx.usable(open);
+    const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
-    const { promptId, answers } = prompt;
+    const { taskId, promptId, answers } = prompt;
     if (answers.invalid.length === 0) ctx.skip(`response_schema admits no invalid payload the rig can build (${answers.notApplicable.join('; ')})`);
     for (const invalid of answers.invalid) {
-      const outcome = await ctx.client.answer(open.taskId, promptId, invalid.payload);
+      const outcome = await ctx.client.answer(taskId, promptId, invalid.payload);
       ctx.check(
         `${invalid.kind} payload is rejected with 422 / -32011 and validation_errors`,
         outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
-        `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode}, ${outcome.validationErrors.length} validation_errors)${outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''}`,
+        `${describeOutcome(outcome, `${outcome.validationErrors.length} validation_errors`)}${outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''}`,
       );
       if (outcome.kind === 'invalid') {
         ctx.check(
@@ -34,10 +34,10 @@ export default defineScenario({
           outcome.contract.join('; ') || undefined,
         );
       }
-      const task = await ctx.client.getTask(open.taskId);
+      const task = await ctx.client.getTask(taskId);
       ctx.check(`after the ${invalid.kind} payload the task remains in INPUT_REQUIRED`, task.ok && task.value.status.state === 'TASK_STATE_INPUT_REQUIRED', task.ok ? task.value.status.state : task.error.message);
     }
-    const valid = await ctx.client.answer(open.taskId, promptId, answers.valid);
-    ctx.check('a valid answer with the same prompt_id is then accepted', valid.kind === 'accepted', `${valid.kind} (HTTP ${valid.httpStatus}, code ${valid.rpcCode})`);
+    const valid = await ctx.client.answer(taskId, promptId, answers.valid);
+    ctx.check('a valid answer with the same prompt_id is then accepted', valid.kind === 'accepted', describeOutcome(valid));
   },
 });

@@ -2,7 +2,7 @@
 // sent, t1 when the task's leaving INPUT_REQUIRED is observed on its stream; the 95th percentile of
 // t1 - t0 must be ≤ 1000 ms. Once more than 5 % of the planned trials are over the bound, the p95
 // cannot pass any more and the scenario stops early.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
+import { defineScenario, describeOutcome } from 'a2a-rig';
 
 const BOUND_MS = 1000;
 
@@ -14,6 +14,7 @@ export default defineScenario({
   params: { smoke: { trials: 20 }, ci: { trials: 50 }, full: { trials: 200 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: ['resume_latency'], counters: { trials: 'tally' } },
+  catches: ['slow-resume'],
   async run(ctx, { trials }) {
     const latency = ctx.latency('resume_latency');
     let over = 0;
@@ -21,12 +22,11 @@ export default defineScenario({
     let fallback: string | undefined;
     const allowedOver = Math.floor(trials * 0.05);
     for (let i = 0; i < trials && over + missing <= allowedOver; i++) {
-      const open = await ctx.openPrompt();
-      const prompt = ctx.usable(open, { recordPasses: false });
+      const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
       if (!prompt) return;
-      const observed = await ctx.answerObserved(open.taskId, prompt.promptId, prompt.answers.valid, BOUND_MS * 3);
+      const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid, BOUND_MS * 3);
       if (observed.outcome.kind !== 'accepted') {
-        ctx.check('each trial\'s valid answer is accepted', false, `trial ${i + 1}: ${observed.outcome.kind} (HTTP ${observed.outcome.httpStatus})`);
+        ctx.check('each trial\'s valid answer is accepted', false, `trial ${i + 1}: ${describeOutcome(observed.outcome)}`);
         return;
       }
       fallback ??= observed.fallback;
@@ -37,10 +37,10 @@ export default defineScenario({
       }
     }
     const measured = latency.count;
-    const p95 = latency.percentile(95) / 1000;
+    const p95 = latency.percentileMs(95);
     ctx.count('trials', measured + missing);
     ctx.check(`at least ${trials} trials observed`, measured + missing >= trials || over + missing > allowedOver, `${measured} measured, ${missing} never left INPUT_REQUIRED within ${BOUND_MS * 3} ms`);
     ctx.check('every accepted answer resumed the task', missing === 0, `${missing} of ${measured + missing} trials never left INPUT_REQUIRED within ${BOUND_MS * 3} ms${fallback ? ` (polled: ${fallback})` : ''}`);
-    ctx.check(`p95 resume latency ≤ ${BOUND_MS} ms`, missing <= allowedOver && over <= allowedOver && p95 <= BOUND_MS, `p50 ${(latency.percentile(50) / 1000).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${(latency.percentile(99) / 1000).toFixed(1)} ms over ${measured} trials${fallback ? `; observed by polling GetTask: ${fallback}` : ''}`);
+    ctx.check(`p95 resume latency ≤ ${BOUND_MS} ms`, missing <= allowedOver && over <= allowedOver && p95 <= BOUND_MS, `p50 ${latency.percentileMs(50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${latency.percentileMs(99).toFixed(1)} ms over ${measured} trials${fallback ? `; observed by polling GetTask: ${fallback}` : ''}`);
   },
 });

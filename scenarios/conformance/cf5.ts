@@ -3,8 +3,7 @@
 // envelope.schema.json, and no field names a UI, a delivery channel or a human identity directory.
 // (The spec's own text carrying no "MUST display" obligation is a property of the spec, not of an
 // agent, and is not something a run can observe.)
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
+import { defineScenario, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
 
 const SPEC_FIELDS = new Set(['prompt_id', 'prompt', 'response_schema', 'deadline', 'allowed_responders']);
 const UI_OR_CHANNEL = /(^|_)(ui|display|render|view|widget|html|markdown|modal|form|button|channel|email|slack|sms|teams|webhook|push|directory|ldap|user_?id|assignee)(_|$)/i;
@@ -17,6 +16,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
+  catches: ['envelope-extra-field'],
   async run(ctx) {
     // With our agent, exercise every optional field too.
     const open = await ctx.openPrompt([

@@ -9,10 +9,7 @@
 // no fault backend (the rig drops its own side), or an agent that will not subscribe to a parked
 // task (a GetTask snapshot through the proxy after the cut stands in for the reconnected stream).
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario, everyProfile } from '../../rig/engine/defineScenario.ts';
-import { envelopeIn } from '../../rig/engine/replayChecker.ts';
-import type { ScenarioContext } from '../../rig/engine/scenarioContext.ts';
-import type { ReplaySocket, TaskEventStream } from '../../rig/client/index.ts';
+import { defineScenario, describeOutcome, everyProfile, envelopeIn, type ScenarioContext, type ReplaySocket, type TaskEventStream } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 
@@ -30,8 +27,6 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   return { refused: `the subscription never showed prompt ${promptId} (it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})` };
 }
 
-const bounded = <T>(p: Promise<T>) => Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), WAIT_MS))]);
-
 export default defineScenario({
   name: 'cf6',
   description: 'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and response_schema, nothing missing or repeated, then the answer is accepted',
@@ -40,12 +35,11 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
+  catches: ['drop-replay', 'reorder-replay'],
   async run(ctx) {
-    const open = await ctx.openPrompt();
-    const prompt = ctx.usable(open);
+    const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
-    const { taskId } = open;
-    const { promptId } = prompt;
+    const { taskId, promptId } = prompt;
     const hasEnvelope = (e: Event) => envelopeIn(e.event)?.prompt_id === promptId;
     const identical = (where: string, envelope: ReturnType<typeof envelopeIn>) => {
       ctx.check(`${where}: identical prompt_id`, envelope?.prompt_id === promptId, envelope ? envelope.prompt_id : 'no envelope');
@@ -57,9 +51,9 @@ export default defineScenario({
     const first = await subscribeToPrompt(ctx, taskId, promptId);
     let replay: ReplaySocket | undefined;
     if (ctx.agent.replayPlane) {
-      const opened = await ctx.client.replay(taskId, { since: 0 }).then((s) => s, (err: Error) => err.message);
-      if (!ctx.check('replay plane (/events): the replay socket opens', typeof opened !== 'string', typeof opened === 'string' ? opened : undefined)) return;
-      replay = opened as ReplaySocket;
+      const opened = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
+      if (!ctx.check('replay plane (/events): the replay socket opens', !(opened instanceof Error), opened instanceof Error ? opened.message : undefined) || opened instanceof Error) return;
+      replay = opened;
       await replay.waitFor(hasEnvelope, WAIT_MS);
     }
     const endedEarly = 'stream' in first && first.stream.end !== undefined;
@@ -74,11 +68,11 @@ export default defineScenario({
     }
     if ('stream' in first) {
       const name = endedEarly ? 'the subscription ended (weaker: the agent ended it on its own before the cut)' : `the live subscription was cut ${how}`;
-      const end = await bounded(first.stream.ended);
+      const end = await ctx.within(first.stream.ended, WAIT_MS);
       ctx.check(name, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
     }
     if (replay) {
-      const end = await bounded(replay.ended);
+      const end = await ctx.within(replay.ended, WAIT_MS);
       ctx.check(`replay plane (/events): the live replay socket was cut ${how}`, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
     }
 
@@ -86,8 +80,8 @@ export default defineScenario({
     let again: TaskEventStream | undefined;
     if ('stream' in first) {
       const second = await subscribeToPrompt(ctx, taskId, promptId);
-      if (!ctx.check('a new subscription after the cut shows the prompt', 'stream' in second, 'refused' in second ? second.refused : undefined)) return;
-      again = (second as { stream: TaskEventStream }).stream;
+      if (!ctx.check('a new subscription after the cut shows the prompt', 'stream' in second, 'refused' in second ? second.refused : undefined) || !('stream' in second)) return;
+      again = second.stream;
       const snapshot = again.events.find(hasEnvelope);
       identical('the subscription after the cut', snapshot && envelopeIn(snapshot.event));
       ctx.check('the subscription after the cut misses nothing (the task still waits on the prompt last seen)', again.lastState === 'TASK_STATE_INPUT_REQUIRED', again.lastState);
@@ -98,16 +92,16 @@ export default defineScenario({
       identical(`the task after the cut ${weaker}`, check?.ok ? { prompt_id: check.envelope.prompt_id, response_schema: check.envelope.response_schema } : undefined);
     }
     if (replay) {
-      const reconnected = await ctx.client.replay(taskId, { since: 0 }).then((s) => s, (err: Error) => err.message);
-      if (!ctx.check('replay plane (/events): the replay socket reopens after the cut', typeof reconnected !== 'string', typeof reconnected === 'string' ? reconnected : undefined)) return;
-      const replayed = await (reconnected as ReplaySocket).waitFor(hasEnvelope, WAIT_MS).catch(() => undefined);
+      const reconnected = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
+      if (!ctx.check('replay plane (/events): the replay socket reopens after the cut', !(reconnected instanceof Error), reconnected instanceof Error ? reconnected.message : undefined) || reconnected instanceof Error) return;
+      const replayed = await reconnected.waitFor(hasEnvelope, WAIT_MS).catch(() => undefined);
       identical('replay plane (/events): the replay after the cut', replayed && envelopeIn(replayed.event));
-      await (reconnected as ReplaySocket).close();
+      await reconnected.close();
       await ctx.checkReplayOf([taskId], 'replay plane (/events)');
     }
 
-    const answered = await ctx.client.answer(taskId, promptId, prompt.answers.valid, { contextId: open.task.contextId });
-    ctx.check('a valid answer after the reconnect is accepted', answered.kind === 'accepted', `${answered.kind} (HTTP ${answered.httpStatus}, code ${answered.rpcCode})`);
+    const answered = await ctx.client.answer(taskId, promptId, prompt.answers.valid, { contextId: prompt.task.contextId });
+    ctx.check('a valid answer after the reconnect is accepted', answered.kind === 'accepted', describeOutcome(answered));
     if (again && answered.kind === 'accepted') {
       const left = await again.waitFor((e) => 'statusUpdate' in e.event && e.event.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED', WAIT_MS).catch(() => undefined);
       ctx.check('the subscription after the cut is live: it shows the task leave INPUT_REQUIRED', left !== undefined, again.end ? `it ended (${again.end.reason})` : `last state ${again.lastState}`);

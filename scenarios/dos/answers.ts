@@ -2,8 +2,7 @@
 // prompts (the first answer wins; every later one must be refused, never applied twice) and
 // answers naming a prompt_id that does not exist, refused fast with no 5xx while the humans'
 // round trips keep their p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 const smoke = dosProfile('smoke', { 'duplicate-answers': { rate: 20, max: 60 }, 'unknown-prompt': { rate: 20, max: 60 } });
 const ci = dosProfile('ci', { 'duplicate-answers': { rate: 50, max: 500 }, 'unknown-prompt': { rate: 50, max: 500 } });
@@ -17,5 +16,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'accept-duplicates', attack: 'duplicate-answers' }],
   run: (ctx, p) => runDosFamily(ctx, ['duplicate-answers', 'unknown-prompt'], p),
 });

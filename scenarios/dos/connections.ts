@@ -6,8 +6,7 @@
 // rig/engine/dosVerdicts.ts. The flood is bounded by the rig's open-files soft limit less 256 kept
 // for everything else; when that leaves no room past clientBound (`ulimit -n` 1024 on some CI
 // boxes) the scenario skips, saying so, rather than judge a flood that never reached the bound.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { DOS_RECORDS, dosBudget, dosProfile, openFilesSoftLimit, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, openFilesSoftLimit, runDosFamily, type DosParams } from 'a2a-rig';
 
 // Connections the agent keeps are cut by its headers timeout (5 s); holdMs 6 s and a cap 8 s past
 // the starts let that happen inside the during phase.
@@ -25,6 +24,7 @@ export default defineScenario<DosParams & { clientBound: number }>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'no-connection-limit', attack: 'idle-connections' }],
   run(ctx, p) {
     const choice = p.attacks['idle-connections'];
     const room = openFilesSoftLimit() - 256;

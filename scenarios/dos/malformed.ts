@@ -2,8 +2,7 @@
 // JSON, or not UTF-8, must get a 4xx or a JSON-RPC parse error (never a 5xx); huge headers must be
 // refused before the request is read (431, or a cut), while the humans' round trips keep their
 // p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 const smoke = dosProfile('smoke', { 'malformed-json': { rate: 20, max: 60 }, 'bad-utf8': { rate: 20, max: 60 }, 'huge-headers': { rate: 5, max: 15 } });
 const ci = dosProfile('ci', { 'malformed-json': { rate: 50, max: 500 }, 'bad-utf8': { rate: 50, max: 500 }, 'huge-headers': { rate: 10, max: 100 } });
@@ -17,5 +16,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'parse-errors-500', attack: 'malformed-json' }, { fault: 'no-header-limit', attack: 'huge-headers' }],
   run: (ctx, p) => runDosFamily(ctx, ['malformed-json', 'bad-utf8', 'huge-headers'], p),
 });

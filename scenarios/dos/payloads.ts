@@ -7,8 +7,7 @@
 // pattern and an open property (rig/engine/dosScenario.ts PAYLOAD_STEPS: only the agent's own
 // bounds refuse a deep or huge payload there); other agents' prompts may have no pattern, and the
 // pattern attack then says so and is skipped.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 // deep-answer at depth 100: past the validator's nesting bound (32 levels for the reference agent,
 // which `no-depth-limit` removes), short of any parser's own bound, so the validator's is the one tested.
@@ -25,5 +24,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'no-body-limit', attack: 'oversized-answer' }, { fault: 'backtracking-patterns', attack: 'pattern-backtracking' }, { fault: 'no-depth-limit', attack: 'deep-answer' }],
   run: (ctx, p) => runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
 });

@@ -6,8 +6,7 @@
 // slow request, so it must outlast the 15 s request timeout: `maxCutMs` 20 s (the timeout plus a
 // 5 s margin for a loaded box) and the cap 22 s (the starts plus the margin); the attack's own hold
 // bound must exceed maxCutMs so that a request the agent never cuts shows as `held`.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 20_000, maxCutMs: 20_000 });
 const smoke = dosProfile('smoke', { 'slow-body': { rate: 2, max: 4 }, slowloris: { rate: 5, max: 10 } }, sizes(2_000));
@@ -22,5 +21,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'no-request-timeouts', attack: 'slowloris' }],
   run: (ctx, p) => runDosFamily(ctx, ['slow-body', 'slowloris'], p),
 });

@@ -5,8 +5,7 @@
 // trips keep their p99 and error rate. Gates: rig/engine/dosVerdicts.ts. The memory bound is wider
 // here: the reference agent lets unread streams queue up to 128 MiB in total, by design.
 // unread-replay needs the replay plane and is left out (logged) for an agent without one.
-import { defineScenario } from '../../rig/engine/defineScenario.ts';
-import { DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from '../../rig/engine/dosScenario.ts';
+import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 const memory = { maxRssGrowthMb: 256 };
 // Unread streams are held for holdMs, then let go by the attack: within the cap, so the during
@@ -26,5 +25,6 @@ export default defineScenario<DosParams>({
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
+  catches: [{ fault: 'unbounded-streams', attack: 'unread-streams' }],
   run: (ctx, p) => runDosFamily(ctx, ['unread-streams', 'unread-replay'], p),
 });

@@ -1,24 +1,14 @@
 // What the two DoS mutation-matrix files share (test/scenarioMutationMatrix.dos*.test.ts, split so
-// the suite's two workers share their minutes): the flag → scenario → attack table, and one run of
-// DoS scenarios against the embedded reference agent with the tests' short phases (dosRuns.ts).
+// the suite's two workers share their minutes): the flag → scenario → attack table (from the DoS
+// scenarios' `catches`), and one run of DoS scenarios against the embedded reference agent with the
+// tests' short phases (dosRuns.ts).
 import { loadScenarios, selectScenarios } from '../../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../../rig/engine/runScenarios.ts';
 import type { RunResult } from '../../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './proxyBackends.ts';
 import { fastDosParams, type ParamOverrides } from './dosRuns.ts';
+import { dosRows } from './faultMatrix.ts';
 
-/** Each flag, the scenario it must fail, and the attack whose own check must be among the failed ones (the broken guarantee named). */
-export const DOS_MATRIX: Record<string, { scenario: string; attack: string }> = {
-  'no-body-limit': { scenario: 'dos-payloads', attack: 'oversized-answer' },
-  'backtracking-patterns': { scenario: 'dos-payloads', attack: 'pattern-backtracking' },
-  'no-depth-limit': { scenario: 'dos-payloads', attack: 'deep-answer' },
-  'accept-duplicates': { scenario: 'dos-answers', attack: 'duplicate-answers' },
-  'parse-errors-500': { scenario: 'dos-malformed', attack: 'malformed-json' },
-  'no-header-limit': { scenario: 'dos-malformed', attack: 'huge-headers' },
-  'no-request-timeouts': { scenario: 'dos-slow', attack: 'slowloris' },
-  'no-connection-limit': { scenario: 'dos-connections', attack: 'idle-connections' },
-  'unbounded-streams': { scenario: 'dos-streams', attack: 'unread-streams' },
-};
 
 /**
  * The embedded agent with short client timeouts (1.5 s headers, 3 s request), so a row takes
@@ -28,6 +18,8 @@ export const DOS_MATRIX: Record<string, { scenario: string; attack: string }> = 
 const AGENT_ARGS = ['--headers-timeout-ms', '1500', '--request-timeout-ms', '3000', '--max-connections-per-client', '256'];
 
 export const dosScenarios = (await loadScenarios()).filter((s) => s.tags.includes('dos'));
+/** Each flag, the scenario it must fail, and the attack whose own check must be among the failed ones (the broken guarantee named): the scenarios' `catches`. */
+export const DOS_MATRIX = dosRows(dosScenarios);
 export const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) => [s.name, s.verdict]));
 export const reasons = (run: RunResult) => run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}${s.notes?.length ? ` [${s.notes.join('; ')}]` : ''}`).join('\n');
 
