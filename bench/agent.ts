@@ -42,7 +42,8 @@ async function park(c: A2AClient, n: number): Promise<ParkedPrompt[]> {
     Array.from({ length: CONNECTIONS }, async () => {
       while (next++ < n) {
         const sent = await c.send(userMessage({ text: 'bench/agent.ts' }));
-        if (!sent.ok || !('task' in sent.value)) throw new Error(`the agent did not park a task: ${JSON.stringify(sent.ok ? sent.value : sent.error)}`);
+        if (!sent.ok || !('task' in sent.value))
+          throw new Error(`the agent did not park a task: ${JSON.stringify(sent.ok ? sent.value : sent.error)}`);
         const prompt = c.promptOf(sent.value.task);
         if (!prompt?.ok) throw new Error(`no usable prompt: ${prompt ? prompt.reason : 'no envelope'}`);
         parked.push({ taskId: sent.value.task.id, promptId: prompt.envelope.prompt_id, payload: { approved: true } });
@@ -55,10 +56,22 @@ async function park(c: A2AClient, n: number): Promise<ParkedPrompt[]> {
 try {
   console.log(`agent ${env.directUrl} behind the ${env.proxyRecord?.kind} proxy ${env.url} (A2A ${client.generation})`);
   // Warm-up: compile caches, JIT and connections on both sides, not measured.
-  await runClosedModel({ url: env.url, connections: CONNECTIONS, amount: 500, requests: answerRequests(client.agent, await park(client, 500)), classify: classifyRpcResponse });
+  await runClosedModel({
+    url: env.url,
+    connections: CONNECTIONS,
+    amount: 500,
+    requests: answerRequests(client.agent, await park(client, 500)),
+    classify: classifyRpcResponse,
+  });
 
   const forThroughput = await park(client, ANSWERS);
-  const closed = await runClosedModel({ url: env.url, connections: CONNECTIONS, amount: forThroughput.length, requests: answerRequests(client.agent, forThroughput), classify: classifyRpcResponse });
+  const closed = await runClosedModel({
+    url: env.url,
+    connections: CONNECTIONS,
+    amount: forThroughput.length,
+    requests: answerRequests(client.agent, forThroughput),
+    classify: classifyRpcResponse,
+  });
   const accepted = closed.outcomes.accepted ?? 0;
   const validPerSecond = (accepted * 1000) / closed.elapsedMs;
 
@@ -87,14 +100,29 @@ try {
   const resume = new LatencyHistogram();
   const open = await answerAtRate(SECONDS, resume);
 
-  console.log(`\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`);
-  console.log(`  answer reply latency: p50 ${ms(closed.latency.percentileMs(50))} ms, p99 ${ms(closed.latency.percentileMs(99))} ms (folded from autocannon, n=${closed.folded})`);
-  console.log(`\nat ${RATE} answers/s for ${SECONDS} s: ${open.succeeded}/${open.scheduled} resumed, ${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}, ${open.dropped} dropped, ${open.late} started > 10 ms late`);
-  console.log(`  resume (answer sent → resume observed): p50 ${ms(resume.percentileMs(50))} ms, p99 ${ms(resume.percentileMs(99))} ms, p99.9 ${ms(resume.percentileMs(99.9))} ms, max ${ms(resume.percentileMs(100))} ms`);
-  console.log(`  from the intended send time:            p50 ${ms(open.latency.percentileMs(50))} ms, p99 ${ms(open.latency.percentileMs(99))} ms, max ${ms(open.latency.percentileMs(100))} ms`);
-  console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (intended send)`);
+  console.log(
+    `\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`,
+  );
+  console.log(
+    `  answer reply latency: p50 ${ms(closed.latency.percentileMs(50))} ms, p99 ${ms(closed.latency.percentileMs(99))} ms (folded from autocannon, n=${closed.folded})`,
+  );
+  console.log(
+    `\nat ${RATE} answers/s for ${SECONDS} s: ${open.succeeded}/${open.scheduled} resumed, ${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}, ${open.dropped} dropped, ${open.late} started > 10 ms late`,
+  );
+  console.log(
+    `  resume (answer sent → resume observed): p50 ${ms(resume.percentileMs(50))} ms, p99 ${ms(resume.percentileMs(99))} ms, p99.9 ${ms(resume.percentileMs(99.9))} ms, max ${ms(resume.percentileMs(100))} ms`,
+  );
+  console.log(
+    `  from the intended send time:            p50 ${ms(open.latency.percentileMs(50))} ms, p99 ${ms(open.latency.percentileMs(99))} ms, max ${ms(open.latency.percentileMs(100))} ms`,
+  );
+  console.log(
+    `  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (intended send)`,
+  );
 
-  const answersInvalid = accepted < forThroughput.length ? `${forThroughput.length - accepted} of ${forThroughput.length} answers not accepted: ${JSON.stringify(closed.outcomes)}` : undefined;
+  const answersInvalid =
+    accepted < forThroughput.length
+      ? `${forThroughput.length - accepted} of ${forThroughput.length} answers not accepted: ${JSON.stringify(closed.outcomes)}`
+      : undefined;
   const openProblems = [
     open.failed ? `${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}` : '',
     open.dropped ? `${open.dropped} dropped` : '',

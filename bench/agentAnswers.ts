@@ -19,20 +19,33 @@ const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a
 let id = 0;
 
 async function call(method: string, params: unknown): Promise<any> {
-  const res = await pool.request({ path: '/', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+  const res = await pool.request({
+    path: '/',
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+  });
   const body = (await res.body.json()) as any;
   return { status: res.statusCode, body };
 }
 
 async function park(): Promise<{ taskId: string; promptId: string }> {
-  const { body } = await call('SendMessage', { message: { messageId: `b${id}`, role: 'ROLE_USER', parts: [{ text: 'bench' }] } });
+  const { body } = await call('SendMessage', {
+    message: { messageId: `b${id}`, role: 'ROLE_USER', parts: [{ text: 'bench' }] },
+  });
   const task = body.result.task;
   return { taskId: task.id, promptId: task.status.message.metadata[HITL_PROMPT_URI].prompt_id };
 }
 
 function answer(taskId: string, promptId: string) {
   return call('SendMessage', {
-    message: { messageId: `a${id}`, role: 'ROLE_USER', taskId, parts: [{ text: 'yes' }], metadata: { [HITL_RESPONSE_KEY]: { prompt_id: promptId, payload: { approved: true } } } },
+    message: {
+      messageId: `a${id}`,
+      role: 'ROLE_USER',
+      taskId,
+      parts: [{ text: 'yes' }],
+      metadata: { [HITL_RESPONSE_KEY]: { prompt_id: promptId, payload: { approved: true } } },
+    },
     configuration: { returnImmediately: true },
   });
 }
@@ -58,7 +71,11 @@ for (let i = 0; i < 50; i++) {
   await answer(p.taskId, p.promptId);
 }
 
-const latency = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+const latency = hdr.build({
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 60_000_000,
+  numberOfSignificantValueDigits: 3,
+});
 for (let i = 0; i < LATENCY_TRIALS; i++) {
   const p = await park();
   const watch = waitForWorking(p.taskId);
@@ -72,7 +89,9 @@ for (let i = 0; i < LATENCY_TRIALS; i++) {
 }
 
 console.log(`answer → resumed (observed on the replay socket), ${LATENCY_TRIALS} trials:`);
-console.log(`  p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(3)} ms  p95 ${(latency.getValueAtPercentile(95) / 1000).toFixed(3)} ms  p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(3)} ms  max ${(latency.maxValue / 1000).toFixed(3)} ms`);
+console.log(
+  `  p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(3)} ms  p95 ${(latency.getValueAtPercentile(95) / 1000).toFixed(3)} ms  p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(3)} ms  max ${(latency.maxValue / 1000).toFixed(3)} ms`,
+);
 console.log(`p99 / 1000 ms budget (AC-4): ${(latency.getValueAtPercentile(99) / 1_000_000).toFixed(4)}`);
 
 await pool.close();

@@ -20,7 +20,12 @@ export interface AgentProcess {
 // Reaped (-9) if this benchmark dies first (jsonLineChild.ts): a stray agent would disturb every
 // later measurement. Its stderr goes on to ours.
 async function start(name: string, args: string[], cleanup: () => void = () => {}): Promise<AgentProcess> {
-  const agent = await startJsonLineChild<{ url: string }>(process.execPath, args, { name, timeoutMs: START_TIMEOUT_MS, cwd: repoRoot, echoStderr: true }).catch((err: unknown) => {
+  const agent = await startJsonLineChild<{ url: string }>(process.execPath, args, {
+    name,
+    timeoutMs: START_TIMEOUT_MS,
+    cwd: repoRoot,
+    echoStderr: true,
+  }).catch((err: unknown) => {
     cleanup();
     throw err;
   });
@@ -38,7 +43,11 @@ async function start(name: string, args: string[], cleanup: () => void = () => {
 /** The reference agent with its outbox in a fresh temporary database; `args` adds e.g. `--fault volatile-outbox`. */
 export function startReferenceAgent(name: string, args: string[] = []): Promise<AgentProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-bench-'));
-  return start(name, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', '--db', join(dir, 'outbox.db'), ...args], () => rmSync(dir, { recursive: true, force: true }));
+  return start(
+    name,
+    [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', '--db', join(dir, 'outbox.db'), ...args],
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
 }
 
 /** The @a2a-js/sdk 1.3.0 agent of test/support/sdkMinimalAgent.ts (express, in-memory task store). */

@@ -17,7 +17,11 @@ export const BENCHMARKS: BenchmarkSpec[] = [
         unit: 'x',
         goal: { op: '>=', value: 2 },
       },
-      { id: 'agent.sendMessage.volatileRatioToSdk', label: 'same, reference agent with --fault volatile-outbox', unit: 'x' },
+      {
+        id: 'agent.sendMessage.volatileRatioToSdk',
+        label: 'same, reference agent with --fault volatile-outbox',
+        unit: 'x',
+      },
     ],
   },
   {
@@ -25,7 +29,12 @@ export const BENCHMARKS: BenchmarkSpec[] = [
     script: 'bench/agent.ts',
     timeoutMs: 10 * MINUTE,
     rows: [
-      { id: 'agent.answers.validPerSecond', label: 'valid answers/s (closed model, 32 connections)', unit: 'answers/s', goal: { op: '>=', value: 3000 } },
+      {
+        id: 'agent.answers.validPerSecond',
+        label: 'valid answers/s (closed model, 32 connections)',
+        unit: 'answers/s',
+        goal: { op: '>=', value: 3000 },
+      },
       { id: 'agent.resume.p50', label: 'resume p50 at 1000 answers/s', unit: 'ms' },
       { id: 'agent.resume.p99', label: 'resume p99 at 1000 answers/s', unit: 'ms', goal: { op: '<=', value: 5 } },
       { id: 'agent.resume.p999', label: 'resume p99.9 at 1000 answers/s', unit: 'ms' },

@@ -46,7 +46,10 @@ export interface JudgedBenchmark {
 }
 
 const isGoal = (g: unknown): g is BenchGoal =>
-  typeof g === 'object' && g !== null && ((g as BenchGoal).op === '>=' || (g as BenchGoal).op === '<=') && Number.isFinite((g as BenchGoal).value);
+  typeof g === 'object' &&
+  g !== null &&
+  ((g as BenchGoal).op === '>=' || (g as BenchGoal).op === '<=') &&
+  Number.isFinite((g as BenchGoal).value);
 
 function asRow(raw: unknown): BenchRow | string {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'a row is not an object';
@@ -107,20 +110,41 @@ const judged = (benchmark: string, row: BenchRow, measured: boolean): JudgedRow 
 export function judgeBenchmark(spec: Pick<BenchmarkSpec, 'name' | 'rows'>, outcome: BenchmarkOutcome): JudgedBenchmark {
   const parsed = parseRows(outcome.stdout);
   const printed = 'rows' in parsed ? parsed.rows : [];
-  const failures = [failureOf(outcome), 'error' in parsed ? parsed.error : undefined].filter((f): f is string => f !== undefined);
+  const failures = [failureOf(outcome), 'error' in parsed ? parsed.error : undefined].filter(
+    (f): f is string => f !== undefined,
+  );
   const failure = failures.length ? failures.join('; ') : undefined;
-  const taint = (row: BenchRow): BenchRow => (failure ? { ...row, invalid: [row.invalid, `the benchmark ${failure}`].filter(Boolean).join('; ') } : row);
+  const taint = (row: BenchRow): BenchRow =>
+    failure ? { ...row, invalid: [row.invalid, `the benchmark ${failure}`].filter(Boolean).join('; ') } : row;
   const rows: JudgedRow[] = [];
   for (const expected of spec.rows) {
     const row = printed.find((r) => r.id === expected.id);
     if (!row) {
-      rows.push(judged(spec.name, { ...expected, value: null, detail: failure ? `the benchmark ${failure}` : 'the benchmark did not print this row' }, false));
+      rows.push(
+        judged(
+          spec.name,
+          {
+            ...expected,
+            value: null,
+            detail: failure ? `the benchmark ${failure}` : 'the benchmark did not print this row',
+          },
+          false,
+        ),
+      );
       continue;
     }
-    const declared = sameGoal(row.goal, expected.goal) ? '' : `the benchmark declared goal ${formatGoal(row.goal, row.unit)}, ${formatGoal(expected.goal, row.unit)} applies`;
+    const declared = sameGoal(row.goal, expected.goal)
+      ? ''
+      : `the benchmark declared goal ${formatGoal(row.goal, row.unit)}, ${formatGoal(expected.goal, row.unit)} applies`;
     const detail = [row.detail, declared].filter(Boolean).join('; ');
     const { goal: _declaredGoal, ...rest } = row;
-    rows.push(judged(spec.name, taint({ ...rest, ...(expected.goal ? { goal: expected.goal } : {}), ...(detail ? { detail } : {}) }), row.value !== null));
+    rows.push(
+      judged(
+        spec.name,
+        taint({ ...rest, ...(expected.goal ? { goal: expected.goal } : {}), ...(detail ? { detail } : {}) }),
+        row.value !== null,
+      ),
+    );
   }
   const seen = new Set(spec.rows.map((r) => r.id));
   for (const row of printed) {

@@ -55,10 +55,19 @@ const GOAL = 0.9;
 const ATTEMPTS = Number(process.env.ATTEMPTS ?? 3);
 
 // It prints its port, a JSON number; killed (-9) if this benchmark exits first (jsonLineChild.ts).
-const target = await startJsonLineChild<number>(process.execPath, [new URL('./trivialA2ATarget.mjs', import.meta.url).pathname], { name: 'the target', timeoutMs: 10_000, echoStderr: true });
+const target = await startJsonLineChild<number>(
+  process.execPath,
+  [new URL('./trivialA2ATarget.mjs', import.meta.url).pathname],
+  { name: 'the target', timeoutMs: 10_000, echoStderr: true },
+);
 const port = target.info;
 const url = `http://127.0.0.1:${port}/`;
-const agent = describeAgent(url, `${url}.well-known/agent-card.json`, { url, protocolVersion: '0.3.0', supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }, '1.0');
+const agent = describeAgent(
+  url,
+  `${url}.well-known/agent-card.json`,
+  { url, protocolVersion: '0.3.0', supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] },
+  '1.0',
+);
 
 // The same three requests the rig's client sends, as fixed bytes for the raw tools.
 const fixed = (r: ClosedModelRequest): ClosedModelRequest => {
@@ -68,10 +77,18 @@ const fixed = (r: ClosedModelRequest): ClosedModelRequest => {
   return plain;
 };
 const PROMPT = { taskId: 'bench-task-1', promptId: 'bench-prompt-1', payload: { approved: true } };
-const REQUESTS = [fixed(sendMessageRequests(agent)[0]), fixed(answerRequests(agent, [PROMPT])[0]), fixed(getTaskRequests(agent, PROMPT.taskId)[0])];
+const REQUESTS = [
+  fixed(sendMessageRequests(agent)[0]),
+  fixed(answerRequests(agent, [PROMPT])[0]),
+  fixed(getTaskRequests(agent, PROMPT.taskId)[0]),
+];
 
 /** CPU time of this process per request (µs): autocannon runs in it, as the open model does. */
-const cpuPerRequest: { autocannon: number[]; a2aClient: number[]; transport: number[] } = { autocannon: [], a2aClient: [], transport: [] };
+const cpuPerRequest: { autocannon: number[]; a2aClient: number[]; transport: number[] } = {
+  autocannon: [],
+  a2aClient: [],
+  transport: [],
+};
 const cpuSince = (start: NodeJS.CpuUsage, requests: number) => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / Math.max(1, requests);
@@ -80,7 +97,8 @@ const cpuSince = (start: NodeJS.CpuUsage, requests: number) => {
 async function rawAutocannon(): Promise<number> {
   const cpu = process.cpuUsage();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: AUTOCANNON_S, requests: REQUESTS });
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`autocannon saw ${result.errors} errors, ${result.non2xx} non-2xx`);
+  if (result.errors > 0 || result.non2xx > 0)
+    throw new Error(`autocannon saw ${result.errors} errors, ${result.non2xx} non-2xx`);
   cpuPerRequest.autocannon.push(cpuSince(cpu, result.requests.total));
   return result.requests.total / AUTOCANNON_S;
 }
@@ -113,11 +131,15 @@ writeFileSync(
 const wrkAvailable = spawnSync('wrk', ['--version']).error === undefined;
 
 function rawWrk(): number {
-  const run = spawnSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${AUTOCANNON_S}s`, '-s', wrkScript, url], { encoding: 'utf8' });
+  const run = spawnSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${AUTOCANNON_S}s`, '-s', wrkScript, url], {
+    encoding: 'utf8',
+  });
   const out = `${run.stdout}${run.stderr}`;
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
-  if (run.status !== 0 || rate === undefined) throw new Error(`wrk failed: ${out.trim().split('\n').slice(-3).join(' | ')}`);
-  if (/Non-2xx|Socket errors/.test(out)) throw new Error(`wrk saw errors: ${out.trim().split('\n').slice(-4).join(' | ')}`);
+  if (run.status !== 0 || rate === undefined)
+    throw new Error(`wrk failed: ${out.trim().split('\n').slice(-3).join(' | ')}`);
+  if (/Non-2xx|Socket errors/.test(out))
+    throw new Error(`wrk saw errors: ${out.trim().split('\n').slice(-4).join(' | ')}`);
   return Number(rate);
 }
 
@@ -136,7 +158,13 @@ function transportIteration(client: A2AClient): Iteration {
   const a2a = { generation: '1.0' as const, extensions: client.activatedExtensions };
   const params = REQUESTS.map((r) => JSON.stringify((JSON.parse(String(r.body)) as { params: unknown }).params));
   return async ({ index, signal }) => {
-    const reply = await client.transport.callRaw(agent.rpcUrl, index % 3 === 2 ? 'GetTask' : 'SendMessage', params[index % 3], a2a, { signal });
+    const reply = await client.transport.callRaw(
+      agent.rpcUrl,
+      index % 3 === 2 ? 'GetTask' : 'SendMessage',
+      params[index % 3],
+      a2a,
+      { signal },
+    );
     if (!reply.ok) throw new Error(`JSON-RPC error ${reply.error.code}`);
   };
 }
@@ -149,7 +177,8 @@ function a2aIteration(client: A2AClient): Iteration {
       if (!sent.ok || !('task' in sent.value)) throw new Error('SendMessage did not return a task');
     } else if (op === 1) {
       const answered = await client.answer(PROMPT.taskId, PROMPT.promptId, PROMPT.payload, { signal });
-      if (answered.kind !== 'accepted') throw new Error(`answer ${answered.kind}: ${answered.reason ?? answered.rpcMessage ?? ''}`);
+      if (answered.kind !== 'accepted')
+        throw new Error(`answer ${answered.kind}: ${answered.reason ?? answered.rpcMessage ?? ''}`);
     } else {
       const got = await client.getTask(PROMPT.taskId, { signal });
       if (!got.ok) throw new Error('GetTask failed');
@@ -165,16 +194,29 @@ async function step(driver: Driver, rate: number) {
   try {
     // One of each call first: the connection and the client's lazy parts are ready when the clock starts.
     const iteration = iterationOf(driver, client);
-    for (let index = 0; index < 3; index++) await iteration({ index, step: 0, intendedAt: 0, startedAt: 0, signal: new AbortController().signal });
+    for (let index = 0; index < 3; index++)
+      await iteration({ index, step: 0, intendedAt: 0, startedAt: 0, signal: new AbortController().signal });
     const cpu = process.cpuUsage();
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
-    const result = await runOpenModel({ arrivals: constantArrivals(rate, STEP_MS), iteration, maxInFlight: IN_FLIGHT, maxBacklog: 1_000_000, iterationTimeoutMs: 5_000, drainTimeoutMs: 5_000 });
+    const result = await runOpenModel({
+      arrivals: constantArrivals(rate, STEP_MS),
+      iteration,
+      maxInFlight: IN_FLIGHT,
+      maxBacklog: 1_000_000,
+      iterationTimeoutMs: 5_000,
+      drainTimeoutMs: 5_000,
+    });
     loop.disable();
     const cpuUs = cpuSince(cpu, result.succeeded);
     const stallMs = loop.max / 1e6;
     const p99 = result.latency.percentileMs(99);
-    const kept = result.dropped === 0 && result.failed === 0 && result.unfinished === 0 && result.late <= result.scheduled * LATE_SHARE && p99 <= MAX_P99_MS;
+    const kept =
+      result.dropped === 0 &&
+      result.failed === 0 &&
+      result.unfinished === 0 &&
+      result.late <= result.scheduled * LATE_SHARE &&
+      p99 <= MAX_P99_MS;
     return { kept, result, cpuUs, stallMs };
   } finally {
     await client.close();
@@ -190,7 +232,8 @@ async function tryRate(driver: Driver, share: number, baseline: number): Promise
   console.log(
     `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${result.succeeded}/${result.scheduled} ok, ${result.late} late, max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped, p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start, ${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms — ${kept ? 'kept its schedule' : 'fell behind'}`,
   );
-  if (!kept && result.firstFailure) console.log(`    failures: ${JSON.stringify(result.failures)}, first: ${result.firstFailure}`);
+  if (!kept && result.firstFailure)
+    console.log(`    failures: ${JSON.stringify(result.failures)}, first: ${result.firstFailure}`);
   return { rate, kept };
 }
 
@@ -220,7 +263,9 @@ await step('a2aClient', 2000);
 await step('transport', 2000);
 
 const autocannonRuns = [await rawAutocannon()];
-console.log(`autocannon (closed model, ${CONNECTIONS} connections, send/answer/get): ${autocannonRuns[0].toFixed(0)} req/s`);
+console.log(
+  `autocannon (closed model, ${CONNECTIONS} connections, send/answer/get): ${autocannonRuns[0].toFixed(0)} req/s`,
+);
 let wrkRate: number | null = null;
 let wrkNote = 'wrk is not installed (apt-get install -y wrk): not measured';
 if (wrkAvailable) {
@@ -236,7 +281,9 @@ if (wrkRate === null) console.log(wrkNote);
 autocannonRuns.push(await rawAutocannon());
 console.log(`autocannon again: ${autocannonRuns[1].toFixed(0)} req/s`);
 const searchBase = (autocannonRuns[0] + autocannonRuns[1]) / 2;
-console.log(`open model, the rig's A2AClient (${IN_FLIGHT} in flight, ${CONNECTIONS} connections; steps are shares of ${searchBase.toFixed(0)} req/s):`);
+console.log(
+  `open model, the rig's A2AClient (${IN_FLIGHT} in flight, ${CONNECTIONS} connections; steps are shares of ${searchBase.toFixed(0)} req/s):`,
+);
 const openRate = await sustainable('a2aClient', searchBase);
 autocannonRuns.push(await rawAutocannon());
 console.log(`autocannon again: ${autocannonRuns[2].toFixed(0)} req/s`);
@@ -244,22 +291,65 @@ console.log(`open model, the client's JsonRpcTransport alone (same bodies, no A2
 const transportRate = await sustainable('transport', (autocannonRuns[1] + autocannonRuns[2]) / 2);
 const baseline = [...autocannonRuns].sort((a, b) => a - b)[1];
 const ratio = openRate / baseline;
-console.log(`\nraw autocannon: ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})`);
+console.log(
+  `\nraw autocannon: ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})`,
+);
 if (wrkRate !== null) console.log(`raw wrk:        ${wrkRate.toFixed(0)} req/s`);
-console.log(`open model sustainable, A2AClient: ${openRate} req/s — ratio to autocannon ${ratio.toFixed(3)} (goal ≥ ${GOAL})${wrkRate ? `, to wrk ${(openRate / wrkRate).toFixed(3)}` : ''}`);
-console.log(`open model sustainable, transport alone: ${transportRate} req/s — ratio to autocannon ${(transportRate / baseline).toFixed(3)}`);
+console.log(
+  `open model sustainable, A2AClient: ${openRate} req/s — ratio to autocannon ${ratio.toFixed(3)} (goal ≥ ${GOAL})${wrkRate ? `, to wrk ${(openRate / wrkRate).toFixed(3)}` : ''}`,
+);
+console.log(
+  `open model sustainable, transport alone: ${transportRate} req/s — ratio to autocannon ${(transportRate / baseline).toFixed(3)}`,
+);
 const median = (xs: number[]) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
-const cpu = { autocannon: median(cpuPerRequest.autocannon), a2aClient: median(cpuPerRequest.a2aClient), transport: median(cpuPerRequest.transport) };
-console.log(`CPU of this process per request (median over runs/steps): autocannon ${cpu.autocannon.toFixed(0)} µs, A2AClient ${cpu.a2aClient.toFixed(0)} µs, transport alone ${cpu.transport.toFixed(0)} µs`);
+const cpu = {
+  autocannon: median(cpuPerRequest.autocannon),
+  a2aClient: median(cpuPerRequest.a2aClient),
+  transport: median(cpuPerRequest.transport),
+};
+console.log(
+  `CPU of this process per request (median over runs/steps): autocannon ${cpu.autocannon.toFixed(0)} µs, A2AClient ${cpu.a2aClient.toFixed(0)} µs, transport alone ${cpu.transport.toFixed(0)} µs`,
+);
 
 rmSync(wrkDir, { recursive: true, force: true });
 await target.kill();
 const detail = `open model ${openRate} req/s (A2AClient, SendMessage/answer/GetTask mix, ${IN_FLIGHT} in flight, ${CONNECTIONS} connections)`;
 const rows: BenchRow[] = [
-  { id: 'generator.openModel.ratioToAutocannon', label: "open model with the rig's A2AClient / raw autocannon, trivial A2A target", value: Number(ratio.toFixed(3)), unit: 'x', goal: { op: '>=', value: GOAL }, detail: `${detail}; autocannon ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})` },
-  { id: 'generator.openModel.ratioToWrk', label: "open model with the rig's A2AClient / raw wrk (informational)", value: wrkRate === null ? null : Number((openRate / wrkRate).toFixed(3)), unit: 'x', detail: wrkRate === null ? wrkNote : `${detail}; wrk ${wrkRate.toFixed(0)} req/s (${wrkNote})` },
-  { id: 'generator.openModel.rate', label: "open model sustainable rate, rig's A2AClient", value: openRate, unit: 'req/s', detail },
-  { id: 'generator.openModel.transportRatioToAutocannon', label: "open model with the client's JsonRpcTransport alone (no A2A layer) / raw autocannon (informational)", value: Number((transportRate / baseline).toFixed(3)), unit: 'x', detail: `transport alone ${transportRate} req/s, same request bodies` },
-  { id: 'generator.cpuPerRequest.a2aClient', label: 'CPU per request, open model with A2AClient (informational)', value: Number(cpu.a2aClient.toFixed(1)), unit: 'µs', detail: `autocannon ${cpu.autocannon.toFixed(1)} µs, transport alone ${cpu.transport.toFixed(1)} µs, in the same process` },
+  {
+    id: 'generator.openModel.ratioToAutocannon',
+    label: "open model with the rig's A2AClient / raw autocannon, trivial A2A target",
+    value: Number(ratio.toFixed(3)),
+    unit: 'x',
+    goal: { op: '>=', value: GOAL },
+    detail: `${detail}; autocannon ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})`,
+  },
+  {
+    id: 'generator.openModel.ratioToWrk',
+    label: "open model with the rig's A2AClient / raw wrk (informational)",
+    value: wrkRate === null ? null : Number((openRate / wrkRate).toFixed(3)),
+    unit: 'x',
+    detail: wrkRate === null ? wrkNote : `${detail}; wrk ${wrkRate.toFixed(0)} req/s (${wrkNote})`,
+  },
+  {
+    id: 'generator.openModel.rate',
+    label: "open model sustainable rate, rig's A2AClient",
+    value: openRate,
+    unit: 'req/s',
+    detail,
+  },
+  {
+    id: 'generator.openModel.transportRatioToAutocannon',
+    label: "open model with the client's JsonRpcTransport alone (no A2A layer) / raw autocannon (informational)",
+    value: Number((transportRate / baseline).toFixed(3)),
+    unit: 'x',
+    detail: `transport alone ${transportRate} req/s, same request bodies`,
+  },
+  {
+    id: 'generator.cpuPerRequest.a2aClient',
+    label: 'CPU per request, open model with A2AClient (informational)',
+    value: Number(cpu.a2aClient.toFixed(1)),
+    unit: 'µs',
+    detail: `autocannon ${cpu.autocannon.toFixed(1)} µs, transport alone ${cpu.transport.toFixed(1)} µs, in the same process`,
+  },
 ];
 printRows(rows);

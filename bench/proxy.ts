@@ -58,7 +58,11 @@ async function startUpstream(): Promise<{ server: Server; address: string }> {
 }
 
 function startEmbeddedProcess(): Promise<JsonLineChild<{ api: string }>> {
-  return startJsonLineChild(process.execPath, [`${repoRoot}bin/a2a-rig.js`, 'proxy', '--api-port', '0'], { name: 'a2a-rig proxy', timeoutMs: 20_000, echoStderr: true });
+  return startJsonLineChild(process.execPath, [`${repoRoot}bin/a2a-rig.js`, 'proxy', '--api-port', '0'], {
+    name: 'a2a-rig proxy',
+    timeoutMs: 20_000,
+    echoStderr: true,
+  });
 }
 
 async function proxyThrough(api: string, upstream: string): Promise<string> {
@@ -116,14 +120,23 @@ async function main(): Promise<void> {
   const upstream = await startUpstream();
   const embedded = await startEmbeddedProcess();
   let real: SpawnedToxiproxy | undefined;
-  const binary = findToxiproxyBinary().path ?? (existsSync(`${repoRoot}.tools/bin/server`) ? `${repoRoot}.tools/bin/server` : undefined);
+  const binary =
+    findToxiproxyBinary().path ??
+    (existsSync(`${repoRoot}.tools/bin/server`) ? `${repoRoot}.tools/bin/server` : undefined);
   if (binary) real = await spawnToxiproxyServer(binary);
-  else console.log('no toxiproxy-server found (TOXIPROXY_SERVER, PATH, .tools/bin/server): measuring direct and embedded only');
+  else
+    console.log(
+      'no toxiproxy-server found (TOXIPROXY_SERVER, PATH, .tools/bin/server): measuring direct and embedded only',
+    );
 
   const newTarget = (name: Target['name'], origin: string): Target => ({
     name,
     origin,
-    latency: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 }),
+    latency: hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: 60_000_000,
+      numberOfSignificantValueDigits: 3,
+    }),
     requests: 0,
     requestSeconds: 0,
     bulkBytes: 0,
@@ -142,7 +155,8 @@ async function main(): Promise<void> {
     // order rotated each round, so no target always runs first.
     const rotated = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length]!);
     for (let round = 0; round < LATENCY_ROUNDS; round++) {
-      for (const target of rotated(round)) await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
+      for (const target of rotated(round))
+        await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
     }
     for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await requestThroughput(target);
     for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
@@ -157,11 +171,15 @@ async function main(): Promise<void> {
   const direct = targets[0]!;
   const p = (t: Target, q: number) => t.latency.getValueAtPercentile(q);
   const added = (t: Target, q: number) => p(t, q) - p(direct, q);
-  console.log(`node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${real ? `${real.version} (${binary})` : 'absent'}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${real ? `${real.version} (${binary})` : 'absent'}`,
+  );
   console.log(
     `per target, interleaved: ${LATENCY_ROUNDS}×${LATENCY_REQUESTS_PER_ROUND} sequential requests on one connection; ${ROUNDS}×${THROUGHPUT_SECONDS_PER_ROUND} s at ${THROUGHPUT_IN_FLIGHT} in flight over ${THROUGHPUT_CONNECTIONS} connections; ${ROUNDS} downloads of ${BULK_BYTES / 1024 / 1024} MiB`,
   );
-  console.log(`${'target'.padEnd(9)} ${'p50 µs'.padStart(9)} ${'p99 µs'.padStart(9)} ${'+p50 µs'.padStart(9)} ${'+p99 µs'.padStart(9)} ${'req/s'.padStart(9)} ${'MB/s'.padStart(9)}`);
+  console.log(
+    `${'target'.padEnd(9)} ${'p50 µs'.padStart(9)} ${'p99 µs'.padStart(9)} ${'+p50 µs'.padStart(9)} ${'+p99 µs'.padStart(9)} ${'req/s'.padStart(9)} ${'MB/s'.padStart(9)}`,
+  );
   for (const t of targets) {
     console.log(
       `${t.name.padEnd(9)} ${fmt(p(t, 50))} ${fmt(p(t, 99))} ${fmt(added(t, 50))} ${fmt(added(t, 99))} ${fmt(t.requests / t.requestSeconds)} ${fmt(t.bulkBytes / 1e6 / t.bulkSeconds, 1)}`,
@@ -171,13 +189,19 @@ async function main(): Promise<void> {
   const theirs = targets[2];
   if (!theirs) return;
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a (real adds nothing measurable)');
-  console.log(`embedded/real: added p50 ${ratio(added(mine, 50), added(theirs, 50))}, added p99 ${ratio(added(mine, 99), added(theirs, 99))}`);
-  console.log(`embedded/real: p50 ${ratio(p(mine, 50), p(theirs, 50))}, p99 ${ratio(p(mine, 99), p(theirs, 99))} (whole round trip)`);
+  console.log(
+    `embedded/real: added p50 ${ratio(added(mine, 50), added(theirs, 50))}, added p99 ${ratio(added(mine, 99), added(theirs, 99))}`,
+  );
+  console.log(
+    `embedded/real: p50 ${ratio(p(mine, 50), p(theirs, 50))}, p99 ${ratio(p(mine, 99), p(theirs, 99))} (whole round trip)`,
+  );
   console.log(
     `embedded/real: req/s ${ratio(mine.requests / mine.requestSeconds, theirs.requests / theirs.requestSeconds)}, MB/s ${ratio(mine.bulkBytes / mine.bulkSeconds, theirs.bulkBytes / theirs.bulkSeconds)} (higher is better)`,
   );
   const met = (q: number) => added(mine, q) <= 1.2 * Math.max(added(theirs, q), 0);
-  console.log(`goal (added latency ≤ 1.2× real's): p50 ${met(50) ? 'met' : 'NOT met'}, p99 ${met(99) ? 'met' : 'NOT met'}`);
+  console.log(
+    `goal (added latency ≤ 1.2× real's): p50 ${met(50) ? 'met' : 'NOT met'}, p99 ${met(99) ? 'met' : 'NOT met'}`,
+  );
 }
 
 await main();

@@ -17,7 +17,16 @@ import { EXIT } from '../rig/exitCodes.ts';
 import { repoRoot } from './agentProcess.ts';
 import { BENCHMARKS } from './benchCatalogue.ts';
 import { ROWS_PREFIX } from './benchRows.ts';
-import { exitCodeOf, formatTable, judgeBenchmark, summarize, summaryLine, type BenchmarkOutcome, type BenchmarkSpec, type JudgedBenchmark } from './benchTable.ts';
+import {
+  exitCodeOf,
+  formatTable,
+  judgeBenchmark,
+  summarize,
+  summaryLine,
+  type BenchmarkOutcome,
+  type BenchmarkSpec,
+  type JudgedBenchmark,
+} from './benchTable.ts';
 
 // The rows line is printed last; a chatty benchmark must not grow the runner without bound.
 const MAX_CAPTURED_CHARS = 4 * 1024 * 1024;
@@ -25,7 +34,9 @@ const KILL_GRACE_MS = 5_000;
 
 let options: { json?: string; only?: string; strict?: boolean };
 try {
-  options = parseArgs({ options: { json: { type: 'string' }, only: { type: 'string' }, strict: { type: 'boolean' } } }).values;
+  options = parseArgs({
+    options: { json: { type: 'string' }, only: { type: 'string' }, strict: { type: 'boolean' } },
+  }).values;
 } catch (err) {
   console.error(`bench: ${(err as Error).message} (options: --only <names>, --json <file>, --strict)`);
   process.exit(EXIT.usage);
@@ -51,7 +62,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 function runBenchmark(spec: BenchmarkSpec): Promise<BenchmarkOutcome> {
   const timeoutMs = timeoutOverride ?? spec.timeoutMs;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, spec.script)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, spec.script)], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const killGroup = (signal: NodeJS.Signals) => {
       try {
         process.kill(-child.pid!, signal);
@@ -64,7 +79,9 @@ function runBenchmark(spec: BenchmarkSpec): Promise<BenchmarkOutcome> {
     let timedOutAfterMs: number | undefined;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout = (stdout + line + '\n').slice(-MAX_CAPTURED_CHARS);
-      console.log(`[${spec.name}] ${line.startsWith(ROWS_PREFIX) ? `${ROWS_PREFIX}(${line.length} characters, in the table below)` : line}`);
+      console.log(
+        `[${spec.name}] ${line.startsWith(ROWS_PREFIX) ? `${ROWS_PREFIX}(${line.length} characters, in the table below)` : line}`,
+      );
     });
     createInterface({ input: child.stderr! }).on('line', (line) => console.error(`[${spec.name}] ${line}`));
     const timer = setTimeout(() => {
@@ -86,7 +103,10 @@ function runBenchmark(spec: BenchmarkSpec): Promise<BenchmarkOutcome> {
   });
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const machine = {
   cpu: cpus()[0]?.model ?? 'unknown',
   cores: cpus().length,
@@ -97,7 +117,9 @@ const machine = {
   loadAtEnd: '',
   startedAt: new Date().toISOString(),
 };
-console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}; load average ${machine.loadAtStart} (1/5/15 min)`);
+console.log(
+  `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}; load average ${machine.loadAtStart} (1/5/15 min)`,
+);
 
 const results: JudgedBenchmark[] = [];
 for (const spec of selected) {
@@ -108,10 +130,15 @@ for (const spec of selected) {
 machine.loadAtEnd = load();
 
 const summary = summarize(results);
-console.log(`\nmachine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}`);
-console.log(`load average at start ${machine.loadAtStart}, at end ${machine.loadAtEnd} (1/5/15 min; other work on the box disturbs every figure)\n`);
+console.log(
+  `\nmachine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}`,
+);
+console.log(
+  `load average at start ${machine.loadAtStart}, at end ${machine.loadAtEnd} (1/5/15 min; other work on the box disturbs every figure)\n`,
+);
 console.log(formatTable(results));
 console.log(`\n${summaryLine(summary)}`);
-if (options.json) writeFileSync(options.json, JSON.stringify({ machine, summary, benchmarks: results }, null, 2) + '\n');
+if (options.json)
+  writeFileSync(options.json, JSON.stringify({ machine, summary, benchmarks: results }, null, 2) + '\n');
 
 process.exitCode = exitCodeOf(summary, options.strict === true);

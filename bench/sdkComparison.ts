@@ -67,18 +67,25 @@ const rate = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const agents: AgentProcess[] = [];
 try {
-  agents.push(await startSdkAgent('sdk'), await startReferenceAgent('ref'), await startReferenceAgent('ref-volatile', ['--fault', 'volatile-outbox']));
+  agents.push(
+    await startSdkAgent('sdk'),
+    await startReferenceAgent('ref'),
+    await startReferenceAgent('ref-volatile', ['--fault', 'volatile-outbox']),
+  );
   for (const agent of agents) await load(agent.url, WARMUP_S);
   const runs = new Map<string, Run[]>(agents.map((a) => [a.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const agent of agents) {
       const run = await load(agent.url, SECONDS);
       runs.get(agent.name)!.push(run);
-      console.log(`round ${round} ${agent.name.padEnd(12)} ${rate(run.reqPerSec).padStart(6)} req/s  p99 ${run.p99Ms} ms${run.problems.length ? `  ${run.problems.join(', ')}` : ''}`);
+      console.log(
+        `round ${round} ${agent.name.padEnd(12)} ${rate(run.reqPerSec).padStart(6)} req/s  p99 ${run.p99Ms} ms${run.problems.length ? `  ${run.problems.join(', ')}` : ''}`,
+      );
     }
   }
   const figures = (name: string) => runs.get(name)!.map((r) => r.reqPerSec);
-  const problems = (names: string[]) => names.flatMap((n) => runs.get(n)!.flatMap((r) => r.problems.map((p) => `${n}: ${p}`)));
+  const problems = (names: string[]) =>
+    names.flatMap((n) => runs.get(n)!.flatMap((r) => r.problems.map((p) => `${n}: ${p}`)));
   const sdk = median(figures('sdk'));
   const row = (id: string, label: string, name: string, goal: BenchRow['goal']): BenchRow => {
     const bad = problems(['sdk', name]);
@@ -93,8 +100,18 @@ try {
     };
   };
   printRows([
-    row('agent.sendMessage.ratioToSdk', 'reference agent / @a2a-js/sdk agent, plain SendMessage (durable outbox)', 'ref', { op: '>=', value: GOAL_RATIO }),
-    row('agent.sendMessage.volatileRatioToSdk', 'same, reference agent with --fault volatile-outbox', 'ref-volatile', undefined),
+    row(
+      'agent.sendMessage.ratioToSdk',
+      'reference agent / @a2a-js/sdk agent, plain SendMessage (durable outbox)',
+      'ref',
+      { op: '>=', value: GOAL_RATIO },
+    ),
+    row(
+      'agent.sendMessage.volatileRatioToSdk',
+      'same, reference agent with --fault volatile-outbox',
+      'ref-volatile',
+      undefined,
+    ),
   ]);
 } finally {
   for (const agent of agents) await agent.stop();

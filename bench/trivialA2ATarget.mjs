@@ -7,7 +7,8 @@
 import { createServer } from 'node:http';
 
 const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
-const TASK = '{"id":"bench-task-1","contextId":"bench-context-1","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-01-01T00:00:00.000Z"}}';
+const TASK =
+  '{"id":"bench-task-1","contextId":"bench-context-1","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-01-01T00:00:00.000Z"}}';
 const PREFIX = Buffer.from('{"jsonrpc":"2.0","id":');
 const SEND = Buffer.from(`,"result":{"task":${TASK}}}`);
 const GET = Buffer.from(`,"result":${TASK}}`);
@@ -23,7 +24,11 @@ createServer((req, res) => {
     const id = Buffer.from(ID.exec(head)?.[1] ?? 'null');
     const method = METHOD.exec(head)?.[1];
     const tail = method === 'SendMessage' ? SEND : method === 'GetTask' ? GET : UNKNOWN;
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': PREFIX.length + id.length + tail.length, 'a2a-extensions': HITL });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': PREFIX.length + id.length + tail.length,
+      'a2a-extensions': HITL,
+    });
     res.end(Buffer.concat([PREFIX, id, tail]));
   });
 }).listen(0, '127.0.0.1', function () {

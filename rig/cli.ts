@@ -15,7 +15,7 @@ import { RIG_VERSION } from './engine/rigVersion.ts';
 
 const program = new Command('a2a-rig')
   .description('Load and chaos testing rig for A2A agents that pause for a human (hitl-prompt/v1)')
-  .version(RIG_VERSION, '-V, --version', 'print the rig\'s version')
+  .version(RIG_VERSION, '-V, --version', "print the rig's version")
   .showHelpAfterError('(run a2a-rig --help for usage)')
   .exitOverride();
 

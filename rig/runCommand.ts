@@ -61,7 +61,8 @@ function parseTarget(value: string): string {
   } catch {
     throw new UserError(`--target must be an http(s) URL of an A2A agent, got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UserError(`--target must be http(s), got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UserError(`--target must be http(s), got "${value}"`);
   return value;
 }
 
@@ -84,42 +85,88 @@ function addRunOptions(command: Command, verb: 'run' | 'conform'): Command {
     verb === 'conform'
       ? c
       : c
-          .option('--agent-fault <name>', 'start the embedded agent with this fault flag (repeatable; a2a-rig agent --help lists them)', collectAgentFault, [] as string[])
-          .addOption(new Option('--env <kind>', 'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run').choices(['containers']))
+          .option(
+            '--agent-fault <name>',
+            'start the embedded agent with this fault flag (repeatable; a2a-rig agent --help lists them)',
+            collectAgentFault,
+            [] as string[],
+          )
+          .addOption(
+            new Option(
+              '--env <kind>',
+              'containers: the reference agent and Toxiproxy in Docker containers (testcontainers), removed after the run',
+            ).choices(['containers']),
+          )
           .option('--agent-image <name>', 'the agent image for --env containers', DEFAULT_AGENT_IMAGE);
   const options = addMetricsPortOption(addThresholdOptions(command))
-    .addOption(new Option('--profile <name>', 'sizes and budgets: smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones), ci (~5 min), full').choices([...PROFILES]).default('smoke'))
     .addOption(
-      new Option('--target <url>', targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)')
+      new Option(
+        '--profile <name>',
+        'sizes and budgets: smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones), ci (~5 min), full',
+      )
+        .choices([...PROFILES])
+        .default('smoke'),
+    )
+    .addOption(
+      new Option(
+        '--target <url>',
+        targetRequired ? 'the agent to test' : 'an agent to test (default: the embedded reference agent)',
+      )
         .argParser(parseTarget)
         .makeOptionMandatory(targetRequired),
     )
     .addOption(toxiproxy.argParser((v: string, p: unknown) => (v === 'none' ? 'none' : parse(v, p))))
     .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)');
   return embedded(options)
-    .option('--out <dir>', 'results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run\'s results')
-    .option('--follow-card-endpoint', 'send the run\'s traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic')
-    .option('--baseline <dir>', 'compare with this earlier run (its directory or results.json) in report.html, as a2a-rig compare would; checked before the run')
+    .option(
+      '--out <dir>',
+      "results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run's results",
+    )
+    .option(
+      '--follow-card-endpoint',
+      "send the run's traffic to a JSON-RPC endpoint the agent card names at another host or port than --target (no faults can be injected there); without it the run stops before any traffic",
+    )
+    .option(
+      '--baseline <dir>',
+      'compare with this earlier run (its directory or results.json) in report.html, as a2a-rig compare would; checked before the run',
+    )
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
-    .addOption(new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'))
-    .option('--toxic <type=value[,attr=value]>', 'a toxic on the agent\'s proxy for the whole run, e.g. latency=50 (repeatable)', (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)], [] as ToxicSpec[])
-    .option('--param <scenario.key=value>', 'override a scenario parameter, e.g. capacity.sloP95Ms=500 (repeatable)', (v: string, prev: ParamArgument[]) => [...prev, parseParamArgument(v)], [] as ParamArgument[]);
+    .addOption(
+      new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'),
+    )
+    .option(
+      '--toxic <type=value[,attr=value]>',
+      "a toxic on the agent's proxy for the whole run, e.g. latency=50 (repeatable)",
+      (v: string, prev: ToxicSpec[]) => [...prev, parseToxicArgument(v)],
+      [] as ToxicSpec[],
+    )
+    .option(
+      '--param <scenario.key=value>',
+      'override a scenario parameter, e.g. capacity.sloP95Ms=500 (repeatable)',
+      (v: string, prev: ParamArgument[]) => [...prev, parseParamArgument(v)],
+      [] as ParamArgument[],
+    );
 }
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
 function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
   const untested = nothingTested(result.scenarios);
-  if (result.verdict === 'skipped' && untested) return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
+  if (result.verdict === 'skipped' && untested)
+    return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
   const skipped = result.scenarios.filter((s) => s.verdict === 'skipped');
   if (failOnSkip && skipped.length > 0) {
-    return { code: EXIT.notTested, line: `a2a-rig: ${skipped.length} scenario${skipped.length === 1 ? '' : 's'} skipped (${skipped.map((s) => s.name).join(', ')}) and --fail-on-skip was given — exit ${EXIT.notTested}` };
+    return {
+      code: EXIT.notTested,
+      line: `a2a-rig: ${skipped.length} scenario${skipped.length === 1 ? '' : 's'} skipped (${skipped.map((s) => s.name).join(', ')}) and --fail-on-skip was given — exit ${EXIT.notTested}`,
+    };
   }
   return { code: EXIT.passed };
 }
 
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
-  if (flags.target && flags.agentFault.length > 0) throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
+  if (flags.target && flags.agentFault.length > 0)
+    throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
   const thresholds = thresholdsFromFlags(flags);
   const catalog = await loadCatalog(flags.scenarios ?? []);
   sayBroken(catalog, 'errored if selected', flags.scenarios);
@@ -175,7 +222,13 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
     const files = writeResults(out.path, result, { baseline });
     // Plain text for a terminal; summary.md (written above) is the Markdown for a CI step summary.
-    process.stdout.write(terminalSummary(result, { files, color: summaryColor(process.stdout.isTTY), width: summaryWidth(process.stdout) }));
+    process.stdout.write(
+      terminalSummary(result, {
+        files,
+        color: summaryColor(process.stdout.isTTY),
+        width: summaryWidth(process.stdout),
+      }),
+    );
     const signal = interrupt.signalName;
     if (signal) {
       sayInterrupted(signal, `; results so far in ${out.path}`);
@@ -205,7 +258,11 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
 
 /** `--scenarios DIR`, repeatable: the user's own scenario files (scenarioCatalog.ts). */
 function addScenariosOption(command: Command, what: string): Command {
-  return command.option('--scenarios <dir>', `a directory of your own scenarios (repeatable): *.ts, *.mts, *.js, *.mjs files that export default defineScenario({ ... }) imported from 'a2a-rig'; ${what}`, (v: string, prev: string[] = []) => [...prev, v]);
+  return command.option(
+    '--scenarios <dir>',
+    `a directory of your own scenarios (repeatable): *.ts, *.mts, *.js, *.mjs files that export default defineScenario({ ... }) imported from 'a2a-rig'; ${what}`,
+    (v: string, prev: string[] = []) => [...prev, v],
+  );
 }
 
 /** One line on stderr when scenario files failed to load: how many, where the first failed, and what becomes of them. */
@@ -213,8 +270,13 @@ function sayBroken(catalog: Catalog, fate: string, dirs: string[] = []): void {
   const broken = catalog.broken;
   if (broken.length === 0) return;
   const first = failureText(broken[0]!.failure!);
-  const more = broken.length > 1 ? `, and ${broken.length - 1} more (a2a-rig list${dirs.map((d) => ` --scenarios ${d}`).join('')} shows each)` : '';
-  process.stderr.write(`a2a-rig: ${printableLine(`${broken.length} scenario file${broken.length === 1 ? '' : 's'} failed to load (${fate}): ${first}${more}`)}\n`);
+  const more =
+    broken.length > 1
+      ? `, and ${broken.length - 1} more (a2a-rig list${dirs.map((d) => ` --scenarios ${d}`).join('')} shows each)`
+      : '';
+  process.stderr.write(
+    `a2a-rig: ${printableLine(`${broken.length} scenario file${broken.length === 1 ? '' : 's'} failed to load (${fate}): ${first}${more}`)}\n`,
+  );
 }
 
 export function registerRunCommands(program: Command): void {
@@ -226,17 +288,24 @@ export function registerRunCommands(program: Command): void {
     'run',
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
 
-  addScenariosOption(program.commands.find((c) => c.name() === 'run')!, 'a run with no names runs only these (the built-in ones stay selectable by name or tag)');
+  addScenariosOption(
+    program.commands.find((c) => c.name() === 'run')!,
+    'a run with no names runs only these (the built-in ones stay selectable by name or tag)',
+  );
 
   addRunOptions(
-    program
-      .command('conform')
-      .description('run the hitl-prompt/v1 conformance suite CF-1..CF-7 against an agent'),
+    program.command('conform').description('run the hitl-prompt/v1 conformance suite CF-1..CF-7 against an agent'),
     'conform',
-  ).action((flags: RunFlags) => execute(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }));
+  ).action((flags: RunFlags) =>
+    execute(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }),
+  );
 
   addScenariosOption(
-    program.command('list').description('list the scenarios with their tags, needs and the agent fault flags they catch, and any scenario file that failed to load (exit 1 then)'),
+    program
+      .command('list')
+      .description(
+        'list the scenarios with their tags, needs and the agent fault flags they catch, and any scenario file that failed to load (exit 1 then)',
+      ),
     'listed after the built-in ones',
   ).action(async (flags: { scenarios?: string[] }) => {
     const catalog = await loadCatalog(flags.scenarios ?? []);
@@ -245,10 +314,14 @@ export function registerRunCommands(program: Command): void {
         process.stdout.write(`${s.name.padEnd(20)} broken: ${printableLine(failureText(failure))}\n`);
         continue;
       }
-      const needs = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
+      const needs = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>)
+        .filter((k) => s.needs[k])
+        .map((k) => NEED_LABELS[k]);
       const from = dir ? ` · file: ${displayPath(file)}` : '';
       const catches = s.catches?.length ? `${''.padEnd(20)} catches: ${s.catches.map(catchText).join(', ')}\n` : '';
-      process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}${from}\n${catches}`);
+      process.stdout.write(
+        `${s.name.padEnd(20)} ${s.description}\n${''.padEnd(20)} tags: ${s.tags.join(', ')} · needs: ${needs.length ? needs.join('; ') : 'nothing (any A2A agent)'}${from}\n${catches}`,
+      );
     }
     sayBroken(catalog, 'listed as broken', flags.scenarios);
     if (catalog.broken.length > 0) process.exitCode = EXIT.failed;

@@ -14,18 +14,45 @@ export type { RecordedMeasures, CounterKind } from './results/metricNames.ts';
 export type { FaultName, FaultCatch } from './engine/faultCatches.ts';
 
 // What `run(ctx, params)` is given, and what its methods take and return.
-export type { ScenarioContext, FaultHelpers, AgentFacts, UsablePrompt, AnswerablePrompt } from './engine/scenarioContextInterface.ts';
+export type {
+  ScenarioContext,
+  FaultHelpers,
+  AgentFacts,
+  UsablePrompt,
+  AnswerablePrompt,
+} from './engine/scenarioContextInterface.ts';
 export { ScenarioSkipped } from './engine/scenarioContext.ts';
 export type { OpenPrompt, PromptAttempt, PromptOptions } from './engine/promptOpener.ts';
 export type { RoundTripChoice, AcceptanceRoundTripChoice } from './engine/loadIterations.ts';
 export type { ObservedAnswer } from './engine/resumeObserver.ts';
 export type { ReplayFinding } from './engine/replayChecker.ts';
 export type { MixedRunPlan, MixedRunResult, Phase, PlannedAttack } from './engine/attackRun.ts';
-export type { Iteration, IterationContext, IterationEnd, OpenModelOptions, OpenModelResult } from './load/openModelExecutor.ts';
+export type {
+  Iteration,
+  IterationContext,
+  IterationEnd,
+  OpenModelOptions,
+  OpenModelResult,
+} from './load/openModelExecutor.ts';
 export type { LatencyHistogram, LatencySummary } from './metrics/latencyHistogram.ts';
 export type { CheckResult, FaultEvent, SeriesPoint, Verdict } from './results/runResult.ts';
-export type { ToxicSpec, ToxicKind, ToxicStream, ToxicAttributes, AppliedToxic, FaultProxy } from './proxy/faultControl.ts';
-export type { A2AClient, AnswerOutcome, SendResult, SynthesizedAnswers, TaskEventStream, ReplaySocket, AgentDescription } from './client/index.ts';
+export type {
+  ToxicSpec,
+  ToxicKind,
+  ToxicStream,
+  ToxicAttributes,
+  AppliedToxic,
+  FaultProxy,
+} from './proxy/faultControl.ts';
+export type {
+  A2AClient,
+  AnswerOutcome,
+  SendResult,
+  SynthesizedAnswers,
+  TaskEventStream,
+  ReplaySocket,
+  AgentDescription,
+} from './client/index.ts';
 
 // Reading what came back, in the words every scenario uses.
 export { describeOutcome, describeAttempt } from './engine/outcomeText.ts';
@@ -64,7 +91,11 @@ export type { Task, TaskState, StreamResponse } from './protocol/a2aTypes.ts';
 export type { PromptEnvelope } from './protocol/hitlPrompt.ts';
 export type { Decision } from './protocol/acceptance.ts';
 export { HITL_PROMPT_URI, UUID_PATTERN, MAX_RESPONSE_SCHEMA_BYTES } from './protocol/hitlPrompt.ts';
-export { ACCEPTANCE_URI, ACCEPTANCE_CRITERIA_INVALID, ACCEPTANCE_DECISION_UNAUTHORIZED } from './protocol/acceptance.ts';
+export {
+  ACCEPTANCE_URI,
+  ACCEPTANCE_CRITERIA_INVALID,
+  ACCEPTANCE_DECISION_UNAUTHORIZED,
+} from './protocol/acceptance.ts';
 export { A2A_TASK_NOT_FOUND } from './protocol/errorCodes.ts';
 
 // A DoS scenario of your own mix of the rig's attacks, judged like scenarios/dos/*.ts.

@@ -30,11 +30,19 @@ interface Params {
 }
 
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
-const bounds = { timeoutMs: 5_000, maxInFlight: 256, maxBacklog: 2_000, connections: 32, sloP95Ms: 1_000, maxErrorPct: 1 };
+const bounds = {
+  timeoutMs: 5_000,
+  maxInFlight: 256,
+  maxBacklog: 2_000,
+  connections: 32,
+  sloP95Ms: 1_000,
+  maxErrorPct: 1,
+};
 
 export default defineScenario<Params>({
   name: 'acceptance-latency',
-  description: 'acceptance-criteria round trips (send → artifacts → pending → accept → COMPLETED) at a constant rate; acceptance latency = decision sent → terminal state observed',
+  description:
+    'acceptance-criteria round trips (send → artifacts → pending → accept → COMPLETED) at a constant rate; acceptance latency = decision sent → terminal state observed',
   tags: ['acceptance', 'load', 'latency'],
   needs: { acceptance: true },
   params: {
@@ -60,13 +68,24 @@ export default defineScenario<Params>({
     const client = ctx.newClient(p.connections);
     // Warm-up, not recorded: connections, JIT and the agent's caches, so the run measures the
     // agent rather than a cold start. Its failures are not judged (the run's own will be).
-    await ctx.runOpenModel({ arrivals: constantArrivals(5, 400), iteration: ctx.acceptanceRoundTrip({ client, timeoutMs: p.timeoutMs }), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.timeoutMs * 2, drainTimeoutMs: p.timeoutMs * 2 });
+    await ctx.runOpenModel({
+      arrivals: constantArrivals(5, 400),
+      iteration: ctx.acceptanceRoundTrip({ client, timeoutMs: p.timeoutMs }),
+      maxInFlight: p.maxInFlight,
+      iterationTimeoutMs: p.timeoutMs * 2,
+      drainTimeoutMs: p.timeoutMs * 2,
+    });
 
     const acceptance = ctx.latency('acceptance_latency');
     const roundTrip = ctx.latency('acceptance_round_trip');
     const run = await ctx.runOpenModel({
       arrivals: constantArrivals(p.rate, p.durationMs),
-      iteration: ctx.acceptanceRoundTrip({ client, timeoutMs: p.timeoutMs, acceptanceLatency: acceptance, pendingLatency: ctx.latency('acceptance_pending') }),
+      iteration: ctx.acceptanceRoundTrip({
+        client,
+        timeoutMs: p.timeoutMs,
+        acceptanceLatency: acceptance,
+        pendingLatency: ctx.latency('acceptance_pending'),
+      }),
       maxInFlight: p.maxInFlight,
       maxBacklog: p.maxBacklog,
       // Two waits (gate, then terminal state) each bounded by timeoutMs.
@@ -79,7 +98,10 @@ export default defineScenario<Params>({
     ctx.count('acceptance_round_trips_failed', errors);
     ctx.count('acceptance_round_trips_dropped', run.dropped);
     ctx.count('acceptance_round_trips_late', run.late);
-    ctx.count('acceptance_round_trips_per_s', run.elapsedMs > 0 ? Math.round((run.succeeded * 10_000) / run.elapsedMs) / 10 : 0);
+    ctx.count(
+      'acceptance_round_trips_per_s',
+      run.elapsedMs > 0 ? Math.round((run.succeeded * 10_000) / run.elapsedMs) / 10 : 0,
+    );
     if (run.aborted) return;
 
     const kinds = Object.entries(run.failures).map(([k, n]) => `${n} ${k}`);

@@ -55,9 +55,12 @@ function breaches(step: OpenModelResult, p: Params): string[] {
   if (errors > (step.scheduled * p.sloMaxErrorPct) / 100) {
     const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
     if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
-    reasons.push(`${errors} of ${step.scheduled} failed (> ${p.sloMaxErrorPct} %: ${kinds.join(', ')}${step.firstFailure ? `; first: ${step.firstFailure}` : ''})`);
+    reasons.push(
+      `${errors} of ${step.scheduled} failed (> ${p.sloMaxErrorPct} %: ${kinds.join(', ')}${step.firstFailure ? `; first: ${step.firstFailure}` : ''})`,
+    );
   }
-  if (step.dropped > (step.scheduled * p.sloMaxDroppedPct) / 100) reasons.push(`${step.dropped} of ${step.scheduled} dropped (> ${p.sloMaxDroppedPct} %)`);
+  if (step.dropped > (step.scheduled * p.sloMaxDroppedPct) / 100)
+    reasons.push(`${step.dropped} of ${step.scheduled} dropped (> ${p.sloMaxDroppedPct} %)`);
   return reasons;
 }
 
@@ -66,7 +69,8 @@ const bounds = { timeoutMs: 5_000, maxInFlight: 512, maxBacklog: 10_000, connect
 
 export default defineScenario<Params>({
   name: 'capacity',
-  description: 'steps the rate of whole HITL (or, with roundTrip=acceptance, acceptance-criteria) round trips up until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate and the curve',
+  description:
+    'steps the rate of whole HITL (or, with roundTrip=acceptance, acceptance-criteria) round trips up until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate and the curve',
   tags: ['load', 'latency', 'hitl'],
   // hitl-prompt/v1 for roundTrip=hitl, the acceptance-criteria extension for acceptance: checked in run.
   needs: {},
@@ -79,27 +83,53 @@ export default defineScenario<Params>({
   budgetMs: { smoke: 20_000, ci: 180_000, full: 900_000 },
   records: {
     latencies: ['round_trip{rate}', 'resume_latency{rate}', 'acceptance_latency{rate}'],
-    counters: { round_trips_completed: 'tally', round_trips_failed: 'tally', round_trips_dropped: 'tally', round_trips_late: 'tally', steps: 'tally', capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never' },
+    counters: {
+      round_trips_completed: 'tally',
+      round_trips_failed: 'tally',
+      round_trips_dropped: 'tally',
+      round_trips_late: 'tally',
+      steps: 'tally',
+      capacity_per_s: 'throughput',
+      slo_broken_at_per_s: 'limit-or-never',
+    },
   },
   catches: ['slow-resume'],
   async run(ctx, p) {
     const acceptance = p.roundTrip === 'acceptance';
-    const unsupported = acceptance ? ctx.client.acceptance.skipReason({ evaluator: 'client' }) : ctx.agent.hitl ? undefined : 'the agent does not declare hitl-prompt/v1 in its card';
+    const unsupported = acceptance
+      ? ctx.client.acceptance.skipReason({ evaluator: 'client' })
+      : ctx.agent.hitl
+        ? undefined
+        : 'the agent does not declare hitl-prompt/v1 in its card';
     if (unsupported) ctx.skip(unsupported);
     const rates = geometricRates(p.startRate, p.growth, p.maxRate);
     const client = ctx.newClient(p.connections);
     // The round trip at `rate`, its middle latency (resume or acceptance) recorded when a rate is given.
     const roundTripAt = (rate?: number) =>
       acceptance
-        ? ctx.acceptanceRoundTrip({ client, timeoutMs: p.timeoutMs, ...(rate !== undefined ? { acceptanceLatency: ctx.latency('acceptance_latency', { rate }) } : {}) })
-        : ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.timeoutMs, ...(rate !== undefined ? { resumeLatency: ctx.latency('resume_latency', { rate }) } : {}) });
+        ? ctx.acceptanceRoundTrip({
+            client,
+            timeoutMs: p.timeoutMs,
+            ...(rate !== undefined ? { acceptanceLatency: ctx.latency('acceptance_latency', { rate }) } : {}),
+          })
+        : ctx.hitlRoundTrip({
+            client,
+            resumeTimeoutMs: p.timeoutMs,
+            ...(rate !== undefined ? { resumeLatency: ctx.latency('resume_latency', { rate }) } : {}),
+          });
     let capacity = 0;
     let capacityP95 = 0;
     let broke: { rate: number; reasons: string[] } | undefined;
     let stepsRun = 0;
     // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
     // step measures the agent rather than a cold start.
-    await ctx.runOpenModel({ arrivals: constantArrivals(10, 500), iteration: roundTripAt(), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.timeoutMs, drainTimeoutMs: p.timeoutMs });
+    await ctx.runOpenModel({
+      arrivals: constantArrivals(10, 500),
+      iteration: roundTripAt(),
+      maxInFlight: p.maxInFlight,
+      iterationTimeoutMs: p.timeoutMs,
+      drainTimeoutMs: p.timeoutMs,
+    });
     for (const rate of rates) {
       // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
       if (ctx.remainingMs() < p.stepMs + p.timeoutMs + 1_000) {
@@ -135,7 +165,9 @@ export default defineScenario<Params>({
         late: step.late,
         sustainable: reasons.length === 0,
       });
-      ctx.log(`${rate}/s: ${step.succeeded}/${step.scheduled} ok, p50 ${f(roundTrip.percentileMs(50))} ms, p95 ${f(roundTrip.percentileMs(95))} ms, ${errors} failed, ${step.dropped} dropped, ${step.late} late${reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''}`);
+      ctx.log(
+        `${rate}/s: ${step.succeeded}/${step.scheduled} ok, p50 ${f(roundTrip.percentileMs(50))} ms, p95 ${f(roundTrip.percentileMs(95))} ms, ${errors} failed, ${step.dropped} dropped, ${step.late} late${reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''}`,
+      );
       if (step.aborted) break;
       if (reasons.length > 0) {
         broke = { rate, reasons };
@@ -148,8 +180,15 @@ export default defineScenario<Params>({
     ctx.count('capacity_per_s', capacity);
     ctx.count('slo_broken_at_per_s', broke?.rate ?? 0);
     const sloText = `p95 ≤ ${p.sloP95Ms} ms, errors ≤ ${p.sloMaxErrorPct} %, dropped ≤ ${p.sloMaxDroppedPct} %`;
-    const found = capacity > 0 ? `highest sustainable rate ${capacity} round trips/s (p95 ${f(capacityP95)} ms)` : 'no sustainable rate';
-    const end = broke ? `; the SLO broke at ${broke.rate}/s: ${broke.reasons.join('; ')}` : stepsRun === rates.length ? `; it held up to the highest step tried (${p.maxRate}/s cap)` : '; the time budget ended the search';
+    const found =
+      capacity > 0
+        ? `highest sustainable rate ${capacity} round trips/s (p95 ${f(capacityP95)} ms)`
+        : 'no sustainable rate';
+    const end = broke
+      ? `; the SLO broke at ${broke.rate}/s: ${broke.reasons.join('; ')}`
+      : stepsRun === rates.length
+        ? `; it held up to the highest step tried (${p.maxRate}/s cap)`
+        : '; the time budget ended the search';
     ctx.check(`a sustainable rate exists under the SLO (${sloText})`, capacity > 0, `${found}${end}`);
   },
 });

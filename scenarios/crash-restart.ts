@@ -7,7 +7,15 @@
 // replay plane (/events), the outbox is checked too: every event seen before the crash is replayed
 // after it, identically.
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario, describeOutcome, envelopeIn, taskListed, type ScenarioContext, type PromptEnvelope, type ReplaySocket } from 'a2a-rig';
+import {
+  defineScenario,
+  describeOutcome,
+  envelopeIn,
+  taskListed,
+  type ScenarioContext,
+  type PromptEnvelope,
+  type ReplaySocket,
+} from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 
@@ -33,25 +41,41 @@ async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<M
   const before = new Map<string, ReplaySocket>();
   const refused: string[] = [];
   for (const p of prompts) {
-    const socket = await ctx.client.replay(p.taskId, { since: 0 }).catch((err: Error) => void refused.push(`task ${p.taskId}: ${err.message}`));
+    const socket = await ctx.client
+      .replay(p.taskId, { since: 0 })
+      .catch((err: Error) => void refused.push(`task ${p.taskId}: ${err.message}`));
     if (!socket) continue;
-    const settled = p.answered ? () => false : (e: { event: Parameters<typeof envelopeIn>[0] }) => envelopeIn(e.event)?.prompt_id === p.promptId;
+    const settled = p.answered
+      ? () => false
+      : (e: { event: Parameters<typeof envelopeIn>[0] }) => envelopeIn(e.event)?.prompt_id === p.promptId;
     await Promise.race([socket.waitFor(settled, WAIT_MS).catch(() => undefined), socket.ended]);
     before.set(p.taskId, socket);
   }
   // The probe found the plane: a task's socket that does not open is a broken plane, not a missing one.
-  return ctx.check('replay plane (/events): every task\'s replay opens before the crash', refused.length === 0, refused.length ? `${refused.length} refused${sample(refused)}` : `${prompts.length} tasks`) ? before : undefined;
+  return ctx.check(
+    "replay plane (/events): every task's replay opens before the crash",
+    refused.length === 0,
+    refused.length ? `${refused.length} refused${sample(refused)}` : `${prompts.length} tasks`,
+  )
+    ? before
+    : undefined;
 }
 
 /** After the restart: every event seen before is replayed, identically, and open prompts come back. */
-async function checkReplaysAfter(ctx: ScenarioContext, prompts: Opened[], before: Map<string, ReplaySocket>): Promise<void> {
+async function checkReplaysAfter(
+  ctx: ScenarioContext,
+  prompts: Opened[],
+  before: Map<string, ReplaySocket>,
+): Promise<void> {
   let lost = 0;
   let changed = 0;
   const detail: string[] = [];
   const envelopesMissing: string[] = [];
   for (const p of prompts) {
     const seen = before.get(p.taskId)!.events.filter((e) => e.seq !== undefined);
-    const socket = await ctx.direct.replay(p.taskId, { since: 0 }).catch((err: Error) => void detail.push(`task ${p.taskId}: ${err.message}`));
+    const socket = await ctx.direct
+      .replay(p.taskId, { since: 0 })
+      .catch((err: Error) => void detail.push(`task ${p.taskId}: ${err.message}`));
     if (!socket) {
       lost += seen.length;
       continue;
@@ -64,21 +88,40 @@ async function checkReplaysAfter(ctx: ScenarioContext, prompts: Opened[], before
       if (!again) lost++;
       else if (again.eventId !== e.eventId || !isDeepStrictEqual(again.event, e.event)) changed++;
     }
-    if (!after.has(1)) detail.push(`task ${p.taskId}: replay after restart ${after.size ? `starts at seq ${Math.min(...after.keys())}` : 'is empty'}`);
+    if (!after.has(1))
+      detail.push(
+        `task ${p.taskId}: replay after restart ${after.size ? `starts at seq ${Math.min(...after.keys())}` : 'is empty'}`,
+      );
     if (!p.answered) {
       const replayed = socket.events.map((e) => envelopeIn(e.event)).find((env) => env?.prompt_id === p.promptId);
-      if (!replayed || !isDeepStrictEqual(replayed.response_schema, p.envelope.response_schema)) envelopesMissing.push(p.promptId);
+      if (!replayed || !isDeepStrictEqual(replayed.response_schema, p.envelope.response_schema))
+        envelopesMissing.push(p.promptId);
     }
     await socket.close();
   }
-  ctx.check('replay plane (/events): every event seen before the crash is replayed after it', lost === 0, lost ? `${lost} event(s) missing${sample(detail)}` : `${prompts.length} tasks`);
-  ctx.check('replay plane (/events): replayed events are identical (seq, eventId, content)', changed === 0, changed ? `${changed} event(s) differ` : undefined);
-  ctx.check('replay plane (/events): open prompts are replayed with the same prompt_id and response_schema', envelopesMissing.length === 0, envelopesMissing.length ? `${envelopesMissing.length} not replayed identically${sample(envelopesMissing)}` : undefined);
+  ctx.check(
+    'replay plane (/events): every event seen before the crash is replayed after it',
+    lost === 0,
+    lost ? `${lost} event(s) missing${sample(detail)}` : `${prompts.length} tasks`,
+  );
+  ctx.check(
+    'replay plane (/events): replayed events are identical (seq, eventId, content)',
+    changed === 0,
+    changed ? `${changed} event(s) differ` : undefined,
+  );
+  ctx.check(
+    'replay plane (/events): open prompts are replayed with the same prompt_id and response_schema',
+    envelopesMissing.length === 0,
+    envelopesMissing.length
+      ? `${envelopesMissing.length} not replayed identically${sample(envelopesMissing)}`
+      : undefined,
+  );
 }
 
 export default defineScenario({
   name: 'crash-restart',
-  description: 'kill -9 with open and answered prompts, restart: every task still there, open prompts identical and answerable once, answered ones stay answered; the outbox replay when offered',
+  description:
+    'kill -9 with open and answered prompts, restart: every task still there, open prompts identical and answerable once, answered ones stay answered; the outbox replay when offered',
   tags: ['chaos', 'durability', 'hitl', 'replay'],
   needs: { extension: true, restart: true },
   params: { smoke: { open: 5, answered: 3 }, ci: { open: 20, answered: 10 }, full: { open: 100, answered: 50 } },
@@ -90,7 +133,14 @@ export default defineScenario({
     for (let i = 0; i < openCount + answeredCount; i++) {
       const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
       if (!prompt) return;
-      prompts.push({ taskId: prompt.taskId, contextId: prompt.task.contextId, promptId: prompt.promptId, envelope: prompt.envelope, answers: prompt.answers, answered: i >= openCount });
+      prompts.push({
+        taskId: prompt.taskId,
+        contextId: prompt.task.contextId,
+        promptId: prompt.promptId,
+        envelope: prompt.envelope,
+        answers: prompt.answers,
+        answered: i >= openCount,
+      });
     }
     const stillOpen = prompts.filter((p) => !p.answered);
     const toAnswer = prompts.filter((p) => p.answered);
@@ -99,9 +149,21 @@ export default defineScenario({
       const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
       if (outcome.kind !== 'accepted') refusedBefore.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
     }
-    if (!ctx.check('answers before the crash are accepted', refusedBefore.length === 0, refusedBefore.length ? `${refusedBefore.length} of ${toAnswer.length} refused${sample(refusedBefore)}` : `${toAnswer.length}/${toAnswer.length}`)) return;
+    if (
+      !ctx.check(
+        'answers before the crash are accepted',
+        refusedBefore.length === 0,
+        refusedBefore.length
+          ? `${refusedBefore.length} of ${toAnswer.length} refused${sample(refusedBefore)}`
+          : `${toAnswer.length}/${toAnswer.length}`,
+      )
+    )
+      return;
     const replayed = ctx.agent.replayPlane ? await replaysBefore(ctx, prompts) : undefined;
-    if (!ctx.agent.replayPlane) ctx.log('the agent offers no replay plane (/events): durability is checked through GetTask, ListTasks and answers only');
+    if (!ctx.agent.replayPlane)
+      ctx.log(
+        'the agent offers no replay plane (/events): durability is checked through GetTask, ListTasks and answers only',
+      );
 
     await ctx.restartAgent();
     ctx.count('restarts');
@@ -117,7 +179,11 @@ export default defineScenario({
         states.set(p.taskId, { state: got.value.status.state, envelope: prompt?.ok ? prompt.envelope : undefined });
       }
     }
-    ctx.check('every task still exists after the restart (GetTask)', missing.length === 0, missing.length ? `${missing.length} of ${prompts.length} lost${sample(missing)}` : `${prompts.length} tasks`);
+    ctx.check(
+      'every task still exists after the restart (GetTask)',
+      missing.length === 0,
+      missing.length ? `${missing.length} of ${prompts.length} lost${sample(missing)}` : `${prompts.length} tasks`,
+    );
     const unlisted: string[] = [];
     let listing: string | undefined;
     for (const p of prompts) {
@@ -130,7 +196,12 @@ export default defineScenario({
       else if (!listed.listed) unlisted.push(`task ${p.taskId}: not listed in its context ${p.contextId}`);
     }
     if (listing) ctx.log(`ListTasks not checked: ${listing}`);
-    else ctx.check('every task is still listed after the restart (ListTasks)', unlisted.length === 0, unlisted.length ? `${unlisted.length} of ${prompts.length}${sample(unlisted)}` : `${prompts.length} tasks`);
+    else
+      ctx.check(
+        'every task is still listed after the restart (ListTasks)',
+        unlisted.length === 0,
+        unlisted.length ? `${unlisted.length} of ${prompts.length}${sample(unlisted)}` : `${prompts.length} tasks`,
+      );
 
     // Open prompts: still open, the identical envelope, and exactly one answer accepted.
     const notOpen: string[] = [];
@@ -139,9 +210,16 @@ export default defineScenario({
       if (!now) notOpen.push(`task ${p.taskId}: gone`);
       else if (now.state !== 'TASK_STATE_INPUT_REQUIRED') notOpen.push(`task ${p.taskId}: ${now.state}`);
       else if (!now.envelope) notOpen.push(`task ${p.taskId}: INPUT_REQUIRED without a valid envelope`);
-      else if (!isDeepStrictEqual(now.envelope, p.envelope)) notOpen.push(`prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed${now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : ''}`);
+      else if (!isDeepStrictEqual(now.envelope, p.envelope))
+        notOpen.push(
+          `prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed${now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : ''}`,
+        );
     }
-    ctx.check('every open prompt is still open after the restart with the identical envelope', notOpen.length === 0, notOpen.length ? `${notOpen.length} of ${stillOpen.length}${sample(notOpen)}` : `${stillOpen.length} prompts`);
+    ctx.check(
+      'every open prompt is still open after the restart with the identical envelope',
+      notOpen.length === 0,
+      notOpen.length ? `${notOpen.length} of ${stillOpen.length}${sample(notOpen)}` : `${stillOpen.length} prompts`,
+    );
     if (replayed) await checkReplaysAfter(ctx, prompts, replayed);
 
     const refusedOpen: string[] = [];
@@ -155,23 +233,48 @@ export default defineScenario({
       const again = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
       if (again.kind !== 'conflict') twice.push(`prompt ${p.promptId}: ${describeOutcome(again)}`);
     }
-    ctx.check('open prompts are answerable after the restart', refusedOpen.length === 0, refusedOpen.length ? `${refusedOpen.length} of ${stillOpen.length} refused${sample(refusedOpen)}` : `${stillOpen.length}/${stillOpen.length}`);
-    ctx.check('a second answer to a prompt answered after the restart is rejected (409)', twice.length === 0, twice.length ? `${twice.length} not 409${sample(twice)}` : undefined);
+    ctx.check(
+      'open prompts are answerable after the restart',
+      refusedOpen.length === 0,
+      refusedOpen.length
+        ? `${refusedOpen.length} of ${stillOpen.length} refused${sample(refusedOpen)}`
+        : `${stillOpen.length}/${stillOpen.length}`,
+    );
+    ctx.check(
+      'a second answer to a prompt answered after the restart is rejected (409)',
+      twice.length === 0,
+      twice.length ? `${twice.length} not 409${sample(twice)}` : undefined,
+    );
 
     // Answered prompts: not back in INPUT_REQUIRED with that prompt, and a second answer is 409.
     const reopened: string[] = [];
     const reanswered: string[] = [];
     for (const p of toAnswer) {
       const now = states.get(p.taskId);
-      if (now?.state === 'TASK_STATE_INPUT_REQUIRED' && now.envelope?.prompt_id === p.promptId) reopened.push(`task ${p.taskId} waits on ${p.promptId} again`);
+      if (now?.state === 'TASK_STATE_INPUT_REQUIRED' && now.envelope?.prompt_id === p.promptId)
+        reopened.push(`task ${p.taskId} waits on ${p.promptId} again`);
       const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
       if (outcome.kind !== 'conflict') reanswered.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
     }
-    ctx.check('prompts answered before the crash are not open again after it', reopened.length === 0, reopened.length ? `${reopened.length} of ${toAnswer.length}${sample(reopened)}` : `${toAnswer.length} prompts`);
-    ctx.check('prompts answered before the crash stay answered (a second answer is 409)', reanswered.length === 0, reanswered.length ? `${reanswered.length} of ${toAnswer.length} not 409${sample(reanswered)}` : `${toAnswer.length}/${toAnswer.length}`);
+    ctx.check(
+      'prompts answered before the crash are not open again after it',
+      reopened.length === 0,
+      reopened.length ? `${reopened.length} of ${toAnswer.length}${sample(reopened)}` : `${toAnswer.length} prompts`,
+    );
+    ctx.check(
+      'prompts answered before the crash stay answered (a second answer is 409)',
+      reanswered.length === 0,
+      reanswered.length
+        ? `${reanswered.length} of ${toAnswer.length} not 409${sample(reanswered)}`
+        : `${toAnswer.length}/${toAnswer.length}`,
+    );
 
     const freshPrompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
     const ids = [...prompts.map((p) => p.promptId), ...(freshPrompt ? [freshPrompt.promptId] : [])];
-    ctx.check('prompt_ids are unique across tasks and across the restart (S-5)', new Set(ids).size === ids.length, `${new Set(ids).size} distinct of ${ids.length}`);
+    ctx.check(
+      'prompt_ids are unique across tasks and across the restart (S-5)',
+      new Set(ids).size === ids.length,
+      `${new Set(ids).size} distinct of ${ids.length}`,
+    );
   },
 });

@@ -54,7 +54,8 @@ class RoundChecks {
     return ok;
   }
   flush(ctx: ScenarioContext): void {
-    for (const [name, { ok, detail, rounds }] of this.results) ctx.check(name, ok, rounds > 1 && ok ? `${detail} (last of ${rounds} rounds)` : detail);
+    for (const [name, { ok, detail, rounds }] of this.results)
+      ctx.check(name, ok, rounds > 1 && ok ? `${detail} (last of ${rounds} rounds)` : detail);
   }
 }
 
@@ -70,7 +71,10 @@ export default defineScenario({
     full: { rounds: 10, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 400_000 },
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
-  records: { latencies: ['probe_latency', 'deep_payload_refusal', 'pattern_refusal'], counters: { agent_rss_before_kib: 'tally', agent_rss_after_kib: 'tally' } },
+  records: {
+    latencies: ['probe_latency', 'deep_payload_refusal', 'pattern_refusal'],
+    counters: { agent_rss_before_kib: 'tally', agent_rss_after_kib: 'tally' },
+  },
   catches: ['no-depth-limit'],
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
@@ -80,16 +84,27 @@ export default defineScenario({
     /** GetTask straight to the agent: it must answer promptly, the task still waiting for input. */
     const probe = async (taskId: string, after: string) => {
       const started = performance.now();
-      const got = await ctx.direct.getTask(taskId, { signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS }).catch((err: Error) => err);
+      const got = await ctx.direct
+        .getTask(taskId, { signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS })
+        .catch((err: Error) => err);
       const ms = performance.now() - started;
       if (!(got instanceof Error)) ctx.latency('probe_latency').recordMs(ms);
       const state = got instanceof Error ? got.message : got.ok ? got.value.status.state : got.error.message;
-      checks.record(`after ${after} a probe answers within ${PROBE_BOUND_MS} ms`, !(got instanceof Error) && got.ok && ms < PROBE_BOUND_MS, `${ms.toFixed(1)} ms`);
+      checks.record(
+        `after ${after} a probe answers within ${PROBE_BOUND_MS} ms`,
+        !(got instanceof Error) && got.ok && ms < PROBE_BOUND_MS,
+        `${ms.toFixed(1)} ms`,
+      );
       checks.record(`after ${after} the task still waits for input`, state === 'TASK_STATE_INPUT_REQUIRED', state);
     };
 
     /** A hostile answer must get a clear 422, within the bound, and leave the agent responsive. */
-    const expectRefusal = async (what: string, histogram: string, send: (taskId: string, promptId: string) => ReturnType<typeof ctx.client.answer>, schema: unknown) => {
+    const expectRefusal = async (
+      what: string,
+      histogram: string,
+      send: (taskId: string, promptId: string) => ReturnType<typeof ctx.client.answer>,
+      schema: unknown,
+    ) => {
       const prompt = await ctx.openUsablePrompt(askWith(schema), { recordPasses: false });
       if (!prompt) return;
       const outcome = await send(prompt.taskId, prompt.promptId);
@@ -99,7 +114,11 @@ export default defineScenario({
         outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
         `${describeOutcome(outcome)}${outcome.validationErrors.length ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}` : ''}${outcome.reason ? `; ${outcome.reason}` : ''}`,
       );
-      checks.record(`${what} is answered within ${REFUSAL_BOUND_MS} ms`, outcome.kind !== 'error' && outcome.latencyMs < REFUSAL_BOUND_MS, `${outcome.latencyMs.toFixed(1)} ms`);
+      checks.record(
+        `${what} is answered within ${REFUSAL_BOUND_MS} ms`,
+        outcome.kind !== 'error' && outcome.latencyMs < REFUSAL_BOUND_MS,
+        `${outcome.latencyMs.toFixed(1)} ms`,
+      );
       await probe(prompt.taskId, what);
     };
 
@@ -108,31 +127,59 @@ export default defineScenario({
       const prompt = await ctx.openUsablePrompt(askWith(OPEN_TREE), { recordPasses: false });
       if (!prompt) return;
       const outcome = await ctx.client.answerRaw(prompt.taskId, prompt.promptId, nestedPayloadJson(levels), exchange);
-      ctx.check(`a payload nested ${levels} levels is accepted`, outcome.kind === 'accepted', `${describeOutcome(outcome)}${outcome.reason ? `; ${outcome.reason}` : ''}`);
+      ctx.check(
+        `a payload nested ${levels} levels is accepted`,
+        outcome.kind === 'accepted',
+        `${describeOutcome(outcome)}${outcome.reason ? `; ${outcome.reason}` : ''}`,
+      );
     }
 
     for (let round = 1; round <= rounds && !ctx.signal.aborted; round++) {
       // 2. Past the bound, from one level over to far beyond what a recursive walk survives.
       for (const levels of refusedDepths) {
         const payload = nestedPayloadJson(levels);
-        await expectRefusal(`a payload nested ${levels} levels`, 'deep_payload_refusal', (taskId, promptId) => ctx.client.answerRaw(taskId, promptId, payload, exchange), OPEN_TREE);
+        await expectRefusal(
+          `a payload nested ${levels} levels`,
+          'deep_payload_refusal',
+          (taskId, promptId) => ctx.client.answerRaw(taskId, promptId, payload, exchange),
+          OPEN_TREE,
+        );
       }
       // 3. A pattern a backtracking engine cannot finish.
       const s = `${'a'.repeat(patternInputChars)}!`;
-      await expectRefusal(`a ${patternInputChars}-character string against ^(a+)+$`, 'pattern_refusal', (taskId, promptId) => ctx.client.answer(taskId, promptId, { s }, exchange), BACKTRACKING);
+      await expectRefusal(
+        `a ${patternInputChars}-character string against ^(a+)+$`,
+        'pattern_refusal',
+        (taskId, promptId) => ctx.client.answer(taskId, promptId, { s }, exchange),
+        BACKTRACKING,
+      );
 
       // 4. Schemas: 32 subschemas deep is emitted, past it never.
       const atBound = await ctx.attemptPrompt(askWith(nestedSchema(32)));
       checks.record(
         'a schema nested 32 subschemas deep is emitted and passes the S-2 guard',
         atBound.kind === 'open' && atBound.open.prompt.ok,
-        atBound.kind === 'open' ? (atBound.open.prompt.ok ? 'emitted' : atBound.open.prompt.reason) : atBound.kind === 'not-parked' ? `${atBound.task.status.state}: ${atBound.statusText}` : atBound.kind,
+        atBound.kind === 'open'
+          ? atBound.open.prompt.ok
+            ? 'emitted'
+            : atBound.open.prompt.reason
+          : atBound.kind === 'not-parked'
+            ? `${atBound.task.status.state}: ${atBound.statusText}`
+            : atBound.kind,
       );
       for (const levels of [33, 1_000]) {
         const attempt = await ctx.attemptPrompt(askWith(nestedSchema(levels)));
-        checks.record(`a schema nested ${levels} subschemas deep is never emitted`, attempt.kind !== 'open', describeAttempt(attempt));
+        checks.record(
+          `a schema nested ${levels} subschemas deep is never emitted`,
+          attempt.kind !== 'open',
+          describeAttempt(attempt),
+        );
         if (attempt.kind === 'open') {
-          checks.record(`the rig's S-2 guard refuses the agent's ${levels}-deep schema`, !attempt.open.prompt.ok, attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason);
+          checks.record(
+            `the rig's S-2 guard refuses the agent's ${levels}-deep schema`,
+            !attempt.open.prompt.ok,
+            attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason,
+          );
           await ctx.direct.cancelTask(attempt.open.taskId, { signal: ctx.signal }).catch(() => undefined);
         }
       }
@@ -142,7 +189,7 @@ export default defineScenario({
     // 6. Memory stays bounded (the embedded agent only: the rig cannot see another agent's).
     const memoryAfter = ctx.agentMemoryBytes();
     if (memoryBefore === undefined || memoryAfter === undefined) {
-      ctx.log('agent memory not checked: only the embedded agent\'s resident memory is visible to the rig');
+      ctx.log("agent memory not checked: only the embedded agent's resident memory is visible to the rig");
     } else {
       ctx.count('agent_rss_before_kib', Math.round(memoryBefore / 1024));
       ctx.count('agent_rss_after_kib', Math.round(memoryAfter / 1024));

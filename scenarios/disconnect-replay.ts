@@ -8,10 +8,22 @@
 // prompt of every task is answered (over a direct client, so the answer itself is not what the
 // fault cuts), the events that answer causes (resume, next prompt) hit the faulty sockets, the
 // fault comes off, and every socket that died reconnects.
-import { defineScenario, describeOutcome, envelopeIn, type ScenarioContext, type ReplaySocket, type ToxicSpec } from 'a2a-rig';
+import {
+  defineScenario,
+  describeOutcome,
+  envelopeIn,
+  type ScenarioContext,
+  type ReplaySocket,
+  type ToxicSpec,
+} from 'a2a-rig';
 
 const WAIT_MS = 5_000;
-const SCHEMA = { type: 'object', additionalProperties: false, required: ['step'], properties: { step: { type: 'integer' } } };
+const SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['step'],
+  properties: { step: { type: 'integer' } },
+};
 
 interface Phase {
   name: string;
@@ -38,25 +50,37 @@ interface Watched {
 async function currentPrompt(ctx: ScenarioContext, taskId: string): Promise<string | undefined> {
   const got = await ctx.direct.getTask(taskId);
   if (!got.ok || got.value.status.state !== 'TASK_STATE_INPUT_REQUIRED') return undefined;
-  return ctx.direct.promptOf(got.value)?.ok ? (ctx.direct.promptOf(got.value) as { envelope: { prompt_id: string } }).envelope.prompt_id : undefined;
+  return ctx.direct.promptOf(got.value)?.ok
+    ? (ctx.direct.promptOf(got.value) as { envelope: { prompt_id: string } }).envelope.prompt_id
+    : undefined;
 }
 
 export default defineScenario({
   name: 'disconnect-replay',
-  description: 'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must lose, repeat and reorder nothing',
+  description:
+    'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must lose, repeat and reorder nothing',
   tags: ['chaos', 'replay', 'hitl'],
   needs: { extension: true, faults: true, replayPlane: true, scripts: true },
   params: { smoke: { tasks: 10 }, ci: { tasks: 40 }, full: { tasks: 200 } },
   budgetMs: { smoke: 90_000, ci: 240_000, full: 600_000 },
   records: {
     latencies: ['reconnect_to_caught_up'],
-    counters: { cut_by_reset_peer: 'tally', cut_by_timeout: 'tally', cut_by_limit_data: 'tally', cut_by_enabled_false: 'tally', cut_by_kill_9: 'tally' },
+    counters: {
+      cut_by_reset_peer: 'tally',
+      cut_by_timeout: 'tally',
+      cut_by_limit_data: 'tally',
+      cut_by_enabled_false: 'tally',
+      cut_by_kill_9: 'tally',
+    },
   },
   catches: ['drop-replay', 'reorder-replay', 'volatile-outbox'],
   async run(ctx, { tasks }) {
     const phases = PHASES.filter((p) => !p.restart || ctx.agent.canRestart);
     if (phases.length < PHASES.length) ctx.log('the agent cannot be restarted here: the kill -9 phase is left out');
-    const steps = [...phases.map((p, i) => ({ prompt: { text: `Step ${i + 1} (${p.name}) done?`, response_schema: SCHEMA } })), { complete: {} }];
+    const steps = [
+      ...phases.map((p, i) => ({ prompt: { text: `Step ${i + 1} (${p.name}) done?`, response_schema: SCHEMA } })),
+      { complete: {} },
+    ];
 
     const watched: Watched[] = [];
     for (let i = 0; i < tasks; i++) {
@@ -79,9 +103,15 @@ export default defineScenario({
 
       for (const w of watched) {
         const promptId = await currentPrompt(ctx, w.taskId);
-        if (!promptId) return void ctx.check(`${phase.name}: every task waits on its next prompt`, false, `task ${w.taskId} is not in INPUT_REQUIRED`);
+        if (!promptId)
+          return void ctx.check(
+            `${phase.name}: every task waits on its next prompt`,
+            false,
+            `task ${w.taskId} is not in INPUT_REQUIRED`,
+          );
         const outcome = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
-        if (outcome.kind !== 'accepted') return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, describeOutcome(outcome));
+        if (outcome.kind !== 'accepted')
+          return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, describeOutcome(outcome));
         const again = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
         if (again.kind !== 'conflict') answeredTwice++;
       }
@@ -90,7 +120,15 @@ export default defineScenario({
       await Promise.all(
         watched.map((w) =>
           Promise.race([
-            w.socket.waitFor((e) => (isLast ? false : envelopeIn(e.event) !== undefined && envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1)), WAIT_MS).catch(() => undefined),
+            w.socket
+              .waitFor(
+                (e) =>
+                  isLast
+                    ? false
+                    : envelopeIn(e.event) !== undefined && envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1),
+                WAIT_MS,
+              )
+              .catch(() => undefined),
             w.socket.ended,
           ]),
         ),
@@ -102,11 +140,15 @@ export default defineScenario({
       const caughtUp = await Promise.all(
         watched.map(async (w) => {
           const next = isLast ? undefined : await currentPrompt(ctx, w.taskId);
-          if (w.socket.end !== undefined && !(isLast && w.socket.end.reason === 'closed-by-agent' && w.socket.end.code === 1000)) {
+          if (
+            w.socket.end !== undefined &&
+            !(isLast && w.socket.end.reason === 'closed-by-agent' && w.socket.end.code === 1000)
+          ) {
             cut++;
             const started = performance.now();
             w.socket = await w.socket.reconnect();
-            if (next) await w.socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
+            if (next)
+              await w.socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
             else await ctx.within(w.socket.ended, WAIT_MS);
             reconnectLatency.recordMs(performance.now() - started);
           }
@@ -120,37 +162,57 @@ export default defineScenario({
       ctx.count(`cut_by_${cutBy}`, cut);
       cuts.push([cutBy, cut]);
       // A task that never caught up has already failed the run; later phases would only wait.
-      if (!ctx.check(`${phase.name}: every task caught up to its next prompt after reconnecting`, behind.length === 0, behind.length ? `${behind.length} behind, e.g. ${behind[0]}` : `${watched.length} tasks`)) {
+      if (
+        !ctx.check(
+          `${phase.name}: every task caught up to its next prompt after reconnecting`,
+          behind.length === 0,
+          behind.length ? `${behind.length} behind, e.g. ${behind[0]}` : `${watched.length} tasks`,
+        )
+      ) {
         allPhases = false;
         break;
       }
     }
     if (allPhases) await Promise.all(watched.map((w) => ctx.within(w.socket.ended, WAIT_MS)));
 
-    ctx.check('no prompt accepted a second answer', answeredTwice === 0, `${answeredTwice} second answers were not 409`);
-    ctx.check('the faults really cut the replay sockets', cuts.every(([, n]) => n > 0), cuts.map(([phase, n]) => `${phase}: ${n}`).join(', '));
+    ctx.check(
+      'no prompt accepted a second answer',
+      answeredTwice === 0,
+      `${answeredTwice} second answers were not 409`,
+    );
+    ctx.check(
+      'the faults really cut the replay sockets',
+      cuts.every(([, n]) => n > 0),
+      cuts.map(([phase, n]) => `${phase}: ${n}`).join(', '),
+    );
     await ctx.checkReplayOf(watched.map((w) => w.taskId));
     if (!allPhases) return;
-    const findings = await Promise.all(watched.map(async (w) => {
-      // Exactly one resume per prompt: in the full replay, one WORKING status between prompts.
-      const full = await ctx.direct.replay(w.taskId, { since: 0 });
-      await ctx.within(full.ended, WAIT_MS);
-      let resumes = 0;
-      let bad = 0;
-      let seenPrompt = false;
-      for (const e of full.events) {
-        const state = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : undefined;
-        if (envelopeIn(e.event) && 'statusUpdate' in e.event) {
-          if (seenPrompt && resumes !== 1) bad++;
-          seenPrompt = true;
-          resumes = 0;
-        } else if (state === 'TASK_STATE_WORKING' && seenPrompt) resumes++;
-      }
-      if (seenPrompt && resumes !== 1) bad++;
-      await full.close();
-      return bad;
-    }));
+    const findings = await Promise.all(
+      watched.map(async (w) => {
+        // Exactly one resume per prompt: in the full replay, one WORKING status between prompts.
+        const full = await ctx.direct.replay(w.taskId, { since: 0 });
+        await ctx.within(full.ended, WAIT_MS);
+        let resumes = 0;
+        let bad = 0;
+        let seenPrompt = false;
+        for (const e of full.events) {
+          const state = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : undefined;
+          if (envelopeIn(e.event) && 'statusUpdate' in e.event) {
+            if (seenPrompt && resumes !== 1) bad++;
+            seenPrompt = true;
+            resumes = 0;
+          } else if (state === 'TASK_STATE_WORKING' && seenPrompt) resumes++;
+        }
+        if (seenPrompt && resumes !== 1) bad++;
+        await full.close();
+        return bad;
+      }),
+    );
     const bad = findings.reduce((a, b) => a + b, 0);
-    ctx.check('every prompt was answered exactly once (one resume per prompt in the replay)', bad === 0, bad ? `${bad} prompt(s) without exactly one resume` : `${watched.length * phases.length} prompts`);
+    ctx.check(
+      'every prompt was answered exactly once (one resume per prompt in the replay)',
+      bad === 0,
+      bad ? `${bad} prompt(s) without exactly one resume` : `${watched.length * phases.length} prompts`,
+    );
   },
 });

@@ -14,7 +14,15 @@
 //     queued behind the pool's connections counts: that is what a flooding orchestrator sees).
 // Works against any agent that declares hitl-prompt/v1: with ours the prompt is the default
 // "Approve?" one; with another agent, whatever a plain message makes it ask.
-import { defineScenario, describeOutcome, envelopeIn, stateOfEvent, type ScenarioContext, type StreamResponse, type TaskState } from 'a2a-rig';
+import {
+  defineScenario,
+  describeOutcome,
+  envelopeIn,
+  stateOfEvent,
+  type ScenarioContext,
+  type StreamResponse,
+  type TaskState,
+} from 'a2a-rig';
 
 /** After the flood, how long the observer may take to deliver the task's end (it ends at a terminal state). */
 const SETTLE_MS = 3_000;
@@ -45,7 +53,8 @@ class StatePoller {
         const got = await ctx.direct.getTask(taskId, { signal }).catch(() => undefined);
         if (got?.ok) {
           const state = got.value.status.state;
-          if (state === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn({ task: got.value })?.prompt_id === promptId) this.promptSeen = true;
+          if (state === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn({ task: got.value })?.prompt_id === promptId)
+            this.promptSeen = true;
           if (this.states.at(-1) !== state) this.states.push(state);
         }
         await ctx.sleep(POLL_INTERVAL_MS);
@@ -54,12 +63,19 @@ class StatePoller {
   }
 
   get transitions(): number {
-    return this.states.filter((s, i) => i > 0 && this.states[i - 1] === 'TASK_STATE_INPUT_REQUIRED' && s !== 'TASK_STATE_INPUT_REQUIRED').length;
+    return this.states.filter(
+      (s, i) => i > 0 && this.states[i - 1] === 'TASK_STATE_INPUT_REQUIRED' && s !== 'TASK_STATE_INPUT_REQUIRED',
+    ).length;
   }
 
   get terminal(): boolean {
     const last = this.states.at(-1);
-    return last === 'TASK_STATE_COMPLETED' || last === 'TASK_STATE_FAILED' || last === 'TASK_STATE_CANCELED' || last === 'TASK_STATE_REJECTED';
+    return (
+      last === 'TASK_STATE_COMPLETED' ||
+      last === 'TASK_STATE_FAILED' ||
+      last === 'TASK_STATE_CANCELED' ||
+      last === 'TASK_STATE_REJECTED'
+    );
   }
 
   stop(): Promise<void> {
@@ -70,7 +86,8 @@ class StatePoller {
 
 export default defineScenario({
   name: 'duplicate-flood',
-  description: 'K concurrent valid answers to one prompt over many connections: exactly one accepted, K−1 × 409 / -32010, one transition out of INPUT_REQUIRED; 409 latency recorded',
+  description:
+    'K concurrent valid answers to one prompt over many connections: exactly one accepted, K−1 × 409 / -32010, one transition out of INPUT_REQUIRED; 409 latency recorded',
   tags: ['hostile', 'hitl', 'load'],
   needs: { extension: true },
   params: {
@@ -79,7 +96,15 @@ export default defineScenario({
     full: { answers: 10_000, clients: 8, connectionsPerClient: 64 },
   },
   budgetMs: { smoke: 20_000, ci: 30_000, full: 120_000 },
-  records: { latencies: ['conflict_latency', 'accepted_latency'], counters: { answers_accepted: 'tally', answers_conflict: 'tally', answers_invalid: 'tally', answers_error: 'tally' } },
+  records: {
+    latencies: ['conflict_latency', 'accepted_latency'],
+    counters: {
+      answers_accepted: 'tally',
+      answers_conflict: 'tally',
+      answers_invalid: 'tally',
+      answers_error: 'tally',
+    },
+  },
   catches: ['accept-duplicates'],
   async run(ctx, { answers, clients, connectionsPerClient }) {
     const open = await ctx.openUsablePrompt();
@@ -99,9 +124,13 @@ export default defineScenario({
       const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal });
       if (sub.ok) {
         subscription = sub.stream;
-        ctx.log(`no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, which ends at the first terminal state`);
+        ctx.log(
+          `no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, which ends at the first terminal state`,
+        );
       } else {
-        ctx.log(`no replay plane (${noReplay}) and the subscription was refused (${sub.error.code} ${sub.error.message}${sub.inStream ? ', framed as the first event of its stream' : ''}): polling GetTask through the flood`);
+        ctx.log(
+          `no replay plane (${noReplay}) and the subscription was refused (${sub.error.code} ${sub.error.message}${sub.inStream ? ', framed as the first event of its stream' : ''}): polling GetTask through the flood`,
+        );
       }
     }
 
@@ -109,7 +138,9 @@ export default defineScenario({
     const timeoutMs = Math.max(1_000, Math.min(ANSWER_TIMEOUT_MS, ctx.remainingMs() - SETTLE_MS - 2_000));
     const started = performance.now();
     const outcomes = await Promise.all(
-      Array.from({ length: answers }, (_, i) => pool[i % clients].answer(open.taskId, promptId, payload, { signal: ctx.signal, timeoutMs })),
+      Array.from({ length: answers }, (_, i) =>
+        pool[i % clients].answer(open.taskId, promptId, payload, { signal: ctx.signal, timeoutMs }),
+      ),
     );
     const floodMs = performance.now() - started;
 
@@ -120,8 +151,10 @@ export default defineScenario({
     for (const outcome of outcomes) {
       byKind[outcome.kind]++;
       // Timed when each reply arrived, not when the tally runs, so the timeline shows the flood as it was.
-      if (outcome.kind === 'conflict') conflictLatency.recordMs(outcome.latencyMs, outcome.startedAt + outcome.latencyMs);
-      if (outcome.kind === 'accepted') acceptedLatency.recordMs(outcome.latencyMs, outcome.startedAt + outcome.latencyMs);
+      if (outcome.kind === 'conflict')
+        conflictLatency.recordMs(outcome.latencyMs, outcome.startedAt + outcome.latencyMs);
+      if (outcome.kind === 'accepted')
+        acceptedLatency.recordMs(outcome.latencyMs, outcome.startedAt + outcome.latencyMs);
       if (outcome.problems.length > 0) problems++;
     }
     for (const [kind, n] of Object.entries(byKind)) ctx.count(`answers_${kind}`, n);
@@ -138,11 +171,17 @@ export default defineScenario({
     ctx.check(
       'no answer comes back as anything but accepted or 409',
       byKind.invalid + byKind.error === 0,
-      stray ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${describeOutcome(stray)}${stray.reason ? `: ${stray.reason}` : ''}` : undefined,
+      stray
+        ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${describeOutcome(stray)}${stray.reason ? `: ${stray.reason}` : ''}`
+        : undefined,
     );
 
     // The task's end could not be watched on a stream: judge from the polled snapshots.
-    const streamShowedNothing = subscription !== undefined && subscription.events.length === 0 && subscription.end !== undefined && subscription.end.reason !== 'ended';
+    const streamShowedNothing =
+      subscription !== undefined &&
+      subscription.events.length === 0 &&
+      subscription.end !== undefined &&
+      subscription.end.reason !== 'ended';
     if (poller && (!subscription || streamShowedNothing)) {
       const settleBy = performance.now() + Math.min(SETTLE_MS, ctx.remainingMs());
       while (!poller.terminal && performance.now() < settleBy && !ctx.signal.aborted) await ctx.sleep(POLL_INTERVAL_MS);
@@ -150,7 +189,7 @@ export default defineScenario({
       await subscription?.close();
       const why = subscription ? 'the subscription ended before its first event' : 'the subscription was refused';
       ctx.check(
-        'exactly one transition out of INPUT_REQUIRED in the task\'s states as GetTask polling saw them (weaker: no stream to count events on)',
+        "exactly one transition out of INPUT_REQUIRED in the task's states as GetTask polling saw them (weaker: no stream to count events on)",
         poller.promptSeen && poller.transitions === 1,
         poller.promptSeen
           ? `${poller.transitions} transitions in the polled states ${poller.states.join(' → ')} (${why})`
@@ -162,22 +201,35 @@ export default defineScenario({
 
     // The history. Both observers end at a terminal task; one that stays WORKING gets SETTLE_MS.
     const observer: Observer = subscription ?? (await ctx.direct.replay(open.taskId, { since: 0 }));
-    const observedOn = subscription ? 'a subscription opened before the flood' : 'the full replay from seq 1, read after the flood';
-    const settled = (await ctx.within(observer.ended.then(() => true), Math.min(SETTLE_MS, ctx.remainingMs()))) ?? false;
+    const observedOn = subscription
+      ? 'a subscription opened before the flood'
+      : 'the full replay from seq 1, read after the flood';
+    const settled =
+      (await ctx.within(
+        observer.ended.then(() => true),
+        Math.min(SETTLE_MS, ctx.remainingMs()),
+      )) ?? false;
     await observer.close();
     const events = observer.events.map((e) => e.event);
-    const promptAt = events.findIndex((e) => stateOfEvent(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId);
+    const promptAt = events.findIndex(
+      (e) => stateOfEvent(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId,
+    );
     const after = promptAt < 0 ? [] : events.slice(promptAt + 1);
-    const working = after.filter((e) => 'statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING').length;
+    const working = after.filter(
+      (e) => 'statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING',
+    ).length;
     // An agent may leave INPUT_REQUIRED for a terminal state without announcing WORKING: that is one transition too.
     const left = after.some((e) => 'statusUpdate' in e && e.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED');
-    const finalState = [...events].reverse().map(stateOfEvent).find((s) => s !== undefined);
+    const finalState = [...events]
+      .reverse()
+      .map(stateOfEvent)
+      .find((s) => s !== undefined);
     // A subscription ends at the first terminal state; a snapshot tells whether the task moved on after it.
     const snapshot = await ctx.direct.getTask(open.taskId, { signal: ctx.signal });
     const movedOn = snapshot.ok && finalState !== undefined && snapshot.value.status.state !== finalState;
     const transitions = (working > 0 ? working : left ? 1 : 0) + (movedOn ? 1 : 0);
     ctx.check(
-      'exactly one transition out of INPUT_REQUIRED in the task\'s history',
+      "exactly one transition out of INPUT_REQUIRED in the task's history",
       promptAt >= 0 && transitions === 1,
       promptAt < 0
         ? `the prompt's INPUT_REQUIRED event never showed on ${observedOn}`

@@ -10,7 +10,15 @@
 //     when a broken agent emits one — then the "never emitted" check fails, as it must).
 // Only our reference agent can be told to emit a given schema, so this needs a2a-rig scripts.
 import { randomUUID } from 'node:crypto';
-import { defineScenario, describeAttempt, describeOutcome, HITL_PROMPT_URI, MAX_RESPONSE_SCHEMA_BYTES, statusOfEvent, type ScenarioContext } from 'a2a-rig';
+import {
+  defineScenario,
+  describeAttempt,
+  describeOutcome,
+  HITL_PROMPT_URI,
+  MAX_RESPONSE_SCHEMA_BYTES,
+  statusOfEvent,
+  type ScenarioContext,
+} from 'a2a-rig';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
@@ -22,7 +30,10 @@ function schemaOfBytes(bytes: number): Record<string, unknown> {
   return schema;
 }
 
-const askWith = (schema: Record<string, unknown>) => [{ prompt: { text: 'How big a form is too big?', response_schema: schema } }, { complete: {} }];
+const askWith = (schema: Record<string, unknown>) => [
+  { prompt: { text: 'How big a form is too big?', response_schema: schema } },
+  { complete: {} },
+];
 
 /** Serialized sizes of every response_schema the rig received for a task, on any connection. */
 function schemaSizesReceived(ctx: ScenarioContext, taskId: string): number[] {
@@ -49,9 +60,14 @@ export default defineScenario({
   catches: ['emit-oversized-schema'],
   async run(ctx, { emitted, neverEmitted }) {
     // 3a. The rig's own guard, on envelopes built here: exactly 64 KiB is allowed, one byte more is not.
-    const guard = (bytes: number) => ctx.client.guard.check({ prompt_id: randomUUID(), prompt: 'Big?', response_schema: schemaOfBytes(bytes) });
+    const guard = (bytes: number) =>
+      ctx.client.guard.check({ prompt_id: randomUUID(), prompt: 'Big?', response_schema: schemaOfBytes(bytes) });
     const atBound = guard(MAX_RESPONSE_SCHEMA_BYTES);
-    ctx.check(`the rig's S-2 guard accepts a ${MAX_RESPONSE_SCHEMA_BYTES}-byte response_schema`, atBound.ok, atBound.ok ? undefined : atBound.reason);
+    ctx.check(
+      `the rig's S-2 guard accepts a ${MAX_RESPONSE_SCHEMA_BYTES}-byte response_schema`,
+      atBound.ok,
+      atBound.ok ? undefined : atBound.reason,
+    );
     const overBound = guard(MAX_RESPONSE_SCHEMA_BYTES + 1);
     ctx.check(
       `the rig's S-2 guard classes a ${MAX_RESPONSE_SCHEMA_BYTES + 1}-byte response_schema a malformed prompt`,
@@ -70,24 +86,49 @@ export default defineScenario({
     if (atLimit.kind === 'open') {
       const prompt = ctx.usable(atLimit.open);
       if (prompt) {
-        const answered = await ctx.client.answer(atLimit.open.taskId, prompt.promptId, prompt.answers.valid, { signal: ctx.signal });
-        ctx.check(`a valid answer to the ${emitted}-byte prompt is accepted`, answered.kind === 'accepted', describeOutcome(answered));
+        const answered = await ctx.client.answer(atLimit.open.taskId, prompt.promptId, prompt.answers.valid, {
+          signal: ctx.signal,
+        });
+        ctx.check(
+          `a valid answer to the ${emitted}-byte prompt is accepted`,
+          answered.kind === 'accepted',
+          describeOutcome(answered),
+        );
       }
     }
 
     // 2. Over the bound: never emitted. 3b. If a broken agent emits one anyway, the rig refuses it.
     for (const bytes of neverEmitted) {
       const attempt = await ctx.attemptPrompt(askWith(schemaOfBytes(bytes)));
-      const taskId = attempt.kind === 'open' ? attempt.open.taskId : attempt.kind === 'not-parked' || attempt.kind === 'no-envelope' ? attempt.task.id : undefined;
+      const taskId =
+        attempt.kind === 'open'
+          ? attempt.open.taskId
+          : attempt.kind === 'not-parked' || attempt.kind === 'no-envelope'
+            ? attempt.task.id
+            : undefined;
       const received = taskId ? schemaSizesReceived(ctx, taskId) : [];
-      ctx.check(`a ${bytes}-byte response_schema is never emitted`, attempt.kind !== 'open' && received.length === 0, describeAttempt(attempt));
+      ctx.check(
+        `a ${bytes}-byte response_schema is never emitted`,
+        attempt.kind !== 'open' && received.length === 0,
+        describeAttempt(attempt),
+      );
       if (attempt.kind === 'refused' && atLimit.kind === 'open') {
-        const alive = await ctx.direct.getTask(atLimit.open.taskId, { signal: ctx.signal, timeoutMs: 5_000 }).catch((err: Error) => err);
-        ctx.check(`the agent still answers after refusing the ${bytes}-byte request`, !(alive instanceof Error) && alive.ok, alive instanceof Error ? alive.message : alive.ok ? alive.value.status.state : alive.error.message);
+        const alive = await ctx.direct
+          .getTask(atLimit.open.taskId, { signal: ctx.signal, timeoutMs: 5_000 })
+          .catch((err: Error) => err);
+        ctx.check(
+          `the agent still answers after refusing the ${bytes}-byte request`,
+          !(alive instanceof Error) && alive.ok,
+          alive instanceof Error ? alive.message : alive.ok ? alive.value.status.state : alive.error.message,
+        );
       }
       if (attempt.kind === 'not-parked') {
         const why = attempt.statusText ?? '';
-        ctx.check(`the task refused for the ${bytes}-byte schema says why`, why.includes(String(MAX_RESPONSE_SCHEMA_BYTES)), why || '(no status message)');
+        ctx.check(
+          `the task refused for the ${bytes}-byte schema says why`,
+          why.includes(String(MAX_RESPONSE_SCHEMA_BYTES)),
+          why || '(no status message)',
+        );
       }
       if (attempt.kind === 'open') {
         const { prompt } = attempt.open;

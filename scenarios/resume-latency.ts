@@ -12,9 +12,18 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
   for (let i = 0; i < trials; i++) {
     const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
     if (!prompt) return false;
-    const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid, RESUME_BOUND_MS * 3);
+    const observed = await ctx.answerObserved(
+      prompt.taskId,
+      prompt.promptId,
+      prompt.answers.valid,
+      RESUME_BOUND_MS * 3,
+    );
     if (observed.outcome.kind !== 'accepted' || observed.resumedAfterMs === undefined) {
-      ctx.check(`${metric}: every valid answer is accepted and observed resuming`, false, `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}${observed.fallback ? ` (${observed.fallback})` : ''}`);
+      ctx.check(
+        `${metric}: every valid answer is accepted and observed resuming`,
+        false,
+        `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}${observed.fallback ? ` (${observed.fallback})` : ''}`,
+      );
       return false;
     }
     histogram.recordMs(observed.resumedAfterMs);
@@ -26,7 +35,8 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
 
 export default defineScenario({
   name: 'resume-latency',
-  description: 'answer → leaving INPUT_REQUIRED on the stream, with no toxic and with a latency toxic; the shift must match the toxic',
+  description:
+    'answer → leaving INPUT_REQUIRED on the stream, with no toxic and with a latency toxic; the shift must match the toxic',
   tags: ['latency', 'chaos', 'hitl'],
   needs: { extension: true, faults: true },
   params: {
@@ -40,7 +50,11 @@ export default defineScenario({
   async run(ctx, { trials, toxicLatencyMs }) {
     if (!(await measure(ctx, trials, 'resume_latency'))) return;
     const base = ctx.latency('resume_latency');
-    const fast = ctx.check(`p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`, base.percentileMs(95) <= RESUME_BOUND_MS, `p50 ${base.percentileMs(50).toFixed(2)} ms, p95 ${base.percentileMs(95).toFixed(2)} ms, p99 ${base.percentileMs(99).toFixed(2)} ms (n=${base.count})`);
+    const fast = ctx.check(
+      `p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`,
+      base.percentileMs(95) <= RESUME_BOUND_MS,
+      `p50 ${base.percentileMs(50).toFixed(2)} ms, p95 ${base.percentileMs(95).toFixed(2)} ms, p99 ${base.percentileMs(99).toFixed(2)} ms (n=${base.count})`,
+    );
     if (!fast) return;
 
     await ctx.faults.add({ type: 'latency', stream: 'downstream', attributes: { latency: toxicLatencyMs, jitter: 0 } });

@@ -38,7 +38,18 @@ describe('principalOf', () => {
   });
 
   it('refuses a malformed header instead of downgrading it to anonymous', () => {
-    for (const h of ['', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer two words', 'Bearer tok\u00e9n', 'token', ['Bearer a', 'Bearer b'], [], `Bearer ${'a'.repeat(5000)}`]) {
+    for (const h of [
+      '',
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      'Bearer two words',
+      'Bearer tok\u00e9n',
+      'token',
+      ['Bearer a', 'Bearer b'],
+      [],
+      `Bearer ${'a'.repeat(5000)}`,
+    ]) {
       expect(codeOf(() => principalOf(h)).code).toBe(ACCEPTANCE_DECISION_UNAUTHORIZED);
     }
   });

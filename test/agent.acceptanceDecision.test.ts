@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { hasDecision, readDecision } from '../rig/agent/acceptanceDecision.ts';
 import { A2AError } from '../rig/protocol/errorCodes.ts';
-import { ACCEPTANCE_DECISION_INVALID, ACCEPTANCE_URI, DECISION_KEY, REJECTION_REASONS } from '../rig/protocol/acceptance.ts';
+import {
+  ACCEPTANCE_DECISION_INVALID,
+  ACCEPTANCE_URI,
+  DECISION_KEY,
+  REJECTION_REASONS,
+} from '../rig/protocol/acceptance.ts';
 
 function refusal(raw: unknown): { reason: string } {
   try {
@@ -25,8 +30,16 @@ describe('readDecision', () => {
     expect(readDecision({ action: 'accept' })).toEqual({ action: 'accept' });
     for (const reason of REJECTION_REASONS) {
       expect(readDecision({ action: 'reject', reason })).toEqual({ action: 'reject', reason });
-      expect(readDecision({ action: 'reject', reason, retry: false })).toEqual({ action: 'reject', reason, retry: false });
-      expect(readDecision({ action: 'reject', reason, retry: true })).toEqual({ action: 'reject', reason, retry: true });
+      expect(readDecision({ action: 'reject', reason, retry: false })).toEqual({
+        action: 'reject',
+        reason,
+        retry: false,
+      });
+      expect(readDecision({ action: 'reject', reason, retry: true })).toEqual({
+        action: 'reject',
+        reason,
+        retry: true,
+      });
     }
   });
 
@@ -45,7 +58,9 @@ describe('readDecision', () => {
 
   it('refuses a reject without a reason, or with one outside the closed enum', () => {
     expect(refusal({ action: 'reject' }).reason).toMatch(/decision\.reason is required/);
-    expect(refusal({ action: 'reject', reason: 'schema_mismatch' }).reason).toMatch(/decision\.reason "schema_mismatch" is not one of/);
+    expect(refusal({ action: 'reject', reason: 'schema_mismatch' }).reason).toMatch(
+      /decision\.reason "schema_mismatch" is not one of/,
+    );
     expect(refusal({ action: 'reject', reason: 7 }).reason).toMatch(/decision\.reason/);
     expect(refusal({ action: 'reject', reason: null }).reason).toMatch(/decision\.reason/);
   });
@@ -53,7 +68,9 @@ describe('readDecision', () => {
   it('refuses reason or retry on accept, a non-boolean retry, and unknown fields', () => {
     expect(refusal({ action: 'accept', retry: true }).reason).toMatch(/decision\.retry is only allowed/);
     expect(refusal({ action: 'accept', reason: 'OTHER' }).reason).toMatch(/decision\.reason is only allowed/);
-    expect(refusal({ action: 'reject', reason: 'OTHER', retry: 'false' }).reason).toMatch(/decision\.retry must be a boolean/);
+    expect(refusal({ action: 'reject', reason: 'OTHER', retry: 'false' }).reason).toMatch(
+      /decision\.retry must be a boolean/,
+    );
     expect(refusal({ action: 'accept', note: 'x' }).reason).toMatch(/unknown field "note"/);
   });
 

@@ -19,9 +19,21 @@ async function answer(taskId: string, promptId: string, payload: unknown) {
     jsonrpc: '2.0',
     id: 1,
     method: 'SendMessage',
-    params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', taskId, parts: [{ text: 'a' }], metadata: { hitl_response_for: { prompt_id: promptId, payload } } } },
+    params: {
+      message: {
+        messageId: `m-${Math.random()}`,
+        role: 'ROLE_USER',
+        taskId,
+        parts: [{ text: 'a' }],
+        metadata: { hitl_response_for: { prompt_id: promptId, payload } },
+      },
+    },
   });
-  const res = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': HITL }, body });
+  const res = await fetch(agent.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': HITL },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -46,7 +58,9 @@ async function probeWhile(done: Promise<unknown>): Promise<{ slowest: number; co
 describe('the agent refuses an answer whose pattern work would stall it', () => {
   it('a 200 KB string against a 7,000-instruction pattern: 422 with a pattern error, probes answered meanwhile', async () => {
     const sent = await rpc(agent.url, '1.0', 'SendMessage', {
-      message: userMessage('1.0', { data: scriptData([{ prompt: { text: 'Q?', response_schema: costlyPatternSchema() } }, { complete: {} }]) }),
+      message: userMessage('1.0', {
+        data: scriptData([{ prompt: { text: 'Q?', response_schema: costlyPatternSchema() } }, { complete: {} }]),
+      }),
     });
     const task = sent.body.result.task;
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -56,12 +70,18 @@ describe('the agent refuses an answer whose pattern work would stall it', () => 
     const hostile = answer(task.id, promptId, { s: 'a'.repeat(200_000) });
     const [refused, probes] = await Promise.all([hostile, probeWhile(hostile)]);
     const handledMs = performance.now() - t0;
-    console.log(`hostile answer refused in ${handledMs.toFixed(0)} ms; ${probes.count} probes, slowest ${probes.slowest.toFixed(1)} ms`);
+    console.log(
+      `hostile answer refused in ${handledMs.toFixed(0)} ms; ${probes.count} probes, slowest ${probes.slowest.toFixed(1)} ms`,
+    );
 
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe(-32011);
     expect(refused.body.error.data.validation_errors).toEqual([
-      { path: '', keyword: 'pattern', message: expect.stringMatching(/against 200000 characters would overdraw the validation's pattern work budget/) },
+      {
+        path: '',
+        keyword: 'pattern',
+        message: expect.stringMatching(/against 200000 characters would overdraw the validation's pattern work budget/),
+      },
     ]);
     // Was 24 s. The loop itself is not held at all (probes take a few ms on a quiet box); the bound
     // is a stall, so that one scheduling delay on a loaded machine does not fail the test.

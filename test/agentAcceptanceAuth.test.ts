@@ -5,7 +5,16 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent } from './support/agentFixture.ts';
 import { stateOf, type Gen } from './support/rpcClient.ts';
-import { ACCEPT, ACCEPTANCE_URI, REJECT, createGated, decide, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
+import {
+  ACCEPT,
+  ACCEPTANCE_URI,
+  REJECT,
+  createGated,
+  decide,
+  fetchTask,
+  isPending,
+  taskIn,
+} from './support/acceptanceClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -26,13 +35,20 @@ describe.each(['1.0', '0.3'] as Gen[])('decision authorization over JSON-RPC %s'
     }
     const still = await fetchTask(agent.url, gen, task.id);
     expect(isPending(still)).toBe(true);
-    expect(stateOf(gen, taskIn(gen, await decide(agent.url, gen, task.id, ACCEPT, { token: 'alice-token' })))).toBe('TASK_STATE_COMPLETED');
+    expect(stateOf(gen, taskIn(gen, await decide(agent.url, gen, task.id, ACCEPT, { token: 'alice-token' })))).toBe(
+      'TASK_STATE_COMPLETED',
+    );
   });
 
   it('lets a named decider decide, and no one else', async () => {
-    const task = taskIn(gen, await createGated(agent.url, gen, { deciders: [digest('reviewer-token')] }, { token: 'alice-token' }));
+    const task = taskIn(
+      gen,
+      await createGated(agent.url, gen, { deciders: [digest('reviewer-token')] }, { token: 'alice-token' }),
+    );
     expect((await decide(agent.url, gen, task.id, REJECT, { token: 'bob-token' })).body.error.code).toBe(-32043);
-    expect(stateOf(gen, taskIn(gen, await decide(agent.url, gen, task.id, REJECT, { token: 'reviewer-token' })))).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(stateOf(gen, taskIn(gen, await decide(agent.url, gen, task.id, REJECT, { token: 'reviewer-token' })))).toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    );
   });
 
   it('an anonymously created task refuses a caller with a token', async () => {

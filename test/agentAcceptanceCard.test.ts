@@ -25,7 +25,9 @@ const ENTRY = {
 
 describe('declaration', () => {
   it.each([['1.0'], ['0.3']])('the %s card declares the extension beside hitl-prompt/v1', async (version) => {
-    const card = await (await fetch(`${agent.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': version } })).json();
+    const card = await (
+      await fetch(`${agent.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': version } })
+    ).json();
     expect(card.capabilities.extensions).toEqual([expect.objectContaining({ uri: HITL }), ENTRY]);
   });
 
@@ -38,7 +40,11 @@ describe('declaration', () => {
 
   it('lists every acceptance-* fault flag in `agent --help`', async () => {
     // Asynchronous: a synchronous spawn would stall the in-process agent's keep-alive sockets.
-    const help = await promisify(execFile)(process.execPath, [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', '--help'], { encoding: 'utf8', timeout: 30_000 });
+    const help = await promisify(execFile)(
+      process.execPath,
+      [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', '--help'],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     const flags = Object.keys(FAULTS).filter((f) => f.startsWith('acceptance-'));
     expect(flags).toHaveLength(10);
     for (const flag of flags) expect(help.stdout.replace(/\s+/g, ' ')).toContain(flag);

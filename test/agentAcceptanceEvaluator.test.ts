@@ -28,7 +28,10 @@ describe('evaluator: agent', () => {
 
   it.each([
     ['a required artifact is missing', [{ artifact: { name: 'other', data: { score: 3 } } }, { complete: {} }]],
-    ['a data part breaks artifactSchema', [{ artifact: { name: 'report', data: { score: 'high' } } }, { complete: {} }]],
+    [
+      'a data part breaks artifactSchema',
+      [{ artifact: { name: 'report', data: { score: 'high' } } }, { complete: {} }],
+    ],
   ])('fails with AcceptanceCriteriaNotMet when %s', async (_what, steps) => {
     const task = taskIn(gen, await createGated(agent.url, gen, { steps, criteria: agentCriteria }));
     expect(stateOf(gen, task)).toBe('TASK_STATE_FAILED');
@@ -51,7 +54,9 @@ describe('acceptance timeout', () => {
     const failed = frames.find((f) => f.event.statusUpdate?.status.state === 'TASK_STATE_FAILED');
     expect(failed).toBeDefined();
     // Measured on the agent's own clock: from the pending status to the failure.
-    expect(Date.parse(failed!.event.statusUpdate.status.timestamp) - Date.parse(task.status.timestamp)).toBeGreaterThanOrEqual(1_000);
+    expect(
+      Date.parse(failed!.event.statusUpdate.status.timestamp) - Date.parse(task.status.timestamp),
+    ).toBeGreaterThanOrEqual(1_000);
     expect(failed!.event.statusUpdate.status.message.parts[0].text).toContain('acceptanceTimeoutSeconds');
     expect((await decide(agent.url, gen, task.id, ACCEPT)).body.error.code).toBe(-32042);
   });
@@ -60,7 +65,12 @@ describe('acceptance timeout', () => {
 describe('composition with hitl-prompt/v1', () => {
   it('asks its prompt first, then parks pending acceptance on the same task', async () => {
     const steps = [
-      { prompt: { text: 'Which region?', response_schema: { type: 'object', required: ['region'], properties: { region: { type: 'string' } } } } },
+      {
+        prompt: {
+          text: 'Which region?',
+          response_schema: { type: 'object', required: ['region'], properties: { region: { type: 'string' } } },
+        },
+      },
       { artifact: { name: 'result', text: 'report for {{answer}}' } },
       { complete: {} },
     ];
@@ -73,12 +83,27 @@ describe('composition with hitl-prompt/v1', () => {
     // Not pending yet: a decision is a conflict.
     expect((await decide(agent.url, gen, task.id, ACCEPT, both)).body.error.code).toBe(-32042);
 
-    const answered = taskIn(gen, await call(agent.url, gen, 'SendMessage', { message: answerMessage(gen, task.id, envelope.prompt_id, { region: 'eu' }) }, both));
+    const answered = taskIn(
+      gen,
+      await call(
+        agent.url,
+        gen,
+        'SendMessage',
+        { message: answerMessage(gen, task.id, envelope.prompt_id, { region: 'eu' }) },
+        both,
+      ),
+    );
     expect(stateOf(gen, answered)).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(isPending(answered)).toBe(true);
     expect(answered.artifacts[0].parts[0].text).toBe('report for {"region":"eu"}');
     // A late duplicate answer to the prompt is still hitl's conflict, not a silent no-op.
-    const duplicate = await call(agent.url, gen, 'SendMessage', { message: answerMessage(gen, task.id, envelope.prompt_id, { region: 'us' }) }, both);
+    const duplicate = await call(
+      agent.url,
+      gen,
+      'SendMessage',
+      { message: answerMessage(gen, task.id, envelope.prompt_id, { region: 'us' }) },
+      both,
+    );
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.code).toBe(-32010);
     expect(stateOf(gen, taskIn(gen, await decide(agent.url, gen, task.id, ACCEPT, both)))).toBe('TASK_STATE_COMPLETED');

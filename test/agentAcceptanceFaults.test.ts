@@ -6,7 +6,17 @@ import { FAULTS, type AcceptanceFaultName, type FaultName } from '../rig/agent/f
 import { startAgent } from '../rig/agent/startAgent.ts';
 import { inProcessAgent, tempDbPath } from './support/agentFixture.ts';
 import { replay, stateOf, type ReplayFrame } from './support/rpcClient.ts';
-import { ACCEPT, PENDING_KEY, REJECT, createGated, decide, fetchTask, isPending, taskIn, type GatedTaskSpec } from './support/acceptanceClient.ts';
+import {
+  ACCEPT,
+  PENDING_KEY,
+  REJECT,
+  createGated,
+  decide,
+  fetchTask,
+  isPending,
+  taskIn,
+  type GatedTaskSpec,
+} from './support/acceptanceClient.ts';
 
 const gen = '1.0' as const;
 let correct: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -35,8 +45,11 @@ function shape(f: ReplayFrame): string {
   if (f.event.task) return 'T';
   if (f.event.artifactUpdate) return 'A';
   const status = f.event.statusUpdate?.status;
-  return ({ TASK_STATE_WORKING: 'W', TASK_STATE_COMPLETED: 'C', TASK_STATE_FAILED: 'F' } as Record<string, string>)[status?.state]
-    ?? (status?.message?.metadata?.[PENDING_KEY] === true ? 'P' : '?');
+  return (
+    ({ TASK_STATE_WORKING: 'W', TASK_STATE_COMPLETED: 'C', TASK_STATE_FAILED: 'F' } as Record<string, string>)[
+      status?.state
+    ] ?? (status?.message?.metadata?.[PENDING_KEY] === true ? 'P' : '?')
+  );
 }
 
 /** Decides, reopens the agent on the same database (the faulty one with its flag), decides again. */
@@ -84,19 +97,26 @@ const proofs = {
   },
 
   'acceptance-forgets-rejections': async () => {
-    const [broken, holds] = await Promise.all([rejectAcrossRestart(['acceptance-forgets-rejections']), rejectAcrossRestart([])]);
+    const [broken, holds] = await Promise.all([
+      rejectAcrossRestart(['acceptance-forgets-rejections']),
+      rejectAcrossRestart([]),
+    ]);
     expect(broken).toBe(PENDING);
     expect(holds).toBe('TASK_STATE_FAILED');
   },
 
   'acceptance-skips-criteria-validation': async () => {
-    const [broken, holds] = await both('acceptance-skips-criteria-validation', (url) => createGated(url, gen, { criteria: { maxRejections: -1, evaluator: 'nobody' } }));
+    const [broken, holds] = await both('acceptance-skips-criteria-validation', (url) =>
+      createGated(url, gen, { criteria: { maxRejections: -1, evaluator: 'nobody' } }),
+    );
     expect(broken.body.result).toBeDefined();
     expect(holds.body.error.code).toBe(-32040);
     // A hostile artifactSchema (a remote $ref, 40 levels deep) too.
     let deep: Record<string, unknown> = { $ref: 'https://attacker.example/schema.json' };
     for (let i = 0; i < 40; i += 1) deep = { type: 'object', properties: { x: deep } };
-    const [hostileBroken, hostileHolds] = await both('acceptance-skips-criteria-validation', (url) => createGated(url, gen, { criteria: { artifactSchema: deep } }));
+    const [hostileBroken, hostileHolds] = await both('acceptance-skips-criteria-validation', (url) =>
+      createGated(url, gen, { criteria: { artifactSchema: deep } }),
+    );
     expect(hostileBroken.body.result).toBeDefined();
     expect(hostileHolds.body.error.code).toBe(-32040);
   },
@@ -104,7 +124,10 @@ const proofs = {
   'acceptance-parks-before-artifacts': async () => {
     const [broken, holds] = await both('acceptance-parks-before-artifacts', async (url) => {
       const task = await create(url);
-      const { frames } = await replay(url, task.id, 0, { version: gen, until: (fs) => fs.some((f) => shape(f) === 'A') && fs.some((f) => shape(f) === 'P') });
+      const { frames } = await replay(url, task.id, 0, {
+        version: gen,
+        until: (fs) => fs.some((f) => shape(f) === 'A') && fs.some((f) => shape(f) === 'P'),
+      });
       return frames.map(shape).join('');
     });
     expect(broken).toBe('TWPA');
@@ -144,7 +167,11 @@ const proofs = {
       const spec = { criteria: { acceptanceTimeoutSeconds: 1 } };
       const [late, timed] = await Promise.all([create(faulty.url, spec), create(correct.url, spec)]);
       // The correct agent's deadline passes first; by then (plus a margin) the faulty one's has too.
-      const { frames } = await replay(correct.url, timed.id, 0, { version: gen, until: (fs) => fs.some((f) => shape(f) === 'F'), timeoutMs: 8_000 });
+      const { frames } = await replay(correct.url, timed.id, 0, {
+        version: gen,
+        until: (fs) => fs.some((f) => shape(f) === 'F'),
+        timeoutMs: 8_000,
+      });
       expect(frames.map(shape)).toContain('F');
       await new Promise((resolve) => setTimeout(resolve, 500));
       const still = await fetchTask(faulty.url, gen, late.id);
@@ -169,7 +196,11 @@ const proofs = {
 
 describe('acceptance fault flags: each breaks its guarantee, which holds without it', () => {
   it('has a proof for every acceptance-* flag in faults.ts', () => {
-    expect(Object.keys(proofs).sort()).toEqual(Object.keys(FAULTS).filter((f) => f.startsWith('acceptance-')).sort());
+    expect(Object.keys(proofs).sort()).toEqual(
+      Object.keys(FAULTS)
+        .filter((f) => f.startsWith('acceptance-'))
+        .sort(),
+    );
     expect(Object.keys(proofs)).toHaveLength(10);
   });
   for (const [fault, proof] of Object.entries(proofs)) {

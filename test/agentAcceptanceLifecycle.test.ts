@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent } from './support/agentFixture.ts';
 import { stateOf, type Gen } from './support/rpcClient.ts';
-import { ACCEPT, ACCEPTANCE_URI, PENDING_KEY, REJECT, call, createGated, decide, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
+import {
+  ACCEPT,
+  ACCEPTANCE_URI,
+  PENDING_KEY,
+  REJECT,
+  call,
+  createGated,
+  decide,
+  fetchTask,
+  isPending,
+  taskIn,
+} from './support/acceptanceClient.ts';
 import { METHOD, userMessage } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -14,7 +25,10 @@ beforeAll(async () => {
 });
 afterAll(async () => agent?.cleanup());
 
-const ATTEMPTS = [[{ artifact: { name: 'result', text: 'bad attempt' } }], [{ artifact: { name: 'result', text: 'good attempt' } }]];
+const ATTEMPTS = [
+  [{ artifact: { name: 'result', text: 'bad attempt' } }],
+  [{ artifact: { name: 'result', text: 'good attempt' } }],
+];
 const textsOf = (task: any) => task.artifacts.map((a: any) => a.parts[0].text);
 
 describe.each(['1.0', '0.3'] as Gen[])('acceptance gate over JSON-RPC %s', (gen) => {
@@ -71,7 +85,9 @@ describe.each(['1.0', '0.3'] as Gen[])('acceptance gate over JSON-RPC %s', (gen)
 
   it('leaves the task pending on a message that is not a decision', async () => {
     const task = taskIn(gen, await createGated(agent.url, gen));
-    const reply = await call(agent.url, gen, METHOD[gen].send, { message: userMessage(gen, { taskId: task.id, text: 'any news?' }) });
+    const reply = await call(agent.url, gen, METHOD[gen].send, {
+      message: userMessage(gen, { taskId: task.id, text: 'any news?' }),
+    });
     expect(reply.status).toBe(200);
     const after = taskIn(gen, reply);
     expect(stateOf(gen, after)).toBe('TASK_STATE_INPUT_REQUIRED');

@@ -22,7 +22,10 @@ const decisions = (outcome: string) => sample(`a2a_agent_acceptance_decisions_to
 describe('acceptance metrics', () => {
   it('counts pending gates and decisions by outcome', async () => {
     expect(await sample('a2a_agent_pending_acceptances')).toBe(0);
-    const [one, two] = await Promise.all([createGated(agent.url, '1.0'), createGated(agent.url, '1.0', {}, { token: 'owner' })]).then((rs) => rs.map((r) => taskIn('1.0', r)));
+    const [one, two] = await Promise.all([
+      createGated(agent.url, '1.0'),
+      createGated(agent.url, '1.0', {}, { token: 'owner' }),
+    ]).then((rs) => rs.map((r) => taskIn('1.0', r)));
     expect(await sample('a2a_agent_pending_acceptances')).toBe(2);
     await decide(agent.url, '1.0', one.id, REJECT);
     await decide(agent.url, '1.0', one.id, ACCEPT);

@@ -42,7 +42,9 @@ describe.each(['1.0', '0.3'] as Gen[])('decision race over JSON-RPC %s', (gen) =
     expect(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']).toContain(outcome);
 
     const { frames } = await replay(url, task.id, 0, { version: '1.0', timeoutMs: 1_000 });
-    const terminal = frames.filter((f) => ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'].includes(f.event.statusUpdate?.status.state));
+    const terminal = frames.filter((f) =>
+      ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'].includes(f.event.statusUpdate?.status.state),
+    );
     expect(terminal).toHaveLength(1);
 
     await slot.agent.close();
@@ -61,7 +63,11 @@ describe('decision race across two agent processes on one database', () => {
     try {
       const urls = children.map((c) => c.url);
       const task = taskIn('1.0', await createGated(urls[0], '1.0'));
-      const replies = await Promise.all(Array.from({ length: FLOOD }, (_, i) => decide(urls[i % 2], '1.0', task.id, i % 3 === 0 ? ACCEPT : { ...REJECT, retry: false })));
+      const replies = await Promise.all(
+        Array.from({ length: FLOOD }, (_, i) =>
+          decide(urls[i % 2], '1.0', task.id, i % 3 === 0 ? ACCEPT : { ...REJECT, retry: false }),
+        ),
+      );
       expect(replies.filter((r) => r.body.result !== undefined)).toHaveLength(1);
       for (const r of replies.filter((r) => r.body.error !== undefined)) expect(r.body.error.code).toBe(-32042);
       const [seenByA, seenByB] = await Promise.all(urls.map((url) => fetchTask(url, '1.0', task.id)));
@@ -80,7 +86,12 @@ describe('the gate store', () => {
     owned.push({ cleanup: db.cleanup });
     const [a, b] = [new Outbox(db.path), new Outbox(db.path)];
     try {
-      a.gates.insert('t1', { requiredArtifacts: [], evaluator: 'client', acceptanceTimeoutSeconds: 60, maxRejections: 3 }, 'anonymous', []);
+      a.gates.insert(
+        't1',
+        { requiredArtifacts: [], evaluator: 'client', acceptanceTimeoutSeconds: 60, maxRejections: 3 },
+        'anonymous',
+        [],
+      );
       a.gates.park('t1', 0, new Date(Date.now() + 60_000).toISOString());
       // Both read the gate pending, as two processes racing would.
       expect(a.gates.get('t1')!.pending).toBe(true);
@@ -95,4 +106,3 @@ describe('the gate store', () => {
     }
   });
 });
-

@@ -4,7 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent } from './support/agentFixture.ts';
 import { readSse, replay, sseIterate } from './support/rpcClient.ts';
-import { ACCEPT, PENDING_KEY, REJECT, accHeaders, createGated, decide, decisionMessage, taskIn } from './support/acceptanceClient.ts';
+import {
+  ACCEPT,
+  PENDING_KEY,
+  REJECT,
+  accHeaders,
+  createGated,
+  decide,
+  decisionMessage,
+  taskIn,
+} from './support/acceptanceClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -20,7 +29,8 @@ function shape(event: any): string {
   if (event.artifactUpdate) return 'A';
   const status = event.statusUpdate?.status;
   if (status?.state === 'TASK_STATE_WORKING') return 'W';
-  if (status?.state === 'TASK_STATE_INPUT_REQUIRED') return status.message?.metadata?.[PENDING_KEY] === true ? 'P' : 'I';
+  if (status?.state === 'TASK_STATE_INPUT_REQUIRED')
+    return status.message?.metadata?.[PENDING_KEY] === true ? 'P' : 'I';
   if (status?.state === 'TASK_STATE_COMPLETED') return 'C';
   return '?';
 }
@@ -41,7 +51,10 @@ describe('acceptance transitions on the live stream and the replay plane', () =>
     await rejected;
     await decide(agent.url, gen, task.id, ACCEPT);
 
-    const { frames } = await replay(agent.url, task.id, 0, { version: gen, until: (fs) => fs.some((f) => shape(f.event) === 'C') });
+    const { frames } = await replay(agent.url, task.id, 0, {
+      version: gen,
+      until: (fs) => fs.some((f) => shape(f.event) === 'C'),
+    });
     expect(frames.map((f) => shape(f.event)).join('')).toBe('TWAPWAPC');
     expect(frames.map((f) => f.seq)).toEqual(frames.map((_, i) => i + 1));
   });
@@ -51,7 +64,12 @@ describe('acceptance transitions on the live stream and the replay plane', () =>
     const res = await fetch(agent.url, {
       method: 'POST',
       headers: accHeaders(gen),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: decisionMessage(gen, task.id, REJECT, 'more') } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendStreamingMessage',
+        params: { message: decisionMessage(gen, task.id, REJECT, 'more') },
+      }),
     });
     const frames = (await readSse(res)).map((f) => f.result);
     // The snapshot (taken once the decision committed: WORKING), the new attempt's artifact, pending.

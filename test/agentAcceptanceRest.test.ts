@@ -24,11 +24,24 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 }
 
 describe('HTTP+JSON 1.0', () => {
-  const message = (extra: Record<string, unknown>) => ({ messageId: `rest-acc-${n++}`, role: 'ROLE_USER', parts: [{ text: 'go' }], ...extra });
+  const message = (extra: Record<string, unknown>) => ({
+    messageId: `rest-acc-${n++}`,
+    role: 'ROLE_USER',
+    parts: [{ text: 'go' }],
+    ...extra,
+  });
   const create = (metadata: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-    post('/message:send', { message: message({ parts: [{ data: { 'a2a-rig/script': { steps: ONE_ARTIFACT } } }], metadata }) }, headers);
+    post(
+      '/message:send',
+      { message: message({ parts: [{ data: { 'a2a-rig/script': { steps: ONE_ARTIFACT } } }], metadata }) },
+      headers,
+    );
   const decideRest = (taskId: string, decision: unknown, headers: Record<string, string> = {}) =>
-    post('/message:send', { message: message({ taskId, metadata: { [DECISION_KEY]: decision }, extensions: [ACCEPTANCE_URI] }) }, headers);
+    post(
+      '/message:send',
+      { message: message({ taskId, metadata: { [DECISION_KEY]: decision }, extensions: [ACCEPTANCE_URI] }) },
+      headers,
+    );
 
   it('parks pending; refuses with 400, 403 and 409 in AIP-193 bodies; accepts once', async () => {
     const created = await create({}, { authorization: 'Bearer owner' });
@@ -39,7 +52,11 @@ describe('HTTP+JSON 1.0', () => {
 
     const malformed = await decideRest(task.id, { action: 'maybe' }, { authorization: 'Bearer owner' });
     expect(malformed.status).toBe(400);
-    expect(malformed.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', data: { extension: ACCEPTANCE_URI, reason: expect.any(String) } });
+    expect(malformed.body.error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      data: { extension: ACCEPTANCE_URI, reason: expect.any(String) },
+    });
 
     const stranger = await decideRest(task.id, { action: 'accept' }, { authorization: 'Bearer stranger' });
     expect(stranger.status).toBe(403);
@@ -62,19 +79,37 @@ describe('HTTP+JSON 1.0', () => {
 });
 
 describe('0.3 REST under /v1/', () => {
-  const message = (extra: Record<string, unknown>) => ({ message_id: `rest03-acc-${n++}`, role: 'ROLE_USER', content: [{ text: 'go' }], ...extra });
+  const message = (extra: Record<string, unknown>) => ({
+    message_id: `rest03-acc-${n++}`,
+    role: 'ROLE_USER',
+    content: [{ text: 'go' }],
+    ...extra,
+  });
 
   it('parks pending; 403 and 400 for a stranger and a malformed decision; accepts once, then 409 AcceptanceDecisionConflictError', async () => {
-    const created = await post('/v1/message:send', { message: message({ content: [{ data: { data: { 'a2a-rig/script': { steps: ONE_ARTIFACT } } } }] }) });
+    const created = await post('/v1/message:send', {
+      message: message({ content: [{ data: { data: { 'a2a-rig/script': { steps: ONE_ARTIFACT } } } }] }),
+    });
     expect(created.status).toBe(200);
     const task = created.body.task;
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(task.status.message.metadata[PENDING_KEY]).toBe(true);
-    const decision = (headers: Record<string, string> = {}) => post('/v1/message:send', { message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'accept' } } }) }, headers);
+    const decision = (headers: Record<string, string> = {}) =>
+      post(
+        '/v1/message:send',
+        { message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'accept' } } }) },
+        headers,
+      );
     const stranger = await decision({ authorization: 'Bearer stranger' });
     expect(stranger.status).toBe(403);
-    expect(stranger.body).toMatchObject({ error: 'AcceptanceDecisionUnauthorizedError', code: -32043, data: { extension: ACCEPTANCE_URI } });
-    const malformed = await post('/v1/message:send', { message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'reject' } } }) });
+    expect(stranger.body).toMatchObject({
+      error: 'AcceptanceDecisionUnauthorizedError',
+      code: -32043,
+      data: { extension: ACCEPTANCE_URI },
+    });
+    const malformed = await post('/v1/message:send', {
+      message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'reject' } } }),
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ error: 'AcceptanceDecisionInvalidError', code: -32044 });
     const accepted = await decision();
@@ -82,6 +117,10 @@ describe('0.3 REST under /v1/', () => {
     expect(accepted.body.task.status.state).toBe('TASK_STATE_COMPLETED');
     const again = await decision();
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ error: 'AcceptanceDecisionConflictError', code: -32042, data: { extension: ACCEPTANCE_URI } });
+    expect(again.body).toMatchObject({
+      error: 'AcceptanceDecisionConflictError',
+      code: -32042,
+      data: { extension: ACCEPTANCE_URI },
+    });
   });
 });

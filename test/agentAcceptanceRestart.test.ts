@@ -28,17 +28,32 @@ async function killHard(agent: AgentChild): Promise<void> {
   expect(agent.child.signalCode).toBe('SIGKILL');
 }
 
-const stateFrames = (frames: ReplayFrame[], state: string) => frames.filter((f) => f.event.statusUpdate?.status.state === state);
+const stateFrames = (frames: ReplayFrame[], state: string) =>
+  frames.filter((f) => f.event.statusUpdate?.status.state === state);
 
 describe('acceptance gate across kill -9', () => {
   it('keeps the pending state, the artifacts and the rejection count; the events replay unchanged', async () => {
     const args = freshDb();
     const first = await spawnOwned(args);
-    const attempts = [[{ artifact: { name: 'result', text: 'bad' } }], [{ artifact: { name: 'result', text: 'better' } }]];
-    const created = taskIn(gen, await createGated(first.url, gen, { attempts, criteria: { maxRejections: 1 } }, { token: 'owner' }));
-    const again = taskIn(gen, await decide(first.url, gen, created.id, REJECT, { token: 'owner', feedback: 'not yet' }));
+    const attempts = [
+      [{ artifact: { name: 'result', text: 'bad' } }],
+      [{ artifact: { name: 'result', text: 'better' } }],
+    ];
+    const created = taskIn(
+      gen,
+      await createGated(first.url, gen, { attempts, criteria: { maxRejections: 1 } }, { token: 'owner' }),
+    );
+    const again = taskIn(
+      gen,
+      await decide(first.url, gen, created.id, REJECT, { token: 'owner', feedback: 'not yet' }),
+    );
     expect(isPending(again)).toBe(true);
-    const before = (await replay(first.url, created.id, 0, { version: gen, until: (fs) => stateFrames(fs, 'TASK_STATE_INPUT_REQUIRED').length === 2 })).frames;
+    const before = (
+      await replay(first.url, created.id, 0, {
+        version: gen,
+        until: (fs) => stateFrames(fs, 'TASK_STATE_INPUT_REQUIRED').length === 2,
+      })
+    ).frames;
     await killHard(first);
 
     const second = await spawnOwned(args);
@@ -46,7 +61,9 @@ describe('acceptance gate across kill -9', () => {
     expect(stateOf(gen, after)).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(isPending(after)).toBe(true);
     expect(after.artifacts.map((a: any) => a.parts[0].text)).toEqual(['first draft', 'bad', 'better']);
-    const replayed = (await replay(second.url, created.id, 0, { version: gen, until: (fs) => fs.length >= before.length })).frames;
+    const replayed = (
+      await replay(second.url, created.id, 0, { version: gen, until: (fs) => fs.length >= before.length })
+    ).frames;
     expect(replayed.slice(0, before.length)).toEqual(before);
     // One rejection was spent before the crash: the second one is past maxRejections (1).
     const last = taskIn(gen, await decide(second.url, gen, created.id, REJECT, { token: 'owner' }));
@@ -66,7 +83,11 @@ describe('acceptance gate across kill -9', () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, parkedAt + 3_100 - Date.now())));
 
     const second = await spawnOwned(args);
-    const { frames } = await replay(second.url, created.id, 0, { version: gen, until: (fs) => stateFrames(fs, 'TASK_STATE_FAILED').length > 0, timeoutMs: 5_000 });
+    const { frames } = await replay(second.url, created.id, 0, {
+      version: gen,
+      until: (fs) => stateFrames(fs, 'TASK_STATE_FAILED').length > 0,
+      timeoutMs: 5_000,
+    });
     expect(stateFrames(frames, 'TASK_STATE_FAILED')).toHaveLength(1);
     expect((await decide(second.url, gen, created.id, ACCEPT)).body.error.code).toBe(-32042);
   });

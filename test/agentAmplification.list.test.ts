@@ -51,31 +51,41 @@ describe('ListTasks over big tasks (item 12)', () => {
   it.each<[string, { historyLength?: number; pageSize?: number }]>([
     ['no parameters', {}],
     ['historyLength 100, pageSize 1000', { historyLength: 100, pageSize: 1000 }],
-  ])('16 concurrent requests with %s: bounded pages, fast card, bounded RSS', async (_label, params) => {
-    const before = rssMb(agent.pid);
-    const raw: Buffer[] = [];
-    const attack = Promise.all(Array.from({ length: 16 }, () => listTasksRaw(params).then((r) => raw.push(r))));
-    const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 500 });
-    const replies = raw.map(parsed);
-    const largest = Math.max(...replies.map((r) => r.bytes));
-    console.log(`ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes; largest reply ${largest} bytes`);
-    expect(processAlive(agent.pid)).toBe(true);
-    expect(unresponsive(seen)).toBeUndefined();
-    expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
-    expect(largest).toBeLessThan(PAGE_CEILING_BYTES);
-    for (const { body } of replies) {
-      expect(body.result.tasks.length).toBeGreaterThan(0);
-      expect(body.result.totalSize).toBe(TASKS);
-      if (params.historyLength === undefined) for (const t of body.result.tasks) expect(t.history ?? []).toEqual([]);
-    }
-  }, 120_000);
+  ])(
+    '16 concurrent requests with %s: bounded pages, fast card, bounded RSS',
+    async (_label, params) => {
+      const before = rssMb(agent.pid);
+      const raw: Buffer[] = [];
+      const attack = Promise.all(Array.from({ length: 16 }, () => listTasksRaw(params).then((r) => raw.push(r))));
+      const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 500 });
+      const replies = raw.map(parsed);
+      const largest = Math.max(...replies.map((r) => r.bytes));
+      console.log(
+        `ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes; largest reply ${largest} bytes`,
+      );
+      expect(processAlive(agent.pid)).toBe(true);
+      expect(unresponsive(seen)).toBeUndefined();
+      expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
+      expect(largest).toBeLessThan(PAGE_CEILING_BYTES);
+      for (const { body } of replies) {
+        expect(body.result.tasks.length).toBeGreaterThan(0);
+        expect(body.result.totalSize).toBe(TASKS);
+        if (params.historyLength === undefined) for (const t of body.result.tasks) expect(t.history ?? []).toEqual([]);
+      }
+    },
+    120_000,
+  );
 
   it('a page cut short by its byte bound says where the next one starts, and the pages cover every task', async () => {
     const ids = new Set<string>();
     let pageToken = '';
     let pages = 0;
     while (pages++ < TASKS) {
-      const { body, bytes } = await listTasks({ historyLength: 100, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
+      const { body, bytes } = await listTasks({
+        historyLength: 100,
+        pageSize: 100,
+        ...(pageToken ? { pageToken } : {}),
+      });
       expect(bytes).toBeLessThan(PAGE_CEILING_BYTES);
       for (const t of body.result.tasks) ids.add(t.id);
       pageToken = body.result.nextPageToken;

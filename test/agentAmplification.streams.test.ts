@@ -5,7 +5,15 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent, spawnAgent, type AgentChild } from './support/agentFixture.ts';
-import { answer, median, nonReadingRpc, promptingTask, rssMb, unresponsive, watchDuring } from './support/hostileClients.ts';
+import {
+  answer,
+  median,
+  nonReadingRpc,
+  promptingTask,
+  rssMb,
+  unresponsive,
+  watchDuring,
+} from './support/hostileClients.ts';
 import { processAlive } from './support/localHost.ts';
 import { answerMessage, envelopeOf, headersFor, replay, rpc } from './support/rpcClient.ts';
 
@@ -22,7 +30,8 @@ const sockets: Socket[] = [];
 beforeAll(async () => {
   agent = await spawnAgent([]);
   big = await promptingTask(agent.url, 40);
-  for (let i = 0; i < BIG_ANSWERS; i++) big.promptId = (await answer(agent.url, big.taskId, big.promptId, BIG_ANSWER)).promptId;
+  for (let i = 0; i < BIG_ANSWERS; i++)
+    big.promptId = (await answer(agent.url, big.taskId, big.promptId, BIG_ANSWER)).promptId;
 }, 180_000);
 
 afterAll(async () => {
@@ -44,7 +53,9 @@ describe('a big task (item 11)', () => {
       big.promptId = b.promptId;
       large.push(b.ms);
     }
-    console.log(`answer latency median: fresh task ${median(small).toFixed(1)} ms, ~12 MB task ${median(large).toFixed(1)} ms`);
+    console.log(
+      `answer latency median: fresh task ${median(small).toFixed(1)} ms, ~12 MB task ${median(large).toFixed(1)} ms`,
+    );
     // Margin for a loaded 2-core box: the bound is 3x the fresh median plus 50 ms, not equality.
     expect(median(large)).toBeLessThan(median(small) * 3 + 50);
   }, 60_000);
@@ -54,10 +65,13 @@ describe('a big task (item 11)', () => {
     const attack = (async () => {
       for (let i = 0; i < 60; i++) sockets.push(await nonReadingRpc(agent.url, 'SubscribeToTask', { id: big.taskId }));
       // Events flow to the readers while they do not read.
-      for (let i = 0; i < 3; i++) big.promptId = (await answer(agent.url, big.taskId, big.promptId, 'y'.repeat(100_000))).promptId;
+      for (let i = 0; i < 3; i++)
+        big.promptId = (await answer(agent.url, big.taskId, big.promptId, 'y'.repeat(100_000))).promptId;
     })();
     const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 1_500 });
-    console.log(`60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes`);
+    console.log(
+      `60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes`,
+    );
     expect(processAlive(agent.pid)).toBe(true);
     expect(unresponsive(seen)).toBeUndefined();
     expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
@@ -116,7 +130,9 @@ describe('a task accumulates a bounded history (item 11)', () => {
     try {
       const task = await promptingTask(small.url, 3);
       const first = await answer(small.url, task.taskId, task.promptId, 'z'.repeat(150_000));
-      const refused = await rpc(small.url, '1.0', 'SendMessage', { message: answerMessage('1.0', task.taskId, first.promptId, { s: 'z'.repeat(150_000) }) });
+      const refused = await rpc(small.url, '1.0', 'SendMessage', {
+        message: answerMessage('1.0', task.taskId, first.promptId, { s: 'z'.repeat(150_000) }),
+      });
       expect(refused.body.error?.code).toBe(-32602);
       expect(refused.body.error?.message).toMatch(/accepts at most \d+ messages and 250000 bytes of history/);
       const still = await rpc(small.url, '1.0', 'GetTask', { id: task.taskId, historyLength: 0 });

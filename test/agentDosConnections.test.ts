@@ -6,7 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { get } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, clientKey } from '../rig/agent/connectionLimits.ts';
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+  clientKey,
+} from '../rig/agent/connectionLimits.ts';
 import { startAgent } from '../rig/agent/startAgent.ts';
 import { ownedAgents, spawnAgent, tempDbPath } from './support/agentFixture.ts';
 import { openFrom } from './support/dosChecks.ts';
@@ -37,7 +41,7 @@ function scrape(url: string, localAddress: string): Promise<string> {
 }
 
 describe('connection bounds', () => {
-  it('defaults leave room for the rig\'s own load from one address (duplicate-flood full: 8 × 64 pooled connections)', () => {
+  it("defaults leave room for the rig's own load from one address (duplicate-flood full: 8 × 64 pooled connections)", () => {
     expect(DEFAULT_MAX_CONNECTIONS_PER_CLIENT).toBeGreaterThan(8 * 64 + 36);
     expect(DEFAULT_MAX_CONNECTIONS).toBeGreaterThanOrEqual(4 * DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
     expect(clientKey('::ffff:127.0.0.2')).toBe('127.0.0.2');
@@ -71,7 +75,9 @@ describe('connection bounds', () => {
     let after = '';
     for (let i = 0; i < 50 && after === ''; i++) after = await scrape(agent.url, '127.0.0.20').catch(() => '');
     // At least the one above; a retry the agent shed before it saw the closes counts too.
-    expect(Number(/^a2a_agent_connections_shed_total\{reason="total"\} (\d+)$/m.exec(after)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(/^a2a_agent_connections_shed_total\{reason="total"\} (\d+)$/m.exec(after)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('the CLI flags set the bounds (a child agent with --max-connections-per-client 2)', async () => {
@@ -86,11 +92,18 @@ describe('connection bounds', () => {
 
   it.each([
     [['--max-connections', '0'], '--max-connections must be an integer in 1..1000000, got "0"'],
-    [['--max-connections-per-client', '1.5'], '--max-connections-per-client must be an integer in 1..1000000, got "1.5"'],
+    [
+      ['--max-connections-per-client', '1.5'],
+      '--max-connections-per-client must be an integer in 1..1000000, got "1.5"',
+    ],
     [['--rate-limit', '-1'], '--rate-limit must be a number of requests per second in (0, 1000000], got "-1"'],
     [['--rate-limit-burst', '4'], '--rate-limit-burst needs --rate-limit'],
   ])('refuses %j in one line, exit 2', (args, message) => {
-    const run = spawnSync(process.execPath, [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', ...args], { encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(
+      process.execPath,
+      [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', ...args],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toBe(`a2a-rig: ${message}`);
   });

@@ -56,7 +56,9 @@ describe('DoS mitigations and the fault flags that remove them', () => {
 
   it('unbounded-streams lifts the per-reader buffer bound too (not observable from outside: unit)', () => {
     expect(new StreamQuota(DEFAULT_AGENT_LIMITS).bufferBound()).toBe(DEFAULT_AGENT_LIMITS.maxStreamBufferBytes);
-    const quota = new StreamQuota(withoutStreamBounds({ ...DEFAULT_AGENT_LIMITS, maxStreamsTotal: 1, maxStreamBufferBytes: 10 }));
+    const quota = new StreamQuota(
+      withoutStreamBounds({ ...DEFAULT_AGENT_LIMITS, maxStreamsTotal: 1, maxStreamBufferBytes: 10 }),
+    );
     for (let i = 0; i < 100; i++) quota.acquire('t');
     expect(quota.bufferBound()).toBe(Infinity);
   });

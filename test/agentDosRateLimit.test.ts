@@ -31,7 +31,8 @@ describe('RateLimiter (token bucket per client IP)', () => {
   it('holds at most MAX_RATE_BUCKETS buckets however many addresses cycle, and drops refilled ones', () => {
     let now = 0;
     const limiter = new RateLimiter({ requestsPerSecond: 10, burst: 5 }, () => now);
-    for (let i = 0; i < MAX_RATE_BUCKETS + 5_000; i++) limiter.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    for (let i = 0; i < MAX_RATE_BUCKETS + 5_000; i++)
+      limiter.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
     expect(limiter.size).toBe(MAX_RATE_BUCKETS);
     now += 1_000; // every bucket has refilled: each request now drops up to two of them
     for (let i = 0; i < 1_000; i++) limiter.take('192.0.2.1');
@@ -56,13 +57,26 @@ async function agentWith(options: Partial<AgentOptions>): Promise<RunningAgent> 
 }
 
 /** One request on its own connection from `localAddress`; status, Retry-After and body. */
-function send(url: string, opts: { path?: string; method?: string; body?: string; localAddress?: string; headers?: Record<string, string> } = {}) {
+function send(
+  url: string,
+  opts: { path?: string; method?: string; body?: string; localAddress?: string; headers?: Record<string, string> } = {},
+) {
   return new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve, reject) => {
-    const req = request(`${url}${opts.path ?? '/'}`, { method: opts.method ?? 'POST', agent: false, localAddress: opts.localAddress, headers: { ...headersFor('1.0'), ...opts.headers }, timeout: 5_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
-    });
+    const req = request(
+      `${url}${opts.path ?? '/'}`,
+      {
+        method: opts.method ?? 'POST',
+        agent: false,
+        localAddress: opts.localAddress,
+        headers: { ...headersFor('1.0'), ...opts.headers },
+        timeout: 5_000,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
     req.on('error', reject);
     req.end(opts.body);
@@ -79,7 +93,11 @@ describe('the rate limit on the wire', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number.isInteger(Number(limited.retryAfter))).toBe(true);
-    expect(JSON.parse(limited.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: RATE_LIMITED_CODE, message: expect.stringContaining('too many requests') } });
+    expect(JSON.parse(limited.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: RATE_LIMITED_CODE, message: expect.stringContaining('too many requests') },
+    });
     const rest = await send(agent.url, { path: '/tasks/none', method: 'GET' });
     expect(rest.status).toBe(429);
     expect(JSON.parse(rest.body)).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
@@ -97,7 +115,11 @@ describe('the rate limit on the wire', () => {
     const agent = await agentWith({ rateLimit: { requestsPerSecond: 0.5, burst: 1 }, requestTimeoutMs: 10_000 });
     expect((await send(agent.url, { body: GET_TASK })).status).toBe(200);
     const port = Number(new URL(agent.url).port);
-    const reply = await rawExchange(port, ['POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n'], { stopAtReply: true, boundMs: 3_000 });
+    const reply = await rawExchange(
+      port,
+      ['POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n'],
+      { stopAtReply: true, boundMs: 3_000 },
+    );
     expect(reply.status).toBe(429);
     expect(reply.data).toMatch(/\r\nRetry-After: \d+\r\n/i);
   });
@@ -106,7 +128,8 @@ describe('the rate limit on the wire', () => {
     const agent = await agentWith({ rateLimit: { requestsPerSecond: 0.5, burst: 1 } });
     expect((await send(agent.url, { body: GET_TASK })).status).toBe(200);
     const port = Number(new URL(agent.url).port);
-    const upgrade = 'GET /events?task=none HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
+    const upgrade =
+      'GET /events?task=none HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
     const reply = await rawExchange(port, [upgrade], { boundMs: 3_000 });
     expect(reply.status).toBe(429);
     expect(reply.data).toMatch(/\r\nRetry-After: \d+\r\n/i);

@@ -4,7 +4,13 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DOS_FAULTS, FAULTS, type AcceptanceFaultName, type DosFaultName, type FaultName } from '../rig/agent/faults.ts';
+import {
+  DOS_FAULTS,
+  FAULTS,
+  type AcceptanceFaultName,
+  type DosFaultName,
+  type FaultName,
+} from '../rig/agent/faults.ts';
 import { nestingDepth } from '../rig/protocol/jsonNesting.ts';
 import { HITL, inProcessAgent, spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
 import {
@@ -42,14 +48,19 @@ async function withFault<T>(fault: FaultName, observe: (url: string) => Promise<
 
 /** Starts a task (the default approve-prompt script unless `steps` is given) with a blocking send. */
 async function start(url: string, steps?: unknown[]): Promise<{ task: any; envelope: any }> {
-  const sent = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen, steps ? { data: scriptData(steps) } : {}) });
+  const sent = await rpc(url, gen, METHOD[gen].send, {
+    message: userMessage(gen, steps ? { data: scriptData(steps) } : {}),
+  });
   expect(sent.status).toBe(200);
   const task = taskOf(gen, sent.body.result);
   return { task, envelope: envelopeOf(task) };
 }
 
 function answer(url: string, taskId: string, promptId: string, payload: unknown, configuration?: object) {
-  return rpc(url, gen, METHOD[gen].send, { message: answerMessage(gen, taskId, promptId, payload), ...(configuration ? { configuration } : {}) });
+  return rpc(url, gen, METHOD[gen].send, {
+    message: answerMessage(gen, taskId, promptId, payload),
+    ...(configuration ? { configuration } : {}),
+  });
 }
 
 async function stateNow(url: string, taskId: string): Promise<string> {
@@ -80,7 +91,10 @@ function isContiguousFromOne(seqs: number[]): boolean {
  * the answer is sent to the first status event that leaves INPUT_REQUIRED (undefined if none comes
  * within `boundMs`).
  */
-async function timeToLeaveInputRequired(url: string, boundMs: number): Promise<{ answerStatus: number; ms?: number; taskId: string }> {
+async function timeToLeaveInputRequired(
+  url: string,
+  boundMs: number,
+): Promise<{ answerStatus: number; ms?: number; taskId: string }> {
   const { task, envelope } = await start(url);
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/events?task=${task.id}&since=0&version=${gen}`);
   try {
@@ -101,11 +115,16 @@ async function timeToLeaveInputRequired(url: string, boundMs: number): Promise<{
     const t0 = performance.now();
     const answered = await answer(url, task.id, envelope.prompt_id, { approved: true }, { returnImmediately: true });
     let t1: number | undefined;
-    const left = await waitFor(() => {
-      const leaving = frames.slice(promptAt() + 1).some((f) => f.event.statusUpdate && frameState(f) !== INPUT_REQUIRED);
-      if (leaving) t1 ??= performance.now();
-      return leaving;
-    }, Math.max(0, boundMs - (performance.now() - t0)));
+    const left = await waitFor(
+      () => {
+        const leaving = frames
+          .slice(promptAt() + 1)
+          .some((f) => f.event.statusUpdate && frameState(f) !== INPUT_REQUIRED);
+        if (leaving) t1 ??= performance.now();
+        return leaving;
+      },
+      Math.max(0, boundMs - (performance.now() - t0)),
+    );
     return { answerStatus: answered.status, ms: left ? t1! - t0 : undefined, taskId: task.id };
   } finally {
     ws.terminate();
@@ -135,7 +154,9 @@ async function replayAcrossRestart(faults: FaultName[]): Promise<{ before: Repla
   try {
     children.push(await spawnAgent(args));
     const { task, envelope } = await start(children[0].url);
-    const before = (await replayFrames(children[0].url, task.id, { until: (fs) => fs.some((f) => frameState(f) === INPUT_REQUIRED) })).frames;
+    const before = (
+      await replayFrames(children[0].url, task.id, { until: (fs) => fs.some((f) => frameState(f) === INPUT_REQUIRED) })
+    ).frames;
     children[0].child.kill('SIGTERM');
     expect(await children[0].exited).toBe(0);
     children.push(await spawnAgent(args));
@@ -175,26 +196,52 @@ const proofs = {
     const observe = async (url: string) => {
       const { task, envelope } = await start(url);
       const res = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
-      return { status: res.status, errors: res.body.error?.data?.validation_errors, state: await stateNow(url, task.id) };
+      return {
+        status: res.status,
+        errors: res.body.error?.data?.validation_errors,
+        state: await stateNow(url, task.id),
+      };
     };
     const [broken, holds] = await Promise.all([withFault('skip-validation', observe), observe(correct.url)]);
     expect(broken).toEqual({ status: 200, errors: undefined, state: 'TASK_STATE_COMPLETED' });
-    expect(holds).toEqual({ status: 422, errors: [{ path: '/approved', keyword: 'type', message: 'must be boolean' }], state: INPUT_REQUIRED });
+    expect(holds).toEqual({
+      status: 422,
+      errors: [{ path: '/approved', keyword: 'type', message: 'must be boolean' }],
+      state: INPUT_REQUIRED,
+    });
   },
 
   'validation-errors-elsewhere': async () => {
     const observe = async (url: string) => {
       const { task, envelope } = await start(url);
       const res = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
-      return { status: res.status, code: res.body.error?.code, data: res.body.error?.data, promptId: envelope.prompt_id };
+      return {
+        status: res.status,
+        code: res.body.error?.code,
+        data: res.body.error?.data,
+        promptId: envelope.prompt_id,
+      };
     };
-    const [broken, holds] = await Promise.all([withFault('validation-errors-elsewhere', observe), observe(correct.url)]);
+    const [broken, holds] = await Promise.all([
+      withFault('validation-errors-elsewhere', observe),
+      observe(correct.url),
+    ]);
     const errors = [{ path: '/approved', keyword: 'type', message: 'must be boolean' }];
     // The contract's examples/invalid-response-422.json: {extension, prompt_id, validation_errors}.
-    expect(holds).toEqual({ status: 422, code: -32011, data: { extension: HITL, prompt_id: holds.promptId, validation_errors: errors }, promptId: holds.promptId });
+    expect(holds).toEqual({
+      status: 422,
+      code: -32011,
+      data: { extension: HITL, prompt_id: holds.promptId, validation_errors: errors },
+      promptId: holds.promptId,
+    });
     expect(broken.status).toBe(422);
     expect(broken.data).toEqual([
-      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'hitl_response_invalid', domain: HITL, metadata: { prompt_id: broken.promptId, validation_errors: JSON.stringify(errors) } },
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'hitl_response_invalid',
+        domain: HITL,
+        metadata: { prompt_id: broken.promptId, validation_errors: JSON.stringify(errors) },
+      },
     ]);
   },
 
@@ -225,7 +272,10 @@ const proofs = {
 
   'emit-oversized-schema': async () => {
     const observe = async (url: string, bytes: number) => {
-      const { task, envelope } = await start(url, [{ prompt: { text: 'Big?', response_schema: schemaOfBytes(bytes) } }, { complete: {} }]);
+      const { task, envelope } = await start(url, [
+        { prompt: { text: 'Big?', response_schema: schemaOfBytes(bytes) } },
+        { complete: {} },
+      ]);
       return {
         state: stateOf(gen, task),
         emittedBytes: envelope ? Buffer.byteLength(JSON.stringify(envelope.response_schema)) : undefined,
@@ -250,9 +300,17 @@ const proofs = {
     const deep = { tree: nested(32) };
     expect(nestingDepth(deep)).toBe(33);
     const observe = async (url: string) => {
-      const { task, envelope } = await start(url, [{ prompt: { text: 'Tree?', response_schema: anyTree } }, { complete: {} }]);
+      const { task, envelope } = await start(url, [
+        { prompt: { text: 'Tree?', response_schema: anyTree } },
+        { complete: {} },
+      ]);
       const res = await answer(url, task.id, envelope.prompt_id, deep);
-      return { task, envelope, status: res.status, keywords: res.body.error?.data?.validation_errors?.map((e: any) => e.keyword) };
+      return {
+        task,
+        envelope,
+        status: res.status,
+        keywords: res.body.error?.data?.validation_errors?.map((e: any) => e.keyword),
+      };
     };
     const [broken, holds] = await Promise.all([withFault('no-depth-limit', observe), observe(correct.url)]);
     expect({ status: broken.status, keywords: broken.keywords }).toEqual({ status: 200, keywords: undefined });
@@ -288,7 +346,10 @@ const proofs = {
   },
 
   'reuse-prompt-id': async () => {
-    const observe = async (url: string) => [(await start(url)).envelope.prompt_id, (await start(url)).envelope.prompt_id];
+    const observe = async (url: string) => [
+      (await start(url)).envelope.prompt_id,
+      (await start(url)).envelope.prompt_id,
+    ];
     const [broken, holds] = await Promise.all([withFault('reuse-prompt-id', observe), observe(correct.url)]);
     expect(broken[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(broken[1]).toBe(broken[0]);
@@ -311,12 +372,27 @@ const proofs = {
       };
     };
     const [broken, holds] = await Promise.all([withFault('no-extension-echo', observe), observe(correct.url)]);
-    expect(broken).toEqual({ envelope: true, streamed: 'text/event-stream', blocking: null, streaming: null, v03: null });
-    expect(holds).toEqual({ envelope: true, streamed: 'text/event-stream', blocking: HITL, streaming: HITL, v03: HITL });
+    expect(broken).toEqual({
+      envelope: true,
+      streamed: 'text/event-stream',
+      blocking: null,
+      streaming: null,
+      v03: null,
+    });
+    expect(holds).toEqual({
+      envelope: true,
+      streamed: 'text/event-stream',
+      blocking: HITL,
+      streaming: HITL,
+      v03: HITL,
+    });
   },
 
   'envelope-extra-field': async () => {
-    const [broken, holds] = await Promise.all([withFault('envelope-extra-field', (url) => start(url)), start(correct.url)]);
+    const [broken, holds] = await Promise.all([
+      withFault('envelope-extra-field', (url) => start(url)),
+      start(correct.url),
+    ]);
     expect(Object.keys(broken.envelope).sort()).toEqual(['prompt', 'prompt_id', 'render_hint', 'response_schema']);
     expect(Object.keys(holds.envelope).sort()).toEqual(['prompt', 'prompt_id', 'response_schema']);
   },
@@ -326,7 +402,10 @@ const proofs = {
       const sent = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen) }, false);
       return envelopeOf(taskOf(gen, sent.body.result)) !== undefined;
     };
-    const [broken, holds] = await Promise.all([withFault('envelope-without-activation', observe), observe(correct.url)]);
+    const [broken, holds] = await Promise.all([
+      withFault('envelope-without-activation', observe),
+      observe(correct.url),
+    ]);
     expect(broken).toBe(true);
     expect(holds).toBe(false);
   },
@@ -359,7 +438,11 @@ const proofs = {
 describe('fault flags: each breaks its guarantee, which holds without it', () => {
   it('has a proof for every flag in faults.ts (the acceptance-* ones in agentAcceptanceFaults.test.ts, the DoS ones in agentDosFaults.test.ts)', () => {
     const dos: readonly string[] = DOS_FAULTS;
-    expect(Object.keys(proofs).sort()).toEqual(Object.keys(FAULTS).filter((f) => !f.startsWith('acceptance-') && !dos.includes(f)).sort());
+    expect(Object.keys(proofs).sort()).toEqual(
+      Object.keys(FAULTS)
+        .filter((f) => !f.startsWith('acceptance-') && !dos.includes(f))
+        .sort(),
+    );
   });
   for (const [fault, proof] of Object.entries(proofs)) {
     it(`${fault}: ${FAULTS[fault as FaultName]}`, proof);

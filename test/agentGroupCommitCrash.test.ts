@@ -25,10 +25,23 @@ describe('group commit and kill -9', () => {
       // Bounded: each client stops at the kill (or after 2,000 sends if the kill never comes).
       for (let i = 0; i < 2_000 && !killed; i += 1) {
         const blocking = (i + k) % 2 === 0;
-        const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: METHOD[gen].send, params: { message: userMessage(gen, { messageId: 'tck-complete-task-1' }), configuration: { returnImmediately: !blocking } } });
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: METHOD[gen].send,
+          params: {
+            message: userMessage(gen, { messageId: 'tck-complete-task-1' }),
+            configuration: { returnImmediately: !blocking },
+          },
+        });
         let reply: any;
         try {
-          const res = await fetch(agent.url, { method: 'POST', headers: headersFor(gen), body, signal: AbortSignal.timeout(10_000) });
+          const res = await fetch(agent.url, {
+            method: 'POST',
+            headers: headersFor(gen),
+            body,
+            signal: AbortSignal.timeout(10_000),
+          });
           reply = await res.json();
         } catch {
           return; // the kill cut this request: it was never acknowledged
@@ -52,7 +65,8 @@ describe('group commit and kill -9', () => {
     for (const [id, state] of acknowledged) {
       const got = await rpc(again.url, gen, METHOD[gen].get, { id });
       const stored = got.body.result?.status?.state as string | undefined;
-      if (stored === undefined || order.indexOf(stored) < order.indexOf(state)) missing.push(`${id}: acknowledged ${state}, stored ${stored ?? 'nothing'}`);
+      if (stored === undefined || order.indexOf(stored) < order.indexOf(state))
+        missing.push(`${id}: acknowledged ${state}, stored ${stored ?? 'nothing'}`);
     }
     expect(missing).toEqual([]);
   }, 60_000);

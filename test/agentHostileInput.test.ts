@@ -35,13 +35,19 @@ function nestedPayloadText(levels: number): string {
 
 async function answerRaw(taskId: string, promptId: string, payloadText: string) {
   const body = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"deep","role":"ROLE_USER","taskId":"${taskId}","parts":[{"text":"a"}],"metadata":{"hitl_response_for":{"prompt_id":"${promptId}","payload":${payloadText}}}}}}`;
-  const res = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': HITL }, body });
+  const res = await fetch(agent.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': HITL },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 }
 
 async function startPrompt(schema: unknown) {
   const sent = await rpc(agent.url, '1.0', 'SendMessage', {
-    message: userMessage('1.0', { data: scriptData([{ prompt: { text: 'Q?', response_schema: schema } }, { complete: {} }]) }),
+    message: userMessage('1.0', {
+      data: scriptData([{ prompt: { text: 'Q?', response_schema: schema } }, { complete: {} }]),
+    }),
   });
   expect(sent.status).toBe(200);
   return sent.body.result.task;
@@ -58,7 +64,9 @@ describe('response_schema bounds at emission (S-2)', () => {
     const task = await startPrompt(schemaOfSize(bytes));
     expect(task.status.state).toBe('TASK_STATE_FAILED');
     expect(envelopeOf(task)).toBeUndefined();
-    expect(task.status.message.parts[0].text).toContain(`${bytes} bytes serialized; hitl-prompt/v1 S-2 allows at most 65536`);
+    expect(task.status.message.parts[0].text).toContain(
+      `${bytes} bytes serialized; hitl-prompt/v1 S-2 allows at most 65536`,
+    );
   });
 
   it('emits a schema nested 32 subschemas deep and refuses 33', async () => {
@@ -99,20 +107,27 @@ describe('payload depth', () => {
     expect(answer.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it.each([33, 1_000, 100_000])('refuses a payload nested %i levels with a clear 422, and the agent still answers', async (levels) => {
-    const task = await startPrompt(openSchema);
-    const started = performance.now();
-    const answer = await answerRaw(task.id, envelopeOf(task).prompt_id, nestedPayloadText(levels));
-    expect(performance.now() - started).toBeLessThan(5_000);
-    expect(answer.status).toBe(422);
-    expect(answer.body.error.code).toBe(-32011);
-    expect(answer.body.error.data.validation_errors).toEqual([{ path: '', keyword: 'maxDepth', message: 'must NOT nest deeper than 32 levels' }]);
-    const probe = await rpc(agent.url, '1.0', 'GetTask', { id: task.id });
-    expect(probe.body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-  });
+  it.each([33, 1_000, 100_000])(
+    'refuses a payload nested %i levels with a clear 422, and the agent still answers',
+    async (levels) => {
+      const task = await startPrompt(openSchema);
+      const started = performance.now();
+      const answer = await answerRaw(task.id, envelopeOf(task).prompt_id, nestedPayloadText(levels));
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(answer.status).toBe(422);
+      expect(answer.body.error.code).toBe(-32011);
+      expect(answer.body.error.data.validation_errors).toEqual([
+        { path: '', keyword: 'maxDepth', message: 'must NOT nest deeper than 32 levels' },
+      ]);
+      const probe = await rpc(agent.url, '1.0', 'GetTask', { id: task.id });
+      expect(probe.body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    },
+  );
 
   it('refuses a deeply nested first message that is not an answer with invalid params', async () => {
-    const answer = await rpc(agent.url, '1.0', 'SendMessage', { message: userMessage('1.0', { data: JSON.parse(nestedPayloadText(200)) }) });
+    const answer = await rpc(agent.url, '1.0', 'SendMessage', {
+      message: userMessage('1.0', { data: JSON.parse(nestedPayloadText(200)) }),
+    });
     expect(answer.body.error.code).toBe(-32602);
     expect(answer.body.error.message).toContain('deeper than 128');
   });
@@ -120,7 +135,11 @@ describe('payload depth', () => {
 
 describe('request bounds', () => {
   it('answers 413 beyond 1 MiB without reading the rest', async () => {
-    const res = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1_048_577) });
+    const res = await fetch(agent.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(1_048_577),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).error.message).toContain('1048576');
   });
@@ -139,7 +158,8 @@ describe('request bounds', () => {
   });
 
   it('parse errors, batches and non-2.0 requests get JSON-RPC errors', async () => {
-    const post = (body: string) => fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.json());
+    const post = (body: string) =>
+      fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.json());
     expect((await post('{nope')).error.code).toBe(-32700);
     expect((await post('[]')).error.code).toBe(-32600);
     expect((await post('{"id":1,"method":"message/send"}')).error.code).toBe(-32600);
@@ -151,7 +171,12 @@ describe('duplicate answers under concurrency', () => {
     const task = await startPrompt({ type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } });
     const promptId = envelopeOf(task).prompt_id;
     const answers = await Promise.all(
-      Array.from({ length: 200 }, () => rpc(agent.url, '1.0', 'SendMessage', { message: answerMessage('1.0', task.id, promptId, { ok: true }), configuration: { returnImmediately: true } })),
+      Array.from({ length: 200 }, () =>
+        rpc(agent.url, '1.0', 'SendMessage', {
+          message: answerMessage('1.0', task.id, promptId, { ok: true }),
+          configuration: { returnImmediately: true },
+        }),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);

@@ -18,7 +18,8 @@ afterAll(async () => {
   await agent.exited;
 });
 
-const UPGRADE = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+const UPGRADE =
+  'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
 
 /** Targets no URL parser should be trusted with. */
 const HOSTILE_TARGETS = [
@@ -70,7 +71,10 @@ describe('hostile request targets (issue 9 item 8)', () => {
     'upgrade to %s: a 4xx (or a WebSocket closed with 44xx), and the agent lives',
     async (_label, target) => {
       // Ends at a plain reply, or at the first 4 bytes of a close frame after a 101.
-      const done = (data: string) => (data.startsWith('HTTP/1.1 101') ? data.length >= data.indexOf('\r\n\r\n') + 8 && data.includes('\r\n\r\n') : data.includes('\r\n\r\n'));
+      const done = (data: string) =>
+        data.startsWith('HTTP/1.1 101')
+          ? data.length >= data.indexOf('\r\n\r\n') + 8 && data.includes('\r\n\r\n')
+          : data.includes('\r\n\r\n');
       const reply = await rawExchange(port, [requestText('GET', target, UPGRADE)], { boundMs: 5_000, stopWhen: done });
       if (reply.status === 101) {
         // A parseable /events target: the replay plane refuses it in its own terms (README: 4400/4404).
@@ -116,13 +120,21 @@ describe('hostile request targets (issue 9 item 8)', () => {
         const card = await rawExchange(port, [requestText('GET', path, '', host)], { boundMs: 5_000 });
         expect(card.status, card.statusLine).toBeLessThan(500);
         if (card.status === 200) {
-          const parsed = JSON.parse(card.data.slice(card.data.indexOf('\r\n\r\n') + 4)) as { url?: string; supportedInterfaces: Array<{ url: string }> };
-          const urls = [...parsed.supportedInterfaces.map((i) => i.url), ...(parsed.url === undefined ? [] : [parsed.url])];
+          const parsed = JSON.parse(card.data.slice(card.data.indexOf('\r\n\r\n') + 4)) as {
+            url?: string;
+            supportedInterfaces: Array<{ url: string }>;
+          };
+          const urls = [
+            ...parsed.supportedInterfaces.map((i) => i.url),
+            ...(parsed.url === undefined ? [] : [parsed.url]),
+          ];
           expect(urls.length, path).toBeGreaterThan(0);
           for (const url of urls) expect(() => new URL(url)).not.toThrow();
         }
       }
-      const upgrade = await rawExchange(port, [requestText('GET', '/events?task=nope', UPGRADE, host)], { stopAtReply: true });
+      const upgrade = await rawExchange(port, [requestText('GET', '/events?task=nope', UPGRADE, host)], {
+        stopAtReply: true,
+      });
       expect(upgrade.status === undefined || upgrade.status < 500, upgrade.statusLine).toBe(true);
       await expectAlive(`Host ${host.slice(0, 20)}`);
     },
@@ -147,15 +159,47 @@ describe('hostile request targets (issue 9 item 8)', () => {
     // A fixed-seed LCG, so a failure names a target that can be replayed.
     let seed = 0x9e3779b9;
     const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
-    const alphabet = ['/', '//', '%', '%E0', '%A4', '%ZZ', '[', ']', ':', '@', '?', '&', '=', '#', '.', '..', 'events', 'tasks', 'task=', 'since=', 'http:', '\\', 'ÿ', ':cancel', '~'];
+    const alphabet = [
+      '/',
+      '//',
+      '%',
+      '%E0',
+      '%A4',
+      '%ZZ',
+      '[',
+      ']',
+      ':',
+      '@',
+      '?',
+      '&',
+      '=',
+      '#',
+      '.',
+      '..',
+      'events',
+      'tasks',
+      'task=',
+      'since=',
+      'http:',
+      '\\',
+      'ÿ',
+      ':cancel',
+      '~',
+    ];
     const seen: string[] = [];
     for (let i = 0; i < 150; i++) {
       const parts = Array.from({ length: 1 + (next() % 12) }, () => alphabet[next() % alphabet.length]);
       const target = (next() % 4 === 0 ? '' : '/') + parts.join('');
       for (const extra of ['', UPGRADE]) {
-        const reply = await rawExchange(port, [requestText('GET', target, extra)], { stopAtReply: true, boundMs: 2_000 });
+        const reply = await rawExchange(port, [requestText('GET', target, extra)], {
+          stopAtReply: true,
+          boundMs: 2_000,
+        });
         seen.push(`${reply.status ?? 'none'}`);
-        expect(reply.status === undefined || reply.status < 500, `${extra ? 'upgrade' : 'GET'} ${JSON.stringify(target)}: ${reply.statusLine}`).toBe(true);
+        expect(
+          reply.status === undefined || reply.status < 500,
+          `${extra ? 'upgrade' : 'GET'} ${JSON.stringify(target)}: ${reply.statusLine}`,
+        ).toBe(true);
       }
     }
     expect(seen.filter((s) => s !== 'none').length).toBeGreaterThan(250);
@@ -168,7 +212,10 @@ describe('hostile request targets (issue 9 item 8)', () => {
     const huge = Buffer.from([0x82, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4]);
     for (const target of ['/events?task=nope', '/events', '/events?task=x&since=-1']) {
       for (const frame of [unmasked, reserved, huge]) {
-        const reply = await rawExchange(port, [requestText('GET', target, UPGRADE), frame], { gapMs: 20, boundMs: 1_000 });
+        const reply = await rawExchange(port, [requestText('GET', target, UPGRADE), frame], {
+          gapMs: 20,
+          boundMs: 1_000,
+        });
         expect(reply.status).toBe(101);
       }
     }
@@ -182,6 +229,8 @@ describe('hostile request targets (issue 9 item 8)', () => {
   afterAll(() => {
     const sorted = [...probeTimes].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]?.toFixed(1);
-    process.stderr.write(`agentHostileTargets: ${sorted.length} health probes, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms\n`);
+    process.stderr.write(
+      `agentHostileTargets: ${sorted.length} health probes, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms\n`,
+    );
   });
 });

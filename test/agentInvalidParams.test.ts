@@ -10,7 +10,11 @@ let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 let taskId: string;
 beforeAll(async () => {
   agent = await inProcessAgent();
-  const sent = await rpc(agent.url, '1.0', 'SendMessage', { message: userMessage('1.0', { data: scriptData([{ prompt: { text: 'Q?', response_schema: { type: 'object' } } }]) }) });
+  const sent = await rpc(agent.url, '1.0', 'SendMessage', {
+    message: userMessage('1.0', {
+      data: scriptData([{ prompt: { text: 'Q?', response_schema: { type: 'object' } } }]),
+    }),
+  });
   taskId = sent.body.result.task.id;
 });
 afterAll(async () => agent.cleanup());
@@ -42,8 +46,16 @@ const BAD_V1: Array<[string, string, () => unknown]> = [
   ['GetTask params a string', 'GetTask', () => 'x'],
   ['CancelTask id missing', 'CancelTask', () => ({})],
   ['SubscribeToTask id an array', 'SubscribeToTask', () => ({ id: ['a'] })],
-  ['SendMessage configuration.historyLength negative', 'SendMessage', () => ({ message: userMessage('1.0'), configuration: { historyLength: -3 } })],
-  ['SendMessage configuration.historyLength huge', 'SendMessage', () => ({ message: userMessage('1.0'), configuration: { historyLength: 1e300 } })],
+  [
+    'SendMessage configuration.historyLength negative',
+    'SendMessage',
+    () => ({ message: userMessage('1.0'), configuration: { historyLength: -3 } }),
+  ],
+  [
+    'SendMessage configuration.historyLength huge',
+    'SendMessage',
+    () => ({ message: userMessage('1.0'), configuration: { historyLength: 1e300 } }),
+  ],
   ['SendMessage configuration a string', 'SendMessage', () => ({ message: userMessage('1.0'), configuration: 'fast' })],
   ['SendMessage message missing', 'SendMessage', () => ({})],
 ];
@@ -78,11 +90,17 @@ describe('invalid params are -32602, never -32603 (issue 9 item 14)', () => {
     expect((await list({ pageSize: 0 })).result.pageSize).toBe(50);
     expect((await list({ pageSize: 1_000 })).result.pageSize).toBe(100);
     expect((await list({ pageToken: '999999999999999' })).result.tasks).toEqual([]);
-    expect((await list({ pageToken: '', status: 'TASK_STATE_INPUT_REQUIRED', historyLength: 0 })).result.tasks[0].history).toEqual([]);
-    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: 2 ** 31 - 1 })).body.result.id).toBe(taskId);
+    expect(
+      (await list({ pageToken: '', status: 'TASK_STATE_INPUT_REQUIRED', historyLength: 0 })).result.tasks[0].history,
+    ).toEqual([]);
+    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: 2 ** 31 - 1 })).body.result.id).toBe(
+      taskId,
+    );
     // ProtoJSON accepts int32 as a decimal string.
     expect((await list({ pageSize: '7' })).result.pageSize).toBe(7);
-    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: '1' })).body.result.history).toHaveLength(1);
+    expect(
+      (await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: '1' })).body.result.history,
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -111,7 +129,11 @@ describe('a body that is not UTF-8 is refused (issue 9 item 14)', () => {
   bad[bad.indexOf('X')] = 0xff;
 
   it('JSON-RPC: -32700 parse error, not a call with U+FFFD in it', async () => {
-    const res = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: bad });
+    const res = await fetch(agent.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: bad,
+    });
     const body = await res.json();
     expect(body.error?.code, JSON.stringify(body)).toBe(-32700);
     expect(body.error.message).toContain('UTF-8');
@@ -154,8 +176,15 @@ describe('under a stream of invalid requests', () => {
     let sent = 0;
     const attacker = async (n: number) => {
       for (let i = 0; !stop; i++) {
-        const body = (n + i) % 2 ? `{"jsonrpc":"2.0","id":${i},"method":"ListTasks","params":{"pageToken":"${HUGE}"}}` : Buffer.from([0x7b, 0xff, 0x7d]);
-        const res = await fetch(child.url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body });
+        const body =
+          (n + i) % 2
+            ? `{"jsonrpc":"2.0","id":${i},"method":"ListTasks","params":{"pageToken":"${HUGE}"}}`
+            : Buffer.from([0x7b, 0xff, 0x7d]);
+        const res = await fetch(child.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+          body,
+        });
         codes.add(((await res.json()) as any).error?.code);
         sent++;
       }
@@ -170,7 +199,9 @@ describe('under a stream of invalid requests', () => {
       stop = true;
       await Promise.all(attackers);
       const sorted = [...probes].sort((a, b) => a - b);
-      process.stderr.write(`agentInvalidParams: ${sent} invalid calls; probes during them: ${probes.map((t) => t.toFixed(1)).join(', ')} ms\n`);
+      process.stderr.write(
+        `agentInvalidParams: ${sent} invalid calls; probes during them: ${probes.map((t) => t.toFixed(1)).join(', ')} ms\n`,
+      );
       expect(sorted[4], `probes: ${probes.map((t) => t.toFixed(1)).join(', ')}`).toBeLessThan(100);
       expect(codes).toEqual(new Set([-32602, -32700]));
       expect(child.child.exitCode).toBeNull();

@@ -31,7 +31,8 @@ describe('agent /metrics', () => {
     const before = await scrape();
     expect(before.get('a2a_agent_tasks{state="TASK_STATE_INPUT_REQUIRED"}')).toBe(0);
     expect(before.get('a2a_agent_open_prompts')).toBe(0);
-    for (const outcome of ['accepted', 'conflict', 'invalid', 'error']) expect(before.get(`a2a_agent_answers_total{outcome="${outcome}"}`)).toBe(0);
+    for (const outcome of ['accepted', 'conflict', 'invalid', 'error'])
+      expect(before.get(`a2a_agent_answers_total{outcome="${outcome}"}`)).toBe(0);
     expect(before.get('a2a_agent_resume_latency_seconds_count')).toBe(0);
     expect(before.get('a2a_agent_outbox_events_total')).toBe(0);
     expect(before.has('a2a_agent_process_resident_memory_bytes')).toBe(true);
@@ -45,9 +46,14 @@ describe('agent /metrics', () => {
     // Created, WORKING, INPUT_REQUIRED.
     expect(parked.get('a2a_agent_outbox_events_total')).toBe(3);
 
-    const answer = (payload: unknown) => rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, promptId, payload) });
+    const answer = (payload: unknown) =>
+      rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, promptId, payload) });
     expect((await answer({ approved: 'yes' })).status).toBe(422);
-    const malformed = userMessage(gen, { taskId: task.id, text: 'answer', metadata: { hitl_response_for: { payload: {} } } });
+    const malformed = userMessage(gen, {
+      taskId: task.id,
+      text: 'answer',
+      metadata: { hitl_response_for: { payload: {} } },
+    });
     expect((await rpc(agent.url, gen, METHOD[gen].send, { message: malformed })).body.error.code).toBe(-32602);
     expect((await answer({ approved: true })).status).toBe(200);
     expect((await answer({ approved: false })).status).toBe(409);

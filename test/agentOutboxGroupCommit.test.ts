@@ -31,8 +31,10 @@ function setUp() {
     outbox.close();
     db.cleanup();
   });
-  const storedTasks = (id: string) => (other.prepare('SELECT COUNT(*) AS n FROM tasks WHERE id = ?').get(id) as { n: number }).n;
-  const storedEvents = (id: string) => (other.prepare('SELECT COUNT(*) AS n FROM events WHERE task_id = ?').get(id) as { n: number }).n;
+  const storedTasks = (id: string) =>
+    (other.prepare('SELECT COUNT(*) AS n FROM tasks WHERE id = ?').get(id) as { n: number }).n;
+  const storedEvents = (id: string) =>
+    (other.prepare('SELECT COUNT(*) AS n FROM events WHERE task_id = ?').get(id) as { n: number }).n;
   return { outbox, engine, storedTasks, storedEvents };
 }
 
@@ -88,16 +90,25 @@ describe('group commit', () => {
     const { outbox, engine, storedEvents } = setUp();
     const seen: Array<{ seq: number; stored: number; uncommitted: boolean }> = [];
     const row = engine.createTask(message('tck-complete-task-1'), scriptFor(message('tck-complete-task-1')), false);
-    engine.events.subscribe(row.task.id, (event) => seen.push({ seq: event.seq, stored: storedEvents(row.task.id), uncommitted: outbox.uncommitted }));
+    engine.events.subscribe(row.task.id, (event) =>
+      seen.push({ seq: event.seq, stored: storedEvents(row.task.id), uncommitted: outbox.uncommitted }),
+    );
     expect(seen).toEqual([]);
     await engine.settled(row.task.id);
     // Every event was visible to the other connection when it was published.
     expect(seen.length).toBeGreaterThanOrEqual(2);
     for (const s of seen) expect(s.stored).toBeGreaterThanOrEqual(s.seq);
     const before = seen.length;
-    expect(() => engine.commit(engine.getRow(row.task.id), () => {}, (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }), () => {
-      throw new Error('rolled back');
-    })).toThrow('rolled back');
+    expect(() =>
+      engine.commit(
+        engine.getRow(row.task.id),
+        () => {},
+        (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
+        () => {
+          throw new Error('rolled back');
+        },
+      ),
+    ).toThrow('rolled back');
     outbox.commitBatch();
     expect(seen.length).toBe(before);
     expect(storedEvents(row.task.id)).toBe(seen[seen.length - 1].seq);
@@ -109,7 +120,11 @@ describe('group commit', () => {
     const ran: number[] = [];
     let second = '';
     // A write from work that runs after the same commit opens a new batch: whenIdle waits for it too.
-    outbox.afterCommit(() => (second = engine.createTask(message('tck-complete-task-1'), scriptFor(message('tck-complete-task-1')), false).task.id));
+    outbox.afterCommit(
+      () =>
+        (second = engine.createTask(message('tck-complete-task-1'), scriptFor(message('tck-complete-task-1')), false)
+          .task.id),
+    );
     outbox.whenIdle(() => ran.push(storedTasks(row.task.id) + storedTasks(second)));
     outbox.commitBatch();
     expect(ran).toEqual([]);

@@ -24,8 +24,18 @@ describe('outbox migration', () => {
       { messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
       { messageId: 'a1', role: 'ROLE_AGENT', parts: [{ text: 'Q?' }] },
     ];
-    const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: history[1] }, history, artifacts: [{ artifactId: 'r1', parts: [{ text: 'x' }] }] };
-    old.prepare(`INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq) VALUES ('t1', 'TASK_STATE_INPUT_REQUIRED', ?, '{"steps":[]}', 1, 1, 3)`).run(JSON.stringify(task));
+    const task = {
+      id: 't1',
+      contextId: 'c1',
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', message: history[1] },
+      history,
+      artifacts: [{ artifactId: 'r1', parts: [{ text: 'x' }] }],
+    };
+    old
+      .prepare(
+        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq) VALUES ('t1', 'TASK_STATE_INPUT_REQUIRED', ?, '{"steps":[]}', 1, 1, 3)`,
+      )
+      .run(JSON.stringify(task));
     old.close();
 
     const outbox = new Outbox(db.path);

@@ -29,14 +29,19 @@ function setUp(cache?: TaskCacheLimits) {
 }
 
 const message = (id: string, text = 'hi'): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
-const status = (engine: TaskEngine) => (task: { id: string; contextId: string; status: unknown }) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }) as never;
+const status = (engine: TaskEngine) => (task: { id: string; contextId: string; status: unknown }) =>
+  ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }) as never;
 
 describe('task-row cache', () => {
   it('keeps at most `rows` rows, and a dropped row reads back whole and continues gap-free', async () => {
     const { outbox, engine } = setUp({ rows: 3, bytes: 1 << 30 });
     const ids: string[] = [];
     for (let i = 0; i < 10; i += 1) {
-      const row = engine.createTask(message(`tck-complete-task-${i}`), scriptFor(message('tck-complete-task-1')), false);
+      const row = engine.createTask(
+        message(`tck-complete-task-${i}`),
+        scriptFor(message('tck-complete-task-1')),
+        false,
+      );
       ids.push(row.task.id);
       await engine.settled(row.task.id);
       expect(outbox.cachedRows).toBeLessThanOrEqual(3);
@@ -47,18 +52,28 @@ describe('task-row cache', () => {
     expect(first.historyCount).toBeGreaterThan(0);
     engine.commit(first, () => {}, status(engine));
     outbox.commitBatch();
-    expect(outbox.eventsSince(ids[0], 0).map((e) => e.seq)).toEqual(Array.from({ length: first.lastSeq }, (_, i) => i + 1));
+    expect(outbox.eventsSince(ids[0], 0).map((e) => e.seq)).toEqual(
+      Array.from({ length: first.lastSeq }, (_, i) => i + 1),
+    );
   });
 
   it('keeps rows within `bytes` (the newest always stays)', async () => {
     const { outbox, engine } = setUp({ rows: 1000, bytes: 20_000 });
     for (let i = 0; i < 8; i += 1) {
-      const row = engine.createTask(message(`m${i}`, 'x'.repeat(100)), scriptFor(message('tck-complete-task-1')), false);
+      const row = engine.createTask(
+        message(`m${i}`, 'x'.repeat(100)),
+        scriptFor(message('tck-complete-task-1')),
+        false,
+      );
       // A big artifact per task: the byte bound, not the row bound, decides.
-      engine.commit(row, (task) => {
-        task.artifacts.push({ artifactId: `a${i}`, parts: [{ text: 'y'.repeat(9_000) }] });
-        outbox.putArtifact(task.id, 0, task.artifacts[0]);
-      }, status(engine));
+      engine.commit(
+        row,
+        (task) => {
+          task.artifacts.push({ artifactId: `a${i}`, parts: [{ text: 'y'.repeat(9_000) }] });
+          outbox.putArtifact(task.id, 0, task.artifacts[0]);
+        },
+        status(engine),
+      );
       expect(outbox.cachedRows).toBeLessThanOrEqual(2);
       expect(outbox.cachedRows).toBeGreaterThanOrEqual(1);
     }
@@ -69,11 +84,18 @@ describe('task-row cache', () => {
     const { outbox, engine } = setUp();
     const row = engine.createTask(message('m1'), scriptFor(message('tck-complete-task-1')), false);
     const seq = row.lastSeq;
-    expect(() => engine.commit(row, (task) => {
-      task.status = { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() };
-    }, status(engine), () => {
-      throw new Error('rolled back');
-    })).toThrow('rolled back');
+    expect(() =>
+      engine.commit(
+        row,
+        (task) => {
+          task.status = { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() };
+        },
+        status(engine),
+        () => {
+          throw new Error('rolled back');
+        },
+      ),
+    ).toThrow('rolled back');
     const again = outbox.getTask(row.task.id)!;
     expect(again).not.toBe(row);
     expect(again.lastSeq).toBe(seq);

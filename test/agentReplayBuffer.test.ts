@@ -44,7 +44,10 @@ describe('replay socket output bound', () => {
   it('terminates a non-reading replay reader past the bound without queueing the rest', async () => {
     const db = tempDbPath();
     const outbox = new Outbox(db.path);
-    const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set(), undefined, { ...DEFAULT_AGENT_LIMITS, maxStreamBufferBytes: 100_000 });
+    const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set(), undefined, {
+      ...DEFAULT_AGENT_LIMITS,
+      maxStreamBufferBytes: 100_000,
+    });
     const plane = new ReplayPlane(engine, () => []);
     cleanups.push(() => {
       plane.close();
@@ -53,19 +56,31 @@ describe('replay socket output bound', () => {
       db.cleanup();
     });
     // A small script whose events are big: each artifact repeats the ~50 KB answer.
-    const steps = [{ prompt: { text: 'Q?', response_schema: { type: 'object' } } }, ...Array.from({ length: 12 }, () => ({ artifact: { text: '{{answer}}' } })), { complete: {} }];
+    const steps = [
+      { prompt: { text: 'Q?', response_schema: { type: 'object' } } },
+      ...Array.from({ length: 12 }, () => ({ artifact: { text: '{{answer}}' } })),
+      { complete: {} },
+    ];
     const message: Message = { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { 'a2a-rig/script': { steps } } }] };
     const row = engine.createTask(message, scriptFor(message), true);
     await engine.settled(row.task.id);
     const promptId = outbox.openPromptOf(row.task.id)!.promptId;
-    const reply: Message = { messageId: 'm2', role: 'ROLE_USER', taskId: row.task.id, parts: [{ text: 'a' }], metadata: { [HITL_RESPONSE_KEY]: { prompt_id: promptId, payload: { s: 'b'.repeat(50_000) } } } };
+    const reply: Message = {
+      messageId: 'm2',
+      role: 'ROLE_USER',
+      taskId: row.task.id,
+      parts: [{ text: 'a' }],
+      metadata: { [HITL_RESPONSE_KEY]: { prompt_id: promptId, payload: { s: 'b'.repeat(50_000) } } },
+    };
     continueTask(engine, reply, true);
     expect((await engine.settled(row.task.id)).status.state).toBe('TASK_STATE_COMPLETED');
     const events = outbox.eventsSince(row.task.id, 0).length;
     expect(events).toBeGreaterThan(12);
 
     const ws = new StuckSocket();
-    const serve = (plane as unknown as { serve: (ws: unknown, url: URL, generation: string) => void }).serve.bind(plane);
+    const serve = (plane as unknown as { serve: (ws: unknown, url: URL, generation: string) => void }).serve.bind(
+      plane,
+    );
     serve(ws, new URL(`http://x/events?task=${row.task.id}&since=0`), '1.0');
     expect(ws.terminated).toBe(true);
     expect(ws.frames).toBeLessThan(events);

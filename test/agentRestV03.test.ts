@@ -34,7 +34,10 @@ async function newTask(headers: Record<string, string> = {}) {
 
 describe('POST /v1/message:send', () => {
   it('answers a SendMessageResponse {task} in 0.3 ProtoJSON (content parts, ROLE_ names, TASK_STATE_ names)', async () => {
-    const res = await post('/v1/message:send', { message: tckMessage({ context_id: 'ctx-rest03' }), configuration: { accepted_output_modes: ['text/plain'], history_length: 1 } });
+    const res = await post('/v1/message:send', {
+      message: tckMessage({ context_id: 'ctx-rest03' }),
+      configuration: { accepted_output_modes: ['text/plain'], history_length: 1 },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     const body = await res.json();
@@ -42,7 +45,11 @@ describe('POST /v1/message:send', () => {
     expect(body.task).toMatchObject({
       id: expect.any(String),
       contextId: 'ctx-rest03',
-      status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { role: 'ROLE_AGENT', content: [{ text: 'Approve?' }] }, timestamp: expect.any(String) },
+      status: {
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        message: { role: 'ROLE_AGENT', content: [{ text: 'Approve?' }] },
+        timestamp: expect.any(String),
+      },
       artifacts: [],
     });
     expect(body.task.history).toHaveLength(1);
@@ -50,35 +57,75 @@ describe('POST /v1/message:send', () => {
   });
 
   it('keeps file and data parts in 0.3 form through the task history', async () => {
-    const content = [{ text: 'look' }, { file: { file_with_uri: 'https://example.com/a.txt', mime_type: 'text/plain' } }, { data: { data: { k: 1 } } }];
+    const content = [
+      { text: 'look' },
+      { file: { file_with_uri: 'https://example.com/a.txt', mime_type: 'text/plain' } },
+      { data: { data: { k: 1 } } },
+    ];
     const task = (await (await post('/v1/message:send', { message: tckMessage({}, content) })).json()).task;
     const got = await (await fetch(`${agent.url}/v1/tasks/${task.id}`)).json();
-    expect(got.history[0].content).toEqual([{ text: 'look' }, { file: { fileWithUri: 'https://example.com/a.txt', mimeType: 'text/plain' } }, { data: { data: { k: 1 } } }]);
+    expect(got.history[0].content).toEqual([
+      { text: 'look' },
+      { file: { fileWithUri: 'https://example.com/a.txt', mimeType: 'text/plain' } },
+      { data: { data: { k: 1 } } },
+    ]);
   });
 
   it('answers a message-only exchange (tck-message-response) with {message}, and on a stream with one {message} frame', async () => {
     const res = await post('/v1/message:send', { message: tckMessage({ message_id: `tck-message-response-${n++}` }) });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ message: { messageId: expect.any(String), contextId: expect.any(String), role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] } });
-    const stream = await post('/v1/message:stream', { message: tckMessage({ message_id: `tck-message-response-${n++}` }) }, { accept: 'text/event-stream' });
+    expect(await res.json()).toEqual({
+      message: {
+        messageId: expect.any(String),
+        contextId: expect.any(String),
+        role: 'ROLE_AGENT',
+        content: [{ text: expect.any(String) }],
+      },
+    });
+    const stream = await post(
+      '/v1/message:stream',
+      { message: tckMessage({ message_id: `tck-message-response-${n++}` }) },
+      { accept: 'text/event-stream' },
+    );
     const events = await readSse(stream);
-    expect(events).toEqual([{ message: expect.objectContaining({ role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] }) }]);
+    expect(events).toEqual([
+      { message: expect.objectContaining({ role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] }) },
+    ]);
   });
 
   it('writes artifacts with 0.3 file parts (tck-artifact-file-url)', async () => {
     const res = await post('/v1/message:send', { message: tckMessage({ message_id: `tck-artifact-file-url-${n++}` }) });
     const { task } = await res.json();
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(task.artifacts[0]).toMatchObject({ artifactId: expect.any(String), parts: [{ file: { fileWithUri: 'https://example.com/output.txt' } }] });
+    expect(task.artifacts[0]).toMatchObject({
+      artifactId: expect.any(String),
+      parts: [{ file: { fileWithUri: 'https://example.com/output.txt' } }],
+    });
   });
 
   it.each([
     ['no messageId (the TCK invalid-params case)', { message: {} }, 'message.messageId is required'],
     ['empty content', { message: tckMessage({}, []) }, 'message.content must list at least one part'],
-    ['a 0.3 JSON-RPC part with kind', { message: tckMessage({}, [{ kind: 'text', text: 'x' }]) }, 'message.content[0].kind is not a field'],
-    ['a part of no known shape', { message: tckMessage({}, [{ video: {} }]) }, 'message.content[0].video is not a field'],
-    ['role in 0.3 JSON-RPC spelling', { message: { ...tckMessage(), role: 'user' } }, 'message.role must be ROLE_USER or ROLE_AGENT'],
-    ['a negative history_length', { message: tckMessage(), configuration: { history_length: -1 } }, 'configuration.historyLength must be an integer'],
+    [
+      'a 0.3 JSON-RPC part with kind',
+      { message: tckMessage({}, [{ kind: 'text', text: 'x' }]) },
+      'message.content[0].kind is not a field',
+    ],
+    [
+      'a part of no known shape',
+      { message: tckMessage({}, [{ video: {} }]) },
+      'message.content[0].video is not a field',
+    ],
+    [
+      'role in 0.3 JSON-RPC spelling',
+      { message: { ...tckMessage(), role: 'user' } },
+      'message.role must be ROLE_USER or ROLE_AGENT',
+    ],
+    [
+      'a negative history_length',
+      { message: tckMessage(), configuration: { history_length: -1 } },
+      'configuration.historyLength must be an integer',
+    ],
   ])('refuses %s with 400 InvalidParamsError', async (_name, body, reason) => {
     const res = await post('/v1/message:send', body);
     expect(res.status).toBe(400);
@@ -102,7 +149,11 @@ describe('POST /v1/message:stream', () => {
     const events = await readSse(res);
     expect(Object.keys(events[0])).toEqual(['task']);
     const last = events.at(-1);
-    expect(last.statusUpdate).toMatchObject({ taskId: events[0].task.id, status: { state: 'TASK_STATE_INPUT_REQUIRED' }, final: true });
+    expect(last.statusUpdate).toMatchObject({
+      taskId: events[0].task.id,
+      status: { state: 'TASK_STATE_INPUT_REQUIRED' },
+      final: true,
+    });
     for (const event of events) expect(Object.keys(event)).toHaveLength(1);
   });
 
@@ -114,7 +165,7 @@ describe('POST /v1/message:stream', () => {
 });
 
 describe('GET /v1/tasks/{id}', () => {
-  it('returns the Task itself, honouring history_length (the TCK\'s query name) and historyLength', async () => {
+  it("returns the Task itself, honouring history_length (the TCK's query name) and historyLength", async () => {
     const task = await newTask();
     const res = await fetch(`${agent.url}/v1/tasks/${task.id}?history_length=1`);
     expect(res.status).toBe(200);
@@ -124,17 +175,24 @@ describe('GET /v1/tasks/{id}', () => {
     expect((await (await fetch(`${agent.url}/v1/tasks/${task.id}?historyLength=0`)).json()).history).toEqual([]);
   });
 
-  it.each(['historyLength=-1', 'history_length=abc', 'historyLength=', 'historyLength=1&history_length=1'])('refuses %s with 400', async (query) => {
-    const task = await newTask();
-    const res = await fetch(`${agent.url}/v1/tasks/${task.id}?${query}`);
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
-  });
+  it.each(['historyLength=-1', 'history_length=abc', 'historyLength=', 'historyLength=1&history_length=1'])(
+    'refuses %s with 400',
+    async (query) => {
+      const task = await newTask();
+      const res = await fetch(`${agent.url}/v1/tasks/${task.id}?${query}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
+    },
+  );
 
   it('answers an unknown task with 404 TaskNotFoundError', async () => {
     const res = await fetch(`${agent.url}/v1/tasks/definitely-does-not-exist-task-id`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: 'TaskNotFoundError', code: -32001, message: expect.stringContaining('not found') });
+    expect(await res.json()).toMatchObject({
+      error: 'TaskNotFoundError',
+      code: -32001,
+      message: expect.stringContaining('not found'),
+    });
   });
 });
 
@@ -191,7 +249,8 @@ describe('push notification configs', () => {
     ['GET', '/v1/tasks/t1/pushNotificationConfigs/default'],
     ['DELETE', '/v1/tasks/t1/pushNotificationConfigs/default'],
   ])('%s %s is 400 PushNotificationNotSupportedError', async (method, path) => {
-    const body = method === 'POST' ? JSON.stringify({ parent: 'tasks/t1', config_id: 'default', config: {} }) : undefined;
+    const body =
+      method === 'POST' ? JSON.stringify({ parent: 'tasks/t1', config_id: 'default', config: {} }) : undefined;
     const res = await fetch(`${agent.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'PushNotificationNotSupportedError', code: -32003 });
@@ -215,7 +274,11 @@ describe('guards shared with the other bindings', () => {
     for (let i = 0; i < 200; i++) deep = { d: deep };
     const res = await post('/v1/message:send', { message: tckMessage({ metadata: deep }) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602, message: expect.stringContaining('nests deeper') });
+    expect(await res.json()).toMatchObject({
+      error: 'InvalidParamsError',
+      code: -32602,
+      message: expect.stringContaining('nests deeper'),
+    });
   });
 
   it('refuses a body over the size bound with 413', async () => {
@@ -226,26 +289,46 @@ describe('guards shared with the other bindings', () => {
 
 describe('hitl-prompt/v1 over 0.3 HTTP+JSON', () => {
   const headers = { 'X-A2A-Extensions': HITL };
-  it('echoes the activation; 422 and 409 keep the contract\'s code, message and data', async () => {
+  it("echoes the activation; 422 and 409 keep the contract's code, message and data", async () => {
     const sent = await post('/v1/message:send', { message: tckMessage() }, headers);
     expect(sent.headers.get('x-a2a-extensions')).toBe(HITL);
     const { task } = await sent.json();
     const promptId = task.status.message.metadata[HITL].prompt_id;
     const answer = (payload: unknown) =>
-      post('/v1/message:send', { message: tckMessage({ task_id: task.id, context_id: task.contextId, metadata: { hitl_response_for: { prompt_id: promptId, payload } } }) }, headers);
+      post(
+        '/v1/message:send',
+        {
+          message: tckMessage({
+            task_id: task.id,
+            context_id: task.contextId,
+            metadata: { hitl_response_for: { prompt_id: promptId, payload } },
+          }),
+        },
+        headers,
+      );
     const invalid = await answer({});
     expect(invalid.status).toBe(422);
     expect(await invalid.json()).toMatchObject({
       error: 'HitlResponseInvalidError',
       code: -32011,
       message: 'hitl_response_invalid',
-      data: { extension: HITL, prompt_id: promptId, validation_errors: [{ path: '/approved', keyword: 'required', message: "must have required property 'approved'" }] },
+      data: {
+        extension: HITL,
+        prompt_id: promptId,
+        validation_errors: [
+          { path: '/approved', keyword: 'required', message: "must have required property 'approved'" },
+        ],
+      },
     });
     const ok = await answer({ approved: true });
     expect(ok.status).toBe(200);
     expect((await ok.json()).task.status.state).toBe('TASK_STATE_COMPLETED');
     const dup = await answer({ approved: true });
     expect(dup.status).toBe(409);
-    expect(await dup.json()).toMatchObject({ code: -32010, message: 'hitl_already_answered_or_unknown', data: { prompt_id: promptId } });
+    expect(await dup.json()).toMatchObject({
+      code: -32010,
+      message: 'hitl_already_answered_or_unknown',
+      data: { prompt_id: promptId },
+    });
   });
 });

@@ -37,7 +37,9 @@ async function spawnOwned(args: string[]): Promise<AgentChild> {
 
 function withinMs<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -64,13 +66,20 @@ function frameState(frame: ReplayFrame): string | undefined {
   return frame.event.statusUpdate?.status.state ?? frame.event.task?.status.state;
 }
 
-const countState = (frames: ReplayFrame[], state: string) => frames.filter((f) => f.event.statusUpdate && frameState(f) === state).length;
+const countState = (frames: ReplayFrame[], state: string) =>
+  frames.filter((f) => f.event.statusUpdate && frameState(f) === state).length;
 const deadlineSignal = (f: ReplayFrame) => f.event.statusUpdate?.metadata?.[DEADLINE_ELAPSED_KEY];
 
 /** Replays a task from since=0 until `until` holds or the socket closes (bounded). */
-async function replayUntil(url: string, taskId: string, until: (frames: ReplayFrame[]) => boolean, timeoutMs = 5_000): Promise<ReplayFrame[]> {
+async function replayUntil(
+  url: string,
+  taskId: string,
+  until: (frames: ReplayFrame[]) => boolean,
+  timeoutMs = 5_000,
+): Promise<ReplayFrame[]> {
   const { frames, closeCode } = await replay(url, taskId, 0, { version: gen, until, timeoutMs });
-  if (!until(frames) && closeCode === undefined) throw new Error(`replay of ${taskId} did not reach its condition within ${timeoutMs} ms`);
+  if (!until(frames) && closeCode === undefined)
+    throw new Error(`replay of ${taskId} did not reach its condition within ${timeoutMs} ms`);
   return frames;
 }
 
@@ -88,9 +97,19 @@ describe('agent restart on the same database', () => {
     const open = await start(url);
     expect(stateOf(gen, open.task)).toBe(INPUT_REQUIRED);
     // twoStep: first prompt answered, second one open.
-    const secondSchema = { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'integer' } } };
+    const secondSchema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['n'],
+      properties: { n: { type: 'integer' } },
+    };
     const twoStep = await start(url, [
-      { prompt: { text: 'First?', response_schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } } },
+      {
+        prompt: {
+          text: 'First?',
+          response_schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } },
+        },
+      },
       { prompt: { text: 'Second?', response_schema: secondSchema } },
       { complete: { text: 'both answered' } },
     ]);
@@ -100,12 +119,19 @@ describe('agent restart on the same database', () => {
     expect(secondPrompt.prompt_id).not.toBe(twoStep.envelope.prompt_id);
     // done: answered and completed.
     const done = await start(url);
-    expect(stateOf(gen, (await answer(url, done.task.id, done.envelope.prompt_id, { approved: true })).task)).toBe(COMPLETED);
+    expect(stateOf(gen, (await answer(url, done.task.id, done.envelope.prompt_id, { approved: true })).task)).toBe(
+      COMPLETED,
+    );
     // late: a prompt whose deadline will pass while the agent is down.
-    const late = await start(url, [{ prompt: { text: 'Soon?', response_schema: { type: 'object' }, deadline_ms: 2_000 } }, { complete: {} }]);
+    const late = await start(url, [
+      { prompt: { text: 'Soon?', response_schema: { type: 'object' }, deadline_ms: 2_000 } },
+      { complete: {} },
+    ]);
     const deadline = Date.parse(late.envelope.deadline);
     // working: in the middle of a work step when the agent dies.
-    const working = await start(url, [{ work: { ms: 1_500 } }, { complete: { text: 'worked' } }], { returnImmediately: true });
+    const working = await start(url, [{ work: { ms: 1_500 } }, { complete: { text: 'worked' } }], {
+      returnImmediately: true,
+    });
 
     const tasks = { open, twoStep, done, late, working };
     const reached: Record<keyof typeof tasks, (fs: ReplayFrame[]) => boolean> = {
@@ -116,7 +142,12 @@ describe('agent restart on the same database', () => {
       working: (fs) => countState(fs, 'TASK_STATE_WORKING') === 1,
     };
     const before = Object.fromEntries(
-      await Promise.all(Object.entries(tasks).map(async ([name, t]) => [name, await replayUntil(url, t.task.id, reached[name as keyof typeof tasks])])),
+      await Promise.all(
+        Object.entries(tasks).map(async ([name, t]) => [
+          name,
+          await replayUntil(url, t.task.id, reached[name as keyof typeof tasks]),
+        ]),
+      ),
     ) as Record<keyof typeof tasks, ReplayFrame[]>;
     const openBefore = envelopeOf(await getTask(url, open.task.id));
     const twoStepBefore = envelopeOf(await getTask(url, twoStep.task.id));
@@ -135,19 +166,27 @@ describe('agent restart on the same database', () => {
 
     // Every pre-crash event replays identically (seq, eventId and body).
     for (const [name, frames] of Object.entries(before)) {
-      const after = await replayUntil(url, tasks[name as keyof typeof tasks].task.id, (fs) => fs.length >= frames.length);
+      const after = await replayUntil(
+        url,
+        tasks[name as keyof typeof tasks].task.id,
+        (fs) => fs.length >= frames.length,
+      );
       expect(after.slice(0, frames.length), name).toEqual(frames);
     }
 
     // The open prompt is still open, same prompt_id and response_schema, in replay and in tasks/get.
-    const replayedPrompt = before.open.filter((f) => frameState(f) === INPUT_REQUIRED).at(-1)!.event.statusUpdate.status.message.metadata;
+    const replayedPrompt = before.open.filter((f) => frameState(f) === INPUT_REQUIRED).at(-1)!.event.statusUpdate.status
+      .message.metadata;
     const openAfter = await getTask(url, open.task.id);
     expect(stateOf(gen, openAfter)).toBe(INPUT_REQUIRED);
     for (const envelope of [envelopeOf(openAfter), Object.values(replayedPrompt)[0] as any]) {
       expect(envelope.prompt_id).toBe(open.envelope.prompt_id);
       expect(envelope.response_schema).toEqual(openBefore.response_schema);
     }
-    const openAnswered = await answer(url, open.task.id, open.envelope.prompt_id, { approved: true, comment: 'after the crash' });
+    const openAnswered = await answer(url, open.task.id, open.envelope.prompt_id, {
+      approved: true,
+      comment: 'after the crash',
+    });
     expect(openAnswered.status).toBe(200);
     expect(stateOf(gen, openAnswered.task)).toBe(COMPLETED);
     expect(JSON.stringify(openAnswered.task.artifacts)).toContain('after the crash');

@@ -22,21 +22,29 @@ describe.each<Gen>(['0.3', '1.0'])('round trip over JSON-RPC %s', (gen) => {
     expect(envelope.prompt).toBe('Approve?');
     expect(envelope.response_schema.required).toEqual(['approved']);
 
-    const invalid = await rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, envelope.prompt_id, { approved: 'yes' }) });
+    const invalid = await rpc(agent.url, gen, METHOD[gen].send, {
+      message: answerMessage(gen, task.id, envelope.prompt_id, { approved: 'yes' }),
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe(-32011);
     expect(invalid.body.error.message).toBe('hitl_response_invalid');
-    expect(invalid.body.error.data.validation_errors).toEqual([{ path: '/approved', keyword: 'type', message: 'must be boolean' }]);
+    expect(invalid.body.error.data.validation_errors).toEqual([
+      { path: '/approved', keyword: 'type', message: 'must be boolean' },
+    ]);
     const still = await rpc(agent.url, gen, METHOD[gen].get, { id: task.id });
     expect(stateOf(gen, still.body.result)).toBe('TASK_STATE_INPUT_REQUIRED');
 
-    const valid = await rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, envelope.prompt_id, { approved: true }) });
+    const valid = await rpc(agent.url, gen, METHOD[gen].send, {
+      message: answerMessage(gen, task.id, envelope.prompt_id, { approved: true }),
+    });
     expect(valid.status).toBe(200);
     const done = taskOf(gen, valid.body.result);
     expect(stateOf(gen, done)).toBe('TASK_STATE_COMPLETED');
     expect(JSON.stringify(done.artifacts)).toContain('{\\"approved\\":true}');
 
-    const again = await rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, envelope.prompt_id, { approved: false }) });
+    const again = await rpc(agent.url, gen, METHOD[gen].send, {
+      message: answerMessage(gen, task.id, envelope.prompt_id, { approved: false }),
+    });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: -32010, message: 'hitl_already_answered_or_unknown' });
   });

@@ -54,11 +54,17 @@ async function sdkClient(binding: Binding, calls: WireCall[]): Promise<Client> {
     // Our card offers JSON-RPC in 1.0 and 0.3 and the SDK picks 1.0; keeping only the 0.3 interface
     // makes it use its v0.3 compat transport (v0.3 method names, X-A2A-Extensions).
     const card = await new DefaultAgentCardResolver().resolve(agent.url);
-    const legacy = { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === '0.3') };
-    const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })] });
+    const legacy = {
+      ...card,
+      supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === '0.3'),
+    };
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
+    });
     return factory.createFromAgentCard(legacy);
   }
-  const transports = binding === 'JSONRPC' ? [new JsonRpcTransportFactory({ fetchImpl })] : [new RestTransportFactory({ fetchImpl })];
+  const transports =
+    binding === 'JSONRPC' ? [new JsonRpcTransportFactory({ fetchImpl })] : [new RestTransportFactory({ fetchImpl })];
   return new ClientFactory({ transports, preferredTransports: [binding] }).createFromUrl(agent.url);
 }
 
@@ -69,7 +75,11 @@ function request(message: Record<string, unknown>): SendMessageRequest {
 const ask = () => request({ parts: [{ text: 'please ask me' }] });
 
 function answer(taskId: string, promptId: string, payload: unknown): SendMessageRequest {
-  return request({ taskId, parts: [{ text: 'my answer' }], metadata: { hitl_response_for: { prompt_id: promptId, payload } } });
+  return request({
+    taskId,
+    parts: [{ text: 'my answer' }],
+    metadata: { hitl_response_for: { prompt_id: promptId, payload } },
+  });
 }
 
 function asTask(result: Task | Message): Task {
@@ -131,15 +141,21 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON', 'JSONRPC v0.3'])('official @a2a-
     expect(calls[0].requestHeaders.get(extensionHeader)).toBe(HITL);
     expect(calls[0].responseHeaders.get(extensionHeader)).toBe(HITL);
 
-    const invalid = await thrownBy(() => client.sendMessage(answer(parked.id, envelope.prompt_id, { approved: 'yes' }), activated()));
+    const invalid = await thrownBy(() =>
+      client.sendMessage(answer(parked.id, envelope.prompt_id, { approved: 'yes' }), activated()),
+    );
     expectRefusal(invalid, binding, -32011, 'hitl_response_invalid', 422);
     expect(calls.at(-1)!.status).toBe(422);
 
-    const done = asTask(await client.sendMessage(answer(parked.id, envelope.prompt_id, { approved: true }), activated()));
+    const done = asTask(
+      await client.sendMessage(answer(parked.id, envelope.prompt_id, { approved: true }), activated()),
+    );
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(JSON.stringify(done.artifacts)).toContain('{\\"approved\\":true}');
 
-    const duplicate = await thrownBy(() => client.sendMessage(answer(parked.id, envelope.prompt_id, { approved: false }), activated()));
+    const duplicate = await thrownBy(() =>
+      client.sendMessage(answer(parked.id, envelope.prompt_id, { approved: false }), activated()),
+    );
     expectRefusal(duplicate, binding, -32010, 'hitl_already_answered_or_unknown', 409);
     expect(calls.at(-1)!.status).toBe(409);
 
@@ -152,7 +168,11 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON', 'JSONRPC v0.3'])('official @a2a-
     const client = await sdkClient(binding, calls);
 
     const asked = await collect(client.sendMessageStream(ask(), activated()));
-    expect(statesOf(asked)).toEqual([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_INPUT_REQUIRED]);
+    expect(statesOf(asked)).toEqual([
+      TaskState.TASK_STATE_SUBMITTED,
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    ]);
     const last = asked.at(-1)!.payload;
     expect(last?.$case).toBe('statusUpdate');
     const envelope = last?.$case === 'statusUpdate' ? last.value.status?.message?.metadata?.[HITL] : undefined;
@@ -162,10 +182,18 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON', 'JSONRPC v0.3'])('official @a2a-
     expect(calls[0].responseHeaders.get('content-type')).toContain('text/event-stream');
     expect(calls[0].responseHeaders.get(extensionHeader)).toBe(HITL);
 
-    const answered = await collect(client.sendMessageStream(answer(taskId, envelope.prompt_id, { approved: true }), activated()));
-    expect(statesOf(answered)).toEqual([TaskState.TASK_STATE_WORKING, 'artifactUpdate', TaskState.TASK_STATE_COMPLETED]);
+    const answered = await collect(
+      client.sendMessageStream(answer(taskId, envelope.prompt_id, { approved: true }), activated()),
+    );
+    expect(statesOf(answered)).toEqual([
+      TaskState.TASK_STATE_WORKING,
+      'artifactUpdate',
+      TaskState.TASK_STATE_COMPLETED,
+    ]);
 
-    const duplicate = await thrownBy(() => collect(client.sendMessageStream(answer(taskId, envelope.prompt_id, { approved: true }), activated())));
+    const duplicate = await thrownBy(() =>
+      collect(client.sendMessageStream(answer(taskId, envelope.prompt_id, { approved: true }), activated())),
+    );
     expectRefusal(duplicate, binding, -32010, 'hitl_already_answered_or_unknown', 409);
   });
 

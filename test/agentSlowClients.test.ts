@@ -31,7 +31,9 @@ function slowlorisChunks(lines: number): string[] {
 }
 
 function stalledBody(): string[] {
-  return ['POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":'];
+  return [
+    'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+  ];
 }
 
 describe('slow clients are dropped on time (issue 9 item 13)', () => {
@@ -55,10 +57,13 @@ describe('slow clients are dropped on time (issue 9 item 13)', () => {
     expect(reply.closedAfterMs!).toBeLessThan(HEADERS_MS + SLACK_MS);
   });
 
-  it('the defaults are seconds, not node\'s minute: trickled headers close within 5 s (+ slack)', async () => {
+  it("the defaults are seconds, not node's minute: trickled headers close within 5 s (+ slack)", async () => {
     const plain = await spawnAgent([]);
     try {
-      const reply = await rawExchange(Number(new URL(plain.url).port), slowlorisChunks(100), { gapMs: 200, boundMs: 5_000 + SLACK_MS + 1_000 });
+      const reply = await rawExchange(Number(new URL(plain.url).port), slowlorisChunks(100), {
+        gapMs: 200,
+        boundMs: 5_000 + SLACK_MS + 1_000,
+      });
       expect(reply.closedAfterMs, 'still open').toBeDefined();
       expect(reply.closedAfterMs!).toBeGreaterThanOrEqual(5_000 - 50);
       expect(reply.closedAfterMs!).toBeLessThan(5_000 + SLACK_MS);
@@ -82,7 +87,9 @@ describe('slow clients are dropped on time (issue 9 item 13)', () => {
       worstBest = Math.max(worstBest, best);
     }
     const replies = await Promise.all(attacks);
-    process.stderr.write(`agentSlowClients: probes during 200 slow connections: ${probes.map((p) => p.toFixed(1)).join(', ')} ms\n`);
+    process.stderr.write(
+      `agentSlowClients: probes during 200 slow connections: ${probes.map((p) => p.toFixed(1)).join(', ')} ms\n`,
+    );
     expect(worstBest, `probes: ${probes.map((p) => p.toFixed(1)).join(', ')}`).toBeLessThan(100);
     expect(replies.every((r) => r.closedAfterMs !== undefined && r.closedAfterMs < REQUEST_MS + SLACK_MS)).toBe(true);
     expect(agent.child.exitCode).toBeNull();
@@ -95,7 +102,11 @@ describe('the timeout flags', () => {
     [['--request-timeout-ms', 'soon'], 'must be an integer number of milliseconds'],
     [['--headers-timeout-ms', '5000', '--request-timeout-ms', '1000'], 'cannot exceed --request-timeout-ms'],
   ])('%j is a one-line usage error (exit 2)', (args, message) => {
-    const run = spawnSync(process.execPath, [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', ...args], { encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(
+      process.execPath,
+      [new URL('../bin/a2a-rig.js', import.meta.url).pathname, 'agent', ...args],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -114,7 +125,9 @@ describe.concurrent('what the timeouts must not cut', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'SendStreamingMessage',
-        params: { message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_500 } }, { complete: {} }]) }) },
+        params: {
+          message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_500 } }, { complete: {} }]) }),
+        },
       }),
     });
     const text = await res.text();
@@ -130,7 +143,9 @@ describe.concurrent('what the timeouts must not cut', () => {
         jsonrpc: '2.0',
         id: 2,
         method: 'SendMessage',
-        params: { message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_000 } }, { complete: {} }]) }) },
+        params: {
+          message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_000 } }, { complete: {} }]) }),
+        },
       }),
     });
     expect((await res.json()).result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -144,7 +159,10 @@ describe.concurrent('what the timeouts must not cut', () => {
         jsonrpc: '2.0',
         id: 3,
         method: 'SendMessage',
-        params: { message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_000 } }, { complete: {} }]) }), configuration: { returnImmediately: true } },
+        params: {
+          message: userMessage('1.0', { data: scriptData([{ work: { ms: REQUEST_MS + 1_000 } }, { complete: {} }]) }),
+          configuration: { returnImmediately: true },
+        },
       }),
     });
     const taskId = (await res.json()).result.task.id;

@@ -49,7 +49,10 @@ afterEach(() => {
 function engineWith(maxStreamBufferBytes: number): TaskEngine {
   const db = tempDbPath();
   const outbox = new Outbox(db.path);
-  const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set(), undefined, { ...DEFAULT_AGENT_LIMITS, maxStreamBufferBytes });
+  const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set(), undefined, {
+    ...DEFAULT_AGENT_LIMITS,
+    maxStreamBufferBytes,
+  });
   cleanups.push(() => {
     engine.close();
     outbox.close();
@@ -65,7 +68,13 @@ describe('per-stream output bound', () => {
     const message: Message = { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { 'a2a-rig/script': { steps } } }] };
     const row = engine.createTask(message, scriptFor(message), false);
     const res = new StuckResponse();
-    openTaskStream({ engine, taskId: row.task.id, res: res as unknown as ServerResponse, frame: (e) => e as never, closeWhen: () => false });
+    openTaskStream({
+      engine,
+      taskId: row.task.id,
+      res: res as unknown as ServerResponse,
+      frame: (e) => e as never,
+      closeWhen: () => false,
+    });
     // The script runs on the next turns; wait (bounded) until the task is done.
     const done = await engine.settled(row.task.id);
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
@@ -74,7 +83,9 @@ describe('per-stream output bound', () => {
     expect(res.ended).toBe(false);
     expect(res.writableLength).toBeLessThan(100_000 + 60_000);
     // Its slot is free again: 32 more streams fit on the task.
-    const releases = Array.from({ length: DEFAULT_AGENT_LIMITS.maxStreamsPerTask }, () => engine.streams.acquire(row.task.id));
+    const releases = Array.from({ length: DEFAULT_AGENT_LIMITS.maxStreamsPerTask }, () =>
+      engine.streams.acquire(row.task.id),
+    );
     for (const release of releases) release();
   });
 
@@ -84,7 +95,13 @@ describe('per-stream output bound', () => {
     const message: Message = { messageId: 'm2', role: 'ROLE_USER', parts: [{ data: { 'a2a-rig/script': { steps } } }] };
     const row = engine.createTask(message, scriptFor(message), false);
     const res = new StuckResponse(true);
-    openTaskStream({ engine, taskId: row.task.id, res: res as unknown as ServerResponse, frame: (e) => e as never, closeWhen: (s) => s === 'TASK_STATE_COMPLETED' });
+    openTaskStream({
+      engine,
+      taskId: row.task.id,
+      res: res as unknown as ServerResponse,
+      frame: (e) => e as never,
+      closeWhen: (s) => s === 'TASK_STATE_COMPLETED',
+    });
     await engine.settled(row.task.id);
     expect(res.destroyed).toBe(false);
     expect(res.ended).toBe(true);

@@ -22,9 +22,15 @@ describe('StreamQuota', () => {
     const quota = new StreamQuota({ ...DEFAULT_AGENT_LIMITS, maxStreamsPerTask: 2, maxStreamsTotal: 3 });
     const a1 = quota.acquire('a');
     quota.acquire('a');
-    expect(refusal(() => quota.acquire('a'))).toMatchObject({ code: -32029, message: expect.stringContaining('task a already has 2 open event streams (at most 2)') });
+    expect(refusal(() => quota.acquire('a'))).toMatchObject({
+      code: -32029,
+      message: expect.stringContaining('task a already has 2 open event streams (at most 2)'),
+    });
     quota.acquire('b');
-    expect(refusal(() => quota.acquire('c'))).toMatchObject({ code: -32029, message: expect.stringContaining('serves 3 open event streams (at most 3)') });
+    expect(refusal(() => quota.acquire('c'))).toMatchObject({
+      code: -32029,
+      message: expect.stringContaining('serves 3 open event streams (at most 3)'),
+    });
     a1();
     a1(); // a second release changes nothing
     quota.acquire('c');
@@ -32,7 +38,11 @@ describe('StreamQuota', () => {
   });
 
   it('shares the buffer budget: each stream may queue min(per-stream bound, total budget / open streams)', () => {
-    const quota = new StreamQuota({ ...DEFAULT_AGENT_LIMITS, maxStreamBufferBytes: 1_000, maxStreamBufferTotalBytes: 3_000 });
+    const quota = new StreamQuota({
+      ...DEFAULT_AGENT_LIMITS,
+      maxStreamBufferBytes: 1_000,
+      maxStreamBufferTotalBytes: 3_000,
+    });
     expect(quota.bufferBound()).toBe(1_000);
     const releases = ['a', 'b', 'c', 'd', 'e', 'f'].map((t) => quota.acquire(t));
     expect(quota.bufferBound()).toBe(500);
@@ -47,9 +57,15 @@ describe('refusal on the wire', () => {
     try {
       const task = await promptingTask(agent.url, 1);
       const first = new AbortController();
-      const open = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, { headers: headersFor('1.0'), signal: first.signal });
+      const open = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
+        headers: headersFor('1.0'),
+        signal: first.signal,
+      });
       expect(open.status).toBe(200);
-      const refused = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, { headers: headersFor('1.0'), signal: AbortSignal.timeout(5_000) });
+      const refused = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
+        headers: headersFor('1.0'),
+        signal: AbortSignal.timeout(5_000),
+      });
       expect(refused.status).toBe(429);
       // HTTP+JSON errors are AIP-193: the HTTP status is the code, google.rpc's name the status.
       expect((await refused.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
@@ -59,7 +75,12 @@ describe('refusal on the wire', () => {
       let status = 0;
       while (status !== 200 && performance.now() < deadline) {
         const again = new AbortController();
-        status = (await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, { headers: headersFor('1.0'), signal: again.signal })).status;
+        status = (
+          await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
+            headers: headersFor('1.0'),
+            signal: again.signal,
+          })
+        ).status;
         again.abort();
       }
       expect(status).toBe(200);

@@ -3,7 +3,20 @@
 // is present on streaming responses too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HITL, inProcessAgent } from './support/agentFixture.ts';
-import { METHOD, answerMessage, envelopeOf, replay, rpc, rpcStream, scriptData, sseIterate, stateOf, taskOf, userMessage, type Gen } from './support/rpcClient.ts';
+import {
+  METHOD,
+  answerMessage,
+  envelopeOf,
+  replay,
+  rpc,
+  rpcStream,
+  scriptData,
+  sseIterate,
+  stateOf,
+  taskOf,
+  userMessage,
+  type Gen,
+} from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -21,11 +34,15 @@ function statusOf(gen: Gen, result: any): any {
 
 describe.each<Gen>(['0.3', '1.0'])('SSE over JSON-RPC %s', (gen) => {
   it('send stream: task snapshot first, then working and the prompt; closes at INPUT_REQUIRED; echo header present', async () => {
-    const { status, headers, events } = await rpcStream(agent.url, gen, METHOD[gen].stream, { message: userMessage(gen) });
+    const { status, headers, events } = await rpcStream(agent.url, gen, METHOD[gen].stream, {
+      message: userMessage(gen),
+    });
     expect(status).toBe(200);
     expect(headers.get('a2a-extensions')).toBe(HITL);
     const results = events.map((e) => e.result);
-    expect(results.map((r) => kindOf(gen, r))).toEqual(gen === '0.3' ? ['task', 'status-update', 'status-update'] : ['task', 'statusUpdate', 'statusUpdate']);
+    expect(results.map((r) => kindOf(gen, r))).toEqual(
+      gen === '0.3' ? ['task', 'status-update', 'status-update'] : ['task', 'statusUpdate', 'statusUpdate'],
+    );
     expect(stateOf(gen, { status: statusOf(gen, results[1]) })).toBe('TASK_STATE_WORKING');
     const last = results[2];
     expect(stateOf(gen, { status: statusOf(gen, last) })).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -37,17 +54,26 @@ describe.each<Gen>(['0.3', '1.0'])('SSE over JSON-RPC %s', (gen) => {
     const sent = await rpc(agent.url, gen, METHOD[gen].send, { message: userMessage(gen) });
     const task = taskOf(gen, sent.body.result);
     const promptId = envelopeOf(task).prompt_id;
-    const { events } = await rpcStream(agent.url, gen, METHOD[gen].stream, { message: answerMessage(gen, task.id, promptId, { approved: true, comment: 'ok' }) });
+    const { events } = await rpcStream(agent.url, gen, METHOD[gen].stream, {
+      message: answerMessage(gen, task.id, promptId, { approved: true, comment: 'ok' }),
+    });
     const results = events.map((e) => e.result);
     expect(kindOf(gen, results[0])).toBe('task');
-    const states = results.filter((r) => kindOf(gen, r) !== 'task' && statusOf(gen, r)).map((r) => stateOf(gen, { status: statusOf(gen, r) }));
+    const states = results
+      .filter((r) => kindOf(gen, r) !== 'task' && statusOf(gen, r))
+      .map((r) => stateOf(gen, { status: statusOf(gen, r) }));
     expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
     expect(results.some((r) => kindOf(gen, r) === (gen === '0.3' ? 'artifact-update' : 'artifactUpdate'))).toBe(true);
   });
 
   it('subscribe: snapshot first, then the live resume, ends at the terminal state', async () => {
     const script = scriptData([
-      { prompt: { text: 'Name?', response_schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+      {
+        prompt: {
+          text: 'Name?',
+          response_schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        },
+      },
       { work: { ms: 20 } },
       { complete: {} },
     ]);
@@ -59,7 +85,10 @@ describe.each<Gen>(['0.3', '1.0'])('SSE over JSON-RPC %s', (gen) => {
       results.push(event.result);
       if (results.length === 1) {
         // The snapshot arrived, so the subscription is live: now answer.
-        const answered = await rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, promptId, { name: 'x' }), configuration: { blocking: false, returnImmediately: true } });
+        const answered = await rpc(agent.url, gen, METHOD[gen].send, {
+          message: answerMessage(gen, task.id, promptId, { name: 'x' }),
+          configuration: { blocking: false, returnImmediately: true },
+        });
         expect(answered.status).toBe(200);
       }
     }
@@ -69,7 +98,9 @@ describe.each<Gen>(['0.3', '1.0'])('SSE over JSON-RPC %s', (gen) => {
   });
 
   it('subscribe to a terminal task is UnsupportedOperation (-32004)', async () => {
-    const sent = await rpc(agent.url, gen, METHOD[gen].send, { message: userMessage(gen, { data: scriptData([{ complete: {} }]) }) });
+    const sent = await rpc(agent.url, gen, METHOD[gen].send, {
+      message: userMessage(gen, { data: scriptData([{ complete: {} }]) }),
+    });
     const task = taskOf(gen, sent.body.result);
     const { events } = await rpcStream(agent.url, gen, METHOD[gen].subscribe, { id: task.id });
     expect(events[0].error.code).toBe(-32004);
@@ -87,7 +118,9 @@ describe('replay plane', () => {
     expect(first.frames[2].event.statusUpdate.status.message.metadata[HITL].prompt_id).toBe(envelopeOf(task).prompt_id);
 
     const tail = replay(agent.url, task.id, 2, { version: '1.0' });
-    await rpc(agent.url, gen, METHOD[gen].send, { message: answerMessage(gen, task.id, envelopeOf(task).prompt_id, { approved: false }) });
+    await rpc(agent.url, gen, METHOD[gen].send, {
+      message: answerMessage(gen, task.id, envelopeOf(task).prompt_id, { approved: false }),
+    });
     const { frames, closeCode } = await tail;
     expect(frames.map((f) => f.seq)).toEqual([3, 4, 5, 6]);
     expect(frames.every((f) => f.taskId === task.id && /^[0-9a-f-]{36}$/.test(f.eventId))).toBe(true);

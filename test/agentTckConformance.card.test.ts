@@ -11,14 +11,36 @@ import { HITL, inProcessAgent, tempDbPath } from './support/agentFixture.ts';
 
 /** The fields of A2A 1.0's AgentCard, AgentInterface, AgentCapabilities and AgentSkill (a2a.proto, in ProtoJSON names). */
 const CARD_FIELDS = new Set([
-  'name', 'description', 'supportedInterfaces', 'provider', 'version', 'documentationUrl', 'capabilities',
-  'securitySchemes', 'securityRequirements', 'defaultInputModes', 'defaultOutputModes', 'skills', 'signatures', 'iconUrl',
+  'name',
+  'description',
+  'supportedInterfaces',
+  'provider',
+  'version',
+  'documentationUrl',
+  'capabilities',
+  'securitySchemes',
+  'securityRequirements',
+  'defaultInputModes',
+  'defaultOutputModes',
+  'skills',
+  'signatures',
+  'iconUrl',
 ]);
 const INTERFACE_FIELDS = new Set(['url', 'protocolBinding', 'tenant', 'protocolVersion']);
 const CAPABILITY_FIELDS = new Set(['streaming', 'pushNotifications', 'extensions', 'extendedAgentCard']);
-const SKILL_FIELDS = new Set(['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes', 'securityRequirements']);
+const SKILL_FIELDS = new Set([
+  'id',
+  'name',
+  'description',
+  'tags',
+  'examples',
+  'inputModes',
+  'outputModes',
+  'securityRequirements',
+]);
 
-const unknown = (object: Record<string, unknown>, known: Set<string>) => Object.keys(object).filter((k) => !known.has(k));
+const unknown = (object: Record<string, unknown>, known: Set<string>) =>
+  Object.keys(object).filter((k) => !known.has(k));
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -37,7 +59,8 @@ describe('the 1.0 card (no A2A-Version, as the 1.0 TCK fetches it)', () => {
     for (const entry of card.supportedInterfaces) expect(unknown(entry, INTERFACE_FIELDS)).toEqual([]);
     expect(unknown(card.capabilities, CAPABILITY_FIELDS)).toEqual([]);
     for (const skill of card.skills) expect(unknown(skill, SKILL_FIELDS)).toEqual([]);
-    for (const field of ['url', 'protocolVersion', 'preferredTransport', 'additionalInterfaces']) expect(card).not.toHaveProperty(field);
+    for (const field of ['url', 'protocolVersion', 'preferredTransport', 'additionalInterfaces'])
+      expect(card).not.toHaveProperty(field);
   });
 
   it('lists the 1.0 interfaces first, then the 0.3 ones, all at the agent', async () => {
@@ -49,7 +72,12 @@ describe('the 1.0 card (no A2A-Version, as the 1.0 TCK fetches it)', () => {
       { url: agent.url, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ]);
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
-    expect(card.capabilities.extensions[0]).toEqual({ uri: HITL, description: expect.any(String), required: false, params: {} });
+    expect(card.capabilities.extensions[0]).toEqual({
+      uri: HITL,
+      description: expect.any(String),
+      required: false,
+      params: {},
+    });
   });
 
   it('is what A2A-Version: 1.0 (header or query parameter) gets too', async () => {
@@ -113,7 +141,11 @@ describe('an A2A-Version the agent does not serve', () => {
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error).toMatchObject({ code: 400, status: 'UNIMPLEMENTED' });
-    expect(body.error.details).toContainEqual({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'VERSION_NOT_SUPPORTED', domain: 'a2a-protocol.org' });
+    expect(body.error.details).toContainEqual({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'VERSION_NOT_SUPPORTED',
+      domain: 'a2a-protocol.org',
+    });
   });
 });
 
@@ -127,7 +159,8 @@ describe('caching (TCK test_agent_card_caching.py)', () => {
   });
 
   it('the two cards have different ETags, each stable across requests', async () => {
-    const etag = async (path: string, headers: Record<string, string> = {}) => (await getCard(path, headers)).headers.get('etag');
+    const etag = async (path: string, headers: Record<string, string> = {}) =>
+      (await getCard(path, headers)).headers.get('etag');
     const v10 = await etag('/.well-known/agent-card.json');
     const v03 = await etag('/.well-known/agent-card.json', { 'A2A-Version': '0.3' });
     expect(v10).not.toBe(v03);
@@ -145,13 +178,17 @@ describe('caching (TCK test_agent_card_caching.py)', () => {
     const other = await getCard('/.well-known/agent-card.json', { 'If-None-Match': '"something-else"' });
     expect(other.status).toBe(200);
     // The 1.0 ETag does not validate the 0.3 card.
-    expect((await getCard('/.well-known/agent-card.json', { 'If-None-Match': etag, 'A2A-Version': '0.3' })).status).toBe(200);
+    expect(
+      (await getCard('/.well-known/agent-card.json', { 'If-None-Match': etag, 'A2A-Version': '0.3' })).status,
+    ).toBe(200);
   });
 
   it('If-Modified-Since at or after Last-Modified is 304', async () => {
     const lastModified = (await getCard('/.well-known/agent-card.json')).headers.get('last-modified')!;
     expect((await getCard('/.well-known/agent-card.json', { 'If-Modified-Since': lastModified })).status).toBe(304);
-    expect((await getCard('/.well-known/agent-card.json', { 'If-Modified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).status).toBe(200);
+    expect(
+      (await getCard('/.well-known/agent-card.json', { 'If-Modified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).status,
+    ).toBe(200);
   });
 });
 
@@ -169,12 +206,17 @@ describe('--card-default 0.3 (0.3 clients that send no header and cannot be re-p
   it('a header-less request gets the 0.3 card; A2A-Version: 1.0 still gets the strict one', async () => {
     const plain = await (await fetch(`${legacy.url}/.well-known/agent-card.json`)).json();
     expect(plain).toMatchObject({ url: legacy.url, protocolVersion: '0.3.0', preferredTransport: 'JSONRPC' });
-    const strict = await (await fetch(`${legacy.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
+    const strict = await (
+      await fetch(`${legacy.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })
+    ).json();
     expect(unknown(strict, CARD_FIELDS)).toEqual([]);
   });
 
   it('the CLI takes --card-default 1.0|0.3 and refuses anything else in one line', () => {
-    const run = spawnSync(process.execPath, ['bin/a2a-rig.js', 'agent', '--card-default', '2.0'], { encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, ['bin/a2a-rig.js', 'agent', '--card-default', '2.0'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')[0]).toContain("'--card-default <version>' argument '2.0' is invalid");
     expect(run.stderr).not.toMatch(/\n\s+at /);

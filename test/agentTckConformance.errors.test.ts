@@ -83,7 +83,11 @@ describe('JSON-RPC errors', () => {
     const reply = await rpc(agent.url, '1.0', 'SendMessage', { message: answerMessage('1.0', taskId, promptId, {}) });
     expect(reply.status).toBe(422);
     expect(reply.body.error).toMatchObject({ code: -32011, message: 'hitl_response_invalid' });
-    expect(reply.body.error.data).toEqual({ extension: HITL, prompt_id: promptId, validation_errors: expect.any(Array) });
+    expect(reply.body.error.data).toEqual({
+      extension: HITL,
+      prompt_id: promptId,
+      validation_errors: expect.any(Array),
+    });
   });
 
   it('a Content-Type that is not JSON is -32005 ContentTypeNotSupported, not a parse error (test_content_type_not_supported_error)', async () => {
@@ -100,7 +104,10 @@ describe('JSON-RPC errors', () => {
 
   it('a body without a Content-Type, or labelled application/a2a+json, is still read', async () => {
     const request = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id: 'nope' } });
-    const variants: Array<Record<string, string>> = [{ 'A2A-Version': '1.0' }, { 'A2A-Version': '1.0', 'content-type': 'application/a2a+json; charset=utf-8' }];
+    const variants: Array<Record<string, string>> = [
+      { 'A2A-Version': '1.0' },
+      { 'A2A-Version': '1.0', 'content-type': 'application/a2a+json; charset=utf-8' },
+    ];
     for (const headers of variants) {
       // A byte body: fetch adds no Content-Type of its own.
       const res = await fetch(agent.url, { method: 'POST', headers, body: new TextEncoder().encode(request) });
@@ -114,7 +121,12 @@ describe('HTTP+JSON errors (AIP-193)', () => {
     const reply = await rest('GET', '/tasks/tck-nonexistent-pd-001');
     expect(reply.status).toBe(404);
     expect(reply.contentType).toContain('application/json');
-    expect(reply.body.error).toEqual({ code: 404, status: 'NOT_FOUND', message: expect.any(String), details: [errorInfo('TASK_NOT_FOUND')] });
+    expect(reply.body.error).toEqual({
+      code: 404,
+      status: 'NOT_FOUND',
+      message: expect.any(String),
+      details: [errorInfo('TASK_NOT_FOUND')],
+    });
   });
 
   it('409 on cancelling a finished task: TASK_NOT_CANCELABLE', async () => {
@@ -122,7 +134,11 @@ describe('HTTP+JSON errors (AIP-193)', () => {
     expect((await rest('POST', `/tasks/${taskId}:cancel`)).status).toBe(200);
     const again = await rest('POST', `/tasks/${taskId}:cancel`);
     expect(again.status).toBe(409);
-    expect(again.body.error).toMatchObject({ code: 409, status: 'FAILED_PRECONDITION', details: [errorInfo('TASK_NOT_CANCELABLE')] });
+    expect(again.body.error).toMatchObject({
+      code: 409,
+      status: 'FAILED_PRECONDITION',
+      details: [errorInfo('TASK_NOT_CANCELABLE')],
+    });
   });
 
   it('a hitl-prompt/v1 422 keeps the contract object in error.data beside details', async () => {
@@ -133,9 +149,18 @@ describe('HTTP+JSON errors (AIP-193)', () => {
     });
     expect(reply.status).toBe(422);
     expect(reply.body.error).toMatchObject({ code: 422, status: 'INVALID_ARGUMENT', message: 'hitl_response_invalid' });
-    expect(reply.body.error.data).toEqual({ extension: HITL, prompt_id: promptId, validation_errors: expect.any(Array) });
+    expect(reply.body.error.data).toEqual({
+      extension: HITL,
+      prompt_id: promptId,
+      validation_errors: expect.any(Array),
+    });
     expect(reply.body.error.details).toEqual([
-      { '@type': ERROR_INFO, reason: 'HITL_RESPONSE_INVALID', domain: 'agentic-sandbox.aiwg.io', metadata: { extension: HITL } },
+      {
+        '@type': ERROR_INFO,
+        reason: 'HITL_RESPONSE_INVALID',
+        domain: 'agentic-sandbox.aiwg.io',
+        metadata: { extension: HITL },
+      },
     ]);
   });
 
@@ -150,17 +175,33 @@ describe('HTTP+JSON errors (AIP-193)', () => {
 });
 
 describe('push notifications are not supported', () => {
-  const v10 = ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig'];
-  const v03 = ['tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete'];
+  const v10 = [
+    'CreateTaskPushNotificationConfig',
+    'GetTaskPushNotificationConfig',
+    'ListTaskPushNotificationConfigs',
+    'DeleteTaskPushNotificationConfig',
+  ];
+  const v03 = [
+    'tasks/pushNotificationConfig/set',
+    'tasks/pushNotificationConfig/get',
+    'tasks/pushNotificationConfig/list',
+    'tasks/pushNotificationConfig/delete',
+  ];
 
   it.each(v10)('JSON-RPC 1.0 %s: -32003 with PUSH_NOTIFICATION_NOT_SUPPORTED', async (method) => {
-    const reply = await rpc(agent.url, '1.0', method, { taskId: 'tck-error-code-003', config: { url: 'https://example.com' } });
+    const reply = await rpc(agent.url, '1.0', method, {
+      taskId: 'tck-error-code-003',
+      config: { url: 'https://example.com' },
+    });
     expect(reply.body.error.code).toBe(-32003);
     expect(reply.body.error.data).toEqual([errorInfo('PUSH_NOTIFICATION_NOT_SUPPORTED')]);
   });
 
   it.each(v03)('JSON-RPC 0.3 %s: -32003', async (method) => {
-    const reply = await rpc(agent.url, '0.3', method, { id: 'task-1', pushNotificationConfig: { url: 'https://example.com' } });
+    const reply = await rpc(agent.url, '0.3', method, {
+      id: 'task-1',
+      pushNotificationConfig: { url: 'https://example.com' },
+    });
     expect(reply.body.error.code).toBe(-32003);
   });
 
@@ -172,7 +213,11 @@ describe('push notifications are not supported', () => {
   ])('HTTP+JSON %s %s: 400 with PUSH_NOTIFICATION_NOT_SUPPORTED', async (method, path, body) => {
     const reply = await rest(method, path, { body });
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: 400, status: 'UNIMPLEMENTED', details: [errorInfo('PUSH_NOTIFICATION_NOT_SUPPORTED')] });
+    expect(reply.body.error).toMatchObject({
+      code: 400,
+      status: 'UNIMPLEMENTED',
+      details: [errorInfo('PUSH_NOTIFICATION_NOT_SUPPORTED')],
+    });
   });
 });
 
@@ -189,7 +234,11 @@ describe('HTTP+JSON checks A2A-Version before anything runs', () => {
       body: { message: { ...userMessage('1.0', { messageId: 'tck-status-ver-006' }), contextId } },
     });
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: 400, status: 'UNIMPLEMENTED', details: [errorInfo('VERSION_NOT_SUPPORTED')] });
+    expect(reply.body.error).toMatchObject({
+      code: 400,
+      status: 'UNIMPLEMENTED',
+      details: [errorInfo('VERSION_NOT_SUPPORTED')],
+    });
     expect(await tasksIn(contextId)).toBe(0);
   });
 
@@ -204,14 +253,18 @@ describe('HTTP+JSON checks A2A-Version before anything runs', () => {
 });
 
 describe("the rig's own client reads both error shapes", () => {
-  it.each(['1.0', '0.3'] as const)('A2A %s: TaskNotFound comes back as -32001, the ErrorInfo kept (1.0) or no data (0.3)', async (generation) => {
-    const client = await A2AClient.open(agent.url, { generation });
-    try {
-      const missing = await client.getTask('no-such-task');
-      expect(missing).toMatchObject({ ok: false, error: { code: -32001 } });
-      if (!missing.ok) expect(missing.error.data).toEqual(generation === '1.0' ? [errorInfo('TASK_NOT_FOUND')] : undefined);
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(['1.0', '0.3'] as const)(
+    'A2A %s: TaskNotFound comes back as -32001, the ErrorInfo kept (1.0) or no data (0.3)',
+    async (generation) => {
+      const client = await A2AClient.open(agent.url, { generation });
+      try {
+        const missing = await client.getTask('no-such-task');
+        expect(missing).toMatchObject({ ok: false, error: { code: -32001 } });
+        if (!missing.ok)
+          expect(missing.error.data).toEqual(generation === '1.0' ? [errorInfo('TASK_NOT_FOUND')] : undefined);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

@@ -15,24 +15,53 @@ const role = (gen: Gen) => (gen === '1.0' ? 'ROLE_USER' : 'user');
 const textPart = (gen: Gen, text: string) => (gen === '1.0' ? { text } : { kind: 'text', text });
 
 async function postRaw(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(agent.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
 async function completedTask(gen: Gen): Promise<string> {
-  const sent = await rpc(agent.url, gen, METHOD[gen].send, { message: { messageId: `tck-complete-task-${n++}`, role: role(gen), parts: [textPart(gen, 'x')] } }, false);
+  const sent = await rpc(
+    agent.url,
+    gen,
+    METHOD[gen].send,
+    { message: { messageId: `tck-complete-task-${n++}`, role: role(gen), parts: [textPart(gen, 'x')] } },
+    false,
+  );
   return taskOf(gen, sent.body.result).id;
 }
 
 describe.each<Gen>(['0.3', '1.0'])('message validation (%s)', (gen) => {
   it('refuses parts: [] with -32602 and creates no task (0.3 test_empty_arrays, test_empty_message_parts)', async () => {
-    const reply = await rpc(agent.url, gen, METHOD[gen].send, { message: { messageId: `test-empty-array-message-id-${n++}`, role: role(gen), parts: [], ...(gen === '0.3' ? { kind: 'message' } : {}) } }, false);
+    const reply = await rpc(
+      agent.url,
+      gen,
+      METHOD[gen].send,
+      {
+        message: {
+          messageId: `test-empty-array-message-id-${n++}`,
+          role: role(gen),
+          parts: [],
+          ...(gen === '0.3' ? { kind: 'message' } : {}),
+        },
+      },
+      false,
+    );
     expect(reply.body.error.code).toBe(-32602);
     expect(reply.body.error.message).toContain('parts');
   });
 
   it('refuses a message without parts (0.3 test_missing_required_message_fields)', async () => {
-    const reply = await rpc(agent.url, gen, METHOD[gen].send, { message: { messageId: `test-no-parts-message-id-${n++}`, role: role(gen) } }, false);
+    const reply = await rpc(
+      agent.url,
+      gen,
+      METHOD[gen].send,
+      { message: { messageId: `test-no-parts-message-id-${n++}`, role: role(gen) } },
+      false,
+    );
     expect(reply.body.error.code).toBe(-32602);
   });
 
@@ -40,7 +69,16 @@ describe.each<Gen>(['0.3', '1.0'])('message validation (%s)', (gen) => {
     const id = await completedTask(gen);
     const get = await rpc(agent.url, gen, METHOD[gen].get, { id, historyLength: -1 }, false);
     expect(get.body.error.code).toBe(-32602);
-    const send = await rpc(agent.url, gen, METHOD[gen].send, { message: { messageId: `m-${n++}`, role: role(gen), parts: [textPart(gen, 'x')] }, configuration: { historyLength: -1 } }, false);
+    const send = await rpc(
+      agent.url,
+      gen,
+      METHOD[gen].send,
+      {
+        message: { messageId: `m-${n++}`, role: role(gen), parts: [textPart(gen, 'x')] },
+        configuration: { historyLength: -1 },
+      },
+      false,
+    );
     expect(send.body.error.code).toBe(-32602);
   });
 });
@@ -66,7 +104,9 @@ describe('HTTP+JSON', () => {
 
   it('GET /tasks reads page_size and include_artifacts', async () => {
     await completedTask('1.0');
-    const res = await fetch(`${agent.url}/tasks?page_size=1&include_artifacts=true`, { headers: { 'A2A-Version': '1.0' } });
+    const res = await fetch(`${agent.url}/tasks?page_size=1&include_artifacts=true`, {
+      headers: { 'A2A-Version': '1.0' },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).tasks).toHaveLength(1);
   });
@@ -74,15 +114,32 @@ describe('HTTP+JSON', () => {
 
 describe('0.3 parts need a kind', () => {
   it('refuses a part without kind (test_unsupported_part_kind) with -32602, not as text', async () => {
-    const reply = await rpc(agent.url, '0.3', 'message/send', {
-      message: { kind: 'message', messageId: `test-unsupported-part-message-id-${n++}`, role: 'user', parts: [{ type: 'unsupported_type', text: 'This should be rejected' }] },
-    }, false);
+    const reply = await rpc(
+      agent.url,
+      '0.3',
+      'message/send',
+      {
+        message: {
+          kind: 'message',
+          messageId: `test-unsupported-part-message-id-${n++}`,
+          role: 'user',
+          parts: [{ type: 'unsupported_type', text: 'This should be rejected' }],
+        },
+      },
+      false,
+    );
     expect(reply.body.error.code).toBe(-32602);
     expect(reply.body.error.message).toContain('kind');
   });
 
   it('still reads a 1.0 text part, which has no kind', async () => {
-    const reply = await rpc(agent.url, '1.0', 'SendMessage', { message: { messageId: `tck-complete-task-${n++}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, false);
+    const reply = await rpc(
+      agent.url,
+      '1.0',
+      'SendMessage',
+      { message: { messageId: `tck-complete-task-${n++}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      false,
+    );
     expect(stateOf('1.0', reply.body.result.task)).toBe('TASK_STATE_COMPLETED');
   });
 });
@@ -103,10 +160,16 @@ describe('ProtoJSON field names (1.0 TCK test_get_task_history_does_not_exceed_l
   });
 
   it('reads message_id, task_id and configuration.history_length in SendMessage, and ListTasks page_size', async () => {
-    const sent = await rpc(agent.url, '1.0', 'SendMessage', {
-      message: { message_id: `tck-complete-task-${n++}`, role: 'ROLE_USER', parts: [{ text: 'x' }] },
-      configuration: { history_length: 0 },
-    }, false);
+    const sent = await rpc(
+      agent.url,
+      '1.0',
+      'SendMessage',
+      {
+        message: { message_id: `tck-complete-task-${n++}`, role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        configuration: { history_length: 0 },
+      },
+      false,
+    );
     expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(sent.body.result.task.history).toEqual([]);
     const listed = await rpc(agent.url, '1.0', 'ListTasks', { page_size: 1 }, false);
@@ -117,7 +180,12 @@ describe('ProtoJSON field names (1.0 TCK test_get_task_history_does_not_exceed_l
 describe('JSON-RPC id of a wrong type (0.3 test_rejects_invalid_json_rpc_requests[invalid_request3--32600])', () => {
   it.each([{ bad: 'type' }, [1], true])('id %j: -32600 with id null, and the method does not run', async (id) => {
     const messageId = `tck-complete-task-badid-${n++}`;
-    const reply = await postRaw({ jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: 'x' }] } }, id });
+    const reply = await postRaw({
+      jsonrpc: '2.0',
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: 'x' }] } },
+      id,
+    });
     expect(reply.body.error.code).toBe(-32600);
     expect(reply.body.id).toBeNull();
     expect(reply.body.result).toBeUndefined();
@@ -133,7 +201,9 @@ describe('JSON-RPC id of a wrong type (0.3 test_rejects_invalid_json_rpc_request
 
 describe('a refused 0.3 tasks/resubscribe is an event stream holding the error (0.3 test_tasks_resubscribe_nonexistent)', () => {
   it('unknown task: text/event-stream, one frame with -32001 "not found"', async () => {
-    const { status, headers, events } = await rpcStream(agent.url, '0.3', 'tasks/resubscribe', { id: `non-existent-task-id-${n++}` });
+    const { status, headers, events } = await rpcStream(agent.url, '0.3', 'tasks/resubscribe', {
+      id: `non-existent-task-id-${n++}`,
+    });
     expect(status).toBe(200);
     expect(headers.get('content-type')).toContain('text/event-stream');
     expect(events).toHaveLength(1);

@@ -29,8 +29,15 @@ async function send(gen: Gen, prefix: string, extra: Record<string, unknown> = {
 /** Stream results in canonical terms: [kind, payload] with the 1.0 member names. */
 async function streamed(gen: Gen, prefix: string): Promise<Array<[string, any]>> {
   const { events } = await rpcStream(agent.url, gen, METHOD[gen].stream, { message: tckMessage(gen, prefix) }, false);
-  const kinds: Record<string, string> = { task: 'task', 'status-update': 'statusUpdate', 'artifact-update': 'artifactUpdate', message: 'message' };
-  return events.map((e) => (gen === '1.0' ? (Object.entries(e.result)[0] as [string, any]) : [kinds[e.result.kind], e.result]));
+  const kinds: Record<string, string> = {
+    task: 'task',
+    'status-update': 'statusUpdate',
+    'artifact-update': 'artifactUpdate',
+    message: 'message',
+  };
+  return events.map((e) =>
+    gen === '1.0' ? (Object.entries(e.result)[0] as [string, any]) : [kinds[e.result.kind], e.result],
+  );
 }
 
 describe.each<Gen>(['0.3', '1.0'])('TCK core scenarios (%s)', (gen) => {
@@ -52,34 +59,57 @@ describe.each<Gen>(['0.3', '1.0'])('TCK core scenarios (%s)', (gen) => {
     const task = taskOf(gen, await send(gen, 'tck-artifact-file'));
     expect(stateOf(gen, task)).toBe('TASK_STATE_COMPLETED');
     const part = task.artifacts[0].parts[0];
-    if (gen === '1.0') expect(part).toEqual({ raw: Buffer.from('tck').toString('base64'), filename: 'output.txt', mediaType: 'text/plain' });
-    else expect(part).toEqual({ kind: 'file', file: { bytes: Buffer.from('tck').toString('base64'), name: 'output.txt', mimeType: 'text/plain' } });
+    if (gen === '1.0')
+      expect(part).toEqual({
+        raw: Buffer.from('tck').toString('base64'),
+        filename: 'output.txt',
+        mediaType: 'text/plain',
+      });
+    else
+      expect(part).toEqual({
+        kind: 'file',
+        file: { bytes: Buffer.from('tck').toString('base64'), name: 'output.txt', mimeType: 'text/plain' },
+      });
   });
 
   it('tck-artifact-file-url adds a URL part with filename and media type', async () => {
     const task = taskOf(gen, await send(gen, 'tck-artifact-file-url'));
     const part = task.artifacts[0].parts[0];
-    if (gen === '1.0') expect(part).toEqual({ url: 'https://example.com/output.txt', filename: 'output.txt', mediaType: 'text/plain' });
-    else expect(part).toEqual({ kind: 'file', file: { uri: 'https://example.com/output.txt', name: 'output.txt', mimeType: 'text/plain' } });
+    if (gen === '1.0')
+      expect(part).toEqual({ url: 'https://example.com/output.txt', filename: 'output.txt', mediaType: 'text/plain' });
+    else
+      expect(part).toEqual({
+        kind: 'file',
+        file: { uri: 'https://example.com/output.txt', name: 'output.txt', mimeType: 'text/plain' },
+      });
   });
 
   it('a tck-input-required follow-up puts the task back into INPUT_REQUIRED; tck-complete-task completes it', async () => {
     const task = taskOf(gen, await send(gen, 'tck-input-required'));
     expect(stateOf(gen, task)).toBe('TASK_STATE_INPUT_REQUIRED');
     for (const text of ['TCK history message 1', 'TCK history message 2']) {
-      const again = taskOf(gen, await send(gen, 'tck-input-required', { taskId: task.id, parts: [gen === '1.0' ? { text } : { kind: 'text', text }] }));
+      const again = taskOf(
+        gen,
+        await send(gen, 'tck-input-required', {
+          taskId: task.id,
+          parts: [gen === '1.0' ? { text } : { kind: 'text', text }],
+        }),
+      );
       expect(stateOf(gen, again)).toBe('TASK_STATE_INPUT_REQUIRED');
     }
     const done = taskOf(gen, await send(gen, 'tck-complete-task', { taskId: task.id }));
     expect(stateOf(gen, done)).toBe('TASK_STATE_COMPLETED');
     const got = await rpc(agent.url, gen, METHOD[gen].get, { id: task.id }, false);
-    const userTexts = got.body.result.history.filter((m: any) => m.role === (gen === '1.0' ? 'ROLE_USER' : 'user')).map((m: any) => m.parts[0].text);
+    const userTexts = got.body.result.history
+      .filter((m: any) => m.role === (gen === '1.0' ? 'ROLE_USER' : 'user'))
+      .map((m: any) => m.parts[0].text);
     expect(userTexts).toEqual(['TCK', 'TCK history message 1', 'TCK history message 2', 'TCK']);
   });
 });
 
 describe.each<Gen>(['0.3', '1.0'])('TCK streaming scenarios (%s)', (gen) => {
-  const statesOf = (events: Array<[string, any]>) => events.filter(([k]) => k === 'statusUpdate').map(([, u]) => stateOf(gen, u));
+  const statesOf = (events: Array<[string, any]>) =>
+    events.filter(([k]) => k === 'statusUpdate').map(([, u]) => stateOf(gen, u));
 
   it('tck-stream-001: working, the artifact "Stream hello from TCK", completed', async () => {
     const events = await streamed(gen, 'tck-stream-001');
@@ -122,7 +152,9 @@ describe('test-resubscribe-message-id runs for twice TCK_STREAMING_TIMEOUT', () 
   it('reads the TCK variable in seconds, 2 s by default, and refuses a bad value in one line', () => {
     expect(tckStreamingTimeoutMs({})).toBe(2000);
     expect(tckStreamingTimeoutMs({ TCK_STREAMING_TIMEOUT: '0.5' })).toBe(500);
-    expect(() => tckStreamingTimeoutMs({ TCK_STREAMING_TIMEOUT: 'fast' })).toThrow(/^TCK_STREAMING_TIMEOUT must be a number of seconds/);
+    expect(() => tckStreamingTimeoutMs({ TCK_STREAMING_TIMEOUT: 'fast' })).toThrow(
+      /^TCK_STREAMING_TIMEOUT must be a number of seconds/,
+    );
     expect(() => tckStreamingTimeoutMs({ TCK_STREAMING_TIMEOUT: '0' })).toThrow(/TCK_STREAMING_TIMEOUT/);
   });
 
@@ -144,18 +176,25 @@ describe('plain follow-ups that do not answer the prompt (0.3 test_task_history_
     const created = await send('0.3', 'test-history-create-message-id');
     expect(stateOf('0.3', created)).toBe('TASK_STATE_INPUT_REQUIRED');
     for (let i = 1; i <= 3; i++) {
-      const follow = await send('0.3', `test-history-message-${i}`, { taskId: created.id, parts: [{ kind: 'text', text: `Follow-up message ${i} for history test` }] });
+      const follow = await send('0.3', `test-history-message-${i}`, {
+        taskId: created.id,
+        parts: [{ kind: 'text', text: `Follow-up message ${i} for history test` }],
+      });
       expect(stateOf('0.3', follow)).toBe('TASK_STATE_INPUT_REQUIRED');
     }
     const full = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id }, false)).body.result.history;
-    const limited = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id, historyLength: 2 }, false)).body.result.history;
+    const limited = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id, historyLength: 2 }, false)).body.result
+      .history;
     expect(full.length).toBeGreaterThan(2);
     expect(limited).toHaveLength(2);
   });
 
   it('an answer that satisfies the prompt still completes the task', async () => {
     const created = await send('0.3', 'plain');
-    const done = await send('0.3', 'plain-answer', { taskId: created.id, parts: [{ kind: 'data', data: { approved: true } }] });
+    const done = await send('0.3', 'plain-answer', {
+      taskId: created.id,
+      parts: [{ kind: 'data', data: { approved: true } }],
+    });
     expect(stateOf('0.3', done)).toBe('TASK_STATE_COMPLETED');
   });
 });

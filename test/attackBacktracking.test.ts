@@ -10,7 +10,11 @@ describe('backtracking inputs', () => {
   it('finds patterns at any depth, with the property path when only properties lead there', () => {
     const schema = {
       type: 'object',
-      properties: { code: { type: 'string', pattern: '^(a+)+$' }, inner: { type: 'object', properties: { id: { pattern: '^(x|xx)+$' } } }, list: { type: 'array', items: { pattern: 'b+' } } },
+      properties: {
+        code: { type: 'string', pattern: '^(a+)+$' },
+        inner: { type: 'object', properties: { id: { pattern: '^(x|xx)+$' } } },
+        list: { type: 'array', items: { pattern: 'b+' } },
+      },
     };
     expect(findPatterns(schema)).toEqual([
       { pattern: '^(a+)+$', propertyPath: ['code'] },

@@ -5,26 +5,42 @@ import { errorCodeOf, outcomeOfClose, outcomeOfHold, outcomeOfReply } from '../r
 import { dechunk } from '../rig/attack/attackSocket.ts';
 import { closeFrameCode } from '../rig/attack/attacks/unreadReplay.ts';
 
-const reply = (status: number, body = '', headers: Record<string, string> = {}) => outcomeOfReply({ status, headers, body }, 0, 5);
+const reply = (status: number, body = '', headers: Record<string, string> = {}) =>
+  outcomeOfReply({ status, headers, body }, 0, 5);
 
 describe('attack outcome classification', () => {
   it('429 and 503 with Retry-After are rate-limited; without it 429 is refused and 503 a server error', () => {
-    expect(reply(429, '', { 'retry-after': '1' })).toMatchObject({ kind: 'rate-limited', status: 429, retryAfter: true, latencyMs: 5 });
+    expect(reply(429, '', { 'retry-after': '1' })).toMatchObject({
+      kind: 'rate-limited',
+      status: 429,
+      retryAfter: true,
+      latencyMs: 5,
+    });
     expect(reply(503, '', { 'retry-after': '2' }).kind).toBe('rate-limited');
     expect(reply(429).kind).toBe('refused');
     expect(reply(503).kind).toBe('server-error');
   });
 
   it('4xx is refused, 5xx a server error, with the body error code', () => {
-    expect(reply(413, '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too big"}}')).toMatchObject({ kind: 'refused', status: 413, code: -32600 });
-    expect(reply(409, '{"error":{"code":409,"status":"ABORTED","message":"hitl_already_answered_or_unknown"}}')).toMatchObject({ kind: 'refused', code: 409 });
+    expect(reply(413, '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too big"}}')).toMatchObject({
+      kind: 'refused',
+      status: 413,
+      code: -32600,
+    });
+    expect(
+      reply(409, '{"error":{"code":409,"status":"ABORTED","message":"hitl_already_answered_or_unknown"}}'),
+    ).toMatchObject({ kind: 'refused', code: 409 });
     expect(reply(431).kind).toBe('refused');
     expect(reply(500, '{"error":{"code":500}}')).toMatchObject({ kind: 'server-error', code: 500 });
   });
 
   it('HTTP 200 with a JSON-RPC error member is refused; a 200 result is accepted', () => {
-    expect(reply(200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32010,"message":"hitl_already_answered_or_unknown"}}')).toMatchObject({ kind: 'refused', code: -32010 });
-    expect(reply(200, '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","error":{"code":1}}}}').kind).toBe('accepted');
+    expect(
+      reply(200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32010,"message":"hitl_already_answered_or_unknown"}}'),
+    ).toMatchObject({ kind: 'refused', code: -32010 });
+    expect(reply(200, '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","error":{"code":1}}}}').kind).toBe(
+      'accepted',
+    );
     expect(reply(200, '{"jsonrpc":"2.0","id":1,"result":{}}').kind).toBe('accepted');
     expect(reply(101).kind).toBe('accepted');
   });
@@ -32,7 +48,9 @@ describe('attack outcome classification', () => {
   it('finds the error code in a cut-off body and in an SSE frame', () => {
     expect(errorCodeOf('{"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"par')).toBe(-32700);
     expect(errorCodeOf('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"x"}}\n\n')).toBe(-32029);
-    expect(errorCodeOf('{"error":"HitlResponseInvalidError","code":-32011,"message":"hitl_response_invalid"}')).toBe(-32011);
+    expect(errorCodeOf('{"error":"HitlResponseInvalidError","code":-32011,"message":"hitl_response_invalid"}')).toBe(
+      -32011,
+    );
     expect(errorCodeOf('{"error":"JSONParseError","code":-32700,"message":"body is not va')).toBe(-32700);
     expect(errorCodeOf('not json')).toBeUndefined();
   });

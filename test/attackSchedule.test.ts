@@ -35,11 +35,22 @@ async function silentServer(): Promise<{ url: string; open: () => number; seen: 
     sockets.forEach((s) => s.destroy());
     return origClose(cb);
   }) as typeof server.close;
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, open: () => sockets.size, seen: () => seen };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    open: () => sockets.size,
+    seen: () => seen,
+  };
 }
 
 function schedule(overrides: Partial<AttackSchedule>, outcomes: AttackOutcome[] = []): AttackSchedule {
-  return { ratePerSecond: 10, maxRequests: 10, durationMs: 1000, signal: new AbortController().signal, onOutcome: (o) => outcomes.push(o), ...overrides };
+  return {
+    ratePerSecond: 10,
+    maxRequests: 10,
+    durationMs: 1000,
+    signal: new AbortController().signal,
+    onOutcome: (o) => outcomes.push(o),
+    ...overrides,
+  };
 }
 
 async function until(cond: () => boolean, ms: number): Promise<void> {
@@ -51,7 +62,8 @@ async function until(cond: () => boolean, ms: number): Promise<void> {
 }
 
 const target = attackTarget({ baseUrl: 'http://127.0.0.1:9' });
-const done = (i: number): Promise<AttackOutcome> => Promise.resolve({ startedAt: performance.now(), latencyMs: 0, kind: 'accepted', detail: String(i) });
+const done = (i: number): Promise<AttackOutcome> =>
+  Promise.resolve({ startedAt: performance.now(), latencyMs: 0, kind: 'accepted', detail: String(i) });
 
 describe('attack schedule', () => {
   it('keeps its rate on an absolute schedule without waiting for replies, and starts nothing after the duration', async () => {
@@ -61,7 +73,9 @@ describe('attack schedule', () => {
     const pending: Array<() => void> = [];
     const run = runOnSchedule(target, schedule({ ratePerSecond: 50, maxRequests: 10_000, durationMs: 1000 }), (i) => {
       startsAt.push(performance.now() - t0);
-      return new Promise((resolve) => pending.push(() => resolve({ startedAt: 0, latencyMs: 0, kind: 'accepted', detail: String(i) })));
+      return new Promise((resolve) =>
+        pending.push(() => resolve({ startedAt: 0, latencyMs: 0, kind: 'accepted', detail: String(i) })),
+      );
     });
     await until(() => performance.now() - t0 > 1100, 3000);
     const startedBeforeReplies = startsAt.length;
@@ -75,7 +89,11 @@ describe('attack schedule', () => {
 
   it('stops at maxRequests', async () => {
     const outcomes: AttackOutcome[] = [];
-    const report = await runOnSchedule(target, schedule({ ratePerSecond: 1000, maxRequests: 7, durationMs: 5000 }, outcomes), done);
+    const report = await runOnSchedule(
+      target,
+      schedule({ ratePerSecond: 1000, maxRequests: 7, durationMs: 5000 }, outcomes),
+      done,
+    );
     expect(report.started).toBe(7);
     expect(outcomes).toHaveLength(7);
   });
@@ -84,14 +102,20 @@ describe('attack schedule', () => {
     expect(() => attackTarget({ baseUrl: 'http://10.0.0.1:80' })).toThrow(/not a loopback IP address/);
     expect(() => attackTarget({ baseUrl: 'http://10.0.0.1:80' })).toThrow(UserError);
     expect(attackTarget({ baseUrl: 'http://localhost:80' }).baseUrl.hostname).toBe('127.0.0.1');
-    await expect(runOnSchedule({ ...target, baseUrl: new URL('http://localhost:80') }, schedule({}), done)).rejects.toThrow(/not a loopback IP address/);
-    expect(() => attackTarget({ baseUrl: 'http://127.0.0.1:80', sourceAddress: '192.168.1.2' })).toThrow(/source address .* not a loopback/);
+    await expect(
+      runOnSchedule({ ...target, baseUrl: new URL('http://localhost:80') }, schedule({}), done),
+    ).rejects.toThrow(/not a loopback IP address/);
+    expect(() => attackTarget({ baseUrl: 'http://127.0.0.1:80', sourceAddress: '192.168.1.2' })).toThrow(
+      /source address .* not a loopback/,
+    );
     expect(() => attackTarget({ baseUrl: 'http://127.0.0.1:80', sourceAddress: '::1' })).toThrow(/same IP family/);
     expect(attackTarget({ baseUrl: 'http://[::1]:80' }).sourceAddress).toBe('::1');
     let started = 0;
     const far = { ...target, baseUrl: new URL('http://93.184.216.34/') };
     await expect(runOnSchedule(far, schedule({}), (i) => (started++, done(i)))).rejects.toThrow(/not a loopback/);
-    await expect(ATTACKS['idle-connections'].run({ ...target, sourceAddress: '10.1.1.1' }, {}, schedule({}))).rejects.toThrow(/not a loopback/);
+    await expect(
+      ATTACKS['idle-connections'].run({ ...target, sourceAddress: '10.1.1.1' }, {}, schedule({})),
+    ).rejects.toThrow(/not a loopback/);
     expect(started).toBe(0);
   });
 
@@ -103,7 +127,11 @@ describe('attack schedule', () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
     process.on('warning', onWarning);
-    const run = ATTACKS['idle-connections'].run(t, { holdMs: 60_000 }, schedule({ ratePerSecond: 200, maxRequests: 40, durationMs: 10_000, signal: controller.signal }, outcomes));
+    const run = ATTACKS['idle-connections'].run(
+      t,
+      { holdMs: 60_000 },
+      schedule({ ratePerSecond: 200, maxRequests: 40, durationMs: 10_000, signal: controller.signal }, outcomes),
+    );
     await until(() => server.open() >= 10, 5000);
     const abortedAt = performance.now();
     controller.abort();
@@ -127,26 +155,47 @@ describe('attack schedule', () => {
     const server = await silentServer();
     socketBudget.capAt(3);
     const outcomes: AttackOutcome[] = [];
-    const report = await ATTACKS['idle-connections'].run(attackTarget({ baseUrl: server.url }), { holdMs: 300 }, schedule({ ratePerSecond: 1000, maxRequests: 8, durationMs: 1000 }, outcomes));
+    const report = await ATTACKS['idle-connections'].run(
+      attackTarget({ baseUrl: server.url }),
+      { holdMs: 300 },
+      schedule({ ratePerSecond: 1000, maxRequests: 8, durationMs: 1000 }, outcomes),
+    );
     expect(outcomes.filter((o) => o.kind === 'connect-failed')).toHaveLength(5);
     expect(outcomes.filter((o) => o.kind === 'held')).toHaveLength(3);
     expect(server.seen()).toBe(3);
     expect(report.notes.join('\n')).toMatch(/capped at 3 .*\n.*5 starts found the socket cap reached/);
   });
 
-  it('checks params against each attack\'s bounds in one line, and takes numbers written as text', async () => {
-    const run = (params: Record<string, unknown>) => ATTACKS['idle-connections'].run(target, params as never, schedule({ maxRequests: 0 }));
-    await expect(run({ holdMs: -1 })).rejects.toThrow(/^attack idle-connections: param holdMs must be a number from 1 to 600000, not -1$/);
+  it("checks params against each attack's bounds in one line, and takes numbers written as text", async () => {
+    const run = (params: Record<string, unknown>) =>
+      ATTACKS['idle-connections'].run(target, params as never, schedule({ maxRequests: 0 }));
+    await expect(run({ holdMs: -1 })).rejects.toThrow(
+      /^attack idle-connections: param holdMs must be a number from 1 to 600000, not -1$/,
+    );
     await expect(run({ holdMs: -1 })).rejects.toBeInstanceOf(UserError);
     await expect(run({ nope: 1 })).rejects.toThrow(/has no param "nope" \(it has holdMs\)/);
     await expect(run({ holdMs: '250' })).resolves.toMatchObject({ started: 0 });
-    await expect(runOnSchedule(target, schedule({ ratePerSecond: 0 }), done)).rejects.toThrow(/rate must be a positive number/);
+    await expect(runOnSchedule(target, schedule({ ratePerSecond: 0 }), done)).rejects.toThrow(
+      /rate must be a positive number/,
+    );
   });
 
   it('every attack has its fixed name, a family and an expected line', () => {
-    expect(Object.keys(ATTACKS).sort()).toEqual(
-      ['bad-utf8', 'deep-answer', 'duplicate-answers', 'huge-headers', 'idle-connections', 'malformed-json', 'oversized-answer', 'pattern-backtracking', 'slow-body', 'slowloris', 'unknown-prompt', 'unread-replay', 'unread-streams'],
-    );
+    expect(Object.keys(ATTACKS).sort()).toEqual([
+      'bad-utf8',
+      'deep-answer',
+      'duplicate-answers',
+      'huge-headers',
+      'idle-connections',
+      'malformed-json',
+      'oversized-answer',
+      'pattern-backtracking',
+      'slow-body',
+      'slowloris',
+      'unknown-prompt',
+      'unread-replay',
+      'unread-streams',
+    ]);
     for (const [name, a] of Object.entries(ATTACKS)) {
       expect(a.name).toBe(name);
       expect(a.expected.length).toBeGreaterThan(10);

@@ -13,7 +13,11 @@ import { attackTarget, scriptedPromptOpener } from '../rig/attack/attackTarget.t
 import type { AttackOutcome, AttackReport, AttackTarget, LivePrompt } from '../rig/attack/attackTypes.ts';
 import { tempDbPath } from './support/agentFixture.ts';
 
-const PATTERN_SCHEMA = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] };
+const PATTERN_SCHEMA = {
+  type: 'object',
+  properties: { code: { type: 'string', pattern: '^(a+)+$' } },
+  required: ['code'],
+};
 
 let agent: RunningAgent;
 let cleanupDb: () => void;
@@ -24,26 +28,31 @@ let openTarget: AttackTarget;
 /** No timeouts, no header or body limit, every body read whole and answered 200 with a JSON-RPC result; streams and upgrades kept open forever. */
 async function unprotectedServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server: Server = createHttpServer({ headersTimeout: 0, requestTimeout: 0, maxHeaderSize: 64 * 1024 * 1024 }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('latin1')));
-    req.on('end', () => {
-      if (/:subscribe$/.test(req.url ?? '') || /SubscribeToTask|tasks\/resubscribe/.test(body)) {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(': open\n\n');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"}}}');
-    });
-  });
+  const server: Server = createHttpServer(
+    { headersTimeout: 0, requestTimeout: 0, maxHeaderSize: 64 * 1024 * 1024 },
+    (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('latin1')));
+      req.on('end', () => {
+        if (/:subscribe$/.test(req.url ?? '') || /SubscribeToTask|tasks\/resubscribe/.test(body)) {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(': open\n\n');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"}}}');
+      });
+    },
+  );
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   server.on('upgrade', (_req, socket: Socket) => {
     socket.on('error', () => {});
-    socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: x\r\n\r\n');
+    socket.write(
+      'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: x\r\n\r\n',
+    );
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -59,12 +68,28 @@ async function unprotectedServer(): Promise<{ url: string; close: () => Promise<
 beforeAll(async () => {
   const db = tempDbPath();
   cleanupDb = db.cleanup;
-  agent = await startAgent({ dbPath: db.path, headersTimeoutMs: 500, requestTimeoutMs: 1000, limits: { maxStreamsPerTask: 2 } });
+  agent = await startAgent({
+    dbPath: db.path,
+    headersTimeoutMs: 500,
+    requestTimeoutMs: 1000,
+    limits: { maxStreamsPerTask: 2 },
+  });
   const base = attackTarget({ baseUrl: agent.url });
-  agentTarget = { ...base, openPrompt: scriptedPromptOpener(base, { responseSchema: PATTERN_SCHEMA, validPayload: { code: 'aaa' } }) };
+  agentTarget = {
+    ...base,
+    openPrompt: scriptedPromptOpener(base, { responseSchema: PATTERN_SCHEMA, validPayload: { code: 'aaa' } }),
+  };
   open = await unprotectedServer();
   let n = 0;
-  openTarget = { ...attackTarget({ baseUrl: open.url }), openPrompt: async (): Promise<LivePrompt> => ({ taskId: `t${++n}`, promptId: `p${n}`, responseSchema: PATTERN_SCHEMA, validPayload: { code: 'aaa' } }) };
+  openTarget = {
+    ...attackTarget({ baseUrl: open.url }),
+    openPrompt: async (): Promise<LivePrompt> => ({
+      taskId: `t${++n}`,
+      promptId: `p${n}`,
+      responseSchema: PATTERN_SCHEMA,
+      validPayload: { code: 'aaa' },
+    }),
+  };
 });
 
 afterAll(async () => {
@@ -73,9 +98,20 @@ afterAll(async () => {
   await open?.close();
 });
 
-async function attack(name: AttackName, target: AttackTarget, params: Record<string, number> = {}, count = 3): Promise<{ outcomes: AttackOutcome[]; report: AttackReport }> {
+async function attack(
+  name: AttackName,
+  target: AttackTarget,
+  params: Record<string, number> = {},
+  count = 3,
+): Promise<{ outcomes: AttackOutcome[]; report: AttackReport }> {
   const outcomes: AttackOutcome[] = [];
-  const report = await ATTACKS[name].run(target, params, { ratePerSecond: 50, maxRequests: count, durationMs: 2000, signal: new AbortController().signal, onOutcome: (o) => outcomes.push(o) });
+  const report = await ATTACKS[name].run(target, params, {
+    ratePerSecond: 50,
+    maxRequests: count,
+    durationMs: 2000,
+    signal: new AbortController().signal,
+    onOutcome: (o) => outcomes.push(o),
+  });
   expect(report.settled).toBe(count);
   expect(outcomes).toHaveLength(count);
   return { outcomes, report };
@@ -98,7 +134,15 @@ describe('payload attacks', () => {
   });
 
   it('deep-answer starts nothing, saying why, without a live prompt and a valid payload (a refusal then proves no nesting bound)', async () => {
-    const noPayload = { ...openTarget, openPrompt: async (): Promise<LivePrompt> => ({ taskId: 't', promptId: 'p', responseSchema: PATTERN_SCHEMA, validPayload: undefined }) };
+    const noPayload = {
+      ...openTarget,
+      openPrompt: async (): Promise<LivePrompt> => ({
+        taskId: 't',
+        promptId: 'p',
+        responseSchema: PATTERN_SCHEMA,
+        validPayload: undefined,
+      }),
+    };
     const without = await attack('deep-answer', noPayload, {}, 0);
     expect(without.outcomes).toEqual([]);
     expect(without.report.notes.join(' ')).toMatch(/no valid object payload/);
@@ -118,8 +162,15 @@ describe('payload attacks', () => {
   });
 
   it('pattern-backtracking starts nothing and says so when the schema has no pattern', async () => {
-    const plain = { ...agentTarget, openPrompt: scriptedPromptOpener(agentTarget, { responseSchema: { type: 'object' }, validPayload: {} }) };
-    const report = await ATTACKS['pattern-backtracking'].run(plain, {}, { ratePerSecond: 50, maxRequests: 3, durationMs: 500, signal: new AbortController().signal, onOutcome: () => {} });
+    const plain = {
+      ...agentTarget,
+      openPrompt: scriptedPromptOpener(agentTarget, { responseSchema: { type: 'object' }, validPayload: {} }),
+    };
+    const report = await ATTACKS['pattern-backtracking'].run(
+      plain,
+      {},
+      { ratePerSecond: 50, maxRequests: 3, durationMs: 500, signal: new AbortController().signal, onOutcome: () => {} },
+    );
     expect(report).toMatchObject({ started: 0, settled: 0 });
     expect(report.notes.join(' ')).toMatch(/no `pattern` keyword/);
   });
@@ -139,7 +190,11 @@ describe('answer attacks', () => {
   });
 
   it('answer attacks that need a live prompt start nothing without one, and say so', async () => {
-    const report = await ATTACKS['unknown-prompt'].run(attackTarget({ baseUrl: agent.url }), {}, { ratePerSecond: 50, maxRequests: 3, durationMs: 500, signal: new AbortController().signal, onOutcome: () => {} });
+    const report = await ATTACKS['unknown-prompt'].run(
+      attackTarget({ baseUrl: agent.url }),
+      {},
+      { ratePerSecond: 50, maxRequests: 3, durationMs: 500, signal: new AbortController().signal, onOutcome: () => {} },
+    );
     expect(report.started).toBe(0);
     expect(report.notes.join(' ')).toMatch(/opens no prompts/);
   });
@@ -172,7 +227,9 @@ describe('slow attacks', () => {
       expect(o.kind === 'cut' || (o.kind === 'refused' && o.status === 408)).toBe(true);
       expect(o.latencyMs).toBeLessThan(4000);
     }
-    expect(kinds((await attack('slow-body', openTarget, { intervalMs: 100, holdMs: 1200 }, 2)).outcomes)).toEqual(['held']);
+    expect(kinds((await attack('slow-body', openTarget, { intervalMs: 100, holdMs: 1200 }, 2)).outcomes)).toEqual([
+      'held',
+    ]);
   });
 
   it('slowloris: cut by the headers timeout; held by the unprotected server', async () => {
@@ -181,7 +238,9 @@ describe('slow attacks', () => {
       expect(o.kind === 'cut' || (o.kind === 'refused' && o.status === 408)).toBe(true);
       expect(o.latencyMs).toBeLessThan(4000);
     }
-    expect(kinds((await attack('slowloris', openTarget, { intervalMs: 50, holdMs: 1200 }, 2)).outcomes)).toEqual(['held']);
+    expect(kinds((await attack('slowloris', openTarget, { intervalMs: 50, holdMs: 1200 }, 2)).outcomes)).toEqual([
+      'held',
+    ]);
   });
 });
 
@@ -243,7 +302,9 @@ describe('stream attacks', () => {
     });
     server.on('upgrade', (_req, socket: Socket) => {
       socket.on('error', () => {});
-      socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: x\r\n\r\n');
+      socket.write(
+        'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: x\r\n\r\n',
+      );
       setTimeout(() => socket.destroy(), 300);
     });
     server.listen(0, '127.0.0.1');
@@ -270,7 +331,14 @@ describe('stream attacks', () => {
     const small = await startAgent({ dbPath: db.path, limits: { maxStreamBufferBytes: 64 * 1024 } });
     try {
       const base = attackTarget({ baseUrl: small.url });
-      const target = { ...base, openPrompt: scriptedPromptOpener(base, { responseSchema: { type: 'object' }, validPayload: {}, artifactBytes: 900_000 }) };
+      const target = {
+        ...base,
+        openPrompt: scriptedPromptOpener(base, {
+          responseSchema: { type: 'object' },
+          validPayload: {},
+          artifactBytes: 900_000,
+        }),
+      };
       const { outcomes } = await attack('unread-streams', target, { holdMs: 3000, probeMs: 100 }, 2);
       for (const o of outcomes) {
         expect(o.kind).toBe('cut');
@@ -283,7 +351,9 @@ describe('stream attacks', () => {
   });
 
   /** A raw HTTP/1.1 server serving every subscription as `serve` says; its sockets destroyed on close. */
-  async function streamServer(serve: (socket: Socket, head: string) => void): Promise<{ target: AttackTarget; close: () => Promise<void> }> {
+  async function streamServer(
+    serve: (socket: Socket, head: string) => void,
+  ): Promise<{ target: AttackTarget; close: () => Promise<void> }> {
     const sockets = new Set<Socket>();
     const server = createNetServer((socket) => {
       sockets.add(socket);
@@ -328,11 +398,25 @@ describe('stream attacks', () => {
 
   it('unread-streams: a server that refuses every subscription (a2a-sdk 0.3: -32001 in the first frame) has nothing to hold: nothing starts, and the notes say why', async () => {
     const { target, close } = await streamServer((socket) => {
-      socket.end(SSE_HEAD + chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n') + '0\r\n\r\n');
+      socket.end(
+        SSE_HEAD +
+          chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n') +
+          '0\r\n\r\n',
+      );
     });
     try {
       const outcomes: AttackOutcome[] = [];
-      const report = await ATTACKS['unread-streams'].run(target, { holdMs: 1_000 }, { ratePerSecond: 50, maxRequests: 3, durationMs: 2000, signal: new AbortController().signal, onOutcome: (o) => outcomes.push(o) });
+      const report = await ATTACKS['unread-streams'].run(
+        target,
+        { holdMs: 1_000 },
+        {
+          ratePerSecond: 50,
+          maxRequests: 3,
+          durationMs: 2000,
+          signal: new AbortController().signal,
+          onOutcome: (o) => outcomes.push(o),
+        },
+      );
       expect(outcomes).toEqual([]);
       expect(report.started).toBe(0);
       expect(report.notes.join('\n')).toMatch(/refuses a subscription .*-32001.*no bound; nothing started/);
@@ -347,7 +431,10 @@ describe('wire generations and bindings', () => {
     for (const generation of ['1.0', '0.3'] as const) {
       for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
         const base = attackTarget({ baseUrl: agent.url, generation, binding });
-        const target = { ...base, openPrompt: scriptedPromptOpener(base, { responseSchema: PATTERN_SCHEMA, validPayload: { code: 'aaa' } }) };
+        const target = {
+          ...base,
+          openPrompt: scriptedPromptOpener(base, { responseSchema: PATTERN_SCHEMA, validPayload: { code: 'aaa' } }),
+        };
         const unknown = await attack('unknown-prompt', target, {}, 1);
         // A body the agent could not read as an answer would get -32602/400, not "already answered or unknown".
         expect(unknown.outcomes[0], `${generation} ${binding}`).toMatchObject({ kind: 'refused', status: 409 });
@@ -381,10 +468,19 @@ describe('reply framing', () => {
     await once(server, 'listening');
     try {
       const target = attackTarget({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
-      for (const [kind, expected] of [['chunked', 'accepted'], ['sized', 'accepted'], ['continue', 'refused']] as const) {
-        const end = await attackExchange(target, new AbortController().signal, { holdMs: 5000, what: 'request' }, async (io) => {
-          await io.write(`GET / HTTP/1.1\r\nhost: x\r\nx-reply: ${kind}\r\n\r\n`);
-        });
+      for (const [kind, expected] of [
+        ['chunked', 'accepted'],
+        ['sized', 'accepted'],
+        ['continue', 'refused'],
+      ] as const) {
+        const end = await attackExchange(
+          target,
+          new AbortController().signal,
+          { holdMs: 5000, what: 'request' },
+          async (io) => {
+            await io.write(`GET / HTTP/1.1\r\nhost: x\r\nx-reply: ${kind}\r\n\r\n`);
+          },
+        );
         expect(end, kind).toMatchObject({ kind: expected });
         expect((end as AttackOutcome).latencyMs, kind).toBeLessThan(4000);
       }

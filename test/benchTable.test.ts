@@ -4,7 +4,18 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS } from '../bench/benchCatalogue.ts';
 import { isMet, ROWS_PREFIX, type BenchRow } from '../bench/benchRows.ts';
-import { exitCodeOf, formatGoal, formatTable, formatValue, judgeBenchmark, parseRows, summarize, summaryLine, type BenchmarkOutcome, type ExpectedRow } from '../bench/benchTable.ts';
+import {
+  exitCodeOf,
+  formatGoal,
+  formatTable,
+  formatValue,
+  judgeBenchmark,
+  parseRows,
+  summarize,
+  summaryLine,
+  type BenchmarkOutcome,
+  type ExpectedRow,
+} from '../bench/benchTable.ts';
 
 const expected: ExpectedRow[] = [
   { id: 'a.ratio', label: 'ratio to the peer', unit: 'x', goal: { op: '>=', value: 2 } },
@@ -13,7 +24,12 @@ const expected: ExpectedRow[] = [
 ];
 const spec = { name: 'a', rows: expected };
 const rowsLine = (rows: BenchRow[]) => `${ROWS_PREFIX}${JSON.stringify(rows)}`;
-const ran = (stdout: string, exitCode: number | null = 0, extra: Partial<BenchmarkOutcome> = {}): BenchmarkOutcome => ({ exitCode, signal: null, stdout, ...extra });
+const ran = (stdout: string, exitCode: number | null = 0, extra: Partial<BenchmarkOutcome> = {}): BenchmarkOutcome => ({
+  exitCode,
+  signal: null,
+  stdout,
+  ...extra,
+});
 const good: BenchRow[] = [
   { id: 'a.ratio', label: 'ratio to the peer', value: 2.5, unit: 'x', goal: { op: '>=', value: 2 } },
   { id: 'a.p99', label: 'p99', value: 7.25, unit: 'ms', goal: { op: '<=', value: 5 } },
@@ -72,7 +88,12 @@ describe('judgeBenchmark', () => {
   it('shows an expected row a clean run did not print as NOT MEASURED, and keeps rows it did not expect', () => {
     const extra: BenchRow = { id: 'a.extra', label: 'extra', value: 1, unit: 'x', goal: { op: '>=', value: 0.5 } };
     const judged = judgeBenchmark(spec, ran(rowsLine([good[0], extra])));
-    expect(byId(judged.rows, 'a.p99')).toMatchObject({ value: null, met: 'NO', measured: false, detail: 'the benchmark did not print this row' });
+    expect(byId(judged.rows, 'a.p99')).toMatchObject({
+      value: null,
+      met: 'NO',
+      measured: false,
+      detail: 'the benchmark did not print this row',
+    });
     expect(byId(judged.rows, 'a.extra')).toMatchObject({ met: 'yes', measured: true });
     expect(summarize([judged])).toMatchObject({ goals: 3, met: 2, notMeasured: 2, goalsNotMeasured: 1 });
     expect(exitCodeOf(summarize([judged]), false)).toBe(4);
@@ -107,7 +128,9 @@ describe('exitCodeOf', () => {
     const allMet = summarize([judgeBenchmark(spec, ran(rowsLine([good[0], { ...good[1], value: 4 }, good[2]])))]);
     expect(exitCodeOf(allMet, true)).toBe(0);
     // An informational row a clean run could not measure (a peer not installed) is reported, not fatal.
-    const noPeer = summarize([judgeBenchmark(spec, ran(rowsLine([good[0], { ...good[1], value: 4 }, { ...good[2], value: null }])))]);
+    const noPeer = summarize([
+      judgeBenchmark(spec, ran(rowsLine([good[0], { ...good[1], value: 4 }, { ...good[2], value: null }]))),
+    ]);
     expect(noPeer).toMatchObject({ notMeasured: 1, goalsNotMeasured: 0 });
     expect(exitCodeOf(noPeer, true)).toBe(0);
     expect(exitCodeOf(summarize([judgeBenchmark(spec, ran(rowsLine(good), 1))]), false)).toBe(4);
@@ -116,7 +139,13 @@ describe('exitCodeOf', () => {
 
 describe('the table', () => {
   it('aligns its columns and says how many goals were met', () => {
-    const judged = [judgeBenchmark(spec, ran(rowsLine(good))), judgeBenchmark({ name: 'b', rows: [{ id: 'b.x', label: 'b', unit: 'x', goal: { op: '>=', value: 0.9 } }] }, ran('', 1))];
+    const judged = [
+      judgeBenchmark(spec, ran(rowsLine(good))),
+      judgeBenchmark(
+        { name: 'b', rows: [{ id: 'b.x', label: 'b', unit: 'x', goal: { op: '>=', value: 0.9 } }] },
+        ran('', 1),
+      ),
+    ];
     const lines = formatTable(judged).split('\n');
     expect(lines).toHaveLength(2 + 4);
     const measuredAt = lines[0].indexOf('measured');
@@ -129,7 +158,9 @@ describe('the table', () => {
     expect(lines[3]).toMatch(/p99\s+7\.25 ms\s+≤ 5 ms\s+NO/);
     expect(lines[4]).toMatch(/informational\s+1,234 req\/s\s+—\s+—/);
     expect(lines[5]).toMatch(/NOT MEASURED\s+≥ 0\.9×\s+NO/);
-    expect(summaryLine(summarize(judged))).toBe('1 of 3 goals met; 1 row NOT MEASURED; failed: b (exited with code 1; printed no BENCH_ROWS line)');
+    expect(summaryLine(summarize(judged))).toBe(
+      '1 of 3 goals met; 1 row NOT MEASURED; failed: b (exited with code 1; printed no BENCH_ROWS line)',
+    );
   });
 
   it('formats figures by unit', () => {

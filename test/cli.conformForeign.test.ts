@@ -31,11 +31,18 @@ describe('the rig against a minimal @a2a-js/sdk agent without hitl-prompt/v1', (
     const dir = join(out, 'conform');
     const run = await runRig(['conform', '--target', agent.url, '--out', dir, '--threshold', 'checks.rate>=1']);
     expect(run.code, run.stderr).toBe(3);
-    expect(run.stderr).toContain(`a2a-rig: nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED}) — exit 3`);
+    expect(run.stderr).toContain(
+      `a2a-rig: nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED}) — exit 3`,
+    );
     expect(run.stdout).toMatch(/^a2a-rig NOTHING TESTED/);
     const { results, junit, summary } = readRunFiles(dir);
 
-    expect(results.target).toMatchObject({ kind: 'url', url: agent.url, agentName: 'sdk-minimal-agent', hitlDeclared: false });
+    expect(results.target).toMatchObject({
+      kind: 'url',
+      url: agent.url,
+      agentName: 'sdk-minimal-agent',
+      hitlDeclared: false,
+    });
     // Discovered from the card, which offers JSON-RPC for A2A 1.0 only (SDK 1.3.0 is 1.0-native).
     expect(results.target.generation).toBe('1.0');
     expect(results.verdict).toBe('skipped');
@@ -76,13 +83,18 @@ describe('the rig against a minimal @a2a-js/sdk agent without hitl-prompt/v1', (
     expect(Object.keys(byName).sort()).toEqual(all.sort());
     expect(junit).toHaveLength(all.length);
 
-    expect(results.scenarios.filter((s) => s.verdict === 'errored' || s.verdict === 'failed').map((s) => `${s.name}: ${s.reason}`)).toEqual([]);
+    expect(
+      results.scenarios
+        .filter((s) => s.verdict === 'errored' || s.verdict === 'failed')
+        .map((s) => `${s.name}: ${s.reason}`),
+    ).toEqual([]);
     expect(byName['agent-card'].verdict).toBe('passed');
     expect(results.verdict).toBe('skipped');
     for (const s of results.scenarios.filter((x) => x.name !== 'agent-card')) {
       expect(s.verdict, s.name).toBe('skipped');
       // The acceptance-criteria scenarios name their own extension, which this agent does not declare either.
-      if (s.tags.includes('acceptance')) expect(s.reason, s.name).toMatch(/does not declare the acceptance-criteria extension/);
+      if (s.tags.includes('acceptance'))
+        expect(s.reason, s.name).toMatch(/does not declare the acceptance-criteria extension/);
       else expect(s.reason, s.name).toContain(NOT_DECLARED);
     }
     expect(byName['crash-restart'].reason).toContain('--restart-cmd');

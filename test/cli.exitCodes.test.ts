@@ -16,22 +16,41 @@ function expectUsageError(run: CliRun, dir: string, says: RegExp): void {
   expect(run.code, run.stderr).toBe(2);
   const lines = run.stderr.trim().split('\n');
   expect(lines[0]).toMatch(says);
-  expect(lines.filter((l) => !/^\(run a2a-rig \w+ --help for usage\)$/.test(l)), run.stderr).toHaveLength(1);
+  expect(
+    lines.filter((l) => !/^\(run a2a-rig \w+ --help for usage\)$/.test(l)),
+    run.stderr,
+  ).toHaveLength(1);
   expect(run.stderr).not.toMatch(/^\s+at /m);
   expect(existsSync(dir), 'no results for a run that never started').toBe(false);
 }
 
 describe('exit code 2: usage and environment errors, one line', () => {
   const cases: Array<[string, () => Promise<string[]>, RegExp]> = [
-    ['an unknown scenario name', async () => ['run', 'no-such-scenario'], /^a2a-rig: no scenario or tag named "no-such-scenario"; run "a2a-rig list"/],
-    ['a bad --profile', async () => ['run', '--profile', 'huge'], /--profile.*'huge' is invalid\. Allowed choices are smoke, ci, full/],
-    ['--target that is not a URL', async () => ['run', '--target', 'not-a-url'], /^a2a-rig: --target must be an http\(s\) URL/],
+    [
+      'an unknown scenario name',
+      async () => ['run', 'no-such-scenario'],
+      /^a2a-rig: no scenario or tag named "no-such-scenario"; run "a2a-rig list"/,
+    ],
+    [
+      'a bad --profile',
+      async () => ['run', '--profile', 'huge'],
+      /--profile.*'huge' is invalid\. Allowed choices are smoke, ci, full/,
+    ],
+    [
+      '--target that is not a URL',
+      async () => ['run', '--target', 'not-a-url'],
+      /^a2a-rig: --target must be an http\(s\) URL/,
+    ],
     [
       '--target where nothing listens',
       async () => ['run', 'agent-card', '--target', `http://127.0.0.1:${await freePort()}`],
       /^a2a-rig: cannot read the agent card: GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json: .*ECONNREFUSED/,
     ],
-    ['--agent-fault with --target', async () => ['run', '--target', 'http://127.0.0.1:9', '--agent-fault', 'skip-validation'], /^a2a-rig: --agent-fault applies to the embedded agent only/],
+    [
+      '--agent-fault with --target',
+      async () => ['run', '--target', 'http://127.0.0.1:9', '--agent-fault', 'skip-validation'],
+      /^a2a-rig: --agent-fault applies to the embedded agent only/,
+    ],
     [
       'an --agent-fault the embedded agent does not know',
       async () => ['run', 'cf1', '--agent-fault', 'no-such-fault'],

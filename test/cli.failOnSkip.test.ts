@@ -29,7 +29,9 @@ describe('skips and --fail-on-skip', () => {
     const dir = join(out, 'fail-on-skip');
     const run = await runRig([...ARGS, '--fail-on-skip', '--out', dir]);
     expect(run.code, run.stderr).toBe(3);
-    expect(run.stderr.split('\n').filter((l) => l.startsWith('a2a-rig:'))).toEqual(['a2a-rig: 1 scenario skipped (resume-latency) and --fail-on-skip was given — exit 3']);
+    expect(run.stderr.split('\n').filter((l) => l.startsWith('a2a-rig:'))).toEqual([
+      'a2a-rig: 1 scenario skipped (resume-latency) and --fail-on-skip was given — exit 3',
+    ]);
     expect(readRunFiles(dir).results.verdict).toBe('passed');
   });
 });

@@ -29,7 +29,10 @@ afterAll(() => {
 async function runCf1Against(responseSchema: Record<string, unknown>, dir: string) {
   agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json', responseSchema });
   const t0 = performance.now();
-  const run = await runRig(['run', 'cf1', '--target', agent.url, '--toxiproxy', 'none', '--out', join(out, dir)], WITHIN_MS + 10_000);
+  const run = await runRig(
+    ['run', 'cf1', '--target', agent.url, '--toxiproxy', 'none', '--out', join(out, dir)],
+    WITHIN_MS + 10_000,
+  );
   return { run, ms: performance.now() - t0, files: readRunFiles(join(out, dir)) };
 }
 
@@ -41,7 +44,9 @@ describe('hostile response_schemas end in a finding, within the budget', () => {
     expect(ms).toBeLessThan(WITHIN_MS);
     expect(files.summary).toContain("answers cannot be built: a oneOf has 530 branches, over the synthesizer's 128");
     // The reason on the terminal is one line.
-    expect(run.stderr).toMatch(/^\[1\/1\] cf1: failed — answers can be built from response_schema: answers cannot be built: a oneOf has 530 branches[^\n]*$/m);
+    expect(run.stderr).toMatch(
+      /^\[1\/1\] cf1: failed — answers can be built from response_schema: answers cannot be built: a oneOf has 530 branches[^\n]*$/m,
+    );
   }, 60_000);
 
   it('a 60 KB example of a 7,000-instruction pattern: refused before matching, exit 1', async () => {

@@ -27,12 +27,51 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { mode: 'sse-flood', scenario: 'cf1', budgetMs: 20_000, codes: [1], reason: /SubscribeToTask stream from http:\/\/127\.0\.0\.1:\d+\/: its events weigh more than 32 MiB once parsed \(the rig keeps at most 32 MiB per connection\)/ },
-  { mode: 'replay-flood', scenario: 'cf6', budgetMs: 30_000, codes: [1], reason: /replay socket of http:\/\/127\.0\.0\.1:\d+ for task [\w-]+: frame \d+: its events weigh more than 32 MiB once parsed/ },
-  { mode: 'huge-frames', scenario: 'cf6', budgetMs: 30_000, codes: [1], reason: /the agent sent a frame over 1048576 bytes \(the rig's bound on one frame\)/ },
-  { mode: 'deep-id', scenario: 'cf6', budgetMs: 30_000, codes: [1], reason: /POST http:\/\/127\.0\.0\.1:\d+\/ \(SendMessage\): the agent's reply nests 100001 levels deep; the rig reads at most 512/ },
-  { mode: 'deep-metadata', scenario: 'cf6', budgetMs: 30_000, codes: [1], reason: /the agent's reply nests 10000\d levels deep; the rig reads at most 512/ },
-  { mode: 'deep-card', scenario: 'cf6', budgetMs: 30_000, codes: [2], reason: /agent-card\.json: the agent's document nests 10000\d levels deep; the rig reads at most 512/ },
+  {
+    mode: 'sse-flood',
+    scenario: 'cf1',
+    budgetMs: 20_000,
+    codes: [1],
+    reason:
+      /SubscribeToTask stream from http:\/\/127\.0\.0\.1:\d+\/: its events weigh more than 32 MiB once parsed \(the rig keeps at most 32 MiB per connection\)/,
+  },
+  {
+    mode: 'replay-flood',
+    scenario: 'cf6',
+    budgetMs: 30_000,
+    codes: [1],
+    reason:
+      /replay socket of http:\/\/127\.0\.0\.1:\d+ for task [\w-]+: frame \d+: its events weigh more than 32 MiB once parsed/,
+  },
+  {
+    mode: 'huge-frames',
+    scenario: 'cf6',
+    budgetMs: 30_000,
+    codes: [1],
+    reason: /the agent sent a frame over 1048576 bytes \(the rig's bound on one frame\)/,
+  },
+  {
+    mode: 'deep-id',
+    scenario: 'cf6',
+    budgetMs: 30_000,
+    codes: [1],
+    reason:
+      /POST http:\/\/127\.0\.0\.1:\d+\/ \(SendMessage\): the agent's reply nests 100001 levels deep; the rig reads at most 512/,
+  },
+  {
+    mode: 'deep-metadata',
+    scenario: 'cf6',
+    budgetMs: 30_000,
+    codes: [1],
+    reason: /the agent's reply nests 10000\d levels deep; the rig reads at most 512/,
+  },
+  {
+    mode: 'deep-card',
+    scenario: 'cf6',
+    budgetMs: 30_000,
+    codes: [2],
+    reason: /agent-card\.json: the agent's document nests 10000\d levels deep; the rig reads at most 512/,
+  },
 ];
 
 let agent: HostileAgent | undefined;
@@ -50,11 +89,15 @@ describe('the rig against a hostile agent: bounded memory, depth and time', () =
       dir = mkdtempSync(join(tmpdir(), 'rig-hostile-'));
       const peakFile = join(dir, 'peak-rss-kb');
       const started = performance.now();
-      const run = await runRig(['run', c.scenario, '--target', agent.url, '--toxiproxy', 'none', '--out', join(dir, 'out')], c.budgetMs + 2 * SLACK_MS, {
-        NODE_OPTIONS: `--import ${preload}`,
-        RIG_PEAK_RSS_FILE: peakFile,
-        CI: 'true',
-      });
+      const run = await runRig(
+        ['run', c.scenario, '--target', agent.url, '--toxiproxy', 'none', '--out', join(dir, 'out')],
+        c.budgetMs + 2 * SLACK_MS,
+        {
+          NODE_OPTIONS: `--import ${preload}`,
+          RIG_PEAK_RSS_FILE: peakFile,
+          CI: 'true',
+        },
+      );
       const elapsedMs = performance.now() - started;
       const output = `${run.stdout}\n${run.stderr}`;
       const peakKb = Number(readFileSync(peakFile, 'utf8'));

@@ -77,14 +77,35 @@ describe('the rig against an agent whose strings carry control characters', () =
 
   it('merge and compare over a results.json that carries them, and a user error quoting one', async () => {
     const hostile = (name: string, us: number) => {
-      const r = run([scenario(`s ${HOSTILE}`, { verdict: 'failed', reason: `r ${HOSTILE}`, latencies: { [`m ${HOSTILE}`]: Array.from({ length: 2000 }, () => us) } })], name);
+      const r = run(
+        [
+          scenario(`s ${HOSTILE}`, {
+            verdict: 'failed',
+            reason: `r ${HOSTILE}`,
+            latencies: { [`m ${HOSTILE}`]: Array.from({ length: 2000 }, () => us) },
+          }),
+        ],
+        name,
+      );
       const dir = mkdtempSync(join(out, `${name}-`));
-      writeFileSync(join(dir, 'results.json'), JSON.stringify({ ...r, target: { ...r.target, agentName: `hostile ${HOSTILE}` } }));
+      writeFileSync(
+        join(dir, 'results.json'),
+        JSON.stringify({ ...r, target: { ...r.target, agentName: `hostile ${HOSTILE}` } }),
+      );
       return dir;
     };
     const slow = hostile('slow', 90_000);
     const fast = hostile('fast', 1_000);
-    const merged = await runRig(['merge', fast, slow, '--out', join(out, 'merged'), '--force', '--threshold', 'checks.rate>=1']);
+    const merged = await runRig([
+      'merge',
+      fast,
+      slow,
+      '--out',
+      join(out, 'merged'),
+      '--force',
+      '--threshold',
+      'checks.rate>=1',
+    ]);
     expect(merged.code, merged.stderr).toBe(1);
     expectCleanTerminal(merged);
     expect(merged.stderr).toContain('threshold broken');

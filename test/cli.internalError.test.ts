@@ -15,10 +15,15 @@ const preload = new URL('./support/plantedBug.mjs', import.meta.url).pathname;
 describe('an internal error', () => {
   it('exits 4 with one line and the stack in <out>/error.log', { timeout: 60_000 }, async () => {
     const dir = join(out, 'run');
-    const run = await runRig(['run', 'agent-card', '--toxiproxy', 'none', '--out', dir], 60_000, { NODE_OPTIONS: `--import ${preload}`, CI: 'true' });
+    const run = await runRig(['run', 'agent-card', '--toxiproxy', 'none', '--out', dir], 60_000, {
+      NODE_OPTIONS: `--import ${preload}`,
+      CI: 'true',
+    });
     expect(run.code, run.stderr).toBe(4);
     const errorLines = run.stderr.split('\n').filter((l) => l.startsWith('a2a-rig:'));
-    expect(errorLines).toEqual([`a2a-rig: internal error: TypeError: planted bug: cannot serialise the results (stack in ${join(dir, 'error.log')})`]);
+    expect(errorLines).toEqual([
+      `a2a-rig: internal error: TypeError: planted bug: cannot serialise the results (stack in ${join(dir, 'error.log')})`,
+    ]);
     expect(run.stderr, 'no stack frames on stderr').not.toMatch(/^\s+at /m);
     const log = readFileSync(join(dir, 'error.log'), 'utf8');
     expect(log).toContain('TypeError: planted bug: cannot serialise the results');

@@ -95,11 +95,17 @@ interface Signalled {
 
 /** Starts the CLI, waits for the progress line of the long scenario, sends `signal`, waits for the exit. */
 async function signalledRun(args: string[], signal: NodeJS.Signals, env: NodeJS.ProcessEnv = {}): Promise<Signalled> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
-  const closed = new Promise<{ code: number | null; at: number }>((resolve) => child.once('close', (code) => resolve({ code, at: performance.now() })));
+  const closed = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('close', (code) => resolve({ code, at: performance.now() })),
+  );
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -128,12 +134,14 @@ function expectInterrupted(run: Signalled, dir: string, signal: 'SIGINT' | 'SIGT
   expect(run.code, run.stderr).toBe(signal === 'SIGINT' ? 130 : 143);
   console.log(`${signal}: ${Math.round(run.stopMs)} ms from signal to exit`);
   expect(run.stopMs, 'stopped within 2 s of the signal').toBeLessThan(2_000);
-  expect(run.stderr.split('\n').filter((l) => /interrupted by/i.test(l) && l.startsWith('a2a-rig:')), run.stderr).toEqual([
-    `a2a-rig: interrupted by ${signal}; results so far in ${dir}`,
-  ]);
+  expect(
+    run.stderr.split('\n').filter((l) => /interrupted by/i.test(l) && l.startsWith('a2a-rig:')),
+    run.stderr,
+  ).toEqual([`a2a-rig: interrupted by ${signal}; results so far in ${dir}`]);
   expect(run.stderr).not.toMatch(/^\s+at /m);
 
-  for (const file of ['results.json', 'junit.xml', 'summary.md', 'report.html']) expect(existsSync(join(dir, file)), file).toBe(true);
+  for (const file of ['results.json', 'junit.xml', 'summary.md', 'report.html'])
+    expect(existsSync(join(dir, file)), file).toBe(true);
   const { results, junit, summary } = readRunFiles(dir);
   expect(results.verdict).toBe('interrupted');
   expect(results.interruptedBy).toBe(signal);
@@ -153,9 +161,11 @@ function expectInterrupted(run: Signalled, dir: string, signal: 'SIGINT' | 'SIGT
 
   // Nothing left behind: the agent (and any other child) is gone, and so is its temp database.
   expect(run.children.length, 'the embedded agent ran as a child').toBeGreaterThan(0);
-  const alive = run.children.flatMap((pid, i) => (stillRuns(pid, run.startTimes[i]) ? [`${pid} ${run.commands[i]}`] : []));
+  const alive = run.children.flatMap((pid, i) =>
+    stillRuns(pid, run.startTimes[i]) ? [`${pid} ${run.commands[i]}`] : [],
+  );
   expect(alive, 'children still running').toEqual([]);
-  expect(run.agentDir, 'found the agent\'s --db').toBeDefined();
+  expect(run.agentDir, "found the agent's --db").toBeDefined();
   expect(existsSync(run.agentDir!), `${run.agentDir} removed`).toBe(false);
 }
 
@@ -169,23 +179,37 @@ describe('a signal stops the run, keeps what it measured and leaves nothing behi
     await toxiproxy?.close();
   });
 
-  it('SIGINT, on a Toxiproxy the test started: exit 130, results so far, no proxy left on it', { timeout: 90_000 }, async () => {
-    expect((await callApi(toxiproxy.url, 'GET', '/proxies')).json).toEqual({});
-    const dir = join(out, 'sigint');
-    const run = await signalledRun([...ARGS, '--toxiproxy', toxiproxy.url, '--out', dir], 'SIGINT');
-    expectInterrupted(run, dir, 'SIGINT');
-    expect((await callApi(toxiproxy.url, 'GET', '/proxies')).json, 'this run\'s proxy deleted').toEqual({});
-  });
+  it(
+    'SIGINT, on a Toxiproxy the test started: exit 130, results so far, no proxy left on it',
+    { timeout: 90_000 },
+    async () => {
+      expect((await callApi(toxiproxy.url, 'GET', '/proxies')).json).toEqual({});
+      const dir = join(out, 'sigint');
+      const run = await signalledRun([...ARGS, '--toxiproxy', toxiproxy.url, '--out', dir], 'SIGINT');
+      expectInterrupted(run, dir, 'SIGINT');
+      expect((await callApi(toxiproxy.url, 'GET', '/proxies')).json, "this run's proxy deleted").toEqual({});
+    },
+  );
 
-  it.skipIf(!realToxiproxyBinary().path)('SIGINT with a toxiproxy-server the rig spawned: that server is stopped too', { timeout: 90_000 }, async () => {
-    const dir = join(out, 'spawned');
-    // auto: no server at TOXIPROXY_URL (a free port), so the rig spawns TOXIPROXY_SERVER itself.
-    const nowhere = `http://127.0.0.1:${await freePort()}`;
-    const run = await signalledRun([...ARGS, '--toxiproxy', 'auto', '--out', dir], 'SIGINT', { TOXIPROXY_URL: nowhere, TOXIPROXY_SERVER: realToxiproxyBinary().path! });
-    expect(readRunFiles(dir).results.proxy?.backend, run.stderr).toBe('spawned');
-    expect(run.commands.some((c) => c.includes(realToxiproxyBinary().path!)), run.commands.join('\n')).toBe(true);
-    expectInterrupted(run, dir, 'SIGINT');
-  });
+  it.skipIf(!realToxiproxyBinary().path)(
+    'SIGINT with a toxiproxy-server the rig spawned: that server is stopped too',
+    { timeout: 90_000 },
+    async () => {
+      const dir = join(out, 'spawned');
+      // auto: no server at TOXIPROXY_URL (a free port), so the rig spawns TOXIPROXY_SERVER itself.
+      const nowhere = `http://127.0.0.1:${await freePort()}`;
+      const run = await signalledRun([...ARGS, '--toxiproxy', 'auto', '--out', dir], 'SIGINT', {
+        TOXIPROXY_URL: nowhere,
+        TOXIPROXY_SERVER: realToxiproxyBinary().path!,
+      });
+      expect(readRunFiles(dir).results.proxy?.backend, run.stderr).toBe('spawned');
+      expect(
+        run.commands.some((c) => c.includes(realToxiproxyBinary().path!)),
+        run.commands.join('\n'),
+      ).toBe(true);
+      expectInterrupted(run, dir, 'SIGINT');
+    },
+  );
 
   it('SIGTERM, with the embedded proxy: exit 143, the same', { timeout: 90_000 }, async () => {
     const dir = join(out, 'sigterm');
@@ -199,10 +223,16 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 describe.skipIf(!hasScript)('Ctrl-C on a terminal', () => {
   it('gives the cursor back that the progress bar hid, and exits 130', { timeout: 90_000 }, async () => {
     const dir = join(out, 'tty');
-    const command = [process.execPath, CLI, ...ARGS, '--toxiproxy', 'none', '--out', dir].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, CLI, ...ARGS, '--toxiproxy', 'none', '--out', dir]
+      .map((a) => `'${a}'`)
+      .join(' ');
     // script(1) runs the CLI on a pty; a ^C written to it is the terminal's Ctrl-C (SIGINT to the
     // foreground process group). -e: script exits with the CLI's code.
-    const script = spawn('script', ['-qfec', command, '/dev/null'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CI: '', TERM: 'xterm' } });
+    const script = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, CI: '', TERM: 'xterm' },
+    });
     const guard = setTimeout(() => script.kill('SIGKILL'), 60_000);
     let screen = '';
     let sent = false;
@@ -222,7 +252,9 @@ describe.skipIf(!hasScript)('Ctrl-C on a terminal', () => {
     expect(code, screen).toBe(130);
     const hidden = screen.lastIndexOf('\x1b[?25l');
     expect(hidden, 'the bar hid the cursor').toBeGreaterThanOrEqual(0);
-    expect(screen.indexOf('\x1b[?25h', hidden), 'the cursor is shown again after it was hidden').toBeGreaterThan(hidden);
+    expect(screen.indexOf('\x1b[?25h', hidden), 'the cursor is shown again after it was hidden').toBeGreaterThan(
+      hidden,
+    );
     expect(screen).toContain('a2a-rig: interrupted by SIGINT');
     expect(readRunFiles(dir).results.verdict).toBe('interrupted');
   });

@@ -19,27 +19,40 @@ describe('a2a-rig list', () => {
     expect([...blocks.keys()].sort()).toEqual(all.map((s) => s.name).sort());
     for (const s of all) {
       const needsLine = /needs: (.*)$/m.exec(blocks.get(s.name)!)?.[1];
-      const declared = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>).filter((k) => s.needs[k]).map((k) => NEED_LABELS[k]);
+      const declared = (Object.keys(NEED_LABELS) as Array<keyof ScenarioNeeds>)
+        .filter((k) => s.needs[k])
+        .map((k) => NEED_LABELS[k]);
       expect(needsLine, s.name).toBe(declared.length ? declared.join('; ') : 'nothing (any A2A agent)');
     }
     expect(blocks.get('disconnect-replay')).toContain('the replay plane (/events)');
     expect(blocks.get('crash-restart')).toContain('a restartable agent (embedded, or --restart-cmd)');
     expect(blocks.get('agent-card')).toContain('needs: nothing');
     // And the fault flags each one declares it catches (the mutation matrix's rows).
-    for (const s of all) expect(/catches: (.*)$/m.exec(blocks.get(s.name)!)?.[1], s.name).toBe(s.catches?.length ? s.catches.map(catchText).join(', ') : undefined);
+    for (const s of all)
+      expect(/catches: (.*)$/m.exec(blocks.get(s.name)!)?.[1], s.name).toBe(
+        s.catches?.length ? s.catches.map(catchText).join(', ') : undefined,
+      );
     expect(blocks.get('cf1')).toContain('catches: accept-duplicates, no-extension-echo');
     expect(blocks.get('dos-slow')).toContain('catches: no-request-timeouts (on slowloris)');
   });
 
-  it('a reader that stops early (list | head) is no internal error: exit 0, nothing on stderr', { timeout: 30_000 }, async () => {
-    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'list'], { cwd: repoRoot, env: hermeticEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    // Like head -c 1: read one chunk, then close the pipe while the rig still writes.
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-  });
+  it(
+    'a reader that stops early (list | head) is no internal error: exit 0, nothing on stderr',
+    { timeout: 30_000 },
+    async () => {
+      const child = spawn(process.execPath, ['bin/a2a-rig.js', 'list'], {
+        cwd: repoRoot,
+        env: hermeticEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      // Like head -c 1: read one chunk, then close the pipe while the rig still writes.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    },
+  );
 
   it('every scenario that needs the replay plane for its tasks declares it', () => {
     // The ones that open /events unconditionally; crash-restart and cf6 use it only as an extra, and

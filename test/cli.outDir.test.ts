@@ -26,19 +26,28 @@ async function nowhere(): Promise<string> {
 
 describe('--out is checked before the run', () => {
   it('a path in /proc is refused at once (it used to hang the run)', { timeout: 90_000 }, async () => {
-    const run = await runRig(['run', 'agent-card', '--target', await nowhere(), '--out', '/proc/a2a-rig-results'], 60_000);
+    const run = await runRig(
+      ['run', 'agent-card', '--target', await nowhere(), '--out', '/proc/a2a-rig-results'],
+      60_000,
+    );
     expectRefused(run, /^a2a-rig: --out \/proc\/a2a-rig-results is on \/proc, a kernel filesystem, not storage/);
   });
 
   it('a path under /sys is refused', { timeout: 90_000 }, async () => {
-    const run = await runRig(['run', 'agent-card', '--target', await nowhere(), '--out', '/sys/kernel/a2a-rig'], 60_000);
+    const run = await runRig(
+      ['run', 'agent-card', '--target', await nowhere(), '--out', '/sys/kernel/a2a-rig'],
+      60_000,
+    );
     expectRefused(run, /^a2a-rig: --out \/sys\/kernel\/a2a-rig is on \/sys/);
   });
 
   it('a path that cannot be created (under a file) is refused, nothing left behind', { timeout: 90_000 }, async () => {
     const file = join(out, 'a-file');
     writeFileSync(file, 'not a directory\n');
-    const run = await runRig(['run', 'agent-card', '--target', await nowhere(), '--out', join(file, 'results')], 60_000);
+    const run = await runRig(
+      ['run', 'agent-card', '--target', await nowhere(), '--out', join(file, 'results')],
+      60_000,
+    );
     expectRefused(run, /^a2a-rig: --out .*a-file\/results cannot be created: ENOTDIR/);
     expect(readFileSync(file, 'utf8')).toBe('not a directory\n');
   });
@@ -48,7 +57,10 @@ describe('--out is checked before the run', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'notes.txt'), 'mine\n');
     const run = await runRig(['run', 'agent-card', '--target', await nowhere(), '--out', dir], 60_000);
-    expectRefused(run, /^a2a-rig: --out .*someone-elses holds files that are not a2a-rig results \(notes\.txt\): give a new or empty directory/);
+    expectRefused(
+      run,
+      /^a2a-rig: --out .*someone-elses holds files that are not a2a-rig results \(notes\.txt\): give a new or empty directory/,
+    );
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine\n');
   });
 

@@ -27,11 +27,16 @@ const agentPid = () => Number(readFileSync(pidFile, 'utf8').trim());
 async function waitForCard(timeoutMs = 20_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (let attempt = 0; performance.now() < deadline && attempt < 400; attempt++) {
-    const ok = await fetch(`${url}/.well-known/agent-card.json`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/.well-known/agent-card.json`, { signal: AbortSignal.timeout(1_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`the agent did not serve its card at ${url} within ${timeoutMs} ms: ${readFileSync(join(dir, 'agent.log'), 'utf8')}`);
+  throw new Error(
+    `the agent did not serve its card at ${url} within ${timeoutMs} ms: ${readFileSync(join(dir, 'agent.log'), 'utf8')}`,
+  );
 }
 
 beforeAll(async () => {
@@ -73,33 +78,67 @@ afterAll(async () => {
 });
 
 describe('--target with --restart-cmd and --toxiproxy URL', () => {
-  it('crash-restart passes through the restart command; resume-latency gets its faults from the given Toxiproxy', { timeout: 90_000 }, async () => {
-    const before = agentPid();
-    const out = join(dir, 'with-flags');
-    const run = await runRig(['run', 'crash-restart', 'resume-latency', '--target', url, '--restart-cmd', `sh "${restartScript}"`, '--toxiproxy', proxy!.info.api, '--out', out], 80_000);
-    expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
-    const { results } = readRunFiles(out);
-    expect(results.target).toMatchObject({ kind: 'url', url, agentName: 'a2a-rig reference agent', hitlDeclared: true });
-    expect(results.proxy).toMatchObject({ backend: 'external', api: proxy!.info.api });
-    const byName = Object.fromEntries(results.scenarios.map((s) => [s.name, s]));
-    expect(byName['crash-restart'].verdict, byName['crash-restart'].reason).toBe('passed');
-    expect(byName['crash-restart'].counters.restarts).toBe(1);
-    expect(byName['resume-latency'].verdict, byName['resume-latency'].reason).toBe('passed');
+  it(
+    'crash-restart passes through the restart command; resume-latency gets its faults from the given Toxiproxy',
+    { timeout: 90_000 },
+    async () => {
+      const before = agentPid();
+      const out = join(dir, 'with-flags');
+      const run = await runRig(
+        [
+          'run',
+          'crash-restart',
+          'resume-latency',
+          '--target',
+          url,
+          '--restart-cmd',
+          `sh "${restartScript}"`,
+          '--toxiproxy',
+          proxy!.info.api,
+          '--out',
+          out,
+        ],
+        80_000,
+      );
+      expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
+      const { results } = readRunFiles(out);
+      expect(results.target).toMatchObject({
+        kind: 'url',
+        url,
+        agentName: 'a2a-rig reference agent',
+        hitlDeclared: true,
+      });
+      expect(results.proxy).toMatchObject({ backend: 'external', api: proxy!.info.api });
+      const byName = Object.fromEntries(results.scenarios.map((s) => [s.name, s]));
+      expect(byName['crash-restart'].verdict, byName['crash-restart'].reason).toBe('passed');
+      expect(byName['crash-restart'].counters.restarts).toBe(1);
+      expect(byName['resume-latency'].verdict, byName['resume-latency'].reason).toBe('passed');
 
-    // The agent really was killed and replaced, and the new one is the one serving now.
-    const after = agentPid();
-    expect(after).not.toBe(before);
-    expect(processAlive(before)).toBe(false);
-    expect(processAlive(after)).toBe(true);
-    expect(readFileSync(join(dir, 'agent.log'), 'utf8').match(/^\{"url":/gm)).toHaveLength(2);
-    // The rig leaves nothing behind in a Toxiproxy it was lent.
-    const proxies = await fetch(`${proxy!.info.api}/proxies`).then((r) => r.json());
-    expect(proxies).toEqual({});
-  });
+      // The agent really was killed and replaced, and the new one is the one serving now.
+      const after = agentPid();
+      expect(after).not.toBe(before);
+      expect(processAlive(before)).toBe(false);
+      expect(processAlive(after)).toBe(true);
+      expect(readFileSync(join(dir, 'agent.log'), 'utf8').match(/^\{"url":/gm)).toHaveLength(2);
+      // The rig leaves nothing behind in a Toxiproxy it was lent.
+      const proxies = await fetch(`${proxy!.info.api}/proxies`).then((r) => r.json());
+      expect(proxies).toEqual({});
+    },
+  );
 
   it('without --restart-cmd and with --toxiproxy none the same scenarios are skipped, saying which flag they lack; nothing tested, exit 3', async () => {
     const out = join(dir, 'without-flags');
-    const run = await runRig(['run', 'crash-restart', 'resume-latency', '--target', url, '--toxiproxy', 'none', '--out', out]);
+    const run = await runRig([
+      'run',
+      'crash-restart',
+      'resume-latency',
+      '--target',
+      url,
+      '--toxiproxy',
+      'none',
+      '--out',
+      out,
+    ]);
     expect(run.code, run.stderr).toBe(3);
     const { results, junit } = readRunFiles(out);
     expect(results.proxy).toBeNull();

@@ -12,7 +12,8 @@ import { runRig } from './support/rigCli.ts';
 const out = mkdtempSync(join(tmpdir(), 'a2a-rig-usage-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 describe('a2a-rig --version', () => {
   it.concurrent('prints the version from package.json and exits 0', async () => {
@@ -41,12 +42,15 @@ describe('a usage error points to the help of its verb', () => {
   it.concurrent('an unknown verb still points to the list of verbs', async () => {
     const run = await runRig(['no-such-verb']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual(["error: unknown command 'no-such-verb'", '(run a2a-rig --help for usage)']);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      "error: unknown command 'no-such-verb'",
+      '(run a2a-rig --help for usage)',
+    ]);
   });
 });
 
 describe('conform --help', () => {
-  it.concurrent('offers none of the embedded agent\'s options, which run offers', async () => {
+  it.concurrent("offers none of the embedded agent's options, which run offers", async () => {
     const [conform, run] = await Promise.all([runRig(['conform', '--help']), runRig(['run', '--help'])]);
     expect(conform.code).toBe(0);
     expect(run.code).toBe(0);
@@ -54,9 +58,12 @@ describe('conform --help', () => {
       expect(conform.stdout, flag).not.toContain(flag);
       expect(run.stdout, flag).toContain(flag);
     }
-    for (const flag of ['--target', '--threshold', '--out', '--toxic', '--param', '--profile']) expect(conform.stdout, flag).toContain(flag);
+    for (const flag of ['--target', '--threshold', '--out', '--toxic', '--param', '--profile'])
+      expect(conform.stdout, flag).toContain(flag);
     // What smoke takes, as measured (2 cores: 149 s, 35 s of it outside the dos scenarios), not "about a minute".
-    expect(run.stdout.replace(/\s+/g, ' ')).toContain('smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones)');
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(
+      'smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones)',
+    );
     expect(run.stdout).not.toMatch(/~1 min|about a minute/);
   });
 
@@ -68,12 +75,17 @@ describe('conform --help', () => {
 });
 
 describe('--agent-fault', () => {
-  it.concurrent('an unknown name is refused before anything starts, naming --agent-fault and the known faults', async () => {
-    const dir = join(out, 'unknown-fault');
-    const run = await runRig(['run', 'cf1', '--agent-fault', 'nope', '--out', dir]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`a2a-rig: unknown --agent-fault "nope"; known faults: ${Object.keys(FAULTS).join(', ')}\n`);
-    expect(run.stderr).not.toContain('--fault "');
-    expect(existsSync(dir), 'nothing ran, nothing was written').toBe(false);
-  });
+  it.concurrent(
+    'an unknown name is refused before anything starts, naming --agent-fault and the known faults',
+    async () => {
+      const dir = join(out, 'unknown-fault');
+      const run = await runRig(['run', 'cf1', '--agent-fault', 'nope', '--out', dir]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `a2a-rig: unknown --agent-fault "nope"; known faults: ${Object.keys(FAULTS).join(', ')}\n`,
+      );
+      expect(run.stderr).not.toContain('--fault "');
+      expect(existsSync(dir), 'nothing ran, nothing was written').toBe(false);
+    },
+  );
 });

@@ -2,11 +2,22 @@
 // fakeAcceptanceAgent.ts), in both wire generations: the card's declaration, criteria on the
 // creating send, the echo and the pending flag, and every outcome a decision can have.
 import { afterEach, describe, expect, it } from 'vitest';
-import { A2AClient, isPendingAcceptance, principalOf, unlistedAcceptanceMessages, userMessage, acceptanceSkipReason } from '../rig/client/index.ts';
+import {
+  A2AClient,
+  isPendingAcceptance,
+  principalOf,
+  unlistedAcceptanceMessages,
+  userMessage,
+  acceptanceSkipReason,
+} from '../rig/client/index.ts';
 import type { Task } from '../rig/protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI, CRITERIA_KEY, DECIDERS_KEY, DECISION_KEY } from '../rig/protocol/acceptance.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
-import { startFakeAcceptanceAgent, type FakeAcceptanceAgent, type FakeAcceptanceOptions } from './support/fakeAcceptanceAgent.ts';
+import {
+  startFakeAcceptanceAgent,
+  type FakeAcceptanceAgent,
+  type FakeAcceptanceOptions,
+} from './support/fakeAcceptanceAgent.ts';
 
 let agent: FakeAcceptanceAgent | undefined;
 let client: A2AClient | undefined;
@@ -24,7 +35,8 @@ async function open(options: FakeAcceptanceOptions): Promise<A2AClient> {
 }
 
 function taskOf(result: { ok: boolean; value?: unknown }): Task {
-  if (!result.ok || typeof result.value !== 'object' || result.value === null || !('task' in result.value)) throw new Error(`no task: ${JSON.stringify(result)}`);
+  if (!result.ok || typeof result.value !== 'object' || result.value === null || !('task' in result.value))
+    throw new Error(`no task: ${JSON.stringify(result)}`);
   return (result.value as { task: Task }).task;
 }
 
@@ -32,7 +44,13 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
   it('reads the declaration from the card, and skips with a reason when there is none', async () => {
     const declared = await open({ generation });
     expect(declared.generation).toBe(generation);
-    expect(declared.agent.acceptance).toMatchObject({ declared: true, required: false, evaluators: ['client', 'agent', 'human'], supportsArtifactSchema: true, maxRejectionsCap: 10 });
+    expect(declared.agent.acceptance).toMatchObject({
+      declared: true,
+      required: false,
+      evaluators: ['client', 'agent', 'human'],
+      supportsArtifactSchema: true,
+      maxRejectionsCap: 10,
+    });
     expect(acceptanceSkipReason(declared.agent.acceptance)).toBeUndefined();
     await client!.close();
     await agent!.close();
@@ -43,7 +61,14 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
 
   it('reads a declaration whose defaults ProtoJSON left out as those defaults', async () => {
     const c = await open({ generation, declaration: { uri: ACCEPTANCE_URI, params: { evaluators: ['client'] } } });
-    expect(c.agent.acceptance).toMatchObject({ declared: true, required: false, requiredAbsent: true, evaluators: ['client'], supportsArtifactSchema: false, maxRejectionsCap: undefined });
+    expect(c.agent.acceptance).toMatchObject({
+      declared: true,
+      required: false,
+      requiredAbsent: true,
+      evaluators: ['client'],
+      supportsArtifactSchema: false,
+      maxRejectionsCap: undefined,
+    });
     expect(c.agent.problems.filter((p) => p.includes('acceptance'))).toEqual([]);
     expect(acceptanceSkipReason(c.agent.acceptance, { artifactSchema: true })).toMatch(/supportsArtifactSchema false/);
   });
@@ -51,7 +76,11 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
   it('sends the criteria, the deciders and a bearer token on the creating message, activating both extensions', async () => {
     const c = await open({ generation });
     const criteria = { evaluator: 'client', maxRejections: 2, description: 'a haiku' };
-    const sent = await c.acceptance.send(userMessage({ text: 'write' }), { criteria, deciders: [principalOf('reviewer')], bearerToken: 'creator-token' });
+    const sent = await c.acceptance.send(userMessage({ text: 'write' }), {
+      criteria,
+      deciders: [principalOf('reviewer')],
+      bearerToken: 'creator-token',
+    });
     expect(sent.ok).toBe(true);
     const request = agent!.requests.at(-1)!;
     expect(request.method).toBe(generation === '1.0' ? 'SendMessage' : 'message/send');
@@ -106,7 +135,9 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
     const c = await open({ generation, listsUri: false });
     const task = taskOf(await c.acceptance.send(userMessage({ text: 'write' })));
     expect(isPendingAcceptance(task)).toBe(true);
-    expect(unlistedAcceptanceMessages(task)).toEqual([expect.stringMatching(/^status\.message s-.* carries pendingAcceptance but its extensions do not list /)]);
+    expect(unlistedAcceptanceMessages(task)).toEqual([
+      expect.stringMatching(/^status\.message s-.* carries pendingAcceptance but its extensions do not list /),
+    ]);
   });
 
   it('accept completes; a second decision is a conflict', async () => {
@@ -115,17 +146,31 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
     const accepted = await c.acceptance.decide(task.id, task.contextId, { action: 'accept' });
     expect(accepted).toMatchObject({ kind: 'applied', state: 'TASK_STATE_COMPLETED', httpStatus: 200, problems: [] });
     const decision = agent!.requests.at(-1)!;
-    expect(decision.params.message).toMatchObject({ taskId: task.id, contextId: task.contextId, metadata: { [DECISION_KEY]: { action: 'accept' } }, extensions: [ACCEPTANCE_URI] });
+    expect(decision.params.message).toMatchObject({
+      taskId: task.id,
+      contextId: task.contextId,
+      metadata: { [DECISION_KEY]: { action: 'accept' } },
+      extensions: [ACCEPTANCE_URI],
+    });
     expect(decision.extensions?.split(', ')).toContain(ACCEPTANCE_URI);
     const again = await c.acceptance.decide(task.id, task.contextId, { action: 'accept' });
     expect(again).toMatchObject({ kind: 'conflict', rpcCode: -32042, problems: [] });
-    expect(again.error).toMatchObject({ kind: 'conflict', extension: ACCEPTANCE_URI, reason: 'task is completed, not pending acceptance' });
+    expect(again.error).toMatchObject({
+      kind: 'conflict',
+      extension: ACCEPTANCE_URI,
+      reason: 'task is completed, not pending acceptance',
+    });
   });
 
   it('reject with retry: WORKING on the same task, the feedback in history, then pending again', async () => {
     const c = await open({ generation });
     const task = taskOf(await c.acceptance.send(userMessage({ text: 'write' })));
-    const rejected = await c.acceptance.decide(task.id, task.contextId, { action: 'reject', reason: 'QUALITY_THRESHOLD_NOT_MET' }, { feedback: 'too short' });
+    const rejected = await c.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'reject', reason: 'QUALITY_THRESHOLD_NOT_MET' },
+      { feedback: 'too short' },
+    );
     expect(rejected).toMatchObject({ kind: 'applied', state: 'TASK_STATE_WORKING' });
     expect(rejected.task).toMatchObject({ id: task.id, contextId: task.contextId });
     const read = await c.getTask(task.id);
@@ -137,19 +182,38 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
   it('reject with retry false fails the task', async () => {
     const c = await open({ generation });
     const task = taskOf(await c.acceptance.send(userMessage({ text: 'write' })));
-    const rejected = await c.acceptance.decide(task.id, task.contextId, { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false });
+    const rejected = await c.acceptance.decide(task.id, task.contextId, {
+      action: 'reject',
+      reason: 'OUT_OF_SCOPE',
+      retry: false,
+    });
     expect(rejected).toMatchObject({ kind: 'applied', state: 'TASK_STATE_FAILED' });
   });
 
   it('a decision from another principal is unauthorized; a named decider may decide', async () => {
     const c = await open({ generation });
-    const task = taskOf(await c.acceptance.send(userMessage({ text: 'write' }), { bearerToken: 'creator', deciders: [principalOf('reviewer')] }));
-    const stranger = await c.acceptance.decide(task.id, task.contextId, { action: 'accept' }, { bearerToken: 'stranger' });
+    const task = taskOf(
+      await c.acceptance.send(userMessage({ text: 'write' }), {
+        bearerToken: 'creator',
+        deciders: [principalOf('reviewer')],
+      }),
+    );
+    const stranger = await c.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'accept' },
+      { bearerToken: 'stranger' },
+    );
     expect(stranger).toMatchObject({ kind: 'unauthorized', rpcCode: -32043 });
     expect(agent!.requests.at(-1)!.authorization).toBe('Bearer stranger');
     const anonymous = await c.acceptance.decide(task.id, task.contextId, { action: 'accept' });
     expect(anonymous.kind).toBe('unauthorized');
-    const reviewer = await c.acceptance.decide(task.id, task.contextId, { action: 'accept' }, { bearerToken: 'reviewer' });
+    const reviewer = await c.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'accept' },
+      { bearerToken: 'reviewer' },
+    );
     expect(reviewer).toMatchObject({ kind: 'applied', state: 'TASK_STATE_COMPLETED' });
   });
 
@@ -170,13 +234,23 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
     const c = await open({ generation });
     const sent = await c.acceptance.send(userMessage({ text: 'write' }), { criteria: { evaluator: 'robot' } });
     expect(sent.ok).toBe(false);
-    expect(sent.refusal).toMatchObject({ kind: 'criteria-invalid', code: -32040, extension: ACCEPTANCE_URI, reason: 'unknown evaluator robot', problems: [] });
+    expect(sent.refusal).toMatchObject({
+      kind: 'criteria-invalid',
+      code: -32040,
+      extension: ACCEPTANCE_URI,
+      reason: 'unknown evaluator robot',
+      problems: [],
+    });
   });
 
   it('reads extension errors rendered as a google.rpc ErrorInfo list too, and says where it found them', async () => {
     const c = await open({ generation, errorData: 'error-info' });
     const sent = await c.acceptance.send(userMessage({ text: 'write' }), { criteria: { maxRejections: -1 } });
-    expect(sent.refusal).toMatchObject({ kind: 'criteria-invalid', extension: ACCEPTANCE_URI, reason: 'maxRejections is negative' });
+    expect(sent.refusal).toMatchObject({
+      kind: 'criteria-invalid',
+      extension: ACCEPTANCE_URI,
+      reason: 'maxRejections is negative',
+    });
     expect(sent.refusal?.problems).toEqual(['extension is at error.data[0].metadata, not at error.data.extension']);
   });
 });
@@ -184,8 +258,12 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
 describe('the bearer token', () => {
   it('refuses a token that would break the header, before sending anything', async () => {
     const c = await open({ generation: '1.0' });
-    await expect(c.acceptance.send(userMessage({ text: 'x' }), { bearerToken: 'two words' })).rejects.toThrow(/visible ASCII characters without spaces/);
-    await expect(c.acceptance.send(userMessage({ text: 'x' }), { bearerToken: 'a\r\nx-evil: 1' })).rejects.toThrow(/visible ASCII/);
+    await expect(c.acceptance.send(userMessage({ text: 'x' }), { bearerToken: 'two words' })).rejects.toThrow(
+      /visible ASCII characters without spaces/,
+    );
+    await expect(c.acceptance.send(userMessage({ text: 'x' }), { bearerToken: 'a\r\nx-evil: 1' })).rejects.toThrow(
+      /visible ASCII/,
+    );
     expect(agent!.requests).toEqual([]);
   });
 });

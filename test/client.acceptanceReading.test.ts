@@ -22,13 +22,32 @@ import { ACCEPTANCE_URI, CRITERIA_KEY, DECIDERS_KEY, DECISION_KEY, PENDING_KEY }
 import { startFakeAcceptanceAgent, type FakeAcceptanceAgent } from './support/fakeAcceptanceAgent.ts';
 
 const card = (entry: unknown) => ({ capabilities: { extensions: [entry] } });
-const meta = (httpStatus = 200, echoed: string[] = [ACCEPTANCE_URI]) => ({ httpStatus, echoedExtensions: echoed, startedAt: 0, completedAt: 1, latencyMs: 1 });
+const meta = (httpStatus = 200, echoed: string[] = [ACCEPTANCE_URI]) => ({
+  httpStatus,
+  echoedExtensions: echoed,
+  startedAt: 0,
+  completedAt: 1,
+  latencyMs: 1,
+});
 
 describe('the declaration', () => {
   it('lists what breaks the draft without refusing the card', () => {
     const problems: string[] = [];
-    const d = acceptanceDeclaration(card({ uri: ACCEPTANCE_URI, required: true, params: { evaluators: ['client', 'robot', 'client'], supportsArtifactSchema: 'yes', maxRejectionsCap: -2 } }), problems);
-    expect(d).toMatchObject({ declared: true, required: true, evaluators: ['client'], supportsArtifactSchema: false, maxRejectionsCap: undefined });
+    const d = acceptanceDeclaration(
+      card({
+        uri: ACCEPTANCE_URI,
+        required: true,
+        params: { evaluators: ['client', 'robot', 'client'], supportsArtifactSchema: 'yes', maxRejectionsCap: -2 },
+      }),
+      problems,
+    );
+    expect(d).toMatchObject({
+      declared: true,
+      required: true,
+      evaluators: ['client'],
+      supportsArtifactSchema: false,
+      maxRejectionsCap: undefined,
+    });
     expect(problems).toEqual([
       'the acceptance-criteria extension is declared with required: true; the draft says it SHOULD NOT be true',
       'the acceptance-criteria extension: params.evaluators names "robot", not one of client, agent, human',
@@ -39,31 +58,65 @@ describe('the declaration', () => {
 
   it('reads a bare {uri} (ProtoJSON without params) as declared with every default', () => {
     const problems: string[] = [];
-    expect(acceptanceDeclaration(card({ uri: ACCEPTANCE_URI }), problems)).toEqual({ declared: true, required: false, requiredAbsent: true, evaluators: [], supportsArtifactSchema: false, maxRejectionsCap: undefined, params: undefined });
+    expect(acceptanceDeclaration(card({ uri: ACCEPTANCE_URI }), problems)).toEqual({
+      declared: true,
+      required: false,
+      requiredAbsent: true,
+      evaluators: [],
+      supportsArtifactSchema: false,
+      maxRejectionsCap: undefined,
+      params: undefined,
+    });
     expect(problems).toEqual([]);
   });
 
   it('says why a scenario must skip: the evaluator it needs, or more rejections than the cap', () => {
-    const d = acceptanceDeclaration(card({ uri: ACCEPTANCE_URI, params: { evaluators: ['client'], supportsArtifactSchema: true, maxRejectionsCap: 2 } }), []);
-    expect(acceptanceSkipReason(d, { evaluator: 'agent' })).toBe('the agent declares the acceptance-criteria extension without the "agent" evaluator (declared: client)');
-    expect(acceptanceSkipReason(d, { maxRejections: 3 })).toBe('the scenario needs maxRejections 3; the agent declares maxRejectionsCap 2');
+    const d = acceptanceDeclaration(
+      card({
+        uri: ACCEPTANCE_URI,
+        params: { evaluators: ['client'], supportsArtifactSchema: true, maxRejectionsCap: 2 },
+      }),
+      [],
+    );
+    expect(acceptanceSkipReason(d, { evaluator: 'agent' })).toBe(
+      'the agent declares the acceptance-criteria extension without the "agent" evaluator (declared: client)',
+    );
+    expect(acceptanceSkipReason(d, { maxRejections: 3 })).toBe(
+      'the scenario needs maxRejections 3; the agent declares maxRejectionsCap 2',
+    );
     expect(acceptanceSkipReason(d, { maxRejections: 2, artifactSchema: true })).toBeUndefined();
   });
 });
 
 describe('the extension errors', () => {
   it('reads the plain data object, and names each departure from it', () => {
-    expect(readAcceptanceError({ code: -32042, message: 'acceptance_decision_conflict', data: { extension: ACCEPTANCE_URI, reason: 'already decided' } })).toMatchObject({ kind: 'conflict', reason: 'already decided', problems: [] });
+    expect(
+      readAcceptanceError({
+        code: -32042,
+        message: 'acceptance_decision_conflict',
+        data: { extension: ACCEPTANCE_URI, reason: 'already decided' },
+      }),
+    ).toMatchObject({ kind: 'conflict', reason: 'already decided', problems: [] });
     expect(readAcceptanceError({ code: -32043, message: 'forbidden' }).problems).toEqual([
       'error message is "forbidden", not "acceptance_decision_unauthorized"',
-      "error.data is absent; the extension puts {extension, ...} there",
+      'error.data is absent; the extension puts {extension, ...} there',
     ]);
-    expect(readAcceptanceError({ code: -32044, message: 'acceptance_decision_invalid', data: { extension: 'urn:other' } }).problems).toEqual([`error data names extension "urn:other", not ${ACCEPTANCE_URI}`]);
-    expect(readAcceptanceError({ code: -32001, message: 'Task not found' })).toMatchObject({ kind: 'other', problems: [] });
+    expect(
+      readAcceptanceError({ code: -32044, message: 'acceptance_decision_invalid', data: { extension: 'urn:other' } })
+        .problems,
+    ).toEqual([`error data names extension "urn:other", not ${ACCEPTANCE_URI}`]);
+    expect(readAcceptanceError({ code: -32001, message: 'Task not found' })).toMatchObject({
+      kind: 'other',
+      problems: [],
+    });
   });
 
-  it('keeps at most MAX_ERROR_REASON_CHARS of an agent\'s reason', () => {
-    const facts = readAcceptanceError({ code: -32044, message: 'acceptance_decision_invalid', data: { extension: ACCEPTANCE_URI, reason: 'x'.repeat(100_000) } });
+  it("keeps at most MAX_ERROR_REASON_CHARS of an agent's reason", () => {
+    const facts = readAcceptanceError({
+      code: -32044,
+      message: 'acceptance_decision_invalid',
+      data: { extension: ACCEPTANCE_URI, reason: 'x'.repeat(100_000) },
+    });
     expect(facts.reason).toBe(`${'x'.repeat(1_000)}… (100000 characters)`);
   });
 
@@ -71,9 +124,19 @@ describe('the extension errors', () => {
     const conflict = classifyDecision({ ok: false, error: { code: -32000, message: 'taken' }, meta: meta(409) });
     expect(conflict.kind).toBe('conflict');
     expect(conflict.problems).toContain("HTTP 409 carried JSON-RPC code -32000, not one of the extension's");
-    expect(classifyDecision({ ok: false, error: { code: -32000, message: 'no' }, meta: meta(403) }).kind).toBe('unauthorized');
-    const other = classifyDecision({ ok: false, error: { code: -32040, message: 'acceptance_criteria_invalid' }, meta: meta() });
-    expect(other).toMatchObject({ kind: 'error', reason: 'JSON-RPC error -32040: acceptance_criteria_invalid', error: { kind: 'criteria-invalid' } });
+    expect(classifyDecision({ ok: false, error: { code: -32000, message: 'no' }, meta: meta(403) }).kind).toBe(
+      'unauthorized',
+    );
+    const other = classifyDecision({
+      ok: false,
+      error: { code: -32040, message: 'acceptance_criteria_invalid' },
+      meta: meta(),
+    });
+    expect(other).toMatchObject({
+      kind: 'error',
+      reason: 'JSON-RPC error -32040: acceptance_criteria_invalid',
+      error: { kind: 'criteria-invalid' },
+    });
   });
 
   it('an applied decision without the echo, or answered with a Message, is applied with a problem', () => {
@@ -81,13 +144,19 @@ describe('the extension errors', () => {
     const outcome = classifyDecision({ ok: true, result: message, meta: meta(200, []) });
     expect(outcome.kind).toBe('applied');
     expect(outcome.task).toBeUndefined();
-    expect(outcome.problems).toEqual(['the agent answered the decision with a Message, not the Task', `the reply does not echo ${ACCEPTANCE_URI}`]);
+    expect(outcome.problems).toEqual([
+      'the agent answered the decision with a Message, not the Task',
+      `the reply does not echo ${ACCEPTANCE_URI}`,
+    ]);
   });
 });
 
 describe('the messages', () => {
   it('withCriteria keeps the message metadata and lists the URI once', () => {
-    const m = withCriteria({ ...userMessage({ text: 'x', metadata: { keep: 1 } }), extensions: [ACCEPTANCE_URI] }, { criteria: { evaluator: 'human' }, deciders: ['ab'] });
+    const m = withCriteria(
+      { ...userMessage({ text: 'x', metadata: { keep: 1 } }), extensions: [ACCEPTANCE_URI] },
+      { criteria: { evaluator: 'human' }, deciders: ['ab'] },
+    );
     expect(m.metadata).toEqual({ keep: 1, [CRITERIA_KEY]: { evaluator: 'human' }, [DECIDERS_KEY]: ['ab'] });
     expect(m.extensions).toEqual([ACCEPTANCE_URI]);
     expect(withCriteria(userMessage({ text: 'x' })).extensions).toBeUndefined();
@@ -100,14 +169,30 @@ describe('the messages', () => {
   });
 
   it('finds a history message carrying a decision without listing the URI', () => {
-    const decision = completeMessage({ parts: [{ text: 'no' }], metadata: { [DECISION_KEY]: { action: 'accept' } }, messageId: 'd1' });
-    const task: Task = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp: '' }, artifacts: [], history: [decision] };
-    expect(unlistedAcceptanceMessages(task)).toEqual([`history[0] d1 carries decision but its extensions do not list ${ACCEPTANCE_URI}`]);
+    const decision = completeMessage({
+      parts: [{ text: 'no' }],
+      metadata: { [DECISION_KEY]: { action: 'accept' } },
+      messageId: 'd1',
+    });
+    const task: Task = {
+      id: 't',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_COMPLETED', timestamp: '' },
+      artifacts: [],
+      history: [decision],
+    };
+    expect(unlistedAcceptanceMessages(task)).toEqual([
+      `history[0] d1 carries decision but its extensions do not list ${ACCEPTANCE_URI}`,
+    ]);
     expect(unlistedAcceptanceMessages({ ...decision, extensions: [ACCEPTANCE_URI] })).toEqual([]);
   });
 
   it('a pending flag on a state other than INPUT_REQUIRED is not the gate', () => {
-    const status = { state: 'TASK_STATE_WORKING' as const, timestamp: '', message: completeMessage({ parts: [], metadata: { [PENDING_KEY]: true } }) };
+    const status = {
+      state: 'TASK_STATE_WORKING' as const,
+      timestamp: '',
+      message: completeMessage({ parts: [], metadata: { [PENDING_KEY]: true } }),
+    };
     expect(isPendingAcceptance(status)).toBe(false);
     expect(isPendingAcceptance({ ...status, state: 'TASK_STATE_INPUT_REQUIRED' })).toBe(true);
   });
@@ -124,7 +209,9 @@ describe.each(['0.3', '1.0'] as const)('the creating stream, A2A %s', (generatio
   it('carries the criteria, echoes, and brings the artifact before the pending status', async () => {
     agent = await startFakeAcceptanceAgent({ generation });
     client = await A2AClient.open(agent.url);
-    const opened = await client.acceptance.sendStream(userMessage({ text: 'write' }), { criteria: { maxRejections: 1 } });
+    const opened = await client.acceptance.sendStream(userMessage({ text: 'write' }), {
+      criteria: { maxRejections: 1 },
+    });
     if (!opened.ok) throw new Error('refused');
     expect(opened.gate).toBe('active');
     expect(agent.requests[0]!.params.message.metadata[CRITERIA_KEY]).toEqual({ maxRejections: 1 });
@@ -138,7 +225,9 @@ describe.each(['0.3', '1.0'] as const)('the creating stream, A2A %s', (generatio
   it('a refused criteria stream comes back as criteria-invalid', async () => {
     agent = await startFakeAcceptanceAgent({ generation });
     client = await A2AClient.open(agent.url);
-    const opened = await client.acceptance.sendStream(userMessage({ text: 'write' }), { criteria: { evaluator: 'robot' } });
+    const opened = await client.acceptance.sendStream(userMessage({ text: 'write' }), {
+      criteria: { evaluator: 'robot' },
+    });
     expect(opened.ok).toBe(false);
     expect(opened.refusal).toMatchObject({ kind: 'criteria-invalid', reason: 'unknown evaluator robot' });
   });

@@ -14,10 +14,13 @@ beforeAll(async () => {
 });
 afterAll(async () => agent?.cleanup());
 
-const script = { 'a2a-rig/script': { steps: [{ artifact: { name: 'result', text: 'first draft' } }, { complete: {} }] } };
+const script = {
+  'a2a-rig/script': { steps: [{ artifact: { name: 'result', text: 'first draft' } }, { complete: {} }] },
+};
 
 function taskOf(sent: AcceptanceSendOutcome): Task {
-  if (!sent.ok || !('task' in sent.value)) throw new Error(`no task: ${JSON.stringify(sent.ok ? sent.value : sent.error)}`);
+  if (!sent.ok || !('task' in sent.value))
+    throw new Error(`no task: ${JSON.stringify(sent.ok ? sent.value : sent.error)}`);
   return sent.value.task;
 }
 
@@ -29,8 +32,16 @@ describe.each(['1.0', '0.3'] as const)('the reference agent over A2A %s', (gener
   afterAll(async () => client?.close());
 
   it('declares the extension as the design says', () => {
-    expect(client.acceptance.skipReason({ evaluator: 'human', artifactSchema: true, maxRejections: 10 })).toBeUndefined();
-    expect(client.acceptance.declaration).toMatchObject({ declared: true, required: false, evaluators: ['client', 'agent', 'human'], supportsArtifactSchema: true, maxRejectionsCap: 10 });
+    expect(
+      client.acceptance.skipReason({ evaluator: 'human', artifactSchema: true, maxRejections: 10 }),
+    ).toBeUndefined();
+    expect(client.acceptance.declaration).toMatchObject({
+      declared: true,
+      required: false,
+      evaluators: ['client', 'agent', 'human'],
+      supportsArtifactSchema: true,
+      maxRejectionsCap: 10,
+    });
   });
 
   it('parks after the artifact; accept completes; a second decision is a conflict', async () => {
@@ -40,7 +51,12 @@ describe.each(['1.0', '0.3'] as const)('the reference agent over A2A %s', (gener
     expect(client.acceptance.isPending(task)).toBe(true);
     expect(client.acceptance.unlisted(task)).toEqual([]);
     expect(task.artifacts.map((a) => a.name)).toContain('result');
-    const accepted = await client.acceptance.decide(task.id, task.contextId, { action: 'accept' }, { feedback: 'fine' });
+    const accepted = await client.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'accept' },
+      { feedback: 'fine' },
+    );
     expect(accepted).toMatchObject({ kind: 'applied', state: 'TASK_STATE_COMPLETED', problems: [] });
     const again = await client.acceptance.decide(task.id, task.contextId, { action: 'accept' });
     expect(again).toMatchObject({ kind: 'conflict', rpcCode: -32042, problems: [] });
@@ -48,7 +64,12 @@ describe.each(['1.0', '0.3'] as const)('the reference agent over A2A %s', (gener
 
   it('reject with retry parks the same task again, with the feedback in its history', async () => {
     const task = taskOf(await client.acceptance.send(userMessage({ data: script })));
-    const rejected = await client.acceptance.decide(task.id, task.contextId, { action: 'reject', reason: 'MISSING_ARTIFACT' }, { feedback: 'add the table', returnImmediately: false });
+    const rejected = await client.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'reject', reason: 'MISSING_ARTIFACT' },
+      { feedback: 'add the table', returnImmediately: false },
+    );
     expect(rejected).toMatchObject({ kind: 'applied', state: 'TASK_STATE_INPUT_REQUIRED' });
     expect(rejected.task).toMatchObject({ id: task.id, contextId: task.contextId });
     expect(client.acceptance.isPending(rejected.task)).toBe(true);
@@ -58,10 +79,25 @@ describe.each(['1.0', '0.3'] as const)('the reference agent over A2A %s', (gener
   });
 
   it('refuses a stranger, lets a named decider fail the task, and refuses criteria with an unknown evaluator', async () => {
-    const task = taskOf(await client.acceptance.send(userMessage({ data: script }), { bearerToken: 'creator', deciders: [client.acceptance.principalOf('reviewer')] }));
-    const stranger = await client.acceptance.decide(task.id, task.contextId, { action: 'accept' }, { bearerToken: 'stranger' });
+    const task = taskOf(
+      await client.acceptance.send(userMessage({ data: script }), {
+        bearerToken: 'creator',
+        deciders: [client.acceptance.principalOf('reviewer')],
+      }),
+    );
+    const stranger = await client.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'accept' },
+      { bearerToken: 'stranger' },
+    );
     expect(stranger).toMatchObject({ kind: 'unauthorized', rpcCode: -32043, problems: [] });
-    const reviewer = await client.acceptance.decide(task.id, task.contextId, { action: 'reject', reason: 'OTHER', retry: false }, { bearerToken: 'reviewer' });
+    const reviewer = await client.acceptance.decide(
+      task.id,
+      task.contextId,
+      { action: 'reject', reason: 'OTHER', retry: false },
+      { bearerToken: 'reviewer' },
+    );
     expect(reviewer).toMatchObject({ kind: 'applied', state: 'TASK_STATE_FAILED' });
     const refused = await client.acceptance.send(userMessage({ data: script }), { criteria: { evaluator: 'robot' } });
     expect(refused.ok).toBe(false);

@@ -56,9 +56,13 @@ describe('discovery', () => {
   });
 
   it('fails with a one-line DiscoveryError when nothing answers at the URL', async () => {
-    const err = await A2AClient.open('http://127.0.0.1:1', { limits: { connectTimeoutMs: 500 } }).catch((e: Error) => e);
+    const err = await A2AClient.open('http://127.0.0.1:1', { limits: { connectTimeoutMs: 500 } }).catch(
+      (e: Error) => e,
+    );
     expect(err).toMatchObject({ name: 'DiscoveryError' });
-    expect((err as Error).message).toMatch(/cannot read the agent card: GET http:\/\/127\.0\.0\.1:1\/\.well-known\/agent-card\.json: cannot connect/);
+    expect((err as Error).message).toMatch(
+      /cannot read the agent card: GET http:\/\/127\.0\.0\.1:1\/\.well-known\/agent-card\.json: cannot connect/,
+    );
   });
 });
 
@@ -90,12 +94,26 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     expect(still.ok && still.value.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
 
     const accepted = await client.answer(task.id, promptId, { approved: true });
-    expect(accepted).toMatchObject({ kind: 'accepted', httpStatus: 200, rpcCode: undefined, problems: [], echoedExtensions: [HITL_PROMPT_URI] });
-    expect(accepted.result && 'task' in accepted.result && accepted.result.task.status.state).not.toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(accepted).toMatchObject({
+      kind: 'accepted',
+      httpStatus: 200,
+      rpcCode: undefined,
+      problems: [],
+      echoedExtensions: [HITL_PROMPT_URI],
+    });
+    expect(accepted.result && 'task' in accepted.result && accepted.result.task.status.state).not.toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    );
     expect(accepted.latencyMs).toBeGreaterThan(0);
 
     const again = await client.answer(task.id, promptId, { approved: false });
-    expect(again).toMatchObject({ kind: 'conflict', httpStatus: 409, rpcCode: -32010, rpcMessage: 'hitl_already_answered_or_unknown', problems: [] });
+    expect(again).toMatchObject({
+      kind: 'conflict',
+      httpStatus: 409,
+      rpcCode: -32010,
+      rpcMessage: 'hitl_already_answered_or_unknown',
+      problems: [],
+    });
     const unknown = await client.answer(task.id, '00000000-0000-4000-8000-000000000000', { approved: true });
     expect(unknown.kind).toBe('conflict');
   });
@@ -183,7 +201,9 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     const again = await client.replay(task.id, { since: 0 });
     const replayed = await again.waitFor((e) => e.prompt?.ok === true, 5_000);
     const [a, b] = [prompted.prompt, replayed.prompt];
-    expect(a?.ok && b?.ok && [a.envelope.prompt_id, a.envelope.response_schema]).toEqual(b?.ok && [b.envelope.prompt_id, b.envelope.response_schema]);
+    expect(a?.ok && b?.ok && [a.envelope.prompt_id, a.envelope.response_schema]).toEqual(
+      b?.ok && [b.envelope.prompt_id, b.envelope.response_schema],
+    );
     expect(replayed.eventId).toBe(prompted.eventId);
     await again.close();
 
@@ -217,18 +237,25 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e.index >= before)).toBe(true);
     expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(['response', 'sse', 'replay']));
-    for (let i = 1; i < entries.length; i++) expect(entries[i].receivedAt).toBeGreaterThanOrEqual(entries[i - 1].receivedAt);
+    for (let i = 1; i < entries.length; i++)
+      expect(entries[i].receivedAt).toBeGreaterThanOrEqual(entries[i - 1].receivedAt);
     const replayed = client.history.entries({ connectionId: socket.connectionId });
     expect(replayed.map((e) => e.seq)).toEqual(replayed.map((_, i) => i + 1));
     const live = client.history.entries({ connectionId: sub.stream.connectionId });
     expect(live.slice(1).map((e) => e.seq)).toEqual(replayed.slice(3).map((e) => e.seq));
     const record = client.history.connection(sub.stream.connectionId);
     expect(record).toMatchObject({ kind: 'sse', taskId: task.id, closeReason: 'ended', events: live.length });
-    expect(client.history.connection(socket.connectionId)).toMatchObject({ kind: 'replay', since: 0, closeReason: 'closed-by-agent 1000' });
+    expect(client.history.connection(socket.connectionId)).toMatchObject({
+      kind: 'replay',
+      since: 0,
+      closeReason: 'closed-by-agent 1000',
+    });
     expect(client.history.replayCursors(task.id)).toEqual(new Map([[socket.connectionId, 0]]));
     // The history is what the engine's replay checker reads: a correct agent gives no finding.
     const fullReplay = replayed.map((e) => ({ seq: e.seq!, eventId: e.eventId!, event: e.event }));
-    expect(checkReplay({ taskId: task.id, fullReplay, seen: entries, replayCursors: client.history.replayCursors(task.id) })).toEqual([]);
+    expect(
+      checkReplay({ taskId: task.id, fullReplay, seen: entries, replayCursors: client.history.replayCursors(task.id) }),
+    ).toEqual([]);
   });
 
   it('answers synthesized from the emitted schema: the valid one is accepted, each invalid one is a 422', async () => {
@@ -243,7 +270,9 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
         note: { type: 'string', maxLength: 10 },
       },
     };
-    const sent = await client.send(script([{ prompt: { text: 'Pick', response_schema: responseSchema } }, { complete: {} }]));
+    const sent = await client.send(
+      script([{ prompt: { text: 'Pick', response_schema: responseSchema } }, { complete: {} }]),
+    );
     if (!sent.ok || !('task' in sent.value)) throw new Error('send failed');
     const prompt = client.promptOf(sent.value.task);
     if (!prompt?.ok) throw new Error('no prompt');

@@ -19,7 +19,11 @@ afterAll(async () => agent?.cleanup());
 const OPEN_TREE = { type: 'object', properties: { tree: {}, s: { type: 'string' } } };
 
 async function parked(client: A2AClient): Promise<{ taskId: string; promptId: string }> {
-  const sent = await client.send(userMessage({ data: { [SCRIPT_KEY]: { steps: [{ prompt: { text: 'Tree?', response_schema: OPEN_TREE } }, { complete: {} }] } } }));
+  const sent = await client.send(
+    userMessage({
+      data: { [SCRIPT_KEY]: { steps: [{ prompt: { text: 'Tree?', response_schema: OPEN_TREE } }, { complete: {} }] } },
+    }),
+  );
   if (!sent.ok || !('task' in sent.value)) throw new Error(`send failed: ${JSON.stringify(sent)}`);
   const prompt = client.promptOf(sent.value.task);
   if (!prompt?.ok) throw new Error(`no usable prompt: ${JSON.stringify(prompt)}`);

@@ -64,11 +64,33 @@ describe.each<[string, Record<string, unknown>, unknown, InvalidKind[]]>([
     { n: 3, s: 'aaaaa', e: 'x', c: 42, u: '00000000-0000-4000-8000-000000000000', d: '2020-01-01T00:00:00Z', x: 5.25 },
     ALL,
   ],
-  ['multipleOf with a lower bound', { type: 'object', required: ['i'], properties: { i: { type: 'integer', multipleOf: 7, minimum: 1 } } }, { i: 7 }, NO_UNKNOWN],
-  ['a fractional bound on an integer', { type: 'object', required: ['i'], properties: { i: { type: 'integer', minimum: 0.5 } } }, { i: 1 }, NO_UNKNOWN],
+  [
+    'multipleOf with a lower bound',
+    { type: 'object', required: ['i'], properties: { i: { type: 'integer', multipleOf: 7, minimum: 1 } } },
+    { i: 7 },
+    NO_UNKNOWN,
+  ],
+  [
+    'a fractional bound on an integer',
+    { type: 'object', required: ['i'], properties: { i: { type: 'integer', minimum: 0.5 } } },
+    { i: 1 },
+    NO_UNKNOWN,
+  ],
   [
     'nested closed objects',
-    { type: 'object', additionalProperties: false, required: ['a'], properties: { a: { type: 'object', additionalProperties: false, required: ['b'], properties: { b: { type: 'string', minLength: 3 } } } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['a'],
+      properties: {
+        a: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['b'],
+          properties: { b: { type: 'string', minLength: 3 } },
+        },
+      },
+    },
     { a: { b: 'aaa' } },
     ALL,
   ],
@@ -86,30 +108,100 @@ describe.each<[string, Record<string, unknown>, unknown, InvalidKind[]]>([
     { list: [false, false], pair: ['', 0], has: ['x'] },
     NO_UNKNOWN,
   ],
-  ['$ref into $defs', { type: 'object', required: ['r'], $defs: { pos: { type: 'integer', minimum: 1 } }, properties: { r: { $ref: '#/$defs/pos' } } }, { r: 1 }, NO_UNKNOWN],
+  [
+    '$ref into $defs',
+    {
+      type: 'object',
+      required: ['r'],
+      $defs: { pos: { type: 'integer', minimum: 1 } },
+      properties: { r: { $ref: '#/$defs/pos' } },
+    },
+    { r: 1 },
+    NO_UNKNOWN,
+  ],
   [
     'a recursive $ref that an optional branch ends',
     {
       type: 'object',
       required: ['node'],
-      $defs: { node: { type: 'object', required: ['next'], properties: { next: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/node' }] } } } },
+      $defs: {
+        node: {
+          type: 'object',
+          required: ['next'],
+          properties: { next: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/node' }] } },
+        },
+      },
       properties: { node: { $ref: '#/$defs/node' } },
     },
     { node: { next: null } },
     NO_UNKNOWN,
   ],
-  ['anyOf takes the first branch that fits', { type: 'object', required: ['x'], properties: { x: { anyOf: [{ type: 'string', minLength: 2 }, { type: 'null' }] } } }, { x: 'aa' }, NO_UNKNOWN],
-  ['oneOf with overlapping branches finds an exclusive instance', { type: 'object', required: ['x'], properties: { x: { oneOf: [{ type: 'integer' }, { type: 'number' }] } } }, { x: 0.5 }, NO_UNKNOWN],
+  [
+    'anyOf takes the first branch that fits',
+    {
+      type: 'object',
+      required: ['x'],
+      properties: { x: { anyOf: [{ type: 'string', minLength: 2 }, { type: 'null' }] } },
+    },
+    { x: 'aa' },
+    NO_UNKNOWN,
+  ],
+  [
+    'oneOf with overlapping branches finds an exclusive instance',
+    { type: 'object', required: ['x'], properties: { x: { oneOf: [{ type: 'integer' }, { type: 'number' }] } } },
+    { x: 0.5 },
+    NO_UNKNOWN,
+  ],
   [
     'allOf merges its branches',
-    { type: 'object', required: ['x'], properties: { x: { allOf: [{ type: 'object', required: ['a'], properties: { a: { type: 'string' } } }, { required: ['b'], properties: { b: { type: 'integer' } } }] } } },
+    {
+      type: 'object',
+      required: ['x'],
+      properties: {
+        x: {
+          allOf: [
+            { type: 'object', required: ['a'], properties: { a: { type: 'string' } } },
+            { required: ['b'], properties: { b: { type: 'integer' } } },
+          ],
+        },
+      },
+    },
     { x: { a: '', b: 0 } },
     NO_UNKNOWN,
   ],
-  ['type lists take the first type', { type: 'object', required: ['t'], properties: { t: { type: ['string', 'null'] } } }, { t: '' }, NO_UNKNOWN],
-  ['a pattern with an example uses the example', { type: 'object', required: ['p'], properties: { p: { type: 'string', pattern: '^[a-z]{3}-\\d{2}$', examples: ['abc-12'] } } }, { p: 'abc-12' }, NO_UNKNOWN],
-  ['dependentRequired pulls in its dependants', { type: 'object', required: ['a'], dependentRequired: { a: ['b'] }, properties: { a: { type: 'string' }, b: { type: 'boolean' } } }, { a: '', b: false }, NO_UNKNOWN],
-  ['minProperties fills optional properties first', { type: 'object', minProperties: 1, additionalProperties: false, properties: { opt: { type: 'boolean' } } }, { opt: false }, ['wrong-type', 'unknown-property']],
+  [
+    'type lists take the first type',
+    { type: 'object', required: ['t'], properties: { t: { type: ['string', 'null'] } } },
+    { t: '' },
+    NO_UNKNOWN,
+  ],
+  [
+    'a pattern with an example uses the example',
+    {
+      type: 'object',
+      required: ['p'],
+      properties: { p: { type: 'string', pattern: '^[a-z]{3}-\\d{2}$', examples: ['abc-12'] } },
+    },
+    { p: 'abc-12' },
+    NO_UNKNOWN,
+  ],
+  [
+    'dependentRequired pulls in its dependants',
+    {
+      type: 'object',
+      required: ['a'],
+      dependentRequired: { a: ['b'] },
+      properties: { a: { type: 'string' }, b: { type: 'boolean' } },
+    },
+    { a: '', b: false },
+    NO_UNKNOWN,
+  ],
+  [
+    'minProperties fills optional properties first',
+    { type: 'object', minProperties: 1, additionalProperties: false, properties: { opt: { type: 'boolean' } } },
+    { opt: false },
+    ['wrong-type', 'unknown-property'],
+  ],
   ['an open object with no properties', { type: 'object' }, {}, []],
 ])('%s', (_name, schema, expectedValid, kinds) => {
   it('valid validates, each invalid fails, and the kinds are as expected', () => {
@@ -122,14 +214,51 @@ describe.each<[string, Record<string, unknown>, unknown, InvalidKind[]]>([
 
 describe('what it cannot synthesize, it refuses with a reason', () => {
   it.each<[string, unknown, RegExp]>([
-    ['a pattern-constrained string without example', { type: 'object', required: ['p'], properties: { p: { type: 'string', pattern: '^x+$' } } }, /property p: strings constrained by "pattern" are not generated/],
-    ['a huge minItems', { type: 'object', required: ['a'], properties: { a: { type: 'array', minItems: 100_000_000 } } }, /minItems 100000000 is over the synthesizer's 1024/],
-    ['contradictory bounds', { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 5, maximum: 1 } } }, /no integer found within the bounds/],
+    [
+      'a pattern-constrained string without example',
+      { type: 'object', required: ['p'], properties: { p: { type: 'string', pattern: '^x+$' } } },
+      /property p: strings constrained by "pattern" are not generated/,
+    ],
+    [
+      'a huge minItems',
+      { type: 'object', required: ['a'], properties: { a: { type: 'array', minItems: 100_000_000 } } },
+      /minItems 100000000 is over the synthesizer's 1024/,
+    ],
+    [
+      'contradictory bounds',
+      { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 5, maximum: 1 } } },
+      /no integer found within the bounds/,
+    ],
     ['a false subschema', { type: 'object', required: ['z'], properties: { z: false } }, /admits nothing/],
-    ['a reference outside the document', { type: 'object', required: ['r'], properties: { r: { $ref: 'https://example.com/s.json' } } }, /cannot synthesize/],
-    ['a required chain that never ends', { type: 'object', required: ['n'], $defs: { n: { type: 'object', required: ['n'], properties: { n: { $ref: '#/$defs/n' } } } }, properties: { n: { $ref: '#/$defs/n' } } }, /nest deeper than 32 levels/],
-    ['a schema that is not usable', { type: 'object', properties: { s: { type: 'string', pattern: '(?<=a)b' } } }, /not a usable JSON Schema/],
-    ['uniqueItems over equal minimal items', { type: 'object', required: ['u'], properties: { u: { type: 'array', minItems: 2, uniqueItems: true, items: { type: 'string' } } } }, /uniqueItems/],
+    [
+      'a reference outside the document',
+      { type: 'object', required: ['r'], properties: { r: { $ref: 'https://example.com/s.json' } } },
+      /cannot synthesize/,
+    ],
+    [
+      'a required chain that never ends',
+      {
+        type: 'object',
+        required: ['n'],
+        $defs: { n: { type: 'object', required: ['n'], properties: { n: { $ref: '#/$defs/n' } } } },
+        properties: { n: { $ref: '#/$defs/n' } },
+      },
+      /nest deeper than 32 levels/,
+    ],
+    [
+      'a schema that is not usable',
+      { type: 'object', properties: { s: { type: 'string', pattern: '(?<=a)b' } } },
+      /not a usable JSON Schema/,
+    ],
+    [
+      'uniqueItems over equal minimal items',
+      {
+        type: 'object',
+        required: ['u'],
+        properties: { u: { type: 'array', minItems: 2, uniqueItems: true, items: { type: 'string' } } },
+      },
+      /uniqueItems/,
+    ],
     ['not an object schema', { type: 'array' }, /does not describe an object/],
   ])('%s', (_name, schema, reason) => {
     const started = performance.now();

@@ -8,12 +8,30 @@ import { EventHistory } from '../rig/client/eventHistory.ts';
 
 const BASE = 'http://127.0.0.1:9/';
 const CARD_URL = `${BASE}.well-known/agent-card.json`;
-const common = { name: 'a', description: 'd', version: '1', capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+const common = {
+  name: 'a',
+  description: 'd',
+  version: '1',
+  capabilities: {},
+  defaultInputModes: [],
+  defaultOutputModes: [],
+  skills: [],
+};
 
 describe('describeAgent', () => {
   it('a v0.3-only card (url + protocolVersion 0.3) is spoken in 0.3 at its url', () => {
-    const agent = describeAgent(BASE, CARD_URL, { ...common, url: 'http://127.0.0.1:9/rpc', protocolVersion: '0.3.0', preferredTransport: 'JSONRPC' });
-    expect(agent).toMatchObject({ generation: '0.3', rpcUrl: 'http://127.0.0.1:9/rpc', jsonRpcInterfaces: { '0.3': 'http://127.0.0.1:9/rpc' }, problems: [] });
+    const agent = describeAgent(BASE, CARD_URL, {
+      ...common,
+      url: 'http://127.0.0.1:9/rpc',
+      protocolVersion: '0.3.0',
+      preferredTransport: 'JSONRPC',
+    });
+    expect(agent).toMatchObject({
+      generation: '0.3',
+      rpcUrl: 'http://127.0.0.1:9/rpc',
+      jsonRpcInterfaces: { '0.3': 'http://127.0.0.1:9/rpc' },
+      problems: [],
+    });
   });
 
   it('a v0.3 card whose preferred transport is not JSON-RPC uses its JSON-RPC additional interface', () => {
@@ -28,11 +46,16 @@ describe('describeAgent', () => {
   });
 
   it('a 1.0 interface wins; forcing 0.3 without a 0.3 interface is allowed but reported', () => {
-    const card = { ...common, supportedInterfaces: [{ url: 'http://127.0.0.1:9/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] };
+    const card = {
+      ...common,
+      supportedInterfaces: [{ url: 'http://127.0.0.1:9/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    };
     expect(describeAgent(BASE, CARD_URL, card)).toMatchObject({ generation: '1.0', rpcUrl: 'http://127.0.0.1:9/v1' });
     const forced = describeAgent(BASE, CARD_URL, card, '0.3');
     expect(forced).toMatchObject({ generation: '0.3', generationSource: 'override', rpcUrl: 'http://127.0.0.1:9/v1' });
-    expect(forced.problems).toEqual(['the card offers no JSON-RPC interface for A2A 0.3; calling http://127.0.0.1:9/v1']);
+    expect(forced.problems).toEqual([
+      'the card offers no JSON-RPC interface for A2A 0.3; calling http://127.0.0.1:9/v1',
+    ]);
   });
 
   it('reports a hitl-prompt/v1 declaration that breaks the spec, and missing card fields', () => {
@@ -57,21 +80,42 @@ describe('describeAgent', () => {
 
   it('looks for the card under the URL path, then at the root, or takes a .json URL as the card', () => {
     expect(agentCardUrls('http://h:1')).toEqual(['http://h:1/.well-known/agent-card.json']);
-    expect(agentCardUrls('http://h:1/agents/a')).toEqual(['http://h:1/agents/a/.well-known/agent-card.json', 'http://h:1/.well-known/agent-card.json']);
+    expect(agentCardUrls('http://h:1/agents/a')).toEqual([
+      'http://h:1/agents/a/.well-known/agent-card.json',
+      'http://h:1/.well-known/agent-card.json',
+    ]);
     expect(agentCardUrls('http://h:1/card.json')).toEqual(['http://h:1/card.json']);
   });
 });
 
 describe('EventHistory', () => {
-  const event = (taskId: string): StreamResponse => ({ statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '' } } });
+  const event = (taskId: string): StreamResponse => ({
+    statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '' } },
+  });
 
   it('numbers connections per kind, filters entries, and keeps the first close reason', () => {
     const history = new EventHistory();
     const sse = history.openConnection('sse', 't1');
     const replay = history.openConnection('replay', 't2');
     expect([sse, replay, history.openConnection('sse')]).toEqual(['sse-1', 'replay-1', 'sse-2']);
-    history.record({ connectionId: sse, kind: 'sse', taskId: 't1', seq: 1, eventId: 'e1', receivedAt: performance.now(), event: event('t1') });
-    history.record({ connectionId: replay, kind: 'replay', taskId: 't2', seq: 1, eventId: 'e2', receivedAt: performance.now(), event: event('t2') });
+    history.record({
+      connectionId: sse,
+      kind: 'sse',
+      taskId: 't1',
+      seq: 1,
+      eventId: 'e1',
+      receivedAt: performance.now(),
+      event: event('t1'),
+    });
+    history.record({
+      connectionId: replay,
+      kind: 'replay',
+      taskId: 't2',
+      seq: 1,
+      eventId: 'e2',
+      receivedAt: performance.now(),
+      event: event('t2'),
+    });
     expect(history.entries({ taskId: 't2' }).map((e) => [e.index, e.connectionId])).toEqual([[1, 'replay-1']]);
     expect(history.entries({ kind: 'sse' })).toHaveLength(1);
     history.closeConnection(sse, 'ended');
@@ -84,7 +128,16 @@ describe('EventHistory', () => {
   it('stops keeping entries at its bound and counts what it dropped', () => {
     const history = new EventHistory(2);
     const id = history.openConnection('sse');
-    for (let i = 1; i <= 5; i++) history.record({ connectionId: id, kind: 'sse', taskId: 't', seq: i, eventId: undefined, receivedAt: i, event: event('t') });
+    for (let i = 1; i <= 5; i++)
+      history.record({
+        connectionId: id,
+        kind: 'sse',
+        taskId: 't',
+        seq: i,
+        eventId: undefined,
+        receivedAt: i,
+        event: event('t'),
+      });
     expect(history.size).toBe(2);
     expect(history.dropped).toBe(3);
     expect(history.connection(id)?.events).toBe(5);

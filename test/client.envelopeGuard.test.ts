@@ -12,7 +12,12 @@ import { inProcessAgent } from './support/agentFixture.ts';
 
 const guard = new EnvelopeGuard();
 const PROMPT_ID = '7d444840-9dc0-41e5-9c7b-c2bd6d7a1b7e';
-const envelope = (response_schema: unknown, extra: Record<string, unknown> = {}) => ({ prompt_id: PROMPT_ID, prompt: 'Approve?', response_schema, ...extra });
+const envelope = (response_schema: unknown, extra: Record<string, unknown> = {}) => ({
+  prompt_id: PROMPT_ID,
+  prompt: 'Approve?',
+  response_schema,
+  ...extra,
+});
 const closed = { type: 'object', additionalProperties: false, properties: { ok: { type: 'boolean' } } };
 
 /** An object schema whose serialization is exactly `bytes` long. */
@@ -86,10 +91,18 @@ describe('envelope shape (envelope.schema.json)', () => {
   it.each([
     ['a non-object envelope', 'just text', /must be a JSON object/],
     ['a missing prompt_id', { prompt: 'Q', response_schema: closed }, /prompt_id/],
-    ['a prompt_id that is no UUID', { prompt_id: 'abc', prompt: 'Q', response_schema: closed }, /\/prompt_id must match pattern/],
+    [
+      'a prompt_id that is no UUID',
+      { prompt_id: 'abc', prompt: 'Q', response_schema: closed },
+      /\/prompt_id must match pattern/,
+    ],
     ['an empty prompt', envelope(closed, { prompt: '' }), /\/prompt must NOT have fewer than 1 characters/],
     ['an extra property', envelope(closed, { ui: 'modal' }), /must NOT have additional properties/],
-    ['a non-object response_schema type', envelope({ type: 'array' }), /\/response_schema\/type must be equal to constant/],
+    [
+      'a non-object response_schema type',
+      envelope({ type: 'array' }),
+      /\/response_schema\/type must be equal to constant/,
+    ],
     ['a bad deadline', envelope(closed, { deadline: 'tomorrow' }), /\/deadline must match format "date-time"/],
     ['a non-string responder', envelope(closed, { allowed_responders: [7] }), /allowed_responders\/0 must be string/],
   ])('rejects %s', (_name, raw, reason) => {
@@ -99,14 +112,26 @@ describe('envelope shape (envelope.schema.json)', () => {
   });
 
   it('accepts SHOULD-level deviations but lists them as problems; unknown responder patterns are ignored, as a contract finding', () => {
-    const check = guard.check({ prompt_id: PROMPT_ID, prompt: 'q', response_schema: { type: 'object' }, allowed_responders: ['any', 'role:admin'] });
+    const check = guard.check({
+      prompt_id: PROMPT_ID,
+      prompt: 'q',
+      response_schema: { type: 'object' },
+      allowed_responders: ['any', 'role:admin'],
+    });
     expect(check.ok).toBe(true);
     expect(check.ok && check.problems).toEqual(['response_schema does not set additionalProperties: false (a SHOULD)']);
-    expect(check.ok && check.contract).toEqual([`allowed_responders entry "role:admin" breaks envelope.schema.json's pattern (ignored, as the spec asks of an orchestrator)`]);
+    expect(check.ok && check.contract).toEqual([
+      `allowed_responders entry "role:admin" breaks envelope.schema.json's pattern (ignored, as the spec asks of an orchestrator)`,
+    ]);
   });
 
   it('finds the envelope under the extension URI of a status message, and nothing where there is none', () => {
-    const message = { messageId: 'm', role: 'ROLE_AGENT' as const, parts: [{ text: 'Approve?' }], metadata: { [HITL_PROMPT_URI]: envelope(closed) } };
+    const message = {
+      messageId: 'm',
+      role: 'ROLE_AGENT' as const,
+      parts: [{ text: 'Approve?' }],
+      metadata: { [HITL_PROMPT_URI]: envelope(closed) },
+    };
     expect(guard.fromStatus({ state: 'TASK_STATE_INPUT_REQUIRED', timestamp: '', message })?.ok).toBe(true);
     expect(guard.fromStatus({ state: 'TASK_STATE_WORKING', timestamp: '' })).toBeUndefined();
     expect(guard.fromEvent({ message })).toBeUndefined();

@@ -22,7 +22,19 @@ async function brokenAgent(): Promise<string> {
   server = createServer((req, res) => {
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ name: 'x', description: 'x', version: '1', url: `${url}/`, protocolVersion: '0.3.0', capabilities: { extensions: [{ uri: HITL_PROMPT_URI, required: false }] }, defaultInputModes: [], defaultOutputModes: [], skills: [] }));
+      return res.end(
+        JSON.stringify({
+          name: 'x',
+          description: 'x',
+          version: '1',
+          url: `${url}/`,
+          protocolVersion: '0.3.0',
+          capabilities: { extensions: [{ uri: HITL_PROMPT_URI, required: false }] },
+          defaultInputModes: [],
+          defaultOutputModes: [],
+          skills: [],
+        }),
+      );
     }
     req.resume();
     res.writeHead(501, { 'content-type': 'text/html' });
@@ -61,8 +73,13 @@ describe('client errors name the target', () => {
     env = await Environment.open({ target, toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
     const client = env.client();
     try {
-      const err = await client.replay('t1').then(() => undefined, (e: Error) => e);
-      expect(err?.message).toContain(`replay socket ws://${new URL(target).host}/events?task=t1&since=0 via fault proxy ${new URL(env.url).host}: `);
+      const err = await client.replay('t1').then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err?.message).toContain(
+        `replay socket ws://${new URL(target).host}/events?task=t1&since=0 via fault proxy ${new URL(env.url).host}: `,
+      );
     } finally {
       await client.close();
     }

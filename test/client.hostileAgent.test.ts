@@ -149,7 +149,14 @@ beforeAll(async () => {
         const timer = setInterval(() => {
           for (let i = 0; i < 50 && ws.readyState === ws.OPEN; i++) {
             seq += 1;
-            ws.send(JSON.stringify({ seq, eventId: `e${seq}`, taskId: 'flood', event: { statusUpdate: { taskId: 'flood', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } } }));
+            ws.send(
+              JSON.stringify({
+                seq,
+                eventId: `e${seq}`,
+                taskId: 'flood',
+                event: { statusUpdate: { taskId: 'flood', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } },
+              }),
+            );
           }
         }, 1);
         ws.on('close', () => clearInterval(timer));
@@ -171,7 +178,10 @@ afterAll(async () => {
 
 function clientFor(rpcPath: string, replayLimits?: Record<string, number>): A2AClient {
   const url = `${base}/`;
-  return A2AClient.forAgent(describeAgent(url, `${url}.well-known/agent-card.json`, card(rpcPath)), { limits: LIMITS, replayLimits });
+  return A2AClient.forAgent(describeAgent(url, `${url}.well-known/agent-card.json`, card(rpcPath)), {
+    limits: LIMITS,
+    replayLimits,
+  });
 }
 
 /** Runs `act`, expects a TransportError, and checks it came within `boundMs` (+ slack). */
@@ -246,7 +256,11 @@ describe('unary calls against a hostile agent', () => {
     const client = clientFor('/silent');
     const started = performance.now();
     const outcome = await client.answer('t', '7d444840-9dc0-41e5-9c7b-c2bd6d7a1b7e', { approved: true });
-    expect(outcome).toMatchObject({ kind: 'error', httpStatus: undefined, reason: expect.stringMatching(/no response headers within 300 ms/) });
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      httpStatus: undefined,
+      reason: expect.stringMatching(/no response headers within 300 ms/),
+    });
     expect(performance.now() - started).toBeLessThan(300 + SLACK_MS);
     await client.close();
   });
@@ -271,7 +285,10 @@ describe('discovery against a hostile agent', () => {
       message: `no agent card at ${base}/none (${base}/none/.well-known/agent-card.json answered 404; ${base}/.well-known/agent-card.json answered 404); is it an A2A agent?`,
     });
     const big = await A2AClient.open(`${base}/huge-card/`, { limits: LIMITS }).catch((e: Error) => e);
-    expect(big).toMatchObject({ name: 'DiscoveryError', message: expect.stringMatching(/cannot read the agent card: .*exceeded 262144 bytes/) });
+    expect(big).toMatchObject({
+      name: 'DiscoveryError',
+      message: expect.stringMatching(/cannot read the agent card: .*exceeded 262144 bytes/),
+    });
   });
 });
 
@@ -290,7 +307,9 @@ describe('SSE streams against a hostile agent', () => {
     expect(performance.now() - started).toBeLessThan(800 + SLACK_MS);
     expect(end.reason).toBe('failed');
     expect(end.reason === 'failed' && end.error.failure).toBe('timeout');
-    expect(end.reason === 'failed' && end.error.message).toBe(`SSE stream of POST ${base}/sse-forever (SendStreamingMessage) did not complete within 800 ms`);
+    expect(end.reason === 'failed' && end.error.message).toBe(
+      `SSE stream of POST ${base}/sse-forever (SendStreamingMessage) did not complete within 800 ms`,
+    );
     expect(stream.events.length).toBeGreaterThan(3);
     expect(client.history.connection(stream.connectionId)?.closeReason).toMatch(/did not complete within 800 ms/);
     await client.close();
@@ -357,10 +376,14 @@ describe('replay sockets against a hostile agent', () => {
 
   it('a flood of small frames is cut by the bytes a socket may carry in all, not only by their count', async () => {
     const client = clientFor('/');
-    const socket = await client.replay('flood', { limits: { maxFrames: 1_000_000, maxSocketBytes: 16 * 1024, lifetimeMs: 2_000 } });
+    const socket = await client.replay('flood', {
+      limits: { maxFrames: 1_000_000, maxSocketBytes: 16 * 1024, lifetimeMs: 2_000 },
+    });
     const end = await socket.ended;
     expect(end.reason === 'failed' && end.error.failure).toBe('too-large');
-    expect(end.reason === 'failed' && end.error.message).toMatch(/replay socket of http:\/\/127\.0\.0\.1:\d+ for task flood sent more than 16384 bytes in \d+ frames/);
+    expect(end.reason === 'failed' && end.error.message).toMatch(
+      /replay socket of http:\/\/127\.0\.0\.1:\d+ for task flood sent more than 16384 bytes in \d+ frames/,
+    );
     await client.close();
   });
 });

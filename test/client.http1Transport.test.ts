@@ -22,7 +22,9 @@ interface Received {
 }
 
 /** A TCP server that hands each complete request (head and Content-Length body) to `reply`. */
-async function rawServer(reply: (r: Received) => void): Promise<{ url: string; server: Server; sockets: Socket[]; requests: Received[] }> {
+async function rawServer(
+  reply: (r: Received) => void,
+): Promise<{ url: string; server: Server; sockets: Socket[]; requests: Received[] }> {
   const sockets: Socket[] = [];
   const requests: Received[] = [];
   const server = createServer((socket) => {
@@ -85,7 +87,11 @@ async function failure(p: Promise<unknown>): Promise<TransportError> {
 it('reuses one connection for sequential calls, sending each request as one HTTP/1.1 message', async () => {
   const s = await rawServer((r) => r.socket.write(response(result(r.id, { n: r.id }))));
   const t = transport();
-  for (let i = 0; i < 20; i++) expect(await t.call(s.url, 'GetTask', { id: 't' }, A2A)).toMatchObject({ ok: true, result: { n: expect.any(Number) } });
+  for (let i = 0; i < 20; i++)
+    expect(await t.call(s.url, 'GetTask', { id: 't' }, A2A)).toMatchObject({
+      ok: true,
+      result: { n: expect.any(Number) },
+    });
   expect(s.sockets).toHaveLength(1);
   expect(s.requests[0].head).toMatch(/^POST \/rpc HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/);
   expect(s.requests[0].head).toMatch(/\r\na2a-version: 1\.0\r\n/);
@@ -132,7 +138,9 @@ it('reads chunked bodies with chunk extensions and trailers, and replies split i
 });
 
 it('reads a body framed by the end of the connection', async () => {
-  const s = await rawServer((r) => r.socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n${result(r.id, 'until close')}`));
+  const s = await rawServer((r) =>
+    r.socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n${result(r.id, 'until close')}`),
+  );
   const t = transport();
   expect(await t.call(s.url, 'GetTask', {}, A2A)).toMatchObject({ ok: true, result: 'until close' });
   expect(await t.call(s.url, 'GetTask', {}, A2A)).toMatchObject({ ok: true, result: 'until close' });
@@ -151,7 +159,9 @@ it('never takes stray bytes after a reply for the next request’s reply (no pip
 });
 
 it('refuses headers past their byte bound, naming it', async () => {
-  const s = await rawServer((r) => r.socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'h'.repeat(20_000)}\r\ncontent-length: 2\r\n\r\n{}`));
+  const s = await rawServer((r) =>
+    r.socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'h'.repeat(20_000)}\r\ncontent-length: 2\r\n\r\n{}`),
+  );
   const err = await failure(transport().call(s.url, 'GetTask', {}, A2A));
   expect(err.failure).toBe('too-large');
   expect(err.message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/rpc \(GetTask\): response headers exceed 16384 bytes$/);
@@ -159,10 +169,22 @@ it('refuses headers past their byte bound, naming it', async () => {
 
 it.each([
   ['a status line that is not HTTP', 'SSH-2.0-OpenSSH\r\n\r\n', /not an HTTP\/1\.x status line/],
-  ['conflicting Content-Length headers', 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}', /invalid content-length/],
+  [
+    'conflicting Content-Length headers',
+    'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}',
+    /invalid content-length/,
+  ],
   ['a bad chunk size', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n', /invalid chunk size line/],
-  ['a chunk longer than declared', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n', /a chunk is longer than its declared size/],
-  ['an unsupported transfer coding', 'HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\n\r\n', /unsupported transfer-encoding/],
+  [
+    'a chunk longer than declared',
+    'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n',
+    /a chunk is longer than its declared size/,
+  ],
+  [
+    'an unsupported transfer coding',
+    'HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\n\r\n',
+    /unsupported transfer-encoding/,
+  ],
 ])('%s is a protocol failure', async (_, wire, message) => {
   const s = await rawServer((r) => r.socket.write(wire));
   const err = await failure(transport().call(s.url, 'GetTask', {}, A2A));
@@ -244,7 +266,9 @@ it('the idle bound starts over with each body chunk: a slow but steady body comp
 it('refuses a header value that would split the request, before sending anything', async () => {
   const s = await rawServer((r) => r.socket.write(response(result(r.id, 'ok'))));
   const t = transport();
-  await expect(t.call(s.url, 'GetTask', {}, { generation: '1.0', extensions: ['urn:x\r\nx-injected: 1'] })).rejects.toThrow(/header value must be visible ASCII without line breaks/);
+  await expect(
+    t.call(s.url, 'GetTask', {}, { generation: '1.0', extensions: ['urn:x\r\nx-injected: 1'] }),
+  ).rejects.toThrow(/header value must be visible ASCII without line breaks/);
   expect(s.requests).toHaveLength(0);
 });
 

@@ -47,31 +47,49 @@ describe('a subscription refused inside its event stream', () => {
     const sub = await client!.subscribe(taskId, { refusalPeekMs: 20 });
     expect(sub.ok).toBe(true);
     if (!sub.ok) return;
-    await expect(sub.stream.waitFor(() => true, 5_000)).rejects.toThrow(/ended \(JSON-RPC error -32001: Task not found\) before the awaited event arrived/);
+    await expect(sub.stream.waitFor(() => true, 5_000)).rejects.toThrow(
+      /ended \(JSON-RPC error -32001: Task not found\) before the awaited event arrived/,
+    );
     expect(sub.stream.end).toMatchObject({ reason: 'rpc-error', error: { code: -32001 } });
     await expect(sub.stream.waitFor(() => true, 5_000)).rejects.toThrow(/has ended \(JSON-RPC error -32001/);
   });
 
   it.each([
-    ['in the stream', 'in-stream' as const, /subscription refused: -32001 Task not found \(as the first frame of an event stream\)/],
+    [
+      'in the stream',
+      'in-stream' as const,
+      /subscription refused: -32001 Task not found \(as the first frame of an event stream\)/,
+    ],
     ['late in the stream', { lateMs: 1_500 }, /the subscription ended before its first event \(JSON-RPC error -32001/],
-  ])('answerObserved falls back to GetTask polling when refused %s, quoting the code', async (_, refuseSubscribe, fallback) => {
-    const { taskId, promptId } = await parkedTask({ generation: '0.3', refuseSubscribe });
-    const observed = await answerObserved(client!, taskId, promptId, { approved: true }, { timeoutMs: 5_000 });
-    expect(observed.outcome.kind).toBe('accepted');
-    expect(observed.observedOn).toBe('poll');
-    expect(observed.fallback).toMatch(fallback);
-    expect(observed.resumedAfterMs).toBeGreaterThanOrEqual(0);
-    expect(observed.stateAfter).toBe('TASK_STATE_COMPLETED');
-    expect(agent!.calls).toContain('tasks/get');
-  });
+  ])(
+    'answerObserved falls back to GetTask polling when refused %s, quoting the code',
+    async (_, refuseSubscribe, fallback) => {
+      const { taskId, promptId } = await parkedTask({ generation: '0.3', refuseSubscribe });
+      const observed = await answerObserved(client!, taskId, promptId, { approved: true }, { timeoutMs: 5_000 });
+      expect(observed.outcome.kind).toBe('accepted');
+      expect(observed.observedOn).toBe('poll');
+      expect(observed.fallback).toMatch(fallback);
+      expect(observed.resumedAfterMs).toBeGreaterThanOrEqual(0);
+      expect(observed.stateAfter).toBe('TASK_STATE_COMPLETED');
+      expect(agent!.calls).toContain('tasks/get');
+    },
+  );
 
   it('a load round trip whose subscription ends with an error frame polls GetTask instead of failing', async () => {
     agent = await startFakeSdkAgent({ generation: '0.3', refuseSubscribe: { lateMs: 1_200 }, resumeAfterMs: 1_500 });
     client = await A2AClient.open(agent.url);
-    const iteration = roundTripIteration({ client, scripts: false, synthesizer: new AnswerSynthesizer(), remainingMs: () => 30_000 }, { resumeTimeoutMs: 5_000 });
+    const iteration = roundTripIteration(
+      { client, scripts: false, synthesizer: new AnswerSynthesizer(), remainingMs: () => 30_000 },
+      { resumeTimeoutMs: 5_000 },
+    );
     const intendedAt = performance.now();
-    const end = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal });
+    const end = await iteration({
+      index: 0,
+      step: 0,
+      intendedAt,
+      startedAt: intendedAt,
+      signal: new AbortController().signal,
+    });
     expect(end?.endedAt).toBeGreaterThan(intendedAt + 1_400);
     expect(agent.calls).toContain('tasks/get');
   });
@@ -80,10 +98,15 @@ describe('a subscription refused inside its event stream', () => {
 const all = await loadScenarios();
 
 describe('scenarios against an agent that refuses subscriptions in-stream', () => {
-
   it('cf1, cf2, cf4 and duplicate-flood pass, polling, and say why with the code', { timeout: 120_000 }, async () => {
     agent = await startFakeSdkAgent({ generation: '0.3', refuseSubscribe: 'in-stream' });
-    const run = await runScenarios(selectScenarios(all, ['cf1', 'cf2', 'cf4', 'duplicate-flood']), { profile: 'smoke', target: agent.url, toxiproxy: 'none', agentFaults: [], generation: 'auto' });
+    const run = await runScenarios(selectScenarios(all, ['cf1', 'cf2', 'cf4', 'duplicate-flood']), {
+      profile: 'smoke',
+      target: agent.url,
+      toxiproxy: 'none',
+      agentFaults: [],
+      generation: 'auto',
+    });
     const byName = Object.fromEntries(run.scenarios.map((s) => [s.name, s]));
     for (const name of ['cf1', 'cf2', 'cf4', 'duplicate-flood']) {
       const s = byName[name];
@@ -96,19 +119,41 @@ describe('scenarios against an agent that refuses subscriptions in-stream', () =
     expect(transition?.detail).toContain('refused');
   });
 
-  it('a task that parks late is awaited by polling GetTask when the subscription is refused in-stream', { timeout: 60_000 }, async () => {
-    agent = await startFakeSdkAgent({ generation: '0.3', refuseSubscribe: 'in-stream', parkAfterMs: 300 });
-    const run = await runScenarios(selectScenarios(all, ['cf2']), { profile: 'smoke', target: agent.url, toxiproxy: 'none', agentFaults: [], generation: 'auto' });
-    const [result] = run.scenarios;
-    expect(result.verdict, `${result.reason} ${JSON.stringify(result.checks)}`).toBe('passed');
-    expect(agent.calls.filter((m) => m === 'tasks/get').length).toBeGreaterThan(1);
-  });
+  it(
+    'a task that parks late is awaited by polling GetTask when the subscription is refused in-stream',
+    { timeout: 60_000 },
+    async () => {
+      agent = await startFakeSdkAgent({ generation: '0.3', refuseSubscribe: 'in-stream', parkAfterMs: 300 });
+      const run = await runScenarios(selectScenarios(all, ['cf2']), {
+        profile: 'smoke',
+        target: agent.url,
+        toxiproxy: 'none',
+        agentFaults: [],
+        generation: 'auto',
+      });
+      const [result] = run.scenarios;
+      expect(result.verdict, `${result.reason} ${JSON.stringify(result.checks)}`).toBe('passed');
+      expect(agent.calls.filter((m) => m === 'tasks/get').length).toBeGreaterThan(1);
+    },
+  );
 
-  it('agent-card passes a v1.0 ProtoJSON card declaring the extension as {uri, params: {}}', { timeout: 60_000 }, async () => {
-    agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'in-stream' });
-    const run = await runScenarios(selectScenarios(all, ['agent-card']), { profile: 'smoke', target: agent.url, toxiproxy: 'none', agentFaults: [], generation: 'auto' });
-    const [result] = run.scenarios;
-    expect(result.verdict, JSON.stringify(result.checks)).toBe('passed');
-    expect(result.checks.find((c) => c.name === 'hitl-prompt/v1 is declared with required: false')?.detail).toContain('required left out');
-  });
+  it(
+    'agent-card passes a v1.0 ProtoJSON card declaring the extension as {uri, params: {}}',
+    { timeout: 60_000 },
+    async () => {
+      agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'in-stream' });
+      const run = await runScenarios(selectScenarios(all, ['agent-card']), {
+        profile: 'smoke',
+        target: agent.url,
+        toxiproxy: 'none',
+        agentFaults: [],
+        generation: 'auto',
+      });
+      const [result] = run.scenarios;
+      expect(result.verdict, JSON.stringify(result.checks)).toBe('passed');
+      expect(result.checks.find((c) => c.name === 'hitl-prompt/v1 is declared with required: false')?.detail).toContain(
+        'required left out',
+      );
+    },
+  );
 });

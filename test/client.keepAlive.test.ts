@@ -46,8 +46,14 @@ afterAll(async () => {
 });
 
 function client(generation: '0.3' | '1.0', connectionsInPool: number): A2AClient {
-  const card = { url: base, protocolVersion: '0.3.0', supportedInterfaces: [{ url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] };
-  return A2AClient.forAgent(describeAgent(base, `${base}.well-known/agent-card.json`, card, generation), { connections: connectionsInPool });
+  const card = {
+    url: base,
+    protocolVersion: '0.3.0',
+    supportedInterfaces: [{ url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  };
+  return A2AClient.forAgent(describeAgent(base, `${base}.well-known/agent-card.json`, card, generation), {
+    connections: connectionsInPool,
+  });
 }
 
 it('reuses connections for sequential calls and caps concurrent ones at the pool size', async () => {

@@ -22,29 +22,65 @@ describe('the 422 contract', () => {
   });
 
   it.each([
-    ['no extension', { prompt_id: PROMPT, validation_errors: entries }, ['error.data.extension is absent; the contract says ' + HITL_PROMPT_URI]],
-    ['another prompt_id', { extension: HITL_PROMPT_URI, prompt_id: '00000000-0000-4000-8000-000000000000', validation_errors: entries }, [`error.data.prompt_id is 00000000-0000-4000-8000-000000000000, not the answered prompt ${PROMPT}`]],
+    [
+      'no extension',
+      { prompt_id: PROMPT, validation_errors: entries },
+      ['error.data.extension is absent; the contract says ' + HITL_PROMPT_URI],
+    ],
+    [
+      'another prompt_id',
+      { extension: HITL_PROMPT_URI, prompt_id: '00000000-0000-4000-8000-000000000000', validation_errors: entries },
+      [`error.data.prompt_id is 00000000-0000-4000-8000-000000000000, not the answered prompt ${PROMPT}`],
+    ],
     [
       'validation_errors inside a google.rpc ErrorInfo (a2a-sdk rendering)',
-      [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'hitl_response_invalid', metadata: { extension: HITL_PROMPT_URI, prompt_id: PROMPT, validation_errors: JSON.stringify(entries) } }],
-      ['error.data is an array, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json', 'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string), not at error.data.validation_errors'],
+      [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'hitl_response_invalid',
+          metadata: { extension: HITL_PROMPT_URI, prompt_id: PROMPT, validation_errors: JSON.stringify(entries) },
+        },
+      ],
+      [
+        'error.data is an array, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json',
+        'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string), not at error.data.validation_errors',
+      ],
     ],
   ])('%s is a breach', (_name, data, breaches) => {
-    expect(rejectionContractBreaches({ code: -32011, message: 'hitl_response_invalid', data }, PROMPT)).toEqual(breaches);
+    expect(rejectionContractBreaches({ code: -32011, message: 'hitl_response_invalid', data }, PROMPT)).toEqual(
+      breaches,
+    );
   });
 
   it('names details[] when validation_errors is there', () => {
-    const error = { code: 422, message: 'hitl_response_invalid', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', validation_errors: entries }] };
+    const error = {
+      code: 422,
+      message: 'hitl_response_invalid',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', validation_errors: entries }],
+    };
     expect(locateValidationErrors(error)).toBe('error.details[0].validation_errors (inside a google.rpc.BadRequest)');
-    expect(rejectionContractBreaches(error, PROMPT)).toContain('validation_errors is at error.details[0].validation_errors (inside a google.rpc.BadRequest), not at error.data.validation_errors');
+    expect(rejectionContractBreaches(error, PROMPT)).toContain(
+      'validation_errors is at error.details[0].validation_errors (inside a google.rpc.BadRequest), not at error.data.validation_errors',
+    );
   });
 
   it('classifyAnswer keeps the class but lists the breach, and says where validation_errors was found', () => {
-    const outcome = classifyAnswer({ ok: false, error: { code: -32011, message: 'hitl_response_invalid', data: [{ metadata: { validation_errors: entries } }] }, meta }, PROMPT);
+    const outcome = classifyAnswer(
+      {
+        ok: false,
+        error: { code: -32011, message: 'hitl_response_invalid', data: [{ metadata: { validation_errors: entries } }] },
+        meta,
+      },
+      PROMPT,
+    );
     expect(outcome.kind).toBe('invalid');
     expect(outcome.validationErrors).toEqual([]);
-    expect(outcome.contract).toContain('validation_errors is at error.data[0].metadata.validation_errors, not at error.data.validation_errors');
-    expect(outcome.problems).toContain('the rejection has no data.validation_errors entries (validation_errors is at error.data[0].metadata.validation_errors, not at error.data.validation_errors)');
+    expect(outcome.contract).toContain(
+      'validation_errors is at error.data[0].metadata.validation_errors, not at error.data.validation_errors',
+    );
+    expect(outcome.problems).toContain(
+      'the rejection has no data.validation_errors entries (validation_errors is at error.data[0].metadata.validation_errors, not at error.data.validation_errors)',
+    );
   });
 });
 
@@ -75,24 +111,36 @@ describe('the reference agent', () => {
 const all = await loadScenarios();
 
 describe('cf3 against an agent that renders validation_errors as an SDK does', () => {
-  it('fails the contract check, naming where the array was; passes when the data is as the contract shows', { timeout: 60_000 }, async () => {
-    for (const invalidData of ['error-info', 'contract'] as const) {
-      const agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json', invalidData });
-      try {
-        const run = await runScenarios(selectScenarios(all, ['cf3']), { profile: 'smoke', target: agent.url, toxiproxy: 'none', agentFaults: [], generation: 'auto' });
-        const [cf3] = run.scenarios;
-        const contract = cf3.checks.filter((c) => c.name.includes('examples/invalid-response-422.json'));
-        expect(contract.length, JSON.stringify(cf3)).toBeGreaterThan(0);
-        if (invalidData === 'contract') {
-          expect(cf3.verdict, JSON.stringify(cf3.checks)).toBe('passed');
-        } else {
-          expect(cf3.verdict).toBe('failed');
-          expect(contract.every((c) => !c.ok)).toBe(true);
-          expect(contract[0].detail).toContain('validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string)');
+  it(
+    'fails the contract check, naming where the array was; passes when the data is as the contract shows',
+    { timeout: 60_000 },
+    async () => {
+      for (const invalidData of ['error-info', 'contract'] as const) {
+        const agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json', invalidData });
+        try {
+          const run = await runScenarios(selectScenarios(all, ['cf3']), {
+            profile: 'smoke',
+            target: agent.url,
+            toxiproxy: 'none',
+            agentFaults: [],
+            generation: 'auto',
+          });
+          const [cf3] = run.scenarios;
+          const contract = cf3.checks.filter((c) => c.name.includes('examples/invalid-response-422.json'));
+          expect(contract.length, JSON.stringify(cf3)).toBeGreaterThan(0);
+          if (invalidData === 'contract') {
+            expect(cf3.verdict, JSON.stringify(cf3.checks)).toBe('passed');
+          } else {
+            expect(cf3.verdict).toBe('failed');
+            expect(contract.every((c) => !c.ok)).toBe(true);
+            expect(contract[0].detail).toContain(
+              'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string)',
+            );
+          }
+        } finally {
+          await agent.close();
         }
-      } finally {
-        await agent.close();
       }
-    }
-  });
+    },
+  );
 });

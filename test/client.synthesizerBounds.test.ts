@@ -18,7 +18,10 @@ describe('AnswerSynthesizer bounds', () => {
     const schema = wideOneOfSchema();
     expect(JSON.stringify(schema).length).toBeLessThan(12_000);
     const { value, ms } = timed(() => new AnswerSynthesizer().synthesize(schema));
-    expect(value).toEqual({ ok: false, reason: expect.stringMatching(/^answers cannot be built: a oneOf has 530 branches, over the synthesizer's 128/) });
+    expect(value).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^answers cannot be built: a oneOf has 530 branches, over the synthesizer's 128/),
+    });
     expect(ms).toBeLessThan(3_000);
   });
 
@@ -26,7 +29,10 @@ describe('AnswerSynthesizer bounds', () => {
     // 120 branches (under the width bound), each overlapping the catch-all: ~14,000 branch checks.
     const synthesizer = new AnswerSynthesizer(new GuardedValidator(), 50);
     const { value, ms } = timed(() => synthesizer.synthesize(wideOneOfSchema(120)));
-    expect(value).toEqual({ ok: false, reason: 'answers cannot be built: synthesis took longer than its 50 ms budget' });
+    expect(value).toEqual({
+      ok: false,
+      reason: 'answers cannot be built: synthesis took longer than its 50 ms budget',
+    });
     // One compile (≤ 1 s watchdog) may overrun the budget; a loaded 2-core box adds more.
     expect(ms).toBeLessThan(2_500);
   });
@@ -56,7 +62,11 @@ describe('AnswerSynthesizer bounds', () => {
       properties: { choice: { oneOf: [{ const: 'yes' }, { const: 'no' }, { type: 'integer' }] } },
     });
     expect(oneOf.ok && oneOf.answers.valid).toEqual({ choice: 'yes' });
-    const anyOf = synthesizer.synthesize({ type: 'object', required: ['x'], properties: { x: { anyOf: Array.from({ length: 600 }, (_, i) => ({ const: i })) } } });
+    const anyOf = synthesizer.synthesize({
+      type: 'object',
+      required: ['x'],
+      properties: { x: { anyOf: Array.from({ length: 600 }, (_, i) => ({ const: i })) } },
+    });
     expect(anyOf.ok && anyOf.answers.valid).toEqual({ x: 0 });
   });
 });

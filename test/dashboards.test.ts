@@ -27,7 +27,8 @@ async function registeredNames(): Promise<Set<string>> {
   const agent = new AgentMetrics({ tasksByState: () => ({}), openPrompts: () => 0, pendingAcceptances: () => 0 });
   const rig = new RigMetrics();
   const names = new Set<string>();
-  for (const registry of [agent.registry, rig.registry]) for (const m of await registry.getMetricsAsJSON()) names.add(m.name);
+  for (const registry of [agent.registry, rig.registry])
+    for (const m of await registry.getMetricsAsJSON()) names.add(m.name);
   return names;
 }
 
@@ -36,7 +37,9 @@ describe('dashboards/', () => {
     const names = await registeredNames();
     const queried = new Set<string>();
     for (const panel of dashboard.panels)
-      for (const t of panel.targets ?? []) for (const [name] of t.expr.matchAll(/\ba2a_(?:agent|rig)_[a-z0-9_]+/g)) queried.add(name.replace(/_(bucket|sum|count)$/, ''));
+      for (const t of panel.targets ?? [])
+        for (const [name] of t.expr.matchAll(/\ba2a_(?:agent|rig)_[a-z0-9_]+/g))
+          queried.add(name.replace(/_(bucket|sum|count)$/, ''));
     expect(queried.size).toBeGreaterThan(10);
     const unknown = [...queried].filter((n) => !names.has(n));
     expect(unknown).toEqual([]);
@@ -62,7 +65,9 @@ describe('dashboards/', () => {
     expect(prometheus).toContain("targets: ['127.0.0.1:8080']");
     expect(prometheus).toContain("targets: ['127.0.0.1:9479']");
     expect(compose).toContain('--metrics-port 9479');
-    expect(compose).toContain('${A2A_PROMETHEUS_CONFIG:-./dashboards/prometheus/prometheus.yml}:/etc/prometheus/prometheus.yml');
+    expect(compose).toContain(
+      '${A2A_PROMETHEUS_CONFIG:-./dashboards/prometheus/prometheus.yml}:/etc/prometheus/prometheus.yml',
+    );
     expect(compose).toContain('ghcr.io/shopify/toxiproxy:2.12.0');
   });
 });

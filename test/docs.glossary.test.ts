@@ -34,7 +34,8 @@ describe('the README metrics glossary', async () => {
   const scenarios = await loadScenarios();
   const declared = new Map<string, string[]>();
   for (const s of scenarios) {
-    for (const name of [...s.records.latencies, ...Object.keys(s.records.counters)]) declared.set(name, [...(declared.get(name) ?? []), s.name]);
+    for (const name of [...s.records.latencies, ...Object.keys(s.records.counters)])
+      declared.set(name, [...(declared.get(name) ?? []), s.name]);
   }
   const glossary = firstColumnNames(section(README, '### Metrics'));
 
@@ -45,7 +46,9 @@ describe('the README metrics glossary', async () => {
   });
 
   it('explains every latency and counter a scenario declares', () => {
-    const missing = [...declared].filter(([name]) => !glossary.has(name)).map(([name, by]) => `${name} (${by.join(', ')})`);
+    const missing = [...declared]
+      .filter(([name]) => !glossary.has(name))
+      .map(([name, by]) => `${name} (${by.join(', ')})`);
     expect(missing).toEqual([]);
   });
 
@@ -57,14 +60,19 @@ describe('the README metrics glossary', async () => {
 
 describe("the README's scenario context table", () => {
   const source = read('rig/engine/scenarioContextInterface.ts');
-  const documented = new Set([...section(README, '## Write a scenario').matchAll(/\bctx\.([A-Za-z]+)/g)].map((m) => m[1]!));
+  const documented = new Set(
+    [...section(README, '## Write a scenario').matchAll(/\bctx\.([A-Za-z]+)/g)].map((m) => m[1]!),
+  );
   /** A member of ScenarioContext: a method, a getter, or a readonly field (its own or a constructor parameter). */
   const isMember = (name: string) =>
-    new RegExp(`^\\s+(?:async\\s+)?${name}\\s*[(<]|^\\s+get\\s+${name}\\s*\\(|^\\s+(?:private\\s+)?readonly\\s+${name}\\b`, 'm').test(source) &&
-    !new RegExp(`^\\s+private\\s+(?:readonly\\s+)?${name}\\b`, 'm').test(source);
+    new RegExp(
+      `^\\s+(?:async\\s+)?${name}\\s*[(<]|^\\s+get\\s+${name}\\s*\\(|^\\s+(?:private\\s+)?readonly\\s+${name}\\b`,
+      'm',
+    ).test(source) && !new RegExp(`^\\s+private\\s+(?:readonly\\s+)?${name}\\b`, 'm').test(source);
 
   it('documents the context members a scenario uses most', () => {
-    for (const name of ['openPrompt', 'usable', 'answerObserved', 'check', 'latency', 'count', 'log', 'skip', 'faults']) expect(documented).toContain(name);
+    for (const name of ['openPrompt', 'usable', 'answerObserved', 'check', 'latency', 'count', 'log', 'skip', 'faults'])
+      expect(documented).toContain(name);
   });
 
   it('names only members the context has', () => {

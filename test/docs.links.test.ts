@@ -23,7 +23,8 @@ function walk(dir: string, out: string[] = []): string[] {
     if (entry.isSymbolicLink()) continue;
     if (entry.isDirectory()) {
       if (SKIP_DIRS.has(entry.name)) continue;
-      if (rel.split(sep)[0] === 'results' && rel !== 'results' && !rel.startsWith(join('results', 'baselines'))) continue;
+      if (rel.split(sep)[0] === 'results' && rel !== 'results' && !rel.startsWith(join('results', 'baselines')))
+        continue;
       walk(path, out);
     } else if (entry.isFile()) out.push(path);
   }
@@ -38,7 +39,10 @@ function slugger(): (heading: string) => string {
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/<[^>]+>/g, '')
       .replace(/[`*]/g, '');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base);
     seen.set(base, (n ?? -1) + 1);
     return n === undefined ? base : `${base}-${n + 1}`;
@@ -84,7 +88,8 @@ function linksOf(markdown: string): Link[] {
   lines.forEach((raw, i) => {
     // Inline code is not a link; `a|b` in a table cell is not either.
     const line = raw.replace(/(`+)[\s\S]*?\1/g, '');
-    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ line: i + 1, target: m[1]! });
+    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      links.push({ line: i + 1, target: m[1]! });
     const reference = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/.exec(line);
     if (reference) links.push({ line: i + 1, target: reference[1]! });
   });
@@ -92,7 +97,12 @@ function linksOf(markdown: string): Link[] {
 }
 
 /** Every problem with the links of one Markdown file at `file` (absolute), one line each. */
-function linkProblems(file: string, markdown: string, root: string, read: (path: string) => string | undefined): string[] {
+function linkProblems(
+  file: string,
+  markdown: string,
+  root: string,
+  read: (path: string) => string | undefined,
+): string[] {
   const problems: string[] = [];
   const where = (l: Link) => `${relative(root, file)}:${l.line}: ${l.target}`;
   for (const link of linksOf(markdown)) {
@@ -140,18 +150,32 @@ describe('the link checker itself', () => {
   const root = resolve('/repo');
   const files: Record<string, string> = {
     [join(root, 'README.md')]: '# Title\n\n## Quick start\n\n## `a2a-rig run`, `a2a-rig conform`\n\n## Quick start\n',
-    [join(root, 'docs/cli.md')]: '# CLI\n\n## `a2a-rig compare` — the regression gate\n\n## Thresholds (`--threshold`, `--thresholds-file`)\n',
+    [join(root, 'docs/cli.md')]:
+      '# CLI\n\n## `a2a-rig compare` — the regression gate\n\n## Thresholds (`--threshold`, `--thresholds-file`)\n',
   };
   const read = (path: string) => files[path] ?? (path === join(root, 'docs') ? '' : undefined);
   const check = (markdown: string, at = 'README.md') => linkProblems(join(root, at), markdown, root, read);
 
   it('computes GitHub heading ids', () => {
-    expect([...anchorsOf(files[join(root, 'docs/cli.md')]!)]).toEqual(['cli', 'a2a-rig-compare--the-regression-gate', 'thresholds---threshold---thresholds-file']);
-    expect([...anchorsOf(files[join(root, 'README.md')]!)]).toEqual(['title', 'quick-start', 'a2a-rig-run-a2a-rig-conform', 'quick-start-1']);
+    expect([...anchorsOf(files[join(root, 'docs/cli.md')]!)]).toEqual([
+      'cli',
+      'a2a-rig-compare--the-regression-gate',
+      'thresholds---threshold---thresholds-file',
+    ]);
+    expect([...anchorsOf(files[join(root, 'README.md')]!)]).toEqual([
+      'title',
+      'quick-start',
+      'a2a-rig-run-a2a-rig-conform',
+      'quick-start-1',
+    ]);
   });
 
   it('accepts links that resolve', () => {
-    expect(check('[a](docs/cli.md) [b](docs/cli.md#a2a-rig-compare--the-regression-gate) [d](docs/) [e](https://example.com/x#y)')).toEqual([]);
+    expect(
+      check(
+        '[a](docs/cli.md) [b](docs/cli.md#a2a-rig-compare--the-regression-gate) [d](docs/) [e](https://example.com/x#y)',
+      ),
+    ).toEqual([]);
     expect(check('## Quick start\n\n## Quick start\n\n[c](#quick-start-1)')).toEqual([]);
     expect(check('[up](../README.md#quick-start)', 'docs/cli.md')).toEqual([]);
   });
@@ -210,7 +234,8 @@ describe('the repository documentation', () => {
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, i) => {
-          for (const needle of OUTSIDE_MENTIONS) if (line.includes(needle)) hits.push(`${relative(ROOT, file)}:${i + 1}: ${needle}`);
+          for (const needle of OUTSIDE_MENTIONS)
+            if (line.includes(needle)) hits.push(`${relative(ROOT, file)}:${i + 1}: ${needle}`);
         });
     }
     expect(hits).toEqual([]);

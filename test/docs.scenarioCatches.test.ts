@@ -13,13 +13,18 @@ const FLAGS = Object.keys(FAULTS);
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-const glob = (pattern: string, names: string[]) => names.filter((n) => new RegExp(`^${pattern.replace(/[-]/g, '\\-').replace(/\*/g, '.*')}$`).test(n));
+const glob = (pattern: string, names: string[]) =>
+  names.filter((n) => new RegExp(`^${pattern.replace(/[-]/g, '\\-').replace(/\*/g, '.*')}$`).test(n));
 
 /** The scenarios a row's first cell names: `cf1` … `cf6` is a range, `acc-*` a pattern. */
 function scenariosOf(cell: string): string[] {
   const names = all.map((s) => s.name);
   const range = /`([a-z-]*?)(\d+)` … `\1(\d+)`/.exec(cell);
-  if (range) return Array.from({ length: Number(range[3]) - Number(range[2]) + 1 }, (_, i) => `${range[1]}${Number(range[2]) + i}`);
+  if (range)
+    return Array.from(
+      { length: Number(range[3]) - Number(range[2]) + 1 },
+      (_, i) => `${range[1]}${Number(range[2]) + i}`,
+    );
   return ticked(cell).flatMap((t) => (t.includes('*') ? glob(t, names) : names.includes(t) ? [t] : []));
 }
 
@@ -48,7 +53,9 @@ describe.each(['docs/scenarios.md', 'docs/acceptance-criteria.md'])('the scenari
 
   it('names, per row, exactly the fault flags its scenarios declare they catch', () => {
     for (const row of table) {
-      const declared = new Set(row.scenarios.flatMap((name) => (all.find((s) => s.name === name)?.catches ?? []).map(faultOf)));
+      const declared = new Set(
+        row.scenarios.flatMap((name) => (all.find((s) => s.name === name)?.catches ?? []).map(faultOf)),
+      );
       expect([...new Set(row.flags)].sort(), row.line).toEqual([...declared].sort());
     }
   });

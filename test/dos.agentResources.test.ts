@@ -7,7 +7,15 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpuSecondsFromStat, metricsSource, parsePrometheusResources, procSource, ResourceSampler, resourceSource, rssBytesFromStatus } from '../rig/engine/agentResources.ts';
+import {
+  cpuSecondsFromStat,
+  metricsSource,
+  parsePrometheusResources,
+  procSource,
+  ResourceSampler,
+  resourceSource,
+  rssBytesFromStatus,
+} from '../rig/engine/agentResources.ts';
 import { attackTargetOf, isLoopbackHost } from '../rig/engine/attackTarget.ts';
 import { freePort } from './support/localHost.ts';
 
@@ -48,8 +56,18 @@ describe('agent resources', () => {
       'a2a_agent_open_connections{client="127.0.0.2"} 512',
       'a2a_agent_process_resident_memory_bytes_other 1',
     ].join('\n');
-    expect(parsePrometheusResources(text, 1)).toEqual({ at: 1, rssBytes: 104857600, cpuSeconds: 12.5, connections: 515 });
-    expect(parsePrometheusResources('# nothing\n', 1)).toEqual({ at: 1, rssBytes: undefined, cpuSeconds: undefined, connections: undefined });
+    expect(parsePrometheusResources(text, 1)).toEqual({
+      at: 1,
+      rssBytes: 104857600,
+      cpuSeconds: 12.5,
+      connections: 515,
+    });
+    expect(parsePrometheusResources('# nothing\n', 1)).toEqual({
+      at: 1,
+      rssBytes: undefined,
+      cpuSeconds: undefined,
+      connections: undefined,
+    });
   });
 
   it('turns consecutive CPU seconds into a CPU %, and RSS into MB', () => {
@@ -65,7 +83,9 @@ describe('agent resources', () => {
   it('samples a remote agent through its /metrics, and says why when it cannot', async () => {
     const port = await freePort();
     let body = 'process_resident_memory_bytes 2097152\nprocess_cpu_seconds_total 1\n';
-    const server = createServer((req, res) => (req.url === '/metrics' ? res.end(body) : (res.statusCode = 404, res.end())));
+    const server = createServer((req, res) =>
+      req.url === '/metrics' ? res.end(body) : ((res.statusCode = 404), res.end()),
+    );
     await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
     try {
       const signal = new AbortController().signal;
@@ -76,8 +96,12 @@ describe('agent resources', () => {
       // A pid that cannot be read falls back to /metrics.
       expect('label' in (await resourceSource({ pid: 2 ** 30, metricsUrl: url, signal }))).toBe(true);
       body = 'http_requests_total 5\n';
-      expect(await resourceSource({ metricsUrl: url, signal })).toEqual({ unavailable: expect.stringContaining('has no process_resident_memory_bytes') });
-      expect(await resourceSource({ metricsUrl: `http://127.0.0.1:${port}/nothing`, signal })).toEqual({ unavailable: expect.stringContaining('HTTP 404') });
+      expect(await resourceSource({ metricsUrl: url, signal })).toEqual({
+        unavailable: expect.stringContaining('has no process_resident_memory_bytes'),
+      });
+      expect(await resourceSource({ metricsUrl: `http://127.0.0.1:${port}/nothing`, signal })).toEqual({
+        unavailable: expect.stringContaining('HTTP 404'),
+      });
       expect(await resourceSource({ signal })).toEqual({ unavailable: expect.stringContaining('not a local process') });
       const sampler = new ResourceSampler(metricsSource(url.replace('/metrics', '/gone')), 20);
       sampler.start();
@@ -93,12 +117,28 @@ describe('agent resources', () => {
   it('aims attacks at loopback only, with the A2A headers of the generation', () => {
     expect(['127.0.0.1', '127.0.0.2', 'localhost', '[::1]', '::1'].every(isLoopbackHost)).toBe(true);
     expect(['10.0.0.1', 'example.com', '127.0.0.1.example.com', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
-    const base = { directUrl: 'http://127.0.0.1:4000', directRpcUrl: 'http://127.0.0.1:4000/', generation: '1.0' as const, hitlDeclared: true, sourceAddress: '127.0.0.2' };
+    const base = {
+      directUrl: 'http://127.0.0.1:4000',
+      directRpcUrl: 'http://127.0.0.1:4000/',
+      generation: '1.0' as const,
+      hitlDeclared: true,
+      sourceAddress: '127.0.0.2',
+    };
     const target = attackTargetOf(base);
     expect(target).toMatchObject({ binding: 'JSONRPC', generation: '1.0', sourceAddress: '127.0.0.2' });
-    expect(Object.fromEntries(Object.entries('headers' in target ? target.headers : {}).map(([k, v]) => [k.toLowerCase(), v]))).toMatchObject({ 'a2a-version': '1.0' });
-    expect(Object.keys('headers' in target ? target.headers : {}).map((k) => k.toLowerCase())).toContain('a2a-extensions');
-    expect(attackTargetOf({ ...base, directUrl: 'http://10.1.2.3:4000' })).toEqual({ refused: expect.stringContaining('not a loopback address') });
-    expect(attackTargetOf({ ...base, sourceAddress: '192.168.1.5' })).toEqual({ refused: expect.stringContaining('192.168.1.5') });
+    expect(
+      Object.fromEntries(
+        Object.entries('headers' in target ? target.headers : {}).map(([k, v]) => [k.toLowerCase(), v]),
+      ),
+    ).toMatchObject({ 'a2a-version': '1.0' });
+    expect(Object.keys('headers' in target ? target.headers : {}).map((k) => k.toLowerCase())).toContain(
+      'a2a-extensions',
+    );
+    expect(attackTargetOf({ ...base, directUrl: 'http://10.1.2.3:4000' })).toEqual({
+      refused: expect.stringContaining('not a loopback address'),
+    });
+    expect(attackTargetOf({ ...base, sourceAddress: '192.168.1.5' })).toEqual({
+      refused: expect.stringContaining('192.168.1.5'),
+    });
   });
 });

@@ -36,7 +36,8 @@ function fakeAttack(state: { attacking: boolean }, hold = false): Attack {
         await new Promise((r) => setTimeout(r, 1000 / schedule.ratePerSecond));
         schedule.onOutcome({ startedAt: at, latencyMs: 5, kind: 'refused', status: 400 } satisfies AttackOutcome);
       }
-      if (hold && !schedule.signal.aborted) await new Promise((r) => schedule.signal.addEventListener('abort', r, { once: true }));
+      if (hold && !schedule.signal.aborted)
+        await new Promise((r) => schedule.signal.addEventListener('abort', r, { once: true }));
       state.attacking = false;
       return { started, settled: started, notes: [] };
     },
@@ -119,7 +120,10 @@ describe('mixed run', () => {
   it('an attack that holds past its cap is aborted at the cap, and the after phase follows it', async () => {
     const state = { attacking: false };
     const events: Array<[string, string, number]> = [];
-    const run = await mixedRun(plan(fakeAttack(state, true), { attackMs: 200, attackCapMs: 700, afterMs: 400 }), deps(state, events, []));
+    const run = await mixedRun(
+      plan(fakeAttack(state, true), { attackMs: 200, attackCapMs: 700, afterMs: 400 }),
+      deps(state, events, []),
+    );
     const attack = run.attacks[0]!;
     expect(attack.capped).toBe(true);
     expect(run.attackStopAt - run.attackStartAt).toBeGreaterThanOrEqual(690);
@@ -163,9 +167,18 @@ describe('mixed run', () => {
     expect(a!.stoppedAt - a!.startedAt).toBeGreaterThanOrEqual(490);
     expect(b!.startedAt).toBeGreaterThanOrEqual(a!.stoppedAt);
     expect(run.attackStopAt).toBe(b!.stoppedAt);
-    expect(events.map(([action, name]) => `${action} ${name}`)).toEqual(['attack-start holds', 'attack-stop holds', 'attack-start settles', 'attack-stop settles']);
+    expect(events.map(([action, name]) => `${action} ${name}`)).toEqual([
+      'attack-start holds',
+      'attack-stop holds',
+      'attack-start settles',
+      'attack-stop settles',
+    ]);
     // Every legitimate round trip intended in either window belongs to the during phase.
-    const inWindows = run.samples.filter((x) => (x.intendedAt >= a!.startedAt && x.intendedAt < a!.stoppedAt) || (x.intendedAt >= b!.startedAt && x.intendedAt < b!.stoppedAt));
+    const inWindows = run.samples.filter(
+      (x) =>
+        (x.intendedAt >= a!.startedAt && x.intendedAt < a!.stoppedAt) ||
+        (x.intendedAt >= b!.startedAt && x.intendedAt < b!.stoppedAt),
+    );
     expect(inWindows.length).toBeGreaterThan(10);
     expect(inWindows.every((x) => x.phase === 'during')).toBe(true);
   });
@@ -179,15 +192,24 @@ describe('mixed run', () => {
         return { started: 4, settled: 1, notes: [] };
       },
     };
-    const run = await mixedRun(plan(holding, { beforeMs: 100, attackMs: 100, attackCapMs: 400, afterMs: 100 }), deps({ attacking: false }, [], []));
+    const run = await mixedRun(
+      plan(holding, { beforeMs: 100, attackMs: 100, attackCapMs: 400, afterMs: 100 }),
+      deps({ attacking: false }, [], []),
+    );
     const outcomes = run.attacks[0]!.outcomes;
     expect(outcomes.map((o) => o.kind)).toEqual(['cut', 'held', 'held', 'held']);
     expect(outcomes[1]!.latencyMs).toBeGreaterThanOrEqual(390);
   });
 
   it('an attack that throws is recorded as not run, and the load still finishes', async () => {
-    const broken: Attack = { ...fakeAttack({ attacking: false }), run: () => Promise.reject(new Error('target is not loopback')) };
-    const run = await mixedRun(plan(broken, { beforeMs: 200, attackMs: 100, afterMs: 200 }), deps({ attacking: false }, [], []));
+    const broken: Attack = {
+      ...fakeAttack({ attacking: false }),
+      run: () => Promise.reject(new Error('target is not loopback')),
+    };
+    const run = await mixedRun(
+      plan(broken, { beforeMs: 200, attackMs: 100, afterMs: 200 }),
+      deps({ attacking: false }, [], []),
+    );
     expect(run.attacks[0]!.error).toBe('target is not loopback');
     expect(phaseStats(run.samples, 'before').ok).toBeGreaterThan(3);
   });
@@ -201,7 +223,10 @@ describe('mixed run', () => {
       if (++n % 5 === 0) throw Object.assign(new Error('no'), { kind: 'send refused' });
       await new Promise((r) => setTimeout(r, state.attacking ? 300 : 1));
     };
-    const run = await mixedRun(plan(fakeAttack(state), { legitRatePerSecond: 50, maxInFlight: 1, legitTimeoutMs: 1_000 }), d);
+    const run = await mixedRun(
+      plan(fakeAttack(state), { legitRatePerSecond: 50, maxInFlight: 1, legitTimeoutMs: 1_000 }),
+      d,
+    );
     const all = (['before', 'during', 'after'] as const).map((p) => phaseStats(run.samples, p));
     expect(all.reduce((t, s) => t + s.failed, 0)).toBeGreaterThan(0);
     expect(all[1]!.dropped).toBeGreaterThan(0);

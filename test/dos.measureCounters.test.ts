@@ -10,7 +10,10 @@ import { evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
 import { parseThreshold } from '../rig/report/thresholdExpression.ts';
 import { run, scenario } from './support/runResultFixture.ts';
 
-const records: RecordedMeasures = { latencies: [], counters: { attack_tax: 'measure', 'attack_outcomes{attack,outcome}': 'tally' } };
+const records: RecordedMeasures = {
+  latencies: [],
+  counters: { attack_tax: 'measure', 'attack_outcomes{attack,outcome}': 'tally' },
+};
 
 describe('measure counters', () => {
   it('is a kind a scenario may declare', () => {
@@ -26,16 +29,33 @@ describe('measure counters', () => {
   });
 
   it('merges as the worst part, while tallies still add up', () => {
-    const part = (tax: number, id: string) => ({ run: run([scenario('dos-x', { counters: { attack_tax: tax, 'attack_outcomes{attack=slowloris,outcome=cut}': 4 }, records })], id), path: `${id}.json` });
+    const part = (tax: number, id: string) => ({
+      run: run(
+        [
+          scenario('dos-x', {
+            counters: { attack_tax: tax, 'attack_outcomes{attack=slowloris,outcome=cut}': 4 },
+            records,
+          }),
+        ],
+        id,
+      ),
+      path: `${id}.json`,
+    });
     const merged = mergeRuns([part(1.5, 'a'), part(2.5, 'b'), part(1.2, 'c')], 'm');
-    expect(merged.scenarios[0]!.counters).toEqual({ attack_tax: 2.5, 'attack_outcomes{attack=slowloris,outcome=cut}': 12 });
+    expect(merged.scenarios[0]!.counters).toEqual({
+      attack_tax: 2.5,
+      'attack_outcomes{attack=slowloris,outcome=cut}': 12,
+    });
   });
 
   it('a threshold takes the highest value of a measure, never the sum; .rate is refused; an unmeasured one breaks', () => {
     const labelled: RecordedMeasures = { latencies: [], counters: { 'attack_tax{attack}': 'measure' } };
     const result = run(
       [
-        scenario('dos-a', { counters: { 'attack_tax{attack=slowloris}': 1.4, 'attack_tax{attack=slow-body}': 1.9 }, records: labelled }),
+        scenario('dos-a', {
+          counters: { 'attack_tax{attack=slowloris}': 1.4, 'attack_tax{attack=slow-body}': 1.9 },
+          records: labelled,
+        }),
         scenario('dos-b', { counters: { 'attack_tax{attack=idle-connections}': 1.2 }, records: labelled }),
         scenario('dos-c', { counters: {}, records: labelled }),
       ],

@@ -17,19 +17,37 @@ import { pinnedToxiproxy } from './support/proxyBackends.ts';
 function hit(target: AttackTarget, method: string, url: URL, body: string | undefined): Promise<AttackOutcome> {
   const startedAt = performance.now();
   return new Promise((resolve) => {
-    const req = request(url, { method, localAddress: target.sourceAddress, headers: { ...target.headers, 'content-type': 'application/json', connection: 'close' }, timeout: 5_000 }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d.slice(0, 1_000)));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        const latencyMs = performance.now() - startedAt;
-        const rpcError = status === 200 && /"error"\s*:/.test(text);
-        const kind: AttackOutcome['kind'] = status >= 500 ? 'server-error' : status === 429 ? 'rate-limited' : status >= 400 || rpcError ? 'refused' : 'accepted';
-        resolve({ startedAt, latencyMs, kind, status, detail: text.slice(0, 80) });
-      });
-    });
+    const req = request(
+      url,
+      {
+        method,
+        localAddress: target.sourceAddress,
+        headers: { ...target.headers, 'content-type': 'application/json', connection: 'close' },
+        timeout: 5_000,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d.slice(0, 1_000)));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          const latencyMs = performance.now() - startedAt;
+          const rpcError = status === 200 && /"error"\s*:/.test(text);
+          const kind: AttackOutcome['kind'] =
+            status >= 500
+              ? 'server-error'
+              : status === 429
+                ? 'rate-limited'
+                : status >= 400 || rpcError
+                  ? 'refused'
+                  : 'accepted';
+          resolve({ startedAt, latencyMs, kind, status, detail: text.slice(0, 80) });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (err) => resolve({ startedAt, latencyMs: performance.now() - startedAt, kind: 'cut', detail: err.message }));
+    req.on('error', (err) =>
+      resolve({ startedAt, latencyMs: performance.now() - startedAt, kind: 'cut', detail: err.message }),
+    );
     req.end(body);
   });
 }
@@ -63,18 +81,37 @@ afterEach(() => {
 
 const all = await loadScenarios();
 // Shorter than smoke: the test is about the wiring, not the agent's stamina.
-const short = { beforeMs: 2_000, attackMs: 1_500, attackCapMs: 5_000, afterMs: 2_500, maxRecoveryS: 2, attacks: { 'malformed-json': { rate: 20, max: 30 } } };
-const runMalformed = () => runScenarios(selectScenarios(all, ['dos-malformed']), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults: [], generation: 'auto', paramOverrides: { 'dos-malformed': short } });
+const short = {
+  beforeMs: 2_000,
+  attackMs: 1_500,
+  attackCapMs: 5_000,
+  afterMs: 2_500,
+  maxRecoveryS: 2,
+  attacks: { 'malformed-json': { rate: 20, max: 30 } },
+};
+const runMalformed = () =>
+  runScenarios(selectScenarios(all, ['dos-malformed']), {
+    profile: 'smoke',
+    toxiproxy: pinnedToxiproxy(),
+    agentFaults: [],
+    generation: 'auto',
+    paramOverrides: { 'dos-malformed': short },
+  });
 
 describe('a DoS scenario through the engine', () => {
   it('passes against the reference agent and records what the report draws', { timeout: 60_000 }, async () => {
-    registry['malformed-json'] = standIn('malformed-json', (t) => hit(t, 'POST', t.endpoint, '{"jsonrpc": "2.0", "method": '));
+    registry['malformed-json'] = standIn('malformed-json', (t) =>
+      hit(t, 'POST', t.endpoint, '{"jsonrpc": "2.0", "method": '),
+    );
     // The other attacks of the family are not in this registry: left out, said in the log.
     delete registry['bad-utf8'];
     delete registry['huge-headers'];
     const result = await runMalformed();
     const s = result.scenarios[0]!;
-    expect(s.verdict, `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n')}`).toBe('passed');
+    expect(
+      s.verdict,
+      `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n')}`,
+    ).toBe('passed');
     const names = s.checks.map((c) => c.name);
     expect(names).toContain('malformed-json: no 5xx to attack requests');
     expect(names.some((n) => /^[a-z-]+: attack tax — /.test(n))).toBe(true);
@@ -90,13 +127,23 @@ describe('a DoS scenario through the engine', () => {
     expect(refused).toBeLessThanOrEqual(30);
     expect(s.metrics['attack_refusal{attack=malformed-json}']?.count).toBe(refused);
     expect(s.counters['attack_outcomes{attack=malformed-json,outcome=server-error}']).toBe(0);
-    expect(Object.entries(s.counters).filter(([k]) => k.startsWith('attack_tax{attack=')).every(([, v]) => v > 0)).toBe(true);
+    expect(
+      Object.entries(s.counters)
+        .filter(([k]) => k.startsWith('attack_tax{attack='))
+        .every(([, v]) => v > 0),
+    ).toBe(true);
     expect(Object.keys(s.counters).some((k) => k.startsWith('attack_tax{attack='))).toBe(true);
     expect(s.counters.attack_tax_overall).toBeGreaterThan(0);
     expect(s.counters.recovery_s).toBeLessThanOrEqual(2);
     // What was left out is said in the results, never silently passed.
-    expect(s.notes).toEqual(['bad-utf8: no such attack in this build of the rig; left out', 'huge-headers: no such attack in this build of the rig; left out']);
-    expect(s.faultEvents?.map((e) => `${e.action} ${e.target}`)).toEqual(['attack-start malformed-json', 'attack-stop malformed-json']);
+    expect(s.notes).toEqual([
+      'bad-utf8: no such attack in this build of the rig; left out',
+      'huge-headers: no such attack in this build of the rig; left out',
+    ]);
+    expect(s.faultEvents?.map((e) => `${e.action} ${e.target}`)).toEqual([
+      'attack-start malformed-json',
+      'attack-stop malformed-json',
+    ]);
     expect(s.faultEvents?.[0]?.detail).toContain('20/s');
     const rss = s.series?.agent_rss_mb_vs_s ?? [];
     expect(rss.length).toBeGreaterThan(10);
@@ -106,7 +153,9 @@ describe('a DoS scenario through the engine', () => {
   });
 
   it('fails, naming the guarantee, when the agent serves the attack requests', { timeout: 60_000 }, async () => {
-    registry['malformed-json'] = standIn('malformed-json', (t) => hit(t, 'GET', new URL('/.well-known/agent-card.json', t.baseUrl), undefined));
+    registry['malformed-json'] = standIn('malformed-json', (t) =>
+      hit(t, 'GET', new URL('/.well-known/agent-card.json', t.baseUrl), undefined),
+    );
     const result = await runMalformed();
     const s = result.scenarios[0]!;
     expect(s.verdict).toBe('failed');
@@ -116,17 +165,36 @@ describe('a DoS scenario through the engine', () => {
 
   it('skips, saying why, when none of its attacks can run here', { timeout: 60_000 }, async () => {
     for (const key of Object.keys(registry) as AttackName[]) delete registry[key];
-    const result = await runScenarios(selectScenarios(all, ['dos-answers']), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults: [], generation: 'auto' });
+    const result = await runScenarios(selectScenarios(all, ['dos-answers']), {
+      profile: 'smoke',
+      toxiproxy: pinnedToxiproxy(),
+      agentFaults: [],
+      generation: 'auto',
+    });
     const s = result.scenarios[0]!;
     expect(s.verdict).toBe('skipped');
-    expect(s.reason).toBe('none of duplicate-answers, unknown-prompt can run here: duplicate-answers: no such attack in this build of the rig; left out; unknown-prompt: no such attack in this build of the rig; left out');
+    expect(s.reason).toBe(
+      'none of duplicate-answers, unknown-prompt can run here: duplicate-answers: no such attack in this build of the rig; left out; unknown-prompt: no such attack in this build of the rig; left out',
+    );
     expect(s.checks).toEqual([]);
   });
 
-  it('an attacks param naming an attack the scenario does not have errors, naming it (a typo never runs a smaller attack quietly)', { timeout: 60_000 }, async () => {
-    const result = await runScenarios(selectScenarios(all, ['dos-answers']), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults: [], generation: 'auto', paramOverrides: { 'dos-answers': { attacks: { 'unknown-promt': { rate: 5, max: 5 } } } } });
-    const s = result.scenarios[0]!;
-    expect(s.verdict).toBe('errored');
-    expect(s.reason).toContain('the attacks param names unknown-promt, not an attack of this scenario (duplicate-answers, unknown-prompt)');
-  });
+  it(
+    'an attacks param naming an attack the scenario does not have errors, naming it (a typo never runs a smaller attack quietly)',
+    { timeout: 60_000 },
+    async () => {
+      const result = await runScenarios(selectScenarios(all, ['dos-answers']), {
+        profile: 'smoke',
+        toxiproxy: pinnedToxiproxy(),
+        agentFaults: [],
+        generation: 'auto',
+        paramOverrides: { 'dos-answers': { attacks: { 'unknown-promt': { rate: 5, max: 5 } } } },
+      });
+      const s = result.scenarios[0]!;
+      expect(s.verdict).toBe('errored');
+      expect(s.reason).toContain(
+        'the attacks param names unknown-promt, not an attack of this scenario (duplicate-answers, unknown-prompt)',
+      );
+    },
+  );
 });

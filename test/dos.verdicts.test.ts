@@ -3,13 +3,33 @@
 import { describe, expect, it } from 'vitest';
 import type { AttackOutcome } from '../rig/attack/attackTypes.ts';
 import type { LegitSample } from '../rig/engine/attackRun.ts';
-import { attackVerdicts, droppedPct, errorPct, percentile, phaseStats, recoveryMs, taxBoundMs, type GateParams } from '../rig/engine/dosVerdicts.ts';
+import {
+  attackVerdicts,
+  droppedPct,
+  errorPct,
+  percentile,
+  phaseStats,
+  recoveryMs,
+  taxBoundMs,
+  type GateParams,
+} from '../rig/engine/dosVerdicts.ts';
 import { GATE_DEFAULTS } from '../rig/engine/dosScenario.ts';
 
 const gates: GateParams = { ...GATE_DEFAULTS, maxRefusalP99Ms: 100, maxCutMs: 16_000, minShed: 1, maxShedMs: 500 };
-const ok = (intendedAt: number, latencyMs: number, phase: LegitSample['phase'] = 'after'): LegitSample => ({ intendedAt, phase, outcome: 'ok', latencyMs });
-const out = (kind: AttackOutcome['kind'], latencyMs = 5, status?: number): AttackOutcome => ({ startedAt: 0, latencyMs, kind, ...(status ? { status } : {}) });
-const byName = (vs: ReturnType<typeof attackVerdicts>) => Object.fromEntries(vs.map((v) => [v.name.split(':')[1]!.trim().split(' ')[0]!, v.ok]));
+const ok = (intendedAt: number, latencyMs: number, phase: LegitSample['phase'] = 'after'): LegitSample => ({
+  intendedAt,
+  phase,
+  outcome: 'ok',
+  latencyMs,
+});
+const out = (kind: AttackOutcome['kind'], latencyMs = 5, status?: number): AttackOutcome => ({
+  startedAt: 0,
+  latencyMs,
+  kind,
+  ...(status ? { status } : {}),
+});
+const byName = (vs: ReturnType<typeof attackVerdicts>) =>
+  Object.fromEntries(vs.map((v) => [v.name.split(':')[1]!.trim().split(' ')[0]!, v.ok]));
 
 describe('DoS gates', () => {
   it('percentile is nearest-rank', () => {
@@ -27,9 +47,24 @@ describe('DoS gates', () => {
   });
 
   it('phase stats count every outcome; errors are failed + unfinished, drops apart', () => {
-    const samples: LegitSample[] = [ok(0, 10, 'before'), ok(1, 30, 'before'), { intendedAt: 2, phase: 'before', outcome: 'failed', failure: 'timeout: x' }, { intendedAt: 3, phase: 'before', outcome: 'unfinished' }, { intendedAt: 4, phase: 'before', outcome: 'dropped' }, ok(5, 99, 'during')];
+    const samples: LegitSample[] = [
+      ok(0, 10, 'before'),
+      ok(1, 30, 'before'),
+      { intendedAt: 2, phase: 'before', outcome: 'failed', failure: 'timeout: x' },
+      { intendedAt: 3, phase: 'before', outcome: 'unfinished' },
+      { intendedAt: 4, phase: 'before', outcome: 'dropped' },
+      ok(5, 99, 'during'),
+    ];
     const s = phaseStats(samples, 'before');
-    expect(s).toMatchObject({ arrivals: 5, ok: 2, failed: 1, unfinished: 1, dropped: 1, p99Ms: 30, firstFailure: 'timeout: x' });
+    expect(s).toMatchObject({
+      arrivals: 5,
+      ok: 2,
+      failed: 1,
+      unfinished: 1,
+      dropped: 1,
+      p99Ms: 30,
+      firstFailure: 'timeout: x',
+    });
     expect(errorPct(s)).toBe(40);
     expect(droppedPct(s)).toBe(20);
   });
@@ -54,29 +89,53 @@ describe('DoS gates', () => {
   });
 
   it('request attacks: refused fast passes; a 5xx, an accepted or a held request, or a slow refusal fails', () => {
-    expect(attackVerdicts('malformed-json', [out('refused'), out('rate-limited'), out('cut')], gates).every((v) => v.ok)).toBe(true);
-    expect(byName(attackVerdicts('malformed-json', [out('refused'), out('server-error', 5, 500)], gates))).toMatchObject({ no: false });
-    expect(byName(attackVerdicts('duplicate-answers', [out('refused'), out('accepted', 5, 200)], gates))).toMatchObject({ every: false });
-    expect(byName(attackVerdicts('deep-answer', [out('refused'), out('held', 3_000)], gates))).toMatchObject({ every: false });
-    expect(byName(attackVerdicts('pattern-backtracking', [out('refused', 5), out('refused', 2_000)], gates))).toMatchObject({ refusal: false });
+    expect(
+      attackVerdicts('malformed-json', [out('refused'), out('rate-limited'), out('cut')], gates).every((v) => v.ok),
+    ).toBe(true);
+    expect(
+      byName(attackVerdicts('malformed-json', [out('refused'), out('server-error', 5, 500)], gates)),
+    ).toMatchObject({ no: false });
+    expect(byName(attackVerdicts('duplicate-answers', [out('refused'), out('accepted', 5, 200)], gates))).toMatchObject(
+      { every: false },
+    );
+    expect(byName(attackVerdicts('deep-answer', [out('refused'), out('held', 3_000)], gates))).toMatchObject({
+      every: false,
+    });
+    expect(
+      byName(attackVerdicts('pattern-backtracking', [out('refused', 5), out('refused', 2_000)], gates)),
+    ).toMatchObject({ refusal: false });
     // Not even connected proves nothing: the agent may be down.
-    expect(byName(attackVerdicts('bad-utf8', [out('refused'), out('connect-failed')], gates))).toMatchObject({ every: false });
+    expect(byName(attackVerdicts('bad-utf8', [out('refused'), out('connect-failed')], gates))).toMatchObject({
+      every: false,
+    });
     // Nothing at all is not a pass.
     expect(attackVerdicts('unknown-prompt', [], gates).filter((v) => !v.ok).length).toBeGreaterThan(0);
   });
 
   it('oversized answers and huge headers must be refused at the HTTP level, not with a JSON-RPC reply', () => {
-    expect(attackVerdicts('oversized-answer', [out('refused', 5, 413), out('cut')], gates).every((v) => v.ok)).toBe(true);
+    expect(attackVerdicts('oversized-answer', [out('refused', 5, 413), out('cut')], gates).every((v) => v.ok)).toBe(
+      true,
+    );
     const read = attackVerdicts('huge-headers', [out('refused', 5, 431), out('refused', 5, 200)], gates);
     expect(read.find((v) => v.name.includes('before the request is read'))!.ok).toBe(false);
-    const wholeBody = attackVerdicts('oversized-answer', [out('refused', 5, 413), { ...out('refused', 5, 413), beforeBodyEnd: false }], gates);
+    const wholeBody = attackVerdicts(
+      'oversized-answer',
+      [out('refused', 5, 413), { ...out('refused', 5, 413), beforeBodyEnd: false }],
+      gates,
+    );
     expect(wholeBody.find((v) => v.name.includes('before the request is read'))!.ok).toBe(false);
   });
 
   it('slow attacks: cut within maxCutMs passes; held, or cut later, fails', () => {
     expect(attackVerdicts('slowloris', [out('cut', 5_100), out('cut', 15_200)], gates).every((v) => v.ok)).toBe(true);
-    expect(attackVerdicts('slowloris', [out('cut', 5_100), out('cut', 17_000)], gates).find((v) => v.name.includes('cut within'))!.ok).toBe(false);
-    expect(attackVerdicts('slow-body', [out('cut', 5_100), out('held', 25_000)], gates).filter((v) => !v.ok).length).toBe(2);
+    expect(
+      attackVerdicts('slowloris', [out('cut', 5_100), out('cut', 17_000)], gates).find((v) =>
+        v.name.includes('cut within'),
+      )!.ok,
+    ).toBe(false);
+    expect(
+      attackVerdicts('slow-body', [out('cut', 5_100), out('held', 25_000)], gates).filter((v) => !v.ok).length,
+    ).toBe(2);
   });
 
   it('holding attacks: some shed within maxShedMs passes; all held, or cut only by a later timeout, fails', () => {
@@ -84,8 +143,12 @@ describe('DoS gates', () => {
     expect(attackVerdicts('idle-connections', [...held, out('cut', 2)], gates).every((v) => v.ok)).toBe(true);
     expect(attackVerdicts('idle-connections', held, gates).every((v) => v.ok)).toBe(false);
     expect(attackVerdicts('unread-streams', [...held, out('cut', 5_000)], gates).every((v) => v.ok)).toBe(false);
-    expect(attackVerdicts('unread-replay', [out('refused', 3), out('accepted', 3, 200)], gates).every((v) => v.ok)).toBe(false);
+    expect(
+      attackVerdicts('unread-replay', [out('refused', 3), out('accepted', 3, 200)], gates).every((v) => v.ok),
+    ).toBe(false);
     // A connection reset during the handshake by an agent at its bound is shed.
-    expect(attackVerdicts('idle-connections', [...held, out('connect-failed', 1)], gates).every((v) => v.ok)).toBe(true);
+    expect(attackVerdicts('idle-connections', [...held, out('connect-failed', 1)], gates).every((v) => v.ok)).toBe(
+      true,
+    );
   });
 });

@@ -19,7 +19,10 @@ function running(pid: number): boolean {
 
 describe('process.exit with the embedded agent running', () => {
   it('kills the agent and removes its temp database', { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/exitWithAgent.ts'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/exitWithAgent.ts'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -37,7 +40,10 @@ describe('process.exit with the embedded agent running', () => {
   });
 
   it('the agent stops by itself when the rig is killed -9 (its stdin pipe closes)', { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/exitWithAgent.ts', 'hold'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/exitWithAgent.ts', 'hold'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const guard = setTimeout(() => child.kill('SIGKILL'), 50_000);

@@ -6,9 +6,15 @@ import { placeCardEndpoint, refusalLine, sameOrigin } from '../rig/engine/cardEn
 
 describe('placeCardEndpoint', () => {
   it('the target itself, also through a loopback alias or a trailing slash', () => {
-    expect(placeCardEndpoint('http://127.0.0.1:8080/', 'http://127.0.0.1:8080')).toEqual({ placement: 'target', rpcUrl: 'http://127.0.0.1:8080/', directRpcUrl: 'http://127.0.0.1:8080/' });
+    expect(placeCardEndpoint('http://127.0.0.1:8080/', 'http://127.0.0.1:8080')).toEqual({
+      placement: 'target',
+      rpcUrl: 'http://127.0.0.1:8080/',
+      directRpcUrl: 'http://127.0.0.1:8080/',
+    });
     // The direct endpoint is spelled as the user spelled the host.
-    expect(placeCardEndpoint('http://localhost:8080/', 'http://127.0.0.1:8080').directRpcUrl).toBe('http://127.0.0.1:8080/');
+    expect(placeCardEndpoint('http://localhost:8080/', 'http://127.0.0.1:8080').directRpcUrl).toBe(
+      'http://127.0.0.1:8080/',
+    );
     expect(placeCardEndpoint('http://[::1]:8080/a2a/', 'http://localhost:8080/a2a').placement).toBe('target');
     expect(placeCardEndpoint('https://agent.example/', 'https://agent.example:443').placement).toBe('target');
   });
@@ -23,8 +29,17 @@ describe('placeCardEndpoint', () => {
   });
 
   it('another origin: host, loopback address, port or scheme', () => {
-    for (const rpc of ['http://127.0.0.2:8080/', 'http://127.0.0.1:8081/', 'https://127.0.0.1:8080/', 'http://agent.example:8080/']) {
-      expect(placeCardEndpoint(rpc, 'http://127.0.0.1:8080'), rpc).toEqual({ placement: 'other-origin', rpcUrl: rpc, directRpcUrl: rpc });
+    for (const rpc of [
+      'http://127.0.0.2:8080/',
+      'http://127.0.0.1:8081/',
+      'https://127.0.0.1:8080/',
+      'http://agent.example:8080/',
+    ]) {
+      expect(placeCardEndpoint(rpc, 'http://127.0.0.1:8080'), rpc).toEqual({
+        placement: 'other-origin',
+        rpcUrl: rpc,
+        directRpcUrl: rpc,
+      });
     }
     expect(sameOrigin(new URL('http://a.example/'), new URL('http://a.example:80/x'))).toBe(true);
     expect(sameOrigin(new URL('http://a.example/'), new URL('http://b.example/'))).toBe(false);
@@ -36,9 +51,13 @@ describe('placeCardEndpoint', () => {
     const elsewhere = placeCardEndpoint('http://127.0.0.2:8080/', 'http://127.0.0.1:8080');
     expect(refusalLine(elsewhere, card, target, false)).toContain('pass --follow-card-endpoint');
     expect(refusalLine(elsewhere, card, target, true)).toBeUndefined();
-    expect(refusalLine(placeCardEndpoint('http://localhost:8080/admin', 'http://127.0.0.1:8080'), card, target, false)).toBeUndefined();
+    expect(
+      refusalLine(placeCardEndpoint('http://localhost:8080/admin', 'http://127.0.0.1:8080'), card, target, false),
+    ).toBeUndefined();
     for (const rpc of ['file:///etc/passwd', 'ws://127.0.0.1:8080/']) {
-      expect(refusalLine(placeCardEndpoint(rpc, 'http://127.0.0.1:8080'), card, target, true), rpc).toBe(`the agent card at ${card} names ${rpc} as its JSON-RPC endpoint, which is not an http(s) URL`);
+      expect(refusalLine(placeCardEndpoint(rpc, 'http://127.0.0.1:8080'), card, target, true), rpc).toBe(
+        `the agent card at ${card} names ${rpc} as its JSON-RPC endpoint, which is not an http(s) URL`,
+      );
     }
   });
 });

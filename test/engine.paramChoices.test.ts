@@ -43,7 +43,15 @@ describe('paramChoices', () => {
 
   it("capacity's roundTrip is hitl or acceptance, hitl by default", () => {
     expect(capacity.paramChoices).toEqual({ roundTrip: ['hitl', 'acceptance'] });
-    expect([capacity.params.smoke.roundTrip, capacity.params.ci.roundTrip, capacity.params.full.roundTrip]).toEqual(['hitl', 'hitl', 'hitl']);
-    expect(() => resolveParamOverrides([capacity as unknown as ScenarioDefinition<object>], 'smoke', [parseParamArgument('capacity.roundTrip=acceptence')])).toThrow(/must be one of hitl, acceptance/);
+    expect([capacity.params.smoke.roundTrip, capacity.params.ci.roundTrip, capacity.params.full.roundTrip]).toEqual([
+      'hitl',
+      'hitl',
+      'hitl',
+    ]);
+    expect(() =>
+      resolveParamOverrides([capacity as unknown as ScenarioDefinition<object>], 'smoke', [
+        parseParamArgument('capacity.roundTrip=acceptence'),
+      ]),
+    ).toThrow(/must be one of hitl, acceptance/);
   });
 });

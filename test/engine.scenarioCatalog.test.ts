@@ -32,7 +32,12 @@ describe('failureOf: file:line:col (1-based) and one line, never the loader stac
   });
 
   it('an esbuild error from the module hooks thread: read from its message, the first of several', () => {
-    const err = Object.assign(new Error(`Transform failed with 2 errors:\n${file}:5:23: ERROR: Unexpected ","\n${file}:9:1: ERROR: Unexpected "}"`), { name: 'TransformError' });
+    const err = Object.assign(
+      new Error(
+        `Transform failed with 2 errors:\n${file}:5:23: ERROR: Unexpected ","\n${file}:9:1: ERROR: Unexpected "}"`,
+      ),
+      { name: 'TransformError' },
+    );
     err.stack = `TransformError: ${err.message}\n    at failureErrorWithLog (/x/node_modules/esbuild/lib/main.js:1752:15)`;
     expect(failureText(failureOf(file, err, dir))).toBe(`${file}:5:24: Unexpected ","`);
   });
@@ -58,7 +63,8 @@ describe('failureOf: file:line:col (1-based) and one line, never the loader stac
   it("a JavaScript syntax error Node reports without a position: node --check's line and caret", () => {
     const js = write('js/broken.mjs', "import { x } from 'a2a-rig';\n\nconst a = [1, 2;\n");
     const err = new SyntaxError("Unexpected token ';'");
-    err.stack = "SyntaxError: Unexpected token ';'\n    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)";
+    err.stack =
+      "SyntaxError: Unexpected token ';'\n    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)";
     expect(failureText(failureOf(js, err, dirname(js)))).toBe(`${js}:3:16: SyntaxError: Unexpected token ';'`);
   });
 
@@ -70,21 +76,40 @@ describe('failureOf: file:line:col (1-based) and one line, never the loader stac
 
   it('a module that cannot be found: the import naming it, in the file that imports it', () => {
     const ts = write('ts/imports.ts', "import { a } from './lib/a.ts';\nimport { b } from './lib/gone.ts';\n");
-    const err = Object.assign(new Error(`Cannot find module '${join(root, 'ts/lib/gone.ts')}' imported from ${ts}`), { code: 'ERR_MODULE_NOT_FOUND' });
+    const err = Object.assign(new Error(`Cannot find module '${join(root, 'ts/lib/gone.ts')}' imported from ${ts}`), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
     expect(failureOf(ts, err, dirname(ts))).toMatchObject({ file: ts, line: 2, column: 19 });
   });
 
   it('anything else: the file alone, the message on one line', () => {
-    expect(failureText(failureOf(file, 'a string thrown\nover two lines', dir))).toBe(`${file}: a string thrown over two lines`);
+    expect(failureText(failureOf(file, 'a string thrown\nover two lines', dir))).toBe(
+      `${file}: a string thrown over two lines`,
+    );
   });
 });
 
 function scenario(name: string, extra: Partial<ScenarioDefinition<object>> = {}): ScenarioDefinition<object> {
-  return { name, description: name, tags: [], needs: {}, params: everyProfile({}), budgetMs: everyProfile(1000), records: { latencies: [], counters: {} }, run: async () => {}, ...extra };
+  return {
+    name,
+    description: name,
+    tags: [],
+    needs: {},
+    params: everyProfile({}),
+    budgetMs: everyProfile(1000),
+    records: { latencies: [], counters: {} },
+    run: async () => {},
+    ...extra,
+  };
 }
 
 describe('selectScenarios', () => {
-  const all = [scenario('cf1', { tags: ['conformance'] }), scenario('cf7', { tags: ['conformance'], requires: ['cf1'] }), scenario('mine', { requires: ['cf7'] }), scenario('other')];
+  const all = [
+    scenario('cf1', { tags: ['conformance'] }),
+    scenario('cf7', { tags: ['conformance'], requires: ['cf1'] }),
+    scenario('mine', { requires: ['cf7'] }),
+    scenario('other'),
+  ];
   const names = (list: ScenarioDefinition<object>[]) => list.map((s) => s.name);
 
   it('no names: all, or the defaults given (the --scenarios directories), with what they require, in catalog order', () => {
@@ -101,7 +126,8 @@ describe('selectScenarios', () => {
 
 describe('loadCatalog of a directory with a broken file', () => {
   const dir = join(root, 'catalog');
-  const good = (name: string) => `export default { name: '${name}', description: 'd', tags: [], needs: {}, params: { smoke: {}, ci: {}, full: {} }, budgetMs: { smoke: 1000, ci: 1000, full: 1000 }, records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('ok', true); } };\n`;
+  const good = (name: string) =>
+    `export default { name: '${name}', description: 'd', tags: [], needs: {}, params: { smoke: {}, ci: {}, full: {} }, budgetMs: { smoke: 1000, ci: 1000, full: 1000 }, records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('ok', true); } };\n`;
   write('catalog/a-good.mjs', good('a-good'));
   write('catalog/sub/b-throws.mjs', "const meant = { name: 'b-meant' };\nthrow new Error('no config');\n");
   write('catalog/c-helper.mjs', 'export const helper = 1;\n');
@@ -112,7 +138,10 @@ describe('loadCatalog of a directory with a broken file', () => {
     expect(catalog.entries.map((e) => [e.scenario.name, e.failure ? failureText(e.failure) : 'ok'])).toEqual([
       ['a-good', 'ok'],
       ['c-helper', `${join(dir, 'c-helper.mjs')}: does not default-export a defineScenario() value`],
-      ['d-not-scenario', `${join(dir, 'd-not-scenario.mjs')}: its default export is not a scenario (export default defineScenario({ ... })): it has no valid name (a string), description (a string), tags (strings), needs (an object), params (per profile), budgetMs (per profile), records ({ latencies, counters }), run (a function)`],
+      [
+        'd-not-scenario',
+        `${join(dir, 'd-not-scenario.mjs')}: its default export is not a scenario (export default defineScenario({ ... })): it has no valid name (a string), description (a string), tags (strings), needs (an object), params (per profile), budgetMs (per profile), records ({ latencies, counters }), run (a function)`,
+      ],
       ['b-meant', `${join(dir, 'sub/b-throws.mjs')}:2:7: no config`],
     ]);
     expect(catalog.select([]).map((s) => s.name)).toEqual(['a-good', 'c-helper', 'd-not-scenario', 'b-meant']);
@@ -122,7 +151,10 @@ describe('loadCatalog of a directory with a broken file', () => {
   it("a broken entry needs nothing and, run, throws where and why (its stack at the file's position)", async () => {
     const broken = (await loadCatalog([], dir)).broken.find((e) => e.scenario.name === 'b-meant')!;
     expect(broken.scenario.needs).toEqual({});
-    const thrown = await broken.scenario.run({} as never, {}).then(() => undefined, (err: Error) => err);
+    const thrown = await broken.scenario.run({} as never, {}).then(
+      () => undefined,
+      (err: Error) => err,
+    );
     expect(thrown?.message).toBe(`${join(dir, 'sub/b-throws.mjs')}:2:7: no config`);
     expect(thrown?.stack).toContain(`at ${join(dir, 'sub/b-throws.mjs')}:2:7`);
   });

@@ -43,7 +43,8 @@ function run(scenarios: ScenarioDefinition<object>[], toxiproxy: ToxiproxyChoice
   return runScenarios(scenarios, { profile: 'smoke', toxiproxy, agentFaults: [], generation: 'auto', runId });
 }
 
-const reasons = (result: RunResult) => result.scenarios.map((s) => `${s.name}: ${s.verdict} ${s.reason ?? ''}`).join('\n');
+const reasons = (result: RunResult) =>
+  result.scenarios.map((s) => `${s.name}: ${s.verdict} ${s.reason ?? ''}`).join('\n');
 
 async function proxyNames(url: string): Promise<string[]> {
   return Object.keys((await callApi(url, 'GET', '/proxies')).json).sort();
@@ -64,37 +65,61 @@ describe.each(backendCases())('a run on a shared $name Toxiproxy', ({ skipReason
   });
 
   describe.skipIf(skipReason !== undefined)('', () => {
-    it('steps around proxies a killed run left (the old fixed name, and its own name pattern), and deletes its own', { timeout: 60_000 }, async () => {
-      const runId = '20260101-000000-dead';
-      for (const name of ['a2a-rig-agent', `a2a-rig-${runId}`]) {
-        expect((await callApi(server.url, 'POST', '/proxies', { name, listen: '127.0.0.1:0', upstream: upstream.address })).status).toBe(201);
-      }
-      const before = await proxyNames(server.url);
-      const result = await run([addResetAndCheck], { kind: 'url', url: server.url }, runId);
-      expect(result.verdict, reasons(result)).toBe('passed');
-      expect(result.proxy?.proxyName).toMatch(new RegExp(`^a2a-rig-${runId}-[0-9a-f]+$`));
-      expect(await proxyNames(server.url)).toEqual(before);
-      for (const name of before) await callApi(server.url, 'DELETE', `/proxies/${name}`);
-    });
-
-    it('leaves a stranger\'s toxics and disabled proxies as they were when it resets its own', { timeout: 60_000 }, async () => {
-      await callApi(server.url, 'POST', '/proxies', { name: 'someone-elses', listen: '127.0.0.1:0', upstream: upstream.address });
-      await callApi(server.url, 'POST', '/proxies/someone-elses/toxics', { name: 'their-latency', type: 'latency', attributes: { latency: 1000 } });
-      await callApi(server.url, 'POST', '/proxies', { name: 'someone-elses-off', listen: '127.0.0.1:0', upstream: upstream.address, enabled: false });
-      try {
-        const result = await run([addResetAndCheck], { kind: 'url', url: server.url });
+    it(
+      'steps around proxies a killed run left (the old fixed name, and its own name pattern), and deletes its own',
+      { timeout: 60_000 },
+      async () => {
+        const runId = '20260101-000000-dead';
+        for (const name of ['a2a-rig-agent', `a2a-rig-${runId}`]) {
+          expect(
+            (await callApi(server.url, 'POST', '/proxies', { name, listen: '127.0.0.1:0', upstream: upstream.address }))
+              .status,
+          ).toBe(201);
+        }
+        const before = await proxyNames(server.url);
+        const result = await run([addResetAndCheck], { kind: 'url', url: server.url }, runId);
         expect(result.verdict, reasons(result)).toBe('passed');
-        const theirs = await callApi(server.url, 'GET', '/proxies/someone-elses');
-        expect(theirs.json.toxics.map((t: { name: string }) => t.name)).toEqual(['their-latency']);
-        expect((await callApi(server.url, 'GET', '/proxies/someone-elses-off')).json.enabled).toBe(false);
-        expect(await proxyNames(server.url)).toEqual(['someone-elses', 'someone-elses-off']);
-      } finally {
-        await callApi(server.url, 'DELETE', '/proxies/someone-elses');
-        await callApi(server.url, 'DELETE', '/proxies/someone-elses-off');
-      }
-    });
+        expect(result.proxy?.proxyName).toMatch(new RegExp(`^a2a-rig-${runId}-[0-9a-f]+$`));
+        expect(await proxyNames(server.url)).toEqual(before);
+        for (const name of before) await callApi(server.url, 'DELETE', `/proxies/${name}`);
+      },
+    );
 
-    it('two runs at once: one run\'s reset does not lift the other\'s toxic', { timeout: 60_000 }, async () => {
+    it(
+      "leaves a stranger's toxics and disabled proxies as they were when it resets its own",
+      { timeout: 60_000 },
+      async () => {
+        await callApi(server.url, 'POST', '/proxies', {
+          name: 'someone-elses',
+          listen: '127.0.0.1:0',
+          upstream: upstream.address,
+        });
+        await callApi(server.url, 'POST', '/proxies/someone-elses/toxics', {
+          name: 'their-latency',
+          type: 'latency',
+          attributes: { latency: 1000 },
+        });
+        await callApi(server.url, 'POST', '/proxies', {
+          name: 'someone-elses-off',
+          listen: '127.0.0.1:0',
+          upstream: upstream.address,
+          enabled: false,
+        });
+        try {
+          const result = await run([addResetAndCheck], { kind: 'url', url: server.url });
+          expect(result.verdict, reasons(result)).toBe('passed');
+          const theirs = await callApi(server.url, 'GET', '/proxies/someone-elses');
+          expect(theirs.json.toxics.map((t: { name: string }) => t.name)).toEqual(['their-latency']);
+          expect((await callApi(server.url, 'GET', '/proxies/someone-elses-off')).json.enabled).toBe(false);
+          expect(await proxyNames(server.url)).toEqual(['someone-elses', 'someone-elses-off']);
+        } finally {
+          await callApi(server.url, 'DELETE', '/proxies/someone-elses');
+          await callApi(server.url, 'DELETE', '/proxies/someone-elses-off');
+        }
+      },
+    );
+
+    it("two runs at once: one run's reset does not lift the other's toxic", { timeout: 60_000 }, async () => {
       let toxicOn!: () => void;
       let otherReset!: () => void;
       const toxicIsOn = new Promise<void>((resolve) => (toxicOn = resolve));
@@ -112,7 +137,10 @@ describe.each(backendCases())('a run on a shared $name Toxiproxy', ({ skipReason
         otherReset();
         ctx.check('reset', true);
       });
-      const [a, b] = await Promise.all([run([holder], { kind: 'url', url: server.url }), run([resetter], { kind: 'url', url: server.url })]);
+      const [a, b] = await Promise.all([
+        run([holder], { kind: 'url', url: server.url }),
+        run([resetter], { kind: 'url', url: server.url }),
+      ]);
       expect([a.verdict, b.verdict], `${reasons(a)}\n${reasons(b)}`).toEqual(['passed', 'passed']);
       expect(a.proxy?.proxyName).not.toBe(b.proxy?.proxyName);
       expect(await proxyNames(server.url)).toEqual([]);

@@ -49,18 +49,29 @@ const catalog = await loadScenarios();
 const limited = concurrencyLimit(3);
 
 /** Starts a peer with `faults`, runs `scenarios` against it (`params` over the defaults here), always closes the peer; the run's results. */
-function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], scenarios: string[], params: ParamOverrides = {}) {
+function rigAgainstPeer(
+  sdk: PeerSdk,
+  label: string,
+  faults: string[],
+  scenarios: string[],
+  params: ParamOverrides = {},
+) {
   return limited(async () => {
     const peer = await startPythonPeer({ sdk, faults, env: PEER_ENV });
     const dir = join(out, `${sdk}-${label}`);
     try {
-      const overrides = fastDosParams(scenarios, Object.fromEntries(scenarios.map((n) => [n, { ...OVERRIDES[n], ...params[n] }])));
+      const overrides = fastDosParams(
+        scenarios,
+        Object.fromEntries(scenarios.map((n) => [n, { ...OVERRIDES[n], ...params[n] }])),
+      );
       const argv = ['run', ...scenarios, '--target', peer.url, ...COMMON, ...paramArgs(overrides), '--out', dir];
       const run = await runRig(argv, 150_000);
       try {
         return { run, results: readRunFiles(dir).results };
       } catch (err) {
-        throw new Error(`a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`);
+        throw new Error(
+          `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
+        );
       }
     } finally {
       await peer.close();
@@ -70,7 +81,12 @@ function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], scenarios
 
 const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
 const explain = (results: RunResult) =>
-  results.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}; notes: ${(s.notes ?? []).join(' | ')}`).join('\n');
+  results.scenarios
+    .map(
+      (s) =>
+        `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}; notes: ${(s.notes ?? []).join(' | ')}`,
+    )
+    .join('\n');
 const scenario = (results: RunResult, name: string) => {
   const found = results.scenarios.find((s) => s.name === name);
   if (!found) throw new Error(`${name} is not in the results:\n${explain(results)}`);
@@ -86,13 +102,60 @@ const scenario = (results: RunResult, name: string) => {
  * run on both, as their failures pass through each SDK's own request handling.
  */
 const BROKEN: { fault: string; family: string; attack: string; check: RegExp; detail: RegExp; only?: PeerSdk }[] = [
-  { fault: 'no-body-limit', family: 'dos-payloads', attack: 'oversized-answer', only: '1.3.0', check: /^oversized-answer: refused before the request is read/, detail: /^(\d+) of \1 answered after reading it/ },
-  { fault: 'no-depth-limit', family: 'dos-payloads', attack: 'deep-answer', check: /^deep-answer: no 5xx to attack requests/, detail: /answered 5xx; first: HTTP 500/ },
-  { fault: 'parse-errors-500', family: 'dos-malformed', attack: 'malformed-json', only: '1.3.0', check: /^malformed-json: no 5xx to attack requests/, detail: /^(\d+) of \1 answered 5xx/ },
-  { fault: 'no-header-limit', family: 'dos-malformed', attack: 'huge-headers', only: '1.3.0', check: /^huge-headers: every attack request refused/, detail: /\b[1-9]\d* accepted/ },
-  { fault: 'no-request-timeouts', family: 'dos-slow', attack: 'slowloris', only: '1.3.0', check: /^slowloris: cut within \d+ ms/, detail: /none cut/ },
-  { fault: 'no-connection-limit', family: 'dos-connections', attack: 'idle-connections', only: '1.3.0', check: /^idle-connections: the agent sheds beyond its bound/, detail: /^0 shed at once/ },
-  { fault: 'duplicate-accepted', family: 'dos-answers', attack: 'duplicate-answers', check: /^duplicate-answers: every attack request refused/, detail: /^0 of (\d+) refused.* \1 accepted/ },
+  {
+    fault: 'no-body-limit',
+    family: 'dos-payloads',
+    attack: 'oversized-answer',
+    only: '1.3.0',
+    check: /^oversized-answer: refused before the request is read/,
+    detail: /^(\d+) of \1 answered after reading it/,
+  },
+  {
+    fault: 'no-depth-limit',
+    family: 'dos-payloads',
+    attack: 'deep-answer',
+    check: /^deep-answer: no 5xx to attack requests/,
+    detail: /answered 5xx; first: HTTP 500/,
+  },
+  {
+    fault: 'parse-errors-500',
+    family: 'dos-malformed',
+    attack: 'malformed-json',
+    only: '1.3.0',
+    check: /^malformed-json: no 5xx to attack requests/,
+    detail: /^(\d+) of \1 answered 5xx/,
+  },
+  {
+    fault: 'no-header-limit',
+    family: 'dos-malformed',
+    attack: 'huge-headers',
+    only: '1.3.0',
+    check: /^huge-headers: every attack request refused/,
+    detail: /\b[1-9]\d* accepted/,
+  },
+  {
+    fault: 'no-request-timeouts',
+    family: 'dos-slow',
+    attack: 'slowloris',
+    only: '1.3.0',
+    check: /^slowloris: cut within \d+ ms/,
+    detail: /none cut/,
+  },
+  {
+    fault: 'no-connection-limit',
+    family: 'dos-connections',
+    attack: 'idle-connections',
+    only: '1.3.0',
+    check: /^idle-connections: the agent sheds beyond its bound/,
+    detail: /^0 shed at once/,
+  },
+  {
+    fault: 'duplicate-accepted',
+    family: 'dos-answers',
+    attack: 'duplicate-answers',
+    check: /^duplicate-answers: every attack request refused/,
+    detail: /^0 of (\d+) refused.* \1 accepted/,
+  },
 ];
 
 /**
@@ -102,32 +165,51 @@ const BROKEN: { fault: string; family: string; attack: string; check: RegExp; de
  */
 const PASSING: Record<PeerSdk, string[][]> = {
   // Two runs on 1.3.0, so the file's three slots pack evenly.
-  '1.3.0': [['dos-payloads', 'dos-answers', 'dos-malformed'], ['dos-connections', 'dos-slow']],
+  '1.3.0': [
+    ['dos-payloads', 'dos-answers', 'dos-malformed'],
+    ['dos-connections', 'dos-slow'],
+  ],
   '0.3.26': [['dos-payloads', 'dos-answers']],
 };
 
 const SDKS = ['1.3.0', '0.3.26'] as const;
-const missing = Object.fromEntries(SDKS.map((sdk) => [sdk, pythonPeerMissing(sdk) !== undefined])) as Record<PeerSdk, boolean>;
+const missing = Object.fromEntries(SDKS.map((sdk) => [sdk, pythonPeerMissing(sdk) !== undefined])) as Record<
+  PeerSdk,
+  boolean
+>;
 /** Broken runs longest first, so the slots pack evenly. */
 const LONGEST_FIRST = ['dos-slow', 'dos-connections', 'dos-payloads', 'dos-malformed', 'dos-answers'];
 
 describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => {
-  for (const sdk of SDKS) for (const families of PASSING[sdk]) {
-    it.skipIf(missing[sdk])(`${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`, { timeout: 240_000 }, async () => {
-      const { run, results } = await rigAgainstPeer(sdk, `correct-${families.join('+')}`, [], families);
-      expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(families.map((f) => [f, 'passed']).sort());
-      // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.
-      for (const v of BROKEN.filter((b) => families.includes(b.family))) {
-        const checks = scenario(results, v.family).checks.filter((c) => v.check.test(c.name));
-        expect(checks.length, `${v.family} judged ${v.check}\n${explain(results)}`).toBeGreaterThan(0);
-        expect(checks.filter((c) => !c.ok), explain(results)).toEqual([]);
-      }
-      // The payloads family judges oversized and deep answers only: the peer's prompts carry no
-      // `pattern`, so pattern-backtracking has nothing to aim at and says so (not a pass).
-      if (families.includes('dos-payloads')) expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(/pattern-backtracking: no hostile request was made/);
-      expect(run.code, run.stderr).toBe(0);
-    });
-  }
+  for (const sdk of SDKS)
+    for (const families of PASSING[sdk]) {
+      it.skipIf(missing[sdk])(
+        `${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`,
+        { timeout: 240_000 },
+        async () => {
+          const { run, results } = await rigAgainstPeer(sdk, `correct-${families.join('+')}`, [], families);
+          expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(
+            families.map((f) => [f, 'passed']).sort(),
+          );
+          // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.
+          for (const v of BROKEN.filter((b) => families.includes(b.family))) {
+            const checks = scenario(results, v.family).checks.filter((c) => v.check.test(c.name));
+            expect(checks.length, `${v.family} judged ${v.check}\n${explain(results)}`).toBeGreaterThan(0);
+            expect(
+              checks.filter((c) => !c.ok),
+              explain(results),
+            ).toEqual([]);
+          }
+          // The payloads family judges oversized and deep answers only: the peer's prompts carry no
+          // `pattern`, so pattern-backtracking has nothing to aim at and says so (not a pass).
+          if (families.includes('dos-payloads'))
+            expect(scenario(results, 'dos-payloads').notes?.join('\n')).toMatch(
+              /pattern-backtracking: no hostile request was made/,
+            );
+          expect(run.code, run.stderr).toBe(0);
+        },
+      );
+    }
 
   for (const sdk of SDKS) {
     // dos-streams: neither peer bounds its streams, and neither has a replay plane (unread-replay is
@@ -136,41 +218,70 @@ describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => 
     // tasks/resubscribe on a parked task with -32001 (Task not found), even with no other stream
     // open: there is nothing to leave unread and no bound to judge, so the scenario skips and says
     // why (exit 3, nothing tested), never reads green.
-    it.skipIf(missing[sdk])(`${sdk} correct peer: dos-streams ${sdk === '1.3.0' ? 'fails on the stream bound it lacks' : 'skips: every subscription refused, nothing to judge'}`, { timeout: 240_000 }, async () => {
-      const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams'], { 'dos-streams': { attacks: { 'unread-streams': { rate: 40, max: 40, holdMs: 2_000, probeMs: 200 }, 'unread-replay': { rate: 40, max: 40, holdMs: 2_000, probeMs: 200 } } } });
-      const s = scenario(results, 'dos-streams');
-      expect(s.notes?.join('\n')).toMatch(/unread-replay: the agent offers no replay plane/);
-      if (sdk === '1.3.0') {
-        expect(s.verdict, explain(results)).toBe('failed');
-        expect(failing(s).join('\n'), explain(results)).toMatch(/^unread-streams: the agent sheds beyond its bound[^\n]*: 0 shed at once, 0 cut later, \d+ held/m);
-        expect(s.reason).toMatch(/^unread-streams: the agent sheds beyond its bound/);
-        expect(run.code, run.stderr).toBe(1);
-      } else {
-        expect(s.verdict, explain(results)).toBe('skipped');
-        expect(s.checks.filter((c) => c.name.startsWith('unread-streams')), explain(results)).toEqual([]);
-        expect(s.reason).toMatch(/unread-streams: no hostile request was made \(the agent refuses a subscription[^)]*-32001/);
-        expect(run.code, run.stderr).toBe(3);
-      }
-    });
+    it.skipIf(missing[sdk])(
+      `${sdk} correct peer: dos-streams ${sdk === '1.3.0' ? 'fails on the stream bound it lacks' : 'skips: every subscription refused, nothing to judge'}`,
+      { timeout: 240_000 },
+      async () => {
+        const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams'], {
+          'dos-streams': {
+            attacks: {
+              'unread-streams': { rate: 40, max: 40, holdMs: 2_000, probeMs: 200 },
+              'unread-replay': { rate: 40, max: 40, holdMs: 2_000, probeMs: 200 },
+            },
+          },
+        });
+        const s = scenario(results, 'dos-streams');
+        expect(s.notes?.join('\n')).toMatch(/unread-replay: the agent offers no replay plane/);
+        if (sdk === '1.3.0') {
+          expect(s.verdict, explain(results)).toBe('failed');
+          expect(failing(s).join('\n'), explain(results)).toMatch(
+            /^unread-streams: the agent sheds beyond its bound[^\n]*: 0 shed at once, 0 cut later, \d+ held/m,
+          );
+          expect(s.reason).toMatch(/^unread-streams: the agent sheds beyond its bound/);
+          expect(run.code, run.stderr).toBe(1);
+        } else {
+          expect(s.verdict, explain(results)).toBe('skipped');
+          expect(
+            s.checks.filter((c) => c.name.startsWith('unread-streams')),
+            explain(results),
+          ).toEqual([]);
+          expect(s.reason).toMatch(
+            /unread-streams: no hostile request was made \(the agent refuses a subscription[^)]*-32001/,
+          );
+          expect(run.code, run.stderr).toBe(3);
+        }
+      },
+    );
   }
 
   const broken = [...BROKEN].sort((a, b) => LONGEST_FIRST.indexOf(a.family) - LONGEST_FIRST.indexOf(b.family));
   for (const variant of broken) {
     for (const sdk of SDKS.filter((x) => !variant.only || variant.only === x)) {
-      it.skipIf(missing[sdk])(`${sdk} broken peer (${variant.fault}) fails ${variant.family}, on the guarantee it breaks`, { timeout: 240_000 }, async () => {
-        const family = catalog.find((c) => c.name === variant.family)!;
-        const attacks = variant.family === 'dos-payloads' || variant.family === 'dos-connections' ? (OVERRIDES[variant.family]!.attacks as Record<string, unknown>) : undefined;
-        const only = attacks ? { attacks: { [variant.attack]: attacks[variant.attack] } } : onlyAttack(family, variant.attack);
-        const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], [variant.family], { [variant.family]: only });
-        const s = scenario(results, variant.family);
-        // failed, not errored or skipped: the rig saw the broken guarantee and said which.
-        expect(s.verdict, explain(results)).toBe('failed');
-        const broken = s.checks.filter((c) => !c.ok && variant.check.test(c.name));
-        expect(broken.length, explain(results)).toBeGreaterThan(0);
-        for (const c of broken) expect(c.detail, explain(results)).toMatch(variant.detail);
-        expect(results.verdict).toBe('failed');
-        expect(run.code, run.stderr).toBe(1);
-      });
+      it.skipIf(missing[sdk])(
+        `${sdk} broken peer (${variant.fault}) fails ${variant.family}, on the guarantee it breaks`,
+        { timeout: 240_000 },
+        async () => {
+          const family = catalog.find((c) => c.name === variant.family)!;
+          const attacks =
+            variant.family === 'dos-payloads' || variant.family === 'dos-connections'
+              ? (OVERRIDES[variant.family]!.attacks as Record<string, unknown>)
+              : undefined;
+          const only = attacks
+            ? { attacks: { [variant.attack]: attacks[variant.attack] } }
+            : onlyAttack(family, variant.attack);
+          const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], [variant.family], {
+            [variant.family]: only,
+          });
+          const s = scenario(results, variant.family);
+          // failed, not errored or skipped: the rig saw the broken guarantee and said which.
+          expect(s.verdict, explain(results)).toBe('failed');
+          const broken = s.checks.filter((c) => !c.ok && variant.check.test(c.name));
+          expect(broken.length, explain(results)).toBeGreaterThan(0);
+          for (const c of broken) expect(c.detail, explain(results)).toMatch(variant.detail);
+          expect(results.verdict).toBe('failed');
+          expect(run.code, run.stderr).toBe(1);
+        },
+      );
     }
   }
 });

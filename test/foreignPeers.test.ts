@@ -28,17 +28,27 @@ const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
 const limited = concurrencyLimit(3);
 
 /** Starts a peer, runs the rig against it, always closes the peer; the run's results. */
-function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], args: (url: string, restartCmd: string) => string[]) {
+function rigAgainstPeer(
+  sdk: PeerSdk,
+  label: string,
+  faults: string[],
+  args: (url: string, restartCmd: string) => string[],
+) {
   return limited(async () => {
     const peer = await startPythonPeer({ sdk, faults });
     const dir = join(out, `${sdk}-${label}`);
     try {
       const argv = args(peer.url, peer.restartCmd);
-      const run = await runRig([...argv, ...COMMON, ...(argv.includes('duplicate-flood') ? FLOOD : []), '--out', dir], 120_000);
+      const run = await runRig(
+        [...argv, ...COMMON, ...(argv.includes('duplicate-flood') ? FLOOD : []), '--out', dir],
+        120_000,
+      );
       try {
         return { run, results: readRunFiles(dir).results };
       } catch (err) {
-        throw new Error(`a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`);
+        throw new Error(
+          `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
+        );
       }
     } finally {
       await peer.close();
@@ -47,53 +57,133 @@ function rigAgainstPeer(sdk: PeerSdk, label: string, faults: string[], args: (ur
 }
 
 const explain = (results: RunResult) =>
-  results.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}`).join('\n');
+  results.scenarios
+    .map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}`)
+    .join('\n');
 const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
 
 /** The acceptance-criteria scenarios (scenarios/acceptance/), by name: the load ones are measured elsewhere. */
 const ACCEPTANCE_SCENARIOS = [
-  'acc-accept', 'acc-artifact-order', 'acc-bad-criteria', 'acc-decision-flood', 'acc-durability', 'acc-echo',
-  'acc-hostile-schema', 'acc-max-rejections', 'acc-reject-retry', 'acc-retry-false', 'acc-timeout', 'acc-unauthorized', 'acc-with-hitl',
+  'acc-accept',
+  'acc-artifact-order',
+  'acc-bad-criteria',
+  'acc-decision-flood',
+  'acc-durability',
+  'acc-echo',
+  'acc-hostile-schema',
+  'acc-max-rejections',
+  'acc-reject-retry',
+  'acc-retry-false',
+  'acc-timeout',
+  'acc-unauthorized',
+  'acc-with-hitl',
 ];
 
 /** The peer's acceptance-* fault flags, the acceptance scenario that must catch each, and what its failing check says. */
 const ACCEPTANCE_BROKEN: { fault: string; scenarios: string[]; restart?: boolean; expect: Record<string, RegExp> }[] = [
-  { fault: 'acceptance-completes-without-waiting', scenarios: ['acc-accept'], expect: { 'acc-accept': /parks pending acceptance instead of completing/ } },
-  { fault: 'acceptance-drops-feedback', scenarios: ['acc-reject-retry'], expect: { 'acc-reject-retry': /feedback is in the task history/ } },
-  { fault: 'acceptance-ignores-max-rejections', scenarios: ['acc-max-rejections'], expect: { 'acc-max-rejections': /past maxRejections fails/ } },
-  { fault: 'acceptance-ignores-retry-false', scenarios: ['acc-retry-false'], expect: { 'acc-retry-false': /retry: false fails/ } },
+  {
+    fault: 'acceptance-completes-without-waiting',
+    scenarios: ['acc-accept'],
+    expect: { 'acc-accept': /parks pending acceptance instead of completing/ },
+  },
+  {
+    fault: 'acceptance-drops-feedback',
+    scenarios: ['acc-reject-retry'],
+    expect: { 'acc-reject-retry': /feedback is in the task history/ },
+  },
+  {
+    fault: 'acceptance-ignores-max-rejections',
+    scenarios: ['acc-max-rejections'],
+    expect: { 'acc-max-rejections': /past maxRejections fails/ },
+  },
+  {
+    fault: 'acceptance-ignores-retry-false',
+    scenarios: ['acc-retry-false'],
+    expect: { 'acc-retry-false': /retry: false fails/ },
+  },
   { fault: 'acceptance-no-timeout', scenarios: ['acc-timeout'], expect: { 'acc-timeout': /FAILED within/ } },
-  { fault: 'acceptance-parks-before-artifacts', scenarios: ['acc-artifact-order'], expect: { 'acc-artifact-order': /artifact arrives before the pending/ } },
+  {
+    fault: 'acceptance-parks-before-artifacts',
+    scenarios: ['acc-artifact-order'],
+    expect: { 'acc-artifact-order': /artifact arrives before the pending/ },
+  },
   {
     fault: 'acceptance-skips-criteria-validation',
     scenarios: ['acc-bad-criteria', 'acc-hostile-schema'],
-    expect: { 'acc-bad-criteria': /invalid criteria are refused/, 'acc-hostile-schema': /hostile artifactSchema is refused/ },
+    expect: {
+      'acc-bad-criteria': /invalid criteria are refused/,
+      'acc-hostile-schema': /hostile artifactSchema is refused/,
+    },
   },
-  { fault: 'acceptance-accepts-second-decision', scenarios: ['acc-decision-flood'], expect: { 'acc-decision-flood': /exactly one decision of each flood/ } },
-  { fault: 'acceptance-ignores-authorization', scenarios: ['acc-unauthorized'], expect: { 'acc-unauthorized': /anyone but the creator is refused/ } },
-  { fault: 'acceptance-forgets-rejections', scenarios: ['acc-durability'], restart: true, expect: { 'acc-durability': /rejection count survived/ } },
+  {
+    fault: 'acceptance-accepts-second-decision',
+    scenarios: ['acc-decision-flood'],
+    expect: { 'acc-decision-flood': /exactly one decision of each flood/ },
+  },
+  {
+    fault: 'acceptance-ignores-authorization',
+    scenarios: ['acc-unauthorized'],
+    expect: { 'acc-unauthorized': /anyone but the creator is refused/ },
+  },
+  {
+    fault: 'acceptance-forgets-rejections',
+    scenarios: ['acc-durability'],
+    restart: true,
+    expect: { 'acc-durability': /rejection count survived/ },
+  },
 ];
 
 /** Each broken variant, the scenarios that must catch it, and what the failing check must say. */
-const BROKEN: { fault: string; scenarios: string[]; restart?: boolean; only?: PeerSdk; expect: Record<string, RegExp> }[] = [
+const BROKEN: {
+  fault: string;
+  scenarios: string[];
+  restart?: boolean;
+  only?: PeerSdk;
+  expect: Record<string, RegExp>;
+}[] = [
   {
     fault: 'duplicate-accepted',
     scenarios: ['cf1', 'duplicate-flood'],
     expect: { cf1: /second answer.*409/i, 'duplicate-flood': /exactly one .* accepted/i },
   },
   { fault: 'no-validation', scenarios: ['cf3'], expect: { cf3: /422/ } },
-  { fault: 'slow-resume', scenarios: ['cf4', 'resume-latency'], expect: { cf4: /resume latency/i, 'resume-latency': /resume latency/i } },
+  {
+    fault: 'slow-resume',
+    scenarios: ['cf4', 'resume-latency'],
+    expect: { cf4: /resume latency/i, 'resume-latency': /resume latency/i },
+  },
   // Tasks and prompts only in memory: after kill -9 every open prompt is gone. The store is the
   // peers' own (hitl_core.py), below either SDK, so one SDK shows it.
-  { fault: 'volatile', scenarios: ['crash-restart'], restart: true, only: '1.3.0', expect: { 'crash-restart': /prompt|task/i } },
+  {
+    fault: 'volatile',
+    scenarios: ['crash-restart'],
+    restart: true,
+    only: '1.3.0',
+    expect: { 'crash-restart': /prompt|task/i },
+  },
   // The 1.x SDK's own error rendering: HTTP 200, validation_errors inside a google.rpc ErrorInfo's
   // string metadata. The check must fail and say where it found the array (one SDK is enough).
-  { fault: 'sdk-errors', scenarios: ['cf3'], only: '1.3.0', expect: { cf3: /validation_errors[^\n]*(ErrorInfo|google\.rpc|details)/i } },
+  {
+    fault: 'sdk-errors',
+    scenarios: ['cf3'],
+    only: '1.3.0',
+    expect: { cf3: /validation_errors[^\n]*(ErrorInfo|google\.rpc|details)/i },
+  },
   // The lesser variants, on one SDK (the suite's time is short): each still has one check to fail.
   { fault: 'keep-input-required', scenarios: ['cf2'], only: '1.3.0', expect: { cf2: /out of INPUT_REQUIRED/i } },
-  { fault: 'envelope-without-activation', scenarios: ['activation'], only: '1.3.0', expect: { activation: /without activation/i } },
+  {
+    fault: 'envelope-without-activation',
+    scenarios: ['activation'],
+    only: '1.3.0',
+    expect: { activation: /without activation/i },
+  },
   { fault: 'no-extension-echo', scenarios: ['activation'], only: '1.3.0', expect: { activation: /echoed/i } },
-  { fault: 'envelope-extra-field', scenarios: ['cf5'], only: '1.3.0', expect: { cf5: /only the fields the spec lists: extra: ui_hint/ } },
+  {
+    fault: 'envelope-extra-field',
+    scenarios: ['cf5'],
+    only: '1.3.0',
+    expect: { cf5: /only the fields the spec lists: extra: ui_hint/ },
+  },
   // The acceptance-criteria extension: each of the peer's acceptance-* flags fails its scenario (one SDK).
   ...ACCEPTANCE_BROKEN.map((v) => ({ ...v, only: '1.3.0' as const })),
 ];
@@ -103,25 +193,51 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
   describe.skipIf(missing !== undefined).concurrent(`the rig against the a2a-sdk ${sdk} Python peer`, () => {
     it('correct peer: conform passes every scenario', { timeout: 150_000 }, async () => {
       const { run, results } = await rigAgainstPeer(sdk, 'conform', [], (url) => ['conform', '--target', url]);
-      expect(results.scenarios.filter((s) => s.verdict !== 'passed').map((s) => s.name), explain(results)).toEqual([]);
+      expect(
+        results.scenarios.filter((s) => s.verdict !== 'passed').map((s) => s.name),
+        explain(results),
+      ).toEqual([]);
       expect(results.verdict).toBe('passed');
       expect(run.code, run.stderr).toBe(0);
     });
 
-    it('correct peer: every acceptance scenario passes (--restart-cmd for the durability one)', { timeout: 150_000 }, async () => {
-      const { run, results } = await rigAgainstPeer(sdk, 'acceptance', [], (url, restartCmd) => ['run', ...ACCEPTANCE_SCENARIOS, '--target', url, '--restart-cmd', restartCmd]);
-      expect(results.scenarios.map((s) => s.name).sort()).toEqual([...ACCEPTANCE_SCENARIOS].sort());
-      expect(results.scenarios.filter((s) => s.verdict !== 'passed').map((s) => s.name), explain(results)).toEqual([]);
-      expect(run.code, run.stderr).toBe(0);
-    });
+    it(
+      'correct peer: every acceptance scenario passes (--restart-cmd for the durability one)',
+      { timeout: 150_000 },
+      async () => {
+        const { run, results } = await rigAgainstPeer(sdk, 'acceptance', [], (url, restartCmd) => [
+          'run',
+          ...ACCEPTANCE_SCENARIOS,
+          '--target',
+          url,
+          '--restart-cmd',
+          restartCmd,
+        ]);
+        expect(results.scenarios.map((s) => s.name).sort()).toEqual([...ACCEPTANCE_SCENARIOS].sort());
+        expect(
+          results.scenarios.filter((s) => s.verdict !== 'passed').map((s) => s.name),
+          explain(results),
+        ).toEqual([]);
+        expect(run.code, run.stderr).toBe(0);
+      },
+    );
 
     // resume-latency is left out here: its toxic-shift check (±25 ms) is at the mercy of a loaded
     // box when a Python agent shares two cores with the rig; cf4 (in conform) covers the latency.
     it('correct peer: crash-restart (--restart-cmd) and duplicate-flood pass', { timeout: 150_000 }, async () => {
       const { run, results } = await rigAgainstPeer(sdk, 'run', [], (url, restartCmd) => [
-        'run', 'crash-restart', 'duplicate-flood', '--target', url, '--restart-cmd', restartCmd,
+        'run',
+        'crash-restart',
+        'duplicate-flood',
+        '--target',
+        url,
+        '--restart-cmd',
+        restartCmd,
       ]);
-      expect(results.scenarios.map((s) => [s.name, s.verdict]), explain(results)).toEqual([
+      expect(
+        results.scenarios.map((s) => [s.name, s.verdict]),
+        explain(results),
+      ).toEqual([
         ['crash-restart', 'passed'],
         ['duplicate-flood', 'passed'],
       ]);
@@ -129,19 +245,27 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     });
 
     for (const variant of BROKEN.filter((v) => !v.only || v.only === sdk)) {
-      it(`broken peer (${variant.fault}) fails ${variant.scenarios.join(' and ')}, on the guarantee it breaks`, { timeout: 150_000 }, async () => {
-        const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], (url, restartCmd) => [
-          'run', ...variant.scenarios, '--target', url, ...(variant.restart ? ['--restart-cmd', restartCmd] : []),
-        ]);
-        for (const name of variant.scenarios) {
-          const scenario = results.scenarios.find((s) => s.name === name)!;
-          // failed, not errored or skipped: the rig saw the broken guarantee and said which.
-          expect(scenario.verdict, explain(results)).toBe('failed');
-          expect(failing(scenario).join('\n'), explain(results)).toMatch(variant.expect[name]);
-        }
-        expect(results.verdict).toBe('failed');
-        expect(run.code, run.stderr).toBe(1);
-      });
+      it(
+        `broken peer (${variant.fault}) fails ${variant.scenarios.join(' and ')}, on the guarantee it breaks`,
+        { timeout: 150_000 },
+        async () => {
+          const { run, results } = await rigAgainstPeer(sdk, variant.fault, [variant.fault], (url, restartCmd) => [
+            'run',
+            ...variant.scenarios,
+            '--target',
+            url,
+            ...(variant.restart ? ['--restart-cmd', restartCmd] : []),
+          ]);
+          for (const name of variant.scenarios) {
+            const scenario = results.scenarios.find((s) => s.name === name)!;
+            // failed, not errored or skipped: the rig saw the broken guarantee and said which.
+            expect(scenario.verdict, explain(results)).toBe('failed');
+            expect(failing(scenario).join('\n'), explain(results)).toMatch(variant.expect[name]);
+          }
+          expect(results.verdict).toBe('failed');
+          expect(run.code, run.stderr).toBe(1);
+        },
+      );
     }
   });
 }

@@ -26,8 +26,21 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 // Both scenarios at smoke size, capacity capped at 10/s: about 80 round trips in all. The SLOs are
 // roomy (5 s): these runs show what is recorded and what fails, not how fast a busy test box is.
 const LOAD = [
-  'run', 'acceptance-latency', 'capacity', '--profile', 'smoke', '--toxiproxy', 'none',
-  '--param', 'capacity.roundTrip=acceptance', '--param', 'capacity.maxRate=10', '--param', 'capacity.sloP95Ms=5000', '--param', 'acceptance-latency.sloP95Ms=5000',
+  'run',
+  'acceptance-latency',
+  'capacity',
+  '--profile',
+  'smoke',
+  '--toxiproxy',
+  'none',
+  '--param',
+  'capacity.roundTrip=acceptance',
+  '--param',
+  'capacity.maxRate=10',
+  '--param',
+  'capacity.sloP95Ms=5000',
+  '--param',
+  'acceptance-latency.sloP95Ms=5000',
 ];
 
 describe('acceptance round trip', () => {
@@ -36,36 +49,56 @@ describe('acceptance round trip', () => {
     for (const o of open.splice(0)) await o.close();
   });
 
-  async function roundTrip(faults: FaultName[], timeoutMs = 5_000, generation: '0.3' | '1.0' = '1.0', choice: { steps?: unknown[]; returnImmediately?: boolean } = {}) {
+  async function roundTrip(
+    faults: FaultName[],
+    timeoutMs = 5_000,
+    generation: '0.3' | '1.0' = '1.0',
+    choice: { steps?: unknown[]; returnImmediately?: boolean } = {},
+  ) {
     const agent = await inProcessAgent(faults);
     const client = await A2AClient.open(agent.url, { generation });
     open.push({ close: async () => (await client.close(), await agent.cleanup()) });
     const pendingLatency = new LatencyHistogram();
     const acceptanceLatency = new LatencyHistogram();
-    const iteration = acceptanceIteration({ client, scripts: true }, { timeoutMs, pendingLatency, acceptanceLatency, ...choice });
+    const iteration = acceptanceIteration(
+      { client, scripts: true },
+      { timeoutMs, pendingLatency, acceptanceLatency, ...choice },
+    );
     const run = async () => {
       const intendedAt = performance.now();
-      const end = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal });
+      const end = await iteration({
+        index: 0,
+        step: 0,
+        intendedAt,
+        startedAt: intendedAt,
+        signal: new AbortController().signal,
+      });
       return { intendedAt, endedAt: end ? end.endedAt! : Number.NaN };
     };
     return { client, run, pendingLatency, acceptanceLatency };
   }
 
-  it.each(['1.0', '0.3'] as const)('A2A %s: sends, sees the artifact and the pending gate, accepts, and observes COMPLETED on a subscription opened first', async (generation) => {
-    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, generation);
-    const { intendedAt, endedAt } = await run();
-    expect(endedAt).toBeGreaterThan(intendedAt);
-    expect(pendingLatency.count).toBe(1);
-    expect(acceptanceLatency.count).toBe(1);
-    expect(acceptanceLatency.percentileMs(100)).toBeLessThan(endedAt - intendedAt + 1);
-    // The terminal state was taken from a stream (the resume-latency method), not from the reply.
-    const sse = client.history.connections().filter((c) => c.kind === 'sse');
-    expect(sse).toHaveLength(1);
-  });
+  it.each(['1.0', '0.3'] as const)(
+    'A2A %s: sends, sees the artifact and the pending gate, accepts, and observes COMPLETED on a subscription opened first',
+    async (generation) => {
+      const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, generation);
+      const { intendedAt, endedAt } = await run();
+      expect(endedAt).toBeGreaterThan(intendedAt);
+      expect(pendingLatency.count).toBe(1);
+      expect(acceptanceLatency.count).toBe(1);
+      expect(acceptanceLatency.percentileMs(100)).toBeLessThan(endedAt - intendedAt + 1);
+      // The terminal state was taken from a stream (the resume-latency method), not from the reply.
+      const sse = client.history.connections().filter((c) => c.kind === 'sse');
+      expect(sse).toHaveLength(1);
+    },
+  );
 
   it('a non-blocking send leaves the task WORKING: the round trip watches it park on a subscription, counting the streamed artifact', async () => {
     const steps = [{ work: { ms: 300 } }, { artifact: { name: 'result', text: 'late output' } }, { complete: {} }];
-    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, '1.0', { steps, returnImmediately: true });
+    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, '1.0', {
+      steps,
+      returnImmediately: true,
+    });
     await run();
     expect(pendingLatency.percentileMs(100)).toBeGreaterThanOrEqual(300);
     expect(acceptanceLatency.count).toBe(1);
@@ -78,10 +111,19 @@ describe('acceptance round trip', () => {
     const client = await A2AClient.open(agent.url);
     open.push({ close: async () => (await client.close(), await agent.cleanup()) });
     const steps = [{ work: { ms: 3_000 } }, { artifact: { name: 'result', text: 'late' } }, { complete: {} }];
-    const iteration = acceptanceIteration({ client, scripts: true }, { timeoutMs: 10_000, steps, returnImmediately: true });
+    const iteration = acceptanceIteration(
+      { client, scripts: true },
+      { timeoutMs: 10_000, steps, returnImmediately: true },
+    );
     const controller = new AbortController();
     const intendedAt = performance.now();
-    const settled = iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: controller.signal }).catch((err: unknown) => err);
+    const settled = iteration({
+      index: 0,
+      step: 0,
+      intendedAt,
+      startedAt: intendedAt,
+      signal: controller.signal,
+    }).catch((err: unknown) => err);
     setTimeout(() => controller.abort(), 300);
     const failure = await settled;
     expect(failure).toBeInstanceOf(RoundTripFailure);
@@ -95,7 +137,7 @@ describe('acceptance round trip', () => {
     expect(acceptanceLatency.count).toBe(0);
   });
 
-  it("fails by name, recording no acceptance latency, when the agent completes without waiting", async () => {
+  it('fails by name, recording no acceptance latency, when the agent completes without waiting', async () => {
     const { run, acceptanceLatency } = await roundTrip(['acceptance-completes-without-waiting']);
     const failure = await run().catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(RoundTripFailure);
@@ -113,26 +155,42 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
     const iteration = acceptanceIteration({ client, scripts: false }, { timeoutMs: 2_000, acceptanceLatency });
     const intendedAt = performance.now();
     try {
-      const result = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal }).then(
+      const result = await iteration({
+        index: 0,
+        step: 0,
+        intendedAt,
+        startedAt: intendedAt,
+        signal: new AbortController().signal,
+      }).then(
         (end) => ({ ok: true as const, end }),
         (err: unknown) => ({ ok: false as const, err }),
       );
-      return { result, acceptanceLatency, methods: agent.requests.map((r) => r.method), activated: agent.requests.map((r) => r.extensions) };
+      return {
+        result,
+        acceptanceLatency,
+        methods: agent.requests.map((r) => r.method),
+        activated: agent.requests.map((r) => r.extensions),
+      };
     } finally {
       await client.close();
       await agent.close();
     }
   }
 
-  it.each(['1.0', '0.3'] as const)('A2A %s: the refused subscription falls back to GetTask, and the latency is still timed to COMPLETED seen', async (generation) => {
-    const { result, acceptanceLatency, methods } = await against({ generation });
-    expect(result.ok, String(!result.ok && result.err)).toBe(true);
-    expect(acceptanceLatency.count).toBe(1);
-    const v1 = generation === '1.0';
-    // send, the refused subscription, the decision, then at least one GetTask that saw COMPLETED.
-    expect(methods.slice(0, 3)).toEqual(v1 ? ['SendMessage', 'SubscribeToTask', 'SendMessage'] : ['message/send', 'tasks/resubscribe', 'message/send']);
-    expect(methods.slice(3)).toContain(v1 ? 'GetTask' : 'tasks/get');
-  });
+  it.each(['1.0', '0.3'] as const)(
+    'A2A %s: the refused subscription falls back to GetTask, and the latency is still timed to COMPLETED seen',
+    async (generation) => {
+      const { result, acceptanceLatency, methods } = await against({ generation });
+      expect(result.ok, String(!result.ok && result.err)).toBe(true);
+      expect(acceptanceLatency.count).toBe(1);
+      const v1 = generation === '1.0';
+      // send, the refused subscription, the decision, then at least one GetTask that saw COMPLETED.
+      expect(methods.slice(0, 3)).toEqual(
+        v1 ? ['SendMessage', 'SubscribeToTask', 'SendMessage'] : ['message/send', 'tasks/resubscribe', 'message/send'],
+      );
+      expect(methods.slice(3)).toContain(v1 ? 'GetTask' : 'tasks/get');
+    },
+  );
 
   it('times the acceptance to the terminal state observed, not to the decision reply (which still shows WORKING)', async () => {
     const { result, acceptanceLatency } = await against({ generation: '1.0', completeAfterMs: 300 });
@@ -166,60 +224,114 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
 });
 
 describe('acceptance load through the command line', () => {
-  it.concurrent('records acceptance_latency in the open model and in capacity, and a threshold on it gates the run', { timeout: 90_000 }, async () => {
-    const dir = join(out, 'pass');
-    const run = await runRig([...LOAD, '--threshold', 'acceptance_latency.p95<5000', '--threshold', 'acceptance-latency:acceptance_latency.count>=20', '--out', dir], 80_000);
-    expect(run.code, run.stderr).toBe(0);
-    const { results, summary } = readRunFiles(dir);
-    const [open, capacity] = results.scenarios;
-    expect([open!.name, open!.verdict, capacity!.name, capacity!.verdict]).toEqual(['acceptance-latency', 'passed', 'capacity', 'passed']);
-    // Every arrival of the constant-rate run (10/s for 3 s) completed and was timed.
-    expect(open!.metrics.acceptance_latency!.count).toBe(30);
-    expect(open!.counters.acceptance_round_trips_completed).toBe(30);
-    expect(open!.counters.acceptance_round_trips_failed).toBe(0);
-    // Decision → terminal is part of the round trip from its intended start, so it is the shorter.
-    const p50 = (m: { hdr: string }) => LatencyHistogram.decode(m.hdr).percentileUs(50);
-    expect(p50(open!.metrics.acceptance_latency!)).toBeLessThan(p50(open!.metrics.acceptance_round_trip!));
-    // capacity ran the acceptance round trip at each step (5/s, 10/s), not the HITL one.
-    expect(Object.keys(capacity!.metrics).sort()).toEqual(['acceptance_latency{rate=10}', 'acceptance_latency{rate=5}', 'round_trip{rate=10}', 'round_trip{rate=5}']);
-    expect(capacity!.metrics['acceptance_latency{rate=10}']!.count).toBe(20);
-    expect((results.thresholds ?? []).map((t) => [t.expression, t.ok])).toEqual([
-      ['acceptance_latency.p95<5000', true],
-      ['acceptance-latency:acceptance_latency.count>=20', true],
-    ]);
-    expect(summary).toContain('acceptance\\_latency');
-  });
-
-  it.concurrent('fails on a check (exit 1) against an agent that completes without waiting: no pending state, nothing to decide', { timeout: 90_000 }, async () => {
-    const dir = join(out, 'fault');
-    const run = await runRig([...LOAD, '--agent-fault', 'acceptance-completes-without-waiting', '--out', dir], 80_000);
-    expect(run.code, run.stderr).toBe(1);
-    const { results } = readRunFiles(dir);
-    for (const scenario of results.scenarios) {
-      expect(scenario.verdict, `${scenario.name}: ${scenario.reason}`).toBe('failed');
-      const failed = scenario.checks.filter((c) => !c.ok);
-      expect(failed).toHaveLength(1);
-      expect(failed[0]!.detail).toMatch(/not pending: the task reached TASK_STATE_COMPLETED without a pending acceptance/);
-    }
-    expect(results.scenarios[0]!.metrics.acceptance_latency!.count).toBe(0);
-  });
-
-  it.concurrent('skips both, naming the extension, against an agent that does not declare it', { timeout: 60_000 }, async () => {
-    const agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json' });
-    try {
-      const dir = join(out, 'skip');
-      const run = await runRig(['run', 'acceptance-latency', 'capacity', '--param', 'capacity.roundTrip=acceptance', '--target', agent.url, '--toxiproxy', 'none', '--out', dir], 50_000);
-      const { results } = readRunFiles(dir);
-      expect(results.scenarios.map((s) => [s.name, s.verdict])).toEqual([
-        ['acceptance-latency', 'skipped'],
-        ['capacity', 'skipped'],
+  it.concurrent(
+    'records acceptance_latency in the open model and in capacity, and a threshold on it gates the run',
+    { timeout: 90_000 },
+    async () => {
+      const dir = join(out, 'pass');
+      const run = await runRig(
+        [
+          ...LOAD,
+          '--threshold',
+          'acceptance_latency.p95<5000',
+          '--threshold',
+          'acceptance-latency:acceptance_latency.count>=20',
+          '--out',
+          dir,
+        ],
+        80_000,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const { results, summary } = readRunFiles(dir);
+      const [open, capacity] = results.scenarios;
+      expect([open!.name, open!.verdict, capacity!.name, capacity!.verdict]).toEqual([
+        'acceptance-latency',
+        'passed',
+        'capacity',
+        'passed',
       ]);
-      for (const s of results.scenarios) expect(s.reason).toMatch(/does not declare the acceptance-criteria extension/);
-      expect(run.code, run.stderr).toBe(3);
-      // Nothing was sent: the skip came before any load.
-      expect(agent.calls).toEqual([]);
-    } finally {
-      await agent.close();
-    }
-  });
+      // Every arrival of the constant-rate run (10/s for 3 s) completed and was timed.
+      expect(open!.metrics.acceptance_latency!.count).toBe(30);
+      expect(open!.counters.acceptance_round_trips_completed).toBe(30);
+      expect(open!.counters.acceptance_round_trips_failed).toBe(0);
+      // Decision → terminal is part of the round trip from its intended start, so it is the shorter.
+      const p50 = (m: { hdr: string }) => LatencyHistogram.decode(m.hdr).percentileUs(50);
+      expect(p50(open!.metrics.acceptance_latency!)).toBeLessThan(p50(open!.metrics.acceptance_round_trip!));
+      // capacity ran the acceptance round trip at each step (5/s, 10/s), not the HITL one.
+      expect(Object.keys(capacity!.metrics).sort()).toEqual([
+        'acceptance_latency{rate=10}',
+        'acceptance_latency{rate=5}',
+        'round_trip{rate=10}',
+        'round_trip{rate=5}',
+      ]);
+      expect(capacity!.metrics['acceptance_latency{rate=10}']!.count).toBe(20);
+      expect((results.thresholds ?? []).map((t) => [t.expression, t.ok])).toEqual([
+        ['acceptance_latency.p95<5000', true],
+        ['acceptance-latency:acceptance_latency.count>=20', true],
+      ]);
+      expect(summary).toContain('acceptance\\_latency');
+    },
+  );
+
+  it.concurrent(
+    'fails on a check (exit 1) against an agent that completes without waiting: no pending state, nothing to decide',
+    { timeout: 90_000 },
+    async () => {
+      const dir = join(out, 'fault');
+      const run = await runRig(
+        [...LOAD, '--agent-fault', 'acceptance-completes-without-waiting', '--out', dir],
+        80_000,
+      );
+      expect(run.code, run.stderr).toBe(1);
+      const { results } = readRunFiles(dir);
+      for (const scenario of results.scenarios) {
+        expect(scenario.verdict, `${scenario.name}: ${scenario.reason}`).toBe('failed');
+        const failed = scenario.checks.filter((c) => !c.ok);
+        expect(failed).toHaveLength(1);
+        expect(failed[0]!.detail).toMatch(
+          /not pending: the task reached TASK_STATE_COMPLETED without a pending acceptance/,
+        );
+      }
+      expect(results.scenarios[0]!.metrics.acceptance_latency!.count).toBe(0);
+    },
+  );
+
+  it.concurrent(
+    'skips both, naming the extension, against an agent that does not declare it',
+    { timeout: 60_000 },
+    async () => {
+      const agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json' });
+      try {
+        const dir = join(out, 'skip');
+        const run = await runRig(
+          [
+            'run',
+            'acceptance-latency',
+            'capacity',
+            '--param',
+            'capacity.roundTrip=acceptance',
+            '--target',
+            agent.url,
+            '--toxiproxy',
+            'none',
+            '--out',
+            dir,
+          ],
+          50_000,
+        );
+        const { results } = readRunFiles(dir);
+        expect(results.scenarios.map((s) => [s.name, s.verdict])).toEqual([
+          ['acceptance-latency', 'skipped'],
+          ['capacity', 'skipped'],
+        ]);
+        for (const s of results.scenarios)
+          expect(s.reason).toMatch(/does not declare the acceptance-criteria extension/);
+        expect(run.code, run.stderr).toBe(3);
+        // Nothing was sent: the skip came before any load.
+        expect(agent.calls).toEqual([]);
+      } finally {
+        await agent.close();
+      }
+    },
+  );
 });

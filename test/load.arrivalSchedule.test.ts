@@ -1,7 +1,13 @@
 // The open model's schedule math: evenly spaced arrivals, exact counts per step, steps laid end to
 // end, and the geometric rate ladder the capacity search climbs.
 import { describe, expect, it } from 'vitest';
-import { constantArrivals, geometricRates, scheduleSize, stepArrivalCount, steppedArrivals } from '../rig/load/arrivalSchedule.ts';
+import {
+  constantArrivals,
+  geometricRates,
+  scheduleSize,
+  stepArrivalCount,
+  steppedArrivals,
+} from '../rig/load/arrivalSchedule.ts';
 
 describe('arrival schedule', () => {
   it('spaces a constant rate 1000/rate ms apart, from 0, inside the duration', () => {

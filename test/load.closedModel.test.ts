@@ -5,7 +5,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, userMessage } from '../rig/client/index.ts';
-import { answerRequests, classifyRpcResponse, getTaskRequests, sendMessageRequests, type ParkedPrompt } from '../rig/load/agentOperationRequests.ts';
+import {
+  answerRequests,
+  classifyRpcResponse,
+  getTaskRequests,
+  sendMessageRequests,
+  type ParkedPrompt,
+} from '../rig/load/agentOperationRequests.ts';
 import { runClosedModel } from '../rig/load/closedModel.ts';
 import { inProcessAgent } from './support/agentFixture.ts';
 
@@ -51,7 +57,10 @@ describe('closed model (autocannon)', () => {
       url,
       connections: 2,
       durationSeconds: 1,
-      requests: [{ method: 'GET', path: '/' }, { method: 'GET', path: '/missing' }],
+      requests: [
+        { method: 'GET', path: '/' },
+        { method: 'GET', path: '/missing' },
+      ],
       classify: (status, body) => `${status} ${body}`,
     });
     expect(result.folded).toBe(result.autocannonCompleted);
@@ -94,31 +103,67 @@ describe('agent operations against the reference agent', () => {
   it('answers each parked prompt once: all accepted; the same answers again: all 409', async () => {
     const prompts = await park(60);
     const target = client.agent;
-    const first = await runClosedModel({ url: agent.url, connections: 4, amount: prompts.length, requests: answerRequests(target, prompts), classify: classifyRpcResponse });
+    const first = await runClosedModel({
+      url: agent.url,
+      connections: 4,
+      amount: prompts.length,
+      requests: answerRequests(target, prompts),
+      classify: classifyRpcResponse,
+    });
     expect(first.outcomes).toEqual({ accepted: 60 });
     for (const p of prompts.slice(0, 5)) {
       const task = await client.getTask(p.taskId);
       expect(task.ok && task.value.status.state).not.toBe('TASK_STATE_INPUT_REQUIRED');
     }
-    const again = await runClosedModel({ url: agent.url, connections: 4, amount: prompts.length, requests: answerRequests(target, prompts), classify: classifyRpcResponse });
+    const again = await runClosedModel({
+      url: agent.url,
+      connections: 4,
+      amount: prompts.length,
+      requests: answerRequests(target, prompts),
+      classify: classifyRpcResponse,
+    });
     expect(again.outcomes).toEqual({ conflict: 60 });
   });
 
-  it('sends new tasks and gets a task, in the agent\'s wire generation', async () => {
+  it("sends new tasks and gets a task, in the agent's wire generation", async () => {
     const [prompt] = await park(1);
     const target = client.agent;
-    const gets = await runClosedModel({ url: agent.url, connections: 2, amount: 40, requests: getTaskRequests(target, prompt.taskId), classify: classifyRpcResponse });
+    const gets = await runClosedModel({
+      url: agent.url,
+      connections: 2,
+      amount: 40,
+      requests: getTaskRequests(target, prompt.taskId),
+      classify: classifyRpcResponse,
+    });
     expect(gets.outcomes).toEqual({ accepted: 40 });
-    const sends = await runClosedModel({ url: agent.url, connections: 2, amount: 20, requests: sendMessageRequests(target), classify: classifyRpcResponse });
+    const sends = await runClosedModel({
+      url: agent.url,
+      connections: 2,
+      amount: 20,
+      requests: sendMessageRequests(target),
+      classify: classifyRpcResponse,
+    });
     expect(sends.outcomes).toEqual({ accepted: 20 });
-    const unknown = await runClosedModel({ url: agent.url, connections: 1, amount: 3, requests: getTaskRequests(target, 'no-such-task'), classify: classifyRpcResponse });
+    const unknown = await runClosedModel({
+      url: agent.url,
+      connections: 1,
+      amount: 3,
+      requests: getTaskRequests(target, 'no-such-task'),
+      classify: classifyRpcResponse,
+    });
     expect(unknown.outcomes).toEqual({ 'error -32001': 3 });
   });
 
   it('speaks v0.3 too', async () => {
     const [prompt] = await park(1);
     const old = { ...client.agent, generation: '0.3' as const };
-    const result = await runClosedModel({ url: agent.url, connections: 1, amount: 1, requests: answerRequests(old, [prompt]), classify: classifyRpcResponse });
+    const result = await runClosedModel({
+      url: agent.url,
+      connections: 1,
+      amount: 1,
+      requests: answerRequests(old, [prompt]),
+      classify: classifyRpcResponse,
+    });
     expect(result.outcomes).toEqual({ accepted: 1 });
   });
 });

@@ -22,10 +22,19 @@ describe('HITL round trip', () => {
     open.push({ close: async () => (await client.close(), await agent.cleanup()) });
     const promptLatency = new LatencyHistogram();
     const resumeLatency = new LatencyHistogram();
-    const iteration = roundTripIteration({ client, scripts: true, synthesizer: new AnswerSynthesizer(), remainingMs: () => 30_000 }, { resumeTimeoutMs, promptLatency, resumeLatency });
+    const iteration = roundTripIteration(
+      { client, scripts: true, synthesizer: new AnswerSynthesizer(), remainingMs: () => 30_000 },
+      { resumeTimeoutMs, promptLatency, resumeLatency },
+    );
     const run = async () => {
       const intendedAt = performance.now();
-      const end = await iteration({ index: 0, step: 0, intendedAt, startedAt: intendedAt, signal: new AbortController().signal });
+      const end = await iteration({
+        index: 0,
+        step: 0,
+        intendedAt,
+        startedAt: intendedAt,
+        signal: new AbortController().signal,
+      });
       return { intendedAt, endedAt: end ? end.endedAt! : Number.NaN };
     };
     return { client, run, promptLatency, resumeLatency };

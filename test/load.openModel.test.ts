@@ -14,7 +14,9 @@ import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 const STALL_MS = 500;
 
 /** Answers at once, except that the `stallAt`-th request starts a stall: every request until it ends is held. */
-function stallingServer(stallAt: number): Promise<{ url: string; server: Server; stalledAt: () => number | undefined }> {
+function stallingServer(
+  stallAt: number,
+): Promise<{ url: string; server: Server; stalledAt: () => number | undefined }> {
   let seen = 0;
   let stallUntil = 0;
   let stalledAt: number | undefined;
@@ -30,10 +32,15 @@ function stallingServer(stallAt: number): Promise<{ url: string; server: Server;
     else reply();
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, stalledAt: () => stalledAt })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        server,
+        stalledAt: () => stalledAt,
+      }),
+    ),
   );
 }
-
 
 describe('open-model executor', () => {
   it('keeps its rate: starts follow the schedule, not the iterations', async () => {
@@ -48,7 +55,15 @@ describe('open-model executor', () => {
       iterationTimeoutMs: 5_000,
       drainTimeoutMs: 5_000,
     });
-    expect(result).toMatchObject({ scheduled: 300, started: 300, succeeded: 300, failed: 0, dropped: 0, unfinished: 0, aborted: false });
+    expect(result).toMatchObject({
+      scheduled: 300,
+      started: 300,
+      succeeded: 300,
+      failed: 0,
+      dropped: 0,
+      unfinished: 0,
+      aborted: false,
+    });
     const first = starts[0];
     const inFirstSecond = starts.filter((t) => t - first < 1000).length;
     expect(inFirstSecond).toBeGreaterThanOrEqual(170);
@@ -82,11 +97,29 @@ describe('open-model executor', () => {
 
     it('charges the stall to latency from the intended start, where the naive measurement hides it', async () => {
       // Two in flight, like a generator with two connections: what comes due during the stall waits.
-      const result = await runOpenModel({ arrivals: constantArrivals(200, 2000), iteration: get, maxInFlight: 2, maxBacklog: 1000, iterationTimeoutMs: 5_000, drainTimeoutMs: 5_000 });
+      const result = await runOpenModel({
+        arrivals: constantArrivals(200, 2000),
+        iteration: get,
+        maxInFlight: 2,
+        maxBacklog: 1000,
+        iterationTimeoutMs: 5_000,
+        drainTimeoutMs: 5_000,
+      });
       expect(target.stalledAt()).toBeDefined();
-      expect(result).toMatchObject({ scheduled: 400, started: 400, succeeded: 400, dropped: 0, failed: 0, unfinished: 0 });
+      expect(result).toMatchObject({
+        scheduled: 400,
+        started: 400,
+        succeeded: 400,
+        dropped: 0,
+        failed: 0,
+        unfinished: 0,
+      });
       const fromIntended = { p90: result.latency.percentileMs(90), p99: result.latency.percentileMs(99) };
-      const fromActual = { p90: result.serviceTime.percentileMs(90), p99: result.serviceTime.percentileMs(99), max: result.serviceTime.percentileMs(100) };
+      const fromActual = {
+        p90: result.serviceTime.percentileMs(90),
+        p99: result.serviceTime.percentileMs(99),
+        max: result.serviceTime.percentileMs(100),
+      };
       // ~100 arrivals fall inside the stall, each delayed by what was left of it (500 ms down to 0).
       expect(fromIntended.p99, JSON.stringify({ fromIntended, fromActual })).toBeGreaterThanOrEqual(0.8 * STALL_MS);
       expect(fromIntended.p90).toBeGreaterThanOrEqual(0.3 * STALL_MS);
@@ -107,7 +140,13 @@ describe('open-model executor', () => {
         pool = new Pool(fresh.url, { connections: 2 });
         return fresh;
       })();
-      const result = await runOpenModel({ arrivals: constantArrivals(200, 1500), iteration: get, maxInFlight: 2, iterationTimeoutMs: 5_000, drainTimeoutMs: 5_000 });
+      const result = await runOpenModel({
+        arrivals: constantArrivals(200, 1500),
+        iteration: get,
+        maxInFlight: 2,
+        iterationTimeoutMs: 5_000,
+        drainTimeoutMs: 5_000,
+      });
       expect(target.stalledAt()).toBeDefined();
       expect(result.scheduled).toBe(300);
       expect(result.dropped).toBeGreaterThanOrEqual(50);
@@ -123,14 +162,23 @@ describe('open-model executor', () => {
       arrivals: constantArrivals(60, 200), // 12 arrivals
       iteration: ({ index, signal }) => {
         if (index % 3 === 0) return Promise.reject(Object.assign(new Error('no'), { kind: 'boom' }));
-        if (index % 3 === 1) return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+        if (index % 3 === 1)
+          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
         return new Promise(() => {}); // ignores its signal: only the drain bound ends it
       },
       maxInFlight: 50,
       iterationTimeoutMs: 100,
       drainTimeoutMs: 300,
     });
-    expect(result).toMatchObject({ scheduled: 12, started: 12, succeeded: 0, failed: 8, failures: { boom: 4, timeout: 4 }, unfinished: 4, dropped: 0 });
+    expect(result).toMatchObject({
+      scheduled: 12,
+      started: 12,
+      succeeded: 0,
+      failed: 8,
+      failures: { boom: 4, timeout: 4 },
+      unfinished: 4,
+      dropped: 0,
+    });
     expect(result.firstFailure).toBe('boom: no');
     expect(result.latency.count).toBe(0);
     expect(performance.now() - started).toBeLessThan(3_000);

@@ -5,7 +5,12 @@ import { A2AError, httpStatusFor } from '../rig/protocol/errorCodes.ts';
 import { ACCEPTANCE_ERROR_MESSAGES, ACCEPTANCE_HTTP_STATUS, ACCEPTANCE_URI } from '../rig/protocol/acceptance.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
 
-const statusNames: Record<number, string> = { 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 409: 'ABORTED', 422: 'INVALID_ARGUMENT' };
+const statusNames: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  403: 'PERMISSION_DENIED',
+  409: 'ABORTED',
+  422: 'INVALID_ARGUMENT',
+};
 
 describe('acceptance error codes', () => {
   for (const [codeText, httpStatus] of Object.entries(ACCEPTANCE_HTTP_STATUS)) {
@@ -25,7 +30,12 @@ describe('acceptance error codes', () => {
         message,
         data,
         details: [
-          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: message.toUpperCase(), domain: 'github.com', metadata: { extension: ACCEPTANCE_URI } },
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: message.toUpperCase(),
+            domain: 'github.com',
+            metadata: { extension: ACCEPTANCE_URI },
+          },
         ],
       });
     });

@@ -13,18 +13,26 @@ const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
 describe('parseAgentJson', () => {
   it('refuses a 100,000-deep document before parsing it, saying how deep it is and what the rig reads', () => {
-    expect(() => parseAgentJson(deep(100_000), "the agent's reply")).toThrow(new JsonRefusedError(`the agent's reply nests 100000 levels deep; the rig reads at most ${MAX_AGENT_JSON_DEPTH}`));
+    expect(() => parseAgentJson(deep(100_000), "the agent's reply")).toThrow(
+      new JsonRefusedError(`the agent's reply nests 100000 levels deep; the rig reads at most ${MAX_AGENT_JSON_DEPTH}`),
+    );
     expect(parseAgentJson(deep(MAX_AGENT_JSON_DEPTH), 'x')).toBeInstanceOf(Array);
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {
-    expect(jsonTextShape(JSON.stringify({ s: '[[[[{{"\\"[[' }))).toEqual({ depth: 1, containers: 1, weight: expect.any(Number) });
+    expect(jsonTextShape(JSON.stringify({ s: '[[[[{{"\\"[[' }))).toEqual({
+      depth: 1,
+      containers: 1,
+      weight: expect.any(Number),
+    });
     expect(parseAgentJson(JSON.stringify({ s: '['.repeat(10_000) }), 'x')).toEqual({ s: '['.repeat(10_000) });
   });
 
-  it("refuses a document of empty objects whose parse would outweigh the bound, though its bytes are few", () => {
+  it('refuses a document of empty objects whose parse would outweigh the bound, though its bytes are few', () => {
     const text = `[${Array(200_000).fill('{}').join(',')}]`;
-    expect(() => parseAgentJson(text, "the agent's event", { maxWeight: 4 * 1024 * 1024 })).toThrow(/the agent's event holds 200001 objects and arrays in 600001 characters \(about 13 MiB once parsed\); the rig reads at most 4 MiB/);
+    expect(() => parseAgentJson(text, "the agent's event", { maxWeight: 4 * 1024 * 1024 })).toThrow(
+      /the agent's event holds 200001 objects and arrays in 600001 characters \(about 13 MiB once parsed\); the rig reads at most 4 MiB/,
+    );
   });
 
   it('a JSON-RPC reply with a deeply nested id is a one-line too-large TransportError, not a stack overflow', () => {
@@ -37,16 +45,33 @@ describe('parseAgentJson', () => {
     }
     expect(caught).toBeInstanceOf(TransportError);
     expect((caught as TransportError).failure).toBe('too-large');
-    expect((caught as TransportError).message).toBe("POST http://127.0.0.1:1/ (SendMessage): the agent's reply nests 100001 levels deep; the rig reads at most 512");
+    expect((caught as TransportError).message).toBe(
+      "POST http://127.0.0.1:1/ (SendMessage): the agent's reply nests 100001 levels deep; the rig reads at most 512",
+    );
   });
 });
 
 function update(taskId: string, padObjects: number): StreamResponse {
-  return { statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '' }, metadata: { pad: Array.from({ length: padObjects }, () => ({})) } } };
+  return {
+    statusUpdate: {
+      taskId,
+      contextId: 'c',
+      status: { state: 'TASK_STATE_WORKING', timestamp: '' },
+      metadata: { pad: Array.from({ length: padObjects }, () => ({})) },
+    },
+  };
 }
 
 function entry(connectionId: string, kind: NewEntry['kind'], event: StreamResponse): NewEntry {
-  return { connectionId, kind, taskId: 'statusUpdate' in event ? event.statusUpdate.taskId : undefined, seq: undefined, eventId: undefined, receivedAt: 0, event };
+  return {
+    connectionId,
+    kind,
+    taskId: 'statusUpdate' in event ? event.statusUpdate.taskId : undefined,
+    seq: undefined,
+    eventId: undefined,
+    receivedAt: 0,
+    event,
+  };
 }
 
 describe('EventHistory retention by estimated heap bytes', () => {
@@ -61,7 +86,9 @@ describe('EventHistory retention by estimated heap bytes', () => {
     expect(() => {
       for (let i = 0; i < 10; i++) history.record(entry(sse, 'sse', update('t', 5_000)));
     }).toThrow(RetentionBoundError);
-    expect(() => history.record(entry(sse, 'sse', update('t', 1)))).toThrow(/its events weigh more than 1 MiB once parsed \(the rig keeps at most 1 MiB per connection\)/);
+    expect(() => history.record(entry(sse, 'sse', update('t', 1)))).toThrow(
+      /its events weigh more than 1 MiB once parsed \(the rig keeps at most 1 MiB per connection\)/,
+    );
   });
 
   it("a task's streams together are bounded, one connection each under its own bound", () => {
@@ -75,7 +102,9 @@ describe('EventHistory retention by estimated heap bytes', () => {
         thrown.push((err as Error).message);
       }
     }
-    expect(thrown[0]).toMatch(/the events of task t weigh more than 2 MiB once parsed \(the rig keeps at most 2 MiB per task\)/);
+    expect(thrown[0]).toMatch(
+      /the events of task t weigh more than 2 MiB once parsed \(the rig keeps at most 2 MiB per task\)/,
+    );
   });
 
   it('past the run bound, unary responses are counted as dropped, not kept, and never throw', () => {

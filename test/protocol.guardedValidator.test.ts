@@ -27,9 +27,14 @@ describe('GuardedValidator', () => {
     try {
       const envelope = v.compile(promptEnvelopeSchema);
       watched.mockClear();
-      expect(envelope.validate({ prompt_id: 'f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772', prompt: 'ok?', response_schema: { type: 'object' }, deadline: 'soon' })).toEqual([
-        { path: '/deadline', keyword: 'format', message: 'must match format "date-time"' },
-      ]);
+      expect(
+        envelope.validate({
+          prompt_id: 'f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772',
+          prompt: 'ok?',
+          response_schema: { type: 'object' },
+          deadline: 'soon',
+        }),
+      ).toEqual([{ path: '/deadline', keyword: 'format', message: 'must match format "date-time"' }]);
       expect(watched).not.toHaveBeenCalled();
       // A format whose check is not known to be linear still runs under the watchdog.
       v.compile({ type: 'object', properties: { e: { type: 'string', format: 'email' } } }).validate({ e: 'a@b.c' });
@@ -50,7 +55,9 @@ describe('GuardedValidator', () => {
 
   it('interrupts a compile that overruns the budget and stays usable', () => {
     const v = new GuardedValidator({ compileBudgetMs: 5 });
-    const properties = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1, maxLength: 9 }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1, maxLength: 9 }]),
+    );
     expect(() => v.compile({ type: 'object', properties })).toThrow(/compiling response_schema took longer than 5 ms/);
     // Interrupted mid-compile, the validator starts a fresh Ajv and keeps working.
     let usable = false;
@@ -71,7 +78,9 @@ describe('GuardedValidator', () => {
     const schema = { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } };
     // uniqueItems over objects is quadratic: 20k distinct objects is ~2e8 deep comparisons.
     const xs = Array.from({ length: 20_000 }, (_, i) => ({ i }));
-    expect(v.compile(schema).validate({ xs })).toEqual([{ path: '', keyword: 'timeout', message: 'validation took longer than 20 ms' }]);
+    expect(v.compile(schema).validate({ xs })).toEqual([
+      { path: '', keyword: 'timeout', message: 'validation took longer than 20 ms' },
+    ]);
   });
 
   it('refuses schemas deeper than the bound and payloads deeper than the bound', () => {
@@ -95,7 +104,11 @@ describe('GuardedValidator', () => {
 
   it('reports JSON Pointer paths, escaping ~ and /', () => {
     const v = new GuardedValidator();
-    const c = v.compile({ type: 'object', additionalProperties: false, properties: { 'a/b': { type: 'object', required: ['c~d'] } } });
+    const c = v.compile({
+      type: 'object',
+      additionalProperties: false,
+      properties: { 'a/b': { type: 'object', required: ['c~d'] } },
+    });
     expect(c.validate({ 'a/b': {}, z: 1 })).toEqual(
       expect.arrayContaining([
         { path: '/z', keyword: 'additionalProperties', message: 'must NOT have additional properties' },
@@ -107,8 +120,15 @@ describe('GuardedValidator', () => {
 
 describe('recursive schemas', () => {
   it('resolves $ref "#" in a schema without $id (a tree)', () => {
-    const tree = new GuardedValidator().compile({ type: 'object', properties: { child: { $ref: '#' } }, additionalProperties: false });
+    const tree = new GuardedValidator().compile({
+      type: 'object',
+      properties: { child: { $ref: '#' } },
+      additionalProperties: false,
+    });
     expect(tree.validate({ child: { child: {} } })).toEqual([]);
-    expect(tree.validate({ child: { other: 1 } })[0]).toMatchObject({ path: '/child/other', keyword: 'additionalProperties' });
+    expect(tree.validate({ child: { other: 1 } })[0]).toMatchObject({
+      path: '/child/other',
+      keyword: 'additionalProperties',
+    });
   });
 });

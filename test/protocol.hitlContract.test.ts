@@ -9,11 +9,21 @@ import { describe, expect, it } from 'vitest';
 import { EnvelopeGuard } from '../rig/client/envelopeGuard.ts';
 import { HITL_PROMPT_URI, invalidResponseExample, promptEnvelopeSchema } from '../rig/protocol/hitlPrompt.ts';
 
-const contractFile = (name: string) => JSON.parse(readFileSync(new URL(`../rig/protocol/contracts/hitl-prompt-v1/${name}`, import.meta.url), 'utf8'));
+const contractFile = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../rig/protocol/contracts/hitl-prompt-v1/${name}`, import.meta.url), 'utf8'));
 const guard = new EnvelopeGuard();
 const PROMPT_ID = '7d444840-9dc0-41e5-9c7b-c2bd6d7a1b7e';
-const envelope = (extra: Record<string, unknown> = {}) => ({ prompt_id: PROMPT_ID, prompt: 'Approve?', response_schema: { type: 'object', additionalProperties: false }, ...extra });
-const status = (env: unknown, timestamp: string) => ({ state: 'TASK_STATE_INPUT_REQUIRED' as const, timestamp, message: { messageId: 'm', role: 'ROLE_AGENT' as const, parts: [], metadata: { [HITL_PROMPT_URI]: env } } });
+const envelope = (extra: Record<string, unknown> = {}) => ({
+  prompt_id: PROMPT_ID,
+  prompt: 'Approve?',
+  response_schema: { type: 'object', additionalProperties: false },
+  ...extra,
+});
+const status = (env: unknown, timestamp: string) => ({
+  state: 'TASK_STATE_INPUT_REQUIRED' as const,
+  timestamp,
+  message: { messageId: 'm', role: 'ROLE_AGENT' as const, parts: [], metadata: { [HITL_PROMPT_URI]: env } },
+});
 
 describe('the published contract files', () => {
   it('are what rig/protocol uses, unchanged', () => {
@@ -30,10 +40,26 @@ describe('the published contract files', () => {
 
 describe('envelopes held against envelope.schema.json', () => {
   it.each([
-    ['a prompt of 4097 characters', envelope({ prompt: 'q'.repeat(4097) }), /\/prompt must NOT have more than 4096 characters/],
-    ['a prompt_id of UUID version 0', envelope({ prompt_id: '00000000-0000-0000-0000-000000000000' }), /\/prompt_id must match pattern/],
-    ['an empty allowed_responders', envelope({ allowed_responders: [] }), /\/allowed_responders must NOT have fewer than 1 items/],
-    ['a deadline without time zone', envelope({ deadline: '2030-01-01T00:00:00' }), /\/deadline must match format "date-time"/],
+    [
+      'a prompt of 4097 characters',
+      envelope({ prompt: 'q'.repeat(4097) }),
+      /\/prompt must NOT have more than 4096 characters/,
+    ],
+    [
+      'a prompt_id of UUID version 0',
+      envelope({ prompt_id: '00000000-0000-0000-0000-000000000000' }),
+      /\/prompt_id must match pattern/,
+    ],
+    [
+      'an empty allowed_responders',
+      envelope({ allowed_responders: [] }),
+      /\/allowed_responders must NOT have fewer than 1 items/,
+    ],
+    [
+      'a deadline without time zone',
+      envelope({ deadline: '2030-01-01T00:00:00' }),
+      /\/deadline must match format "date-time"/,
+    ],
   ])('rejects %s', (_name, raw, reason) => {
     const check = new EnvelopeGuard().check(raw);
     expect(!check.ok && check.reason).toMatch(reason);
@@ -44,13 +70,17 @@ describe('envelopes held against envelope.schema.json', () => {
   });
 
   it('a deadline not after the status timestamp (the agent clock at emission) is malformed, however late the rig sees it', () => {
-    const check = new EnvelopeGuard().fromStatus(status(envelope({ deadline: '2026-05-09T18:30:00Z' }), '2026-05-09T18:30:00Z'));
+    const check = new EnvelopeGuard().fromStatus(
+      status(envelope({ deadline: '2026-05-09T18:30:00Z' }), '2026-05-09T18:30:00Z'),
+    );
     expect(check?.ok).toBe(false);
     expect(check && !check.ok && check.reason).toContain('is not in the future at emission');
   });
 
   it('a replayed prompt whose deadline has passed since its emission is fine: the timestamp, not the rig clock, decides', () => {
-    const check = new EnvelopeGuard().fromStatus(status(envelope({ deadline: '2020-01-01T00:05:00Z' }), '2020-01-01T00:00:00Z'));
+    const check = new EnvelopeGuard().fromStatus(
+      status(envelope({ deadline: '2020-01-01T00:05:00Z' }), '2020-01-01T00:00:00Z'),
+    );
     expect(check?.ok).toBe(true);
     expect(check?.ok && check.problems).toEqual([]);
   });

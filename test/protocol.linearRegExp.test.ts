@@ -18,7 +18,10 @@ describe('GuardedValidator patterns (RE2)', () => {
   });
 
   it('keeps patterns unanchored (search semantics) like ECMAScript RegExp.test', () => {
-    const compiled = new GuardedValidator().compile({ type: 'object', properties: { s: { type: 'string', pattern: 'b' } } });
+    const compiled = new GuardedValidator().compile({
+      type: 'object',
+      properties: { s: { type: 'string', pattern: 'b' } },
+    });
     expect(compiled.validate({ s: 'abc' })).toEqual([]);
     expect(compiled.validate({ s: 'xyz' })).toHaveLength(1);
   });

@@ -39,7 +39,12 @@ describe('ProtoJSON defaults (a2a-sdk 1.3.0 shapes)', () => {
   it('a v1.0 card without its empty lists and strings lacks nothing; a v0.3 card still must carry them', () => {
     const { skills: _s, description: _d, ...bare } = sdk130Card;
     expect(describeAgent(BASE, CARD_URL, bare).problems).toEqual([]);
-    const legacy = describeAgent(BASE, CARD_URL, { ...bare, supportedInterfaces: undefined, url: BASE, protocolVersion: '0.3.0' });
+    const legacy = describeAgent(BASE, CARD_URL, {
+      ...bare,
+      supportedInterfaces: undefined,
+      url: BASE,
+      protocolVersion: '0.3.0',
+    });
     expect(legacy.problems).toEqual(['the card lacks "description"', 'the card lacks "skills"']);
   });
 
@@ -54,33 +59,64 @@ describe('ProtoJSON defaults (a2a-sdk 1.3.0 shapes)', () => {
     const wire = {
       id: 't1',
       contextId: 'c1',
-      status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'm1', role: 'ROLE_AGENT', metadata: { [HITL_PROMPT_URI]: envelope } } },
+      status: {
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        message: { messageId: 'm1', role: 'ROLE_AGENT', metadata: { [HITL_PROMPT_URI]: envelope } },
+      },
     };
     const task = taskFromWire(wire);
     expect(task).toEqual({
       id: 't1',
       contextId: 'c1',
-      status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: '', message: { messageId: 'm1', role: 'ROLE_AGENT', parts: [], metadata: { [HITL_PROMPT_URI]: envelope } } },
+      status: {
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        timestamp: '',
+        message: { messageId: 'm1', role: 'ROLE_AGENT', parts: [], metadata: { [HITL_PROMPT_URI]: envelope } },
+      },
       artifacts: [],
       history: [],
     });
   });
 
   it('stream events: a snapshot, a status update without message, an artifact without parts', () => {
-    expect(streamEventFromWire({ task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } } })).toEqual({
-      task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING', timestamp: '' }, artifacts: [], history: [] },
+    expect(
+      streamEventFromWire({ task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } } }),
+    ).toEqual({
+      task: {
+        id: 't1',
+        contextId: 'c1',
+        status: { state: 'TASK_STATE_WORKING', timestamp: '' },
+        artifacts: [],
+        history: [],
+      },
     });
-    expect(streamEventFromWire({ statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } } })).toEqual({
+    expect(
+      streamEventFromWire({
+        statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } },
+      }),
+    ).toEqual({
       statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED', timestamp: '' } },
     });
-    expect(streamEventFromWire({ artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: { artifactId: 'a1' } } })).toEqual({
+    expect(
+      streamEventFromWire({ artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: { artifactId: 'a1' } } }),
+    ).toEqual({
       artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: { artifactId: 'a1', parts: [] } },
     });
-    expect(messageFromWire({ messageId: 'm', role: 'ROLE_USER' })).toEqual({ messageId: 'm', role: 'ROLE_USER', parts: [] });
+    expect(messageFromWire({ messageId: 'm', role: 'ROLE_USER' })).toEqual({
+      messageId: 'm',
+      role: 'ROLE_USER',
+      parts: [],
+    });
   });
 
   it('a present field of the wrong type is still refused, naming it', () => {
-    expect(() => messageFromWire({ messageId: 'm', role: 'ROLE_USER', parts: 'x' })).toThrow('message.parts must be an array');
-    expect(() => streamEventFromWire({ artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: { artifactId: 'a1', parts: {} } } })).toThrow('parts must be an array');
+    expect(() => messageFromWire({ messageId: 'm', role: 'ROLE_USER', parts: 'x' })).toThrow(
+      'message.parts must be an array',
+    );
+    expect(() =>
+      streamEventFromWire({
+        artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: { artifactId: 'a1', parts: {} } },
+      }),
+    ).toThrow('parts must be an array');
   });
 });

@@ -42,7 +42,9 @@ describe('GuardedValidator memory', () => {
     expect(run.stderr).toBe('');
     const { before, after, cached } = JSON.parse(run.stdout) as { before: number; after: number; cached: number };
     const grownMb = (after - before) / 2 ** 20;
-    console.log(`heap ${(before / 2 ** 20).toFixed(1)} MB -> ${(after / 2 ** 20).toFixed(1)} MB after 1,500 distinct schemas (${cached} cached)`);
+    console.log(
+      `heap ${(before / 2 ** 20).toFixed(1)} MB -> ${(after / 2 ** 20).toFixed(1)} MB after 1,500 distinct schemas (${cached} cached)`,
+    );
     expect(cached).toBeLessThanOrEqual(512);
     expect(grownMb).toBeLessThan(20);
   }, 150_000);
@@ -55,7 +57,9 @@ describe('GuardedValidator cache generations', () => {
     const first = v.compile({ type: 'object', required: ['first'] });
     for (let i = 0; i < CACHE_GENERATION_ENTRIES * 2 + 10; i++) v.compile({ type: 'object', required: [`k${i}`] });
     expect(v.cachedSchemas).toBeLessThanOrEqual(CACHE_GENERATION_ENTRIES * 2);
-    expect(first.validate({})).toEqual([{ path: '/first', keyword: 'required', message: "must have required property 'first'" }]);
+    expect(first.validate({})).toEqual([
+      { path: '/first', keyword: 'required', message: "must have required property 'first'" },
+    ]);
     // Dropped from the cache, it compiles again (into the young generation) and is equivalent.
     const again = v.compile({ type: 'object', required: ['first'] });
     expect(again).not.toBe(first);

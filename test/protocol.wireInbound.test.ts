@@ -11,16 +11,41 @@ const task: Task = {
   status: {
     state: 'TASK_STATE_INPUT_REQUIRED',
     timestamp: '2026-01-01T00:00:00.000Z',
-    message: { messageId: 'm2', role: 'ROLE_AGENT', taskId: 't1', contextId: 'c1', parts: [{ text: 'Approve?' }], metadata: { k: { v: 1 } }, extensions: ['urn:x'] },
+    message: {
+      messageId: 'm2',
+      role: 'ROLE_AGENT',
+      taskId: 't1',
+      contextId: 'c1',
+      parts: [{ text: 'Approve?' }],
+      metadata: { k: { v: 1 } },
+      extensions: ['urn:x'],
+    },
   },
-  artifacts: [{ artifactId: 'a1', name: 'out', parts: [{ text: 'hi' }, { data: { n: 1 } }, { url: 'https://example.com/f', mediaType: 'text/plain', filename: 'f' }] }],
+  artifacts: [
+    {
+      artifactId: 'a1',
+      name: 'out',
+      parts: [
+        { text: 'hi' },
+        { data: { n: 1 } },
+        { url: 'https://example.com/f', mediaType: 'text/plain', filename: 'f' },
+      ],
+    },
+  ],
   history: [{ messageId: 'm1', role: 'ROLE_USER', taskId: 't1', contextId: 'c1', parts: [{ text: 'go' }] }],
 };
 
 const events: StreamResponse[] = [
   { task },
   { message: task.history[0] },
-  { statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING', timestamp: 'now' }, metadata: { m: true } } },
+  {
+    statusUpdate: {
+      taskId: 't1',
+      contextId: 'c1',
+      status: { state: 'TASK_STATE_WORKING', timestamp: 'now' },
+      metadata: { m: true },
+    },
+  },
   { artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: task.artifacts[0], append: true, lastChunk: false } },
 ];
 
@@ -34,17 +59,50 @@ describe.each<Generation>(['0.3', '1.0'])('round trip through the %s wire', (gen
 
 describe('inbound details', () => {
   it('drops v0.3 `final` and fills absent artifacts/history with empty arrays', () => {
-    const update = streamEventFromWire({ kind: 'status-update', taskId: 't', contextId: 'c', status: { state: 'completed' }, final: true });
-    expect(update).toEqual({ statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp: '' } } });
-    expect(taskFromWire({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } })).toMatchObject({ artifacts: [], history: [] });
+    const update = streamEventFromWire({
+      kind: 'status-update',
+      taskId: 't',
+      contextId: 'c',
+      status: { state: 'completed' },
+      final: true,
+    });
+    expect(update).toEqual({
+      statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp: '' } },
+    });
+    expect(taskFromWire({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } })).toMatchObject({
+      artifacts: [],
+      history: [],
+    });
     expect(taskIdOfEvent(update)).toBe('t');
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['an unknown state', { id: 't', contextId: 'c', status: { state: 'paused' } }, /task\.status\.state "paused" is not a task state/],
+    [
+      'an unknown state',
+      { id: 't', contextId: 'c', status: { state: 'paused' } },
+      /task\.status\.state "paused" is not a task state/,
+    ],
     ['a missing id', { contextId: 'c', status: { state: 'working' } }, /task\.id must be a non-empty string/],
-    ['a bad history message', { id: 't', contextId: 'c', status: { state: 'working' }, history: [{ messageId: 'm', role: 'robot', parts: [] }] }, /task\.history\[0\]: message\.role/],
-    ['a bad artifact part', { id: 't', contextId: 'c', status: { state: 'working' }, artifacts: [{ artifactId: 'a', parts: [{ kind: 'video' }] }] }, /task\.artifacts\[0\]: message\.parts\[0\]/],
+    [
+      'a bad history message',
+      {
+        id: 't',
+        contextId: 'c',
+        status: { state: 'working' },
+        history: [{ messageId: 'm', role: 'robot', parts: [] }],
+      },
+      /task\.history\[0\]: message\.role/,
+    ],
+    [
+      'a bad artifact part',
+      {
+        id: 't',
+        contextId: 'c',
+        status: { state: 'working' },
+        artifacts: [{ artifactId: 'a', parts: [{ kind: 'video' }] }],
+      },
+      /task\.artifacts\[0\]: message\.parts\[0\]/,
+    ],
   ])('a task with %s is refused, naming the field', (_name, raw, message) => {
     expect(() => taskFromWire(raw)).toThrow(message);
   });

@@ -25,7 +25,8 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
   });
   afterEach(async () => {
     if (skipReason) return;
-    for (const proxyName of Object.keys((await call('GET', '/proxies')).json)) await call('DELETE', `/proxies/${proxyName}`);
+    for (const proxyName of Object.keys((await call('GET', '/proxies')).json))
+      await call('DELETE', `/proxies/${proxyName}`);
   });
 
   const error = (reply: ApiReply) => ({ status: reply.status, contentType: reply.contentType, body: reply.text });
@@ -35,23 +36,39 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
       const created = await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address });
       expect(created.status).toBe(201);
       expect(created.contentType).toBe('application/json');
-      expect(created.json).toEqual({ name: 'p', listen: expect.stringMatching(/^127\.0\.0\.1:[1-9]\d*$/), upstream: upstream.address, enabled: true, Logger: {}, toxics: [] });
+      expect(created.json).toEqual({
+        name: 'p',
+        listen: expect.stringMatching(/^127\.0\.0\.1:[1-9]\d*$/),
+        upstream: upstream.address,
+        enabled: true,
+        Logger: {},
+        toxics: [],
+      });
       expect((await call('GET', '/proxies')).json).toEqual({ p: created.json });
       expect((await call('GET', '/proxies/p')).json).toEqual(created.json);
-      expect(error(await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address }))).toEqual({
+      expect(
+        error(await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address })),
+      ).toEqual({
         status: 409,
         contentType: 'text/plain; charset=utf-8',
         body: '{"error":"proxy already exists","status":409}\n',
       });
       const deleted = await call('DELETE', '/proxies/p');
       expect([deleted.status, deleted.text]).toEqual([204, '']);
-      expect(error(await call('GET', '/proxies/p'))).toMatchObject({ status: 404, body: '{"error":"proxy not found","status":404}\n' });
+      expect(error(await call('GET', '/proxies/p'))).toMatchObject({
+        status: 404,
+        body: '{"error":"proxy not found","status":404}\n',
+      });
       expect((await call('DELETE', '/proxies/p')).status).toBe(404);
     });
 
     it('answers 400 for missing fields and unreadable bodies', async () => {
-      expect((await call('POST', '/proxies', { name: 'p' })).text).toBe('{"error":"missing required field: upstream","status":400}\n');
-      expect((await call('POST', '/proxies', { upstream: upstream.address })).text).toBe('{"error":"missing required field: name","status":400}\n');
+      expect((await call('POST', '/proxies', { name: 'p' })).text).toBe(
+        '{"error":"missing required field: upstream","status":400}\n',
+      );
+      expect((await call('POST', '/proxies', { upstream: upstream.address })).text).toBe(
+        '{"error":"missing required field: name","status":400}\n',
+      );
       expect((await call('POST', '/proxies', '')).text).toBe('{"error":"bad request body: EOF","status":400}\n');
       const garbled = await call('POST', '/proxies', '{bad');
       expect(garbled.status).toBe(400);
@@ -65,7 +82,9 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
       await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address });
       const latency = await call('POST', '/proxies/p/toxics', { type: 'latency', attributes: { latency: 100 } });
       expect(latency.status).toBe(200);
-      expect(latency.text).toBe('{"attributes":{"latency":100,"jitter":0},"name":"latency_downstream","type":"latency","stream":"downstream","toxicity":1}');
+      expect(latency.text).toBe(
+        '{"attributes":{"latency":100,"jitter":0},"name":"latency_downstream","type":"latency","stream":"downstream","toxicity":1}',
+      );
       const defaults = {
         bandwidth: { rate: 0 },
         slow_close: { delay: 0 },
@@ -78,21 +97,35 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
         const reply = await call('POST', '/proxies/p/toxics', { type, stream: 'upstream' });
         expect(reply.json).toEqual({ attributes, name: `${type}_upstream`, type, stream: 'upstream', toxicity: 1 });
       }
-      const odd = await call('POST', '/proxies/p/toxics', { type: 'latency', stream: 'UPSTREAM', toxicity: 0.123456789 });
-      expect(odd.text).toBe('{"attributes":{"latency":0,"jitter":0},"name":"latency_UPSTREAM","type":"latency","stream":"UPSTREAM","toxicity":0.12345679}');
+      const odd = await call('POST', '/proxies/p/toxics', {
+        type: 'latency',
+        stream: 'UPSTREAM',
+        toxicity: 0.123456789,
+      });
+      expect(odd.text).toBe(
+        '{"attributes":{"latency":0,"jitter":0},"name":"latency_UPSTREAM","type":"latency","stream":"UPSTREAM","toxicity":0.12345679}',
+      );
       const listed = (await call('GET', '/proxies/p/toxics')).json as { name: string }[];
-      expect(listed.map((t) => t.name)).toEqual([...Object.keys(defaults).map((t) => `${t}_upstream`), 'latency_UPSTREAM', 'latency_downstream']);
+      expect(listed.map((t) => t.name)).toEqual([
+        ...Object.keys(defaults).map((t) => `${t}_upstream`),
+        'latency_UPSTREAM',
+        'latency_downstream',
+      ]);
       expect((await call('GET', '/proxies/p')).json.toxics).toEqual(listed);
     });
 
     it('rejects bad toxics with 409 and 400, in the real server’s order of checks', async () => {
       await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address });
       await call('POST', '/proxies/p/toxics', { type: 'latency' });
-      expect(error(await call('POST', '/proxies/p/toxics', { type: 'latency', attributes: { latency: 'x' } }))).toMatchObject({
+      expect(
+        error(await call('POST', '/proxies/p/toxics', { type: 'latency', attributes: { latency: 'x' } })),
+      ).toMatchObject({
         status: 409,
         body: '{"error":"toxic already exists","status":409}\n',
       });
-      expect((await call('POST', '/proxies/p/toxics', { type: 'nope' })).text).toBe('{"error":"invalid toxic type","status":400}\n');
+      expect((await call('POST', '/proxies/p/toxics', { type: 'nope' })).text).toBe(
+        '{"error":"invalid toxic type","status":400}\n',
+      );
       expect((await call('POST', '/proxies/p/toxics', { type: 'nope', stream: 'sideways' })).text).toBe(
         '{"error":"stream was invalid, can be either upstream or downstream","status":400}\n',
       );
@@ -101,14 +134,18 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
       );
       expect((await call('POST', '/proxies/nope/toxics', { type: 'latency' })).status).toBe(404);
       for (const method of ['GET', 'PATCH', 'DELETE']) {
-        expect((await call(method, '/proxies/p/toxics/nope', method === 'PATCH' ? {} : undefined)).text).toBe('{"error":"toxic not found","status":404}\n');
+        expect((await call(method, '/proxies/p/toxics/nope', method === 'PATCH' ? {} : undefined)).text).toBe(
+          '{"error":"toxic not found","status":404}\n',
+        );
       }
     });
 
     it('PATCH merges toxic attributes and keeps toxicity unless given; DELETE answers 204', async () => {
       await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address });
       await call('POST', '/proxies/p/toxics', { type: 'latency', attributes: { latency: 100 } });
-      expect((await call('PATCH', '/proxies/p/toxics/latency_downstream', { attributes: { jitter: 5 } })).json).toMatchObject({
+      expect(
+        (await call('PATCH', '/proxies/p/toxics/latency_downstream', { attributes: { jitter: 5 } })).json,
+      ).toMatchObject({
         attributes: { latency: 100, jitter: 5 },
         toxicity: 1,
       });
@@ -122,7 +159,8 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
     });
 
     it('PATCH and POST update a proxy: disable keeps the address, a new listen restarts it', async () => {
-      const created = (await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address })).json;
+      const created = (await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address }))
+        .json;
       const disabled = await call('PATCH', '/proxies/p', { enabled: false });
       expect(disabled.json).toEqual({ ...created, enabled: false });
       const moved = await call('POST', '/proxies/p', { listen: '127.0.0.1:0' });
@@ -147,7 +185,10 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
       const a = first.json.proxies[0];
       const again = await call('POST', '/populate', [{ name: 'a', listen: a.listen, upstream: upstream.address }]);
       expect(again.json.proxies).toEqual([a]);
-      const invalid = await call('POST', '/populate', [{ name: 'c', upstream: 'x' }, { name: '', upstream: 'x' }]);
+      const invalid = await call('POST', '/populate', [
+        { name: 'c', upstream: 'x' },
+        { name: '', upstream: 'x' },
+      ]);
       expect([invalid.status, invalid.contentType, invalid.text]).toEqual([
         400,
         'application/json',
@@ -172,7 +213,11 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
       expect(version.status).toBe(200);
       expect(version.contentType).toBe('application/json;charset=utf-8');
       expect(version.json).toEqual({ version: toxiproxy.version });
-      expect(error(await call('GET', '/nothing'))).toEqual({ status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' });
+      expect(error(await call('GET', '/nothing'))).toEqual({
+        status: 404,
+        contentType: 'text/plain; charset=utf-8',
+        body: '404 page not found\n',
+      });
       expect((await call('PUT', '/proxies')).status).toBe(405);
       const browser = await fetch(`${toxiproxy.url}/version`, { headers: { 'User-Agent': 'Mozilla/5.0' } });
       expect([browser.status, await browser.text()]).toEqual([403, 'User agent not allowed\n']);
@@ -183,13 +228,36 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, 
       expect(JSON.parse(await client.getVersion())).toEqual({ version: toxiproxy.version });
       const proxy = await client.createProxy({ name: 'n', listen: '127.0.0.1:0', upstream: upstream.address });
       expect(proxy.listen).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
-      const toxic = await proxy.addToxic({ name: 'slow', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 10, jitter: 1 } });
-      expect(toxic.toJson()).toEqual({ name: 'slow', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 10, jitter: 1 } });
-      const limit = await proxy.addToxic<{ bytes: number }>({ name: 'cap', type: 'limit_data', stream: 'upstream', toxicity: 0.5, attributes: { bytes: 10 } });
+      const toxic = await proxy.addToxic({
+        name: 'slow',
+        type: 'latency',
+        stream: 'downstream',
+        toxicity: 1,
+        attributes: { latency: 10, jitter: 1 },
+      });
+      expect(toxic.toJson()).toEqual({
+        name: 'slow',
+        type: 'latency',
+        stream: 'downstream',
+        toxicity: 1,
+        attributes: { latency: 10, jitter: 1 },
+      });
+      const limit = await proxy.addToxic<{ bytes: number }>({
+        name: 'cap',
+        type: 'limit_data',
+        stream: 'upstream',
+        toxicity: 0.5,
+        attributes: { bytes: 10 },
+      });
       expect(limit.attributes).toEqual({ bytes: 10 });
       expect((await proxy.getToxic('slow')).attributes).toEqual({ latency: 10, jitter: 1 });
-      expect((await toxic.update({ ...toxic.toJson(), attributes: { latency: 20, jitter: 0 } })).attributes).toEqual({ latency: 20, jitter: 0 });
-      expect((await proxy.update({ enabled: false, listen: proxy.listen, upstream: proxy.upstream })).enabled).toBe(false);
+      expect((await toxic.update({ ...toxic.toJson(), attributes: { latency: 20, jitter: 0 } })).attributes).toEqual({
+        latency: 20,
+        jitter: 0,
+      });
+      expect((await proxy.update({ enabled: false, listen: proxy.listen, upstream: proxy.upstream })).enabled).toBe(
+        false,
+      );
       expect(Object.keys(await client.getAll())).toEqual(['n']);
       const populated = await client.populate([{ name: 'm', listen: '127.0.0.1:0', upstream: upstream.address }]);
       expect(populated.m?.enabled).toBe(true);
@@ -219,7 +287,14 @@ describe.skipIf(backendCases().some((c) => c.skipReason))('embedded vs real: req
       ['POST', '/proxies/a/toxics', { type: 'latency', attributes: { latency: 1, jitter: null } }],
       ['PATCH', '/proxies/a/toxics/t', { attributes: { timeout: 7 }, toxicity: 0.25 }],
       ['GET', '/proxies/a'],
-      ['POST', '/populate', [{ name: 'a', listen: '127.0.0.1:0', upstream: upstream.address }, { name: 'c', upstream: upstream.address, listen: '127.0.0.1:0' }]],
+      [
+        'POST',
+        '/populate',
+        [
+          { name: 'a', listen: '127.0.0.1:0', upstream: upstream.address },
+          { name: 'c', upstream: upstream.address, listen: '127.0.0.1:0' },
+        ],
+      ],
       ['POST', '/populate', { name: 'x' }],
       ['POST', '/populate', null],
       ['GET', '/proxies'],

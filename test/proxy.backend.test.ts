@@ -37,7 +37,10 @@ beforeAll(async () => {
   } else {
     // Same flags as toxiproxy-server (-host H -port P), served by the embedded proxy.
     serverBinary = join(scratch, 'toxiproxy-server');
-    writeFileSync(serverBinary, `#!/bin/sh\nexec "${process.execPath}" "${repoRoot}bin/a2a-rig.js" proxy --host "$2" --api-port "$4"\n`);
+    writeFileSync(
+      serverBinary,
+      `#!/bin/sh\nexec "${process.execPath}" "${repoRoot}bin/a2a-rig.js" proxy --host "$2" --api-port "$4"\n`,
+    );
     chmodSync(serverBinary, 0o755);
   }
   // A port below the ephemeral range: a released listen(0) port can become the connecting socket's
@@ -60,7 +63,10 @@ describe('auto selection', () => {
   it('uses an external Toxiproxy when TOXIPROXY_URL answers', async () => {
     const external = await startEmbeddedToxiproxy();
     try {
-      const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: external.url, TOXIPROXY_SERVER: serverBinary } });
+      const backend = await openFaultBackend(
+        { kind: 'auto' },
+        { env: { TOXIPROXY_URL: external.url, TOXIPROXY_SERVER: serverBinary } },
+      );
       expect([backend.kind, backend.url, backend.version]).toEqual(['external', external.url, external.version]);
       await backend.close();
       expect((await fetch(`${external.url}/version`)).ok).toBe(true); // not ours to stop
@@ -70,7 +76,10 @@ describe('auto selection', () => {
   });
 
   it('spawns TOXIPROXY_SERVER when no external one answers, and reaps it on close', async () => {
-    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: serverBinary } });
+    const backend = await openFaultBackend(
+      { kind: 'auto' },
+      { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: serverBinary } },
+    );
     try {
       expect(backend.kind).toBe('spawned');
       expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -96,7 +105,10 @@ describe('auto selection', () => {
 
   it('passes over a binary that exits at once, without waiting out the readiness bound', async () => {
     const started = performance.now();
-    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: '/bin/false' } });
+    const backend = await openFaultBackend(
+      { kind: 'auto' },
+      { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: '/bin/false' } },
+    );
     await backend.close();
     expect(backend.kind).toBe('embedded');
     expect(backend.passedOver[1]).toMatch(/^\/bin\/false did not answer/);
@@ -104,10 +116,16 @@ describe('auto selection', () => {
   });
 
   it('falls back to the embedded proxy and records why', async () => {
-    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, PATH: join(scratch, 'nowhere') } });
+    const backend = await openFaultBackend(
+      { kind: 'auto' },
+      { env: { TOXIPROXY_URL: closedUrl, PATH: join(scratch, 'nowhere') } },
+    );
     try {
       expect([backend.kind, backend.detail]).toEqual(['embedded', 'in-process']);
-      expect(backend.passedOver).toEqual([expect.stringContaining('ECONNREFUSED'), expect.stringContaining('no toxiproxy-server is on PATH')]);
+      expect(backend.passedOver).toEqual([
+        expect.stringContaining('ECONNREFUSED'),
+        expect.stringContaining('no toxiproxy-server is on PATH'),
+      ]);
     } finally {
       await backend.close();
     }
@@ -125,13 +143,21 @@ describe('auto and a Toxiproxy nobody named', () => {
     await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
     const strangerUrl = `http://127.0.0.1:${(stranger.address() as { port: number }).port}`;
     try {
-      const backend = await openFaultBackend({ kind: 'auto' }, { env: { PATH: join(scratch, 'nowhere') }, defaultUrl: strangerUrl });
+      const backend = await openFaultBackend(
+        { kind: 'auto' },
+        { env: { PATH: join(scratch, 'nowhere') }, defaultUrl: strangerUrl },
+      );
       await backend.close();
       expect(backend.kind).toBe('embedded');
       expect(requests).toEqual([]);
-      expect(backend.passedOver[0]).toBe(`no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${strangerUrl} is used only as --toxiproxy ${strangerUrl} or TOXIPROXY_URL=${strangerUrl})`);
+      expect(backend.passedOver[0]).toBe(
+        `no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${strangerUrl} is used only as --toxiproxy ${strangerUrl} or TOXIPROXY_URL=${strangerUrl})`,
+      );
 
-      const named = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: strangerUrl, PATH: join(scratch, 'nowhere') }, defaultUrl: strangerUrl });
+      const named = await openFaultBackend(
+        { kind: 'auto' },
+        { env: { TOXIPROXY_URL: strangerUrl, PATH: join(scratch, 'nowhere') }, defaultUrl: strangerUrl },
+      );
       await named.close();
       expect([named.kind, named.url]).toEqual(['external', strangerUrl]);
     } finally {
@@ -140,7 +166,10 @@ describe('auto and a Toxiproxy nobody named', () => {
   });
 
   it('spawns a binary before anything else when TOXIPROXY_URL is unset', async () => {
-    const backend = await openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_SERVER: serverBinary }, defaultUrl: closedUrl });
+    const backend = await openFaultBackend(
+      { kind: 'auto' },
+      { env: { TOXIPROXY_SERVER: serverBinary }, defaultUrl: closedUrl },
+    );
     try {
       expect(backend.kind).toBe('spawned');
       expect(backend.passedOver).toEqual([expect.stringContaining('TOXIPROXY_URL is unset')]);
@@ -161,7 +190,6 @@ describe('explicit choices', () => {
     }
   });
 
-
   it('embedded starts in-process on loopback', async () => {
     const backend = await openFaultBackend({ kind: 'embedded' });
     expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -177,16 +205,22 @@ describe('explicit choices', () => {
   it('a TOXIPROXY_SERVER that is not executable is a user error', async () => {
     const notExecutable = join(scratch, 'not-executable');
     writeFileSync(notExecutable, 'x');
-    await expect(openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: notExecutable } })).rejects.toThrow(UserError);
+    await expect(
+      openFaultBackend({ kind: 'auto' }, { env: { TOXIPROXY_URL: closedUrl, TOXIPROXY_SERVER: notExecutable } }),
+    ).rejects.toThrow(UserError);
   });
 });
 
 describe('reaping', () => {
   it('a spawned server dies with its owner, even when the owner is SIGKILLed', async () => {
-    const owner = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/support/spawnedBackendOwner.ts'), serverBinary], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const owner = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'test/support/spawnedBackendOwner.ts'), serverBinary],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const line = await Promise.race([
         new Promise<string>((resolve) => createInterface({ input: owner.stdout }).once('line', resolve)),

@@ -14,11 +14,16 @@ afterEach(() => {
 });
 
 function run(args: string[]): { child: ChildProcess; exited: Promise<{ code: number | null; stderr: string }> } {
-  const child = spawn(process.execPath, [`${repoRoot}bin/a2a-rig.js`, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [`${repoRoot}bin/a2a-rig.js`, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (part: Buffer) => (stderr += part.toString('utf8')));
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stderr })),
+  );
   return { child, exited };
 }
 
@@ -34,7 +39,11 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 describe('a2a-rig proxy', () => {
   it('prints where its API is, serves Toxiproxy clients, and exits 0 on SIGTERM', async () => {
     const { child, exited } = run(['proxy', '--api-port', '0']);
-    const line = await within(new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)), 15_000, 'the JSON line');
+    const line = await within(
+      new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
+      15_000,
+      'the JSON line',
+    );
     const announced = JSON.parse(line) as { api: string; pid: number };
     expect(announced).toMatchObject({ api: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), pid: child.pid });
 
@@ -42,7 +51,13 @@ describe('a2a-rig proxy', () => {
     try {
       const client = new Toxiproxy(announced.api);
       const proxy = await client.createProxy({ name: 'echo', listen: '127.0.0.1:0', upstream: upstream.address });
-      await proxy.addToxic({ name: 'cap', type: 'limit_data', stream: 'downstream', toxicity: 1, attributes: { bytes: 3 } });
+      await proxy.addToxic({
+        name: 'cap',
+        type: 'limit_data',
+        stream: 'downstream',
+        toxicity: 1,
+        attributes: { bytes: 3 },
+      });
       const socket = await connectRecorded(proxy.listen);
       socket.socket.write('hello');
       await socket.untilFinished();
@@ -62,7 +77,9 @@ describe('a2a-rig proxy', () => {
     try {
       const busy = await within(run(['proxy', '--api-port', String(taken.port)]).exited, 15_000, 'exit');
       expect(busy.code).toBe(2);
-      expect(busy.stderr).toMatch(/^a2a-rig: cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); pick another --host\/--api-port\n$/);
+      expect(busy.stderr).toMatch(
+        /^a2a-rig: cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); pick another --host\/--api-port\n$/,
+      );
     } finally {
       await taken.close();
     }

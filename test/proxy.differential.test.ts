@@ -6,7 +6,12 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, callApi, type ToxiproxyUnderTest } from './support/proxyBackends.ts';
 import { freePort } from './support/localHost.ts';
-import { connectRecorded, startRecordingServer, type RecordedSocket, type RecordingServer } from './support/tcpPeers.ts';
+import {
+  connectRecorded,
+  startRecordingServer,
+  type RecordedSocket,
+  type RecordingServer,
+} from './support/tcpPeers.ts';
 
 // Upper slack for anything timed: scheduling on a busy CI box, never a correctness margin.
 const SLACK_MS = 400;
@@ -33,9 +38,16 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
   }
 
   /** A fresh proxy in front of `server`; returns the address clients connect to. */
-  async function proxyTo(server: Pick<RecordingServer, 'address'>, toxics: object[] = []): Promise<{ name: string; listen: string }> {
+  async function proxyTo(
+    server: Pick<RecordingServer, 'address'>,
+    toxics: object[] = [],
+  ): Promise<{ name: string; listen: string }> {
     const proxyName = `${name}_${++proxyCount}`;
-    const created = await callApi(toxiproxy.url, 'POST', '/proxies', { name: proxyName, listen: '127.0.0.1:0', upstream: server.address });
+    const created = await callApi(toxiproxy.url, 'POST', '/proxies', {
+      name: proxyName,
+      listen: '127.0.0.1:0',
+      upstream: server.address,
+    });
     expect(created.status).toBe(201);
     cleanups.push(async () => void (await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxyName}`)));
     for (const toxic of toxics) await addToxic(proxyName, toxic);
@@ -76,13 +88,17 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       const plain = await client((await proxyTo(await upstream())).listen);
       expect(await echoRoundTrip(plain)).toBeLessThan(150);
 
-      const down = await client((await proxyTo(await upstream(), [{ type: 'latency', attributes: { latency: 200 } }])).listen);
+      const down = await client(
+        (await proxyTo(await upstream(), [{ type: 'latency', attributes: { latency: 200 } }])).listen,
+      );
       const downRtt = await echoRoundTrip(down);
       expect(downRtt).toBeGreaterThanOrEqual(195);
       expect(downRtt).toBeLessThan(200 + SLACK_MS);
 
       const server = await upstream();
-      const up = await client((await proxyTo(server, [{ type: 'latency', stream: 'upstream', attributes: { latency: 200 } }])).listen);
+      const up = await client(
+        (await proxyTo(server, [{ type: 'latency', stream: 'upstream', attributes: { latency: 200 } }])).listen,
+      );
       const sentAt = performance.now();
       up.socket.write('ping');
       const peer = await server.peer(0);
@@ -101,7 +117,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
     });
 
     it('jitter keeps each delay within latency ± jitter', async () => {
-      const socket = await client((await proxyTo(await upstream(), [{ type: 'latency', attributes: { latency: 100, jitter: 60 } }])).listen);
+      const socket = await client(
+        (await proxyTo(await upstream(), [{ type: 'latency', attributes: { latency: 100, jitter: 60 } }])).listen,
+      );
       for (let i = 0; i < 5; i++) {
         const rtt = await echoRoundTrip(socket, `m${i}`);
         expect(rtt).toBeGreaterThanOrEqual(38);
@@ -113,7 +131,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       const bytes = 150_000;
       const rateKBps = 150;
       const server = await upstream((peer) => peer.socket.end(randomBytes(bytes)));
-      const socket = await client((await proxyTo(server, [{ type: 'bandwidth', attributes: { rate: rateKBps } }])).listen);
+      const socket = await client(
+        (await proxyTo(server, [{ type: 'bandwidth', attributes: { rate: rateKBps } }])).listen,
+      );
       await socket.untilBytes(bytes, 10_000);
       // From the first byte to the last, so connection set-up on a busy box does not count.
       const first = socket.reads[0]!;
@@ -125,7 +145,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
 
     it('limit_data lets exactly N bytes through downstream, then closes', async () => {
       const server = await upstream((peer) => peer.socket.write(randomBytes(5_000)));
-      const socket = await client((await proxyTo(server, [{ type: 'limit_data', attributes: { bytes: 1_000 } }])).listen);
+      const socket = await client(
+        (await proxyTo(server, [{ type: 'limit_data', attributes: { bytes: 1_000 } }])).listen,
+      );
       await socket.untilFinished();
       expect(socket.endedAt).not.toBeNull();
       expect(socket.received.length).toBe(1_000);
@@ -133,7 +155,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
 
     it('limit_data lets exactly N bytes through upstream, then closes', async () => {
       const server = await upstream(() => {});
-      const socket = await client((await proxyTo(server, [{ type: 'limit_data', stream: 'upstream', attributes: { bytes: 777 } }])).listen);
+      const socket = await client(
+        (await proxyTo(server, [{ type: 'limit_data', stream: 'upstream', attributes: { bytes: 777 } }])).listen,
+      );
       socket.socket.write(randomBytes(5_000));
       const peer = await server.peer(0);
       await peer.untilFinished();
@@ -142,7 +166,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
     });
 
     it('reset_peer surfaces ECONNRESET after its timeout', async () => {
-      const socket = await client((await proxyTo(await upstream(), [{ type: 'reset_peer', attributes: { timeout: 300 } }])).listen);
+      const socket = await client(
+        (await proxyTo(await upstream(), [{ type: 'reset_peer', attributes: { timeout: 300 } }])).listen,
+      );
       const sentAt = performance.now();
       socket.socket.write('ping');
       await socket.untilFinished();
@@ -154,7 +180,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
 
     it('reset_peer upstream resets both the upstream and the client', async () => {
       const server = await upstream();
-      const socket = await client((await proxyTo(server, [{ type: 'reset_peer', stream: 'upstream', attributes: { timeout: 0 } }])).listen);
+      const socket = await client(
+        (await proxyTo(server, [{ type: 'reset_peer', stream: 'upstream', attributes: { timeout: 0 } }])).listen,
+      );
       socket.socket.write('ping');
       const peer = await server.peer(0);
       await peer.untilFinished();
@@ -165,7 +193,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
     });
 
     it('timeout swallows data and closes once idle for its time', async () => {
-      const socket = await client((await proxyTo(await upstream(), [{ type: 'timeout', attributes: { timeout: 400 } }])).listen);
+      const socket = await client(
+        (await proxyTo(await upstream(), [{ type: 'timeout', attributes: { timeout: 400 } }])).listen,
+      );
       socket.socket.write('ping');
       await socket.untilFinished();
       expect(socket.received.length).toBe(0);
@@ -179,7 +209,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       socket.socket.write('ping');
       await expect(socket.untilFinished(700)).rejects.toThrow(/timed out/);
       expect(socket.received.length).toBe(0);
-      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/timeout_downstream`)).status).toBe(204);
+      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/timeout_downstream`)).status).toBe(
+        204,
+      );
       await socket.untilFinished();
       expect(socket.received.length).toBe(0);
     });
@@ -188,7 +220,11 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       const payload = randomBytes(1_000);
       const server = await upstream((peer) => peer.socket.write(payload));
       const socket = await client(
-        (await proxyTo(server, [{ type: 'slicer', attributes: { average_size: 100, size_variation: 0, delay: 20_000 } }])).listen,
+        (
+          await proxyTo(server, [
+            { type: 'slicer', attributes: { average_size: 100, size_variation: 0, delay: 20_000 } },
+          ])
+        ).listen,
       );
       await socket.untilBytes(payload.length);
       expect(socket.received.equals(payload)).toBe(true);
@@ -208,7 +244,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
 
     it('slow_close upstream delays the close towards the upstream', async () => {
       const server = await upstream(() => {});
-      const socket = await client((await proxyTo(server, [{ type: 'slow_close', stream: 'upstream', attributes: { delay: 300 } }])).listen);
+      const socket = await client(
+        (await proxyTo(server, [{ type: 'slow_close', stream: 'upstream', attributes: { delay: 300 } }])).listen,
+      );
       const endedAt = performance.now();
       socket.socket.end('abc');
       const peer = await server.peer(0);
@@ -250,7 +288,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       expect(await echoRoundTrip(socket, 'a')).toBeLessThan(150);
       await addToxic(proxy.name, { type: 'latency', attributes: { latency: 250 } });
       expect(await echoRoundTrip(socket, 'b')).toBeGreaterThanOrEqual(245);
-      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/latency_downstream`)).status).toBe(204);
+      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/latency_downstream`)).status).toBe(
+        204,
+      );
       expect(await echoRoundTrip(socket, 'c')).toBeLessThan(150);
     });
 
@@ -262,8 +302,12 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       const socket = await client(proxy.listen);
       socket.socket.write(randomBytes(600));
       await socket.untilBytes(600);
-      await callApi(toxiproxy.url, 'PATCH', `/proxies/${proxy.name}/toxics/latency_downstream`, { attributes: { latency: 300 } });
-      await callApi(toxiproxy.url, 'PATCH', `/proxies/${proxy.name}/toxics/limit_data_downstream`, { attributes: { bytes: 800 } });
+      await callApi(toxiproxy.url, 'PATCH', `/proxies/${proxy.name}/toxics/latency_downstream`, {
+        attributes: { latency: 300 },
+      });
+      await callApi(toxiproxy.url, 'PATCH', `/proxies/${proxy.name}/toxics/limit_data_downstream`, {
+        attributes: { bytes: 800 },
+      });
       const sentAt = performance.now();
       socket.socket.write(randomBytes(600));
       await socket.untilFinished();
@@ -279,7 +323,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       const proxy = await proxyTo(server, [{ type: 'latency', attributes: { latency: 2_000 } }]);
       const socket = await client(proxy.listen);
       await inProxy; // handed to the kernel, so on its way into the proxy's latency queue
-      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/latency_downstream`)).status).toBe(204);
+      expect((await callApi(toxiproxy.url, 'DELETE', `/proxies/${proxy.name}/toxics/latency_downstream`)).status).toBe(
+        204,
+      );
       await socket.untilBytes(payload.length, 1_500);
       expect(socket.received.equals(payload)).toBe(true);
     });
@@ -304,7 +350,9 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
 
     it('timeout upstream swallows requests and closes both sides', async () => {
       const server = await upstream();
-      const socket = await client((await proxyTo(server, [{ type: 'timeout', stream: 'upstream', attributes: { timeout: 300 } }])).listen);
+      const socket = await client(
+        (await proxyTo(server, [{ type: 'timeout', stream: 'upstream', attributes: { timeout: 300 } }])).listen,
+      );
       socket.socket.write('hi');
       const peer = await server.peer(0);
       await socket.untilFinished();

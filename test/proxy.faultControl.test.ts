@@ -19,7 +19,14 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
     if (skipReason) return;
     toxiproxy = await start();
     upstream = await startRecordingServer();
-    faults = FaultControl.over({ kind: name === 'real' ? 'spawned' : 'embedded', url: toxiproxy.url, version: toxiproxy.version, detail: name, passedOver: [], close: () => toxiproxy.close() });
+    faults = FaultControl.over({
+      kind: name === 'real' ? 'spawned' : 'embedded',
+      url: toxiproxy.url,
+      version: toxiproxy.version,
+      detail: name,
+      passedOver: [],
+      close: () => toxiproxy.close(),
+    });
   });
   afterAll(async () => {
     await upstream?.close();
@@ -28,12 +35,21 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
 
   describe.skipIf(skipReason !== undefined)('', () => {
     it('records which backend it drives', () => {
-      expect(faults.record).toMatchObject({ kind: name === 'real' ? 'spawned' : 'embedded', version: toxiproxy.version, url: toxiproxy.url });
+      expect(faults.record).toMatchObject({
+        kind: name === 'real' ? 'spawned' : 'embedded',
+        version: toxiproxy.version,
+        url: toxiproxy.url,
+      });
     });
 
     it('puts a proxy in front of an upstream, adds, updates and removes toxics', async () => {
       const proxy = await faults.createProxy('svc', upstream.address);
-      expect(proxy).toEqual({ name: 'svc', listen: expect.stringMatching(/^127\.0\.0\.1:[1-9]\d*$/), upstream: upstream.address, enabled: true });
+      expect(proxy).toEqual({
+        name: 'svc',
+        listen: expect.stringMatching(/^127\.0\.0\.1:[1-9]\d*$/),
+        upstream: upstream.address,
+        enabled: true,
+      });
       expect(await faults.addToxic('svc', { type: 'latency', attributes: { latency: 50 } })).toEqual({
         name: 'latency_downstream',
         type: 'latency',
@@ -41,15 +57,27 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
         toxicity: 1,
         attributes: { latency: 50, jitter: 0 },
       });
-      expect(await faults.addToxic('svc', { type: 'limit_data', stream: 'upstream', toxicity: 0.5, attributes: { bytes: 100 } })).toMatchObject({
+      expect(
+        await faults.addToxic('svc', {
+          type: 'limit_data',
+          stream: 'upstream',
+          toxicity: 0.5,
+          attributes: { bytes: 100 },
+        }),
+      ).toMatchObject({
         name: 'limit_data_upstream',
         toxicity: 0.5,
         attributes: { bytes: 100 },
       });
       await faults.addToxic('svc', { type: 'reset_peer', name: 'rst', attributes: { timeout: 5 } });
-      expect(await faults.updateToxic('svc', 'latency_downstream', { attributes: { jitter: 10 } })).toMatchObject({ attributes: { latency: 50, jitter: 10 } });
+      expect(await faults.updateToxic('svc', 'latency_downstream', { attributes: { jitter: 10 } })).toMatchObject({
+        attributes: { latency: 50, jitter: 10 },
+      });
       await faults.removeToxic('svc', 'rst');
-      expect((await faults.getProxy('svc')).toxics.map((t) => t.name)).toEqual(['limit_data_upstream', 'latency_downstream']);
+      expect((await faults.getProxy('svc')).toxics.map((t) => t.name)).toEqual([
+        'limit_data_upstream',
+        'latency_downstream',
+      ]);
       await faults.reset();
       expect((await faults.getProxy('svc')).toxics).toEqual([]);
     });
@@ -63,15 +91,37 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
     });
 
     it('says which operation failed', async () => {
-      await expect(faults.addToxic('missing', { type: 'timeout', attributes: { timeout: 1 } })).rejects.toThrow(FaultControlError);
+      await expect(faults.addToxic('missing', { type: 'timeout', attributes: { timeout: 1 } })).rejects.toThrow(
+        FaultControlError,
+      );
       await expect(faults.createProxy('svc', upstream.address)).rejects.toThrow(/^create proxy svc: .*409/);
     });
 
-    it('reset() cleans the proxies it created and leaves everyone else\'s as they were', async () => {
-      await callApi(toxiproxy.url, 'POST', '/proxies', { name: 'stranger', listen: '127.0.0.1:0', upstream: upstream.address });
-      await callApi(toxiproxy.url, 'POST', '/proxies/stranger/toxics', { name: 'theirs', type: 'latency', attributes: { latency: 500 } });
-      await callApi(toxiproxy.url, 'POST', '/proxies', { name: 'stranger-off', listen: '127.0.0.1:0', upstream: upstream.address, enabled: false });
-      const own = FaultControl.over({ kind: 'external', url: toxiproxy.url, version: toxiproxy.version, detail: '', passedOver: [], close: async () => {} });
+    it("reset() cleans the proxies it created and leaves everyone else's as they were", async () => {
+      await callApi(toxiproxy.url, 'POST', '/proxies', {
+        name: 'stranger',
+        listen: '127.0.0.1:0',
+        upstream: upstream.address,
+      });
+      await callApi(toxiproxy.url, 'POST', '/proxies/stranger/toxics', {
+        name: 'theirs',
+        type: 'latency',
+        attributes: { latency: 500 },
+      });
+      await callApi(toxiproxy.url, 'POST', '/proxies', {
+        name: 'stranger-off',
+        listen: '127.0.0.1:0',
+        upstream: upstream.address,
+        enabled: false,
+      });
+      const own = FaultControl.over({
+        kind: 'external',
+        url: toxiproxy.url,
+        version: toxiproxy.version,
+        detail: '',
+        passedOver: [],
+        close: async () => {},
+      });
       try {
         await own.createProxy('own', upstream.address);
         await own.addToxic('own', { type: 'latency', attributes: { latency: 50 } });
@@ -88,9 +138,20 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
       }
     });
 
-    it('a taken name is a ProxyExistsError, and createUniqueProxy steps around it without touching the owner\'s proxy', async () => {
-      await callApi(toxiproxy.url, 'POST', '/proxies', { name: 'a2a-rig-taken', listen: '127.0.0.1:0', upstream: upstream.address });
-      const own = FaultControl.over({ kind: 'external', url: toxiproxy.url, version: toxiproxy.version, detail: '', passedOver: [], close: async () => {} });
+    it("a taken name is a ProxyExistsError, and createUniqueProxy steps around it without touching the owner's proxy", async () => {
+      await callApi(toxiproxy.url, 'POST', '/proxies', {
+        name: 'a2a-rig-taken',
+        listen: '127.0.0.1:0',
+        upstream: upstream.address,
+      });
+      const own = FaultControl.over({
+        kind: 'external',
+        url: toxiproxy.url,
+        version: toxiproxy.version,
+        detail: '',
+        passedOver: [],
+        close: async () => {},
+      });
       try {
         await expect(own.createProxy('a2a-rig-taken', upstream.address)).rejects.toThrow(ProxyExistsError);
         const proxy = await own.createUniqueProxy('a2a-rig-taken', upstream.address);
@@ -105,8 +166,19 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
     });
 
     it('close() deletes the proxies it created and nothing else', async () => {
-      await callApi(toxiproxy.url, 'POST', '/proxies', { name: 'someone-elses', listen: '127.0.0.1:0', upstream: upstream.address });
-      const own = FaultControl.over({ kind: 'external', url: toxiproxy.url, version: toxiproxy.version, detail: '', passedOver: [], close: async () => {} });
+      await callApi(toxiproxy.url, 'POST', '/proxies', {
+        name: 'someone-elses',
+        listen: '127.0.0.1:0',
+        upstream: upstream.address,
+      });
+      const own = FaultControl.over({
+        kind: 'external',
+        url: toxiproxy.url,
+        version: toxiproxy.version,
+        detail: '',
+        passedOver: [],
+        close: async () => {},
+      });
       await own.createProxy('mine', upstream.address);
       await own.close();
       const names = Object.keys((await callApi(toxiproxy.url, 'GET', '/proxies')).json);
@@ -119,7 +191,11 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
 describe('FaultControl.open', () => {
   it('opens the embedded backend on request and stops it on close', async () => {
     const faults = await FaultControl.open({ kind: 'embedded' });
-    expect(faults.record).toMatchObject({ kind: 'embedded', detail: 'in-process', version: expect.stringContaining('a2a-rig') });
+    expect(faults.record).toMatchObject({
+      kind: 'embedded',
+      detail: 'in-process',
+      version: expect.stringContaining('a2a-rig'),
+    });
     const { url } = faults.record;
     await faults.close();
     await expect(fetch(`${url}/version`)).rejects.toThrow();
@@ -139,11 +215,20 @@ describe('FaultControl against a server that refuses every name', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const faults = FaultControl.over({ kind: 'external', url, version: '2.12.0', detail: url, passedOver: [], close: async () => {} });
+    const faults = FaultControl.over({
+      kind: 'external',
+      url,
+      version: '2.12.0',
+      detail: url,
+      passedOver: [],
+      close: async () => {},
+    });
     try {
       const refused = faults.createUniqueProxy('a2a-rig-x', '127.0.0.1:9');
       await expect(refused).rejects.toThrow(UserError);
-      await expect(refused).rejects.toThrow(new RegExp(`^Toxiproxy at ${url} refused every proxy name tried \\(a2a-rig-x, a2a-rig-x-[0-9a-f]{6},`));
+      await expect(refused).rejects.toThrow(
+        new RegExp(`^Toxiproxy at ${url} refused every proxy name tried \\(a2a-rig-x, a2a-rig-x-[0-9a-f]{6},`),
+      );
       expect(posts).toHaveLength(4);
       expect(new Set(posts).size).toBe(4);
     } finally {
@@ -158,7 +243,14 @@ describe('FaultControl.close', () => {
     const server = await startEmbeddedToxiproxy();
     const upstream = await startRecordingServer();
     let backendCloses = 0;
-    const faults = FaultControl.over({ kind: 'embedded', url: server.url, version: server.version, detail: 'in-process', passedOver: [], close: async () => void backendCloses++ });
+    const faults = FaultControl.over({
+      kind: 'embedded',
+      url: server.url,
+      version: server.version,
+      detail: 'in-process',
+      passedOver: [],
+      close: async () => void backendCloses++,
+    });
     try {
       await faults.createProxy('once', upstream.address);
       await Promise.all([faults.close(), faults.close()]);

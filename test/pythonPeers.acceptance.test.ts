@@ -44,7 +44,8 @@ const WIRES: Record<PeerSdk, Wire> = {
     data: (data) => ({ data }),
     task: (result) => result.task,
     state: { input: 'TASK_STATE_INPUT_REQUIRED', completed: 'TASK_STATE_COMPLETED', failed: 'TASK_STATE_FAILED' },
-    event: (r) => (r.task ? ['task', r.task] : r.statusUpdate ? ['status', r.statusUpdate] : ['artifact', r.artifactUpdate]),
+    event: (r) =>
+      r.task ? ['task', r.task] : r.statusUpdate ? ['status', r.statusUpdate] : ['artifact', r.artifactUpdate],
     partData: (p) => p.data,
   },
   '0.3.26': {
@@ -80,7 +81,10 @@ async function streamEvents(url: string, w: Wire, params: unknown, headers: Reco
     signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
-  return text.split('\n').filter((l) => l.startsWith('data:')).map((l) => w.event(JSON.parse(l.slice(5)).result));
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => w.event(JSON.parse(l.slice(5)).result));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -99,7 +103,11 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     });
 
     /** Creates a task with these criteria (and script, metadata, headers); the raw reply. */
-    const create = (p: PythonPeer, criteria: unknown, opts: { script?: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> } = {}) => {
+    const create = (
+      p: PythonPeer,
+      criteria: unknown,
+      opts: { script?: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    ) => {
       const parts = [w.text('produce the report'), ...(opts.script ? [w.data({ 'a2a-rig/script': opts.script })] : [])];
       const metadata = { ...(criteria === undefined ? {} : { [CRITERIA]: criteria }), ...opts.meta };
       return rpc(p.url, w.send, { message: w.message(parts, { metadata }) }, opts.headers ?? activate);
@@ -109,16 +117,36 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(r.body.error, JSON.stringify(r.body.error)).toBeUndefined();
       return w.task(r.body.result);
     };
-    const decide = (p: PythonPeer, task: any, decision: unknown, opts: { text?: string; headers?: Record<string, string> } = {}) =>
-      rpc(p.url, w.send, {
-        message: w.message([w.text(opts.text ?? 'decision')], { taskId: task.id, contextId: task.contextId, metadata: { [DECISION]: decision } }),
-      }, opts.headers ?? activate);
+    const decide = (
+      p: PythonPeer,
+      task: any,
+      decision: unknown,
+      opts: { text?: string; headers?: Record<string, string> } = {},
+    ) =>
+      rpc(
+        p.url,
+        w.send,
+        {
+          message: w.message([w.text(opts.text ?? 'decision')], {
+            taskId: task.id,
+            contextId: task.contextId,
+            metadata: { [DECISION]: decision },
+          }),
+        },
+        opts.headers ?? activate,
+      );
     const getTask = async (p: PythonPeer, id: string) => (await rpc(p.url, w.get, { id })).body.result;
     const isPending = (t: any) => t.status.state === w.state.input && t.status.message?.metadata?.[PENDING] === true;
     const restart = async (p: PythonPeer) => {
       await promisify(execFile)('sh', ['-c', p.restartCmd], { timeout: 10_000 });
       for (let i = 0; i < 300; i++) {
-        if (await fetch(new URL('/.well-known/agent-card.json', p.url)).then((r) => r.ok, () => false)) return;
+        if (
+          await fetch(new URL('/.well-known/agent-card.json', p.url)).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         await sleep(50);
       }
     };
@@ -131,13 +159,22 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       }
       return t;
     };
-    const ATTEMPTS = { attempts: [[{ artifact: { name: 'report', data: { score: 1 } } }], [{ artifact: { name: 'report', data: { score: 9 } } }]] };
+    const ATTEMPTS = {
+      attempts: [
+        [{ artifact: { name: 'report', data: { score: 1 } } }],
+        [{ artifact: { name: 'report', data: { score: 9 } } }],
+      ],
+    };
 
     it('declares the extension: required false, evaluators, supportsArtifactSchema, maxRejectionsCap', async () => {
       const card = (await (await fetch(new URL('/.well-known/agent-card.json', peer.url))).json()) as any;
       const ext = card.capabilities.extensions.find((e: any) => e.uri === ACC);
       expect(ext.required ?? false).toBe(false);
-      expect(ext.params).toEqual({ evaluators: ['client', 'agent', 'human'], supportsArtifactSchema: true, maxRejectionsCap: 10 });
+      expect(ext.params).toEqual({
+        evaluators: ['client', 'agent', 'human'],
+        supportsArtifactSchema: true,
+        maxRejectionsCap: 10,
+      });
     });
 
     it('without activation: criteria ignored, no echo, no pending flag, no artifacts', async () => {
@@ -166,7 +203,11 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const ok = await decide(peer, t, { action: 'accept' });
       expect(w.task(ok.body.result).status.state).toBe(w.state.completed);
       const again = await decide(peer, t, { action: 'accept' });
-      expect(again.body.error).toMatchObject({ code: -32042, message: 'acceptance_decision_conflict', data: { extension: ACC } });
+      expect(again.body.error).toMatchObject({
+        code: -32042,
+        message: 'acceptance_decision_conflict',
+        data: { extension: ACC },
+      });
     });
 
     it('reject with retry: feedback verbatim in history, same task and context, a new attempt, pending again', async () => {
@@ -180,7 +221,12 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(again.history.some((m: any) => m.parts.some((p: any) => p.text === feedback))).toBe(true);
       expect(again.artifacts.map((a: any) => w.partData(a.parts[0]))).toEqual([{ score: 1 }, { score: 9 }]);
       // a message that is not a decision leaves it pending
-      const plain = await rpc(peer.url, w.send, { message: w.message([w.text('status?')], { taskId: t.id, contextId: t.contextId }) }, activate);
+      const plain = await rpc(
+        peer.url,
+        w.send,
+        { message: w.message([w.text('status?')], { taskId: t.id, contextId: t.contextId }) },
+        activate,
+      );
       expect(isPending(w.task(plain.body.result))).toBe(true);
       // a decision on a request that does not activate the extension is a plain message too
       const unactivated = await decide(peer, t, { action: 'accept' }, { headers: {} });
@@ -191,10 +237,15 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     it('past maxRejections → FAILED; retry:false → FAILED at once', async () => {
       const t = await created(peer, { maxRejections: 1 });
       expect(isPending(w.task((await decide(peer, t, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(true);
-      expect(w.task((await decide(peer, t, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
+      expect(w.task((await decide(peer, t, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(
+        w.state.failed,
+      );
       const u = await created(peer, { evaluator: 'human' }); // gated like client
       expect(isPending(u)).toBe(true);
-      expect(w.task((await decide(peer, u, { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false })).body.result).status.state).toBe(w.state.failed);
+      expect(
+        w.task((await decide(peer, u, { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false })).body.result).status
+          .state,
+      ).toBe(w.state.failed);
     });
 
     it('pending past acceptanceTimeoutSeconds → FAILED', async () => {
@@ -206,9 +257,17 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
 
     it('evaluator agent: its own check of artifactSchema and requiredArtifacts, COMPLETED or FAILED with -32041', async () => {
       const schema = { type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 5 } } };
-      const good = await created(peer, { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report'] }, { script: { attempts: [ATTEMPTS.attempts[1]] } });
+      const good = await created(
+        peer,
+        { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report'] },
+        { script: { attempts: [ATTEMPTS.attempts[1]] } },
+      );
       expect(good.status.state).toBe(w.state.completed);
-      const bad = await created(peer, { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report', 'summary'] }, { script: ATTEMPTS });
+      const bad = await created(
+        peer,
+        { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report', 'summary'] },
+        { script: ATTEMPTS },
+      );
       expect(bad.status.state).toBe(w.state.failed);
       const err = bad.status.message.metadata[`${ACC}/error`];
       expect(err).toMatchObject({ code: -32041, message: 'acceptance_criteria_not_met' });
@@ -253,13 +312,29 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
 
     it('malformed decisions → -32044 and the task stays pending', async () => {
       const t = await created(peer, {});
-      for (const d of [{ action: 'maybe' }, { action: 'reject' }, { action: 'reject', reason: 'BORED' }, { action: 'reject', reason: 'OTHER', retry: 'no' }, { action: 'accept', extra: 1 }, 'accept']) {
+      for (const d of [
+        { action: 'maybe' },
+        { action: 'reject' },
+        { action: 'reject', reason: 'BORED' },
+        { action: 'reject', reason: 'OTHER', retry: 'no' },
+        { action: 'accept', extra: 1 },
+        'accept',
+      ]) {
         const r = await decide(peer, t, d);
         expect(r.body.error, JSON.stringify(d)).toMatchObject({ code: -32044, data: { extension: ACC } });
       }
-      const wrongContext = await rpc(peer.url, w.send, {
-        message: w.message([w.text('accept')], { taskId: t.id, contextId: randomUUID(), metadata: { [DECISION]: { action: 'accept' } } }),
-      }, activate);
+      const wrongContext = await rpc(
+        peer.url,
+        w.send,
+        {
+          message: w.message([w.text('accept')], {
+            taskId: t.id,
+            contextId: randomUUID(),
+            metadata: { [DECISION]: { action: 'accept' } },
+          }),
+        },
+        activate,
+      );
       expect(wrongContext.body.error).toMatchObject({ code: -32044, data: { reason: "contextId is not the task's" } });
       expect(isPending(await getTask(peer, t.id))).toBe(true);
     });
@@ -269,19 +344,31 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const t = await created(peer, {}, { headers: creator, meta: { 'a2a-rig/deciders': [sha('reviewer-token')] } });
       for (const headers of [activate, { ...activate, authorization: 'Bearer intruder' }]) {
         const r = await decide(peer, t, { action: 'accept' }, { headers });
-        expect(r.body.error).toMatchObject({ code: -32043, message: 'acceptance_decision_unauthorized', data: { extension: ACC } });
+        expect(r.body.error).toMatchObject({
+          code: -32043,
+          message: 'acceptance_decision_unauthorized',
+          data: { extension: ACC },
+        });
       }
       expect(isPending(await getTask(peer, t.id))).toBe(true);
       const r = await decide(peer, t, { action: 'reject', reason: 'OTHER' }, { headers: creator });
       expect(isPending(w.task(r.body.result))).toBe(true);
-      const ok = await decide(peer, t, { action: 'accept' }, { headers: { ...activate, authorization: 'Bearer reviewer-token' } });
+      const ok = await decide(
+        peer,
+        t,
+        { action: 'accept' },
+        { headers: { ...activate, authorization: 'Bearer reviewer-token' } },
+      );
       expect(w.task(ok.body.result).status.state).toBe(w.state.completed);
     });
 
     it('a flood of 100 concurrent accepts and rejects: exactly one wins, the rest get -32042', async () => {
       const t = await created(peer, { maxRejections: 0 });
-      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) =>
-        decide(peer, t, i % 2 ? { action: 'accept' } : { action: 'reject', reason: 'OTHER' })));
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          decide(peer, t, i % 2 ? { action: 'accept' } : { action: 'reject', reason: 'OTHER' }),
+        ),
+      );
       const won = replies.filter((r) => r.body.result);
       expect(won).toHaveLength(1);
       expect(replies.filter((r) => r.body.error?.code === -32042)).toHaveLength(99);
@@ -293,9 +380,18 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const t = await created(peer, {}, { headers: { [w.header]: `${HITL}, ${ACC}` } });
       const envelope = t.status.message.metadata[HITL];
       expect(envelope.prompt_id).toBeTruthy();
-      const r = await rpc(peer.url, w.send, {
-        message: w.message([w.text('yes')], { taskId: t.id, contextId: t.contextId, metadata: { hitl_response_for: { prompt_id: envelope.prompt_id, payload: { approved: true } } } }),
-      }, { [w.header]: `${HITL}, ${ACC}` });
+      const r = await rpc(
+        peer.url,
+        w.send,
+        {
+          message: w.message([w.text('yes')], {
+            taskId: t.id,
+            contextId: t.contextId,
+            metadata: { hitl_response_for: { prompt_id: envelope.prompt_id, payload: { approved: true } } },
+          }),
+        },
+        { [w.header]: `${HITL}, ${ACC}` },
+      );
       expect(r.headers.get('a2a-extensions')).toBe(`${HITL}, ${ACC}`);
       expect(isPending(w.task(r.body.result))).toBe(true);
     });
@@ -307,12 +403,14 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const timed = await created(peer, { acceptanceTimeoutSeconds: 2 });
       await restart(peer);
       expect(isPending(await getTask(peer, open.id))).toBe(true);
-      expect(w.task((await decide(peer, counted, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
+      expect(
+        w.task((await decide(peer, counted, { action: 'reject', reason: 'OTHER' })).body.result).status.state,
+      ).toBe(w.state.failed);
       expect((await waitState(peer, timed.id, w.state.failed, 6_000)).status.state).toBe(w.state.failed);
       expect(w.task((await decide(peer, open, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
     }, 30_000);
 
-    it('a kill -9 between a decision\'s commit and the task write: the restarted peer carries the decision out', async () => {
+    it("a kill -9 between a decision's commit and the task write: the restarted peer carries the decision out", async () => {
       const p = await startPythonPeer({ sdk, faults: ['crash-after-decision'] });
       try {
         const accepted = await created(p, {});
@@ -353,7 +451,9 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
           const creator = { headers: { ...activate, authorization: 'Bearer creator' } };
           const t = await created(p, {}, creator);
           expect((await decide(p, t, { action: 'accept' }, { headers: activate })).body.error.code).toBe(-32043);
-          expect(w.task((await decide(p, t, { action: 'accept' }, creator)).body.result).status.state).toBe(w.state.completed);
+          expect(w.task((await decide(p, t, { action: 'accept' }, creator)).body.result).status.state).toBe(
+            w.state.completed,
+          );
           const second = await decide(p, t, { action: 'reject', reason: 'OTHER' }, creator);
           expect(second.body.error).toBeUndefined();
           expect(second.body.result).toBeTruthy();
@@ -364,7 +464,12 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         breaks: "an intruder's decision is applied",
         async check(p) {
           const t = await created(p, {}, { headers: { ...activate, authorization: 'Bearer creator' } });
-          const intruder = await decide(p, t, { action: 'accept' }, { headers: { ...activate, authorization: 'Bearer intruder' } });
+          const intruder = await decide(
+            p,
+            t,
+            { action: 'accept' },
+            { headers: { ...activate, authorization: 'Bearer intruder' } },
+          );
           expect(w.task(intruder.body.result).status.state).toBe(w.state.completed);
           expect((await decide(p, t, { action: 'accept' })).body.error.code).toBe(-32042);
         },
@@ -374,7 +479,9 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         breaks: "the pending status is streamed before the attempt's artifact",
         async check(p) {
           const events = await streamEvents(p.url, w, { message: w.message([w.text('go')]) }, activate);
-          const pendingAt = events.findIndex(([k, e]) => k === 'status' && e.status.message?.metadata?.[PENDING] === true);
+          const pendingAt = events.findIndex(
+            ([k, e]) => k === 'status' && e.status.message?.metadata?.[PENDING] === true,
+          );
           const artifactAt = events.findIndex(([k]) => k === 'artifact');
           expect(pendingAt).toBeGreaterThanOrEqual(0);
           expect(artifactAt === -1 || artifactAt > pendingAt).toBe(true);
@@ -386,11 +493,15 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         async check(p) {
           const kept = await created(p, { maxRejections: 1 });
           await decide(p, kept, { action: 'reject', reason: 'OTHER' });
-          expect(w.task((await decide(p, kept, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
+          expect(w.task((await decide(p, kept, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(
+            w.state.failed,
+          );
           const counted = await created(p, { maxRejections: 1 });
           await decide(p, counted, { action: 'reject', reason: 'OTHER' });
           await restart(p);
-          expect(isPending(w.task((await decide(p, counted, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(true);
+          expect(isPending(w.task((await decide(p, counted, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(
+            true,
+          );
         },
       },
       {
@@ -409,7 +520,9 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
           const t = await created(p, { maxRejections: 0 });
           expect(isPending(w.task((await decide(p, t, { action: 'reject', reason: 'OTHER' })).body.result))).toBe(true);
           const u = await created(p, { maxRejections: 5 });
-          expect(w.task((await decide(p, u, { action: 'reject', reason: 'OTHER', retry: false })).body.result).status.state).toBe(w.state.failed);
+          expect(
+            w.task((await decide(p, u, { action: 'reject', reason: 'OTHER', retry: false })).body.result).status.state,
+          ).toBe(w.state.failed);
         },
       },
       {
@@ -417,9 +530,13 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         breaks: 'retry: false retries',
         async check(p) {
           const t = await created(p, { maxRejections: 5 });
-          expect(isPending(w.task((await decide(p, t, { action: 'reject', reason: 'OTHER', retry: false })).body.result))).toBe(true);
+          expect(
+            isPending(w.task((await decide(p, t, { action: 'reject', reason: 'OTHER', retry: false })).body.result)),
+          ).toBe(true);
           const u = await created(p, { maxRejections: 0 });
-          expect(w.task((await decide(p, u, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(w.state.failed);
+          expect(w.task((await decide(p, u, { action: 'reject', reason: 'OTHER' })).body.result).status.state).toBe(
+            w.state.failed,
+          );
         },
       },
       {
@@ -437,7 +554,9 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         async check(p) {
           const t = await created(p, {});
           const feedback = `needs more detail ${randomUUID()}`;
-          const again = w.task((await decide(p, t, { action: 'reject', reason: 'OTHER' }, { text: feedback })).body.result);
+          const again = w.task(
+            (await decide(p, t, { action: 'reject', reason: 'OTHER' }, { text: feedback })).body.result,
+          );
           expect(isPending(again)).toBe(true);
           expect(JSON.stringify(again.history)).not.toContain(feedback);
         },
@@ -456,17 +575,18 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     ];
     // The flags live in the peers' shared acceptance module, the same code under both SDKs, and the
     // rig's verdicts on them run on 1.3.0 (foreignPeers.test.ts): one SDK shows what each breaks.
-    if (sdk === '1.3.0') describe('fault flags', () => {
-      for (const flag of FLAGS) {
-        it(`${flag.fault}: ${flag.breaks}`, async () => {
-          const p = await startPythonPeer({ sdk, faults: [flag.fault] });
-          try {
-            await flag.check(p);
-          } finally {
-            await p.close();
-          }
-        }, 40_000);
-      }
-    });
+    if (sdk === '1.3.0')
+      describe('fault flags', () => {
+        for (const flag of FLAGS) {
+          it(`${flag.fault}: ${flag.breaks}`, async () => {
+            const p = await startPythonPeer({ sdk, faults: [flag.fault] });
+            try {
+              await flag.check(p);
+            } finally {
+              await p.close();
+            }
+          }, 40_000);
+        }
+      });
   });
 }

@@ -7,7 +7,14 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pythonPeerMissing, startPythonPeer, type PeerSdk, type PythonPeer } from './support/pythonPeers.ts';
 
-const FLAGS = ['no-body-limit', 'parse-errors-500', 'no-depth-limit', 'no-request-timeouts', 'no-header-limit', 'no-connection-limit'];
+const FLAGS = [
+  'no-body-limit',
+  'parse-errors-500',
+  'no-depth-limit',
+  'no-request-timeouts',
+  'no-header-limit',
+  'no-connection-limit',
+];
 const MIB = 1024 * 1024;
 const ATTACKER = '127.0.0.2';
 const METHOD: Record<PeerSdk, string> = { '1.3.0': 'SendMessage', '0.3.26': 'message/send' };
@@ -75,7 +82,9 @@ async function post(port: number, body: Buffer | string, extraHead = '', boundMs
   const s = await open(port);
   const w = watch(s);
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  s.write(`POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n${extraHead}Content-Length: ${bytes.length}\r\n\r\n`);
+  s.write(
+    `POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n${extraHead}Content-Length: ${bytes.length}\r\n\r\n`,
+  );
   s.write(bytes);
   const seen = await w.until((x) => replied(x) || x.closedAt !== undefined, boundMs);
   s.destroy();
@@ -117,7 +126,10 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     beforeAll(async () => {
       // The guards' timeouts shortened through the environment (dos_guards.py): 1.5 s for the headers,
       // 3 s for a whole request, so the slow-client test takes seconds; the mechanism is the same.
-      [guarded, unguarded] = await Promise.all([startPythonPeer({ sdk, env: SHORT_TIMEOUTS }), startPythonPeer({ sdk, faults: FLAGS, env: SHORT_TIMEOUTS })]);
+      [guarded, unguarded] = await Promise.all([
+        startPythonPeer({ sdk, env: SHORT_TIMEOUTS }),
+        startPythonPeer({ sdk, faults: FLAGS, env: SHORT_TIMEOUTS }),
+      ]);
       [g, u] = [Number(new URL(guarded.url).port), Number(new URL(unguarded.url).port)];
     }, 60_000);
     afterAll(async () => {
@@ -126,10 +138,15 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
 
     it('a 2 MiB body: 413 before any of it is sent (Content-Length) and while it streams (chunked); no-body-limit reads it whole', async () => {
       const big = Buffer.from(answer(sdk, `{"approved":true,"comment":"${'a'.repeat(2 * MIB)}"}`));
-      for (const [port, shouldRefuse] of [[g, true], [u, false]] as const) {
+      for (const [port, shouldRefuse] of [
+        [g, true],
+        [u, false],
+      ] as const) {
         const s = await open(port);
         const w = watch(s);
-        s.write(`POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`);
+        s.write(
+          `POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+        );
         const early = await w.until(replied, 2_000);
         if (shouldRefuse) {
           expect(early.status, 'refused on the Content-Length alone').toBe(413);
@@ -147,7 +164,11 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       const s = await open(g);
       const w = watch(s);
       s.write('POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
-      await trickle(s, w.seen, Array.from({ length: 40 }, () => `10000\r\n${'a'.repeat(0x10000)}\r\n`));
+      await trickle(
+        s,
+        w.seen,
+        Array.from({ length: 40 }, () => `10000\r\n${'a'.repeat(0x10000)}\r\n`),
+      );
       const streamed = await w.until(replied, 5_000);
       s.destroy();
       expect(streamed.status).toBe(413);
@@ -163,7 +184,10 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
 
     it('malformed JSON and a body that is not UTF-8: JSON-RPC -32700; parse-errors-500: a 500', async () => {
       const malformed = '{"jsonrpc": "2.0", "id": 1, "method": ';
-      const badUtf8 = Buffer.from(answer(sdk, '{"approved":true,"comment":"\u0000"}').replace('\\u0000', 'XX'), 'latin1');
+      const badUtf8 = Buffer.from(
+        answer(sdk, '{"approved":true,"comment":"\u0000"}').replace('\\u0000', 'XX'),
+        'latin1',
+      );
       badUtf8[badUtf8.indexOf('XX')] = 0xff;
       for (const body of [malformed, badUtf8]) {
         const refused = await post(g, body);
@@ -218,11 +242,15 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(idle.closedAt!).toBeGreaterThan(1_300);
       expect(idle.closedAt!).toBeLessThan(4_000);
       // Held past twice every guard timeout.
-      for (const held of [lorisHeld, bodyHeld, idleHeld]) expect(held.closedAt, 'held past every guard timeout').toBeUndefined();
+      for (const held of [lorisHeld, bodyHeld, idleHeld])
+        expect(held.closedAt, 'held past every guard timeout').toBeUndefined();
     }, 20_000);
 
     it('connections beyond 512 from one client are closed at once and another client is still served; no-connection-limit keeps them all', async () => {
-      for (const [port, bounded] of [[g, true], [u, false]] as const) {
+      for (const [port, bounded] of [
+        [g, true],
+        [u, false],
+      ] as const) {
         const sockets: Socket[] = [];
         // Each watched from its own connect, so "at once" is per socket however long 600 connects take.
         const watched = await Promise.all(

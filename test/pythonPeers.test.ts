@@ -33,7 +33,13 @@ const WIRES: Record<PeerSdk, Wire> = {
     send: 'message/send',
     get: 'tasks/get',
     header: 'X-A2A-Extensions',
-    message: (text, extra) => ({ kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra }),
+    message: (text, extra) => ({
+      kind: 'message',
+      messageId: randomUUID(),
+      role: 'user',
+      parts: [{ kind: 'text', text }],
+      ...extra,
+    }),
     task: (result) => result,
     inputRequired: 'input-required',
   },
@@ -64,12 +70,28 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
     });
 
     const park = async (headers: Record<string, string> = activate) => {
-      const r = await rpc(peer.url, w.send, { message: w.message('a2a-rig: please ask me for input (hitl-prompt/v1)') }, headers);
+      const r = await rpc(
+        peer.url,
+        w.send,
+        { message: w.message('a2a-rig: please ask me for input (hitl-prompt/v1)') },
+        headers,
+      );
       expect(r.status).toBe(200);
       return { reply: r, task: w.task(r.body.result) };
     };
     const answer = (task: any, promptId: string, payload: unknown) =>
-      rpc(peer.url, w.send, { message: w.message('answer', { taskId: task.id, contextId: task.contextId, metadata: { hitl_response_for: { prompt_id: promptId, payload } } }) }, activate);
+      rpc(
+        peer.url,
+        w.send,
+        {
+          message: w.message('answer', {
+            taskId: task.id,
+            contextId: task.contextId,
+            metadata: { hitl_response_for: { prompt_id: promptId, payload } },
+          }),
+        },
+        activate,
+      );
     // GetTask answers with the Task itself on both wires (only a send wraps it as {task} on 1.0).
     const getTask = async (id: string) => (await rpc(peer.url, w.get, { id })).body.result;
 
@@ -89,7 +111,11 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
         expect(task.status.state).toBe(w.inputRequired);
         const env = task.status.message.metadata[URI];
         expect(env.prompt_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-        expect(env.response_schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['approved'] });
+        expect(env.response_schema).toMatchObject({
+          type: 'object',
+          additionalProperties: false,
+          required: ['approved'],
+        });
         expect(env.allowed_responders).toEqual(['any']);
         expect(Date.parse(env.deadline)).toBeGreaterThan(Date.now());
       }
@@ -112,7 +138,11 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
           prompt_id: promptId,
           validation_errors: expect.arrayContaining([
             { path: '/approved', keyword: 'type', message: 'expected boolean, got string' },
-            { path: '/extra_unknown_field', keyword: 'additionalProperties', message: "additional property 'extra_unknown_field' is not permitted" },
+            {
+              path: '/extra_unknown_field',
+              keyword: 'additionalProperties',
+              message: "additional property 'extra_unknown_field' is not permitted",
+            },
           ]),
         },
       });
@@ -123,7 +153,11 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(replies.filter((r) => r.status === 200 && r.body.result)).toHaveLength(1);
       const refused = replies.filter((r) => r.status === 409);
       expect(refused).toHaveLength(199);
-      expect(refused[0].body.error).toEqual({ code: -32010, message: 'hitl_already_answered_or_unknown', data: { extension: URI, prompt_id: promptId } });
+      expect(refused[0].body.error).toEqual({
+        code: -32010,
+        message: 'hitl_already_answered_or_unknown',
+        data: { extension: URI, prompt_id: promptId },
+      });
       expect((await getTask(task.id)).status.state).not.toBe(w.inputRequired);
       expect((await answer(task, randomUUID(), { approved: true })).status).toBe(409);
     }, 30_000);
@@ -137,7 +171,13 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       await promisify(execFile)('sh', ['-c', peer.restartCmd], { timeout: 10_000 });
       expect(processAlive(before)).toBe(false);
       for (let i = 0; i < 300; i++) {
-        if (await fetch(new URL('/.well-known/agent-card.json', peer.url)).then((r) => r.ok, () => false)) break;
+        if (
+          await fetch(new URL('/.well-known/agent-card.json', peer.url)).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break;
         await new Promise((r) => setTimeout(r, 50));
       }
       const reopened = await getTask(open.id);
@@ -162,37 +202,51 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       };
 
       it('sdk-errors, no-extension-echo, envelope-extra-field, envelope-without-activation', async () => {
-        await withPeer(['sdk-errors', 'no-extension-echo', 'envelope-extra-field', 'envelope-without-activation'], async () => {
-          const { reply, task } = await park({});
-          const env = task.status.message.metadata[URI];
-          expect(env.ui_hint).toBe('modal-dialog');
-          expect((await park()).reply.headers.get('a2a-extensions')).toBeNull();
-          expect(reply.headers.get('x-a2a-extensions')).toBeNull();
-          const bad = await answer(task, env.prompt_id, { approved: 1 });
-          expect(bad.status).toBe(200);
-          expect(bad.body.error.code).toBe(-32011);
-          const [info] = bad.body.error.data;
-          expect(info['@type']).toBe('type.googleapis.com/google.rpc.ErrorInfo');
-          expect(JSON.parse(info.metadata.validation_errors)).toEqual([{ path: '/approved', keyword: 'type', message: 'expected boolean, got integer' }]);
-        });
+        await withPeer(
+          ['sdk-errors', 'no-extension-echo', 'envelope-extra-field', 'envelope-without-activation'],
+          async () => {
+            const { reply, task } = await park({});
+            const env = task.status.message.metadata[URI];
+            expect(env.ui_hint).toBe('modal-dialog');
+            expect((await park()).reply.headers.get('a2a-extensions')).toBeNull();
+            expect(reply.headers.get('x-a2a-extensions')).toBeNull();
+            const bad = await answer(task, env.prompt_id, { approved: 1 });
+            expect(bad.status).toBe(200);
+            expect(bad.body.error.code).toBe(-32011);
+            const [info] = bad.body.error.data;
+            expect(info['@type']).toBe('type.googleapis.com/google.rpc.ErrorInfo');
+            expect(JSON.parse(info.metadata.validation_errors)).toEqual([
+              { path: '/approved', keyword: 'type', message: 'expected boolean, got integer' },
+            ]);
+          },
+        );
       }, 30_000);
 
       it('duplicate-accepted, keep-input-required, volatile, no-validation, slow-resume', async () => {
-        await withPeer(['duplicate-accepted', 'keep-input-required', 'volatile', 'no-validation', 'slow-resume'], async (p) => {
-          const { task } = await park();
-          const id = task.status.message.metadata[URI].prompt_id;
-          const t0 = performance.now();
-          expect((await answer(task, id, { nonsense: 'x' })).status).toBe(200);
-          expect(performance.now() - t0).toBeGreaterThan(1_400); // the blocking send waits for the (slow) resume
-          expect((await answer(task, id, { approved: true })).status).toBe(200);
-          expect((await getTask(task.id)).status.state).toBe(w.inputRequired);
-          await promisify(execFile)('sh', ['-c', p.restartCmd], { timeout: 10_000 });
-          for (let i = 0; i < 300; i++) {
-            if (await fetch(new URL('/.well-known/agent-card.json', p.url)).then((r) => r.ok, () => false)) break;
-            await new Promise((r) => setTimeout(r, 50));
-          }
-          expect((await rpc(p.url, w.get, { id: task.id })).body.error.code).toBe(-32001); // TaskNotFound
-        });
+        await withPeer(
+          ['duplicate-accepted', 'keep-input-required', 'volatile', 'no-validation', 'slow-resume'],
+          async (p) => {
+            const { task } = await park();
+            const id = task.status.message.metadata[URI].prompt_id;
+            const t0 = performance.now();
+            expect((await answer(task, id, { nonsense: 'x' })).status).toBe(200);
+            expect(performance.now() - t0).toBeGreaterThan(1_400); // the blocking send waits for the (slow) resume
+            expect((await answer(task, id, { approved: true })).status).toBe(200);
+            expect((await getTask(task.id)).status.state).toBe(w.inputRequired);
+            await promisify(execFile)('sh', ['-c', p.restartCmd], { timeout: 10_000 });
+            for (let i = 0; i < 300; i++) {
+              if (
+                await fetch(new URL('/.well-known/agent-card.json', p.url)).then(
+                  (r) => r.ok,
+                  () => false,
+                )
+              )
+                break;
+              await new Promise((r) => setTimeout(r, 50));
+            }
+            expect((await rpc(p.url, w.get, { id: task.id })).body.error.code).toBe(-32001); // TaskNotFound
+          },
+        );
       }, 30_000);
     });
 

@@ -19,10 +19,15 @@ interface Exit {
 /** Runs the CLI to completion; the timeout kills it, so no child outlives the test. */
 function cli(args: string[], timeoutMs = 20_000): Promise<Exit> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, timeout: timeoutMs, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'bin/a2a-rig.js'), ...args],
+      { cwd: repoRoot, timeout: timeoutMs, killSignal: 'SIGKILL' },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -37,9 +42,26 @@ function writeRun(name: string, result: RunResult): string {
 }
 
 const latencies = samples(2_000, 20_000, 400_000, 3);
-const baseline = writeRun('baseline', run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'base'));
-const same = writeRun('same', run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'same'));
-const doctored = writeRun('doctored', run([scenario('load', { latencies: { resume_latency: latencies.map((us) => us * 1.5) }, counters: { answers_per_s: 500 } })], 'doctored'));
+const baseline = writeRun(
+  'baseline',
+  run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'base'),
+);
+const same = writeRun(
+  'same',
+  run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'same'),
+);
+const doctored = writeRun(
+  'doctored',
+  run(
+    [
+      scenario('load', {
+        latencies: { resume_latency: latencies.map((us) => us * 1.5) },
+        counters: { answers_per_s: 500 },
+      }),
+    ],
+    'doctored',
+  ),
+);
 
 describe('a2a-rig compare', () => {
   it('exits 0 for an equal run and prints the table', async () => {
@@ -55,13 +77,27 @@ describe('a2a-rig compare', () => {
     expect(result.stdout).toContain('**REGRESSION**');
     expect(result.stderr).toMatch(/^regression: load resume_latency p95: [\d.]+ ms → [\d.]+ ms \(×1\.50\)$/m);
     // The same run passes once the tolerance allows it.
-    expect((await cli(['compare', '--baseline', baseline, '--current', doctored, '--tolerance', 'p50=+60%,p95=+60%,p99=+60%'])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'compare',
+          '--baseline',
+          baseline,
+          '--current',
+          doctored,
+          '--tolerance',
+          'p50=+60%,p95=+60%,p99=+60%',
+        ])
+      ).code,
+    ).toBe(0);
   });
 
   it('exits 2 with one line for a missing file, a foreign schema or a bad tolerance', async () => {
     const missing = await cli(['compare', '--baseline', join(dir, 'nope.json'), '--current', same]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim().split('\n')).toEqual([`a2a-rig: ${join(dir, 'nope.json')} does not exist: give a results.json or the directory a run wrote`]);
+    expect(missing.stderr.trim().split('\n')).toEqual([
+      `a2a-rig: ${join(dir, 'nope.json')} does not exist: give a results.json or the directory a run wrote`,
+    ]);
     const foreign = join(dir, 'foreign.json');
     writeFileSync(foreign, JSON.stringify({ schema: 'a2a-rig/results@0', scenarios: [] }));
     const wrong = await cli(['compare', '--baseline', foreign, '--current', same]);
@@ -79,16 +115,23 @@ describe('a2a-rig merge', () => {
     const runA = run([scenario('load', { latencies: { resume_latency: a }, counters: { answers: 500 } })], 'worker-a');
     runA.thresholds = [{ expression: 'resume_latency.p90<100', ok: true, actual: 8, detail: 'fixture' }];
     const dirA = writeRun('worker-a', runA);
-    const dirB = writeRun('worker-b', run([scenario('load', { latencies: { resume_latency: b }, counters: { answers: 500 } })], 'worker-b'));
+    const dirB = writeRun(
+      'worker-b',
+      run([scenario('load', { latencies: { resume_latency: b }, counters: { answers: 500 } })], 'worker-b'),
+    );
     const out = join(dir, 'merged');
     const result = await cli(['merge', dirA, dirB, '--out', out, '--threshold', 'resume_latency.p75<10']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^threshold broken: resume_latency\.p75<10 — [\d.]+ ms \(n=1000 in load\), needs < 10 ms$/m);
+    expect(result.stderr).toMatch(
+      /^threshold broken: resume_latency\.p75<10 — [\d.]+ ms \(n=1000 in load\), needs < 10 ms$/m,
+    );
     for (const file of ['results.json', 'junit.xml', 'summary.md']) expect(existsSync(join(out, file))).toBe(true);
     const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
     const union = histogramOf([...a, ...b]);
     expect(histogramOf(a).percentileUs(75)).toBeLessThan(10_000);
-    expect(LatencyHistogram.decode(merged.scenarios[0]!.metrics.resume_latency!.hdr).percentileUs(75)).toBe(union.percentileUs(75));
+    expect(LatencyHistogram.decode(merged.scenarios[0]!.metrics.resume_latency!.hdr).percentileUs(75)).toBe(
+      union.percentileUs(75),
+    );
     expect(merged.scenarios[0]!.counters.answers).toBe(1_000);
     expect(merged.thresholds!.map((t) => [t.expression, t.ok])).toEqual([
       ['resume_latency.p90<100', true],
@@ -106,23 +149,52 @@ describe('a2a-rig merge', () => {
     const [older, newer] = [of('agent-1.0', '1.0.0'), of('agent-1.1', '1.1.0')];
     const refused = await cli(['merge', older, newer, '--out', join(dir, 'refused')]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(`a2a-rig: cannot merge runs of different agents or rigs: target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}; pass --force to merge them anyway\n`);
+    expect(refused.stderr).toBe(
+      `a2a-rig: cannot merge runs of different agents or rigs: target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}; pass --force to merge them anyway\n`,
+    );
     expect(existsSync(join(dir, 'refused'))).toBe(false);
     const out = join(dir, 'forced');
     const forced = await cli(['merge', older, newer, '--out', out, '--force']);
     expect(forced.code).toBe(0);
     const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
-    expect(merged.mergeForced!.differences).toEqual([`target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}`]);
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Forced merge** of runs that differ: target.agentVersion');
+    expect(merged.mergeForced!.differences).toEqual([
+      `target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}`,
+    ]);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(
+      '**Forced merge** of runs that differ: target.agentVersion',
+    );
   });
 
   it('refuses a threshold naming nothing the merged scenarios record, before writing anything (exit 2)', async () => {
     const records = { latencies: ['resume_latency'], counters: { answers: 'tally' as const } };
-    const part = (runId: string) => writeRun(runId, run([scenario('load', { latencies: { resume_latency: samples(50, 1_000, 9_000, 43) }, counters: { answers: 5 }, records })], runId));
+    const part = (runId: string) =>
+      writeRun(
+        runId,
+        run(
+          [
+            scenario('load', {
+              latencies: { resume_latency: samples(50, 1_000, 9_000, 43) },
+              counters: { answers: 5 },
+              records,
+            }),
+          ],
+          runId,
+        ),
+      );
     const out = join(dir, 'misnamed');
-    const result = await cli(['merge', part('declared-a'), part('declared-b'), '--out', out, '--threshold', 'answers_rejected<5']);
+    const result = await cli([
+      'merge',
+      part('declared-a'),
+      part('declared-b'),
+      '--out',
+      out,
+      '--threshold',
+      'answers_rejected<5',
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('a2a-rig: threshold "answers_rejected<5" names nothing this run can record: no scenario of this run records a counter answers_rejected; known: answers\n');
+    expect(result.stderr).toBe(
+      'a2a-rig: threshold "answers_rejected<5" names nothing this run can record: no scenario of this run records a counter answers_rejected; known: answers\n',
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -144,16 +216,44 @@ describe('a2a-rig run --threshold', () => {
 
   it('refuses a threshold naming nothing the selected scenarios record, before running anything (exit 2, one line)', async () => {
     const out = join(dir, 'never-run');
-    const result = await cli(['run', 'agent-card', 'cf4', '--toxiproxy', 'none', '--out', out, '--threshold', 'checks.rate>=1', '--threshold', 'p95<1000']);
+    const result = await cli([
+      'run',
+      'agent-card',
+      'cf4',
+      '--toxiproxy',
+      'none',
+      '--out',
+      out,
+      '--threshold',
+      'checks.rate>=1',
+      '--threshold',
+      'p95<1000',
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('a2a-rig: threshold "p95<1000" names nothing this run can record: no scenario of this run records a counter p95; known: trials\n');
+    expect(result.stderr).toBe(
+      'a2a-rig: threshold "p95<1000" names nothing this run can record: no scenario of this run records a counter p95; known: trials\n',
+    );
     expect(result.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
   });
 
   it('judges thresholds at the end of a real run: exit 1 naming the broken one, recorded in all three files', async () => {
     const out = join(dir, 'run');
-    const result = await cli(['run', 'agent-card', '--toxiproxy', 'none', '--out', out, '--threshold', 'checks.rate>=1', '--threshold', 'agent-card:checks.rate>1'], 60_000);
+    const result = await cli(
+      [
+        'run',
+        'agent-card',
+        '--toxiproxy',
+        'none',
+        '--out',
+        out,
+        '--threshold',
+        'checks.rate>=1',
+        '--threshold',
+        'agent-card:checks.rate>1',
+      ],
+      60_000,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^threshold broken: agent-card:checks\.rate>1 — 1 \(\d+\/\d+ passed\), needs > 1$/m);
     expect(result.stderr).not.toContain('threshold broken: checks.rate>=1');
@@ -161,7 +261,9 @@ describe('a2a-rig run --threshold', () => {
     expect(written.scenarios.map((s) => s.verdict)).toEqual(['passed']);
     expect(written.verdict).toBe('failed');
     expect(written.thresholds!.map((t) => t.ok)).toEqual([true, false]);
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<testcase classname="a2a-rig.thresholds" name="agent-card:checks.rate&gt;1" time="0">');
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
+      '<testcase classname="a2a-rig.thresholds" name="agent-card:checks.rate&gt;1" time="0">',
+    );
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('| `agent-card:checks.rate>1` | BROKEN |');
   });
 });

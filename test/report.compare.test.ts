@@ -2,18 +2,32 @@
 // scenario that now fails) are flagged, and noise (tiny latencies, thin tails) is not.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
-import { DEFAULT_COMPARE_OPTIONS, DEFAULT_TOLERANCES, compareRuns, comparisonMarkdown, parseTolerances, type CompareOptions } from '../rig/report/compareRuns.ts';
+import {
+  DEFAULT_COMPARE_OPTIONS,
+  DEFAULT_TOLERANCES,
+  compareRuns,
+  comparisonMarkdown,
+  parseTolerances,
+  type CompareOptions,
+} from '../rig/report/compareRuns.ts';
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 const latencies = samples(2_000, 20_000, 400_000, 3); // 20..400 ms, enough samples for a stable p99
 const scale = (values: number[], factor: number) => values.map((v) => v * factor);
 
-const loadRecords: RecordedMeasures = { latencies: ['resume_latency'], counters: { answers_per_s: 'throughput', answers_rejected: 'tally' } };
+const loadRecords: RecordedMeasures = {
+  latencies: ['resume_latency'],
+  counters: { answers_per_s: 'throughput', answers_rejected: 'tally' },
+};
 
 function baselineRun() {
   return run([
-    scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500, answers_rejected: 3 }, records: loadRecords }),
+    scenario('load', {
+      latencies: { resume_latency: latencies },
+      counters: { answers_per_s: 500, answers_rejected: 3 },
+      records: loadRecords,
+    }),
     scenario('cf1', { latencies: { tiny: samples(2_000, 500, 4_000, 5) } }),
   ]);
 }
@@ -38,17 +52,26 @@ describe('compareRuns', () => {
 
   it('flags latency 1.5 × slower at p50, p95 and p99, and not 1.1 ×', () => {
     const base = baselineRun();
-    const slower = run([scenario('load', { latencies: { resume_latency: scale(latencies, 1.5) }, counters: { answers_per_s: 500 } })]);
+    const slower = run([
+      scenario('load', { latencies: { resume_latency: scale(latencies, 1.5) }, counters: { answers_per_s: 500 } }),
+    ]);
     const flagged = compareRuns(base, slower).regressions.map((r) => r.measure);
     expect(flagged).toEqual(['resume_latency p50', 'resume_latency p95', 'resume_latency p99']);
-    const slightly = run([scenario('load', { latencies: { resume_latency: scale(latencies, 1.1) }, counters: { answers_per_s: 500 } })]);
+    const slightly = run([
+      scenario('load', { latencies: { resume_latency: scale(latencies, 1.1) }, counters: { answers_per_s: 500 } }),
+    ]);
     expect(compareRuns(base, slightly).regressions).toEqual([]);
   });
 
   it('honours --tolerance: p99 +60 % lets 1.5 × through, p50=off drops the row', () => {
     const base = baselineRun();
-    const slower = run([scenario('load', { latencies: { resume_latency: scale(latencies, 1.5) }, counters: { answers_per_s: 500 } })]);
-    const options: CompareOptions = { ...DEFAULT_COMPARE_OPTIONS, tolerances: parseTolerances(['p99=+60%,p50=off', 'p95=+60%']) };
+    const slower = run([
+      scenario('load', { latencies: { resume_latency: scale(latencies, 1.5) }, counters: { answers_per_s: 500 } }),
+    ]);
+    const options: CompareOptions = {
+      ...DEFAULT_COMPARE_OPTIONS,
+      tolerances: parseTolerances(['p99=+60%,p50=off', 'p95=+60%']),
+    };
     const comparison = compareRuns(base, slower, options);
     expect(comparison.regressions).toEqual([]);
     expect(comparison.rows.some((r) => r.measure === 'resume_latency p50')).toBe(false);
@@ -56,8 +79,17 @@ describe('compareRuns', () => {
 
   it('flags a throughput drop beyond −10 % only, and ignores other counters', () => {
     const base = baselineRun();
-    const at = (rate: number, rejected: number) => run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: rate, answers_rejected: rejected }, records: loadRecords })]);
-    expect(compareRuns(base, at(400, 3)).regressions.map((r) => [r.measure, r.ratio])).toEqual([['answers_per_s', 0.8]]);
+    const at = (rate: number, rejected: number) =>
+      run([
+        scenario('load', {
+          latencies: { resume_latency: latencies },
+          counters: { answers_per_s: rate, answers_rejected: rejected },
+          records: loadRecords,
+        }),
+      ]);
+    expect(compareRuns(base, at(400, 3)).regressions.map((r) => [r.measure, r.ratio])).toEqual([
+      ['answers_per_s', 0.8],
+    ]);
     expect(compareRuns(base, at(460, 300)).regressions).toEqual([]);
     expect(compareRuns(base, at(800, 3)).regressions).toEqual([]);
   });
@@ -67,8 +99,13 @@ describe('compareRuns', () => {
     const current = run([scenario('cf1', { latencies: { tiny: scale(samples(2_000, 500, 4_000, 5), 2) } })]);
     const comparison = compareRuns(base, current);
     expect(comparison.regressions).toEqual([]);
-    expect(comparison.rows.find((r) => r.measure === 'tiny p50')).toMatchObject({ result: 'ok', note: 'within the 5 ms noise floor' });
-    expect(compareRuns(base, current, { ...DEFAULT_COMPARE_OPTIONS, noiseFloorMs: 0 }).regressions.map((r) => r.measure)).toEqual(['tiny p50', 'tiny p95', 'tiny p99']);
+    expect(comparison.rows.find((r) => r.measure === 'tiny p50')).toMatchObject({
+      result: 'ok',
+      note: 'within the 5 ms noise floor',
+    });
+    expect(
+      compareRuns(base, current, { ...DEFAULT_COMPARE_OPTIONS, noiseFloorMs: 0 }).regressions.map((r) => r.measure),
+    ).toEqual(['tiny p50', 'tiny p95', 'tiny p99']);
   });
 
   it('compares a percentile only with enough samples beyond it in both runs', () => {
@@ -77,36 +114,69 @@ describe('compareRuns', () => {
     const comparison = compareRuns(base, run([scenario('s', { latencies: { l: scale(few, 3) } })]));
     // n=40: p50 has 20 samples beyond it, p95 two, p99 none.
     expect(comparison.regressions.map((r) => r.measure)).toEqual(['l p50']);
-    expect(comparison.rows.find((r) => r.result === 'not compared')).toMatchObject({ measure: 'l p95 p99', note: 'too few samples for a stable p95/p99' });
+    expect(comparison.rows.find((r) => r.result === 'not compared')).toMatchObject({
+      measure: 'l p95 p99',
+      note: 'too few samples for a stable p95/p99',
+    });
   });
 
   it('flags a scenario that passed and now fails, errors, skips, or was interrupted or never run', () => {
     const base = baselineRun();
-    const failing = run([scenario('load', { verdict: 'failed', reason: 'exactly one accepted: 2', latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })]);
-    expect(compareRuns(base, failing).regressions).toMatchObject([{ measure: 'verdict', baseline: 'passed', current: 'failed', note: 'exactly one accepted: 2' }]);
-    const erroring = run([scenario('load', { verdict: 'errored', latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })]);
+    const failing = run([
+      scenario('load', {
+        verdict: 'failed',
+        reason: 'exactly one accepted: 2',
+        latencies: { resume_latency: latencies },
+        counters: { answers_per_s: 500 },
+      }),
+    ]);
+    expect(compareRuns(base, failing).regressions).toMatchObject([
+      { measure: 'verdict', baseline: 'passed', current: 'failed', note: 'exactly one accepted: 2' },
+    ]);
+    const erroring = run([
+      scenario('load', {
+        verdict: 'errored',
+        latencies: { resume_latency: latencies },
+        counters: { answers_per_s: 500 },
+      }),
+    ]);
     expect(compareRuns(base, erroring).regressions.map((r) => r.current)).toEqual(['errored']);
-    const skipped = compareRuns(base, run([scenario('load', { verdict: 'skipped', reason: 'no fault backend', checks: [] })]));
-    expect(skipped.regressions).toMatchObject([{ measure: 'verdict', baseline: 'passed', current: 'skipped', note: 'no fault backend' }]);
+    const skipped = compareRuns(
+      base,
+      run([scenario('load', { verdict: 'skipped', reason: 'no fault backend', checks: [] })]),
+    );
+    expect(skipped.regressions).toMatchObject([
+      { measure: 'verdict', baseline: 'passed', current: 'skipped', note: 'no fault backend' },
+    ]);
     for (const verdict of ['interrupted', 'not-run'] as const) {
-      expect(compareRuns(base, run([scenario('load', { verdict, checks: [] })])).regressions.map((r) => r.current)).toEqual([verdict]);
+      expect(
+        compareRuns(base, run([scenario('load', { verdict, checks: [] })])).regressions.map((r) => r.current),
+      ).toEqual([verdict]);
     }
   });
 
   it('notes missing and new scenarios, and refuses runs that share none', () => {
     const base = baselineRun();
-    const comparison = compareRuns(base, run([scenario('cf1', { latencies: { tiny: samples(2_000, 500, 4_000, 5) } }), scenario('new-one')]));
+    const comparison = compareRuns(
+      base,
+      run([scenario('cf1', { latencies: { tiny: samples(2_000, 500, 4_000, 5) } }), scenario('new-one')]),
+    );
     expect(comparison.notes).toEqual(['load is not in the current run', 'new-one is new (not in the baseline)']);
     expect(() => compareRuns(base, run([scenario('other')]))).toThrow(UserError);
   });
 
   it('renders a Markdown table that names each regression', () => {
     const base = baselineRun();
-    const slower = run([scenario('load', { latencies: { resume_latency: scale(latencies, 2) }, counters: { answers_per_s: 500 } })], 'slower-run');
+    const slower = run(
+      [scenario('load', { latencies: { resume_latency: scale(latencies, 2) }, counters: { answers_per_s: 500 } })],
+      'slower-run',
+    );
     const markdown = comparisonMarkdown(compareRuns(base, slower), base, slower, DEFAULT_COMPARE_OPTIONS);
     expect(markdown).toMatch(/^# a2a-rig compare — 3 REGRESSIONS\n/);
     expect(markdown).toContain('| scenario | measure | baseline | current | ratio | allowed | result |');
-    expect(markdown).toMatch(/\| load \| resume\\_latency p95 \| [\d.]+ ms \| [\d.]+ ms \| 2\.00 \| \\\+30 % \| \*\*REGRESSION\*\* \|/);
+    expect(markdown).toMatch(
+      /\| load \| resume\\_latency p95 \| [\d.]+ ms \| [\d.]+ ms \| 2\.00 \| \\\+30 % \| \*\*REGRESSION\*\* \|/,
+    );
     expect(markdown).toContain('`slower-run`');
   });
 });
@@ -114,7 +184,12 @@ describe('compareRuns', () => {
 describe('parseTolerances', () => {
   it('starts from the defaults and overrides, removes and accepts both signs styles', () => {
     expect(parseTolerances([])).toEqual(DEFAULT_TOLERANCES);
-    expect(parseTolerances(['p95=+50%', 'throughput=-5%,p99=off,max=10%'])).toEqual({ p50: 0.2, p95: 0.5, throughput: -0.05, max: 0.1 });
+    expect(parseTolerances(['p95=+50%', 'throughput=-5%,p99=off,max=10%'])).toEqual({
+      p50: 0.2,
+      p95: 0.5,
+      throughput: -0.05,
+      max: 0.1,
+    });
     expect(parseTolerances(['throughput=25%']).throughput).toBe(-0.25);
   });
 
@@ -126,10 +201,20 @@ describe('parseTolerances', () => {
 describe('counters compared by their declared meaning', () => {
   const capacityRecords: RecordedMeasures = {
     latencies: ['round_trip{rate}'],
-    counters: { capacity_per_s: 'throughput', slo_broken_at_per_s: 'limit-or-never', steps: 'tally', throughput_guess: 'tally' },
+    counters: {
+      capacity_per_s: 'throughput',
+      slo_broken_at_per_s: 'limit-or-never',
+      steps: 'tally',
+      throughput_guess: 'tally',
+    },
   };
   const capacity = (capacityPerS: number, brokeAt: number, records: RecordedMeasures | null = capacityRecords) =>
-    run([scenario('capacity', { counters: { capacity_per_s: capacityPerS, slo_broken_at_per_s: brokeAt, steps: 4, throughput_guess: 7 }, ...(records ? { records } : {}) })]);
+    run([
+      scenario('capacity', {
+        counters: { capacity_per_s: capacityPerS, slo_broken_at_per_s: brokeAt, steps: 4, throughput_guess: 7 },
+        ...(records ? { records } : {}),
+      }),
+    ]);
   const rowsOf = (base: ReturnType<typeof capacity>, cur: ReturnType<typeof capacity>) =>
     Object.fromEntries(compareRuns(base, cur).rows.map((r) => [r.measure, [r.baseline, r.current, r.result]]));
 
@@ -139,7 +224,11 @@ describe('counters compared by their declared meaning', () => {
     // It broke at 40/s before and never breaks now: better.
     expect(rowsOf(capacity(20, 40), capacity(40, 0)).slo_broken_at_per_s).toEqual(['40/s', 'never broke', 'ok']);
     // It never broke before and breaks at 80/s now: worse.
-    expect(rowsOf(capacity(40, 0), capacity(40, 80)).slo_broken_at_per_s).toEqual(['never broke', '80/s', 'REGRESSION']);
+    expect(rowsOf(capacity(40, 0), capacity(40, 80)).slo_broken_at_per_s).toEqual([
+      'never broke',
+      '80/s',
+      'REGRESSION',
+    ]);
     // Two rates compare as a throughput.
     expect(rowsOf(capacity(20, 40), capacity(10, 20)).slo_broken_at_per_s).toEqual(['40/s', '20/s', 'REGRESSION']);
     expect(rowsOf(capacity(20, 40), capacity(20, 80)).slo_broken_at_per_s).toEqual(['40/s', '80/s', 'ok']);
@@ -162,7 +251,9 @@ describe('counters compared by their declared meaning', () => {
 
   it('reads the committed baseline', async () => {
     const { readRunResult } = await import('../rig/report/readRunResult.ts');
-    const baseline = readRunResult(new URL('../results/baselines/smoke-reference-agent.json', import.meta.url).pathname);
+    const baseline = readRunResult(
+      new URL('../results/baselines/smoke-reference-agent.json', import.meta.url).pathname,
+    );
     const comparison = compareRuns(baseline, baseline);
     expect(comparison.regressions).toEqual([]);
     expect(comparison.rows.length).toBeGreaterThan(0);
@@ -171,7 +262,13 @@ describe('counters compared by their declared meaning', () => {
 
 describe('an overloaded machine', () => {
   const at = (loadPerCore: number | undefined, factor: number) => {
-    const r = run([scenario('load', { latencies: { resume_latency: scale(latencies, factor) }, counters: { answers_per_s: 500 / factor }, records: loadRecords })]);
+    const r = run([
+      scenario('load', {
+        latencies: { resume_latency: scale(latencies, factor) },
+        counters: { answers_per_s: 500 / factor },
+        records: loadRecords,
+      }),
+    ]);
     return loadPerCore === undefined ? r : { ...r, rig: { ...r.rig, loadPerCore } };
   };
 
@@ -182,12 +279,21 @@ describe('an overloaded machine', () => {
       ['answers_per_s', 'REGRESSION'],
     ]);
     expect(comparison.rows[0]!.note).toBe('the machine was overloaded (load per core current 5.4 > 1)');
-    expect(comparison.notes).toContain('latencies not compared: the machine was overloaded (load per core current 5.4 > 1); run on a quieter machine or raise --max-load-per-core');
+    expect(comparison.notes).toContain(
+      'latencies not compared: the machine was overloaded (load per core current 5.4 > 1); run on a quieter machine or raise --max-load-per-core',
+    );
   });
 
   it('compares latencies on a quiet machine, on results without a load, and when the limit is raised', () => {
-    expect(compareRuns(at(0.4, 1), at(0.9, 3)).regressions.map((r) => r.measure)).toEqual(['resume_latency p50', 'resume_latency p95', 'resume_latency p99', 'answers_per_s']);
+    expect(compareRuns(at(0.4, 1), at(0.9, 3)).regressions.map((r) => r.measure)).toEqual([
+      'resume_latency p50',
+      'resume_latency p95',
+      'resume_latency p99',
+      'answers_per_s',
+    ]);
     expect(compareRuns(at(undefined, 1), at(undefined, 3)).regressions).toHaveLength(4);
-    expect(compareRuns(at(0.4, 1), at(5.4, 3), { ...DEFAULT_COMPARE_OPTIONS, maxLoadPerCore: 6 }).regressions).toHaveLength(4);
+    expect(
+      compareRuns(at(0.4, 1), at(5.4, 3), { ...DEFAULT_COMPARE_OPTIONS, maxLoadPerCore: 6 }).regressions,
+    ).toHaveLength(4);
   });
 });

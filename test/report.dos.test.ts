@@ -18,7 +18,10 @@ const RESOURCE_CHARTS = ['agent_rss_mb_vs_s', 'agent_cpu_pct_vs_s', 'agent_conne
 const msText = (us: number) => (us / 1000).toFixed(us < 10_000 ? 2 : us < 100_000 ? 1 : 0);
 
 function plain(): ScenarioResult {
-  return { ...scenario('resume-latency', { latencies: { resume_latency: samples(50, 1000, 9000) }, durationMs: 12_000 }), faultEvents: [{ t: 1000, action: 'add', target: 'latency_downstream', detail: 'latency=100' }] };
+  return {
+    ...scenario('resume-latency', { latencies: { resume_latency: samples(50, 1000, 9000) }, durationMs: 12_000 }),
+    faultEvents: [{ t: 1000, action: 'add', target: 'latency_downstream', detail: 'latency=100' }],
+  };
 }
 
 /** The html of the scenario at `index` of the page (its article, anchored by its name). */
@@ -43,7 +46,9 @@ describe('report.html for a DoS scenario', () => {
 
   it('shades the attack window on the latency-over-time chart and names the attack in it', () => {
     const svg = chart(first, 'latency-over-time');
-    expect(svg).toMatch(/<rect class="span"[^>]*><title>attack oversized-answer: 4 s → 8 s \(rate=75\/s maxRequests=300 bytes=2097152\)<\/title><\/rect>/);
+    expect(svg).toMatch(
+      /<rect class="span"[^>]*><title>attack oversized-answer: 4 s → 8 s \(rate=75\/s maxRequests=300 bytes=2097152\)<\/title><\/rect>/,
+    );
     expect(svg).toMatch(/<text class="span-label"[^>]*>oversized-answer<title>/);
     expect(first).toContain('attack: oversized-answer</li>');
   });
@@ -64,7 +69,9 @@ describe('report.html for a DoS scenario', () => {
       for (const phase of ['before', 'during', 'after']) {
         const m = dos.metrics[`${metric}{phase=${phase}}`]!;
         const row = first.slice(first.indexOf(`data-metric="${metric}" data-phase="${phase}"`)).split('</tr>')[0]!;
-        expect(row, `${metric} ${phase}`).toContain(`<td class="num">${m.count}</td><td class="num">${msText(m.p50)}</td><td class="num">${msText(m.p95)}</td><td class="num">${msText(m.p99)}</td>`);
+        expect(row, `${metric} ${phase}`).toContain(
+          `<td class="num">${m.count}</td><td class="num">${msText(m.p50)}</td><td class="num">${msText(m.p95)}</td><td class="num">${msText(m.p99)}</td>`,
+        );
       }
       const tax = dos.metrics[`${metric}{phase=during}`]!.p99 / dos.metrics[`${metric}{phase=before}`]!.p99;
       expect(tax).toBeGreaterThan(1.5);
@@ -72,22 +79,32 @@ describe('report.html for a DoS scenario', () => {
     }
     const row = first.slice(first.indexOf('data-attack="oversized-answer"')).split('</tr>')[0]!;
     const refusal = dos.metrics['attack_refusal{attack=oversized-answer}']!;
-    expect(row).toContain(`<td class="num">290</td><td class="num">7</td><td class="num bad">3</td><td class="num">300</td><td class="num">${refusal.count}</td><td class="num">${msText(refusal.p50)}</td><td class="num">${msText(refusal.p99)}</td>`);
+    expect(row).toContain(
+      `<td class="num">290</td><td class="num">7</td><td class="num bad">3</td><td class="num">300</td><td class="num">${refusal.count}</td><td class="num">${msText(refusal.p50)}</td><td class="num">${msText(refusal.p99)}</td>`,
+    );
     expect(first).toMatch(/<th>refused<\/th><th>cut<\/th><th>server-error<\/th><th>total<\/th>/);
   });
 
   it('draws nothing new for a scenario without these fields', () => {
     const second = section(text, 1);
     expect(second).toContain('data-chart="percentiles"');
-    for (const absent of ['span-label', 'class="dos', 'attack', '_vs_s', 'over time</figcaption>']) expect(second, absent).not.toContain(absent);
+    for (const absent of ['span-label', 'class="dos', 'attack', '_vs_s', 'over time</figcaption>'])
+      expect(second, absent).not.toContain(absent);
     expect(second).toContain('<figcaption>Faults timeline</figcaption>');
   });
 
-  it("shows what the scenario could not judge (results.json notes) beside its verdict, in the page and in summary.md", () => {
-    const noted = { ...dosScenario('dos-patterns'), notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'] };
+  it('shows what the scenario could not judge (results.json notes) beside its verdict, in the page and in summary.md', () => {
+    const noted = {
+      ...dosScenario('dos-patterns'),
+      notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'],
+    };
     const page = section(htmlReport(run([noted])), 0);
-    expect(page).toContain('<strong>Not judged:</strong><ul><li>pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;</li></ul>');
-    expect(summaryMarkdown(run([noted]))).toContain('not judged: pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;');
+    expect(page).toContain(
+      '<strong>Not judged:</strong><ul><li>pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;</li></ul>',
+    );
+    expect(summaryMarkdown(run([noted]))).toContain(
+      'not judged: pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;',
+    );
     expect(first).not.toContain('Not judged');
   });
 
@@ -107,7 +124,9 @@ describe('summary.md for DoS scenarios', () => {
     const lines = summary.split('\n').filter((l) => l.startsWith('- **'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`**dos-payloads** PASS · tax ${tax.toFixed(2)}× (legit\\_round\\_trip p99`);
-    expect(lines[0]).toMatch(/oversized-answer: refused 290, cut 7, server-error 3, refusal p50\/p99 [\d.]+\/[\d.]+ ms$/);
+    expect(lines[0]).toMatch(
+      /oversized-answer: refused 290, cut 7, server-error 3, refusal p50\/p99 [\d.]+\/[\d.]+ ms$/,
+    );
     expect(summary).toContain('## Attack tax');
     expect(summaryMarkdown(run([plain()]))).not.toContain('Attack tax');
   });
@@ -128,7 +147,15 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('a DoS scenario in head
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await context.newPage();
@@ -147,7 +174,9 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('a DoS scenario in head
         expect((await label.boundingBox())!.width, id).toBeGreaterThan(20);
         expect((await svg.locator('path.series').first().boundingBox())!.width, id).toBeGreaterThan(100);
       }
-      const during = await page.locator('#dos-payloads tr[data-metric="legit_round_trip"][data-phase="during"]').innerText();
+      const during = await page
+        .locator('#dos-payloads tr[data-metric="legit_round_trip"][data-phase="during"]')
+        .innerText();
       expect(during).toMatch(/during\s+200\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+× tax/);
       expect(await page.locator('#resume-latency text.span-label').count()).toBe(0);
       expect(await page.locator('#resume-latency table.dos').count()).toBe(0);

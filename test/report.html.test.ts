@@ -26,7 +26,12 @@ function metric(values: number[], name: string, timeline: LatencyTimeline, origi
 
 function fixture(): RunResult {
   const timeline = new LatencyTimeline(0);
-  const resume = metric(Array.from({ length: 300 }, (_, i) => 1 + (i % 17) / 4 + (i > 200 ? 100 : 0)), 'resume_latency', timeline, 0);
+  const resume = metric(
+    Array.from({ length: 300 }, (_, i) => 1 + (i % 17) / 4 + (i > 200 ? 100 : 0)),
+    'resume_latency',
+    timeline,
+    0,
+  );
   const hostileMetric = metric([5, 6, 7, 50], HOSTILE, timeline, 100);
   return {
     schema: RESULTS_SCHEMA,
@@ -36,7 +41,15 @@ function fixture(): RunResult {
     durationMs: 5000,
     profile: 'smoke',
     rig: { version: '0.1.0', node: 'v20.0.0', platform: 'linux-x64', cpus: 2 },
-    target: { kind: 'url', url: `http://127.0.0.1:1/${IMG}`, agentName: HOSTILE, agentVersion: SCRIPT, generation: '1.0', hitlDeclared: true, agentFaults: [] },
+    target: {
+      kind: 'url',
+      url: `http://127.0.0.1:1/${IMG}`,
+      agentName: HOSTILE,
+      agentVersion: SCRIPT,
+      generation: '1.0',
+      hitlDeclared: true,
+      agentFaults: [],
+    },
     proxy: { backend: 'embedded', version: '2.12.0' },
     verdict: 'failed',
     scenarios: [
@@ -129,7 +142,10 @@ describe('report.html as text', () => {
     const ok = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', dir], { encoding: 'utf8', timeout: 20_000 });
     expect(ok.status).toBe(0);
     expect(readFileSync(path, 'utf8')).toBe(text);
-    const bad = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', join(dir, 'nope')], { encoding: 'utf8', timeout: 20_000 });
+    const bad = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', join(dir, 'nope')], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -145,7 +161,16 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('report.html in headles
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await context.newPage();
@@ -165,7 +190,9 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('report.html in headles
         expect(box!.width, chart).toBeGreaterThan(50);
         expect(box!.height, chart).toBeGreaterThan(5);
       }
-      expect(await page.locator(`${first} svg[data-chart="latency-over-time"]`).first().locator('rect.span').count()).toBe(2);
+      expect(
+        await page.locator(`${first} svg[data-chart="latency-over-time"]`).first().locator('rect.span').count(),
+      ).toBe(2);
       const bar = await page.locator(`${first} svg[data-chart="faults-timeline"] rect.bar`).first().boundingBox();
       expect(bar!.width).toBeGreaterThan(10);
 
@@ -180,4 +207,5 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('report.html in headles
   });
 });
 
-if (!existsSync(CHROMIUM) && !process.env.CI) console.log(`report.html browser test skipped: ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`);
+if (!existsSync(CHROMIUM) && !process.env.CI)
+  console.log(`report.html browser test skipped: ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`);

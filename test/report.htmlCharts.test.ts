@@ -50,9 +50,15 @@ describe('what the capacity search found', () => {
     expect(cap).toMatchObject({ kind: 'cap', capacity: 40 });
     expect(capacityText(cap).detail).toBe("cap reached: the profile's top rate 40/s passed, capacity is above it");
     // growth 2: after 20/s the next step, 40/s, was within maxRate 40 and never ran.
-    expect(capacityFinding(capacityScenario({ rates: [5, 10, 20], maxRate: 40 }))).toMatchObject({ kind: 'budget', capacity: 20 });
+    expect(capacityFinding(capacityScenario({ rates: [5, 10, 20], maxRate: 40 }))).toMatchObject({
+      kind: 'budget',
+      capacity: 20,
+    });
     const none = capacityFinding(capacityScenario({ rates: [5], breakAt: 5 }))!;
-    expect(capacityText(none)).toEqual({ value: 'none', detail: 'no sustainable rate: the SLO broke at the first step, 5/s' });
+    expect(capacityText(none)).toEqual({
+      value: 'none',
+      detail: 'no sustainable rate: the SLO broke at the first step, 5/s',
+    });
     expect(capacityFinding(scenario('resume-latency'))).toBeUndefined();
   });
 });
@@ -66,7 +72,13 @@ describe('report.html as text', () => {
       expect(text).toMatch(new RegExp(`<article class="scenario \\w+" id="${id}">`));
       expect(text).toContain(`<a href="#${id}">`);
     }
-    expect(scenarioAnchors(['capacity', 'Capacity', 'baseline', '<script>', '!!'])).toEqual(['capacity', 'capacity-2', 'baseline-2', 'script', 'scenario']);
+    expect(scenarioAnchors(['capacity', 'Capacity', 'baseline', '<script>', '!!'])).toEqual([
+      'capacity',
+      'capacity-2',
+      'baseline-2',
+      'script',
+      'scenario',
+    ]);
   });
 
   it('headline figures: verdict, requests, error %, bytes, capacity, thresholds', () => {
@@ -78,30 +90,44 @@ describe('report.html as text', () => {
     const refused = ops.reduce((a, o) => a + o.rpcErrors, 0);
     expect(requests).toBeGreaterThan(1000);
     expect(failed * refused).toBeGreaterThan(0);
-    expect(head).toContain(`data-figure="requests"><div class="label">requests</div><div class="value">${requests.toLocaleString('en-US')}</div><div class="detail">2 of 4 scenarios recorded traffic</div>`);
+    expect(head).toContain(
+      `data-figure="requests"><div class="label">requests</div><div class="value">${requests.toLocaleString('en-US')}</div><div class="detail">2 of 4 scenarios recorded traffic</div>`,
+    );
     // Red for requests with no usable reply; the agent's refusals beside them, not counted as failures.
-    expect(head).toContain(`<div class="tile bad" data-figure="errors"><div class="label">failed requests</div><div class="value">${((100 * failed) / requests).toFixed(2)} %</div>`);
+    expect(head).toContain(
+      `<div class="tile bad" data-figure="errors"><div class="label">failed requests</div><div class="value">${((100 * failed) / requests).toFixed(2)} %</div>`,
+    );
     expect(head).toContain(`${failed} of ${requests.toLocaleString('en-US')} got no usable reply`);
     expect(head).toContain(`${refused} refused by the agent`);
-    expect(htmlReport(richRun({ rates: [5, 10, 20, 40], maxRate: 40 }))).not.toContain('tile bad" data-figure="errors"');
-    expect(head).toMatch(/data-figure="bytes"><div class="label">data<\/div><div class="value">[\d.]+ kB <span class="unit">sent<\/span>/);
+    expect(htmlReport(richRun({ rates: [5, 10, 20, 40], maxRate: 40 }))).not.toContain(
+      'tile bad" data-figure="errors"',
+    );
+    expect(head).toMatch(
+      /data-figure="bytes"><div class="label">data<\/div><div class="value">[\d.]+ kB <span class="unit">sent<\/span>/,
+    );
     expect(head).toContain('<a href="#capacity">40/s</a>');
     expect(head).toContain('the SLO broke at 80/s');
-    expect(head).toContain('data-figure="thresholds"><div class="label">thresholds</div><div class="value">none given</div>');
+    expect(head).toContain(
+      'data-figure="thresholds"><div class="label">thresholds</div><div class="value">none given</div>',
+    );
     const capped = htmlReport(richRun({ rates: [5, 10, 20, 40], maxRate: 40 }));
     expect(capped).toContain('<a href="#capacity">≥ 40/s</a>');
-    expect(capped).toContain("cap reached: the profile&#39;s top rate 40/s passed, capacity is above it");
+    expect(capped).toContain('cap reached: the profile&#39;s top rate 40/s passed, capacity is above it');
   });
 
   it('per scenario: totals, throughput / errors / in-flight, a table per operation with thin percentiles marked', () => {
     const cap = article(text, 'capacity');
     expect(cap).toMatch(/<p class="totals"><span><strong>[\d,]+<\/strong> requests<\/span>/);
     // Red for no usable reply; the agent's refusals beside them, plain.
-    expect(cap).toMatch(/<span class="bad"><strong>12<\/strong> failed \([\d.]+ %\)<\/span><span><strong>3<\/strong> refused by the agent/);
-    for (const chart of ['throughput', 'errors', 'in-flight', 'capacity-curve', 'capacity-achieved']) expect(cap, chart).toContain(`data-chart="${chart}"`);
+    expect(cap).toMatch(
+      /<span class="bad"><strong>12<\/strong> failed \([\d.]+ %\)<\/span><span><strong>3<\/strong> refused by the agent/,
+    );
+    for (const chart of ['throughput', 'errors', 'in-flight', 'capacity-curve', 'capacity-achieved'])
+      expect(cap, chart).toContain(`data-chart="${chart}"`);
     expect(cap).toContain('iterations offered /s');
     expect(cap).toContain('iterations achieved /s');
-    for (const op of ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask']) expect(cap).toContain(`<tr data-operation="${op}">`);
+    for (const op of ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask'])
+      expect(cap).toContain(`<tr data-operation="${op}">`);
     // SubscribeToTask has n=4: p50 shown, p95 and p99 marked.
     const sub = cap.slice(cap.indexOf('data-operation="SubscribeToTask"')).split('</tr>')[0]!;
     expect(sub).toContain('title="n=4: p95 needs n ≥ 20">n&lt;20</td>');
@@ -115,8 +141,10 @@ describe('report.html as text', () => {
     const strips = cap.split('data-chart="latency-over-time"').length - 1;
     expect(strips).toBe(2); // round_trip and resume_latency, each across every rate
     expect(cap).toContain('<figcaption>round_trip (every rate)</figcaption>');
-    for (const rate of [5, 10, 20, 40, 80]) expect(cap).toMatch(new RegExp(`<text class="span-label"[^>]*>${rate}/s<title>offered ${rate}/s: `));
-    for (const svg of cap.split('<svg data-chart="latency-over-time"').slice(1)) expect((svg.split('</svg>')[0]!.match(/<path class="series"/g) ?? []).length).toBe(2);
+    for (const rate of [5, 10, 20, 40, 80])
+      expect(cap).toMatch(new RegExp(`<text class="span-label"[^>]*>${rate}/s<title>offered ${rate}/s: `));
+    for (const svg of cap.split('<svg data-chart="latency-over-time"').slice(1))
+      expect((svg.split('</svg>')[0]!.match(/<path class="series"/g) ?? []).length).toBe(2);
   });
 
   it('the capacity curve: SLO line, breaking point, p50–p99 band, achieved rate', () => {
@@ -138,7 +166,9 @@ describe('report.html as text', () => {
     expect(Math.max(...xs)).toBeLessThanOrEqual(90);
     expect(page).not.toContain('once: latency by percentile');
     // The verdict table hides p95/p99 of n = 10.
-    expect(htmlReport(run([oneSample]))).toMatch(/<span class="metric">probe_latency<\/span> [\d.]+ \/ – \/ – <span class="n">n=10<\/span>/);
+    expect(htmlReport(run([oneSample]))).toMatch(
+      /<span class="metric">probe_latency<\/span> [\d.]+ \/ – \/ – <span class="n">n=10<\/span>/,
+    );
   });
 
   it('a result from before traffic was recorded says so, and draws no traffic chart', () => {
@@ -146,18 +176,27 @@ describe('report.html as text', () => {
     expect(legacy).toContain('Traffic: not recorded');
     expect(legacy).not.toContain('data-chart="throughput"');
     const old = htmlReport(run([scenario('old', { latencies: { probe_latency: samples(30, 1000, 9000) } })]));
-    expect(old).toContain('data-figure="requests"><div class="label">requests</div><div class="value">not recorded</div>');
+    expect(old).toContain(
+      'data-figure="requests"><div class="label">requests</div><div class="value">not recorded</div>',
+    );
   });
 
-  it("an errored scenario shows its stack and every scenario its log lines", () => {
+  it('an errored scenario shows its stack and every scenario its log lines', () => {
     const errored = article(text, 'disconnect-replay');
-    expect(errored).toContain('<summary>Stack</summary><pre>TypeError: cannot read properties of undefined (reading &quot;taskId&quot;)\n    at run (scenarios/disconnectReplay.ts:48:22)');
-    expect(article(text, 'capacity')).toMatch(/<summary>Log \(5 lines\)<\/summary><pre><span class="t">2\.50 s<\/span> 5\/s: 10\/10 ok/);
+    expect(errored).toContain(
+      '<summary>Stack</summary><pre>TypeError: cannot read properties of undefined (reading &quot;taskId&quot;)\n    at run (scenarios/disconnectReplay.ts:48:22)',
+    );
+    expect(article(text, 'capacity')).toMatch(
+      /<summary>Log \(5 lines\)<\/summary><pre><span class="t">2\.50 s<\/span> 5\/s: 10\/10 ok/,
+    );
   });
 
   it('with a baseline: the rows of a2a-rig compare, regressions first, and a headline figure', () => {
     const page = htmlReport(richRun(BROKEN), { baseline: richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }) });
-    const section = page.slice(page.indexOf('<section id="baseline">'), page.indexOf('</section>', page.indexOf('<section id="baseline">')));
+    const section = page.slice(
+      page.indexOf('<section id="baseline">'),
+      page.indexOf('</section>', page.indexOf('<section id="baseline">')),
+    );
     expect(section).toMatch(/<h2>Against the baseline: <span class="bad">\d+ regressions<\/span><\/h2>/);
     expect(section).toMatch(/<tr class="regression"><td>capacity<\/td><td>round_trip\{rate=80\} p50<\/td>/);
     expect(page).toContain('data-figure="baseline"');
@@ -172,21 +211,39 @@ describe('--baseline on the command line', () => {
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
   it('report DIR --baseline DIR2 draws the comparison; a bad baseline is one line, exit 2, and run refuses it before any traffic', () => {
-    const [current, baseline] = [mkdtempSync(join(tmpdir(), 'a2a-rig-html-cur-')), mkdtempSync(join(tmpdir(), 'a2a-rig-html-base-'))];
+    const [current, baseline] = [
+      mkdtempSync(join(tmpdir(), 'a2a-rig-html-cur-')),
+      mkdtempSync(join(tmpdir(), 'a2a-rig-html-base-')),
+    ];
     dirs.push(current, baseline);
     writeResults(current, richRun(BROKEN));
     writeResults(baseline, richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }));
-    const ok = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', baseline], { encoding: 'utf8', timeout: 20_000 });
+    const ok = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', baseline], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);
     expect(readFileSync(join(current, 'report.html'), 'utf8')).toContain('<section id="baseline">');
-    const bad = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', join(baseline, 'nope')], { encoding: 'utf8', timeout: 20_000 });
+    const bad = spawnSync(
+      process.execPath,
+      ['bin/a2a-rig.js', 'report', current, '--baseline', join(baseline, 'nope')],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
     expect(bad.status).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([`a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`]);
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      `a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`,
+    ]);
     const out = join(current, 'never');
-    const refused = spawnSync(process.execPath, ['bin/a2a-rig.js', 'run', 'resume-latency', '--out', out, '--baseline', join(baseline, 'nope')], { encoding: 'utf8', timeout: 30_000 });
+    const refused = spawnSync(
+      process.execPath,
+      ['bin/a2a-rig.js', 'run', 'resume-latency', '--out', out, '--baseline', join(baseline, 'nope')],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(refused.status).toBe(2);
-    expect(refused.stderr.trim().split('\n')).toEqual([`a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`]);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      `a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`,
+    ]);
     expect(refused.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
   });
@@ -207,7 +264,15 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('the new charts in head
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await context.newPage();
@@ -222,8 +287,11 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('the new charts in head
       const throughput = '#capacity svg[data-chart="throughput"]';
       const d = (await page.locator(`${throughput} path.series`).first().getAttribute('d'))!;
       expect(d.split('L').length).toBe(capacityScenario(BROKEN).traffic!.points.length);
-      expect((await box(`${throughput} path.series`)).width / (await box(`${throughput} rect.frame`)).width).toBeGreaterThan(0.8);
-      for (const chart of ['errors', 'in-flight', 'capacity-achieved']) expect((await box(`#capacity svg[data-chart="${chart}"] path.series`)).width, chart).toBeGreaterThan(100);
+      expect(
+        (await box(`${throughput} path.series`)).width / (await box(`${throughput} rect.frame`)).width,
+      ).toBeGreaterThan(0.8);
+      for (const chart of ['errors', 'in-flight', 'capacity-achieved'])
+        expect((await box(`#capacity svg[data-chart="${chart}"] path.series`)).width, chart).toBeGreaterThan(100);
 
       // The capacity curve: the SLO line across the plot, the breaking point at the right edge (80 of 0..80), the band.
       const curve = '#capacity svg[data-chart="capacity-curve"]';
@@ -243,8 +311,16 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('the new charts in head
       expect((toxic.x - faultsFrame.x) / faultsFrame.width).toBeCloseTo(2.6 / 6.6, 2);
 
       // Labels at least 11 px, as styled and as drawn (the charts are not scaled down).
-      for (const selector of ['#resume-latency svg[data-chart="faults-timeline"] text.lane-label', '#resume-latency svg[data-chart="faults-timeline"] text.tick', '#capacity svg[data-chart="latency-over-time"] text.span-label', '#capacity svg[data-chart="throughput"] text.tick']) {
-        const [styled, drawn] = await page.locator(selector).first().evaluate((e) => [parseFloat(getComputedStyle(e).fontSize), e.getBoundingClientRect().height]);
+      for (const selector of [
+        '#resume-latency svg[data-chart="faults-timeline"] text.lane-label',
+        '#resume-latency svg[data-chart="faults-timeline"] text.tick',
+        '#capacity svg[data-chart="latency-over-time"] text.span-label',
+        '#capacity svg[data-chart="throughput"] text.tick',
+      ]) {
+        const [styled, drawn] = await page
+          .locator(selector)
+          .first()
+          .evaluate((e) => [parseFloat(getComputedStyle(e).fontSize), e.getBoundingClientRect().height]);
         expect(styled, selector).toBeGreaterThanOrEqual(11);
         expect(drawn, selector).toBeGreaterThanOrEqual(11);
       }
@@ -273,4 +349,5 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('the new charts in head
   });
 });
 
-if (!existsSync(CHROMIUM) && !process.env.CI) console.log(`report.html chart test skipped: ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`);
+if (!existsSync(CHROMIUM) && !process.env.CI)
+  console.log(`report.html chart test skipped: ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`);

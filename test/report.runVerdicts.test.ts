@@ -12,14 +12,17 @@ import { run, scenario } from './support/runResultFixture.ts';
 
 const NOT_DECLARED = 'the agent does not declare hitl-prompt/v1 in its card';
 const tagged = (s: ScenarioResult, tags: string[]): ScenarioResult => ({ ...s, tags });
-const skippedHitl = (name: string) => tagged(scenario(name, { verdict: 'skipped', reason: NOT_DECLARED, checks: [] }), ['conformance', 'hitl']);
+const skippedHitl = (name: string) =>
+  tagged(scenario(name, { verdict: 'skipped', reason: NOT_DECLARED, checks: [] }), ['conformance', 'hitl']);
 const agentCard = tagged(scenario('agent-card'), ['conformance', 'a2a']);
 
 describe('overallVerdict and nothingTested', () => {
   it('every hitl scenario skipped beside a passing agent-card: skipped, nothing tested', () => {
     const scenarios = [agentCard, skippedHitl('cf1'), skippedHitl('cf2')];
     expect(overallVerdict(scenarios)).toBe('skipped');
-    expect(nothingTested(scenarios)).toBe(`nothing was tested: all 2 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED})`);
+    expect(nothingTested(scenarios)).toBe(
+      `nothing was tested: all 2 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED})`,
+    );
   });
 
   it('one hitl scenario ran: passed, something was tested', () => {
@@ -36,7 +39,11 @@ describe('overallVerdict and nothingTested', () => {
   });
 
   it('interrupted wins over failed', () => {
-    const scenarios = [scenario('a', { verdict: 'failed' }), scenario('b', { verdict: 'interrupted' }), scenario('c', { verdict: 'not-run' })];
+    const scenarios = [
+      scenario('a', { verdict: 'failed' }),
+      scenario('b', { verdict: 'interrupted' }),
+      scenario('c', { verdict: 'not-run' }),
+    ];
     expect(overallVerdict(scenarios)).toBe('interrupted');
   });
 });
@@ -48,7 +55,9 @@ describe('the outputs', () => {
     expect(summary).toMatch(/^# a2a-rig NOTHING TESTED/);
     expect(summary).toContain('**Nothing was tested: all 1 scenarios that test hitl-prompt/v1 were skipped');
     const html = htmlReport(result);
-    expect(html).toContain('<p class="headline skipped">Nothing was tested: all 1 scenarios that test hitl-prompt/v1 were skipped');
+    expect(html).toContain(
+      '<p class="headline skipped">Nothing was tested: all 1 scenarios that test hitl-prompt/v1 were skipped',
+    );
   });
 
   it('interrupted: headline, badges and junit error/skipped', () => {

@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult, SeriesPoint, TrafficRecord } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import { capacityLine, fit, headlineMetric, summaryWidth, terminalSummary, wrap } from '../rig/report/terminalSummary.ts';
+import {
+  capacityLine,
+  fit,
+  headlineMetric,
+  summaryWidth,
+  terminalSummary,
+  wrap,
+} from '../rig/report/terminalSummary.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
@@ -16,11 +23,27 @@ const RATES = [5, 10, 20, 40];
 function capacity(heldUpTo: number): ScenarioResult {
   const run = RATES.filter((r) => r <= Math.max(heldUpTo * 2, RATES[0]!));
   const latencies: Record<string, number[]> = {};
-  for (const rate of run) latencies[`round_trip{rate=${rate}}`] = samples(rate * 2, 2_000, rate > heldUpTo ? 3_000_000 : 30_000, rate);
-  const base = scenario('capacity', { durationMs: 8_200, latencies, counters: { capacity_per_s: heldUpTo, slo_broken_at_per_s: run.find((r) => r > heldUpTo) ?? 0 } });
+  for (const rate of run)
+    latencies[`round_trip{rate=${rate}}`] = samples(rate * 2, 2_000, rate > heldUpTo ? 3_000_000 : 30_000, rate);
+  const base = scenario('capacity', {
+    durationMs: 8_200,
+    latencies,
+    counters: { capacity_per_s: heldUpTo, slo_broken_at_per_s: run.find((r) => r > heldUpTo) ?? 0 },
+  });
   const points: SeriesPoint[] = run.map((rate) => {
     const m = base.metrics[`round_trip{rate=${rate}}`]!;
-    return { x: rate, y: m.p95 / 1000, p50_ms: m.p50 / 1000, p99_ms: m.p99 / 1000, achieved_per_s: rate, arrivals: rate * 2, errors: rate > heldUpTo ? 3 : 0, dropped: 0, late: 0, sustainable: rate <= heldUpTo };
+    return {
+      x: rate,
+      y: m.p95 / 1000,
+      p50_ms: m.p50 / 1000,
+      p99_ms: m.p99 / 1000,
+      achieved_per_s: rate,
+      arrivals: rate * 2,
+      errors: rate > heldUpTo ? 3 : 0,
+      dropped: 0,
+      late: 0,
+      sustainable: rate <= heldUpTo,
+    };
   });
   return {
     ...base,
@@ -35,29 +58,64 @@ function traffic(requests: number, errors: number, failed = 0): TrafficRecord {
   const latency = scenario('x', { latencies: { l: samples(50, 1000, 5000) } }).metrics.l!;
   return {
     bucketMs: 1000,
-    operations: [{ operation: 'SendMessage', count: requests, ok: requests - errors - failed, rpcErrors: errors, failed, bytesSent: requests * 500, bytesReceived: requests * 1500, latency }],
+    operations: [
+      {
+        operation: 'SendMessage',
+        count: requests,
+        ok: requests - errors - failed,
+        rpcErrors: errors,
+        failed,
+        bytesSent: requests * 500,
+        bytesReceived: requests * 1500,
+        latency,
+      },
+    ],
     totals: { requests, errors: errors + failed, bytesSent: requests * 500, bytesReceived: requests * 1500 },
     points: [],
   };
 }
 
-const STACK = 'Error: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n    at runOne (/repo/rig/engine/runScenarios.ts:100:3)';
+const STACK =
+  'Error: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n    at runOne (/repo/rig/engine/runScenarios.ts:100:3)';
 
 function fixtureRun(): RunResult {
   const r = run([
-    { ...scenario('resume-latency', { durationMs: 6_400, latencies: { resume_latency: samples(150, 900, 4000) } }), traffic: traffic(3000, 0) },
-    { ...scenario('cf4', { durationMs: 300, latencies: { resume_latency: samples(10, 1000, 6000) } }), traffic: traffic(1000, 7) },
+    {
+      ...scenario('resume-latency', { durationMs: 6_400, latencies: { resume_latency: samples(150, 900, 4000) } }),
+      traffic: traffic(3000, 0),
+    },
+    {
+      ...scenario('cf4', { durationMs: 300, latencies: { resume_latency: samples(10, 1000, 6000) } }),
+      traffic: traffic(1000, 7),
+    },
     capacity(40),
     scenario('cf1', { durationMs: 100 }),
-    scenario('crash-restart', { verdict: 'skipped', durationMs: 0, reason: 'needs a restartable agent (pass --restart-cmd with --target); the agent said <b>no</b> & `more` of it, at length, '.repeat(3) }),
+    scenario('crash-restart', {
+      verdict: 'skipped',
+      durationMs: 0,
+      reason:
+        'needs a restartable agent (pass --restart-cmd with --target); the agent said <b>no</b> & `more` of it, at length, '.repeat(
+          3,
+        ),
+    }),
     scenario('a-scenario-with-a-very-long-name-indeed', {
       verdict: 'failed',
       durationMs: 1_234_567,
       latencies: { 'legit_round_trip{phase=during}': samples(30, 1000, 9000) },
-      checks: [{ name: `the agent answers ${HOSTILE}`, ok: false, detail: `it said ${HOSTILE} and then ${'more words '.repeat(30)}` }],
+      checks: [
+        {
+          name: `the agent answers ${HOSTILE}`,
+          ok: false,
+          detail: `it said ${HOSTILE} and then ${'more words '.repeat(30)}`,
+        },
+      ],
       reason: `the agent said ${HOSTILE}`,
     }),
-    { ...scenario('my-scenario', { verdict: 'errored', reason: 'TypeError: x is not a function', durationMs: 50 }), stack: STACK, notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'] },
+    {
+      ...scenario('my-scenario', { verdict: 'errored', reason: 'TypeError: x is not a function', durationMs: 50 }),
+      stack: STACK,
+      notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'],
+    },
   ]);
   return {
     ...r,
@@ -95,7 +153,8 @@ describe('the terminal summary', () => {
   const text = terminalSummary(fixtureRun(), { files: ['/tmp/out/results.json', '/tmp/out/report.html'] });
 
   it('is plain text: no Markdown escape, table or emphasis, and no raw control from the agent', () => {
-    for (const markdown of ['\\_', '<br>', '&lt;', '&amp;', '\\(', '\\)', '**', '|---', '| scenario |', '\\`']) expect(text, markdown).not.toContain(markdown);
+    for (const markdown of ['\\_', '<br>', '&lt;', '&amp;', '\\(', '\\)', '**', '|---', '| scenario |', '\\`'])
+      expect(text, markdown).not.toContain(markdown);
     expect(text).toContain('<b>no</b> &');
     expect(rawControls(text)).toEqual([]);
     expect(text).toContain('agent \\u001b[31mRED');
@@ -109,25 +168,36 @@ describe('the terminal summary', () => {
   });
 
   it('fits a narrower terminal too (not under 72 columns), and 100 on a wider one or a pipe', () => {
-    expect([summaryWidth({ isTTY: true, columns: 80 }), summaryWidth({ isTTY: true, columns: 200 }), summaryWidth({ isTTY: true, columns: 40 }), summaryWidth({ columns: 80 })]).toEqual([80, 100, 72, 100]);
+    expect([
+      summaryWidth({ isTTY: true, columns: 80 }),
+      summaryWidth({ isTTY: true, columns: 200 }),
+      summaryWidth({ isTTY: true, columns: 40 }),
+      summaryWidth({ columns: 80 }),
+    ]).toEqual([80, 100, 72, 100]);
     const narrow = terminalSummary(fixtureRun(), { width: 80 });
     const long = narrow.split('\n').filter((l) => [...l].length > 80);
     expect(long, long.join('\n')).toEqual([]);
     expect(table(narrow).rows).toHaveLength(7);
   });
 
-  it('puts every scenario line\'s columns at the same offsets as the header\'s', () => {
+  it("puts every scenario line's columns at the same offsets as the header's", () => {
     const { rows, columns } = table(text);
     expect(rows).toHaveLength(7);
     for (const row of rows) {
       const cell = (from: number, to: number) => row.slice(from, to).trim();
       // Every column boundary falls on a space: nothing spills over into the next column.
-      for (const at of [columns.name - 1, columns.time, columns.n, columns.p50, columns.p95, columns.p99, columns.max]) expect(row[at] ?? ' ', row).toBe(' ');
+      for (const at of [columns.name - 1, columns.time, columns.n, columns.p50, columns.p95, columns.p99, columns.max])
+        expect(row[at] ?? ' ', row).toBe(' ');
       expect(row.slice(columns.name, columns.name + 1), row).not.toBe(' ');
       expect(cell(columns.name, columns.time - 7), row).toMatch(/^[a-z0-9-]+…?$/);
       expect(cell(columns.time - 7, columns.time), row).toMatch(/^(\d+\.\d s|\d+m \d\ds)$/);
       expect(cell(columns.time, columns.n), row).toMatch(/^([\d,]+|–)$/);
-      for (const [from, to] of [[columns.n, columns.p50], [columns.p50, columns.p95], [columns.p95, columns.p99], [columns.p99, columns.max]] as const) {
+      for (const [from, to] of [
+        [columns.n, columns.p50],
+        [columns.p50, columns.p95],
+        [columns.p95, columns.p99],
+        [columns.p99, columns.max],
+      ] as const) {
         expect(cell(from, to), row).toMatch(/^([\d,]+(\.\d+)?|–)$/);
       }
     }
@@ -136,14 +206,20 @@ describe('the terminal summary', () => {
     expect(byName('capacity').slice(columns.latency)).toBe('round_trip{rate=40}');
     // A name longer than its column is cut, with an ellipsis, and the columns after it stay put.
     expect(byName('a-scenario-with-a-very-')).toContain('…');
-    expect(byName('a-scenario-with-a-very-').slice(columns.time - 7, columns.time).trim()).toBe('20m 35s');
+    expect(
+      byName('a-scenario-with-a-very-')
+        .slice(columns.time - 7, columns.time)
+        .trim(),
+    ).toBe('20m 35s');
   });
 
   it('shows n and leaves out the percentiles too few samples carry, saying why', () => {
     const { rows, columns } = table(text);
     const stats = (name: string) => {
       const row = rows.find((r) => r.slice(columns.name).startsWith(name))!;
-      return [columns.n, columns.p50, columns.p95, columns.p99, columns.max].map((end, i, all) => row.slice(i === 0 ? columns.time : all[i - 1], end).trim());
+      return [columns.n, columns.p50, columns.p95, columns.p99, columns.max].map((end, i, all) =>
+        row.slice(i === 0 ? columns.time : all[i - 1], end).trim(),
+      );
     };
     // n = 150: every percentile; n = 10: p50 and max only (p95 needs 20, p99 100); n = 30: no p99.
     expect(stats('resume-latency').every((v) => v !== '–')).toBe(true);
@@ -161,23 +237,37 @@ describe('the terminal summary', () => {
     const head = text.split('\n\n')[1]!.replace(/\n {14}/g, ' ');
     expect(text.split('\n')[0]).toMatch(/^a2a-rig FAILED · profile smoke · 7 scenarios in 10\.0 s · run fixture-run$/);
     expect(head).toMatch(/^ {2}scenarios {3}4 passed · 1 failed · 1 errored · 1 skipped$/m);
-    expect(head).toMatch(/^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m);
+    expect(head).toMatch(
+      /^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m,
+    );
     expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 1\.9 MiB sent, 5\.7 MiB received$/m);
     // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside them, with where most are.
-    expect(head).toMatch(/^ {2}errors {6}0 % failed \(0 of 4,000 requests got no usable reply\); 7 refused by the agent \(most provoked on purpose\), most in cf4 \(7\)$/m);
-    expect(head).toMatch(/^ {2}thresholds {2}1 held · 1 broken: resume_latency\.p95<5 — 7\.10 ms \(p95 of 150 samples\), needs < 5$/m);
-    expect(text).toMatch(/^thresholds\n {2}BROKEN resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {3}checks\.rate>=0\.5 {6}0\.8/m);
+    expect(head).toMatch(
+      /^ {2}errors {6}0 % failed \(0 of 4,000 requests got no usable reply\); 7 refused by the agent \(most provoked on purpose\), most in cf4 \(7\)$/m,
+    );
+    expect(head).toMatch(
+      /^ {2}thresholds {2}1 held · 1 broken: resume_latency\.p95<5 — 7\.10 ms \(p95 of 150 samples\), needs < 5$/m,
+    );
+    expect(text).toMatch(
+      /^thresholds\n {2}BROKEN resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {3}checks\.rate>=0\.5 {6}0\.8/m,
+    );
   });
 
   it('lists failed checks wrapped, notes, where an error was thrown, and the result files', () => {
-    expect(text).toMatch(/^failed checks\n {2}a-scenario-with-a-very-long-name-indeed · the agent answers \\u001b\[31mRED/m);
+    expect(text).toMatch(
+      /^failed checks\n {2}a-scenario-with-a-very-long-name-indeed · the agent answers \\u001b\[31mRED/m,
+    );
     // Wrapped under itself, at most four lines, the last cut with an ellipsis.
     const check = text.split('failed checks\n')[1]!.split('\n\n')[0]!.split('\n');
     expect(check).toHaveLength(4);
     expect(check.slice(1).every((l) => /^ {6}\S/.test(l))).toBe(true);
     expect(check[3]).toMatch(/and then more words more words .*…$/);
-    expect(text).toMatch(/^notes\n {2}my-scenario · pattern-backtracking not aimed: the live prompt has no <pattern>$/m);
-    expect(text).toContain('↳ TypeError: x is not a function\n            thrown at /home/user/project/scenarios/my-scenario.ts:42:7\n');
+    expect(text).toMatch(
+      /^notes\n {2}my-scenario · pattern-backtracking not aimed: the live prompt has no <pattern>$/m,
+    );
+    expect(text).toContain(
+      '↳ TypeError: x is not a function\n            thrown at /home/user/project/scenarios/my-scenario.ts:42:7\n',
+    );
     expect(text.endsWith('results\n  /tmp/out/results.json\n  /tmp/out/report.html\n')).toBe(true);
   });
 
@@ -196,23 +286,33 @@ describe('capacity in the headline', () => {
 
   it('the highest rate that held, and where and why the SLO broke', () => {
     const line = capacityLine(one(capacity(20)))!;
-    expect(line).toMatch(/^20 round trips\/s, p95 [\d.]+ ms; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/);
+    expect(line).toMatch(
+      /^20 round trips\/s, p95 [\d.]+ ms; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/,
+    );
   });
 
-  it('marks a p95 its step\'s samples cannot carry (5/s for 2 s: n = 10)', () => {
-    expect(capacityLine(one(capacity(5)))).toMatch(/^5 round trips\/s, p95 [\d.]+ ms \(n=10: too few for a p95\); the SLO/);
+  it("marks a p95 its step's samples cannot carry (5/s for 2 s: n = 10)", () => {
+    expect(capacityLine(one(capacity(5)))).toMatch(
+      /^5 round trips\/s, p95 [\d.]+ ms \(n=10: too few for a p95\); the SLO/,
+    );
   });
 
   it('"none" when the first step broke, "not measured" when capacity did not run, nothing without it', () => {
     expect(capacityLine(one(capacity(0)))).toMatch(/^none: the SLO \(p95 ≤ 1000 ms\) broke at 5\/s/);
-    expect(capacityLine(one(scenario('capacity', { verdict: 'skipped', reason: 'the agent does not declare hitl-prompt/v1' })))).toBe('not measured (capacity skipped: the agent does not declare hitl-prompt/v1)');
+    expect(
+      capacityLine(
+        one(scenario('capacity', { verdict: 'skipped', reason: 'the agent does not declare hitl-prompt/v1' })),
+      ),
+    ).toBe('not measured (capacity skipped: the agent does not declare hitl-prompt/v1)');
     expect(capacityLine(one(scenario('cf1')))).toBeUndefined();
   });
 
   it('a search the budget cut short is a lower bound, not a cap', () => {
     const cut = capacity(40);
     cut.series!.round_trip_p95_ms_vs_rate_per_s = cut.series!.round_trip_p95_ms_vs_rate_per_s!.slice(0, 3);
-    expect(capacityLine(one(cut))).toMatch(/^≥ 20 round trips\/s, p95 [\d.]+ ms: the search stopped before the profile's top rate \(40\/s\)$/);
+    expect(capacityLine(one(cut))).toMatch(
+      /^≥ 20 round trips\/s, p95 [\d.]+ ms: the search stopped before the profile's top rate \(40\/s\)$/,
+    );
   });
 });
 
@@ -225,12 +325,21 @@ describe('older results and edge cases', () => {
 
   it('no errors: 0 % of the requests, nothing about kinds', () => {
     const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }]));
-    expect(text).toMatch(/^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m);
+    expect(text).toMatch(
+      /^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m,
+    );
   });
 
   it('failures: the % of requests with no usable reply, and where most are', () => {
-    const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }, { ...scenario('capacity'), traffic: traffic(300, 2, 8) }]));
-    expect(text.replace(/\n {14}/g, ' ')).toMatch(/^ {2}errors {6}2\.00 % failed \(8 of 400 requests got no usable reply\), most in capacity \(8\); 2 refused by the agent \(most provoked on purpose\), most in capacity \(2\)$/m);
+    const text = terminalSummary(
+      run([
+        { ...scenario('cf1'), traffic: traffic(100, 0) },
+        { ...scenario('capacity'), traffic: traffic(300, 2, 8) },
+      ]),
+    );
+    expect(text.replace(/\n {14}/g, ' ')).toMatch(
+      /^ {2}errors {6}2\.00 % failed \(8 of 400 requests got no usable reply\), most in capacity \(8\); 2 refused by the agent \(most provoked on purpose\), most in capacity \(2\)$/m,
+    );
   });
 
   it('a run with no latency and no traffic has no traffic line, and still aligns', () => {
@@ -241,9 +350,16 @@ describe('older results and edge cases', () => {
 
   it('the headline latency of a labelled family: at the capacity found, else the attack phase, else the most samples', () => {
     expect(headlineMetric(capacity(20))!.key).toBe('round_trip{rate=20}');
-    const dos = scenario('dos-x', { latencies: { 'legit_round_trip{phase=before}': samples(40, 1, 9), 'legit_round_trip{phase=during}': samples(30, 1, 9) } });
+    const dos = scenario('dos-x', {
+      latencies: {
+        'legit_round_trip{phase=before}': samples(40, 1, 9),
+        'legit_round_trip{phase=during}': samples(30, 1, 9),
+      },
+    });
     expect(headlineMetric(dos)!.key).toBe('legit_round_trip{phase=during}');
-    expect(headlineMetric(scenario('s', { latencies: { 'm{k=a}': samples(3, 1, 9), 'm{k=b}': samples(9, 1, 9) } }))!.key).toBe('m{k=b}');
+    expect(
+      headlineMetric(scenario('s', { latencies: { 'm{k=a}': samples(3, 1, 9), 'm{k=b}': samples(9, 1, 9) } }))!.key,
+    ).toBe('m{k=b}');
     expect(headlineMetric(scenario('s'))).toBeUndefined();
   });
 
@@ -259,10 +375,15 @@ describe('older results and edge cases', () => {
 });
 
 describe('summary.md', () => {
-  it('keeps an errored scenario\'s stack in a code block no stack can close', () => {
+  it("keeps an errored scenario's stack in a code block no stack can close", () => {
     const base = fixtureRun();
-    const md = summaryMarkdown({ ...base, scenarios: [{ ...base.scenarios[6]!, stack: `${STACK}\n    at weird (/x/\`\`\`y.ts:1:1)` }] });
-    expect(md).toContain('## Errors\n\n**my-scenario**: TypeError: x is not a function\n\n````\nError: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n');
+    const md = summaryMarkdown({
+      ...base,
+      scenarios: [{ ...base.scenarios[6]!, stack: `${STACK}\n    at weird (/x/\`\`\`y.ts:1:1)` }],
+    });
+    expect(md).toContain(
+      '## Errors\n\n**my-scenario**: TypeError: x is not a function\n\n````\nError: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n',
+    );
     expect(md).toMatch(/at weird \(\/x\/```y\.ts:1:1\)\n````\n/);
   });
 

@@ -44,7 +44,11 @@ describe('printable', () => {
 function hostileRun(): RunResult {
   const r = run([
     scenario('skipped-one', { verdict: 'skipped', reason: `skip ${HOSTILE}`, checks: [] }),
-    scenario('failed-one', { verdict: 'failed', reason: `fail ${HOSTILE}`, checks: [{ name: `check ${HOSTILE}`, ok: false, detail: `detail ${HOSTILE}` }] }),
+    scenario('failed-one', {
+      verdict: 'failed',
+      reason: `fail ${HOSTILE}`,
+      checks: [{ name: `check ${HOSTILE}`, ok: false, detail: `detail ${HOSTILE}` }],
+    }),
     scenario('errored-one', { verdict: 'errored', reason: `error ${HOSTILE}` }),
   ]);
   return {
@@ -85,7 +89,12 @@ describe('the outputs over agent strings', () => {
 
   it('progress lines are one line each, controls shown', () => {
     const result = hostileRun().scenarios[0]!;
-    const line = endLine({ scenario: 'skipped-one', index: 0, total: 3, result: { ...result, reason: `two\nlines ${HOSTILE}` } });
+    const line = endLine({
+      scenario: 'skipped-one',
+      index: 0,
+      total: 3,
+      result: { ...result, reason: `two\nlines ${HOSTILE}` },
+    });
     expect(line).not.toContain('\n');
     expect(rawControls(line)).toEqual([]);
     expect(line).toContain('two\\u000alines \\u001b[31mRED');

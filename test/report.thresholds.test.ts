@@ -17,9 +17,24 @@ import { histogramOf, run, samples, scenario } from './support/runResultFixture.
 
 describe('parseThreshold', () => {
   it.each([
-    ['resume_latency.p95<1000', { name: 'resume_latency', stat: { kind: 'percentile', percentile: 95 }, op: '<', bound: 1_000_000 }],
-    ['cf4:resume_latency.p99 <= 250', { scenario: 'cf4', name: 'resume_latency', stat: { kind: 'percentile', percentile: 99 }, op: '<=', bound: 250_000 }],
-    ['resume-latency:resume_latency.p(99.9)<2s', { scenario: 'resume-latency', stat: { kind: 'percentile', percentile: 99.9 }, bound: 2_000_000 }],
+    [
+      'resume_latency.p95<1000',
+      { name: 'resume_latency', stat: { kind: 'percentile', percentile: 95 }, op: '<', bound: 1_000_000 },
+    ],
+    [
+      'cf4:resume_latency.p99 <= 250',
+      {
+        scenario: 'cf4',
+        name: 'resume_latency',
+        stat: { kind: 'percentile', percentile: 99 },
+        op: '<=',
+        bound: 250_000,
+      },
+    ],
+    [
+      'resume-latency:resume_latency.p(99.9)<2s',
+      { scenario: 'resume-latency', stat: { kind: 'percentile', percentile: 99.9 }, bound: 2_000_000 },
+    ],
     ['x.med>=0.5', { stat: { kind: 'percentile', percentile: 50 }, op: '>=', bound: 500 }],
     ['x.avg<1500us', { stat: { kind: 'mean' }, bound: 1500 }],
     ['x.max<3', { stat: { kind: 'max' }, bound: 3000 }],
@@ -28,7 +43,15 @@ describe('parseThreshold', () => {
     ['answers_rejected<5', { name: 'answers_rejected', stat: { kind: 'counter' }, bound: 5 }],
     ['answers_accepted.rate>10', { stat: { kind: 'counterRate' }, bound: 10 }],
     ['checks.rate==1', { name: 'checks', stat: { kind: 'checkRate' }, op: '==', bound: 1 }],
-    ['capacity:round_trip{rate=40}.p95<500', { scenario: 'capacity', name: 'round_trip{rate=40}', stat: { kind: 'percentile', percentile: 95 }, bound: 500_000 }],
+    [
+      'capacity:round_trip{rate=40}.p95<500',
+      {
+        scenario: 'capacity',
+        name: 'round_trip{rate=40}',
+        stat: { kind: 'percentile', percentile: 95 },
+        bound: 500_000,
+      },
+    ],
     ['x{kind=a,rate=2.5}>=1', { name: 'x{kind=a,rate=2.5}', stat: { kind: 'counter' } }],
   ])('%s', (expression, expected) => {
     expect(parseThreshold(expression)).toMatchObject({ expression: expression.trim(), ...expected });
@@ -65,14 +88,20 @@ describe('thresholds file', () => {
   it('reads one expression per line, skipping comments and blanks, after the flags', () => {
     const file = join(dir, 'gate.txt');
     writeFileSync(file, '# latency\nresume_latency.p95<1000   # the spec says 1 s\n\n  checks.rate>=1\r\n');
-    expect(parseThresholds(['x<1'], file).map((t) => t.expression)).toEqual(['x<1', 'resume_latency.p95<1000', 'checks.rate>=1']);
+    expect(parseThresholds(['x<1'], file).map((t) => t.expression)).toEqual([
+      'x<1',
+      'resume_latency.p95<1000',
+      'checks.rate>=1',
+    ]);
   });
 
   it('names a bad line, and a missing file, as user errors', () => {
     const file = join(dir, 'bad.txt');
     writeFileSync(file, 'ok<1\nresume_latency.p95 < soon\n');
     expect(() => parseThresholds([], file)).toThrow('bad threshold "resume_latency.p95 < soon"');
-    expect(() => parseThresholds([], join(dir, 'absent.txt'))).toThrow(/cannot read --thresholds-file .*absent\.txt: ENOENT/);
+    expect(() => parseThresholds([], join(dir, 'absent.txt'))).toThrow(
+      /cannot read --thresholds-file .*absent\.txt: ENOENT/,
+    );
   });
 });
 
@@ -82,8 +111,20 @@ describe('evaluateThreshold', () => {
   const slow = samples(100, 50_000, 90_000, 9);
   const union = histogramOf([...fast, ...slow]);
   const fixture = run([
-    scenario('fast', { latencies: { resume_latency: fast }, counters: { answers: 30, restarts: 1 }, durationMs: 2_000 }),
-    scenario('slow', { latencies: { resume_latency: slow }, counters: { answers: 10 }, durationMs: 3_000, checks: [{ name: 'a', ok: true }, { name: 'b', ok: false }] }),
+    scenario('fast', {
+      latencies: { resume_latency: fast },
+      counters: { answers: 30, restarts: 1 },
+      durationMs: 2_000,
+    }),
+    scenario('slow', {
+      latencies: { resume_latency: slow },
+      counters: { answers: 10 },
+      durationMs: 3_000,
+      checks: [
+        { name: 'a', ok: true },
+        { name: 'b', ok: false },
+      ],
+    }),
     scenario('skipped-one', { verdict: 'skipped', checks: [] }),
   ]);
   const judge = (expression: string) => evaluateThreshold(parseThreshold(expression), fixture);
@@ -108,10 +149,23 @@ describe('evaluateThreshold', () => {
   });
 
   it('breaks when there is nothing to measure, saying why', () => {
-    expect(judge('nothing.p95<1000')).toMatchObject({ ok: false, actual: null, detail: 'no latency metric nothing was recorded by any scenario' });
-    expect(judge('absent:resume_latency.p95<1000')).toMatchObject({ ok: false, detail: 'scenario absent is not in this run' });
-    expect(judge('skipped-one:resume_latency.p95<1000')).toMatchObject({ ok: false, detail: 'no latency metric resume_latency was recorded in skipped-one' });
-    expect(judge('skipped-one:checks.rate>=1')).toMatchObject({ ok: false, detail: 'no checks were made in skipped-one' });
+    expect(judge('nothing.p95<1000')).toMatchObject({
+      ok: false,
+      actual: null,
+      detail: 'no latency metric nothing was recorded by any scenario',
+    });
+    expect(judge('absent:resume_latency.p95<1000')).toMatchObject({
+      ok: false,
+      detail: 'scenario absent is not in this run',
+    });
+    expect(judge('skipped-one:resume_latency.p95<1000')).toMatchObject({
+      ok: false,
+      detail: 'no latency metric resume_latency was recorded in skipped-one',
+    });
+    expect(judge('skipped-one:checks.rate>=1')).toMatchObject({
+      ok: false,
+      detail: 'no checks were made in skipped-one',
+    });
     expect(judge('resume_latency<5').detail).toContain('is a latency metric');
     expect(judge('answers.p95<5').detail).toContain('is a counter');
   });
@@ -121,7 +175,11 @@ describe('evaluateThreshold', () => {
     expect(judge('answers<40').ok).toBe(false);
     expect(judge('fast:answers==30').ok).toBe(true);
     // A counter no scenario recorded breaks: a scenario that ran records its declared counters, 0 included.
-    expect(judge('errors<1')).toMatchObject({ ok: false, actual: null, detail: 'no counter errors was recorded by any scenario' });
+    expect(judge('errors<1')).toMatchObject({
+      ok: false,
+      actual: null,
+      detail: 'no counter errors was recorded by any scenario',
+    });
     // 40 answers in 2 s + 3 s of scenario time.
     expect(judge('answers.rate>=8')).toMatchObject({ ok: true, actual: 8 });
     expect(judge('answers.rate>8').ok).toBe(false);
@@ -141,10 +199,15 @@ describe('applyThresholds', () => {
   const passing = run([scenario('s', { latencies: { resume_latency: [1_000, 2_000, 3_000] } })]);
 
   it('records results and fails the run when one breaks, naming it', () => {
-    const judged = applyThresholds(passing, [parseThreshold('resume_latency.max<5'), parseThreshold('resume_latency.max<2')]);
+    const judged = applyThresholds(passing, [
+      parseThreshold('resume_latency.max<5'),
+      parseThreshold('resume_latency.max<2'),
+    ]);
     expect(judged.verdict).toBe('failed');
     expect(judged.thresholds!.map((t) => t.ok)).toEqual([true, false]);
-    expect(brokenThresholdLines(judged)).toEqual(['threshold broken: resume_latency.max<2 — 3 ms (n=3 in s), needs < 2 ms']);
+    expect(brokenThresholdLines(judged)).toEqual([
+      'threshold broken: resume_latency.max<2 — 3 ms (n=3 in s), needs < 2 ms',
+    ]);
   });
 
   it('keeps the verdict when all hold, and adds nothing without thresholds', () => {
@@ -162,19 +225,42 @@ describe('applyThresholds', () => {
 
 describe('threshold names, checked before a run', () => {
   const declaring: DeclaringScenario[] = [
-    { name: 'capacity', records: { latencies: ['round_trip{rate}'], counters: { capacity_per_s: 'throughput', round_trips_failed: 'tally' } } },
+    {
+      name: 'capacity',
+      records: {
+        latencies: ['round_trip{rate}'],
+        counters: { capacity_per_s: 'throughput', round_trips_failed: 'tally' },
+      },
+    },
     { name: 'cf4', records: { latencies: ['resume_latency'], counters: { trials: 'tally' } } },
   ];
-  const check = (...expressions: string[]) => () => checkThresholdNames(expressions.map(parseThreshold), declaring);
+  const check =
+    (...expressions: string[]) =>
+    () =>
+      checkThresholdNames(expressions.map(parseThreshold), declaring);
 
   it('accepts declared names, labelled series, base names of labelled metrics and checks.rate', () => {
-    expect(check('resume_latency.p95<1000', 'cf4:trials>=20', 'cf4:checks.rate==1', 'capacity:round_trip{rate=40}.p95<500', 'round_trip.p99<2s', 'capacity_per_s>=10', 'checks.rate>=1', 'trials.rate>1')).not.toThrow();
+    expect(
+      check(
+        'resume_latency.p95<1000',
+        'cf4:trials>=20',
+        'cf4:checks.rate==1',
+        'capacity:round_trip{rate=40}.p95<500',
+        'round_trip.p99<2s',
+        'capacity_per_s>=10',
+        'checks.rate>=1',
+        'trials.rate>1',
+      ),
+    ).not.toThrow();
   });
 
   it.each([
     ['p95<1000', 'no scenario of this run records a counter p95'],
     ['answers_rejected<5', 'no scenario of this run records a counter answers_rejected'],
-    ['resume_latncy.p95<1000', 'no scenario of this run records a latency metric resume_latncy (did you mean resume_latency?)'],
+    [
+      'resume_latncy.p95<1000',
+      'no scenario of this run records a latency metric resume_latncy (did you mean resume_latency?)',
+    ],
     ['cf4:capacity_per_s>1', 'scenario cf4 records no counter capacity_per_s'],
     ['cf5:checks.rate>=1', 'scenario cf5 is not selected in this run (did you mean cf4?)'],
     ['cf44:trials>1', 'scenario cf44 is not selected in this run (did you mean cf4?)'],
@@ -212,8 +298,19 @@ describe('threshold names, checked before a run', () => {
   });
 
   it('refuses a declaration the threshold grammar cannot name', () => {
-    const define = (latencies: string[], counters: Record<string, 'tally'> = {}) => () =>
-      defineScenario({ name: 'x', description: 'x', tags: [], needs: {}, params: { smoke: {}, ci: {}, full: {} }, budgetMs: { smoke: 1, ci: 1, full: 1 }, records: { latencies, counters }, run: async () => {} });
+    const define =
+      (latencies: string[], counters: Record<string, 'tally'> = {}) =>
+      () =>
+        defineScenario({
+          name: 'x',
+          description: 'x',
+          tags: [],
+          needs: {},
+          params: { smoke: {}, ci: {}, full: {} },
+          budgetMs: { smoke: 1, ci: 1, full: 1 },
+          records: { latencies, counters },
+          run: async () => {},
+        });
     expect(define(['round_trip@40/s'])).toThrow('metric name "round_trip@40/s" cannot be named in a threshold');
     expect(define(['a'], { a: 'tally' })).toThrow('declares a twice');
     expect(define(['round_trip{rate}'], { 'errors{kind}': 'tally' })).not.toThrow();
@@ -223,7 +320,12 @@ describe('threshold names, checked before a run', () => {
 describe('labelled metrics', () => {
   const at40 = samples(200, 1_000, 5_000, 3);
   const at80 = samples(200, 50_000, 90_000, 4);
-  const fixture = run([scenario('capacity', { latencies: { 'round_trip{rate=40}': at40, 'round_trip{rate=80}': at80 }, counters: { 'errors{rate=40}': 1, 'errors{rate=80}': 4 } })]);
+  const fixture = run([
+    scenario('capacity', {
+      latencies: { 'round_trip{rate=40}': at40, 'round_trip{rate=80}': at80 },
+      counters: { 'errors{rate=40}': 1, 'errors{rate=80}': 4 },
+    }),
+  ]);
   const judge = (expression: string) => evaluateThreshold(parseThreshold(expression), fixture);
 
   it('judges one series by its labels, and every series of a base name together', () => {
@@ -233,6 +335,9 @@ describe('labelled metrics', () => {
     expect(judge(`round_trip.max==${Math.max(...at80)}us`).ok).toBe(true);
     expect(judge('errors{rate=80}==4').ok).toBe(true);
     expect(judge('errors==5').ok).toBe(true);
-    expect(judge('round_trip{rate=20}.p95<1')).toMatchObject({ ok: false, detail: 'no latency metric round_trip{rate=20} was recorded by any scenario' });
+    expect(judge('round_trip{rate=20}.p95<1')).toMatchObject({
+      ok: false,
+      detail: 'no latency metric round_trip{rate=20} was recorded by any scenario',
+    });
   });
 });

@@ -68,7 +68,21 @@ describe('a2a-rig run --metrics-port', () => {
   it('serves the run as it happens on loopback, and stops serving when the run ends', async () => {
     const out = mkdtempSync(join(tmpdir(), 'a2a-rig-live-'));
     dirs.push(out);
-    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'run', 'resume-latency', '--param', 'resume-latency.trials=8', '--metrics-port', '0', '--out', out], { cwd: repoRoot, env: hermeticEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/a2a-rig.js',
+        'run',
+        'resume-latency',
+        '--param',
+        'resume-latency.trials=8',
+        '--metrics-port',
+        '0',
+        '--out',
+        out,
+      ],
+      { cwd: repoRoot, env: hermeticEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       let stderr = '';
@@ -88,18 +102,26 @@ describe('a2a-rig run --metrics-port', () => {
       const deadline = performance.now() + 40_000;
       while (performance.now() < deadline) {
         const s = samples(await (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text());
-        if (s.get('a2a_rig_scenario_running{scenario="resume-latency"}') === 1 && (s.get('a2a_rig_answers_total{outcome="accepted"}') ?? 0) >= 3) {
+        if (
+          s.get('a2a_rig_scenario_running{scenario="resume-latency"}') === 1 &&
+          (s.get('a2a_rig_answers_total{outcome="accepted"}') ?? 0) >= 3
+        ) {
           live = s;
           break;
         }
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(live, 'a scrape during the scenario').toBeDefined();
-      expect(live!.get('a2a_rig_latency_seconds_count{scenario="resume-latency",metric="resume_latency"}')).toBeGreaterThanOrEqual(1);
+      expect(
+        live!.get('a2a_rig_latency_seconds_count{scenario="resume-latency",metric="resume_latency"}'),
+      ).toBeGreaterThanOrEqual(1);
       expect(live!.get('a2a_rig_requests_total{method="SendMessage",outcome="ok"}')).toBeGreaterThanOrEqual(3);
       expect(live!.get('a2a_rig_answer_duration_seconds_count{outcome="accepted"}')).toBeGreaterThanOrEqual(3);
 
-      const code = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('run did not end within 60 s')), 60_000))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('run did not end within 60 s')), 60_000)),
+      ]);
       expect(code).toBe(0);
       await expect(fetch(url, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     } finally {
@@ -112,10 +134,14 @@ describe('a2a-rig run --metrics-port', () => {
     await once(blocker, 'listening');
     const port = (blocker.address() as { port: number }).port;
     try {
-      await expect(serveMetrics(new RigMetrics().registry, port)).rejects.toThrow(/--metrics-port \d+: the port is in use/);
+      await expect(serveMetrics(new RigMetrics().registry, port)).rejects.toThrow(
+        /--metrics-port \d+: the port is in use/,
+      );
       const bad = await runRig(['run', 'cf1', '--metrics-port', 'abc'], 30_000);
       expect(bad.code).toBe(2);
-      expect(bad.stderr.trim().split('\n')).toEqual(['a2a-rig: --metrics-port must be a TCP port 0..65535 (0 picks a free one), got "abc"']);
+      expect(bad.stderr.trim().split('\n')).toEqual([
+        'a2a-rig: --metrics-port must be a TCP port 0..65535 (0 picks a free one), got "abc"',
+      ]);
     } finally {
       blocker.close();
     }

@@ -9,7 +9,14 @@ import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './su
 
 describe('DoS mutation matrix (smoke profile): the correct agent', () => {
   it('the dos tag selects the six DoS scenarios', () => {
-    expect(all.map((s) => s.name).sort()).toEqual(['dos-answers', 'dos-connections', 'dos-malformed', 'dos-payloads', 'dos-slow', 'dos-streams']);
+    expect(all.map((s) => s.name).sort()).toEqual([
+      'dos-answers',
+      'dos-connections',
+      'dos-malformed',
+      'dos-payloads',
+      'dos-slow',
+      'dos-streams',
+    ]);
     for (const s of all) expect(s.tags).toEqual(['dos', 'hostile']);
   });
 
@@ -17,7 +24,10 @@ describe('DoS mutation matrix (smoke profile): the correct agent', () => {
     const result = await runDos(['dos'], []);
     expect(verdicts(result), reasons(result)).toEqual(Object.fromEntries(all.map((s) => [s.name, 'passed'])));
     // Against the reference agent nothing is left out: every attack aimed, its memory sampled.
-    expect(result.scenarios.flatMap((s) => s.notes ?? []), reasons(result)).toEqual([]);
+    expect(
+      result.scenarios.flatMap((s) => s.notes ?? []),
+      reasons(result),
+    ).toEqual([]);
   });
 
   it('every DoS scenario is meant to catch at least one fault', () => {
@@ -25,13 +35,25 @@ describe('DoS mutation matrix (smoke profile): the correct agent', () => {
     expect(all.map((s) => s.name).filter((n) => !catching.has(n))).toEqual([]);
   });
 
-  it('a rate limit is a mitigation working: with --rate-limit the flood comes back 429 + Retry-After (rate-limited), and dos-answers passes', { timeout: 180_000 }, async () => {
-    // 40 requests/s per client IP: the legitimate round trips (from the proxy's address, a few
-    // requests each at 10/s) stay under it, the attacker's 100 answers/s from 127.0.0.2 do not.
-    const result = await runDos(['dos-answers'], [], { 'dos-answers': { attacks: { 'unknown-prompt': { rate: 100, max: 100 } } } }, ['--rate-limit', '40']);
-    const scenario = result.scenarios[0]!;
-    expect(scenario.verdict, reasons(result)).toBe('passed');
-    expect(scenario.counters['attack_outcomes{attack=unknown-prompt,outcome=rate-limited}'], reasons(result)).toBeGreaterThan(0);
-    expect(scenario.counters['attack_outcomes{attack=unknown-prompt,outcome=accepted}']).toBe(0);
-  });
+  it(
+    'a rate limit is a mitigation working: with --rate-limit the flood comes back 429 + Retry-After (rate-limited), and dos-answers passes',
+    { timeout: 180_000 },
+    async () => {
+      // 40 requests/s per client IP: the legitimate round trips (from the proxy's address, a few
+      // requests each at 10/s) stay under it, the attacker's 100 answers/s from 127.0.0.2 do not.
+      const result = await runDos(
+        ['dos-answers'],
+        [],
+        { 'dos-answers': { attacks: { 'unknown-prompt': { rate: 100, max: 100 } } } },
+        ['--rate-limit', '40'],
+      );
+      const scenario = result.scenarios[0]!;
+      expect(scenario.verdict, reasons(result)).toBe('passed');
+      expect(
+        scenario.counters['attack_outcomes{attack=unknown-prompt,outcome=rate-limited}'],
+        reasons(result),
+      ).toBeGreaterThan(0);
+      expect(scenario.counters['attack_outcomes{attack=unknown-prompt,outcome=accepted}']).toBe(0);
+    },
+  );
 });

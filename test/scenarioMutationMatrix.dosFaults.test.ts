@@ -11,22 +11,44 @@ describe('DoS mutation matrix (smoke profile): each flag fails its scenario', ()
   // checks: answers of 28 a's against ^(a+)+$ on the backtracking engine hold the agent's event loop
   // about 2 s each, so round trips time out during the attack (errors), pile up past a small
   // in-flight bound (drops) and are still failing after it (no recovery within the after phase).
-  it('--agent-fault backtracking-patterns, at 28 a\'s: the legitimate errors, drops and recovery gates fail', { timeout: 180_000 }, async () => {
-    const result = await runDos(['dos-payloads'], ['backtracking-patterns'], {
-      'dos-payloads': { maxInFlight: 8, legitTimeoutMs: 2_000, attacks: { 'pattern-backtracking': { rate: 5, max: 10, repeat: 28 } } },
-    });
-    const failed = result.scenarios[0]!.checks.filter((c) => !c.ok).map((c) => c.name);
-    for (const gate of [/^legitimate errors ≤/, /^legitimate drops ≤/, /^legitimate traffic recovers within/]) {
-      expect(failed.some((name) => gate.test(name)), `${gate} among the failed checks:\n${failed.join('\n')}\n${reasons(result)}`).toBe(true);
-    }
-  });
+  it(
+    "--agent-fault backtracking-patterns, at 28 a's: the legitimate errors, drops and recovery gates fail",
+    { timeout: 180_000 },
+    async () => {
+      const result = await runDos(['dos-payloads'], ['backtracking-patterns'], {
+        'dos-payloads': {
+          maxInFlight: 8,
+          legitTimeoutMs: 2_000,
+          attacks: { 'pattern-backtracking': { rate: 5, max: 10, repeat: 28 } },
+        },
+      });
+      const failed = result.scenarios[0]!.checks.filter((c) => !c.ok).map((c) => c.name);
+      for (const gate of [/^legitimate errors ≤/, /^legitimate drops ≤/, /^legitimate traffic recovers within/]) {
+        expect(
+          failed.some((name) => gate.test(name)),
+          `${gate} among the failed checks:\n${failed.join('\n')}\n${reasons(result)}`,
+        ).toBe(true);
+      }
+    },
+  );
 
   for (const [fault, { scenario, attack }] of Object.entries(DOS_MATRIX)) {
     it(`--agent-fault ${fault} fails ${scenario}, on ${attack}'s own check`, { timeout: 180_000 }, async () => {
-      const result = await runDos([scenario], [fault], { [scenario]: onlyAttack(all.find((s) => s.name === scenario)!, attack) });
+      const result = await runDos([scenario], [fault], {
+        [scenario]: onlyAttack(
+          all.find((s) => s.name === scenario)!,
+          attack,
+        ),
+      });
       expect(verdicts(result)[scenario], reasons(result)).toBe('failed');
-      const failed = result.scenarios.find((s) => s.name === scenario)!.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
-      expect(failed.some((c) => c.startsWith(`${attack}:`) && !c.startsWith(`${attack}: attack tax`)), `failed checks:\n${failed.join('\n')}`).toBe(true);
+      const failed = result.scenarios
+        .find((s) => s.name === scenario)!
+        .checks.filter((c) => !c.ok)
+        .map((c) => `${c.name}: ${c.detail ?? ''}`);
+      expect(
+        failed.some((c) => c.startsWith(`${attack}:`) && !c.startsWith(`${attack}: attack tax`)),
+        `failed checks:\n${failed.join('\n')}`,
+      ).toBe(true);
     });
   }
 });

@@ -17,7 +17,8 @@ const all = (await loadScenarios()).filter((s) => !s.tags.includes('dos'));
 /** Each fault flag → the scenarios that declare they catch it. */
 const MATRIX = mutationRows(all);
 const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) => [s.name, s.verdict]));
-const reasons = (run: RunResult) => run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
+const reasons = (run: RunResult) =>
+  run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
 
 // Below smoke sizes where a scenario's size only buys time here: a flood of 200 answers tells one
 // acceptance from several, 1 s capacity steps and a 1.5 s acceptance load still meet the SLO on the
@@ -29,7 +30,13 @@ const FAST: Record<string, Record<string, unknown>> = {
 };
 
 function run(names: string[], agentFaults: string[]): Promise<RunResult> {
-  return runScenarios(selectScenarios(all, names), { profile: 'smoke', toxiproxy: pinnedToxiproxy(), agentFaults, generation: 'auto', paramOverrides: FAST });
+  return runScenarios(selectScenarios(all, names), {
+    profile: 'smoke',
+    toxiproxy: pinnedToxiproxy(),
+    agentFaults,
+    generation: 'auto',
+    paramOverrides: FAST,
+  });
 }
 
 describe('mutation matrix (smoke profile)', () => {

@@ -25,26 +25,48 @@ describe('what the scenarios declare they catch', () => {
     const caught = new Set(all.flatMap((s) => (s.catches ?? []).map(faultOf)));
     const missing = (Object.keys(FAULTS) as FaultName[]).filter((f) => !caught.has(f) && !DELIBERATELY_UNCAUGHT[f]);
     expect(missing).toEqual([]);
-    for (const [flag, why] of Object.entries(DELIBERATELY_UNCAUGHT)) expect(caught.has(flag as FaultName), `${flag} is listed as uncaught (${why}) yet a scenario catches it`).toBe(false);
+    for (const [flag, why] of Object.entries(DELIBERATELY_UNCAUGHT))
+      expect(caught.has(flag as FaultName), `${flag} is listed as uncaught (${why}) yet a scenario catches it`).toBe(
+        false,
+      );
   });
 
   it('the main matrix has a row for every flag a non-DoS scenario catches, the DoS matrix one per flag with its attack', () => {
-    expect(Object.values(mutationRows(rest)).flat().sort()).toEqual(rest.flatMap((s) => (s.catches ?? []).map(() => s.name)).sort());
+    expect(Object.values(mutationRows(rest)).flat().sort()).toEqual(
+      rest.flatMap((s) => (s.catches ?? []).map(() => s.name)).sort(),
+    );
     const rows = dosRows(dos);
     expect(Object.keys(rows).sort()).toEqual(dos.flatMap((s) => (s.catches ?? []).map(faultOf)).sort());
     // The attack named is one the scenario runs.
     for (const [fault, { scenario, attack }] of Object.entries(rows)) {
-      const attacks = (dos.find((s) => s.name === scenario)!.params.smoke as { attacks: Record<string, unknown> }).attacks;
+      const attacks = (dos.find((s) => s.name === scenario)!.params.smoke as { attacks: Record<string, unknown> })
+        .attacks;
       expect(Object.keys(attacks), `${fault}: ${scenario} runs no ${attack}`).toContain(attack);
     }
   });
 
   it('defineScenario refuses a flag the reference agent does not have, or one declared twice', () => {
-    const scenario = (catches: unknown) => ({ name: 'probe', description: '', tags: [], needs: {}, params: everyProfile({}), budgetMs: everyProfile(1_000), records: { latencies: [], counters: {} }, catches: catches as FaultName[], run: async () => {} });
-    expect(() => defineScenario(scenario(['accept-duplicate']))).toThrow('scenario probe catches "accept-duplicate", which is no fault flag of the reference agent');
-    expect(() => defineScenario(scenario(['slow-resume', 'slow-resume']))).toThrow('scenario probe declares that it catches slow-resume twice');
+    const scenario = (catches: unknown) => ({
+      name: 'probe',
+      description: '',
+      tags: [],
+      needs: {},
+      params: everyProfile({}),
+      budgetMs: everyProfile(1_000),
+      records: { latencies: [], counters: {} },
+      catches: catches as FaultName[],
+      run: async () => {},
+    });
+    expect(() => defineScenario(scenario(['accept-duplicate']))).toThrow(
+      'scenario probe catches "accept-duplicate", which is no fault flag of the reference agent',
+    );
+    expect(() => defineScenario(scenario(['slow-resume', 'slow-resume']))).toThrow(
+      'scenario probe declares that it catches slow-resume twice',
+    );
     expect(() => defineScenario(scenario('slow-resume'))).toThrow('catches must be a list of fault flags');
-    expect(defineScenario(scenario(['slow-resume', { fault: 'no-body-limit', attack: 'oversized-answer' }])).catches).toHaveLength(2);
+    expect(
+      defineScenario(scenario(['slow-resume', { fault: 'no-body-limit', attack: 'oversized-answer' }])).catches,
+    ).toHaveLength(2);
     expect(defineScenario(scenario(undefined)).catches).toBeUndefined();
   });
 });

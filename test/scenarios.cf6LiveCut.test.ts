@@ -17,14 +17,24 @@ afterEach(async () => {
   agent = undefined;
 });
 
-async function cf6(front: FrontOptions, toxiproxy: ToxiproxyChoice | 'none' = { kind: 'embedded' }): Promise<ScenarioResult> {
+async function cf6(
+  front: FrontOptions,
+  toxiproxy: ToxiproxyChoice | 'none' = { kind: 'embedded' },
+): Promise<ScenarioResult> {
   agent = await startFrontedAgent(front);
-  const run = await runScenarios(selectScenarios(all, ['cf6']), { profile: 'smoke', target: agent.url, toxiproxy, agentFaults: [], generation: 'auto' });
+  const run = await runScenarios(selectScenarios(all, ['cf6']), {
+    profile: 'smoke',
+    target: agent.url,
+    toxiproxy,
+    agentFaults: [],
+    generation: 'auto',
+  });
   return run.scenarios[0];
 }
 
 const names = (s: ScenarioResult) => s.checks.map((c) => c.name);
-const dump = (s: ScenarioResult) => `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n')}`;
+const dump = (s: ScenarioResult) =>
+  `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n')}`;
 
 describe('cf6 without a replay plane', () => {
   it('cuts a live subscription through the proxy and checks the reconnected one', { timeout: 30_000 }, async () => {
@@ -50,38 +60,55 @@ describe('cf6 without a replay plane', () => {
   it('without a fault backend, says the cut is the rig dropping its own side', { timeout: 30_000 }, async () => {
     const result = await cf6({ replayPlane: false }, 'none');
     expect(result.verdict, dump(result)).toBe('passed');
-    expect(names(result)).toContain('the live subscription was cut by the rig dropping its own side (weaker: no fault backend)');
+    expect(names(result)).toContain(
+      'the live subscription was cut by the rig dropping its own side (weaker: no fault backend)',
+    );
   });
 
   for (const framing of ['sse', 'json'] as const) {
-    it(`an agent refusing to subscribe to a parked task (refusal as ${framing}) is checked by a snapshot after the cut, named so, quoting the code`, { timeout: 30_000 }, async () => {
-      const result = await cf6({ replayPlane: false, refuseSubscribe: framing });
-      expect(result.verdict, dump(result)).toBe('passed');
-      const weaker = names(result).filter((n) => n.includes('weaker'));
-      expect(weaker).toHaveLength(2);
-      for (const name of weaker) expect(name).toMatch(/^the task after the cut \(weaker: the agent refuses to subscribe to a parked task, code -32001: Task not found or not running.*; GetTask snapshot after the cut\): identical (prompt_id|response_schema)$/);
-      expect(names(result)).toContain('a valid answer after the reconnect is accepted');
-    });
+    it(
+      `an agent refusing to subscribe to a parked task (refusal as ${framing}) is checked by a snapshot after the cut, named so, quoting the code`,
+      { timeout: 30_000 },
+      async () => {
+        const result = await cf6({ replayPlane: false, refuseSubscribe: framing });
+        expect(result.verdict, dump(result)).toBe('passed');
+        const weaker = names(result).filter((n) => n.includes('weaker'));
+        expect(weaker).toHaveLength(2);
+        for (const name of weaker)
+          expect(name).toMatch(
+            /^the task after the cut \(weaker: the agent refuses to subscribe to a parked task, code -32001: Task not found or not running.*; GetTask snapshot after the cut\): identical (prompt_id|response_schema)$/,
+          );
+        expect(names(result)).toContain('a valid answer after the reconnect is accepted');
+      },
+    );
   }
 });
 
 describe('cf6 with the replay plane', () => {
-  it('fails, instead of checking less, when the task\'s replay socket does not open on an agent that offers the plane', { timeout: 30_000 }, async () => {
-    const result = await cf6({ replayPlane: 'probe-only' });
-    expect(result.verdict, dump(result)).toBe('failed');
-    expect(result.reason).toMatch(/^replay plane \(\/events\): the replay socket opens: .*404/);
-  });
+  it(
+    "fails, instead of checking less, when the task's replay socket does not open on an agent that offers the plane",
+    { timeout: 30_000 },
+    async () => {
+      const result = await cf6({ replayPlane: 'probe-only' });
+      expect(result.verdict, dump(result)).toBe('failed');
+      expect(result.reason).toMatch(/^replay plane \(\/events\): the replay socket opens: .*404/);
+    },
+  );
 
-  it('cuts the subscription and the replay socket together and runs the replay checker', { timeout: 30_000 }, async () => {
-    const result = await cf6({ replayPlane: true });
-    expect(result.verdict, dump(result)).toBe('passed');
-    expect(names(result)).toEqual(
-      expect.arrayContaining([
-        'the live subscription was cut through the proxy (enabled:false)',
-        'replay plane (/events): the live replay socket was cut through the proxy (enabled:false)',
-        'replay plane (/events): the replay after the cut: identical prompt_id',
-        'replay plane (/events): every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)',
-      ]),
-    );
-  });
+  it(
+    'cuts the subscription and the replay socket together and runs the replay checker',
+    { timeout: 30_000 },
+    async () => {
+      const result = await cf6({ replayPlane: true });
+      expect(result.verdict, dump(result)).toBe('passed');
+      expect(names(result)).toEqual(
+        expect.arrayContaining([
+          'the live subscription was cut through the proxy (enabled:false)',
+          'replay plane (/events): the live replay socket was cut through the proxy (enabled:false)',
+          'replay plane (/events): the replay after the cut: identical prompt_id',
+          'replay plane (/events): every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)',
+        ]),
+      );
+    },
+  );
 });

@@ -62,93 +62,171 @@ describe('a2a-rig run --scenarios DIR', () => {
       ['one-instance', 'passed'],
     ]);
     const [roundTrips, oneInstance] = results.scenarios;
-    expect(roundTrips!.checks.map((c) => c.name)).toEqual(['every valid answer is accepted and its task resumes', 'p95 answer → resume ≤ 1000 ms']);
+    expect(roundTrips!.checks.map((c) => c.name)).toEqual([
+      'every valid answer is accepted and its task resumes',
+      'p95 answer → resume ≤ 1000 ms',
+    ]);
     expect(roundTrips!.metrics.answer_to_resume!.count).toBe(5);
     expect(roundTrips!.counters).toEqual({ answers_accepted: 5 });
     // ctx.log from a scenario outside the repository is kept, in order, with its time.
-    expect(roundTrips!.log?.map((l) => l.line)).toEqual([1, 2, 3, 4, 5].map((i) => expect.stringMatching(new RegExp(`^prompt ${i}/5: resumed \\d+\\.\\d ms after the answer$`))));
-    expect(oneInstance!.checks).toEqual([{ name: 'ctx.skip() throws the ScenarioSkipped of a2a-rig', ok: true, detail: 'ScenarioSkipped: a probe, caught' }]);
-  });
-
-  it('a file that fails to load is one errored scenario with file:line:col; the others run; the run fails', { timeout: 60_000 }, async () => {
-    const out = join(root, 'out-mixed');
-    const run = await runRig(['run', '--scenarios', mixed, '--out', out]);
-    expect(run.code, run.stderr).toBe(1);
-    const { results, junit } = readRunFiles(out);
-    expect(results.verdict).toBe('failed');
-    const byName = new Map(results.scenarios.map((s) => [s.name, s]));
-    expect([...byName.keys()].sort()).toEqual(['answer-round-trips', 'nested/throws', 'one-instance', 'typo']);
-    expect(byName.get('answer-round-trips')!.verdict).toBe('passed');
-    expect(byName.get('one-instance')!.verdict).toBe('passed');
-    // The name it meant (read from its source), so `run typo` reports the failure.
-    expect(byName.get('typo')).toMatchObject({ verdict: 'errored', reason: `${join(mixed, 'typo.ts')}:5:24: Unexpected ","` });
-    expect(byName.get('nested/throws')).toMatchObject({ verdict: 'errored', reason: `${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing` });
-    expect(junit.find((c) => c.name.includes('typo'))?.error).toContain('typo.ts:5:24');
-    expect(byName.get('typo')!.stack).toBe(`at ${join(mixed, 'typo.ts')}:5:24`);
-    expect(byName.get('nested/throws')!.stack).toContain(`${join(mixed, 'nested/throws.mjs')}:3:7`);
-    // One line about the failures, and never the loader's (esbuild's) stack.
-    expect(run.stderr).toContain(`a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more`);
-    expect(run.stderr).not.toMatch(/esbuild|node_modules|^\s+at /m);
-  });
-
-  it('a built-in scenario stays selectable by name; the failed files are still mentioned, in one line', { timeout: 60_000 }, async () => {
-    const out = join(root, 'out-by-name');
-    const run = await runRig(['run', 'agent-card', '--scenarios', mixed, '--out', out]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(readRunFiles(out).results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['agent-card', 'passed']]);
-    expect(run.stderr.split('\n').filter((l) => l.includes('failed to load'))).toEqual([
-      `a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more (a2a-rig list --scenarios ${mixed} shows each)`,
+    expect(roundTrips!.log?.map((l) => l.line)).toEqual(
+      [1, 2, 3, 4, 5].map((i) =>
+        expect.stringMatching(new RegExp(`^prompt ${i}/5: resumed \\d+\\.\\d ms after the answer$`)),
+      ),
+    );
+    expect(oneInstance!.checks).toEqual([
+      {
+        name: 'ctx.skip() throws the ScenarioSkipped of a2a-rig',
+        ok: true,
+        detail: 'ScenarioSkipped: a probe, caught',
+      },
     ]);
   });
+
+  it(
+    'a file that fails to load is one errored scenario with file:line:col; the others run; the run fails',
+    { timeout: 60_000 },
+    async () => {
+      const out = join(root, 'out-mixed');
+      const run = await runRig(['run', '--scenarios', mixed, '--out', out]);
+      expect(run.code, run.stderr).toBe(1);
+      const { results, junit } = readRunFiles(out);
+      expect(results.verdict).toBe('failed');
+      const byName = new Map(results.scenarios.map((s) => [s.name, s]));
+      expect([...byName.keys()].sort()).toEqual(['answer-round-trips', 'nested/throws', 'one-instance', 'typo']);
+      expect(byName.get('answer-round-trips')!.verdict).toBe('passed');
+      expect(byName.get('one-instance')!.verdict).toBe('passed');
+      // The name it meant (read from its source), so `run typo` reports the failure.
+      expect(byName.get('typo')).toMatchObject({
+        verdict: 'errored',
+        reason: `${join(mixed, 'typo.ts')}:5:24: Unexpected ","`,
+      });
+      expect(byName.get('nested/throws')).toMatchObject({
+        verdict: 'errored',
+        reason: `${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing`,
+      });
+      expect(junit.find((c) => c.name.includes('typo'))?.error).toContain('typo.ts:5:24');
+      expect(byName.get('typo')!.stack).toBe(`at ${join(mixed, 'typo.ts')}:5:24`);
+      expect(byName.get('nested/throws')!.stack).toContain(`${join(mixed, 'nested/throws.mjs')}:3:7`);
+      // One line about the failures, and never the loader's (esbuild's) stack.
+      expect(run.stderr).toContain(
+        `a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more`,
+      );
+      expect(run.stderr).not.toMatch(/esbuild|node_modules|^\s+at /m);
+    },
+  );
+
+  it(
+    'a built-in scenario stays selectable by name; the failed files are still mentioned, in one line',
+    { timeout: 60_000 },
+    async () => {
+      const out = join(root, 'out-by-name');
+      const run = await runRig(['run', 'agent-card', '--scenarios', mixed, '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readRunFiles(out).results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['agent-card', 'passed']]);
+      expect(run.stderr.split('\n').filter((l) => l.includes('failed to load'))).toEqual([
+        `a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more (a2a-rig list --scenarios ${mixed} shows each)`,
+      ]);
+    },
+  );
 });
 
 describe('a2a-rig list --scenarios DIR', () => {
-  it("lists the directory's scenarios after the built-in ones, with their files; exit 0", { timeout: 30_000 }, async () => {
-    const run = await runRig(['list', '--scenarios', good]);
-    expect(run.code, run.stderr).toBe(0);
-    const names = run.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s/)[0]);
-    expect(names.slice(-2)).toEqual(['answer-round-trips', 'one-instance']);
-    expect(names).toContain('cf1');
-    expect(names).not.toContain('thrownBy');
-    expect(run.stdout).toContain(`tags: mine, hitl · needs: hitl-prompt/v1 in the card · file: ${join(good, 'answer-round-trips.ts')}`);
-  });
+  it(
+    "lists the directory's scenarios after the built-in ones, with their files; exit 0",
+    { timeout: 30_000 },
+    async () => {
+      const run = await runRig(['list', '--scenarios', good]);
+      expect(run.code, run.stderr).toBe(0);
+      const names = run.stdout
+        .split('\n')
+        .filter((l) => /^\S/.test(l))
+        .map((l) => l.split(/\s/)[0]);
+      expect(names.slice(-2)).toEqual(['answer-round-trips', 'one-instance']);
+      expect(names).toContain('cf1');
+      expect(names).not.toContain('thrownBy');
+      expect(run.stdout).toContain(
+        `tags: mine, hitl · needs: hitl-prompt/v1 in the card · file: ${join(good, 'answer-round-trips.ts')}`,
+      );
+    },
+  );
 
-  it("'a2a-rig' is the running rig even where the directory has a node_modules/a2a-rig of its own (which is not scanned)", { timeout: 30_000 }, async () => {
-    const shadowed = scenarioDir('shadowed', {
-      'node_modules/a2a-rig/package.json': JSON.stringify({ name: 'a2a-rig', type: 'module', exports: { '.': './index.mjs' } }),
-      'node_modules/a2a-rig/index.mjs': "throw new Error('the node_modules copy of a2a-rig was loaded');\n",
-    });
-    const run = await runRig(['list', '--scenarios', shadowed]);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    const names = run.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s/)[0]);
-    expect(names.slice(-2)).toEqual(['answer-round-trips', 'one-instance']);
-  });
+  it(
+    "'a2a-rig' is the running rig even where the directory has a node_modules/a2a-rig of its own (which is not scanned)",
+    { timeout: 30_000 },
+    async () => {
+      const shadowed = scenarioDir('shadowed', {
+        'node_modules/a2a-rig/package.json': JSON.stringify({
+          name: 'a2a-rig',
+          type: 'module',
+          exports: { '.': './index.mjs' },
+        }),
+        'node_modules/a2a-rig/index.mjs': "throw new Error('the node_modules copy of a2a-rig was loaded');\n",
+      });
+      const run = await runRig(['list', '--scenarios', shadowed]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const names = run.stdout
+        .split('\n')
+        .filter((l) => /^\S/.test(l))
+        .map((l) => l.split(/\s/)[0]);
+      expect(names.slice(-2)).toEqual(['answer-round-trips', 'one-instance']);
+    },
+  );
 
-  it('shows a file that failed to load as broken, with file:line:col, in one line; exit 1', { timeout: 30_000 }, async () => {
-    const run = await runRig(['list', '--scenarios', mixed]);
-    expect(run.code, run.stderr).toBe(1);
-    const lines = run.stdout.split('\n');
-    expect(lines).toContain(`${'typo'.padEnd(20)} broken: ${join(mixed, 'typo.ts')}:5:24: Unexpected ","`);
-    expect(lines).toContain(`${'nested/throws'.padEnd(20)} broken: ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing`);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/^a2a-rig: 2 scenario files failed to load \(listed as broken\)/);
-  });
+  it(
+    'shows a file that failed to load as broken, with file:line:col, in one line; exit 1',
+    { timeout: 30_000 },
+    async () => {
+      const run = await runRig(['list', '--scenarios', mixed]);
+      expect(run.code, run.stderr).toBe(1);
+      const lines = run.stdout.split('\n');
+      expect(lines).toContain(`${'typo'.padEnd(20)} broken: ${join(mixed, 'typo.ts')}:5:24: Unexpected ","`);
+      expect(lines).toContain(
+        `${'nested/throws'.padEnd(20)} broken: ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing`,
+      );
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/^a2a-rig: 2 scenario files failed to load \(listed as broken\)/);
+    },
+  );
 });
 
 describe('--scenarios usage errors: one line, exit 2, nothing run', () => {
   const cases: Array<[string, () => string, (dir: string) => RegExp]> = [
-    ['a directory that does not exist', () => join(root, 'no-such-dir'), (dir) => new RegExp(`^a2a-rig: --scenarios ${dir}: no such directory$`)],
-    ['a directory with no scenario files', () => scenarioDir('empty', { 'README.md': '# nothing here' }, false), (dir) => new RegExp(`^a2a-rig: --scenarios ${dir}: no scenario files in it`)],
-    ['a directory of helpers only', () => scenarioDir('helpers', { 'util.ts': 'export const x = 1;\n' }, false), (dir) => new RegExp(`^a2a-rig: --scenarios ${dir}: no file in it default-exports a scenario`)],
+    [
+      'a directory that does not exist',
+      () => join(root, 'no-such-dir'),
+      (dir) => new RegExp(`^a2a-rig: --scenarios ${dir}: no such directory$`),
+    ],
+    [
+      'a directory with no scenario files',
+      () => scenarioDir('empty', { 'README.md': '# nothing here' }, false),
+      (dir) => new RegExp(`^a2a-rig: --scenarios ${dir}: no scenario files in it`),
+    ],
+    [
+      'a directory of helpers only',
+      () => scenarioDir('helpers', { 'util.ts': 'export const x = 1;\n' }, false),
+      (dir) => new RegExp(`^a2a-rig: --scenarios ${dir}: no file in it default-exports a scenario`),
+    ],
     [
       'a scenario named like a built-in one',
-      () => scenarioDir('clash', { 'mine.mjs': `import { defineScenario, everyProfile } from 'a2a-rig';\nexport default defineScenario({ name: 'cf1', description: 'mine', tags: [], needs: {}, params: everyProfile({}), budgetMs: everyProfile(1000), records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('x', true); } });\n` }, false),
-      (dir) => new RegExp(`^a2a-rig: two scenarios are named "cf1": scenarios/conformance/cf1\\.ts and ${dir}/mine\\.mjs$`),
+      () =>
+        scenarioDir(
+          'clash',
+          {
+            'mine.mjs': `import { defineScenario, everyProfile } from 'a2a-rig';\nexport default defineScenario({ name: 'cf1', description: 'mine', tags: [], needs: {}, params: everyProfile({}), budgetMs: everyProfile(1000), records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('x', true); } });\n`,
+          },
+          false,
+        ),
+      (dir) =>
+        new RegExp(`^a2a-rig: two scenarios are named "cf1": scenarios/conformance/cf1\\.ts and ${dir}/mine\\.mjs$`),
     ],
     [
       'two scenarios of one name in two directories',
       () => `${good}\0${scenarioDir('twin')}`,
-      () => new RegExp(`^a2a-rig: two scenarios are named "answer-round-trips": ${good}/answer-round-trips\\.ts and ${root}/twin/answer-round-trips\\.ts$`),
+      () =>
+        new RegExp(
+          `^a2a-rig: two scenarios are named "answer-round-trips": ${good}/answer-round-trips\\.ts and ${root}/twin/answer-round-trips\\.ts$`,
+        ),
     ],
   ];
   for (const [i, [what, dirs, says]] of cases.entries()) {
@@ -162,16 +240,22 @@ describe('--scenarios usage errors: one line, exit 2, nothing run', () => {
 });
 
 describe('the README example', () => {
-  it('runs as the README says, from a directory outside the repository, and its threshold holds', { timeout: 60_000 }, async () => {
-    const example = writeReadmeExample(join(root, 'readme'));
-    const out = join(root, 'out-readme');
-    const run = await runRig(['run', '--scenarios', example.dir, ...example.args, '--out', out]);
-    expect(run.code, run.stderr).toBe(0);
-    const { results } = readRunFiles(out);
-    expect(results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['answer-twice', 'passed']]);
-    expect(results.thresholds?.map((t) => [t.expression, t.ok])).toEqual([['answer-twice:conflicts>=5', true]]);
-    // Its ctx.log line is kept, and shown as the run goes.
-    expect(results.scenarios[0]!.log?.map((l) => l.line)).toEqual([expect.stringMatching(/^5 resumes, p50 \d+\.\d ms$/)]);
-    expect(run.stderr).toMatch(/\[answer-twice\] 5 resumes, p50 \d+\.\d ms/);
-  });
+  it(
+    'runs as the README says, from a directory outside the repository, and its threshold holds',
+    { timeout: 60_000 },
+    async () => {
+      const example = writeReadmeExample(join(root, 'readme'));
+      const out = join(root, 'out-readme');
+      const run = await runRig(['run', '--scenarios', example.dir, ...example.args, '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      const { results } = readRunFiles(out);
+      expect(results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['answer-twice', 'passed']]);
+      expect(results.thresholds?.map((t) => [t.expression, t.ok])).toEqual([['answer-twice:conflicts>=5', true]]);
+      // Its ctx.log line is kept, and shown as the run goes.
+      expect(results.scenarios[0]!.log?.map((l) => l.line)).toEqual([
+        expect.stringMatching(/^5 resumes, p50 \d+\.\d ms$/),
+      ]);
+      expect(run.stderr).toMatch(/\[answer-twice\] 5 resumes, p50 \d+\.\d ms/);
+    },
+  );
 });

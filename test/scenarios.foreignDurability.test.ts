@@ -16,28 +16,43 @@ afterEach(async () => {
   agent = undefined;
 });
 
-async function runAgainst(front: FrontedAgent, names: string[], restartCmd?: string): Promise<Record<string, ScenarioResult>> {
-  const run = await runScenarios(selectScenarios(all, names), { profile: 'smoke', target: front.url, restartCmd, toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
+async function runAgainst(
+  front: FrontedAgent,
+  names: string[],
+  restartCmd?: string,
+): Promise<Record<string, ScenarioResult>> {
+  const run = await runScenarios(selectScenarios(all, names), {
+    profile: 'smoke',
+    target: front.url,
+    restartCmd,
+    toxiproxy: { kind: 'embedded' },
+    agentFaults: [],
+    generation: 'auto',
+  });
   return Object.fromEntries(run.scenarios.map((s) => [s.name, s]));
 }
 
 const failedChecks = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => c.name);
 
 describe('crash-restart against an agent without a replay plane', () => {
-  it('passes an agent that keeps its tasks across the restart, through the core A2A surface only', { timeout: 60_000 }, async () => {
-    agent = await startFrontedAgent({ replayPlane: false });
-    const { 'crash-restart': result } = await runAgainst(agent, ['crash-restart'], agent.restartCommand('keep'));
-    expect(result.verdict, `${result.reason}\n${JSON.stringify(result.checks, null, 1)}`).toBe('passed');
-    expect(agent.restarts).toBe(1);
-    const names = result.checks.map((c) => c.name);
-    expect(names).toContain('every task still exists after the restart (GetTask)');
-    expect(names).toContain('every task is still listed after the restart (ListTasks)');
-    expect(names).toContain('every open prompt is still open after the restart with the identical envelope');
-    expect(names).toContain('prompts answered before the crash stay answered (a second answer is 409)');
-    expect(names.filter((n) => n.startsWith('replay plane'))).toEqual([]);
-    // Only the task-free probe touched /events.
-    expect(agent.requests.filter((r) => r.startsWith('UPGRADE'))).toEqual(['UPGRADE /events']);
-  });
+  it(
+    'passes an agent that keeps its tasks across the restart, through the core A2A surface only',
+    { timeout: 60_000 },
+    async () => {
+      agent = await startFrontedAgent({ replayPlane: false });
+      const { 'crash-restart': result } = await runAgainst(agent, ['crash-restart'], agent.restartCommand('keep'));
+      expect(result.verdict, `${result.reason}\n${JSON.stringify(result.checks, null, 1)}`).toBe('passed');
+      expect(agent.restarts).toBe(1);
+      const names = result.checks.map((c) => c.name);
+      expect(names).toContain('every task still exists after the restart (GetTask)');
+      expect(names).toContain('every task is still listed after the restart (ListTasks)');
+      expect(names).toContain('every open prompt is still open after the restart with the identical envelope');
+      expect(names).toContain('prompts answered before the crash stay answered (a second answer is 409)');
+      expect(names.filter((n) => n.startsWith('replay plane'))).toEqual([]);
+      // Only the task-free probe touched /events.
+      expect(agent.requests.filter((r) => r.startsWith('UPGRADE'))).toEqual(['UPGRADE /events']);
+    },
+  );
 
   it('fails an agent that loses every task on restart, naming the lost guarantee', { timeout: 60_000 }, async () => {
     agent = await startFrontedAgent({ replayPlane: false });
@@ -57,21 +72,31 @@ describe('crash-restart against an agent without a replay plane', () => {
 });
 
 describe('a scenario whose needs are unmet', () => {
-  it('skips before it sends the agent anything: disconnect-replay against an agent without /events', { timeout: 30_000 }, async () => {
-    agent = await startFrontedAgent({ replayPlane: false });
-    const { 'disconnect-replay': result } = await runAgainst(agent, ['disconnect-replay']);
-    expect(result.verdict).toBe('skipped');
-    expect(result.reason).toContain('the agent offers no replay plane');
-    expect(result.reason).toContain('HTTP 404');
-    expect(result.checks).toEqual([]);
-    // The card (discovery) and one task-free probe of /events: no message, no task, no replay.
-    expect(agent.requests.filter((r) => !r.startsWith('GET /.well-known/'))).toEqual(['UPGRADE /events']);
-  });
+  it(
+    'skips before it sends the agent anything: disconnect-replay against an agent without /events',
+    { timeout: 30_000 },
+    async () => {
+      agent = await startFrontedAgent({ replayPlane: false });
+      const { 'disconnect-replay': result } = await runAgainst(agent, ['disconnect-replay']);
+      expect(result.verdict).toBe('skipped');
+      expect(result.reason).toContain('the agent offers no replay plane');
+      expect(result.reason).toContain('HTTP 404');
+      expect(result.checks).toEqual([]);
+      // The card (discovery) and one task-free probe of /events: no message, no task, no replay.
+      expect(agent.requests.filter((r) => !r.startsWith('GET /.well-known/'))).toEqual(['UPGRADE /events']);
+    },
+  );
 
-  it('the probe finds the replay plane where the agent offers it, and the scenario needing it runs', { timeout: 60_000 }, async () => {
-    agent = await startFrontedAgent({ replayPlane: true });
-    const { 'crash-restart': result } = await runAgainst(agent, ['crash-restart'], agent.restartCommand('keep'));
-    expect(result.verdict, result.reason).toBe('passed');
-    expect(result.checks.map((c) => c.name)).toContain('replay plane (/events): every event seen before the crash is replayed after it');
-  });
+  it(
+    'the probe finds the replay plane where the agent offers it, and the scenario needing it runs',
+    { timeout: 60_000 },
+    async () => {
+      agent = await startFrontedAgent({ replayPlane: true });
+      const { 'crash-restart': result } = await runAgainst(agent, ['crash-restart'], agent.restartCommand('keep'));
+      expect(result.verdict, result.reason).toBe('passed');
+      expect(result.checks.map((c) => c.name)).toContain(
+        'replay plane (/events): every event seen before the crash is replayed after it',
+      );
+    },
+  );
 });

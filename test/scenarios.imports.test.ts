@@ -10,25 +10,31 @@ import { SCENARIOS_DIR } from '../rig/engine/scenarioCatalog.ts';
 import { forbiddenScenarioImport } from './support/scenarioImports.ts';
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every module specifier of a file: static imports, re-exports, dynamic import() and require(). */
-const specifiers = (file: string) => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
+const specifiers = (file: string) =>
+  ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
 
 const files = filesUnder(SCENARIOS_DIR);
 
 describe('scenario imports', () => {
   it('reads every scenario file, conformance, acceptance and dos ones included', () => {
     expect(files.length).toBeGreaterThan(35);
-    for (const dir of ['conformance', 'acceptance', 'dos']) expect(files.some((f) => f.includes(`/scenarios/${dir}/`))).toBe(true);
+    for (const dir of ['conformance', 'acceptance', 'dos'])
+      expect(files.some((f) => f.includes(`/scenarios/${dir}/`))).toBe(true);
   });
 
   it("every file in scenarios/ imports only 'a2a-rig', rig/protocol and node: built-ins", () => {
-    const broken = files.flatMap((file) => specifiers(file).flatMap((s) => {
-      const why = forbiddenScenarioImport(file, s);
-      return why ? [`${file.slice(SCENARIOS_DIR.length)}: ${why}`] : [];
-    }));
+    const broken = files.flatMap((file) =>
+      specifiers(file).flatMap((s) => {
+        const why = forbiddenScenarioImport(file, s);
+        return why ? [`${file.slice(SCENARIOS_DIR.length)}: ${why}`] : [];
+      }),
+    );
     expect(broken).toEqual([]);
   });
 
@@ -37,7 +43,9 @@ describe('scenario imports', () => {
     expect(forbiddenScenarioImport(file, 'a2a-rig')).toBeUndefined();
     expect(forbiddenScenarioImport(file, 'node:crypto')).toBeUndefined();
     expect(forbiddenScenarioImport(file, '../../rig/protocol/errorCodes.ts')).toBeUndefined();
-    expect(forbiddenScenarioImport(file, '../../rig/engine/acceptanceGates.ts')).toMatch(/rig\/engine\/acceptanceGates\.ts.*import it from 'a2a-rig'/);
+    expect(forbiddenScenarioImport(file, '../../rig/engine/acceptanceGates.ts')).toMatch(
+      /rig\/engine\/acceptanceGates\.ts.*import it from 'a2a-rig'/,
+    );
     expect(forbiddenScenarioImport(file, 'undici')).toMatch(/undici is a package/);
     expect(forbiddenScenarioImport(file, './cf2.ts')).toMatch(/another scenario file/);
     expect(specifiers(join(SCENARIOS_DIR, 'conformance/cf1.ts'))).toEqual(['a2a-rig']);

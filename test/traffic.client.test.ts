@@ -3,7 +3,13 @@
 // the method stays the wire's (the Prometheus metrics label by it), answers and decisions apart.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { A2AClient, userMessage, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic } from '../rig/client/index.ts';
+import {
+  A2AClient,
+  userMessage,
+  type ExchangeEnd,
+  type ExchangeObserver,
+  type ExchangeTraffic,
+} from '../rig/client/index.ts';
 import type { ByteTally } from '../rig/client/byteTally.ts';
 import { JsonRpcTransport } from '../rig/client/jsonRpcTransport.ts';
 import { TrafficRecorder } from '../rig/metrics/trafficRecorder.ts';
@@ -17,7 +23,9 @@ afterEach(async () => {
 });
 
 /** A JSON-RPC server on a raw socket that counts, per request, the bytes it read and the bytes it wrote. */
-async function countingServer(framing: 'length' | 'chunked'): Promise<{ url: string; exchanges: Array<{ read: number; written: number }> }> {
+async function countingServer(
+  framing: 'length' | 'chunked',
+): Promise<{ url: string; exchanges: Array<{ read: number; written: number }> }> {
   const exchanges: Array<{ read: number; written: number }> = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
@@ -36,11 +44,22 @@ async function countingServer(framing: 'length' | 'chunked'): Promise<{ url: str
         buf = buf.subarray(total);
         const body = JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { note: 'é'.repeat(300) } });
         const bytes = Buffer.from(body);
-        const chunk = (b: Buffer) => Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]);
+        const chunk = (b: Buffer) =>
+          Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]);
         const response =
           framing === 'length'
-            ? Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`), bytes])
-            : Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n'), chunk(bytes.subarray(0, 100)), chunk(bytes.subarray(100)), Buffer.from('0\r\n\r\n')]);
+            ? Buffer.concat([
+                Buffer.from(
+                  `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`,
+                ),
+                bytes,
+              ])
+            : Buffer.concat([
+                Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n'),
+                chunk(bytes.subarray(0, 100)),
+                chunk(bytes.subarray(100)),
+                Buffer.from('0\r\n\r\n'),
+              ]);
         exchanges.push({ read: total, written: response.length });
         socket.write(response);
       }
@@ -66,7 +85,13 @@ describe('bytes of a unary exchange', () => {
     const tallies: ByteTally[] = [];
     for (const params of [{ id: 'a' }, { id: 'ü'.repeat(500), extra: [1, 2, 3] }]) {
       const tally = { sent: 0, received: 0 };
-      const reply = await transport.call(server.url, 'GetTask', params, { generation: '1.0', extensions: ['https://example.com/ext'] }, { tally });
+      const reply = await transport.call(
+        server.url,
+        'GetTask',
+        params,
+        { generation: '1.0', extensions: ['https://example.com/ext'] },
+        { tally },
+      );
       expect(reply.ok).toBe(true);
       tallies.push(tally);
     }
@@ -103,7 +128,8 @@ async function spiedClient(url: string): Promise<{ spy: Spy; client: A2AClient }
 }
 
 function taskOf(result: { ok: boolean; value?: unknown }): Task {
-  if (!result.ok || typeof result.value !== 'object' || result.value === null || !('task' in result.value)) throw new Error(`no task: ${JSON.stringify(result)}`);
+  if (!result.ok || typeof result.value !== 'object' || result.value === null || !('task' in result.value))
+    throw new Error(`no task: ${JSON.stringify(result)}`);
   return (result.value as { task: Task }).task;
 }
 
@@ -146,7 +172,9 @@ describe('operations on a v0.3 agent', () => {
     const agent = await startFakeAcceptanceAgent({ generation: '0.3' });
     closers.push(() => agent.close());
     const { spy, client } = await spiedClient(agent.url);
-    const task = taskOf(await client.acceptance.send(userMessage({ text: 'make it' }), { criteria: { maxRejections: 1 } }));
+    const task = taskOf(
+      await client.acceptance.send(userMessage({ text: 'make it' }), { criteria: { maxRejections: 1 } }),
+    );
     await client.acceptance.decide(task.id, task.contextId, { action: 'accept' });
     expect(spy.calls.map((c) => [c.method, c.operation])).toEqual([
       ['message/send', 'SendMessage'],

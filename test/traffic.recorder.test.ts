@@ -137,7 +137,13 @@ describe('TrafficRecorder per operation', () => {
     ex('decision', 'ok', 3, 400, 250);
     ex('Custom', 'ok', 1, 1, 1);
     const record = r.toRecord()!;
-    expect(record.operations.map((o) => o.operation)).toEqual(['SendMessage', 'answer', 'decision', 'GetTask', 'Custom']);
+    expect(record.operations.map((o) => o.operation)).toEqual([
+      'SendMessage',
+      'answer',
+      'decision',
+      'GetTask',
+      'Custom',
+    ]);
     const answer = record.operations.find((o) => o.operation === 'answer')!;
     expect(answer).toMatchObject({ count: 3, ok: 1, rpcErrors: 1, failed: 1, bytesSent: 1_500, bytesReceived: 350 });
     expect(answer.latency).toMatchObject({ unit: 'us', count: 3, min: 4_000, max: 8_000 });
@@ -153,7 +159,11 @@ describe('TrafficRecorder per operation', () => {
     r.opening();
     r.exchange('tasks/resubscribe', 'ok', 1, stream);
     stream.received += 1_000; // events arrive after the headers
-    expect(r.toRecord()!.operations[0]).toMatchObject({ operation: 'SubscribeToTask', bytesSent: 120, bytesReceived: 1_080 });
+    expect(r.toRecord()!.operations[0]).toMatchObject({
+      operation: 'SubscribeToTask',
+      bytesSent: 120,
+      bytesReceived: 1_080,
+    });
     stream.received += 20;
     expect(r.toRecord()!.totals.bytesReceived).toBe(1_100);
   });

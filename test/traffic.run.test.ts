@@ -7,7 +7,13 @@ import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineSce
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
-import type { RunObserver, ScenarioEnd, ScenarioLogLine, ScenarioPosition, ScenarioTraffic } from '../rig/results/runObserver.ts';
+import type {
+  RunObserver,
+  ScenarioEnd,
+  ScenarioLogLine,
+  ScenarioPosition,
+  ScenarioTraffic,
+} from '../rig/results/runObserver.ts';
 import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
 
 const records = { latencies: [], counters: {} };
@@ -15,12 +21,20 @@ const budget = { smoke: 30_000, ci: 30_000, full: 30_000 };
 const params = { smoke: {}, ci: {}, full: {} };
 
 /** A scenario of this file: no params, no records, a 30 s budget. */
-function scenarioOf(name: string, description: string, run: ScenarioDefinition<object>['run'], needs: ScenarioDefinition<object>['needs'] = {}): ScenarioDefinition<object> {
+function scenarioOf(
+  name: string,
+  description: string,
+  run: ScenarioDefinition<object>['run'],
+  needs: ScenarioDefinition<object>['needs'] = {},
+): ScenarioDefinition<object> {
   return defineScenario({ name, description, tags: [], needs, params, budgetMs: budget, records, run });
 }
 
 let explicitGets = 0;
-const exact = scenarioOf('traffic-exact', 'one prompt, one answer observed on a stream, three GetTask', async (ctx) => {
+const exact = scenarioOf(
+  'traffic-exact',
+  'one prompt, one answer observed on a stream, three GetTask',
+  async (ctx) => {
     ctx.log('opening a prompt');
     const open = await ctx.openPrompt();
     const prompt = ctx.usable(open)!;
@@ -32,34 +46,51 @@ const exact = scenarioOf('traffic-exact', 'one prompt, one answer observed on a 
       explicitGets++;
     }
     ctx.note('a note is a log line too');
-  }, { extension: true });
+  },
+  { extension: true },
+);
 
 let load: OpenModelResult | undefined;
-const loaded = scenarioOf('traffic-load', 'HITL round trips at 25/s for 2.4 s', async (ctx) => {
-    load = await ctx.runOpenModel({ arrivals: constantArrivals(25, 2_400), iteration: ctx.hitlRoundTrip(), maxInFlight: 20, iterationTimeoutMs: 5_000, drainTimeoutMs: 5_000 });
+const loaded = scenarioOf(
+  'traffic-load',
+  'HITL round trips at 25/s for 2.4 s',
+  async (ctx) => {
+    load = await ctx.runOpenModel({
+      arrivals: constantArrivals(25, 2_400),
+      iteration: ctx.hitlRoundTrip(),
+      maxInFlight: 20,
+      iterationTimeoutMs: 5_000,
+      drainTimeoutMs: 5_000,
+    });
     ctx.check('round trips succeeded', load.succeeded > 0, `${load.succeeded}/${load.scheduled}`);
-  }, { extension: true });
+  },
+  { extension: true },
+);
 
 function throwsFromTheScenario(): never {
   throw new Error('the scenario broke');
 }
 
 const errored = scenarioOf('traffic-errored', 'throws after one GetTask', async (ctx) => {
-    await ctx.client.getTask('no-such-task');
-    throwsFromTheScenario();
-  });
+  await ctx.client.getTask('no-such-task');
+  throwsFromTheScenario();
+});
 
 const failedCheck = scenarioOf('traffic-failed', 'a failed check and a thrown error: failed, no stack', async (ctx) => {
-    ctx.check('never', false);
-    throw new Error('after a failed check');
-  });
+  ctx.check('never', false);
+  throw new Error('after a failed check');
+});
 
 const silent = scenarioOf('traffic-silent', 'sends nothing, says nothing', async (ctx) => {
-    ctx.check('nothing to do', true);
-  });
+  ctx.check('nothing to do', true);
+});
 
 /** What a run observer was told, in order, each with what it was. */
-type Told = (ScenarioPosition & { phase: 'start' }) | (ScenarioEnd & { phase: 'end' }) | (ScenarioLogLine & { phase: 'log' }) | (ScenarioTraffic & { phase: 'traffic' });
+type Told =
+  | (ScenarioPosition & { phase: 'start' })
+  | (ScenarioEnd & { phase: 'end' })
+  | (ScenarioLogLine & { phase: 'log' })
+  | (ScenarioTraffic & { phase: 'traffic' });
 
 function recording(events: Told[]): RunObserver {
   return {
@@ -95,7 +126,9 @@ describe('a run records traffic, log lines and stacks', () => {
   it('per operation: SendMessage, answer, GetTask and the subscription, with their counts and bytes', () => {
     const traffic = byName('traffic-exact').traffic!;
     const op = (name: string) => traffic.operations.find((o) => o.operation === name);
-    expect(traffic.operations.map((o) => o.operation)).toEqual(expect.arrayContaining(['SendMessage', 'answer', 'GetTask', 'SubscribeToTask']));
+    expect(traffic.operations.map((o) => o.operation)).toEqual(
+      expect.arrayContaining(['SendMessage', 'answer', 'GetTask', 'SubscribeToTask']),
+    );
     expect(op('answer')).toMatchObject({ count: 1, ok: 1, rpcErrors: 0, failed: 0 });
     expect(op('SendMessage')!.count).toBe(1);
     expect(op('GetTask')!.count).toBeGreaterThanOrEqual(explicitGets);
@@ -108,8 +141,14 @@ describe('a run records traffic, log lines and stacks', () => {
     }
     // The subscription's events (the resume) arrive after its headers: counted too.
     expect(op('SubscribeToTask')!.bytesReceived).toBeGreaterThan(400);
-    const sum = (f: (o: (typeof traffic.operations)[number]) => number) => traffic.operations.reduce((n, o) => n + f(o), 0);
-    expect(traffic.totals).toEqual({ requests: sum((o) => o.count), errors: sum((o) => o.rpcErrors + o.failed), bytesSent: sum((o) => o.bytesSent), bytesReceived: sum((o) => o.bytesReceived) });
+    const sum = (f: (o: (typeof traffic.operations)[number]) => number) =>
+      traffic.operations.reduce((n, o) => n + f(o), 0);
+    expect(traffic.totals).toEqual({
+      requests: sum((o) => o.count),
+      errors: sum((o) => o.rpcErrors + o.failed),
+      bytesSent: sum((o) => o.bytesSent),
+      bytesReceived: sum((o) => o.bytesReceived),
+    });
     expect(traffic.points.reduce((n, p) => n + p.completed, 0)).toBe(traffic.totals.requests);
     expect(Math.max(...traffic.points.map((p) => p.inFlightMax))).toBeGreaterThanOrEqual(1);
     expect(traffic.points[0]).not.toHaveProperty('offered');
@@ -129,7 +168,11 @@ describe('a run records traffic, log lines and stacks', () => {
 
   it('log lines with their time, in order, notes included; none for a scenario that said nothing', () => {
     const log = byName('traffic-exact').log!;
-    expect(log.map((l) => l.line)).toEqual(['opening a prompt', expect.stringMatching(/^answering /), 'a note is a log line too']);
+    expect(log.map((l) => l.line)).toEqual([
+      'opening a prompt',
+      expect.stringMatching(/^answering /),
+      'a note is a log line too',
+    ]);
     expect(log.map((l) => l.t)).toEqual([...log.map((l) => l.t)].sort((a, b) => a - b));
     expect(log.at(-1)!.t).toBeGreaterThan(0);
     expect(log.at(-1)!.t).toBeLessThanOrEqual(byName('traffic-exact').durationMs);
@@ -142,7 +185,9 @@ describe('a run records traffic, log lines and stacks', () => {
     expect(stack.split('\n')[0]).toMatch(/^at throwsFromTheScenario \(.*test\/traffic\.run\.test\.ts:\d+:\d+\)$/);
     expect(stack.split('\n').every((l) => l.startsWith('at '))).toBe(true);
     expect(stack).not.toContain('node:internal');
-    expect(byName('traffic-errored').traffic!.operations).toEqual([expect.objectContaining({ operation: 'GetTask', count: 1, rpcErrors: 1 })]);
+    expect(byName('traffic-errored').traffic!.operations).toEqual([
+      expect.objectContaining({ operation: 'GetTask', count: 1, rpcErrors: 1 }),
+    ]);
     expect(byName('traffic-failed')).not.toHaveProperty('stack');
     expect(byName('traffic-exact')).not.toHaveProperty('stack');
   });
@@ -152,7 +197,9 @@ describe('a run records traffic, log lines and stacks', () => {
     const exactEvents = of('traffic-exact');
     expect(exactEvents[0]!.phase).toBe('start');
     expect(exactEvents.at(-1)!.phase).toBe('end');
-    expect(exactEvents.filter((e) => e.phase === 'log').map((e) => (e.phase === 'log' ? e.line : ''))).toEqual(byName('traffic-exact').log!.map((l) => l.line));
+    expect(exactEvents.filter((e) => e.phase === 'log').map((e) => (e.phase === 'log' ? e.line : ''))).toEqual(
+      byName('traffic-exact').log!.map((l) => l.line),
+    );
     const live = of('traffic-load').flatMap((e) => (e.phase === 'traffic' ? [e.live] : []));
     // 2.4 s of load: at least two whole seconds of it.
     expect(live.length).toBeGreaterThanOrEqual(2);

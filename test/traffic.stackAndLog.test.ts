@@ -10,7 +10,7 @@ import { LOG_LINES_KEPT } from '../rig/results/runResult.ts';
 const RIG = fileURLToPath(new URL('../rig/', import.meta.url));
 
 describe('errorStack', () => {
-  it('keeps the frames, the scenario\'s first, and drops what names no place', () => {
+  it("keeps the frames, the scenario's first, and drops what names no place", () => {
     const err = new Error('boom\nsecond line of the message');
     err.stack = [
       'Error: boom',
@@ -24,7 +24,10 @@ describe('errorStack', () => {
       `    at async runOne (${RIG}engine/runScenarios.ts:124:5)`,
     ].join('\n');
     const frames = errorStack(err)!.split('\n');
-    expect(frames.slice(0, 2)).toEqual(['at async run (/home/me/my-scenarios/checkout.ts:42:7)', 'at async Object.run (/work/repo/scenarios/capacity.ts:10:3)']);
+    expect(frames.slice(0, 2)).toEqual([
+      'at async run (/home/me/my-scenarios/checkout.ts:42:7)',
+      'at async Object.run (/work/repo/scenarios/capacity.ts:10:3)',
+    ]);
     expect(frames[2]).toBe(`at TransportError.from (${RIG}client/transportError.ts:90:10)`);
     expect(frames).toHaveLength(2 + 8);
     expect(frames.join('\n')).not.toMatch(/node:internal|Promise\.all|boom|second line/);

@@ -55,11 +55,21 @@ export const MAX_SCHEMA_JSON_DEPTH = 8 * MAX_NESTING_DEPTH;
  */
 export const MAX_ONEOF_BRANCHES = 512;
 
-const FIELDS = new Set(['description', 'artifactSchema', 'requiredArtifacts', 'evaluator', 'acceptanceTimeoutSeconds', 'maxRejections']);
+const FIELDS = new Set([
+  'description',
+  'artifactSchema',
+  'requiredArtifacts',
+  'evaluator',
+  'acceptanceTimeoutSeconds',
+  'maxRejections',
+]);
 const REF_KEYWORDS = new Set(['$ref', '$dynamicRef', '$recursiveRef']);
 
 export function criteriaInvalid(reason: string): A2AError {
-  return new A2AError(ACCEPTANCE_CRITERIA_INVALID, 'acceptance_criteria_invalid', { extension: ACCEPTANCE_URI, reason });
+  return new A2AError(ACCEPTANCE_CRITERIA_INVALID, 'acceptance_criteria_invalid', {
+    extension: ACCEPTANCE_URI,
+    reason,
+  });
 }
 
 function fail(reason: string): never {
@@ -71,7 +81,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function defaults(): GateCriteria {
-  return { requiredArtifacts: [], evaluator: 'client', acceptanceTimeoutSeconds: DEFAULT_ACCEPTANCE_TIMEOUT_S, maxRejections: DEFAULT_MAX_REJECTIONS };
+  return {
+    requiredArtifacts: [],
+    evaluator: 'client',
+    acceptanceTimeoutSeconds: DEFAULT_ACCEPTANCE_TIMEOUT_S,
+    maxRejections: DEFAULT_MAX_REJECTIONS,
+  };
 }
 
 /**
@@ -84,7 +99,11 @@ function defaults(): GateCriteria {
  * keeps its strings unbounded, and artifactSchema is taken as it comes (any object, never sized,
  * depth-checked, $ref-checked or compiled here): whatever compiles it later does so unguarded.
  */
-export function readCriteria(raw: unknown, validator: GuardedValidator, options: { skipValidation?: boolean } = {}): GateCriteria {
+export function readCriteria(
+  raw: unknown,
+  validator: GuardedValidator,
+  options: { skipValidation?: boolean } = {},
+): GateCriteria {
   if (options.skipValidation) return coerce(raw);
   if (raw === undefined) return defaults();
   if (!isPlainObject(raw)) fail('criteria must be a JSON object');
@@ -95,7 +114,8 @@ export function readCriteria(raw: unknown, validator: GuardedValidator, options:
   const { description, artifactSchema, requiredArtifacts, evaluator, acceptanceTimeoutSeconds, maxRejections } = raw;
   if (description !== undefined) {
     if (typeof description !== 'string') fail('criteria.description must be a string');
-    if (description.length > MAX_DESCRIPTION_CHARS) fail(`criteria.description has ${description.length} characters; at most ${MAX_DESCRIPTION_CHARS} are allowed`);
+    if (description.length > MAX_DESCRIPTION_CHARS)
+      fail(`criteria.description has ${description.length} characters; at most ${MAX_DESCRIPTION_CHARS} are allowed`);
     criteria.description = description;
   }
   if (evaluator !== undefined) {
@@ -105,9 +125,15 @@ export function readCriteria(raw: unknown, validator: GuardedValidator, options:
     criteria.evaluator = evaluator as Evaluator;
   }
   if (acceptanceTimeoutSeconds !== undefined) {
-    criteria.acceptanceTimeoutSeconds = integerIn('criteria.acceptanceTimeoutSeconds', acceptanceTimeoutSeconds, 1, MAX_ACCEPTANCE_TIMEOUT_S);
+    criteria.acceptanceTimeoutSeconds = integerIn(
+      'criteria.acceptanceTimeoutSeconds',
+      acceptanceTimeoutSeconds,
+      1,
+      MAX_ACCEPTANCE_TIMEOUT_S,
+    );
   }
-  if (maxRejections !== undefined) criteria.maxRejections = integerIn('criteria.maxRejections', maxRejections, 0, MAX_REJECTIONS_CAP);
+  if (maxRejections !== undefined)
+    criteria.maxRejections = integerIn('criteria.maxRejections', maxRejections, 0, MAX_REJECTIONS_CAP);
   if (requiredArtifacts !== undefined) criteria.requiredArtifacts = names(requiredArtifacts);
   if (artifactSchema !== undefined) criteria.artifactSchema = guardedSchema(artifactSchema, validator);
   return criteria;
@@ -121,10 +147,15 @@ function integerIn(field: string, value: unknown, min: number, max: number): num
 
 function names(value: unknown): string[] {
   if (!Array.isArray(value)) fail('criteria.requiredArtifacts must be an array of artifact names');
-  if (value.length > MAX_REQUIRED_ARTIFACTS) fail(`criteria.requiredArtifacts has ${value.length} names; at most ${MAX_REQUIRED_ARTIFACTS} are allowed`);
+  if (value.length > MAX_REQUIRED_ARTIFACTS)
+    fail(`criteria.requiredArtifacts has ${value.length} names; at most ${MAX_REQUIRED_ARTIFACTS} are allowed`);
   value.forEach((name, i) => {
-    if (typeof name !== 'string' || name.length === 0) fail(`criteria.requiredArtifacts[${i}] must be a non-empty string`);
-    if (name.length > MAX_ARTIFACT_NAME_CHARS) fail(`criteria.requiredArtifacts[${i}] has ${name.length} characters; at most ${MAX_ARTIFACT_NAME_CHARS} are allowed`);
+    if (typeof name !== 'string' || name.length === 0)
+      fail(`criteria.requiredArtifacts[${i}] must be a non-empty string`);
+    if (name.length > MAX_ARTIFACT_NAME_CHARS)
+      fail(
+        `criteria.requiredArtifacts[${i}] has ${name.length} characters; at most ${MAX_ARTIFACT_NAME_CHARS} are allowed`,
+      );
   });
   return [...value] as string[];
 }
@@ -143,7 +174,8 @@ function remoteRef(schema: object): string | undefined {
   let found: string | undefined;
   // Conservative: a `$ref` key anywhere (even inside `const`) counts; a schema has no need for one there.
   someEntry(schema, (key, value) => {
-    if (REF_KEYWORDS.has(key) && (typeof value !== 'string' || !value.startsWith('#'))) found = `${key} ${shown(value)}`;
+    if (REF_KEYWORDS.has(key) && (typeof value !== 'string' || !value.startsWith('#')))
+      found = `${key} ${shown(value)}`;
     return found !== undefined;
   });
   return found;
@@ -159,10 +191,15 @@ function guardedSchema(schema: unknown, validator: GuardedValidator): Record<str
     fail(`criteria.artifactSchema is ${bytes} bytes serialized; at most ${MAX_RESPONSE_SCHEMA_BYTES} are allowed`);
   }
   const ref = remoteRef(schema);
-  if (ref !== undefined) fail(`criteria.artifactSchema has ${ref}: only local "#..." references are allowed (remote schemas are never fetched)`);
+  if (ref !== undefined)
+    fail(
+      `criteria.artifactSchema has ${ref}: only local "#..." references are allowed (remote schemas are never fetched)`,
+    );
   const branches = oneOfBranches(schema);
   if (branches > MAX_ONEOF_BRANCHES) {
-    fail(`criteria.artifactSchema has ${branches} oneOf branches; at most ${MAX_ONEOF_BRANCHES} are allowed (their compiled code costs superlinear, uninterruptible time)`);
+    fail(
+      `criteria.artifactSchema has ${branches} oneOf branches; at most ${MAX_ONEOF_BRANCHES} are allowed (their compiled code costs superlinear, uninterruptible time)`,
+    );
   }
   try {
     // Compiling now refuses unusable or too costly schemas on the activating request, and warms the
@@ -171,7 +208,8 @@ function guardedSchema(schema: unknown, validator: GuardedValidator): Record<str
     // that brought the schema, not on the first artifact checked (see artifactSelfCheck.ts).
     validator.compile(schema).validate(null);
   } catch (err) {
-    if (err instanceof SchemaRejectedError) fail(oneLine(`criteria.artifactSchema: ${err.message.replace(/response_schema/g, 'artifactSchema')}`));
+    if (err instanceof SchemaRejectedError)
+      fail(oneLine(`criteria.artifactSchema: ${err.message.replace(/response_schema/g, 'artifactSchema')}`));
     throw err;
   }
   return schema;
@@ -189,9 +227,12 @@ function coerce(raw: unknown): GateCriteria {
   const { description, artifactSchema, requiredArtifacts, evaluator, acceptanceTimeoutSeconds, maxRejections } = raw;
   if (typeof description === 'string') criteria.description = description;
   if (isPlainObject(artifactSchema)) criteria.artifactSchema = artifactSchema;
-  if (Array.isArray(requiredArtifacts)) criteria.requiredArtifacts = requiredArtifacts.filter((n): n is string => typeof n === 'string');
+  if (Array.isArray(requiredArtifacts))
+    criteria.requiredArtifacts = requiredArtifacts.filter((n): n is string => typeof n === 'string');
   if ((EVALUATORS as readonly unknown[]).includes(evaluator)) criteria.evaluator = evaluator as Evaluator;
-  if (typeof acceptanceTimeoutSeconds === 'number' && Number.isFinite(acceptanceTimeoutSeconds)) criteria.acceptanceTimeoutSeconds = Math.trunc(acceptanceTimeoutSeconds);
-  if (typeof maxRejections === 'number' && Number.isFinite(maxRejections)) criteria.maxRejections = Math.trunc(maxRejections);
+  if (typeof acceptanceTimeoutSeconds === 'number' && Number.isFinite(acceptanceTimeoutSeconds))
+    criteria.acceptanceTimeoutSeconds = Math.trunc(acceptanceTimeoutSeconds);
+  if (typeof maxRejections === 'number' && Number.isFinite(maxRejections))
+    criteria.maxRejections = Math.trunc(maxRejections);
   return criteria;
 }

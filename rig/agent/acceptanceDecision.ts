@@ -13,7 +13,10 @@ import {
 } from '../protocol/acceptance.ts';
 
 function invalid(reason: string): A2AError {
-  return new A2AError(ACCEPTANCE_DECISION_INVALID, 'acceptance_decision_invalid', { extension: ACCEPTANCE_URI, reason });
+  return new A2AError(ACCEPTANCE_DECISION_INVALID, 'acceptance_decision_invalid', {
+    extension: ACCEPTANCE_URI,
+    reason,
+  });
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -40,7 +43,8 @@ export function hasDecision(metadata: unknown): boolean {
 export function readDecision(raw: unknown): Decision {
   if (!isPlainObject(raw)) return fail('decision must be a JSON object');
   for (const key of Object.keys(raw)) {
-    if (key !== 'action' && key !== 'reason' && key !== 'retry') return fail(`decision has an unknown field ${shown(key)}`);
+    if (key !== 'action' && key !== 'reason' && key !== 'retry')
+      return fail(`decision has an unknown field ${shown(key)}`);
   }
   const { action, reason, retry } = raw;
   if (action === 'accept') {
@@ -49,14 +53,22 @@ export function readDecision(raw: unknown): Decision {
     return { action: 'accept' };
   }
   if (action !== 'reject') {
-    return fail(action === undefined ? 'decision.action is required ("accept" or "reject")' : `decision.action ${shown(action)} is not "accept" or "reject"`);
+    return fail(
+      action === undefined
+        ? 'decision.action is required ("accept" or "reject")'
+        : `decision.action ${shown(action)} is not "accept" or "reject"`,
+    );
   }
-  if (reason === undefined) return fail(`decision.reason is required with action "reject" (one of ${REJECTION_REASONS.join(', ')})`);
+  if (reason === undefined)
+    return fail(`decision.reason is required with action "reject" (one of ${REJECTION_REASONS.join(', ')})`);
   if (typeof reason !== 'string' || !(REJECTION_REASONS as readonly string[]).includes(reason)) {
     return fail(`decision.reason ${shown(reason)} is not one of ${REJECTION_REASONS.join(', ')}`);
   }
-  if (retry !== undefined && typeof retry !== 'boolean') return fail(`decision.retry must be a boolean, not ${shown(retry)}`);
-  return retry === undefined ? { action: 'reject', reason: reason as RejectionReason } : { action: 'reject', reason: reason as RejectionReason, retry };
+  if (retry !== undefined && typeof retry !== 'boolean')
+    return fail(`decision.retry must be a boolean, not ${shown(retry)}`);
+  return retry === undefined
+    ? { action: 'reject', reason: reason as RejectionReason }
+    : { action: 'reject', reason: reason as RejectionReason, retry };
 }
 
 function fail(reason: string): never {

@@ -40,9 +40,10 @@ function extensionError(code: number, reason: string, taskId: string): A2AError 
 
 function notPending(row: TaskRow, gate: GateRow): A2AError {
   const { id, status } = row.task;
-  const reason = gate.outcome !== null || TERMINAL_STATES.has(status.state)
-    ? `task ${id} is ${status.state}: its acceptance was already decided`
-    : `task ${id} is not pending acceptance (it is ${status.state}; attempt ${gate.attempt + 1} has not finished)`;
+  const reason =
+    gate.outcome !== null || TERMINAL_STATES.has(status.state)
+      ? `task ${id} is ${status.state}: its acceptance was already decided`
+      : `task ${id} is not pending acceptance (it is ${status.state}; attempt ${gate.attempt + 1} has not finished)`;
   return extensionError(ACCEPTANCE_DECISION_CONFLICT, reason, id);
 }
 
@@ -52,7 +53,9 @@ export function continueWithGate(engine: TaskEngine, message: Message, request: 
   if (request.acceptance && hasDecision(message.metadata)) {
     try {
       const decided = decide(engine, message, request);
-      engine.metrics?.decided((message.metadata![DECISION_KEY] as { action: string }).action === 'accept' ? 'accepted' : 'rejected');
+      engine.metrics?.decided(
+        (message.metadata![DECISION_KEY] as { action: string }).action === 'accept' ? 'accepted' : 'rejected',
+      );
       return decided;
     } catch (err) {
       engine.metrics?.decided(refusalOf(err));
@@ -61,14 +64,21 @@ export function continueWithGate(engine: TaskEngine, message: Message, request: 
   }
   // A message that is not a decision leaves a pending gate pending (the draft's proposed default);
   // a hitl-prompt/v1 answer still goes its own way (a late duplicate answer gets hitl's 409).
-  const hitlAnswer = typeof message.metadata === 'object' && message.metadata !== null && HITL_RESPONSE_KEY in message.metadata;
+  const hitlAnswer =
+    typeof message.metadata === 'object' && message.metadata !== null && HITL_RESPONSE_KEY in message.metadata;
   if (!hitlAnswer && engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
   return continueTask(engine, message, request.hitl);
 }
 
 function refusalOf(err: unknown): DecisionOutcomeLabel {
   const code = err instanceof A2AError ? err.code : undefined;
-  return code === ACCEPTANCE_DECISION_CONFLICT ? 'conflict' : code === ACCEPTANCE_DECISION_UNAUTHORIZED ? 'unauthorized' : code === ACCEPTANCE_DECISION_INVALID ? 'invalid' : 'error';
+  return code === ACCEPTANCE_DECISION_CONFLICT
+    ? 'conflict'
+    : code === ACCEPTANCE_DECISION_UNAUTHORIZED
+      ? 'unauthorized'
+      : code === ACCEPTANCE_DECISION_INVALID
+        ? 'invalid'
+        : 'error';
 }
 
 function decide(engine: TaskEngine, message: Message, request: ContinueRequest): TaskRow {
@@ -77,9 +87,16 @@ function decide(engine: TaskEngine, message: Message, request: ContinueRequest):
   const decision = readDecision(message.metadata![DECISION_KEY]);
   const gate = engine.outbox.gates.get(taskId);
   if (!gate) {
-    throw extensionError(ACCEPTANCE_DECISION_CONFLICT, `task ${taskId} was not created with the acceptance extension activated: it has no gate to decide`, taskId);
+    throw extensionError(
+      ACCEPTANCE_DECISION_CONFLICT,
+      `task ${taskId} was not created with the acceptance extension activated: it has no gate to decide`,
+      taskId,
+    );
   }
-  if (!engine.faults.has('acceptance-ignores-authorization') && !mayDecide(gate.creator, gate.deciders, principalOf(request.authorization))) {
+  if (
+    !engine.faults.has('acceptance-ignores-authorization') &&
+    !mayDecide(gate.creator, gate.deciders, principalOf(request.authorization))
+  ) {
     throw extensionError(
       ACCEPTANCE_DECISION_UNAUTHORIZED,
       `this caller may not decide task ${taskId}: only its creator (the same bearer token) or a principal named in its creating message's metadata["a2a-rig/deciders"] may`,
@@ -88,7 +105,8 @@ function decide(engine: TaskEngine, message: Message, request: ContinueRequest):
   }
   engine.ensureHistoryRoom(row, message);
   if (!gate.pending) {
-    if (engine.faults.has('acceptance-accepts-second-decision') && gate.outcome !== null) return decideAgain(engine, row, message, decision);
+    if (engine.faults.has('acceptance-accepts-second-decision') && gate.outcome !== null)
+      return decideAgain(engine, row, message, decision);
     throw notPending(row, gate);
   }
   const won = (moved: boolean) => {
@@ -110,7 +128,9 @@ function decide(engine: TaskEngine, message: Message, request: ContinueRequest):
   const noRetry = decision.retry === false && !faults.has('acceptance-ignores-retry-false');
   const exhausted = rejections > gate.criteria.maxRejections && !faults.has('acceptance-ignores-max-rejections');
   if (noRetry || exhausted) {
-    const why = noRetry ? 'without retry' : `${rejections} rejections, more than maxRejections (${gate.criteria.maxRejections})`;
+    const why = noRetry
+      ? 'without retry'
+      : `${rejections} rejections, more than maxRejections (${gate.criteria.maxRejections})`;
     engine.acceptance.transition(row, 'TASK_STATE_FAILED', `rejected (${decision.reason}), ${why}`, () => {
       won(engine.outbox.gates.decide(taskId, gate.attempt, 'rejected'));
       keepFeedback();
@@ -131,9 +151,14 @@ function decide(engine: TaskEngine, message: Message, request: ContinueRequest):
 /** The acceptance-accepts-second-decision fault: a decided gate takes the decision again (200). */
 function decideAgain(engine: TaskEngine, row: TaskRow, message: Message, decision: Decision): TaskRow {
   const accept = decision.action === 'accept';
-  engine.acceptance.transition(row, accept ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED', accept ? 'accepted' : `rejected (${decision.reason})`, () => {
-    engine.outbox.gates.overwrite(row.task.id, accept ? 'accepted' : 'rejected');
-    engine.outbox.appendHistory(row, message);
-  });
+  engine.acceptance.transition(
+    row,
+    accept ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED',
+    accept ? 'accepted' : `rejected (${decision.reason})`,
+    () => {
+      engine.outbox.gates.overwrite(row.task.id, accept ? 'accepted' : 'rejected');
+      engine.outbox.appendHistory(row, message);
+    },
+  );
   return row;
 }

@@ -7,12 +7,7 @@
 // A pending gate fails after acceptanceTimeoutSeconds: the deadline is stored, so a restart re-arms
 // it and one that passed while the agent was down fires at startup. Decisions: acceptanceDecisions.ts.
 import type { Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
-import {
-  ACCEPTANCE_URI,
-  CRITERIA_KEY,
-  MAX_ACCEPTANCE_TIMEOUT_S,
-  PENDING_KEY,
-} from '../protocol/acceptance.ts';
+import { ACCEPTANCE_URI, CRITERIA_KEY, MAX_ACCEPTANCE_TIMEOUT_S, PENDING_KEY } from '../protocol/acceptance.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { readCriteria } from './acceptanceCriteria.ts';
@@ -49,8 +44,19 @@ export interface GatedEngine {
   readonly validator: GuardedValidator;
   readonly faults: FaultSet;
   later(ms: number, fn: () => void): void;
-  commit(row: TaskRow, mutate: (task: Task) => void, eventOf: (task: Task) => StreamResponse, alsoWrite?: () => void): StoredEvent;
-  setStatus(row: TaskRow, state: TaskState, text?: string, metadata?: Record<string, unknown>, alsoWrite?: () => void): StoredEvent;
+  commit(
+    row: TaskRow,
+    mutate: (task: Task) => void,
+    eventOf: (task: Task) => StreamResponse,
+    alsoWrite?: () => void,
+  ): StoredEvent;
+  setStatus(
+    row: TaskRow,
+    state: TaskState,
+    text?: string,
+    metadata?: Record<string, unknown>,
+    alsoWrite?: () => void,
+  ): StoredEvent;
   agentMessage(task: Task, text: string, metadata?: Record<string, unknown>): Message;
   emitArtifact(row: TaskRow, spec: ArtifactStep['artifact'], alsoWrite?: () => void): boolean;
 }
@@ -84,7 +90,9 @@ export class AcceptanceGate {
 
   /** The rejections a gate has had (in memory only under acceptance-forgets-rejections). */
   rejectionsOf(gate: GateRow): number {
-    return this.engine.faults.has('acceptance-forgets-rejections') ? (this.rejectionsInMemory.get(gate.taskId) ?? 0) : gate.rejections;
+    return this.engine.faults.has('acceptance-forgets-rejections')
+      ? (this.rejectionsInMemory.get(gate.taskId) ?? 0)
+      : gate.rejections;
   }
 
   rememberRejections(taskId: string, count: number): void {
@@ -103,7 +111,9 @@ export class AcceptanceGate {
     const own = script.steps.flatMap((s) => ('artifact' in s ? [s.artifact] : []));
     // Attempt 0 ran the script's own artifact steps on its way (unless the fault held them back).
     const ownNow = attempt > 0 ? !script.attempts : this.engine.faults.has('acceptance-parks-before-artifacts');
-    const extra = script.attempts ? script.attempts[Math.min(attempt, script.attempts.length - 1)].map((s) => s.artifact) : [];
+    const extra = script.attempts
+      ? script.attempts[Math.min(attempt, script.attempts.length - 1)].map((s) => s.artifact)
+      : [];
     return [...(ownNow ? own : []), ...extra];
   }
 
@@ -111,7 +121,8 @@ export class AcceptanceGate {
   private emitAttempt(row: TaskRow, gate: GateRow): boolean {
     const list = this.attemptArtifacts(row.script as Script, gate.attempt);
     for (let k = gate.emitted; k < list.length; k += 1) {
-      if (!this.engine.emitArtifact(row, list[k], () => this.store.markEmitted(gate.taskId, gate.attempt, k + 1))) return false;
+      if (!this.engine.emitArtifact(row, list[k], () => this.store.markEmitted(gate.taskId, gate.attempt, k + 1)))
+        return false;
     }
     return true;
   }
@@ -126,7 +137,10 @@ export class AcceptanceGate {
       return;
     }
     if (faults.has('acceptance-completes-without-waiting')) {
-      if (this.emitAttempt(row, gate)) this.engine.setStatus(row, 'TASK_STATE_COMPLETED', text, undefined, () => this.store.settle(gate.taskId, 'completed'));
+      if (this.emitAttempt(row, gate))
+        this.engine.setStatus(row, 'TASK_STATE_COMPLETED', text, undefined, () =>
+          this.store.settle(gate.taskId, 'completed'),
+        );
       return;
     }
     if (faults.has('acceptance-parks-before-artifacts')) {
@@ -147,7 +161,9 @@ export class AcceptanceGate {
     // alsoWrite runs), so no reader of the two timestamps sees the gate fail a millisecond early.
     let deadline = '';
     this.engine.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', text, { [PENDING_KEY]: true }, () => {
-      deadline = new Date(Date.parse(row.task.status.timestamp!) + (Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString();
+      deadline = new Date(
+        Date.parse(row.task.status.timestamp!) + (Number.isFinite(seconds) ? seconds : 0) * 1000,
+      ).toISOString();
       this.store.park(gate.taskId, attempt, deadline);
     });
     this.armTimeout(gate.taskId, attempt, deadline);
@@ -190,19 +206,27 @@ export class AcceptanceGate {
 
   private armTimeout(taskId: string, attempt: number, deadline: string): void {
     if (this.engine.faults.has('acceptance-no-timeout')) return;
-    this.engine.later(Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(deadline) - Date.now())), () => this.timeOut(taskId, attempt));
+    this.engine.later(Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(deadline) - Date.now())), () =>
+      this.timeOut(taskId, attempt),
+    );
   }
 
   private timeOut(taskId: string, attempt: number): void {
     const gate = this.store.get(taskId);
     const row = this.engine.outbox.getTask(taskId);
     if (!gate || !gate.pending || gate.attempt !== attempt || !row) return;
-    if (gate.pendingDeadline && Date.parse(gate.pendingDeadline) > Date.now()) return this.armTimeout(taskId, attempt, gate.pendingDeadline);
+    if (gate.pendingDeadline && Date.parse(gate.pendingDeadline) > Date.now())
+      return this.armTimeout(taskId, attempt, gate.pendingDeadline);
     const seconds = gate.criteria.acceptanceTimeoutSeconds;
     try {
-      this.transition(row, 'TASK_STATE_FAILED', `no acceptance decision within ${seconds} s (acceptanceTimeoutSeconds)`, () => {
-        if (!this.store.decide(taskId, attempt, 'timed-out')) throw new GateMoved();
-      });
+      this.transition(
+        row,
+        'TASK_STATE_FAILED',
+        `no acceptance decision within ${seconds} s (acceptanceTimeoutSeconds)`,
+        () => {
+          if (!this.store.decide(taskId, attempt, 'timed-out')) throw new GateMoved();
+        },
+      );
     } catch (err) {
       if (!(err instanceof GateMoved)) throw err;
     }
@@ -210,6 +234,7 @@ export class AcceptanceGate {
 
   /** After a restart: re-arm every pending gate's deadline (one already past fires now). */
   recover(): void {
-    for (const gate of this.store.pendingGates()) this.armTimeout(gate.taskId, gate.attempt, gate.pendingDeadline ?? new Date().toISOString());
+    for (const gate of this.store.pendingGates())
+      this.armTimeout(gate.taskId, gate.attempt, gate.pendingDeadline ?? new Date().toISOString());
   }
 }

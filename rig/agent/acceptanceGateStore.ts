@@ -67,18 +67,28 @@ export class GateStore {
   constructor(db: Database.Database) {
     db.exec(GATES_TABLE);
     this.stmt = {
-      insert: db.prepare(`INSERT INTO acceptance_gates (task_id, criteria_json, creator, deciders_json) VALUES (?, ?, ?, ?)`),
+      insert: db.prepare(
+        `INSERT INTO acceptance_gates (task_id, criteria_json, creator, deciders_json) VALUES (?, ?, ?, ?)`,
+      ),
       get: db.prepare(`SELECT * FROM acceptance_gates WHERE task_id = ?`),
       exists: db.prepare(`SELECT 1 FROM acceptance_gates WHERE task_id = ?`),
       emitted: db.prepare(`UPDATE acceptance_gates SET emitted = ? WHERE task_id = ? AND attempt = ?`),
-      park: db.prepare(`UPDATE acceptance_gates SET pending = 1, pending_deadline = ? WHERE task_id = ? AND attempt = ? AND outcome IS NULL`),
-      decide: db.prepare(`UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND attempt = ? AND pending = 1`),
+      park: db.prepare(
+        `UPDATE acceptance_gates SET pending = 1, pending_deadline = ? WHERE task_id = ? AND attempt = ? AND outcome IS NULL`,
+      ),
+      decide: db.prepare(
+        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND attempt = ? AND pending = 1`,
+      ),
       retry: db.prepare(
         `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, attempt = attempt + 1, emitted = 0, rejections = ?
          WHERE task_id = ? AND attempt = ? AND pending = 1`,
       ),
-      settle: db.prepare(`UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND outcome IS NULL`),
-      overwrite: db.prepare(`UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ?`),
+      settle: db.prepare(
+        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND outcome IS NULL`,
+      ),
+      overwrite: db.prepare(
+        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ?`,
+      ),
       pending: db.prepare(`SELECT * FROM acceptance_gates WHERE pending = 1`),
       countPending: db.prepare(`SELECT COUNT(*) AS n FROM acceptance_gates WHERE pending = 1`),
     };

@@ -9,7 +9,11 @@ import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { ACCEPTANCE_URI, EVALUATORS, MAX_REJECTIONS_CAP, type AcceptanceParams } from '../protocol/acceptance.ts';
 
 /** The acceptance-criteria extension's declaration (required: false, as the draft says it SHOULD be). */
-const ACCEPTANCE_PARAMS: AcceptanceParams = { evaluators: [...EVALUATORS], supportsArtifactSchema: true, maxRejectionsCap: MAX_REJECTIONS_CAP };
+const ACCEPTANCE_PARAMS: AcceptanceParams = {
+  evaluators: [...EVALUATORS],
+  supportsArtifactSchema: true,
+  maxRejectionsCap: MAX_REJECTIONS_CAP,
+};
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -51,7 +55,8 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
         },
         {
           uri: ACCEPTANCE_URI,
-          description: 'Acceptance criteria: completion waits for an accept/reject decision (INPUT_REQUIRED with pendingAcceptance), or the agent checks the criteria itself.',
+          description:
+            'Acceptance criteria: completion waits for an accept/reject decision (INPUT_REQUIRED with pendingAcceptance), or the agent checks the criteria itself.',
           required: false,
           params: ACCEPTANCE_PARAMS,
         },
@@ -63,7 +68,8 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
       {
         id: SCRIPTED_SKILL_ID,
         name: 'Scripted human-in-the-loop task',
-        description: 'Runs the script in the first message\'s "a2a-rig/script" data part; by default asks "Approve?" and echoes the answer.',
+        description:
+          'Runs the script in the first message\'s "a2a-rig/script" data part; by default asks "Approve?" and echoes the answer.',
         tags: ['hitl', 'testing'],
         inputModes: ['text/plain', 'application/json'],
         outputModes: ['text/plain', 'application/json'],

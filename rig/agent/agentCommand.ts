@@ -15,14 +15,16 @@ import { startAgent } from './startAgent.ts';
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UserError(`--port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UserError(`--port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
   return port;
 }
 
 function parseTimeout(flag: string) {
   return (value: string): number => {
     const ms = Number(value);
-    if (!/^\d+$/.test(value) || ms < 100 || ms > 3_600_000) throw new UserError(`${flag} must be an integer number of milliseconds in 100..3600000, got "${value}"`);
+    if (!/^\d+$/.test(value) || ms < 100 || ms > 3_600_000)
+      throw new UserError(`${flag} must be an integer number of milliseconds in 100..3600000, got "${value}"`);
     return ms;
   };
 }
@@ -30,14 +32,16 @@ function parseTimeout(flag: string) {
 function parseCount(flag: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000) throw new UserError(`${flag} must be an integer in 1..1000000, got "${value}"`);
+    if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000)
+      throw new UserError(`${flag} must be an integer in 1..1000000, got "${value}"`);
     return n;
   };
 }
 
 function parseRate(value: string): number {
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 1_000_000) throw new UserError(`--rate-limit must be a number of requests per second in (0, 1000000], got "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 1_000_000)
+    throw new UserError(`--rate-limit must be a number of requests per second in (0, 1000000], got "${value}"`);
   return n;
 }
 
@@ -66,43 +70,74 @@ interface AgentCommandOptions {
 export function registerAgentCommand(program: Command): void {
   program
     .command('agent')
-    .description('run the reference A2A agent (hitl-prompt/v1, acceptance criteria, durable outbox, replay plane at /events)')
-    .addHelpText('after', '\nEnvironment:\n  TCK_STREAMING_TIMEOUT  seconds (default 2, as in the A2A TCK); a task whose messageId starts with\n                         test-resubscribe-message-id works for twice this long before it completes\n')
+    .description(
+      'run the reference A2A agent (hitl-prompt/v1, acceptance criteria, durable outbox, replay plane at /events)',
+    )
+    .addHelpText(
+      'after',
+      '\nEnvironment:\n  TCK_STREAMING_TIMEOUT  seconds (default 2, as in the A2A TCK); a task whose messageId starts with\n                         test-resubscribe-message-id works for twice this long before it completes\n',
+    )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
     .addOption(
-      new Option('--headers-timeout-ms <ms>', 'time a client gets to send its request headers; 408 and close after (Slowloris bound)')
+      new Option(
+        '--headers-timeout-ms <ms>',
+        'time a client gets to send its request headers; 408 and close after (Slowloris bound)',
+      )
         .default(DEFAULT_HEADERS_TIMEOUT_MS)
         .argParser(parseTimeout('--headers-timeout-ms')),
     )
     .addOption(
-      new Option('--request-timeout-ms <ms>', 'time a client gets to send its whole request, body included (responses and streams are not cut)')
+      new Option(
+        '--request-timeout-ms <ms>',
+        'time a client gets to send its whole request, body included (responses and streams are not cut)',
+      )
         .default(DEFAULT_REQUEST_TIMEOUT_MS)
         .argParser(parseTimeout('--request-timeout-ms')),
     )
     .addOption(
-      new Option('--card-default <version>', 'the card a request without A2A-Version gets at /.well-known/agent-card.json (0.3 for old clients that send no header)')
+      new Option(
+        '--card-default <version>',
+        'the card a request without A2A-Version gets at /.well-known/agent-card.json (0.3 for old clients that send no header)',
+      )
         .choices(['1.0', '0.3'])
         .default('1.0'),
     )
     .addOption(
-      new Option('--max-connections <n>', 'open connections in total; a socket beyond it is closed on accept (a2a_agent_connections_shed_total)')
+      new Option(
+        '--max-connections <n>',
+        'open connections in total; a socket beyond it is closed on accept (a2a_agent_connections_shed_total)',
+      )
         .default(DEFAULT_MAX_CONNECTIONS)
         .argParser(parseCount('--max-connections')),
     )
     .addOption(
-      new Option('--max-connections-per-client <n>', 'open connections from one client IP; a socket beyond it is closed on accept')
+      new Option(
+        '--max-connections-per-client <n>',
+        'open connections from one client IP; a socket beyond it is closed on accept',
+      )
         .default(DEFAULT_MAX_CONNECTIONS_PER_CLIENT)
         .argParser(parseCount('--max-connections-per-client')),
     )
     .addOption(
-      new Option('--rate-limit <requests-per-second>', 'per-client-IP rate limit (off by default): 429 with Retry-After beyond it; the card and /metrics are exempt').argParser(parseRate),
+      new Option(
+        '--rate-limit <requests-per-second>',
+        'per-client-IP rate limit (off by default): 429 with Retry-After beyond it; the card and /metrics are exempt',
+      ).argParser(parseRate),
     )
     .addOption(
-      new Option('--rate-limit-burst <n>', 'requests one client IP may make at once (default: the rate rounded up)').argParser(parseCount('--rate-limit-burst')),
+      new Option(
+        '--rate-limit-burst <n>',
+        'requests one client IP may make at once (default: the rate rounded up)',
+      ).argParser(parseCount('--rate-limit-burst')),
     )
     .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
-    .addOption(new Option('--exit-with-stdin', 'stop when standard input closes (a parent that pipes it can die without leaving the agent behind)').hideHelp())
+    .addOption(
+      new Option(
+        '--exit-with-stdin',
+        'stop when standard input closes (a parent that pipes it can die without leaving the agent behind)',
+      ).hideHelp(),
+    )
     .addOption(
       new Option('--fault <name>', `break one guarantee on purpose (repeatable): ${Object.keys(FAULTS).join(', ')}`)
         .argParser(collectFault)
@@ -110,13 +145,17 @@ export function registerAgentCommand(program: Command): void {
     )
     .action(async (opts: AgentCommandOptions) => {
       if (opts.headersTimeoutMs > opts.requestTimeoutMs) {
-        throw new UserError(`--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed --request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`);
+        throw new UserError(
+          `--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed --request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`,
+        );
       }
-      if (opts.rateLimitBurst !== undefined && opts.rateLimit === undefined) throw new UserError('--rate-limit-burst needs --rate-limit');
+      if (opts.rateLimitBurst !== undefined && opts.rateLimit === undefined)
+        throw new UserError('--rate-limit-burst needs --rate-limit');
       tckStreamingTimeoutMs(); // a bad TCK_STREAMING_TIMEOUT is refused at start, not on the TCK's message
       const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
       const dir = dirname(dbPath);
-      if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--db: directory ${dir} does not exist`);
+      if (!existsSync(dir) || !statSync(dir).isDirectory())
+        throw new UserError(`--db: directory ${dir} does not exist`);
       let agent;
       try {
         agent = await startAgent({
@@ -129,7 +168,9 @@ export function registerAgentCommand(program: Command): void {
           cardDefault: opts.cardDefault,
           maxConnections: opts.maxConnections,
           maxConnectionsPerClient: opts.maxConnectionsPerClient,
-          ...(opts.rateLimit !== undefined ? { rateLimit: { requestsPerSecond: opts.rateLimit, burst: opts.rateLimitBurst } } : {}),
+          ...(opts.rateLimit !== undefined
+            ? { rateLimit: { requestsPerSecond: opts.rateLimit, burst: opts.rateLimitBurst } }
+            : {}),
         });
       } catch (err) {
         const e = err as NodeJS.ErrnoException;

@@ -54,5 +54,11 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
 
 /** The stream bounds the `unbounded-streams` fault lifts (whatever `limits` a caller passed). */
 export function withoutStreamBounds(limits: AgentLimits): AgentLimits {
-  return { ...limits, maxStreamsPerTask: Infinity, maxStreamsTotal: Infinity, maxStreamBufferBytes: Infinity, maxStreamBufferTotalBytes: Infinity };
+  return {
+    ...limits,
+    maxStreamsPerTask: Infinity,
+    maxStreamsTotal: Infinity,
+    maxStreamBufferBytes: Infinity,
+    maxStreamBufferTotalBytes: Infinity,
+  };
 }

@@ -7,7 +7,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export type AnswerOutcomeLabel = 'accepted' | 'conflict' | 'invalid' | 'error';
 /** Acceptance decisions: the winning ones by action, the refused ones by error. */
 export type DecisionOutcomeLabel = 'accepted' | 'rejected' | 'conflict' | 'unauthorized' | 'invalid' | 'error';
-const DECISION_OUTCOMES: DecisionOutcomeLabel[] = ['accepted', 'rejected', 'conflict', 'unauthorized', 'invalid', 'error'];
+const DECISION_OUTCOMES: DecisionOutcomeLabel[] = [
+  'accepted',
+  'rejected',
+  'conflict',
+  'unauthorized',
+  'invalid',
+  'error',
+];
 
 /** What the gauges read at scrape time. */
 export interface AgentCounts {
@@ -48,7 +55,8 @@ export class AgentMetrics {
       registers,
       collect() {
         const byState = counts.tasksByState();
-        for (const state of new Set([...TASK_STATES, ...Object.keys(byState)])) this.set({ state }, byState[state] ?? 0);
+        for (const state of new Set([...TASK_STATES, ...Object.keys(byState)]))
+          this.set({ state }, byState[state] ?? 0);
       },
     });
     new Gauge({
@@ -87,7 +95,11 @@ export class AgentMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
-    this.events = new Counter({ name: 'a2a_agent_outbox_events_total', help: 'Events appended to the outbox (task log) by this process', registers });
+    this.events = new Counter({
+      name: 'a2a_agent_outbox_events_total',
+      help: 'Events appended to the outbox (task log) by this process',
+      registers,
+    });
     // The DoS mitigations (issue 14): what the connection bounds and the rate limiter did.
     const self = this;
     new Gauge({
@@ -105,7 +117,11 @@ export class AgentMetrics {
       registers,
     });
     for (const reason of ['per-client', 'total']) this.shed.inc({ reason }, 0);
-    this.limited = new Counter({ name: 'a2a_agent_requests_rate_limited_total', help: 'Requests answered 429 by the per-client rate limit (--rate-limit)', registers });
+    this.limited = new Counter({
+      name: 'a2a_agent_requests_rate_limited_total',
+      help: 'Requests answered 429 by the per-client rate limit (--rate-limit)',
+      registers,
+    });
     collectDefaultMetrics({ register: this.registry, prefix: 'a2a_agent_' });
   }
 

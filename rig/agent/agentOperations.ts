@@ -15,7 +15,15 @@ import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts'
 import { nestingDepth } from '../protocol/jsonNesting.ts';
 import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
 import { continueWithGate } from './acceptanceDecisions.ts';
-import { optionalBoolean, optionalCount, optionalString, optionalTaskState, pageSizeParam, pageTokenParam, withJsonNames } from './requestParams.ts';
+import {
+  optionalBoolean,
+  optionalCount,
+  optionalString,
+  optionalTaskState,
+  pageSizeParam,
+  pageTokenParam,
+  withJsonNames,
+} from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import { openTaskStream } from './taskStream.ts';
@@ -56,9 +64,22 @@ function requireParams(params: unknown): JsonObject {
 /** Multi-word fields of the request messages, read under either ProtoJSON name (withJsonNames). */
 const MESSAGE_FIELDS = ['messageId', 'contextId', 'taskId', 'referenceTaskIds'] as const;
 const PART_FIELDS = ['mediaType'] as const;
-const CONFIGURATION_FIELDS = ['acceptedOutputModes', 'historyLength', 'returnImmediately', 'pushNotificationConfig', 'taskPushNotificationConfig'] as const;
+const CONFIGURATION_FIELDS = [
+  'acceptedOutputModes',
+  'historyLength',
+  'returnImmediately',
+  'pushNotificationConfig',
+  'taskPushNotificationConfig',
+] as const;
 const GET_FIELDS = ['historyLength'] as const;
-const LIST_FIELDS = ['pageSize', 'pageToken', 'contextId', 'historyLength', 'includeArtifacts', 'statusTimestampAfter'] as const;
+const LIST_FIELDS = [
+  'pageSize',
+  'pageToken',
+  'contextId',
+  'historyLength',
+  'includeArtifacts',
+  'statusTimestampAfter',
+] as const;
 
 /** The message with its (and its parts') fields under their JSON names; anything else as it was. */
 function messageWithJsonNames(raw: unknown): unknown {
@@ -70,7 +91,8 @@ function messageWithJsonNames(raw: unknown): unknown {
 
 function taskIdParam(params: unknown): string {
   const p = requireParams(params);
-  if (typeof p.id !== 'string' || p.id.length === 0) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.id (the task id) is required');
+  if (typeof p.id !== 'string' || p.id.length === 0)
+    throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.id (the task id) is required');
   return p.id;
 }
 
@@ -88,12 +110,15 @@ export class AgentOperations {
   private intake(params: unknown, ctx: CallContext): { message: Message; config: JsonObject } {
     const p = requireParams(params);
     if (this.depthLimited && nestingDepth(p, MAX_REQUEST_DEPTH) > MAX_REQUEST_DEPTH) {
-      const payload = isObject(p.message) && isObject(p.message.metadata) && isObject(p.message.metadata[HITL_RESPONSE_KEY])
-        ? (p.message.metadata[HITL_RESPONSE_KEY] as JsonObject).payload
-        : undefined;
+      const payload =
+        isObject(p.message) && isObject(p.message.metadata) && isObject(p.message.metadata[HITL_RESPONSE_KEY])
+          ? (p.message.metadata[HITL_RESPONSE_KEY] as JsonObject).payload
+          : undefined;
       if (nestingDepth(payload, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
         throw new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, {
-          validation_errors: [{ path: '', keyword: 'maxDepth', message: `must NOT nest deeper than ${MAX_NESTING_DEPTH} levels` }],
+          validation_errors: [
+            { path: '', keyword: 'maxDepth', message: `must NOT nest deeper than ${MAX_NESTING_DEPTH} levels` },
+          ],
         });
       }
       throw new A2AError(JSONRPC_INVALID_PARAMS, `request nests deeper than ${MAX_REQUEST_DEPTH} levels`);
@@ -105,7 +130,8 @@ export class AgentOperations {
       throw new A2AError(JSONRPC_INVALID_PARAMS, (err as Error).message);
     }
     // Both generations require a part (0.3's schema and 1.0's spec); 1.0's ProtoJSON writes none as absent.
-    if (message.parts.length === 0) throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.parts must hold at least one part');
+    if (message.parts.length === 0)
+      throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.parts must hold at least one part');
     if (message.role !== 'ROLE_USER') throw new A2AError(JSONRPC_INVALID_PARAMS, 'message.role must be the user role');
     if (p.configuration !== undefined && p.configuration !== null && !isObject(p.configuration)) {
       throw new A2AError(JSONRPC_INVALID_PARAMS, 'params.configuration must be an object');
@@ -122,7 +148,12 @@ export class AgentOperations {
       throw err;
     }
     if (script.messageOnly) {
-      const reply: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', contextId: message.contextId ?? randomUUID(), parts: [{ text: script.messageOnly.text }] };
+      const reply: Message = {
+        messageId: randomUUID(),
+        role: 'ROLE_AGENT',
+        contextId: message.contextId ?? randomUUID(),
+        parts: [{ text: script.messageOnly.text }],
+      };
       return { reply };
     }
     // The gate is checked before the task exists: invalid criteria create no task.
@@ -138,7 +169,8 @@ export class AgentOperations {
       taskId = continueWithGate(this.engine, message, ctx).task.id;
     } else {
       const started = this.startTask(message, ctx);
-      if (started.reply) return ctx.generation === '1.0' ? { message: started.reply } : messageOnWire(started.reply, ctx.generation);
+      if (started.reply)
+        return ctx.generation === '1.0' ? { message: started.reply } : messageOnWire(started.reply, ctx.generation);
       taskId = started.taskId!;
     }
     const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
@@ -149,7 +181,14 @@ export class AgentOperations {
   stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
     const { message } = this.intake(params, ctx);
     if (message.taskId) {
-      openTaskStream({ engine: this.engine, taskId: message.taskId, res, frame, closeWhen: isSettled, before: () => void continueWithGate(this.engine, message, ctx) });
+      openTaskStream({
+        engine: this.engine,
+        taskId: message.taskId,
+        res,
+        frame,
+        closeWhen: isSettled,
+        before: () => void continueWithGate(this.engine, message, ctx),
+      });
       return;
     }
     const started = this.startTask(message, ctx);
@@ -165,7 +204,10 @@ export class AgentOperations {
     const taskId = taskIdParam(params);
     const { state } = this.engine.getRow(taskId).task.status;
     if (TERMINAL_STATES.has(state)) {
-      throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${taskId} is ${state}; subscriptions need a task that is not terminal`);
+      throw new A2AError(
+        A2A_UNSUPPORTED_OPERATION,
+        `task ${taskId} is ${state}; subscriptions need a task that is not terminal`,
+      );
     }
     openTaskStream({ engine: this.engine, taskId, res, frame, closeWhen: (s) => TERMINAL_STATES.has(s) });
   }
@@ -201,7 +243,8 @@ export class AgentOperations {
 
   private async renderPage(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { listDefaultPageSize, listMaxPageSize, listMaxBytes } = this.engine.limits;
-    if (params !== undefined && params !== null && !isObject(params)) throw new A2AError(JSONRPC_INVALID_PARAMS, 'params must be an object');
+    if (params !== undefined && params !== null && !isObject(params))
+      throw new A2AError(JSONRPC_INVALID_PARAMS, 'params must be an object');
     const p = isObject(params) ? withJsonNames(params, LIST_FIELDS) : {};
     const pageSize = pageSizeParam(p.pageSize, listDefaultPageSize, listMaxPageSize);
     const offset = pageTokenParam(p.pageToken);
@@ -218,7 +261,14 @@ export class AgentOperations {
         await new Promise((resolve) => setImmediate(resolve));
         sinceYield = { tasks: 0, bytes: 0 };
       }
-      const history = historyLength > 0 ? this.engine.outbox.recentHistory(listed.id, Math.min(historyLength, this.engine.limits.viewHistoryEntries), this.engine.limits.viewHistoryBytes) : [];
+      const history =
+        historyLength > 0
+          ? this.engine.outbox.recentHistory(
+              listed.id,
+              Math.min(historyLength, this.engine.limits.viewHistoryEntries),
+              this.engine.limits.viewHistoryBytes,
+            )
+          : [];
       const artifacts = includeArtifacts ? this.engine.outbox.artifactsOf(listed.id) : [];
       const wire = taskOnWire({ ...listed, history, artifacts }, ctx.generation);
       const size = Buffer.byteLength(JSON.stringify(wire));

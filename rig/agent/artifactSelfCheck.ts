@@ -61,14 +61,22 @@ export function checkArtifacts(artifacts: Artifact[], criteria: GateCriteria, va
   return { met: false, failures };
 }
 
-function schemaFailures(artifacts: Artifact[], schema: Record<string, unknown>, validator: GuardedValidator, failures: string[]): void {
+function schemaFailures(
+  artifacts: Artifact[],
+  schema: Record<string, unknown>,
+  validator: GuardedValidator,
+  failures: string[],
+): void {
   let compiled: CompiledSchema;
   try {
     compiled = validator.compile(schema);
   } catch (err) {
     // readCriteria compiled it already; only a schema that skipped it (the fault) or a validator
     // whose cache rotated and whose recompile now overruns can land here.
-    const why = err instanceof SchemaRejectedError ? err.message.replace(/response_schema/g, 'artifactSchema') : `artifactSchema could not be compiled: ${(err as Error).message}`;
+    const why =
+      err instanceof SchemaRejectedError
+        ? err.message.replace(/response_schema/g, 'artifactSchema')
+        : `artifactSchema could not be compiled: ${(err as Error).message}`;
     failures.push(cut(why, 300));
     return;
   }
@@ -94,12 +102,21 @@ function schemaFailures(artifacts: Artifact[], schema: Record<string, unknown>, 
       }
       const errors = compiled.validate(json.value);
       if (errors.length > 0) {
-        const shown = errors.slice(0, 3).map((e) => `${e.path || '/'} ${e.message}`).join('; ');
-        failures.push(cut(`${where} does not match artifactSchema: ${shown}${errors.length > 3 ? ` (+${errors.length - 3} more)` : ''}`, 400));
+        const shown = errors
+          .slice(0, 3)
+          .map((e) => `${e.path || '/'} ${e.message}`)
+          .join('; ');
+        failures.push(
+          cut(
+            `${where} does not match artifactSchema: ${shown}${errors.length > 3 ? ` (+${errors.length - 3} more)` : ''}`,
+            400,
+          ),
+        );
       }
     });
   }
-  if (unchecked > 0) failures.push(`the self-check ran past ${CHECK_BUDGET_MS} ms; ${unchecked} JSON parts were not checked`);
+  if (unchecked > 0)
+    failures.push(`the self-check ran past ${CHECK_BUDGET_MS} ms; ${unchecked} JSON parts were not checked`);
 }
 
 /** Status-message metadata key of a FAILED self-check (the shared issue-12 design). */

@@ -42,7 +42,10 @@ export function cardGenerationOf(req: IncomingMessage, url: URL, cardDefault: Ca
   if (value === undefined || value === '') return cardDefault;
   if (value === '1.0' || value === '1') return '1.0';
   if (value === '0.3' || value === '0.3.0') return '0.3';
-  throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${value.slice(0, 40)} is not supported; this agent serves cards for 1.0 and 0.3`);
+  throw new A2AError(
+    A2A_VERSION_NOT_SUPPORTED,
+    `A2A-Version ${value.slice(0, 40)} is not supported; this agent serves cards for 1.0 and 0.3`,
+  );
 }
 
 /** True when the request's validators say the client already holds this body. */
@@ -59,13 +62,23 @@ function notModified(req: IncomingMessage, etag: string, lastModified: Date): bo
   return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }
 
-export function serveCard(req: IncomingMessage, res: ServerResponse, url: URL, host: string, options: CardRouteOptions): void {
+export function serveCard(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  host: string,
+  options: CardRouteOptions,
+): void {
   let generation: CardGeneration;
   try {
     generation = cardGenerationOf(req, url, options.cardDefault);
   } catch (err) {
     const text = JSON.stringify((err as A2AError).toRestJson(HITL_PROMPT_URI));
-    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Vary: 'A2A-Version' });
+    res.writeHead(400, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(text),
+      Vary: 'A2A-Version',
+    });
     res.end(text);
     return;
   }

@@ -50,7 +50,11 @@ export class ConnectionLimiter {
     const mine = this.perClient.get(client) ?? 0;
     // Per client first: an address at its own bound is told so even when the total is full too.
     const reason: ShedReason | undefined =
-      mine >= this.bounds.maxConnectionsPerClient ? 'per-client' : this.count >= this.bounds.maxConnections ? 'total' : undefined;
+      mine >= this.bounds.maxConnectionsPerClient
+        ? 'per-client'
+        : this.count >= this.bounds.maxConnections
+          ? 'total'
+          : undefined;
     if (reason !== undefined) {
       socket.destroy();
       this.onShed(reason);

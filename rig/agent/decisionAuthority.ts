@@ -29,7 +29,10 @@ const DIGEST = /^[0-9a-f]{64}$/;
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 function unauthorized(reason: string): A2AError {
-  return new A2AError(ACCEPTANCE_DECISION_UNAUTHORIZED, 'acceptance_decision_unauthorized', { extension: ACCEPTANCE_URI, reason });
+  return new A2AError(ACCEPTANCE_DECISION_UNAUTHORIZED, 'acceptance_decision_unauthorized', {
+    extension: ACCEPTANCE_URI,
+    reason,
+  });
 }
 
 /** The principal of a request from its Authorization header (as Node gives it: string, or absent). */
@@ -58,7 +61,8 @@ export function decidersOf(metadata: unknown): string[] {
   const invalid = (reason: string) =>
     new A2AError(ACCEPTANCE_CRITERIA_INVALID, 'acceptance_criteria_invalid', { extension: ACCEPTANCE_URI, reason });
   if (!Array.isArray(raw)) throw invalid(`metadata["${DECIDERS_KEY}"] must be an array of SHA-256 hex digests`);
-  if (raw.length > MAX_DECIDERS) throw invalid(`metadata["${DECIDERS_KEY}"] names ${raw.length} deciders; at most ${MAX_DECIDERS} are allowed`);
+  if (raw.length > MAX_DECIDERS)
+    throw invalid(`metadata["${DECIDERS_KEY}"] names ${raw.length} deciders; at most ${MAX_DECIDERS} are allowed`);
   raw.forEach((d, i) => {
     if (typeof d !== 'string' || !DIGEST.test(d)) {
       throw invalid(`metadata["${DECIDERS_KEY}"][${i}] is not a lowercase SHA-256 hex digest (64 characters 0-9a-f)`);

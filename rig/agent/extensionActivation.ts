@@ -17,7 +17,10 @@ function headerList(value: string | string[] | undefined): string[] {
 
 /** The requested URIs this agent supports, in request order, without repeats. */
 export function activatedExtensions(req: IncomingMessage): string[] {
-  const requested = [...headerList(req.headers[EXTENSIONS_HEADER_V1]), ...headerList(req.headers[EXTENSIONS_HEADER_V03])];
+  const requested = [
+    ...headerList(req.headers[EXTENSIONS_HEADER_V1]),
+    ...headerList(req.headers[EXTENSIONS_HEADER_V03]),
+  ];
   return [...new Set(requested.filter((uri) => SUPPORTED_EXTENSIONS.has(uri)))];
 }
 

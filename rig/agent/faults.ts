@@ -14,27 +14,34 @@ export const FAULTS = {
   'envelope-extra-field': 'the prompt envelope carries an extra, UI-specific field ("render_hint": "modal")',
   'envelope-without-activation': 'the prompt envelope is emitted even when the request did not activate the extension',
   'declare-required-extension': 'the agent card declares hitl-prompt/v1 with "required": true (the spec says false)',
-  'validation-errors-elsewhere': 'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, as an SDK renders it, not as the contract shows',
+  'validation-errors-elsewhere':
+    'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, as an SDK renders it, not as the contract shows',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
   // The DoS mitigations (issue 14; proven in test/agentDos*.test.ts): one per mitigation.
   'no-body-limit': 'no Content-Length pre-check and no size bound on request bodies: every body is read whole (no 413)',
-  'backtracking-patterns': 'response_schema `pattern` is compiled with native backtracking RegExp instead of the linear (RE2) engine, unmetered',
-  'parse-errors-500': 'a request body that is not JSON or not UTF-8 gets HTTP 500 instead of the parse error (400 / -32700)',
-  'no-header-limit': 'request header blocks up to 64 MiB are accepted (node\'s 16 KiB bound, 431, is raised)',
-  'no-request-timeouts': 'no headers or request timeout: a client that trickles headers, stalls its body or never sends a byte keeps its socket',
+  'backtracking-patterns':
+    'response_schema `pattern` is compiled with native backtracking RegExp instead of the linear (RE2) engine, unmetered',
+  'parse-errors-500':
+    'a request body that is not JSON or not UTF-8 gets HTTP 500 instead of the parse error (400 / -32700)',
+  'no-header-limit': "request header blocks up to 64 MiB are accepted (node's 16 KiB bound, 431, is raised)",
+  'no-request-timeouts':
+    'no headers or request timeout: a client that trickles headers, stalls its body or never sends a byte keeps its socket',
   'no-connection-limit': 'no bound on open connections, per client IP or in total (no socket is shed)',
-  'unbounded-streams': 'no per-task or total bound on open event streams and no bound on the bytes queued for a stream reader',
+  'unbounded-streams':
+    'no per-task or total bound on open event streams and no bound on the bytes queued for a stream reader',
   // The acceptance-criteria extension (acceptanceGate.ts, acceptanceDecisions.ts): one per guarantee.
   'acceptance-completes-without-waiting': 'activated client/human-evaluated tasks complete without a pending state',
-  'acceptance-accepts-second-decision': 'a decision for an already decided task is applied again (200) instead of refused (409)',
+  'acceptance-accepts-second-decision':
+    'a decision for an already decided task is applied again (200) instead of refused (409)',
   'acceptance-forgets-rejections': 'the rejection count lives in memory only: a restart resets it',
-  'acceptance-skips-criteria-validation': 'criteria (artifactSchema included) are not validated on the creating request',
-  'acceptance-parks-before-artifacts': 'the pending status is committed before the attempt\'s artifacts',
+  'acceptance-skips-criteria-validation':
+    'criteria (artifactSchema included) are not validated on the creating request',
+  'acceptance-parks-before-artifacts': "the pending status is committed before the attempt's artifacts",
   'acceptance-ignores-authorization': 'any principal may decide any task',
   'acceptance-ignores-max-rejections': 'rejections past maxRejections retry forever',
   'acceptance-ignores-retry-false': 'a reject with retry: false retries like a plain reject',
   'acceptance-no-timeout': 'a pending task never fails at acceptanceTimeoutSeconds',
-  'acceptance-drops-feedback': 'a rejection\'s feedback message is not put in the task history',
+  'acceptance-drops-feedback': "a rejection's feedback message is not put in the task history",
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

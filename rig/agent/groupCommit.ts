@@ -25,7 +25,11 @@ export class GroupCommit {
     // IMMEDIATE: the batch takes the write lock when it opens. A deferred BEGIN that read first
     // would fail its first write (SQLITE_BUSY_SNAPSHOT) if another process sharing the file had
     // committed in between, and with it every transaction of the turn.
-    this.stmt = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+    this.stmt = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+    };
   }
 
   /** True while writes of this turn wait for their COMMIT (what is read now may not be durable). */

@@ -38,7 +38,14 @@ function alreadyAnsweredOrUnknown(promptId: string): A2AError {
  */
 function responseInvalid(engine: TaskEngine, promptId: string, errors: ValidationErrorEntry[]): A2AError {
   const data = engine.faults.has('validation-errors-elsewhere')
-    ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: HITL_RESPONSE_INVALID_MESSAGE, domain: HITL_PROMPT_URI, metadata: { prompt_id: promptId, validation_errors: JSON.stringify(errors) } }]
+    ? [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: HITL_RESPONSE_INVALID_MESSAGE,
+          domain: HITL_PROMPT_URI,
+          metadata: { prompt_id: promptId, validation_errors: JSON.stringify(errors) },
+        },
+      ]
     : { extension: HITL_PROMPT_URI, prompt_id: promptId, validation_errors: errors };
   return new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, data);
 }
@@ -72,7 +79,10 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
   }
   const open = engine.outbox.openPromptOf(row.task.id);
   if (state !== 'TASK_STATE_INPUT_REQUIRED' || !open) {
-    throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${row.task.id} is ${state}; it accepts input only in INPUT_REQUIRED`);
+    throw new A2AError(
+      A2A_UNSUPPORTED_OPERATION,
+      `task ${row.task.id} is ${state}; it accepts input only in INPUT_REQUIRED`,
+    );
   }
   if (row.activated) {
     throw new A2AError(
@@ -88,8 +98,8 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
   const payload = data ?? { text: text ?? '' };
   const { askAgainOn } = row.script as Script;
   if (
-    (askAgainOn !== undefined && message.messageId.startsWith(askAgainOn))
-    || (!engine.faults.has('skip-validation') && engine.validator.compile(open.schema).validate(payload).length > 0)
+    (askAgainOn !== undefined && message.messageId.startsWith(askAgainOn)) ||
+    (!engine.faults.has('skip-validation') && engine.validator.compile(open.schema).validate(payload).length > 0)
   ) {
     askAgain(engine, row, message);
     return row;
@@ -111,7 +121,11 @@ function askAgain(engine: TaskEngine, row: TaskRow, message: Message): void {
     (task) => {
       engine.outbox.appendHistory(row, message);
       const again: Message | undefined = previous ? { ...previous, messageId: randomUUID() } : undefined;
-      task.status = { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: new Date().toISOString(), ...(again ? { message: again } : {}) };
+      task.status = {
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        timestamp: new Date().toISOString(),
+        ...(again ? { message: again } : {}),
+      };
       if (again) engine.outbox.appendHistory(row, again);
     },
     (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
@@ -137,7 +151,9 @@ function answerPrompt(
     throw alreadyAnsweredOrUnknown(response.promptId);
   }
   if (typeof response.payload !== 'object' || response.payload === null || Array.isArray(response.payload)) {
-    throw responseInvalid(engine, response.promptId, [{ path: '', keyword: 'type', message: 'payload must be an object' }]);
+    throw responseInvalid(engine, response.promptId, [
+      { path: '', keyword: 'type', message: 'payload must be an object' },
+    ]);
   }
   if (!engine.faults.has('skip-validation')) {
     const errors = engine.validator.compile(prompt.schema).validate(response.payload);
@@ -154,7 +170,15 @@ function answerPrompt(
   return accept(engine, row, prompt, message, response.payload, activated, receivedAt);
 }
 
-function accept(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Message, payload: unknown, activated: boolean, receivedAt: number): TaskRow {
+function accept(
+  engine: TaskEngine,
+  row: TaskRow,
+  prompt: PromptRow,
+  message: Message,
+  payload: unknown,
+  activated: boolean,
+  receivedAt: number,
+): TaskRow {
   const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
   engine.ensureHistoryRoom(row, message);
   const answered = () => {

@@ -71,7 +71,9 @@ export function refuseSocket(socket: Duplex, status: 400 | 404 | 500, reason: st
   const body = reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 512);
   try {
     if (socket.writable) {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
     } else socket.destroy();
   } catch {
     socket.destroy();
@@ -81,7 +83,9 @@ export function refuseSocket(socket: Duplex, status: 400 | 404 | 500, reason: st
 /** One stderr line for a throw nothing else caught; the request fails, the agent goes on. */
 export function logUnexpected(where: string, err: unknown): void {
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  process.stderr.write(`a2a-rig agent: unexpected error in ${where} (answered, agent continues): ${message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500)}\n`);
+  process.stderr.write(
+    `a2a-rig agent: unexpected error in ${where} (answered, agent continues): ${message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500)}\n`,
+  );
 }
 
 /** An HTTP+JSON request body as JSON (an empty body is `{}`); anything else is -32700 (400). */

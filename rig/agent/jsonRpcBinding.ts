@@ -61,7 +61,13 @@ function reply(res: ServerResponse, id: RpcId, body: { result: unknown } | { err
  *
  * `inStream`: the error as the only frame of an event stream (a refused 0.3 resubscription, see below).
  */
-export function replyError(res: ServerResponse, id: RpcId, err: unknown, generation?: Generation, inStream = false): void {
+export function replyError(
+  res: ServerResponse,
+  id: RpcId,
+  err: unknown,
+  generation?: Generation,
+  inStream = false,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -70,10 +76,15 @@ export function replyError(res: ServerResponse, id: RpcId, err: unknown, generat
   const error = toA2AError(err);
   if (inStream) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-    res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, error: generation === '0.3' ? error.toJson() : error.toJsonV1() })}\n\n`);
+    res.end(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', id, error: generation === '0.3' ? error.toJson() : error.toJsonV1() })}\n\n`,
+    );
     return;
   }
-  const status = error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID ? httpStatusFor(error.code) : 200;
+  const status =
+    error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID
+      ? httpStatusFor(error.code)
+      : 200;
   reply(res, id, { error: generation === '0.3' ? error.toJson() : error.toJsonV1() }, status);
 }
 
@@ -88,7 +99,10 @@ export async function handleJsonRpc(
   let generation: Generation | undefined;
   try {
     if (!isJsonContentType(req.headers['content-type'])) {
-      throw new A2AError(A2A_CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`);
+      throw new A2AError(
+        A2A_CONTENT_TYPE_NOT_SUPPORTED,
+        `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`,
+      );
     }
     let request: unknown;
     try {
@@ -97,19 +111,26 @@ export async function handleJsonRpc(
       throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'parse error');
     }
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      throw new A2AError(JSONRPC_INVALID_REQUEST, Array.isArray(request) ? 'batch requests are not supported' : 'request must be a JSON-RPC 2.0 object');
+      throw new A2AError(
+        JSONRPC_INVALID_REQUEST,
+        Array.isArray(request) ? 'batch requests are not supported' : 'request must be a JSON-RPC 2.0 object',
+      );
     }
     const r = request as JsonObject;
     if (typeof r.id === 'string' || typeof r.id === 'number') id = r.id;
     // JSON-RPC 2.0 §4: an id is a string, a number or null. Any other is an Invalid Request,
     // answered with id null and without running the method.
-    else if (r.id !== undefined && r.id !== null) throw new A2AError(JSONRPC_INVALID_REQUEST, 'request "id" must be a string, a number or null');
+    else if (r.id !== undefined && r.id !== null)
+      throw new A2AError(JSONRPC_INVALID_REQUEST, 'request "id" must be a string, a number or null');
     if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') {
       throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
     }
     // A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
     // Parsed only when there is a query: the common `POST /` pays no URL construction.
-    const query = req.url !== undefined && req.url.includes('?') ? new URL(req.url, 'http://agent').searchParams.get('A2A-Version') : null;
+    const query =
+      req.url !== undefined && req.url.includes('?')
+        ? new URL(req.url, 'http://agent').searchParams.get('A2A-Version')
+        : null;
     generation = generationOf(req, query);
     const ctx: CallContext = { generation, ...activation };
     const op = operationOf(r.method, ctx.generation);

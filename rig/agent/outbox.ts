@@ -183,7 +183,9 @@ export class Outbox {
          WHERE (@state IS NULL OR state = @state) AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
          ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
       ),
-      insertEvent: db.prepare(`INSERT INTO ${eventsSchema}.events (task_id, seq, event_id, event_json) VALUES (?, ?, ?, ?)`),
+      insertEvent: db.prepare(
+        `INSERT INTO ${eventsSchema}.events (task_id, seq, event_id, event_json) VALUES (?, ?, ?, ?)`,
+      ),
       eventsSince: db.prepare(
         `SELECT seq, event_id, event_json FROM ${eventsSchema}.events WHERE task_id = ? AND seq > ? ORDER BY seq`,
       ),
@@ -243,7 +245,17 @@ export class Outbox {
   insertTask(row: TaskRow): void {
     const core = coreJson(row.task);
     const script = JSON.stringify(row.script);
-    this.stmt.insertTask.run(row.task.id, row.task.status.state, core, script, row.step, row.activated ? 1 : 0, row.lastSeq, row.historyCount, row.historyBytes);
+    this.stmt.insertTask.run(
+      row.task.id,
+      row.task.status.state,
+      core,
+      script,
+      row.step,
+      row.activated ? 1 : 0,
+      row.lastSeq,
+      row.historyCount,
+      row.historyBytes,
+    );
     this.cache.remember(row, core.length + script.length + 2);
   }
 
@@ -274,7 +286,9 @@ export class Outbox {
       from = r.idx;
     }
     if (from < 0) return [];
-    return (this.stmt.historyFrom.all(taskId, from) as Array<{ message_json: string }>).map((r) => JSON.parse(r.message_json) as Message);
+    return (this.stmt.historyFrom.all(taskId, from) as Array<{ message_json: string }>).map(
+      (r) => JSON.parse(r.message_json) as Message,
+    );
   }
 
   /** Stores the artifact at position `pos` of the task (call inside the commit's transaction). */
@@ -286,13 +300,25 @@ export class Outbox {
   }
 
   artifactsOf(taskId: string): Artifact[] {
-    return (this.stmt.artifactsOf.all(taskId) as Array<{ artifact_json: string }>).map((r) => JSON.parse(r.artifact_json) as Artifact);
+    return (this.stmt.artifactsOf.all(taskId) as Array<{ artifact_json: string }>).map(
+      (r) => JSON.parse(r.artifact_json) as Artifact,
+    );
   }
 
   /** Writes the whole row (state, task, step, answer, seq, history counts). */
   updateTask(row: TaskRow): void {
     const answer = row.lastAnswer === undefined ? null : JSON.stringify(row.lastAnswer);
-    this.stmt.updateTask.run(row.task.status.state, coreJson(row.task), row.step, row.activated ? 1 : 0, answer, row.lastSeq, row.historyCount, row.historyBytes, row.task.id);
+    this.stmt.updateTask.run(
+      row.task.status.state,
+      coreJson(row.task),
+      row.step,
+      row.activated ? 1 : 0,
+      answer,
+      row.lastSeq,
+      row.historyCount,
+      row.historyBytes,
+      row.task.id,
+    );
   }
 
   /** The task's row: the cached object when there is one (the same object every caller changes and
@@ -308,7 +334,9 @@ export class Outbox {
 
   tasksInStates(states: string[]): TaskRow[] {
     this.forgetOthersWrites();
-    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map((r) => this.cache.peek(r.id as string) ?? this.load(r));
+    return (this.stmt.tasksInStates.all(JSON.stringify(states)) as Record<string, unknown>[]).map(
+      (r) => this.cache.peek(r.id as string) ?? this.load(r),
+    );
   }
 
   /** Rows cached now (for tests of the bound). */
@@ -318,7 +346,10 @@ export class Outbox {
 
   private load(r: Record<string, unknown>): TaskRow {
     const artifacts = this.stmt.artifactsOf.all(r.id as string) as Array<{ artifact_json: string }>;
-    const row = toTaskRow(r, artifacts.map((a) => JSON.parse(a.artifact_json) as Artifact));
+    const row = toTaskRow(
+      r,
+      artifacts.map((a) => JSON.parse(a.artifact_json) as Artifact),
+    );
     let bytes = (r.task_json as string).length + (r.script_json as string).length;
     for (const a of artifacts) bytes += a.artifact_json.length;
     this.cache.remember(row, bytes);
@@ -336,9 +367,21 @@ export class Outbox {
 
   /** Newest first, filtered; `total` counts every match, not just the page. Tasks come without
    * history and artifacts (historyOf / artifactsOf add them). */
-  listTasks(filter: { state?: string; contextId?: string }, limit: number, offset: number): { tasks: Task[]; total: number } {
-    const rows = this.stmt.listTasks.all({ state: filter.state ?? null, contextId: filter.contextId ?? null, limit, offset }) as Array<{ task_json: string; total: number }>;
-    return { tasks: rows.map((r) => ({ ...JSON.parse(r.task_json), history: [], artifacts: [] })), total: rows[0]?.total ?? 0 };
+  listTasks(
+    filter: { state?: string; contextId?: string },
+    limit: number,
+    offset: number,
+  ): { tasks: Task[]; total: number } {
+    const rows = this.stmt.listTasks.all({
+      state: filter.state ?? null,
+      contextId: filter.contextId ?? null,
+      limit,
+      offset,
+    }) as Array<{ task_json: string; total: number }>;
+    return {
+      tasks: rows.map((r) => ({ ...JSON.parse(r.task_json), history: [], artifacts: [] })),
+      total: rows[0]?.total ?? 0,
+    };
   }
 
   /** Appends the next event of a task (seq gap-free from 1); call inside a transaction, before the
@@ -355,18 +398,33 @@ export class Outbox {
   /** Like eventsSince, one row at a time, so a reader cut early never loads the rest. Use no other
    * statement of this outbox while iterating. */
   *iterateEventsSince(taskId: string, since: number): Generator<StoredEvent> {
-    for (const r of this.stmt.eventsSince.iterate(taskId, since) as IterableIterator<{ seq: number; event_id: string; event_json: string }>) {
+    for (const r of this.stmt.eventsSince.iterate(taskId, since) as IterableIterator<{
+      seq: number;
+      event_id: string;
+      event_json: string;
+    }>) {
       yield { seq: r.seq, eventId: r.event_id, taskId, event: JSON.parse(r.event_json) };
     }
   }
 
   eventsSince(taskId: string, since: number): StoredEvent[] {
-    const rows = this.stmt.eventsSince.all(taskId, since) as Array<{ seq: number; event_id: string; event_json: string }>;
+    const rows = this.stmt.eventsSince.all(taskId, since) as Array<{
+      seq: number;
+      event_id: string;
+      event_json: string;
+    }>;
     return rows.map((r) => ({ seq: r.seq, eventId: r.event_id, taskId, event: JSON.parse(r.event_json) }));
   }
 
   insertPrompt(p: Omit<PromptRow, 'state' | 'deadlineSignalled'>): void {
-    this.stmt.insertPrompt.run(p.taskId, p.step, p.promptId, JSON.stringify(p.envelope), JSON.stringify(p.schema), p.deadline);
+    this.stmt.insertPrompt.run(
+      p.taskId,
+      p.step,
+      p.promptId,
+      JSON.stringify(p.envelope),
+      JSON.stringify(p.schema),
+      p.deadline,
+    );
   }
 
   promptIdExists(promptId: string): boolean {
@@ -402,7 +460,9 @@ export class Outbox {
 
   /** Tasks per state (for /metrics; read at scrape time, never on the request path). */
   tasksByState(): Record<string, number> {
-    return Object.fromEntries((this.stmt.countByState.all() as Array<{ state: string; n: number }>).map((r) => [r.state, r.n]));
+    return Object.fromEntries(
+      (this.stmt.countByState.all() as Array<{ state: string; n: number }>).map((r) => [r.state, r.n]),
+    );
   }
 
   pendingAcceptances(): number {

@@ -61,15 +61,24 @@ export function buildPromptEnvelope(step: PromptStep['prompt'], options: Envelop
   };
   if (deadlineMs !== undefined) {
     // "MUST be in the future relative to the agent's clock at emission time".
-    if (!(deadlineMs > 0)) return { ok: false, reason: `deadline_ms must be positive (the deadline must be in the future at emission), not ${deadlineMs}` };
+    if (!(deadlineMs > 0))
+      return {
+        ok: false,
+        reason: `deadline_ms must be positive (the deadline must be in the future at emission), not ${deadlineMs}`,
+      };
     envelope.deadline = new Date(options.now.getTime() + deadlineMs).toISOString();
   }
   if (responders !== undefined) envelope.allowed_responders = responders as string[];
   // The contract as published (response_schema reduced to the top-level type it constrains; its
   // depth and size are checked above).
-  const breaches = options.validator.compile(promptEnvelopeSchema).validate({ ...envelope, response_schema: { type: 'object' } });
+  const breaches = options.validator
+    .compile(promptEnvelopeSchema)
+    .validate({ ...envelope, response_schema: { type: 'object' } });
   if (breaches.length > 0) {
-    return { ok: false, reason: `the envelope would break envelope.schema.json: ${breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}` };
+    return {
+      ok: false,
+      reason: `the envelope would break envelope.schema.json: ${breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+    };
   }
   return { ok: true, envelope };
 }

@@ -41,7 +41,10 @@ export class RateLimiter {
   private readonly rate: number;
   readonly burst: number;
 
-  constructor(options: RateLimitOptions, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    options: RateLimitOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.rate = options.requestsPerSecond;
     this.burst = options.burst ?? Math.max(1, Math.ceil(options.requestsPerSecond));
   }
@@ -92,7 +95,12 @@ function message(retryAfter: number): string {
 
 /** The 429 in the binding's error shape. The body is not read: a request that declares a large or
  * chunked one gets Connection: close (node would otherwise read it through to reuse the socket). */
-export function rateLimited(res: ServerResponse, binding: Binding, retryAfter: number, bodyDeclared: { length: number; chunked: boolean }): void {
+export function rateLimited(
+  res: ServerResponse,
+  binding: Binding,
+  retryAfter: number,
+  bodyDeclared: { length: number; chunked: boolean },
+): void {
   const error = new A2AError(RATE_LIMITED_CODE, message(retryAfter), { retryAfterSeconds: retryAfter });
   const body =
     binding === 'json-rpc'
@@ -102,7 +110,11 @@ export function rateLimited(res: ServerResponse, binding: Binding, retryAfter: n
         : { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: error.message, details: [] } };
   const text = JSON.stringify(body);
   if (bodyDeclared.chunked || bodyDeclared.length > 65_536) res.setHeader('Connection', 'close');
-  res.writeHead(429, { 'Retry-After': String(retryAfter), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(429, {
+    'Retry-After': String(retryAfter),
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

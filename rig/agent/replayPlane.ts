@@ -62,7 +62,8 @@ export class ReplayPlane {
     const taskId = url.searchParams.get('task');
     const sinceRaw = url.searchParams.get('since') ?? '0';
     if (!taskId) return ws.close(CLOSE_BAD_REQUEST, 'query parameter "task" is required');
-    if (!/^\d{1,15}$/.test(sinceRaw)) return ws.close(CLOSE_BAD_REQUEST, '"since" must be a non-negative integer below 10^15');
+    if (!/^\d{1,15}$/.test(sinceRaw))
+      return ws.close(CLOSE_BAD_REQUEST, '"since" must be a non-negative integer below 10^15');
     const row = this.engine.outbox.getTask(taskId);
     if (!row) return ws.close(CLOSE_TASK_NOT_FOUND, `task ${taskId} not found`);
     let release: () => void;
@@ -75,7 +76,14 @@ export class ReplayPlane {
     let cut = false;
     const send = (event: StoredEvent) => {
       if (cut) return;
-      ws.send(JSON.stringify({ seq: event.seq, eventId: event.eventId, taskId, event: streamEventOnWire(event.event, generation) }));
+      ws.send(
+        JSON.stringify({
+          seq: event.seq,
+          eventId: event.eventId,
+          taskId,
+          event: streamEventOnWire(event.event, generation),
+        }),
+      );
       lastSent = Math.max(lastSent, event.seq);
       if (ws.bufferedAmount > this.engine.streams.bufferBound()) {
         cut = true;
@@ -97,7 +105,9 @@ export class ReplayPlane {
     ws.on('close', done);
     ws.on('error', done);
     const faulty = this.engine.faults.has('drop-replay') || this.engine.faults.has('reorder-replay');
-    const stored = faulty ? replayedWithFaults(this.engine.outbox.eventsSince(taskId, lastSent), this.engine.faults) : this.engine.outbox.iterateEventsSince(taskId, lastSent);
+    const stored = faulty
+      ? replayedWithFaults(this.engine.outbox.eventsSince(taskId, lastSent), this.engine.faults)
+      : this.engine.outbox.iterateEventsSince(taskId, lastSent);
     for (const event of stored) {
       send(event);
       if (cut) break;

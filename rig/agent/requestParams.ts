@@ -40,7 +40,8 @@ export function pageSizeParam(value: unknown, defaultSize: number, maxSize: numb
 /** The offset a pageToken stands for; '' or absent is the first page. */
 export function pageTokenParam(value: unknown): number {
   if (value === undefined || value === null || value === '') return 0;
-  if (typeof value !== 'string' || !PAGE_TOKEN.test(value)) invalid(`pageToken ${describe(value)} is not a token this agent issued`);
+  if (typeof value !== 'string' || !PAGE_TOKEN.test(value))
+    invalid(`pageToken ${describe(value)} is not a token this agent issued`);
   return Number(value);
 }
 
@@ -107,6 +108,7 @@ export function withJsonNames(params: Record<string, unknown>, jsonNames: readon
 }
 
 function describe(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? String(value) : typeof value;
+  const text =
+    typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? String(value) : typeof value;
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

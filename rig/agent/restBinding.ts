@@ -23,7 +23,14 @@ import { fromQuery } from './requestParams.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
 /** ListTasks query parameters that are not strings, under both ProtoJSON names (ops.list reads either). */
-const TYPED_LIST_QUERY = ['pageSize', 'page_size', 'historyLength', 'history_length', 'includeArtifacts', 'include_artifacts'];
+const TYPED_LIST_QUERY = [
+  'pageSize',
+  'page_size',
+  'historyLength',
+  'history_length',
+  'includeArtifacts',
+  'include_artifacts',
+];
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -41,10 +48,15 @@ export function restError(res: ServerResponse, err: unknown): void {
   json(res, httpStatusFor(error.code), error.toRestJson(HITL_PROMPT_URI));
 }
 
-
 /** True when the path belongs to this binding (whatever the outcome). */
 export function isRestPath(pathname: string): boolean {
-  return pathname === '/message:send' || pathname === '/message:stream' || pathname === '/tasks' || TASK_ROUTE.test(pathname) || PUSH_CONFIG_ROUTE.test(pathname);
+  return (
+    pathname === '/message:send' ||
+    pathname === '/message:stream' ||
+    pathname === '/tasks' ||
+    TASK_ROUTE.test(pathname) ||
+    PUSH_CONFIG_ROUTE.test(pathname)
+  );
 }
 
 /**
@@ -58,7 +70,10 @@ function requireVersion1(req: IncomingMessage, url: URL): void {
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (value === undefined || value === '' || value === '1.0' || value === '1') return;
   const hint = value === '0.3' || value === '0.3.0' ? '; the A2A 0.3 HTTP+JSON binding is under /v1/' : '';
-  throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${value.slice(0, 40)} is not supported by the HTTP+JSON binding at ${url.pathname}; use 1.0${hint}`);
+  throw new A2AError(
+    A2A_VERSION_NOT_SUPPORTED,
+    `A2A-Version ${value.slice(0, 40)} is not supported by the HTTP+JSON binding at ${url.pathname}; use 1.0${hint}`,
+  );
 }
 
 export async function handleRest(
@@ -77,11 +92,16 @@ export async function handleRest(
     const method = req.method ?? 'GET';
     requireVersion1(req, url);
     if (method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-      throw new A2AError(A2A_CONTENT_TYPE_NOT_SUPPORTED, `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`);
+      throw new A2AError(
+        A2A_CONTENT_TYPE_NOT_SUPPORTED,
+        `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`,
+      );
     }
     if (PUSH_CONFIG_ROUTE.test(url.pathname)) throw pushNotSupported();
-    if (url.pathname === '/message:send' && method === 'POST') return json(res, 200, await ops.send(parseJsonBody(body), ctx));
-    if (url.pathname === '/message:stream' && method === 'POST') return ops.stream(parseJsonBody(body), ctx, res, frame);
+    if (url.pathname === '/message:send' && method === 'POST')
+      return json(res, 200, await ops.send(parseJsonBody(body), ctx));
+    if (url.pathname === '/message:stream' && method === 'POST')
+      return ops.stream(parseJsonBody(body), ctx, res, frame);
     if (url.pathname === '/tasks' && method === 'GET') {
       const typed = Object.fromEntries(TYPED_LIST_QUERY.map((name) => [name, fromQuery(query[name])]));
       return json(res, 200, await ops.list({ ...query, ...typed }, ctx));
@@ -89,10 +109,18 @@ export async function handleRest(
     const match = TASK_ROUTE.exec(url.pathname);
     if (match) {
       const id = safeDecode(match[1]);
-      if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
+      if (id === undefined)
+        throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
       if (!match[2] && method === 'GET') {
         // Query parameters go by either ProtoJSON name too (ops.get reads both, refuses both at once).
-        return json(res, 200, ops.get({ id, historyLength: fromQuery(query.historyLength), history_length: fromQuery(query.history_length) }, ctx));
+        return json(
+          res,
+          200,
+          ops.get(
+            { id, historyLength: fromQuery(query.historyLength), history_length: fromQuery(query.history_length) },
+            ctx,
+          ),
+        );
       }
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
       if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);

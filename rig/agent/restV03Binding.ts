@@ -19,7 +19,12 @@ import {
   httpStatusFor,
   toA2AError,
 } from '../protocol/errorCodes.ts';
-import { sendRequestFromProtoJsonV03, sendResponseToProtoJsonV03, streamResponseToProtoJsonV03, taskToProtoJsonV03 } from '../protocol/protoJsonV03.ts';
+import {
+  sendRequestFromProtoJsonV03,
+  sendResponseToProtoJsonV03,
+  streamResponseToProtoJsonV03,
+  taskToProtoJsonV03,
+} from '../protocol/protoJsonV03.ts';
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
 import { fromQuery } from './requestParams.ts';
@@ -70,7 +75,12 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-export function restV03Error(res: ServerResponse, err: unknown, status?: number, headers?: Record<string, string>): void {
+export function restV03Error(
+  res: ServerResponse,
+  err: unknown,
+  status?: number,
+  headers?: Record<string, string>,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -79,7 +89,6 @@ export function restV03Error(res: ServerResponse, err: unknown, status?: number,
   const error = toA2AError(err);
   json(res, status ?? httpStatusFor(error.code), restV03ErrorBody(error), headers);
 }
-
 
 /** A converter's TypeError is the caller's malformed request: -32602, HTTP 400. */
 function readSend(body: string): JsonObject {
@@ -95,10 +104,12 @@ function readSend(body: string): JsonObject {
 function historyLengthQuery(url: URL): unknown {
   const camel = url.searchParams.getAll('historyLength');
   const snake = url.searchParams.getAll('history_length');
-  if (camel.length + snake.length > 1) throw new A2AError(JSONRPC_INVALID_PARAMS, 'historyLength is given more than once');
+  if (camel.length + snake.length > 1)
+    throw new A2AError(JSONRPC_INVALID_PARAMS, 'historyLength is given more than once');
   const value = camel[0] ?? snake[0];
   // An empty value is not "absent" here: `?historyLength=` is a malformed request.
-  if (value === '') throw new A2AError(JSONRPC_INVALID_PARAMS, 'historyLength must be an integer in 0..2147483647, got ""');
+  if (value === '')
+    throw new A2AError(JSONRPC_INVALID_PARAMS, 'historyLength must be an integer in 0..2147483647, got ""');
   return fromQuery(value);
 }
 
@@ -127,7 +138,12 @@ export async function handleRestV03(
   const frame = (event: StreamResponse): JsonObject => streamResponseToProtoJsonV03(event);
   const method = req.method ?? 'GET';
   const notAllowed = (allow: string) =>
-    restV03Error(res, new A2AError(JSONRPC_METHOD_NOT_FOUND, `${method} ${url.pathname} is not allowed; use ${allow}`), 405, { Allow: allow });
+    restV03Error(
+      res,
+      new A2AError(JSONRPC_METHOD_NOT_FOUND, `${method} ${url.pathname} is not allowed; use ${allow}`),
+      405,
+      { Allow: allow },
+    );
   try {
     const path = url.pathname;
     if (path === '/v1/message:send') {
@@ -149,10 +165,15 @@ export async function handleRestV03(
     const match = TASK_ROUTE.exec(path);
     if (match) {
       const id = safeDecode(match[1]);
-      if (id === undefined) throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
+      if (id === undefined)
+        throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
       if (!match[2]) {
         if (method !== 'GET') return notAllowed('GET');
-        return json(res, 200, taskToProtoJsonV03(ops.get({ id, historyLength: historyLengthQuery(url) }, ctx) as unknown as Task));
+        return json(
+          res,
+          200,
+          taskToProtoJsonV03(ops.get({ id, historyLength: historyLengthQuery(url) }, ctx) as unknown as Task),
+        );
       }
       if (match[2] === 'cancel') {
         if (method !== 'POST') return notAllowed('POST');

@@ -15,7 +15,9 @@ export const MAX_ATTEMPTS = MAX_REJECTIONS_CAP + 1;
 export interface PromptStep {
   prompt: { text: string; response_schema: unknown; deadline_ms?: number; allowed_responders?: unknown };
 }
-export interface WorkStep { work: { ms: number } }
+export interface WorkStep {
+  work: { ms: number };
+}
 export interface ArtifactStep {
   artifact: {
     text?: string;
@@ -32,9 +34,15 @@ export interface ArtifactStep {
     id?: string;
   };
 }
-export interface CompleteStep { complete: { text?: string } }
-export interface FailStep { fail: { reason: string } }
-export interface RejectStep { reject: { reason: string } }
+export interface CompleteStep {
+  complete: { text?: string };
+}
+export interface FailStep {
+  fail: { reason: string };
+}
+export interface RejectStep {
+  reject: { reason: string };
+}
 export type Step = PromptStep | WorkStep | ArtifactStep | CompleteStep | FailStep | RejectStep;
 
 export interface Script {
@@ -93,7 +101,9 @@ export function tckStreamingTimeoutMs(env: NodeJS.ProcessEnv = process.env): num
   const seconds = Number(raw);
   const max = MAX_WORK_MS / 2000;
   if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !(seconds > 0) || seconds > max) {
-    throw new UserError(`${TCK_STREAMING_TIMEOUT_ENV} must be a number of seconds in (0, ${max}], got ${JSON.stringify(raw.slice(0, 40))}`);
+    throw new UserError(
+      `${TCK_STREAMING_TIMEOUT_ENV} must be a number of seconds in (0, ${max}], got ${JSON.stringify(raw.slice(0, 40))}`,
+    );
   }
   return Math.round(seconds * 1000);
 }
@@ -111,14 +121,23 @@ function tckScripts(): Array<[string, Script]> {
   const streamText = (text: string): Script => ({ steps: [{ artifact: { text } }, { complete: {} }] });
   return [
     ['tck-complete-task', { steps: [{ complete: { text: 'Hello from TCK' } }] }],
-    ['tck-input-required', {
-      steps: [{ prompt: { text: 'Please provide more input.', response_schema: OPEN_SCHEMA } }, { complete: { text: 'Hello from TCK' } }],
-      askAgainOn: 'tck-input-required',
-    }],
+    [
+      'tck-input-required',
+      {
+        steps: [
+          { prompt: { text: 'Please provide more input.', response_schema: OPEN_SCHEMA } },
+          { complete: { text: 'Hello from TCK' } },
+        ],
+        askAgainOn: 'tck-input-required',
+      },
+    ],
     ['tck-message-response', { steps: [], messageOnly: { text: 'Direct message response' } }],
     ['tck-reject-task', { steps: [{ reject: { reason: 'rejected' } }] }],
     ['tck-artifact-text', { steps: [{ artifact: { text: 'Generated text content' } }, { complete: {} }] }],
-    ['tck-artifact-file-url', { steps: [{ artifact: { url: 'https://example.com/output.txt', ...TCK_FILE } }, { complete: {} }] }],
+    [
+      'tck-artifact-file-url',
+      { steps: [{ artifact: { url: 'https://example.com/output.txt', ...TCK_FILE } }, { complete: {} }] },
+    ],
     ['tck-artifact-file', { steps: [{ artifact: { raw: FILE_CONTENT, ...TCK_FILE } }, { complete: {} }] }],
     ['tck-artifact-data', { steps: [{ artifact: { data: { key: 'value', count: 42 } } }, { complete: {} }] }],
     ['tck-stream-001', streamText('Stream hello from TCK')],
@@ -127,13 +146,16 @@ function tckScripts(): Array<[string, Script]> {
     ['tck-stream-ordering-001', streamText('Ordered output')],
     ['tck-stream-artifact-text', streamText('Streamed text content')],
     ['tck-stream-artifact-file', { steps: [{ artifact: { raw: FILE_CONTENT, ...TCK_FILE } }, { complete: {} }] }],
-    ['tck-stream-artifact-chunked', {
-      steps: [
-        { artifact: { id: 'chunked', text: 'chunk-1 ', append: false, last_chunk: false } },
-        { artifact: { id: 'chunked', text: 'chunk-2', append: true, last_chunk: true } },
-        { complete: {} },
-      ],
-    }],
+    [
+      'tck-stream-artifact-chunked',
+      {
+        steps: [
+          { artifact: { id: 'chunked', text: 'chunk-1 ', append: false, last_chunk: false } },
+          { artifact: { id: 'chunked', text: 'chunk-2', append: true, last_chunk: true } },
+          { complete: {} },
+        ],
+      },
+    ],
     ['tck-stream-', streamText('Streamed content')],
   ];
 }
@@ -152,7 +174,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function checkStep(raw: unknown, i: number): Step {
   const at = `steps[${i}]`;
-  if (!isObject(raw) || Object.keys(raw).length !== 1) fail(at, 'must be an object with exactly one of prompt, work, artifact, complete, fail');
+  if (!isObject(raw) || Object.keys(raw).length !== 1)
+    fail(at, 'must be an object with exactly one of prompt, work, artifact, complete, fail');
   const [kind, body] = Object.entries(raw)[0];
   if (!isObject(body)) fail(`${at}.${kind}`, 'must be an object');
   switch (kind) {
@@ -167,11 +190,13 @@ function checkStep(raw: unknown, i: number): Step {
     }
     case 'work': {
       const ms = body.ms;
-      if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_WORK_MS) fail(`${at}.work.ms`, `must be an integer in 0..${MAX_WORK_MS}`);
+      if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_WORK_MS)
+        fail(`${at}.work.ms`, `must be an integer in 0..${MAX_WORK_MS}`);
       return { work: { ms } };
     }
     case 'artifact':
-      if (body.text === undefined && body.data === undefined && body.url === undefined && body.raw === undefined) fail(`${at}.artifact`, 'needs text, data, url or raw');
+      if (body.text === undefined && body.data === undefined && body.url === undefined && body.raw === undefined)
+        fail(`${at}.artifact`, 'needs text, data, url or raw');
       for (const key of ['raw', 'url', 'filename', 'media_type'] as const) {
         if (body[key] !== undefined && typeof body[key] !== 'string') fail(`${at}.artifact.${key}`, 'must be a string');
       }
@@ -188,7 +213,8 @@ function checkStep(raw: unknown, i: number): Step {
 }
 
 function checkAttempts(raw: unknown, stepCount: number): ArtifactStep[][] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ATTEMPTS) fail('attempts', `must be an array of 1..${MAX_ATTEMPTS} arrays of artifact steps`);
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ATTEMPTS)
+    fail('attempts', `must be an array of 1..${MAX_ATTEMPTS} arrays of artifact steps`);
   let total = stepCount;
   return raw.map((attempt, a) => {
     if (!Array.isArray(attempt)) fail(`attempts[${a}]`, 'must be an array of artifact steps');
@@ -208,13 +234,15 @@ export function scriptFor(message: Message): Script {
     if (isObject(part.data) && SCRIPT_KEY in part.data) {
       const raw = part.data[SCRIPT_KEY];
       if (!isObject(raw) || !Array.isArray(raw.steps)) fail('value', 'must be an object with a "steps" array');
-      if (raw.steps.length > MAX_STEPS) fail('steps', `has ${raw.steps.length} entries; at most ${MAX_STEPS} are allowed`);
+      if (raw.steps.length > MAX_STEPS)
+        fail('steps', `has ${raw.steps.length} entries; at most ${MAX_STEPS} are allowed`);
       const script: Script = { steps: raw.steps.map(checkStep) };
       if (raw.attempts !== undefined) script.attempts = checkAttempts(raw.attempts, raw.steps.length);
       return script;
     }
   }
-  if (message.messageId.startsWith(RESUBSCRIBE_PREFIX)) return { steps: [{ work: { ms: 2 * tckStreamingTimeoutMs() } }, { complete: {} }] };
+  if (message.messageId.startsWith(RESUBSCRIBE_PREFIX))
+    return { steps: [{ work: { ms: 2 * tckStreamingTimeoutMs() } }, { complete: {} }] };
   const tck = TCK_SCRIPTS.find(([prefix]) => message.messageId.startsWith(prefix));
   return tck ? tck[1] : DEFAULT_SCRIPT;
 }

@@ -117,7 +117,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const faults = new Set(options.faults ?? []);
   const given = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
   const limits = faults.has('unbounded-streams') ? withoutStreamBounds(given) : given;
-  const outbox = new Outbox(options.dbPath, { volatileEvents: faults.has('volatile-outbox'), cache: { rows: limits.taskCacheRows, bytes: limits.taskCacheBytes } });
+  const outbox = new Outbox(options.dbPath, {
+    volatileEvents: faults.has('volatile-outbox'),
+    cache: { rows: limits.taskCacheRows, bytes: limits.taskCacheBytes },
+  });
   const validator = new GuardedValidator({
     maxDepth: faults.has('no-depth-limit') ? Infinity : MAX_NESTING_DEPTH,
     nativePatterns: faults.has('backtracking-patterns'),
@@ -127,7 +130,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const connections = new ConnectionLimiter(
     {
       maxConnections: noConnectionLimit ? Infinity : (options.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
-      maxConnectionsPerClient: noConnectionLimit ? Infinity : (options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
+      maxConnectionsPerClient: noConnectionLimit
+        ? Infinity
+        : (options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
     },
     (reason) => metrics.connectionShed(reason),
   );
@@ -138,7 +143,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const noEcho = faults.has('no-extension-echo');
   const replay = new ReplayPlane(engine, (req) => {
     const activated = activatedExtensions(req);
-    return noEcho || activated.length === 0 ? [] : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
+    return noEcho || activated.length === 0
+      ? []
+      : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
   });
   let baseUrl = '';
   let rootUrl: URL | undefined;
@@ -147,14 +154,24 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // The JSON-RPC endpoint's target is parsed once (nothing changes a request's URL object).
     const url = req.url === '/' ? (rootUrl ??= targetUrl('/', baseUrl)) : targetUrl(req.url, baseUrl);
-    if (!url) return sendJson(res, 400, { error: { code: 400, message: 'the request target is not a path of this agent' } }, true);
+    if (!url)
+      return sendJson(
+        res,
+        400,
+        { error: { code: 400, message: 'the request target is not a path of this agent' } },
+        true,
+      );
     const activated = activatedExtensions(req);
     echoExtensions(res, activated, noEcho);
     if ((req.method === 'GET' || req.method === 'HEAD') && isCardPath(url.pathname)) {
       // The card names the address the client used, so a client behind a proxy stays behind it.
       const host = originFromHost(req.headers.host) ?? baseUrl;
       const cardDefault = options.cardDefault ?? '1.0';
-      return serveCard(req, res, url, host, { cardDefault, declareRequired: faults.has('declare-required-extension'), startedAt });
+      return serveCard(req, res, url, host, {
+        cardDefault,
+        declareRequired: faults.has('declare-required-extension'),
+        startedAt,
+      });
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
       const text = await metrics.scrape();
@@ -167,7 +184,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     const retryAfter = rateLimiter?.take(req.socket.remoteAddress);
     if (retryAfter !== undefined) {
       metrics.rateLimited();
-      const declared = { length: Number(req.headers['content-length'] ?? 0), chunked: req.headers['transfer-encoding'] !== undefined };
+      const declared = {
+        length: Number(req.headers['content-length'] ?? 0),
+        chunked: req.headers['transfer-encoding'] !== undefined,
+      };
       return rateLimited(res, isRpc ? 'json-rpc' : isV03 ? 'rest-v0.3' : 'rest', retryAfter, declared);
     }
     if (!isRpc && !isV03 && !isRestPath(url.pathname)) {
@@ -192,7 +212,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       text = decodeBody(body);
       if (faults.has('parse-errors-500') && text.trim() !== '') JSON.parse(text);
     } catch (err) {
-      if (faults.has('parse-errors-500')) return sendJson(res, 500, { error: { code: 500, message: 'internal error' } });
+      if (faults.has('parse-errors-500'))
+        return sendJson(res, 500, { error: { code: 500, message: 'internal error' } });
       return isRpc ? replyError(res, null, err) : isV03 ? restV03Error(res, err) : restError(res, err);
     }
     const activation: Activation = {
@@ -203,7 +224,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (isRpc) return handleJsonRpc(req, res, text, ops, activation);
     if (isV03) {
       const host = originFromHost(req.headers.host) ?? baseUrl;
-      const card = () => agentCard(host, { generation: '0.3', declareRequired: faults.has('declare-required-extension') });
+      const card = () =>
+        agentCard(host, { generation: '0.3', declareRequired: faults.has('declare-required-extension') });
       return handleRestV03(req, res, url, text, ops, activation, { card });
     }
     return handleRest(req, res, url, text, ops, activation);

@@ -21,10 +21,16 @@ export class StreamQuota {
   acquire(taskId: string): () => void {
     const onTask = this.perTask.get(taskId) ?? 0;
     if (onTask >= this.limits.maxStreamsPerTask) {
-      throw new A2AError(A2A_TOO_MANY_STREAMS, `task ${taskId} already has ${onTask} open event streams (at most ${this.limits.maxStreamsPerTask}); retry later`);
+      throw new A2AError(
+        A2A_TOO_MANY_STREAMS,
+        `task ${taskId} already has ${onTask} open event streams (at most ${this.limits.maxStreamsPerTask}); retry later`,
+      );
     }
     if (this.total >= this.limits.maxStreamsTotal) {
-      throw new A2AError(A2A_TOO_MANY_STREAMS, `the agent already serves ${this.total} open event streams (at most ${this.limits.maxStreamsTotal}); retry later`);
+      throw new A2AError(
+        A2A_TOO_MANY_STREAMS,
+        `the agent already serves ${this.total} open event streams (at most ${this.limits.maxStreamsTotal}); retry later`,
+      );
     }
     this.perTask.set(taskId, onTask + 1);
     this.total += 1;

@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
-import { A2AError, A2A_TASK_NOT_CANCELABLE, A2A_TASK_NOT_FOUND, JSONRPC_INVALID_PARAMS } from '../protocol/errorCodes.ts';
+import {
+  A2AError,
+  A2A_TASK_NOT_CANCELABLE,
+  A2A_TASK_NOT_FOUND,
+  JSONRPC_INVALID_PARAMS,
+} from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
@@ -88,7 +93,12 @@ export class TaskEngine {
    * Applies `mutate` to the task and appends the event `eventOf` builds, in one transaction
    * (with `alsoWrite` for rows that must change with them), then publishes the event.
    */
-  commit(row: TaskRow, mutate: (task: Task) => void, eventOf: (task: Task) => StreamResponse, alsoWrite?: () => void): StoredEvent {
+  commit(
+    row: TaskRow,
+    mutate: (task: Task) => void,
+    eventOf: (task: Task) => StreamResponse,
+    alsoWrite?: () => void,
+  ): StoredEvent {
     const stored = this.outbox.transaction(() => {
       mutate(row.task);
       alsoWrite?.();
@@ -111,7 +121,13 @@ export class TaskEngine {
     });
   }
 
-  setStatus(row: TaskRow, state: TaskState, text?: string, metadata?: Record<string, unknown>, alsoWrite?: () => void): StoredEvent {
+  setStatus(
+    row: TaskRow,
+    state: TaskState,
+    text?: string,
+    metadata?: Record<string, unknown>,
+    alsoWrite?: () => void,
+  ): StoredEvent {
     return this.commit(
       row,
       (task) => {
@@ -148,7 +164,16 @@ export class TaskEngine {
       artifacts: [],
       history: [first],
     };
-    const row: TaskRow = { task, script, step: 0, activated, lastAnswer: undefined, lastSeq: 0, historyCount: 0, historyBytes: 0 };
+    const row: TaskRow = {
+      task,
+      script,
+      step: 0,
+      activated,
+      lastAnswer: undefined,
+      lastSeq: 0,
+      historyCount: 0,
+      historyBytes: 0,
+    };
     const stored = this.outbox.transaction(() => {
       this.outbox.appendHistory(row, first);
       // A copy: the event is published after the commit, and must show the task as it was created.
@@ -211,13 +236,26 @@ export class TaskEngine {
     // Sized before it is built: "{{answer}}" x 100k over a 1 MB answer would be a 100 GB string.
     const held = Buffer.byteLength(JSON.stringify(row.task.artifacts));
     const uses = spec.text === undefined ? 0 : spec.text.split('{{answer}}').length - 1;
-    const adds = spec.text !== undefined ? spec.text.length + uses * answer.length : Buffer.byteLength(JSON.stringify(spec.url ?? spec.raw ?? spec.data ?? null));
+    const adds =
+      spec.text !== undefined
+        ? spec.text.length + uses * answer.length
+        : Buffer.byteLength(JSON.stringify(spec.url ?? spec.raw ?? spec.data ?? null));
     if (held + adds > this.limits.maxArtifactBytes) {
-      this.setStatus(row, 'TASK_STATE_FAILED', `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`, undefined, () => this.outbox.gates.settle(row.task.id, 'not-met'));
+      this.setStatus(
+        row,
+        'TASK_STATE_FAILED',
+        `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`,
+        undefined,
+        () => this.outbox.gates.settle(row.task.id, 'not-met'),
+      );
       return false;
     }
     const part = artifactPart(spec, answer);
-    const artifact: Artifact = { artifactId: spec.id ?? randomUUID(), ...(spec.name ? { name: spec.name } : {}), parts: [part] };
+    const artifact: Artifact = {
+      artifactId: spec.id ?? randomUUID(),
+      ...(spec.name ? { name: spec.name } : {}),
+      parts: [part],
+    };
     this.commit(
       row,
       (task) => {
@@ -267,7 +305,14 @@ export class TaskEngine {
     if (this.faults.has('envelope-extra-field')) Object.assign(envelope, { render_hint: 'modal' });
     const emitEnvelope = row.activated || this.faults.has('envelope-without-activation');
     const metadata = emitEnvelope ? { [HITL_PROMPT_URI]: envelope } : undefined;
-    const prompt = { taskId: row.task.id, step: row.step, promptId: envelope.prompt_id, envelope: { ...envelope }, schema: envelope.response_schema, deadline: envelope.deadline ?? null };
+    const prompt = {
+      taskId: row.task.id,
+      step: row.step,
+      promptId: envelope.prompt_id,
+      envelope: { ...envelope },
+      schema: envelope.response_schema,
+      deadline: envelope.deadline ?? null,
+    };
     this.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', envelope.prompt, metadata, () => this.outbox.insertPrompt(prompt));
     if (envelope.deadline) this.scheduleDeadline({ ...prompt, state: 'open', deadlineSignalled: false });
   }

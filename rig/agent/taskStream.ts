@@ -57,7 +57,9 @@ export function openTaskStream(options: TaskStreamOptions): void {
     if (closeWhen(task.status.state)) end();
   };
 
-  unsubscribe = engine.events.subscribe(taskId, (event, task) => (live ? write(event, task) : buffered.push([event, task])));
+  unsubscribe = engine.events.subscribe(taskId, (event, task) =>
+    live ? write(event, task) : buffered.push([event, task]),
+  );
   let row;
   try {
     options.before?.();

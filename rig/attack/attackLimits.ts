@@ -22,20 +22,33 @@ export function isLoopbackAddress(host: string): boolean {
 
 /** Throws one line when the target or the source is not loopback (attack traffic never leaves the machine). */
 export function assertLoopbackTarget(target: AttackTarget): void {
-  for (const [what, url] of [['base URL', target.baseUrl], ['endpoint', target.endpoint]] as const) {
-    if (url.protocol !== 'http:') throw new UserError(`attack ${what} ${url.href}: attacks speak plain http: to a loopback agent only`);
-    if (!isLoopbackAddress(url.hostname)) throw new UserError(`attack ${what} ${url.href} is not a loopback IP address (127.0.0.0/8, ::1): attack traffic never leaves this machine`);
+  for (const [what, url] of [
+    ['base URL', target.baseUrl],
+    ['endpoint', target.endpoint],
+  ] as const) {
+    if (url.protocol !== 'http:')
+      throw new UserError(`attack ${what} ${url.href}: attacks speak plain http: to a loopback agent only`);
+    if (!isLoopbackAddress(url.hostname))
+      throw new UserError(
+        `attack ${what} ${url.href} is not a loopback IP address (127.0.0.0/8, ::1): attack traffic never leaves this machine`,
+      );
   }
   const source = target.sourceAddress;
-  if (isIP(source) === 0 || !isLoopbackAddress(source)) throw new UserError(`attack source address ${JSON.stringify(source)} is not a loopback IP address (127.0.0.0/8, ::1)`);
+  if (isIP(source) === 0 || !isLoopbackAddress(source))
+    throw new UserError(
+      `attack source address ${JSON.stringify(source)} is not a loopback IP address (127.0.0.0/8, ::1)`,
+    );
   const targetV6 = isIP(target.baseUrl.hostname.replace(/^\[|\]$/g, '')) === 6;
-  if (targetV6 !== (isIP(source) === 6)) throw new UserError(`attack source ${source} and target ${target.baseUrl.host} are not the same IP family`);
+  if (targetV6 !== (isIP(source) === 6))
+    throw new UserError(`attack source ${source} and target ${target.baseUrl.host} are not the same IP family`);
 }
 
 /** The process's open-file soft limit (Linux /proc; 1024 when it cannot be read, the common default). */
 export function fdSoftLimit(): number {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     if (soft === 'unlimited') return 1_048_576;
     const n = Number(soft);

@@ -34,13 +34,18 @@ export function errorCodeOf(body: string): number | undefined {
     return typeof code === 'number' ? code : undefined;
   } catch {
     // A prefix cut by the read bound: find the code where a JSON error object puts it.
-    const m = /"error"\s*:\s*\{[^}]*?"code"\s*:\s*(-?\d+)/.exec(json) ?? /^\{\s*"error"\s*:\s*"[^"]*"\s*,\s*"code"\s*:\s*(-?\d+)/.exec(json);
+    const m =
+      /"error"\s*:\s*\{[^}]*?"code"\s*:\s*(-?\d+)/.exec(json) ??
+      /^\{\s*"error"\s*:\s*"[^"]*"\s*,\s*"code"\s*:\s*(-?\d+)/.exec(json);
     return m ? Number(m[1]) : undefined;
   }
 }
 
 function hasErrorMember(body: string): boolean {
-  return errorCodeOf(body) !== undefined || /^\s*(data:\s*)?\{\s*("jsonrpc"\s*:\s*"2\.0"\s*,\s*)?("id"\s*:[^,]*,\s*)?"error"\s*:/.test(body);
+  return (
+    errorCodeOf(body) !== undefined ||
+    /^\s*(data:\s*)?\{\s*("jsonrpc"\s*:\s*"2\.0"\s*,\s*)?("id"\s*:[^,]*,\s*)?"error"\s*:/.test(body)
+  );
 }
 
 function oneLine(text: string, max = 160): string {
@@ -52,7 +57,13 @@ function oneLine(text: string, max = 160): string {
 export function outcomeOfReply(reply: HttpReply, startedAt: number, now = performance.now()): AttackOutcome {
   const retryAfter = reply.headers['retry-after'] !== undefined;
   const code = errorCodeOf(reply.body);
-  const base = { startedAt, latencyMs: now - startedAt, status: reply.status, ...(code !== undefined ? { code } : {}), ...(retryAfter ? { retryAfter } : {}) };
+  const base = {
+    startedAt,
+    latencyMs: now - startedAt,
+    status: reply.status,
+    ...(code !== undefined ? { code } : {}),
+    ...(retryAfter ? { retryAfter } : {}),
+  };
   const detail = `HTTP ${reply.status}${code !== undefined ? ` code ${code}` : ''}${retryAfter ? ` Retry-After ${reply.headers['retry-after']}` : ''}${reply.body ? `: ${oneLine(reply.body)}` : ''}`;
   let kind: AttackOutcome['kind'];
   if ((reply.status === 429 || reply.status === 503) && retryAfter) kind = 'rate-limited';
@@ -65,12 +76,22 @@ export function outcomeOfReply(reply: HttpReply, startedAt: number, now = perfor
 
 /** The agent closed (FIN) or reset the connection before replying. */
 export function outcomeOfClose(startedAt: number, how: string, now = performance.now()): AttackOutcome {
-  return { startedAt, latencyMs: now - startedAt, kind: 'cut', detail: `the agent ${how} after ${Math.round(now - startedAt)} ms` };
+  return {
+    startedAt,
+    latencyMs: now - startedAt,
+    kind: 'cut',
+    detail: `the agent ${how} after ${Math.round(now - startedAt)} ms`,
+  };
 }
 
 /** The attack's own bound passed with no refusal. */
 export function outcomeOfHold(startedAt: number, holdMs: number, what: string, now = performance.now()): AttackOutcome {
-  return { startedAt, latencyMs: now - startedAt, kind: 'held', detail: `${what} still open at the attack's ${holdMs} ms bound` };
+  return {
+    startedAt,
+    latencyMs: now - startedAt,
+    kind: 'held',
+    detail: `${what} still open at the attack's ${holdMs} ms bound`,
+  };
 }
 
 export function outcomeOfConnectFailure(startedAt: number, reason: string, now = performance.now()): AttackOutcome {

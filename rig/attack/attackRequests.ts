@@ -30,16 +30,30 @@ export function sendRequest(target: AttackTarget, message: OutgoingMessage): { p
     const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: METHOD_NAMES[target.generation].send, params });
     return { path: `${target.endpoint.pathname}${target.endpoint.search}` || '/', body };
   }
-  if (target.generation === '1.0') return { path: `${basePath(target)}/message:send`, body: JSON.stringify({ message: complete }) };
-  return { path: `${basePath(target)}/v1/message:send`, body: JSON.stringify({ message: messageToProtoJsonV03(complete) }) };
+  if (target.generation === '1.0')
+    return { path: `${basePath(target)}/message:send`, body: JSON.stringify({ message: complete }) };
+  return {
+    path: `${basePath(target)}/v1/message:send`,
+    body: JSON.stringify({ message: messageToProtoJsonV03(complete) }),
+  };
 }
 
 /**
  * The send of an answer to `prompt` whose payload is `payloadJson` verbatim (one JSON value the
  * caller vouches for); `promptId` overrides the prompt's own (unknown-prompt).
  */
-export function answerRequest(target: AttackTarget, prompt: LivePrompt, payloadJson: string, promptId = prompt.promptId): { path: string; body: string } {
-  const message = answerMessage(prompt.taskId, promptId, JSON.parse(PAYLOAD_MARK), prompt.contextId ? { contextId: prompt.contextId } : {});
+export function answerRequest(
+  target: AttackTarget,
+  prompt: LivePrompt,
+  payloadJson: string,
+  promptId = prompt.promptId,
+): { path: string; body: string } {
+  const message = answerMessage(
+    prompt.taskId,
+    promptId,
+    JSON.parse(PAYLOAD_MARK),
+    prompt.contextId ? { contextId: prompt.contextId } : {},
+  );
   const { path, body } = sendRequest(target, message);
   return { path, body: body.split(PAYLOAD_MARK).join(payloadJson) };
 }
@@ -47,7 +61,12 @@ export function answerRequest(target: AttackTarget, prompt: LivePrompt, payloadJ
 /** The request target, method and body of a subscription to a task's events (SSE). */
 export function subscribeRequest(target: AttackTarget, taskId: string): { method: string; path: string; body: string } {
   if (target.binding === 'JSONRPC') {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: METHOD_NAMES[target.generation].subscribe, params: { id: taskId } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: METHOD_NAMES[target.generation].subscribe,
+      params: { id: taskId },
+    });
     return { method: 'POST', path: `${target.endpoint.pathname}${target.endpoint.search}` || '/', body };
   }
   const prefix = target.generation === '1.0' ? basePath(target) : `${basePath(target)}/v1`;
@@ -63,16 +82,30 @@ export function sendPath(target: AttackTarget): string {
  * One HTTP/1.1 request head (ending in the blank line) with the target's A2A headers, `Connection:
  * close` (a hostile request never reuses its connection) and the given extra headers.
  */
-export function requestHead(target: AttackTarget, method: string, path: string, options: { contentLength?: number; accept?: string; extra?: string; connection?: string } = {}): string {
+export function requestHead(
+  target: AttackTarget,
+  method: string,
+  path: string,
+  options: { contentLength?: number; accept?: string; extra?: string; connection?: string } = {},
+): string {
   let head = `${method} ${path} HTTP/1.1\r\nhost: ${target.baseUrl.host}\r\nconnection: ${options.connection ?? 'close'}\r\n`;
-  if (options.contentLength !== undefined) head += `content-type: application/json\r\ncontent-length: ${options.contentLength}\r\n`;
+  if (options.contentLength !== undefined)
+    head += `content-type: application/json\r\ncontent-length: ${options.contentLength}\r\n`;
   head += `accept: ${options.accept ?? 'application/json'}\r\n`;
   for (const [name, value] of Object.entries(target.headers)) head += `${name}: ${value}\r\n`;
   return `${head}${options.extra ?? ''}\r\n`;
 }
 
 /** A whole POST (head and body) as one buffer. */
-export function postBytes(target: AttackTarget, path: string, body: string | Buffer, options: { accept?: string; extra?: string } = {}): Buffer {
+export function postBytes(
+  target: AttackTarget,
+  path: string,
+  body: string | Buffer,
+  options: { accept?: string; extra?: string } = {},
+): Buffer {
   const bodyBytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return Buffer.concat([Buffer.from(requestHead(target, 'POST', path, { ...options, contentLength: bodyBytes.length }), 'latin1'), bodyBytes]);
+  return Buffer.concat([
+    Buffer.from(requestHead(target, 'POST', path, { ...options, contentLength: bodyBytes.length }), 'latin1'),
+    bodyBytes,
+  ]);
 }

@@ -10,9 +10,12 @@ import type { AttackReport, AttackSchedule, AttackTarget } from './attackTypes.t
 
 /** Throws one line when the schedule cannot be run as given. */
 export function assertSchedule(schedule: AttackSchedule): void {
-  if (!(Number.isFinite(schedule.ratePerSecond) && schedule.ratePerSecond > 0)) throw new UserError(`attack rate must be a positive number per second, not ${schedule.ratePerSecond}`);
-  if (!(Number.isInteger(schedule.maxRequests) && schedule.maxRequests >= 0)) throw new UserError(`attack maxRequests must be a non-negative integer, not ${schedule.maxRequests}`);
-  if (!(Number.isFinite(schedule.durationMs) && schedule.durationMs >= 0)) throw new UserError(`attack durationMs must be a non-negative number, not ${schedule.durationMs}`);
+  if (!(Number.isFinite(schedule.ratePerSecond) && schedule.ratePerSecond > 0))
+    throw new UserError(`attack rate must be a positive number per second, not ${schedule.ratePerSecond}`);
+  if (!(Number.isInteger(schedule.maxRequests) && schedule.maxRequests >= 0))
+    throw new UserError(`attack maxRequests must be a non-negative integer, not ${schedule.maxRequests}`);
+  if (!(Number.isFinite(schedule.durationMs) && schedule.durationMs >= 0))
+    throw new UserError(`attack durationMs must be a non-negative number, not ${schedule.durationMs}`);
 }
 
 /** One start: the i-th hostile request or connection; resolves with its outcome ('aborted' after the abort). */
@@ -22,7 +25,12 @@ export type StartOne = (index: number, signal: AbortSignal) => Promise<ExchangeE
  * Runs `startOne` on the schedule and resolves once every start has settled (or at once after the
  * abort: the exchanges destroy their sockets synchronously on it). `notes` go into the report.
  */
-export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedule, startOne: StartOne, notes: string[] = []): Promise<AttackReport> {
+export async function runOnSchedule(
+  target: AttackTarget,
+  schedule: AttackSchedule,
+  startOne: StartOne,
+  notes: string[] = [],
+): Promise<AttackReport> {
   assertLoopbackTarget(target);
   assertSchedule(schedule);
   const intervalMs = 1000 / schedule.ratePerSecond;
@@ -45,7 +53,10 @@ export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedu
       const capHits = socketBudget.refusals - refusalsBefore;
       const out = [...notes, budgetNote()];
       if (capHits > 0) out.push(`${capHits} starts found the socket cap reached and settled as connect-failed`);
-      if (lateSkipped > 0) out.push(`${lateSkipped} starts were due but the clock had passed the ${schedule.durationMs} ms duration (the process was too busy to start them in time)`);
+      if (lateSkipped > 0)
+        out.push(
+          `${lateSkipped} starts were due but the clock had passed the ${schedule.durationMs} ms duration (the process was too busy to start them in time)`,
+        );
       return { started, settled, notes: out, ...(aborted > 0 ? { aborted } : {}) };
     };
     const maybeDone = () => {
@@ -90,7 +101,11 @@ export async function runOnSchedule(target: AttackTarget, schedule: AttackSchedu
     const tick = () => {
       if (schedule.signal.aborted) return stopStarting();
       const now = performance.now();
-      while (started < schedule.maxRequests && started * intervalMs < schedule.durationMs && t0 + started * intervalMs <= now) {
+      while (
+        started < schedule.maxRequests &&
+        started * intervalMs < schedule.durationMs &&
+        t0 + started * intervalMs <= now
+      ) {
         if (now - t0 >= schedule.durationMs) break;
         launch();
       }

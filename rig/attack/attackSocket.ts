@@ -6,7 +6,13 @@
 // The socket settles once, on the first of: a complete reply, the agent's close or reset, the
 // attack's hold bound, a connect failure, or the abort (then no outcome: the run is being torn down).
 import { connect, type Socket } from 'node:net';
-import { outcomeOfClose, outcomeOfConnectFailure, outcomeOfHold, outcomeOfReply, type HttpReply } from './attackOutcome.ts';
+import {
+  outcomeOfClose,
+  outcomeOfConnectFailure,
+  outcomeOfHold,
+  outcomeOfReply,
+  type HttpReply,
+} from './attackOutcome.ts';
 import { socketBudget } from './attackLimits.ts';
 import type { AttackOutcome, AttackTarget } from './attackTypes.ts';
 
@@ -92,10 +98,18 @@ export function dechunk(body: Buffer): Buffer {
 }
 
 /** Opens a connection to the target and runs `script` on it; resolves with its one outcome. */
-export function attackExchange(target: AttackTarget, signal: AbortSignal, options: ExchangeOptions, script: (io: SocketIo) => Promise<void>): Promise<ExchangeEnd> {
+export function attackExchange(
+  target: AttackTarget,
+  signal: AbortSignal,
+  options: ExchangeOptions,
+  script: (io: SocketIo) => Promise<void>,
+): Promise<ExchangeEnd> {
   const startedAt = performance.now();
   if (signal.aborted) return Promise.resolve('aborted');
-  if (!socketBudget.take()) return Promise.resolve(outcomeOfConnectFailure(startedAt, `the rig's attack socket cap (${socketBudget.limit}) is reached`));
+  if (!socketBudget.take())
+    return Promise.resolve(
+      outcomeOfConnectFailure(startedAt, `the rig's attack socket cap (${socketBudget.limit}) is reached`),
+    );
   return new Promise<ExchangeEnd>((resolve) => {
     const host = target.baseUrl.hostname.replace(/^\[|\]$/g, '');
     const socket = connect({ host, port: Number(target.baseUrl.port || 80), localAddress: target.sourceAddress });
@@ -135,7 +149,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
       if (settled) return;
       if (!connected) return finish(outcomeOfConnectFailure(startedAt, 'the connection closed before it was open'));
       if (head && !streaming) return finish(replyOutcome());
-      const how = streaming ? 'closed the stream' : received.length > 0 ? `closed the connection mid-reply (${received.length} bytes)` : 'closed the connection';
+      const how = streaming
+        ? 'closed the stream'
+        : received.length > 0
+          ? `closed the connection mid-reply (${received.length} bytes)`
+          : 'closed the connection';
       const outcome = outcomeOfClose(startedAt, how);
       if (head) outcome.status = head.status;
       finish(outcome);
@@ -154,7 +172,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
 
     const replyOutcome = (): AttackOutcome => {
       const raw = received.subarray(headEnd, headEnd + MAX_BODY_KEPT);
-      const reply: HttpReply = { status: head!.status, headers: head!.headers, body: (isChunked(head!) ? dechunk(raw) : raw).toString('utf8') };
+      const reply: HttpReply = {
+        status: head!.status,
+        headers: head!.headers,
+        body: (isChunked(head!) ? dechunk(raw) : raw).toString('utf8'),
+      };
       if (!options.replyIsCut) return outcomeOfReply(reply, startedAt);
       const outcome = outcomeOfClose(startedAt, `answered HTTP ${reply.status} and closed the connection`);
       outcome.status = reply.status;
@@ -165,14 +187,26 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
     const bodyComplete = (): boolean => {
       const h = head!;
       const bodyBytes = receivedTotal - headEnd;
-      if (isChunked(h)) return tail.toString('latin1').endsWith('\r\n0\r\n\r\n') || (bodyBytes === 5 && tail.toString('latin1').endsWith('0\r\n\r\n'));
+      if (isChunked(h))
+        return (
+          tail.toString('latin1').endsWith('\r\n0\r\n\r\n') ||
+          (bodyBytes === 5 && tail.toString('latin1').endsWith('0\r\n\r\n'))
+        );
       if (h.headers['content-length'] !== undefined) return bodyBytes >= Number(h.headers['content-length']);
       return h.status === 204 || h.status === 304;
     };
 
     const checkGrace = () => {
       const found = options.streamGrace?.refusal(isChunked(head!) ? dechunk(streamBody) : streamBody);
-      if (found) finish({ startedAt, latencyMs: performance.now() - startedAt, kind: 'refused', status: head!.status, ...(found.code !== undefined ? { code: found.code } : {}), detail: found.detail });
+      if (found)
+        finish({
+          startedAt,
+          latencyMs: performance.now() - startedAt,
+          kind: 'refused',
+          status: head!.status,
+          ...(found.code !== undefined ? { code: found.code } : {}),
+          detail: found.detail,
+        });
     };
     let stopped = false;
     const stopReading = () => {
@@ -207,7 +241,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
         // Skip interim 1xx replies (100 Continue); 101 is the upgrade itself.
         while (end >= 0) {
           const parsed = parseHead(received.subarray(0, end).toString('latin1'));
-          if (!parsed) return finish({ ...outcomeOfClose(startedAt, 'answered with something that is not HTTP'), kind: 'server-error' });
+          if (!parsed)
+            return finish({
+              ...outcomeOfClose(startedAt, 'answered with something that is not HTTP'),
+              kind: 'server-error',
+            });
           if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
             receivedTotal -= end + 4;
             received = received.subarray(end + 4);
@@ -219,7 +257,11 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
           break;
         }
         if (!head) {
-          if (received.length > MAX_HEAD_BYTES) finish({ ...outcomeOfClose(startedAt, `sent a reply head over ${MAX_HEAD_BYTES} bytes`), kind: 'server-error' });
+          if (received.length > MAX_HEAD_BYTES)
+            finish({
+              ...outcomeOfClose(startedAt, `sent a reply head over ${MAX_HEAD_BYTES} bytes`),
+              kind: 'server-error',
+            });
           return;
         }
         if (options.onHead?.(head, received.subarray(headEnd).toString('utf8')) === 'stream') {
@@ -276,7 +318,12 @@ export function attackExchange(target: AttackTarget, signal: AbortSignal, option
 }
 
 /** One request written whole, its reply awaited up to `holdMs` (past it: 'held'). */
-export function sendOnce(target: AttackTarget, signal: AbortSignal, bytes: Buffer | string, holdMs: number): Promise<ExchangeEnd> {
+export function sendOnce(
+  target: AttackTarget,
+  signal: AbortSignal,
+  bytes: Buffer | string,
+  holdMs: number,
+): Promise<ExchangeEnd> {
   return attackExchange(target, signal, { holdMs, what: 'request' }, async (io) => {
     await io.write(bytes);
   });

@@ -71,28 +71,49 @@ export interface ScriptedPromptOptions {
  */
 export function scriptedPromptOpener(target: AttackTarget, options: ScriptedPromptOptions): () => Promise<LivePrompt> {
   return async () => {
-    const prompt = { prompt: { text: options.text ?? 'Attack target prompt', response_schema: options.responseSchema } };
-    const artifact = options.artifactBytes ? [{ artifact: { name: 'bulk', text: 'b'.repeat(options.artifactBytes) } }] : [];
+    const prompt = {
+      prompt: { text: options.text ?? 'Attack target prompt', response_schema: options.responseSchema },
+    };
+    const artifact = options.artifactBytes
+      ? [{ artifact: { name: 'bulk', text: 'b'.repeat(options.artifactBytes) } }]
+      : [];
     const script = { steps: [...artifact, prompt, { complete: {} }] };
     const { path, body } = sendRequest(target, userMessage({ text: 'open a prompt', data: { [SCRIPT_KEY]: script } }));
     const text = await post(target, path, body, options.timeoutMs ?? 10_000);
     const reply = JSON.parse(text) as { result?: unknown; error?: { message?: string } };
-    if (target.binding === 'JSONRPC' && reply.error) throw new Error(`opening a prompt failed: ${reply.error.message ?? JSON.stringify(reply.error)}`);
+    if (target.binding === 'JSONRPC' && reply.error)
+      throw new Error(`opening a prompt failed: ${reply.error.message ?? JSON.stringify(reply.error)}`);
     const result = sendResultFromWire(target.binding === 'JSONRPC' ? reply.result : reply);
     if (!('task' in result)) throw new Error('opening a prompt failed: the agent answered with a message, not a task');
     const task = result.task;
     const envelope = task.status.message?.metadata?.[HITL_PROMPT_URI] as { prompt_id?: string } | undefined;
     if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED' || typeof envelope?.prompt_id !== 'string') {
-      throw new Error(`opening a prompt failed: task ${task.id} is ${task.status.state} without a hitl-prompt/v1 envelope`);
+      throw new Error(
+        `opening a prompt failed: task ${task.id} is ${task.status.state} without a hitl-prompt/v1 envelope`,
+      );
     }
-    return { taskId: task.id, contextId: task.contextId, promptId: envelope.prompt_id, responseSchema: options.responseSchema, validPayload: options.validPayload };
+    return {
+      taskId: task.id,
+      contextId: task.contextId,
+      promptId: envelope.prompt_id,
+      responseSchema: options.responseSchema,
+      validPayload: options.validPayload,
+    };
   };
 }
 
 function post(target: AttackTarget, path: string, body: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.baseUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(target.baseUrl.port || 80), method: 'POST', path, agent: false, timeout: timeoutMs, headers: { ...target.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: target.baseUrl.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(target.baseUrl.port || 80),
+        method: 'POST',
+        path,
+        agent: false,
+        timeout: timeoutMs,
+        headers: { ...target.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -73,7 +73,7 @@ function escapeSample(c: string): string {
 export function sampleOf(source: string): string {
   const p = topLevelAlternatives(source)[0];
   let out = '';
-  for (let i = 0; i < p.length; ) {
+  for (let i = 0; i < p.length;) {
     let atom: string;
     const c = p[i];
     if (c === '^' || c === '$') {
@@ -135,6 +135,7 @@ export function backtrackingInput(pattern: string, repeat: number): string | und
   if (!group) return undefined;
   const pump = sampleOf(group.body) || 'a';
   const prefix = sampleOf(pattern.slice(0, group.start));
-  const fail = ['!', '#', '~', '\u00a7'].find((c) => !pump.includes(c) && !new RegExp(`^(?:${group.body})$`).test(c)) ?? '!';
+  const fail =
+    ['!', '#', '~', '\u00a7'].find((c) => !pump.includes(c) && !new RegExp(`^(?:${group.body})$`).test(c)) ?? '!';
   return `${prefix}${pump.repeat(repeat)}${fail}`;
 }

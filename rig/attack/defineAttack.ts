@@ -22,14 +22,23 @@ export interface AttackDefinition<P extends NumericParams> extends Omit<Attack<P
   prepare(target: AttackTarget, params: P, notes: string[], signal: AbortSignal): Promise<StartOne | undefined>;
 }
 
-export function mergeParams<P extends NumericParams>(name: string, defaults: P, bounds: { [K in keyof P]: [number, number] }, given: Partial<Record<keyof P, unknown>> | undefined): P {
+export function mergeParams<P extends NumericParams>(
+  name: string,
+  defaults: P,
+  bounds: { [K in keyof P]: [number, number] },
+  given: Partial<Record<keyof P, unknown>> | undefined,
+): P {
   const params = { ...defaults } as P;
   for (const [key, raw] of Object.entries(given ?? {})) {
-    if (!(key in defaults)) throw new UserError(`attack ${name} has no param "${key}" (it has ${Object.keys(defaults).join(', ')})`);
+    if (!(key in defaults))
+      throw new UserError(`attack ${name} has no param "${key}" (it has ${Object.keys(defaults).join(', ')})`);
     const [min, max] = bounds[key];
     // Params may come from the command line as text (`--param`): a number written as text counts.
     const value: unknown = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new UserError(`attack ${name}: param ${key} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+      throw new UserError(
+        `attack ${name}: param ${key} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`,
+      );
     (params as NumericParams)[key] = value;
   }
   return params;
@@ -46,7 +55,8 @@ export function defineAttack<P extends NumericParams>(definition: AttackDefiniti
       const notes: string[] = [];
       if (schedule.signal.aborted) return { started: 0, settled: 0, notes: ['aborted before it started'] };
       const start = await prepare(target, params, notes, schedule.signal);
-      if (!start || schedule.signal.aborted) return { started: 0, settled: 0, notes: start ? [...notes, 'aborted before it started'] : notes };
+      if (!start || schedule.signal.aborted)
+        return { started: 0, settled: 0, notes: start ? [...notes, 'aborted before it started'] : notes };
       return runOnSchedule(target, schedule, start, notes);
     },
   };
@@ -56,7 +66,11 @@ export function defineAttack<P extends NumericParams>(definition: AttackDefiniti
  * A live prompt from the target, or (for attacks whose refusal does not depend on one) made-up ids
  * with a note; undefined with a note when the attack needs a live prompt and none can be opened.
  */
-export async function livePromptOr(target: AttackTarget, notes: string[], fallback: boolean): Promise<LivePrompt | undefined> {
+export async function livePromptOr(
+  target: AttackTarget,
+  notes: string[],
+  fallback: boolean,
+): Promise<LivePrompt | undefined> {
   if (target.openPrompt) {
     try {
       return await target.openPrompt();
@@ -76,7 +90,12 @@ export async function livePromptOr(target: AttackTarget, notes: string[], fallba
 export const REPLY_TIMEOUT_MS = 10_000;
 
 /** Up to `n` live prompts, one per openPrompt call, stopping at the first that cannot be opened (its reason is in notes). */
-export async function livePrompts(target: AttackTarget, n: number, notes: string[], signal: AbortSignal): Promise<LivePrompt[]> {
+export async function livePrompts(
+  target: AttackTarget,
+  n: number,
+  notes: string[],
+  signal: AbortSignal,
+): Promise<LivePrompt[]> {
   const prompts: LivePrompt[] = [];
   for (let i = 0; i < n && !signal.aborted; i++) {
     const prompt = await livePromptOr(target, notes, false);

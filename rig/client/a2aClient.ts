@@ -24,7 +24,14 @@ import type { ByteTally } from './byteTally.ts';
 import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
-import { JsonRpcTransport, assertBearerToken, type A2AHeaders, type ExchangeOptions, type RpcReply, type TransportLimits } from './jsonRpcTransport.ts';
+import {
+  JsonRpcTransport,
+  assertBearerToken,
+  type A2AHeaders,
+  type ExchangeOptions,
+  type RpcReply,
+  type TransportLimits,
+} from './jsonRpcTransport.ts';
 import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
 import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
@@ -56,8 +63,6 @@ export interface A2AClientOptions {
    */
   target?: ProxiedTarget;
 }
-
-
 
 /** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
 export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
@@ -135,7 +140,11 @@ export class A2AClient {
 
   /** A client for an agent already described (e.g. a second client on the same agent). */
   static forAgent(agent: AgentDescription, options: A2AClientOptions = {}): A2AClient {
-    const transport = new JsonRpcTransport({ connections: options.connections, limits: options.limits, describeUrl: endpointName(agent, options.target) });
+    const transport = new JsonRpcTransport({
+      connections: options.connections,
+      limits: options.limits,
+      describeUrl: endpointName(agent, options.target),
+    });
     return new A2AClient(agent, transport, options);
   }
 
@@ -222,7 +231,14 @@ export class A2AClient {
     }
   }
 
-  private async unary<T>(op: CallOperation, params: unknown, options: CallOptions, read: (result: unknown) => T, eventOf: (value: T) => StreamResponse, taskId?: string): Promise<CallOutcome<T>> {
+  private async unary<T>(
+    op: CallOperation,
+    params: unknown,
+    options: CallOptions,
+    read: (result: unknown) => T,
+    eventOf: (value: T) => StreamResponse,
+    taskId?: string,
+  ): Promise<CallOutcome<T>> {
     const method = this.method(op);
     const reply = await this.observed(
       method,
@@ -231,15 +247,25 @@ export class A2AClient {
       (o) => this.transport.call(this.agent.rpcUrl, method, params, this.a2a(o), o),
       (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
     );
-    if (!reply.ok) return { ok: false, error: reply.error, meta: reply.meta, connectionId: this.recordResponse(undefined, taskId) };
+    if (!reply.ok)
+      return { ok: false, error: reply.error, meta: reply.meta, connectionId: this.recordResponse(undefined, taskId) };
     let value: T;
     try {
       value = read(reply.result);
     } catch (err) {
-      throw new TransportError('protocol', `${method} result from ${this.endpoint} is not A2A: ${(err as Error).message}`, reply.meta.httpStatus);
+      throw new TransportError(
+        'protocol',
+        `${method} result from ${this.endpoint} is not A2A: ${(err as Error).message}`,
+        reply.meta.httpStatus,
+      );
     }
     const event = eventOf(value);
-    return { ok: true, value, meta: reply.meta, connectionId: this.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)) };
+    return {
+      ok: true,
+      value,
+      meta: reply.meta,
+      connectionId: this.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)),
+    };
   }
 
   /** SendMessage / message/send. Throws TransportError only below JSON-RPC (bounds, connection, garbage). */
@@ -253,7 +279,11 @@ export class A2AClient {
    * observer hears of the exchange, as `operation` (`decision` for an acceptance verdict). Throws
    * TransportError below JSON-RPC.
    */
-  async sendForReply(message: OutgoingMessage, options: SendOptions = {}, operation: 'SendMessage' | 'decision' = 'SendMessage'): Promise<RpcReply> {
+  async sendForReply(
+    message: OutgoingMessage,
+    options: SendOptions = {},
+    operation: 'SendMessage' | 'decision' = 'SendMessage',
+  ): Promise<RpcReply> {
     const method = this.method('send');
     const reply = await this.observed(
       method,
@@ -276,16 +306,38 @@ export class A2AClient {
 
   /** GetTask / tasks/get. */
   getTask(taskId: string, options: CallOptions & { historyLength?: number } = {}): Promise<CallOutcome<Task>> {
-    const params = { id: taskId, ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}) };
-    return this.unary('get', params, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
+    const params = {
+      id: taskId,
+      ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}),
+    };
+    return this.unary(
+      'get',
+      params,
+      options,
+      (r) => taskFromWire(r),
+      (task) => ({ task }),
+      taskId,
+    );
   }
 
   /** CancelTask / tasks/cancel. */
   cancelTask(taskId: string, options: CallOptions = {}): Promise<CallOutcome<Task>> {
-    return this.unary('cancel', { id: taskId }, options, (r) => taskFromWire(r), (task) => ({ task }), taskId);
+    return this.unary(
+      'cancel',
+      { id: taskId },
+      options,
+      (r) => taskFromWire(r),
+      (task) => ({ task }),
+      taskId,
+    );
   }
 
-  private streamCall(op: CallOperation, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+  private streamCall(
+    op: CallOperation,
+    params: unknown,
+    options: CallOptions,
+    taskId?: string,
+  ): Promise<StreamOutcome> {
     const method = this.method(op);
     return this.observed(
       method,
@@ -297,17 +349,33 @@ export class A2AClient {
   }
 
   /** Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as `{ok:false}`. */
-  private async openStream(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
+  private async openStream(
+    method: string,
+    params: unknown,
+    options: CallOptions,
+    taskId?: string,
+  ): Promise<StreamOutcome> {
     const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
-      throw new TransportError('protocol', `${method} from ${this.endpoint} answered a stream request with a plain JSON-RPC result`, reply.reply.meta.httpStatus);
+      throw new TransportError(
+        'protocol',
+        `${method} from ${this.endpoint} answered a stream request with a plain JSON-RPC result`,
+        reply.reply.meta.httpStatus,
+      );
     }
-    const stream = new TaskEventStream(reply, this.intake, this.history, `${method} stream from ${this.endpoint}`, taskId);
+    const stream = new TaskEventStream(
+      reply,
+      this.intake,
+      this.history,
+      `${method} stream from ${this.endpoint}`,
+      taskId,
+    );
     this.track(stream, stream.ended);
     await stream.firstFrame(options.refusalPeekMs ?? STREAM_REFUSAL_PEEK_MS);
     const end = stream.end;
-    if (end?.reason === 'rpc-error' && stream.events.length === 0) return { ok: false, error: end.error, inStream: true, meta: reply.meta };
+    if (end?.reason === 'rpc-error' && stream.events.length === 0)
+      return { ok: false, error: end.error, inStream: true, meta: reply.meta };
     return { ok: true, stream, meta: reply.meta };
   }
 
@@ -326,9 +394,19 @@ export class A2AClient {
    * Never throws for what the agent does: transport failures come back as kind 'error'. By default
    * the send returns immediately (the task's resume is observed elsewhere, e.g. on a stream).
    */
-  answer(taskId: string, promptId: string, payload: unknown, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
+  answer(
+    taskId: string,
+    promptId: string,
+    payload: unknown,
+    options: SendOptions & { contextId?: string } = {},
+  ): Promise<AnswerOutcome> {
     const message = answerMessage(taskId, promptId, payload, { contextId: options.contextId });
-    return this.sendAnswer(taskId, promptId, JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })), options);
+    return this.sendAnswer(
+      taskId,
+      promptId,
+      JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })),
+      options,
+    );
   }
 
   /**
@@ -336,20 +414,41 @@ export class A2AClient {
    * JSON.stringify cannot serialize (nested 100,000 levels deep, it overflows the stack). The text
    * is not parsed here; the caller vouches that it is one JSON value.
    */
-  answerRaw(taskId: string, promptId: string, payloadJson: string, options: SendOptions & { contextId?: string } = {}): Promise<AnswerOutcome> {
+  answerRaw(
+    taskId: string,
+    promptId: string,
+    payloadJson: string,
+    options: SendOptions & { contextId?: string } = {},
+  ): Promise<AnswerOutcome> {
     const slot = `a2a-rig:raw-payload:${randomUUID()}`;
     const message = answerMessage(taskId, promptId, slot, { contextId: options.contextId });
     const params = JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options }));
-    return this.sendAnswer(taskId, promptId, params.replaceAll(JSON.stringify(slot), () => payloadJson), options);
+    return this.sendAnswer(
+      taskId,
+      promptId,
+      params.replaceAll(JSON.stringify(slot), () => payloadJson),
+      options,
+    );
   }
 
-  private async sendAnswer(taskId: string, promptId: string, paramsJson: string, options: SendOptions): Promise<AnswerOutcome> {
+  private async sendAnswer(
+    taskId: string,
+    promptId: string,
+    paramsJson: string,
+    options: SendOptions,
+  ): Promise<AnswerOutcome> {
     const observer = this.options.observer;
     const traffic: ExchangeTraffic | undefined = observer ? { operation: 'answer', sent: 0, received: 0 } : undefined;
     observer?.opening?.();
     const startedAt = performance.now();
     try {
-      const reply = await this.transport.callRaw(this.agent.rpcUrl, this.method('send'), paramsJson, this.a2a(options), traffic ? { ...options, tally: traffic } : options);
+      const reply = await this.transport.callRaw(
+        this.agent.rpcUrl,
+        this.method('send'),
+        paramsJson,
+        this.a2a(options),
+        traffic ? { ...options, tally: traffic } : options,
+      );
       const outcome = classifyAnswer(reply, promptId);
       this.recordResponse(outcome.result, taskId);
       return this.answered(outcome, traffic);
@@ -364,14 +463,22 @@ export class A2AClient {
   private answered(outcome: AnswerOutcome, traffic: ExchangeTraffic | undefined): AnswerOutcome {
     const observer = this.options.observer;
     if (observer) {
-      observer.exchange(this.method('send'), outcome.kind === 'accepted' ? 'ok' : outcome.rpcCode !== undefined ? 'rpc_error' : 'failed', outcome.latencyMs, traffic);
+      observer.exchange(
+        this.method('send'),
+        outcome.kind === 'accepted' ? 'ok' : outcome.rpcCode !== undefined ? 'rpc_error' : 'failed',
+        outcome.latencyMs,
+        traffic,
+      );
       observer.answer(outcome);
     }
     return outcome;
   }
 
   /** Opens the replay plane for a task from `since` (default 0: every stored event). */
-  async replay(taskId: string, options: { since?: number; limits?: Partial<ReplayLimits>; extensions?: readonly string[] } = {}): Promise<ReplaySocket> {
+  async replay(
+    taskId: string,
+    options: { since?: number; limits?: Partial<ReplayLimits>; extensions?: readonly string[] } = {},
+  ): Promise<ReplaySocket> {
     const socket = await ReplaySocket.open({
       agentUrl: this.agent.rpcUrl,
       taskId,

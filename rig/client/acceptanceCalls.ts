@@ -16,7 +16,13 @@ import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome }
 import { acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
 import { gateOf, isPendingAcceptance, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';
 import { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
-import { classifyDecision, decisionFailed, readAcceptanceError, type AcceptanceErrorFacts, type DecisionOutcome } from './decisionOutcome.ts';
+import {
+  classifyDecision,
+  decisionFailed,
+  readAcceptanceError,
+  type AcceptanceErrorFacts,
+  type DecisionOutcome,
+} from './decisionOutcome.ts';
 import type { ExchangeMeta, RpcReply } from './jsonRpcTransport.ts';
 import type { Message, StreamResponse, Task, TaskStatus } from '../protocol/a2aTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
@@ -52,7 +58,11 @@ export interface AcceptanceCallsClient {
   readonly activatedExtensions: readonly string[];
   send(message: OutgoingMessage, options?: SendOptions): Promise<CallOutcome<SendResult>>;
   sendStream(message: OutgoingMessage, options?: CallOptions): Promise<StreamOutcome>;
-  sendForReply(message: OutgoingMessage, options?: SendOptions, operation?: 'SendMessage' | 'decision'): Promise<RpcReply>;
+  sendForReply(
+    message: OutgoingMessage,
+    options?: SendOptions,
+    operation?: 'SendMessage' | 'decision',
+  ): Promise<RpcReply>;
 }
 
 /**
@@ -103,29 +113,52 @@ export class AcceptanceCalls {
   /** The creating send (SendMessage / message/send) with `metadata[CRITERIA_KEY]` and the activation header. */
   async send(message: OutgoingMessage, options: AcceptanceSendOptions = {}): Promise<AcceptanceSendOutcome> {
     const { criteria, deciders, ...rest } = options;
-    const outcome = await this.client.send(withCriteria(message, { criteria, deciders }), { ...rest, extensions: this.activation(rest) });
+    const outcome = await this.client.send(withCriteria(message, { criteria, deciders }), {
+      ...rest,
+      extensions: this.activation(rest),
+    });
     return { ...outcome, ...this.facts(outcome) };
   }
 
   /** The creating send as a stream (SendStreamingMessage / message/stream): the artifacts and the pending status arrive on it. */
-  async sendStream(message: OutgoingMessage, options: CallOptions & CriteriaOptions = {}): Promise<AcceptanceStreamOutcome> {
+  async sendStream(
+    message: OutgoingMessage,
+    options: CallOptions & CriteriaOptions = {},
+  ): Promise<AcceptanceStreamOutcome> {
     const { criteria, deciders, ...rest } = options;
-    const outcome = await this.client.sendStream(withCriteria(message, { criteria, deciders }), { ...rest, extensions: this.activation(rest) });
+    const outcome = await this.client.sendStream(withCriteria(message, { criteria, deciders }), {
+      ...rest,
+      extensions: this.activation(rest),
+    });
     return { ...outcome, ...this.facts(outcome) };
   }
 
   /** Accept, or reject with a reason from REJECTION_REASONS (retry defaults to true at the agent). */
-  decide(taskId: string, contextId: string | undefined, decision: Decision, options: DecideOptions = {}): Promise<DecisionOutcome> {
+  decide(
+    taskId: string,
+    contextId: string | undefined,
+    decision: Decision,
+    options: DecideOptions = {},
+  ): Promise<DecisionOutcome> {
     return this.decideRaw(taskId, contextId, decision, options);
   }
 
   /** Sends any value as the decision (malformed and hostile ones included); classified like `decide`. Never throws for what the agent does. */
-  async decideRaw(taskId: string, contextId: string | undefined, decision: unknown, options: DecideOptions = {}): Promise<DecisionOutcome> {
+  async decideRaw(
+    taskId: string,
+    contextId: string | undefined,
+    decision: unknown,
+    options: DecideOptions = {},
+  ): Promise<DecisionOutcome> {
     const { feedback, returnImmediately, ...rest } = options;
     const message = decisionMessage(taskId, contextId, decision, feedback);
     const startedAt = performance.now();
     try {
-      const reply = await this.client.sendForReply(message, { ...rest, returnImmediately: returnImmediately ?? true, extensions: this.activation(rest) }, 'decision');
+      const reply = await this.client.sendForReply(
+        message,
+        { ...rest, returnImmediately: returnImmediately ?? true, extensions: this.activation(rest) },
+        'decision',
+      );
       return classifyDecision(reply);
     } catch (err) {
       if (err instanceof TransportError) return decisionFailed(err, startedAt);

@@ -33,7 +33,14 @@ export interface AcceptanceNeeds {
 }
 
 function notDeclared(): AcceptanceDeclaration {
-  return { declared: false, required: undefined, evaluators: [], supportsArtifactSchema: false, maxRejectionsCap: undefined, params: undefined };
+  return {
+    declared: false,
+    required: undefined,
+    evaluators: [],
+    supportsArtifactSchema: false,
+    maxRejectionsCap: undefined,
+    params: undefined,
+  };
 }
 
 function isObject(v: unknown): v is JsonObject {
@@ -53,12 +60,21 @@ export function acceptanceDeclaration(card: JsonObject, problems: string[]): Acc
   const what = 'the acceptance-criteria extension';
   const requiredAbsent = entry.required === undefined || entry.required === null;
   const required = requiredAbsent ? false : typeof entry.required === 'boolean' ? entry.required : undefined;
-  if (required !== false) problems.push(`${what} is declared with required: ${shown(entry.required)}; the draft says it SHOULD NOT be true`);
+  if (required !== false)
+    problems.push(`${what} is declared with required: ${shown(entry.required)}; the draft says it SHOULD NOT be true`);
   // ProtoJSON may leave out an empty Struct, and with it every param.
   const params = entry.params === undefined || entry.params === null ? {} : entry.params;
   if (!isObject(params)) {
     problems.push(`${what} is declared with params ${shown(params)}, not an object`);
-    return { declared: true, required, ...(requiredAbsent ? { requiredAbsent } : {}), evaluators: [], supportsArtifactSchema: false, maxRejectionsCap: undefined, params: entry.params };
+    return {
+      declared: true,
+      required,
+      ...(requiredAbsent ? { requiredAbsent } : {}),
+      evaluators: [],
+      supportsArtifactSchema: false,
+      maxRejectionsCap: undefined,
+      params: entry.params,
+    };
   }
   const evaluators: Evaluator[] = [];
   const rawEvaluators = params.evaluators ?? [];
@@ -71,10 +87,12 @@ export function acceptanceDeclaration(card: JsonObject, problems: string[]): Acc
     }
   }
   const rawSchema = params.supportsArtifactSchema ?? false;
-  if (typeof rawSchema !== 'boolean') problems.push(`${what}: params.supportsArtifactSchema is ${shown(rawSchema)}, not a boolean`);
+  if (typeof rawSchema !== 'boolean')
+    problems.push(`${what}: params.supportsArtifactSchema is ${shown(rawSchema)}, not a boolean`);
   const rawCap = params.maxRejectionsCap;
   const capOk = typeof rawCap === 'number' && Number.isInteger(rawCap) && rawCap >= 0;
-  if (rawCap !== undefined && rawCap !== null && !capOk) problems.push(`${what}: params.maxRejectionsCap is ${shown(rawCap)}, not a non-negative integer`);
+  if (rawCap !== undefined && rawCap !== null && !capOk)
+    problems.push(`${what}: params.maxRejectionsCap is ${shown(rawCap)}, not a non-negative integer`);
   return {
     declared: true,
     required,
@@ -90,13 +108,18 @@ export function acceptanceDeclaration(card: JsonObject, problems: string[]): Acc
  * Why an acceptance scenario cannot run against this agent, in one line; undefined when it can.
  * An agent that does not declare the extension is skipped, never failed: the extension is optional.
  */
-export function acceptanceSkipReason(declaration: AcceptanceDeclaration, needs: AcceptanceNeeds = {}): string | undefined {
-  if (!declaration.declared) return `the agent card does not declare the acceptance-criteria extension (${ACCEPTANCE_URI})`;
+export function acceptanceSkipReason(
+  declaration: AcceptanceDeclaration,
+  needs: AcceptanceNeeds = {},
+): string | undefined {
+  if (!declaration.declared)
+    return `the agent card does not declare the acceptance-criteria extension (${ACCEPTANCE_URI})`;
   const evaluator = needs.evaluator ?? 'client';
   if (!declaration.evaluators.includes(evaluator)) {
     return `the agent declares the acceptance-criteria extension without the "${evaluator}" evaluator (declared: ${declaration.evaluators.join(', ') || 'none'})`;
   }
-  if (needs.artifactSchema && !declaration.supportsArtifactSchema) return 'the agent declares the acceptance-criteria extension with supportsArtifactSchema false';
+  if (needs.artifactSchema && !declaration.supportsArtifactSchema)
+    return 'the agent declares the acceptance-criteria extension with supportsArtifactSchema false';
   const cap = declaration.maxRejectionsCap;
   if (needs.maxRejections !== undefined && cap !== undefined && needs.maxRejections > cap) {
     return `the scenario needs maxRejections ${needs.maxRejections}; the agent declares maxRejectionsCap ${cap}`;

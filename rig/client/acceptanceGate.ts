@@ -60,7 +60,10 @@ function messagesOf(subject: Task | StreamResponse | Message): Array<[string, Me
   }
   if ('task' in subject) return messagesOf(subject.task);
   if ('message' in subject) return [['message', subject.message]];
-  if ('statusUpdate' in subject) return subject.statusUpdate.status.message ? [['statusUpdate.status.message', subject.statusUpdate.status.message]] : [];
+  if ('statusUpdate' in subject)
+    return subject.statusUpdate.status.message
+      ? [['statusUpdate.status.message', subject.statusUpdate.status.message]]
+      : [];
   return [];
 }
 
@@ -72,5 +75,10 @@ function messagesOf(subject: Task | StreamResponse | Message): Array<[string, Me
 export function unlistedAcceptanceMessages(subject: Task | StreamResponse | Message): string[] {
   return messagesOf(subject)
     .filter(([, m]) => !listsAcceptanceWhereNeeded(m))
-    .map(([where, m]) => `${where} ${m.messageId} carries ${acceptanceKeysOf(m).map((k) => k.slice(ACCEPTANCE_URI.length + 1)).join(', ')} but its extensions do not list ${ACCEPTANCE_URI}`);
+    .map(
+      ([where, m]) =>
+        `${where} ${m.messageId} carries ${acceptanceKeysOf(m)
+          .map((k) => k.slice(ACCEPTANCE_URI.length + 1))
+          .join(', ')} but its extensions do not list ${ACCEPTANCE_URI}`,
+    );
 }

@@ -4,7 +4,13 @@
 // (a MUST of the draft), so the rig's own traffic never breaks the rule its scenarios check.
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../protocol/a2aTypes.ts';
-import { ACCEPTANCE_URI, ANONYMOUS_PRINCIPAL, CRITERIA_KEY, DECIDERS_KEY, DECISION_KEY } from '../protocol/acceptance.ts';
+import {
+  ACCEPTANCE_URI,
+  ANONYMOUS_PRINCIPAL,
+  CRITERIA_KEY,
+  DECIDERS_KEY,
+  DECISION_KEY,
+} from '../protocol/acceptance.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 
 export interface CriteriaOptions {
@@ -24,7 +30,9 @@ function withUri(extensions: readonly string[] | undefined): string[] {
 
 /** The principal an agent derives from a bearer token: its SHA-256 in hex, or `anonymous` without one. */
 export function principalOf(bearerToken?: string): string {
-  return bearerToken === undefined ? ANONYMOUS_PRINCIPAL : createHash('sha256').update(bearerToken, 'utf8').digest('hex');
+  return bearerToken === undefined
+    ? ANONYMOUS_PRINCIPAL
+    : createHash('sha256').update(bearerToken, 'utf8').digest('hex');
 }
 
 /** The creating message with the criteria (and deciders) in its metadata; unchanged keys are kept. */
@@ -46,7 +54,12 @@ export function withCriteria(message: OutgoingMessage, options: CriteriaOptions 
  * history verbatim; without one the part says the action, since A2A 0.3 stacks refuse a message
  * without parts. `decision` is `unknown` so malformed decisions can be sent as given.
  */
-export function decisionMessage(taskId: string, contextId: string | undefined, decision: unknown, feedback?: string): OutgoingMessage {
+export function decisionMessage(
+  taskId: string,
+  contextId: string | undefined,
+  decision: unknown,
+  feedback?: string,
+): OutgoingMessage {
   const action = typeof decision === 'object' && decision !== null ? (decision as JsonObject).action : undefined;
   const text = feedback ?? (typeof action === 'string' ? action.slice(0, 64) : 'decision');
   return {

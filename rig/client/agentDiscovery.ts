@@ -53,7 +53,14 @@ export class DiscoveryError extends UserError {
 }
 
 /** Required card fields of scalar or list type, which ProtoJSON leaves out when empty. */
-const PROTOJSON_DEFAULTED_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'version', 'defaultInputModes', 'defaultOutputModes', 'skills']);
+const PROTOJSON_DEFAULTED_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'version',
+  'defaultInputModes',
+  'defaultOutputModes',
+  'skills',
+]);
 
 function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,11 +93,16 @@ function jsonRpcInterfaces(card: JsonObject, base: string): Partial<Record<Gener
       if (generation && url) found[generation] ??= url;
     }
   }
-  const legacy = generationOfVersion(card.protocolVersion) === '0.3' || (card.protocolVersion === undefined && card.url !== undefined);
+  const legacy =
+    generationOfVersion(card.protocolVersion) === '0.3' ||
+    (card.protocolVersion === undefined && card.url !== undefined);
   if (legacy && !found['0.3']) {
     const preferred = card.preferredTransport ?? 'JSONRPC';
     const additional = Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces.filter(isObject) : [];
-    const url = preferred === 'JSONRPC' ? absolute(card.url, base) : absolute(additional.find((i) => i.transport === 'JSONRPC')?.url, base);
+    const url =
+      preferred === 'JSONRPC'
+        ? absolute(card.url, base)
+        : absolute(additional.find((i) => i.transport === 'JSONRPC')?.url, base);
     if (url) found['0.3'] = url;
   }
   return found;
@@ -104,7 +116,10 @@ function hitlDeclaration(card: JsonObject, problems: string[]): HitlDeclaration 
   // AgentExtension.required defaults to false in both generations; ProtoJSON omits it then.
   const requiredAbsent = entry.required === undefined || entry.required === null;
   const required = requiredAbsent ? false : typeof entry.required === 'boolean' ? entry.required : undefined;
-  if (required !== false) problems.push(`hitl-prompt/v1 is declared with required: ${JSON.stringify(entry.required)}; the spec says it MUST be false`);
+  if (required !== false)
+    problems.push(
+      `hitl-prompt/v1 is declared with required: ${JSON.stringify(entry.required)}; the spec says it MUST be false`,
+    );
   if (entry.params !== undefined && !(isObject(entry.params) && Object.keys(entry.params).length === 0)) {
     problems.push('hitl-prompt/v1 is declared with non-empty params; v1 defines none');
   }
@@ -112,7 +127,12 @@ function hitlDeclaration(card: JsonObject, problems: string[]): HitlDeclaration 
 }
 
 /** Interprets a card (pure; `discoverAgent` fetches it). */
-export function describeAgent(agentUrl: string, cardUrl: string, card: JsonObject, override?: Generation): AgentDescription {
+export function describeAgent(
+  agentUrl: string,
+  cardUrl: string,
+  card: JsonObject,
+  override?: Generation,
+): AgentDescription {
   const problems: string[] = [];
   const interfaces = jsonRpcInterfaces(card, cardUrl);
   const generation = override ?? (interfaces['1.0'] ? '1.0' : '0.3');
@@ -124,7 +144,15 @@ export function describeAgent(agentUrl: string, cardUrl: string, card: JsonObjec
   // In a v1.0 (ProtoJSON) card an absent string or list is "" or []: present, at its default.
   const protoJson = Array.isArray(card.supportedInterfaces);
   const defaultable = protoJson ? PROTOJSON_DEFAULTED_FIELDS : new Set<string>();
-  for (const field of ['name', 'description', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills']) {
+  for (const field of [
+    'name',
+    'description',
+    'version',
+    'capabilities',
+    'defaultInputModes',
+    'defaultOutputModes',
+    'skills',
+  ]) {
     if (card[field] === undefined && !defaultable.has(field)) problems.push(`the card lacks "${field}"`);
   }
   const capabilities = isObject(card.capabilities) ? card.capabilities : {};
@@ -180,7 +208,8 @@ export async function discoverAgent(
       statuses.push(`${cardUrl} answered 404`);
       continue;
     }
-    if (reply.status !== 200) throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
+    if (reply.status !== 200)
+      throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
     if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);
     const override = options.generation === undefined || options.generation === 'auto' ? undefined : options.generation;
     return describeAgent(agentUrl, cardUrl, reply.body, override);

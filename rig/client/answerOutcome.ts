@@ -78,7 +78,11 @@ export function answerFailed(error: TransportError, startedAt: number): AnswerOu
 /** `promptId`: the prompt the answer was for, which a 422's error.data must name. */
 export function classifyAnswer(reply: RpcReply, promptId?: string): AnswerOutcome {
   const { meta } = reply;
-  const outcome: AnswerOutcome = { ...blank(meta.startedAt, meta.latencyMs), httpStatus: meta.httpStatus, echoedExtensions: meta.echoedExtensions };
+  const outcome: AnswerOutcome = {
+    ...blank(meta.startedAt, meta.latencyMs),
+    httpStatus: meta.httpStatus,
+    echoedExtensions: meta.echoedExtensions,
+  };
   const status = meta.httpStatus;
   if (reply.ok) {
     outcome.kind = 'accepted';
@@ -95,23 +99,32 @@ export function classifyAnswer(reply: RpcReply, promptId?: string): AnswerOutcom
   outcome.rpcMessage = message;
   if (code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || status === 409) {
     outcome.kind = 'conflict';
-    if (code !== HITL_ALREADY_ANSWERED_OR_UNKNOWN) outcome.problems.push(`HTTP 409 carried JSON-RPC code ${code}; the spec maps it to ${HITL_ALREADY_ANSWERED_OR_UNKNOWN}`);
+    if (code !== HITL_ALREADY_ANSWERED_OR_UNKNOWN)
+      outcome.problems.push(
+        `HTTP 409 carried JSON-RPC code ${code}; the spec maps it to ${HITL_ALREADY_ANSWERED_OR_UNKNOWN}`,
+      );
     else if (status !== 409) outcome.problems.push(`JSON-RPC ${code} came with HTTP ${status}; the spec asks for 409`);
-    if (message !== HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE) outcome.problems.push(`error message is "${message}", not "${HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE}"`);
+    if (message !== HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE)
+      outcome.problems.push(`error message is "${message}", not "${HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE}"`);
     return outcome;
   }
   if (code === HITL_RESPONSE_INVALID || status === 422) {
     outcome.kind = 'invalid';
-    if (code !== HITL_RESPONSE_INVALID) outcome.problems.push(`HTTP 422 carried JSON-RPC code ${code}; the spec maps it to ${HITL_RESPONSE_INVALID}`);
+    if (code !== HITL_RESPONSE_INVALID)
+      outcome.problems.push(`HTTP 422 carried JSON-RPC code ${code}; the spec maps it to ${HITL_RESPONSE_INVALID}`);
     else if (status !== 422) outcome.problems.push(`JSON-RPC ${code} came with HTTP ${status}; the spec asks for 422`);
-    if (message !== HITL_RESPONSE_INVALID_MESSAGE) outcome.problems.push(`error message is "${message}", not "${HITL_RESPONSE_INVALID_MESSAGE}"`);
+    if (message !== HITL_RESPONSE_INVALID_MESSAGE)
+      outcome.problems.push(`error message is "${message}", not "${HITL_RESPONSE_INVALID_MESSAGE}"`);
     outcome.contract = rejectionContractBreaches(reply.error, promptId);
-    const entries = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).validation_errors : undefined;
+    const entries =
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>).validation_errors : undefined;
     const misplaced = outcome.contract.find((c) => c.startsWith('validation_errors is at'));
-    if (!Array.isArray(entries) || entries.length === 0) outcome.problems.push(`the rejection has no data.validation_errors entries${misplaced ? ` (${misplaced})` : ''}`);
+    if (!Array.isArray(entries) || entries.length === 0)
+      outcome.problems.push(`the rejection has no data.validation_errors entries${misplaced ? ` (${misplaced})` : ''}`);
     else {
       outcome.validationErrors = entries.filter(isEntry);
-      if (outcome.validationErrors.length < entries.length) outcome.problems.push('some validation_errors entries lack a string path, keyword or message');
+      if (outcome.validationErrors.length < entries.length)
+        outcome.problems.push('some validation_errors entries lack a string path, keyword or message');
     }
     return outcome;
   }

@@ -95,7 +95,8 @@ export class AnswerSynthesizer {
   }
 
   private checkDeadline(): void {
-    if (performance.now() > this.deadline) throw new SynthesisLimit(`synthesis took longer than its ${this.budgetMs} ms budget`);
+    if (performance.now() > this.deadline)
+      throw new SynthesisLimit(`synthesis took longer than its ${this.budgetMs} ms budget`);
   }
 
   private build(schema: unknown): Synthesis {
@@ -109,12 +110,19 @@ export class AnswerSynthesizer {
     }
     const generated = minimalInstance(schema, this.validator, this.deadline, this.budgetMs);
     if (!generated.ok) return { ok: false, reason: `cannot synthesize a valid payload: ${generated.reason}` };
-    if (!isObject(generated.value)) return { ok: false, reason: 'cannot synthesize a valid payload: the schema does not describe an object' };
+    if (!isObject(generated.value))
+      return { ok: false, reason: 'cannot synthesize a valid payload: the schema does not describe an object' };
     const valid = generated.value;
     const errors = compiled.validate(valid);
     if (errors.length > 0) {
-      const detail = errors.slice(0, 3).map((e) => `${e.path || '/'} ${e.message}`).join('; ');
-      return { ok: false, reason: `cannot synthesize a valid payload: the minimal instance ${JSON.stringify(valid).slice(0, 200)} fails: ${detail}` };
+      const detail = errors
+        .slice(0, 3)
+        .map((e) => `${e.path || '/'} ${e.message}`)
+        .join('; ');
+      return {
+        ok: false,
+        reason: `cannot synthesize a valid payload: the minimal instance ${JSON.stringify(valid).slice(0, 200)} fails: ${detail}`,
+      };
     }
     const invalid: InvalidAnswer[] = [];
     const notApplicable: SynthesizedAnswers['notApplicable'] = [];
@@ -131,7 +139,11 @@ export class AnswerSynthesizer {
   }
 
   /** A top-level property (present, or declared but optional) given a value of another type. */
-  private wrongType(valid: Record<string, unknown>, schema: unknown, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
+  private wrongType(
+    valid: Record<string, unknown>,
+    schema: unknown,
+    compiled: CompiledSchema,
+  ): Omit<InvalidAnswer, 'kind'> | { reason: string } {
     const declared = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : [];
     const keys = [...new Set([...Object.keys(valid), ...declared])];
     let attempts = 0;
@@ -141,13 +153,17 @@ export class AnswerSynthesizer {
         this.checkDeadline();
         const payload = { ...valid, [key]: value };
         const errors = compiled.validate(payload);
-        if (errors.some((e) => e.path === pointer(key) && e.keyword === 'type')) return { payload, path: pointer(key), expectedErrors: errors };
+        if (errors.some((e) => e.path === pointer(key) && e.keyword === 'type'))
+          return { payload, path: pointer(key), expectedErrors: errors };
       }
     }
     return { reason: 'no top-level property has a type that another value breaks' };
   }
 
-  private missingRequired(valid: Record<string, unknown>, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
+  private missingRequired(
+    valid: Record<string, unknown>,
+    compiled: CompiledSchema,
+  ): Omit<InvalidAnswer, 'kind'> | { reason: string } {
     for (const key of Object.keys(valid).slice(0, MAX_ATTEMPTS)) {
       this.checkDeadline();
       const { [key]: _dropped, ...payload } = valid;
@@ -157,7 +173,10 @@ export class AnswerSynthesizer {
     return { reason: 'the schema requires no top-level property' };
   }
 
-  private unknownProperty(valid: Record<string, unknown>, compiled: CompiledSchema): Omit<InvalidAnswer, 'kind'> | { reason: string } {
+  private unknownProperty(
+    valid: Record<string, unknown>,
+    compiled: CompiledSchema,
+  ): Omit<InvalidAnswer, 'kind'> | { reason: string } {
     const payload = { ...valid, [UNKNOWN_PROPERTY]: true };
     const errors = compiled.validate(payload);
     if (errors.some((e) => e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties')) {

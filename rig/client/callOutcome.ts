@@ -31,6 +31,8 @@ export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; error: RpcEr
  * A streaming call's outcome: the open stream, or the JSON-RPC error the agent answered instead,
  * whether as a plain JSON reply or (`inStream`) as the first frame of an event stream.
  */
-export type StreamOutcome = ({ ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody; inStream?: boolean }) & { meta: ExchangeMeta };
+export type StreamOutcome = (
+  { ok: true; stream: TaskEventStream } | { ok: false; error: RpcErrorBody; inStream?: boolean }
+) & { meta: ExchangeMeta };
 
 export type SendResult = { task: Task } | { message: Message };

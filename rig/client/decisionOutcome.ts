@@ -62,7 +62,8 @@ function extensionHolder(data: unknown): { holder: Record<string, unknown>; wher
   for (const [i, entry] of data.slice(0, 16).entries()) {
     if (!isObject(entry)) continue;
     if (typeof entry.extension === 'string') return { holder: entry, where: `error.data[${i}]` };
-    if (isObject(entry.metadata) && typeof entry.metadata.extension === 'string') return { holder: entry.metadata, where: `error.data[${i}].metadata` };
+    if (isObject(entry.metadata) && typeof entry.metadata.extension === 'string')
+      return { holder: entry.metadata, where: `error.data[${i}].metadata` };
   }
   return undefined;
 }
@@ -79,17 +80,35 @@ export function readAcceptanceError(error: RpcErrorBody, httpStatus?: number): A
   const found = extensionHolder(error.data);
   const extension = typeof found?.holder.extension === 'string' ? found.holder.extension : undefined;
   const rawReason = found?.holder.reason;
-  const reason = typeof rawReason !== 'string' ? undefined : rawReason.length > MAX_ERROR_REASON_CHARS ? `${rawReason.slice(0, MAX_ERROR_REASON_CHARS)}… (${rawReason.length} characters)` : rawReason;
+  const reason =
+    typeof rawReason !== 'string'
+      ? undefined
+      : rawReason.length > MAX_ERROR_REASON_CHARS
+        ? `${rawReason.slice(0, MAX_ERROR_REASON_CHARS)}… (${rawReason.length} characters)`
+        : rawReason;
   if (kind && kind !== 'other') {
     const expected = ACCEPTANCE_ERROR_MESSAGES[error.code];
-    if (expected !== undefined && error.message !== expected) problems.push(`error message is "${error.message.slice(0, 80)}", not "${expected}"`);
-    if (!found) problems.push(`error.data is ${error.data === undefined ? 'absent' : Array.isArray(error.data) ? 'an array without an extension entry' : 'not an object'}; the extension puts {extension, ...} there`);
+    if (expected !== undefined && error.message !== expected)
+      problems.push(`error message is "${error.message.slice(0, 80)}", not "${expected}"`);
+    if (!found)
+      problems.push(
+        `error.data is ${error.data === undefined ? 'absent' : Array.isArray(error.data) ? 'an array without an extension entry' : 'not an object'}; the extension puts {extension, ...} there`,
+      );
     else {
       if (found.where !== 'error.data') problems.push(`extension is at ${found.where}, not at error.data.extension`);
-      if (extension !== ACCEPTANCE_URI) problems.push(`error data names extension ${JSON.stringify(extension)?.slice(0, 100)}, not ${ACCEPTANCE_URI}`);
+      if (extension !== ACCEPTANCE_URI)
+        problems.push(`error data names extension ${JSON.stringify(extension)?.slice(0, 100)}, not ${ACCEPTANCE_URI}`);
     }
   }
-  return { kind: kind ?? 'other', code: error.code, message: error.message, extension, reason, data: error.data, problems };
+  return {
+    kind: kind ?? 'other',
+    code: error.code,
+    message: error.message,
+    extension,
+    reason,
+    data: error.data,
+    problems,
+  };
 }
 
 export type DecisionKind = 'applied' | 'conflict' | 'unauthorized' | 'invalid' | 'error';
@@ -110,7 +129,21 @@ export interface DecisionOutcome extends ExchangeFacts {
 }
 
 function blank(startedAt: number, latencyMs: number): DecisionOutcome {
-  return { kind: 'error', httpStatus: undefined, rpcCode: undefined, rpcMessage: undefined, startedAt, latencyMs, echoedExtensions: [], task: undefined, state: undefined, message: undefined, error: undefined, reason: undefined, problems: [] };
+  return {
+    kind: 'error',
+    httpStatus: undefined,
+    rpcCode: undefined,
+    rpcMessage: undefined,
+    startedAt,
+    latencyMs,
+    echoedExtensions: [],
+    task: undefined,
+    state: undefined,
+    message: undefined,
+    error: undefined,
+    reason: undefined,
+    problems: [],
+  };
 }
 
 /** A decision that never got a JSON-RPC reply. */
@@ -122,7 +155,11 @@ const DECISION_KINDS: ReadonlySet<string> = new Set(['conflict', 'unauthorized',
 
 export function classifyDecision(reply: RpcReply): DecisionOutcome {
   const { meta } = reply;
-  const outcome: DecisionOutcome = { ...blank(meta.startedAt, meta.latencyMs), httpStatus: meta.httpStatus, echoedExtensions: meta.echoedExtensions };
+  const outcome: DecisionOutcome = {
+    ...blank(meta.startedAt, meta.latencyMs),
+    httpStatus: meta.httpStatus,
+    echoedExtensions: meta.echoedExtensions,
+  };
   if (reply.ok) {
     outcome.kind = 'applied';
     try {
@@ -137,7 +174,8 @@ export function classifyDecision(reply: RpcReply): DecisionOutcome {
     } catch (err) {
       outcome.problems.push(`the reply is not a Task or Message: ${(err as Error).message}`);
     }
-    if (!meta.echoedExtensions.includes(ACCEPTANCE_URI)) outcome.problems.push(`the reply does not echo ${ACCEPTANCE_URI}`);
+    if (!meta.echoedExtensions.includes(ACCEPTANCE_URI))
+      outcome.problems.push(`the reply does not echo ${ACCEPTANCE_URI}`);
     return outcome;
   }
   const facts = readAcceptanceError(reply.error, meta.httpStatus);

@@ -82,7 +82,10 @@ export class EnvelopeGuard {
     if (schema !== undefined) {
       const bytes = serializedSchemaBytes(schema);
       if (bytes > MAX_RESPONSE_SCHEMA_BYTES) {
-        return malformed(`response_schema is ${bytes} bytes serialized; S-2 allows at most ${MAX_RESPONSE_SCHEMA_BYTES}`, raw);
+        return malformed(
+          `response_schema is ${bytes} bytes serialized; S-2 allows at most ${MAX_RESPONSE_SCHEMA_BYTES}`,
+          raw,
+        );
       }
     }
     // envelope.schema.json constrains only response_schema's top-level `type`; its depth is the
@@ -94,7 +97,10 @@ export class EnvelopeGuard {
     const tolerated = errors.filter((e) => e.keyword === 'pattern' && /^\/allowed_responders\/\d+$/.test(e.path));
     const fatal = errors.filter((e) => !tolerated.includes(e));
     if (fatal.length > 0) {
-      return malformed(`does not match envelope.schema.json: ${fatal.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, raw);
+      return malformed(
+        `does not match envelope.schema.json: ${fatal.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+        raw,
+      );
     }
     const contract = tolerated.map((e) => {
       const entry = String(responders[Number(e.path.split('/')[2])]).slice(0, 80);
@@ -112,7 +118,8 @@ export class EnvelopeGuard {
       throw err;
     }
     const envelope = raw as unknown as PromptEnvelope;
-    if (envelope.response_schema.additionalProperties !== false) problems.push('response_schema does not set additionalProperties: false (a SHOULD)');
+    if (envelope.response_schema.additionalProperties !== false)
+      problems.push('response_schema does not set additionalProperties: false (a SHOULD)');
     return { ok: true, envelope, schema: compiled, problems, contract };
   }
 
@@ -123,16 +130,25 @@ export class EnvelopeGuard {
    * agent and rig plays no part. Without a timestamp the rig only has its own clock, on which a
    * replayed prompt's deadline may rightly have passed: that is noted, never held against the agent.
    */
-  private deadlineFinding(deadline: unknown, emittedAt: string | undefined): { fatal?: string; problem?: string } | undefined {
+  private deadlineFinding(
+    deadline: unknown,
+    emittedAt: string | undefined,
+  ): { fatal?: string; problem?: string } | undefined {
     if (typeof deadline !== 'string') return undefined;
     const due = Date.parse(deadline);
     const emitted = emittedAt ? Date.parse(emittedAt) : Number.NaN;
     if (!Number.isFinite(due)) return undefined;
     if (Number.isFinite(emitted)) {
-      return due > emitted ? undefined : { fatal: `deadline ${deadline} is not in the future at emission (the status timestamp, the agent's clock, says ${emittedAt})` };
+      return due > emitted
+        ? undefined
+        : {
+            fatal: `deadline ${deadline} is not in the future at emission (the status timestamp, the agent's clock, says ${emittedAt})`,
+          };
     }
     if (due <= Date.now()) {
-      return { problem: `deadline ${deadline} has passed by the rig's clock; with no status timestamp the rig cannot tell a deadline past at emission from a replayed prompt or clock skew` };
+      return {
+        problem: `deadline ${deadline} has passed by the rig's clock; with no status timestamp the rig cannot tell a deadline past at emission from a replayed prompt or clock skew`,
+      };
     }
     return undefined;
   }

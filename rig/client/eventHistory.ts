@@ -145,10 +145,14 @@ export class EventHistory {
     const taskBytes = entry.taskId === undefined || !streamed ? 0 : (this.taskBytes.get(entry.taskId) ?? 0) + weight;
     if (streamed) {
       if (record && record.bytes > maxConnectionBytes) {
-        throw new RetentionBoundError(`its events weigh more than ${maxConnectionBytes / MiB} MiB once parsed (the rig keeps at most ${maxConnectionBytes / MiB} MiB per connection); the rig cut it off after ${record.events} events`);
+        throw new RetentionBoundError(
+          `its events weigh more than ${maxConnectionBytes / MiB} MiB once parsed (the rig keeps at most ${maxConnectionBytes / MiB} MiB per connection); the rig cut it off after ${record.events} events`,
+        );
       }
       if (taskBytes > maxTaskBytes) {
-        throw new RetentionBoundError(`the events of task ${entry.taskId} weigh more than ${maxTaskBytes / MiB} MiB once parsed (the rig keeps at most ${maxTaskBytes / MiB} MiB per task); the rig cut this connection off`);
+        throw new RetentionBoundError(
+          `the events of task ${entry.taskId} weigh more than ${maxTaskBytes / MiB} MiB once parsed (the rig keeps at most ${maxTaskBytes / MiB} MiB per task); the rig cut this connection off`,
+        );
       }
     }
     if (this.log.length >= this.bounds.maxEntries || this.keptBytes + weight > this.bounds.maxRunBytes) {
@@ -179,7 +183,9 @@ export class EventHistory {
   /** Connections in the order they were opened, optionally filtered. */
   connections(filter: Omit<HistoryFilter, 'connectionId'> = {}): Readonly<ConnectionRecord>[] {
     return [...this.byConnection.values()].filter(
-      (c) => (filter.taskId === undefined || c.taskId === filter.taskId) && (filter.kind === undefined || c.kind === filter.kind),
+      (c) =>
+        (filter.taskId === undefined || c.taskId === filter.taskId) &&
+        (filter.kind === undefined || c.kind === filter.kind),
     );
   }
 

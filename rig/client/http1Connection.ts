@@ -86,9 +86,14 @@ export class Http1Connection {
     /** Told once the connection can take another exchange, or is gone (`reusable` false). */
     private readonly owner: { released(connection: Http1Connection, reusable: boolean): void },
   ) {
-    this.socket = limits.tls ? connectTls({ port, host, ...(isIP(host) ? {} : { servername: host }) }) : connect(port, host);
+    this.socket = limits.tls
+      ? connectTls({ port, host, ...(isIP(host) ? {} : { servername: host }) })
+      : connect(port, host);
     this.socket.setNoDelay(true);
-    this.connectTimer = setTimeout(() => this.fail(new Http1Error('UND_ERR_CONNECT_TIMEOUT', `no connection within ${limits.connectTimeoutMs} ms`)), limits.connectTimeoutMs);
+    this.connectTimer = setTimeout(
+      () => this.fail(new Http1Error('UND_ERR_CONNECT_TIMEOUT', `no connection within ${limits.connectTimeoutMs} ms`)),
+      limits.connectTimeoutMs,
+    );
     this.socket.once(limits.tls ? 'secureConnect' : 'connect', () => {
       this.connected = true;
       clearTimeout(this.connectTimer);
@@ -124,7 +129,10 @@ export class Http1Connection {
     const handler = this.handler;
     this.handler = undefined;
     this.state = State.Idle;
-    if (handler) handler.onError(this.connected || (err as { code?: string }).code ? err : new Http1Error('UND_ERR_SOCKET', err.message));
+    if (handler)
+      handler.onError(
+        this.connected || (err as { code?: string }).code ? err : new Http1Error('UND_ERR_SOCKET', err.message),
+      );
     this.owner.released(this, false);
   }
 
@@ -132,7 +140,14 @@ export class Http1Connection {
     // The server closed its side: a body read to the connection's end is complete; anything else
     // (an idle connection the server let go, or a reply cut short) drops the connection.
     if (this.state === State.UntilClose) return this.complete(false);
-    this.fail(new Http1Error('UND_ERR_SOCKET', this.state === State.Idle ? 'the server closed the idle connection' : 'the server closed the connection before the reply was complete'));
+    this.fail(
+      new Http1Error(
+        'UND_ERR_SOCKET',
+        this.state === State.Idle
+          ? 'the server closed the idle connection'
+          : 'the server closed the connection before the reply was complete',
+      ),
+    );
   }
 
   private complete(reusable: boolean): void {
@@ -152,7 +167,8 @@ export class Http1Connection {
 
   private read(chunk: Buffer): void {
     if (this.dead) return;
-    if (this.state === State.Idle) return this.fail(new Http1Error('A2A_RIG_HTTP_PARSE', 'the server sent bytes no request asked for'));
+    if (this.state === State.Idle)
+      return this.fail(new Http1Error('A2A_RIG_HTTP_PARSE', 'the server sent bytes no request asked for'));
     const tally = this.handler!.tally;
     if (tally) tally.received += chunk.length;
     let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
@@ -172,11 +188,19 @@ export class Http1Connection {
       case State.Head: {
         const end = buf.indexOf(CRLF2);
         if (end < 0) {
-          if (buf.length > this.limits.maxHeaderBytes) throw new Http1Error('UND_ERR_HEADERS_OVERFLOW', `response headers exceed ${this.limits.maxHeaderBytes} bytes`);
+          if (buf.length > this.limits.maxHeaderBytes)
+            throw new Http1Error(
+              'UND_ERR_HEADERS_OVERFLOW',
+              `response headers exceed ${this.limits.maxHeaderBytes} bytes`,
+            );
           this.pending = buf;
           return EMPTY;
         }
-        if (end > this.limits.maxHeaderBytes) throw new Http1Error('UND_ERR_HEADERS_OVERFLOW', `response headers exceed ${this.limits.maxHeaderBytes} bytes`);
+        if (end > this.limits.maxHeaderBytes)
+          throw new Http1Error(
+            'UND_ERR_HEADERS_OVERFLOW',
+            `response headers exceed ${this.limits.maxHeaderBytes} bytes`,
+          );
         this.head(buf.toString('latin1', 0, end));
         return buf.subarray(end + 4);
       }
@@ -198,7 +222,8 @@ export class Http1Connection {
         const eol = buf.indexOf('\r\n');
         const limit = this.state === State.Trailers ? this.limits.maxHeaderBytes : MAX_CHUNK_LINE;
         if (eol < 0) {
-          if (buf.length > limit) throw new Http1Error('A2A_RIG_HTTP_PARSE', `a chunked body's framing line exceeds ${limit} bytes`);
+          if (buf.length > limit)
+            throw new Http1Error('A2A_RIG_HTTP_PARSE', `a chunked body's framing line exceeds ${limit} bytes`);
           this.pending = buf;
           return EMPTY;
         }
@@ -221,11 +246,16 @@ export class Http1Connection {
       // Trailers are read and ignored; the empty line ends the body.
       if (line === '') this.state = State.Done;
       else this.remaining += line.length + 2;
-      if (this.remaining > this.limits.maxHeaderBytes) throw new Http1Error('UND_ERR_HEADERS_OVERFLOW', `response trailers exceed ${this.limits.maxHeaderBytes} bytes`);
+      if (this.remaining > this.limits.maxHeaderBytes)
+        throw new Http1Error(
+          'UND_ERR_HEADERS_OVERFLOW',
+          `response trailers exceed ${this.limits.maxHeaderBytes} bytes`,
+        );
       return;
     }
     const hex = /^([0-9a-fA-F]{1,8})[ \t]*(?:;.*)?$/.exec(line);
-    if (!hex) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid chunk size line ${JSON.stringify(line.slice(0, 40))}`);
+    if (!hex)
+      throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid chunk size line ${JSON.stringify(line.slice(0, 40))}`);
     const size = parseInt(hex[1], 16);
     if (size === 0) {
       this.state = State.Trailers;
@@ -240,7 +270,11 @@ export class Http1Connection {
     const firstEnd = text.indexOf('\r\n');
     const statusLine = firstEnd < 0 ? text : text.slice(0, firstEnd);
     const status = STATUS_LINE.exec(statusLine);
-    if (!status) throw new Http1Error('A2A_RIG_HTTP_PARSE', `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}`);
+    if (!status)
+      throw new Http1Error(
+        'A2A_RIG_HTTP_PARSE',
+        `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}`,
+      );
     const code = Number(status[2]);
     // A plain object (fast properties for the handful of headers a reply has); a header named
     // `__proto__` is refused so no name can reach the prototype.
@@ -250,9 +284,14 @@ export class Http1Connection {
       let eol = text.indexOf('\r\n', at);
       if (eol < 0) eol = text.length;
       const colon = text.indexOf(':', at);
-      if (colon <= at || colon > eol) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header line ${JSON.stringify(text.slice(at, Math.min(eol, at + 40)))}`);
+      if (colon <= at || colon > eol)
+        throw new Http1Error(
+          'A2A_RIG_HTTP_PARSE',
+          `invalid header line ${JSON.stringify(text.slice(at, Math.min(eol, at + 40)))}`,
+        );
       const name = text.slice(at, colon).toLowerCase();
-      if (!TOKEN.test(name) || name === '__proto__') throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header name ${JSON.stringify(name.slice(0, 40))}`);
+      if (!TOKEN.test(name) || name === '__proto__')
+        throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header name ${JSON.stringify(name.slice(0, 40))}`);
       const value = text.slice(colon + 1, eol).trim();
       const had = headers[name];
       headers[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
@@ -260,7 +299,8 @@ export class Http1Connection {
     }
     if (code < 200) {
       // 100 Continue and other interim replies precede the real one; 101 would switch protocols.
-      if (code === 101) throw new Http1Error('A2A_RIG_HTTP_PARSE', 'the server switched protocols (101) on a JSON-RPC request');
+      if (code === 101)
+        throw new Http1Error('A2A_RIG_HTTP_PARSE', 'the server switched protocols (101) on a JSON-RPC request');
       return;
     }
     const connection = headers.connection;
@@ -274,7 +314,11 @@ export class Http1Connection {
     this.remaining = 0;
     if (code === 204 || code === 304) this.state = State.Fixed;
     else if (te !== undefined) {
-      if (!/(?:^|,)\s*chunked\s*$/i.test(String(te))) throw new Http1Error('A2A_RIG_HTTP_PARSE', `unsupported transfer-encoding ${JSON.stringify(String(te).slice(0, 40))}`);
+      if (!/(?:^|,)\s*chunked\s*$/i.test(String(te)))
+        throw new Http1Error(
+          'A2A_RIG_HTTP_PARSE',
+          `unsupported transfer-encoding ${JSON.stringify(String(te).slice(0, 40))}`,
+        );
       this.state = State.ChunkSize;
     } else if (cl !== undefined) {
       this.state = State.Fixed;
@@ -295,7 +339,8 @@ function contentLength(cl: string | string[]): number {
   if (typeof cl === 'string' && DIGITS.test(cl)) return Number(cl);
   const values = new Set((Array.isArray(cl) ? cl.join(',') : cl).split(',').map((v) => v.trim()));
   const only = values.size === 1 ? [...values][0] : '';
-  if (!DIGITS.test(only)) throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid content-length ${JSON.stringify(String(cl).slice(0, 40))}`);
+  if (!DIGITS.test(only))
+    throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid content-length ${JSON.stringify(String(cl).slice(0, 40))}`);
   return Number(only);
 }
 

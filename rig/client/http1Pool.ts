@@ -4,7 +4,12 @@
 // keep-alive bound (or than the server's `Keep-Alive: timeout` hint less a second, so the rig lets go
 // before the server does) is not reused, and the server closing an idle connection drops it from the
 // pool at once, so the next exchange opens a fresh one instead of writing into a closed socket.
-import { Http1Connection, type ConnectionLimits, type ResponseHandler, type ResponseHeaders } from './http1Connection.ts';
+import {
+  Http1Connection,
+  type ConnectionLimits,
+  type ResponseHandler,
+  type ResponseHeaders,
+} from './http1Connection.ts';
 
 export interface PoolOptions extends ConnectionLimits {
   connections: number;
@@ -115,7 +120,9 @@ export class Http1Pool {
 
   private keepAliveOf(c: Http1Connection): number {
     const hint = c.serverKeepAliveMs;
-    return hint === undefined ? this.options.keepAliveMs : Math.min(this.options.keepAliveMs, hint - SERVER_HINT_MARGIN_MS);
+    return hint === undefined
+      ? this.options.keepAliveMs
+      : Math.min(this.options.keepAliveMs, hint - SERVER_HINT_MARGIN_MS);
   }
 
   private open(): Http1Connection {
@@ -161,7 +168,8 @@ export class Http1Pool {
     if (this.sweeper || this.closed) return;
     this.sweeper = setInterval(() => {
       const now = performance.now();
-      for (const c of [...this.idle]) if (now - c.idleSince >= this.keepAliveOf(c)) c.abort(new Error('idle past its keep-alive bound'));
+      for (const c of [...this.idle])
+        if (now - c.idleSince >= this.keepAliveOf(c)) c.abort(new Error('idle past its keep-alive bound'));
       if (this.idle.length === 0) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;

@@ -1,16 +1,85 @@
 // The client's public surface, for the engine: import from here, not from the files behind it.
-export { A2AClient, STREAM_REFUSAL_PEEK_MS, type A2AClientOptions, type CallOptions, type CallOutcome, type ExchangeEnd, type ExchangeObserver, type ExchangeTraffic, type SendOptions, type SendResult, type StreamOutcome } from './a2aClient.ts';
-export { AcceptanceCalls, type AcceptanceSendOptions, type AcceptanceSendOutcome, type AcceptanceStreamOutcome, type DecideOptions, type GateFacts } from './acceptanceCalls.ts';
-export { acceptanceDeclaration, acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
-export { ACCEPTANCE_KEYS, acceptanceEchoed, acceptanceKeysOf, gateOf, isPendingAcceptance, listsAcceptanceWhereNeeded, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';
+export {
+  A2AClient,
+  STREAM_REFUSAL_PEEK_MS,
+  type A2AClientOptions,
+  type CallOptions,
+  type CallOutcome,
+  type ExchangeEnd,
+  type ExchangeObserver,
+  type ExchangeTraffic,
+  type SendOptions,
+  type SendResult,
+  type StreamOutcome,
+} from './a2aClient.ts';
+export {
+  AcceptanceCalls,
+  type AcceptanceSendOptions,
+  type AcceptanceSendOutcome,
+  type AcceptanceStreamOutcome,
+  type DecideOptions,
+  type GateFacts,
+} from './acceptanceCalls.ts';
+export {
+  acceptanceDeclaration,
+  acceptanceSkipReason,
+  type AcceptanceDeclaration,
+  type AcceptanceNeeds,
+} from './acceptanceDeclaration.ts';
+export {
+  ACCEPTANCE_KEYS,
+  acceptanceEchoed,
+  acceptanceKeysOf,
+  gateOf,
+  isPendingAcceptance,
+  listsAcceptanceWhereNeeded,
+  unlistedAcceptanceMessages,
+  type AcceptanceGate,
+} from './acceptanceGate.ts';
 export { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
-export { MAX_ERROR_REASON_CHARS, classifyDecision, readAcceptanceError, type AcceptanceErrorFacts, type AcceptanceErrorKind, type DecisionKind, type DecisionOutcome } from './decisionOutcome.ts';
-export { AGENT_CARD_PATH, DiscoveryError, agentCardUrls, describeAgent, discoverAgent, type AgentDescription, type HitlDeclaration } from './agentDiscovery.ts';
+export {
+  MAX_ERROR_REASON_CHARS,
+  classifyDecision,
+  readAcceptanceError,
+  type AcceptanceErrorFacts,
+  type AcceptanceErrorKind,
+  type DecisionKind,
+  type DecisionOutcome,
+} from './decisionOutcome.ts';
+export {
+  AGENT_CARD_PATH,
+  DiscoveryError,
+  agentCardUrls,
+  describeAgent,
+  discoverAgent,
+  type AgentDescription,
+  type HitlDeclaration,
+} from './agentDiscovery.ts';
 export { classifyAnswer, type AnswerKind, type AnswerOutcome } from './answerOutcome.ts';
-export { AnswerSynthesizer, UNKNOWN_PROPERTY, type InvalidAnswer, type InvalidKind, type SynthesizedAnswers, type Synthesis } from './answerSynthesizer.ts';
+export {
+  AnswerSynthesizer,
+  UNKNOWN_PROPERTY,
+  type InvalidAnswer,
+  type InvalidKind,
+  type SynthesizedAnswers,
+  type Synthesis,
+} from './answerSynthesizer.ts';
 export { EnvelopeGuard, MAX_ENVELOPE_JSON_DEPTH, type PromptCheck } from './envelopeGuard.ts';
-export { EventHistory, type ConnectionKind, type ConnectionRecord, type HistoryEntry, type HistoryFilter } from './eventHistory.ts';
-export { DEFAULT_TRANSPORT_LIMITS, JsonRpcTransport, a2aRequestHeaders, assertBearerToken, type ExchangeMeta, type TransportLimits } from './jsonRpcTransport.ts';
+export {
+  EventHistory,
+  type ConnectionKind,
+  type ConnectionRecord,
+  type HistoryEntry,
+  type HistoryFilter,
+} from './eventHistory.ts';
+export {
+  DEFAULT_TRANSPORT_LIMITS,
+  JsonRpcTransport,
+  a2aRequestHeaders,
+  assertBearerToken,
+  type ExchangeMeta,
+  type TransportLimits,
+} from './jsonRpcTransport.ts';
 export { answerMessage, userMessage, type OutgoingMessage } from './outgoingMessage.ts';
 export { WaitTimeoutError, type ReceivedEvent } from './receivedEvents.ts';
 export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits } from './replaySocket.ts';

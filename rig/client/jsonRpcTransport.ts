@@ -80,7 +80,8 @@ const BEARER_TOKEN = /^[\x21-\x7e]{1,4096}$/;
 
 /** Refuses, in one line, a token undici would refuse deep in a request (or that would split the header). */
 export function assertBearerToken(token: string): void {
-  if (!BEARER_TOKEN.test(token)) throw new TypeError('a bearer token must be 1 to 4096 visible ASCII characters without spaces');
+  if (!BEARER_TOKEN.test(token))
+    throw new TypeError('a bearer token must be 1 to 4096 visible ASCII characters without spaces');
 }
 
 export interface ExchangeOptions {
@@ -127,7 +128,8 @@ export type StreamReply = SseOpen | { kind: 'json'; reply: RpcReply };
 export function a2aRequestHeaders(a2a: A2AHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
   if (a2a.generation === '1.0') headers[VERSION_HEADER] = '1.0';
-  if (a2a.extensions.length > 0) headers[a2a.generation === '1.0' ? EXTENSIONS_HEADER_V1 : EXTENSIONS_HEADER_V03] = a2a.extensions.join(', ');
+  if (a2a.extensions.length > 0)
+    headers[a2a.generation === '1.0' ? EXTENSIONS_HEADER_V1 : EXTENSIONS_HEADER_V03] = a2a.extensions.join(', ');
   if (a2a.bearerToken !== undefined) {
     assertBearerToken(a2a.bearerToken);
     headers.authorization = `Bearer ${a2a.bearerToken}`;
@@ -137,7 +139,10 @@ export function a2aRequestHeaders(a2a: A2AHeaders): Record<string, string> {
 
 /** The echoed extensions: the generation's own header, else the other spelling. */
 export function echoedExtensions(headers: IncomingHttpHeaders, generation: Generation): string[] {
-  const [own, other] = generation === '1.0' ? [EXTENSIONS_HEADER_V1, EXTENSIONS_HEADER_V03] : [EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1];
+  const [own, other] =
+    generation === '1.0'
+      ? [EXTENSIONS_HEADER_V1, EXTENSIONS_HEADER_V03]
+      : [EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1];
   const values = headerValues(headers, own);
   return values.length > 0 ? values : headerValues(headers, other);
 }
@@ -148,7 +153,9 @@ export function echoedExtensions(headers: IncomingHttpHeaders, generation: Gener
  */
 function streamRequestBytes(path: string, host: string, headers: Record<string, string>, body: string): number {
   const bodyBytes = Buffer.byteLength(body);
-  let n = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\ncontent-length: ${bodyBytes}\r\n\r\n`.length + bodyBytes;
+  let n =
+    `POST ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\ncontent-length: ${bodyBytes}\r\n\r\n`.length +
+    bodyBytes;
   for (const [name, value] of Object.entries(headers)) n += name.length + 2 + value.length + 2;
   return n;
 }
@@ -157,7 +164,8 @@ function streamRequestBytes(path: string, host: string, headers: Record<string, 
 function responseHeadBytes(headers: IncomingHttpHeaders): number {
   let n = 'HTTP/1.1 200 \r\n\r\n'.length;
   for (const [name, value] of Object.entries(headers)) {
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) n += name.length + 2 + v.length + 2;
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      n += name.length + 2 + v.length + 2;
   }
   return n;
 }
@@ -226,12 +234,22 @@ export class JsonRpcTransport {
     let e = this.endpoints.get(url);
     if (e) return e;
     const u = new URL(url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TransportError('connect', `${this.describeUrl(url)}: the rig's JSON-RPC client speaks http: and https:, not ${u.protocol}`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new TransportError(
+        'connect',
+        `${this.describeUrl(url)}: the rig's JSON-RPC client speaks http: and https:, not ${u.protocol}`,
+      );
     let pool = this.pools.get(u.origin);
     if (!pool) {
       const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
       const tls = u.protocol === 'https:';
-      pool = new Http1Pool(host, Number(u.port || (tls ? 443 : 80)), { tls, connections: this.connections, connectTimeoutMs: this.limits.connectTimeoutMs, maxHeaderBytes: this.limits.maxHeaderBytes, keepAliveMs: KEEP_ALIVE_MS });
+      pool = new Http1Pool(host, Number(u.port || (tls ? 443 : 80)), {
+        tls,
+        connections: this.connections,
+        connectTimeoutMs: this.limits.connectTimeoutMs,
+        maxHeaderBytes: this.limits.maxHeaderBytes,
+        keepAliveMs: KEEP_ALIVE_MS,
+      });
       if (this.closing.signal.aborted) pool.close(new Error('transport closed'));
       this.pools.set(u.origin, pool);
     }
@@ -246,9 +264,20 @@ export class JsonRpcTransport {
     // A client sends the same headers on almost every call: compared with the last set (a copy of
     // its extensions, so a caller's array changed in place is seen), that case skips building a key.
     const last = this.lastHeaders;
-    if (last && last.generation === a2a.generation && last.bearerToken === a2a.bearerToken && sameStrings(last.extensions, a2a.extensions)) return last.block;
+    if (
+      last &&
+      last.generation === a2a.generation &&
+      last.bearerToken === a2a.bearerToken &&
+      sameStrings(last.extensions, a2a.extensions)
+    )
+      return last.block;
     const block = this.buildHeaderBlock(a2a);
-    this.lastHeaders = { extensions: [...a2a.extensions], generation: a2a.generation, bearerToken: a2a.bearerToken, block };
+    this.lastHeaders = {
+      extensions: [...a2a.extensions],
+      generation: a2a.generation,
+      bearerToken: a2a.bearerToken,
+      block,
+    };
     return block;
   }
 
@@ -258,7 +287,10 @@ export class JsonRpcTransport {
     if (block !== undefined) return block;
     block = '';
     for (const [name, value] of Object.entries(a2aRequestHeaders(a2a))) {
-      if (!HEADER_VALUE.test(value)) throw new TypeError(`the ${name} header value must be visible ASCII without line breaks: ${JSON.stringify(value.slice(0, 80))}`);
+      if (!HEADER_VALUE.test(value))
+        throw new TypeError(
+          `the ${name} header value must be visible ASCII without line breaks: ${JSON.stringify(value.slice(0, 80))}`,
+        );
       block += `${name}: ${value}\r\n`;
     }
     if (this.headerBlocks.size >= 256) this.headerBlocks.clear();
@@ -272,7 +304,12 @@ export class JsonRpcTransport {
     return bounds;
   }
 
-  private context(what: string, bounds: ExchangeBounds, httpStatus: number | undefined, idleTimeoutMs = this.limits.bodyIdleTimeoutMs) {
+  private context(
+    what: string,
+    bounds: ExchangeBounds,
+    httpStatus: number | undefined,
+    idleTimeoutMs = this.limits.bodyIdleTimeoutMs,
+  ) {
     return {
       what,
       headersTimeoutMs: this.limits.headersTimeoutMs,
@@ -286,7 +323,12 @@ export class JsonRpcTransport {
 
   private unaryBounds(options: ExchangeOptions) {
     const l = this.limits;
-    return { overallMs: options.timeoutMs ?? l.requestTimeoutMs, headersTimeoutMs: l.headersTimeoutMs, bodyIdleTimeoutMs: l.bodyIdleTimeoutMs, maxResponseBytes: l.maxResponseBytes };
+    return {
+      overallMs: options.timeoutMs ?? l.requestTimeoutMs,
+      headersTimeoutMs: l.headersTimeoutMs,
+      bodyIdleTimeoutMs: l.bodyIdleTimeoutMs,
+      maxResponseBytes: l.maxResponseBytes,
+    };
   }
 
   /** GET a JSON document (the agent card) under the unary bounds; `body` is undefined unless 2xx. No A2A headers are sent. */
@@ -295,18 +337,35 @@ export class JsonRpcTransport {
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
     const e = this.endpoint(url);
     const request = `GET ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n\r\n`;
-    const { status, text } = await runUnary(e.pool, request, what, this.unaryBounds(options), options.signal, this.inFlight);
+    const { status, text } = await runUnary(
+      e.pool,
+      request,
+      what,
+      this.unaryBounds(options),
+      options.signal,
+      this.inFlight,
+    );
     if (status < 200 || status > 299) return { status, body: undefined };
     try {
       return { status, body: parseAgentJson(text, "the agent's document") };
     } catch (err) {
       if (err instanceof JsonRefusedError) throw new TransportError('too-large', `${what}: ${err.message}`, status);
-      throw new TransportError('protocol', `${what}: HTTP ${status} body is not JSON (${(err as Error).message})`, status);
+      throw new TransportError(
+        'protocol',
+        `${what}: HTTP ${status} body is not JSON (${(err as Error).message})`,
+        status,
+      );
     }
   }
 
   /** One JSON-RPC call; JSON-RPC errors come back as `{ok:false}`, transport failures throw TransportError. */
-  call(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
+  call(
+    url: string,
+    method: string,
+    params: unknown,
+    a2a: A2AHeaders,
+    options: ExchangeOptions = {},
+  ): Promise<RpcReply> {
     return this.callRaw(url, method, JSON.stringify(params) as string | undefined, a2a, options);
   }
 
@@ -315,7 +374,13 @@ export class JsonRpcTransport {
    * bytes `call` would send). For params JSON.stringify cannot produce, such as a payload nested
    * 100,000 levels deep; the caller vouches that the text is one JSON value.
    */
-  async callRaw(url: string, method: string, paramsJson: string | undefined, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<RpcReply> {
+  async callRaw(
+    url: string,
+    method: string,
+    paramsJson: string | undefined,
+    a2a: A2AHeaders,
+    options: ExchangeOptions = {},
+  ): Promise<RpcReply> {
     const id = this.nextId++;
     const what = `POST ${this.describeUrl(url)} (${method})`;
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
@@ -326,9 +391,23 @@ export class JsonRpcTransport {
     // The head is ASCII (path, host and header values are checked or URL-encoded): one byte a character.
     if (options.tally) options.tally.sent += request.length - body.length + bodyBytes;
     const startedAt = performance.now();
-    const res = await runUnary(e.pool, request, what, this.unaryBounds(options), options.signal, this.inFlight, options.tally);
+    const res = await runUnary(
+      e.pool,
+      request,
+      what,
+      this.unaryBounds(options),
+      options.signal,
+      this.inFlight,
+      options.tally,
+    );
     const completedAt = performance.now();
-    const meta: ExchangeMeta = { httpStatus: res.status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
+    const meta: ExchangeMeta = {
+      httpStatus: res.status,
+      echoedExtensions: echoedExtensions(res.headers, a2a.generation),
+      startedAt,
+      completedAt,
+      latencyMs: completedAt - startedAt,
+    };
     const reply = readRpcResponse(res.text, id, what, res.status) as RpcReply;
     reply.meta = meta;
     return reply;
@@ -339,7 +418,13 @@ export class JsonRpcTransport {
    * stream is bounded by `streamTimeoutMs` overall (or `timeoutMs`), `streamIdleTimeoutMs` of
    * silence and `maxStreamBytes`; its events generator throws TransportError when one is hit.
    */
-  async stream(url: string, method: string, params: unknown, a2a: A2AHeaders, options: ExchangeOptions = {}): Promise<StreamReply> {
+  async stream(
+    url: string,
+    method: string,
+    params: unknown,
+    a2a: A2AHeaders,
+    options: ExchangeOptions = {},
+  ): Promise<StreamReply> {
     const id = this.nextId++;
     const what = `POST ${this.describeUrl(url)} (${method})`;
     const limit = this.bounds(options.timeoutMs ?? this.limits.streamTimeoutMs, options);
@@ -365,17 +450,34 @@ export class JsonRpcTransport {
       status = res.statusCode;
       if (tally) tally.received += responseHeadBytes(res.headers);
       const completedAt = performance.now();
-      const meta: ExchangeMeta = { httpStatus: status, echoedExtensions: echoedExtensions(res.headers, a2a.generation), startedAt, completedAt, latencyMs: completedAt - startedAt };
-      if (!String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
+      const meta: ExchangeMeta = {
+        httpStatus: status,
+        echoedExtensions: echoedExtensions(res.headers, a2a.generation),
+        startedAt,
+        completedAt,
+        latencyMs: completedAt - startedAt,
+      };
+      if (
+        !String(res.headers['content-type'] ?? '')
+          .toLowerCase()
+          .includes('text/event-stream')
+      ) {
         limit.headersArrived(this.limits.bodyIdleTimeoutMs);
-        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
+        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) =>
+          limit.watch(c),
+        );
         if (tally) tally.received += Buffer.byteLength(text);
         return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
       }
       handedOver = true;
       limit.headersArrived(idleMs);
       const describe = `SSE stream of ${what}`;
-      const bounds = { maxBytes: this.limits.maxStreamBytes, maxEventChars: this.limits.maxEventChars, describe, tally };
+      const bounds = {
+        maxBytes: this.limits.maxStreamBytes,
+        maxEventChars: this.limits.maxEventChars,
+        describe,
+        tally,
+      };
       const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
       const events = (async function* (): AsyncGenerator<SseEvent> {
         try {

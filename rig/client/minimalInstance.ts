@@ -44,7 +44,8 @@ interface Context {
 }
 
 function checkDeadline(ctx: Context): void {
-  if (performance.now() > ctx.deadline) throw new SynthesisLimit(`synthesis took longer than its ${ctx.budgetMs} ms budget`);
+  if (performance.now() > ctx.deadline)
+    throw new SynthesisLimit(`synthesis took longer than its ${ctx.budgetMs} ms budget`);
 }
 
 const FORMAT_SAMPLES: Record<string, string> = {
@@ -97,18 +98,28 @@ function merge(schemas: Schema[]): Schema {
       if (prior === undefined) out[key] = value;
       else if (key === 'properties' && isObject(prior) && isObject(value)) {
         const props: Schema = { ...prior };
-        for (const [name, sub] of Object.entries(value)) props[name] = name in props ? { allOf: [props[name], sub] } : sub;
+        for (const [name, sub] of Object.entries(value))
+          props[name] = name in props ? { allOf: [props[name], sub] } : sub;
         out.properties = props;
-      } else if (key === 'required' && Array.isArray(prior) && Array.isArray(value)) out.required = [...new Set([...prior, ...value])];
-      else if (['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'].includes(key)) out[key] = Math.max(prior as number, value as number);
-      else if (['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'].includes(key)) out[key] = Math.min(prior as number, value as number);
+      } else if (key === 'required' && Array.isArray(prior) && Array.isArray(value))
+        out.required = [...new Set([...prior, ...value])];
+      else if (['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'].includes(key))
+        out[key] = Math.max(prior as number, value as number);
+      else if (['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'].includes(key))
+        out[key] = Math.min(prior as number, value as number);
       else if (key === 'additionalProperties' && value === false) out[key] = false;
       else if (key === 'allOf' && Array.isArray(prior) && Array.isArray(value)) out.allOf = [...prior, ...value];
       else if (key === 'type') {
         const a = Array.isArray(prior) ? prior : [prior];
         const b = Array.isArray(value) ? value : [value];
         const both = new Set(
-          a.flatMap((t) => (b.includes(t) ? [t] : (t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer')) ? ['integer'] : [])),
+          a.flatMap((t) =>
+            b.includes(t)
+              ? [t]
+              : (t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer'))
+                ? ['integer']
+                : [],
+          ),
         );
         out.type = both.size === 1 ? [...both][0] : [...both];
       }
@@ -120,10 +131,25 @@ function merge(schemas: Schema[]): Schema {
 function typesOf(s: Schema): string[] {
   if (typeof s.type === 'string') return [s.type];
   if (Array.isArray(s.type)) return s.type.filter((t): t is string => typeof t === 'string');
-  if (s.properties !== undefined || s.required !== undefined || s.additionalProperties !== undefined || s.minProperties !== undefined) return ['object'];
-  if (s.items !== undefined || s.prefixItems !== undefined || s.minItems !== undefined || s.contains !== undefined) return ['array'];
-  if (s.minLength !== undefined || s.maxLength !== undefined || s.pattern !== undefined || s.format !== undefined) return ['string'];
-  if (s.minimum !== undefined || s.maximum !== undefined || s.exclusiveMinimum !== undefined || s.exclusiveMaximum !== undefined || s.multipleOf !== undefined) return ['number'];
+  if (
+    s.properties !== undefined ||
+    s.required !== undefined ||
+    s.additionalProperties !== undefined ||
+    s.minProperties !== undefined
+  )
+    return ['object'];
+  if (s.items !== undefined || s.prefixItems !== undefined || s.minItems !== undefined || s.contains !== undefined)
+    return ['array'];
+  if (s.minLength !== undefined || s.maxLength !== undefined || s.pattern !== undefined || s.format !== undefined)
+    return ['string'];
+  if (
+    s.minimum !== undefined ||
+    s.maximum !== undefined ||
+    s.exclusiveMinimum !== undefined ||
+    s.exclusiveMaximum !== undefined ||
+    s.multipleOf !== undefined
+  )
+    return ['number'];
   return ['null'];
 }
 
@@ -134,7 +160,11 @@ function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
   const min = num(s.minimum);
   const max = num(s.maximum);
   const fits = (v: number) =>
-    (min === undefined || v >= min) && (exMin === undefined || v > exMin) && (max === undefined || v <= max) && (exMax === undefined || v < exMax) && (!integer || Number.isInteger(v));
+    (min === undefined || v >= min) &&
+    (exMin === undefined || v > exMin) &&
+    (max === undefined || v <= max) &&
+    (exMax === undefined || v < exMax) &&
+    (!integer || Number.isInteger(v));
   if (variant === 1 && !integer && fits(0.5)) return { ok: true, value: 0.5 };
   if (fits(0)) return { ok: true, value: 0 };
   const lower = Math.max(min ?? -Infinity, exMin ?? -Infinity);
@@ -150,20 +180,27 @@ function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
     else candidates.push(upper, upper - 1);
   }
   const value = candidates.find(fits);
-  return value === undefined ? fail(`no ${integer ? 'integer' : 'number'} found within the bounds`) : { ok: true, value };
+  return value === undefined
+    ? fail(`no ${integer ? 'integer' : 'number'} found within the bounds`)
+    : { ok: true, value };
 }
 
 function stringFor(s: Schema, variant: 0 | 1): Generated {
   const minLength = num(s.minLength) ?? 0;
   const maxLength = num(s.maxLength) ?? Infinity;
-  if (minLength > MAX_GENERATED_SIZE) return fail(`minLength ${minLength} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
+  if (minLength > MAX_GENERATED_SIZE)
+    return fail(`minLength ${minLength} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
   if (s.pattern !== undefined) {
     const example = [...(Array.isArray(s.examples) ? s.examples : []), s.default].find((v) => typeof v === 'string');
-    return example !== undefined ? { ok: true, value: example } : fail('strings constrained by "pattern" are not generated (and the schema gives no string example)');
+    return example !== undefined
+      ? { ok: true, value: example }
+      : fail('strings constrained by "pattern" are not generated (and the schema gives no string example)');
   }
   if (typeof s.format === 'string' && FORMAT_SAMPLES[s.format] !== undefined) {
     const sample = FORMAT_SAMPLES[s.format];
-    return sample.length >= minLength && sample.length <= maxLength ? { ok: true, value: sample } : fail(`format ${s.format} cannot meet the length bounds`);
+    return sample.length >= minLength && sample.length <= maxLength
+      ? { ok: true, value: sample }
+      : fail(`format ${s.format} cannot meet the length bounds`);
   }
   const length = variant === 1 && minLength === 0 && maxLength >= 1 ? 1 : minLength;
   return { ok: true, value: 'a'.repeat(length) };
@@ -207,15 +244,18 @@ function objectFor(s: Schema, ctx: Context): Generated {
     const reason = add(wanted[i]);
     if (reason) return fail(reason);
     const deps = dependent[wanted[i]];
-    if (Array.isArray(deps)) wanted.push(...deps.filter((d): d is string => typeof d === 'string' && !wanted.includes(d)));
+    if (Array.isArray(deps))
+      wanted.push(...deps.filter((d): d is string => typeof d === 'string' && !wanted.includes(d)));
   }
   const minProperties = num(s.minProperties) ?? 0;
-  if (minProperties > MAX_GENERATED_SIZE) return fail(`minProperties ${minProperties} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
+  if (minProperties > MAX_GENERATED_SIZE)
+    return fail(`minProperties ${minProperties} is over the synthesizer's ${MAX_GENERATED_SIZE}`);
   for (const name of Object.keys(properties)) {
     if (Object.keys(out).length >= minProperties) break;
     add(name);
   }
-  for (let i = 1; Object.keys(out).length < minProperties && extraSchema !== false && i <= minProperties; i++) add(`property${i}`);
+  for (let i = 1; Object.keys(out).length < minProperties && extraSchema !== false && i <= minProperties; i++)
+    add(`property${i}`);
   if (Object.keys(out).length < minProperties) return fail(`cannot reach minProperties ${minProperties}`);
   return { ok: true, value: out };
 }
@@ -231,7 +271,9 @@ function matchesAlone(branch: unknown, value: unknown, validator: GuardedValidat
 }
 
 function tooWide(branches: number): SynthesisLimit {
-  return new SynthesisLimit(`a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`);
+  return new SynthesisLimit(
+    `a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`,
+  );
 }
 
 /**
@@ -244,7 +286,11 @@ export function refuseWideOneOf(schema: unknown): void {
   for (let visited = 0; stack.length > 0 && visited < 100_000; visited++) {
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
-    if (!Array.isArray(node) && Array.isArray((node as Schema).oneOf) && ((node as Schema).oneOf as unknown[]).length > MAX_ONEOF_BRANCHES) {
+    if (
+      !Array.isArray(node) &&
+      Array.isArray((node as Schema).oneOf) &&
+      ((node as Schema).oneOf as unknown[]).length > MAX_ONEOF_BRANCHES
+    ) {
       throw tooWide(((node as Schema).oneOf as unknown[]).length);
     }
     stack.push(...(Array.isArray(node) ? node : Object.values(node)));
@@ -280,13 +326,17 @@ export function generate(schema: unknown, ctx: Context): Generated {
   if (!isObject(schema)) return fail('a subschema is not an object');
   if (++ctx.nodes.count > MAX_GENERATED_NODES) return fail(`more than ${MAX_GENERATED_NODES} subschemas to visit`);
   checkDeadline(ctx);
-  if (ctx.depth >= MAX_NESTING_DEPTH) return fail(`instance would nest deeper than ${MAX_NESTING_DEPTH} levels (recursive schema?)`);
+  if (ctx.depth >= MAX_NESTING_DEPTH)
+    return fail(`instance would nest deeper than ${MAX_NESTING_DEPTH} levels (recursive schema?)`);
   const inner: Context = { ...ctx, depth: ctx.depth + 1 };
   if (typeof schema.$ref === 'string') {
     const { $ref, ...siblings } = schema;
     const target = resolveRef($ref, ctx.root);
     if (target === undefined) return fail(`$ref ${$ref} does not point inside the schema document`);
-    if (!isObject(target)) return Object.keys(siblings).length === 0 ? generate(target, inner) : fail(`$ref ${$ref} is not an object schema`);
+    if (!isObject(target))
+      return Object.keys(siblings).length === 0
+        ? generate(target, inner)
+        : fail(`$ref ${$ref} is not an object schema`);
     return generate(merge([siblings, target]), inner);
   }
   const { allOf, anyOf, oneOf, ...rest } = schema;
@@ -319,6 +369,11 @@ export function generate(schema: unknown, ctx: Context): Generated {
  * The minimal instance of `schema` (the root of its own $ref document). Verify it before use.
  * Throws SynthesisLimit when the work would exceed the synthesizer's bounds (time, oneOf width).
  */
-export function minimalInstance(schema: unknown, validator: GuardedValidator, deadline = Infinity, budgetMs = Infinity): Generated {
+export function minimalInstance(
+  schema: unknown,
+  validator: GuardedValidator,
+  deadline = Infinity,
+  budgetMs = Infinity,
+): Generated {
   return generate(schema, { root: schema, depth: 0, nodes: { count: 0 }, validator, variant: 0, deadline, budgetMs });
 }

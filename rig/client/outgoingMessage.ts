@@ -13,7 +13,9 @@ export function completeMessage(message: OutgoingMessage): Message {
 }
 
 /** A user message with an optional text part and an optional data part (e.g. an `a2a-rig/script`). */
-export function userMessage(options: { text?: string; data?: JsonObject; taskId?: string; contextId?: string; metadata?: JsonObject } = {}): OutgoingMessage {
+export function userMessage(
+  options: { text?: string; data?: JsonObject; taskId?: string; contextId?: string; metadata?: JsonObject } = {},
+): OutgoingMessage {
   const parts: Part[] = [];
   if (options.text !== undefined || options.data === undefined) parts.push({ text: options.text ?? 'hello' });
   if (options.data !== undefined) parts.push({ data: options.data });
@@ -30,7 +32,12 @@ export function userMessage(options: { text?: string; data?: JsonObject; taskId?
  * `hitl_response_for: {prompt_id, payload}`. The payload is also sent as a data part, for agents
  * that read answers from parts when the extension is not activated.
  */
-export function answerMessage(taskId: string, promptId: string, payload: unknown, options: { contextId?: string } = {}): OutgoingMessage {
+export function answerMessage(
+  taskId: string,
+  promptId: string,
+  payload: unknown,
+  options: { contextId?: string } = {},
+): OutgoingMessage {
   return {
     taskId,
     ...(options.contextId ? { contextId: options.contextId } : {}),

@@ -26,11 +26,25 @@ export class EventIntake {
     readonly guard: EnvelopeGuard,
   ) {}
 
-  take(connectionId: string, kind: ConnectionKind, event: StreamResponse, ids: { seq?: number; eventId?: string } = {}): ReceivedEvent {
+  take(
+    connectionId: string,
+    kind: ConnectionKind,
+    event: StreamResponse,
+    ids: { seq?: number; eventId?: string } = {},
+  ): ReceivedEvent {
     const receivedAt = performance.now();
     const taskId = taskIdOfEvent(event);
     this.history.record({ connectionId, kind, taskId, seq: ids.seq, eventId: ids.eventId, receivedAt, event });
-    return { connectionId, kind, taskId, seq: ids.seq, eventId: ids.eventId, receivedAt, event, prompt: this.guard.fromEvent(event) };
+    return {
+      connectionId,
+      kind,
+      taskId,
+      seq: ids.seq,
+      eventId: ids.eventId,
+      receivedAt,
+      event,
+      prompt: this.guard.fromEvent(event),
+    };
   }
 }
 
@@ -102,7 +116,8 @@ export class EventBuffer<End> {
   waitFor(predicate: (event: ReceivedEvent) => boolean, timeoutMs: number): Promise<ReceivedEvent> {
     const seen = this.events.find(predicate);
     if (seen) return Promise.resolve(seen);
-    if (this.endValue !== undefined) return Promise.reject(new Error(`${this.describe} has ended (${this.endWhy}); the awaited event never arrived`));
+    if (this.endValue !== undefined)
+      return Promise.reject(new Error(`${this.describe} has ended (${this.endWhy}); the awaited event never arrived`));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         predicate,
@@ -110,7 +125,11 @@ export class EventBuffer<End> {
         reject,
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
-          reject(new WaitTimeoutError(`${this.describe}: no awaited event within ${timeoutMs} ms (${this.events.length} received)`));
+          reject(
+            new WaitTimeoutError(
+              `${this.describe}: no awaited event within ${timeoutMs} ms (${this.events.length} received)`,
+            ),
+          );
         }, timeoutMs),
       };
       this.waiters.add(waiter);

@@ -16,7 +16,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function describe(value: unknown): string {
-  return Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : JSON.stringify(value)?.slice(0, 80) ?? String(value);
+  return Array.isArray(value)
+    ? 'an array'
+    : value === null
+      ? 'null'
+      : typeof value === 'object'
+        ? 'an object'
+        : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
 }
 
 /** The message type a detail names in its `@type` ("type.googleapis.com/google.rpc.ErrorInfo" → "google.rpc.ErrorInfo"). */
@@ -39,11 +45,14 @@ export function locateValidationErrors(error: RpcErrorBody): string | undefined 
       const notes = [within ? `inside a ${within}` : undefined, extra].filter(Boolean);
       return notes.length ? ` (${notes.join(', ')})` : '';
     };
-    const entries: Array<[string, unknown]> = Array.isArray(node) ? node.map((v, i) => [`[${i}]`, v]) : Object.entries(node).map(([k, v]) => [`.${k}`, v]);
+    const entries: Array<[string, unknown]> = Array.isArray(node)
+      ? node.map((v, i) => [`[${i}]`, v])
+      : Object.entries(node).map(([k, v]) => [`.${k}`, v]);
     for (const [step, value] of entries) {
       if (step === '.validation_errors') {
         if (Array.isArray(value)) return `${path}${step}${how()}`;
-        if (typeof value === 'string' && value.trimStart().startsWith('[')) return `${path}${step}${how('as a JSON string')}`;
+        if (typeof value === 'string' && value.trimStart().startsWith('['))
+          return `${path}${step}${how('as a JSON string')}`;
       }
       queue.push([value, `${path}${step}`, depth + 1, within]);
     }
@@ -60,15 +69,28 @@ export function rejectionContractBreaches(error: RpcErrorBody, promptId: string 
   const breaches: string[] = [];
   const data = error.data;
   if (!isObject(data)) {
-    breaches.push(`error.data is ${data === undefined ? 'absent' : describe(data)}, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json`);
+    breaches.push(
+      `error.data is ${data === undefined ? 'absent' : describe(data)}, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json`,
+    );
   } else {
-    if (data.extension !== HITL_PROMPT_URI) breaches.push(`error.data.extension is ${data.extension === undefined ? 'absent' : describe(data.extension)}; the contract says ${example.data.extension}`);
-    if (typeof data.prompt_id !== 'string') breaches.push(`error.data.prompt_id is ${data.prompt_id === undefined ? 'absent' : describe(data.prompt_id)}; the contract names the answered prompt`);
-    else if (promptId !== undefined && data.prompt_id !== promptId) breaches.push(`error.data.prompt_id is ${data.prompt_id}, not the answered prompt ${promptId}`);
+    if (data.extension !== HITL_PROMPT_URI)
+      breaches.push(
+        `error.data.extension is ${data.extension === undefined ? 'absent' : describe(data.extension)}; the contract says ${example.data.extension}`,
+      );
+    if (typeof data.prompt_id !== 'string')
+      breaches.push(
+        `error.data.prompt_id is ${data.prompt_id === undefined ? 'absent' : describe(data.prompt_id)}; the contract names the answered prompt`,
+      );
+    else if (promptId !== undefined && data.prompt_id !== promptId)
+      breaches.push(`error.data.prompt_id is ${data.prompt_id}, not the answered prompt ${promptId}`);
   }
   if (!isObject(data) || !Array.isArray(data.validation_errors)) {
     const elsewhere = locateValidationErrors(error);
-    breaches.push(elsewhere ? `validation_errors is at ${elsewhere}, not at error.data.validation_errors` : 'there is no error.data.validation_errors array');
+    breaches.push(
+      elsewhere
+        ? `validation_errors is at ${elsewhere}, not at error.data.validation_errors`
+        : 'there is no error.data.validation_errors array',
+    );
   }
   return breaches;
 }

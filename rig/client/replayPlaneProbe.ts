@@ -16,12 +16,22 @@ export interface ReplayPlaneProbe {
 const PROBE_TIMEOUT_MS = 3_000;
 
 /** `rpcUrl` is the agent's JSON-RPC endpoint; /events is resolved against it, as ReplaySocket does. */
-export function probeReplayPlane(rpcUrl: string, generation: Generation, extensions: readonly string[], timeoutMs = PROBE_TIMEOUT_MS): Promise<ReplayPlaneProbe> {
+export function probeReplayPlane(
+  rpcUrl: string,
+  generation: Generation,
+  extensions: readonly string[],
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<ReplayPlaneProbe> {
   const url = new URL('/events', rpcUrl);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return new Promise((resolve) => {
     let settled = false;
-    const ws = new WebSocket(url, { headers: a2aRequestHeaders({ generation, extensions }), handshakeTimeout: timeoutMs, perMessageDeflate: false, maxPayload: 64 * 1024 });
+    const ws = new WebSocket(url, {
+      headers: a2aRequestHeaders({ generation, extensions }),
+      handshakeTimeout: timeoutMs,
+      perMessageDeflate: false,
+      maxPayload: 64 * 1024,
+    });
     const done = (result: ReplayPlaneProbe) => {
       if (settled) return;
       settled = true;
@@ -31,8 +41,13 @@ export function probeReplayPlane(rpcUrl: string, generation: Generation, extensi
     ws.once('open', () => done({ offered: true, detail: `${url.origin}/events upgraded to a WebSocket` }));
     ws.once('unexpected-response', (_req, res) => {
       res.resume();
-      done({ offered: false, detail: `${url.origin}/events answered the WebSocket upgrade with HTTP ${res.statusCode}` });
+      done({
+        offered: false,
+        detail: `${url.origin}/events answered the WebSocket upgrade with HTTP ${res.statusCode}`,
+      });
     });
-    ws.on('error', (err) => done({ offered: false, detail: `${url.origin}/events refused the WebSocket upgrade: ${err.message}` }));
+    ws.on('error', (err) =>
+      done({ offered: false, detail: `${url.origin}/events refused the WebSocket upgrade: ${err.message}` }),
+    );
   });
 }

@@ -110,10 +110,15 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
     ws.on('upgrade', (res) => (this.echoedExtensions = echoedExtensions(res.headers, this.options.generation)));
     // Frames can arrive right after the handshake, before `open` resolves: take them from the start.
     ws.on('message', (data, isBinary) => this.onFrame(data as Buffer, isBinary));
-    const lifetime = setTimeout(() => this.fail('timeout', `replay socket ${url} outlived its ${this.limits.lifetimeMs} ms bound`), this.limits.lifetimeMs);
+    const lifetime = setTimeout(
+      () => this.fail('timeout', `replay socket ${url} outlived its ${this.limits.lifetimeMs} ms bound`),
+      this.limits.lifetimeMs,
+    );
     ws.on('close', (code, reason) => {
       clearTimeout(lifetime);
-      const end: ReplayEnd = this.closedByRig ? { reason: 'closed', code } : { reason: 'closed-by-agent', code, message: reason.toString('utf8') };
+      const end: ReplayEnd = this.closedByRig
+        ? { reason: 'closed', code }
+        : { reason: 'closed-by-agent', code, message: reason.toString('utf8') };
       this.finish(end, `close ${code}`);
     });
     return new Promise((resolve, reject) => {
@@ -121,7 +126,9 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
       ws.on('error', (err) => {
         const oversized = /maxPayload|Max payload/i.test(err.message);
         const failure = oversized ? 'too-large' : ws.readyState === WebSocket.CONNECTING ? 'connect' : 'socket';
-        const detail = oversized ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes (the rig's bound on one frame); the rig cut it off` : err.message;
+        const detail = oversized
+          ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes (the rig's bound on one frame); the rig cut it off`
+          : err.message;
         const error = new TransportError(failure, `replay socket ${url}: ${detail}`, undefined, { cause: err });
         if (ws.readyState === WebSocket.CONNECTING || this.buffer.end === undefined) reject(error);
         this.fail(failure, error.message);
@@ -132,22 +139,32 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
   private onFrame(data: Buffer, isBinary: boolean): void {
     if (this.buffer.end !== undefined) return;
     const n = this.buffer.events.length + 1;
-    if (n > this.limits.maxFrames) return this.fail('too-large', `${this.name} sent more than ${this.limits.maxFrames} frames; the rig cut it off`);
+    if (n > this.limits.maxFrames)
+      return this.fail('too-large', `${this.name} sent more than ${this.limits.maxFrames} frames; the rig cut it off`);
     this.bytes += data.length;
-    if (this.bytes > this.limits.maxSocketBytes) return this.fail('too-large', `${this.name} sent more than ${this.limits.maxSocketBytes} bytes in ${n} frames; the rig cut it off`);
+    if (this.bytes > this.limits.maxSocketBytes)
+      return this.fail(
+        'too-large',
+        `${this.name} sent more than ${this.limits.maxSocketBytes} bytes in ${n} frames; the rig cut it off`,
+      );
     try {
       if (isBinary) throw new TypeError('frame is binary, expected JSON text');
       const frame = parseAgentJson(data.toString('utf8'), "the agent's replay frame");
-      if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw new TypeError('frame must be a JSON object');
+      if (typeof frame !== 'object' || frame === null || Array.isArray(frame))
+        throw new TypeError('frame must be a JSON object');
       const { seq, eventId, taskId, event } = frame as Record<string, unknown>;
-      if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw new TypeError('frame.seq must be a positive integer');
-      if (typeof eventId !== 'string' || eventId.length === 0) throw new TypeError('frame.eventId must be a non-empty string');
-      if (taskId !== this.taskId) throw new TypeError(`frame.taskId ${JSON.stringify(taskId)} is not the task asked for`);
+      if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1)
+        throw new TypeError('frame.seq must be a positive integer');
+      if (typeof eventId !== 'string' || eventId.length === 0)
+        throw new TypeError('frame.eventId must be a non-empty string');
+      if (taskId !== this.taskId)
+        throw new TypeError(`frame.taskId ${JSON.stringify(taskId)} is not the task asked for`);
       const canonical = streamEventFromWire(event, 'frame.event');
       this.lastSeq = Math.max(this.lastSeq, seq);
       this.buffer.push(this.options.intake.take(this.connectionId, 'replay', canonical, { seq, eventId }));
     } catch (err) {
-      if (err instanceof JsonRefusedError || err instanceof RetentionBoundError) return this.fail('too-large', `${this.name}: frame ${n}: ${err.message}`);
+      if (err instanceof JsonRefusedError || err instanceof RetentionBoundError)
+        return this.fail('too-large', `${this.name}: frame ${n}: ${err.message}`);
       const detail = err instanceof UnsafeJsonError || err instanceof TypeError ? err.message : String(err);
       this.fail('protocol', `${this.name}: frame ${n} is not a replay frame: ${detail}`);
     }
@@ -161,7 +178,10 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
 
   private finish(end: ReplayEnd, why: string): void {
     if (this.buffer.end !== undefined) return;
-    this.options.history.closeConnection(this.connectionId, end.reason === 'failed' ? end.error.message : `${end.reason} ${end.code}`);
+    this.options.history.closeConnection(
+      this.connectionId,
+      end.reason === 'failed' ? end.error.message : `${end.reason} ${end.code}`,
+    );
     this.buffer.finish(end, why);
   }
 

@@ -42,7 +42,10 @@ export async function readBounded(
   const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     body.destroy();
-    throw new TransportError('too-large', `${what}: response declares ${declared} bytes; the rig accepts at most ${max}`);
+    throw new TransportError(
+      'too-large',
+      `${what}: response declares ${declared} bytes; the rig accepts at most ${max}`,
+    );
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -59,31 +62,63 @@ export async function readBounded(
 
 /** Checks the JSON-RPC 2.0 response shape and that it answers request `id`. */
 /** `document` names the text in a refusal of its shape ("the agent's reply nests 100000 levels deep..."). */
-export function readRpcResponse(text: string, id: number, what: string, status: number, document = "the agent's reply"): RpcBody {
+export function readRpcResponse(
+  text: string,
+  id: number,
+  what: string,
+  status: number,
+  document = "the agent's reply",
+): RpcBody {
   let body: unknown;
   try {
     body = parseAgentJson(text, document);
   } catch (err) {
     if (err instanceof JsonRefusedError) throw new TransportError('too-large', `${what}: ${err.message}`, status);
     const reason = err instanceof UnsafeJsonError ? err.message : 'not JSON';
-    throw new TransportError('protocol', `${what}: HTTP ${status} reply is not JSON-RPC (${reason}): ${JSON.stringify(text.slice(0, 120))}`, status);
+    throw new TransportError(
+      'protocol',
+      `${what}: HTTP ${status} reply is not JSON-RPC (${reason}): ${JSON.stringify(text.slice(0, 120))}`,
+      status,
+    );
   }
   if (!isObject(body) || body.jsonrpc !== '2.0') {
     throw new TransportError('protocol', `${what}: HTTP ${status} reply is not a JSON-RPC 2.0 response object`, status);
   }
   const hasResult = 'result' in body;
   const hasError = 'error' in body;
-  if (hasResult === hasError) throw new TransportError('protocol', `${what}: reply must carry exactly one of "result" and "error"`, status);
+  if (hasResult === hasError)
+    throw new TransportError('protocol', `${what}: reply must carry exactly one of "result" and "error"`, status);
   if (hasError) {
     const e = body.error;
     if (!isObject(e) || typeof e.code !== 'number' || typeof e.message !== 'string') {
-      throw new TransportError('protocol', `${what}: reply "error" must have a numeric "code" and a string "message"`, status);
+      throw new TransportError(
+        'protocol',
+        `${what}: reply "error" must have a numeric "code" and a string "message"`,
+        status,
+      );
     }
     // An error may carry a null id (e.g. when the agent could not read the request's).
-    if (body.id !== id && body.id !== null) throw new TransportError('protocol', `${what}: reply id ${JSON.stringify(body.id)} does not answer request id ${id}`, status);
-    return { ok: false, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}), ...(e.details !== undefined ? { details: e.details } : {}) } };
+    if (body.id !== id && body.id !== null)
+      throw new TransportError(
+        'protocol',
+        `${what}: reply id ${JSON.stringify(body.id)} does not answer request id ${id}`,
+        status,
+      );
+    return {
+      ok: false,
+      error: {
+        code: e.code,
+        message: e.message,
+        ...(e.data !== undefined ? { data: e.data } : {}),
+        ...(e.details !== undefined ? { details: e.details } : {}),
+      },
+    };
   }
-  if (body.id !== id) throw new TransportError('protocol', `${what}: reply id ${JSON.stringify(body.id)} does not answer request id ${id}`, status);
+  if (body.id !== id)
+    throw new TransportError(
+      'protocol',
+      `${what}: reply id ${JSON.stringify(body.id)} does not answer request id ${id}`,
+      status,
+    );
   return { ok: true, result: body.result };
 }
-

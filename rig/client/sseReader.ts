@@ -25,7 +25,10 @@ export interface SseReadOptions {
 }
 
 /** Yields each event as soon as its terminating blank line has arrived. */
-export async function* readSseEvents(body: AsyncIterable<Uint8Array>, options: SseReadOptions): AsyncGenerator<SseEvent> {
+export async function* readSseEvents(
+  body: AsyncIterable<Uint8Array>,
+  options: SseReadOptions,
+): AsyncGenerator<SseEvent> {
   const ready: SseEvent[] = [];
   let oversized = false;
   const parser = createParser({
@@ -43,11 +46,17 @@ export async function* readSseEvents(body: AsyncIterable<Uint8Array>, options: S
     bytes += chunk.byteLength;
     if (options.tally) options.tally.received += chunk.byteLength;
     if (bytes > options.maxBytes) {
-      throw new TransportError('too-large', `${options.describe} exceeded ${options.maxBytes} bytes; the rig cut it off`);
+      throw new TransportError(
+        'too-large',
+        `${options.describe} exceeded ${options.maxBytes} bytes; the rig cut it off`,
+      );
     }
     parser.feed(decoder.decode(chunk, { stream: true }));
     if (oversized) {
-      throw new TransportError('too-large', `${options.describe} sent one event longer than ${options.maxEventChars} characters; the rig cut it off`);
+      throw new TransportError(
+        'too-large',
+        `${options.describe} sent one event longer than ${options.maxEventChars} characters; the rig cut it off`,
+      );
     }
     while (ready.length > 0) yield ready.shift()!;
   }

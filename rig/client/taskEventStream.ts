@@ -59,7 +59,13 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
     let end: StreamEnd = { reason: 'ended' };
     try {
       for await (const sse of this.open.events) {
-        const frame = readRpcResponse(sse.data, this.open.requestId, `${describe}: frame ${this.buffer.events.length + 1}`, this.meta.httpStatus, "the agent's event");
+        const frame = readRpcResponse(
+          sse.data,
+          this.open.requestId,
+          `${describe}: frame ${this.buffer.events.length + 1}`,
+          this.meta.httpStatus,
+          "the agent's event",
+        );
         if (!frame.ok) {
           end = { reason: 'rpc-error', error: frame.error };
           break;
@@ -68,9 +74,17 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
         try {
           event = streamEventFromWire(frame.result, 'result');
         } catch (err) {
-          throw new TransportError('protocol', `${describe}: frame ${this.buffer.events.length + 1} is not an A2A stream event: ${(err as Error).message}`);
+          throw new TransportError(
+            'protocol',
+            `${describe}: frame ${this.buffer.events.length + 1} is not an A2A stream event: ${(err as Error).message}`,
+          );
         }
-        this.buffer.push(intake.take(this.connectionId, 'sse', event, { eventId: sse.id, seq: seqFromSseId(sse.id, taskIdOfEvent(event)) }));
+        this.buffer.push(
+          intake.take(this.connectionId, 'sse', event, {
+            eventId: sse.id,
+            seq: seqFromSseId(sse.id, taskIdOfEvent(event)),
+          }),
+        );
       }
       if (this.closedByRig) end = { reason: 'closed' };
     } catch (err) {
@@ -84,7 +98,14 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
     } finally {
       this.open.close();
     }
-    this.history.closeConnection(this.connectionId, end.reason === 'failed' ? end.error.message : end.reason === 'rpc-error' ? `rpc error ${end.error.code}` : end.reason);
+    this.history.closeConnection(
+      this.connectionId,
+      end.reason === 'failed'
+        ? end.error.message
+        : end.reason === 'rpc-error'
+          ? `rpc error ${end.error.code}`
+          : end.reason,
+    );
     this.buffer.finish(end, describeEnd(end));
   }
 

@@ -70,10 +70,29 @@ export interface ErrorContext {
 export function toTransportError(err: unknown, ctx: ErrorContext): TransportError {
   if (err instanceof TransportError) return err;
   const cause = { cause: err };
-  if (ctx.cutBy === 'deadline') return new TransportError('timeout', `${ctx.what} did not complete within ${ctx.overallMs} ms`, ctx.httpStatus, cause);
-  if (ctx.cutBy === 'headers') return new TransportError('headers-timeout', `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`, ctx.httpStatus, cause);
-  if (ctx.cutBy === 'idle') return new TransportError('idle-timeout', `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`, ctx.httpStatus, cause);
-  if (ctx.callerAborted) return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, cause);
+  if (ctx.cutBy === 'deadline')
+    return new TransportError(
+      'timeout',
+      `${ctx.what} did not complete within ${ctx.overallMs} ms`,
+      ctx.httpStatus,
+      cause,
+    );
+  if (ctx.cutBy === 'headers')
+    return new TransportError(
+      'headers-timeout',
+      `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`,
+      ctx.httpStatus,
+      cause,
+    );
+  if (ctx.cutBy === 'idle')
+    return new TransportError(
+      'idle-timeout',
+      `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`,
+      ctx.httpStatus,
+      cause,
+    );
+  if (ctx.callerAborted)
+    return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, cause);
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   const failure = (code && UNDICI_FAILURES[code]) || 'socket';
   const detail = (err as Error).message ?? String(err);
@@ -86,6 +105,6 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
           ? `${ctx.what}: cannot connect (${code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail)})`
           : failure === 'too-large' || failure === 'protocol'
             ? `${ctx.what}: ${detail}`
-          : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
+            : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
   return new TransportError(failure, message, ctx.httpStatus, cause);
 }

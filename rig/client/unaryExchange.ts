@@ -34,8 +34,18 @@ export interface Abortable {
  * object per exchange, its methods shared (the hot path makes tens of thousands a second). `tally`,
  * when given, is told every response byte the connection reads for it (the caller counts what it sent).
  */
-export function runUnary(pool: Http1Pool, request: string, what: string, bounds: UnaryBounds, signal: AbortSignal | undefined, inFlight: Set<Abortable>, tally?: ByteTally): Promise<UnaryResponse> {
-  return new Promise<UnaryResponse>((resolve, reject) => new UnaryExchange(pool, request, what, bounds, signal, inFlight, resolve, reject, tally));
+export function runUnary(
+  pool: Http1Pool,
+  request: string,
+  what: string,
+  bounds: UnaryBounds,
+  signal: AbortSignal | undefined,
+  inFlight: Set<Abortable>,
+  tally?: ByteTally,
+): Promise<UnaryResponse> {
+  return new Promise<UnaryResponse>(
+    (resolve, reject) => new UnaryExchange(pool, request, what, bounds, signal, inFlight, resolve, reject, tally),
+  );
 }
 
 class UnaryExchange implements ResponseHandler, Abortable {
@@ -107,7 +117,17 @@ class UnaryExchange implements ResponseHandler, Abortable {
     if (this.settled) return;
     this.settle();
     const { what, bounds, cutBy, callerAborted, status } = this;
-    this.reject(toTransportError(err, { what, headersTimeoutMs: bounds.headersTimeoutMs, idleTimeoutMs: bounds.bodyIdleTimeoutMs, overallMs: bounds.overallMs, cutBy, callerAborted, httpStatus: status }));
+    this.reject(
+      toTransportError(err, {
+        what,
+        headersTimeoutMs: bounds.headersTimeoutMs,
+        idleTimeoutMs: bounds.bodyIdleTimeoutMs,
+        overallMs: bounds.overallMs,
+        cutBy,
+        callerAborted,
+        httpStatus: status,
+      }),
+    );
   }
 
   /** Ends the exchange from the rig's side (a bound, the caller, the transport's close, a refusal). */
@@ -152,7 +172,13 @@ class UnaryExchange implements ResponseHandler, Abortable {
     const now = (this.lastChunkAt = performance.now());
     const declared = Number(headers['content-length']);
     const max = this.bounds.maxResponseBytes;
-    if (declared > max) return this.cut(new TransportError('too-large', `${this.what}: response declares ${declared} bytes; the rig accepts at most ${max}`));
+    if (declared > max)
+      return this.cut(
+        new TransportError(
+          'too-large',
+          `${this.what}: response declares ${declared} bytes; the rig accepts at most ${max}`,
+        ),
+      );
     // From now on the silence bound applies: the timer must fire by it (a chunk only notes its time).
     const idleBy = now + this.bounds.bodyIdleTimeoutMs;
     if (idleBy < this.timerDue) this.arm(idleBy, now);
@@ -162,7 +188,10 @@ class UnaryExchange implements ResponseHandler, Abortable {
     this.lastChunkAt = performance.now();
     this.size += chunk.length;
     const max = this.bounds.maxResponseBytes;
-    if (this.size > max) return this.cut(new TransportError('too-large', `${this.what}: response body exceeded ${max} bytes; the rig cut it off`));
+    if (this.size > max)
+      return this.cut(
+        new TransportError('too-large', `${this.what}: response body exceeded ${max} bytes; the rig cut it off`),
+      );
     if (this.first === undefined) this.first = chunk;
     else (this.chunks ??= [this.first]).push(chunk);
   }

@@ -21,15 +21,27 @@ export const attemptName = (n: number): string => `attempt-${n}`;
 
 /** A creating message: the script's artifacts per attempt (one named artifact each), then `complete`. */
 export function gatedScript(attempts = 3, contextId?: string) {
-  const perAttempt = Array.from({ length: attempts }, (_, i) => [{ artifact: { name: attemptName(i + 1), data: { attempt: i + 1, draft: i === 0 } } }]);
-  return { parts: [{ data: { [SCRIPT_KEY]: { steps: [{ complete: {} }], attempts: perAttempt } } }], ...(contextId ? { contextId } : {}) };
+  const perAttempt = Array.from({ length: attempts }, (_, i) => [
+    { artifact: { name: attemptName(i + 1), data: { attempt: i + 1, draft: i === 0 } } },
+  ]);
+  return {
+    parts: [{ data: { [SCRIPT_KEY]: { steps: [{ complete: {} }], attempts: perAttempt } } }],
+    ...(contextId ? { contextId } : {}),
+  };
 }
 
 export type GateOpening =
   /** Parked pending acceptance; `echoed` says whether the creating reply echoed the extension. */
   | { kind: 'pending'; task: Task; echoed: boolean; latencyMs: number }
   /** The agent refused the creating request (criteria invalid, say): no task. */
-  | { kind: 'refused'; refusal: AcceptanceErrorFacts | undefined; code: number; message: string; httpStatus: number | undefined; latencyMs: number }
+  | {
+      kind: 'refused';
+      refusal: AcceptanceErrorFacts | undefined;
+      code: number;
+      message: string;
+      httpStatus: number | undefined;
+      latencyMs: number;
+    }
   /** A task that did not park pending acceptance (within SETTLE_MS): where it got to. */
   | { kind: 'not-pending'; task: Task; echoed: boolean; latencyMs: number }
   | { kind: 'message'; echoed: boolean; latencyMs: number };
@@ -41,26 +53,57 @@ export function requireGate(ctx: ScenarioContext, needs: AcceptanceNeeds = {}): 
 }
 
 /** Sends a gated creating request and waits (bounded) until the task parks or settles. */
-export async function openGate(ctx: ScenarioContext, options: AcceptanceSendOptions & { attempts?: number; contextId?: string; client?: A2AClient } = {}): Promise<GateOpening> {
+export async function openGate(
+  ctx: ScenarioContext,
+  options: AcceptanceSendOptions & { attempts?: number; contextId?: string; client?: A2AClient } = {},
+): Promise<GateOpening> {
   const { attempts, contextId, client = ctx.client, ...send } = options;
   const started = performance.now();
   // Only this extension is activated (unless the caller says otherwise): an agent that also speaks
   // hitl-prompt/v1 may ask a prompt first when that is activated too, which is another scenario's business.
-  const sent = await client.acceptance.send(gatedScript(attempts, contextId), { signal: ctx.signal, extensions: [ACCEPTANCE_URI], ...send });
+  const sent = await client.acceptance.send(gatedScript(attempts, contextId), {
+    signal: ctx.signal,
+    extensions: [ACCEPTANCE_URI],
+    ...send,
+  });
   const latencyMs = performance.now() - started;
   const echoed = sent.gate === 'active';
-  if (!sent.ok) return { kind: 'refused', refusal: sent.refusal, code: sent.error.code, message: sent.error.message, httpStatus: sent.meta.httpStatus, latencyMs };
+  if (!sent.ok)
+    return {
+      kind: 'refused',
+      refusal: sent.refusal,
+      code: sent.error.code,
+      message: sent.error.message,
+      httpStatus: sent.meta.httpStatus,
+      latencyMs,
+    };
   if (!('task' in sent.value)) return { kind: 'message', echoed, latencyMs };
   let task = sent.value.task;
   // Without the echo the client MUST NOT wait for a gate: take the reply as it is, unless it is still running.
-  if (!client.acceptance.isPending(task) && !TERMINAL_STATES.has(task.status.state) && task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
-    task = (await settle(ctx, task.id, (t) => t.status.state !== 'TASK_STATE_WORKING' && t.status.state !== 'TASK_STATE_SUBMITTED', { client })) ?? task;
+  if (
+    !client.acceptance.isPending(task) &&
+    !TERMINAL_STATES.has(task.status.state) &&
+    task.status.state !== 'TASK_STATE_INPUT_REQUIRED'
+  ) {
+    task =
+      (await settle(
+        ctx,
+        task.id,
+        (t) => t.status.state !== 'TASK_STATE_WORKING' && t.status.state !== 'TASK_STATE_SUBMITTED',
+        { client },
+      )) ?? task;
   }
-  return client.acceptance.isPending(task) ? { kind: 'pending', task, echoed, latencyMs } : { kind: 'not-pending', task, echoed, latencyMs };
+  return client.acceptance.isPending(task)
+    ? { kind: 'pending', task, echoed, latencyMs }
+    : { kind: 'not-pending', task, echoed, latencyMs };
 }
 
 /** Like `openGate`, but anything other than a pending task fails the named check and returns undefined. */
-export async function pendingGate(ctx: ScenarioContext, check: string, options: Parameters<typeof openGate>[1] = {}): Promise<Task | undefined> {
+export async function pendingGate(
+  ctx: ScenarioContext,
+  check: string,
+  options: Parameters<typeof openGate>[1] = {},
+): Promise<Task | undefined> {
   const opened = await openGate(ctx, options);
   if (opened.kind === 'pending') return opened.task;
   ctx.check(check, false, describeOpening(opened));
@@ -84,7 +127,12 @@ export function describeOpening(opened: GateOpening): string {
  * Reads the task with GetTask until `until` holds (or SETTLE_MS passes): portable where a
  * subscription is not (some SDKs refuse to resubscribe to a parked task). Undefined if it never did.
  */
-export async function settle(ctx: ScenarioContext, taskId: string, until: (task: Task) => boolean, options: { timeoutMs?: number; client?: A2AClient } = {}): Promise<Task | undefined> {
+export async function settle(
+  ctx: ScenarioContext,
+  taskId: string,
+  until: (task: Task) => boolean,
+  options: { timeoutMs?: number; client?: A2AClient } = {},
+): Promise<Task | undefined> {
   const client = options.client ?? ctx.client;
   const deadline = performance.now() + Math.min(options.timeoutMs ?? SETTLE_MS, ctx.remainingMs());
   for (;;) {
@@ -110,9 +158,15 @@ export async function decideAndSettle(
   decision: Decision,
   feedback: string,
 ): Promise<{ after: Task | undefined; detail: string }> {
-  const outcome = await ctx.client.acceptance.decide(task.id, task.contextId, decision, { feedback, signal: ctx.signal });
+  const outcome = await ctx.client.acceptance.decide(task.id, task.contextId, decision, {
+    feedback,
+    signal: ctx.signal,
+  });
   const after = outcome.kind === 'applied' ? await settle(ctx, task.id, pendingOrTerminal(ctx.client)) : undefined;
-  return { after, detail: `${outcome.kind}${outcome.reason ? ` (${outcome.reason})` : ''}, then ${stateOf(ctx.client, after)}` };
+  return {
+    after,
+    detail: `${outcome.kind}${outcome.reason ? ` (${outcome.reason})` : ''}, then ${stateOf(ctx.client, after)}`,
+  };
 }
 
 export function isTerminal(task: Task | undefined): boolean {
@@ -141,11 +195,21 @@ export const freshContextId = (): string => randomUUID();
  * How many tasks the agent lists in a context (ListTasks filtered by contextId); undefined when the
  * agent offers no ListTasks (A2A 0.3 has none), with why.
  */
-export async function tasksInContext(client: A2AClient, contextId: string, signal?: AbortSignal): Promise<{ count: number } | { unsupported: string }> {
+export async function tasksInContext(
+  client: A2AClient,
+  contextId: string,
+  signal?: AbortSignal,
+): Promise<{ count: number } | { unsupported: string }> {
   const method = METHOD_NAMES[client.generation].list;
   if (!method) return { unsupported: `A2A ${client.generation} has no ListTasks` };
   try {
-    const reply = await client.transport.call(client.agent.rpcUrl, method, { contextId, pageSize: 100 }, { generation: client.generation, extensions: [] }, { signal });
+    const reply = await client.transport.call(
+      client.agent.rpcUrl,
+      method,
+      { contextId, pageSize: 100 },
+      { generation: client.generation, extensions: [] },
+      { signal },
+    );
     if (!reply.ok) return { unsupported: `${method} answered ${reply.error.code} ${reply.error.message}` };
     const tasks = (reply.result as { tasks?: unknown } | null)?.tasks ?? [];
     return Array.isArray(tasks) ? { count: tasks.length } : { unsupported: `${method} result has no tasks list` };
@@ -163,12 +227,24 @@ const REPLAY_WAIT_MS = 5_000;
  * F failed, S other status. The plane closes the socket after replaying a terminal task, so the
  * shape is complete when it ends; `complete` says whether it did within the bound.
  */
-export async function replayShape(ctx: ScenarioContext, taskId: string): Promise<{ shape: string; complete: boolean } | { refused: string }> {
+export async function replayShape(
+  ctx: ScenarioContext,
+  taskId: string,
+): Promise<{ shape: string; complete: boolean } | { refused: string }> {
   const socket = await ctx.direct.replay(taskId, { since: 0 }).catch((err: Error) => err);
   if (socket instanceof Error) return { refused: socket.message };
-  const complete = (await ctx.within(socket.ended.then(() => true), REPLAY_WAIT_MS)) ?? false;
+  const complete =
+    (await ctx.within(
+      socket.ended.then(() => true),
+      REPLAY_WAIT_MS,
+    )) ?? false;
   await socket.close();
-  const letters: Partial<Record<string, string>> = { TASK_STATE_WORKING: 'W', TASK_STATE_COMPLETED: 'C', TASK_STATE_FAILED: 'F', TASK_STATE_INPUT_REQUIRED: 'I' };
+  const letters: Partial<Record<string, string>> = {
+    TASK_STATE_WORKING: 'W',
+    TASK_STATE_COMPLETED: 'C',
+    TASK_STATE_FAILED: 'F',
+    TASK_STATE_INPUT_REQUIRED: 'I',
+  };
   const shape = socket.events
     .map(({ event }) => {
       if ('artifactUpdate' in event) return 'A';

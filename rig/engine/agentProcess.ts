@@ -37,7 +37,17 @@ export class AgentProcess {
   async start(): Promise<string> {
     // --exit-with-stdin: should the rig itself be killed (-9, no exit handler), the agent sees its
     // stdin pipe close and stops instead of living on as an orphan.
-    const args = [CLI, 'agent', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath, '--exit-with-stdin'];
+    const args = [
+      CLI,
+      'agent',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(this.port),
+      '--db',
+      this.dbPath,
+      '--exit-with-stdin',
+    ];
     for (const fault of this.faults) args.push('--fault', fault);
     args.push(...this.extraArgs);
     try {
@@ -50,7 +60,14 @@ export class AgentProcess {
       });
     } catch (err) {
       // Exit code 2 is the agent refusing its arguments (an unknown --agent-fault): the user's to fix.
-      const said = err instanceof ChildStartError && err.exitCode === 2 ? err.stderr.trim().split('\n').at(-1)?.replace(/^a2a-rig: /, '') : undefined;
+      const said =
+        err instanceof ChildStartError && err.exitCode === 2
+          ? err.stderr
+              .trim()
+              .split('\n')
+              .at(-1)
+              ?.replace(/^a2a-rig: /, '')
+          : undefined;
       if (said) throw new UserError(`the embedded agent refused to start: ${said}`);
       throw err;
     }

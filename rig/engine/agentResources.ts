@@ -113,22 +113,30 @@ export function metricsSource(url: string): ResourceSource {
  * Picks the source: /proc for a local process, else /metrics when it answers with process
  * metrics. Returns the reason when there is none.
  */
-export async function resourceSource(options: { pid?: number; metricsUrl?: string; signal: AbortSignal }): Promise<ResourceSource | { unavailable: string }> {
+export async function resourceSource(options: {
+  pid?: number;
+  metricsUrl?: string;
+  signal: AbortSignal;
+}): Promise<ResourceSource | { unavailable: string }> {
   if (options.pid) {
     try {
       const source = procSource(options.pid);
       await source.sample(options.signal);
       return source;
     } catch (err) {
-      if (!options.metricsUrl) return { unavailable: `/proc/${options.pid} cannot be read (${(err as Error).message})` };
+      if (!options.metricsUrl)
+        return { unavailable: `/proc/${options.pid} cannot be read (${(err as Error).message})` };
     }
   }
-  if (!options.metricsUrl) return { unavailable: 'the agent is not a local process the rig started, and no /metrics URL is known' };
+  if (!options.metricsUrl)
+    return { unavailable: 'the agent is not a local process the rig started, and no /metrics URL is known' };
   try {
     const source = metricsSource(options.metricsUrl);
     const first = await source.sample(options.signal);
     if (first.rssBytes === undefined && first.cpuSeconds === undefined && first.connections === undefined) {
-      return { unavailable: `${options.metricsUrl} has no process_resident_memory_bytes, process_cpu_seconds_total or ${OPEN_CONNECTIONS_METRIC}` };
+      return {
+        unavailable: `${options.metricsUrl} has no process_resident_memory_bytes, process_cpu_seconds_total or ${OPEN_CONNECTIONS_METRIC}`,
+      };
     }
     return source;
   } catch (err) {
@@ -182,7 +190,8 @@ export class ResourceSampler {
   add(s: ResourceSample): void {
     const prev = this.previous;
     let cpuPct: number | undefined;
-    if (prev?.cpuSeconds !== undefined && s.cpuSeconds !== undefined && s.at > prev.at) cpuPct = Math.max(0, ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / (s.at - prev.at));
+    if (prev?.cpuSeconds !== undefined && s.cpuSeconds !== undefined && s.at > prev.at)
+      cpuPct = Math.max(0, ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / (s.at - prev.at));
     this.previous = s;
     this.points.push({
       at: s.at,

@@ -100,7 +100,9 @@ export function phaseAt(t: number, attackStartAt: number, attackStopAt: number):
 }
 
 function describeParams(a: PlannedAttack): string {
-  const params = Object.entries(a.params).map(([k, v]) => `${k}=${v}`).join(' ');
+  const params = Object.entries(a.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   return `${a.ratePerSecond}/s, at most ${a.maxRequests}${params ? `; ${params}` : ''}`;
 }
 
@@ -111,7 +113,13 @@ function tallyOutcomes(outcomes: AttackOutcome[]): string {
 }
 
 /** One attack in its own window, aborted `attackCapMs` after its start (or with the run). */
-async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDeps, stop: AbortSignal, startAt = performance.now()): Promise<AttackRecord> {
+async function runAttack(
+  a: PlannedAttack,
+  plan: MixedRunPlan,
+  deps: MixedRunDeps,
+  stop: AbortSignal,
+  startAt = performance.now(),
+): Promise<AttackRecord> {
   const record: AttackRecord = { name: a.name, outcomes: [], startedAt: startAt, stoppedAt: 0, capped: false };
   deps.event('attack-start', a.name, describeParams(a), record.startedAt);
   const capper = new AbortController();
@@ -135,9 +143,19 @@ async function runAttack(a: PlannedAttack, plan: MixedRunPlan, deps: MixedRunDep
   // Started but never settled when the rig aborted it at the cap: the agent held them that long.
   const unsettled = record.report?.aborted ?? (record.report?.started ?? 0) - record.outcomes.length;
   for (let i = 0; record.capped && i < unsettled; i++) {
-    record.outcomes.push({ startedAt: startAt, latencyMs: record.stoppedAt - startAt, kind: 'held', detail: 'still open when the rig aborted the attack at its cap' });
+    record.outcomes.push({
+      startedAt: startAt,
+      latencyMs: record.stoppedAt - startAt,
+      kind: 'held',
+      detail: 'still open when the rig aborted the attack at its cap',
+    });
   }
-  deps.event('attack-stop', a.name, `${tallyOutcomes(record.outcomes)}${record.capped ? ' (aborted at the cap)' : ''}${record.error ? `; failed: ${record.error}` : ''}`, record.stoppedAt);
+  deps.event(
+    'attack-stop',
+    a.name,
+    `${tallyOutcomes(record.outcomes)}${record.capped ? ' (aborted at the cap)' : ''}${record.error ? `; failed: ${record.error}` : ''}`,
+    record.stoppedAt,
+  );
   return record;
 }
 
@@ -168,14 +186,20 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
     try {
       const end = await iterations.get(phase)!(it);
       const endedAt = end?.endedAt ?? performance.now();
-      if (endedAt - it.startedAt > plan.legitTimeoutMs) throw Object.assign(new Error(`over ${plan.legitTimeoutMs} ms`), { kind: 'timeout' });
+      if (endedAt - it.startedAt > plan.legitTimeoutMs)
+        throw Object.assign(new Error(`over ${plan.legitTimeoutMs} ms`), { kind: 'timeout' });
       const latencyMs = endedAt - it.intendedAt;
       settled.set(it.index, { intendedAt: it.intendedAt, phase, outcome: 'ok', latencyMs });
       deps.roundTrip(phase, Math.round(latencyMs * 1000), endedAt);
       return { endedAt };
     } catch (err) {
       const kind = (err as { kind?: unknown }).kind;
-      settled.set(it.index, { intendedAt: it.intendedAt, phase, outcome: 'failed', failure: `${typeof kind === 'string' ? kind : (err as Error).name}: ${(err as Error).message}` });
+      settled.set(it.index, {
+        intendedAt: it.intendedAt,
+        phase,
+        outcome: 'failed',
+        failure: `${typeof kind === 'string' ? kind : (err as Error).name}: ${(err as Error).message}`,
+      });
       throw err;
     }
   };
@@ -220,7 +244,21 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
 
   const samples = planned.map((atMs, index): LegitSample => {
     const intendedAt = origin + atMs;
-    return settled.get(index) ?? { intendedAt, phase: phaseOf(intendedAt), outcome: started.has(index) ? 'unfinished' : 'dropped' };
+    return (
+      settled.get(index) ?? {
+        intendedAt,
+        phase: phaseOf(intendedAt),
+        outcome: started.has(index) ? 'unfinished' : 'dropped',
+      }
+    );
   });
-  return { origin, attackStartAt, attackStopAt, endAt: performance.now(), samples, attacks: records, aborted: load.aborted };
+  return {
+    origin,
+    attackStartAt,
+    attackStopAt,
+    endAt: performance.now(),
+    samples,
+    attacks: records,
+    aborted: load.aborted,
+  };
 }

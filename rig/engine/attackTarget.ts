@@ -27,10 +27,15 @@ export interface AttackTargetInput {
 export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refused: string } {
   const baseUrl = new URL(input.directUrl);
   const endpoint = new URL(input.directRpcUrl);
-  for (const [what, host] of [['the agent', baseUrl.hostname], ['its JSON-RPC endpoint', endpoint.hostname]] as const) {
-    if (!isLoopbackHost(host)) return { refused: `${what} is at ${host}, not a loopback address: attack traffic goes to loopback only` };
+  for (const [what, host] of [
+    ['the agent', baseUrl.hostname],
+    ['its JSON-RPC endpoint', endpoint.hostname],
+  ] as const) {
+    if (!isLoopbackHost(host))
+      return { refused: `${what} is at ${host}, not a loopback address: attack traffic goes to loopback only` };
   }
-  if (!isLoopbackHost(input.sourceAddress)) return { refused: `the attack source ${input.sourceAddress} is not a loopback address` };
+  if (!isLoopbackHost(input.sourceAddress))
+    return { refused: `the attack source ${input.sourceAddress} is not a loopback address` };
   return {
     baseUrl,
     endpoint,
@@ -38,7 +43,10 @@ export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refus
     binding: 'JSONRPC',
     generation: input.generation,
     sourceAddress: input.sourceAddress,
-    headers: a2aRequestHeaders({ generation: input.generation, extensions: input.hitlDeclared ? [HITL_PROMPT_URI] : [] }),
+    headers: a2aRequestHeaders({
+      generation: input.generation,
+      extensions: input.hitlDeclared ? [HITL_PROMPT_URI] : [],
+    }),
     ...(input.openPrompt ? { openPrompt: input.openPrompt } : {}),
   };
 }

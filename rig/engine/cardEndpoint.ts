@@ -42,7 +42,11 @@ export function placeCardEndpoint(rpcUrl: string, targetUrl: string): CardEndpoi
   if (!sameOrigin(rpc, target)) return { placement: 'other-origin', rpcUrl, directRpcUrl: rpcUrl };
   const direct = new URL(rpc);
   direct.host = target.host;
-  return { placement: trimmedPath(rpc) === trimmedPath(target) ? 'target' : 'other-path', rpcUrl, directRpcUrl: direct.toString() };
+  return {
+    placement: trimmedPath(rpc) === trimmedPath(target) ? 'target' : 'other-path',
+    rpcUrl,
+    directRpcUrl: direct.toString(),
+  };
 }
 
 /** How the user named the agent, for messages: "--target <url>" or "the embedded agent at <url>". */
@@ -55,9 +59,15 @@ export function targetLabel(targetUrl: string, embedded: boolean): string {
  * opt in, or not http(s) at all (a JSON-RPC binding is HTTP; `file:` or `ws:` is a hostile card's
  * doing, and no flag makes it one). Undefined when the endpoint may be called.
  */
-export function refusalLine(endpoint: CardEndpoint, cardUrl: string, target: string, follow: boolean): string | undefined {
+export function refusalLine(
+  endpoint: CardEndpoint,
+  cardUrl: string,
+  target: string,
+  follow: boolean,
+): string | undefined {
   const scheme = new URL(endpoint.rpcUrl).protocol;
-  if (scheme !== 'http:' && scheme !== 'https:') return `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, which is not an http(s) URL`;
+  if (scheme !== 'http:' && scheme !== 'https:')
+    return `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, which is not an http(s) URL`;
   if (endpoint.placement !== 'other-origin' || follow) return undefined;
   return `the agent card at ${cardUrl} sends JSON-RPC to ${endpoint.rpcUrl}, which is not ${target}; the rig sends nothing to an endpoint you did not name: pass ${FOLLOW_FLAG} to run against it (no network faults can be injected there)`;
 }
@@ -65,7 +75,8 @@ export function refusalLine(endpoint: CardEndpoint, cardUrl: string, target: str
 /** What is said before the first request when the endpoint is not the URL the user gave; undefined when it is. */
 export function endpointNote(endpoint: CardEndpoint, target: string): string | undefined {
   if (endpoint.placement === 'target') return undefined;
-  if (endpoint.placement === 'other-path') return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, another path than ${target}; the rig's traffic goes there`;
+  if (endpoint.placement === 'other-path')
+    return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, another path than ${target}; the rig's traffic goes there`;
   return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, not ${target}; the rig's traffic goes there (${FOLLOW_FLAG}), and no network faults can be injected there`;
 }
 

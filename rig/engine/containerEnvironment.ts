@@ -49,7 +49,9 @@ export interface ContainerEnvironment {
 }
 
 /** Why containers cannot run here (no engine, or an image missing), or undefined when they can. */
-export async function containersUnavailable(options: ContainerEnvironmentOptions = {}): Promise<{ engine: boolean; reason: string } | undefined> {
+export async function containersUnavailable(
+  options: ContainerEnvironmentOptions = {},
+): Promise<{ engine: boolean; reason: string } | undefined> {
   const tc = await loadTestcontainers();
   let client;
   try {
@@ -57,14 +59,20 @@ export async function containersUnavailable(options: ContainerEnvironmentOptions
   } catch (err) {
     return { engine: false, reason: `no Docker engine reachable (${firstLine(err)})` };
   }
-  const wanted = [options.toxiproxyImage ?? DEFAULT_TOXIPROXY_IMAGE, ...(options.build ? [] : [options.agentImage ?? DEFAULT_AGENT_IMAGE])];
+  const wanted = [
+    options.toxiproxyImage ?? DEFAULT_TOXIPROXY_IMAGE,
+    ...(options.build ? [] : [options.agentImage ?? DEFAULT_AGENT_IMAGE]),
+  ];
   for (const name of wanted) {
-    if (!(await client.image.exists(tc.ImageName.fromString(name)))) return { engine: true, reason: `image ${name} is missing (docker pull it, or build it offline)` };
+    if (!(await client.image.exists(tc.ImageName.fromString(name))))
+      return { engine: true, reason: `image ${name} is missing (docker pull it, or build it offline)` };
   }
   return undefined;
 }
 
-export async function startContainerEnvironment(options: ContainerEnvironmentOptions = {}): Promise<ContainerEnvironment> {
+export async function startContainerEnvironment(
+  options: ContainerEnvironmentOptions = {},
+): Promise<ContainerEnvironment> {
   const tc = await loadTestcontainers();
   const client = await tc.getContainerRuntimeClient().catch((err: unknown) => {
     throw new UserError(`--env containers needs a Docker engine, and none is reachable: ${firstLine(err)}`);
@@ -72,16 +80,18 @@ export async function startContainerEnvironment(options: ContainerEnvironmentOpt
   const agentImage = options.agentImage ?? DEFAULT_AGENT_IMAGE;
   const toxiproxyImage = options.toxiproxyImage ?? DEFAULT_TOXIPROXY_IMAGE;
   if (!(await client.image.exists(tc.ImageName.fromString(agentImage)))) {
-    if (!options.build) throw new UserError(`image ${agentImage} is missing: docker build -t ${agentImage} . (or pass build)`);
+    if (!options.build)
+      throw new UserError(`image ${agentImage} is missing: docker build -t ${agentImage} . (or pass build)`);
     const [repo, tag] = splitTag(agentImage);
     await tc.GenericContainer.fromDockerfile(REPO_ROOT).build(`${repo}:${tag}`, { deleteOnExit: false });
   }
-  if (!(await client.image.exists(tc.ImageName.fromString(toxiproxyImage)))) throw new UserError(`image ${toxiproxyImage} is missing (docker pull it, or build it offline)`);
+  if (!(await client.image.exists(tc.ImageName.fromString(toxiproxyImage))))
+    throw new UserError(`image ${toxiproxyImage} is missing (docker pull it, or build it offline)`);
 
   const session = randomBytes(4).toString('hex');
   const volume = `a2a-rig-outbox-${session}`;
   const owned = track({ containers: [], volume });
-  const signals = options.handleSignals ?? true ? installSignalStop(() => stopOwned(owned)) : () => {};
+  const signals = (options.handleSignals ?? true) ? installSignalStop(() => stopOwned(owned)) : () => {};
   const started = performance.now();
   try {
     const [agentPort, apiPort, proxyPort] = await freePorts(3);
@@ -109,9 +119,15 @@ export async function startContainerEnvironment(options: ContainerEnvironmentOpt
     await Promise.all([waitFor(`${directAgentUrl}/.well-known/agent-card.json`), waitFor(`${toxiproxyUrl}/version`)]);
     const created = await fetch(`${toxiproxyUrl}/proxies`, {
       method: 'POST',
-      body: JSON.stringify({ name: 'a2a-rig-agent', listen: `127.0.0.1:${proxyPort}`, upstream: `127.0.0.1:${agentPort}`, enabled: true }),
+      body: JSON.stringify({
+        name: 'a2a-rig-agent',
+        listen: `127.0.0.1:${proxyPort}`,
+        upstream: `127.0.0.1:${agentPort}`,
+        enabled: true,
+      }),
     });
-    if (!created.ok) throw new Error(`Toxiproxy refused the agent's proxy: HTTP ${created.status} ${await created.text()}`);
+    if (!created.ok)
+      throw new Error(`Toxiproxy refused the agent's proxy: HTTP ${created.status} ${await created.text()}`);
     const readyMs = Math.round(performance.now() - started);
     let stopping: Promise<void> | undefined;
     return {
@@ -156,7 +172,10 @@ async function stopOwned(owned: Owned): Promise<void> {
   await Promise.allSettled(owned.containers.map((c) => c.stop({ timeout: 0, remove: true, removeVolumes: true })));
   const tc = await loadTestcontainers();
   const client = await tc.getContainerRuntimeClient();
-  await client.container.dockerode.getVolume(owned.volume).remove().catch(() => {});
+  await client.container.dockerode
+    .getVolume(owned.volume)
+    .remove()
+    .catch(() => {});
   live.delete(owned);
 }
 
@@ -220,11 +239,15 @@ async function waitFor(url: string): Promise<void> {
 /** Free loopback ports, held together so they differ (another process may still take one before the container binds it). */
 async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<import('node:net').Server>((resolve, reject) => {
-      const s = createServer();
-      s.once('error', reject);
-      s.listen(0, '127.0.0.1', () => resolve(s));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<import('node:net').Server>((resolve, reject) => {
+          const s = createServer();
+          s.once('error', reject);
+          s.listen(0, '127.0.0.1', () => resolve(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as import('node:net').AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));

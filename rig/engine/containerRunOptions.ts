@@ -17,15 +17,24 @@ export interface ContainerFlags {
   agentImage: string;
 }
 
-export type ContainerRunOptions = Required<Pick<EnvironmentOptions, 'target' | 'toxiproxy' | 'restartAgent' | 'onClose'>>;
+export type ContainerRunOptions = Required<
+  Pick<EnvironmentOptions, 'target' | 'toxiproxy' | 'restartAgent' | 'onClose'>
+>;
 
 export async function containerRunOptions(flags: ContainerFlags): Promise<ContainerRunOptions> {
-  for (const [given, name] of [[flags.target, '--target'], [flags.restartCmd, '--restart-cmd'], [flags.agentFault.length > 0, '--agent-fault']] as const) {
+  for (const [given, name] of [
+    [flags.target, '--target'],
+    [flags.restartCmd, '--restart-cmd'],
+    [flags.agentFault.length > 0, '--agent-fault'],
+  ] as const) {
     if (given) throw new UserError(`${name} does not go with --env containers: the containers are the agent`);
   }
-  if (flags.toxiproxy === 'none') throw new UserError('--toxiproxy none does not go with --env containers: its Toxiproxy is a container');
+  if (flags.toxiproxy === 'none')
+    throw new UserError('--toxiproxy none does not go with --env containers: its Toxiproxy is a container');
   const env = await startContainerEnvironment({ agentImage: flags.agentImage, handleSignals: false });
-  process.stderr.write(`a2a-rig: containers ready in ${env.readyMs} ms: agent ${env.directAgentUrl}, Toxiproxy ${env.toxiproxyUrl}\n`);
+  process.stderr.write(
+    `a2a-rig: containers ready in ${env.readyMs} ms: agent ${env.directAgentUrl}, Toxiproxy ${env.toxiproxyUrl}\n`,
+  );
   return {
     target: env.directAgentUrl,
     toxiproxy: { kind: 'url', url: env.toxiproxyUrl },

@@ -61,18 +61,25 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 
 export function defineScenario<P extends object>(definition: ScenarioDefinition<P>): ScenarioDefinition<P> {
-  if (!NAME.test(definition.name)) throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
+  if (!NAME.test(definition.name))
+    throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
   for (const profile of PROFILES) {
-    if (!definition.params[profile]) throw new Error(`scenario ${definition.name} has no params for profile ${profile}`);
+    if (!definition.params[profile])
+      throw new Error(`scenario ${definition.name} has no params for profile ${profile}`);
     for (const [key, choices] of Object.entries(definition.paramChoices ?? {}) as Array<[string, readonly string[]]>) {
       const value = (definition.params[profile] as Record<string, unknown>)[key];
-      if (!choices.includes(value as string)) throw new Error(`scenario ${definition.name}: ${profile}.${key} is ${JSON.stringify(value)}, not one of its choices (${choices.join(', ')})`);
+      if (!choices.includes(value as string))
+        throw new Error(
+          `scenario ${definition.name}: ${profile}.${key} is ${JSON.stringify(value)}, not one of its choices (${choices.join(', ')})`,
+        );
     }
-    if (!(definition.budgetMs[profile] > 0)) throw new Error(`scenario ${definition.name} has no time budget for profile ${profile}`);
+    if (!(definition.budgetMs[profile] > 0))
+      throw new Error(`scenario ${definition.name} has no time budget for profile ${profile}`);
   }
   validateRecords(definition.name, definition.records);
   if (definition.catches !== undefined) {
-    if (!Array.isArray(definition.catches)) throw new Error(`scenario ${definition.name}: catches must be a list of fault flags`);
+    if (!Array.isArray(definition.catches))
+      throw new Error(`scenario ${definition.name}: catches must be a list of fault flags`);
     validateCatches(definition.name, definition.catches);
   }
   return definition;

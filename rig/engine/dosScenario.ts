@@ -8,7 +8,16 @@ import type { RecordedMeasures } from '../results/metricNames.ts';
 import { constantArrivals } from '../load/arrivalSchedule.ts';
 import { ResourceSampler } from './agentResources.ts';
 import { PHASES, type MixedRunResult, type PlannedAttack } from './attackRun.ts';
-import { attackVerdicts, droppedPct, errorPct, percentile, phaseStats, recoveryMs, taxBoundMs, type GateParams } from './dosVerdicts.ts';
+import {
+  attackVerdicts,
+  droppedPct,
+  errorPct,
+  percentile,
+  phaseStats,
+  recoveryMs,
+  taxBoundMs,
+  type GateParams,
+} from './dosVerdicts.ts';
 import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /** Per attack: starts per second, at most this many, and its own params over its defaults. */
@@ -69,7 +78,15 @@ export const GATE_DEFAULTS: GateParams = {
   maxShedMs: 1_000,
 };
 
-export const LEGIT_DEFAULTS = { legitRate: 10, warmupMs: 1_000, legitTimeoutMs: 5_000, maxInFlight: 64, connections: 16, sourceAddress: '127.0.0.2', sampleMs: 250 };
+export const LEGIT_DEFAULTS = {
+  legitRate: 10,
+  warmupMs: 1_000,
+  legitTimeoutMs: 5_000,
+  maxInFlight: 64,
+  connections: 16,
+  sourceAddress: '127.0.0.2',
+  sampleMs: 250,
+};
 
 /**
  * The script of the prompts payload attacks answer, for agents that follow scripts: a string answer
@@ -78,9 +95,29 @@ export const LEGIT_DEFAULTS = { legitRate: 10, warmupMs: 1_000, legitTimeoutMs: 
  * nesting and size bounds — not the schema — stand between a deep or huge payload and acceptance.
  * Other agents get their own default prompt.
  */
-export const PAYLOAD_STEPS = [{ prompt: { text: 'Say a few a letters', response_schema: { type: 'object', properties: { answer: { type: 'string', pattern: '^(a+)+$', examples: ['aaaa'] }, tree: {} }, required: ['answer'] } } }, { complete: {} }];
+export const PAYLOAD_STEPS = [
+  {
+    prompt: {
+      text: 'Say a few a letters',
+      response_schema: {
+        type: 'object',
+        properties: { answer: { type: 'string', pattern: '^(a+)+$', examples: ['aaaa'] }, tree: {} },
+        required: ['answer'],
+      },
+    },
+  },
+  { complete: {} },
+];
 
-const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = ['refused', 'rate-limited', 'cut', 'accepted', 'server-error', 'held', 'connect-failed'];
+const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = [
+  'refused',
+  'rate-limited',
+  'cut',
+  'accepted',
+  'server-error',
+  'held',
+  'connect-failed',
+];
 
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const s = (ms: number) => Math.round(ms / 10) / 100;
@@ -111,7 +148,10 @@ function planAttacks(ctx: ScenarioContext, names: AttackName[], p: DosParams): P
   const family = new Set<string>(names);
   // A typo must not run a smaller attack quietly: the scenario errors, naming what it knows.
   const unknown = Object.keys(p.attacks).filter((n) => !family.has(n));
-  if (unknown.length > 0) throw new Error(`the attacks param names ${unknown.join(', ')}, not an attack of this scenario (${names.join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(
+      `the attacks param names ${unknown.join(', ')}, not an attack of this scenario (${names.join(', ')})`,
+    );
   return planned;
 }
 
@@ -120,14 +160,24 @@ function planAttacks(ctx: ScenarioContext, names: AttackName[], p: DosParams): P
  * prompts attacks answer carry PAYLOAD_STEPS' schema (agents that follow scripts; the legitimate
  * prompts never do, as the rig's answer synthesizer does not write to a pattern).
  */
-export async function runDosFamily(ctx: ScenarioContext, names: AttackName[], p: DosParams, options: { payloadPrompts?: boolean } = {}): Promise<void> {
-  if (!ctx.agent.hitl) ctx.skip('the agent does not declare hitl-prompt/v1: the legitimate workload is HITL round trips');
-  const target = ctx.attackTarget(p.sourceAddress, options.payloadPrompts && ctx.agent.scripts ? PAYLOAD_STEPS : undefined);
+export async function runDosFamily(
+  ctx: ScenarioContext,
+  names: AttackName[],
+  p: DosParams,
+  options: { payloadPrompts?: boolean } = {},
+): Promise<void> {
+  if (!ctx.agent.hitl)
+    ctx.skip('the agent does not declare hitl-prompt/v1: the legitimate workload is HITL round trips');
+  const target = ctx.attackTarget(
+    p.sourceAddress,
+    options.payloadPrompts && ctx.agent.scripts ? PAYLOAD_STEPS : undefined,
+  );
   const attacks = planAttacks(ctx, names, p);
   if (attacks.length === 0) ctx.skip(`none of ${names.join(', ')} can run here: ${ctx.notes.join('; ')}`);
   const source = await ctx.agentResources();
   let sampler: ResourceSampler | undefined;
-  if ('unavailable' in source) ctx.note(`agent resources (RSS, CPU, connections) not sampled, memory not judged: ${source.unavailable}`);
+  if ('unavailable' in source)
+    ctx.note(`agent resources (RSS, CPU, connections) not sampled, memory not judged: ${source.unavailable}`);
   else {
     ctx.log(`agent resources from ${source.label}, every ${p.sampleMs} ms`);
     sampler = new ResourceSampler(source, p.sampleMs);
@@ -138,10 +188,28 @@ export async function runDosFamily(ctx: ScenarioContext, names: AttackName[], p:
   try {
     // Warm-up, not recorded: connections, JIT and schema caches on both sides, so the baseline is the
     // agent at work rather than its first requests (measured: 200-300 ms p99 cold, 30 ms warm).
-    const warm = await ctx.runOpenModel({ arrivals: constantArrivals(p.legitRate, p.warmupMs), iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.legitTimeoutMs }), maxInFlight: p.maxInFlight, iterationTimeoutMs: p.legitTimeoutMs, drainTimeoutMs: p.legitTimeoutMs });
-    ctx.log(`warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${warm.firstFailure ? `; first failure: ${warm.firstFailure}` : ''}`);
+    const warm = await ctx.runOpenModel({
+      arrivals: constantArrivals(p.legitRate, p.warmupMs),
+      iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.legitTimeoutMs }),
+      maxInFlight: p.maxInFlight,
+      iterationTimeoutMs: p.legitTimeoutMs,
+      drainTimeoutMs: p.legitTimeoutMs,
+    });
+    ctx.log(
+      `warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${warm.firstFailure ? `; first failure: ${warm.firstFailure}` : ''}`,
+    );
     run = await ctx.mixedRun(
-      { attacks, target, legitRatePerSecond: p.legitRate, beforeMs: p.beforeMs, attackMs: p.attackMs, attackCapMs: p.attackCapMs, afterMs: p.afterMs, legitTimeoutMs: p.legitTimeoutMs, maxInFlight: p.maxInFlight },
+      {
+        attacks,
+        target,
+        legitRatePerSecond: p.legitRate,
+        beforeMs: p.beforeMs,
+        attackMs: p.attackMs,
+        attackCapMs: p.attackCapMs,
+        afterMs: p.afterMs,
+        legitTimeoutMs: p.legitTimeoutMs,
+        maxInFlight: p.maxInFlight,
+      },
       { client },
     );
   } finally {
@@ -167,18 +235,25 @@ function aimed(ctx: ScenarioContext, name: string, outcomes: AttackOutcome[], no
     for (const note of notes) ctx.log(`${name}: ${note}`);
     return true;
   }
-  ctx.note(`${name}: no hostile request was made (${notes.join('; ') || 'the attack said nothing why'}); its checks are skipped`);
+  ctx.note(
+    `${name}: no hostile request was made (${notes.join('; ') || 'the attack said nothing why'}); its checks are skipped`,
+  );
   return false;
 }
 
 function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler: ResourceSampler | undefined): void {
-  const stats = Object.fromEntries(PHASES.map((phase) => [phase, phaseStats(run.samples, phase)])) as Record<(typeof PHASES)[number], ReturnType<typeof phaseStats>>;
+  const stats = Object.fromEntries(PHASES.map((phase) => [phase, phaseStats(run.samples, phase)])) as Record<
+    (typeof PHASES)[number],
+    ReturnType<typeof phaseStats>
+  >;
   for (const phase of PHASES) {
     const st = stats[phase];
     ctx.count('legit_arrivals', st.arrivals, { phase });
     ctx.count('legit_errors', st.failed + st.unfinished, { phase });
     ctx.count('legit_dropped', st.dropped, { phase });
-    ctx.log(`legitimate ${phase}: ${st.ok}/${st.arrivals} ok, p50 ${f(st.p50Ms ?? 0)} ms, p99 ${f(st.p99Ms ?? 0)} ms, ${st.failed} failed, ${st.unfinished} unfinished, ${st.dropped} dropped${st.firstFailure ? `; first failure: ${st.firstFailure}` : ''}`);
+    ctx.log(
+      `legitimate ${phase}: ${st.ok}/${st.arrivals} ok, p50 ${f(st.p50Ms ?? 0)} ms, p99 ${f(st.p99Ms ?? 0)} ms, ${st.failed} failed, ${st.unfinished} unfinished, ${st.dropped} dropped${st.firstFailure ? `; first failure: ${st.firstFailure}` : ''}`,
+    );
   }
   // Attacks first: what the agent did with them is the finding even when the baseline is poor.
   let judged = 0;
@@ -187,7 +262,8 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
     for (const outcome of OUTCOME_KINDS) ctx.count('attack_outcomes', 0, { attack: a.name, outcome });
     for (const o of a.outcomes) {
       ctx.count('attack_outcomes', 1, { attack: a.name, outcome: o.kind });
-      if (o.kind === 'refused' || o.kind === 'rate-limited' || o.kind === 'cut') ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
+      if (o.kind === 'refused' || o.kind === 'rate-limited' || o.kind === 'cut')
+        ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
     }
     if (a.error) {
       ctx.check(`${a.name}: the attack ran`, false, a.error);
@@ -197,11 +273,16 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
     judged++;
     for (const v of attackVerdicts(a.name, a.outcomes, p)) ctx.check(v.name, v.ok, v.detail);
   }
-  if (judged === 0 && !ctx.checks.some((c) => !c.ok)) ctx.skip(`no attack could be aimed at this agent: ${ctx.notes.join('; ')}`);
+  if (judged === 0 && !ctx.checks.some((c) => !c.ok))
+    ctx.skip(`no attack could be aimed at this agent: ${ctx.notes.join('; ')}`);
 
   const before = stats.before.p99Ms;
   const during = stats.during.p99Ms;
-  const baselineOk = ctx.check('legitimate round trips completed before and during the attack (a baseline to measure against)', before !== undefined && during !== undefined, `before ${stats.before.ok}/${stats.before.arrivals} ok, during ${stats.during.ok}/${stats.during.arrivals} ok`);
+  const baselineOk = ctx.check(
+    'legitimate round trips completed before and during the attack (a baseline to measure against)',
+    before !== undefined && during !== undefined,
+    `before ${stats.before.ok}/${stats.before.arrivals} ok, during ${stats.during.ok}/${stats.during.arrivals} ok`,
+  );
   const bound = before !== undefined ? taxBoundMs(before, p) : Infinity;
   if (baselineOk) {
     ctx.count('attack_tax_overall', Math.round((during! / before!) * 100) / 100);
@@ -213,11 +294,17 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
       const mine = intended.filter((x) => x.outcome === 'ok').map((x) => x.latencyMs!);
       const p99 = percentile(mine, 99);
       if (intended.length === 0) {
-        ctx.note(`${a.name}: its tax is not measured: no legitimate round trip was intended in its ${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`);
+        ctx.note(
+          `${a.name}: its tax is not measured: no legitimate round trip was intended in its ${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`,
+        );
         continue;
       }
       if (p99 === undefined) {
-        ctx.check(`${a.name}: legitimate round trips completed while it ran (its attack tax measured)`, false, `${intended.length} intended in its ${s(a.stoppedAt - a.startedAt)} s window, none ok`);
+        ctx.check(
+          `${a.name}: legitimate round trips completed while it ran (its attack tax measured)`,
+          false,
+          `${intended.length} intended in its ${s(a.stoppedAt - a.startedAt)} s window, none ok`,
+        );
         continue;
       }
       const tax = p99 / before!;
@@ -231,27 +318,49 @@ function judge(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, sampler:
   }
   const worst = Math.max(...PHASES.map((ph) => errorPct(stats[ph])));
   ctx.count('legit_error_pct', Math.round(worst * 1000) / 1000);
-  ctx.check(`legitimate errors ≤ ${p.maxErrorPct} % in every phase`, PHASES.every((ph) => errorPct(stats[ph]) <= p.maxErrorPct), PHASES.map((ph) => `${ph} ${f(errorPct(stats[ph]))} %`).join(', '));
-  ctx.check(`legitimate drops ≤ ${p.maxDroppedPct} % in every phase`, PHASES.every((ph) => droppedPct(stats[ph]) <= p.maxDroppedPct), PHASES.map((ph) => `${ph} ${f(droppedPct(stats[ph]))} %`).join(', '));
+  ctx.check(
+    `legitimate errors ≤ ${p.maxErrorPct} % in every phase`,
+    PHASES.every((ph) => errorPct(stats[ph]) <= p.maxErrorPct),
+    PHASES.map((ph) => `${ph} ${f(errorPct(stats[ph]))} %`).join(', '),
+  );
+  ctx.check(
+    `legitimate drops ≤ ${p.maxDroppedPct} % in every phase`,
+    PHASES.every((ph) => droppedPct(stats[ph]) <= p.maxDroppedPct),
+    PHASES.map((ph) => `${ph} ${f(droppedPct(stats[ph]))} %`).join(', '),
+  );
 
-  const rss = (from: number, to: number) => (sampler?.points ?? []).filter((pt) => pt.rssMb !== undefined && pt.at >= from && pt.at < to).map((pt) => pt.rssMb!);
+  const rss = (from: number, to: number) =>
+    (sampler?.points ?? [])
+      .filter((pt) => pt.rssMb !== undefined && pt.at >= from && pt.at < to)
+      .map((pt) => pt.rssMb!);
   const baseRss = rss(-Infinity, run.attackStartAt);
   const duringRss = rss(run.attackStartAt, run.attackStopAt + p.sampleMs);
-  if (baseRss.length === 0 || duringRss.length === 0) ctx.note(`agent memory not judged: ${sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'}`);
+  if (baseRss.length === 0 || duringRss.length === 0)
+    ctx.note(
+      `agent memory not judged: ${sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'}`,
+    );
   else {
     const growth = Math.max(...duringRss) - Math.max(...baseRss);
     ctx.count('rss_growth_mb', Math.round(growth * 10) / 10);
-    ctx.check(`agent memory bounded: RSS peak during the attack ≤ baseline + ${p.maxRssGrowthMb} MB`, growth <= p.maxRssGrowthMb, `baseline ${f(Math.max(...baseRss))} MB, peak ${f(Math.max(...duringRss))} MB (+${f(growth)} MB)`);
+    ctx.check(
+      `agent memory bounded: RSS peak during the attack ≤ baseline + ${p.maxRssGrowthMb} MB`,
+      growth <= p.maxRssGrowthMb,
+      `baseline ${f(Math.max(...baseRss))} MB, peak ${f(Math.max(...duringRss))} MB (+${f(growth)} MB)`,
+    );
   }
 
   if (run.aborted) return;
   const lastArrival = Math.max(...run.samples.map((x) => x.intendedAt));
-  const recovered = baselineOk ? recoveryMs(run.samples, run.attackStopAt, lastArrival + 1000 / p.legitRate, p.recoveryWindowMs, bound) : undefined;
+  const recovered = baselineOk
+    ? recoveryMs(run.samples, run.attackStopAt, lastArrival + 1000 / p.legitRate, p.recoveryWindowMs, bound)
+    : undefined;
   ctx.count('recovery_s', recovered === undefined ? NEVER_RECOVERED_S : s(recovered));
   ctx.check(
     `legitimate traffic recovers within ${p.maxRecoveryS} s of the attack's end (a ${p.recoveryWindowMs} ms window all ok with p99 ≤ the tax bound)`,
     recovered !== undefined && recovered <= p.maxRecoveryS * 1000,
-    recovered === undefined ? `never within the ${s(run.endAt - run.attackStopAt)} s after the attack` : `recovered ${s(recovered)} s after the attack stopped`,
+    recovered === undefined
+      ? `never within the ${s(run.endAt - run.attackStopAt)} s after the attack`
+      : `recovered ${s(recovered)} s after the attack stopped`,
   );
 }
 
@@ -271,8 +380,17 @@ export const PHASE_SIZES = {
  * a real denial of service (seconds) still breaks; ci 100 ms over 20/s; full 50 ms over 40/s.
  * Smoke's recovery bound is shorter to fit its after phase.
  */
-export function dosProfile(profile: 'smoke' | 'ci' | 'full', attacks: Record<string, AttackChoice>, overrides: Partial<DosParams> = {}): DosParams {
-  const bySize = profile === 'smoke' ? { taxFloorMs: 250, maxRecoveryS: 3 } : profile === 'ci' ? { legitRate: 20, warmupMs: 2_000, taxFloorMs: 100 } : { legitRate: 40, warmupMs: 2_000 };
+export function dosProfile(
+  profile: 'smoke' | 'ci' | 'full',
+  attacks: Record<string, AttackChoice>,
+  overrides: Partial<DosParams> = {},
+): DosParams {
+  const bySize =
+    profile === 'smoke'
+      ? { taxFloorMs: 250, maxRecoveryS: 3 }
+      : profile === 'ci'
+        ? { legitRate: 20, warmupMs: 2_000, taxFloorMs: 100 }
+        : { legitRate: 40, warmupMs: 2_000 };
   return { ...GATE_DEFAULTS, ...LEGIT_DEFAULTS, ...PHASE_SIZES[profile], ...bySize, attacks, ...overrides };
 }
 
@@ -287,4 +405,5 @@ export function openFilesSoftLimit(): number {
 }
 
 /** A budget that fits the whole mixed run: before, each attack's cap (they run one after another), after, the legit drain, and 10 s for setup and teardown. */
-export const dosBudget = (p: DosParams, attacks = Object.keys(p.attacks).length) => p.warmupMs + p.beforeMs + p.attackCapMs * Math.max(1, attacks) + p.afterMs + p.legitTimeoutMs + 10_000;
+export const dosBudget = (p: DosParams, attacks = Object.keys(p.attacks).length) =>
+  p.warmupMs + p.beforeMs + p.attackCapMs * Math.max(1, attacks) + p.afterMs + p.legitTimeoutMs + 10_000;

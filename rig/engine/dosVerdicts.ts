@@ -74,12 +74,21 @@ export function taxBoundMs(beforeP99Ms: number, p: Pick<GateParams, 'maxTax' | '
 }
 
 /** ms from the stop to the first healthy window (see the header), or undefined: never within the after phase. */
-export function recoveryMs(samples: readonly LegitSample[], stopAt: number, lastArrivalAt: number, windowMs: number, boundMs: number): number | undefined {
+export function recoveryMs(
+  samples: readonly LegitSample[],
+  stopAt: number,
+  lastArrivalAt: number,
+  windowMs: number,
+  boundMs: number,
+): number | undefined {
   for (let k = 0; stopAt + (k + 1) * windowMs <= lastArrivalAt + 1e-6; k++) {
     const from = stopAt + k * windowMs;
     const window = samples.filter((s) => s.intendedAt >= from && s.intendedAt < from + windowMs);
     if (window.length === 0 || window.some((s) => s.outcome !== 'ok')) continue;
-    const p99 = percentile(window.map((s) => s.latencyMs!), 99)!;
+    const p99 = percentile(
+      window.map((s) => s.latencyMs!),
+      99,
+    )!;
     if (p99 <= boundMs) return k * windowMs;
   }
   return undefined;
@@ -122,10 +131,15 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   const style = ATTACK_STYLES[name] ?? 'request';
   const n = outcomes.length;
   const of = (kind: AttackOutcome['kind']) => outcomes.filter((o) => o.kind === kind);
-  const first = (os: AttackOutcome[]) => (os[0] ? `; first: ${os[0].detail ?? (os[0].status ? `HTTP ${os[0].status}` : os[0].kind)}` : '');
+  const first = (os: AttackOutcome[]) =>
+    os[0] ? `; first: ${os[0].detail ?? (os[0].status ? `HTTP ${os[0].status}` : os[0].kind)}` : '';
   const verdicts: Verdict[] = [];
   const serverErrors = of('server-error');
-  verdicts.push({ name: `${name}: no 5xx to attack requests`, ok: serverErrors.length === 0, detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}` });
+  verdicts.push({
+    name: `${name}: no 5xx to attack requests`,
+    ok: serverErrors.length === 0,
+    detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}`,
+  });
   const accepted = of('accepted');
   if (style === 'holding') {
     // An agent at its bound may reset a connection during the handshake: connect-failed is shed too.
@@ -151,16 +165,33 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   const refusalMs = outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
   if (style === 'slow') {
     const slowest = refusalMs.length ? Math.max(...refusalMs) : undefined;
-    verdicts.push({ name: `${name}: cut within ${p.maxCutMs} ms`, ok: slowest !== undefined && slowest <= p.maxCutMs && held.length === 0, detail: slowest === undefined ? 'none cut' : `slowest cut ${f(slowest)} ms, ${held.length} held past the attack's bound` });
+    verdicts.push({
+      name: `${name}: cut within ${p.maxCutMs} ms`,
+      ok: slowest !== undefined && slowest <= p.maxCutMs && held.length === 0,
+      detail:
+        slowest === undefined
+          ? 'none cut'
+          : `slowest cut ${f(slowest)} ms, ${held.length} held past the attack's bound`,
+    });
     return verdicts;
   }
   const p99 = percentile(refusalMs, 99);
-  verdicts.push({ name: `${name}: refusal p99 ≤ ${p.maxRefusalP99Ms} ms`, ok: p99 !== undefined && p99 <= p.maxRefusalP99Ms, detail: p99 === undefined ? 'nothing refused' : `p99 ${f(p99)} ms over ${refusalMs.length} refusals` });
+  verdicts.push({
+    name: `${name}: refusal p99 ≤ ${p.maxRefusalP99Ms} ms`,
+    ok: p99 !== undefined && p99 <= p.maxRefusalP99Ms,
+    detail: p99 === undefined ? 'nothing refused' : `p99 ${f(p99)} ms over ${refusalMs.length} refusals`,
+  });
   if (style === 'http-refusal') {
     // A JSON-RPC error (HTTP 200) means the agent read and parsed what it should have refused unread.
     // So does a refusal that came only after the attack had sent the whole body (beforeBodyEnd false).
-    const late = outcomes.filter((o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false);
-    verdicts.push({ name: `${name}: refused before the request is read (an HTTP 4xx or a cut, not a JSON-RPC reply)`, ok: late.length === 0, detail: `${late.length} of ${n} answered after reading it${first(late)}` });
+    const late = outcomes.filter(
+      (o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false,
+    );
+    verdicts.push({
+      name: `${name}: refused before the request is read (an HTTP 4xx or a cut, not a JSON-RPC reply)`,
+      ok: late.length === 0,
+      detail: `${late.length} of ${n} answered after reading it${first(late)}`,
+    });
   }
   return verdicts;
 }

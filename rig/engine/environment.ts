@@ -10,14 +10,28 @@ import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { A2AClient, discoverAgent, JsonRpcTransport, type AgentDescription, type EventHistory, type ExchangeObserver } from '../client/index.ts';
+import {
+  A2AClient,
+  discoverAgent,
+  JsonRpcTransport,
+  type AgentDescription,
+  type EventHistory,
+  type ExchangeObserver,
+} from '../client/index.ts';
 import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } from '../proxy/faultControl.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
 import { AgentProcess } from './agentProcess.ts';
 import { BothObservers, exchangesTo } from './exchangeObservers.ts';
-import { endpointNote, faultsElsewhereReason, placeCardEndpoint, refusalLine, targetLabel, type CardEndpoint } from './cardEndpoint.ts';
+import {
+  endpointNote,
+  faultsElsewhereReason,
+  placeCardEndpoint,
+  refusalLine,
+  targetLabel,
+  type CardEndpoint,
+} from './cardEndpoint.ts';
 
 const READY_TIMEOUT_MS = 30_000;
 
@@ -116,16 +130,35 @@ export class Environment {
       else {
         faults = await FaultControl.open(options.toxiproxy);
         const target = new URL(directUrl);
-        const proxy = await faults.createUniqueProxy(runProxyName(options.runId), `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`);
+        const proxy = await faults.createUniqueProxy(
+          runProxyName(options.runId),
+          `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`,
+        );
         proxyName = proxy.name;
         const proxyUrl = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
         agent = throughProxy(agent, proxyUrl);
         url = proxyUrl;
       }
-      if (options.toxics?.length && !faults) throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
-      const env = new Environment(options, directUrl, url, agent, faults, process, unavailable, proxyName, endpoint, note);
+      if (options.toxics?.length && !faults)
+        throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
+      const env = new Environment(
+        options,
+        directUrl,
+        url,
+        agent,
+        faults,
+        process,
+        unavailable,
+        proxyName,
+        endpoint,
+        note,
+      );
       // Asked once, straight to the agent and about no task, so scenarios needing it skip before sending anything.
-      env.replayPlane = await probeReplayPlane(env.directRpcUrl, agent.generation, agent.hitl.declared ? [HITL_PROMPT_URI] : []);
+      env.replayPlane = await probeReplayPlane(
+        env.directRpcUrl,
+        agent.generation,
+        agent.hitl.declared ? [HITL_PROMPT_URI] : [],
+      );
       return env;
     } catch (err) {
       await faults?.close().catch(() => {});
@@ -161,7 +194,9 @@ export class Environment {
   }
 
   get canRestart(): boolean {
-    return this.process !== undefined || this.options.restartCmd !== undefined || this.options.restartAgent !== undefined;
+    return (
+      this.process !== undefined || this.options.restartCmd !== undefined || this.options.restartAgent !== undefined
+    );
   }
 
   get proxyRecord(): BackendRecord | undefined {
@@ -174,13 +209,24 @@ export class Environment {
    */
   client(history?: EventHistory, connections = 32, traffic?: ExchangeObserver): A2AClient {
     // Errors name the agent the user gave, and the proxy hop (not just the proxy's port).
-    const target = this.url === this.directUrl ? undefined : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
-    return A2AClient.forAgent(this.agent, { history, connections, observer: this.exchangeObserver(traffic, true), target });
+    const target =
+      this.url === this.directUrl
+        ? undefined
+        : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
+    return A2AClient.forAgent(this.agent, {
+      history,
+      connections,
+      observer: this.exchangeObserver(traffic, true),
+      target,
+    });
   }
 
   /** A client straight to the agent, for the truth: no toxic touches it. Its exchanges are told to `traffic` only. */
   directClient(traffic?: ExchangeObserver): A2AClient {
-    return A2AClient.forAgent({ ...this.agent, rpcUrl: this.directRpcUrl }, { connections: 4, observer: this.exchangeObserver(traffic, false) });
+    return A2AClient.forAgent(
+      { ...this.agent, rpcUrl: this.directRpcUrl },
+      { connections: 4, observer: this.exchangeObserver(traffic, false) },
+    );
   }
 
   /**
@@ -210,7 +256,12 @@ export class Environment {
     if (!this.faults || !this.proxyName || toxics.length === 0) return;
     const applied: AppliedToxic[] = [];
     for (const [i, spec] of toxics.entries()) {
-      applied.push(await this.faults.addToxic(this.proxyName, { ...spec, name: `run${i + 1}-${spec.type}_${spec.stream ?? 'downstream'}` }));
+      applied.push(
+        await this.faults.addToxic(this.proxyName, {
+          ...spec,
+          name: `run${i + 1}-${spec.type}_${spec.stream ?? 'downstream'}`,
+        }),
+      );
     }
     this.applied = applied;
   }
@@ -293,7 +344,9 @@ async function waitForCard(directUrl: string): Promise<void> {
   let last = '';
   while (performance.now() < deadline) {
     try {
-      const res = await fetch(new URL('/.well-known/agent-card.json', directUrl), { signal: AbortSignal.timeout(2_000) });
+      const res = await fetch(new URL('/.well-known/agent-card.json', directUrl), {
+        signal: AbortSignal.timeout(2_000),
+      });
       if (res.ok) return;
       last = `HTTP ${res.status}`;
     } catch (err) {

@@ -67,7 +67,11 @@ function reapOnExit(child: ChildProcess): void {
 
 const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
-export async function startJsonLineChild<T>(command: string, args: readonly string[], options: JsonLineChildOptions): Promise<JsonLineChild<T>> {
+export async function startJsonLineChild<T>(
+  command: string,
+  args: readonly string[],
+  options: JsonLineChildOptions,
+): Promise<JsonLineChild<T>> {
   const { name, timeoutMs } = options;
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -99,18 +103,29 @@ export async function startJsonLineChild<T>(command: string, args: readonly stri
   let timer: NodeJS.Timeout | undefined;
   try {
     const line = await new Promise<string>((resolve, reject) => {
-      timer = setTimeout(() => reject(new ChildStartError(`${name} did not start within ${timeoutMs} ms: ${stderr}`, null, stderr)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new ChildStartError(`${name} did not start within ${timeoutMs} ms: ${stderr}`, null, stderr)),
+        timeoutMs,
+      );
       // Read to the end even after the line: a child blocked on a full stdout pipe would hang.
       createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('error', (err) => reject(new ChildStartError(`${name} could not be started: ${err.message}`, null, stderr)));
+      child.once('error', (err) =>
+        reject(new ChildStartError(`${name} could not be started: ${err.message}`, null, stderr)),
+      );
       // 'close', not 'exit': by then its stderr has been read to the end.
-      child.once('close', (code, signal) => reject(new ChildStartError(`${name} exited (${code ?? signal}) before listening: ${stderr}`, code, stderr)));
+      child.once('close', (code, signal) =>
+        reject(new ChildStartError(`${name} exited (${code ?? signal}) before listening: ${stderr}`, code, stderr)),
+      );
     });
     let info: T;
     try {
       info = JSON.parse(line) as T;
     } catch {
-      throw new ChildStartError(`${name} printed ${JSON.stringify(line.slice(0, 200))} instead of its JSON line: ${stderr}`, null, stderr);
+      throw new ChildStartError(
+        `${name} printed ${JSON.stringify(line.slice(0, 200))} instead of its JSON line: ${stderr}`,
+        null,
+        stderr,
+      );
     }
     return { child, info, exited, stderr: () => stderr, stop, kill };
   } catch (err) {

@@ -9,12 +9,18 @@ import type { RunObserver } from '../results/runObserver.ts';
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || port > 65_535) throw new UserError(`--metrics-port must be a TCP port 0..65535 (0 picks a free one), got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535)
+    throw new UserError(`--metrics-port must be a TCP port 0..65535 (0 picks a free one), got "${value}"`);
   return port;
 }
 
 export function addMetricsPortOption(command: Command): Command {
-  return command.addOption(new Option('--metrics-port <port>', 'serve live Prometheus metrics on 127.0.0.1:PORT/metrics during the run').argParser(parsePort));
+  return command.addOption(
+    new Option(
+      '--metrics-port <port>',
+      'serve live Prometheus metrics on 127.0.0.1:PORT/metrics during the run',
+    ).argParser(parsePort),
+  );
 }
 
 /**
@@ -43,7 +49,10 @@ export interface LiveMetrics {
 }
 
 /** Starts serving when a port was given; otherwise does nothing at all. */
-export async function startLiveMetrics(port: number | undefined, announce: (line: string) => void): Promise<LiveMetrics> {
+export async function startLiveMetrics(
+  port: number | undefined,
+  announce: (line: string) => void,
+): Promise<LiveMetrics> {
   if (port === undefined) return { observer: undefined, close: async () => {} };
   const metrics = new RigMetrics();
   const server: MetricsServer = await serveMetrics(metrics.registry, port);

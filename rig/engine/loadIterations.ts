@@ -5,7 +5,12 @@ import type { A2AClient, AnswerSynthesizer } from '../client/index.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { hitlRoundTrip, RoundTripFailure, type PromptOpener } from '../load/hitlRoundTrip.ts';
 import { acceptanceRoundTrip } from '../load/acceptanceRoundTrip.ts';
-import { runOpenModel, type Iteration, type OpenModelOptions, type OpenModelResult } from '../load/openModelExecutor.ts';
+import {
+  runOpenModel,
+  type Iteration,
+  type OpenModelOptions,
+  type OpenModelResult,
+} from '../load/openModelExecutor.ts';
 import { attemptPrompt, type PromptDeps } from './promptOpener.ts';
 
 export interface RoundTripChoice {
@@ -19,9 +24,17 @@ export interface RoundTripChoice {
 }
 
 /** Runs `options` and stops it with the scenario: its signal, and its drain cut to the budget left. */
-export function runWithinBudget(options: OpenModelOptions, scenarioSignal: AbortSignal, remainingMs: number): Promise<OpenModelResult> {
+export function runWithinBudget(
+  options: OpenModelOptions,
+  scenarioSignal: AbortSignal,
+  remainingMs: number,
+): Promise<OpenModelResult> {
   const signal = options.signal ? AbortSignal.any([scenarioSignal, options.signal]) : scenarioSignal;
-  return runOpenModel({ ...options, signal, drainTimeoutMs: Math.max(0, Math.min(options.drainTimeoutMs, remainingMs)) });
+  return runOpenModel({
+    ...options,
+    signal,
+    drainTimeoutMs: Math.max(0, Math.min(options.drainTimeoutMs, remainingMs)),
+  });
 }
 
 function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undefined): PromptOpener {
@@ -31,7 +44,11 @@ function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undef
       case 'open': {
         const { open } = attempt;
         if (!open.prompt.ok) throw new RoundTripFailure('malformed envelope', open.prompt.reason);
-        if (!open.answers) throw new RoundTripFailure('no answer synthesized', open.answersUnavailable ?? 'no valid answer could be built from response_schema');
+        if (!open.answers)
+          throw new RoundTripFailure(
+            'no answer synthesized',
+            open.answersUnavailable ?? 'no valid answer could be built from response_schema',
+          );
         return { taskId: open.taskId, promptId: open.prompt.envelope.prompt_id, payload: open.answers.valid };
       }
       case 'refused':
@@ -39,7 +56,10 @@ function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undef
       case 'message':
         throw new RoundTripFailure('no task', 'the agent answered with a Message, not a Task');
       case 'not-parked':
-        throw new RoundTripFailure('not parked', `the task is ${attempt.task.status.state}, not INPUT_REQUIRED${attempt.statusText ? `: ${attempt.statusText}` : ''}`);
+        throw new RoundTripFailure(
+          'not parked',
+          `the task is ${attempt.task.status.state}, not INPUT_REQUIRED${attempt.statusText ? `: ${attempt.statusText}` : ''}`,
+        );
       case 'no-envelope':
         throw new RoundTripFailure('no envelope', 'the task parked without a hitl-prompt/v1 envelope');
     }
@@ -47,11 +67,17 @@ function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undef
 }
 
 /** One HITL round trip per call (rig/load/hitlRoundTrip.ts), its prompt opened the engine's way. */
-export function roundTripIteration(deps: { client: A2AClient; scripts: boolean; synthesizer: AnswerSynthesizer; remainingMs: () => number }, choice: RoundTripChoice = {}): Iteration {
+export function roundTripIteration(
+  deps: { client: A2AClient; scripts: boolean; synthesizer: AnswerSynthesizer; remainingMs: () => number },
+  choice: RoundTripChoice = {},
+): Iteration {
   const client = choice.client ?? deps.client;
   return hitlRoundTrip({
     client,
-    open: promptOpener({ client, scripts: deps.scripts, synthesizer: deps.synthesizer, remainingMs: deps.remainingMs }, choice.steps),
+    open: promptOpener(
+      { client, scripts: deps.scripts, synthesizer: deps.synthesizer, remainingMs: deps.remainingMs },
+      choice.steps,
+    ),
     resumeTimeoutMs: choice.resumeTimeoutMs,
     promptLatency: choice.promptLatency,
     resumeLatency: choice.resumeLatency,
@@ -74,7 +100,10 @@ export interface AcceptanceRoundTripChoice {
 }
 
 /** One acceptance-criteria round trip per call (rig/load/acceptanceRoundTrip.ts): the same contract as the HITL one. */
-export function acceptanceIteration(deps: { client: A2AClient; scripts: boolean }, choice: AcceptanceRoundTripChoice = {}): Iteration {
+export function acceptanceIteration(
+  deps: { client: A2AClient; scripts: boolean },
+  choice: AcceptanceRoundTripChoice = {},
+): Iteration {
   return acceptanceRoundTrip({
     client: choice.client ?? deps.client,
     scripts: deps.scripts,

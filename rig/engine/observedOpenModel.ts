@@ -48,9 +48,14 @@ function bothObservers(a: LoadObserver | undefined, b: LoadObserver): LoadObserv
   };
 }
 
-export function observedOpenModel(options: OpenModelOptions, run: RunObserver | undefined, traffic?: LoadObserver): OpenModelOptions {
+export function observedOpenModel(
+  options: OpenModelOptions,
+  run: RunObserver | undefined,
+  traffic?: LoadObserver,
+): OpenModelOptions {
   if (traffic) options = { ...options, observer: bothObservers(options.observer, traffic) };
   if (run?.onArrivalRate) options = { ...options, arrivals: observedArrivals(options.arrivals, run) };
-  if (run?.onIterationStart || run?.onIterationEnd) options = { ...options, iteration: observedIteration(options.iteration, run) };
+  if (run?.onIterationStart || run?.onIterationEnd)
+    options = { ...options, iteration: observedIteration(options.iteration, run) };
   return options;
 }

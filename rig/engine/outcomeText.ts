@@ -3,7 +3,10 @@
 import type { PromptAttempt } from './promptOpener.ts';
 
 /** `conflict (HTTP 409, code -32010)`; `extra` goes inside the parentheses (`, 2 validation_errors`). */
-export function describeOutcome(outcome: { kind: string; httpStatus?: number | undefined; rpcCode?: number | undefined }, extra?: string): string {
+export function describeOutcome(
+  outcome: { kind: string; httpStatus?: number | undefined; rpcCode?: number | undefined },
+  extra?: string,
+): string {
   return `${outcome.kind} (HTTP ${outcome.httpStatus}, code ${outcome.rpcCode}${extra ? `, ${extra}` : ''})`;
 }
 

@@ -22,11 +22,13 @@ function coerce(arg: ParamArgument, current: unknown): unknown {
   const where = `--param ${arg.scenario}.${arg.key}`;
   if (typeof current === 'number') {
     const n = Number(arg.value);
-    if (arg.value.trim() === '' || !Number.isFinite(n)) throw new UserError(`${where} must be a number, got "${arg.value}"`);
+    if (arg.value.trim() === '' || !Number.isFinite(n))
+      throw new UserError(`${where} must be a number, got "${arg.value}"`);
     return n;
   }
   if (typeof current === 'boolean') {
-    if (arg.value !== 'true' && arg.value !== 'false') throw new UserError(`${where} must be true or false, got "${arg.value}"`);
+    if (arg.value !== 'true' && arg.value !== 'false')
+      throw new UserError(`${where} must be true or false, got "${arg.value}"`);
     return arg.value === 'true';
   }
   if (typeof current === 'string') return arg.value;
@@ -34,28 +36,44 @@ function coerce(arg: ParamArgument, current: unknown): unknown {
   try {
     parsed = JSON.parse(arg.value);
   } catch {
-    throw new UserError(`${where} must be JSON (it is ${Array.isArray(current) ? 'an array' : 'an object'}), got "${arg.value}"`);
+    throw new UserError(
+      `${where} must be JSON (it is ${Array.isArray(current) ? 'an array' : 'an object'}), got "${arg.value}"`,
+    );
   }
   if (Array.isArray(current) !== Array.isArray(parsed) || typeof parsed !== 'object' || parsed === null) {
-    throw new UserError(`${where} must be ${Array.isArray(current) ? 'a JSON array' : 'a JSON object'}, got "${arg.value}"`);
+    throw new UserError(
+      `${where} must be ${Array.isArray(current) ? 'a JSON array' : 'a JSON object'}, got "${arg.value}"`,
+    );
   }
   return parsed;
 }
 
 /** The overrides per scenario name, checked against the selected scenarios' params for `profile`. */
-export function resolveParamOverrides(selected: ScenarioDefinition<object>[], profile: ProfileName, given: ParamArgument[]): Record<string, Record<string, unknown>> {
+export function resolveParamOverrides(
+  selected: ScenarioDefinition<object>[],
+  profile: ProfileName,
+  given: ParamArgument[],
+): Record<string, Record<string, unknown>> {
   const overrides: Record<string, Record<string, unknown>> = {};
   for (const arg of given) {
     const scenario = selected.find((s) => s.name === arg.scenario);
-    if (!scenario) throw new UserError(`--param ${arg.scenario}.${arg.key}: no scenario "${arg.scenario}" is selected in this run; select it or drop the --param`);
+    if (!scenario)
+      throw new UserError(
+        `--param ${arg.scenario}.${arg.key}: no scenario "${arg.scenario}" is selected in this run; select it or drop the --param`,
+      );
     const params = scenario.params[profile] as Record<string, unknown>;
     if (!Object.hasOwn(params, arg.key)) {
       const keys = Object.keys(params);
-      throw new UserError(`--param ${arg.scenario}.${arg.key}: ${arg.scenario} has no parameter "${arg.key}"; ${keys.length ? `it has ${keys.join(', ')}` : 'it takes none'}`);
+      throw new UserError(
+        `--param ${arg.scenario}.${arg.key}: ${arg.scenario} has no parameter "${arg.key}"; ${keys.length ? `it has ${keys.join(', ')}` : 'it takes none'}`,
+      );
     }
     const value = coerce(arg, params[arg.key]);
     const choices = (scenario.paramChoices as Record<string, readonly string[]> | undefined)?.[arg.key];
-    if (choices && !choices.includes(value as string)) throw new UserError(`--param ${arg.scenario}.${arg.key} must be one of ${choices.join(', ')}, got "${arg.value}"`);
+    if (choices && !choices.includes(value as string))
+      throw new UserError(
+        `--param ${arg.scenario}.${arg.key} must be one of ${choices.join(', ')}, got "${arg.value}"`,
+      );
     (overrides[arg.scenario] ??= {})[arg.key] = value;
   }
   return overrides;

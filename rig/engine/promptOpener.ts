@@ -5,7 +5,15 @@ import type { Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 import { stateOfEvent } from '../protocol/wireInbound.ts';
-import { TransportError, describeEnd, userMessage, type A2AClient, type AnswerSynthesizer, type PromptCheck, type SynthesizedAnswers } from '../client/index.ts';
+import {
+  TransportError,
+  describeEnd,
+  userMessage,
+  type A2AClient,
+  type AnswerSynthesizer,
+  type PromptCheck,
+  type SynthesizedAnswers,
+} from '../client/index.ts';
 
 const OPEN_PROMPT_WAIT_MS = 10_000;
 
@@ -52,7 +60,11 @@ export interface PromptOptions {
   extensions?: readonly string[];
 }
 
-export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensions?: readonly string[]): Promise<PromptAttempt> {
+export async function attemptPrompt(
+  deps: PromptDeps,
+  steps?: unknown[],
+  extensions?: readonly string[],
+): Promise<PromptAttempt> {
   const { client, signal } = deps;
   const message =
     steps && deps.scripts
@@ -69,7 +81,13 @@ export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensi
     }
     throw err;
   }
-  if (!sent.ok) return { kind: 'refused', httpStatus: sent.meta.httpStatus, rpcCode: sent.error.code, reason: `${sent.error.code} ${sent.error.message}` };
+  if (!sent.ok)
+    return {
+      kind: 'refused',
+      httpStatus: sent.meta.httpStatus,
+      rpcCode: sent.error.code,
+      reason: `${sent.error.code} ${sent.error.message}`,
+    };
   if (!('task' in sent.value)) return { kind: 'message' };
   let task = sent.value.task;
   let fallback: string | undefined;
@@ -77,12 +95,21 @@ export async function attemptPrompt(deps: PromptDeps, steps?: unknown[], extensi
     ({ task, fallback } = await waitForState(deps, task.id, 'TASK_STATE_INPUT_REQUIRED'));
   }
   if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
-    return { kind: 'not-parked', task, statusText: task.status.message?.parts.find((p) => p.text)?.text, ...(fallback ? { fallback } : {}) };
+    return {
+      kind: 'not-parked',
+      task,
+      statusText: task.status.message?.parts.find((p) => p.text)?.text,
+      ...(fallback ? { fallback } : {}),
+    };
   }
   const prompt = client.promptOf(task);
   if (!prompt) return { kind: 'no-envelope', task };
   const echoed = sent.meta.echoedExtensions;
-  if (!prompt.ok) return { kind: 'open', open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed } };
+  if (!prompt.ok)
+    return {
+      kind: 'open',
+      open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed },
+    };
   const synthesis = deps.synthesizer.synthesize(prompt.envelope.response_schema);
   const open: OpenPrompt = synthesis.ok
     ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
@@ -97,7 +124,11 @@ const POLL_INTERVAL_MS = 20;
  * subscription (a plain JSON-RPC error, or one framed as the first event of a stream) or the stream
  * ends early, polls GetTask instead within the same bound; `fallback` says why, quoting the code.
  */
-async function waitForState(deps: PromptDeps, taskId: string, state: TaskState): Promise<{ task: Task; fallback?: string }> {
+async function waitForState(
+  deps: PromptDeps,
+  taskId: string,
+  state: TaskState,
+): Promise<{ task: Task; fallback?: string }> {
   const { client, signal } = deps;
   const deadline = performance.now() + Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs());
   const reached = (s: TaskState | undefined) => s === state || (s !== undefined && TERMINAL_STATES.has(s));
@@ -108,7 +139,8 @@ async function waitForState(deps: PromptDeps, taskId: string, state: TaskState):
       await sub.stream.waitFor((e) => reached(stateOfEvent(e.event)), Math.max(1, deadline - performance.now()));
     } catch {
       const end = sub.stream.end;
-      if (end !== undefined && end.reason !== 'closed') fallback = `the subscription ended before the task reached ${state} (${describeEnd(end)})`;
+      if (end !== undefined && end.reason !== 'closed')
+        fallback = `the subscription ended before the task reached ${state} (${describeEnd(end)})`;
     } finally {
       await sub.stream.close();
     }
@@ -117,7 +149,10 @@ async function waitForState(deps: PromptDeps, taskId: string, state: TaskState):
   }
   for (;;) {
     const got = await client.getTask(taskId, { signal });
-    if (!got.ok) throw new Error(`GetTask ${taskId} failed: ${got.error.code} ${got.error.message}${fallback ? ` (polled because ${fallback})` : ''}`);
+    if (!got.ok)
+      throw new Error(
+        `GetTask ${taskId} failed: ${got.error.code} ${got.error.message}${fallback ? ` (polled because ${fallback})` : ''}`,
+      );
     // Without a fallback the stream already waited out the bound: one snapshot says where the task is.
     if (fallback === undefined || reached(got.value.status.state) || performance.now() >= deadline || signal.aborted) {
       return { task: got.value, ...(fallback ? { fallback } : {}) };

@@ -32,8 +32,13 @@ export interface ReplayFinding {
 /** The envelope a status event carries, if any. */
 export function envelopeIn(event: StreamResponse): { prompt_id: string; response_schema: unknown } | undefined {
   const message =
-    'statusUpdate' in event ? event.statusUpdate.status.message : 'task' in event ? event.task.status.message : undefined;
-  const envelope = message?.metadata?.[HITL_PROMPT_URI] as { prompt_id?: unknown; response_schema?: unknown } | undefined;
+    'statusUpdate' in event
+      ? event.statusUpdate.status.message
+      : 'task' in event
+        ? event.task.status.message
+        : undefined;
+  const envelope = message?.metadata?.[HITL_PROMPT_URI] as
+    { prompt_id?: unknown; response_schema?: unknown } | undefined;
   if (!envelope || typeof envelope.prompt_id !== 'string') return undefined;
   return { prompt_id: envelope.prompt_id, response_schema: envelope.response_schema };
 }
@@ -54,7 +59,10 @@ export function checkReplay(input: ReplayCheckInput): ReplayFinding[] {
 
   fullReplay.forEach((e, i) => {
     if (e.seq !== i + 1) {
-      findings.push({ check: 'full-replay-contiguous', detail: `task ${taskId}: full replay position ${i + 1} holds seq ${e.seq}` });
+      findings.push({
+        check: 'full-replay-contiguous',
+        detail: `task ${taskId}: full replay position ${i + 1} holds seq ${e.seq}`,
+      });
     }
   });
   const bySeq = new Map(fullReplay.map((e) => [e.seq, e]));
@@ -72,8 +80,12 @@ export function checkReplay(input: ReplayCheckInput): ReplayFinding[] {
     let expected = cursor === undefined ? events[0].seq! : cursor + 1;
     for (const e of events) {
       if (e.seq !== expected) {
-        const what = e.seq! < expected ? 'a repeat or out-of-order event' : `a gap (seq ${expected}..${e.seq! - 1} missing)`;
-        findings.push({ check: 'connection-contiguous', detail: `task ${taskId}, ${connectionId}: expected seq ${expected}, got ${e.seq}: ${what}` });
+        const what =
+          e.seq! < expected ? 'a repeat or out-of-order event' : `a gap (seq ${expected}..${e.seq! - 1} missing)`;
+        findings.push({
+          check: 'connection-contiguous',
+          detail: `task ${taskId}, ${connectionId}: expected seq ${expected}, got ${e.seq}: ${what}`,
+        });
         expected = Math.max(expected, e.seq! + 1);
       } else expected += 1;
     }
@@ -86,29 +98,51 @@ export function checkReplay(input: ReplayCheckInput): ReplayFinding[] {
       covered.add(s.seq);
       const stored = bySeq.get(s.seq);
       if (!stored) {
-        findings.push({ check: 'seen-matches-replay', detail: `task ${taskId}: ${s.connectionId} saw seq ${s.seq}, which the full replay lacks` });
-      } else if ((s.eventId !== undefined && s.eventId !== stored.eventId && s.kind === 'replay') || !isDeepStrictEqual(s.event, stored.event)) {
-        findings.push({ check: 'seen-matches-replay', detail: `task ${taskId}: seq ${s.seq} on ${s.connectionId} differs from the full replay` });
+        findings.push({
+          check: 'seen-matches-replay',
+          detail: `task ${taskId}: ${s.connectionId} saw seq ${s.seq}, which the full replay lacks`,
+        });
+      } else if (
+        (s.eventId !== undefined && s.eventId !== stored.eventId && s.kind === 'replay') ||
+        !isDeepStrictEqual(s.event, stored.event)
+      ) {
+        findings.push({
+          check: 'seen-matches-replay',
+          detail: `task ${taskId}: seq ${s.seq} on ${s.connectionId} differs from the full replay`,
+        });
       }
     }
     const envelope = envelopeIn(s.event);
     if (envelope) {
       if (!schemas.has(envelope.prompt_id)) schemas.set(envelope.prompt_id, envelope.response_schema);
       else if (!isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)) {
-        findings.push({ check: 'envelope-identical', detail: `task ${taskId}: prompt ${envelope.prompt_id} arrived with two different response_schemas` });
+        findings.push({
+          check: 'envelope-identical',
+          detail: `task ${taskId}: prompt ${envelope.prompt_id} arrived with two different response_schemas`,
+        });
       }
     }
   }
   for (const e of fullReplay) {
     const envelope = envelopeIn(e.event);
-    if (envelope && schemas.has(envelope.prompt_id) && !isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)) {
-      findings.push({ check: 'envelope-identical', detail: `task ${taskId}: replayed prompt ${envelope.prompt_id} has a different response_schema than first seen` });
+    if (
+      envelope &&
+      schemas.has(envelope.prompt_id) &&
+      !isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)
+    ) {
+      findings.push({
+        check: 'envelope-identical',
+        detail: `task ${taskId}: replayed prompt ${envelope.prompt_id} has a different response_schema than first seen`,
+      });
     }
   }
   const firstSeen = covered.size === 0 ? 1 : Math.min(...covered);
   for (let seq = Math.min(firstSeen, 1); seq <= lastSeq; seq++) {
     if (!covered.has(seq)) {
-      findings.push({ check: 'coverage', detail: `task ${taskId}: seq ${seq} of ${lastSeq} was never delivered to the rig` });
+      findings.push({
+        check: 'coverage',
+        detail: `task ${taskId}: seq ${seq} of ${lastSeq} was never delivered to the rig`,
+      });
       break;
     }
   }

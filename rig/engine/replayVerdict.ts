@@ -6,7 +6,12 @@ import { checkReplay, type ReplayedEvent, type ReplayFinding } from './replayChe
 
 const FULL_REPLAY_WAIT_MS = 2_000;
 
-export async function fullReplay(direct: A2AClient, history: EventHistory, taskId: string, signal?: AbortSignal): Promise<ReplayedEvent[]> {
+export async function fullReplay(
+  direct: A2AClient,
+  history: EventHistory,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<ReplayedEvent[]> {
   const seenMax = Math.max(0, ...history.entries({ taskId }).map((e) => e.seq ?? 0));
   const socket: ReplaySocket = await direct.replay(taskId, { since: 0 });
   try {
@@ -19,14 +24,21 @@ export async function fullReplay(direct: A2AClient, history: EventHistory, taskI
     } else {
       await socket.waitFor(() => true, FULL_REPLAY_WAIT_MS).catch(() => undefined);
     }
-    return socket.events.filter((e) => e.seq !== undefined).map((e) => ({ seq: e.seq!, eventId: e.eventId ?? '', event: e.event }));
+    return socket.events
+      .filter((e) => e.seq !== undefined)
+      .map((e) => ({ seq: e.seq!, eventId: e.eventId ?? '', event: e.event }));
   } finally {
     await socket.close();
   }
 }
 
 /** Findings for one task, comparing the rig's history with the agent's full replay. */
-export async function replayFindings(direct: A2AClient, history: EventHistory, taskId: string, signal?: AbortSignal): Promise<ReplayFinding[]> {
+export async function replayFindings(
+  direct: A2AClient,
+  history: EventHistory,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<ReplayFinding[]> {
   const full = await fullReplay(direct, history, taskId, signal);
   const seen = history
     .entries({ taskId })

@@ -24,7 +24,13 @@ const POLL_INTERVAL_MS = 5;
 
 type Options = { timeoutMs: number; signal?: AbortSignal };
 
-export async function answerObserved(client: A2AClient, taskId: string, promptId: string, payload: unknown, options: Options): Promise<ObservedAnswer> {
+export async function answerObserved(
+  client: A2AClient,
+  taskId: string,
+  promptId: string,
+  payload: unknown,
+  options: Options,
+): Promise<ObservedAnswer> {
   const sub = await client.subscribe(taskId, { signal: options.signal });
   let fallback: string;
   let outcome: AnswerOutcome | undefined;
@@ -41,18 +47,25 @@ export async function answerObserved(client: A2AClient, taskId: string, promptId
       }
       if (live) {
         outcome = await client.answer(taskId, promptId, payload, { signal: options.signal });
-        if (outcome.kind !== 'accepted') return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
+        if (outcome.kind !== 'accepted')
+          return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
         const answeredAt = outcome.startedAt;
         try {
           const left = await stream.waitFor((e) => {
             const s = stateOfEvent(e.event);
             return s !== undefined && s !== 'TASK_STATE_INPUT_REQUIRED' && e.receivedAt >= answeredAt;
           }, options.timeoutMs);
-          return { outcome, resumedAfterMs: left.receivedAt - answeredAt, stateAfter: stateOfEvent(left.event), observedOn: 'stream' };
+          return {
+            outcome,
+            resumedAfterMs: left.receivedAt - answeredAt,
+            stateAfter: stateOfEvent(left.event),
+            observedOn: 'stream',
+          };
         } catch {
           const end = stream.end;
           // Still open at the bound: the task did not resume in time, as the stream shows.
-          if (end === undefined) return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
+          if (end === undefined)
+            return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
           fallback = `the subscription ended before the resume (${describeEnd(end)})`;
         }
       } else {
@@ -65,19 +78,33 @@ export async function answerObserved(client: A2AClient, taskId: string, promptId
     fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${sub.inStream ? ' (as the first frame of an event stream)' : ''}`;
   }
   outcome ??= await client.answer(taskId, promptId, payload, { signal: options.signal });
-  if (outcome.kind !== 'accepted') return { outcome, resumedAfterMs: undefined, stateAfter: undefined, observedOn: 'poll', fallback };
+  if (outcome.kind !== 'accepted')
+    return { outcome, resumedAfterMs: undefined, stateAfter: undefined, observedOn: 'poll', fallback };
   return pollResume(client, taskId, outcome, options, fallback);
 }
 
 /** GetTask until the task leaves INPUT_REQUIRED, bounded by the timeout counted from the answer. */
-async function pollResume(client: A2AClient, taskId: string, outcome: AnswerOutcome, options: Options, fallback: string): Promise<ObservedAnswer> {
+async function pollResume(
+  client: A2AClient,
+  taskId: string,
+  outcome: AnswerOutcome,
+  options: Options,
+  fallback: string,
+): Promise<ObservedAnswer> {
   const deadline = outcome.startedAt + options.timeoutMs;
   let state: TaskState | undefined;
   while (performance.now() < deadline && !options.signal?.aborted) {
     const got = await client.getTask(taskId, { signal: options.signal });
     if (got.ok) {
       state = got.value.status.state;
-      if (state !== 'TASK_STATE_INPUT_REQUIRED') return { outcome, resumedAfterMs: got.meta.completedAt - outcome.startedAt, stateAfter: state, observedOn: 'poll', fallback };
+      if (state !== 'TASK_STATE_INPUT_REQUIRED')
+        return {
+          outcome,
+          resumedAfterMs: got.meta.completedAt - outcome.startedAt,
+          stateAfter: state,
+          observedOn: 'poll',
+          fallback,
+        };
     }
     await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
   }

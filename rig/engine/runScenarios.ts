@@ -7,7 +7,14 @@ import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { EngineScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
-import { RESULTS_SCHEMA, overallVerdict, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../results/runResult.ts';
+import {
+  RESULTS_SCHEMA,
+  overallVerdict,
+  type MetricResult,
+  type RunResult,
+  type ScenarioResult,
+  type Verdict,
+} from '../results/runResult.ts';
 import type { RunObserver, ScenarioPosition } from '../results/runObserver.ts';
 import { RIG_VERSION } from './rigVersion.ts';
 import { cardDigest } from '../results/runIdentity.ts';
@@ -38,15 +45,23 @@ export function newRunId(now = new Date()): string {
 }
 
 /** Every need the environment does not meet, joined: a skip says all that stands in the way, not only the first. */
-function unmetNeeds(scenario: ScenarioDefinition<object>, env: Environment, ctx: EngineScenarioContext): string | undefined {
+function unmetNeeds(
+  scenario: ScenarioDefinition<object>,
+  env: Environment,
+  ctx: EngineScenarioContext,
+): string | undefined {
   const { needs } = scenario;
   const unmet: string[] = [];
   if (needs.extension && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
-  if (needs.faults && !env.faults) unmet.push(`network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`);
+  if (needs.faults && !env.faults)
+    unmet.push(`network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`);
   if (needs.restart && !env.canRestart) unmet.push('the agent cannot be restarted (pass --restart-cmd with --target)');
-  if (needs.replayPlane && !env.replayPlane.offered) unmet.push(`the agent offers no replay plane (${env.replayPlane.detail})`);
-  if (needs.scripts && !ctx.agent.scripts) unmet.push('the agent does not follow a2a-rig scripts (only the reference agent does)');
-  if (needs.acceptance && !env.agent.acceptance.declared) unmet.push('the agent does not declare the acceptance-criteria extension in its card');
+  if (needs.replayPlane && !env.replayPlane.offered)
+    unmet.push(`the agent offers no replay plane (${env.replayPlane.detail})`);
+  if (needs.scripts && !ctx.agent.scripts)
+    unmet.push('the agent does not follow a2a-rig scripts (only the reference agent does)');
+  if (needs.acceptance && !env.agent.acceptance.declared)
+    unmet.push('the agent does not declare the acceptance-criteria extension in its card');
   return unmet.length > 0 ? unmet.join('; ') : undefined;
 }
 
@@ -80,7 +95,15 @@ async function runOne(
         },
       }
     : {};
-  const ctx = new EngineScenarioContext(env, profile, controller.signal, started + budgetMs, prior, scenario.records, hooks);
+  const ctx = new EngineScenarioContext(
+    env,
+    profile,
+    controller.signal,
+    started + budgetMs,
+    prior,
+    scenario.records,
+    hooks,
+  );
   // Once a second, the last second's traffic (nothing when the scenario sent nothing in it); unref'd, cleared below.
   const ticker = watched?.observer.onTraffic
     ? setInterval(() => {
@@ -182,9 +205,17 @@ async function runOne(
  * on it measures a 0 rather than nothing. Not a `measure` (the attack tax, a recovery time): 0 is
  * its best value, so one never measured stays absent and a threshold on it breaks, saying so.
  */
-function recordedCounters(scenario: ScenarioDefinition<object>, verdict: Verdict, counted: Map<string, number>): Record<string, number> {
+function recordedCounters(
+  scenario: ScenarioDefinition<object>,
+  verdict: Verdict,
+  counted: Map<string, number>,
+): Record<string, number> {
   const zeros =
-    verdict === 'skipped' ? [] : Object.entries(scenario.records.counters).filter(([name, kind]) => !name.includes('{') && kind !== 'measure').map(([name]) => [name, 0]);
+    verdict === 'skipped'
+      ? []
+      : Object.entries(scenario.records.counters)
+          .filter(([name, kind]) => !name.includes('{') && kind !== 'measure')
+          .map(([name]) => [name, 0]);
   return { ...Object.fromEntries(zeros), ...Object.fromEntries(counted) };
 }
 
@@ -225,7 +256,15 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       const position = { scenario: scenario.name, index, total: scenarios.length };
       observer?.onScenarioStart?.(position);
       const watched = observer ? { position, observer } : undefined;
-      const result = await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, watched);
+      const result = await runOne(
+        scenario,
+        env,
+        options.profile,
+        prior,
+        options.paramOverrides?.[scenario.name],
+        signal,
+        watched,
+      );
       prior.set(scenario.name, result.verdict);
       results.push(result);
       observer?.onScenarioEnd?.({ ...position, result });
@@ -241,7 +280,13 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     profile: options.profile,
-    rig: { version: RIG_VERSION, node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, loadPerCore },
+    rig: {
+      version: RIG_VERSION,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: cpus().length,
+      loadPerCore,
+    },
     target: {
       kind: env.kind,
       url: env.directUrl,
@@ -254,7 +299,16 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       rpcUrl: env.directRpcUrl,
       ...(env.endpointNote ? { endpointNote: env.endpointNote } : {}),
     },
-    proxy: proxy ? { backend: proxy.kind, version: proxy.version, api: proxy.url, proxyName: env.proxyName, detail: proxy.detail, passedOver: [...proxy.passedOver] } : null,
+    proxy: proxy
+      ? {
+          backend: proxy.kind,
+          version: proxy.version,
+          api: proxy.url,
+          proxyName: env.proxyName,
+          detail: proxy.detail,
+          passedOver: [...proxy.passedOver],
+        }
+      : null,
     // A signal after the last scenario still stopped the run (and exits 130/143): say so.
     verdict: signal?.aborted ? 'interrupted' : overallVerdict(results),
     scenarios: results,

@@ -40,7 +40,8 @@ function scenarioFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : scenarioFiles(path);
+      if (entry.isDirectory())
+        return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : scenarioFiles(path);
       return SCENARIO_FILE.test(entry.name) && !/\.d\.m?ts$/.test(entry.name) ? [path] : [];
     })
     .sort((a, b) => relative(dir, a).localeCompare(relative(dir, b), 'en', { numeric: true }));
@@ -59,7 +60,9 @@ function shapeProblem(value: unknown): string | undefined {
     (typeof v.budgetMs !== 'object' || v.budgetMs === null) && 'budgetMs (per profile)',
     (typeof v.records !== 'object' || v.records === null) && 'records ({ latencies, counters })',
     typeof v.run !== 'function' && 'run (a function)',
-    v.requires !== undefined && !(Array.isArray(v.requires) && v.requires.every((r) => typeof r === 'string')) && 'requires (scenario names)',
+    v.requires !== undefined &&
+      !(Array.isArray(v.requires) && v.requires.every((r) => typeof r === 'string')) &&
+      'requires (scenario names)',
   ].filter((w): w is string => typeof w === 'string');
   return wrong.length > 0 ? `it has no valid ${wrong.join(', ')}` : undefined;
 }
@@ -77,7 +80,10 @@ async function loadFile(file: string, dir: string, userDir: boolean): Promise<Lo
   const value = module.default;
   if (value === undefined) {
     const named = Object.entries(module).find(([, v]) => shapeProblem(v) === undefined);
-    if (named) return fail(`exports the scenario as "${named[0]}": make it the default export (export default defineScenario({ ... }))`);
+    if (named)
+      return fail(
+        `exports the scenario as "${named[0]}": make it the default export (export default defineScenario({ ... }))`,
+      );
     return userDir ? HELPER : fail('does not default-export a defineScenario() value');
   }
   const problem = shapeProblem(value);
@@ -115,7 +121,9 @@ function brokenScenario(name: string, failure: LoadFailure): ScenarioDefinition<
     records: { latencies: [], counters: {} },
     run: async () => {
       const err = new Error(reason);
-      err.stack = failure.stack ?? `Error: ${reason}\n    at ${failure.file}${failure.line ? `:${failure.line}:${failure.column ?? 1}` : ''}`;
+      err.stack =
+        failure.stack ??
+        `Error: ${reason}\n    at ${failure.file}${failure.line ? `:${failure.line}:${failure.column ?? 1}` : ''}`;
       throw err;
     },
   };
@@ -177,7 +185,8 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
   const defaultFiles = new Set<string>();
   for (const { given, real } of dirs) {
     const files = scenarioFiles(real);
-    if (files.length === 0) throw new UserError(`--scenarios ${given}: no scenario files in it (*.ts, *.mts, *.js, *.mjs)`);
+    if (files.length === 0)
+      throw new UserError(`--scenarios ${given}: no scenario files in it (*.ts, *.mts, *.js, *.mjs)`);
     let scenarios = 0;
     for (const file of files) {
       const { file: loadedFile, loaded } = await load(file, real);
@@ -185,7 +194,10 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
       scenarios++;
       defaultFiles.add(loadedFile);
     }
-    if (scenarios === 0) throw new UserError(`--scenarios ${given}: no file in it default-exports a scenario (export default defineScenario({ ... }) from 'a2a-rig')`);
+    if (scenarios === 0)
+      throw new UserError(
+        `--scenarios ${given}: no file in it default-exports a scenario (export default defineScenario({ ... }) from 'a2a-rig')`,
+      );
   }
 
   const entries: CatalogEntry[] = [];
@@ -193,7 +205,10 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
   for (const { file, loaded } of found) {
     if (loaded === HELPER || !('scenario' in loaded)) continue;
     const other = byName.get(loaded.scenario.name);
-    if (other) throw new UserError(`two scenarios are named "${loaded.scenario.name}": ${displayPath(other)} and ${displayPath(file)}`);
+    if (other)
+      throw new UserError(
+        `two scenarios are named "${loaded.scenario.name}": ${displayPath(other)} and ${displayPath(file)}`,
+      );
     byName.set(loaded.scenario.name, file);
   }
   for (const { file, dir, loaded } of found) {
@@ -202,17 +217,31 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
       entries.push({ scenario: loaded.scenario, file, ...(dir ? { dir } : {}) });
       continue;
     }
-    const path = relative(dir ?? builtInDir, file).replace(/\.[^./]+$/, '').split(sep).join('/');
+    const path = relative(dir ?? builtInDir, file)
+      .replace(/\.[^./]+$/, '')
+      .split(sep)
+      .join('/');
     const name = [intendedName(file), path, displayPath(file)].find((n) => n !== undefined && !byName.has(n))!;
     byName.set(name, file);
-    entries.push({ scenario: brokenScenario(name, loaded.failure), file, ...(dir ? { dir } : {}), failure: loaded.failure });
+    entries.push({
+      scenario: brokenScenario(name, loaded.failure),
+      file,
+      ...(dir ? { dir } : {}),
+      failure: loaded.failure,
+    });
   }
   for (const { scenario, file } of entries) {
     for (const r of scenario.requires ?? []) {
-      if (!byName.has(r)) throw new UserError(`scenario "${scenario.name}" (${displayPath(file)}) requires "${r}", which no scenario is named`);
+      if (!byName.has(r))
+        throw new UserError(
+          `scenario "${scenario.name}" (${displayPath(file)}) requires "${r}", which no scenario is named`,
+        );
     }
   }
-  const defaults = dirs.length > 0 ? entries.filter((e) => defaultFiles.has(e.file)).map((e) => e.scenario) : entries.map((e) => e.scenario);
+  const defaults =
+    dirs.length > 0
+      ? entries.filter((e) => defaultFiles.has(e.file)).map((e) => e.scenario)
+      : entries.map((e) => e.scenario);
   return new Catalog(entries, defaults);
 }
 
@@ -229,7 +258,11 @@ export async function loadScenarios(dir = SCENARIOS_DIR): Promise<ScenarioDefini
  * unless --scenarios directories were given). Scenarios another one requires are added. Unknown
  * names are a user error listing what exists.
  */
-export function selectScenarios(all: ScenarioDefinition<object>[], selectors: string[], defaults: readonly ScenarioDefinition<object>[] = all): ScenarioDefinition<object>[] {
+export function selectScenarios(
+  all: ScenarioDefinition<object>[],
+  selectors: string[],
+  defaults: readonly ScenarioDefinition<object>[] = all,
+): ScenarioDefinition<object>[] {
   const chosen = new Set<string>();
   if (selectors.length === 0) for (const s of defaults) chosen.add(s.name);
   for (const selector of selectors) {

@@ -11,7 +11,13 @@ import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
 import type { CheckResult, FaultEvent, LogLine, SeriesPoint, Verdict } from '../results/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './profiles.ts';
-import type { AgentFacts, AnswerablePrompt, FaultHelpers, ScenarioContext, UsablePrompt } from './scenarioContextInterface.ts';
+import type {
+  AgentFacts,
+  AnswerablePrompt,
+  FaultHelpers,
+  ScenarioContext,
+  UsablePrompt,
+} from './scenarioContextInterface.ts';
 import { sleep, within } from './abortableWait.ts';
 import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import type { Environment } from './environment.ts';
@@ -19,14 +25,19 @@ import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
 import { replayFindings } from './replayVerdict.ts';
 import type { ReplayFinding } from './replayChecker.ts';
 import { attemptPrompt, type OpenPrompt, type PromptAttempt, type PromptOptions } from './promptOpener.ts';
-import { acceptanceIteration, roundTripIteration, runWithinBudget, type AcceptanceRoundTripChoice, type RoundTripChoice } from './loadIterations.ts';
+import {
+  acceptanceIteration,
+  roundTripIteration,
+  runWithinBudget,
+  type AcceptanceRoundTripChoice,
+  type RoundTripChoice,
+} from './loadIterations.ts';
 import { observedOpenModel } from './observedOpenModel.ts';
 import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
 import { attackTargetOf } from './attackTarget.ts';
 import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './attackRun.ts';
 import { resourceSource, type ResourceSource } from './agentResources.ts';
 import { ScenarioLog } from './scenarioLog.ts';
-
 
 /** Thrown by `ctx.skip()`: the scenario cannot run here, and says why. */
 export class ScenarioSkipped extends Error {
@@ -42,7 +53,9 @@ export interface ScenarioHooks {
 }
 
 function toxicDetail(toxic: AppliedToxic): string {
-  const attributes = Object.entries(toxic.attributes).map(([k, v]) => ` ${k}=${v}`).join('');
+  const attributes = Object.entries(toxic.attributes)
+    .map(([k, v]) => ` ${k}=${v}`)
+    .join('');
   return `${toxic.type} ${toxic.stream}${toxic.toxicity !== 1 ? ` toxicity=${toxic.toxicity}` : ''}${attributes}`;
 }
 
@@ -167,11 +180,23 @@ export class EngineScenarioContext implements ScenarioContext {
   }
 
   /** A recorded name must be declared in the scenario's `records`, so thresholds can be checked before a run. */
-  private declared(base: string, labels: Record<string, string | number> | undefined, declared: string[], kind: string): string {
+  private declared(
+    base: string,
+    labels: Record<string, string | number> | undefined,
+    declared: string[],
+    kind: string,
+  ): string {
     const declaration = declarationOf(base, declared);
     const given = Object.keys(labels ?? {});
-    if (!declaration || declaration.base !== base || declaration.labels.length !== given.length || !given.every((k) => declaration.labels.includes(k))) {
-      throw new Error(`${kind} ${seriesKey(base, labels)} is not declared in the scenario's records (${declared.join(', ') || 'none'})`);
+    if (
+      !declaration ||
+      declaration.base !== base ||
+      declaration.labels.length !== given.length ||
+      !given.every((k) => declaration.labels.includes(k))
+    ) {
+      throw new Error(
+        `${kind} ${seriesKey(base, labels)} is not declared in the scenario's records (${declared.join(', ') || 'none'})`,
+      );
     }
     // Labels in declared order, so one series has one key however the call spells it.
     return seriesKey(base, Object.fromEntries(declaration.labels.map((k) => [k, labels![k]!])));
@@ -230,10 +255,16 @@ export class EngineScenarioContext implements ScenarioContext {
   }
 
   async restartAgent(): Promise<void> {
-    if (!this.env.canRestart) this.skip('the agent cannot be restarted here (use the embedded agent, or --restart-cmd with --target)');
+    if (!this.env.canRestart)
+      this.skip('the agent cannot be restarted here (use the embedded agent, or --restart-cmd with --target)');
     const killedAt = performance.now();
     await this.env.restart();
-    this.faultEvent('restart', 'agent', `answering again after ${Math.round(performance.now() - killedAt)} ms`, killedAt);
+    this.faultEvent(
+      'restart',
+      'agent',
+      `answering again after ${Math.round(performance.now() - killedAt)} ms`,
+      killedAt,
+    );
   }
 
   /** Resident memory of the embedded agent in bytes (Linux /proc); undefined for other agents. */
@@ -264,7 +295,9 @@ export class EngineScenarioContext implements ScenarioContext {
         return this.skip('the agent answered with a Message, not a Task that can wait for input');
       case 'not-parked': {
         const why = attempt.statusText;
-        return this.skip(`the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why ? `: ${why}` : ''})${attempt.fallback ? `; polled GetTask: ${attempt.fallback}` : ''}`);
+        return this.skip(
+          `the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why ? `: ${why}` : ''})${attempt.fallback ? `; polled GetTask: ${attempt.fallback}` : ''}`,
+        );
       }
       case 'no-envelope':
         return this.skip('the agent parked the task without a hitl-prompt/v1 envelope');
@@ -277,7 +310,13 @@ export class EngineScenarioContext implements ScenarioContext {
    */
   attemptPrompt(steps?: unknown[], options: PromptOptions = {}): Promise<PromptAttempt> {
     return attemptPrompt(
-      { client: options.client ?? this.client, signal: this.signal, remainingMs: () => this.remainingMs(), scripts: this.agent.scripts, synthesizer: this.synthesizer },
+      {
+        client: options.client ?? this.client,
+        signal: this.signal,
+        remainingMs: () => this.remainingMs(),
+        scripts: this.agent.scripts,
+        synthesizer: this.synthesizer,
+      },
       steps,
       options.extensions,
     );
@@ -288,7 +327,8 @@ export class EngineScenarioContext implements ScenarioContext {
    * response_schema) and returns what a scenario needs to answer it; undefined when it is not.
    */
   usable(open: OpenPrompt, options: { recordPasses?: boolean } = {}): UsablePrompt | undefined {
-    const record = (name: string, ok: boolean, detail?: string) => (ok && options.recordPasses === false ? true : this.check(name, ok, detail));
+    const record = (name: string, ok: boolean, detail?: string) =>
+      ok && options.recordPasses === false ? true : this.check(name, ok, detail);
     if (!open.prompt.ok) return void record('the envelope passes the S-2 checks', false, open.prompt.reason);
     record('the envelope passes the S-2 checks', true);
     if (!open.answers) return void record('answers can be built from response_schema', false, open.answersUnavailable);
@@ -296,7 +336,10 @@ export class EngineScenarioContext implements ScenarioContext {
     return { promptId: open.prompt.envelope.prompt_id, envelope: open.prompt.envelope, answers: open.answers };
   }
 
-  async openUsablePrompt(steps?: unknown[], options: PromptOptions & { recordPasses?: boolean } = {}): Promise<AnswerablePrompt | undefined> {
+  async openUsablePrompt(
+    steps?: unknown[],
+    options: PromptOptions & { recordPasses?: boolean } = {},
+  ): Promise<AnswerablePrompt | undefined> {
     const { recordPasses, ...promptOptions } = options;
     const open = await this.openPrompt(steps, promptOptions);
     const prompt = this.usable(open, recordPasses === undefined ? {} : { recordPasses });
@@ -309,17 +352,25 @@ export class EngineScenarioContext implements ScenarioContext {
    */
   async checkReplayOf(taskIds: string[], label = 'replay'): Promise<ReplayFinding[]> {
     const findings: ReplayFinding[] = [];
-    for (const taskId of taskIds) findings.push(...(await replayFindings(this.direct, this.history, taskId, this.signal)));
+    for (const taskId of taskIds)
+      findings.push(...(await replayFindings(this.direct, this.history, taskId, this.signal)));
     const kinds: Array<[ReplayFinding['check'], string]> = [
       ['full-replay-contiguous', 'the full replay is gap-free and ordered from seq 1'],
-      ['connection-contiguous', 'every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)'],
+      [
+        'connection-contiguous',
+        'every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)',
+      ],
       ['seen-matches-replay', 'every event seen equals the stored event at its seq'],
       ['coverage', 'the events seen across reconnects cover every seq'],
       ['envelope-identical', 'every sighting of a prompt carries the same response_schema'],
     ];
     for (const [kind, name] of kinds) {
       const hits = findings.filter((f) => f.check === kind);
-      this.check(`${label}: ${name}`, hits.length === 0, hits.length ? `${hits.length} finding(s), first: ${hits[0].detail}` : `${taskIds.length} task(s)`);
+      this.check(
+        `${label}: ${name}`,
+        hits.length === 0,
+        hits.length ? `${hits.length} finding(s), first: ${hits[0].detail}` : `${taskIds.length} task(s)`,
+      );
     }
     return findings;
   }
@@ -334,7 +385,11 @@ export class EngineScenarioContext implements ScenarioContext {
   async runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
     this.traffic.loadStarted();
     try {
-      return await runWithinBudget(observedOpenModel(options, this.env.options.observer, this.traffic), this.signal, this.remainingMs());
+      return await runWithinBudget(
+        observedOpenModel(options, this.env.options.observer, this.traffic),
+        this.signal,
+        this.remainingMs(),
+      );
     } finally {
       this.traffic.loadEnded();
     }
@@ -342,7 +397,15 @@ export class EngineScenarioContext implements ScenarioContext {
 
   /** An open-model iteration: one whole HITL round trip, send → prompt → answer → resumed (see loadIterations). */
   hitlRoundTrip(choice: RoundTripChoice = {}): Iteration {
-    return roundTripIteration({ client: this.client, scripts: this.agent.scripts, synthesizer: this.synthesizer, remainingMs: () => this.remainingMs() }, choice);
+    return roundTripIteration(
+      {
+        client: this.client,
+        scripts: this.agent.scripts,
+        synthesizer: this.synthesizer,
+        remainingMs: () => this.remainingMs(),
+      },
+      choice,
+    );
   }
 
   /** An open-model iteration: one whole acceptance round trip, send → artifacts → pending → accept → terminal (see loadIterations). */
@@ -351,8 +414,17 @@ export class EngineScenarioContext implements ScenarioContext {
   }
 
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */
-  answerObserved(taskId: string, promptId: string, payload: unknown, timeoutMs = 5_000, client: A2AClient = this.client): Promise<ObservedAnswer> {
-    return answerObserved(client, taskId, promptId, payload, { timeoutMs: Math.min(timeoutMs, this.remainingMs()), signal: this.signal });
+  answerObserved(
+    taskId: string,
+    promptId: string,
+    payload: unknown,
+    timeoutMs = 5_000,
+    client: A2AClient = this.client,
+  ): Promise<ObservedAnswer> {
+    return answerObserved(client, taskId, promptId, payload, {
+      timeoutMs: Math.min(timeoutMs, this.remainingMs()),
+      signal: this.signal,
+    });
   }
 
   /**
@@ -363,18 +435,38 @@ export class EngineScenarioContext implements ScenarioContext {
   attackTarget(sourceAddress: string, steps?: unknown[]): AttackTarget {
     const openPrompt = async (): Promise<LivePrompt> => {
       const attempt = await this.attemptPrompt(steps, { client: this.direct });
-      if (attempt.kind !== 'open' || !attempt.open.prompt.ok) throw new Error(`no prompt opened for the attack: ${attempt.kind === 'refused' ? attempt.reason : attempt.kind === 'open' ? 'malformed envelope' : attempt.kind}`);
+      if (attempt.kind !== 'open' || !attempt.open.prompt.ok)
+        throw new Error(
+          `no prompt opened for the attack: ${attempt.kind === 'refused' ? attempt.reason : attempt.kind === 'open' ? 'malformed envelope' : attempt.kind}`,
+        );
       const { open } = attempt;
       const envelope = open.prompt.ok ? open.prompt.envelope : undefined;
-      return { taskId: open.taskId, ...(open.task.contextId ? { contextId: open.task.contextId } : {}), promptId: envelope!.prompt_id, responseSchema: envelope!.response_schema, validPayload: open.answers?.valid };
+      return {
+        taskId: open.taskId,
+        ...(open.task.contextId ? { contextId: open.task.contextId } : {}),
+        promptId: envelope!.prompt_id,
+        responseSchema: envelope!.response_schema,
+        validPayload: open.answers?.valid,
+      };
     };
-    const target = attackTargetOf({ directUrl: this.env.directUrl, directRpcUrl: this.env.directRpcUrl, generation: this.env.agent.generation, hitlDeclared: this.env.agent.hitl.declared, sourceAddress, ...(this.env.agent.hitl.declared ? { openPrompt } : {}) });
+    const target = attackTargetOf({
+      directUrl: this.env.directUrl,
+      directRpcUrl: this.env.directRpcUrl,
+      generation: this.env.agent.generation,
+      hitlDeclared: this.env.agent.hitl.declared,
+      sourceAddress,
+      ...(this.env.agent.hitl.declared ? { openPrompt } : {}),
+    });
     return 'refused' in target ? this.skip(target.refused) : target;
   }
 
   /** Where the agent's RSS, CPU and connections can be read: its /proc when the rig started it, else its /metrics; or why neither. */
   agentResources(): Promise<ResourceSource | { unavailable: string }> {
-    return resourceSource({ pid: this.env.embeddedPid, metricsUrl: new URL('/metrics', this.env.directUrl).href, signal: this.signal });
+    return resourceSource({
+      pid: this.env.embeddedPid,
+      metricsUrl: new URL('/metrics', this.env.directUrl).href,
+      signal: this.signal,
+    });
   }
 
   /**
@@ -386,7 +478,13 @@ export class EngineScenarioContext implements ScenarioContext {
     const roundTrips = (phase: Phase) => this.latency('legit_round_trip', { phase });
     return mixedRun(plan, {
       runOpenModel: (o) => this.runOpenModel(o),
-      legitIteration: (phase) => this.hitlRoundTrip({ client: legit.client, resumeTimeoutMs: plan.legitTimeoutMs, resumeLatency: this.latency('legit_resume', { phase }), ...(legit.steps ? { steps: legit.steps } : {}) }),
+      legitIteration: (phase) =>
+        this.hitlRoundTrip({
+          client: legit.client,
+          resumeTimeoutMs: plan.legitTimeoutMs,
+          resumeLatency: this.latency('legit_resume', { phase }),
+          ...(legit.steps ? { steps: legit.steps } : {}),
+        }),
       roundTrip: (phase, us, at) => roundTrips(phase).recordMicros(us, at),
       event: (action, attack, detail, at) => this.faultEvent(action, attack, detail, at),
       signal: this.signal,

@@ -126,9 +126,18 @@ export interface ScenarioContext {
    */
   usable(open: OpenPrompt, options?: { recordPasses?: boolean }): UsablePrompt | undefined;
   /** `openPrompt` then `usable`: a new task parked on a prompt ready to answer, or undefined (the failing check recorded). */
-  openUsablePrompt(steps?: unknown[], options?: PromptOptions & { recordPasses?: boolean }): Promise<AnswerablePrompt | undefined>;
+  openUsablePrompt(
+    steps?: unknown[],
+    options?: PromptOptions & { recordPasses?: boolean },
+  ): Promise<AnswerablePrompt | undefined>;
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */
-  answerObserved(taskId: string, promptId: string, payload: unknown, timeoutMs?: number, client?: A2AClient): Promise<ObservedAnswer>;
+  answerObserved(
+    taskId: string,
+    promptId: string,
+    payload: unknown,
+    timeoutMs?: number,
+    client?: A2AClient,
+  ): Promise<ObservedAnswer>;
   /** Checks tasks' replay correctness (see replayChecker): one check per kind of finding. Needs the agent's replay plane. */
   checkReplayOf(taskIds: string[], label?: string): Promise<ReplayFinding[]>;
 

@@ -42,7 +42,8 @@ const oneLine = (text: string): string => {
   return line.length > 500 ? `${line.slice(0, 499)}…` : line;
 };
 
-const pathOf = (location: string): string => (location.startsWith('file:') ? fileURLToPath(location) : resolve(location));
+const pathOf = (location: string): string =>
+  location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
 
 interface Frame {
   file: string;
@@ -59,7 +60,8 @@ function framesIn(stack: string | undefined, dir: string): Frame[] {
     const m = /^\s*at (?:.*?\()?((?:file:\/\/)?\/[^()\s]*?):(\d+):(\d+)\)?\s*$/.exec(raw);
     if (!m) continue;
     const file = pathOf(m[1]!);
-    if (file.startsWith(prefix)) frames.push({ file, line: Number(m[2]), column: Number(m[3]), text: raw.trim().replace(/^at /, '') });
+    if (file.startsWith(prefix))
+      frames.push({ file, line: Number(m[2]), column: Number(m[3]), text: raw.trim().replace(/^at /, '') });
   }
   return frames;
 }
@@ -87,7 +89,11 @@ function parsePosition(file: string): { line: number; column: number } | undefin
   } catch {
     return undefined;
   }
-  const check = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: source, encoding: 'utf8', timeout: 15_000 });
+  const check = spawnSync(process.execPath, ['--input-type=module', '--check'], {
+    input: source,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   const m = /^\[stdin\]:(\d+)\n.*\n( *)\^/m.exec(check.stderr ?? '');
   return check.status !== 0 && m ? { line: Number(m[1]), column: m[2]!.length + 1 } : undefined;
 }
@@ -105,17 +111,34 @@ export function failureOf(file: string, err: unknown, dir: string): LoadFailure 
   const message = String(e.message ?? err);
   const esbuild = Array.isArray(e.errors) ? e.errors[0] : undefined;
   if (esbuild?.location) {
-    return { file: pathOf(esbuild.location.file), line: esbuild.location.line, column: esbuild.location.column + 1, message: oneLine(esbuild.text ?? message) };
+    return {
+      file: pathOf(esbuild.location.file),
+      line: esbuild.location.line,
+      column: esbuild.location.column + 1,
+      message: oneLine(esbuild.text ?? message),
+    };
   }
   const transform = /^(.+):(\d+):(\d+): ERROR: (.+)$/m.exec(message);
-  if (transform) return { file: pathOf(transform[1]!), line: Number(transform[2]), column: Number(transform[3]) + 1, message: oneLine(transform[4]!) };
+  if (transform)
+    return {
+      file: pathOf(transform[1]!),
+      line: Number(transform[2]),
+      column: Number(transform[3]) + 1,
+      message: oneLine(transform[4]!),
+    };
 
   const name = typeof e.name === 'string' ? e.name : 'Error';
   const text = oneLine(name === 'Error' ? message : `${name}: ${message}`);
   const frames = framesIn(typeof e.stack === 'string' ? e.stack : undefined, dir);
   if (frames.length > 0) {
     const [at] = frames;
-    return { file: at!.file, line: at!.line, column: at!.column, message: text, stack: `${text}\n${frames.map((f) => `    at ${f.text}`).join('\n')}` };
+    return {
+      file: at!.file,
+      line: at!.line,
+      column: at!.column,
+      message: text,
+      stack: `${text}\n${frames.map((f) => `    at ${f.text}`).join('\n')}`,
+    };
   }
   // Node's own errors name the module that failed, not a frame.
   const importer = /imported from (\S+)\s*$/m.exec(message);
@@ -123,7 +146,9 @@ export function failureOf(file: string, err: unknown, dir: string): LoadFailure 
   const missingExport = /does not provide an export named '([^']+)'/.exec(message);
   const missingModule = /Cannot find (?:package|module) '([^']+)'|cannot import "([^"]+)"/.exec(message);
   // A relative import is named resolved (absolute): look for its last part as written.
-  const specifier = missingModule ? (missingModule[1] ?? missingModule[2]!).replace(/^\/.*\//, '').replace(/\.[cm]?[jt]s$/, '') : '';
+  const specifier = missingModule
+    ? (missingModule[1] ?? missingModule[2]!).replace(/^\/.*\//, '').replace(/\.[cm]?[jt]s$/, '')
+    : '';
   const position = missingExport
     ? locate(where, new RegExp(`\\b${escaped(missingExport[1]!)}\\b`), /\bimport\b|\bfrom\b|^\s*\w+,?\s*$/)
     : missingModule

@@ -29,15 +29,21 @@ export function initialize(data) {
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === 'a2a-rig') return { url: api, format: 'module', shortCircuit: true };
   if (specifier.startsWith('a2a-rig/')) {
-    throw Object.assign(new Error(`cannot import "${specifier}": a2a-rig exports one module, import from 'a2a-rig'`), { code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+    throw Object.assign(new Error(`cannot import "${specifier}": a2a-rig exports one module, import from 'a2a-rig'`), {
+      code: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+    });
   }
   const resolved = await nextResolve(specifier, context);
-  if (resolved.format !== 'commonjs' || !resolved.url.startsWith('file:') || resolved.url.includes('/node_modules/')) return resolved;
+  if (resolved.format !== 'commonjs' || !resolved.url.startsWith('file:') || resolved.url.includes('/node_modules/'))
+    return resolved;
   // tsx marks a CommonJS file imported from an ES module with queries of its own (to pre-parse its
   // exports), some of them %-encoded into the path: the file itself, as an ES module, needs none.
   const file = new URL(resolved.url);
   file.pathname = decodeURIComponent(file.pathname).replace(/\?tsx-commonjs-.*$/, '');
-  const search = file.search.slice(1).split('&').filter((p) => p && !p.startsWith('tsx-commonjs-'));
+  const search = file.search
+    .slice(1)
+    .split('&')
+    .filter((p) => p && !p.startsWith('tsx-commonjs-'));
   file.search = search.length > 0 ? `?${search.join('&')}` : '';
   const url = file.href;
   if (/\.c[jt]s$/.test(file.pathname)) return resolved;

@@ -12,7 +12,9 @@ export const SCENARIO_API_URL = new URL('../scenarioApi.ts', import.meta.url).hr
 
 /** `dirs`: real (symlink-free) absolute paths, as Node resolves the files in them. */
 export function allowScenarioModules(dirs: readonly string[]): void {
-  const fresh = dirs.map((dir) => pathToFileURL(dir.endsWith('/') ? dir : `${dir}/`).href).filter((url) => !registered.has(url));
+  const fresh = dirs
+    .map((dir) => pathToFileURL(dir.endsWith('/') ? dir : `${dir}/`).href)
+    .filter((url) => !registered.has(url));
   if (fresh.length === 0) return;
   for (const url of fresh) registered.add(url);
   register(new URL('./scenarioModuleHooks.mjs', import.meta.url), { data: { api: SCENARIO_API_URL, dirs: fresh } });

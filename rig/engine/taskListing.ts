@@ -16,7 +16,12 @@ export type TaskListing =
 const NOT_OFFERED = new Set([-32601, -32004]);
 const MAX_PAGES = 20;
 
-export async function taskListed(client: A2AClient, taskId: string, contextId: string, signal?: AbortSignal): Promise<TaskListing> {
+export async function taskListed(
+  client: A2AClient,
+  taskId: string,
+  contextId: string,
+  signal?: AbortSignal,
+): Promise<TaskListing> {
   const method = METHOD_NAMES[client.generation].list;
   if (!method) return { kind: 'unsupported', reason: `A2A ${client.generation} has no ListTasks` };
   let pageToken = '';
@@ -24,7 +29,13 @@ export async function taskListed(client: A2AClient, taskId: string, contextId: s
     const params = { contextId, pageSize: 100, ...(pageToken ? { pageToken } : {}) };
     let reply;
     try {
-      reply = await client.transport.call(client.agent.rpcUrl, method, params, { generation: client.generation, extensions: [] }, { signal });
+      reply = await client.transport.call(
+        client.agent.rpcUrl,
+        method,
+        params,
+        { generation: client.generation, extensions: [] },
+        { signal },
+      );
     } catch (err) {
       return { kind: 'failed', reason: `${method}: ${(err as Error).message}` };
     }
@@ -35,7 +46,8 @@ export async function taskListed(client: A2AClient, taskId: string, contextId: s
     const result = reply.result as { tasks?: unknown; nextPageToken?: unknown } | null;
     // ProtoJSON leaves an empty list out: no `tasks` is no tasks.
     const tasks = result?.tasks ?? [];
-    if (typeof result !== 'object' || result === null || !Array.isArray(tasks)) return { kind: 'failed', reason: `${method} result has no tasks list` };
+    if (typeof result !== 'object' || result === null || !Array.isArray(tasks))
+      return { kind: 'failed', reason: `${method} result has no tasks list` };
     if (tasks.some((t) => (t as { id?: unknown } | null)?.id === taskId)) return { kind: 'listed', listed: true };
     pageToken = typeof result.nextPageToken === 'string' ? result.nextPageToken : '';
     if (!pageToken) return { kind: 'listed', listed: false };

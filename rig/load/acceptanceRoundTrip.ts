@@ -23,14 +23,21 @@ import { RoundTripFailure } from './hitlRoundTrip.ts';
 import type { Iteration } from './openModelExecutor.ts';
 
 /** The a2a-rig script of a round trip (reference agent): one artifact, then `complete` (where the gate parks). */
-export const ACCEPTANCE_ROUND_TRIP_STEPS: readonly unknown[] = [{ artifact: { name: 'result', text: 'a2a-rig load: the output to accept' } }, { complete: {} }];
+export const ACCEPTANCE_ROUND_TRIP_STEPS: readonly unknown[] = [
+  { artifact: { name: 'result', text: 'a2a-rig load: the output to accept' } },
+  { complete: {} },
+];
 
 /**
  * The criteria every round trip sends: the client decides, and a gate the rig never decides (a
  * round trip that failed after the send) ends at the agent within a minute instead of its default
  * day, so a long load does not leave the agent holding gates.
  */
-export const ACCEPTANCE_ROUND_TRIP_CRITERIA = { description: 'a2a-rig load round trip', evaluator: 'client', acceptanceTimeoutSeconds: 60 } as const;
+export const ACCEPTANCE_ROUND_TRIP_CRITERIA = {
+  description: 'a2a-rig load round trip',
+  evaluator: 'client',
+  acceptanceTimeoutSeconds: 60,
+} as const;
 
 export interface AcceptanceRoundTripOptions {
   client: A2AClient;
@@ -79,25 +86,50 @@ function notPending(client: A2AClient, task: Task, artifactsSeen: boolean): Roun
   const state = task.status.state;
   if (!client.acceptance.isPending(task)) {
     const text = task.status.message?.parts.find((p) => p.text)?.text;
-    const what = state === INPUT_REQUIRED ? 'INPUT_REQUIRED without the pendingAcceptance flag' : `${state} without a pending acceptance`;
+    const what =
+      state === INPUT_REQUIRED
+        ? 'INPUT_REQUIRED without the pendingAcceptance flag'
+        : `${state} without a pending acceptance`;
     return new RoundTripFailure('not pending', `the task reached ${what}${text ? `: ${text.slice(0, 200)}` : ''}`);
   }
-  if (!artifactsSeen && task.artifacts.length === 0) return new RoundTripFailure('no artifacts', 'the task is pending acceptance without having emitted an artifact');
+  if (!artifactsSeen && task.artifacts.length === 0)
+    return new RoundTripFailure('no artifacts', 'the task is pending acceptance without having emitted an artifact');
   return undefined;
 }
 
 /** The creating send, then (for an agent that parks asynchronously) a bounded wait for the gate. */
-async function openGate(options: AcceptanceRoundTripOptions, signal: AbortSignal, timeoutMs: number): Promise<PendingGate> {
+async function openGate(
+  options: AcceptanceRoundTripOptions,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<PendingGate> {
   const { client } = options;
   const message = options.scripts
     ? userMessage({ data: { [SCRIPT_KEY]: { steps: options.steps ?? ACCEPTANCE_ROUND_TRIP_STEPS } } })
-    : userMessage({ text: 'a2a-rig: produce an artifact, then wait for my acceptance (acceptance-criteria extension)' });
+    : userMessage({
+        text: 'a2a-rig: produce an artifact, then wait for my acceptance (acceptance-criteria extension)',
+      });
   // Only this extension is activated: an agent that would otherwise open a hitl-prompt/v1 prompt
   // first (the two compose) must go straight to the gate this round trip measures.
-  const sent = await client.acceptance.send(message, { signal, extensions: [ACCEPTANCE_URI], criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA, ...(options.returnImmediately ? { returnImmediately: true } : {}) }).catch(transportFailure);
-  if (!sent.ok) throw new RoundTripFailure('send refused', `${sent.error.code} ${sent.error.message.slice(0, 200)}${sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''}`);
+  const sent = await client.acceptance
+    .send(message, {
+      signal,
+      extensions: [ACCEPTANCE_URI],
+      criteria: ACCEPTANCE_ROUND_TRIP_CRITERIA,
+      ...(options.returnImmediately ? { returnImmediately: true } : {}),
+    })
+    .catch(transportFailure);
+  if (!sent.ok)
+    throw new RoundTripFailure(
+      'send refused',
+      `${sent.error.code} ${sent.error.message.slice(0, 200)}${sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''}`,
+    );
   // No echo: the client MUST assume plain WORKING → COMPLETED and MUST NOT wait for a gate.
-  if (sent.gate === 'absent') throw new RoundTripFailure('no echo', 'the agent did not echo the acceptance-criteria extension on the creating send: a client must not wait for a gate');
+  if (sent.gate === 'absent')
+    throw new RoundTripFailure(
+      'no echo',
+      'the agent did not echo the acceptance-criteria extension on the creating send: a client must not wait for a gate',
+    );
   if (!('task' in sent.value)) throw new RoundTripFailure('no task', 'the agent answered with a Message, not a Task');
   const task = sent.value.task;
   if (task.status.state === INPUT_REQUIRED || isTerminal(task.status.state)) {
@@ -112,19 +144,30 @@ async function openGate(options: AcceptanceRoundTripOptions, signal: AbortSignal
     const { stream } = sub;
     let artifacts = false;
     try {
-      const settled = await stream.waitFor((e) => {
-        if ('artifactUpdate' in e.event || ('task' in e.event && e.event.task.artifacts.length > 0)) artifacts = true;
-        const s = stateOf(e);
-        return s === INPUT_REQUIRED || isTerminal(s);
-      }, Math.max(1, deadline - performance.now()));
+      const settled = await stream.waitFor(
+        (e) => {
+          if ('artifactUpdate' in e.event || ('task' in e.event && e.event.task.artifacts.length > 0)) artifacts = true;
+          const s = stateOf(e);
+          return s === INPUT_REQUIRED || isTerminal(s);
+        },
+        Math.max(1, deadline - performance.now()),
+      );
       const status = statusOfEvent(settled.event)!;
-      const failure = notPending(client, { ...task, status, artifacts: 'task' in settled.event ? settled.event.task.artifacts : [] }, artifacts);
+      const failure = notPending(
+        client,
+        { ...task, status, artifacts: 'task' in settled.event ? settled.event.task.artifacts : [] },
+        artifacts,
+      );
       if (failure) throw failure;
       return { taskId: task.id, contextId: task.contextId };
     } catch (err) {
       if (err instanceof RoundTripFailure) throw err;
       const end = stream.end;
-      if (end === undefined || end.reason === 'closed' || signal.aborted) throw new RoundTripFailure('pending not observed', `the task stayed ${stream.lastState ?? task.status.state} for ${timeoutMs} ms after the send`);
+      if (end === undefined || end.reason === 'closed' || signal.aborted)
+        throw new RoundTripFailure(
+          'pending not observed',
+          `the task stayed ${stream.lastState ?? task.status.state} for ${timeoutMs} ms after the send`,
+        );
     } finally {
       await stream.close();
     }
@@ -139,22 +182,39 @@ async function openGate(options: AcceptanceRoundTripOptions, signal: AbortSignal
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
-  throw new RoundTripFailure('pending not observed', `the task did not reach a pending acceptance within ${timeoutMs} ms of the send`);
+  throw new RoundTripFailure(
+    'pending not observed',
+    `the task did not reach a pending acceptance within ${timeoutMs} ms of the send`,
+  );
 }
 
 /** Accept, and time decision → terminal state observed (subscription first; GetTask when there is no stream). */
-async function acceptObserved(client: A2AClient, gate: PendingGate, signal: AbortSignal, timeoutMs: number): Promise<{ decidedAt: number; endedAt: number }> {
+async function acceptObserved(
+  client: A2AClient,
+  gate: PendingGate,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ decidedAt: number; endedAt: number }> {
   const accept = async () => {
     const decidedAt = performance.now();
-    const outcome = await client.acceptance.decide(gate.taskId, gate.contextId, { action: 'accept' }, { signal, feedback: 'a2a-rig load: accepted' });
+    const outcome = await client.acceptance.decide(
+      gate.taskId,
+      gate.contextId,
+      { action: 'accept' },
+      { signal, feedback: 'a2a-rig load: accepted' },
+    );
     if (outcome.kind !== 'applied') {
-      const why = outcome.reason ?? outcome.error?.reason ?? `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
+      const why =
+        outcome.reason ??
+        outcome.error?.reason ??
+        `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
       throw new RoundTripFailure(`decision ${outcome.kind}`, `the accept decision was not applied: ${why}`);
     }
     return decidedAt;
   };
   const completed = (state: TaskState | undefined, decidedAt: number, endedAt: number) => {
-    if (state !== 'TASK_STATE_COMPLETED') throw new RoundTripFailure('not completed', `an accepted task ended ${state}, not COMPLETED`);
+    if (state !== 'TASK_STATE_COMPLETED')
+      throw new RoundTripFailure('not completed', `an accepted task ended ${state}, not COMPLETED`);
     return { decidedAt, endedAt };
   };
 
@@ -175,12 +235,19 @@ async function acceptObserved(client: A2AClient, gate: PendingGate, signal: Abor
         decidedAt = await accept();
         const at = decidedAt;
         try {
-          const ended = await stream.waitFor((e) => e.receivedAt >= at && isTerminal(stateOf(e)), Math.max(1, at + timeoutMs - performance.now()));
+          const ended = await stream.waitFor(
+            (e) => e.receivedAt >= at && isTerminal(stateOf(e)),
+            Math.max(1, at + timeoutMs - performance.now()),
+          );
           return completed(stateOf(ended), at, ended.receivedAt);
         } catch (err) {
           if (err instanceof RoundTripFailure) throw err;
           const end = stream.end;
-          if (end === undefined || signal.aborted) throw new RoundTripFailure('terminal not observed', `the task stayed ${stream.lastState ?? INPUT_REQUIRED} ${timeoutMs} ms after an applied accept`);
+          if (end === undefined || signal.aborted)
+            throw new RoundTripFailure(
+              'terminal not observed',
+              `the task stayed ${stream.lastState ?? INPUT_REQUIRED} ${timeoutMs} ms after an applied accept`,
+            );
           polled = `the subscription ended before the terminal state (${describeEnd(end)})`;
         }
       } else {
@@ -197,10 +264,14 @@ async function acceptObserved(client: A2AClient, gate: PendingGate, signal: Abor
   let state: TaskState | undefined;
   while (performance.now() < deadline && !signal.aborted) {
     const got = await client.getTask(gate.taskId, { signal }).catch(transportFailure);
-    if (got.ok && isTerminal((state = got.value.status.state))) return completed(state, decidedAt, got.meta.completedAt);
+    if (got.ok && isTerminal((state = got.value.status.state)))
+      return completed(state, decidedAt, got.meta.completedAt);
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
-  throw new RoundTripFailure('terminal not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an applied accept (polled: ${polled})`);
+  throw new RoundTripFailure(
+    'terminal not observed',
+    `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an applied accept (polled: ${polled})`,
+  );
 }
 
 /** The iteration: one acceptance round trip per call, through `client`; ends when the terminal state was observed. */

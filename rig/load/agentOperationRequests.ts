@@ -26,7 +26,10 @@ function rpcRequest(target: OperationTarget, method: string, params: unknown): C
   return {
     method: 'POST',
     path: `${url.pathname}${url.search}`,
-    headers: { 'content-type': 'application/json', ...a2aRequestHeaders({ generation: target.generation, extensions: target.extensions ?? [HITL_PROMPT_URI] }) },
+    headers: {
+      'content-type': 'application/json',
+      ...a2aRequestHeaders({ generation: target.generation, extensions: target.extensions ?? [HITL_PROMPT_URI] }),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   };
 }
@@ -41,10 +44,28 @@ export function getTaskRequests(target: OperationTarget, taskId: string): Closed
 }
 
 /** A blocking send of a new task each time (each request gets its own messageId). */
-export function sendMessageRequests(target: OperationTarget, text = 'a2a-rig: closed-model send'): ClosedModelRequest[] {
-  const body = (messageId: string) => ({ message: messageOnWire({ messageId, role: 'ROLE_USER', parts: [{ text }] }, target.generation) });
+export function sendMessageRequests(
+  target: OperationTarget,
+  text = 'a2a-rig: closed-model send',
+): ClosedModelRequest[] {
+  const body = (messageId: string) => ({
+    message: messageOnWire({ messageId, role: 'ROLE_USER', parts: [{ text }] }, target.generation),
+  });
   const template = rpcRequest(target, method(target.generation, 'send'), body('template'));
-  return [{ ...template, setupRequest: (request) => ({ ...request, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: method(target.generation, 'send'), params: body(randomUUID()) }) }) }];
+  return [
+    {
+      ...template,
+      setupRequest: (request) => ({
+        ...request,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: method(target.generation, 'send'),
+          params: body(randomUUID()),
+        }),
+      }),
+    },
+  ];
 }
 
 /**
@@ -56,8 +77,17 @@ export function answerRequests(target: OperationTarget, prompts: readonly Parked
   const configuration = target.generation === '1.0' ? { returnImmediately: true } : { blocking: false };
   const sendMethod = method(target.generation, 'send');
   const bodyOf = (p: ParkedPrompt) => {
-    const message = { ...answerMessage(p.taskId, p.promptId, p.payload), messageId: randomUUID(), role: 'ROLE_USER' as const };
-    return JSON.stringify({ jsonrpc: '2.0', id: 1, method: sendMethod, params: { message: messageOnWire(message, target.generation), configuration } });
+    const message = {
+      ...answerMessage(p.taskId, p.promptId, p.payload),
+      messageId: randomUUID(),
+      role: 'ROLE_USER' as const,
+    };
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: sendMethod,
+      params: { message: messageOnWire(message, target.generation), configuration },
+    });
   };
   let next = 0;
   const template = rpcRequest(target, sendMethod, {});

@@ -23,8 +23,10 @@ export interface Arrival {
 const EPSILON = 1e-9;
 
 function checkStep(step: RateStep, index: number): void {
-  if (!Number.isFinite(step.ratePerSec) || step.ratePerSec < 0) throw new RangeError(`step ${index}: ratePerSec must be a finite number ≥ 0, got ${step.ratePerSec}`);
-  if (!Number.isFinite(step.durationMs) || step.durationMs < 0) throw new RangeError(`step ${index}: durationMs must be a finite number ≥ 0, got ${step.durationMs}`);
+  if (!Number.isFinite(step.ratePerSec) || step.ratePerSec < 0)
+    throw new RangeError(`step ${index}: ratePerSec must be a finite number ≥ 0, got ${step.ratePerSec}`);
+  if (!Number.isFinite(step.durationMs) || step.durationMs < 0)
+    throw new RangeError(`step ${index}: durationMs must be a finite number ≥ 0, got ${step.durationMs}`);
 }
 
 /** How many arrivals one step holds. */

@@ -64,10 +64,12 @@ function statusClass(status: number): string {
 
 export async function runClosedModel(options: ClosedModelOptions): Promise<ClosedModelResult> {
   if (!(options.connections >= 1)) throw new RangeError(`connections must be ≥ 1, got ${options.connections}`);
-  if (options.amount === undefined && options.durationSeconds === undefined) throw new RangeError('give durationSeconds or amount: a closed-model run must be bounded');
+  if (options.amount === undefined && options.durationSeconds === undefined)
+    throw new RangeError('give durationSeconds or amount: a closed-model run must be bounded');
   if (options.requests.length === 0) throw new RangeError('give at least one request');
   const timeoutSeconds = options.timeoutSeconds ?? 10;
-  const maxSeconds = options.maxSeconds ?? (options.amount !== undefined ? 60 : options.durationSeconds! + timeoutSeconds + 5);
+  const maxSeconds =
+    options.maxSeconds ?? (options.amount !== undefined ? 60 : options.durationSeconds! + timeoutSeconds + 5);
   const latency = options.latency ?? new LatencyHistogram();
   const outcomes: Record<string, number> = {};
   const classify = options.classify ?? ((status: number) => statusClass(status));

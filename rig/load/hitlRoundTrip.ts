@@ -58,16 +58,23 @@ function transportFailure(err: unknown): never {
 }
 
 /** Answer sent → resume observed, as performance.now() times. */
-async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal: AbortSignal, timeoutMs: number): Promise<{ answeredAt: number; resumedAt: number }> {
+async function answerAndObserve(
+  client: A2AClient,
+  prompt: OpenedPrompt,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ answeredAt: number; resumedAt: number }> {
   const outcome = await client.answer(prompt.taskId, prompt.promptId, prompt.payload, { signal });
   if (outcome.kind !== 'accepted') {
-    const why = outcome.reason ?? `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
+    const why =
+      outcome.reason ?? `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
     throw new RoundTripFailure(`answer ${outcome.kind}`, `a valid answer was not accepted: ${why}`);
   }
   const answeredAt = outcome.startedAt;
   const deadline = answeredAt + timeoutMs;
   const replied = outcome.result && 'task' in outcome.result ? outcome.result.task : undefined;
-  if (replied && replied.status.state !== INPUT_REQUIRED) return { answeredAt, resumedAt: outcome.startedAt + outcome.latencyMs };
+  if (replied && replied.status.state !== INPUT_REQUIRED)
+    return { answeredAt, resumedAt: outcome.startedAt + outcome.latencyMs };
 
   const sub = await client.subscribe(prompt.taskId, { signal }).catch(transportFailure);
   // Why the resume is polled instead: the subscription refused (however framed) or ended early.
@@ -77,15 +84,21 @@ async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal:
     const stop = () => void stream.close();
     signal.addEventListener('abort', stop, { once: true });
     try {
-      const left = await stream.waitFor((e) => {
-        const state = statusOfEvent(e.event)?.state;
-        return state !== undefined && state !== INPUT_REQUIRED;
-      }, Math.max(1, deadline - performance.now()));
+      const left = await stream.waitFor(
+        (e) => {
+          const state = statusOfEvent(e.event)?.state;
+          return state !== undefined && state !== INPUT_REQUIRED;
+        },
+        Math.max(1, deadline - performance.now()),
+      );
       return { answeredAt, resumedAt: left.receivedAt };
     } catch (err) {
       const end = stream.end;
       if (end === undefined || end.reason === 'closed' || signal.aborted) {
-        throw new RoundTripFailure('resume not observed', `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ${(err as Error).message}`);
+        throw new RoundTripFailure(
+          'resume not observed',
+          `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ${(err as Error).message}`,
+        );
       }
       polled = `the subscription ended before the resume (${describeEnd(end)})`;
     } finally {
@@ -96,10 +109,14 @@ async function answerAndObserve(client: A2AClient, prompt: OpenedPrompt, signal:
   let state: TaskState | undefined;
   while (performance.now() < deadline && !signal.aborted) {
     const got = await client.getTask(prompt.taskId, { signal }).catch(transportFailure);
-    if (got.ok && (state = got.value.status.state) !== INPUT_REQUIRED) return { answeredAt, resumedAt: got.meta.completedAt };
+    if (got.ok && (state = got.value.status.state) !== INPUT_REQUIRED)
+      return { answeredAt, resumedAt: got.meta.completedAt };
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
-  throw new RoundTripFailure('resume not observed', `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: ${polled})`);
+  throw new RoundTripFailure(
+    'resume not observed',
+    `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: ${polled})`,
+  );
 }
 
 /** The iteration: one round trip per call, through `client`. */
@@ -109,7 +126,9 @@ export function hitlRoundTrip(options: RoundTripOptions): Iteration {
     const prompt = await options.open(signal).catch(transportFailure);
     const promptAt = performance.now();
     options.promptLatency?.recordMs(promptAt - intendedAt, promptAt);
-    const { answeredAt, resumedAt } = await answerAndObserve(options.client, prompt, signal, timeoutMs).catch(transportFailure);
+    const { answeredAt, resumedAt } = await answerAndObserve(options.client, prompt, signal, timeoutMs).catch(
+      transportFailure,
+    );
     options.resumeLatency?.recordMs(resumedAt - answeredAt, resumedAt);
     return { endedAt: resumedAt };
   };

@@ -90,7 +90,8 @@ function failureKind(err: unknown): string {
 }
 
 function positive(name: string, value: number, allowZero = false): void {
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new RangeError(`${name} must be a finite number ${allowZero ? '≥' : '>'} 0, got ${value}`);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+    throw new RangeError(`${name} must be a finite number ${allowZero ? '≥' : '>'} 0, got ${value}`);
 }
 
 /** Validates the options, then runs the schedule (throws at once on a bad bound, before anything starts). */

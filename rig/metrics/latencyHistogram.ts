@@ -19,7 +19,12 @@ export interface LatencySummary {
 }
 
 function newHistogram(): hdr.Histogram {
-  return hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3 });
+  return hdr.build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: 3,
+  });
 }
 
 /** A point of the percentile distribution: the latency (µs) at or below which `percentile` % fall. */
@@ -37,7 +42,10 @@ export type RecordObserver = (us: number, at: number) => void;
 export class LatencyHistogram {
   private readonly histogram: hdr.Histogram;
 
-  constructor(histogram?: hdr.Histogram, private readonly observer?: RecordObserver) {
+  constructor(
+    histogram?: hdr.Histogram,
+    private readonly observer?: RecordObserver,
+  ) {
     this.histogram = histogram ?? newHistogram();
   }
 

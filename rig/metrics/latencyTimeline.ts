@@ -86,7 +86,14 @@ export class LatencyTimeline {
     for (const [metric, buckets] of this.series) {
       for (const index of [...buckets.keys()].sort((a, b) => a - b)) {
         const b = buckets.get(index)!;
-        points.push({ t: index * this.bucketMs, metric, count: b.count, mean: Math.round(b.sum / b.count), min: b.min, max: b.max });
+        points.push({
+          t: index * this.bucketMs,
+          metric,
+          count: b.count,
+          mean: Math.round(b.sum / b.count),
+          min: b.min,
+          max: b.max,
+        });
       }
     }
     return { bucketMs: this.bucketMs, points };

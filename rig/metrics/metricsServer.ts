@@ -38,8 +38,10 @@ export async function serveMetrics(registry: Registry, port: number, host = '127
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UserError(`--metrics-port ${port}: the port is in use on ${host}; pick another (0 picks a free one)`);
-    if (code === 'EACCES') throw new UserError(`--metrics-port ${port}: not allowed to listen there; pick a port above 1023`);
+    if (code === 'EADDRINUSE')
+      throw new UserError(`--metrics-port ${port}: the port is in use on ${host}; pick another (0 picks a free one)`);
+    if (code === 'EACCES')
+      throw new UserError(`--metrics-port ${port}: not allowed to listen there; pick a port above 1023`);
     throw err;
   }
   const actual = (server.address() as AddressInfo).port;

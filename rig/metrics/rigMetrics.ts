@@ -34,10 +34,27 @@ export class RigMetrics {
       labelNames: ['method', 'outcome'],
       registers,
     });
-    this.requestSeconds = new Histogram({ name: 'a2a_rig_request_duration_seconds', help: 'JSON-RPC exchange latency (a stream: until its headers)', labelNames: ['method'], buckets: LATENCY_BUCKETS, registers });
-    this.answers = new Counter({ name: 'a2a_rig_answers_total', help: 'hitl-prompt/v1 answers sent, by outcome (accepted, conflict, invalid, error)', labelNames: ['outcome'], registers });
+    this.requestSeconds = new Histogram({
+      name: 'a2a_rig_request_duration_seconds',
+      help: 'JSON-RPC exchange latency (a stream: until its headers)',
+      labelNames: ['method'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.answers = new Counter({
+      name: 'a2a_rig_answers_total',
+      help: 'hitl-prompt/v1 answers sent, by outcome (accepted, conflict, invalid, error)',
+      labelNames: ['outcome'],
+      registers,
+    });
     for (const outcome of ['accepted', 'conflict', 'invalid', 'error']) this.answers.inc({ outcome }, 0);
-    this.answerSeconds = new Histogram({ name: 'a2a_rig_answer_duration_seconds', help: 'Answer sent → reply complete, by outcome', labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers });
+    this.answerSeconds = new Histogram({
+      name: 'a2a_rig_answer_duration_seconds',
+      help: 'Answer sent → reply complete, by outcome',
+      labelNames: ['outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     this.latencySeconds = new Histogram({
       name: 'a2a_rig_latency_seconds',
       help: 'Every latency a scenario records (the metrics of results.json), by scenario and metric',
@@ -45,14 +62,43 @@ export class RigMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.running = new Gauge({ name: 'a2a_rig_scenario_running', help: '1 for the scenario running now', labelNames: ['scenario'], registers });
-    this.scenarios = new Counter({ name: 'a2a_rig_scenarios_total', help: 'Scenarios finished, by verdict', labelNames: ['verdict'], registers });
-    this.checks = new Counter({ name: 'a2a_rig_checks_total', help: 'Checks recorded by finished scenarios, by result', labelNames: ['ok'], registers });
+    this.running = new Gauge({
+      name: 'a2a_rig_scenario_running',
+      help: '1 for the scenario running now',
+      labelNames: ['scenario'],
+      registers,
+    });
+    this.scenarios = new Counter({
+      name: 'a2a_rig_scenarios_total',
+      help: 'Scenarios finished, by verdict',
+      labelNames: ['verdict'],
+      registers,
+    });
+    this.checks = new Counter({
+      name: 'a2a_rig_checks_total',
+      help: 'Checks recorded by finished scenarios, by result',
+      labelNames: ['ok'],
+      registers,
+    });
     // Zero from the start, like answers: the dashboard's failure panels read 0, not "no data", on a clean run.
     for (const ok of ['true', 'false']) this.checks.inc({ ok }, 0);
-    this.faults = new Counter({ name: 'a2a_rig_fault_events_total', help: 'Faults injected or lifted by scenarios (add, remove, disable, enable, reset, restart)', labelNames: ['action'], registers });
-    this.arrivalRate = new Gauge({ name: 'a2a_rig_arrival_rate_per_second', help: 'Offered arrival rate of the open-model load running now (0 when none)', registers });
-    this.iterations = new Counter({ name: 'a2a_rig_load_iterations_total', help: 'Open-model iterations by outcome (started, succeeded, failed)', labelNames: ['outcome'], registers });
+    this.faults = new Counter({
+      name: 'a2a_rig_fault_events_total',
+      help: 'Faults injected or lifted by scenarios (add, remove, disable, enable, reset, restart)',
+      labelNames: ['action'],
+      registers,
+    });
+    this.arrivalRate = new Gauge({
+      name: 'a2a_rig_arrival_rate_per_second',
+      help: 'Offered arrival rate of the open-model load running now (0 when none)',
+      registers,
+    });
+    this.iterations = new Counter({
+      name: 'a2a_rig_load_iterations_total',
+      help: 'Open-model iterations by outcome (started, succeeded, failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
     for (const outcome of ['started', 'succeeded', 'failed']) this.iterations.inc({ outcome }, 0);
     this.inFlight = new Gauge({ name: 'a2a_rig_load_in_flight', help: 'Open-model iterations running now', registers });
   }

@@ -26,7 +26,16 @@ import { DEFAULT_TIMELINE_BUCKETS } from './latencyTimeline.ts';
 const FIRST_BUCKET_MS = 100;
 
 /** The order reports list operations in; others follow alphabetically. */
-const OPERATION_ORDER = ['SendMessage', 'answer', 'decision', 'GetTask', 'SendStreamingMessage', 'SubscribeToTask', 'CancelTask', 'ListTasks'];
+const OPERATION_ORDER = [
+  'SendMessage',
+  'answer',
+  'decision',
+  'GetTask',
+  'SendStreamingMessage',
+  'SubscribeToTask',
+  'CancelTask',
+  'ListTasks',
+];
 
 interface Operation {
   count: number;
@@ -135,9 +144,12 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
     if (this.live) {
       this.windowEnded++;
       if (error) this.windowErrors++;
-      (this.window ??= hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 })).recordValue(
-        Math.min(3_600_000_000, Math.max(1, Math.round(latencyMs * 1000))),
-      );
+      (this.window ??= hdr.build({
+        bitBucketSize: 32,
+        lowestDiscernibleValue: 1,
+        highestTrackableValue: 3_600_000_000,
+        numberOfSignificantValueDigits: 3,
+      })).recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(latencyMs * 1000))));
     }
   }
 
@@ -200,7 +212,13 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
     const points: TrafficPoint[] = [];
     for (let i = 0; i < this.buckets.length; i++) {
       const b = this.buckets[i] ?? newBucket();
-      const point: TrafficPoint = { t: i * this.bucketMs, completed: b.completed, errors: b.errors, inFlight: round3(b.busyMs / this.bucketMs), inFlightMax: b.maxOpen };
+      const point: TrafficPoint = {
+        t: i * this.bucketMs,
+        completed: b.completed,
+        errors: b.errors,
+        inFlight: round3(b.busyMs / this.bucketMs),
+        inFlightMax: b.maxOpen,
+      };
       if (this.loadRan) {
         point.offered = b.offered;
         point.achieved = b.achieved;
@@ -220,7 +238,13 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
     const sawTraffic = this.windowEnded > 0 || this.windowOpened > 0 || this.open > 0;
     let live: LiveTraffic | undefined;
     if (sawTraffic) {
-      live = { ratePerS: round1(this.windowEnded / seconds), errorsPerS: round1(this.windowErrors / seconds), inFlight: this.open, requests: this.requests, errors: this.errors };
+      live = {
+        ratePerS: round1(this.windowEnded / seconds),
+        errorsPerS: round1(this.windowErrors / seconds),
+        inFlight: this.open,
+        requests: this.requests,
+        errors: this.errors,
+      };
       if (this.windowEnded > 0 && this.window) {
         live.p50Ms = round3(this.window.getValueAtPercentile(50) / 1000);
         live.p95Ms = round3(this.window.getValueAtPercentile(95) / 1000);
@@ -238,7 +262,16 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
   private operation(name: string): Operation {
     let op = this.operations.get(name);
     if (!op) {
-      op = { count: 0, ok: 0, rpcErrors: 0, failed: 0, sent: 0, received: 0, latency: new LatencyHistogram(), streams: [] };
+      op = {
+        count: 0,
+        ok: 0,
+        rpcErrors: 0,
+        failed: 0,
+        sent: 0,
+        received: 0,
+        latency: new LatencyHistogram(),
+        streams: [],
+      };
       this.operations.set(name, op);
     }
     return op;

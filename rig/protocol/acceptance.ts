@@ -16,7 +16,13 @@ export const DECISION_KEY = `${ACCEPTANCE_URI}/decision`;
 export const EVALUATORS = ['client', 'agent', 'human'] as const;
 export type Evaluator = (typeof EVALUATORS)[number];
 
-export const REJECTION_REASONS = ['SCHEMA_MISMATCH', 'MISSING_ARTIFACT', 'QUALITY_THRESHOLD_NOT_MET', 'OUT_OF_SCOPE', 'OTHER'] as const;
+export const REJECTION_REASONS = [
+  'SCHEMA_MISMATCH',
+  'MISSING_ARTIFACT',
+  'QUALITY_THRESHOLD_NOT_MET',
+  'OUT_OF_SCOPE',
+  'OTHER',
+] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 export interface AcceptanceCriteria {

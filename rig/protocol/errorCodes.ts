@@ -160,9 +160,19 @@ export class A2AError extends Error {
     const uri = acceptance ? ACCEPTANCE_URI : extensionUri;
     const info: ErrorInfo | undefined =
       hitl || acceptance
-        ? { '@type': ERROR_INFO_TYPE, reason: this.message.toUpperCase(), domain: new URL(uri).host, metadata: { extension: uri } }
+        ? {
+            '@type': ERROR_INFO_TYPE,
+            reason: this.message.toUpperCase(),
+            domain: new URL(uri).host,
+            metadata: { extension: uri },
+          }
         : a2aErrorInfo(this.code);
-    const error: Record<string, unknown> = { code: httpStatus, status, message: this.message, details: info ? [info] : [] };
+    const error: Record<string, unknown> = {
+      code: httpStatus,
+      status,
+      message: this.message,
+      details: info ? [info] : [],
+    };
     if (this.data !== undefined) error.data = this.data;
     return { error };
   }
@@ -170,5 +180,7 @@ export class A2AError extends Error {
 
 /** Any thrown value as the error a caller gets: an A2AError as it is, anything else -32603. */
 export function toA2AError(err: unknown): A2AError {
-  return err instanceof A2AError ? err : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
+  return err instanceof A2AError
+    ? err
+    : new A2AError(JSONRPC_INTERNAL_ERROR, `internal error: ${(err as Error).message}`);
 }

@@ -36,9 +36,24 @@ export const PATTERN_WORK_BUDGET = 1_000_000;
 // A schema free of them validates in time linear in the payload, so it skips the watchdog, which
 // costs ~80 µs a call. A property that merely has such a name only costs the watchdog.
 const SUPERLINEAR_KEYWORDS = new Set([
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', '$ref', '$dynamicRef', '$recursiveRef',
-  'uniqueItems', 'contains', 'format', 'patternProperties', 'dependentSchemas', 'unevaluatedItems',
-  'unevaluatedProperties', 'propertyNames',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'uniqueItems',
+  'contains',
+  'format',
+  'patternProperties',
+  'dependentSchemas',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'propertyNames',
 ]);
 
 // Formats whose ajv-formats check is a fixed-shape regex without nested quantifiers (date-time is
@@ -58,8 +73,9 @@ function validatesInLinearTime(schema: object): boolean {
   return !someEntry(
     schema,
     (key, value) =>
-      (SUPERLINEAR_KEYWORDS.has(key) && !(key === 'format' && typeof value === 'string' && LINEAR_FORMATS.has(value)))
-      || (key === 'pattern' && typeof value === 'string' && patternProgramSize(value) > LINEAR_PATTERN_MAX_PROGRAM),
+      (SUPERLINEAR_KEYWORDS.has(key) &&
+        !(key === 'format' && typeof value === 'string' && LINEAR_FORMATS.has(value))) ||
+      (key === 'pattern' && typeof value === 'string' && patternProgramSize(value) > LINEAR_PATTERN_MAX_PROGRAM),
   );
 }
 
@@ -198,7 +214,11 @@ export class GuardedValidator {
       const rooted = '$id' in schema ? schema : { ...schema, $id: `urn:a2a-rig:schema:${++this.compiledCount}` };
       // The linear-time classification compiles each pattern again (RE2 program sizes): inside the
       // same budget, since a pattern may be costly to compile.
-      ({ fn, linear } = this.withinBudget((s) => ({ fn: ajv.compile(s as object), linear: validatesInLinearTime(schema) }), rooted, this.compileBudgetMs));
+      ({ fn, linear } = this.withinBudget(
+        (s) => ({ fn: ajv.compile(s as object), linear: validatesInLinearTime(schema) }),
+        rooted,
+        this.compileBudgetMs,
+      ));
     } catch (err) {
       if (err instanceof BudgetExceeded) {
         // An interrupted compile may leave Ajv's internal registry half-written: start afresh (what
@@ -206,7 +226,9 @@ export class GuardedValidator {
         this.rotate(true);
         throw new SchemaRejectedError(`compiling response_schema took longer than ${this.compileBudgetMs} ms`);
       }
-      throw new SchemaRejectedError(`response_schema is not a usable JSON Schema (draft 2020-12): ${(err as Error).message}`);
+      throw new SchemaRejectedError(
+        `response_schema is not a usable JSON Schema (draft 2020-12): ${(err as Error).message}`,
+      );
     }
     const compiled: CompiledSchema = { validate: (payload) => this.run(fn, payload, linear) };
     this.young.cache.set(key, compiled);

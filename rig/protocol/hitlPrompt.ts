@@ -61,7 +61,14 @@ export const promptEnvelopeSchema = contract('envelope.schema.json');
 
 /** examples/invalid-response-422.json: the rejection of an invalid answer, as the contract shows it. */
 export const invalidResponseExample = contract('examples/invalid-response-422.json') as {
-  response: { httpStatus: number; jsonrpcError: { code: number; message: string; data: { extension: string; prompt_id: string; validation_errors: ValidationErrorEntry[] } } };
+  response: {
+    httpStatus: number;
+    jsonrpcError: {
+      code: number;
+      message: string;
+      data: { extension: string; prompt_id: string; validation_errors: ValidationErrorEntry[] };
+    };
+  };
 };
 
 /** Bytes of the serialized schema, the measure S-2 uses. */

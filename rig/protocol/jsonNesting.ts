@@ -43,8 +43,17 @@ export function someEntry(root: unknown, visit: (key: string, value: unknown) =>
 // Keywords of draft 2020-12 (and the older ones Ajv still accepts) whose values are subschemas,
 // directly, as an array, or as a map of name to subschema.
 const SCHEMA_VALUED = new Set([
-  'not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames',
-  'unevaluatedItems', 'unevaluatedProperties', 'additionalItems', 'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'additionalItems',
+  'items',
 ]);
 const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);

@@ -33,7 +33,10 @@ function partToProtoJson(part: Part): JsonObject {
   if (part.text !== undefined) return { text: part.text, ...metadata };
   if (part.data !== undefined) {
     // DataPart.data is a Struct: an object. A canonical scalar or list is wrapped, as in 0.3 JSON-RPC.
-    const data = typeof part.data === 'object' && part.data !== null && !Array.isArray(part.data) ? part.data : { value: part.data };
+    const data =
+      typeof part.data === 'object' && part.data !== null && !Array.isArray(part.data)
+        ? part.data
+        : { value: part.data };
     return { data: { data }, ...metadata };
   }
   const file: JsonObject = {};
@@ -90,7 +93,9 @@ export function taskToProtoJsonV03(task: Task): JsonObject {
 
 /** SendMessageResponse: `{task}` or `{message}` (the `msg` field's json_name). */
 export function sendResponseToProtoJsonV03(result: { task: Task } | { message: Message }): JsonObject {
-  return 'task' in result ? { task: taskToProtoJsonV03(result.task) } : { message: messageToProtoJsonV03(result.message) };
+  return 'task' in result
+    ? { task: taskToProtoJsonV03(result.task) }
+    : { message: messageToProtoJsonV03(result.message) };
 }
 
 /** StreamResponse: exactly one of task, message, statusUpdate, artifactUpdate. 0.3 marks the
@@ -147,7 +152,9 @@ function readFields(raw: unknown, fields: Fields, what: string): JsonObject {
   for (const [key, value] of Object.entries(raw)) {
     const name = known.get(key);
     if (name === undefined) {
-      throw new TypeError(`${what}.${key} is not a field of A2A 0.3 ProtoJSON (fields: ${fields.map(([json]) => json).join(', ')})`);
+      throw new TypeError(
+        `${what}.${key} is not a field of A2A 0.3 ProtoJSON (fields: ${fields.map(([json]) => json).join(', ')})`,
+      );
     }
     if (name in out) throw new TypeError(`${what}.${name} is given twice (as ${name} and as its proto name)`);
     if (value !== null) out[name] = value;
@@ -172,12 +179,23 @@ function optionalStruct(fields: JsonObject, name: string, what: string): JsonObj
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 function partFromProtoJson(raw: unknown, what: string): Part {
-  const f = readFields(raw, [['text', 'text'], ['file', 'file'], ['data', 'data'], ['metadata', 'metadata']], what);
+  const f = readFields(
+    raw,
+    [
+      ['text', 'text'],
+      ['file', 'file'],
+      ['data', 'data'],
+      ['metadata', 'metadata'],
+    ],
+    what,
+  );
   const metadata = optionalStruct(f, 'metadata', what);
   const common = metadata ? { metadata } : {};
   const set = ['text', 'file', 'data'].filter((k) => f[k] !== undefined);
   if (set.length !== 1) {
-    throw new TypeError(`${what} must carry exactly one of text, file, data (got ${set.length === 0 ? 'none' : set.join(' and ')})`);
+    throw new TypeError(
+      `${what} must carry exactly one of text, file, data (got ${set.length === 0 ? 'none' : set.join(' and ')})`,
+    );
   }
   if (f.text !== undefined) {
     if (typeof f.text !== 'string') throw new TypeError(`${what}.text must be a string`);
@@ -190,10 +208,20 @@ function partFromProtoJson(raw: unknown, what: string): Part {
     return { data, ...common };
   }
   const where = `${what}.file`;
-  const file = readFields(f.file, [['fileWithUri', 'file_with_uri'], ['fileWithBytes', 'file_with_bytes'], ['mimeType', 'mime_type'], ['name', 'name']], where);
+  const file = readFields(
+    f.file,
+    [
+      ['fileWithUri', 'file_with_uri'],
+      ['fileWithBytes', 'file_with_bytes'],
+      ['mimeType', 'mime_type'],
+      ['name', 'name'],
+    ],
+    where,
+  );
   const uri = optionalStringField(file, 'fileWithUri', where);
   const bytes = optionalStringField(file, 'fileWithBytes', where);
-  if ((uri === undefined) === (bytes === undefined)) throw new TypeError(`${where} must carry exactly one of fileWithUri, fileWithBytes`);
+  if ((uri === undefined) === (bytes === undefined))
+    throw new TypeError(`${where} must carry exactly one of fileWithUri, fileWithBytes`);
   if (bytes !== undefined && !BASE64.test(bytes)) throw new TypeError(`${where}.fileWithBytes must be base64`);
   const mimeType = optionalStringField(file, 'mimeType', where);
   const name = optionalStringField(file, 'name', where);
@@ -232,7 +260,11 @@ export function messageFromProtoJsonV03(raw: unknown, what = 'message'): Message
   const content = f.content ?? [];
   if (!Array.isArray(content)) throw new TypeError(`${what}.content must be an array of parts`);
   if (content.length === 0) throw new TypeError(`${what}.content must list at least one part`);
-  const message: Message = { messageId, role, parts: content.map((p, i) => partFromProtoJson(p, `${what}.content[${i}]`)) };
+  const message: Message = {
+    messageId,
+    role,
+    parts: content.map((p, i) => partFromProtoJson(p, `${what}.content[${i}]`)),
+  };
   const contextId = optionalStringField(f, 'contextId', what);
   const taskId = optionalStringField(f, 'taskId', what);
   if (contextId) message.contextId = contextId;
@@ -240,7 +272,8 @@ export function messageFromProtoJsonV03(raw: unknown, what = 'message'): Message
   const metadata = optionalStruct(f, 'metadata', what);
   if (metadata) message.metadata = metadata;
   if (f.extensions !== undefined) {
-    if (!Array.isArray(f.extensions) || !f.extensions.every((e) => typeof e === 'string')) throw new TypeError(`${what}.extensions must be an array of strings`);
+    if (!Array.isArray(f.extensions) || !f.extensions.every((e) => typeof e === 'string'))
+      throw new TypeError(`${what}.extensions must be an array of strings`);
     if (f.extensions.length > 0) message.extensions = f.extensions as string[];
   }
   return message;
@@ -259,7 +292,15 @@ const CONFIG_FIELDS: Fields = [
  * `returnImmediately: true`; historyLength is passed on for the operations to check.
  */
 export function sendRequestFromProtoJsonV03(raw: unknown): JsonObject {
-  const f = readFields(raw, [['message', 'request'], ['configuration', 'configuration'], ['metadata', 'metadata']], 'request');
+  const f = readFields(
+    raw,
+    [
+      ['message', 'request'],
+      ['configuration', 'configuration'],
+      ['metadata', 'metadata'],
+    ],
+    'request',
+  );
   if (f.message === undefined) throw new TypeError('request.message is required');
   const message = messageFromProtoJsonV03(f.message);
   const params: JsonObject = { message };

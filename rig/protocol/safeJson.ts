@@ -83,9 +83,12 @@ export function parseAgentJson(text: string, what: string, limits: AgentJsonLimi
   const maxDepth = limits.maxDepth ?? MAX_AGENT_JSON_DEPTH;
   const maxWeight = limits.maxWeight ?? MAX_AGENT_JSON_WEIGHT;
   const shape = jsonTextShape(text);
-  if (shape.depth > maxDepth) throw new JsonRefusedError(`${what} nests ${shape.depth} levels deep; the rig reads at most ${maxDepth}`);
+  if (shape.depth > maxDepth)
+    throw new JsonRefusedError(`${what} nests ${shape.depth} levels deep; the rig reads at most ${maxDepth}`);
   if (shape.weight > maxWeight) {
-    throw new JsonRefusedError(`${what} holds ${shape.containers} objects and arrays in ${text.length} characters (about ${mib(shape.weight)} MiB once parsed); the rig reads at most ${mib(maxWeight)} MiB`);
+    throw new JsonRefusedError(
+      `${what} holds ${shape.containers} objects and arrays in ${text.length} characters (about ${mib(shape.weight)} MiB once parsed); the rig reads at most ${mib(maxWeight)} MiB`,
+    );
   }
   return parseUntrustedJson(text);
 }

@@ -37,7 +37,10 @@ function partToV03(part: Part): JsonObject {
   const common = part.metadata ? { metadata: part.metadata } : {};
   if (part.text !== undefined) return { kind: 'text', text: part.text, ...common };
   if (part.data !== undefined) {
-    const data = typeof part.data === 'object' && part.data !== null && !Array.isArray(part.data) ? part.data : { value: part.data };
+    const data =
+      typeof part.data === 'object' && part.data !== null && !Array.isArray(part.data)
+        ? part.data
+        : { value: part.data };
     return { kind: 'data', data, ...common };
   }
   const file: JsonObject = {};
@@ -134,7 +137,9 @@ export function partFromWire(raw: unknown, index: number, strictGeneration?: Gen
   const metadata = isObject(raw.metadata) ? { metadata: raw.metadata } : {};
   const kind = raw.kind;
   if (strictGeneration === '0.3' && kind !== 'text' && kind !== 'data' && kind !== 'file') {
-    throw new TypeError(`message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`);
+    throw new TypeError(
+      `message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`,
+    );
   }
   if (typeof raw.text === 'string' && (kind === undefined || kind === 'text')) return { text: raw.text, ...metadata };
   if ('data' in raw && (kind === undefined || kind === 'data')) return { data: raw.data, ...metadata };
@@ -181,11 +186,16 @@ export function messageFromWire(raw: unknown, strictGeneration?: Generation): Me
   if (!isObject(raw)) throw new TypeError('message must be an object');
   const messageId = optionalString(raw, 'messageId');
   if (!messageId) throw new TypeError('message.messageId is required');
-  if (strictGeneration === '0.3' && raw.parts === undefined) throw new TypeError('message.parts is required in A2A 0.3');
+  if (strictGeneration === '0.3' && raw.parts === undefined)
+    throw new TypeError('message.parts is required in A2A 0.3');
   // v1.0 ProtoJSON leaves an empty list out: absent parts are [].
   const parts = raw.parts ?? [];
   if (!Array.isArray(parts)) throw new TypeError('message.parts must be an array');
-  const message: Message = { messageId, role: roleFromWire(raw.role), parts: parts.map((p, i) => partFromWire(p, i, strictGeneration)) };
+  const message: Message = {
+    messageId,
+    role: roleFromWire(raw.role),
+    parts: parts.map((p, i) => partFromWire(p, i, strictGeneration)),
+  };
   const contextId = optionalString(raw, 'contextId');
   const taskId = optionalString(raw, 'taskId');
   if (contextId) message.contextId = contextId;
@@ -194,7 +204,8 @@ export function messageFromWire(raw: unknown, strictGeneration?: Generation): Me
     if (!isObject(raw.metadata)) throw new TypeError('message.metadata must be an object');
     message.metadata = raw.metadata;
   }
-  if (Array.isArray(raw.extensions)) message.extensions = raw.extensions.filter((e): e is string => typeof e === 'string');
+  if (Array.isArray(raw.extensions))
+    message.extensions = raw.extensions.filter((e): e is string => typeof e === 'string');
   if (Array.isArray(raw.referenceTaskIds)) {
     message.referenceTaskIds = raw.referenceTaskIds.filter((e): e is string => typeof e === 'string');
   }

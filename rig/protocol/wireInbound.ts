@@ -69,7 +69,9 @@ export function artifactFromWire(raw: unknown, what = 'artifact'): Artifact {
     ...(typeof a.description === 'string' ? { description: a.description } : {}),
     parts,
     ...optionalMetadata(a, what),
-    ...(Array.isArray(a.extensions) ? { extensions: a.extensions.filter((e): e is string => typeof e === 'string') } : {}),
+    ...(Array.isArray(a.extensions)
+      ? { extensions: a.extensions.filter((e): e is string => typeof e === 'string') }
+      : {}),
   };
 }
 
@@ -135,15 +137,20 @@ export function streamEventFromWire(raw: unknown, what = 'event'): StreamRespons
     case undefined:
       break;
     default:
-      throw new TypeError(`${what}.kind ${JSON.stringify(e.kind)} is not task, message, status-update or artifact-update`);
+      throw new TypeError(
+        `${what}.kind ${JSON.stringify(e.kind)} is not task, message, status-update or artifact-update`,
+      );
   }
   const members = ['task', 'message', 'statusUpdate', 'artifactUpdate'].filter((k) => e[k] !== undefined);
   if (members.length !== 1) {
-    throw new TypeError(`${what} must carry exactly one of task, message, statusUpdate, artifactUpdate (v1.0) or a "kind" (v0.3)`);
+    throw new TypeError(
+      `${what} must carry exactly one of task, message, statusUpdate, artifactUpdate (v1.0) or a "kind" (v0.3)`,
+    );
   }
   if (e.task !== undefined) return { task: taskFromWire(e.task, `${what}.task`) };
   if (e.message !== undefined) return messageEvent(e.message, `${what}.message`);
-  if (e.statusUpdate !== undefined) return { statusUpdate: statusUpdateFromWire(e.statusUpdate, `${what}.statusUpdate`) };
+  if (e.statusUpdate !== undefined)
+    return { statusUpdate: statusUpdateFromWire(e.statusUpdate, `${what}.statusUpdate`) };
   return { artifactUpdate: artifactUpdateFromWire(e.artifactUpdate, `${what}.artifactUpdate`) };
 }
 

@@ -52,7 +52,10 @@ export function parseToxiproxyChoice(value: string): ToxiproxyChoice {
 
 /** The commander option every verb that injects faults shares. */
 export function toxiproxyOption(): Option {
-  return new Option('--toxiproxy <auto|URL|embedded>', 'where network faults come from: a Toxiproxy API URL, or embedded; auto = TOXIPROXY_URL if set, else a spawned toxiproxy-server, else embedded')
+  return new Option(
+    '--toxiproxy <auto|URL|embedded>',
+    'where network faults come from: a Toxiproxy API URL, or embedded; auto = TOXIPROXY_URL if set, else a spawned toxiproxy-server, else embedded',
+  )
     .argParser(parseToxiproxyChoice)
     .default({ kind: 'auto' } satisfies ToxiproxyChoice, 'auto');
 }
@@ -102,12 +105,26 @@ function external(url: string, version: string, passedOver: string[]): FaultBack
 
 async function spawned(binary: string, passedOver: string[]): Promise<FaultBackend> {
   const server = await spawnToxiproxyServer(binary);
-  return { kind: 'spawned', url: server.url, version: server.version, detail: `${binary} (pid ${server.pid})`, passedOver, close: () => server.close() };
+  return {
+    kind: 'spawned',
+    url: server.url,
+    version: server.version,
+    detail: `${binary} (pid ${server.pid})`,
+    passedOver,
+    close: () => server.close(),
+  };
 }
 
 async function embedded(passedOver: string[]): Promise<FaultBackend> {
   const proxy = await startEmbeddedToxiproxy({ host: '127.0.0.1', port: 0 });
-  return { kind: 'embedded', url: proxy.url, version: proxy.version, detail: 'in-process', passedOver, close: () => proxy.close() };
+  return {
+    kind: 'embedded',
+    url: proxy.url,
+    version: proxy.version,
+    detail: 'in-process',
+    passedOver,
+    close: () => proxy.close(),
+  };
 }
 
 export interface BackendOptions {
@@ -133,7 +150,9 @@ export async function openFaultBackend(choice: ToxiproxyChoice, options: Backend
   if (choice.kind === 'url') {
     const probe = await probeVersion(choice.url, 2_000);
     if ('reason' in probe) {
-      throw new UserError(`no Toxiproxy answers at ${choice.url} (${probe.reason}); start one or use --toxiproxy embedded`);
+      throw new UserError(
+        `no Toxiproxy answers at ${choice.url} (${probe.reason}); start one or use --toxiproxy embedded`,
+      );
     }
     return external(choice.url, probe.version, []);
   }
@@ -145,7 +164,9 @@ export async function openFaultBackend(choice: ToxiproxyChoice, options: Backend
     passedOver.push(`TOXIPROXY_URL: no Toxiproxy at ${named} (${probe.reason})`);
   } else {
     const usual = options.defaultUrl ?? DEFAULT_TOXIPROXY_URL;
-    passedOver.push(`no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${usual} is used only as --toxiproxy ${usual} or TOXIPROXY_URL=${usual})`);
+    passedOver.push(
+      `no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${usual} is used only as --toxiproxy ${usual} or TOXIPROXY_URL=${usual})`,
+    );
   }
   const binary = findToxiproxyBinary(env);
   if (binary.path) {

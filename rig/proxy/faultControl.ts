@@ -5,7 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client';
 import { UserError } from '../protocol/userError.ts';
-import { openFaultBackend, type BackendKind, type BackendOptions, type FaultBackend, type ToxiproxyChoice } from './backend.ts';
+import {
+  openFaultBackend,
+  type BackendKind,
+  type BackendOptions,
+  type FaultBackend,
+  type ToxiproxyChoice,
+} from './backend.ts';
 
 export type ToxicStream = 'upstream' | 'downstream';
 
@@ -110,7 +116,9 @@ export class FaultControl {
 
   /** A proxy in front of `upstream` ("host:port"), listening on a free loopback port unless told. */
   async createProxy(name: string, upstream: string, listen = '127.0.0.1:0'): Promise<FaultProxy> {
-    const proxy = await attempt(`create proxy ${name}`, () => this.client.createProxy({ name, upstream, listen, enabled: true }));
+    const proxy = await attempt(`create proxy ${name}`, () =>
+      this.client.createProxy({ name, upstream, listen, enabled: true }),
+    );
     this.created.add(name);
     return asFaultProxy(proxy);
   }
@@ -131,7 +139,9 @@ export class FaultControl {
         taken.push(candidate);
       }
     }
-    throw new UserError(`Toxiproxy at ${this.backend.url} refused every proxy name tried (${taken.join(', ')}): 409, already exists; delete stale a2a-rig-* proxies there or use --toxiproxy embedded`);
+    throw new UserError(
+      `Toxiproxy at ${this.backend.url} refused every proxy name tried (${taken.join(', ')}): 409, already exists; delete stale a2a-rig-* proxies there or use --toxiproxy embedded`,
+    );
   }
 
   async addToxic(proxyName: string, spec: ToxicSpec): Promise<AppliedToxic> {
@@ -149,7 +159,11 @@ export class FaultControl {
     });
   }
 
-  async updateToxic(proxyName: string, toxicName: string, change: { attributes?: Record<string, number>; toxicity?: number }): Promise<AppliedToxic> {
+  async updateToxic(
+    proxyName: string,
+    toxicName: string,
+    change: { attributes?: Record<string, number>; toxicity?: number },
+  ): Promise<AppliedToxic> {
     return attempt(`update toxic ${toxicName} on ${proxyName}`, async () => {
       const proxy = await this.client.get(proxyName);
       const toxic = await proxy.getToxic<Record<string, number>>(toxicName);
@@ -179,7 +193,9 @@ export class FaultControl {
 
   async getProxy(proxyName: string): Promise<FaultProxy & { toxics: AppliedToxic[] }> {
     return attempt(`get proxy ${proxyName}`, async () => {
-      const { data } = await this.client.getApi().get<FaultProxy & { toxics: AppliedToxic[] }>(`${this.backend.url}/proxies/${encodeURIComponent(proxyName)}`);
+      const { data } = await this.client
+        .getApi()
+        .get<FaultProxy & { toxics: AppliedToxic[] }>(`${this.backend.url}/proxies/${encodeURIComponent(proxyName)}`);
       return data;
     });
   }

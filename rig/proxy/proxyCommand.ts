@@ -6,7 +6,8 @@ import { startEmbeddedToxiproxy } from './embedded/embeddedToxiproxy.ts';
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UserError(`--api-port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UserError(`--api-port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
   return port;
 }
 
@@ -15,7 +16,9 @@ export function registerProxyCommand(program: Command): void {
     .command('proxy')
     .description('run the embedded Toxiproxy-compatible proxy (same HTTP API as toxiproxy-server)')
     .option('--host <host>', 'address the API listens on', '127.0.0.1')
-    .addOption(new Option('--api-port <port>', 'port of the HTTP API (0 picks a free one)').default(8474).argParser(parsePort))
+    .addOption(
+      new Option('--api-port <port>', 'port of the HTTP API (0 picks a free one)').default(8474).argParser(parsePort),
+    )
     .action(async (opts: { host: string; apiPort: number }) => {
       let proxy;
       try {
@@ -23,7 +26,9 @@ export function registerProxyCommand(program: Command): void {
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {
-          throw new UserError(`cannot listen on ${opts.host}:${opts.apiPort} (${e.code}); pick another --host/--api-port`);
+          throw new UserError(
+            `cannot listen on ${opts.host}:${opts.apiPort} (${e.code}); pick another --host/--api-port`,
+          );
         }
         throw err;
       }

@@ -25,20 +25,25 @@ function isKind(type: string): type is ToxicKind {
 
 function pair(item: string, whole: string): [string, string] {
   const at = item.indexOf('=');
-  if (at <= 0 || at === item.length - 1) throw new UserError(`--toxic "${whole}": "${item}" is not NAME=VALUE; ${FORMAT}`);
+  if (at <= 0 || at === item.length - 1)
+    throw new UserError(`--toxic "${whole}": "${item}" is not NAME=VALUE; ${FORMAT}`);
   return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
 }
 
 function wholeNumber(name: string, value: string, whole: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UserError(`--toxic "${whole}": ${name} must be a whole number ≥ 0, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UserError(`--toxic "${whole}": ${name} must be a whole number ≥ 0, got "${value}"`);
   return n;
 }
 
 export function parseToxicArgument(whole: string): ToxicSpec {
   const [first, ...rest] = whole.split(',');
   const [type, mainValue] = pair(first, whole);
-  if (!isKind(type)) throw new UserError(`--toxic "${whole}": unknown toxic type "${type}"; use one of ${Object.keys(ATTRIBUTES).join(', ')}`);
+  if (!isKind(type))
+    throw new UserError(
+      `--toxic "${whole}": unknown toxic type "${type}"; use one of ${Object.keys(ATTRIBUTES).join(', ')}`,
+    );
   const names = ATTRIBUTES[type];
   const attributes: Record<string, number> = { [names[0]]: wholeNumber(names[0], mainValue, whole) };
   let stream: ToxicStream | undefined;
@@ -49,16 +54,25 @@ export function parseToxicArgument(whole: string): ToxicSpec {
       throw new UserError(`--toxic "${whole}": ${name} is given twice`);
     }
     if (name === 'stream') {
-      if (value !== 'upstream' && value !== 'downstream') throw new UserError(`--toxic "${whole}": stream must be upstream or downstream, got "${value}"`);
+      if (value !== 'upstream' && value !== 'downstream')
+        throw new UserError(`--toxic "${whole}": stream must be upstream or downstream, got "${value}"`);
       stream = value;
     } else if (name === 'toxicity') {
       toxicity = Number(value);
-      if (value === '' || !(toxicity >= 0 && toxicity <= 1)) throw new UserError(`--toxic "${whole}": toxicity must be a number from 0 to 1, got "${value}"`);
+      if (value === '' || !(toxicity >= 0 && toxicity <= 1))
+        throw new UserError(`--toxic "${whole}": toxicity must be a number from 0 to 1, got "${value}"`);
     } else if (names.includes(name)) {
       attributes[name] = wholeNumber(name, value, whole);
     } else {
-      throw new UserError(`--toxic "${whole}": ${type} has no attribute "${name}"; it takes ${names.join(', ')}, stream, toxicity`);
+      throw new UserError(
+        `--toxic "${whole}": ${type} has no attribute "${name}"; it takes ${names.join(', ')}, stream, toxicity`,
+      );
     }
   }
-  return { type, attributes, ...(stream ? { stream } : {}), ...(toxicity !== undefined ? { toxicity } : {}) } as ToxicSpec;
+  return {
+    type,
+    attributes,
+    ...(stream ? { stream } : {}),
+    ...(toxicity !== undefined ? { toxicity } : {}),
+  } as ToxicSpec;
 }

@@ -122,7 +122,9 @@ async function spawnOnce(binary: string, port: number): Promise<SpawnedToxiproxy
   };
   if (!version) {
     await close();
-    return { failure: `${binary} did not answer on ${url} within ${READY_TIMEOUT_MS} ms: ${output.trim() || 'no output'}` };
+    return {
+      failure: `${binary} did not answer on ${url} within ${READY_TIMEOUT_MS} ms: ${output.trim() || 'no output'}`,
+    };
   }
   return { url, version, pid, close };
 }

@@ -38,9 +38,14 @@ export function capacityFinding(s: ScenarioResult): CapacityFinding | undefined 
   const maxRate = num(s.params.maxRate);
   const growth = num(s.params.growth);
   const sloP95Ms = num(s.params.sloP95Ms);
-  const known = { scenario: s.name, ...(maxRate !== undefined ? { maxRate } : {}), ...(sloP95Ms !== undefined ? { sloP95Ms } : {}) };
+  const known = {
+    scenario: s.name,
+    ...(maxRate !== undefined ? { maxRate } : {}),
+    ...(sloP95Ms !== undefined ? { sloP95Ms } : {}),
+  };
   const broke = points.findIndex((p) => p.sustainable === false);
-  if (broke >= 0) return { ...known, kind: 'broke', capacity: broke > 0 ? points[broke - 1]!.x : 0, brokeAt: points[broke]! };
+  if (broke >= 0)
+    return { ...known, kind: 'broke', capacity: broke > 0 ? points[broke - 1]!.x : 0, brokeAt: points[broke]! };
   const last = points[points.length - 1]!.x;
   // The next step would have been past the top rate (geometricRates: round(rate × growth), at least +1).
   const next = growth !== undefined ? Math.max(last + 1, Math.round(last * growth)) : Infinity;
@@ -54,10 +59,17 @@ export function capacityText(f: CapacityFinding): { value: string; detail: strin
     const why = f.brokeAt && typeof f.brokeAt.y === 'number' ? `p95 ${Number(f.brokeAt.y.toPrecision(3))} ms` : '';
     const at = f.brokeAt ? `${f.brokeAt.x}/s` : '?';
     return f.capacity > 0
-      ? { value: `${f.capacity}/s`, detail: `the SLO broke at ${at}${why ? ` (${why}${f.sloP95Ms !== undefined ? ` vs ${f.sloP95Ms} ms` : ''}, or errors/drops)` : ''}` }
+      ? {
+          value: `${f.capacity}/s`,
+          detail: `the SLO broke at ${at}${why ? ` (${why}${f.sloP95Ms !== undefined ? ` vs ${f.sloP95Ms} ms` : ''}, or errors/drops)` : ''}`,
+        }
       : { value: 'none', detail: `no sustainable rate: the SLO broke at the first step, ${at}` };
   }
-  if (f.kind === 'cap') return { value: `≥ ${f.capacity}/s`, detail: `cap reached: the profile's top rate ${f.maxRate ?? f.capacity}/s passed, capacity is above it` };
+  if (f.kind === 'cap')
+    return {
+      value: `≥ ${f.capacity}/s`,
+      detail: `cap reached: the profile's top rate ${f.maxRate ?? f.capacity}/s passed, capacity is above it`,
+    };
   return { value: `≥ ${f.capacity}/s`, detail: `the time budget ended the search at ${f.capacity}/s` };
 }
 
@@ -72,24 +84,72 @@ export function capacityCharts(s: ScenarioResult): SafeHtml[] {
   const finding = capacityFinding(s);
   if (!points?.length || !finding) return [];
   const title = (p: SeriesPoint) =>
-    [`${p.x}/s offered`, `p95 ${Number(p.y.toPrecision(4))} ms`, ...['p50_ms', 'p99_ms', 'achieved_per_s', 'arrivals', 'errors', 'dropped', 'late'].filter((k) => p[k] !== undefined).map((k) => `${k.replaceAll('_', ' ')} ${p[k]}`), p.sustainable === false ? 'breaks the SLO' : 'sustainable'].join(', ');
+    [
+      `${p.x}/s offered`,
+      `p95 ${Number(p.y.toPrecision(4))} ms`,
+      ...['p50_ms', 'p99_ms', 'achieved_per_s', 'arrivals', 'errors', 'dropped', 'late']
+        .filter((k) => p[k] !== undefined)
+        .map((k) => `${k.replaceAll('_', ' ')} ${p[k]}`),
+      p.sustainable === false ? 'breaks the SLO' : 'sustainable',
+    ].join(', ');
   const banded = points.filter((p) => num(p.p50_ms) !== undefined && num(p.p99_ms) !== undefined);
-  const rules = finding.sloP95Ms !== undefined ? [{ y: finding.sloP95Ms, label: `SLO: p95 ≤ ${finding.sloP95Ms} ms`, color: SLO_COLOR }] : [];
-  const markers = finding.brokeAt ? [{ x: finding.brokeAt.x, label: `the SLO broke at ${finding.brokeAt.x}/s`, text: `SLO broke at ${finding.brokeAt.x}/s`, color: BREAK_COLOR }] : [];
+  const rules =
+    finding.sloP95Ms !== undefined
+      ? [{ y: finding.sloP95Ms, label: `SLO: p95 ≤ ${finding.sloP95Ms} ms`, color: SLO_COLOR }]
+      : [];
+  const markers = finding.brokeAt
+    ? [
+        {
+          x: finding.brokeAt.x,
+          label: `the SLO broke at ${finding.brokeAt.x}/s`,
+          text: `SLO broke at ${finding.brokeAt.x}/s`,
+          color: BREAK_COLOR,
+        },
+      ]
+    : [];
   const unsustainable = points.filter((p) => p.sustainable === false);
   const series: Series[] = [
     { name: 'p95', color: PALETTE[0]!, points: points.map((p) => ({ x: p.x, y: p.y, title: title(p) })) },
-    ...(unsustainable.length ? [{ name: 'breaks the SLO', color: BREAK_COLOR, kind: 'points' as const, points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: title(p) })) }] : []),
+    ...(unsustainable.length
+      ? [
+          {
+            name: 'breaks the SLO',
+            color: BREAK_COLOR,
+            kind: 'points' as const,
+            points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: title(p) })),
+          },
+        ]
+      : []),
   ];
-  const allY = [...points.map((p) => p.y), ...banded.flatMap((p) => [num(p.p50_ms)!, num(p.p99_ms)!]), ...rules.map((r) => r.y)];
+  const allY = [
+    ...points.map((p) => p.y),
+    ...banded.flatMap((p) => [num(p.p50_ms)!, num(p.p99_ms)!]),
+    ...rules.map((r) => r.y),
+  ];
   const curve = xyChart({
     id: 'capacity-curve',
     title: 'Round trip latency against offered rate',
-    ...(finding.kind !== 'broke' ? { note: finding.kind === 'cap' ? 'every step held: capacity is above the top rate tried' : 'every step run held: the time budget ended the search' } : {}),
+    ...(finding.kind !== 'broke'
+      ? {
+          note:
+            finding.kind === 'cap'
+              ? 'every step held: capacity is above the top rate tried'
+              : 'every step run held: the time budget ended the search',
+        }
+      : {}),
     x: { label: 'offered rate (round trips/s)', min: 0 },
     y: { label: 'round trip (ms)', min: 0, log: wide(allY) },
     series,
-    bands: banded.length >= 2 ? [{ name: 'p50–p99', color: 'rgba(78, 121, 167, 0.18)', points: banded.map((p) => ({ x: p.x, lo: num(p.p50_ms)!, hi: num(p.p99_ms)! })) }] : [],
+    bands:
+      banded.length >= 2
+        ? [
+            {
+              name: 'p50–p99',
+              color: 'rgba(78, 121, 167, 0.18)',
+              points: banded.map((p) => ({ x: p.x, lo: num(p.p50_ms)!, hi: num(p.p99_ms)! })),
+            },
+          ]
+        : [],
     rules,
     markers,
   });
@@ -102,9 +162,32 @@ export function capacityCharts(s: ScenarioResult): SafeHtml[] {
     x: { label: 'offered rate (round trips/s)', min: 0 },
     y: { label: 'achieved (round trips/s)', min: 0 },
     series: [
-      { name: 'offered = achieved', color: '#9aa3ad', dashed: true, points: [{ x: 0, y: 0, title: 'ideal' }, { x: top, y: top, title: 'ideal' }] },
-      { name: 'achieved', color: PALETTE[2]!, points: achieved.map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: title(p) })) },
-      ...(unsustainable.length ? [{ name: 'breaks the SLO', color: BREAK_COLOR, kind: 'points' as const, points: unsustainable.filter((p) => num(p.achieved_per_s) !== undefined).map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: title(p) })) }] : []),
+      {
+        name: 'offered = achieved',
+        color: '#9aa3ad',
+        dashed: true,
+        points: [
+          { x: 0, y: 0, title: 'ideal' },
+          { x: top, y: top, title: 'ideal' },
+        ],
+      },
+      {
+        name: 'achieved',
+        color: PALETTE[2]!,
+        points: achieved.map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: title(p) })),
+      },
+      ...(unsustainable.length
+        ? [
+            {
+              name: 'breaks the SLO',
+              color: BREAK_COLOR,
+              kind: 'points' as const,
+              points: unsustainable
+                .filter((p) => num(p.achieved_per_s) !== undefined)
+                .map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: title(p) })),
+            },
+          ]
+        : []),
     ],
     markers,
   });

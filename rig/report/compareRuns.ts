@@ -43,7 +43,12 @@ export interface CompareOptions {
   maxLoadPerCore: number;
 }
 
-export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { tolerances: DEFAULT_TOLERANCES, noiseFloorMs: 5, minTailSamples: 5, maxLoadPerCore: 1 };
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
+  tolerances: DEFAULT_TOLERANCES,
+  noiseFloorMs: 5,
+  minTailSamples: 5,
+  maxLoadPerCore: 1,
+};
 
 export type RowResult = 'ok' | 'REGRESSION' | 'not compared';
 
@@ -71,9 +76,15 @@ const KEY = /^(p50|p90|p95|p99|max|mean|throughput)=(?:(off)|([+-]?)(\d+(?:\.\d+
 /** Parses `p95=+20%,throughput=-10%,p99=off` (several flags allowed) over the defaults. */
 export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLERANCES): Tolerances {
   const tolerances: Tolerances = { ...base };
-  for (const part of specs.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)) {
+  for (const part of specs
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = KEY.exec(part);
-    if (!m) throw new UserError(`bad --tolerance "${part}": use STAT=+N% (p50 p90 p95 p99 max mean), throughput=-N%, or STAT=off`);
+    if (!m)
+      throw new UserError(
+        `bad --tolerance "${part}": use STAT=+N% (p50 p90 p95 p99 max mean), throughput=-N%, or STAT=off`,
+      );
     const key = m[1] as ToleranceKey;
     if (m[2]) {
       delete tolerances[key];
@@ -81,8 +92,10 @@ export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLE
     }
     const sign = m[3];
     const fraction = Number(m[4]) / 100;
-    if (key === 'throughput' && sign === '+') throw new UserError(`bad --tolerance "${part}": throughput tolerance is an allowed drop, e.g. throughput=-10%`);
-    if (key !== 'throughput' && sign === '-') throw new UserError(`bad --tolerance "${part}": latency tolerance is an allowed increase, e.g. ${key}=+20%`);
+    if (key === 'throughput' && sign === '+')
+      throw new UserError(`bad --tolerance "${part}": throughput tolerance is an allowed drop, e.g. throughput=-10%`);
+    if (key !== 'throughput' && sign === '-')
+      throw new UserError(`bad --tolerance "${part}": latency tolerance is an allowed increase, e.g. ${key}=+20%`);
     tolerances[key] = key === 'throughput' ? -fraction : fraction;
   }
   return tolerances;
@@ -92,12 +105,27 @@ const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).
 const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
 const num = (n: number) => String(Number(n.toFixed(3)));
 
-function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions, overloaded?: string): CompareRow[] {
+function latencyRows(
+  name: string,
+  base: ScenarioResult,
+  cur: ScenarioResult,
+  o: CompareOptions,
+  overloaded?: string,
+): CompareRow[] {
   const rows: CompareRow[] = [];
   for (const [metric, b] of Object.entries(base.metrics)) {
     const c = cur.metrics[metric];
     const stats = LATENCY_STATS.filter((stat) => o.tolerances[stat] !== undefined);
-    const notCompared = (what: string, note: string): CompareRow => ({ scenario: name, measure: `${metric} ${what}`, baseline: `n=${b.count}`, current: c ? `n=${c.count}` : '—', ratio: null, allowed: '', result: 'not compared', note });
+    const notCompared = (what: string, note: string): CompareRow => ({
+      scenario: name,
+      measure: `${metric} ${what}`,
+      baseline: `n=${b.count}`,
+      current: c ? `n=${c.count}` : '—',
+      ratio: null,
+      allowed: '',
+      result: 'not compared',
+      note,
+    });
     if (stats.length === 0) continue;
     if (overloaded) {
       rows.push(notCompared(stats.join(' '), overloaded));
@@ -112,8 +140,11 @@ function latencyRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
       continue;
     }
     // With fewer samples beyond a percentile than minTailSamples, the percentile is one or two samples.
-    const tail = (n: number, stat: LatencyStat) => (stat.startsWith('p') ? n * (1 - Number(stat.slice(1)) / 100) : Infinity);
-    const thin = stats.filter((stat) => tail(b.count, stat) < o.minTailSamples || tail(c.count, stat) < o.minTailSamples);
+    const tail = (n: number, stat: LatencyStat) =>
+      stat.startsWith('p') ? n * (1 - Number(stat.slice(1)) / 100) : Infinity;
+    const thin = stats.filter(
+      (stat) => tail(b.count, stat) < o.minTailSamples || tail(c.count, stat) < o.minTailSamples,
+    );
     for (const stat of stats.filter((s) => !thin.includes(s))) {
       const tolerance = o.tolerances[stat]!;
       const ratio = b[stat] > 0 ? c[stat] / b[stat] : c[stat] > 0 ? Infinity : 1;
@@ -153,8 +184,17 @@ function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
     // A tally follows the run's size; a measure is judged by its own gate (metricNames.ts): neither is compared.
     if (meaning && !meaning.compared) continue;
     const shown = meaning?.zeroIsNever ? limitText : num;
-    const row: CompareRow = { scenario: name, measure: counter, baseline: shown(b), current: c === undefined ? '—' : shown(c), ratio: null, allowed: tolerance === undefined ? '' : pct(tolerance), result: 'not compared' };
-    if (meaning === undefined) row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
+    const row: CompareRow = {
+      scenario: name,
+      measure: counter,
+      baseline: shown(b),
+      current: c === undefined ? '—' : shown(c),
+      ratio: null,
+      allowed: tolerance === undefined ? '' : pct(tolerance),
+      result: 'not compared',
+    };
+    if (meaning === undefined)
+      row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
     else if (tolerance === undefined) continue;
     else if (c === undefined) row.note = 'not counted in the current run';
     else if (meaning.zeroIsNever && (b === 0 || c === 0)) {
@@ -176,23 +216,47 @@ function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o:
 
 function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): CompareRow | undefined {
   if (base.verdict === cur.verdict) return undefined;
-  const row: CompareRow = { scenario: name, measure: 'verdict', baseline: base.verdict, current: cur.verdict, ratio: null, allowed: 'passed stays passed', result: 'ok' };
+  const row: CompareRow = {
+    scenario: name,
+    measure: 'verdict',
+    baseline: base.verdict,
+    current: cur.verdict,
+    ratio: null,
+    allowed: 'passed stays passed',
+    result: 'ok',
+  };
   // A scenario the baseline vouched for and this run did not (failed, errored, or was skipped,
   // interrupted or never run) is a regression: a gate that quietly measures less must not pass.
   if (base.verdict === 'passed') row.result = 'REGRESSION';
-  else if (cur.verdict !== 'passed' && cur.verdict !== 'failed' && cur.verdict !== 'errored') row.result = 'not compared';
+  else if (cur.verdict !== 'passed' && cur.verdict !== 'failed' && cur.verdict !== 'errored')
+    row.result = 'not compared';
   if (cur.reason) row.note = cur.reason;
   return row;
 }
 
-export function compareRuns(baseline: RunResult, current: RunResult, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): Comparison {
+export function compareRuns(
+  baseline: RunResult,
+  current: RunResult,
+  options: CompareOptions = DEFAULT_COMPARE_OPTIONS,
+): Comparison {
   const rows: CompareRow[] = [];
   const notes: string[] = [];
-  if (baseline.profile !== current.profile) notes.push(`profiles differ (baseline ${baseline.profile}, current ${current.profile}): the runs were sized differently`);
-  const runs: Array<[string, RunResult]> = [['baseline', baseline], ['current', current]];
-  const busy = runs.filter(([, r]) => (r.rig.loadPerCore ?? 0) > options.maxLoadPerCore).map(([which, r]) => `${which} ${r.rig.loadPerCore}`);
-  const overloaded = busy.length ? `the machine was overloaded (load per core ${busy.join(', ')} > ${options.maxLoadPerCore})` : undefined;
-  if (overloaded) notes.push(`latencies not compared: ${overloaded}; run on a quieter machine or raise --max-load-per-core`);
+  if (baseline.profile !== current.profile)
+    notes.push(
+      `profiles differ (baseline ${baseline.profile}, current ${current.profile}): the runs were sized differently`,
+    );
+  const runs: Array<[string, RunResult]> = [
+    ['baseline', baseline],
+    ['current', current],
+  ];
+  const busy = runs
+    .filter(([, r]) => (r.rig.loadPerCore ?? 0) > options.maxLoadPerCore)
+    .map(([which, r]) => `${which} ${r.rig.loadPerCore}`);
+  const overloaded = busy.length
+    ? `the machine was overloaded (load per core ${busy.join(', ')} > ${options.maxLoadPerCore})`
+    : undefined;
+  if (overloaded)
+    notes.push(`latencies not compared: ${overloaded}; run on a quieter machine or raise --max-load-per-core`);
   let shared = 0;
   for (const base of baseline.scenarios) {
     const cur = current.scenarios.find((s) => s.name === base.name);
@@ -205,20 +269,32 @@ export function compareRuns(baseline: RunResult, current: RunResult, options: Co
     if (verdict) rows.push(verdict);
     rows.push(...latencyRows(base.name, base, cur, options, overloaded), ...counterRows(base.name, base, cur, options));
   }
-  for (const cur of current.scenarios) if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
-  if (shared === 0) throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
+  for (const cur of current.scenarios)
+    if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
+  if (shared === 0)
+    throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
   return { rows, regressions: rows.filter((r) => r.result === 'REGRESSION'), notes };
 }
 
-export function comparisonMarkdown(comparison: Comparison, baseline: RunResult, current: RunResult, options: CompareOptions): string {
+export function comparisonMarkdown(
+  comparison: Comparison,
+  baseline: RunResult,
+  current: RunResult,
+  options: CompareOptions,
+): string {
   const { rows, regressions, notes } = comparison;
-  const run = (r: RunResult) => `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
+  const run = (r: RunResult) =>
+    `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
   const lines = [
     `# a2a-rig compare — ${regressions.length ? `${regressions.length} REGRESSION${regressions.length > 1 ? 'S' : ''}` : 'no regression'}`,
     '',
     `Baseline ${run(baseline)} · current ${run(current)}`,
     '',
-    `Allowed: ${Object.entries(options.tolerances).map(([k, v]) => `${k} ${pct(v)}`).join(', ') || 'nothing compared'} · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them · latencies only below load ${options.maxLoadPerCore} per core`,
+    `Allowed: ${
+      Object.entries(options.tolerances)
+        .map(([k, v]) => `${k} ${pct(v)}`)
+        .join(', ') || 'nothing compared'
+    } · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them · latencies only below load ${options.maxLoadPerCore} per core`,
     '',
     '| scenario | measure | baseline | current | ratio | allowed | result |',
     '|---|---|---|---|---|---|---|',

@@ -71,7 +71,10 @@ export function phaseRows(s: ScenarioResult): PhaseRow[] {
     for (const phase of PHASES) {
       const m = byPhase.get(phase);
       if (!m) continue;
-      const ratio = phase !== 'before' && before && before.count > 0 && before.p99 > 0 && m.count > 0 ? m.p99 / before.p99 : undefined;
+      const ratio =
+        phase !== 'before' && before && before.count > 0 && before.p99 > 0 && m.count > 0
+          ? m.p99 / before.p99
+          : undefined;
       rows.push({ metric, phase, m, ...(ratio !== undefined ? { ratio } : {}) });
     }
   }
@@ -79,7 +82,9 @@ export function phaseRows(s: ScenarioResult): PhaseRow[] {
 }
 
 /** The attack tax: legitimate p99 during ÷ before (round trip, else resume); undefined when not measured. */
-export function attackTax(s: ScenarioResult): { metric: string; tax: number; during: MetricResult; before: MetricResult } | undefined {
+export function attackTax(
+  s: ScenarioResult,
+): { metric: string; tax: number; during: MetricResult; before: MetricResult } | undefined {
   const rows = phaseRows(s);
   for (const metric of LEGIT_METRICS) {
     const during = rows.find((r) => r.metric === metric && r.phase === 'during');
@@ -111,7 +116,8 @@ export function attackRows(s: ScenarioResult): AttackRow[] {
   for (const w of attackWindows(s)) row(w.attack);
   for (const [key, n] of Object.entries(s.counters)) {
     const labels = labelsOf(key, 'attack_outcomes');
-    if (labels?.attack && labels.outcome) row(labels.attack).outcomes[labels.outcome] = (row(labels.attack).outcomes[labels.outcome] ?? 0) + n;
+    if (labels?.attack && labels.outcome)
+      row(labels.attack).outcomes[labels.outcome] = (row(labels.attack).outcomes[labels.outcome] ?? 0) + n;
     const taxed = labelsOf(key, 'attack_tax')?.attack;
     if (taxed) row(taxed).tax = n;
   }

@@ -40,7 +40,10 @@ export function registerHtmlReportCommand(program: Command): void {
     .command('report')
     .description('write report.html again from a results directory (or its results.json)')
     .argument('<dir>', 'a directory written by a2a-rig run or merge')
-    .option('--baseline <dir>', 'compare with this earlier run (its directory or results.json) in the report, as a2a-rig compare would')
+    .option(
+      '--baseline <dir>',
+      'compare with this earlier run (its directory or results.json) in the report, as a2a-rig compare would',
+    )
     .action((dir: string, flags: { baseline?: string }) => {
       process.stdout.write(`${rewriteHtmlReport(dir, flags.baseline)}\n`);
     });

@@ -28,14 +28,18 @@ export function junitXml(run: RunResult): string {
   const cases = run.scenarios.map((s) => {
     const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">`;
     const body: string[] = [];
-    if (s.verdict === 'skipped' || s.verdict === 'not-run') body.push(`    <skipped message="${xml(s.reason ?? s.verdict)}"/>`);
-    if (s.verdict === 'errored' || s.verdict === 'interrupted') body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
+    if (s.verdict === 'skipped' || s.verdict === 'not-run')
+      body.push(`    <skipped message="${xml(s.reason ?? s.verdict)}"/>`);
+    if (s.verdict === 'errored' || s.verdict === 'interrupted')
+      body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
     if (s.verdict === 'failed') {
       const failed = s.checks.filter((c) => !c.ok);
       const text = failed.map((c) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n');
       body.push(`    <failure message="${xml(s.reason ?? 'check failed')}">${xml(text)}</failure>`);
     }
-    const checks = s.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`).join('\n');
+    const checks = s.checks
+      .map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`)
+      .join('\n');
     if (checks) body.push(`    <system-out>${xml(checks)}</system-out>`);
     return [open, ...body, '  </testcase>'].join('\n');
   });

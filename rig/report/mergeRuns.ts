@@ -51,7 +51,14 @@ export interface MergeInput {
   path: string;
 }
 
-const SEVERITY: Record<Verdict, number> = { 'not-run': 0, skipped: 0, passed: 1, interrupted: 2, errored: 2, failed: 3 };
+const SEVERITY: Record<Verdict, number> = {
+  'not-run': 0,
+  skipped: 0,
+  passed: 1,
+  interrupted: 2,
+  errored: 2,
+  failed: 3,
+};
 
 function worst(verdicts: Verdict[]): Verdict {
   return verdicts.reduce((a, b) => (SEVERITY[b] > SEVERITY[a] ? b : a));
@@ -66,7 +73,12 @@ function addMetrics(entries: Array<{ name: string; metric: MetricResult; what: s
   for (const { name, metric, what } of entries) {
     if (metric.count > 0) {
       const seen = extremes.get(name);
-      extremes.set(name, seen ? { min: Math.min(seen.min, metric.min), max: Math.max(seen.max, metric.max) } : { min: metric.min, max: metric.max });
+      extremes.set(
+        name,
+        seen
+          ? { min: Math.min(seen.min, metric.min), max: Math.max(seen.max, metric.max) }
+          : { min: metric.min, max: metric.max },
+      );
     }
     let histogram: LatencyHistogram;
     try {
@@ -79,17 +91,29 @@ function addMetrics(entries: Array<{ name: string; metric: MetricResult; what: s
     else sums.set(name, histogram);
   }
   const metrics = new Map<string, MetricResult>();
-  for (const [name, histogram] of sums) metrics.set(name, { ...histogram.summary(), ...extremes.get(name), hdr: histogram.encode() });
+  for (const [name, histogram] of sums)
+    metrics.set(name, { ...histogram.summary(), ...extremes.get(name), hdr: histogram.encode() });
   return metrics;
 }
 
 function mergeMetrics(parts: ScenarioResult[], label: (s: ScenarioResult) => string): Record<string, MetricResult> {
-  const entries = parts.flatMap((part) => Object.entries(part.metrics).map(([name, metric]) => ({ name, metric, what: `${part.name}/${name} of ${label(part)}` })));
+  const entries = parts.flatMap((part) =>
+    Object.entries(part.metrics).map(([name, metric]) => ({
+      name,
+      metric,
+      what: `${part.name}/${name} of ${label(part)}`,
+    })),
+  );
   return Object.fromEntries(addMetrics(entries));
 }
 
 /** One run's points re-cut to `bucketMs` (a multiple of its own width): sums added, busy time kept, the most in flight the most of the buckets joined. */
-function recut(record: TrafficRecord, bucketMs: number, into: Map<number, TrafficPoint>, each: Map<number, TrafficPoint>): void {
+function recut(
+  record: TrafficRecord,
+  bucketMs: number,
+  into: Map<number, TrafficPoint>,
+  each: Map<number, TrafficPoint>,
+): void {
   each.clear();
   for (const p of record.points) {
     const t = Math.floor(p.t / bucketMs) * bucketMs;
@@ -132,7 +156,15 @@ function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => str
       const seen = ops.get(op.operation);
       if (!seen) {
         order.push(op.operation);
-        ops.set(op.operation, { operation: op.operation, count: op.count, ok: op.ok, rpcErrors: op.rpcErrors, failed: op.failed, bytesSent: op.bytesSent, bytesReceived: op.bytesReceived });
+        ops.set(op.operation, {
+          operation: op.operation,
+          count: op.count,
+          ok: op.ok,
+          rpcErrors: op.rpcErrors,
+          failed: op.failed,
+          bytesSent: op.bytesSent,
+          bytesReceived: op.bytesReceived,
+        });
       } else {
         seen.count += op.count;
         seen.ok += op.ok;
@@ -141,7 +173,11 @@ function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => str
         seen.bytesSent += op.bytesSent;
         seen.bytesReceived += op.bytesReceived;
       }
-      latencies.push({ name: op.operation, metric: op.latency, what: `${part.name}/traffic ${op.operation} of ${label(part)}` });
+      latencies.push({
+        name: op.operation,
+        metric: op.latency,
+        what: `${part.name}/traffic ${op.operation} of ${label(part)}`,
+      });
     }
   }
   const added = addMetrics(latencies);
@@ -158,7 +194,13 @@ function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => str
   const points: TrafficPoint[] = [];
   for (let t = 0; t <= last; t += bucketMs) {
     const p = sums.get(t);
-    const point: TrafficPoint = { t, completed: p?.completed ?? 0, errors: p?.errors ?? 0, inFlight: Math.round(((p?.inFlight ?? 0) / bucketMs) * 1000) / 1000, inFlightMax: p?.inFlightMax ?? 0 };
+    const point: TrafficPoint = {
+      t,
+      completed: p?.completed ?? 0,
+      errors: p?.errors ?? 0,
+      inFlight: Math.round(((p?.inFlight ?? 0) / bucketMs) * 1000) / 1000,
+      inFlightMax: p?.inFlightMax ?? 0,
+    };
     if (load) {
       point.offered = p?.offered ?? 0;
       point.achieved = p?.achieved ?? 0;
@@ -169,10 +211,14 @@ function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => str
 }
 
 /** Each run's log lines in turn, prefixed with the run; cut to LOG_LINES_KEPT like one scenario's. */
-function mergeLog(parts: ScenarioResult[], owner: (s: ScenarioResult) => string): { log?: LogLine[]; logDropped?: number } {
+function mergeLog(
+  parts: ScenarioResult[],
+  owner: (s: ScenarioResult) => string,
+): { log?: LogLine[]; logDropped?: number } {
   const holders = parts.filter((p) => p.log?.length || p.logDropped);
   if (holders.length === 0) return {};
-  if (holders.length === 1) return { log: holders[0]!.log, ...(holders[0]!.logDropped ? { logDropped: holders[0]!.logDropped } : {}) };
+  if (holders.length === 1)
+    return { log: holders[0]!.log, ...(holders[0]!.logDropped ? { logDropped: holders[0]!.logDropped } : {}) };
   const lines = holders.flatMap((p) => (p.log ?? []).map((l) => ({ t: l.t, line: `${owner(p)}: ${l.line}` })));
   let dropped = holders.reduce((n, p) => n + (p.logDropped ?? 0), 0);
   let kept = lines;
@@ -187,11 +233,14 @@ function mergeLog(parts: ScenarioResult[], owner: (s: ScenarioResult) => string)
 function mergeCounters(parts: ScenarioResult[]): Record<string, number> {
   const counters: Record<string, number> = {};
   // A `measure` (a ratio, MB, seconds) does not add up across workers: the merge keeps the worst part.
-  const measure = (name: string) => parts.some((p) => {
-    const kind = declaredCounterKind(p.records, name);
-    return kind !== undefined && COUNTER_MEANINGS[kind].combined === 'worst';
-  });
-  for (const part of parts) for (const [name, n] of Object.entries(part.counters)) counters[name] = measure(name) ? Math.max(counters[name] ?? n, n) : (counters[name] ?? 0) + n;
+  const measure = (name: string) =>
+    parts.some((p) => {
+      const kind = declaredCounterKind(p.records, name);
+      return kind !== undefined && COUNTER_MEANINGS[kind].combined === 'worst';
+    });
+  for (const part of parts)
+    for (const [name, n] of Object.entries(part.counters))
+      counters[name] = measure(name) ? Math.max(counters[name] ?? n, n) : (counters[name] ?? 0) + n;
   return counters;
 }
 
@@ -210,8 +259,11 @@ function mergeChecks(parts: ScenarioResult[], label: (s: ScenarioResult) => stri
   }
   return [...merged.values()].map(({ name, sightings }) => {
     const ok = sightings.every((s) => s.check.ok);
-    const details = sightings.filter((s) => s.check.detail !== undefined || !s.check.ok).map((s) => `${s.from}: ${s.check.ok ? '' : 'FAILED '}${s.check.detail ?? ''}`.trim());
-    const detail = sightings.length === 1 ? sightings[0]!.check.detail : details.length ? details.join('; ') : undefined;
+    const details = sightings
+      .filter((s) => s.check.detail !== undefined || !s.check.ok)
+      .map((s) => `${s.from}: ${s.check.ok ? '' : 'FAILED '}${s.check.detail ?? ''}`.trim());
+    const detail =
+      sightings.length === 1 ? sightings[0]!.check.detail : details.length ? details.join('; ') : undefined;
     return detail === undefined ? { name, ok } : { name, ok, detail };
   });
 }
@@ -228,25 +280,43 @@ function mergeTimelines(records: TimelineRecord[]): TimelineRecord | undefined {
     if (!seen) buckets.set(key, { ...point, t });
     else {
       const count = seen.count + point.count;
-      buckets.set(key, { t, metric: point.metric, count, mean: Math.round((seen.mean * seen.count + point.mean * point.count) / count), min: Math.min(seen.min, point.min), max: Math.max(seen.max, point.max) });
+      buckets.set(key, {
+        t,
+        metric: point.metric,
+        count,
+        mean: Math.round((seen.mean * seen.count + point.mean * point.count) / count),
+        min: Math.min(seen.min, point.min),
+        max: Math.max(seen.max, point.max),
+      });
     }
   }
-  const points = [...buckets.values()].sort((a, b) => (a.metric === b.metric ? a.t - b.t : a.metric < b.metric ? -1 : 1));
+  const points = [...buckets.values()].sort((a, b) =>
+    a.metric === b.metric ? a.t - b.t : a.metric < b.metric ? -1 : 1,
+  );
   return { bucketMs, points };
 }
 
-function mergeSeries(parts: ScenarioResult[], owner: (s: ScenarioResult) => string): Record<string, SeriesPoint[]> | undefined {
+function mergeSeries(
+  parts: ScenarioResult[],
+  owner: (s: ScenarioResult) => string,
+): Record<string, SeriesPoint[]> | undefined {
   const holders = new Map<string, number>();
-  for (const part of parts) for (const name of Object.keys(part.series ?? {})) holders.set(name, (holders.get(name) ?? 0) + 1);
+  for (const part of parts)
+    for (const name of Object.keys(part.series ?? {})) holders.set(name, (holders.get(name) ?? 0) + 1);
   if (holders.size === 0) return undefined;
   const series: Record<string, SeriesPoint[]> = {};
   for (const part of parts) {
-    for (const [name, points] of Object.entries(part.series ?? {})) series[holders.get(name)! > 1 ? `${owner(part)}: ${name}` : name] = points;
+    for (const [name, points] of Object.entries(part.series ?? {}))
+      series[holders.get(name)! > 1 ? `${owner(part)}: ${name}` : name] = points;
   }
   return series;
 }
 
-function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => string, owner: (s: ScenarioResult) => string): ScenarioResult {
+function mergeScenario(
+  parts: ScenarioResult[],
+  label: (s: ScenarioResult) => string,
+  owner: (s: ScenarioResult) => string,
+): ScenarioResult {
   const first = parts[0]!;
   const verdict = worst(parts.map((p) => p.verdict));
   const because = parts.find((p) => p.verdict === verdict && p.reason);
@@ -255,7 +325,10 @@ function mergeScenario(parts: ScenarioResult[], label: (s: ScenarioResult) => st
   const faultEvents = parts.find((p) => p.faultEvents)?.faultEvents;
   const traffic = mergeTraffic(parts, label);
   const log = mergeLog(parts, owner);
-  const stack = verdict === 'errored' ? (because?.stack ?? parts.find((p) => p.verdict === 'errored' && p.stack)?.stack) : undefined;
+  const stack =
+    verdict === 'errored'
+      ? (because?.stack ?? parts.find((p) => p.verdict === 'errored' && p.stack)?.stack)
+      : undefined;
   return {
     name: first.name,
     description: first.description,
@@ -292,13 +365,17 @@ export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?
   if (inputs.length === 0) throw new UserError('merge needs at least one results directory');
   const differences = identityDifferences(inputs);
   if (differences.length > 0 && !options.force) {
-    const more = differences.length > 1 ? ` (and ${differences.length - 1} more field${differences.length > 2 ? 's' : ''})` : '';
-    throw new UserError(`cannot merge runs of different agents or rigs: ${differences[0]}${more}; pass --force to merge them anyway`);
+    const more =
+      differences.length > 1 ? ` (and ${differences.length - 1} more field${differences.length > 2 ? 's' : ''})` : '';
+    throw new UserError(
+      `cannot merge runs of different agents or rigs: ${differences[0]}${more}; pass --force to merge them anyway`,
+    );
   }
   const owner = new Map<ScenarioResult, string>();
   const byName = new Map<string, ScenarioResult[]>();
   for (const { run } of inputs) {
-    if (run.schema !== RESULTS_SCHEMA) throw new UserError(`run ${run.runId} has schema ${run.schema}, expected ${RESULTS_SCHEMA}`);
+    if (run.schema !== RESULTS_SCHEMA)
+      throw new UserError(`run ${run.runId} has schema ${run.schema}, expected ${RESULTS_SCHEMA}`);
     for (const s of run.scenarios) {
       owner.set(s, run.runId);
       byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
@@ -309,9 +386,20 @@ export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?
   const runs = inputs.map((i) => i.run);
   const first = runs[0]!;
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
-  const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
+  const finishedAt = runs
+    .map((r) => r.finishedAt)
+    .sort()
+    .at(-1)!;
   const toxics = runs.find((r) => r.toxics)?.toxics;
-  const mergedFrom: MergeSource[] = inputs.map(({ run, path }) => ({ runId: run.runId, path, profile: run.profile, verdict: run.verdict, platform: run.rig.platform, target: run.target, rigVersion: run.rig.version }));
+  const mergedFrom: MergeSource[] = inputs.map(({ run, path }) => ({
+    runId: run.runId,
+    path,
+    profile: run.profile,
+    verdict: run.verdict,
+    platform: run.rig.platform,
+    target: run.target,
+    rigVersion: run.rig.version,
+  }));
   return {
     schema: RESULTS_SCHEMA,
     runId,

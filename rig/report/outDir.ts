@@ -2,7 +2,17 @@
 // that cannot write its results must not start (a bad path used to lose the whole run, and a path
 // in /proc hung it). The directory is created, or must be empty or an earlier run's results; a
 // probe file proves it writable; kernel filesystems (/proc, /sys, /dev, cgroup, ...) are refused.
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  rmdirSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { UserError } from '../protocol/userError.ts';
 import { RESULT_FILES } from './writeResults.ts';
@@ -59,13 +69,16 @@ const why = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Err
 export function prepareOutDir(dir: string): OutDir {
   const path = resolve(dir);
   const kernel = kernelFilesystem(nearestExisting(path));
-  if (kernel) throw new UserError(`--out ${dir} is on ${kernel}, a kernel filesystem, not storage: give a directory on disk`);
+  if (kernel)
+    throw new UserError(`--out ${dir} is on ${kernel}, a kernel filesystem, not storage: give a directory on disk`);
   const created: string[] = [];
   if (existsSync(path)) {
     if (!statSync(path).isDirectory()) throw new UserError(`--out ${dir} exists and is not a directory`);
     const foreign = readdirSync(path).filter((name) => !OWN_FILES.has(name));
     if (foreign.length > 0) {
-      throw new UserError(`--out ${dir} holds files that are not a2a-rig results (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): give a new or empty directory`);
+      throw new UserError(
+        `--out ${dir} holds files that are not a2a-rig results (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): give a new or empty directory`,
+      );
     }
   } else {
     for (let p = path; !existsSync(p); p = dirname(p)) created.unshift(p);

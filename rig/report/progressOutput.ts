@@ -6,7 +6,14 @@
 // the last traffic figures, so a long scenario never looks hung.
 // A reason or a log line may quote the agent: every line goes through printableLine (terminalText.ts).
 import cliProgress from 'cli-progress';
-import type { LiveTraffic, RunObserver, ScenarioEnd, ScenarioLogLine, ScenarioPosition, ScenarioTraffic } from '../results/runObserver.ts';
+import type {
+  LiveTraffic,
+  RunObserver,
+  ScenarioEnd,
+  ScenarioLogLine,
+  ScenarioPosition,
+  ScenarioTraffic,
+} from '../results/runObserver.ts';
 import { VERDICTS, type ScenarioResult } from '../results/runResult.ts';
 import { printableLine } from './terminalText.ts';
 
@@ -27,7 +34,9 @@ export function startLine(e: ScenarioPosition): string {
 
 export function endLine(e: ScenarioEnd): string {
   const r = e.result;
-  return printableLine(`${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`);
+  return printableLine(
+    `${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`,
+  );
 }
 
 /** A scenario's ctx.log line as the run shows it: `  [capacity] 40/s: …`, one line whatever it holds. */
@@ -40,7 +49,12 @@ const latency = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed
 
 /** The last second's traffic: "120 req/s · p95 4.21 ms · in-flight 8 · errors 0", and the offered rate of an open-model load. */
 export function liveText(live: LiveTraffic): string {
-  const parts = [`${rate(live.ratePerS)} req/s`, `p95 ${live.p95Ms === undefined ? '–' : `${latency(live.p95Ms)} ms`}`, `in-flight ${live.inFlight}`, `errors ${live.errors}`];
+  const parts = [
+    `${rate(live.ratePerS)} req/s`,
+    `p95 ${live.p95Ms === undefined ? '–' : `${latency(live.p95Ms)} ms`}`,
+    `in-flight ${live.inFlight}`,
+    `errors ${live.errors}`,
+  ];
   if (live.offeredPerS !== undefined) parts.push(`offered ${rate(live.offeredPerS)}/s`);
   return parts.join(' · ');
 }
@@ -48,10 +62,17 @@ export function liveText(live: LiveTraffic): string {
 /** Figures older than this are no longer "the last second": the heartbeat shows the totals only. */
 const STALE_MS = 2_500;
 
-export function stillRunningLine(e: ScenarioPosition, elapsedMs: number, live?: { traffic: LiveTraffic; ageMs: number }): string {
+export function stillRunningLine(
+  e: ScenarioPosition,
+  elapsedMs: number,
+  live?: { traffic: LiveTraffic; ageMs: number },
+): string {
   let traffic = '';
   if (live) {
-    traffic = live.ageMs <= STALE_MS ? ` · ${liveText(live.traffic)}` : ` · ${live.traffic.requests} requests, ${live.traffic.errors} errors so far`;
+    traffic =
+      live.ageMs <= STALE_MS
+        ? ` · ${liveText(live.traffic)}`
+        : ` · ${live.traffic.requests} requests, ${live.traffic.errors} errors so far`;
   }
   return printableLine(`${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})${traffic}`);
 }
@@ -60,7 +81,9 @@ export function stillRunningLine(e: ScenarioPosition, elapsedMs: number, live?: 
 export function tally(results: ScenarioResult[]): string {
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  return VERDICTS.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`).join(', ');
+  return VERDICTS.filter((v) => counts.has(v))
+    .map((v) => `${counts.get(v)} ${v}`)
+    .join(', ');
 }
 
 /**
@@ -120,7 +143,9 @@ export class ProgressOutput implements RunObserver {
     if (this.mode === 'lines') {
       this.stream.write(`${startLine(e)}\n`);
       this.timer = setInterval(() => {
-        const live = running.live ? { traffic: running.live.traffic, ageMs: performance.now() - running.live.at } : undefined;
+        const live = running.live
+          ? { traffic: running.live.traffic, ageMs: performance.now() - running.live.at }
+          : undefined;
         this.stream.write(`${stillRunningLine(running, performance.now() - running.startedAt, live)}\n`);
       }, this.heartbeatMs).unref();
       return;
@@ -135,10 +160,19 @@ export class ProgressOutput implements RunObserver {
         autopadding: true,
         fps: 5,
       });
-      this.bar = this.multibar.create(e.total, e.index, { scenario: printableLine(e.scenario), elapsed: '', live: '', tally: '' });
+      this.bar = this.multibar.create(e.total, e.index, {
+        scenario: printableLine(e.scenario),
+        elapsed: '',
+        live: '',
+        tally: '',
+      });
     }
     this.bar.update(e.index, { scenario: printableLine(e.scenario), elapsed: '0.0 s', live: '' });
-    this.timer = setInterval(() => this.bar?.update({ elapsed: seconds(performance.now() - running.startedAt), live: this.liveOnBar(running) }), 500).unref();
+    this.timer = setInterval(
+      () =>
+        this.bar?.update({ elapsed: seconds(performance.now() - running.startedAt), live: this.liveOnBar(running) }),
+      500,
+    ).unref();
   }
 
   /** The bar's live figures: the last second's, while they are fresh. */
@@ -175,7 +209,8 @@ export class ProgressOutput implements RunObserver {
       return;
     }
     // On the bar, only what needs a look stays on screen; every verdict is in the summary after.
-    if (e.result.verdict !== 'passed') for (const piece of wrapToColumns(endLine(e), this.stream.columns ?? 80)) this.multibar?.log(`${piece}\n`);
+    if (e.result.verdict !== 'passed')
+      for (const piece of wrapToColumns(endLine(e), this.stream.columns ?? 80)) this.multibar?.log(`${piece}\n`);
     this.bar?.update(e.index + 1, { scenario: '', elapsed: '', live: '', tally: `${tally(this.results)} ` });
   }
 

@@ -24,9 +24,11 @@ function shapeProblem(value: unknown): string | undefined {
   if (!Array.isArray(run.scenarios)) return 'scenarios is not an array';
   for (const s of run.scenarios) {
     if (typeof s?.name !== 'string' || typeof s.verdict !== 'string') return 'a scenario lacks its name or verdict';
-    if (typeof s.metrics !== 'object' || s.metrics === null || typeof s.counters !== 'object' || s.counters === null) return `scenario ${s.name} lacks metrics or counters`;
+    if (typeof s.metrics !== 'object' || s.metrics === null || typeof s.counters !== 'object' || s.counters === null)
+      return `scenario ${s.name} lacks metrics or counters`;
     if (!Array.isArray(s.checks)) return `scenario ${s.name} lacks checks`;
-    for (const [name, m] of Object.entries(s.metrics)) if (typeof m?.hdr !== 'string') return `metric ${s.name}/${name} has no hdr histogram`;
+    for (const [name, m] of Object.entries(s.metrics))
+      if (typeof m?.hdr !== 'string') return `metric ${s.name}/${name} has no hdr histogram`;
   }
   return undefined;
 }

@@ -27,7 +27,8 @@ interface CompareFlags {
 function nonNegative(flag: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UserError(`${flag} must be a number ≥ 0, got "${value}"`);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+      throw new UserError(`${flag} must be a number ≥ 0, got "${value}"`);
     return n;
   };
 }
@@ -39,35 +40,69 @@ function mergedRunId(now = new Date()): string {
 export function registerReportCommands(program: Command): void {
   program
     .command('compare')
-    .description('compare a run with a baseline (ratios against tolerances); Markdown table on stdout, exit 1 on a regression')
+    .description(
+      'compare a run with a baseline (ratios against tolerances); Markdown table on stdout, exit 1 on a regression',
+    )
     .requiredOption('--baseline <file>', 'results.json of the reference run (or its directory)')
     .requiredOption('--current <dir>', 'the run to judge: its directory or its results.json')
     .option(
       '--tolerance <spec>',
-      `allowed change, e.g. p95=+20%,throughput=-10%,p99=off (defaults: ${Object.entries(DEFAULT_COMPARE_OPTIONS.tolerances).map(([k, v]) => `${k}=${v! > 0 ? '+' : ''}${v! * 100}%`).join(',')}; repeatable)`,
+      `allowed change, e.g. p95=+20%,throughput=-10%,p99=off (defaults: ${Object.entries(
+        DEFAULT_COMPARE_OPTIONS.tolerances,
+      )
+        .map(([k, v]) => `${k}=${v! > 0 ? '+' : ''}${v! * 100}%`)
+        .join(',')}; repeatable)`,
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option('--noise-floor-ms <ms>', 'latency increases up to this many ms are never regressions', nonNegative('--noise-floor-ms'), DEFAULT_COMPARE_OPTIONS.noiseFloorMs)
-    .option('--max-load-per-core <n>', 'compare latencies only when both runs started below this 1-minute load average per core', nonNegative('--max-load-per-core'), DEFAULT_COMPARE_OPTIONS.maxLoadPerCore)
-    .option('--min-tail-samples <n>', 'compare a percentile only with this many samples beyond it in both runs', nonNegative('--min-tail-samples'), DEFAULT_COMPARE_OPTIONS.minTailSamples)
+    .option(
+      '--noise-floor-ms <ms>',
+      'latency increases up to this many ms are never regressions',
+      nonNegative('--noise-floor-ms'),
+      DEFAULT_COMPARE_OPTIONS.noiseFloorMs,
+    )
+    .option(
+      '--max-load-per-core <n>',
+      'compare latencies only when both runs started below this 1-minute load average per core',
+      nonNegative('--max-load-per-core'),
+      DEFAULT_COMPARE_OPTIONS.maxLoadPerCore,
+    )
+    .option(
+      '--min-tail-samples <n>',
+      'compare a percentile only with this many samples beyond it in both runs',
+      nonNegative('--min-tail-samples'),
+      DEFAULT_COMPARE_OPTIONS.minTailSamples,
+    )
     .action((flags: CompareFlags) => {
-      const options = { tolerances: parseTolerances(flags.tolerance), noiseFloorMs: flags.noiseFloorMs, minTailSamples: flags.minTailSamples, maxLoadPerCore: flags.maxLoadPerCore };
+      const options = {
+        tolerances: parseTolerances(flags.tolerance),
+        noiseFloorMs: flags.noiseFloorMs,
+        minTailSamples: flags.minTailSamples,
+        maxLoadPerCore: flags.maxLoadPerCore,
+      };
       const baseline = readRunResult(flags.baseline);
       const current = readRunResult(flags.current);
       const comparison = compareRuns(baseline, current, options);
       process.stdout.write(comparisonMarkdown(comparison, baseline, current, options));
-      for (const r of comparison.regressions) process.stderr.write(`${printableLine(`regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`}`)}\n`);
+      for (const r of comparison.regressions)
+        process.stderr.write(
+          `${printableLine(`regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`}`)}\n`,
+        );
       process.exitCode = comparison.regressions.length > 0 ? 1 : 0;
     });
 
   addThresholdOptions(
     program
       .command('merge')
-      .description('add up runs of the same scenarios (e.g. workers on several machines) into one result: histograms added exactly, counters summed')
+      .description(
+        'add up runs of the same scenarios (e.g. workers on several machines) into one result: histograms added exactly, counters summed',
+      )
       .argument('<dirs...>', 'results directories (or results.json files) to merge')
       .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md')
-      .option('--force', 'merge runs whose target, agent card or rig version differ (recorded in the result as mergeForced)'),
+      .option(
+        '--force',
+        'merge runs whose target, agent card or rig version differ (recorded in the result as mergeForced)',
+      ),
   ).action((dirs: string[], flags: ThresholdFlags & { out: string; force?: boolean }) => {
     const extra = thresholdsFromFlags(flags);
     const inputs = dirs.map((dir) => ({ run: readRunResult(dir), path: resolve(resultsPath(dir)) }));
@@ -77,10 +112,17 @@ export function registerReportCommands(program: Command): void {
     const thresholds = [...[...expressions].map(parseThreshold), ...extra];
     const union = mergeRuns(inputs, mergedRunId(), { force: flags.force });
     // Results that say what their scenarios record let a misnamed threshold fail before anything is written.
-    if (union.scenarios.every((s) => s.records)) checkThresholdNames(thresholds, union.scenarios as DeclaringScenario[]);
+    if (union.scenarios.every((s) => s.records))
+      checkThresholdNames(thresholds, union.scenarios as DeclaringScenario[]);
     const merged = applyThresholds(union, thresholds);
     const files = writeResults(resolve(flags.out), merged);
-    process.stdout.write(terminalSummary(merged, { files, color: summaryColor(process.stdout.isTTY), width: summaryWidth(process.stdout) }));
+    process.stdout.write(
+      terminalSummary(merged, {
+        files,
+        color: summaryColor(process.stdout.isTTY),
+        width: summaryWidth(process.stdout),
+      }),
+    );
     process.stdout.write(`\nMerged ${inputs.length} runs.\n`);
     for (const line of brokenThresholdLines(merged)) process.stderr.write(`${line}\n`);
     process.exitCode = merged.verdict === 'failed' ? 1 : 0;

@@ -18,4 +18,5 @@ export function percentileShown(n: number, p: number): boolean {
 }
 
 /** The rule in one line, for a report's footnote. */
-export const PERCENTILE_RULE = 'a percentile is shown only with at least one sample beyond it: p50 needs n ≥ 2, p90 n ≥ 10, p95 n ≥ 20, p99 n ≥ 100';
+export const PERCENTILE_RULE =
+  'a percentile is shown only with at least one sample beyond it: p50 needs n ≥ 2, p90 n ≥ 10, p95 n ≥ 20, p99 n ≥ 100';

@@ -10,12 +10,28 @@ import { percentileShown } from './sampleSize.ts';
 import { laneChart, xyChart, type Axis, type Lane, type Marker, type Span, type Tick } from './svgChart.ts';
 
 /** Distinguishable on white and in greyscale order (Tableau 10). */
-export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 const FAULT_COLOR = 'rgba(225, 87, 89, 0.14)';
 const DISABLED_COLOR = 'rgba(120, 120, 120, 0.22)';
 const RESTART_COLOR = '#b03030';
 /** Translucent, apart from the faults' red; an attack keeps its color in every chart of the scenario. */
-const ATTACK_COLORS = ['rgba(242, 142, 43, 0.20)', 'rgba(176, 122, 161, 0.22)', 'rgba(118, 183, 178, 0.26)', 'rgba(237, 201, 72, 0.26)'];
+const ATTACK_COLORS = [
+  'rgba(242, 142, 43, 0.20)',
+  'rgba(176, 122, 161, 0.22)',
+  'rgba(118, 183, 178, 0.26)',
+  'rgba(237, 201, 72, 0.26)',
+];
 const ATTACK_BAR_COLORS = [PALETTE[1], PALETTE[6], PALETTE[4], PALETTE[5]];
 
 const ms = (us: number) => us / 1000;
@@ -38,7 +54,10 @@ export interface FaultInterval {
 }
 
 /** Turns the event list into intervals (a fault still in place at the end lasts to `endMs`) and instants (restarts). */
-export function faultIntervals(events: FaultEvent[], endMs: number): { intervals: FaultInterval[]; restarts: FaultEvent[] } {
+export function faultIntervals(
+  events: FaultEvent[],
+  endMs: number,
+): { intervals: FaultInterval[]; restarts: FaultEvent[] } {
   const open = new Map<string, FaultInterval>();
   const intervals: FaultInterval[] = [];
   const restarts: FaultEvent[] = [];
@@ -52,10 +71,23 @@ export function faultIntervals(events: FaultEvent[], endMs: number): { intervals
   for (const e of events) {
     if (e.action === 'add') {
       close(`toxic:${e.target}`, e.t);
-      open.set(`toxic:${e.target}`, { target: e.target, t0: e.t, t1: endMs, detail: e.detail ?? e.target, kind: 'toxic' });
+      open.set(`toxic:${e.target}`, {
+        target: e.target,
+        t0: e.t,
+        t1: endMs,
+        detail: e.detail ?? e.target,
+        kind: 'toxic',
+      });
     } else if (e.action === 'remove') close(`toxic:${e.target}`, e.t);
     else if (e.action === 'disable') {
-      if (!open.has('disabled')) open.set('disabled', { target: 'proxy disabled', t0: e.t, t1: endMs, detail: 'proxy disabled: connections cut and refused', kind: 'disabled' });
+      if (!open.has('disabled'))
+        open.set('disabled', {
+          target: 'proxy disabled',
+          t0: e.t,
+          t1: endMs,
+          detail: 'proxy disabled: connections cut and refused',
+          kind: 'disabled',
+        });
     } else if (e.action === 'enable') close('disabled', e.t);
     else if (e.action === 'reset') for (const key of [...open.keys()]) close(key, e.t);
     else if (e.action === 'restart') restarts.push(e);
@@ -74,7 +106,11 @@ function faultOverlay(s: ScenarioResult): { spans: Span[]; markers: Marker[] } {
       label: i.kind === 'toxic' ? 'a toxic in place' : 'proxy disabled',
       color: i.kind === 'toxic' ? FAULT_COLOR : DISABLED_COLOR,
     })),
-    markers: restarts.map((r) => ({ x: r.t / 1000, label: `agent restarted (kill -9) at ${seconds(r.t / 1000)}${r.detail ? `: ${r.detail}` : ''}`, color: RESTART_COLOR })),
+    markers: restarts.map((r) => ({
+      x: r.t / 1000,
+      label: `agent restarted (kill -9) at ${seconds(r.t / 1000)}${r.detail ? `: ${r.detail}` : ''}`,
+      color: RESTART_COLOR,
+    })),
   };
 }
 
@@ -147,7 +183,14 @@ export function rateSteps(s: ScenarioResult): Span[] {
     // A step ends where the next begins (their boundary bucket holds both).
     const next = steps[i + 1]?.[1].t0;
     const t1 = next !== undefined && next < w.t1 ? next : w.t1;
-    return { x0: w.t0 / 1000, x1: t1 / 1000, label: 'offered rate step', text: `${rate}/s`, title: `offered ${rate}/s: ${seconds(w.t0 / 1000)} → ${seconds(t1 / 1000)}`, color: STEP_COLORS[i % 2]! };
+    return {
+      x0: w.t0 / 1000,
+      x1: t1 / 1000,
+      label: 'offered rate step',
+      text: `${rate}/s`,
+      title: `offered ${rate}/s: ${seconds(w.t0 / 1000)} → ${seconds(t1 / 1000)}`,
+      color: STEP_COLORS[i % 2]!,
+    };
   });
 }
 
@@ -210,7 +253,11 @@ export function timelineGroups(s: ScenarioResult): Array<{ name: string; buckets
       .sort((a, b) => a.t0 - b.t0);
     // Disjoint when each starts at or after the previous one's last bucket (a shared boundary bucket is fine).
     const disjoint = spans.every((sp, i) => i === 0 || sp.t0 >= spans[i - 1]!.t1);
-    if (keys.length === 1 || disjoint) groups.push({ name: keys.length === 1 ? keys[0]! : `${base} (every ${Object.keys(splitLabels(keys[0]!).labels).join(', ')})`, buckets: toBuckets(keys) });
+    if (keys.length === 1 || disjoint)
+      groups.push({
+        name: keys.length === 1 ? keys[0]! : `${base} (every ${Object.keys(splitLabels(keys[0]!).labels).join(', ')})`,
+        buckets: toBuckets(keys),
+      });
     else for (const key of keys) groups.push({ name: key, buckets: toBuckets([key]) });
   }
   return groups;
@@ -240,14 +287,21 @@ export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
       `${seconds(b.t / 1000)}–${seconds((b.t + timeline.bucketMs) / 1000)}: n=${b.count}, mean ${msLabel(ms(b.sum / b.count))} ms, min ${msLabel(ms(b.min))} ms, max ${msLabel(ms(b.max))} ms`;
     const series = [
       { name: 'mean', color, points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.sum / b.count), title: title(b) })) },
-      { name: 'max', color, dashed: true, points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.max), title: title(b) })) },
+      {
+        name: 'max',
+        color,
+        dashed: true,
+        points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.max), title: title(b) })),
+      },
     ];
     const more = groups.length - shown.length;
     return xyChart({
       id: 'latency-over-time',
       size: 'strip',
       title: g.name,
-      ...(i === shown.length - 1 && more > 0 ? { note: `${more} more measure${more > 1 ? 's' : ''} in the latency table below` } : {}),
+      ...(i === shown.length - 1 && more > 0
+        ? { note: `${more} more measure${more > 1 ? 's' : ''} in the latency table below` }
+        : {}),
       x,
       y: { label: 'ms', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
       series,
@@ -257,7 +311,10 @@ export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
   });
 }
 
-const NINES_TICKS: Tick[] = ['0%', '90%', '99%', '99.9%', '99.99%', '99.999%'].map((label, value) => ({ value, label }));
+const NINES_TICKS: Tick[] = ['0%', '90%', '99%', '99.9%', '99.99%', '99.999%'].map((label, value) => ({
+  value,
+  label,
+}));
 
 /** x of a percentile on the nines axis: 0 % → 0, 90 % → 1, 99 % → 2 ... */
 export function ninesOf(percentile: number): number {
@@ -310,18 +367,24 @@ export function percentileCharts(s: ScenarioResult): SafeHtml[] {
       return {
         name: `${keys.length > 1 ? key.slice(base.length) || base : key} (n=${m.count})`,
         color: carried.length <= 4 ? PALETTE[i % PALETTE.length]! : rampColor(i, carried.length),
-        points: curve.map((p) => ({ x: ninesOf(p.percentile), y: ms(p.us), title: `p${Number(p.percentile.toPrecision(6))} = ${msLabel(ms(p.us))} ms` })),
+        points: curve.map((p) => ({
+          x: ninesOf(p.percentile),
+          y: ms(p.us),
+          title: `p${Number(p.percentile.toPrecision(6))} = ${msLabel(ms(p.us))} ms`,
+        })),
       };
     });
     const top = Math.min(NINES_TICKS.length - 1, Math.ceil(maxNines - 1e-9));
-    charts.push(xyChart({
-      id: 'percentiles',
-      title: `${base}: latency by percentile`,
-      note: `each line stops where its n stops carrying a percentile${thin.length ? `; left out (n < 2): ${thin.join(', ')}` : ''}`,
-      x: { label: 'percentile', min: 0, max: top, ticks: NINES_TICKS.slice(0, top + 1) },
-      y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
-      series,
-    }));
+    charts.push(
+      xyChart({
+        id: 'percentiles',
+        title: `${base}: latency by percentile`,
+        note: `each line stops where its n stops carrying a percentile${thin.length ? `; left out (n < 2): ${thin.join(', ')}` : ''}`,
+        x: { label: 'percentile', min: 0, max: top, ticks: NINES_TICKS.slice(0, top + 1) },
+        y: { label: 'latency (ms)', min: 0, log: wideSpread(series.flatMap((x) => x.points.map((p) => p.y))) },
+        series,
+      }),
+    );
   }
   return charts;
 }
@@ -354,7 +417,12 @@ export function faultsTimelineChart(s: ScenarioResult): SafeHtml | undefined {
       title: `attack ${w.attack}: ${seconds(w.t0 / 1000)} → ${seconds(w.t1 / 1000)}${w.detail ? ` (${w.detail})` : ''}`,
     });
   }
-  for (const r of restarts) lane('agent restart').instants.push({ x: r.t / 1000, color: RESTART_COLOR, title: `kill -9 and restart at ${seconds(r.t / 1000)}${r.detail ? `: ${r.detail}` : ''}` });
+  for (const r of restarts)
+    lane('agent restart').instants.push({
+      x: r.t / 1000,
+      color: RESTART_COLOR,
+      title: `kill -9 and restart at ${seconds(r.t / 1000)}${r.detail ? `: ${r.detail}` : ''}`,
+    });
   return laneChart({
     id: 'faults-timeline',
     title: attacks.length ? 'Faults and attacks timeline' : 'Faults timeline',

@@ -22,14 +22,18 @@ const OVER_TIME = '_vs_s';
 
 /** `round_trip_p95_ms` → `round trip p95 (ms)`. */
 export function axisLabel(name: string): string {
-  for (const [suffix, unit] of UNITS) if (suffix.test(name)) return `${name.replace(suffix, '').replaceAll('_', ' ')}${unit}`;
+  for (const [suffix, unit] of UNITS)
+    if (suffix.test(name)) return `${name.replace(suffix, '').replaceAll('_', ' ')}${unit}`;
   return name.replaceAll('_', ' ');
 }
 
 export function seriesAxes(name: string): { x: string; y: string } {
-  if (name.endsWith(OVER_TIME)) return { x: 'seconds since the scenario started', y: axisLabel(name.slice(0, -OVER_TIME.length)) };
+  if (name.endsWith(OVER_TIME))
+    return { x: 'seconds since the scenario started', y: axisLabel(name.slice(0, -OVER_TIME.length)) };
   const at = name.lastIndexOf('_vs_');
-  return at < 0 ? { x: 'x', y: axisLabel(name) } : { x: axisLabel(name.slice(at + 4)), y: axisLabel(name.slice(0, at)) };
+  return at < 0
+    ? { x: 'x', y: axisLabel(name) }
+    : { x: axisLabel(name.slice(at + 4)), y: axisLabel(name.slice(0, at)) };
 }
 
 const value = (v: number | string | boolean) => (typeof v === 'number' ? String(Number(v.toPrecision(6))) : String(v));
@@ -39,7 +43,11 @@ function extraFields(points: SeriesPoint[]): string[] {
 }
 
 function pointTitle(p: SeriesPoint, axes: { x: string; y: string }, fields: string[]): string {
-  return [`${axes.x} ${value(p.x)}`, `${axes.y} ${value(p.y)}`, ...fields.filter((f) => p[f] !== undefined).map((f) => `${f.replaceAll('_', ' ')} ${value(p[f])}`)].join(', ');
+  return [
+    `${axes.x} ${value(p.x)}`,
+    `${axes.y} ${value(p.y)}`,
+    ...fields.filter((f) => p[f] !== undefined).map((f) => `${f.replaceAll('_', ' ')} ${value(p[f])}`),
+  ].join(', ');
 }
 
 /**
@@ -49,7 +57,12 @@ function pointTitle(p: SeriesPoint, axes: { x: string; y: string }, fields: stri
  */
 export function seriesCharts(s: ScenarioResult, overTime?: boolean): SafeHtml[] {
   return Object.entries(s.series ?? {})
-    .filter(([name, points]) => points.length > 0 && name !== CAPACITY_SERIES && (overTime === undefined || name.endsWith(OVER_TIME) === overTime))
+    .filter(
+      ([name, points]) =>
+        points.length > 0 &&
+        name !== CAPACITY_SERIES &&
+        (overTime === undefined || name.endsWith(OVER_TIME) === overTime),
+    )
     .map(([name, points], i) => {
       const axes = seriesAxes(name);
       const fields = extraFields(points);
@@ -66,7 +79,14 @@ export function seriesCharts(s: ScenarioResult, overTime?: boolean): SafeHtml[] 
         series: [
           { name: axes.y, color, points: points.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })) },
           ...(unsustainable.length
-            ? [{ name: 'not sustained', color: '#c62828', kind: 'points' as const, points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })) }]
+            ? [
+                {
+                  name: 'not sustained',
+                  color: '#c62828',
+                  kind: 'points' as const,
+                  points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: pointTitle(p, axes, fields) })),
+                },
+              ]
             : []),
         ],
         ...(overTime ? timeOverlay(s) : {}),
@@ -81,8 +101,25 @@ export function seriesTables(s: ScenarioResult): SafeHtml[] {
     .map(([name, points]) => {
       const axes = seriesAxes(name);
       const fields = extraFields(points);
-      return html`<h4>${axes.y} against ${axes.x}</h4><table class="series"><thead><tr><th>${axes.x}</th><th>${axes.y}</th>${fields.map((f) => html`<th>${f.replaceAll('_', ' ')}</th>`)}</tr></thead><tbody>${points.map(
-        (p) => html`<tr><td class="num">${value(p.x)}</td><td class="num">${value(p.y)}</td>${fields.map((f) => html`<td class="num">${p[f] === undefined ? '' : value(p[f])}</td>`)}</tr>`,
-      )}</tbody></table>`;
+      return html`<h4>${axes.y} against ${axes.x}</h4>
+        <table class="series">
+          <thead>
+            <tr>
+              <th>${axes.x}</th>
+              <th>${axes.y}</th>
+              ${fields.map((f) => html`<th>${f.replaceAll('_', ' ')}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${points.map(
+              (p) =>
+                html`<tr>
+                  <td class="num">${value(p.x)}</td>
+                  <td class="num">${value(p.y)}</td>
+                  ${fields.map((f) => html`<td class="num">${p[f] === undefined ? '' : value(p[f])}</td>`)}
+                </tr>`,
+            )}
+          </tbody>
+        </table>`;
     });
 }

@@ -6,19 +6,45 @@ import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 
-const ICON: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERROR', interrupted: 'INTERRUPTED', 'not-run': 'NOT RUN' };
-const HEADLINE: Record<Verdict, string> = { passed: 'passed', failed: 'FAILED', skipped: 'NOTHING TESTED', errored: 'FAILED', interrupted: 'INTERRUPTED', 'not-run': 'INTERRUPTED' };
+const ICON: Record<Verdict, string> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  skipped: 'SKIP',
+  errored: 'ERROR',
+  interrupted: 'INTERRUPTED',
+  'not-run': 'NOT RUN',
+};
+const HEADLINE: Record<Verdict, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  skipped: 'NOTHING TESTED',
+  errored: 'FAILED',
+  interrupted: 'INTERRUPTED',
+  'not-run': 'INTERRUPTED',
+};
 
 /** The line under the title when the verdict alone would mislead: nothing tested, or stopped early. */
 function headlineNote(run: RunResult): string[] {
   if (run.verdict === 'interrupted') {
     const notRun = run.scenarios.filter((s) => s.verdict === 'not-run').length;
-    return ['', `**Interrupted by ${markdownCell(run.interruptedBy ?? 'a signal')}**: these are the results so far${notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : ''}.`];
+    return [
+      '',
+      `**Interrupted by ${markdownCell(run.interruptedBy ?? 'a signal')}**: these are the results so far${notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : ''}.`,
+    ];
   }
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
-  if (untested) return ['', `**${markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`)}.** Skipped is not passed: \`a2a-rig run\`/\`conform\` exit with code 3.`];
+  if (untested)
+    return [
+      '',
+      `**${markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`)}.** Skipped is not passed: \`a2a-rig run\`/\`conform\` exit with code 3.`,
+    ];
   const skipped = run.scenarios.filter((s) => s.verdict === 'skipped').length;
-  return skipped > 0 ? ['', `${skipped} of ${run.scenarios.length} scenarios skipped (see the note column); \`--fail-on-skip\` makes any skip fail the run.`] : [];
+  return skipped > 0
+    ? [
+        '',
+        `${skipped} of ${run.scenarios.length} scenarios skipped (see the note column); \`--fail-on-skip\` makes any skip fail the run.`,
+      ]
+    : [];
 }
 
 /** Neutralises Markdown, HTML and terminal controls in a table cell (one line). */
@@ -40,13 +66,17 @@ function dosLine(s: ScenarioResult): string {
   const kinds = outcomeColumns(rows);
   const attacks = rows.map((r) => {
     const outcomes = kinds.filter((k) => r.outcomes[k]).map((k) => `${markdownCell(k)} ${r.outcomes[k]}`);
-    const refusal = r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
+    const refusal =
+      r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
     const tax = r.tax === undefined ? '' : `tax ${r.tax.toFixed(2)}×, `;
     return `${markdownCell(r.attack)}: ${tax}${outcomes.join(', ') || 'no outcome'}${refusal}`;
   });
   // `notes` (what the scenario could not judge) is dos-engine's results field; read defensively.
   const notes = (s as ScenarioResult & { notes?: unknown }).notes;
-  const notJudged = Array.isArray(notes) && notes.length ? ` · not judged: ${notes.map((n) => markdownCell(String(n))).join('; ')}` : '';
+  const notJudged =
+    Array.isArray(notes) && notes.length
+      ? ` · not judged: ${notes.map((n) => markdownCell(String(n))).join('; ')}`
+      : '';
   return `- **${markdownCell(s.name)}** ${ICON[s.verdict] ?? markdownCell(s.verdict)} · ${taxText}${attacks.length ? ` · ${attacks.join(' · ')}` : ''}${notJudged}`;
 }
 
@@ -66,7 +96,20 @@ export function summaryMarkdown(run: RunResult): string {
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
     ...headlineNote(run),
     '',
-    `Agent: ${markdownCell(run.target.agentName ?? 'unknown')} at ${markdownCell(run.target.url)} (A2A ${run.target.generation ?? '?'}, ${run.target.kind}${run.target.agentFaults.length ? `, faults: ${run.target.agentFaults.join(', ')}` : ''}) · fault backend: ${run.proxy ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`) : 'none'}${run.toxics?.length ? ` · run toxics: ${markdownCell(run.toxics.map((t) => `${t.type} ${t.stream} ${Object.entries(t.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; '))}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.runId}\``,
+    `Agent: ${markdownCell(run.target.agentName ?? 'unknown')} at ${markdownCell(run.target.url)} (A2A ${run.target.generation ?? '?'}, ${run.target.kind}${run.target.agentFaults.length ? `, faults: ${run.target.agentFaults.join(', ')}` : ''}) · fault backend: ${run.proxy ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`) : 'none'}${
+      run.toxics?.length
+        ? ` · run toxics: ${markdownCell(
+            run.toxics
+              .map(
+                (t) =>
+                  `${t.type} ${t.stream} ${Object.entries(t.attributes)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(' ')}`,
+              )
+              .join('; '),
+          )}`
+        : ''
+    } · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.runId}\``,
     ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
     '',
     '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
@@ -77,22 +120,41 @@ export function summaryMarkdown(run: RunResult): string {
     const latency = Object.entries(s.metrics)
       .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
       .join('<br>');
-    lines.push(`| ${markdownCell(s.name)} | ${ICON[s.verdict] ?? markdownCell(s.verdict)} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`);
+    lines.push(
+      `| ${markdownCell(s.name)} | ${ICON[s.verdict] ?? markdownCell(s.verdict)} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`,
+    );
   }
   const dos = run.scenarios.filter(isDosResult);
-  if (dos.length > 0) lines.push('', '## Attack tax (legitimate p99 during ÷ before) and attack outcomes', '', ...dos.map(dosLine));
-  if (run.mergeForced) lines.push('', `**Forced merge** of runs that differ: ${run.mergeForced.differences.map(markdownCell).join('; ')}`);
-  if (run.mergedFrom) lines.push('', `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`);
+  if (dos.length > 0)
+    lines.push('', '## Attack tax (legitimate p99 during ÷ before) and attack outcomes', '', ...dos.map(dosLine));
+  if (run.mergeForced)
+    lines.push('', `**Forced merge** of runs that differ: ${run.mergeForced.differences.map(markdownCell).join('; ')}`);
+  if (run.mergedFrom)
+    lines.push(
+      '',
+      `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`,
+    );
   if (run.thresholds?.length) {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
-    for (const t of run.thresholds) lines.push(`| \`${t.expression.replace(/`/g, "'")}\` | ${t.ok ? 'PASS' : 'BROKEN'} | ${markdownCell(t.detail)} |`);
+    for (const t of run.thresholds)
+      lines.push(
+        `| \`${t.expression.replace(/`/g, "'")}\` | ${t.ok ? 'PASS' : 'BROKEN'} | ${markdownCell(t.detail)} |`,
+      );
   }
-  const failures = run.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`));
+  const failures = run.scenarios.flatMap((s) =>
+    s.checks
+      .filter((c) => !c.ok)
+      .map(
+        (c) =>
+          `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`,
+      ),
+  );
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
   const errored = run.scenarios.filter((s) => s.verdict === 'errored' && s.stack);
   if (errored.length > 0) {
     lines.push('', '## Errors');
-    for (const s of errored) lines.push('', `**${markdownCell(s.name)}**: ${markdownCell(s.reason ?? 'errored')}`, '', ...codeBlock(s.stack!));
+    for (const s of errored)
+      lines.push('', `**${markdownCell(s.name)}**: ${markdownCell(s.reason ?? 'errored')}`, '', ...codeBlock(s.stack!));
   }
   // Again over the whole text: whatever reached it without a markdownCell (an expression) is shown too.
   return printable(`${lines.join('\n')}\n`);

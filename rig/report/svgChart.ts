@@ -103,7 +103,8 @@ export function niceTicks(min: number, max: number, target = 6): number[] {
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
   const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9 && ticks.length < 50; v += step) ticks.push(Number(v.toPrecision(12)));
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9 && ticks.length < 50; v += step)
+    ticks.push(Number(v.toPrecision(12)));
   return ticks;
 }
 
@@ -131,9 +132,15 @@ const fmt = (v: number) => String(Number(v.toPrecision(4)));
 const px = (v: number) => v.toFixed(1);
 
 function legend(items: Array<{ name: string; color: string; dashed?: boolean; shaded?: boolean }>): SafeHtml {
-  return html`<ul class="legend">${items.map(
-    (i) => html`<li><span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span>${i.name}</li>`,
-  )}</ul>`;
+  return html`<ul class="legend">
+    ${items.map(
+      (i) =>
+        html`<li>
+          <span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span
+          >${i.name}
+        </li>`,
+    )}
+  </ul>`;
 }
 
 export function xyChart(chart: XYChart): SafeHtml {
@@ -143,8 +150,17 @@ export function xyChart(chart: XYChart): SafeHtml {
   const bottom = size === 'strip' ? STRIP_BOTTOM : PAD.bottom;
   const all = chart.series.flatMap((s) => s.points);
   const bandPoints = (chart.bands ?? []).flatMap((b) => b.points);
-  const ys = [...all.map((p) => p.y), ...bandPoints.flatMap((p) => [p.lo, p.hi]), ...(chart.rules ?? []).map((r) => r.y)];
-  const xs = [...all.map((p) => p.x), ...bandPoints.map((p) => p.x), ...(chart.spans ?? []).flatMap((s) => [s.x0, s.x1]), ...(chart.markers ?? []).map((m) => m.x)];
+  const ys = [
+    ...all.map((p) => p.y),
+    ...bandPoints.flatMap((p) => [p.lo, p.hi]),
+    ...(chart.rules ?? []).map((r) => r.y),
+  ];
+  const xs = [
+    ...all.map((p) => p.x),
+    ...bandPoints.map((p) => p.x),
+    ...(chart.spans ?? []).flatMap((s) => [s.x0, s.x1]),
+    ...(chart.markers ?? []).map((m) => m.x),
+  ];
   const [x0, x1] = extent(xs, chart.x);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - bottom;
@@ -157,7 +173,10 @@ export function xyChart(chart: XYChart): SafeHtml {
     const lo = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
     const hi = 10 ** Math.ceil(Math.log10(Math.max(...positive, lo * 10)));
     // A strip has room for a tick per decade only.
-    yTicks = size === 'strip' ? logTicks(lo, hi).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9) : logTicks(lo, hi);
+    yTicks =
+      size === 'strip'
+        ? logTicks(lo, hi).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9)
+        : logTicks(lo, hi);
     const [l0, l1] = [Math.log10(lo), Math.log10(hi)];
     sy = (y) => PAD.top + plotH - ((Math.log10(Math.max(y, lo)) - l0) / (l1 - l0)) * plotH;
   } else {
@@ -165,18 +184,41 @@ export function xyChart(chart: XYChart): SafeHtml {
     yTicks = chart.y.ticks?.map((t) => t.value) ?? niceTicks(y0, y1raw, target);
     // The top of the plot is a labelled tick: one step above the data when it ends between two.
     const last = yTicks[yTicks.length - 1];
-    if (!chart.y.ticks && chart.y.max === undefined && yTicks.length > 1 && last < y1raw) yTicks.push(Number((2 * last - yTicks[yTicks.length - 2]).toPrecision(12)));
+    if (!chart.y.ticks && chart.y.max === undefined && yTicks.length > 1 && last < y1raw)
+      yTicks.push(Number((2 * last - yTicks[yTicks.length - 2]).toPrecision(12)));
     const y1 = chart.y.max ?? Math.max(y1raw, yTicks[yTicks.length - 1] ?? y1raw);
     sy = (y) => PAD.top + plotH - ((y - y0) / (y1 - y0)) * plotH;
   }
-  const xTicks: Tick[] = chart.x.ticks ?? niceTicks(x0, x1, size === 'half' ? 6 : 12).map((value) => ({ value, label: (chart.x.format ?? fmt)(value) }));
+  const xTicks: Tick[] =
+    chart.x.ticks ??
+    niceTicks(x0, x1, size === 'half' ? 6 : 12).map((value) => ({ value, label: (chart.x.format ?? fmt)(value) }));
   const yFormat = chart.y.format ?? fmt;
 
   const grid = [
-    ...yTicks.map((v) => html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}"/><text class="tick" x="${PAD.left - 6}" y="${px(sy(v) + 4)}" text-anchor="end">${yFormat(v)}</text>`),
+    ...yTicks.map(
+      (v) =>
+        html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}" /><text
+            class="tick"
+            x="${PAD.left - 6}"
+            y="${px(sy(v) + 4)}"
+            text-anchor="end"
+            >${yFormat(v)}</text
+          >`,
+    ),
     ...xTicks
       .filter((t) => t.value >= x0 && t.value <= x1)
-      .map((t) => html`<line class="grid" x1="${px(sx(t.value))}" x2="${px(sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + plotH}"/><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle">${t.label}</text>`),
+      .map(
+        (t) =>
+          html`<line
+              class="grid"
+              x1="${px(sx(t.value))}"
+              x2="${px(sx(t.value))}"
+              y1="${PAD.top}"
+              y2="${PAD.top + plotH}"
+            /><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle"
+              >${t.label}</text
+            >`,
+      ),
   ];
   // A span's label goes on the first line (of three) where it overlaps no label before it.
   const lineEnds = [-Infinity, -Infinity, -Infinity];
@@ -188,55 +230,127 @@ export function xyChart(chart: XYChart): SafeHtml {
       line = found < 0 ? lineEnds.indexOf(Math.min(...lineEnds)) : found;
       lineEnds[line] = x + clip(s.text, 40).length * 7 + 6;
     }
-    return html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.title ?? s.label}</title></rect>${
-      s.text ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}">${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text>` : null
-    }`;
+    return html`<rect
+        class="span"
+        x="${px(sx(s.x0))}"
+        y="${PAD.top}"
+        width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}"
+        height="${plotH}"
+        fill="${s.color}"
+        ><title>${s.title ?? s.label}</title></rect
+      >${
+        s.text
+          ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}"
+              >${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text
+            >`
+          : null
+      }`;
   });
   const markers = (chart.markers ?? []).map(
     (m) =>
-      html`<line class="marker" x1="${px(sx(m.x))}" x2="${px(sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="${m.color}"><title>${m.label}</title></line>${
-        // Written on the side of the line with room: left of it in the plot's right half.
-        m.text
-          ? html`<text class="marker-label" x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}" y="${PAD.top + 13}" text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}" fill="${m.color}">${clip(m.text, 40)}<title>${m.label}</title></text>`
-          : null
-      }`,
+      html`<line
+          class="marker"
+          x1="${px(sx(m.x))}"
+          x2="${px(sx(m.x))}"
+          y1="${PAD.top}"
+          y2="${PAD.top + plotH}"
+          stroke="${m.color}"
+          ><title>${m.label}</title></line
+        >${
+          // Written on the side of the line with room: left of it in the plot's right half.
+          m.text
+            ? html`<text
+                class="marker-label"
+                x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}"
+                y="${PAD.top + 13}"
+                text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}"
+                fill="${m.color}"
+                >${clip(m.text, 40)}<title>${m.label}</title></text
+              >`
+            : null
+        }`,
   );
   const rules = (chart.rules ?? []).map(
     (r) =>
-      html`<line class="rule" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(r.y))}" y2="${px(sy(r.y))}" stroke="${r.color}"><title>${r.label}</title></line><text class="rule-label" x="${WIDTH - PAD.right - 4}" y="${px(sy(r.y) - 4)}" text-anchor="end" fill="${r.color}">${r.label}</text>`,
+      html`<line
+          class="rule"
+          x1="${PAD.left}"
+          x2="${WIDTH - PAD.right}"
+          y1="${px(sy(r.y))}"
+          y2="${px(sy(r.y))}"
+          stroke="${r.color}"
+          ><title>${r.label}</title></line
+        ><text
+          class="rule-label"
+          x="${WIDTH - PAD.right - 4}"
+          y="${px(sy(r.y) - 4)}"
+          text-anchor="end"
+          fill="${r.color}"
+          >${r.label}</text
+        >`,
   );
   const bands = (chart.bands ?? []).map((b) => {
     if (b.points.length < 2) return null;
     const upper = b.points.map((p) => `${px(sx(p.x))},${px(sy(p.hi))}`);
     const lower = [...b.points].reverse().map((p) => `${px(sx(p.x))},${px(sy(p.lo))}`);
-    return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"><title>${b.name}</title></polygon>`;
+    return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"
+      ><title>${b.name}</title></polygon
+    >`;
   });
   const series = chart.series.map((s) => {
     const pts = s.points.map((p) => ({ ...p, cx: sx(p.x), cy: sy(p.y) }));
     const path =
       s.kind === 'points' || pts.length < 2
         ? null
-        : html`<path class="series" d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}" stroke="${s.color}"${s.dashed ? html` stroke-dasharray="5 4"` : ''}/>`;
-    const dots = pts.map((p) => html`<circle class="point" cx="${px(p.cx)}" cy="${px(p.cy)}" r="${s.kind === 'points' ? 3.5 : 2.2}" fill="${s.color}"><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle>`);
+        : html`<path
+            class="series"
+            d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}"
+            stroke="${s.color}"
+            ${s.dashed ? html` stroke-dasharray="5 4"` : ''}
+          />`;
+    const dots = pts.map(
+      (p) =>
+        html`<circle
+          class="point"
+          cx="${px(p.cx)}"
+          cy="${px(p.cy)}"
+          r="${s.kind === 'points' ? 3.5 : 2.2}"
+          fill="${s.color}"
+          ><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle
+        >`,
+    );
     return html`<g class="series-group">${path}${dots}</g>`;
   });
   const legendItems = [
     ...chart.series.map((s) => ({ name: s.name, color: s.color, dashed: s.dashed })),
     ...(chart.bands ?? []).map((b) => ({ name: b.name, color: b.color, shaded: true })),
-    ...unique(chart.spans ?? []).filter((s) => !s.text || s.label !== s.text).map((s) => ({ name: s.label, color: s.color, shaded: true })),
+    ...unique(chart.spans ?? [])
+      .filter((s) => !s.text || s.label !== s.text)
+      .map((s) => ({ name: s.label, color: s.color, shaded: true })),
     ...(chart.rules ?? []).map((r) => ({ name: r.label, color: r.color, dashed: true })),
   ];
   return html`<figure class="chart ${size}">
-<figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
-<svg data-chart="${chart.id}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg"><title>${chart.title}</title>
-${grid}${spans}${bands}${markers}${rules}
-<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}"/>
-${series}
-${size === 'strip' ? null : html`<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>`}
-<text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">${clip(chart.y.label, Math.floor(plotH / 7))}<title>${chart.y.label}</title></text>
-</svg>
-${legend(legendItems)}
-</figure>`;
+    <figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
+    <svg
+      data-chart="${chart.id}"
+      width="${WIDTH}"
+      height="${HEIGHT}"
+      viewBox="0 0 ${WIDTH} ${HEIGHT}"
+      role="img"
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <title>${chart.title}</title>
+      ${grid}${spans}${bands}${markers}${rules}
+      <rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}" />
+      ${series}
+      ${size === 'strip' ? null : html`<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>`}
+      <text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">
+        ${clip(chart.y.label, Math.floor(plotH / 7))}
+        <title>${chart.y.label}</title>
+      </text>
+    </svg>
+    ${legend(legendItems)}
+  </figure>`;
 }
 
 function unique(spans: Span[]): Span[] {
@@ -261,27 +375,51 @@ export function laneChart(chart: { id: string; title: string; x: Axis; lanes: La
   const WIDTH = CHART_WIDTH.wide;
   const height = PAD.top + chart.lanes.length * laneH + 38;
   const plotW = WIDTH - PAD.left - PAD.right;
-  const [x0, x1] = extent([0, ...chart.lanes.flatMap((l) => [...l.bars.flatMap((b) => [b.x0, b.x1]), ...l.instants.map((i) => i.x)])], chart.x);
+  const [x0, x1] = extent(
+    [0, ...chart.lanes.flatMap((l) => [...l.bars.flatMap((b) => [b.x0, b.x1]), ...l.instants.map((i) => i.x)])],
+    chart.x,
+  );
   const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0)) * plotW;
   const bottom = PAD.top + chart.lanes.length * laneH;
   const ticks = niceTicks(x0, x1, 12).map(
-    (v) => html`<line class="grid" x1="${px(sx(v))}" x2="${px(sx(v))}" y1="${PAD.top}" y2="${bottom}"/><text class="tick" x="${px(sx(v))}" y="${bottom + 16}" text-anchor="middle">${(chart.x.format ?? fmt)(v)}</text>`,
+    (v) =>
+      html`<line class="grid" x1="${px(sx(v))}" x2="${px(sx(v))}" y1="${PAD.top}" y2="${bottom}" /><text
+          class="tick"
+          x="${px(sx(v))}"
+          y="${bottom + 16}"
+          text-anchor="middle"
+          >${(chart.x.format ?? fmt)(v)}</text
+        >`,
   );
   const lanes = chart.lanes.map((lane, i) => {
     const y = PAD.top + i * laneH;
-    return html`<g class="lane"><text class="lane-label" x="${PAD.left + 6}" y="${y + 14}">${clip(lane.label, 90)}<title>${lane.label}</title></text>
-${lane.bars.map((b) => html`<rect class="bar" x="${px(sx(b.x0))}" y="${y + 19}" width="${px(Math.max(2, sx(b.x1) - sx(b.x0)))}" height="${laneH - 23}" rx="3" fill="${b.color}"><title>${b.title}</title></rect>`)}
-${lane.instants.map((m) => html`<path class="instant" d="M${px(sx(m.x))},${y + 17}l7,8l-7,8l-7,-8z" fill="${m.color}"><title>${m.title}</title></path>`)}</g>`;
+    return html`<g class="lane"
+      ><text class="lane-label" x="${PAD.left + 6}" y="${y + 14}"
+        >${clip(lane.label, 90)}<title>${lane.label}</title></text
+      >
+      ${lane.bars.map((b) => html`<rect class="bar" x="${px(sx(b.x0))}" y="${y + 19}" width="${px(Math.max(2, sx(b.x1) - sx(b.x0)))}" height="${laneH - 23}" rx="3" fill="${b.color}"><title>${b.title}</title></rect>`)}
+      ${lane.instants.map((m) => html`<path class="instant" d="M${px(sx(m.x))},${y + 17}l7,8l-7,8l-7,-8z" fill="${m.color}"><title>${m.title}</title></path>`)}</g
+    >`;
   });
   return html`<figure class="chart wide">
-<figcaption>${chart.title}</figcaption>
-<svg data-chart="${chart.id}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" xmlns="http://www.w3.org/2000/svg"><title>${chart.title}</title>
-${ticks}
-<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${bottom - PAD.top}"/>
-${lanes}
-<text class="axis-label" x="${PAD.left + plotW / 2}" y="${height - 6}" text-anchor="middle">${chart.x.label}</text>
-</svg>
-</figure>`;
+    <figcaption>${chart.title}</figcaption>
+    <svg
+      data-chart="${chart.id}"
+      width="${WIDTH}"
+      height="${height}"
+      viewBox="0 0 ${WIDTH} ${height}"
+      role="img"
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <title>${chart.title}</title>
+      ${ticks}
+      <rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${bottom - PAD.top}" />
+      ${lanes}
+      <text class="axis-label" x="${PAD.left + plotW / 2}" y="${height - 6}" text-anchor="middle">
+        ${chart.x.label}
+      </text>
+    </svg>
+  </figure>`;
 }
 
 export function clip(text: string, max: number): string {

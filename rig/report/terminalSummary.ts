@@ -10,7 +10,15 @@ import { geometricRates } from '../load/arrivalSchedule.ts';
 import { attackTax, isDosResult } from './dosResults.ts';
 import { baseName } from '../results/metricNames.ts';
 import { progressMode } from './progressOutput.ts';
-import { nothingTested, VERDICTS, type MetricResult, type RunResult, type ScenarioResult, type SeriesPoint, type Verdict } from '../results/runResult.ts';
+import {
+  nothingTested,
+  VERDICTS,
+  type MetricResult,
+  type RunResult,
+  type ScenarioResult,
+  type SeriesPoint,
+  type Verdict,
+} from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { printableLine } from './terminalText.ts';
 
@@ -36,9 +44,30 @@ export function summaryWidth(stream: { isTTY?: boolean; columns?: number }): num
 /** The capacity scenario's curve (scenarios/capacity.ts): one point per offered rate, in the order run. */
 export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
 
-const LABEL: Record<Verdict, string> = { passed: 'PASS', failed: 'FAIL', errored: 'ERROR', skipped: 'SKIP', interrupted: 'STOPPED', 'not-run': 'NOT RUN' };
-const HEADLINE: Record<Verdict, string> = { passed: 'PASSED', failed: 'FAILED', errored: 'FAILED', skipped: 'NOTHING TESTED', interrupted: 'INTERRUPTED', 'not-run': 'INTERRUPTED' };
-const COLOUR: Record<Verdict, number> = { passed: 32, failed: 31, errored: 31, skipped: 33, interrupted: 35, 'not-run': 35 };
+const LABEL: Record<Verdict, string> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  errored: 'ERROR',
+  skipped: 'SKIP',
+  interrupted: 'STOPPED',
+  'not-run': 'NOT RUN',
+};
+const HEADLINE: Record<Verdict, string> = {
+  passed: 'PASSED',
+  failed: 'FAILED',
+  errored: 'FAILED',
+  skipped: 'NOTHING TESTED',
+  interrupted: 'INTERRUPTED',
+  'not-run': 'INTERRUPTED',
+};
+const COLOUR: Record<Verdict, number> = {
+  passed: 32,
+  failed: 31,
+  errored: 31,
+  skipped: 33,
+  interrupted: 35,
+  'not-run': 35,
+};
 
 const PERCENTILES = [50, 95, 99] as const;
 const DASH = '–';
@@ -153,7 +182,12 @@ function samplesNeeded(p: number): number {
 function labelsOf(key: string): Record<string, string> {
   const brace = key.indexOf('{');
   if (brace < 0) return {};
-  return Object.fromEntries(key.slice(brace + 1, -1).split(',').map((pair) => pair.split('=') as [string, string]));
+  return Object.fromEntries(
+    key
+      .slice(brace + 1, -1)
+      .split(',')
+      .map((pair) => pair.split('=') as [string, string]),
+  );
 }
 
 /**
@@ -195,7 +229,9 @@ function topRate(params: Record<string, unknown>): number | undefined {
 
 /** "p95 12.3 ms", marked when the step's samples are too few to carry a p95. */
 function stepP95(s: ScenarioResult, point: SeriesPoint): string {
-  const n = Object.entries(s.metrics).find(([k]) => baseName(k) === 'round_trip' && labelsOf(k).rate === String(point.x))?.[1]?.count;
+  const n = Object.entries(s.metrics).find(
+    ([k]) => baseName(k) === 'round_trip' && labelsOf(k).rate === String(point.x),
+  )?.[1]?.count;
   const value = `p95 ${millis(point.y)} ms`;
   return n !== undefined && !percentileShown(n, 95) ? `${value} (n=${n}: too few for a p95)` : value;
 }
@@ -249,7 +285,10 @@ function metricName(key: string, width: number): string {
 
 /** Where an error was thrown: the first frame's `file:line:col` (results.json keeps the whole stack). */
 function thrownAt(stack: string): string | undefined {
-  const frame = stack.split('\n').map((l) => l.trim()).find((l) => l.startsWith('at '));
+  const frame = stack
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.startsWith('at '));
   if (!frame) return undefined;
   return /\(([^()]+:\d+:\d+)\)$/.exec(frame)?.[1] ?? frame.slice(3);
 }
@@ -268,7 +307,14 @@ const isRoundTrip = (key: string) => /(^|_)round_trip$/.test(baseName(key));
  * provokes on purpose, duplicate-flood's 409s, is said beside the failures, not counted as one). Either undefined when there is nothing to say.
  */
 function trafficLines(run: RunResult): { traffic?: string; errors?: string } {
-  const roundTrips = run.scenarios.reduce((sum, s) => sum + Object.entries(s.metrics).filter(([k]) => isRoundTrip(k)).reduce((n, [, m]) => n + m.count, 0), 0);
+  const roundTrips = run.scenarios.reduce(
+    (sum, s) =>
+      sum +
+      Object.entries(s.metrics)
+        .filter(([k]) => isRoundTrip(k))
+        .reduce((n, [, m]) => n + m.count, 0),
+    0,
+  );
   const recorded = run.scenarios.filter((s) => s.traffic);
   const parts: string[] = [];
   if (roundTrips > 0) parts.push(`${count(roundTrips)} round trips timed`);
@@ -286,7 +332,8 @@ function trafficLines(run: RunResult): { traffic?: string; errors?: string } {
   const failedBy = (s: (typeof recorded)[number]) => sumTraffic([s.traffic!]).failed;
   let errors = `${percent(failed, t.requests)} failed (${count(failed)} of ${count(t.requests)} requests got no usable reply)`;
   if (failed > 0) errors += `, most in ${most(failedBy).name} (${count(failedBy(most(failedBy)))})`;
-  if (t.refused > 0) errors += `; ${count(t.refused)} refused by the agent (most provoked on purpose), most in ${most(refusedBy).name} (${count(refusedBy(most(refusedBy)))})`;
+  if (t.refused > 0)
+    errors += `; ${count(t.refused)} refused by the agent (most provoked on purpose), most in ${most(refusedBy).name} (${count(refusedBy(most(refusedBy)))})`;
   return { traffic: parts.join(' · '), errors };
 }
 
@@ -306,16 +353,20 @@ function verdictNote(run: RunResult): string | undefined {
     return `Interrupted by ${run.interruptedBy ?? 'a signal'}: these are the results so far${notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : ''}.`;
   }
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
-  if (untested) return `${untested[0]!.toUpperCase()}${untested.slice(1)}. Skipped is not passed: run and conform exit with code 3.`;
+  if (untested)
+    return `${untested[0]!.toUpperCase()}${untested.slice(1)}. Skipped is not passed: run and conform exit with code 3.`;
   const skipped = run.scenarios.filter((s) => s.verdict === 'skipped').length;
-  return skipped > 0 ? `${skipped} of ${run.scenarios.length} scenarios skipped (the reasons are below); --fail-on-skip makes any skip fail the run.` : undefined;
+  return skipped > 0
+    ? `${skipped} of ${run.scenarios.length} scenarios skipped (the reasons are below); --fail-on-skip makes any skip fail the run.`
+    : undefined;
 }
 
 // ── the summary ─────────────────────────────────────────────────────────────────────────────────
 
 export function terminalSummary(run: RunResult, options: TerminalSummaryOptions = {}): string {
   const width = options.width ?? 100;
-  const paint = (verdict: Verdict, text: string) => (options.color ? `\u001b[${COLOUR[verdict] ?? 0}m${text}\u001b[0m` : text);
+  const paint = (verdict: Verdict, text: string) =>
+    options.color ? `\u001b[${COLOUR[verdict] ?? 0}m${text}\u001b[0m` : text;
   const clean = (text: string) => printableLine(text);
   const out: string[] = [];
   /** A headline row: its label, then `text` wrapped under the text column. */
@@ -325,11 +376,14 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   const section = (title: string) => out.push('', title);
 
   const verdictWord = HEADLINE[run.verdict] ?? run.verdict;
-  const title = clean(`a2a-rig ${verdictWord} · profile ${run.profile} · ${run.scenarios.length} scenario${run.scenarios.length === 1 ? '' : 's'} in ${seconds(run.durationMs)} · run ${run.runId}`);
+  const title = clean(
+    `a2a-rig ${verdictWord} · profile ${run.profile} · ${run.scenarios.length} scenario${run.scenarios.length === 1 ? '' : 's'} in ${seconds(run.durationMs)} · run ${run.runId}`,
+  );
   // Wrapped, not cut: the run id is there to be copied.
   const titleLines = wrap(title, width, '', '  ', 3);
   const first = titleLines[0]!;
-  if (first.startsWith(`a2a-rig ${verdictWord}`)) titleLines[0] = `a2a-rig ${paint(run.verdict, verdictWord)}${first.slice(`a2a-rig ${verdictWord}`.length)}`;
+  if (first.startsWith(`a2a-rig ${verdictWord}`))
+    titleLines[0] = `a2a-rig ${paint(run.verdict, verdictWord)}${first.slice(`a2a-rig ${verdictWord}`.length)}`;
   out.push(...titleLines);
   const note = verdictNote(run);
   if (note) out.push(...wrap(clean(note), width, '', '', 3));
@@ -340,12 +394,26 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   headline('agent', agent);
   if (target.endpointNote) headline('endpoint', target.endpointNote, 3);
   const proxy = run.proxy ? `${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}` : 'none';
-  const toxics = run.toxics?.length ? ` · run toxics: ${run.toxics.map((t) => `${t.type} ${t.stream} ${Object.entries(t.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; ')}` : '';
+  const toxics = run.toxics?.length
+    ? ` · run toxics: ${run.toxics
+        .map(
+          (t) =>
+            `${t.type} ${t.stream} ${Object.entries(t.attributes)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`,
+        )
+        .join('; ')}`
+    : '';
   headline('faults', `backend ${proxy}${toxics}`);
 
   const counts = new Map<Verdict, number>();
   for (const s of run.scenarios) counts.set(s.verdict, (counts.get(s.verdict) ?? 0) + 1);
-  headline('scenarios', VERDICTS.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`).join(' · ') || 'none');
+  headline(
+    'scenarios',
+    VERDICTS.filter((v) => counts.has(v))
+      .map((v) => `${counts.get(v)} ${v}`)
+      .join(' · ') || 'none',
+  );
   const capacity = capacityLine(run);
   if (capacity) headline('capacity', capacity);
   const traffic = trafficLines(run);
@@ -356,7 +424,10 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
 
   // One line per scenario, columns at fixed offsets; latencies in ms.
   // Names up to 24 columns, fewer on a narrow terminal so the latency's name keeps some room.
-  const nameWidth = Math.min(Math.max(14, Math.min(24, width - 76)), Math.max(8, ...run.scenarios.map((s) => length(clean(s.name)))));
+  const nameWidth = Math.min(
+    Math.max(14, Math.min(24, width - 76)),
+    Math.max(8, ...run.scenarios.map((s) => length(clean(s.name)))),
+  );
   const cols = { verdict: 7, time: 7, n: 7, stat: 6 };
   const indent = ' '.repeat(2 + cols.verdict + 1);
   let hidden = false;
@@ -380,7 +451,14 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
       m && m.count > 0 ? micros(m.max) : DASH,
     ];
     const label = LABEL[s.verdict] ?? s.verdict;
-    const line = row(label, clean(s.name), seconds(s.durationMs), m ? count(m.count) : DASH, stats, head ? clean(head.key) : '');
+    const line = row(
+      label,
+      clean(s.name),
+      seconds(s.durationMs),
+      m ? count(m.count) : DASH,
+      stats,
+      head ? clean(head.key) : '',
+    );
     // Colour after alignment: the escape takes no column.
     out.push(options.color ? line.replace(label, paint(s.verdict, label)) : line);
     if (s.verdict !== 'passed' && s.reason) out.push(...wrap(`↳ ${clean(s.reason)}`, width, indent, `${indent}  `, 2));
@@ -390,15 +468,32 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     }
     if (isDosResult(s)) {
       const tax = attackTax(s);
-      if (tax) out.push(fit(`${indent}attack tax ${tax.tax.toFixed(2)}× (${clean(tax.metric)} p99 ${micros(tax.during.p99)} ms during, ${micros(tax.before.p99)} ms before)`, width));
+      if (tax)
+        out.push(
+          fit(
+            `${indent}attack tax ${tax.tax.toFixed(2)}× (${clean(tax.metric)} p99 ${micros(tax.during.p99)} ms during, ${micros(tax.before.p99)} ms before)`,
+            width,
+          ),
+        );
     }
   }
   if (hidden) {
-    const rule = PERCENTILES.filter((p) => p !== 50).map((p) => `p${p} needs n ≥ ${count(samplesNeeded(p))}`).join(', ');
-    out.push(...wrap(`${DASH} too few samples to carry that percentile (${rule}; p50 n ≥ ${samplesNeeded(50)})`, width, `  `, '    '));
+    const rule = PERCENTILES.filter((p) => p !== 50)
+      .map((p) => `p${p} needs n ≥ ${count(samplesNeeded(p))}`)
+      .join(', ');
+    out.push(
+      ...wrap(
+        `${DASH} too few samples to carry that percentile (${rule}; p50 n ≥ ${samplesNeeded(50)})`,
+        width,
+        `  `,
+        '    ',
+      ),
+    );
   }
 
-  const failed = run.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`));
+  const failed = run.scenarios.flatMap((s) =>
+    s.checks.filter((c) => !c.ok).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
+  );
   if (failed.length > 0) {
     section('failed checks');
     for (const f of failed) out.push(...wrap(clean(f), width, '  ', '      '));

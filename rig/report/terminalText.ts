@@ -13,7 +13,8 @@
  * (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), the line and paragraph separators
  * (U+2028, U+2029), the noncharacters U+FFFE and U+FFFF, and lone surrogates.
  */
-const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNPRINTABLE =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const UNPRINTABLE_OR_NEWLINE = new RegExp(`\\n|${UNPRINTABLE.source}`, 'g');
 
 const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -10,7 +10,8 @@ import { compare, type Threshold } from './thresholdExpression.ts';
 import { COUNTER_MEANINGS, declaredCounterKind, keyMatches } from '../results/metricNames.ts';
 import { printableLine } from './terminalText.ts';
 
-const keysOf = (record: Record<string, unknown>, name: string): string[] => Object.keys(record).filter((key) => keyMatches(key, name));
+const keysOf = (record: Record<string, unknown>, name: string): string[] =>
+  Object.keys(record).filter((key) => keyMatches(key, name));
 
 interface Measured {
   /** In the threshold's comparison unit (µs for latency stats). */
@@ -39,7 +40,8 @@ function scopeLabel(scenarios: ScenarioResult[], all: boolean): string {
 function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
   const holders = scenarios.filter((s) => keysOf(s.metrics, t.name).length > 0);
   if (holders.length === 0) {
-    if (scenarios.some((s) => keysOf(s.counters, t.name).length > 0)) return `${t.name} is a counter: drop the .${t.stat.kind === 'samples' ? 'count' : 'stat'} or use .rate`;
+    if (scenarios.some((s) => keysOf(s.counters, t.name).length > 0))
+      return `${t.name} is a counter: drop the .${t.stat.kind === 'samples' ? 'count' : 'stat'} or use .rate`;
     return `no latency metric ${t.name} was recorded ${all ? 'by any scenario' : `in ${scenarios[0]!.name}`}`;
   }
   const union = new LatencyHistogram();
@@ -70,24 +72,33 @@ function isMeasure(s: ScenarioResult, name: string): boolean {
 function counter(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measured | string {
   const holders = scenarios.filter((s) => keysOf(s.counters, t.name).length > 0);
   if (holders.length === 0) {
-    if (scenarios.some((s) => keysOf(s.metrics, t.name).length > 0)) return `${t.name} is a latency metric: add a stat such as .p95`;
+    if (scenarios.some((s) => keysOf(s.metrics, t.name).length > 0))
+      return `${t.name} is a latency metric: add a stat such as .p95`;
     // A scenario that ran records its declared counters (0 included): none here means none ran that counts it.
     return `no counter ${t.name} was recorded ${all ? 'by any scenario' : `in ${scenarios[0]!.name}`}`;
   }
   const where = scopeLabel(holders, all);
   // A measure (the attack tax, MB, seconds) does not add up: several series or scenarios give their worst (highest).
   if (holders.some((s) => isMeasure(s, t.name))) {
-    if (t.stat.kind !== 'counter') return `${t.name} is a measure (a value, not a count): .rate means nothing; compare it as it is`;
+    if (t.stat.kind !== 'counter')
+      return `${t.name} is a measure (a value, not a count): .rate means nothing; compare it as it is`;
     const values = holders.flatMap((s) => keysOf(s.counters, t.name).map((key) => s.counters[key]!));
     const worst = Math.max(...values);
     return { value: worst, shown: fmtNumber(worst), about: `the highest of ${values.length} ${where}` };
   }
-  const total = holders.reduce((sum, s) => sum + keysOf(s.counters, t.name).reduce((n, key) => n + s.counters[key]!, 0), 0);
+  const total = holders.reduce(
+    (sum, s) => sum + keysOf(s.counters, t.name).reduce((n, key) => n + s.counters[key]!, 0),
+    0,
+  );
   if (t.stat.kind === 'counter') return { value: total, shown: fmtNumber(total), about: where };
   const seconds = holders.reduce((sum, s) => sum + s.durationMs, 0) / 1000;
   if (seconds <= 0) return `${t.name}.rate has no scenario time to divide by`;
   const rate = total / seconds;
-  return { value: rate, shown: `${fmtNumber(rate)}/s`, about: `${fmtNumber(total)} in ${fmtNumber(seconds)} s ${where}` };
+  return {
+    value: rate,
+    shown: `${fmtNumber(rate)}/s`,
+    about: `${fmtNumber(total)} in ${fmtNumber(seconds)} s ${where}`,
+  };
 }
 
 function checkRate(scenarios: ScenarioResult[], all: boolean): Measured | string {
@@ -99,7 +110,8 @@ function checkRate(scenarios: ScenarioResult[], all: boolean): Measured | string
 }
 
 function boundText(t: Threshold): string {
-  const latencyStat = t.stat.kind === 'percentile' || t.stat.kind === 'min' || t.stat.kind === 'max' || t.stat.kind === 'mean';
+  const latencyStat =
+    t.stat.kind === 'percentile' || t.stat.kind === 'min' || t.stat.kind === 'max' || t.stat.kind === 'mean';
   return `${t.op} ${latencyStat ? fmtMs(t.bound) : fmtNumber(t.bound)}`;
 }
 
@@ -111,7 +123,11 @@ export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult
     return { expression: t.expression, ok: false, actual: null, detail };
   }
   const measured =
-    t.stat.kind === 'checkRate' ? checkRate(scenarios, all) : t.stat.kind === 'counter' || t.stat.kind === 'counterRate' ? counter(t, scenarios, all) : latency(t, scenarios, all);
+    t.stat.kind === 'checkRate'
+      ? checkRate(scenarios, all)
+      : t.stat.kind === 'counter' || t.stat.kind === 'counterRate'
+        ? counter(t, scenarios, all)
+        : latency(t, scenarios, all);
   if (typeof measured === 'string') return { expression: t.expression, ok: false, actual: null, detail: measured };
   const ok = compare(measured.value, t.op, t.bound);
   return {
@@ -136,5 +152,7 @@ export function applyThresholds(run: RunResult, thresholds: Threshold[]): RunRes
 
 /** One line per broken threshold, for stderr (a merged results.json may say anything: printableLine). */
 export function brokenThresholdLines(run: RunResult): string[] {
-  return (run.thresholds ?? []).filter((r) => !r.ok).map((r) => printableLine(`threshold broken: ${r.expression} — ${r.detail}`));
+  return (run.thresholds ?? [])
+    .filter((r) => !r.ok)
+    .map((r) => printableLine(`threshold broken: ${r.expression} — ${r.detail}`));
 }

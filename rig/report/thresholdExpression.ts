@@ -44,12 +44,15 @@ const EXPRESSION = new RegExp(
 const MICROS_PER_UNIT: Record<string, number> = { us: 1, µs: 1, ms: 1000, s: 1_000_000 };
 
 function bad(expression: string, why: string): UserError {
-  return new UserError(`bad threshold "${expression}": ${why} (form: [scenario:]metric[{label=value}].p95<1000, values in ms)`);
+  return new UserError(
+    `bad threshold "${expression}": ${why} (form: [scenario:]metric[{label=value}].p95<1000, values in ms)`,
+  );
 }
 
 function parseStat(expression: string, name: string, text: string | undefined): ThresholdStat {
   if (name === CHECKS_NAME) {
-    if (text?.toLowerCase() !== 'rate') throw bad(expression, `${CHECKS_NAME} takes only .rate (fraction of checks passed, 0..1)`);
+    if (text?.toLowerCase() !== 'rate')
+      throw bad(expression, `${CHECKS_NAME} takes only .rate (fraction of checks passed, 0..1)`);
     return { kind: 'checkRate' };
   }
   if (text === undefined) return { kind: 'counter' };
@@ -60,21 +63,32 @@ function parseStat(expression: string, name: string, text: string | undefined): 
   if (stat === 'avg') return { kind: 'mean' };
   if (stat === 'med') return { kind: 'percentile', percentile: 50 };
   const percentile = Number(stat.replace(/^p\(?/, '').replace(/\)$/, ''));
-  if (!(percentile > 0 && percentile <= 100)) throw bad(expression, `percentile must be in (0, 100], got ${percentile}`);
+  if (!(percentile > 0 && percentile <= 100))
+    throw bad(expression, `percentile must be in (0, 100], got ${percentile}`);
   return { kind: 'percentile', percentile };
 }
 
-const isLatency = (stat: ThresholdStat): boolean => stat.kind === 'percentile' || stat.kind === 'min' || stat.kind === 'max' || stat.kind === 'mean';
+const isLatency = (stat: ThresholdStat): boolean =>
+  stat.kind === 'percentile' || stat.kind === 'min' || stat.kind === 'max' || stat.kind === 'mean';
 
 export function parseThreshold(raw: string): Threshold {
   const expression = raw.trim();
   const match = EXPRESSION.exec(expression);
   if (!match) throw bad(expression, 'not of the form [scenario:]name[.stat] <op> value');
-  const [, scenario, name, statText, op, valueText, unit] = match as unknown as [string, string | undefined, string, string | undefined, ThresholdOperator, string, string | undefined];
+  const [, scenario, name, statText, op, valueText, unit] = match as unknown as [
+    string,
+    string | undefined,
+    string,
+    string | undefined,
+    ThresholdOperator,
+    string,
+    string | undefined,
+  ];
   const stat = parseStat(expression, name, statText);
   const value = Number(valueText);
   if (!Number.isFinite(value)) throw bad(expression, `${valueText} is not a number`);
-  if (!isLatency(stat) && unit) throw bad(expression, `a unit (${unit}) only applies to latency stats (p95, max, mean, ...)`);
+  if (!isLatency(stat) && unit)
+    throw bad(expression, `a unit (${unit}) only applies to latency stats (p95, max, mean, ...)`);
   const bound = isLatency(stat) ? value * MICROS_PER_UNIT[(unit ?? 'ms').toLowerCase()]! : value;
   return { expression, ...(scenario ? { scenario } : {}), name, stat, op, bound };
 }
@@ -85,7 +99,9 @@ export function readThresholdsFile(path: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UserError(`cannot read --thresholds-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UserError(
+      `cannot read --thresholds-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return text
     .split(/\r?\n/)

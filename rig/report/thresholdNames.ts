@@ -15,7 +15,10 @@ const LATENCY_KINDS = new Set(['percentile', 'min', 'max', 'mean', 'samples']);
 function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefined {
   const scoped = t.scenario === undefined ? scenarios : scenarios.filter((s) => s.name === t.scenario);
   if (scoped.length === 0 && t.scenario !== undefined) {
-    const hint = didYouMean(t.scenario, scenarios.map((s) => s.name));
+    const hint = didYouMean(
+      t.scenario,
+      scenarios.map((s) => s.name),
+    );
     return `scenario ${t.scenario} is not selected in this run${hint ? ` (did you mean ${hint}?)` : ''}`;
   }
   if (t.stat.kind === 'checkRate') return undefined;
@@ -27,7 +30,10 @@ function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefin
   const [mine, other] = wantsLatency ? [latencies, counters] : [counters, latencies];
   const declared = mine.filter((d) => d.base === base);
   if (declared.length === 0) {
-    if (other.some((d) => d.base === base)) return wantsLatency ? `${base} is a counter: drop the .stat or use .rate` : `${base} is a latency metric: add a stat such as .p95`;
+    if (other.some((d) => d.base === base))
+      return wantsLatency
+        ? `${base} is a counter: drop the .stat or use .rate`
+        : `${base} is a latency metric: add a stat such as .p95`;
     const known = [...new Set(mine.map((d) => d.base))];
     const hint = didYouMean(base, [...known, ...other.map((d) => d.base), CHECKS_NAME]);
     const listed = known.length ? `; known: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''}` : '';
@@ -36,7 +42,8 @@ function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefin
   const named = labelKeys(t.name);
   if (named.length === 0) return undefined;
   const fits = declared.some((d) => d.labels.length === named.length && named.every((k) => d.labels.includes(k)));
-  if (!fits) return `${base} is labelled {${[...new Set(declared.flatMap((d) => d.labels))].join(',') || 'nothing'}}, not {${named.join(',')}}`;
+  if (!fits)
+    return `${base} is labelled {${[...new Set(declared.flatMap((d) => d.labels))].join(',') || 'nothing'}}, not {${named.join(',')}}`;
   return undefined;
 }
 

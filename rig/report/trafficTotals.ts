@@ -28,4 +28,5 @@ export function sumTraffic(records: readonly TrafficRecord[]): TrafficSum {
 }
 
 /** The recorded traffic of these scenarios (those that recorded none left out). */
-export const trafficOf = (scenarios: readonly ScenarioResult[]): TrafficRecord[] => scenarios.flatMap((s) => (s.traffic ? [s.traffic] : []));
+export const trafficOf = (scenarios: readonly ScenarioResult[]): TrafficRecord[] =>
+  scenarios.flatMap((s) => (s.traffic ? [s.traffic] : []));

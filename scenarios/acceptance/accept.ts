@@ -5,7 +5,8 @@ import { defineScenario, isTerminal, openGate, describeOpening, requireGate, set
 
 export default defineScenario({
   name: 'acc-accept',
-  description: 'a gated task parks pending acceptance after its artifacts (it does not complete on its own); accept moves it to COMPLETED',
+  description:
+    'a gated task parks pending acceptance after its artifacts (it does not complete on its own); accept moves it to COMPLETED',
   tags: ['acceptance'],
   needs: { acceptance: true },
   params: { smoke: { tasks: 3 }, ci: { tasks: 10 }, full: { tasks: 50 } },
@@ -35,14 +36,32 @@ export default defineScenario({
       const done = isTerminal(outcome.task) ? outcome.task : await settle(ctx, task.id, isTerminal);
       if (done) ctx.latency('acceptance_latency').recordMs(performance.now() - outcome.startedAt);
       if (outcome.kind !== 'applied' || done?.status.state !== 'TASK_STATE_COMPLETED') {
-        notCompleted.push(`task ${task.id}: ${outcome.kind}${outcome.reason ? ` (${outcome.reason})` : ''}, then ${stateOf(ctx.client, done)}`);
+        notCompleted.push(
+          `task ${task.id}: ${outcome.kind}${outcome.reason ? ` (${outcome.reason})` : ''}, then ${stateOf(ctx.client, done)}`,
+        );
       }
     }
-    ctx.check('every gated task parks pending acceptance instead of completing on its own', notParked.length === 0, notParked.length ? `${notParked.length} of ${tasks}: ${notParked[0]}` : `${tasks}/${tasks}`);
+    ctx.check(
+      'every gated task parks pending acceptance instead of completing on its own',
+      notParked.length === 0,
+      notParked.length ? `${notParked.length} of ${tasks}: ${notParked[0]}` : `${tasks}/${tasks}`,
+    );
     if (notParked.length === tasks) return;
-    ctx.check('the creating reply echoes the extension', notEchoed.length === 0, notEchoed.length ? `${notEchoed.length} without the echo` : undefined);
-    ctx.check('the pending task already holds its artifacts', noArtifacts.length === 0, noArtifacts.length ? `${noArtifacts.length} pending without an artifact, e.g. ${noArtifacts[0]}` : undefined);
+    ctx.check(
+      'the creating reply echoes the extension',
+      notEchoed.length === 0,
+      notEchoed.length ? `${notEchoed.length} without the echo` : undefined,
+    );
+    ctx.check(
+      'the pending task already holds its artifacts',
+      noArtifacts.length === 0,
+      noArtifacts.length ? `${noArtifacts.length} pending without an artifact, e.g. ${noArtifacts[0]}` : undefined,
+    );
     ctx.check('every message carrying an acceptance key lists the extension URI', unlisted.length === 0, unlisted[0]);
-    ctx.check('accept moves the task to COMPLETED', notCompleted.length === 0, notCompleted.length ? `${notCompleted.length}: ${notCompleted[0]}` : undefined);
+    ctx.check(
+      'accept moves the task to COMPLETED',
+      notCompleted.length === 0,
+      notCompleted.length ? `${notCompleted.length}: ${notCompleted[0]}` : undefined,
+    );
   },
 });

@@ -2,7 +2,16 @@
 // attempt's artifacts first, then parks the task (INPUT_REQUIRED + pendingAcceptance). A client
 // that sees the pending flag must already have what it is asked to accept. Every message carrying
 // an acceptance key lists the extension URI.
-import { defineScenario, everyProfile, attemptName, gatedScript, requireGate, SETTLE_MS, ACCEPTANCE_URI, type StreamResponse } from 'a2a-rig';
+import {
+  defineScenario,
+  everyProfile,
+  attemptName,
+  gatedScript,
+  requireGate,
+  SETTLE_MS,
+  ACCEPTANCE_URI,
+  type StreamResponse,
+} from 'a2a-rig';
 
 /** One letter per event, for a detail that shows the order: T task, A artifact, P pending, S other status. */
 function letter(event: StreamResponse, pending: boolean): string {
@@ -14,7 +23,7 @@ function letter(event: StreamResponse, pending: boolean): string {
 
 export default defineScenario({
   name: 'acc-artifact-order',
-  description: 'on the creating stream the attempt\'s artifacts arrive before the pending-acceptance status',
+  description: "on the creating stream the attempt's artifacts arrive before the pending-acceptance status",
   tags: ['acceptance', 'streaming'],
   needs: { acceptance: true },
   params: everyProfile({}),
@@ -37,21 +46,43 @@ export default defineScenario({
     const events = stream.events.map((e) => e.event);
     const order = events.map((e) => letter(e, acc.isPending(e))).join('');
     const pendingAt = order.indexOf('P');
-    if (!ctx.check('the stream shows the task pending acceptance', pendingAt >= 0, `events: ${order || 'none'}`)) return;
+    if (!ctx.check('the stream shows the task pending acceptance', pendingAt >= 0, `events: ${order || 'none'}`))
+      return;
     const artifactAt = order.indexOf('A');
     // A task snapshot that is itself pending and holds the artifacts delivers both at once.
     const snapshot = events[pendingAt];
     const together = 'task' in snapshot && snapshot.task.artifacts.length > 0;
-    ctx.check('an artifact arrives before the pending-acceptance status', together || (artifactAt >= 0 && artifactAt < pendingAt), `events: ${order}`);
+    ctx.check(
+      'an artifact arrives before the pending-acceptance status',
+      together || (artifactAt >= 0 && artifactAt < pendingAt),
+      `events: ${order}`,
+    );
     if (ctx.agent.scripts) {
-      const names = events.slice(0, pendingAt + 1).flatMap((e) => ('artifactUpdate' in e ? [e.artifactUpdate.artifact.name] : 'task' in e ? e.task.artifacts.map((a) => a.name) : []));
-      ctx.check('the first attempt\'s artifact comes before the pending status', names.includes(attemptName(1)), names.join(', ') || 'none');
+      const names = events
+        .slice(0, pendingAt + 1)
+        .flatMap((e) =>
+          'artifactUpdate' in e
+            ? [e.artifactUpdate.artifact.name]
+            : 'task' in e
+              ? e.task.artifacts.map((a) => a.name)
+              : [],
+        );
+      ctx.check(
+        "the first attempt's artifact comes before the pending status",
+        names.includes(attemptName(1)),
+        names.join(', ') || 'none',
+      );
     }
     const unlisted = events.flatMap((e) => acc.unlisted(e));
     ctx.check('every message carrying an acceptance key lists the extension URI', unlisted.length === 0, unlisted[0]);
     // Leave nothing pending behind: accept the task (its id and contextId from the pending status).
     const parked = events[pendingAt];
-    const ids = 'task' in parked ? { id: parked.task.id, contextId: parked.task.contextId } : 'statusUpdate' in parked ? { id: parked.statusUpdate.taskId, contextId: parked.statusUpdate.contextId } : undefined;
+    const ids =
+      'task' in parked
+        ? { id: parked.task.id, contextId: parked.task.contextId }
+        : 'statusUpdate' in parked
+          ? { id: parked.statusUpdate.taskId, contextId: parked.statusUpdate.contextId }
+          : undefined;
     if (ids) await acc.decide(ids.id, ids.contextId, { action: 'accept' }, { signal: ctx.signal });
   },
 });

@@ -2,11 +2,22 @@
 // 400 on HTTP+JSON), data naming the extension, and no task created (the agent must not accept a
 // task it cannot gate). Each case is sent in a fresh contextId, and where the agent has ListTasks
 // that context is checked to hold no task.
-import { defineScenario, everyProfile, describeOpening, freshContextId, openGate, requireGate, tasksInContext, ACCEPTANCE_CRITERIA_INVALID, ACCEPTANCE_URI } from 'a2a-rig';
+import {
+  defineScenario,
+  everyProfile,
+  describeOpening,
+  freshContextId,
+  openGate,
+  requireGate,
+  tasksInContext,
+  ACCEPTANCE_CRITERIA_INVALID,
+  ACCEPTANCE_URI,
+} from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-bad-criteria',
-  description: 'malformed criteria (unknown evaluator, negative or fractional numbers, bad requiredArtifacts, a non-schema) are refused with -32040 and no task',
+  description:
+    'malformed criteria (unknown evaluator, negative or fractional numbers, bad requiredArtifacts, a non-schema) are refused with -32040 and no task',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),
@@ -26,7 +37,9 @@ export default defineScenario({
       ['requiredArtifacts that are not names', { requiredArtifacts: [42, ''] }],
       ['an artifactSchema that is not a schema', { artifactSchema: 42 }],
       ['an artifactSchema with an unknown type', { artifactSchema: { type: 'nonsense' } }],
-      ...(cap !== undefined ? [[`maxRejections above the declared cap ${cap}`, { maxRejections: cap + 1 }] as [string, unknown]] : []),
+      ...(cap !== undefined
+        ? [[`maxRejections above the declared cap ${cap}`, { maxRejections: cap + 1 }] as [string, unknown]]
+        : []),
     ];
     const accepted: string[] = [];
     const wrong: string[] = [];
@@ -38,20 +51,41 @@ export default defineScenario({
       const opened = await openGate(ctx, { criteria, contextId });
       if (opened.kind !== 'refused') {
         accepted.push(`${what}: ${describeOpening(opened)}`);
-        if (opened.kind !== 'message') await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
+        if (opened.kind !== 'message')
+          await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
         continue;
       }
       ctx.count('refused');
       if (opened.code !== ACCEPTANCE_CRITERIA_INVALID) wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
-      else if (opened.refusal?.extension !== ACCEPTANCE_URI) problems.push(`${what}: ${opened.refusal?.problems.join('; ') || 'error.data does not name the extension'}`);
+      else if (opened.refusal?.extension !== ACCEPTANCE_URI)
+        problems.push(`${what}: ${opened.refusal?.problems.join('; ') || 'error.data does not name the extension'}`);
       const listed = await tasksInContext(ctx.direct, contextId, ctx.signal);
       if ('unsupported' in listed) listing = listed.unsupported;
       else if (listed.count > 0) created.push(`${what}: ${listed.count} task(s) in its context`);
     }
-    ctx.check('invalid criteria are refused on the activating request', accepted.length === 0, accepted.length ? `${accepted.length} of ${cases.length} taken: ${accepted.slice(0, 3).join('; ')}` : `${cases.length}/${cases.length}`);
-    ctx.check(`the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`, wrong.length === 0, wrong.slice(0, 3).join('; ') || undefined);
-    ctx.check('the refusal\'s error data names the extension', problems.length === 0, problems.slice(0, 3).join('; ') || undefined);
+    ctx.check(
+      'invalid criteria are refused on the activating request',
+      accepted.length === 0,
+      accepted.length
+        ? `${accepted.length} of ${cases.length} taken: ${accepted.slice(0, 3).join('; ')}`
+        : `${cases.length}/${cases.length}`,
+    );
+    ctx.check(
+      `the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`,
+      wrong.length === 0,
+      wrong.slice(0, 3).join('; ') || undefined,
+    );
+    ctx.check(
+      "the refusal's error data names the extension",
+      problems.length === 0,
+      problems.slice(0, 3).join('; ') || undefined,
+    );
     if (listing && created.length === 0) ctx.log(`no task created: not checked by listing (${listing})`);
-    else ctx.check('a refused request creates no task (ListTasks of its context is empty)', created.length === 0, created.slice(0, 3).join('; ') || undefined);
+    else
+      ctx.check(
+        'a refused request creates no task (ListTasks of its context is empty)',
+        created.length === 0,
+        created.slice(0, 3).join('; ') || undefined,
+      );
   },
 });

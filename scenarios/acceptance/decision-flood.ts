@@ -3,23 +3,44 @@
 // AcceptanceDecisionConflict (-32042; HTTP 409 on HTTP+JSON); the task's state is the winner's, and
 // at most one of the flood's decision messages joined its history (one transition, not several);
 // where the agent offers the replay plane, its outbox holds exactly one terminal status event.
-import { defineScenario, isTerminal, pendingGate, replayShape, requireGate, settle, stateOf, type Decision, type ScenarioContext } from 'a2a-rig';
+import {
+  defineScenario,
+  isTerminal,
+  pendingGate,
+  replayShape,
+  requireGate,
+  settle,
+  stateOf,
+  type Decision,
+  type ScenarioContext,
+} from 'a2a-rig';
 
 /** Terminal status events in the task's full replay (C or F in its shape). */
-async function terminalTransitions(ctx: ScenarioContext, taskId: string): Promise<{ taskId: string; count: number; note: string }> {
+async function terminalTransitions(
+  ctx: ScenarioContext,
+  taskId: string,
+): Promise<{ taskId: string; count: number; note: string }> {
   const replayed = await replayShape(ctx, taskId);
   if ('refused' in replayed) return { taskId, count: -1, note: ` (replay refused: ${replayed.refused})` };
-  return { taskId, count: replayed.shape.replace(/[^CF]/g, '').length, note: replayed.complete ? '' : ' (the replay did not end)' };
+  return {
+    taskId,
+    count: replayed.shape.replace(/[^CF]/g, '').length,
+    note: replayed.complete ? '' : ' (the replay did not end)',
+  };
 }
 
 export default defineScenario({
   name: 'acc-decision-flood',
-  description: 'concurrent accepts and rejects on one pending task: exactly one applied, the rest -32042 conflict, the task ends in the winner\'s state',
+  description:
+    "concurrent accepts and rejects on one pending task: exactly one applied, the rest -32042 conflict, the task ends in the winner's state",
   tags: ['acceptance', 'chaos'],
   needs: { acceptance: true },
   params: { smoke: { tasks: 2, decisions: 20 }, ci: { tasks: 5, decisions: 50 }, full: { tasks: 20, decisions: 200 } },
   budgetMs: { smoke: 30_000, ci: 60_000, full: 180_000 },
-  records: { latencies: ['decision_latency'], counters: { decisions_applied: 'tally', decisions_conflict: 'tally', decisions_other: 'tally' } },
+  records: {
+    latencies: ['decision_latency'],
+    counters: { decisions_applied: 'tally', decisions_conflict: 'tally', decisions_other: 'tally' },
+  },
   catches: ['acceptance-accepts-second-decision'],
   async run(ctx, { tasks, decisions }) {
     requireGate(ctx);
@@ -33,33 +54,73 @@ export default defineScenario({
       const task = await pendingGate(ctx, 'the gated task parks pending acceptance');
       if (!task) return;
       const sent = Array.from({ length: decisions }, (_, i) => {
-        const decision: Decision = i % 2 === 0 ? { action: 'accept' } : { action: 'reject', reason: 'OTHER', retry: false };
-        return client.acceptance.decide(task.id, task.contextId, decision, { feedback: `flood ${t}-${i}`, signal: ctx.signal });
+        const decision: Decision =
+          i % 2 === 0 ? { action: 'accept' } : { action: 'reject', reason: 'OTHER', retry: false };
+        return client.acceptance.decide(task.id, task.contextId, decision, {
+          feedback: `flood ${t}-${i}`,
+          signal: ctx.signal,
+        });
       });
       const outcomes = await Promise.all(sent);
       for (const o of outcomes) {
         ctx.latency('decision_latency').recordMs(o.latencyMs);
-        ctx.count(o.kind === 'applied' ? 'decisions_applied' : o.kind === 'conflict' ? 'decisions_conflict' : 'decisions_other');
+        ctx.count(
+          o.kind === 'applied' ? 'decisions_applied' : o.kind === 'conflict' ? 'decisions_conflict' : 'decisions_other',
+        );
       }
       const applied = outcomes.filter((o) => o.kind === 'applied');
       if (applied.length !== 1) notOne.push(`task ${task.id}: ${applied.length} applied`);
       const odd = outcomes.filter((o) => o.kind !== 'applied' && o.kind !== 'conflict');
-      if (odd.length) others.push(`task ${task.id}: ${odd.length} ${odd[0].kind}${odd[0].reason ? ` (${odd[0].reason})` : odd[0].rpcCode !== undefined ? ` (${odd[0].rpcCode})` : ''}`);
+      if (odd.length)
+        others.push(
+          `task ${task.id}: ${odd.length} ${odd[0].kind}${odd[0].reason ? ` (${odd[0].reason})` : odd[0].rpcCode !== undefined ? ` (${odd[0].rpcCode})` : ''}`,
+        );
       const after = await settle(ctx, task.id, isTerminal);
       const winner = applied.length === 1 ? applied[0].state : undefined;
-      if (applied.length === 1 && after?.status.state !== winner) mismatched.push(`task ${task.id}: the winner left it ${winner}, it is ${stateOf(ctx.client, after)}`);
-      const joined = after ? after.history.filter((m) => m.parts.some((p) => typeof p.text === 'string' && p.text.startsWith(`flood ${t}-`))).length : 0;
+      if (applied.length === 1 && after?.status.state !== winner)
+        mismatched.push(`task ${task.id}: the winner left it ${winner}, it is ${stateOf(ctx.client, after)}`);
+      const joined = after
+        ? after.history.filter((m) =>
+            m.parts.some((p) => typeof p.text === 'string' && p.text.startsWith(`flood ${t}-`)),
+          ).length
+        : 0;
       if (joined > 1) crowded.push(`task ${task.id}: ${joined} decision messages in history`);
       if (ctx.agent.replayPlane) transitions.push(await terminalTransitions(ctx, task.id));
     }
-    ctx.check('exactly one decision of each flood is applied', notOne.length === 0, notOne.length ? notOne.slice(0, 3).join('; ') : `${tasks} floods of ${decisions}`);
-    ctx.check('every other decision is refused as a conflict (-32042)', others.length === 0, others.slice(0, 3).join('; ') || undefined);
-    ctx.check('the task ends in the state the winning decision left it in', mismatched.length === 0, mismatched.slice(0, 3).join('; ') || undefined);
-    ctx.check('at most one decision message of each flood joins the task history (one transition)', crowded.length === 0, crowded.slice(0, 3).join('; ') || undefined);
-    if (!ctx.agent.replayPlane) ctx.log('the agent offers no replay plane (/events): transitions are judged by the history only');
+    ctx.check(
+      'exactly one decision of each flood is applied',
+      notOne.length === 0,
+      notOne.length ? notOne.slice(0, 3).join('; ') : `${tasks} floods of ${decisions}`,
+    );
+    ctx.check(
+      'every other decision is refused as a conflict (-32042)',
+      others.length === 0,
+      others.slice(0, 3).join('; ') || undefined,
+    );
+    ctx.check(
+      'the task ends in the state the winning decision left it in',
+      mismatched.length === 0,
+      mismatched.slice(0, 3).join('; ') || undefined,
+    );
+    ctx.check(
+      'at most one decision message of each flood joins the task history (one transition)',
+      crowded.length === 0,
+      crowded.slice(0, 3).join('; ') || undefined,
+    );
+    if (!ctx.agent.replayPlane)
+      ctx.log('the agent offers no replay plane (/events): transitions are judged by the history only');
     else {
       const many = transitions.filter((t) => t.count !== 1);
-      ctx.check('the outbox holds exactly one terminal transition per flood (replay plane)', many.length === 0, many.length ? many.slice(0, 3).map((t) => `task ${t.taskId}: ${t.count}${t.note}`).join('; ') : `${transitions.length} tasks`);
+      ctx.check(
+        'the outbox holds exactly one terminal transition per flood (replay plane)',
+        many.length === 0,
+        many.length
+          ? many
+              .slice(0, 3)
+              .map((t) => `task ${t.taskId}: ${t.count}${t.note}`)
+              .join('; ')
+          : `${transitions.length} tasks`,
+      );
     }
   },
 });

@@ -5,7 +5,21 @@
 // rejection, past maxRejections only if its first one was remembered, fails it; B takes exactly one
 // accept; C stays COMPLETED and refuses another decision; task D, parked with a 2 s timeout just
 // before the crash, is FAILED by the restarted agent (the deadline is stored, not only a timer).
-import { defineScenario, everyProfile, gatedScript, isTerminal, pendingGate, pendingOrTerminal, requireGate, settle, SETTLE_MS, stateOf, ACCEPTANCE_URI, type ScenarioContext, type Task } from 'a2a-rig';
+import {
+  defineScenario,
+  everyProfile,
+  gatedScript,
+  isTerminal,
+  pendingGate,
+  pendingOrTerminal,
+  requireGate,
+  settle,
+  SETTLE_MS,
+  stateOf,
+  ACCEPTANCE_URI,
+  type ScenarioContext,
+  type Task,
+} from 'a2a-rig';
 
 /** Task D's acceptance timeout, and how long past it the restarted agent may take to fail it. */
 const D_TIMEOUT_S = 2;
@@ -24,7 +38,8 @@ async function notPending(ctx: ScenarioContext, client: ScenarioContext['client'
 
 export default defineScenario({
   name: 'acc-durability',
-  description: 'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection past maxRejections fails, decisions stay single, deadlines still fire',
+  description:
+    'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection past maxRejections fails, decisions stay single, deadlines still fire',
   tags: ['acceptance', 'chaos', 'durability'],
   needs: { acceptance: true, restart: true },
   params: everyProfile({}),
@@ -36,14 +51,36 @@ export default defineScenario({
     const acc = ctx.client.acceptance;
     const a = await pendingGate(ctx, 'task A parks pending acceptance', { criteria: { maxRejections: 1 } });
     if (!a) return;
-    const first = await acc.decide(a.id, a.contextId, { action: 'reject', reason: 'MISSING_ARTIFACT' }, { feedback: 'before the crash', signal: ctx.signal });
+    const first = await acc.decide(
+      a.id,
+      a.contextId,
+      { action: 'reject', reason: 'MISSING_ARTIFACT' },
+      { feedback: 'before the crash', signal: ctx.signal },
+    );
     const again = first.kind === 'applied' ? await settle(ctx, a.id, pendingOrTerminal(ctx.client)) : undefined;
-    if (!ctx.check('task A\'s first rejection retries: pending again', acc.isPending(again), `${first.kind}, then ${stateOf(ctx.client, again)}`)) return;
+    if (
+      !ctx.check(
+        "task A's first rejection retries: pending again",
+        acc.isPending(again),
+        `${first.kind}, then ${stateOf(ctx.client, again)}`,
+      )
+    )
+      return;
 
     // Task B on a stream the rig cuts once the task is pending.
     const streamed = await acc.sendStream(gatedScript(), { signal: ctx.signal, extensions: [ACCEPTANCE_URI] });
-    if (!ctx.check('task B\'s creating stream opens', streamed.ok, streamed.ok ? undefined : `JSON-RPC ${streamed.error.code} ${streamed.error.message}`) || !streamed.ok) return;
-    await streamed.stream.waitFor((e) => acc.isPending(e.event), Math.min(SETTLE_MS, ctx.remainingMs())).catch(() => undefined);
+    if (
+      !ctx.check(
+        "task B's creating stream opens",
+        streamed.ok,
+        streamed.ok ? undefined : `JSON-RPC ${streamed.error.code} ${streamed.error.message}`,
+      ) ||
+      !streamed.ok
+    )
+      return;
+    await streamed.stream
+      .waitFor((e) => acc.isPending(e.event), Math.min(SETTLE_MS, ctx.remainingMs()))
+      .catch(() => undefined);
     const bId = streamed.stream.events.find((e) => e.taskId)?.taskId;
     if (ctx.faults.available) {
       await ctx.faults.setEnabled(false);
@@ -60,30 +97,69 @@ export default defineScenario({
     if (!ctx.check('task C is accepted before the crash', cAccepted.kind === 'applied', cAccepted.kind)) return;
 
     // Task D's deadline passes around the restart: the agent must still fail it (a stored deadline, not a timer only).
-    const d = await pendingGate(ctx, 'task D parks pending acceptance', { criteria: { acceptanceTimeoutSeconds: D_TIMEOUT_S } });
+    const d = await pendingGate(ctx, 'task D parks pending acceptance', {
+      criteria: { acceptanceTimeoutSeconds: D_TIMEOUT_S },
+    });
     if (!d) return;
 
     const afterCut = await notPending(ctx, ctx.client, [a, b]);
-    ctx.check(`after the client disconnect${ctx.faults.available ? ' (every connection cut)' : ''} tasks A and B are still pending acceptance`, afterCut.length === 0, afterCut.join('; ') || undefined);
+    ctx.check(
+      `after the client disconnect${ctx.faults.available ? ' (every connection cut)' : ''} tasks A and B are still pending acceptance`,
+      afterCut.length === 0,
+      afterCut.join('; ') || undefined,
+    );
     if (!ctx.faults.available) ctx.log('no fault backend: the disconnect is the rig closing its stream only');
 
     await ctx.restartAgent();
     ctx.count('restarts');
     const afterCrash = await notPending(ctx, ctx.direct, [a, b]);
-    ctx.check('after kill -9 and restart tasks A and B are still pending acceptance', afterCrash.length === 0, afterCrash.join('; ') || undefined);
+    ctx.check(
+      'after kill -9 and restart tasks A and B are still pending acceptance',
+      afterCrash.length === 0,
+      afterCrash.join('; ') || undefined,
+    );
 
-    const second = await acc.decide(a.id, a.contextId, { action: 'reject', reason: 'MISSING_ARTIFACT' }, { feedback: 'after the crash', signal: ctx.signal });
+    const second = await acc.decide(
+      a.id,
+      a.contextId,
+      { action: 'reject', reason: 'MISSING_ARTIFACT' },
+      { feedback: 'after the crash', signal: ctx.signal },
+    );
     const aEnd = second.kind === 'applied' ? await settle(ctx, a.id, pendingOrTerminal(ctx.client)) : undefined;
-    ctx.check('the rejection count survived: task A\'s second rejection (past maxRejections 1) fails it', aEnd?.status.state === 'TASK_STATE_FAILED', `${second.kind}${second.reason ? ` (${second.reason})` : ''}, then ${stateOf(ctx.client, aEnd)}`);
+    ctx.check(
+      "the rejection count survived: task A's second rejection (past maxRejections 1) fails it",
+      aEnd?.status.state === 'TASK_STATE_FAILED',
+      `${second.kind}${second.reason ? ` (${second.reason})` : ''}, then ${stateOf(ctx.client, aEnd)}`,
+    );
 
     const bAccept = await acc.decide(b.id, b.contextId, { action: 'accept' }, { signal: ctx.signal });
     const bEnd = isTerminal(bAccept.task) ? bAccept.task : await settle(ctx, b.id, isTerminal);
-    ctx.check('task B takes an accept after the restart and completes', bAccept.kind === 'applied' && bEnd?.status.state === 'TASK_STATE_COMPLETED', `${bAccept.kind}, then ${stateOf(ctx.client, bEnd)}`);
+    ctx.check(
+      'task B takes an accept after the restart and completes',
+      bAccept.kind === 'applied' && bEnd?.status.state === 'TASK_STATE_COMPLETED',
+      `${bAccept.kind}, then ${stateOf(ctx.client, bEnd)}`,
+    );
     const dEnd = await settle(ctx, d.id, isTerminal, { timeoutMs: D_TIMEOUT_S * 1000 + GRACE_MS, client: ctx.direct });
-    ctx.check(`the acceptance deadline survived: task D (acceptanceTimeoutSeconds ${D_TIMEOUT_S}) is FAILED after the restart`, dEnd?.status.state === 'TASK_STATE_FAILED', stateOf(ctx.client, dEnd));
+    ctx.check(
+      `the acceptance deadline survived: task D (acceptanceTimeoutSeconds ${D_TIMEOUT_S}) is FAILED after the restart`,
+      dEnd?.status.state === 'TASK_STATE_FAILED',
+      stateOf(ctx.client, dEnd),
+    );
     const bTwice = await acc.decide(b.id, b.contextId, { action: 'accept' }, { signal: ctx.signal });
-    const cTwice = await acc.decide(c.id, c.contextId, { action: 'reject', reason: 'OTHER', retry: false }, { signal: ctx.signal });
+    const cTwice = await acc.decide(
+      c.id,
+      c.contextId,
+      { action: 'reject', reason: 'OTHER', retry: false },
+      { signal: ctx.signal },
+    );
     const cNow = await ctx.direct.getTask(c.id, { signal: ctx.signal });
-    ctx.check('decided tasks stay decided: another decision is a conflict and task C is still COMPLETED', bTwice.kind === 'conflict' && cTwice.kind === 'conflict' && cNow.ok && cNow.value.status.state === 'TASK_STATE_COMPLETED', `B: ${bTwice.kind}, C: ${cTwice.kind}, C is ${cNow.ok ? cNow.value.status.state : 'unreadable'}`);
+    ctx.check(
+      'decided tasks stay decided: another decision is a conflict and task C is still COMPLETED',
+      bTwice.kind === 'conflict' &&
+        cTwice.kind === 'conflict' &&
+        cNow.ok &&
+        cNow.value.status.state === 'TASK_STATE_COMPLETED',
+      `B: ${bTwice.kind}, C: ${cTwice.kind}, C is ${cNow.ok ? cNow.value.status.state : 'unreadable'}`,
+    );
   },
 });

@@ -4,11 +4,22 @@
 // not confirm activation to, and a client that did not activate the extension (criteria in the
 // metadata or not) gets a plain task, never a pending acceptance (one that follows the rig's
 // script completes on its own).
-import { defineScenario, everyProfile, describeOpening, isTerminal, openGate, requireGate, settle, stateOf, ACCEPTANCE_URI } from 'a2a-rig';
+import {
+  defineScenario,
+  everyProfile,
+  describeOpening,
+  isTerminal,
+  openGate,
+  requireGate,
+  settle,
+  stateOf,
+  ACCEPTANCE_URI,
+} from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-echo',
-  description: 'a task parked pending acceptance comes with the echo; without the echo the task ends on its own; a non-activating client gets plain WORKING → COMPLETED',
+  description:
+    'a task parked pending acceptance comes with the echo; without the echo the task ends on its own; a non-activating client gets plain WORKING → COMPLETED',
   tags: ['acceptance'],
   needs: { acceptance: true },
   params: everyProfile({}),
@@ -22,13 +33,24 @@ export default defineScenario({
       ctx.check('the agent starts a task for an activating client', false, describeOpening(activated));
       return;
     }
-    ctx.check('a task parked pending acceptance comes with the echo of the extension', activated.kind !== 'pending' || activated.echoed, activated.echoed ? 'echoed' : `parked pending without ${ACCEPTANCE_URI} in the response's A2A-Extensions: a client that sees no echo must not wait, so nothing would ever decide it`);
+    ctx.check(
+      'a task parked pending acceptance comes with the echo of the extension',
+      activated.kind !== 'pending' || activated.echoed,
+      activated.echoed
+        ? 'echoed'
+        : `parked pending without ${ACCEPTANCE_URI} in the response's A2A-Extensions: a client that sees no echo must not wait, so nothing would ever decide it`,
+    );
     if (!activated.echoed && activated.kind === 'not-pending' && ctx.agent.scripts) {
       // The client must not wait for a gate: a scripted task has to end on its own.
       const ended = isTerminal(activated.task) ? activated.task : await settle(ctx, activated.task.id, isTerminal);
       ctx.check('without the echo the task ends without a decision', isTerminal(ended), stateOf(ctx.client, ended));
     } else if (activated.kind === 'pending') {
-      await ctx.client.acceptance.decide(activated.task.id, activated.task.contextId, { action: 'accept' }, { signal: ctx.signal });
+      await ctx.client.acceptance.decide(
+        activated.task.id,
+        activated.task.contextId,
+        { action: 'accept' },
+        { signal: ctx.signal },
+      );
     }
 
     const plain = await openGate(ctx, { criteria: { maxRejections: 1 }, extensions: [] });
@@ -37,11 +59,19 @@ export default defineScenario({
       return;
     }
     ctx.check('without activation the extension is not echoed', !plain.echoed);
-    ctx.check('without activation the task is never parked pending acceptance', plain.kind === 'not-pending', stateOf(ctx.client, plain.task));
+    ctx.check(
+      'without activation the task is never parked pending acceptance',
+      plain.kind === 'not-pending',
+      stateOf(ctx.client, plain.task),
+    );
     // What a plain task does is the agent's business; one that follows the rig's script has no reason to stop.
     if (ctx.agent.scripts) {
       const done = isTerminal(plain.task) ? plain.task : await settle(ctx, plain.task.id, isTerminal);
-      ctx.check('without activation the scripted task completes on its own', done?.status.state === 'TASK_STATE_COMPLETED', stateOf(ctx.client, done));
+      ctx.check(
+        'without activation the scripted task completes on its own',
+        done?.status.state === 'TASK_STATE_COMPLETED',
+        stateOf(ctx.client, done),
+      );
     }
   },
 });

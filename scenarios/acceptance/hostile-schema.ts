@@ -2,7 +2,14 @@
 // limit, larger than the size limit, a remote $ref (never fetched), a pattern that needs a
 // backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is AcceptanceCriteriaInvalid (-32040) within
 // the per-request budget, and the agent still opens gated tasks afterwards.
-import { defineScenario, everyProfile, describeOpening, openGate, requireGate, ACCEPTANCE_CRITERIA_INVALID } from 'a2a-rig';
+import {
+  defineScenario,
+  everyProfile,
+  describeOpening,
+  openGate,
+  requireGate,
+  ACCEPTANCE_CRITERIA_INVALID,
+} from 'a2a-rig';
 
 /** Each hostile request must be answered within this (the guards compile within ~1 s; a loaded box gets margin). */
 const REFUSAL_BUDGET_MS = 3_000;
@@ -15,13 +22,15 @@ function nested(depth: number): Record<string, unknown> {
 
 function oversized(): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (let i = 0; i < 2_000; i++) properties[`field_${i.toString().padStart(5, '0')}`] = { type: 'string', description: 'x'.repeat(24) };
+  for (let i = 0; i < 2_000; i++)
+    properties[`field_${i.toString().padStart(5, '0')}`] = { type: 'string', description: 'x'.repeat(24) };
   return { type: 'object', properties };
 }
 
 export default defineScenario({
   name: 'acc-hostile-schema',
-  description: 'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are refused with -32040 within the budget; the agent keeps working',
+  description:
+    'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are refused with -32040 within the budget; the agent keeps working',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),
@@ -36,7 +45,10 @@ export default defineScenario({
       ['a remote $ref', { type: 'object', properties: { x: { $ref: 'https://attacker.invalid/schema.json' } } }],
       // Nested quantifiers AND a backreference: a linear (RE2) engine cannot compile it, a backtracking one
       // goes exponential on it. (A plain `(a+)+$` is no threat to a linear engine, so it is not a case.)
-      ['a pattern only a backtracking engine runs, exponentially', { type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+\\1$' } } }],
+      [
+        'a pattern only a backtracking engine runs, exponentially',
+        { type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+\\1$' } } },
+      ],
       ['an unbounded $ref cycle', { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }],
     ];
     const taken: string[] = [];
@@ -47,18 +59,43 @@ export default defineScenario({
       if (opened.latencyMs > REFUSAL_BUDGET_MS) slow.push(`${what}: ${Math.round(opened.latencyMs)} ms`);
       if (opened.kind !== 'refused') {
         taken.push(`${what}: ${describeOpening(opened)}`);
-        if (opened.kind !== 'message') await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
+        if (opened.kind !== 'message')
+          await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
         continue;
       }
       ctx.latency('refusal_latency').recordMs(opened.latencyMs);
       ctx.count('refused');
       if (opened.code !== ACCEPTANCE_CRITERIA_INVALID) wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
     }
-    ctx.check('every hostile artifactSchema is refused', taken.length === 0, taken.length ? `${taken.length} of ${cases.length} taken: ${taken.slice(0, 3).join('; ')}` : `${cases.length}/${cases.length}`);
-    ctx.check(`the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`, wrong.length === 0, wrong.slice(0, 3).join('; ') || undefined);
-    ctx.check(`every hostile request is answered within ${REFUSAL_BUDGET_MS} ms`, slow.length === 0, slow.join('; ') || undefined);
+    ctx.check(
+      'every hostile artifactSchema is refused',
+      taken.length === 0,
+      taken.length
+        ? `${taken.length} of ${cases.length} taken: ${taken.slice(0, 3).join('; ')}`
+        : `${cases.length}/${cases.length}`,
+    );
+    ctx.check(
+      `the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`,
+      wrong.length === 0,
+      wrong.slice(0, 3).join('; ') || undefined,
+    );
+    ctx.check(
+      `every hostile request is answered within ${REFUSAL_BUDGET_MS} ms`,
+      slow.length === 0,
+      slow.join('; ') || undefined,
+    );
     const after = await openGate(ctx, { criteria: { artifactSchema: { type: 'object' } } });
-    ctx.check('afterwards the agent still parks a gated task with a plain artifactSchema', after.kind === 'pending', describeOpening(after));
-    if (after.kind === 'pending') await ctx.client.acceptance.decide(after.task.id, after.task.contextId, { action: 'accept' }, { signal: ctx.signal });
+    ctx.check(
+      'afterwards the agent still parks a gated task with a plain artifactSchema',
+      after.kind === 'pending',
+      describeOpening(after),
+    );
+    if (after.kind === 'pending')
+      await ctx.client.acceptance.decide(
+        after.task.id,
+        after.task.contextId,
+        { action: 'accept' },
+        { signal: ctx.signal },
+      );
   },
 });

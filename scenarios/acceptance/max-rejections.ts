@@ -17,8 +17,19 @@ export default defineScenario({
     if (!task) return;
     const reject = { action: 'reject', reason: 'SCHEMA_MISMATCH' } as const;
     const first = await decideAndSettle(ctx, task, reject, 'first rejection');
-    if (!ctx.check('the first rejection (within maxRejections) retries: pending again', ctx.client.acceptance.isPending(first.after), first.detail)) return;
+    if (
+      !ctx.check(
+        'the first rejection (within maxRejections) retries: pending again',
+        ctx.client.acceptance.isPending(first.after),
+        first.detail,
+      )
+    )
+      return;
     const second = await decideAndSettle(ctx, task, reject, 'second rejection');
-    ctx.check('the rejection past maxRejections fails the task', second.after?.status.state === 'TASK_STATE_FAILED', second.detail);
+    ctx.check(
+      'the rejection past maxRejections fails the task',
+      second.after?.status.state === 'TASK_STATE_FAILED',
+      second.detail,
+    );
   },
 });

@@ -14,7 +14,12 @@ export default defineScenario({
     requireGate(ctx, { maxRejections: 3 });
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 3 } });
     if (!task) return;
-    const { after, detail } = await decideAndSettle(ctx, task, { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false }, 'not what was asked');
+    const { after, detail } = await decideAndSettle(
+      ctx,
+      task,
+      { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false },
+      'not what was asked',
+    );
     ctx.check('reject with retry: false fails the task', after?.status.state === 'TASK_STATE_FAILED', detail);
   },
 });

@@ -18,14 +18,25 @@ export default defineScenario({
   catches: ['acceptance-no-timeout'],
   async run(ctx, { timeoutSeconds }) {
     requireGate(ctx);
-    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { acceptanceTimeoutSeconds: timeoutSeconds } });
+    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', {
+      criteria: { acceptanceTimeoutSeconds: timeoutSeconds },
+    });
     if (!task) return;
     const parkedAt = performance.now();
     const after = await settle(ctx, task.id, isTerminal, { timeoutMs: timeoutSeconds * 1000 + GRACE_MS });
     const elapsed = performance.now() - parkedAt;
     if (after) ctx.latency('timeout_fired').recordMs(elapsed);
-    ctx.check(`the task is FAILED within ${timeoutSeconds} s + ${GRACE_MS / 1000} s of parking`, after?.status.state === 'TASK_STATE_FAILED', after ? `${after.status.state} after ${Math.round(elapsed)} ms` : `not terminal after ${Math.round(elapsed)} ms`);
+    ctx.check(
+      `the task is FAILED within ${timeoutSeconds} s + ${GRACE_MS / 1000} s of parking`,
+      after?.status.state === 'TASK_STATE_FAILED',
+      after ? `${after.status.state} after ${Math.round(elapsed)} ms` : `not terminal after ${Math.round(elapsed)} ms`,
+    );
     // Observed from the creating reply, which comes just after the agent parked: a little slack.
-    if (after) ctx.check('the task is not failed before the timeout', elapsed >= timeoutSeconds * 1000 - EARLY_SLACK_MS, `${Math.round(elapsed)} ms after parking`);
+    if (after)
+      ctx.check(
+        'the task is not failed before the timeout',
+        elapsed >= timeoutSeconds * 1000 - EARLY_SLACK_MS,
+        `${Math.round(elapsed)} ms after parking`,
+      );
   },
 });

@@ -3,11 +3,22 @@
 // AcceptanceDecisionUnauthorized (-32043; HTTP 403 on HTTP+JSON) and the task stays pending; the
 // creator's accept then completes it.
 import { randomUUID } from 'node:crypto';
-import { defineScenario, describeOutcome, everyProfile, isTerminal, pendingGate, requireGate, settle, stateOf, ACCEPTANCE_DECISION_UNAUTHORIZED } from 'a2a-rig';
+import {
+  defineScenario,
+  describeOutcome,
+  everyProfile,
+  isTerminal,
+  pendingGate,
+  requireGate,
+  settle,
+  stateOf,
+  ACCEPTANCE_DECISION_UNAUTHORIZED,
+} from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-unauthorized',
-  description: 'a decision from another bearer token, or none, is refused with -32043 and the task stays pending; the creator decides',
+  description:
+    'a decision from another bearer token, or none, is refused with -32043 and the task stays pending; the creator decides',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),
@@ -20,20 +31,46 @@ export default defineScenario({
     const creator = `creator-${randomUUID()}`;
     const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { bearerToken: creator });
     if (!task) return;
-    const intruders: Array<[string, string | undefined]> = [['another bearer token', `stranger-${randomUUID()}`], ['no bearer token', undefined]];
+    const intruders: Array<[string, string | undefined]> = [
+      ['another bearer token', `stranger-${randomUUID()}`],
+      ['no bearer token', undefined],
+    ];
     const letIn: string[] = [];
     const wrong: string[] = [];
     for (const [who, token] of intruders) {
-      const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' }, { ...(token ? { bearerToken: token } : {}), signal: ctx.signal });
+      const outcome = await acc.decide(
+        task.id,
+        task.contextId,
+        { action: 'accept' },
+        { ...(token ? { bearerToken: token } : {}), signal: ctx.signal },
+      );
       if (outcome.kind === 'applied') letIn.push(`${who}: applied (${outcome.state})`);
-      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== ACCEPTANCE_DECISION_UNAUTHORIZED) wrong.push(`${who}: ${describeOutcome(outcome)}`);
+      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== ACCEPTANCE_DECISION_UNAUTHORIZED)
+        wrong.push(`${who}: ${describeOutcome(outcome)}`);
     }
     ctx.check('a decision from anyone but the creator is refused', letIn.length === 0, letIn.join('; ') || undefined);
-    ctx.check(`the refusal is AcceptanceDecisionUnauthorized (${ACCEPTANCE_DECISION_UNAUTHORIZED})`, wrong.length === 0, wrong.join('; ') || undefined);
+    ctx.check(
+      `the refusal is AcceptanceDecisionUnauthorized (${ACCEPTANCE_DECISION_UNAUTHORIZED})`,
+      wrong.length === 0,
+      wrong.join('; ') || undefined,
+    );
     const still = await ctx.client.getTask(task.id, { bearerToken: creator, signal: ctx.signal });
-    ctx.check('after the refused decisions the task is still pending acceptance', still.ok && acc.isPending(still.value), still.ok ? stateOf(ctx.client, still.value) : `GetTask ${still.error.code}`);
-    const own = await acc.decide(task.id, task.contextId, { action: 'accept' }, { bearerToken: creator, signal: ctx.signal });
+    ctx.check(
+      'after the refused decisions the task is still pending acceptance',
+      still.ok && acc.isPending(still.value),
+      still.ok ? stateOf(ctx.client, still.value) : `GetTask ${still.error.code}`,
+    );
+    const own = await acc.decide(
+      task.id,
+      task.contextId,
+      { action: 'accept' },
+      { bearerToken: creator, signal: ctx.signal },
+    );
     const done = isTerminal(own.task) ? own.task : await settle(ctx, task.id, isTerminal);
-    ctx.check('the creator\'s accept completes the task', own.kind === 'applied' && done?.status.state === 'TASK_STATE_COMPLETED', `${own.kind}, then ${stateOf(ctx.client, done)}`);
+    ctx.check(
+      "the creator's accept completes the task",
+      own.kind === 'applied' && done?.status.state === 'TASK_STATE_COMPLETED',
+      `${own.kind}, then ${stateOf(ctx.client, done)}`,
+    );
   },
 });

@@ -6,7 +6,8 @@ import { defineScenario, everyProfile, A2A_TASK_NOT_FOUND } from 'a2a-rig';
 
 export default defineScenario({
   name: 'agent-card',
-  description: 'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at all) with required: false, params: {}',
+  description:
+    'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at all) with required: false, params: {}',
   tags: ['conformance', 'a2a'],
   needs: {},
   params: everyProfile({}),
@@ -16,8 +17,16 @@ export default defineScenario({
   async run(ctx) {
     const card = ctx.card;
     const missing = card.problems.filter((p) => p.startsWith('the card lacks'));
-    ctx.check('the card has the required fields', missing.length === 0, missing.join('; ') || `A2A ${card.generation} (${card.generationSource})`);
-    ctx.check(`the card names a JSON-RPC endpoint for A2A ${card.generation}`, card.jsonRpcInterfaces[card.generation] !== undefined, card.rpcUrl);
+    ctx.check(
+      'the card has the required fields',
+      missing.length === 0,
+      missing.join('; ') || `A2A ${card.generation} (${card.generationSource})`,
+    );
+    ctx.check(
+      `the card names a JSON-RPC endpoint for A2A ${card.generation}`,
+      card.jsonRpcInterfaces[card.generation] !== undefined,
+      card.rpcUrl,
+    );
     const unknown = await ctx.client.getTask('a2a-rig-no-such-task-00000000');
     ctx.check(
       'the endpoint answers A2A: GetTask of an unknown task is TaskNotFound (-32001)',
@@ -28,7 +37,13 @@ export default defineScenario({
       ctx.log('hitl-prompt/v1 is not declared: the extension scenarios are skipped');
       return;
     }
-    ctx.check('hitl-prompt/v1 is declared with required: false', card.hitl.required === false, card.hitl.requiredAbsent ? 'required left out (false is its default; ProtoJSON omits it)' : `required: ${JSON.stringify(card.hitl.required)}`);
+    ctx.check(
+      'hitl-prompt/v1 is declared with required: false',
+      card.hitl.required === false,
+      card.hitl.requiredAbsent
+        ? 'required left out (false is its default; ProtoJSON omits it)'
+        : `required: ${JSON.stringify(card.hitl.required)}`,
+    );
     const params = card.hitl.params;
     ctx.check(
       'hitl-prompt/v1 is declared with empty params',

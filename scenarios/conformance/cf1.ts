@@ -14,7 +14,11 @@ export default defineScenario({
   catches: ['accept-duplicates', 'no-extension-echo'],
   async run(ctx) {
     const open = await ctx.openPrompt();
-    ctx.check('the agent echoes the activated extension URI', open.echoed.includes(HITL_PROMPT_URI), `echoed: ${JSON.stringify(open.echoed)}`);
+    ctx.check(
+      'the agent echoes the activated extension URI',
+      open.echoed.includes(HITL_PROMPT_URI),
+      `echoed: ${JSON.stringify(open.echoed)}`,
+    );
     const prompt = ctx.usable(open);
     if (!prompt) return;
     const { promptId, answers } = prompt;
@@ -22,7 +26,11 @@ export default defineScenario({
 
     const first = await ctx.answerObserved(open.taskId, promptId, answers.valid);
     ctx.check('the valid answer is accepted', first.outcome.kind === 'accepted', describeOutcome(first.outcome));
-    ctx.check('the task resumes (leaves INPUT_REQUIRED)', first.resumedAfterMs !== undefined, `state after: ${first.stateAfter}, observed on ${first.observedOn}${first.fallback ? ` (${first.fallback})` : ''}`);
+    ctx.check(
+      'the task resumes (leaves INPUT_REQUIRED)',
+      first.resumedAfterMs !== undefined,
+      `state after: ${first.stateAfter}, observed on ${first.observedOn}${first.fallback ? ` (${first.fallback})` : ''}`,
+    );
 
     const second = await ctx.client.answer(open.taskId, promptId, answers.valid);
     ctx.check(

@@ -16,7 +16,15 @@ export default defineScenario({
     if (!prompt) return;
     const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid);
     const { outcome } = observed;
-    ctx.check('the valid payload is accepted with HTTP 200 / JSON-RPC success', outcome.kind === 'accepted' && outcome.httpStatus === 200, describeOutcome(outcome));
-    ctx.check('the task transitions out of INPUT_REQUIRED', observed.resumedAfterMs !== undefined && observed.stateAfter !== 'TASK_STATE_INPUT_REQUIRED', `state after: ${observed.stateAfter}, observed on ${observed.observedOn}${observed.fallback ? ` (${observed.fallback})` : ''}`);
+    ctx.check(
+      'the valid payload is accepted with HTTP 200 / JSON-RPC success',
+      outcome.kind === 'accepted' && outcome.httpStatus === 200,
+      describeOutcome(outcome),
+    );
+    ctx.check(
+      'the task transitions out of INPUT_REQUIRED',
+      observed.resumedAfterMs !== undefined && observed.stateAfter !== 'TASK_STATE_INPUT_REQUIRED',
+      `state after: ${observed.stateAfter}, observed on ${observed.observedOn}${observed.fallback ? ` (${observed.fallback})` : ''}`,
+    );
   },
 });

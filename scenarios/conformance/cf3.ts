@@ -19,7 +19,8 @@ export default defineScenario({
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
     const { taskId, promptId, answers } = prompt;
-    if (answers.invalid.length === 0) ctx.skip(`response_schema admits no invalid payload the rig can build (${answers.notApplicable.join('; ')})`);
+    if (answers.invalid.length === 0)
+      ctx.skip(`response_schema admits no invalid payload the rig can build (${answers.notApplicable.join('; ')})`);
     for (const invalid of answers.invalid) {
       const outcome = await ctx.client.answer(taskId, promptId, invalid.payload);
       ctx.check(
@@ -35,9 +36,17 @@ export default defineScenario({
         );
       }
       const task = await ctx.client.getTask(taskId);
-      ctx.check(`after the ${invalid.kind} payload the task remains in INPUT_REQUIRED`, task.ok && task.value.status.state === 'TASK_STATE_INPUT_REQUIRED', task.ok ? task.value.status.state : task.error.message);
+      ctx.check(
+        `after the ${invalid.kind} payload the task remains in INPUT_REQUIRED`,
+        task.ok && task.value.status.state === 'TASK_STATE_INPUT_REQUIRED',
+        task.ok ? task.value.status.state : task.error.message,
+      );
     }
     const valid = await ctx.client.answer(taskId, promptId, answers.valid);
-    ctx.check('a valid answer with the same prompt_id is then accepted', valid.kind === 'accepted', describeOutcome(valid));
+    ctx.check(
+      'a valid answer with the same prompt_id is then accepted',
+      valid.kind === 'accepted',
+      describeOutcome(valid),
+    );
   },
 });

@@ -26,7 +26,11 @@ export default defineScenario({
       if (!prompt) return;
       const observed = await ctx.answerObserved(prompt.taskId, prompt.promptId, prompt.answers.valid, BOUND_MS * 3);
       if (observed.outcome.kind !== 'accepted') {
-        ctx.check('each trial\'s valid answer is accepted', false, `trial ${i + 1}: ${describeOutcome(observed.outcome)}`);
+        ctx.check(
+          "each trial's valid answer is accepted",
+          false,
+          `trial ${i + 1}: ${describeOutcome(observed.outcome)}`,
+        );
         return;
       }
       fallback ??= observed.fallback;
@@ -39,8 +43,20 @@ export default defineScenario({
     const measured = latency.count;
     const p95 = latency.percentileMs(95);
     ctx.count('trials', measured + missing);
-    ctx.check(`at least ${trials} trials observed`, measured + missing >= trials || over + missing > allowedOver, `${measured} measured, ${missing} never left INPUT_REQUIRED within ${BOUND_MS * 3} ms`);
-    ctx.check('every accepted answer resumed the task', missing === 0, `${missing} of ${measured + missing} trials never left INPUT_REQUIRED within ${BOUND_MS * 3} ms${fallback ? ` (polled: ${fallback})` : ''}`);
-    ctx.check(`p95 resume latency ≤ ${BOUND_MS} ms`, missing <= allowedOver && over <= allowedOver && p95 <= BOUND_MS, `p50 ${latency.percentileMs(50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${latency.percentileMs(99).toFixed(1)} ms over ${measured} trials${fallback ? `; observed by polling GetTask: ${fallback}` : ''}`);
+    ctx.check(
+      `at least ${trials} trials observed`,
+      measured + missing >= trials || over + missing > allowedOver,
+      `${measured} measured, ${missing} never left INPUT_REQUIRED within ${BOUND_MS * 3} ms`,
+    );
+    ctx.check(
+      'every accepted answer resumed the task',
+      missing === 0,
+      `${missing} of ${measured + missing} trials never left INPUT_REQUIRED within ${BOUND_MS * 3} ms${fallback ? ` (polled: ${fallback})` : ''}`,
+    );
+    ctx.check(
+      `p95 resume latency ≤ ${BOUND_MS} ms`,
+      missing <= allowedOver && over <= allowedOver && p95 <= BOUND_MS,
+      `p50 ${latency.percentileMs(50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${latency.percentileMs(99).toFixed(1)} ms over ${measured} trials${fallback ? `; observed by polling GetTask: ${fallback}` : ''}`,
+    );
   },
 });

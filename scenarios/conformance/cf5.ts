@@ -6,11 +6,12 @@
 import { defineScenario, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
 
 const SPEC_FIELDS = new Set(['prompt_id', 'prompt', 'response_schema', 'deadline', 'allowed_responders']);
-const UI_OR_CHANNEL = /(^|_)(ui|display|render|view|widget|html|markdown|modal|form|button|channel|email|slack|sms|teams|webhook|push|directory|ldap|user_?id|assignee)(_|$)/i;
+const UI_OR_CHANNEL =
+  /(^|_)(ui|display|render|view|widget|html|markdown|modal|form|button|channel|email|slack|sms|teams|webhook|push|directory|ldap|user_?id|assignee)(_|$)/i;
 
 export default defineScenario({
   name: 'cf5',
-  description: 'CF-5 transport-only envelope: only the spec\'s fields, none about a UI, channel or identity directory',
+  description: "CF-5 transport-only envelope: only the spec's fields, none about a UI, channel or identity directory",
   tags: ['conformance', 'hitl'],
   needs: { extension: true },
   params: everyProfile({}),
@@ -20,16 +21,40 @@ export default defineScenario({
   async run(ctx) {
     // With our agent, exercise every optional field too.
     const open = await ctx.openPrompt([
-      { prompt: { text: 'Approve the deployment?', response_schema: { type: 'object', additionalProperties: false, required: ['approved'], properties: { approved: { type: 'boolean' } } }, deadline_ms: 600_000, allowed_responders: ['any'] } },
+      {
+        prompt: {
+          text: 'Approve the deployment?',
+          response_schema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['approved'],
+            properties: { approved: { type: 'boolean' } },
+          },
+          deadline_ms: 600_000,
+          allowed_responders: ['any'],
+        },
+      },
       { complete: {} },
     ]);
     const raw = open.task.status.message?.metadata?.[HITL_PROMPT_URI] as Record<string, unknown>;
     const keys = Object.keys(raw ?? {});
     const extra = keys.filter((k) => !SPEC_FIELDS.has(k));
-    ctx.check('the envelope carries only the fields the spec lists', extra.length === 0, extra.length ? `extra: ${extra.join(', ')}` : keys.join(', '));
+    ctx.check(
+      'the envelope carries only the fields the spec lists',
+      extra.length === 0,
+      extra.length ? `extra: ${extra.join(', ')}` : keys.join(', '),
+    );
     const uiish = keys.filter((k) => UI_OR_CHANNEL.test(k));
-    ctx.check('no envelope field references a UI, delivery channel or identity directory', uiish.length === 0, uiish.join(', ') || 'none');
+    ctx.check(
+      'no envelope field references a UI, delivery channel or identity directory',
+      uiish.length === 0,
+      uiish.join(', ') || 'none',
+    );
     const contract = open.prompt.ok ? open.prompt.contract : [];
-    ctx.check('the envelope matches envelope.schema.json and the S-2 bounds', open.prompt.ok && contract.length === 0, open.prompt.ok ? contract.join('; ') || undefined : open.prompt.reason);
+    ctx.check(
+      'the envelope matches envelope.schema.json and the S-2 bounds',
+      open.prompt.ok && contract.length === 0,
+      open.prompt.ok ? contract.join('; ') || undefined : open.prompt.reason,
+    );
   },
 });

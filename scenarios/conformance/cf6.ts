@@ -9,7 +9,15 @@
 // no fault backend (the rig drops its own side), or an agent that will not subscribe to a parked
 // task (a GetTask snapshot through the proxy after the cut stands in for the reconnected stream).
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario, describeOutcome, everyProfile, envelopeIn, type ScenarioContext, type ReplaySocket, type TaskEventStream } from 'a2a-rig';
+import {
+  defineScenario,
+  describeOutcome,
+  everyProfile,
+  envelopeIn,
+  type ScenarioContext,
+  type ReplaySocket,
+  type TaskEventStream,
+} from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 
@@ -20,16 +28,23 @@ type Live = { stream: TaskEventStream } | { refused: string };
 async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId: string): Promise<Live> {
   const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal });
   if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
-  const seen = await Promise.race([sub.stream.waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, WAIT_MS).catch(() => undefined), sub.stream.ended.then(() => undefined)]);
+  const seen = await Promise.race([
+    sub.stream.waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, WAIT_MS).catch(() => undefined),
+    sub.stream.ended.then(() => undefined),
+  ]);
   if (seen) return { stream: sub.stream };
   const end = await Promise.race([sub.stream.ended, sub.stream.close()]);
-  if (end.reason === 'rpc-error') return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
-  return { refused: `the subscription never showed prompt ${promptId} (it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})` };
+  if (end.reason === 'rpc-error')
+    return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
+  return {
+    refused: `the subscription never showed prompt ${promptId} (it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})`,
+  };
 }
 
 export default defineScenario({
   name: 'cf6',
-  description: 'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and response_schema, nothing missing or repeated, then the answer is accepted',
+  description:
+    'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and response_schema, nothing missing or repeated, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
   needs: { extension: true },
   params: everyProfile({}),
@@ -42,8 +57,15 @@ export default defineScenario({
     const { taskId, promptId } = prompt;
     const hasEnvelope = (e: Event) => envelopeIn(e.event)?.prompt_id === promptId;
     const identical = (where: string, envelope: ReturnType<typeof envelopeIn>) => {
-      ctx.check(`${where}: identical prompt_id`, envelope?.prompt_id === promptId, envelope ? envelope.prompt_id : 'no envelope');
-      ctx.check(`${where}: identical response_schema`, envelope !== undefined && isDeepStrictEqual(envelope.response_schema, prompt.envelope.response_schema));
+      ctx.check(
+        `${where}: identical prompt_id`,
+        envelope?.prompt_id === promptId,
+        envelope ? envelope.prompt_id : 'no envelope',
+      );
+      ctx.check(
+        `${where}: identical response_schema`,
+        envelope !== undefined && isDeepStrictEqual(envelope.response_schema, prompt.envelope.response_schema),
+      );
     };
 
     // The live streams, through the proxy. The replay plane was probed when the run began: a socket
@@ -52,13 +74,23 @@ export default defineScenario({
     let replay: ReplaySocket | undefined;
     if (ctx.agent.replayPlane) {
       const opened = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
-      if (!ctx.check('replay plane (/events): the replay socket opens', !(opened instanceof Error), opened instanceof Error ? opened.message : undefined) || opened instanceof Error) return;
+      if (
+        !ctx.check(
+          'replay plane (/events): the replay socket opens',
+          !(opened instanceof Error),
+          opened instanceof Error ? opened.message : undefined,
+        ) ||
+        opened instanceof Error
+      )
+        return;
       replay = opened;
       await replay.waitFor(hasEnvelope, WAIT_MS);
     }
     const endedEarly = 'stream' in first && first.stream.end !== undefined;
 
-    const how = ctx.faults.available ? 'through the proxy (enabled:false)' : 'by the rig dropping its own side (weaker: no fault backend)';
+    const how = ctx.faults.available
+      ? 'through the proxy (enabled:false)'
+      : 'by the rig dropping its own side (weaker: no fault backend)';
     if (ctx.faults.available) {
       await ctx.faults.setEnabled(false);
       await ctx.faults.setEnabled(true);
@@ -67,46 +99,96 @@ export default defineScenario({
       await replay?.drop();
     }
     if ('stream' in first) {
-      const name = endedEarly ? 'the subscription ended (weaker: the agent ended it on its own before the cut)' : `the live subscription was cut ${how}`;
+      const name = endedEarly
+        ? 'the subscription ended (weaker: the agent ended it on its own before the cut)'
+        : `the live subscription was cut ${how}`;
       const end = await ctx.within(first.stream.ended, WAIT_MS);
       ctx.check(name, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
     }
     if (replay) {
       const end = await ctx.within(replay.ended, WAIT_MS);
-      ctx.check(`replay plane (/events): the live replay socket was cut ${how}`, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
+      ctx.check(
+        `replay plane (/events): the live replay socket was cut ${how}`,
+        end !== undefined,
+        end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`,
+      );
     }
 
     // Reconnect and look: a new subscription (or, for an agent that refuses one, a snapshot).
     let again: TaskEventStream | undefined;
     if ('stream' in first) {
       const second = await subscribeToPrompt(ctx, taskId, promptId);
-      if (!ctx.check('a new subscription after the cut shows the prompt', 'stream' in second, 'refused' in second ? second.refused : undefined) || !('stream' in second)) return;
+      if (
+        !ctx.check(
+          'a new subscription after the cut shows the prompt',
+          'stream' in second,
+          'refused' in second ? second.refused : undefined,
+        ) ||
+        !('stream' in second)
+      )
+        return;
       again = second.stream;
       const snapshot = again.events.find(hasEnvelope);
       identical('the subscription after the cut', snapshot && envelopeIn(snapshot.event));
-      ctx.check('the subscription after the cut misses nothing (the task still waits on the prompt last seen)', again.lastState === 'TASK_STATE_INPUT_REQUIRED', again.lastState);
+      ctx.check(
+        'the subscription after the cut misses nothing (the task still waits on the prompt last seen)',
+        again.lastState === 'TASK_STATE_INPUT_REQUIRED',
+        again.lastState,
+      );
     } else {
       const weaker = `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; GetTask snapshot after the cut)`;
       const got = await ctx.client.getTask(taskId, { signal: ctx.signal });
       const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
-      identical(`the task after the cut ${weaker}`, check?.ok ? { prompt_id: check.envelope.prompt_id, response_schema: check.envelope.response_schema } : undefined);
+      identical(
+        `the task after the cut ${weaker}`,
+        check?.ok
+          ? { prompt_id: check.envelope.prompt_id, response_schema: check.envelope.response_schema }
+          : undefined,
+      );
     }
     if (replay) {
       const reconnected = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
-      if (!ctx.check('replay plane (/events): the replay socket reopens after the cut', !(reconnected instanceof Error), reconnected instanceof Error ? reconnected.message : undefined) || reconnected instanceof Error) return;
+      if (
+        !ctx.check(
+          'replay plane (/events): the replay socket reopens after the cut',
+          !(reconnected instanceof Error),
+          reconnected instanceof Error ? reconnected.message : undefined,
+        ) ||
+        reconnected instanceof Error
+      )
+        return;
       const replayed = await reconnected.waitFor(hasEnvelope, WAIT_MS).catch(() => undefined);
       identical('replay plane (/events): the replay after the cut', replayed && envelopeIn(replayed.event));
       await reconnected.close();
       await ctx.checkReplayOf([taskId], 'replay plane (/events)');
     }
 
-    const answered = await ctx.client.answer(taskId, promptId, prompt.answers.valid, { contextId: prompt.task.contextId });
-    ctx.check('a valid answer after the reconnect is accepted', answered.kind === 'accepted', describeOutcome(answered));
+    const answered = await ctx.client.answer(taskId, promptId, prompt.answers.valid, {
+      contextId: prompt.task.contextId,
+    });
+    ctx.check(
+      'a valid answer after the reconnect is accepted',
+      answered.kind === 'accepted',
+      describeOutcome(answered),
+    );
     if (again && answered.kind === 'accepted') {
-      const left = await again.waitFor((e) => 'statusUpdate' in e.event && e.event.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED', WAIT_MS).catch(() => undefined);
-      ctx.check('the subscription after the cut is live: it shows the task leave INPUT_REQUIRED', left !== undefined, again.end ? `it ended (${again.end.reason})` : `last state ${again.lastState}`);
+      const left = await again
+        .waitFor(
+          (e) => 'statusUpdate' in e.event && e.event.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED',
+          WAIT_MS,
+        )
+        .catch(() => undefined);
+      ctx.check(
+        'the subscription after the cut is live: it shows the task leave INPUT_REQUIRED',
+        left !== undefined,
+        again.end ? `it ended (${again.end.reason})` : `last state ${again.lastState}`,
+      );
       const sightings = again.events.filter(hasEnvelope).length;
-      ctx.check('the subscription after the cut repeats nothing (the prompt is announced once)', sightings === 1, `${sightings} events carry prompt ${promptId}`);
+      ctx.check(
+        'the subscription after the cut repeats nothing (the prompt is announced once)',
+        sightings === 1,
+        `${sightings} events carry prompt ${promptId}`,
+      );
       await again.close();
     }
   },

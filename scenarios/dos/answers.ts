@@ -4,13 +4,20 @@
 // round trips keep their p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
-const smoke = dosProfile('smoke', { 'duplicate-answers': { rate: 20, max: 60 }, 'unknown-prompt': { rate: 20, max: 60 } });
+const smoke = dosProfile('smoke', {
+  'duplicate-answers': { rate: 20, max: 60 },
+  'unknown-prompt': { rate: 20, max: 60 },
+});
 const ci = dosProfile('ci', { 'duplicate-answers': { rate: 50, max: 500 }, 'unknown-prompt': { rate: 50, max: 500 } });
-const full = dosProfile('full', { 'duplicate-answers': { rate: 100, max: 6_000 }, 'unknown-prompt': { rate: 100, max: 6_000 } });
+const full = dosProfile('full', {
+  'duplicate-answers': { rate: 100, max: 6_000 },
+  'unknown-prompt': { rate: 100, max: 6_000 },
+});
 
 export default defineScenario<DosParams>({
   name: 'dos-answers',
-  description: 'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
+  description:
+    'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

@@ -4,18 +4,34 @@
 // p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
-const smoke = dosProfile('smoke', { 'malformed-json': { rate: 20, max: 60 }, 'bad-utf8': { rate: 20, max: 60 }, 'huge-headers': { rate: 5, max: 15 } });
-const ci = dosProfile('ci', { 'malformed-json': { rate: 50, max: 500 }, 'bad-utf8': { rate: 50, max: 500 }, 'huge-headers': { rate: 10, max: 100 } });
-const full = dosProfile('full', { 'malformed-json': { rate: 100, max: 6_000 }, 'bad-utf8': { rate: 100, max: 6_000 }, 'huge-headers': { rate: 20, max: 1_200 } });
+const smoke = dosProfile('smoke', {
+  'malformed-json': { rate: 20, max: 60 },
+  'bad-utf8': { rate: 20, max: 60 },
+  'huge-headers': { rate: 5, max: 15 },
+});
+const ci = dosProfile('ci', {
+  'malformed-json': { rate: 50, max: 500 },
+  'bad-utf8': { rate: 50, max: 500 },
+  'huge-headers': { rate: 10, max: 100 },
+});
+const full = dosProfile('full', {
+  'malformed-json': { rate: 100, max: 6_000 },
+  'bad-utf8': { rate: 100, max: 6_000 },
+  'huge-headers': { rate: 20, max: 1_200 },
+});
 
 export default defineScenario<DosParams>({
   name: 'dos-malformed',
-  description: 'malformed JSON, bad UTF-8 and huge headers beside legitimate HITL round trips: refused with no 5xx (huge headers before they are read), the attack tax, errors, memory and recovery gated',
+  description:
+    'malformed JSON, bad UTF-8 and huge headers beside legitimate HITL round trips: refused with no 5xx (huge headers before they are read), the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
-  catches: [{ fault: 'parse-errors-500', attack: 'malformed-json' }, { fault: 'no-header-limit', attack: 'huge-headers' }],
+  catches: [
+    { fault: 'parse-errors-500', attack: 'malformed-json' },
+    { fault: 'no-header-limit', attack: 'huge-headers' },
+  ],
   run: (ctx, p) => runDosFamily(ctx, ['malformed-json', 'bad-utf8', 'huge-headers'], p),
 });

@@ -12,18 +12,36 @@ import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type 
 // deep-answer at depth 100: past the validator's nesting bound (32 levels for the reference agent,
 // which `no-depth-limit` removes), short of any parser's own bound, so the validator's is the one tested.
 const deep = { depth: 100 };
-const smoke = dosProfile('smoke', { 'oversized-answer': { rate: 5, max: 15 }, 'deep-answer': { rate: 10, max: 30, ...deep }, 'pattern-backtracking': { rate: 5, max: 10 } });
-const ci = dosProfile('ci', { 'oversized-answer': { rate: 10, max: 100 }, 'deep-answer': { rate: 20, max: 200, ...deep }, 'pattern-backtracking': { rate: 10, max: 100 } });
-const full = dosProfile('full', { 'oversized-answer': { rate: 20, max: 1_200 }, 'deep-answer': { rate: 50, max: 3_000, ...deep }, 'pattern-backtracking': { rate: 20, max: 1_200 } });
+const smoke = dosProfile('smoke', {
+  'oversized-answer': { rate: 5, max: 15 },
+  'deep-answer': { rate: 10, max: 30, ...deep },
+  'pattern-backtracking': { rate: 5, max: 10 },
+});
+const ci = dosProfile('ci', {
+  'oversized-answer': { rate: 10, max: 100 },
+  'deep-answer': { rate: 20, max: 200, ...deep },
+  'pattern-backtracking': { rate: 10, max: 100 },
+});
+const full = dosProfile('full', {
+  'oversized-answer': { rate: 20, max: 1_200 },
+  'deep-answer': { rate: 50, max: 3_000, ...deep },
+  'pattern-backtracking': { rate: 20, max: 1_200 },
+});
 
 export default defineScenario<DosParams>({
   name: 'dos-payloads',
-  description: 'oversized, deeply nested and pattern-backtracking answers beside legitimate HITL round trips: refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
+  description:
+    'oversized, deeply nested and pattern-backtracking answers beside legitimate HITL round trips: refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
-  catches: [{ fault: 'no-body-limit', attack: 'oversized-answer' }, { fault: 'backtracking-patterns', attack: 'pattern-backtracking' }, { fault: 'no-depth-limit', attack: 'deep-answer' }],
-  run: (ctx, p) => runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
+  catches: [
+    { fault: 'no-body-limit', attack: 'oversized-answer' },
+    { fault: 'backtracking-patterns', attack: 'pattern-backtracking' },
+    { fault: 'no-depth-limit', attack: 'deep-answer' },
+  ],
+  run: (ctx, p) =>
+    runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
 });

@@ -11,11 +11,16 @@ import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type 
 const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 20_000, maxCutMs: 20_000 });
 const smoke = dosProfile('smoke', { 'slow-body': { rate: 2, max: 4 }, slowloris: { rate: 5, max: 10 } }, sizes(2_000));
 const ci = dosProfile('ci', { 'slow-body': { rate: 5, max: 50 }, slowloris: { rate: 20, max: 200 } }, sizes(10_000));
-const full = dosProfile('full', { 'slow-body': { rate: 10, max: 600 }, slowloris: { rate: 50, max: 3_000 } }, sizes(60_000));
+const full = dosProfile(
+  'full',
+  { 'slow-body': { rate: 10, max: 600 }, slowloris: { rate: 50, max: 3_000 } },
+  sizes(60_000),
+);
 
 export default defineScenario<DosParams>({
   name: 'dos-slow',
-  description: 'slowloris and slowly sent bodies beside legitimate HITL round trips: each cut within the agent\'s timeouts, with no 5xx; the attack tax, errors, memory and recovery gated',
+  description:
+    "slowloris and slowly sent bodies beside legitimate HITL round trips: each cut within the agent's timeouts, with no 5xx; the attack tax, errors, memory and recovery gated",
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

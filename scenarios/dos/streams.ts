@@ -13,13 +13,26 @@ const memory = { maxRssGrowthMb: 256 };
 // buffer cuts the stream, and the attack sees that cut only at its next probe (after a 250 ms
 // grace), which must come within maxShedMs (1 s) for the cut to count as shed at once.
 const hold = { holdMs: 4_000, probeMs: 200 };
-const smoke = dosProfile('smoke', { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } }, memory);
-const ci = dosProfile('ci', { 'unread-streams': { rate: 50, max: 400, ...hold }, 'unread-replay': { rate: 50, max: 400, ...hold } }, memory);
-const full = dosProfile('full', { 'unread-streams': { rate: 50, max: 2_000, ...hold }, 'unread-replay': { rate: 50, max: 2_000, ...hold } }, memory);
+const smoke = dosProfile(
+  'smoke',
+  { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } },
+  memory,
+);
+const ci = dosProfile(
+  'ci',
+  { 'unread-streams': { rate: 50, max: 400, ...hold }, 'unread-replay': { rate: 50, max: 400, ...hold } },
+  memory,
+);
+const full = dosProfile(
+  'full',
+  { 'unread-streams': { rate: 50, max: 2_000, ...hold }, 'unread-replay': { rate: 50, max: 2_000, ...hold } },
+  memory,
+);
 
 export default defineScenario<DosParams>({
   name: 'dos-streams',
-  description: 'SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond the agent\'s bounds, its memory bounded; the attack tax, errors and recovery gated',
+  description:
+    "SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond the agent's bounds, its memory bounded; the attack tax, errors and recovery gated",
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

@@ -1,7 +1,13 @@
 // A small client for the agent's acceptance-criteria tests: JSON-RPC in either generation with the
 // extension activated (and optionally hitl-prompt/v1 and a bearer token), gated tasks created from
 // a script (with per-attempt artifacts), and decisions. Independent of rig/client on purpose.
-import { ACCEPTANCE_URI, CRITERIA_KEY, DECISION_KEY, DECIDERS_KEY, PENDING_KEY } from '../../rig/protocol/acceptance.ts';
+import {
+  ACCEPTANCE_URI,
+  CRITERIA_KEY,
+  DECISION_KEY,
+  DECIDERS_KEY,
+  PENDING_KEY,
+} from '../../rig/protocol/acceptance.ts';
 import { HITL } from './agentFixture.ts';
 import { METHOD, userMessage, type Gen, type RpcReply } from './rpcClient.ts';
 
@@ -25,7 +31,13 @@ export function accHeaders(gen: Gen, opts: CallOptions = {}): Record<string, str
 
 let nextId = 1;
 
-export async function call(url: string, gen: Gen, method: string, params: unknown, opts: CallOptions = {}): Promise<RpcReply> {
+export async function call(
+  url: string,
+  gen: Gen,
+  method: string,
+  params: unknown,
+  opts: CallOptions = {},
+): Promise<RpcReply> {
   const res = await fetch(url, {
     method: 'POST',
     headers: accHeaders(gen, opts),
@@ -52,7 +64,10 @@ export function gatedMessage(gen: Gen, spec: GatedTaskSpec = {}) {
   const metadata: Record<string, unknown> = {};
   if (spec.criteria !== undefined) metadata[CRITERIA_KEY] = spec.criteria;
   if (spec.deciders !== undefined) metadata[DECIDERS_KEY] = spec.deciders;
-  return userMessage(gen, { data: { 'a2a-rig/script': script }, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) });
+  return userMessage(gen, {
+    data: { 'a2a-rig/script': script },
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+  });
 }
 
 function configOf(gen: Gen, immediate?: boolean) {
@@ -61,7 +76,12 @@ function configOf(gen: Gen, immediate?: boolean) {
 }
 
 /** Sends a creating message; the reply as it came. */
-export function createGated(url: string, gen: Gen, spec: GatedTaskSpec = {}, opts: CallOptions = {}): Promise<RpcReply> {
+export function createGated(
+  url: string,
+  gen: Gen,
+  spec: GatedTaskSpec = {},
+  opts: CallOptions = {},
+): Promise<RpcReply> {
   return call(url, gen, METHOD[gen].send, { message: gatedMessage(gen, spec), ...configOf(gen, spec.immediate) }, opts);
 }
 
@@ -71,19 +91,29 @@ export function taskIn(gen: Gen, reply: RpcReply): any {
   return gen === '1.0' ? reply.body.result.task : reply.body.result;
 }
 
-export type DecisionSpec = { action: 'accept' } | { action: 'reject'; reason?: string; retry?: boolean } | Record<string, unknown>;
+export type DecisionSpec =
+  { action: 'accept' } | { action: 'reject'; reason?: string; retry?: boolean } | Record<string, unknown>;
 
 export function decisionMessage(gen: Gen, taskId: string, decision: DecisionSpec, feedback = 'decision') {
   const message = userMessage(gen, { taskId, text: feedback, metadata: { [DECISION_KEY]: decision } });
   return { ...message, extensions: [ACCEPTANCE_URI] };
 }
 
-export function decide(url: string, gen: Gen, taskId: string, decision: DecisionSpec, opts: CallOptions & { feedback?: string } = {}): Promise<RpcReply> {
+export function decide(
+  url: string,
+  gen: Gen,
+  taskId: string,
+  decision: DecisionSpec,
+  opts: CallOptions & { feedback?: string } = {},
+): Promise<RpcReply> {
   return call(url, gen, METHOD[gen].send, { message: decisionMessage(gen, taskId, decision, opts.feedback) }, opts);
 }
 
 export async function fetchTask(url: string, gen: Gen, taskId: string, historyLength?: number): Promise<any> {
-  const got = await call(url, gen, METHOD[gen].get, { id: taskId, ...(historyLength !== undefined ? { historyLength } : {}) });
+  const got = await call(url, gen, METHOD[gen].get, {
+    id: taskId,
+    ...(historyLength !== undefined ? { historyLength } : {}),
+  });
   if (got.body.error) throw new Error(`get ${taskId}: ${JSON.stringify(got.body.error)}`);
   return got.body.result;
 }
@@ -96,12 +126,21 @@ export const REJECT = { action: 'reject', reason: 'QUALITY_THRESHOLD_NOT_MET' } 
 export const ACCEPT = { action: 'accept' } as const;
 
 /** Polls (bounded) until `until` holds for the task; returns the task. */
-export async function waitForTask(url: string, gen: Gen, taskId: string, until: (task: any) => boolean, timeoutMs = 10_000): Promise<any> {
+export async function waitForTask(
+  url: string,
+  gen: Gen,
+  taskId: string,
+  until: (task: any) => boolean,
+  timeoutMs = 10_000,
+): Promise<any> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const task = await fetchTask(url, gen, taskId);
     if (until(task)) return task;
-    if (Date.now() > end) throw new Error(`task ${taskId} did not reach the awaited state within ${timeoutMs} ms: ${JSON.stringify(task.status)}`);
+    if (Date.now() > end)
+      throw new Error(
+        `task ${taskId} did not reach the awaited state within ${timeoutMs} ms: ${JSON.stringify(task.status)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

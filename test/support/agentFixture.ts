@@ -19,7 +19,10 @@ export function tempDbPath(): { path: string; cleanup: () => void } {
   return { path: join(dir, 'outbox.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function inProcessAgent(faults: FaultName[] = [], limits?: Partial<AgentLimits>): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
+export async function inProcessAgent(
+  faults: FaultName[] = [],
+  limits?: Partial<AgentLimits>,
+): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
   const db = tempDbPath();
   const agent = await startAgent({ dbPath: db.path, faults, limits });
   return {
@@ -43,10 +46,14 @@ export interface AgentChild {
 
 /** Spawns `a2a-rig agent` and waits (bounded) for its JSON line on stdout. */
 export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<AgentChild> {
-  const agent = await startJsonLineChild<{ url: string; pid: number }>(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args], {
-    name: 'agent',
-    timeoutMs,
-  });
+  const agent = await startJsonLineChild<{ url: string; pid: number }>(
+    process.execPath,
+    [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args],
+    {
+      name: 'agent',
+      timeoutMs,
+    },
+  );
   const { url, pid } = agent.info;
   return { url, pid, child: agent.child, exited: agent.exited, stderr: agent.stderr };
 }
@@ -56,7 +63,8 @@ export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<Ag
 export function ownedAgents(): { children: AgentChild[]; cleanups: Array<() => void> } {
   const owned = { children: [] as AgentChild[], cleanups: [] as Array<() => void> };
   afterEach(async () => {
-    for (const c of owned.children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    for (const c of owned.children)
+      if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
     await Promise.all(owned.children.map((c) => c.exited));
     for (const cleanup of owned.cleanups.splice(0)) cleanup();
     owned.children = [];
@@ -66,7 +74,10 @@ export function ownedAgents(): { children: AgentChild[]; cleanups: Array<() => v
 
 /** In-process agents a test file opens on databases of its own choosing (to reopen one after a
  * close): `open` starts one; everything in `cleanups` runs, newest first, after every test. */
-export function agentsOnPaths(): { open: (path: string) => Promise<RunningAgent>; cleanups: Array<() => Promise<void> | void> } {
+export function agentsOnPaths(): {
+  open: (path: string) => Promise<RunningAgent>;
+  cleanups: Array<() => Promise<void> | void>;
+} {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

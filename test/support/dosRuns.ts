@@ -13,13 +13,18 @@ const FAST_SLOW = { maxCutMs: 6_000, attackCapMs: 8_000 };
 
 /** Overrides for `names`, plus any given per scenario (applied last). */
 export function fastDosParams(names: string[], perScenario: ParamOverrides = {}): ParamOverrides {
-  return Object.fromEntries(names.map((n) => [n, { ...FAST_PHASES, ...(n === 'dos-slow' ? FAST_SLOW : {}), ...perScenario[n] }]));
+  return Object.fromEntries(
+    names.map((n) => [n, { ...FAST_PHASES, ...(n === 'dos-slow' ? FAST_SLOW : {}), ...perScenario[n] }]),
+  );
 }
 
 /** The same overrides as `--param` arguments for the CLI. */
 export function paramArgs(overrides: ParamOverrides): string[] {
   return Object.entries(overrides).flatMap(([scenario, params]) =>
-    Object.entries(params).flatMap(([key, value]) => ['--param', `${scenario}.${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`]),
+    Object.entries(params).flatMap(([key, value]) => [
+      '--param',
+      `${scenario}.${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    ]),
   );
 }
 

@@ -10,7 +10,15 @@
 // misbehave in the ways the client must notice.
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ACCEPTANCE_URI, CRITERIA_KEY, DECIDERS_KEY, DECISION_KEY, EVALUATORS, PENDING_KEY, REJECTION_REASONS } from '../../rig/protocol/acceptance.ts';
+import {
+  ACCEPTANCE_URI,
+  CRITERIA_KEY,
+  DECIDERS_KEY,
+  DECISION_KEY,
+  EVALUATORS,
+  PENDING_KEY,
+  REJECTION_REASONS,
+} from '../../rig/protocol/acceptance.ts';
 
 export interface FakeAcceptanceOptions {
   generation: '0.3' | '1.0';
@@ -53,7 +61,12 @@ interface FakeTask {
   history: unknown[];
 }
 
-const V1_STATE = { working: 'TASK_STATE_WORKING', 'input-required': 'TASK_STATE_INPUT_REQUIRED', completed: 'TASK_STATE_COMPLETED', failed: 'TASK_STATE_FAILED' } as const;
+const V1_STATE = {
+  working: 'TASK_STATE_WORKING',
+  'input-required': 'TASK_STATE_INPUT_REQUIRED',
+  completed: 'TASK_STATE_COMPLETED',
+  failed: 'TASK_STATE_FAILED',
+} as const;
 
 class RpcFailure extends Error {
   constructor(
@@ -70,7 +83,12 @@ function principal(authorization: string | undefined): string {
   return token === undefined ? 'anonymous' : createHash('sha256').update(token).digest('hex');
 }
 
-export const FULL_DECLARATION = { uri: ACCEPTANCE_URI, description: 'gates completion', required: false, params: { evaluators: ['client', 'agent', 'human'], supportsArtifactSchema: true, maxRejectionsCap: 10 } };
+export const FULL_DECLARATION = {
+  uri: ACCEPTANCE_URI,
+  description: 'gates completion',
+  required: false,
+  params: { evaluators: ['client', 'agent', 'human'], supportsArtifactSchema: true, maxRejectionsCap: 10 },
+};
 
 export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): Promise<FakeAcceptanceAgent> {
   const v1 = options.generation === '1.0';
@@ -88,31 +106,78 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
     // ProtoJSON leaves out the empty parts list; 0.3 requires parts and `kind`.
     return v1
       ? { messageId: `s-${t.id}-${t.rejections}`, role: 'ROLE_AGENT', metadata, ...listed }
-      : { kind: 'message', messageId: `s-${t.id}-${t.rejections}`, role: 'agent', parts: [part({ text: 'pending acceptance' }, 'text')], metadata, ...listed };
+      : {
+          kind: 'message',
+          messageId: `s-${t.id}-${t.rejections}`,
+          role: 'agent',
+          parts: [part({ text: 'pending acceptance' }, 'text')],
+          metadata,
+          ...listed,
+        };
   };
   const taskJson = (t: FakeTask, state = t.state) => {
     const message = state === t.state ? statusMessage(t) : undefined;
-    const artifacts = t.gated || state === 'completed' ? [{ artifactId: `a-${t.id}`, name: 'result', parts: [part({ data: { attempt: t.rejections } }, 'data')] }] : [];
+    const artifacts =
+      t.gated || state === 'completed'
+        ? [{ artifactId: `a-${t.id}`, name: 'result', parts: [part({ data: { attempt: t.rejections } }, 'data')] }]
+        : [];
     const status = { state: v1 ? V1_STATE[state] : state, ...(message ? { message } : {}) };
     return v1
-      ? { id: t.id, contextId: t.contextId, status, ...(artifacts.length ? { artifacts } : {}), ...(t.history.length ? { history: t.history } : {}) }
+      ? {
+          id: t.id,
+          contextId: t.contextId,
+          status,
+          ...(artifacts.length ? { artifacts } : {}),
+          ...(t.history.length ? { history: t.history } : {}),
+        }
       : { kind: 'task', id: t.id, contextId: t.contextId, status, artifacts, history: t.history };
   };
   const card = () => {
     const extensions = options.declaration === null ? [] : [options.declaration ?? FULL_DECLARATION];
     return v1
-      ? { name: 'fake-acceptance-agent', description: 'gates', supportedInterfaces: [{ url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], version: '1.0.0', capabilities: { streaming: true, ...(extensions.length ? { extensions } : {}) }, defaultInputModes: ['text/plain'], defaultOutputModes: ['application/json'] }
-      : { name: 'fake-acceptance-agent', description: 'gates', url: `${url}/`, protocolVersion: '0.3.0', preferredTransport: 'JSONRPC', version: '1.0.0', capabilities: { streaming: true, extensions }, defaultInputModes: ['text/plain'], defaultOutputModes: ['application/json'], skills: [] };
+      ? {
+          name: 'fake-acceptance-agent',
+          description: 'gates',
+          supportedInterfaces: [{ url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          version: '1.0.0',
+          capabilities: { streaming: true, ...(extensions.length ? { extensions } : {}) },
+          defaultInputModes: ['text/plain'],
+          defaultOutputModes: ['application/json'],
+        }
+      : {
+          name: 'fake-acceptance-agent',
+          description: 'gates',
+          url: `${url}/`,
+          protocolVersion: '0.3.0',
+          preferredTransport: 'JSONRPC',
+          version: '1.0.0',
+          capabilities: { streaming: true, extensions },
+          defaultInputModes: ['text/plain'],
+          defaultOutputModes: ['application/json'],
+          skills: [],
+        };
   };
 
   const create = (message: Record<string, any>, activated: boolean, authorization: string | undefined): FakeTask => {
     const criteria = activated ? message.metadata?.[CRITERIA_KEY] : undefined;
     if (criteria !== undefined) {
-      if (criteria.evaluator !== undefined && !(EVALUATORS as readonly unknown[]).includes(criteria.evaluator)) throw new RpcFailure(-32040, 'acceptance_criteria_invalid', `unknown evaluator ${criteria.evaluator}`);
-      if (typeof criteria.maxRejections === 'number' && criteria.maxRejections < 0) throw new RpcFailure(-32040, 'acceptance_criteria_invalid', 'maxRejections is negative');
+      if (criteria.evaluator !== undefined && !(EVALUATORS as readonly unknown[]).includes(criteria.evaluator))
+        throw new RpcFailure(-32040, 'acceptance_criteria_invalid', `unknown evaluator ${criteria.evaluator}`);
+      if (typeof criteria.maxRejections === 'number' && criteria.maxRejections < 0)
+        throw new RpcFailure(-32040, 'acceptance_criteria_invalid', 'maxRejections is negative');
     }
     const deciders = Array.isArray(message.metadata?.[DECIDERS_KEY]) ? message.metadata[DECIDERS_KEY] : [];
-    const t: FakeTask = { id: randomUUID(), contextId: message.contextId ?? randomUUID(), state: activated ? 'input-required' : 'completed', gated: activated, creator: principal(authorization), deciders, maxRejections: criteria?.maxRejections ?? 3, rejections: 0, history: [message] };
+    const t: FakeTask = {
+      id: randomUUID(),
+      contextId: message.contextId ?? randomUUID(),
+      state: activated ? 'input-required' : 'completed',
+      gated: activated,
+      creator: principal(authorization),
+      deciders,
+      maxRejections: criteria?.maxRejections ?? 3,
+      rejections: 0,
+      history: [message],
+    };
     tasks.set(t.id, t);
     return t;
   };
@@ -120,11 +185,20 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
   /** A decision; returns the state the reply shows (a retry answers WORKING, then parks again). */
   const decide = (t: FakeTask, message: Record<string, any>, authorization: string | undefined): FakeTask['state'] => {
     const decision = message.metadata[DECISION_KEY];
-    if (!(t.gated && t.state === 'input-required')) throw new RpcFailure(-32042, 'acceptance_decision_conflict', `task is ${t.state}, not pending acceptance`);
+    if (!(t.gated && t.state === 'input-required'))
+      throw new RpcFailure(-32042, 'acceptance_decision_conflict', `task is ${t.state}, not pending acceptance`);
     const who = principal(authorization);
-    if (who !== t.creator && !t.deciders.includes(who)) throw new RpcFailure(-32043, 'acceptance_decision_unauthorized', 'not the creator nor a named decider');
-    const valid = decision?.action === 'accept' || (decision?.action === 'reject' && (REJECTION_REASONS as readonly unknown[]).includes(decision.reason));
-    if (!valid) throw new RpcFailure(-32044, 'acceptance_decision_invalid', 'action must be accept, or reject with a reason from the enum');
+    if (who !== t.creator && !t.deciders.includes(who))
+      throw new RpcFailure(-32043, 'acceptance_decision_unauthorized', 'not the creator nor a named decider');
+    const valid =
+      decision?.action === 'accept' ||
+      (decision?.action === 'reject' && (REJECTION_REASONS as readonly unknown[]).includes(decision.reason));
+    if (!valid)
+      throw new RpcFailure(
+        -32044,
+        'acceptance_decision_invalid',
+        'action must be accept, or reject with a reason from the enum',
+      );
     t.history.push(message);
     if (decision.action === 'accept') {
       if (options.completeAfterMs === undefined) return (t.state = 'completed');
@@ -139,7 +213,10 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
 
   /** Whether the request activates the extension; echoes it (unless told not to) when it does. */
   const activate = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const activated = String(req.headers[extHeader] ?? '').split(',').map((s) => s.trim()).includes(ACCEPTANCE_URI);
+    const activated = String(req.headers[extHeader] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .includes(ACCEPTANCE_URI);
     if (activated && (options.echo ?? true)) res.setHeader(extHeader, ACCEPTANCE_URI);
     return activated;
   };
@@ -170,15 +247,23 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
   };
 
   /** A creating stream: the artifact, then the status (pending when gated), then the end. */
-  const stream = (rpc: { id: number; params: Record<string, any> }, req: IncomingMessage, res: ServerResponse): void => {
+  const stream = (
+    rpc: { id: number; params: Record<string, any> },
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): void => {
     const activated = activate(req, res);
     const t = create(rpc.params.message, activated, req.headers.authorization);
     const task = taskJson(t) as Record<string, any>;
     const ids = { taskId: t.id, contextId: t.contextId };
     const artifact = task.artifacts?.[0];
     const events = [
-      ...(artifact ? [v1 ? { artifactUpdate: { ...ids, artifact } } : { kind: 'artifact-update', ...ids, artifact }] : []),
-      v1 ? { statusUpdate: { ...ids, status: task.status } } : { kind: 'status-update', ...ids, status: task.status, final: true },
+      ...(artifact
+        ? [v1 ? { artifactUpdate: { ...ids, artifact } } : { kind: 'artifact-update', ...ids, artifact }]
+        : []),
+      v1
+        ? { statusUpdate: { ...ids, status: task.status } }
+        : { kind: 'status-update', ...ids, status: task.status, final: true },
     ];
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(events.map((result) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`).join(''));
@@ -187,7 +272,16 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
   const errorData = (f: RpcFailure) => {
     if (!(f.code <= -32040 && f.code >= -32044)) return undefined;
     const data = { extension: ACCEPTANCE_URI, reason: f.reason };
-    return options.errorData === 'error-info' ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: f.message.toUpperCase(), domain: 'github.com', metadata: data }] : data;
+    return options.errorData === 'error-info'
+      ? [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: f.message.toUpperCase(),
+            domain: 'github.com',
+            metadata: data,
+          },
+        ]
+      : data;
   };
 
   const server: Server = createServer((req, res) => {
@@ -199,7 +293,12 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       const rpc = JSON.parse(raw);
-      requests.push({ method: rpc.method, extensions: req.headers[extHeader] as string | undefined, authorization: req.headers.authorization, params: rpc.params });
+      requests.push({
+        method: rpc.method,
+        extensions: req.headers[extHeader] as string | undefined,
+        authorization: req.headers.authorization,
+        params: rpc.params,
+      });
       let body: unknown;
       try {
         if (rpc.method === (v1 ? 'SendStreamingMessage' : 'message/stream')) return stream(rpc, req, res);
@@ -207,7 +306,11 @@ export async function startFakeAcceptanceAgent(options: FakeAcceptanceOptions): 
       } catch (err) {
         if (!(err instanceof RpcFailure)) throw err;
         const data = errorData(err);
-        body = { jsonrpc: '2.0', id: rpc.id, error: { code: err.code, message: err.message, ...(data ? { data } : {}) } };
+        body = {
+          jsonrpc: '2.0',
+          id: rpc.id,
+          error: { code: err.code, message: err.message, ...(data ? { data } : {}) },
+        };
       }
       // On JSON-RPC every A2A error travels with HTTP 200 (the design's choice for these too).
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));

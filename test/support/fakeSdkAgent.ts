@@ -39,7 +39,11 @@ interface FakeTask {
   answered: boolean;
 }
 
-const V1_STATE = { working: 'TASK_STATE_WORKING', 'input-required': 'TASK_STATE_INPUT_REQUIRED', completed: 'TASK_STATE_COMPLETED' } as const;
+const V1_STATE = {
+  working: 'TASK_STATE_WORKING',
+  'input-required': 'TASK_STATE_INPUT_REQUIRED',
+  completed: 'TASK_STATE_COMPLETED',
+} as const;
 
 export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<FakeAgent> {
   const tasks = new Map<string, FakeTask>();
@@ -50,14 +54,34 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
   const envelope = (t: FakeTask) => ({
     prompt_id: t.promptId,
     prompt: 'Approve?',
-    response_schema: options.responseSchema ?? { type: 'object', additionalProperties: false, required: ['approved'], properties: { approved: { type: 'boolean' } } },
+    response_schema: options.responseSchema ?? {
+      type: 'object',
+      additionalProperties: false,
+      required: ['approved'],
+      properties: { approved: { type: 'boolean' } },
+    },
   });
   const taskJson = (t: FakeTask) => {
-    const message = t.state === 'input-required' ? { messageId: `m-${t.id}`, role: v1 ? 'ROLE_AGENT' : 'agent', parts: [v1 ? { text: 'Approve?' } : { kind: 'text', text: 'Approve?' }], metadata: { [HITL_PROMPT_URI]: envelope(t) } } : undefined;
+    const message =
+      t.state === 'input-required'
+        ? {
+            messageId: `m-${t.id}`,
+            role: v1 ? 'ROLE_AGENT' : 'agent',
+            parts: [v1 ? { text: 'Approve?' } : { kind: 'text', text: 'Approve?' }],
+            metadata: { [HITL_PROMPT_URI]: envelope(t) },
+          }
+        : undefined;
     // ProtoJSON (v1.0) leaves out empty history and artifacts; v0.3 writes them.
     return v1
       ? { id: t.id, contextId: t.contextId, status: { state: V1_STATE[t.state], ...(message ? { message } : {}) } }
-      : { kind: 'task', id: t.id, contextId: t.contextId, status: { state: t.state, ...(message ? { message: { kind: 'message', ...message } } : {}) }, history: [], artifacts: [] };
+      : {
+          kind: 'task',
+          id: t.id,
+          contextId: t.contextId,
+          status: { state: t.state, ...(message ? { message: { kind: 'message', ...message } } : {}) },
+          history: [],
+          artifacts: [],
+        };
   };
   const card = () =>
     v1
@@ -85,7 +109,10 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
         };
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', [v1 ? 'a2a-extensions' : 'x-a2a-extensions']: HITL_PROMPT_URI });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      [v1 ? 'a2a-extensions' : 'x-a2a-extensions']: HITL_PROMPT_URI,
+    });
     res.end(JSON.stringify(body));
   };
   const rpcError = (res: ServerResponse, id: unknown, status: number, code: number, message: string, data?: unknown) =>
@@ -95,23 +122,50 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
     const message = params.message ?? {};
     const response = message.metadata?.[HITL_RESPONSE_KEY];
     if (!message.taskId || response === undefined) {
-      const t: FakeTask = { id: randomUUID(), contextId: message.contextId ?? randomUUID(), state: options.parkAfterMs ? 'working' : 'input-required', promptId: randomUUID(), answered: false };
+      const t: FakeTask = {
+        id: randomUUID(),
+        contextId: message.contextId ?? randomUUID(),
+        state: options.parkAfterMs ? 'working' : 'input-required',
+        promptId: randomUUID(),
+        answered: false,
+      };
       tasks.set(t.id, t);
       if (options.parkAfterMs) setTimeout(() => (t.state = 'input-required'), options.parkAfterMs).unref();
       return json(res, 200, { jsonrpc: '2.0', id, result: v1 ? { task: taskJson(t) } : taskJson(t) });
     }
     const t = tasks.get(message.taskId);
     if (!t || t.answered || t.state !== 'input-required' || response.prompt_id !== t.promptId) {
-      return rpcError(res, id, 409, -32010, 'hitl_already_answered_or_unknown', { extension: HITL_PROMPT_URI, prompt_id: response.prompt_id });
+      return rpcError(res, id, 409, -32010, 'hitl_already_answered_or_unknown', {
+        extension: HITL_PROMPT_URI,
+        prompt_id: response.prompt_id,
+      });
     }
     const payload = response.payload;
     const errors = [];
-    if (typeof payload?.approved !== 'boolean') errors.push({ path: '/approved', keyword: 'type', message: 'must be boolean' });
-    for (const key of Object.keys(payload ?? {})) if (key !== 'approved') errors.push({ path: `/${key}`, keyword: 'additionalProperties', message: 'must NOT have additional properties' });
+    if (typeof payload?.approved !== 'boolean')
+      errors.push({ path: '/approved', keyword: 'type', message: 'must be boolean' });
+    for (const key of Object.keys(payload ?? {}))
+      if (key !== 'approved')
+        errors.push({
+          path: `/${key}`,
+          keyword: 'additionalProperties',
+          message: 'must NOT have additional properties',
+        });
     if (errors.length > 0) {
       const data =
         options.invalidData === 'error-info'
-          ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'hitl_response_invalid', domain: 'a2a', metadata: { extension: HITL_PROMPT_URI, prompt_id: t.promptId, validation_errors: JSON.stringify(errors) } }]
+          ? [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'hitl_response_invalid',
+                domain: 'a2a',
+                metadata: {
+                  extension: HITL_PROMPT_URI,
+                  prompt_id: t.promptId,
+                  validation_errors: JSON.stringify(errors),
+                },
+              },
+            ]
           : { extension: HITL_PROMPT_URI, prompt_id: t.promptId, validation_errors: errors };
       return rpcError(res, id, 422, -32011, 'hitl_response_invalid', data);
     }

@@ -17,8 +17,10 @@ export function dosRows(scenarios: readonly Scenario[]): Record<string, { scenar
   const rows: Record<string, { scenario: string; attack: string }> = {};
   for (const s of scenarios) {
     for (const c of s.catches ?? []) {
-      if (typeof c === 'string') throw new Error(`${s.name} catches ${c} without naming the attack whose check fails ({ fault, attack })`);
-      if (rows[c.fault]) throw new Error(`${c.fault} is caught by ${rows[c.fault]!.scenario} and ${s.name}: one DoS row per flag`);
+      if (typeof c === 'string')
+        throw new Error(`${s.name} catches ${c} without naming the attack whose check fails ({ fault, attack })`);
+      if (rows[c.fault])
+        throw new Error(`${c.fault} is caught by ${rows[c.fault]!.scenario} and ${s.name}: one DoS row per flag`);
       rows[c.fault] = { scenario: s.name, attack: c.attack };
     }
   }

@@ -21,7 +21,10 @@ export interface FrontedAgent {
   close(): Promise<void>;
 }
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const listen = (server: Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 export interface FrontOptions {
   /** Pass /events through (true), answer its upgrade with 404 (false), or pass only the task-free probe ('probe-only': a broken plane). */
@@ -40,7 +43,8 @@ export async function startFrontedAgent(options: FrontOptions): Promise<FrontedA
 
   const front = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
-    if (options.refuseSubscribe && req.method === 'POST') return void refuseSubscriptions(req, res, options.refuseSubscribe);
+    if (options.refuseSubscribe && req.method === 'POST')
+      return void refuseSubscriptions(req, res, options.refuseSubscribe);
     forward(req, res);
   });
   // As a2a-sdk 0.3.26 does for a task that is not running: a JSON-RPC error (-32001), either as
@@ -57,26 +61,34 @@ export async function startFrontedAgent(options: FrontOptions): Promise<FrontedA
         // not JSON-RPC: the agent behind says so
       }
       if (call.method !== 'SubscribeToTask' && call.method !== 'tasks/resubscribe') return forward(req, res, body);
-      const error = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32001, message: 'Task not found or not running' } });
+      const error = JSON.stringify({
+        jsonrpc: '2.0',
+        id: call.id,
+        error: { code: -32001, message: 'Task not found or not running' },
+      });
       if (framing === 'json') res.writeHead(200, { 'content-type': 'application/json' }).end(error);
       else res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${error}\n\n`);
     });
   };
   const forward = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => {
-    const upstream = request(`${inner.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(inner.url).host } }, (up) => {
-      if (req.url?.startsWith('/.well-known/')) {
-        const chunks: Buffer[] = [];
-        up.on('data', (c: Buffer) => chunks.push(c));
-        up.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8').replaceAll(inner.url, frontUrl);
-          const headers = { ...up.headers, 'content-length': String(Buffer.byteLength(body)) };
-          res.writeHead(up.statusCode ?? 502, headers).end(body);
-        });
-        return;
-      }
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = request(
+      `${inner.url}${req.url}`,
+      { method: req.method, headers: { ...req.headers, host: new URL(inner.url).host } },
+      (up) => {
+        if (req.url?.startsWith('/.well-known/')) {
+          const chunks: Buffer[] = [];
+          up.on('data', (c: Buffer) => chunks.push(c));
+          up.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8').replaceAll(inner.url, frontUrl);
+            const headers = { ...up.headers, 'content-length': String(Buffer.byteLength(body)) };
+            res.writeHead(up.statusCode ?? 502, headers).end(body);
+          });
+          return;
+        }
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     // A client that goes away (a cut stream) takes the upstream request with it.
     res.on('close', () => upstream.destroy());
@@ -90,7 +102,8 @@ export async function startFrontedAgent(options: FrontOptions): Promise<FrontedA
   });
   front.on('upgrade', (req: IncomingMessage, socket, head) => {
     requests.push(`UPGRADE ${req.url}`);
-    const refused = options.replayPlane === false || (options.replayPlane === 'probe-only' && req.url?.includes('task='));
+    const refused =
+      options.replayPlane === false || (options.replayPlane === 'probe-only' && req.url?.includes('task='));
     if (refused) return socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     forwardUpgrade(req, socket, head, inner.url);
   });

@@ -30,7 +30,11 @@ export async function startHostileAgent(): Promise<HostileAgent> {
     description: `description ${HOSTILE}`,
     version: `1${HOSTILE}`,
     supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true, pushNotifications: false, extensions: [{ uri: HITL, required: false, params: {} }] },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [{ uri: HITL, required: false, params: {} }],
+    },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [{ id: `skill${HOSTILE}`, name: `skill ${HOSTILE}`, description: HOSTILE, tags: [HOSTILE] }],
@@ -58,8 +62,18 @@ export async function startHostileAgent(): Promise<HostileAgent> {
     const id = rpc.id ?? null;
     if (rpc.method === 'SendMessage') {
       const contextId = rpc.params?.message?.contextId ?? 'ctx';
-      const message = { messageId: 'm1', role: 'ROLE_AGENT', parts: [{ text: `status ${HOSTILE}` }], contextId, taskId: 't1' };
-      const task = { id: 't1', contextId, status: { state: 'TASK_STATE_FAILED', message, timestamp: new Date().toISOString() } };
+      const message = {
+        messageId: 'm1',
+        role: 'ROLE_AGENT',
+        parts: [{ text: `status ${HOSTILE}` }],
+        contextId,
+        taskId: 't1',
+      };
+      const task = {
+        id: 't1',
+        contextId,
+        status: { state: 'TASK_STATE_FAILED', message, timestamp: new Date().toISOString() },
+      };
       return send(res, { jsonrpc: '2.0', id, result: { task } });
     }
     return send(res, { jsonrpc: '2.0', id, error: { code: -32603, message: `error ${HOSTILE}`, data: HOSTILE } });
@@ -89,5 +103,7 @@ export const RAW_CONTROL =
 
 /** The raw characters of `text` that should not be there, as `U+XXXX` (empty when clean), for a readable failure. */
 export function rawControls(text: string): string[] {
-  return [...text.matchAll(new RegExp(RAW_CONTROL.source, 'g'))].map((m) => `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return [...text.matchAll(new RegExp(RAW_CONTROL.source, 'g'))].map(
+    (m) => `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 }

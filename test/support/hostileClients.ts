@@ -7,7 +7,9 @@ import { answerMessage, envelopeOf, rpc, scriptData, userMessage } from './rpcCl
 
 /** VmRSS of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
 
@@ -27,7 +29,12 @@ export async function probeMs(url: string): Promise<number> {
  * Probes the card and samples the RSS of `pid` every `everyMs` until `attack` settles, then
  * `tailMs` more; returns the worst probe and the peak RSS seen.
  */
-export async function watchDuring(url: string, pid: number, attack: Promise<unknown>, opts: { everyMs?: number; tailMs?: number } = {}) {
+export async function watchDuring(
+  url: string,
+  pid: number,
+  attack: Promise<unknown>,
+  opts: { everyMs?: number; tailMs?: number } = {},
+) {
   let done = false;
   const settled = attack.finally(() => (done = true));
   const probes: number[] = [];
@@ -82,15 +89,29 @@ export function nonReadingRpc(url: string, method: string, params: unknown): Pro
 export const ANSWER_SCHEMA = { type: 'object', properties: { s: { type: 'string' } } };
 
 /** Starts a task parked on the first of `prompts` prompts; returns its id and open prompt id. */
-export async function promptingTask(url: string, prompts: number, firstText = 'start'): Promise<{ taskId: string; promptId: string }> {
-  const steps = [...Array.from({ length: prompts }, (_, i) => ({ prompt: { text: `Q${i}?`, response_schema: ANSWER_SCHEMA } })), { complete: {} }];
-  const sent = await rpc(url, '1.0', 'SendMessage', { message: userMessage('1.0', { text: firstText, data: scriptData(steps) }) });
+export async function promptingTask(
+  url: string,
+  prompts: number,
+  firstText = 'start',
+): Promise<{ taskId: string; promptId: string }> {
+  const steps = [
+    ...Array.from({ length: prompts }, (_, i) => ({ prompt: { text: `Q${i}?`, response_schema: ANSWER_SCHEMA } })),
+    { complete: {} },
+  ];
+  const sent = await rpc(url, '1.0', 'SendMessage', {
+    message: userMessage('1.0', { text: firstText, data: scriptData(steps) }),
+  });
   const task = sent.body.result.task;
   return { taskId: task.id, promptId: envelopeOf(task).prompt_id };
 }
 
 /** Answers the open prompt (blocking send); returns the next prompt id and the latency in ms. */
-export async function answer(url: string, taskId: string, promptId: string, s: string): Promise<{ promptId: string; ms: number }> {
+export async function answer(
+  url: string,
+  taskId: string,
+  promptId: string,
+  s: string,
+): Promise<{ promptId: string; ms: number }> {
   const started = performance.now();
   const reply = await rpc(url, '1.0', 'SendMessage', { message: answerMessage('1.0', taskId, promptId, { s }) });
   const ms = performance.now() - started;

@@ -31,7 +31,9 @@ const deepObject = (levels: number) => '{"a":'.repeat(levels) + '{}' + '}'.repea
 
 /** One status update of about `bytes`, its metadata a flat array of empty objects. */
 function bigUpdate(taskId: string, contextId: string, bytes: number): string {
-  const pad = `[${Array(Math.floor(bytes / 3)).fill('{}').join(',')}]`;
+  const pad = `[${Array(Math.floor(bytes / 3))
+    .fill('{}')
+    .join(',')}]`;
   return `{"statusUpdate":{"taskId":"${taskId}","contextId":"${contextId}","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"metadata":{"pad":${pad}}}}`;
 }
 
@@ -44,9 +46,22 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
 
   const taskJson = (id: string) => {
     const t = tasks.get(id)!;
-    const envelope = { prompt_id: t.promptId, prompt: 'Approve?', response_schema: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } } };
-    const message = { messageId: `m-${id}`, role: 'ROLE_AGENT', parts: [{ text: 'Approve?' }], metadata: { [HITL_PROMPT_URI]: envelope } };
-    const json = JSON.stringify({ id, contextId: t.contextId, status: { state: 'TASK_STATE_INPUT_REQUIRED', message } });
+    const envelope = {
+      prompt_id: t.promptId,
+      prompt: 'Approve?',
+      response_schema: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } },
+    };
+    const message = {
+      messageId: `m-${id}`,
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'Approve?' }],
+      metadata: { [HITL_PROMPT_URI]: envelope },
+    };
+    const json = JSON.stringify({
+      id,
+      contextId: t.contextId,
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', message },
+    });
     return mode === 'deep-metadata' ? `${json.slice(0, -1)},"metadata":${deepObject(DEEP_LEVELS)}}` : json;
   };
   const reply = (res: ServerResponse, id: unknown, resultJson: string) => {
@@ -56,7 +71,15 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
   };
   const card = () => {
     const skill = `{"id":"approve","name":"approve","description":"asks","tags":["hitl"]${mode === 'deep-card' ? `,"x":${deepArray(DEEP_LEVELS)}` : ''}}`;
-    const head = { name: 'hostile-agent', description: 'misbehaves on purpose', version: '1.0.0', supportedInterfaces: [{ url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], capabilities: { streaming: true, extensions: [{ uri: HITL_PROMPT_URI, params: {} }] }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'] };
+    const head = {
+      name: 'hostile-agent',
+      description: 'misbehaves on purpose',
+      version: '1.0.0',
+      supportedInterfaces: [{ url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      capabilities: { streaming: true, extensions: [{ uri: HITL_PROMPT_URI, params: {} }] },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+    };
     return `${JSON.stringify(head).slice(0, -1)},"skills":[${skill}]}`;
   };
 
@@ -86,10 +109,15 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
     switch (rpc.method) {
       case 'SendMessage': {
         const answered = tasks.get(rpc.params.message?.taskId);
-        if (answered && mode === 'sse-flood') return reply(res, rpc.id, `{"task":${taskJson(rpc.params.message.taskId)}}`);
+        if (answered && mode === 'sse-flood')
+          return reply(res, rpc.id, `{"task":${taskJson(rpc.params.message.taskId)}}`);
         if (answered) {
           const t = rpc.params.message.taskId;
-          return reply(res, rpc.id, `{"task":{"id":"${t}","contextId":"${answered.contextId}","status":{"state":"TASK_STATE_COMPLETED"}}}`);
+          return reply(
+            res,
+            rpc.id,
+            `{"task":{"id":"${t}","contextId":"${answered.contextId}","status":{"state":"TASK_STATE_COMPLETED"}}}`,
+          );
         }
         const id = randomUUID();
         tasks.set(id, { contextId: randomUUID(), promptId: randomUUID() });
@@ -102,7 +130,11 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
         if (!t || mode !== 'sse-flood') break;
         res.writeHead(200, { 'content-type': 'text/event-stream', 'a2a-extensions': HITL_PROMPT_URI });
         const event = `data: {"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${bigUpdate(taskId, t.contextId, 1 << 20)}}\n\n`;
-        return flood((c, done) => res.write(c, () => done()), () => res.destroyed, () => event);
+        return flood(
+          (c, done) => res.write(c, () => done()),
+          () => res.destroyed,
+          () => event,
+        );
       }
     }
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -114,7 +146,8 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   server.on('upgrade', (req, socket, head) => {
     // Only the replay modes offer the replay plane, so the others fail on what they test.
-    if (mode !== 'replay-flood' && mode !== 'huge-frames') return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    if (mode !== 'replay-flood' && mode !== 'huge-frames')
+      return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
     const taskId = new URL(req.url ?? '/', 'http://x').searchParams.get('task');
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       const t = taskId ? tasks.get(taskId) : undefined;
@@ -127,7 +160,11 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
       if (mode !== 'replay-flood') return ws.close(1000);
       let seq = 0;
       const update = bigUpdate(taskId!, t.contextId, 512 << 10);
-      flood((c, done) => ws.send(c, () => done()), () => ws.readyState !== ws.OPEN, () => `{"seq":${++seq},"eventId":"e${seq}","taskId":"${taskId}","event":${update}}`);
+      flood(
+        (c, done) => ws.send(c, () => done()),
+        () => ws.readyState !== ws.OPEN,
+        () => `{"seq":${++seq},"eventId":"e${seq}","taskId":"${taskId}","event":${update}}`,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,6 +2,7 @@
 // results throws, a stand-in for any bug in the rig that surfaces after the run.
 const stringify = JSON.stringify;
 JSON.stringify = function (value, ...rest) {
-  if (value && typeof value === 'object' && value.schema === 'a2a-rig/results@1') throw new TypeError('planted bug: cannot serialise the results');
+  if (value && typeof value === 'object' && value.schema === 'a2a-rig/results@1')
+    throw new TypeError('planted bug: cannot serialise the results');
   return stringify.call(this, value, ...rest);
 };

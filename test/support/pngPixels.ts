@@ -24,7 +24,8 @@ export function decodePng(png: Buffer): Pixels {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       const [depth, colour, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
-      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) throw new Error(`unsupported PNG: depth ${depth}, colour ${colour}, interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, colour ${colour}, interlace ${interlace}`);
       channels = colour === 6 ? 4 : 3;
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
@@ -71,7 +72,13 @@ export function decodePng(png: Buffer): Pixels {
 export function countColour(p: Pixels, hex: string, tolerance = 24): number {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   let n = 0;
-  for (let i = 0; i < p.rgba.length; i += 4) if (Math.abs(p.rgba[i]! - r!) <= tolerance && Math.abs(p.rgba[i + 1]! - g!) <= tolerance && Math.abs(p.rgba[i + 2]! - b!) <= tolerance) n++;
+  for (let i = 0; i < p.rgba.length; i += 4)
+    if (
+      Math.abs(p.rgba[i]! - r!) <= tolerance &&
+      Math.abs(p.rgba[i + 1]! - g!) <= tolerance &&
+      Math.abs(p.rgba[i + 2]! - b!) <= tolerance
+    )
+      n++;
   return n;
 }
 

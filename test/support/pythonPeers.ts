@@ -73,7 +73,11 @@ export async function startPythonPeer(opts: PeerOptions): Promise<PythonPeer> {
   writeFileSync(
     start,
     `#!/bin/sh
-PYTHONDONTWRITEBYTECODE=1${Object.entries(opts.env ?? {}).map(([k, v]) => ` ${k}=${JSON.stringify(v)}`).join('')} nohup "${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs} >> "${log}" 2>&1 < /dev/null &
+PYTHONDONTWRITEBYTECODE=1${Object.entries(opts.env ?? {})
+      .map(([k, v]) => ` ${k}=${JSON.stringify(v)}`)
+      .join(
+        '',
+      )} nohup "${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs} >> "${log}" 2>&1 < /dev/null &
 echo $! > "${pidFile}"
 `,
   );

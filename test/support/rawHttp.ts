@@ -42,7 +42,12 @@ export async function rawExchange(
       clearTimeout(bound);
       const statusLine = data.split('\r\n')[0] ?? '';
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
-      resolve({ statusLine, status: status ? Number(status) : undefined, data, closedAfterMs: closed ? performance.now() - started : undefined });
+      resolve({
+        statusLine,
+        status: status ? Number(status) : undefined,
+        data,
+        closedAfterMs: closed ? performance.now() - started : undefined,
+      });
       socket.destroy();
     };
     const bound = setTimeout(() => finish(false), opts.boundMs ?? 5_000);

@@ -19,8 +19,13 @@ export function writeReadmeExample(root: string): ReadmeExample {
   const dir = join(root, 'rig-scenarios');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'answer-twice.ts'), block[1]!);
-  const command = /```sh\nnpx a2a-rig run --scenarios my-agent\/rig-scenarios --target \S+ \\\n\s+(.*)\n```/.exec(README.slice(block.index));
-  if (!command) throw new Error('README.md has no `npx a2a-rig run --scenarios my-agent/rig-scenarios --target URL \\` line after the example');
+  const command = /```sh\nnpx a2a-rig run --scenarios my-agent\/rig-scenarios --target \S+ \\\n\s+(.*)\n```/.exec(
+    README.slice(block.index),
+  );
+  if (!command)
+    throw new Error(
+      'README.md has no `npx a2a-rig run --scenarios my-agent/rig-scenarios --target URL \\` line after the example',
+    );
   const args = command[1]!.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'(.*)'$/, '$1'));
   return { dir, args };
 }

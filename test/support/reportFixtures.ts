@@ -4,7 +4,15 @@
 // achieved), its curve (p50/p95/p99, achieved rate, sustainable); a fault scenario; an errored one.
 // Latencies go through the real histogram and timeline; nothing but the data is made up.
 import { LatencyTimeline } from '../../rig/metrics/latencyTimeline.ts';
-import type { LogLine, OperationStats, RunResult, ScenarioResult, SeriesPoint, TrafficPoint, TrafficRecord } from '../../rig/results/runResult.ts';
+import type {
+  LogLine,
+  OperationStats,
+  RunResult,
+  ScenarioResult,
+  SeriesPoint,
+  TrafficPoint,
+  TrafficRecord,
+} from '../../rig/results/runResult.ts';
 import { metricOf, run, samples, scenario } from './runResultFixture.ts';
 
 export interface OperationSpec {
@@ -86,13 +94,35 @@ export function capacityScenario(spec: CapacitySpec = {}): ScenarioResult {
     const rt = (metrics[`round_trip{rate=${rate}}`] = metricOf(roundTrip));
     metrics[`resume_latency{rate=${rate}}`] = metricOf(resume);
     const failed = broken ? Math.round(n * 0.2) : 0;
-    curve.push({ x: rate, y: rt.p95 / 1000, p50_ms: rt.p50 / 1000, p99_ms: rt.p99 / 1000, achieved_per_s: broken ? rate * 0.7 : rate, arrivals: n, errors: failed, dropped: 0, late: 0, sustainable: !broken });
-    log.push({ t: t0 + stepMs, line: `${rate}/s: ${n - failed}/${n} ok, p95 ${(rt.p95 / 1000).toFixed(0)} ms${broken ? ' — breaks the SLO' : ''}` });
+    curve.push({
+      x: rate,
+      y: rt.p95 / 1000,
+      p50_ms: rt.p50 / 1000,
+      p99_ms: rt.p99 / 1000,
+      achieved_per_s: broken ? rate * 0.7 : rate,
+      arrivals: n,
+      errors: failed,
+      dropped: 0,
+      late: 0,
+      sustainable: !broken,
+    });
+    log.push({
+      t: t0 + stepMs,
+      line: `${rate}/s: ${n - failed}/${n} ok, p95 ${(rt.p95 / 1000).toFixed(0)} ms${broken ? ' — breaks the SLO' : ''}`,
+    });
     for (let b = 0; b < stepMs / bucketMs; b++) {
       const offered = (rate * bucketMs) / 1000;
       const achieved = broken ? offered * 0.7 : offered;
       // Three exchanges per round trip: SendMessage, answer, GetTask.
-      points.push({ t: t0 + b * bucketMs, completed: achieved * 3, errors: broken ? offered * 0.6 : 0, inFlight: broken ? rate * 0.9 : rate * 0.02, inFlightMax: broken ? rate : Math.ceil(rate * 0.05), offered, achieved });
+      points.push({
+        t: t0 + b * bucketMs,
+        completed: achieved * 3,
+        errors: broken ? offered * 0.6 : 0,
+        inFlight: broken ? rate * 0.9 : rate * 0.02,
+        inFlightMax: broken ? rate : Math.ceil(rate * 0.05),
+        offered,
+        achieved,
+      });
     }
     all.push(...roundTrip);
     answers.push(...resume);
@@ -109,7 +139,16 @@ export function capacityScenario(spec: CapacitySpec = {}): ScenarioResult {
     ...scenario('capacity', { durationMs }),
     description: 'steps the rate of whole HITL round trips up until the SLO breaks',
     tags: ['load', 'latency', 'hitl'],
-    params: { roundTrip: 'hitl', startRate: rates[0]!, growth: 2, maxRate: spec.maxRate ?? rates[rates.length - 1]!, stepMs, sloP95Ms, sloMaxErrorPct: 0.1, sloMaxDroppedPct: 0.1 },
+    params: {
+      roundTrip: 'hitl',
+      startRate: rates[0]!,
+      growth: 2,
+      maxRate: spec.maxRate ?? rates[rates.length - 1]!,
+      stepMs,
+      sloP95Ms,
+      sloMaxErrorPct: 0.1,
+      sloMaxDroppedPct: 0.1,
+    },
     metrics,
     timeline: timeline.toRecord(),
     series: { round_trip_p95_ms_vs_rate_per_s: curve },
@@ -125,7 +164,13 @@ export function faultScenario(name = 'resume-latency'): ScenarioResult {
   const slow = samples(60, 100_000, 110_000, 4);
   fast.forEach((us, i) => timeline.record('resume_latency', us, 100 + i * 40));
   slow.forEach((us, i) => timeline.record('resume_latency_with_latency_toxic', us, 2700 + i * 60));
-  const points: TrafficPoint[] = Array.from({ length: 66 }, (_, i) => ({ t: i * 100, completed: i < 25 ? 6 : i < 27 ? 0 : 3, errors: i === 40 ? 1 : 0, inFlight: i < 25 ? 0.4 : 1, inFlightMax: i < 25 ? 2 : 1 }));
+  const points: TrafficPoint[] = Array.from({ length: 66 }, (_, i) => ({
+    t: i * 100,
+    completed: i < 25 ? 6 : i < 27 ? 0 : 3,
+    errors: i === 40 ? 1 : 0,
+    inFlight: i < 25 ? 0.4 : 1,
+    inFlightMax: i < 25 ? 2 : 1,
+  }));
   return {
     ...scenario(name, { durationMs: 6600 }),
     metrics: { resume_latency: metricOf(fast), resume_latency_with_latency_toxic: metricOf(slow) },
@@ -134,16 +179,28 @@ export function faultScenario(name = 'resume-latency'): ScenarioResult {
       { t: 2600, action: 'add', target: 'latency_downstream', detail: 'latency downstream latency=100' },
       { t: 6400, action: 'remove', target: 'latency_downstream' },
     ],
-    traffic: traffic([operation({ operation: 'SendMessage', latencies: [...fast, ...slow].map((us) => us / 2) }), operation({ operation: 'answer', latencies: [...fast, ...slow], rpcErrors: 1 })], points, 100),
+    traffic: traffic(
+      [
+        operation({ operation: 'SendMessage', latencies: [...fast, ...slow].map((us) => us / 2) }),
+        operation({ operation: 'answer', latencies: [...fast, ...slow], rpcErrors: 1 }),
+      ],
+      points,
+      100,
+    ),
     log: [{ t: 2600, line: 'toxic latency=100 in place' }],
   };
 }
 
 export function erroredScenario(name = 'disconnect-replay'): ScenarioResult {
   return {
-    ...scenario(name, { verdict: 'errored', reason: 'TypeError: cannot read properties of undefined (reading "taskId")', durationMs: 800 }),
+    ...scenario(name, {
+      verdict: 'errored',
+      reason: 'TypeError: cannot read properties of undefined (reading "taskId")',
+      durationMs: 800,
+    }),
     checks: [],
-    stack: 'TypeError: cannot read properties of undefined (reading "taskId")\n    at run (scenarios/disconnectReplay.ts:48:22)\n    at runScenario (rig/engine/runScenarios.ts:210:5)',
+    stack:
+      'TypeError: cannot read properties of undefined (reading "taskId")\n    at run (scenarios/disconnectReplay.ts:48:22)\n    at runScenario (rig/engine/runScenarios.ts:210:5)',
     log: [{ t: 12, line: 'opening 50 streams' }],
   };
 }

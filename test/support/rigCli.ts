@@ -29,14 +29,20 @@ export function hermeticEnv(): NodeJS.ProcessEnv {
 /** Runs `a2a-rig ...args` (with `env` added to the hermetic environment); kills it (and fails) past `timeoutMs`. */
 export function runRig(args: string[], timeoutMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...hermeticEnv(), ...env } });
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...hermeticEnv(), ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`a2a-rig ${args.join(' ')} did not exit within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+      reject(
+        new Error(`a2a-rig ${args.join(' ')} did not exit within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`),
+      );
     }, timeoutMs);
     // 'close': the process has exited and its output has been read to the end.
     child.once('close', (code) => {
@@ -55,7 +61,11 @@ export interface RigDaemon<T> {
 
 /** Starts a long-running verb (`agent`, `proxy`) and waits (bounded) for its JSON line on stdout. */
 export async function startRigDaemon<T>(args: string[], timeoutMs = 15_000): Promise<RigDaemon<T>> {
-  const daemon = await startJsonLineChild<T>(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], { name: `a2a-rig ${args.join(' ')}`, timeoutMs, cwd: repoRoot });
+  const daemon = await startJsonLineChild<T>(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], {
+    name: `a2a-rig ${args.join(' ')}`,
+    timeoutMs,
+    cwd: repoRoot,
+  });
   return { info: daemon.info, stop: () => daemon.stop(5_000) };
 }
 

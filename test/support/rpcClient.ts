@@ -21,8 +21,20 @@ export function headersFor(gen: Gen, hitl = true): Record<string, string> {
 }
 
 export const METHOD = {
-  '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe' },
-  '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask' },
+  '0.3': {
+    send: 'message/send',
+    stream: 'message/stream',
+    get: 'tasks/get',
+    cancel: 'tasks/cancel',
+    subscribe: 'tasks/resubscribe',
+  },
+  '1.0': {
+    send: 'SendMessage',
+    stream: 'SendStreamingMessage',
+    get: 'GetTask',
+    cancel: 'CancelTask',
+    subscribe: 'SubscribeToTask',
+  },
 } as const;
 
 let nextId = 1;
@@ -38,9 +50,13 @@ export async function rpc(url: string, gen: Gen, method: string, params: unknown
 }
 
 /** A user message in the generation's shape. `data` becomes a data part. */
-export function userMessage(gen: Gen, opts: { text?: string; data?: unknown; taskId?: string; metadata?: unknown; messageId?: string } = {}) {
+export function userMessage(
+  gen: Gen,
+  opts: { text?: string; data?: unknown; taskId?: string; metadata?: unknown; messageId?: string } = {},
+) {
   const parts: unknown[] = [];
-  if (opts.text !== undefined || opts.data === undefined) parts.push(gen === '1.0' ? { text: opts.text ?? 'hello' } : { kind: 'text', text: opts.text ?? 'hello' });
+  if (opts.text !== undefined || opts.data === undefined)
+    parts.push(gen === '1.0' ? { text: opts.text ?? 'hello' } : { kind: 'text', text: opts.text ?? 'hello' });
   if (opts.data !== undefined) parts.push(gen === '1.0' ? { data: opts.data } : { kind: 'data', data: opts.data });
   return {
     messageId: opts.messageId ?? `m-${nextId++}`,
@@ -70,7 +86,11 @@ export function envelopeOf(task: any): any {
 }
 
 export function answerMessage(gen: Gen, taskId: string, promptId: string, payload: unknown) {
-  return userMessage(gen, { taskId, text: 'answer', metadata: { hitl_response_for: { prompt_id: promptId, payload } } });
+  return userMessage(gen, {
+    taskId,
+    text: 'answer',
+    metadata: { hitl_response_for: { prompt_id: promptId, payload } },
+  });
 }
 
 /** Reads an SSE response to its end (bounded), returning each `data:` payload parsed. */
@@ -92,13 +112,20 @@ export async function readSse(res: Response, timeoutMs = 10_000): Promise<any[]>
   return events;
 }
 
-export async function rpcStream(url: string, gen: Gen, method: string, params: unknown, hitl = true): Promise<{ status: number; headers: Headers; events: any[] }> {
+export async function rpcStream(
+  url: string,
+  gen: Gen,
+  method: string,
+  params: unknown,
+  hitl = true,
+): Promise<{ status: number; headers: Headers; events: any[] }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...headersFor(gen, hitl), accept: 'text/event-stream' },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
   });
-  if (!res.headers.get('content-type')?.includes('text/event-stream')) return { status: res.status, headers: res.headers, events: [await res.json()] };
+  if (!res.headers.get('content-type')?.includes('text/event-stream'))
+    return { status: res.status, headers: res.headers, events: [await res.json()] };
   return { status: res.status, headers: res.headers, events: await readSse(res) };
 }
 
@@ -150,7 +177,13 @@ export async function replay(
 }
 
 /** Opens an SSE call and yields each parsed `data:` payload as it arrives (bounded by timeoutMs). */
-export async function* sseIterate(url: string, gen: Gen, method: string, params: unknown, timeoutMs = 10_000): AsyncGenerator<any> {
+export async function* sseIterate(
+  url: string,
+  gen: Gen,
+  method: string,
+  params: unknown,
+  timeoutMs = 10_000,
+): AsyncGenerator<any> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...headersFor(gen, true), accept: 'text/event-stream' },

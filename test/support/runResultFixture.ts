@@ -3,7 +3,15 @@
 import { LatencyHistogram } from '../../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../../rig/metrics/latencyTimeline.ts';
 import type { RecordedMeasures } from '../../rig/results/metricNames.ts';
-import { RESULTS_SCHEMA, overallVerdict, type CheckResult, type MetricResult, type RunResult, type ScenarioResult, type Verdict } from '../../rig/results/runResult.ts';
+import {
+  RESULTS_SCHEMA,
+  overallVerdict,
+  type CheckResult,
+  type MetricResult,
+  type RunResult,
+  type ScenarioResult,
+  type Verdict,
+} from '../../rig/results/runResult.ts';
 
 export interface ScenarioSpec {
   verdict?: Verdict;
@@ -97,7 +105,11 @@ export function dosScenario(name = 'dos-payloads', spec: { attack?: string; verd
     verdict: spec.verdict ?? 'passed',
     durationMs: 12_000,
     latencies,
-    counters: { [`attack_outcomes{attack=${attack},outcome=refused}`]: 290, [`attack_outcomes{attack=${attack},outcome=cut}`]: 7, [`attack_outcomes{attack=${attack},outcome=server-error}`]: 3 },
+    counters: {
+      [`attack_outcomes{attack=${attack},outcome=refused}`]: 290,
+      [`attack_outcomes{attack=${attack},outcome=cut}`]: 7,
+      [`attack_outcomes{attack=${attack},outcome=server-error}`]: 3,
+    },
   });
   const seconds = Array.from({ length: 13 }, (_, x) => x);
   const attacking = (x: number) => x >= 4 && x < 8;

@@ -4,7 +4,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { repoRoot } from './proxyBackends.ts';
 
-export const SCENARIO_IMPORT_RULE = 'a scenario imports only from \'a2a-rig\', rig/protocol/ and node: built-ins';
+export const SCENARIO_IMPORT_RULE = "a scenario imports only from 'a2a-rig', rig/protocol/ and node: built-ins";
 
 /** Why `specifier`, imported by `file` (absolute), breaks the rule; undefined when it is allowed. */
 export function forbiddenScenarioImport(file: string, specifier: string): string | undefined {

@@ -26,13 +26,24 @@ const completeAtOnce: AgentExecutor = {
       contextId,
       taskId,
       role: Role.ROLE_AGENT,
-      parts: [{ content: { $case: 'text', value: 'done' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      parts: [
+        { content: { $case: 'text', value: 'done' }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
     };
     const status = { state: TaskState.TASK_STATE_COMPLETED, message: reply, timestamp: new Date().toISOString() };
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status, artifacts: [], history: [request.userMessage], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status,
+        artifacts: [],
+        history: [request.userMessage],
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   },
   async cancelTask() {},

@@ -38,10 +38,14 @@ export async function startRecorder(host: string, innerUrl?: string): Promise<Re
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     if (!innerUrl) return void res.writeHead(404).end();
-    const up = request(`${innerUrl}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(innerUrl).host } }, (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
-    });
+    const up = request(
+      `${innerUrl}${req.url}`,
+      { method: req.method, headers: { ...req.headers, host: new URL(innerUrl).host } },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     res.on('close', () => up.destroy());
     req.pipe(up);
@@ -68,7 +72,10 @@ export interface SteeringAgent {
  * A card server on 127.0.0.1 serving the card of the reference agent at `agentUrl` with its endpoints rewritten by
  * `endpoint(ownUrl)`: another host (a recorder on 127.0.0.2), or this server under another path.
  */
-export async function startSteeringAgent(agentUrl: string, endpoint: (ownUrl: string) => string): Promise<SteeringAgent> {
+export async function startSteeringAgent(
+  agentUrl: string,
+  endpoint: (ownUrl: string) => string,
+): Promise<SteeringAgent> {
   const others: string[] = [];
   let own = '';
   const server = createServer((req, res) => {
@@ -78,7 +85,11 @@ export async function startSteeringAgent(agentUrl: string, endpoint: (ownUrl: st
     }
     void fetch(`${agentUrl}/.well-known/agent-card.json`)
       .then((r) => r.text())
-      .then((text) => res.writeHead(200, { 'content-type': 'application/json' }).end(text.replaceAll(`"${agentUrl}"`, JSON.stringify(endpoint(own)))))
+      .then((text) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(text.replaceAll(`"${agentUrl}"`, JSON.stringify(endpoint(own)))),
+      )
       .catch(() => res.writeHead(502).end());
   });
   server.on('upgrade', (req: IncomingMessage, socket) => {

@@ -99,7 +99,9 @@ export interface RecordingServer {
 }
 
 /** A loopback server; `onConnection` decides what each accepted peer does (default: echo). */
-export async function startRecordingServer(onConnection: (peer: RecordedSocket) => void = (peer) => peer.socket.pipe(peer.socket)): Promise<RecordingServer> {
+export async function startRecordingServer(
+  onConnection: (peer: RecordedSocket) => void = (peer) => peer.socket.pipe(peer.socket),
+): Promise<RecordingServer> {
   const peers: RecordedSocket[] = [];
   const waiters = new Set<() => void>();
   const server: Server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
@@ -140,7 +142,12 @@ export async function startRecordingServer(onConnection: (peer: RecordedSocket) 
 /** Connects to a "host:port" address; resolves once connected, rejects with the socket error. */
 export function connectRecorded(address: string, timeoutMs = 5_000): Promise<RecordedSocket> {
   const colon = address.lastIndexOf(':');
-  const socket = createConnection({ host: address.slice(0, colon), port: Number(address.slice(colon + 1)), allowHalfOpen: true, noDelay: true });
+  const socket = createConnection({
+    host: address.slice(0, colon),
+    port: Number(address.slice(colon + 1)),
+    allowHalfOpen: true,
+    noDelay: true,
+  });
   const recorded = new RecordedSocket(socket);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -18,7 +18,9 @@ export const badUtf8 = defineAttack({
   async prepare(target, params) {
     const { path, body } = sendRequest(target, userMessage({ text: MARK }));
     const [before, after] = body.split(MARK);
-    const requests = BAD.map((bad) => postBytes(target, path, Buffer.concat([Buffer.from(`${before}bad `), bad, Buffer.from(` bytes${after}`)])));
+    const requests = BAD.map((bad) =>
+      postBytes(target, path, Buffer.concat([Buffer.from(`${before}bad `), bad, Buffer.from(` bytes${after}`)])),
+    );
     return (i, signal) => sendOnce(target, signal, requests[i % requests.length], params.replyTimeoutMs);
   },
 });

@@ -22,7 +22,9 @@ export const duplicateAnswers = defineAttack({
       const first = await sendOnce(target, signal, bytes, params.replyTimeoutMs);
       if (first === 'aborted') return undefined;
       if (first.kind !== 'accepted') {
-        notes.push(`the first, legitimate answer to prompt ${prompt.promptId} was not taken (${first.kind}: ${first.detail}): prompt left out`);
+        notes.push(
+          `the first, legitimate answer to prompt ${prompt.promptId} was not taken (${first.kind}: ${first.detail}): prompt left out`,
+        );
         continue;
       }
       requests.push(bytes);

@@ -19,7 +19,10 @@ export const hugeHeaders = defineAttack({
     const value = 'h'.repeat(LINE_VALUE);
     let extra = '';
     for (let i = 0; extra.length < params.bytes; i++) extra += `x-a2a-rig-pad-${i}: ${value}\r\n`;
-    const bytes = Buffer.from(`${requestHead(target, 'POST', path, { contentLength: Buffer.byteLength(body), extra })}${body}`, 'latin1');
+    const bytes = Buffer.from(
+      `${requestHead(target, 'POST', path, { contentLength: Buffer.byteLength(body), extra })}${body}`,
+      'latin1',
+    );
     return (_i, signal) => sendOnce(target, signal, bytes, params.replyTimeoutMs);
   },
 });

@@ -16,7 +16,14 @@ export const malformedJson = defineAttack({
   async prepare(target, params) {
     const valid = sendRequest(target, userMessage({ text: 'malformed' })).body;
     const path = sendPath(target);
-    const bodies = [valid.slice(0, Math.floor(valid.length / 2)), '\u0001\u0002garbage}{', '{"jsonrpc":"2.0","id":1,', 'nul', `${valid}}}trailing`, ''];
+    const bodies = [
+      valid.slice(0, Math.floor(valid.length / 2)),
+      '\u0001\u0002garbage}{',
+      '{"jsonrpc":"2.0","id":1,',
+      'nul',
+      `${valid}}}trailing`,
+      '',
+    ];
     const requests = bodies.map((b) => postBytes(target, path, b));
     return (i, signal) => sendOnce(target, signal, requests[i % requests.length], params.replyTimeoutMs);
   },

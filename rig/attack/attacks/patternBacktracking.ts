@@ -9,7 +9,10 @@ import { defineAttack, livePromptOr, REPLY_TIMEOUT_MS, MAX_HOLD_MS } from '../de
 /** `payload` with `value` at `path` (objects made where missing); the payload itself for []. */
 function withValueAt(payload: unknown, path: string[], value: string): unknown {
   if (path.length === 0) return value;
-  const base = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? { ...(payload as Record<string, unknown>) } : {};
+  const base =
+    payload !== null && typeof payload === 'object' && !Array.isArray(payload)
+      ? { ...(payload as Record<string, unknown>) }
+      : {};
   base[path[0]] = withValueAt(base[path[0]], path.slice(1), value);
   return base;
 }
@@ -17,7 +20,8 @@ function withValueAt(payload: unknown, path: string[], value: string): unknown {
 export const patternBacktracking = defineAttack({
   name: 'pattern-backtracking',
   family: 'payloads',
-  description: "answers to a live prompt whose strings are aimed at its response_schema's `pattern` keywords: a repeated group's text `repeat` times, then a character that fails the match",
+  description:
+    "answers to a live prompt whose strings are aimed at its response_schema's `pattern` keywords: a repeated group's text `repeat` times, then a character that fails the match",
   expected: 'refused (422 / -32011) within the validation budget: a linear-time matcher never backtracks',
   defaults: { repeat: 25, replyTimeoutMs: REPLY_TIMEOUT_MS },
   bounds: { repeat: [1, 100_000], replyTimeoutMs: [1, MAX_HOLD_MS] },
@@ -32,10 +36,16 @@ export const patternBacktracking = defineAttack({
     const requests: Buffer[] = [];
     for (const { pattern, propertyPath } of found) {
       const input = backtrackingInput(pattern, params.repeat);
-      if (input === undefined) notes.push(`pattern ${JSON.stringify(pattern)} has no repeated ambiguous group: skipped`);
-      else if (propertyPath === undefined) notes.push(`pattern ${JSON.stringify(pattern)} is not under a chain of properties: skipped`);
+      if (input === undefined)
+        notes.push(`pattern ${JSON.stringify(pattern)} has no repeated ambiguous group: skipped`);
+      else if (propertyPath === undefined)
+        notes.push(`pattern ${JSON.stringify(pattern)} is not under a chain of properties: skipped`);
       else {
-        const { path, body } = answerRequest(target, prompt, JSON.stringify(withValueAt(prompt.validPayload, propertyPath, input)));
+        const { path, body } = answerRequest(
+          target,
+          prompt,
+          JSON.stringify(withValueAt(prompt.validPayload, propertyPath, input)),
+        );
         requests.push(postBytes(target, path, body));
       }
     }

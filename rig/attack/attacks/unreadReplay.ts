@@ -36,8 +36,10 @@ export function closeFrameCode(frames: Buffer): number | undefined {
 export const unreadReplay = defineAttack({
   name: 'unread-replay',
   family: 'streams',
-  description: 'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, never read after their first frames, held up to `holdMs`',
-  expected: 'beyond the stream bounds refused (HTTP 4xx or close 1013); an unread socket cut once its buffer bound fills',
+  description:
+    'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, never read after their first frames, held up to `holdMs`',
+  expected:
+    'beyond the stream bounds refused (HTTP 4xx or close 1013); an unread socket cut once its buffer bound fills',
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
   bounds: { tasks: [1, 1_000], holdMs: [1, MAX_HOLD_MS], probeMs: [10, 60_000] },
   async prepare(target, params, notes, signal) {
@@ -64,7 +66,9 @@ export const unreadReplay = defineAttack({
             ms: STREAM_GRACE_MS,
             refusal: (frames) => {
               const code = closeFrameCode(frames);
-              return code === undefined ? undefined : { code, detail: `the agent closed the replay socket with ${code}` };
+              return code === undefined
+                ? undefined
+                : { code, detail: `the agent closed the replay socket with ${code}` };
             },
           },
           probe: { bytes: PING, everyMs: params.probeMs },

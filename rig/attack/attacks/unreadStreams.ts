@@ -24,8 +24,10 @@ export const PREFLIGHT_HOLD_MS = STREAM_GRACE_MS + 250;
 export const unreadStreams = defineAttack({
   name: 'unread-streams',
   family: 'streams',
-  description: 'SSE subscriptions to `tasks` live prompt tasks (round robin), never read after their first frames, held up to `holdMs`',
-  expected: 'beyond the per-task/total stream bounds refused (429 / -32029, or rate-limited); an unread stream cut once its buffer bound fills',
+  description:
+    'SSE subscriptions to `tasks` live prompt tasks (round robin), never read after their first frames, held up to `holdMs`',
+  expected:
+    'beyond the per-task/total stream bounds refused (429 / -32029, or rate-limited); an unread stream cut once its buffer bound fills',
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
   bounds: { tasks: [1, 1_000], holdMs: [1, MAX_HOLD_MS], probeMs: [10, 60_000] },
   async prepare(target, params, notes, signal) {
@@ -33,7 +35,10 @@ export const unreadStreams = defineAttack({
     if (prompts.length === 0) return undefined;
     const requestFor = (p: LivePrompt) => {
       const { method, path, body } = subscribeRequest(target, p.taskId);
-      return Buffer.from(`${requestHead(target, method, path, { contentLength: Buffer.byteLength(body), accept: 'text/event-stream', connection: 'keep-alive' })}${body}`, 'utf8');
+      return Buffer.from(
+        `${requestHead(target, method, path, { contentLength: Buffer.byteLength(body), accept: 'text/event-stream', connection: 'keep-alive' })}${body}`,
+        'utf8',
+      );
     };
     const subscribe = (request: Buffer, s: AbortSignal, holdMs: number) =>
       attackExchange(
@@ -42,7 +47,12 @@ export const unreadStreams = defineAttack({
         {
           holdMs,
           what: 'unread event stream',
-          onHead: (head) => (head.status >= 200 && head.status < 300 && (head.headers['content-type'] ?? '').includes('text/event-stream') ? 'stream' : 'read'),
+          onHead: (head) =>
+            head.status >= 200 &&
+            head.status < 300 &&
+            (head.headers['content-type'] ?? '').includes('text/event-stream')
+              ? 'stream'
+              : 'read',
           streamGrace: {
             ms: STREAM_GRACE_MS,
             refusal: (body) => {
@@ -65,7 +75,9 @@ export const unreadStreams = defineAttack({
     const preflight = await subscribe(requestFor(own), signal, PREFLIGHT_HOLD_MS);
     // Only a plain refusal stops it: a 429 is a limit at work, a 5xx a finding, both for the attack to record.
     if (preflight !== 'aborted' && preflight.kind === 'refused') {
-      notes.push(`the agent refuses a subscription to a live prompt's task even with no other stream open (${preflight.detail ?? `HTTP ${preflight.status}`}): no stream to leave unread, and a refusal that is no bound; nothing started`);
+      notes.push(
+        `the agent refuses a subscription to a live prompt's task even with no other stream open (${preflight.detail ?? `HTTP ${preflight.status}`}): no stream to leave unread, and a refusal that is no bound; nothing started`,
+      );
       return undefined;
     }
     const requests = prompts.map(requestFor);

@@ -118,12 +118,18 @@ function routesOver(collection: ProxyCollection): Route[] {
 
   async function updateProxy([name]: string[], body: () => Promise<unknown>): Promise<Reply> {
     const proxy = collection.get(name!);
-    const input = decodeStruct(await body(), { name: 'string', listen: 'string', upstream: 'string', enabled: 'bool' }, 'toxiproxy.Proxy', 'Proxy', {
-      name: proxy.name,
-      listen: proxy.listen,
-      upstream: proxy.upstream,
-      enabled: proxy.enabled,
-    });
+    const input = decodeStruct(
+      await body(),
+      { name: 'string', listen: 'string', upstream: 'string', enabled: 'bool' },
+      'toxiproxy.Proxy',
+      'Proxy',
+      {
+        name: proxy.name,
+        listen: proxy.listen,
+        upstream: proxy.upstream,
+        enabled: proxy.enabled,
+      },
+    );
     await proxy.update(input);
     return ok(proxy.toJSON());
   }
@@ -136,7 +142,13 @@ function routesOver(collection: ProxyCollection): Route[] {
 
 const VERSION_BODY = Symbol('version');
 
-function write(response: ServerResponse, status: number, contentType: string, text: string, extra: Record<string, string> = {}): void {
+function write(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  extra: Record<string, string> = {},
+): void {
   response
     .writeHead(status, { 'Content-Type': contentType, ...extra, 'Content-Length': String(Buffer.byteLength(text)) })
     .end(text);
@@ -161,13 +173,17 @@ export function createApiServer(collection: ProxyCollection): Server {
   const routes = routesOver(collection);
   return createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
     void (async () => {
-      if ((request.headers['user-agent'] ?? '').startsWith('Mozilla/')) return sendError(response, 403, 'User agent not allowed');
+      if ((request.headers['user-agent'] ?? '').startsWith('Mozilla/'))
+        return sendError(response, 403, 'User agent not allowed');
       const path = new URL(request.url ?? '/', 'http://toxiproxy').pathname;
       const route = routes.find((r) => r.pattern.test(path));
       if (!route) return sendError(response, 404, '404 page not found');
       const handler = route.methods[request.method ?? ''];
       if (!handler) return response.writeHead(405, { 'Content-Length': '0' }).end();
-      const params = route.pattern.exec(path)!.slice(1).map((p) => decodeURIComponent(p));
+      const params = route.pattern
+        .exec(path)!
+        .slice(1)
+        .map((p) => decodeURIComponent(p));
       try {
         send(response, await handler(params, async () => parseBody(await readBody(request))));
       } catch (err) {

@@ -15,7 +15,9 @@ export interface EmbeddedToxiproxy {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedToxiproxy(options: { host?: string; port?: number } = {}): Promise<EmbeddedToxiproxy> {
+export async function startEmbeddedToxiproxy(
+  options: { host?: string; port?: number } = {},
+): Promise<EmbeddedToxiproxy> {
   const host = options.host ?? '127.0.0.1';
   const collection = new ProxyCollection();
   const server = createApiServer(collection);

@@ -19,7 +19,12 @@ export class ProxyCollection {
 
   /** POST /proxies. Enabled unless the body says otherwise. */
   create(body: unknown): Promise<ProxyListener> {
-    const input = decodeStruct(body, PROXY_FIELDS, 'toxiproxy.Proxy', 'Proxy', { name: '', listen: '', upstream: '', enabled: true });
+    const input = decodeStruct(body, PROXY_FIELDS, 'toxiproxy.Proxy', 'Proxy', {
+      name: '',
+      listen: '',
+      upstream: '',
+      enabled: true,
+    });
     if (input.name.length < 1) throw ErrMissingField.withDetail('name');
     if (input.upstream.length < 1) throw ErrMissingField.withDetail('upstream');
     return this.mutex.run(async () => {
@@ -39,7 +44,11 @@ export class ProxyCollection {
   async populate(body: unknown): Promise<PopulateResult> {
     if (!Array.isArray(body)) {
       const kind = body === null ? 'null' : typeof body === 'object' ? 'object' : typeof body;
-      if (body !== null) throw new ApiError(`bad request body: json: cannot unmarshal ${kind} into Go value of type []${POPULATE_ELEMENT}`, 400);
+      if (body !== null)
+        throw new ApiError(
+          `bad request body: json: cannot unmarshal ${kind} into Go value of type []${POPULATE_ELEMENT}`,
+          400,
+        );
       return { proxies: [] };
     }
     const inputs = body.map((element) =>
@@ -52,7 +61,9 @@ export class ProxyCollection {
     const proxies: ProxyListener[] = [];
     for (const input of inputs) {
       try {
-        proxies.push(await this.addOrReplace(new ProxyListener(input.name, input.listen, input.upstream), input.enabled));
+        proxies.push(
+          await this.addOrReplace(new ProxyListener(input.name, input.listen, input.upstream), input.enabled),
+        );
       } catch (err) {
         return { proxies, error: asApiError(err) };
       }

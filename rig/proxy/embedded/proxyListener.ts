@@ -3,7 +3,14 @@
 // clients are refused) and every open connection.
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { AsyncMutex } from './asyncMutex.ts';
-import { formatAddress, listenErrorMessage, resolveListen, resolvedListenString, splitHostPort, type HostPort } from './listenAddress.ts';
+import {
+  formatAddress,
+  listenErrorMessage,
+  resolveListen,
+  resolvedListenString,
+  splitHostPort,
+  type HostPort,
+} from './listenAddress.ts';
 import { closeNow } from './socketClosing.ts';
 import { ToxicCollection, toxicJson, type ToxicJson } from './toxicCollection.ts';
 
@@ -87,7 +94,9 @@ export class ProxyListener {
     } catch (err) {
       throw new Error(`listen tcp: ${(err as Error).message}`);
     }
-    const server = createServer({ allowHalfOpen: true, pauseOnConnect: true, ...SOCKET_OPTIONS }, (client) => this.accept(server, client));
+    const server = createServer({ allowHalfOpen: true, pauseOnConnect: true, ...SOCKET_OPTIONS }, (client) =>
+      this.accept(server, client),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => reject(new Error(listenErrorMessage(target, err))));
       server.listen({ host: target.host === '' ? undefined : target.host, port: target.port }, resolve);
@@ -128,7 +137,12 @@ export class ProxyListener {
       client.destroy();
       return;
     }
-    const upstream = createConnection({ host: target.host || 'localhost', port: target.port, allowHalfOpen: true, ...SOCKET_OPTIONS });
+    const upstream = createConnection({
+      host: target.host || 'localhost',
+      port: target.port,
+      allowHalfOpen: true,
+      ...SOCKET_OPTIONS,
+    });
     this.track(upstream);
     const refused = () => client.destroy(); // Go closes the client when the upstream dial fails
     upstream.once('error', refused);

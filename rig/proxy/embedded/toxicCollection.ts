@@ -1,7 +1,13 @@
 // The toxics of one proxy (Go's ToxicCollection): an ordered chain per direction, shared by every
 // live link of that direction, and the JSON operations the API exposes on them.
 import type { Socket } from 'node:net';
-import { ErrBadRequestBody, ErrInvalidStream, ErrInvalidToxicType, ErrToxicAlreadyExists, ErrToxicNotFound } from './apiError.ts';
+import {
+  ErrBadRequestBody,
+  ErrInvalidStream,
+  ErrInvalidToxicType,
+  ErrToxicAlreadyExists,
+  ErrToxicNotFound,
+} from './apiError.ts';
 import { AsyncMutex } from './asyncMutex.ts';
 import { decodeStruct, float32Json } from './goJsonDecoding.ts';
 import { ToxicLink } from './toxicLink.ts';
@@ -38,7 +44,13 @@ function attributesOf(body: unknown): unknown {
 export function toxicJson(wrapper: ToxicWrapper): ToxicJson {
   const attributes: Record<string, number> = {};
   for (const name of Object.keys(wrapper.type.attributes)) attributes[name] = wrapper.attributes[name] ?? 0;
-  return { attributes, name: wrapper.name, type: wrapper.type.type, stream: wrapper.stream, toxicity: float32Json(wrapper.toxicity) };
+  return {
+    attributes,
+    name: wrapper.name,
+    type: wrapper.type.type,
+    stream: wrapper.stream,
+    toxicity: float32Json(wrapper.toxicity),
+  };
 }
 
 export class ToxicCollection {
@@ -73,11 +85,22 @@ export class ToxicCollection {
         { name: 'string', type: 'string', stream: 'string', toxicity: 'float32' },
         'toxics.ToxicWrapper',
         'ToxicWrapper',
-        { name: '', type: '', stream: 'downstream', toxicity: 1 } as { name: string; type: string; stream: string; toxicity: number },
+        { name: '', type: '', stream: 'downstream', toxicity: 1 } as {
+          name: string;
+          type: string;
+          stream: string;
+          toxicity: number;
+        },
       );
       const attributesBody = attributesOf(body);
-      if (attributesBody !== undefined && attributesBody !== null && (typeof attributesBody !== 'object' || Array.isArray(attributesBody))) {
-        throw ErrBadRequestBody.withDetail(`json: cannot unmarshal ${Array.isArray(attributesBody) ? 'array' : typeof attributesBody} into Go struct field ToxicWrapper.attributes of type toxics.NoopToxic`);
+      if (
+        attributesBody !== undefined &&
+        attributesBody !== null &&
+        (typeof attributesBody !== 'object' || Array.isArray(attributesBody))
+      ) {
+        throw ErrBadRequestBody.withDetail(
+          `json: cannot unmarshal ${Array.isArray(attributesBody) ? 'array' : typeof attributesBody} into Go struct field ToxicWrapper.attributes of type toxics.NoopToxic`,
+        );
       }
       const direction = parseDirection(head.stream);
       if (!direction) throw ErrInvalidStream;
@@ -86,7 +109,13 @@ export class ToxicCollection {
       if (!type) throw ErrInvalidToxicType;
       if (this.find(name)) throw ErrToxicAlreadyExists;
       const defaults = Object.fromEntries(Object.keys(type.attributes).map((k) => [k, 0]));
-      const attributes = decodeStruct(attributesBody ?? null, type.attributes, `toxics.${type.goStruct}`, `${type.goStruct}.attributes`, defaults) as Record<string, number>;
+      const attributes = decodeStruct(
+        attributesBody ?? null,
+        type.attributes,
+        `toxics.${type.goStruct}`,
+        `${type.goStruct}.attributes`,
+        defaults,
+      ) as Record<string, number>;
       const wrapper: ToxicWrapper = { name, type, stream: head.stream, direction, toxicity: head.toxicity, attributes };
       this.chains[direction].push(wrapper);
       const links = [...this.links].filter((l) => l.direction === direction);
@@ -100,8 +129,20 @@ export class ToxicCollection {
     return this.mutex.run(async () => {
       const wrapper = this.find(name);
       if (!wrapper) throw ErrToxicNotFound;
-      const head = decodeStruct(body, { toxicity: 'float32' }, 'struct { Attributes interface {} "json:\\"attributes\\""; Toxicity float32 "json:\\"toxicity\\"" }', '', { toxicity: wrapper.toxicity });
-      const attributes = decodeStruct(attributesOf(body) ?? null, wrapper.type.attributes, `toxics.${wrapper.type.goStruct}`, `${wrapper.type.goStruct}.attributes`, { ...wrapper.attributes });
+      const head = decodeStruct(
+        body,
+        { toxicity: 'float32' },
+        'struct { Attributes interface {} "json:\\"attributes\\""; Toxicity float32 "json:\\"toxicity\\"" }',
+        '',
+        { toxicity: wrapper.toxicity },
+      );
+      const attributes = decodeStruct(
+        attributesOf(body) ?? null,
+        wrapper.type.attributes,
+        `toxics.${wrapper.type.goStruct}`,
+        `${wrapper.type.goStruct}.attributes`,
+        { ...wrapper.attributes },
+      );
       Object.assign(wrapper.attributes, attributes);
       wrapper.toxicity = head.toxicity;
       const links = [...this.links].filter((l) => l.direction === wrapper.direction);

@@ -32,7 +32,10 @@ export class ToxicLink {
     this.input = new ChunkChannel(this.flow, 0);
     let last = this.input;
     for (let i = 0; i < chain.length; i++) {
-      const next = i + 1 < chain.length ? new ChunkChannel(this.flow, chain[i + 1]!.type.bufferSize ?? 0) : new ChunkChannel(this.flow, 0);
+      const next =
+        i + 1 < chain.length
+          ? new ChunkChannel(this.flow, chain[i + 1]!.type.bufferSize ?? 0)
+          : new ChunkChannel(this.flow, 0);
       this.stubs.push(new ToxicStub(last, next));
       last = next;
     }

@@ -10,9 +10,16 @@ import { timeoutToxic } from './timeout.ts';
 import type { ToxicType } from '../toxicStub.ts';
 
 const registry = new Map<string, ToxicType>(
-  [noopToxic, latencyToxic, bandwidthToxic, slowCloseToxic, timeoutToxic, resetPeerToxic, slicerToxic, limitDataToxic].map(
-    (toxic) => [toxic.type, toxic as unknown as ToxicType],
-  ),
+  [
+    noopToxic,
+    latencyToxic,
+    bandwidthToxic,
+    slowCloseToxic,
+    timeoutToxic,
+    resetPeerToxic,
+    slicerToxic,
+    limitDataToxic,
+  ].map((toxic) => [toxic.type, toxic as unknown as ToxicType]),
 );
 
 export function toxicTypeNamed(name: string): ToxicType | undefined {
