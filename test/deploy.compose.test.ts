@@ -173,7 +173,7 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('docker-compose stack e
     const runStart = Date.now() / 1000;
     const out = join(dir, 'run');
     // Every scenario but the DoS ones (a minute and a half of attacks that prove nothing about the
-    // containers; test/scenarioMutationMatrix.dos.test.ts runs them).
+    // containers; test/scenarios.mutationMatrixDos.test.ts runs them).
     const notDos = (await loadScenarios()).filter((s) => !s.tags.includes('dos')).map((s) => s.name);
     const run: CliRun = await runRig(
       [

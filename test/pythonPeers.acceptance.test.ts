@@ -574,7 +574,7 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       },
     ];
     // The flags live in the peers' shared acceptance module, the same code under both SDKs, and the
-    // rig's verdicts on them run on 1.3.0 (foreignPeers.test.ts): one SDK shows what each breaks.
+    // rig's verdicts on them run on 1.3.0 (foreignPeers.verdicts.test.ts): one SDK shows what each breaks.
     if (sdk === '1.3.0')
       describe('fault flags', () => {
         for (const flag of FLAGS) {

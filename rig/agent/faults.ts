@@ -17,7 +17,7 @@ export const FAULTS = {
   'validation-errors-elsewhere':
     'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, as an SDK renders it, not as the contract shows',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
-  // The DoS mitigations (issue 14; proven in test/agentDos*.test.ts): one per mitigation.
+  // The DoS mitigations (issue 14; proven in test/agent.dos*.test.ts): one per mitigation.
   'no-body-limit': 'no Content-Length pre-check and no size bound on request bodies: every body is read whole (no 413)',
   'backtracking-patterns':
     'response_schema `pattern` is compiled with native backtracking RegExp instead of the linear (RE2) engine, unmetered',
@@ -45,10 +45,10 @@ export const FAULTS = {
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
-/** The acceptance-criteria extension's flags (proven in test/agentAcceptanceFaults.test.ts). */
+/** The acceptance-criteria extension's flags (proven in test/agent.acceptanceFaults.test.ts). */
 export type AcceptanceFaultName = Extract<FaultName, `acceptance-${string}`>;
 
-/** The DoS-mitigation flags (issue 14), proven in test/agentDosFaults.test.ts rather than agentFaults.test.ts. */
+/** The DoS-mitigation flags (issue 14), proven in test/agent.dosFaults.test.ts rather than agent.faults.test.ts. */
 export const DOS_FAULTS = [
   'no-body-limit',
   'backtracking-patterns',

@@ -1,5 +1,5 @@
 // Which of the reference agent's fault flags (rig/agent/faults.ts) a scenario fails against: its
-// `catches`. One declaration for the mutation matrices (test/scenarioMutationMatrix*.test.ts run
+// `catches`. One declaration for the mutation matrices (test/scenarios.mutationMatrix*.test.ts run
 // each flag against the scenarios that declare it), `a2a-rig list`, and the docs' scenario tables
 // (checked against it by test/docs.scenarioCatches.test.ts).
 import { isFaultName, type FaultName } from '../agent/faults.ts';

@@ -193,7 +193,7 @@ export const connectionBounds: Check = async (url) => {
 };
 
 /** A second event stream on a task bounded to one is refused (429), and the buffer bound is finite
- * (a unit test in agentDosFaults.test.ts: its bytes are not observable from outside). */
+ * (a unit test in agent.dosFaults.test.ts: its bytes are not observable from outside). */
 export const streamBounds: Check = async (url) => {
   const steps = [{ prompt: { text: 'Q?', response_schema: { type: 'object' } } }, { complete: {} }];
   const task = (await rpc(url, '1.0', 'SendMessage', { message: userMessage('1.0', { data: scriptData(steps) }) })).body

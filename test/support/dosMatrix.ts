@@ -1,4 +1,4 @@
-// What the two DoS mutation-matrix files share (test/scenarioMutationMatrix.dos*.test.ts, split so
+// What the two DoS mutation-matrix files share (test/scenarios.mutationMatrixDos*.test.ts, split so
 // the suite's two workers share their minutes): the flag → scenario → attack table (from the DoS
 // scenarios' `catches`), and one run of DoS scenarios against the embedded reference agent with the
 // tests' short phases (dosRuns.ts).

@@ -1,7 +1,7 @@
 // The DoS mutation matrix (issue 14), second half: each DoS scenario fails against the agent fault
 // flag that removes the mitigation it verifies, and the failed check is the attack's own (the broken
 // guarantee named), not only the legitimate traffic's tax under it. A row runs only the attack its
-// flag is about. The first half (the correct agent) is scenarioMutationMatrix.dos.test.ts.
+// flag is about. The first half (the correct agent) is scenarios.mutationMatrixDos.test.ts.
 import { describe, expect, it } from 'vitest';
 import { onlyAttack } from './support/dosRuns.ts';
 import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './support/dosMatrix.ts';

@@ -1,7 +1,7 @@
 // Group commit under a crash (rig/agent/outbox.ts, commitHold.ts): the agent is killed with
 // SIGKILL while 16 clients keep sending, right after replies came in; after a restart on the same
 // outbox every task it acknowledged is there, in at least the state the acknowledgement showed.
-// (The deterministic proof that no reply leaves before its COMMIT is agentOutboxGroupCommit.test.ts;
+// (The deterministic proof that no reply leaves before its COMMIT is agent.outboxGroupCommit.test.ts;
 // this is the end-to-end guarantee, with real sockets and a real kill.)
 import { describe, expect, it } from 'vitest';
 import { spawnAgent, tempDbPath, ownedAgents } from './support/agentFixture.ts';

@@ -1,7 +1,7 @@
 // The DoS mutation matrix (issue 14), first half: every DoS scenario passes against the correct
 // reference agent, judging every part, and a rate limit counts as a mitigation working. The fault
-// rows are in scenarioMutationMatrix.dosFaults.test.ts. Files of their own so they run in parallel
-// with the main matrix (scenarioMutationMatrix.test.ts), which leaves the `dos` scenarios to them.
+// rows are in scenarios.mutationMatrixDosFaults.test.ts. Files of their own so they run in parallel
+// with the main matrix (scenarios.mutationMatrix.test.ts), which leaves the `dos` scenarios to them.
 // Smoke profile through the real engine, the agent a child process behind a pinned fault backend,
 // as the main matrix does, with the tests' short phases (test/support/dosMatrix.ts).
 import { describe, expect, it } from 'vitest';

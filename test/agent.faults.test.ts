@@ -436,7 +436,7 @@ const proofs = {
 } satisfies Record<Exclude<FaultName, AcceptanceFaultName | DosFaultName>, Proof>;
 
 describe('fault flags: each breaks its guarantee, which holds without it', () => {
-  it('has a proof for every flag in faults.ts (the acceptance-* ones in agentAcceptanceFaults.test.ts, the DoS ones in agentDosFaults.test.ts)', () => {
+  it('has a proof for every flag in faults.ts (the acceptance-* ones in agent.acceptanceFaults.test.ts, the DoS ones in agent.dosFaults.test.ts)', () => {
     const dos: readonly string[] = DOS_FAULTS;
     expect(Object.keys(proofs).sort()).toEqual(
       Object.keys(FAULTS)

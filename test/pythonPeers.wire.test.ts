@@ -1,5 +1,5 @@
 // The Python test peers themselves (test/peers/python), checked directly on the wire before the
-// rig is trusted to judge them: if a "correct" peer were wrong, test/foreignPeers.test.ts would
+// rig is trusted to judge them: if a "correct" peer were wrong, test/foreignPeers.verdicts.test.ts would
 // prove nothing. Both SDK generations: the card, activation by either header and its echo, the
 // contract's 409 and 422 (status, code and error.data), exactly one acceptance among 200
 // concurrent answers, and durability across kill -9 through the restart command.

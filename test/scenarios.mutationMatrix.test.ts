@@ -12,7 +12,7 @@ import type { RunResult } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 import { mutationRows } from './support/faultMatrix.ts';
 
-// The DoS scenarios have their own matrix (scenarioMutationMatrix.dos.test.ts), run in parallel with this one.
+// The DoS scenarios have their own matrix (scenarios.mutationMatrixDos.test.ts), run in parallel with this one.
 const all = (await loadScenarios()).filter((s) => !s.tags.includes('dos'));
 /** Each fault flag → the scenarios that declare they catch it. */
 const MATRIX = mutationRows(all);
