@@ -19,6 +19,30 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
       'max-len': ['error', { code: 120, ignoreUrls: true }],
+      'max-lines': ['error', { max: 320 }],
+    },
+  },
+  {
+    // Tests read JSON replies whose shape is the thing under test; there `any` is deliberate.
+    files: ['test/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // One scenario API: the same rule test/scenarios.imports.test.ts checks with the list in
+    // test/support/scenarioImports.ts, here so an editor shows it as the file is written.
+    files: ['scenarios/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!a2a-rig$|node:|(\\.\\./)+rig/protocol/|(\\.\\./)+rig/scenarioApi\\.ts$)',
+              message: "a scenario imports only from 'a2a-rig', rig/protocol/ and node: built-ins",
+            },
+          ],
+        },
+      ],
     },
   },
 );
