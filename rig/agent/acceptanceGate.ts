@@ -156,7 +156,8 @@ export class AcceptanceGate {
     // Clamped for the date only: validated criteria are within it already, and the skips-criteria-
     // validation fault must not turn a huge timeout into an invalid Date (a throw here ends the agent).
     const seconds = Math.min(Math.max(criteria.acceptanceTimeoutSeconds, 0), MAX_ACCEPTANCE_TIMEOUT_S);
-    const text = `awaiting an acceptance decision on attempt ${attempt + 1}${criteria.description ? `: ${criteria.description}` : ''}`;
+    const described = criteria.description ? `: ${criteria.description}` : '';
+    const text = `awaiting an acceptance decision on attempt ${attempt + 1}${described}`;
     // The deadline counts from the pending status's own timestamp (set by the commit just before
     // alsoWrite runs), so no reader of the two timestamps sees the gate fail a millisecond early.
     let deadline = '';

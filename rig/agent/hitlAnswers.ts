@@ -51,7 +51,8 @@ function responseInvalid(engine: TaskEngine, promptId: string, errors: Validatio
 }
 
 function readResponseEnvelope(raw: unknown): { promptId: string; payload: unknown } {
-  const shape = `metadata.${HITL_RESPONSE_KEY} must be an object with exactly "prompt_id" (string) and "payload" (object)`;
+  const shape =
+    `metadata.${HITL_RESPONSE_KEY} must be an object ` + 'with exactly "prompt_id" (string) and "payload" (object)';
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new A2AError(JSONRPC_INVALID_PARAMS, shape);
   const { prompt_id: promptId, payload, ...extra } = raw as Record<string, unknown>;
   if (typeof promptId !== 'string' || Object.keys(extra).length > 0) throw new A2AError(JSONRPC_INVALID_PARAMS, shape);
@@ -87,7 +88,8 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
   if (row.activated) {
     throw new A2AError(
       JSONRPC_INVALID_PARAMS,
-      `task ${row.task.id} waits for a hitl-prompt/v1 answer: put {prompt_id, payload} in metadata.${HITL_RESPONSE_KEY}`,
+      `task ${row.task.id} waits for a hitl-prompt/v1 answer: ` +
+        `put {prompt_id, payload} in metadata.${HITL_RESPONSE_KEY}`,
     );
   }
   // Plain A2A continuation of a prompt emitted without the envelope: the message is the answer.

@@ -163,10 +163,13 @@ export class Outbox {
     this.batches = new GroupCommit(db, { opened: () => this.forgetOthersWrites(), failed: () => this.cache.clear() });
     this.stmt = {
       insertTask: db.prepare(
-        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq, history_count, history_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, ` +
+          `last_seq, history_count, history_bytes) ` +
+          `VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       updateTask: db.prepare(
-        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ?, last_seq = ?, history_count = ?, history_bytes = ? WHERE id = ?`,
+        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ?, last_seq = ?, ` +
+          `history_count = ?, history_bytes = ? WHERE id = ?`,
       ),
       appendHistory: db.prepare(`INSERT INTO task_history (task_id, idx, bytes, message_json) VALUES (?, ?, ?, ?)`),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -180,7 +183,8 @@ export class Outbox {
       tasksInStates: db.prepare(`SELECT * FROM tasks WHERE state IN (SELECT value FROM json_each(?))`),
       listTasks: db.prepare(
         `SELECT id, task_json, COUNT(*) OVER () AS total FROM tasks
-         WHERE (@state IS NULL OR state = @state) AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
+         WHERE (@state IS NULL OR state = @state) ` +
+          `AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
          ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
       ),
       insertEvent: db.prepare(
@@ -190,7 +194,8 @@ export class Outbox {
         `SELECT seq, event_id, event_json FROM ${eventsSchema}.events WHERE task_id = ? AND seq > ? ORDER BY seq`,
       ),
       insertPrompt: db.prepare(
-        `INSERT INTO prompts (task_id, step, prompt_id, envelope_json, schema_json, deadline, state) VALUES (?, ?, ?, ?, ?, ?, 'open')`,
+        `INSERT INTO prompts (task_id, step, prompt_id, envelope_json, schema_json, deadline, state) ` +
+          `VALUES (?, ?, ?, ?, ?, ?, 'open')`,
       ),
       promptIdExists: db.prepare(`SELECT 1 FROM prompts WHERE prompt_id = ? LIMIT 1`),
       findPrompt: db.prepare(`SELECT * FROM prompts WHERE task_id = ? AND prompt_id = ? ORDER BY step DESC LIMIT 1`),

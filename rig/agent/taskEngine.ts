@@ -69,7 +69,8 @@ export class TaskEngine {
     if (row.historyCount + 1 > maxHistoryEntries || row.historyBytes + bytes > maxHistoryBytes) {
       throw new A2AError(
         JSONRPC_INVALID_PARAMS,
-        `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
+        `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); ` +
+          `a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
       );
     }
   }
