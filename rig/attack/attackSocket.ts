@@ -16,7 +16,10 @@ import {
 import { socketBudget } from './attackLimits.ts';
 import type { AttackOutcome, AttackTarget } from './attackTypes.ts';
 
-/** Bytes of a reply's head kept before the socket is dropped as garbage; bytes of its body kept for the detail and `error.code`. */
+/**
+ * Bytes of a reply's head kept before the socket is dropped as garbage; bytes of its body kept for
+ * the detail and `error.code`.
+ */
 const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_BODY_KEPT = 16 * 1024;
 /** Last bytes kept of a reply, for the chunked terminator (`\r\n0\r\n\r\n`). */
@@ -29,7 +32,10 @@ export interface Head {
 
 export interface SocketIo {
   socket: Socket;
-  /** Writes and resolves once the data is handed to the kernel (so a slow drip is really slow); resolves false once the socket settled. */
+  /**
+   * Writes and resolves once the data is handed to the kernel (so a slow drip is really slow);
+   * resolves false once the socket settled.
+   */
   write(data: string | Buffer): Promise<boolean>;
   /** Waits, ending early (false) once the socket settled. */
   sleep(ms: number): Promise<boolean>;
@@ -50,7 +56,10 @@ export interface ExchangeOptions {
    * its end and classified.
    */
   onHead?: (head: Head, bodySoFar: string) => 'read' | 'stream';
-  /** While streaming, these bytes are written every `probeMs` so a close of the agent's is seen without reading (a write to a closed socket fails). */
+  /**
+   * While streaming, these bytes are written every `probeMs` so a close of the agent's is seen
+   * without reading (a write to a closed socket fails).
+   */
   probe?: { bytes: Buffer | string; everyMs: number };
   /**
    * After a 'stream' head, reading goes on for `ms` (the response's first frames: a snapshot, or a
@@ -58,7 +67,10 @@ export interface ExchangeOptions {
    * finds a refusal in what came (the body after the head, de-chunked).
    */
   streamGrace?: { ms: number; refusal(body: Buffer): { code?: number; detail: string } | undefined };
-  /** A complete reply counts as the agent's cut (idle-connections: Node answers an idle socket's timeout with 408 and a close). */
+  /**
+   * A complete reply counts as the agent's cut (idle-connections: Node answers an idle socket's
+   * timeout with 408 and a close).
+   */
   replyIsCut?: boolean;
   /** Sets `beforeBodyEnd` on the outcome. */
   tracksBodyEnd?: boolean;

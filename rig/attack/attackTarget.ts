@@ -11,7 +11,10 @@ import { assertLoopbackTarget } from './attackLimits.ts';
 import { sendRequest } from './attackRequests.ts';
 import type { AttackTarget, LivePrompt } from './attackTypes.ts';
 
-/** Where attack traffic comes from unless told otherwise: not 127.0.0.1, so a per-client limit tells it from the legitimate load. */
+/**
+ * Where attack traffic comes from unless told otherwise: not 127.0.0.1, so a per-client limit tells
+ * it from the legitimate load.
+ */
 export const DEFAULT_SOURCE_ADDRESS = '127.0.0.2';
 
 export interface AttackTargetOptions {
