@@ -454,7 +454,8 @@ export class A2AClient {
       return this.answered(outcome, traffic);
     } catch (err) {
       if (err instanceof TransportError) return this.answered(answerFailed(err, startedAt), traffic);
-      // Not the agent's doing (e.g. a bearer token refused before sending): the exchange still ends for whoever counts it open.
+      // Not the agent's doing (e.g. a bearer token refused before sending): the exchange still ends
+      // for whoever counts it open.
       observer?.exchange(this.method('send'), 'failed', performance.now() - startedAt, traffic);
       throw err;
     }

@@ -18,7 +18,10 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
 export interface HitlDeclaration {
   declared: boolean;
-  /** The declaration's `required` (the spec says it MUST be false); absent reads as false, the default. Undefined only when it is not a boolean. */
+  /**
+   * The declaration's `required` (the spec says it MUST be false); absent reads as false, the
+   * default. Undefined only when it is not a boolean.
+   */
   required: boolean | undefined;
   /** True when `required` was left out (ProtoJSON omits a false). */
   requiredAbsent?: boolean;

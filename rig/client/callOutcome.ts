@@ -10,7 +10,10 @@ export interface CallOptions extends ExchangeOptions {
   extensions?: readonly string[];
   /** Sent as `Authorization: Bearer <token>` on this call (acceptance decisions are authorized by it). */
   bearerToken?: string;
-  /** Streams only: how long to watch for a refusal framed as the first event (default STREAM_REFUSAL_PEEK_MS, a2aClient.ts). */
+  /**
+   * Streams only: how long to watch for a refusal framed as the first event (default
+   * STREAM_REFUSAL_PEEK_MS, a2aClient.ts).
+   */
   refusalPeekMs?: number;
 }
 

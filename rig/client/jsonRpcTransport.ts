@@ -160,7 +160,10 @@ function streamRequestBytes(path: string, host: string, headers: Record<string, 
   return n;
 }
 
-/** A response head's bytes from its parsed headers (undici gives no raw head): status line without its reason phrase, one line per value. */
+/**
+ * A response head's bytes from its parsed headers (undici gives no raw head): status line without
+ * its reason phrase, one line per value.
+ */
 function responseHeadBytes(headers: IncomingHttpHeaders): number {
   let n = 'HTTP/1.1 200 \r\n\r\n'.length;
   for (const [name, value] of Object.entries(headers)) {
@@ -331,7 +334,10 @@ export class JsonRpcTransport {
     };
   }
 
-  /** GET a JSON document (the agent card) under the unary bounds; `body` is undefined unless 2xx. No A2A headers are sent. */
+  /**
+   * GET a JSON document (the agent card) under the unary bounds; `body` is undefined unless 2xx. No
+   * A2A headers are sent.
+   */
   async getJson(url: string, options: ExchangeOptions = {}): Promise<{ status: number; body: unknown }> {
     const what = `GET ${url}`;
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
@@ -385,9 +391,12 @@ export class JsonRpcTransport {
     const what = `POST ${this.describeUrl(url)} (${method})`;
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
     const e = this.endpoint(url);
-    const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${paramsJson === undefined ? '' : `,"params":${paramsJson}`}}`;
+    const params = paramsJson === undefined ? '' : `,"params":${paramsJson}`;
+    const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${params}}`;
     const bodyBytes = Buffer.byteLength(body);
-    const request = `POST ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\ncontent-type: application/json\r\naccept: application/json\r\n${this.headerBlock(a2a)}content-length: ${bodyBytes}\r\n\r\n${body}`;
+    const request =
+      `POST ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\ncontent-type: application/json\r\naccept: application/json\r\n` +
+      `${this.headerBlock(a2a)}content-length: ${bodyBytes}\r\n\r\n${body}`;
     // The head is ASCII (path, host and header values are checked or URL-encoded): one byte a character.
     if (options.tally) options.tally.sent += request.length - body.length + bodyBytes;
     const startedAt = performance.now();

@@ -272,7 +272,8 @@ function matchesAlone(branch: unknown, value: unknown, validator: GuardedValidat
 
 function tooWide(branches: number): SynthesisLimit {
   return new SynthesisLimit(
-    `a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`,
+    `a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} ` +
+      '(each candidate is checked against every other branch)',
   );
 }
 
