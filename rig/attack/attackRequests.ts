@@ -5,7 +5,7 @@
 // attack request differs from a legitimate one only where the attack means it to.
 import { answerMessage, completeMessage, type OutgoingMessage } from '../client/outgoingMessage.ts';
 import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
-import { messageToProtoJsonV03 } from '../protocol/protoJsonV03.ts';
+import { messageToProtoJsonV03 } from '../protocol/protoJsonV03Writer.ts';
 import { messageOnWire } from '../protocol/wireGenerations.ts';
 import type { AttackTarget, LivePrompt } from './attackTypes.ts';
 
