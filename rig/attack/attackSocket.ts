@@ -14,6 +14,7 @@ import {
   type HttpReply,
 } from './attackOutcome.ts';
 import { socketBudget } from './attackLimits.ts';
+import { dechunk, isChunked, parseHead, type Head } from './httpReplyFraming.ts';
 import type { AttackOutcome, AttackTarget } from './attackTypes.ts';
 
 /**
@@ -24,11 +25,6 @@ const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_BODY_KEPT = 16 * 1024;
 /** Last bytes kept of a reply, for the chunked terminator (`\r\n0\r\n\r\n`). */
 const TAIL_BYTES = 7;
-
-export interface Head {
-  status: number;
-  headers: Record<string, string>;
-}
 
 export interface SocketIo {
   socket: Socket;
@@ -77,37 +73,6 @@ export interface ExchangeOptions {
 }
 
 export type ExchangeEnd = AttackOutcome | 'aborted';
-
-function parseHead(text: string): Head | undefined {
-  const lines = text.split('\r\n');
-  const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
-  if (!m) return undefined;
-  const headers: Record<string, string> = {};
-  for (const line of lines.slice(1)) {
-    const i = line.indexOf(':');
-    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-  }
-  return { status: Number(m[1]), headers };
-}
-
-function isChunked(head: Head): boolean {
-  return head.headers['transfer-encoding']?.toLowerCase().includes('chunked') ?? false;
-}
-
-/** The data of a chunked body as far as it goes (a cut-off last chunk gives what it has). */
-export function dechunk(body: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  while (at < body.length) {
-    const eol = body.indexOf('\r\n', at);
-    if (eol < 0) break;
-    const size = parseInt(body.subarray(at, eol).toString('latin1'), 16);
-    if (!Number.isFinite(size) || size === 0) break;
-    parts.push(body.subarray(eol + 2, Math.min(body.length, eol + 2 + size)));
-    at = eol + 2 + size + 2;
-  }
-  return Buffer.concat(parts);
-}
 
 /** Opens a connection to the target and runs `script` on it; resolves with its one outcome. */
 export function attackExchange(
