@@ -8,7 +8,8 @@ import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { FaultSet } from './faults.ts';
-import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
+import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import type { PromptRow } from './promptStore.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
 import type { PromptStep } from './script.ts';
 
@@ -46,7 +47,7 @@ export class PromptSteps {
     // astronomically unlikely, but the check is one indexed lookup.
     for (;;) {
       const id = randomUUID();
-      if (!this.engine.outbox.promptIdExists(id)) return id;
+      if (!this.engine.outbox.prompts.idExists(id)) return id;
     }
   }
 
@@ -76,7 +77,7 @@ export class PromptSteps {
       deadline: envelope.deadline ?? null,
     };
     this.engine.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', envelope.prompt, metadata, () =>
-      this.engine.outbox.insertPrompt(prompt),
+      this.engine.outbox.prompts.insert(prompt),
     );
     if (envelope.deadline) this.scheduleDeadline({ ...prompt, state: 'open', deadlineSignalled: false });
   }
@@ -85,7 +86,7 @@ export class PromptSteps {
   scheduleDeadline(prompt: PromptRow): void {
     const wait = Math.max(0, Date.parse(prompt.deadline!) - Date.now());
     this.engine.later(wait, () => {
-      const current = this.engine.outbox.findPrompt(prompt.taskId, prompt.promptId);
+      const current = this.engine.outbox.prompts.find(prompt.taskId, prompt.promptId);
       if (!current || current.state !== 'open' || current.deadlineSignalled) return;
       const row = this.engine.getRow(prompt.taskId);
       this.engine.commit(
@@ -99,7 +100,7 @@ export class PromptSteps {
             metadata: { [DEADLINE_ELAPSED_KEY]: { prompt_id: prompt.promptId, deadline: prompt.deadline } },
           },
         }),
-        () => this.engine.outbox.markDeadlineSignalled(prompt.taskId, prompt.step),
+        () => this.engine.outbox.prompts.markDeadlineSignalled(prompt.taskId, prompt.step),
       );
     });
   }

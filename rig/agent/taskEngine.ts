@@ -243,7 +243,7 @@ export class TaskEngine {
       throw new A2AError(A2A_TASK_NOT_CANCELABLE, `task ${taskId} is ${row.task.status.state} and cannot be canceled`);
     }
     this.setStatus(row, 'TASK_STATE_CANCELED', undefined, undefined, () => {
-      this.outbox.closePrompts(taskId);
+      this.outbox.prompts.closeOpen(taskId);
       this.outbox.gates.settle(taskId, 'canceled');
     });
     return row;
@@ -271,7 +271,7 @@ export class TaskEngine {
     for (const row of this.outbox.tasksInStates(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'])) {
       setImmediate(() => this.advance(row.task.id));
     }
-    for (const prompt of this.outbox.pendingDeadlines()) this.prompts.scheduleDeadline(prompt);
+    for (const prompt of this.outbox.prompts.pendingDeadlines()) this.prompts.scheduleDeadline(prompt);
     this.acceptance.recover();
   }
 
