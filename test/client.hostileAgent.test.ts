@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
-import type { TransportLimits } from '../rig/client/jsonRpcTransport.ts';
+import type { TransportLimits } from '../rig/client/transportTypes.ts';
 import { userMessage } from '../rig/client/outgoingMessage.ts';
 import { TransportError } from '../rig/client/transportError.ts';
 

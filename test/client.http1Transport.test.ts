@@ -7,7 +7,8 @@
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
-import { JsonRpcTransport, type A2AHeaders } from '../rig/client/jsonRpcTransport.ts';
+import { type A2AHeaders } from '../rig/client/a2aHeaders.ts';
+import { JsonRpcTransport } from '../rig/client/jsonRpcTransport.ts';
 import { TransportError } from '../rig/client/transportError.ts';
 import { freePort } from './support/localHost.ts';
 

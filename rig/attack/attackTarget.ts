@@ -2,7 +2,7 @@
 // endpoint and generation), and a prompt opener for agents that follow a2a-rig scripts: the answer
 // attacks need live prompts, and a scripted agent parks a task on a prompt of any schema we name.
 import { request } from 'node:http';
-import { a2aRequestHeaders } from '../client/jsonRpcTransport.ts';
+import { a2aRequestHeaders } from '../client/a2aHeaders.ts';
 import { userMessage } from '../client/outgoingMessage.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';

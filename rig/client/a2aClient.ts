@@ -24,14 +24,9 @@ import type { ByteTally } from './byteTally.ts';
 import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
-import {
-  JsonRpcTransport,
-  assertBearerToken,
-  type A2AHeaders,
-  type ExchangeOptions,
-  type RpcReply,
-  type TransportLimits,
-} from './jsonRpcTransport.ts';
+import { assertBearerToken, type A2AHeaders } from './a2aHeaders.ts';
+import { JsonRpcTransport } from './jsonRpcTransport.ts';
+import { type ExchangeOptions, type RpcReply, type TransportLimits } from './transportTypes.ts';
 import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
 import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';

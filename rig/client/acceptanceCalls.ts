@@ -23,7 +23,7 @@ import {
   type AcceptanceErrorFacts,
   type DecisionOutcome,
 } from './decisionOutcome.ts';
-import type { ExchangeMeta, RpcReply } from './jsonRpcTransport.ts';
+import type { ExchangeMeta, RpcReply } from './transportTypes.ts';
 import type { Message, StreamResponse, Task, TaskStatus } from '../protocol/a2aTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import type { RpcErrorBody } from './rpcReply.ts';

@@ -11,7 +11,8 @@ import type { Generation, JsonObject } from '../protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UserError } from '../protocol/userError.ts';
 import { acceptanceDeclaration, type AcceptanceDeclaration } from './acceptanceDeclaration.ts';
-import type { ExchangeOptions, JsonRpcTransport } from './jsonRpcTransport.ts';
+import type { JsonRpcTransport } from './jsonRpcTransport.ts';
+import type { ExchangeOptions } from './transportTypes.ts';
 import { TransportError } from './transportError.ts';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';

@@ -1,7 +1,7 @@
 // What a call of the rig's A2A client (a2aClient.ts) takes and what it returns, apart from the
 // client itself, so code that makes calls through it (acceptanceCalls.ts) need not import it.
 import type { Message, Task } from '../protocol/a2aTypes.ts';
-import type { ExchangeMeta, ExchangeOptions } from './jsonRpcTransport.ts';
+import type { ExchangeMeta, ExchangeOptions } from './transportTypes.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import type { TaskEventStream } from './taskEventStream.ts';
 

@@ -17,7 +17,7 @@ import {
 } from '../protocol/acceptance.ts';
 import { sendResultFromWire } from '../protocol/wireInbound.ts';
 import type { ExchangeFacts } from './answerOutcome.ts';
-import type { RpcReply } from './jsonRpcTransport.ts';
+import type { RpcReply } from './transportTypes.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import type { TransportError } from './transportError.ts';
 

@@ -72,14 +72,9 @@ export {
   type HistoryEntry,
   type HistoryFilter,
 } from './eventHistory.ts';
-export {
-  DEFAULT_TRANSPORT_LIMITS,
-  JsonRpcTransport,
-  a2aRequestHeaders,
-  assertBearerToken,
-  type ExchangeMeta,
-  type TransportLimits,
-} from './jsonRpcTransport.ts';
+export { a2aRequestHeaders, assertBearerToken } from './a2aHeaders.ts';
+export { JsonRpcTransport } from './jsonRpcTransport.ts';
+export { DEFAULT_TRANSPORT_LIMITS, type ExchangeMeta, type TransportLimits } from './transportTypes.ts';
 export { answerMessage, userMessage, type OutgoingMessage } from './outgoingMessage.ts';
 export { WaitTimeoutError, type ReceivedEvent } from './receivedEvents.ts';
 export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits } from './replaySocket.ts';

@@ -10,7 +10,7 @@ import type { Generation } from '../protocol/a2aTypes.ts';
 import { JsonRefusedError, UnsafeJsonError, parseAgentJson } from '../protocol/safeJson.ts';
 import { streamEventFromWire } from '../protocol/wireInbound.ts';
 import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
-import { a2aRequestHeaders, echoedExtensions } from './jsonRpcTransport.ts';
+import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { TransportError } from './transportError.ts';
 
