@@ -20,10 +20,10 @@ import { messageOnWire } from '../protocol/wireGenerations.ts';
 import { sendResultFromWire, taskFromWire } from '../protocol/wireInbound.ts';
 import { discoverAgent, type AgentDescription } from './agentDiscovery.ts';
 import { AcceptanceCalls } from './acceptanceCalls.ts';
-import type { ByteTally } from './byteTally.ts';
 import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
+import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from './exchangeObserver.ts';
 import { assertBearerToken, type A2AHeaders } from './a2aHeaders.ts';
 import { JsonRpcTransport } from './jsonRpcTransport.ts';
 import { type ExchangeOptions, type RpcReply, type TransportLimits } from './transportTypes.ts';
@@ -57,30 +57,6 @@ export interface A2AClientOptions {
    * the hop, so errors name what the user gave, e.g. `{rpcUrl: 'http://127.0.0.1:8765/', via: 'fault proxy 127.0.0.1:39019'}`.
    */
   target?: ProxiedTarget;
-}
-
-/** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
-export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
-
-/**
- * What an observer learns of an exchange beside its method: the operation by its v1.0 name whatever
- * the wire's generation (`SendMessage` for v0.3's `message/send`), or `answer` (a hitl-prompt/v1
- * answer) or `decision` (an acceptance-criteria verdict); and its bytes so far. A stream's
- * `received` goes on growing after `exchange` as its events arrive (`stream` true).
- */
-export interface ExchangeTraffic extends ByteTally {
-  operation: string;
-  stream?: boolean;
-}
-
-/** Watches a client's traffic (e.g. to count it for Prometheus); must return at once. */
-export interface ExchangeObserver {
-  /** Every JSON-RPC exchange, answers included; a stream ends here when its headers arrive. */
-  exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void;
-  /** Every hitl-prompt/v1 answer, classified. */
-  answer(outcome: AnswerOutcome): void;
-  /** An exchange is about to be sent (one `exchange` call follows each): what is in flight now. */
-  opening?(): void;
 }
 
 /** The operations this client calls (ListTasks goes through the transport: engine/taskListing.ts). */

@@ -5,13 +5,11 @@ export {
   type A2AClientOptions,
   type CallOptions,
   type CallOutcome,
-  type ExchangeEnd,
-  type ExchangeObserver,
-  type ExchangeTraffic,
   type SendOptions,
   type SendResult,
   type StreamOutcome,
 } from './a2aClient.ts';
+export type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from './exchangeObserver.ts';
 export {
   AcceptanceCalls,
   type AcceptanceSendOptions,

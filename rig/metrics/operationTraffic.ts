@@ -1,7 +1,7 @@
 // A scenario's exchanges by operation, as results.json `traffic.operations` and `totals` carry them
 // (trafficRecorder.ts counts the rest): how each ended, its latencies, and its bytes, streams' read
 // up to the moment the record is made.
-import type { ExchangeEnd, ExchangeTraffic } from '../client/a2aClient.ts';
+import type { ExchangeEnd, ExchangeTraffic } from '../client/exchangeObserver.ts';
 import type { ByteTally } from '../client/byteTally.ts';
 import { LatencyHistogram } from './latencyHistogram.ts';
 import type { OperationStats, TrafficRecord } from './trafficRecord.ts';

@@ -17,7 +17,7 @@
 //   the most open at once (from the opens and ends as they happened), and for open-model loads the
 //   arrivals that came due (offered) and the iterations that succeeded (achieved) in the bucket.
 import * as hdr from 'hdr-histogram-js';
-import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from '../client/a2aClient.ts';
+import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from '../client/exchangeObserver.ts';
 import { DEFAULT_TIMELINE_BUCKETS } from './latencyTimeline.ts';
 import { OperationTraffic } from './operationTraffic.ts';
 import type { LiveTraffic, TrafficPoint, TrafficRecord } from './trafficRecord.ts';
