@@ -12,7 +12,7 @@ export interface CallOptions extends ExchangeOptions {
   bearerToken?: string;
   /**
    * Streams only: how long to watch for a refusal framed as the first event (default
-   * STREAM_REFUSAL_PEEK_MS, a2aClient.ts).
+   * STREAM_REFUSAL_PEEK_MS, streamCalls.ts).
    */
   refusalPeekMs?: number;
 }

@@ -1,7 +1,6 @@
 // The client's public surface, for the engine: import from here, not from the files behind it.
 export {
   A2AClient,
-  STREAM_REFUSAL_PEEK_MS,
   type A2AClientOptions,
   type CallOptions,
   type CallOutcome,
@@ -10,6 +9,7 @@ export {
   type StreamOutcome,
 } from './a2aClient.ts';
 export type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from './exchangeObserver.ts';
+export { STREAM_REFUSAL_PEEK_MS } from './streamCalls.ts';
 export {
   AcceptanceCalls,
   type AcceptanceSendOptions,
