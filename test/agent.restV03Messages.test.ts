@@ -1,8 +1,9 @@
-// The A2A 0.3 HTTP+JSON binding under /v1/: requests shaped as the 0.3 TCK's REST client sends them
-// (ProtoJSON of the 0.3 proto, proto field names, `history_length` in the query), and the answers
-// it must get, including SSE streams, the push-config refusals and the error bodies.
+// The A2A 0.3 HTTP+JSON binding under /v1/, its message endpoints: requests shaped as the 0.3 TCK's
+// REST client sends them (ProtoJSON of the 0.3 proto, proto field names), and the answers they must
+// get, including SSE streams, the error bodies, the guards shared with the other bindings and hitl-prompt/v1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { restV03Client, tckMessage, uniqueId } from './support/restV03Client.ts';
 import { readSse } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -10,27 +11,7 @@ beforeAll(async () => {
   agent = await inProcessAgent();
 });
 afterAll(async () => agent.cleanup());
-
-let n = 0;
-/** A 0.3 ProtoJSON user message as the TCK's convert_a2a_message_to_protobuf_json writes it. */
-function tckMessage(extra: Record<string, unknown> = {}, content: unknown[] = [{ text: 'Hello from TCK' }]) {
-  return { message_id: `rest03-${n++}`, role: 'ROLE_USER', content, ...extra };
-}
-
-async function post(path: string, body?: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${agent.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    signal: AbortSignal.timeout(20_000),
-  });
-}
-
-async function newTask(headers: Record<string, string> = {}) {
-  const res = await post('/v1/message:send', { message: tckMessage() }, headers);
-  expect(res.status).toBe(200);
-  return (await res.json()).task;
-}
+const { post } = restV03Client(() => agent.url);
 
 describe('POST /v1/message:send', () => {
   it('answers a SendMessageResponse {task} in 0.3 ProtoJSON (content parts, ROLE_ names, TASK_STATE_ names)', async () => {
@@ -72,7 +53,9 @@ describe('POST /v1/message:send', () => {
   });
 
   it('answers a message-only exchange (tck-message-response) with {message}, and on a stream with one {message} frame', async () => {
-    const res = await post('/v1/message:send', { message: tckMessage({ message_id: `tck-message-response-${n++}` }) });
+    const res = await post('/v1/message:send', {
+      message: tckMessage({ message_id: uniqueId('tck-message-response') }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       message: {
@@ -84,7 +67,7 @@ describe('POST /v1/message:send', () => {
     });
     const stream = await post(
       '/v1/message:stream',
-      { message: tckMessage({ message_id: `tck-message-response-${n++}` }) },
+      { message: tckMessage({ message_id: uniqueId('tck-message-response') }) },
       { accept: 'text/event-stream' },
     );
     const events = await readSse(stream);
@@ -94,7 +77,9 @@ describe('POST /v1/message:send', () => {
   });
 
   it('writes artifacts with 0.3 file parts (tck-artifact-file-url)', async () => {
-    const res = await post('/v1/message:send', { message: tckMessage({ message_id: `tck-artifact-file-url-${n++}` }) });
+    const res = await post('/v1/message:send', {
+      message: tckMessage({ message_id: uniqueId('tck-artifact-file-url') }),
+    });
     const { task } = await res.json();
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts[0]).toMatchObject({
@@ -161,110 +146,6 @@ describe('POST /v1/message:stream', () => {
     const res = await post('/v1/message:stream', { message: tckMessage({}, []) }, { accept: 'text/event-stream' });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
-  });
-});
-
-describe('GET /v1/tasks/{id}', () => {
-  it("returns the Task itself, honouring history_length (the TCK's query name) and historyLength", async () => {
-    const task = await newTask();
-    const res = await fetch(`${agent.url}/v1/tasks/${task.id}?history_length=1`);
-    expect(res.status).toBe(200);
-    const got = await res.json();
-    expect(got).toMatchObject({ id: task.id, status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
-    expect(got.history).toHaveLength(1);
-    expect((await (await fetch(`${agent.url}/v1/tasks/${task.id}?historyLength=0`)).json()).history).toEqual([]);
-  });
-
-  it.each(['historyLength=-1', 'history_length=abc', 'historyLength=', 'historyLength=1&history_length=1'])(
-    'refuses %s with 400',
-    async (query) => {
-      const task = await newTask();
-      const res = await fetch(`${agent.url}/v1/tasks/${task.id}?${query}`);
-      expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ error: 'InvalidParamsError', code: -32602 });
-    },
-  );
-
-  it('answers an unknown task with 404 TaskNotFoundError', async () => {
-    const res = await fetch(`${agent.url}/v1/tasks/definitely-does-not-exist-task-id`);
-    expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({
-      error: 'TaskNotFoundError',
-      code: -32001,
-      message: expect.stringContaining('not found'),
-    });
-  });
-});
-
-describe('POST /v1/tasks/{id}:cancel', () => {
-  it('cancels (TASK_STATE_CANCELLED, 0.3 spelling); a second cancel is 409 TaskNotCancelableError', async () => {
-    const task = await newTask();
-    const res = await post(`/v1/tasks/${task.id}:cancel`);
-    expect(res.status).toBe(200);
-    expect((await res.json()).status.state).toBe('TASK_STATE_CANCELLED');
-    const again = await post(`/v1/tasks/${task.id}:cancel`);
-    expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: 'TaskNotCancelableError', code: -32002 });
-  });
-});
-
-describe('/v1/tasks/{id}:subscribe', () => {
-  it('streams a running task (GET, as the proto says) until it ends', async () => {
-    const task = await newTask();
-    const res = await fetch(`${agent.url}/v1/tasks/${task.id}:subscribe`, { headers: { accept: 'text/event-stream' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('text/event-stream');
-    const events = readSse(res);
-    // Cancelling ends the task, so the subscription closes with a final status.
-    expect((await post(`/v1/tasks/${task.id}:cancel`)).status).toBe(200);
-    const frames = await events;
-    expect(frames[0].task.id).toBe(task.id);
-    expect(frames.at(-1).statusUpdate).toMatchObject({ status: { state: 'TASK_STATE_CANCELLED' }, final: true });
-  });
-
-  it('refuses a task that has ended with an HTTP 4xx (POST, as the TCK sends it), not a 200 stream', async () => {
-    const task = await newTask();
-    await post(`/v1/tasks/${task.id}:cancel`);
-    const res = await post(`/v1/tasks/${task.id}:subscribe`, undefined, { accept: 'text/event-stream' });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'UnsupportedOperationError', code: -32004 });
-    expect((await post('/v1/tasks/nope:subscribe')).status).toBe(404);
-  });
-});
-
-describe('GET /v1/card', () => {
-  it('serves the agent card, which offers HTTP+JSON to 0.3 clients', async () => {
-    const res = await fetch(`${agent.url}/v1/card`);
-    expect(res.status).toBe(200);
-    const card = await res.json();
-    expect(card.name).toEqual(expect.any(String));
-    expect(card.additionalInterfaces).toEqual(expect.arrayContaining([{ url: agent.url, transport: 'HTTP+JSON' }]));
-  });
-});
-
-describe('push notification configs', () => {
-  it.each([
-    ['POST', '/v1/tasks/t1/pushNotificationConfigs'],
-    ['GET', '/v1/tasks/t1/pushNotificationConfigs'],
-    ['GET', '/v1/tasks/t1/pushNotificationConfigs/default'],
-    ['DELETE', '/v1/tasks/t1/pushNotificationConfigs/default'],
-  ])('%s %s is 400 PushNotificationNotSupportedError', async (method, path) => {
-    const body =
-      method === 'POST' ? JSON.stringify({ parent: 'tasks/t1', config_id: 'default', config: {} }) : undefined;
-    const res = await fetch(`${agent.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'PushNotificationNotSupportedError', code: -32003 });
-  });
-});
-
-describe('routes', () => {
-  it('answers a path outside the binding with 404 and a method the route lacks with 405 and Allow', async () => {
-    const list = await fetch(`${agent.url}/v1/tasks`);
-    expect(list.status).toBe(404);
-    expect(await list.json()).toMatchObject({ error: 'MethodNotFoundError', code: -32601 });
-    const wrong = await fetch(`${agent.url}/v1/message:send`);
-    expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('POST');
   });
 });
 
