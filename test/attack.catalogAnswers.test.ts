@@ -18,12 +18,15 @@ beforeAll(async () => {
 afterAll(async () => targets?.close());
 
 describe('payload attacks', () => {
-  it('oversized-answer: 413 before the body ends from the agent; read whole and accepted by the unprotected server', async () => {
-    const refused = await attack('oversized-answer', agentTarget, { refusalWaitMs: 300 });
-    for (const o of refused.outcomes) expect(o).toMatchObject({ kind: 'refused', status: 413, beforeBodyEnd: true });
-    const held = await attack('oversized-answer', openTarget, { refusalWaitMs: 100 });
-    for (const o of held.outcomes) expect(o).toMatchObject({ kind: 'accepted', beforeBodyEnd: false });
-  });
+  it(
+    'oversized-answer: 413 before the body ends from the agent; ' + 'read whole and accepted by the unprotected server',
+    async () => {
+      const refused = await attack('oversized-answer', agentTarget, { refusalWaitMs: 300 });
+      for (const o of refused.outcomes) expect(o).toMatchObject({ kind: 'refused', status: 413, beforeBodyEnd: true });
+      const held = await attack('oversized-answer', openTarget, { refusalWaitMs: 100 });
+      for (const o of held.outcomes) expect(o).toMatchObject({ kind: 'accepted', beforeBodyEnd: false });
+    },
+  );
 
   it('deep-answer: refused by the nesting bound; accepted by the unprotected server', async () => {
     const { outcomes } = await attack('deep-answer', agentTarget);
@@ -31,33 +34,41 @@ describe('payload attacks', () => {
     expect(kinds((await attack('deep-answer', openTarget)).outcomes)).toEqual(['accepted']);
   });
 
-  it('deep-answer starts nothing, saying why, without a live prompt and a valid payload (a refusal then proves no nesting bound)', async () => {
-    const noPayload = {
-      ...openTarget,
-      openPrompt: async (): Promise<LivePrompt> => ({
-        taskId: 't',
-        promptId: 'p',
-        responseSchema: PATTERN_SCHEMA,
-        validPayload: undefined,
-      }),
-    };
-    const without = await attack('deep-answer', noPayload, {}, 0);
-    expect(without.outcomes).toEqual([]);
-    expect(without.report.notes.join(' ')).toMatch(/no valid object payload/);
-    const { openPrompt: _none, ...noPrompts } = openTarget;
-    const blind = await attack('deep-answer', noPrompts, {}, 0);
-    expect(blind.outcomes).toEqual([]);
-    expect(blind.report.notes.join(' ')).toMatch(/needs a live prompt/);
-  });
+  it(
+    'deep-answer starts nothing, saying why, ' +
+      'without a live prompt and a valid payload (a refusal then proves no nesting bound)',
+    async () => {
+      const noPayload = {
+        ...openTarget,
+        openPrompt: async (): Promise<LivePrompt> => ({
+          taskId: 't',
+          promptId: 'p',
+          responseSchema: PATTERN_SCHEMA,
+          validPayload: undefined,
+        }),
+      };
+      const without = await attack('deep-answer', noPayload, {}, 0);
+      expect(without.outcomes).toEqual([]);
+      expect(without.report.notes.join(' ')).toMatch(/no valid object payload/);
+      const { openPrompt: _none, ...noPrompts } = openTarget;
+      const blind = await attack('deep-answer', noPrompts, {}, 0);
+      expect(blind.outcomes).toEqual([]);
+      expect(blind.report.notes.join(' ')).toMatch(/needs a live prompt/);
+    },
+  );
 
-  it("pattern-backtracking: aims at the schema's pattern and is refused by the linear matcher; accepted by the unprotected server", async () => {
-    const { outcomes } = await attack('pattern-backtracking', agentTarget, { repeat: 30 });
-    for (const o of outcomes) {
-      expect(o).toMatchObject({ kind: 'refused', code: -32011 });
-      expect(o.latencyMs).toBeLessThan(2000);
-    }
-    expect(kinds((await attack('pattern-backtracking', openTarget)).outcomes)).toEqual(['accepted']);
-  });
+  it(
+    "pattern-backtracking: aims at the schema's pattern and is refused by the linear matcher; " +
+      'accepted by the unprotected server',
+    async () => {
+      const { outcomes } = await attack('pattern-backtracking', agentTarget, { repeat: 30 });
+      for (const o of outcomes) {
+        expect(o).toMatchObject({ kind: 'refused', code: -32011 });
+        expect(o.latencyMs).toBeLessThan(2000);
+      }
+      expect(kinds((await attack('pattern-backtracking', openTarget)).outcomes)).toEqual(['accepted']);
+    },
+  );
 
   it('pattern-backtracking starts nothing and says so when the schema has no pattern', async () => {
     const plain = {

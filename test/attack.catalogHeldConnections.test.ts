@@ -18,16 +18,20 @@ beforeAll(async () => {
 afterAll(async () => targets?.close());
 
 describe('slow attacks', () => {
-  it('slow-body: cut (408 or a close) by the request timeout, well before the hold bound; held by the unprotected server', async () => {
-    const { outcomes } = await attack('slow-body', agentTarget, { intervalMs: 100, holdMs: 5000 }, 2);
-    for (const o of outcomes) {
-      expect(o.kind === 'cut' || (o.kind === 'refused' && o.status === 408)).toBe(true);
-      expect(o.latencyMs).toBeLessThan(4000);
-    }
-    expect(kinds((await attack('slow-body', openTarget, { intervalMs: 100, holdMs: 1200 }, 2)).outcomes)).toEqual([
-      'held',
-    ]);
-  });
+  it(
+    'slow-body: cut (408 or a close) by the request timeout, ' +
+      'well before the hold bound; held by the unprotected server',
+    async () => {
+      const { outcomes } = await attack('slow-body', agentTarget, { intervalMs: 100, holdMs: 5000 }, 2);
+      for (const o of outcomes) {
+        expect(o.kind === 'cut' || (o.kind === 'refused' && o.status === 408)).toBe(true);
+        expect(o.latencyMs).toBeLessThan(4000);
+      }
+      expect(kinds((await attack('slow-body', openTarget, { intervalMs: 100, holdMs: 1200 }, 2)).outcomes)).toEqual([
+        'held',
+      ]);
+    },
+  );
 
   it('slowloris: cut by the headers timeout; held by the unprotected server', async () => {
     const { outcomes } = await attack('slowloris', agentTarget, { intervalMs: 50, holdMs: 5000 }, 2);

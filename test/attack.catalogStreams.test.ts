@@ -23,57 +23,68 @@ beforeAll(async () => {
 afterAll(async () => targets?.close());
 
 describe('stream attacks', () => {
-  it('unread-streams: beyond the per-task bound refused with -32029, the rest held; all held by the unprotected server', async () => {
-    const { outcomes } = await attack('unread-streams', agentTarget, { holdMs: 1000 }, 4);
-    const refused = outcomes.filter((o) => o.kind === 'refused' || o.kind === 'rate-limited');
-    expect(refused.length).toBeGreaterThanOrEqual(2);
-    for (const o of refused) expect(o.code).toBe(-32029);
-    expect(outcomes.every((o) => o.kind !== 'server-error' && o.kind !== 'accepted')).toBe(true);
-    expect(kinds((await attack('unread-streams', openTarget, { holdMs: 1000 }, 4)).outcomes)).toEqual(['held']);
-  });
+  it(
+    'unread-streams: beyond the per-task bound refused with -32029, ' +
+      'the rest held; all held by the unprotected server',
+    async () => {
+      const { outcomes } = await attack('unread-streams', agentTarget, { holdMs: 1000 }, 4);
+      const refused = outcomes.filter((o) => o.kind === 'refused' || o.kind === 'rate-limited');
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      for (const o of refused) expect(o.code).toBe(-32029);
+      expect(outcomes.every((o) => o.kind !== 'server-error' && o.kind !== 'accepted')).toBe(true);
+      expect(kinds((await attack('unread-streams', openTarget, { holdMs: 1000 }, 4)).outcomes)).toEqual(['held']);
+    },
+  );
 
-  it('unread-replay: beyond the per-task bound closed with 1013, the rest held; all held by the unprotected server', async () => {
-    const { outcomes } = await attack('unread-replay', agentTarget, { holdMs: 1000 }, 4);
-    const refused = outcomes.filter((o) => o.kind === 'refused');
-    expect(refused.length).toBeGreaterThanOrEqual(2);
-    for (const o of refused) expect(o.code).toBe(1013);
-    expect(kinds((await attack('unread-replay', openTarget, { holdMs: 1000 }, 4)).outcomes)).toEqual(['held']);
-  });
+  it(
+    'unread-replay: beyond the per-task bound closed with 1013, ' + 'the rest held; all held by the unprotected server',
+    async () => {
+      const { outcomes } = await attack('unread-replay', agentTarget, { holdMs: 1000 }, 4);
+      const refused = outcomes.filter((o) => o.kind === 'refused');
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      for (const o of refused) expect(o.code).toBe(1013);
+      expect(kinds((await attack('unread-replay', openTarget, { holdMs: 1000 }, 4)).outcomes)).toEqual(['held']);
+    },
+  );
 
-  it('an unread stream or replay socket the server cuts later is a cut, seen without reading (the probe write fails)', async () => {
-    // A server that fills the stream it serves and destroys it after 300 ms, like an agent's buffer bound.
-    const server = createHttpServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const fill = setInterval(() => res.write(`data: ${'x'.repeat(16 * 1024)}\n\n`), 5);
-      setTimeout(() => {
-        clearInterval(fill);
-        res.destroy();
-      }, 300);
-      req.resume();
-    });
-    server.on('upgrade', (_req, socket: Socket) => {
-      socket.on('error', () => {});
-      socket.write(SWITCHING_PROTOCOLS);
-      setTimeout(() => socket.destroy(), 300);
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const base = attackTarget({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
-      const target = { ...base, openPrompt: openTarget.openPrompt };
-      for (const name of ['unread-streams', 'unread-replay'] as const) {
-        const { outcomes } = await attack(name, target, { holdMs: 4000, probeMs: 100 }, 2);
-        for (const o of outcomes) {
-          expect(o.kind).toBe('cut');
-          expect(o.latencyMs).toBeGreaterThan(250);
-          expect(o.latencyMs).toBeLessThan(3000);
+  it(
+    'an unread stream or replay socket the server cuts later is a cut, ' +
+      'seen without reading (the probe write fails)',
+    async () => {
+      // A server that fills the stream it serves and destroys it after 300 ms, like an agent's buffer bound.
+      const server = createHttpServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const fill = setInterval(() => res.write(`data: ${'x'.repeat(16 * 1024)}\n\n`), 5);
+        setTimeout(() => {
+          clearInterval(fill);
+          res.destroy();
+        }, 300);
+        req.resume();
+      });
+      server.on('upgrade', (_req, socket: Socket) => {
+        socket.on('error', () => {});
+        socket.write(SWITCHING_PROTOCOLS);
+        setTimeout(() => socket.destroy(), 300);
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      try {
+        const base = attackTarget({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+        const target = { ...base, openPrompt: openTarget.openPrompt };
+        for (const name of ['unread-streams', 'unread-replay'] as const) {
+          const { outcomes } = await attack(name, target, { holdMs: 4000, probeMs: 100 }, 2);
+          for (const o of outcomes) {
+            expect(o.kind).toBe('cut');
+            expect(o.latencyMs).toBeGreaterThan(250);
+            expect(o.latencyMs).toBeLessThan(3000);
+          }
         }
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
       }
-    } finally {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
-  });
+    },
+  );
 
   it("unread-streams: a stream whose first snapshot overflows the agent's per-reader buffer bound is cut", async () => {
     const db = tempDbPath();
@@ -131,46 +142,54 @@ describe('stream attacks', () => {
   const SSE_HEAD = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n';
   const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 
-  it('unread-streams: an unbounded server that closes on bytes after a `Connection: close` request (h11, uvicorn) holds every stream, not cut by the probe', async () => {
-    // Like h11: once the client said close, any further byte is a protocol error and the connection goes.
-    const { target, close } = await streamServer((socket, head) => {
-      socket.write(SSE_HEAD + chunk(': open\n\n'));
-      if (/^connection: close$/m.test(head)) setTimeout(() => socket.once('data', () => socket.destroy()), 50);
-    });
-    try {
-      const { outcomes } = await attack('unread-streams', target, { holdMs: 1_500, probeMs: 100 }, 2);
-      expect(kinds(outcomes)).toEqual(['held']);
-    } finally {
-      await close();
-    }
-  });
+  it(
+    'unread-streams: an unbounded server that closes on bytes after a `Connection: ' +
+      'close` request (h11, uvicorn) holds every stream, not cut by the probe',
+    async () => {
+      // Like h11: once the client said close, any further byte is a protocol error and the connection goes.
+      const { target, close } = await streamServer((socket, head) => {
+        socket.write(SSE_HEAD + chunk(': open\n\n'));
+        if (/^connection: close$/m.test(head)) setTimeout(() => socket.once('data', () => socket.destroy()), 50);
+      });
+      try {
+        const { outcomes } = await attack('unread-streams', target, { holdMs: 1_500, probeMs: 100 }, 2);
+        expect(kinds(outcomes)).toEqual(['held']);
+      } finally {
+        await close();
+      }
+    },
+  );
 
-  it('unread-streams: a server that refuses every subscription (a2a-sdk 0.3: -32001 in the first frame) has nothing to hold: nothing starts, and the notes say why', async () => {
-    const { target, close } = await streamServer((socket) => {
-      socket.end(
-        SSE_HEAD +
-          chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n') +
-          '0\r\n\r\n',
-      );
-    });
-    try {
-      const outcomes: AttackOutcome[] = [];
-      const report = await ATTACKS['unread-streams'].run(
-        target,
-        { holdMs: 1_000 },
-        {
-          ratePerSecond: 50,
-          maxRequests: 3,
-          durationMs: 2000,
-          signal: new AbortController().signal,
-          onOutcome: (o) => outcomes.push(o),
-        },
-      );
-      expect(outcomes).toEqual([]);
-      expect(report.started).toBe(0);
-      expect(report.notes.join('\n')).toMatch(/refuses a subscription .*-32001.*no bound; nothing started/);
-    } finally {
-      await close();
-    }
-  });
+  it(
+    'unread-streams: a server that refuses every subscription (a2a-sdk 0.3: ' +
+      '-32001 in the first frame) has nothing to hold: nothing starts, and the notes say why',
+    async () => {
+      const { target, close } = await streamServer((socket) => {
+        socket.end(
+          SSE_HEAD +
+            chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n') +
+            '0\r\n\r\n',
+        );
+      });
+      try {
+        const outcomes: AttackOutcome[] = [];
+        const report = await ATTACKS['unread-streams'].run(
+          target,
+          { holdMs: 1_000 },
+          {
+            ratePerSecond: 50,
+            maxRequests: 3,
+            durationMs: 2000,
+            signal: new AbortController().signal,
+            onOutcome: (o) => outcomes.push(o),
+          },
+        );
+        expect(outcomes).toEqual([]);
+        expect(report.started).toBe(0);
+        expect(report.notes.join('\n')).toMatch(/refuses a subscription .*-32001.*no bound; nothing started/);
+      } finally {
+        await close();
+      }
+    },
+  );
 });
