@@ -14,28 +14,31 @@ afterAll(async () => agent.cleanup());
 const { post } = restV03Client(() => agent.url);
 
 describe('POST /v1/message:send', () => {
-  it('answers a SendMessageResponse {task} in 0.3 ProtoJSON (content parts, ROLE_ names, TASK_STATE_ names)', async () => {
-    const res = await post('/v1/message:send', {
-      message: tckMessage({ context_id: 'ctx-rest03' }),
-      configuration: { accepted_output_modes: ['text/plain'], history_length: 1 },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('application/json');
-    const body = await res.json();
-    expect(Object.keys(body)).toEqual(['task']);
-    expect(body.task).toMatchObject({
-      id: expect.any(String),
-      contextId: 'ctx-rest03',
-      status: {
-        state: 'TASK_STATE_INPUT_REQUIRED',
-        message: { role: 'ROLE_AGENT', content: [{ text: 'Approve?' }] },
-        timestamp: expect.any(String),
-      },
-      artifacts: [],
-    });
-    expect(body.task.history).toHaveLength(1);
-    expect(body.task.kind).toBeUndefined();
-  });
+  it(
+    'answers a SendMessageResponse {task} in 0.3 ProtoJSON (content parts, ' + 'ROLE_ names, TASK_STATE_ names)',
+    async () => {
+      const res = await post('/v1/message:send', {
+        message: tckMessage({ context_id: 'ctx-rest03' }),
+        configuration: { accepted_output_modes: ['text/plain'], history_length: 1 },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('application/json');
+      const body = await res.json();
+      expect(Object.keys(body)).toEqual(['task']);
+      expect(body.task).toMatchObject({
+        id: expect.any(String),
+        contextId: 'ctx-rest03',
+        status: {
+          state: 'TASK_STATE_INPUT_REQUIRED',
+          message: { role: 'ROLE_AGENT', content: [{ text: 'Approve?' }] },
+          timestamp: expect.any(String),
+        },
+        artifacts: [],
+      });
+      expect(body.task.history).toHaveLength(1);
+      expect(body.task.kind).toBeUndefined();
+    },
+  );
 
   it('keeps file and data parts in 0.3 form through the task history', async () => {
     const content = [
@@ -52,29 +55,33 @@ describe('POST /v1/message:send', () => {
     ]);
   });
 
-  it('answers a message-only exchange (tck-message-response) with {message}, and on a stream with one {message} frame', async () => {
-    const res = await post('/v1/message:send', {
-      message: tckMessage({ message_id: uniqueId('tck-message-response') }),
-    });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      message: {
-        messageId: expect.any(String),
-        contextId: expect.any(String),
-        role: 'ROLE_AGENT',
-        content: [{ text: expect.any(String) }],
-      },
-    });
-    const stream = await post(
-      '/v1/message:stream',
-      { message: tckMessage({ message_id: uniqueId('tck-message-response') }) },
-      { accept: 'text/event-stream' },
-    );
-    const events = await readSse(stream);
-    expect(events).toEqual([
-      { message: expect.objectContaining({ role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] }) },
-    ]);
-  });
+  it(
+    'answers a message-only exchange (tck-message-response) ' +
+      'with {message}, and on a stream with one {message} frame',
+    async () => {
+      const res = await post('/v1/message:send', {
+        message: tckMessage({ message_id: uniqueId('tck-message-response') }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        message: {
+          messageId: expect.any(String),
+          contextId: expect.any(String),
+          role: 'ROLE_AGENT',
+          content: [{ text: expect.any(String) }],
+        },
+      });
+      const stream = await post(
+        '/v1/message:stream',
+        { message: tckMessage({ message_id: uniqueId('tck-message-response') }) },
+        { accept: 'text/event-stream' },
+      );
+      const events = await readSse(stream);
+      expect(events).toEqual([
+        { message: expect.objectContaining({ role: 'ROLE_AGENT', content: [{ text: expect.any(String) }] }) },
+      ]);
+    },
+  );
 
   it('writes artifacts with 0.3 file parts (tck-artifact-file-url)', async () => {
     const res = await post('/v1/message:send', {
