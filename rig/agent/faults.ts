@@ -51,7 +51,7 @@ export type FaultName = keyof typeof FAULTS;
 /** The acceptance-criteria extension's flags (proven in test/agent.acceptanceFaults.test.ts). */
 export type AcceptanceFaultName = Extract<FaultName, `acceptance-${string}`>;
 
-/** The DoS-mitigation flags (issue 14), proven in test/agent.dosFaults.test.ts rather than agent.faults.test.ts. */
+/** The DoS-mitigation flags (issue 14), proven in test/agent.dosFaults.test.ts rather than agent.faults*.test.ts. */
 export const DOS_FAULTS = [
   'no-body-limit',
   'backtracking-patterns',
