@@ -42,6 +42,16 @@ export function rssBytesFromStatus(status: string): number | undefined {
   return m ? Number(m[1]) * 1024 : undefined;
 }
 
+/** Resident memory of process `pid` in bytes (Linux /proc/<pid>/status); undefined when it cannot be read. */
+export function residentMemoryBytes(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The process's memory, CPU and open sockets (every fd that is a socket: listening ones too, a constant few). */
 export function procSource(pid: number, root = '/proc'): ResourceSource {
   const dir = `${root}/${pid}`;

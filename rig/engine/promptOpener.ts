@@ -44,6 +44,30 @@ export type PromptAttempt =
   /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
   | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
 
+/**
+ * The prompt an attempt opened, or why a scenario that needs one cannot run here (a skip reason);
+ * throws when the agent refused to start the task, which is an error, not a skip.
+ */
+export function openedPrompt(attempt: PromptAttempt): OpenPrompt | { skip: string } {
+  switch (attempt.kind) {
+    case 'open':
+      return attempt.open;
+    case 'refused':
+      throw new Error(`the agent refused to start a task: ${attempt.reason}`);
+    case 'message':
+      return { skip: 'the agent answered with a Message, not a Task that can wait for input' };
+    case 'not-parked': {
+      const why = attempt.statusText ? `: ${attempt.statusText}` : '';
+      const polled = attempt.fallback ? `; polled GetTask: ${attempt.fallback}` : '';
+      return {
+        skip: `the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why})${polled}`,
+      };
+    }
+    case 'no-envelope':
+      return { skip: 'the agent parked the task without a hitl-prompt/v1 envelope' };
+  }
+}
+
 export interface PromptDeps {
   client: A2AClient;
   signal: AbortSignal;
