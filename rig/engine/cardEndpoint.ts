@@ -3,10 +3,7 @@
 // hostile or misconfigured card can name any host or path. The rule, as a load tool owes its user:
 // - the endpoint at the URL the user gave (same origin, same path): nothing to say;
 // - the same origin (scheme, host, port; localhost, 127.0.0.1 and [::1] on one port count as one
-//   host) under another path: called, but said first (stderr, summary.md, results.json) — the user
-//   named that server, and agents do mount JSON-RPC under a path, but a card may point at /admin;
 // - another origin: never contacted unless the user opts in with --follow-card-endpoint; then said
-//   first, and no fault proxy can sit in front of it, so scenarios that need faults are skipped.
 // The replay plane (/events) is resolved against the endpoint's origin, so it follows the same rule.
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -18,7 +15,10 @@ export interface CardEndpoint {
   placement: 'target' | 'other-path' | 'other-origin';
   /** The card's JSON-RPC endpoint, as the card gives it (resolved against the card's URL). */
   rpcUrl: string;
-  /** The endpoint at the user's own address (loopback aliases folded to the user's spelling); the card's endpoint when elsewhere. */
+  /**
+   * The endpoint at the user's own address (loopback aliases folded to the user's spelling); the card's
+   * endpoint when elsewhere.
+   */
   directRpcUrl: string;
 }
 

@@ -85,7 +85,8 @@ export function judgeDosRun(
   // Attacks first: what the agent did with them is the finding even when the baseline is poor.
   let judged = 0;
   for (const a of run.attacks) {
-    // Every kind, 0 when none: a threshold such as attack_outcomes{attack=slowloris,outcome=held}==0 measures a 0, not nothing.
+    // Every kind, 0 when none: a threshold such as attack_outcomes{attack=slowloris,outcome=held}==0
+    // measures a 0, not nothing.
     for (const outcome of OUTCOME_KINDS) ctx.count('attack_outcomes', 0, { attack: a.name, outcome });
     for (const o of a.outcomes) {
       ctx.count('attack_outcomes', 1, { attack: a.name, outcome: o.kind });

@@ -84,7 +84,10 @@ export function dosProfile(
   return { ...GATE_DEFAULTS, ...LEGIT_DEFAULTS, ...PHASE_SIZES[profile], ...bySize, attacks, ...overrides };
 }
 
-/** The soft limit on open files of the rig (Linux /proc/self/limits; 1024 when unknown), which bounds how many sockets an attack may hold. */
+/**
+ * The soft limit on open files of the rig (Linux /proc/self/limits; 1024 when unknown), which bounds
+ * how many sockets an attack may hold.
+ */
 export function openFilesSoftLimit(): number {
   try {
     const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
@@ -94,6 +97,9 @@ export function openFilesSoftLimit(): number {
   }
 }
 
-/** A budget that fits the whole mixed run: before, each attack's cap (they run one after another), after, the legit drain, and 10 s for setup and teardown. */
+/**
+ * A budget that fits the whole mixed run: before, each attack's cap (they run one after another),
+ * after, the legit drain, and 10 s for setup and teardown.
+ */
 export const dosBudget = (p: DosParams, attacks = Object.keys(p.attacks).length) =>
   p.warmupMs + p.beforeMs + p.attackCapMs * Math.max(1, attacks) + p.afterMs + p.legitTimeoutMs + 10_000;

@@ -2,17 +2,9 @@
 // samples so each is tested exactly. Definitions (every bound is a scenario param):
 // - p99: nearest rank over the phase's successful round trips (intended start → resume observed).
 // - Attack tax = p99(during) / p99(before). The gate holds when
-//     p99(during) ≤ max(maxTax × p99(before), p99(before) + taxFloorMs),
-//   the floor so that a 2 ms baseline does not turn 5 ms under attack into a failure: the cost the
-//   humans feel is tens of ms, not a ratio of two small numbers on a shared 2-core box.
 // - Error rate per phase = (failed + unfinished) / arrivals ≤ maxErrorPct %; drops (arrivals that
-//   never started: no slot) / arrivals ≤ maxDroppedPct %.
 // - Recovery: windows of recoveryWindowMs from the attack's stop (window k holds the arrivals
-//   intended in [stop + k·w, stop + (k+1)·w)), only windows that end within the after phase. The
-//   first healthy window — at least one arrival, every arrival ok, p99 ≤ the tax bound above —
-//   gives recovery = k·w. None healthy is 'never', a failure.
 // - Holding attacks (idle connections, unread streams): a bound shows as connections or streams
-//   shed (cut, refused, rate-limited) within maxShedMs; at least minShed of them, none accepted.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
@@ -30,7 +22,10 @@ export interface GateParams {
   recoveryWindowMs: number;
   /** Holding attacks (idle connections, unread streams): at least this many shed beyond the agent's bound... */
   minShed: number;
-  /** ...each within this many ms of its start: a bound sheds at once, where a missing one leaves only the agent's timeouts to cut later. */
+  /**
+   * ...each within this many ms of its start: a bound sheds at once, where a missing one leaves only the
+   * agent's timeouts to cut later.
+   */
   maxShedMs: number;
 }
 

@@ -41,7 +41,10 @@ export type PromptAttempt =
   | { kind: 'not-parked'; task: Task; statusText: string | undefined; fallback?: string }
   | { kind: 'no-envelope'; task: Task }
   | { kind: 'message' }
-  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
+  /**
+   * A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body
+   * over the agent's limit).
+   */
   | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
 
 /**

@@ -1,7 +1,8 @@
 // A hostile artifactSchema is refused on the activating request, quickly: deeper than the nesting
 // limit, larger than the size limit, a remote $ref (never fetched), a pattern that needs a
-// backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is AcceptanceCriteriaInvalid (-32040) within
-// the per-request budget, and the agent still opens gated tasks afterwards.
+// backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is
+// AcceptanceCriteriaInvalid (-32040) within the per-request budget, and the agent still opens gated
+// tasks afterwards.
 import {
   defineScenario,
   everyProfile,

@@ -24,7 +24,10 @@ const WAIT_MS = 5_000;
 type Event = { event: Parameters<typeof envelopeIn>[0] };
 type Live = { stream: TaskEventStream } | { refused: string };
 
-/** A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the stream) quoted with its code. */
+/**
+ * A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the
+ * stream) quoted with its code.
+ */
 async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId: string): Promise<Live> {
   const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal });
   if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
