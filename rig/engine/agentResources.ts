@@ -143,7 +143,9 @@ export async function resourceSource(options: {
     const first = await source.sample(options.signal);
     if (first.rssBytes === undefined && first.cpuSeconds === undefined && first.connections === undefined) {
       return {
-        unavailable: `${options.metricsUrl} has no process_resident_memory_bytes, process_cpu_seconds_total or ${OPEN_CONNECTIONS_METRIC}`,
+        unavailable:
+          `${options.metricsUrl} has no process_resident_memory_bytes, process_cpu_seconds_total or ` +
+          OPEN_CONNECTIONS_METRIC,
       };
     }
     return source;

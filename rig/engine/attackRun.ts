@@ -22,8 +22,8 @@ export type Phase = (typeof PHASES)[number];
 
 export interface PlannedAttack {
   name: string;
-  /** Any attack: its params type is its own (the registry holds Attack<any> for the same reason). */
-  attack: Attack<any>;
+  /** Any attack: its params type is its own, so here it takes them as the plain record `params` is. */
+  attack: Attack<object>;
   params: object;
   ratePerSecond: number;
   maxRequests: number;
@@ -153,12 +153,9 @@ async function runAttack(
       detail: 'still open when the rig aborted the attack at its cap',
     });
   }
-  deps.event(
-    'attack-stop',
-    a.name,
-    `${tallyOutcomes(record.outcomes)}${record.capped ? ' (aborted at the cap)' : ''}${record.error ? `; failed: ${record.error}` : ''}`,
-    record.stoppedAt,
-  );
+  const capped = record.capped ? ' (aborted at the cap)' : '';
+  const failed = record.error ? `; failed: ${record.error}` : '';
+  deps.event('attack-stop', a.name, `${tallyOutcomes(record.outcomes)}${capped}${failed}`, record.stoppedAt);
   return record;
 }
 

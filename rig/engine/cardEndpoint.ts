@@ -67,20 +67,34 @@ export function refusalLine(
 ): string | undefined {
   const scheme = new URL(endpoint.rpcUrl).protocol;
   if (scheme !== 'http:' && scheme !== 'https:')
-    return `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, which is not an http(s) URL`;
+    return (
+      `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, ` + 'which is not an http(s) URL'
+    );
   if (endpoint.placement !== 'other-origin' || follow) return undefined;
-  return `the agent card at ${cardUrl} sends JSON-RPC to ${endpoint.rpcUrl}, which is not ${target}; the rig sends nothing to an endpoint you did not name: pass ${FOLLOW_FLAG} to run against it (no network faults can be injected there)`;
+  return (
+    `the agent card at ${cardUrl} sends JSON-RPC to ${endpoint.rpcUrl}, which is not ${target}; ` +
+    `the rig sends nothing to an endpoint you did not name: pass ${FOLLOW_FLAG} to run against it ` +
+    '(no network faults can be injected there)'
+  );
 }
 
 /** What is said before the first request when the endpoint is not the URL the user gave; undefined when it is. */
 export function endpointNote(endpoint: CardEndpoint, target: string): string | undefined {
   if (endpoint.placement === 'target') return undefined;
   if (endpoint.placement === 'other-path')
-    return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, another path than ${target}; the rig's traffic goes there`;
-  return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, not ${target}; the rig's traffic goes there (${FOLLOW_FLAG}), and no network faults can be injected there`;
+    return (
+      `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, another path than ${target}; ` +
+      "the rig's traffic goes there"
+    );
+  return (
+    `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, not ${target}; ` +
+    `the rig's traffic goes there (${FOLLOW_FLAG}), and no network faults can be injected there`
+  );
 }
 
 /** Why faults are unavailable when the endpoint is elsewhere (the skip reason of every scenario needing them). */
 export function faultsElsewhereReason(endpoint: CardEndpoint, target: string): string {
-  return `the card's JSON-RPC endpoint ${endpoint.rpcUrl} is not at ${target}, so no fault proxy can sit in front of it`;
+  return (
+    `the card's JSON-RPC endpoint ${endpoint.rpcUrl} is not at ${target}, ` + 'so no fault proxy can sit in front of it'
+  );
 }

@@ -57,9 +57,8 @@ function aimed(ctx: ScenarioContext, name: string, outcomes: AttackOutcome[], no
     for (const note of notes) ctx.log(`${name}: ${note}`);
     return true;
   }
-  ctx.note(
-    `${name}: no hostile request was made (${notes.join('; ') || 'the attack said nothing why'}); its checks are skipped`,
-  );
+  const why = notes.join('; ') || 'the attack said nothing why';
+  ctx.note(`${name}: no hostile request was made (${why}); its checks are skipped`);
   return false;
 }
 
@@ -78,9 +77,10 @@ export function judgeDosRun(
     ctx.count('legit_arrivals', st.arrivals, { phase });
     ctx.count('legit_errors', st.failed + st.unfinished, { phase });
     ctx.count('legit_dropped', st.dropped, { phase });
-    ctx.log(
-      `legitimate ${phase}: ${st.ok}/${st.arrivals} ok, p50 ${f(st.p50Ms ?? 0)} ms, p99 ${f(st.p99Ms ?? 0)} ms, ${st.failed} failed, ${st.unfinished} unfinished, ${st.dropped} dropped${st.firstFailure ? `; first failure: ${st.firstFailure}` : ''}`,
-    );
+    const latency = `p50 ${f(st.p50Ms ?? 0)} ms, p99 ${f(st.p99Ms ?? 0)} ms`;
+    const ends = `${st.failed} failed, ${st.unfinished} unfinished, ${st.dropped} dropped`;
+    const firstFailure = st.firstFailure ? `; first failure: ${st.firstFailure}` : '';
+    ctx.log(`legitimate ${phase}: ${st.ok}/${st.arrivals} ok, ${latency}, ${ends}${firstFailure}`);
   }
   // Attacks first: what the agent did with them is the finding even when the baseline is poor.
   let judged = 0;
@@ -123,7 +123,8 @@ export function judgeDosRun(
       const p99 = percentile(mine, 99);
       if (intended.length === 0) {
         ctx.note(
-          `${a.name}: its tax is not measured: no legitimate round trip was intended in its ${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`,
+          `${a.name}: its tax is not measured: no legitimate round trip was intended in its ` +
+            `${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`,
         );
         continue;
       }
@@ -138,9 +139,11 @@ export function judgeDosRun(
       const tax = p99 / before!;
       ctx.count('attack_tax', Math.round(tax * 100) / 100, { attack: a.name });
       ctx.check(
-        `${a.name}: attack tax — legitimate round-trip p99 while it ran ≤ max(${p.maxTax} × before, before + ${p.taxFloorMs} ms)`,
+        `${a.name}: attack tax — legitimate round-trip p99 while it ran ` +
+          `≤ max(${p.maxTax} × before, before + ${p.taxFloorMs} ms)`,
         p99 <= bound,
-        `p99 before ${f(before!)} ms, while ${a.name} ran ${f(p99)} ms (n=${mine.length}): tax ${f(tax)}× (bound ${f(bound)} ms)`,
+        `p99 before ${f(before!)} ms, while ${a.name} ran ${f(p99)} ms (n=${mine.length}): ` +
+          `tax ${f(tax)}× (bound ${f(bound)} ms)`,
       );
     }
   }
@@ -165,7 +168,8 @@ export function judgeDosRun(
   const duringRss = rss(run.attackStartAt, run.attackStopAt + p.sampleMs);
   if (baseRss.length === 0 || duringRss.length === 0)
     ctx.note(
-      `agent memory not judged: ${sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'}`,
+      `agent memory not judged: ` +
+        (sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'),
     );
   else {
     const growth = Math.max(...duringRss) - Math.max(...baseRss);
@@ -184,7 +188,8 @@ export function judgeDosRun(
     : undefined;
   ctx.count('recovery_s', recovered === undefined ? NEVER_RECOVERED_S : s(recovered));
   ctx.check(
-    `legitimate traffic recovers within ${p.maxRecoveryS} s of the attack's end (a ${p.recoveryWindowMs} ms window all ok with p99 ≤ the tax bound)`,
+    `legitimate traffic recovers within ${p.maxRecoveryS} s of the attack's end ` +
+      `(a ${p.recoveryWindowMs} ms window all ok with p99 ≤ the tax bound)`,
     recovered !== undefined && recovered <= p.maxRecoveryS * 1000,
     recovered === undefined
       ? `never within the ${s(run.endAt - run.attackStopAt)} s after the attack`

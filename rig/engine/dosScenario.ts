@@ -104,9 +104,8 @@ export async function runDosFamily(
       iterationTimeoutMs: p.legitTimeoutMs,
       drainTimeoutMs: p.legitTimeoutMs,
     });
-    ctx.log(
-      `warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${warm.firstFailure ? `; first failure: ${warm.firstFailure}` : ''}`,
-    );
+    const firstFailure = warm.firstFailure ? `; first failure: ${warm.firstFailure}` : '';
+    ctx.log(`warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${firstFailure}`);
     run = await ctx.mixedRun(
       {
         attacks,

@@ -142,9 +142,13 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
     const shed = outcomes.filter((o) => shedding(o) && o.latencyMs <= p.maxShedMs).length;
     const later = outcomes.filter(shedding).length - shed;
     verdicts.push({
-      name: `${name}: the agent sheds beyond its bound (≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
+      name:
+        `${name}: the agent sheds beyond its bound ` +
+        `(≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
       ok: shed >= p.minShed && accepted.length === 0,
-      detail: `${shed} shed at once, ${later} cut later, ${of('held').length} held, ${accepted.length} accepted, of ${n}`,
+      detail:
+        `${shed} shed at once, ${later} cut later, ${of('held').length} held, ` +
+        `${accepted.length} accepted, of ${n}`,
     });
     return verdicts;
   }
@@ -155,7 +159,10 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   verdicts.push({
     name: `${name}: every attack request refused (refused, cut or rate-limited; none accepted, held or unconnected)`,
     ok: refusedN === n && n > 0,
-    detail: `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx${first([...accepted, ...held, ...unreached])}`,
+    detail:
+      `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ` +
+      `${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx` +
+      first([...accepted, ...held, ...unreached]),
   });
   const refusalMs = outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
   if (style === 'slow') {

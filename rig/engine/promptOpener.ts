@@ -172,13 +172,15 @@ async function waitForState(
       await sub.stream.close();
     }
   } else {
-    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${sub.inStream ? ' (as the first frame of an event stream)' : ''}`;
+    const where = sub.inStream ? ' (as the first frame of an event stream)' : '';
+    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${where}`;
   }
   for (;;) {
     const got = await client.getTask(taskId, { signal });
     if (!got.ok)
       throw new Error(
-        `GetTask ${taskId} failed: ${got.error.code} ${got.error.message}${fallback ? ` (polled because ${fallback})` : ''}`,
+        `GetTask ${taskId} failed: ${got.error.code} ${got.error.message}` +
+          (fallback ? ` (polled because ${fallback})` : ''),
       );
     // Without a fallback the stream already waited out the bound: one snapshot says where the task is.
     if (fallback === undefined || reached(got.value.status.state) || performance.now() >= deadline || signal.aborted) {

@@ -202,7 +202,8 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
     }
     if (scenarios === 0)
       throw new UserError(
-        `--scenarios ${given}: no file in it default-exports a scenario (export default defineScenario({ ... }) from 'a2a-rig')`,
+        `--scenarios ${given}: no file in it default-exports a scenario ` +
+          "(export default defineScenario({ ... }) from 'a2a-rig')",
       );
   }
 
