@@ -31,7 +31,8 @@ function oversized(): Record<string, unknown> {
 export default defineScenario({
   name: 'acc-hostile-schema',
   description:
-    'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are refused with -32040 within the budget; the agent keeps working',
+    'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are ' +
+    'refused with -32040 within the budget; the agent keeps working',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),

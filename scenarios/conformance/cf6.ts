@@ -40,14 +40,17 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   if (end.reason === 'rpc-error')
     return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
   return {
-    refused: `the subscription never showed prompt ${promptId} (it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})`,
+    refused:
+      `the subscription never showed prompt ${promptId} ` +
+      `(it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})`,
   };
 }
 
 export default defineScenario({
   name: 'cf6',
   description:
-    'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and response_schema, nothing missing or repeated, then the answer is accepted',
+    'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and ' +
+    'response_schema, nothing missing or repeated, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
   needs: { extension: true },
   params: everyProfile({}),
@@ -139,7 +142,9 @@ export default defineScenario({
         again.lastState,
       );
     } else {
-      const weaker = `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; GetTask snapshot after the cut)`;
+      const weaker =
+        `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; ` +
+        'GetTask snapshot after the cut)';
       const got = await ctx.client.getTask(taskId, { signal: ctx.signal });
       const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
       identical(
