@@ -34,7 +34,9 @@ export const reasons = (run: RunResult) =>
   run.scenarios
     .map(
       (s) =>
-        `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}${s.notes?.length ? ` [${s.notes.join('; ')}]` : ''}`,
+        `${s.name}: ${s.verdict}` +
+        (s.reason ? ` (${s.reason})` : '') +
+        (s.notes?.length ? ` [${s.notes.join('; ')}]` : ''),
     )
     .join('\n');
 

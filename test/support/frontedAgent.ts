@@ -132,7 +132,8 @@ export async function startFrontedAgent(options: FrontOptions): Promise<FrontedA
       return restarts;
     },
     restartCommand: (mode) =>
-      `"${process.execPath}" -e "fetch('${controlUrl}/?lose=${mode === 'lose' ? 1 : 0}', { method: 'POST' }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"`,
+      `"${process.execPath}" -e "fetch('${controlUrl}/?lose=${mode === 'lose' ? 1 : 0}', { method: 'POST' })` +
+      '.then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"',
     async close() {
       for (const s of sockets) s.destroy();
       await Promise.all([new Promise((r) => front.close(r)), new Promise((r) => control.close(r))]);
