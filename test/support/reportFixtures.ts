@@ -108,7 +108,8 @@ export function capacityScenario(spec: CapacitySpec = {}): ScenarioResult {
     });
     log.push({
       t: t0 + stepMs,
-      line: `${rate}/s: ${n - failed}/${n} ok, p95 ${(rt.p95 / 1000).toFixed(0)} ms${broken ? ' — breaks the SLO' : ''}`,
+      line:
+        `${rate}/s: ${n - failed}/${n} ok, p95 ${(rt.p95 / 1000).toFixed(0)} ms` + (broken ? ' — breaks the SLO' : ''),
     });
     for (let b = 0; b < stepMs / bucketMs; b++) {
       const offered = (rate * bucketMs) / 1000;
@@ -200,7 +201,9 @@ export function erroredScenario(name = 'disconnect-replay'): ScenarioResult {
     }),
     checks: [],
     stack:
-      'TypeError: cannot read properties of undefined (reading "taskId")\n    at run (scenarios/disconnectReplay.ts:48:22)\n    at runScenario (rig/engine/runScenarios.ts:210:5)',
+      'TypeError: cannot read properties of undefined (reading "taskId")\n' +
+      '    at run (scenarios/disconnectReplay.ts:48:22)\n' +
+      '    at runScenario (rig/engine/runScenarios.ts:210:5)',
     log: [{ t: 12, line: 'opening 50 streams' }],
   };
 }
