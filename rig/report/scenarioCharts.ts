@@ -7,7 +7,9 @@ import { attackWindows } from './dosResults.ts';
 import type { FaultEvent, ScenarioResult } from '../results/runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
 import { percentileShown } from './sampleSize.ts';
-import { laneChart, xyChart, type Axis, type Lane, type Marker, type Span, type Tick } from './svgChart.ts';
+import type { Axis, Tick } from './chartScale.ts';
+import { laneChart, type Lane } from './laneChart.ts';
+import { xyChart, type Marker, type Span } from './svgChart.ts';
 
 /** Distinguishable on white and in greyscale order (Tableau 10). */
 export const PALETTE = [
