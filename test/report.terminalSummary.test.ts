@@ -6,14 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult, SeriesPoint, TrafficRecord } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import {
-  capacityLine,
-  fit,
-  headlineMetric,
-  summaryWidth,
-  terminalSummary,
-  wrap,
-} from '../rig/report/terminalSummary.ts';
+import { headlineMetric } from '../rig/report/scenarioHeadline.ts';
+import { fit, wrap } from '../rig/report/terminalColumns.ts';
+import { capacityLine } from '../rig/report/terminalHeadline.ts';
+import { summaryWidth, terminalSummary } from '../rig/report/terminalSummary.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 

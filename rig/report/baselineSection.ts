@@ -10,7 +10,10 @@ import { html, type SafeHtml } from './safeHtml.ts';
 export type BaselineComparison =
   { comparison: Comparison; baseline: RunResult } | { error: string; baseline: RunResult };
 
-/** compareRuns with the defaults of `a2a-rig compare`; a UserError (no shared scenario) becomes the section's message. */
+/**
+ * compareRuns with the defaults of `a2a-rig compare`; a UserError (no shared scenario) becomes the
+ * section's message.
+ */
 export function compareWithBaseline(baseline: RunResult, current: RunResult): BaselineComparison {
   try {
     return { comparison: compareRuns(baseline, current, DEFAULT_COMPARE_OPTIONS), baseline };
@@ -67,10 +70,11 @@ export function baselineSection(b: BaselineComparison): SafeHtml {
     </section>`;
   const { rows, regressions, notes } = b.comparison;
   const rest = rows.filter((r) => r.result !== 'REGRESSION').sort((x, y) => ORDER[x.result] - ORDER[y.result]);
+  const plural = regressions.length > 1 ? 's' : '';
   return html`<section id="baseline">
     <h2>
       Against the baseline:
-      ${regressions.length ? html`<span class="bad">${regressions.length} regression${regressions.length > 1 ? 's' : ''}</span>` : 'no regression'}
+      ${regressions.length ? html`<span class="bad">${regressions.length} regression${plural}</span>` : 'no regression'}
     </h2>
     ${head}
     ${

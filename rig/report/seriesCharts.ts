@@ -6,7 +6,8 @@
 import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
 import { CAPACITY_SERIES } from './capacityCharts.ts';
-import { PALETTE, timeAxis, timeOverlay } from './scenarioCharts.ts';
+import { PALETTE } from './chartColors.ts';
+import { timeAxis, timeOverlay } from './timeOverlay.ts';
 import { xyChart } from './svgChart.ts';
 
 const UNITS: Array<[RegExp, string]> = [

@@ -7,7 +7,8 @@ import type { OperationStats, ScenarioResult, TrafficPoint } from '../results/ru
 import { bytesText, countText, msText, pctText, rateText } from './reportNumbers.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { minSamplesFor, percentileShown } from './sampleSize.ts';
-import { PALETTE, timeAxis, timeOverlay } from './scenarioCharts.ts';
+import { PALETTE } from './chartColors.ts';
+import { timeAxis, timeOverlay } from './timeOverlay.ts';
 import { xyChart, type Series } from './svgChart.ts';
 
 const NOT_RECORDED =
@@ -36,7 +37,10 @@ export function trafficTotals(s: ScenarioResult): SafeHtml {
 
 const perSecond = (t: { bucketMs: number }, n: number) => (n * 1000) / t.bucketMs;
 
-/** Throughput (requests/s; offered and achieved iterations/s for an open-model load), errors/s and in-flight, one strip each. */
+/**
+ * Throughput (requests/s; offered and achieved iterations/s for an open-model load), errors/s and
+ * in-flight, one strip each.
+ */
 export function trafficCharts(s: ScenarioResult): SafeHtml[] {
   const t = s.traffic;
   if (!t || t.points.length === 0) return [];
