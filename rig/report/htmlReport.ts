@@ -30,69 +30,26 @@ function latencyCell(metrics: Record<string, MetricResult>): HtmlValue {
   if (entries.length === 0) return '—';
   return entries.map(
     ([name, m]) =>
-      html`<div>
-        <span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)}
-        <span class="n">n=${m.count}</span>
-      </div>`,
+      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${m.count}</span></div>`,
   );
 }
 
 function verdictTable(run: RunResult, anchors: string[]): SafeHtml {
   const rows = run.scenarios.map((s, i) => {
     const passed = s.checks.filter((c) => c.ok).length;
-    return html`<tr class="${s.verdict}">
-      <td><a href="#${anchors[i]}">${s.name}</a></td>
-      <td>${badge(s.verdict)}</td>
-      <td class="num">${passed}/${s.checks.length}</td>
-      <td class="num">${secondsText(s.durationMs)}</td>
-      <td>${latencyCell(s.metrics)}</td>
-      <td class="reason">${s.reason ?? ''}</td>
-    </tr>`;
+    return html`<tr class="${s.verdict}"><td><a href="#${anchors[i]}">${s.name}</a></td><td>${badge(s.verdict)}</td><td class="num">${passed}/${s.checks.length}</td><td class="num">${secondsText(s.durationMs)}</td><td>${latencyCell(s.metrics)}</td><td class="reason">${s.reason ?? ''}</td></tr>`;
   });
-  return html`<section id="verdicts">
-    <h2>Verdicts</h2>
-    <table class="verdicts">
-      <thead>
-        <tr>
-          <th>scenario</th>
-          <th>verdict</th>
-          <th>checks</th>
-          <th>time</th>
-          <th title="${PERCENTILE_RULE}">latency ms (p50 / p95 / p99)</th>
-          <th>note</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </section>`;
+  return html`<section id="verdicts"><h2>Verdicts</h2>
+<table class="verdicts"><thead><tr><th>scenario</th><th>verdict</th><th>checks</th><th>time</th><th title="${PERCENTILE_RULE}">latency ms (p50 / p95 / p99)</th><th>note</th></tr></thead>
+<tbody>${rows}</tbody></table></section>`;
 }
 
 function thresholdsSection(run: RunResult): HtmlValue {
   if (!run.thresholds?.length) return null;
-  return html`<section id="thresholds">
-    <h2>Thresholds</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>threshold</th>
-          <th>result</th>
-          <th>measured</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${run.thresholds.map(
-          (t) =>
-            html`<tr>
-              <td><code>${t.expression}</code></td>
-              <td>${badge(t.ok ? 'passed' : 'failed')}</td>
-              <td>${t.detail}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </section>`;
+  return html`<section id="thresholds"><h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>result</th><th>measured</th></tr></thead><tbody>${run.thresholds.map(
+    (t) =>
+      html`<tr><td><code>${t.expression}</code></td><td>${badge(t.ok ? 'passed' : 'failed')}</td><td>${t.detail}</td></tr>`,
+  )}</tbody></table></section>`;
 }
 function toxicText(t: RunToxic): string {
   const attributes = Object.entries(t.attributes)
@@ -130,18 +87,10 @@ function header(run: RunResult, anchors: string[], baseline?: BaselineComparison
   ];
   const headline = headlineNote(run);
   const byName = new Map(run.scenarios.map((s, i) => [s.name, anchors[i]!]));
-  return html`<header>
-    <h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>
-    ${headline ? html`<p class="headline ${run.verdict}">${headline}</p>` : null}
-    ${headlineFigures(run, (v) => VERDICT_LABEL[v] ?? v, { of: (name) => byName.get(name) }, baseline)}
-    <dl class="kv">
-      ${facts.map(
-        ([k, v]) =>
-          html`<dt>${k}</dt>
-            <dd>${v}</dd>`,
-      )}
-    </dl>
-  </header>`;
+  return html`<header><h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>
+${headline ? html`<p class="headline ${run.verdict}">${headline}</p>` : null}
+${headlineFigures(run, (v) => VERDICT_LABEL[v] ?? v, { of: (name) => byName.get(name) }, baseline)}
+<dl class="kv">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></header>`;
 }
 
 /** What the verdict alone does not say: a run that tested nothing, or one a signal stopped. */
@@ -160,34 +109,21 @@ export function htmlReport(run: RunResult, options: HtmlReportOptions = {}): str
   const anchors = scenarioAnchors(run.scenarios.map((s) => s.name));
   const baseline = options.baseline ? compareWithBaseline(options.baseline, run) : undefined;
   const page = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta
-          http-equiv="Content-Security-Policy"
-          content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-        />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>a2a-rig ${VERDICT_LABEL[run.verdict] ?? run.verdict} — ${run.runId}</title>
-        <style>
-          ${new SafeHtml(REPORT_STYLE)}
-        </style>
-      </head>
-      <body>
-        ${header(run, anchors, baseline)}
-        <main>
-          ${verdictTable(run, anchors)} ${thresholdsSection(run)} ${baseline ? baselineSection(baseline) : null}
-          <section id="scenarios">
-            <h2>Scenarios</h2>
-            ${run.scenarios.map((s, i) => scenarioSection(s, anchors[i]!))}
-          </section>
-        </main>
-        <footer>
-          Written by a2a-rig ${run.rig.version} from results.json (schema <code>${run.schema}</code>). Charts are inline
-          SVG: hover a point for its values. Percentiles: ${PERCENTILE_RULE}; a dash or <code>n&lt;N</code> marks one n
-          does not carry. <code>a2a-rig report DIR</code> writes this page again.
-        </footer>
-      </body>
-    </html> `;
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>a2a-rig ${VERDICT_LABEL[run.verdict] ?? run.verdict} — ${run.runId}</title>
+<style>${new SafeHtml(REPORT_STYLE)}</style></head>
+<body>
+${header(run, anchors, baseline)}
+<main>
+${verdictTable(run, anchors)}
+${thresholdsSection(run)}
+${baseline ? baselineSection(baseline) : null}
+<section id="scenarios"><h2>Scenarios</h2>${run.scenarios.map((s, i) => scenarioSection(s, anchors[i]!))}</section>
+</main>
+<footer>Written by a2a-rig ${run.rig.version} from results.json (schema <code>${run.schema}</code>). Charts are inline SVG: hover a point for its values. Percentiles: ${PERCENTILE_RULE}; a dash or <code>n&lt;N</code> marks one n does not carry. <code>a2a-rig report DIR</code> writes this page again.</footer>
+</body></html>
+`;
   return page.text;
 }

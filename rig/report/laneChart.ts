@@ -28,13 +28,7 @@ export function laneChart(chart: { id: string; title: string; x: Axis; lanes: La
   const bottom = PAD.top + chart.lanes.length * laneH;
   const ticks = niceTicks(x0, x1, 12).map(
     (v) =>
-      html`<line class="grid" x1="${px(sx(v))}" x2="${px(sx(v))}" y1="${PAD.top}" y2="${bottom}" /><text
-          class="tick"
-          x="${px(sx(v))}"
-          y="${bottom + 16}"
-          text-anchor="middle"
-          >${(chart.x.format ?? fmt)(v)}</text
-        >`,
+      html`<line class="grid" x1="${px(sx(v))}" x2="${px(sx(v))}" y1="${PAD.top}" y2="${bottom}"/><text class="tick" x="${px(sx(v))}" y="${bottom + 16}" text-anchor="middle">${(chart.x.format ?? fmt)(v)}</text>`,
   );
   const bar = (b: Lane['bars'][number], y: number) => {
     const width = px(Math.max(2, sx(b.x1) - sx(b.x0)));
@@ -58,22 +52,12 @@ export function laneChart(chart: { id: string; title: string; x: Axis; lanes: La
     >`;
   });
   return html`<figure class="chart wide">
-    <figcaption>${chart.title}</figcaption>
-    <svg
-      data-chart="${chart.id}"
-      width="${WIDTH}"
-      height="${height}"
-      viewBox="0 0 ${WIDTH} ${height}"
-      role="img"
-      xmlns="http://www.w3.org/2000/svg"
-    >
-      <title>${chart.title}</title>
-      ${ticks}
-      <rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${bottom - PAD.top}" />
-      ${lanes}
-      <text class="axis-label" x="${PAD.left + plotW / 2}" y="${height - 6}" text-anchor="middle">
-        ${chart.x.label}
-      </text>
-    </svg>
-  </figure>`;
+<figcaption>${chart.title}</figcaption>
+<svg data-chart="${chart.id}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" xmlns="http://www.w3.org/2000/svg"><title>${chart.title}</title>
+${ticks}
+<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${bottom - PAD.top}"/>
+${lanes}
+<text class="axis-label" x="${PAD.left + plotW / 2}" y="${height - 6}" text-anchor="middle">${chart.x.label}</text>
+</svg>
+</figure>`;
 }

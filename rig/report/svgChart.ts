@@ -82,15 +82,10 @@ export interface XYChart {
 }
 
 function legend(items: Array<{ name: string; color: string; dashed?: boolean; shaded?: boolean }>): SafeHtml {
-  return html`<ul class="legend">
-    ${items.map(
-      (i) =>
-        html`<li>
-          <span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span
-          >${i.name}
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul class="legend">${items.map(
+    (i) =>
+      html`<li><span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span>${i.name}</li>`,
+  )}</ul>`;
 }
 
 export function xyChart(chart: XYChart): SafeHtml {
@@ -147,27 +142,13 @@ export function xyChart(chart: XYChart): SafeHtml {
   const grid = [
     ...yTicks.map(
       (v) =>
-        html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}" /><text
-            class="tick"
-            x="${PAD.left - 6}"
-            y="${px(sy(v) + 4)}"
-            text-anchor="end"
-            >${yFormat(v)}</text
-          >`,
+        html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}"/><text class="tick" x="${PAD.left - 6}" y="${px(sy(v) + 4)}" text-anchor="end">${yFormat(v)}</text>`,
     ),
     ...xTicks
       .filter((t) => t.value >= x0 && t.value <= x1)
       .map(
         (t) =>
-          html`<line
-              class="grid"
-              x1="${px(sx(t.value))}"
-              x2="${px(sx(t.value))}"
-              y1="${PAD.top}"
-              y2="${PAD.top + plotH}"
-            /><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle"
-              >${t.label}</text
-            >`,
+          html`<line class="grid" x1="${px(sx(t.value))}" x2="${px(sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + plotH}"/><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle">${t.label}</text>`,
       ),
   ];
   // A span's label goes on the first line (of three) where it overlaps no label before it.
@@ -180,94 +161,40 @@ export function xyChart(chart: XYChart): SafeHtml {
       line = found < 0 ? lineEnds.indexOf(Math.min(...lineEnds)) : found;
       lineEnds[line] = x + clip(s.text, 40).length * 7 + 6;
     }
-    return html`<rect
-        class="span"
-        x="${px(sx(s.x0))}"
-        y="${PAD.top}"
-        width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}"
-        height="${plotH}"
-        fill="${s.color}"
-        ><title>${s.title ?? s.label}</title></rect
-      >${
-        s.text
-          ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}"
-              >${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text
-            >`
-          : null
-      }`;
+    return html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.title ?? s.label}</title></rect>${
+      s.text
+        ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}">${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text>`
+        : null
+    }`;
   });
   const markers = (chart.markers ?? []).map(
     (m) =>
-      html`<line
-          class="marker"
-          x1="${px(sx(m.x))}"
-          x2="${px(sx(m.x))}"
-          y1="${PAD.top}"
-          y2="${PAD.top + plotH}"
-          stroke="${m.color}"
-          ><title>${m.label}</title></line
-        >${
-          // Written on the side of the line with room: left of it in the plot's right half.
-          m.text
-            ? html`<text
-                class="marker-label"
-                x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}"
-                y="${PAD.top + 13}"
-                text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}"
-                fill="${m.color}"
-                >${clip(m.text, 40)}<title>${m.label}</title></text
-              >`
-            : null
-        }`,
+      html`<line class="marker" x1="${px(sx(m.x))}" x2="${px(sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="${m.color}"><title>${m.label}</title></line>${
+        // Written on the side of the line with room: left of it in the plot's right half.
+        m.text
+          ? html`<text class="marker-label" x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}" y="${PAD.top + 13}" text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}" fill="${m.color}">${clip(m.text, 40)}<title>${m.label}</title></text>`
+          : null
+      }`,
   );
   const rules = (chart.rules ?? []).map(
     (r) =>
-      html`<line
-          class="rule"
-          x1="${PAD.left}"
-          x2="${WIDTH - PAD.right}"
-          y1="${px(sy(r.y))}"
-          y2="${px(sy(r.y))}"
-          stroke="${r.color}"
-          ><title>${r.label}</title></line
-        ><text
-          class="rule-label"
-          x="${WIDTH - PAD.right - 4}"
-          y="${px(sy(r.y) - 4)}"
-          text-anchor="end"
-          fill="${r.color}"
-          >${r.label}</text
-        >`,
+      html`<line class="rule" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(r.y))}" y2="${px(sy(r.y))}" stroke="${r.color}"><title>${r.label}</title></line><text class="rule-label" x="${WIDTH - PAD.right - 4}" y="${px(sy(r.y) - 4)}" text-anchor="end" fill="${r.color}">${r.label}</text>`,
   );
   const bands = (chart.bands ?? []).map((b) => {
     if (b.points.length < 2) return null;
     const upper = b.points.map((p) => `${px(sx(p.x))},${px(sy(p.hi))}`);
     const lower = [...b.points].reverse().map((p) => `${px(sx(p.x))},${px(sy(p.lo))}`);
-    return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"
-      ><title>${b.name}</title></polygon
-    >`;
+    return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"><title>${b.name}</title></polygon>`;
   });
   const series = chart.series.map((s) => {
     const pts = s.points.map((p) => ({ ...p, cx: sx(p.x), cy: sy(p.y) }));
     const path =
       s.kind === 'points' || pts.length < 2
         ? null
-        : html`<path
-            class="series"
-            d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}"
-            stroke="${s.color}"
-            ${s.dashed ? html` stroke-dasharray="5 4"` : ''}
-          />`;
+        : html`<path class="series" d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}" stroke="${s.color}"${s.dashed ? html` stroke-dasharray="5 4"` : ''}/>`;
     const dots = pts.map(
       (p) =>
-        html`<circle
-          class="point"
-          cx="${px(p.cx)}"
-          cy="${px(p.cy)}"
-          r="${s.kind === 'points' ? 3.5 : 2.2}"
-          fill="${s.color}"
-          ><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle
-        >`,
+        html`<circle class="point" cx="${px(p.cx)}" cy="${px(p.cy)}" r="${s.kind === 'points' ? 3.5 : 2.2}" fill="${s.color}"><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle>`,
     );
     return html`<g class="series-group">${path}${dots}</g>`;
   });
@@ -279,31 +206,17 @@ export function xyChart(chart: XYChart): SafeHtml {
       .map((s) => ({ name: s.label, color: s.color, shaded: true })),
     ...(chart.rules ?? []).map((r) => ({ name: r.label, color: r.color, dashed: true })),
   ];
-  const xLabelPlace = html`x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle"`;
-  // The page's bytes stay as they were: Prettier would pull the x axis's label up beside the series.
-  // prettier-ignore
   return html`<figure class="chart ${size}">
-    <figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
-    <svg
-      data-chart="${chart.id}"
-      width="${WIDTH}"
-      height="${HEIGHT}"
-      viewBox="0 0 ${WIDTH} ${HEIGHT}"
-      role="img"
-      xmlns="http://www.w3.org/2000/svg"
-    >
-      <title>${chart.title}</title>
-      ${grid}${spans}${bands}${markers}${rules}
-      <rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}" />
-      ${series}
-      ${size === 'strip' ? null : html`<text class="axis-label" ${xLabelPlace}>${chart.x.label}</text>`}
-      <text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">
-        ${clip(chart.y.label, Math.floor(plotH / 7))}
-        <title>${chart.y.label}</title>
-      </text>
-    </svg>
-    ${legend(legendItems)}
-  </figure>`;
+<figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
+<svg data-chart="${chart.id}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg"><title>${chart.title}</title>
+${grid}${spans}${bands}${markers}${rules}
+<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}"/>
+${series}
+${size === 'strip' ? null : html`<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>`}
+<text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">${clip(chart.y.label, Math.floor(plotH / 7))}<title>${chart.y.label}</title></text>
+</svg>
+${legend(legendItems)}
+</figure>`;
 }
 
 function unique(spans: Span[]): Span[] {
