@@ -48,6 +48,7 @@ function rigAgainstPeer(
       } catch (err) {
         throw new Error(
           `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
+          { cause: err },
         );
       }
     } finally {

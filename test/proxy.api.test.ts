@@ -9,7 +9,7 @@ import { backendCases, callApi, type ApiReply, type ToxiproxyUnderTest } from '.
 const PORT = /127\.0\.0\.1:\d+/g;
 const normalise = (text: string) => text.replace(PORT, '127.0.0.1:PORT');
 
-describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ name, skipReason, start }) => {
+describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ skipReason, start }) => {
   let toxiproxy: ToxiproxyUnderTest;
   let upstream: RecordingServer;
   const call = (method: string, path: string, body?: unknown) => callApi(toxiproxy.url, method, path, body);
