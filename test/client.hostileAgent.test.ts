@@ -59,7 +59,12 @@ function every(res: ServerResponse, ms: number, fn: () => void): void {
 
 function frame(id: unknown, n: number): string {
   const status = { state: 'TASK_STATE_WORKING', timestamp: '' };
-  return `data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { statusUpdate: { taskId: 't', contextId: 'c', status, metadata: { n } } } })}\n\n`;
+  const event = {
+    jsonrpc: '2.0',
+    id,
+    result: { statusUpdate: { taskId: 't', contextId: 'c', status, metadata: { n } } },
+  };
+  return `data: ${JSON.stringify(event)}\n\n`;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -282,7 +287,9 @@ describe('discovery against a hostile agent', () => {
     const missing = await A2AClient.open(`${base}/none`, { limits: LIMITS }).catch((e: Error) => e);
     expect(missing).toMatchObject({
       name: 'DiscoveryError',
-      message: `no agent card at ${base}/none (${base}/none/.well-known/agent-card.json answered 404; ${base}/.well-known/agent-card.json answered 404); is it an A2A agent?`,
+      message:
+        `no agent card at ${base}/none (${base}/none/.well-known/agent-card.json answered 404; ` +
+        `${base}/.well-known/agent-card.json answered 404); is it an A2A agent?`,
     });
     const big = await A2AClient.open(`${base}/huge-card/`, { limits: LIMITS }).catch((e: Error) => e);
     expect(big).toMatchObject({

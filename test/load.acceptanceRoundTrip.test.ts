@@ -79,7 +79,8 @@ describe('acceptance round trip', () => {
   }
 
   it.each(['1.0', '0.3'] as const)(
-    'A2A %s: sends, sees the artifact and the pending gate, accepts, and observes COMPLETED on a subscription opened first',
+    'A2A %s: sends, sees the artifact and the pending gate, ' +
+      'accepts, and observes COMPLETED on a subscription opened first',
     async (generation) => {
       const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, generation);
       const { intendedAt, endedAt } = await run();
@@ -93,42 +94,49 @@ describe('acceptance round trip', () => {
     },
   );
 
-  it('a non-blocking send leaves the task WORKING: the round trip watches it park on a subscription, counting the streamed artifact', async () => {
-    const steps = [{ work: { ms: 300 } }, { artifact: { name: 'result', text: 'late output' } }, { complete: {} }];
-    const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, '1.0', {
-      steps,
-      returnImmediately: true,
-    });
-    await run();
-    expect(pendingLatency.percentileMs(100)).toBeGreaterThanOrEqual(300);
-    expect(acceptanceLatency.count).toBe(1);
-    // One stream watched the task park, another the decision's end.
-    expect(client.history.connections().filter((c) => c.kind === 'sse')).toHaveLength(2);
-  });
+  it(
+    'a non-blocking send leaves the task WORKING: ' +
+      'the round trip watches it park on a subscription, counting the streamed artifact',
+    async () => {
+      const steps = [{ work: { ms: 300 } }, { artifact: { name: 'result', text: 'late output' } }, { complete: {} }];
+      const { client, run, pendingLatency, acceptanceLatency } = await roundTrip([], 5_000, '1.0', {
+        steps,
+        returnImmediately: true,
+      });
+      await run();
+      expect(pendingLatency.percentileMs(100)).toBeGreaterThanOrEqual(300);
+      expect(acceptanceLatency.count).toBe(1);
+      // One stream watched the task park, another the decision's end.
+      expect(client.history.connections().filter((c) => c.kind === 'sse')).toHaveLength(2);
+    },
+  );
 
-  it('an aborted iteration (its timeout) stops watching at once, not when the agent gets round to parking', async () => {
-    const agent = await inProcessAgent();
-    const client = await A2AClient.open(agent.url);
-    open.push({ close: async () => (await client.close(), await agent.cleanup()) });
-    const steps = [{ work: { ms: 3_000 } }, { artifact: { name: 'result', text: 'late' } }, { complete: {} }];
-    const iteration = acceptanceIteration(
-      { client, scripts: true },
-      { timeoutMs: 10_000, steps, returnImmediately: true },
-    );
-    const controller = new AbortController();
-    const intendedAt = performance.now();
-    const settled = iteration({
-      index: 0,
-      step: 0,
-      intendedAt,
-      startedAt: intendedAt,
-      signal: controller.signal,
-    }).catch((err: unknown) => err);
-    setTimeout(() => controller.abort(), 300);
-    const failure = await settled;
-    expect(failure).toBeInstanceOf(RoundTripFailure);
-    expect(performance.now() - intendedAt).toBeLessThan(2_000);
-  });
+  it(
+    'an aborted iteration (its timeout) stops watching at once, ' + 'not when the agent gets round to parking',
+    async () => {
+      const agent = await inProcessAgent();
+      const client = await A2AClient.open(agent.url);
+      open.push({ close: async () => (await client.close(), await agent.cleanup()) });
+      const steps = [{ work: { ms: 3_000 } }, { artifact: { name: 'result', text: 'late' } }, { complete: {} }];
+      const iteration = acceptanceIteration(
+        { client, scripts: true },
+        { timeoutMs: 10_000, steps, returnImmediately: true },
+      );
+      const controller = new AbortController();
+      const intendedAt = performance.now();
+      const settled = iteration({
+        index: 0,
+        step: 0,
+        intendedAt,
+        startedAt: intendedAt,
+        signal: controller.signal,
+      }).catch((err: unknown) => err);
+      setTimeout(() => controller.abort(), 300);
+      const failure = await settled;
+      expect(failure).toBeInstanceOf(RoundTripFailure);
+      expect(performance.now() - intendedAt).toBeLessThan(2_000);
+    },
+  );
 
   it('a task that parks without its artifact is no gate to decide', async () => {
     const { run, acceptanceLatency } = await roundTrip([], 5_000, '1.0', { steps: [{ complete: {} }] });
@@ -192,20 +200,27 @@ describe('acceptance round trip against a foreign agent (no scripts, no subscrip
     },
   );
 
-  it('times the acceptance to the terminal state observed, not to the decision reply (which still shows WORKING)', async () => {
-    const { result, acceptanceLatency } = await against({ generation: '1.0', completeAfterMs: 300 });
-    expect(result.ok, String(!result.ok && result.err)).toBe(true);
-    expect(acceptanceLatency.count).toBe(1);
-    const ms = acceptanceLatency.percentileMs(100);
-    expect(ms).toBeGreaterThanOrEqual(300);
-    expect(ms).toBeLessThan(2_000);
-  });
+  it(
+    'times the acceptance to the terminal state observed, ' + 'not to the decision reply (which still shows WORKING)',
+    async () => {
+      const { result, acceptanceLatency } = await against({ generation: '1.0', completeAfterMs: 300 });
+      expect(result.ok, String(!result.ok && result.err)).toBe(true);
+      expect(acceptanceLatency.count).toBe(1);
+      const ms = acceptanceLatency.percentileMs(100);
+      expect(ms).toBeGreaterThanOrEqual(300);
+      expect(ms).toBeLessThan(2_000);
+    },
+  );
 
-  it('the creating send activates this extension only (an agent that composes it with hitl-prompt/v1 would prompt first)', async () => {
-    const { result, activated } = await against({ generation: '1.0' });
-    expect(result.ok).toBe(true);
-    expect(activated[0]).toBe(ACCEPTANCE_URI);
-  });
+  it(
+    'the creating send activates this extension only (an agent ' +
+      'that composes it with hitl-prompt/v1 would prompt first)',
+    async () => {
+      const { result, activated } = await against({ generation: '1.0' });
+      expect(result.ok).toBe(true);
+      expect(activated[0]).toBe(ACCEPTANCE_URI);
+    },
+  );
 
   it('without the echo the round trip does not wait for a gate, and decides nothing', async () => {
     const { result, acceptanceLatency, methods } = await against({ generation: '1.0', echo: false });

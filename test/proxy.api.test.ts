@@ -74,7 +74,8 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ skipReason, start 
       expect(garbled.status).toBe(400);
       expect(garbled.json).toEqual({ error: expect.stringMatching(/^bad request body: /), status: 400 });
       expect((await call('POST', '/proxies', { name: 'p', upstream: 'x', enabled: 'yes' })).text).toBe(
-        '{"error":"bad request body: json: cannot unmarshal string into Go struct field Proxy.enabled of type bool","status":400}\n',
+        '{"error":"bad request body: json: ' +
+          'cannot unmarshal string into Go struct field Proxy.enabled of type bool","status":400}\n',
       );
     });
 
@@ -83,7 +84,13 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ skipReason, start 
       const latency = await call('POST', '/proxies/p/toxics', { type: 'latency', attributes: { latency: 100 } });
       expect(latency.status).toBe(200);
       expect(latency.text).toBe(
-        '{"attributes":{"latency":100,"jitter":0},"name":"latency_downstream","type":"latency","stream":"downstream","toxicity":1}',
+        JSON.stringify({
+          attributes: { latency: 100, jitter: 0 },
+          name: 'latency_downstream',
+          type: 'latency',
+          stream: 'downstream',
+          toxicity: 1,
+        }),
       );
       const defaults = {
         bandwidth: { rate: 0 },
@@ -103,7 +110,13 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ skipReason, start 
         toxicity: 0.123456789,
       });
       expect(odd.text).toBe(
-        '{"attributes":{"latency":0,"jitter":0},"name":"latency_UPSTREAM","type":"latency","stream":"UPSTREAM","toxicity":0.12345679}',
+        JSON.stringify({
+          attributes: { latency: 0, jitter: 0 },
+          name: 'latency_UPSTREAM',
+          type: 'latency',
+          stream: 'UPSTREAM',
+          toxicity: 0.12345679,
+        }),
       );
       const listed = (await call('GET', '/proxies/p/toxics')).json as { name: string }[];
       expect(listed.map((t) => t.name)).toEqual([
@@ -130,7 +143,8 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ skipReason, start 
         '{"error":"stream was invalid, can be either upstream or downstream","status":400}\n',
       );
       expect((await call('POST', '/proxies/p/toxics', { type: 'bandwidth', attributes: { rate: 1.5 } })).text).toBe(
-        '{"error":"bad request body: json: cannot unmarshal number 1.5 into Go struct field BandwidthToxic.attributes.rate of type int64","status":400}\n',
+        '{"error":"bad request body: json: cannot unmarshal number 1.5 into Go ' +
+          'struct field BandwidthToxic.attributes.rate of type int64","status":400}\n',
       );
       expect((await call('POST', '/proxies/nope/toxics', { type: 'latency' })).status).toBe(404);
       for (const method of ['GET', 'PATCH', 'DELETE']) {
@@ -171,32 +185,35 @@ describe.each(backendCases())('$name Toxiproxy: HTTP API', ({ skipReason, start 
       expect((await call('PATCH', '/proxies/nope', { enabled: true })).status).toBe(404);
     });
 
-    it('populate answers 201 {proxies}, keeps unchanged proxies, and reports a bad entry with proxies:null', async () => {
-      const body = [
-        { name: 'a', listen: '127.0.0.1:0', upstream: upstream.address },
-        { name: 'b', listen: '127.0.0.1:0', upstream: upstream.address, enabled: false },
-      ];
-      const first = await call('POST', '/populate', body);
-      expect(first.status).toBe(201);
-      expect(first.json.proxies.map((p: { name: string; enabled: boolean }) => [p.name, p.enabled])).toEqual([
-        ['a', true],
-        ['b', false],
-      ]);
-      const a = first.json.proxies[0];
-      const again = await call('POST', '/populate', [{ name: 'a', listen: a.listen, upstream: upstream.address }]);
-      expect(again.json.proxies).toEqual([a]);
-      const invalid = await call('POST', '/populate', [
-        { name: 'c', upstream: 'x' },
-        { name: '', upstream: 'x' },
-      ]);
-      expect([invalid.status, invalid.contentType, invalid.text]).toEqual([
-        400,
-        'application/json',
-        '{"error":"missing required field: name at proxy 2","status":400,"proxies":null}',
-      ]);
-      expect((await call('GET', '/proxies/c')).status).toBe(404);
-      expect((await call('POST', '/populate', [])).text).toBe('{"proxies":null}');
-    });
+    it(
+      'populate answers 201 {proxies}, keeps unchanged proxies, ' + 'and reports a bad entry with proxies:null',
+      async () => {
+        const body = [
+          { name: 'a', listen: '127.0.0.1:0', upstream: upstream.address },
+          { name: 'b', listen: '127.0.0.1:0', upstream: upstream.address, enabled: false },
+        ];
+        const first = await call('POST', '/populate', body);
+        expect(first.status).toBe(201);
+        expect(first.json.proxies.map((p: { name: string; enabled: boolean }) => [p.name, p.enabled])).toEqual([
+          ['a', true],
+          ['b', false],
+        ]);
+        const a = first.json.proxies[0];
+        const again = await call('POST', '/populate', [{ name: 'a', listen: a.listen, upstream: upstream.address }]);
+        expect(again.json.proxies).toEqual([a]);
+        const invalid = await call('POST', '/populate', [
+          { name: 'c', upstream: 'x' },
+          { name: '', upstream: 'x' },
+        ]);
+        expect([invalid.status, invalid.contentType, invalid.text]).toEqual([
+          400,
+          'application/json',
+          '{"error":"missing required field: name at proxy 2","status":400,"proxies":null}',
+        ]);
+        expect((await call('GET', '/proxies/c')).status).toBe(404);
+        expect((await call('POST', '/populate', [])).text).toBe('{"proxies":null}');
+      },
+    );
 
     it('reset answers 204, enables every proxy and removes every toxic', async () => {
       await call('POST', '/proxies', { name: 'p', listen: '127.0.0.1:0', upstream: upstream.address, enabled: false });

@@ -256,24 +256,27 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', ({ name, skipRea
       expect(peer.finishedAt! - endedAt).toBeLessThan(300 + SLACK_MS);
     });
 
-    it('reset_peer present at connect makes any close a reset, even at toxicity 0; added later it does not', async () => {
-      // The upstream closes without data: data and RST arriving together can read as a FIN.
-      const server = await upstream((peer) => peer.socket.end());
-      const proxy = await proxyTo(server, [{ type: 'reset_peer', toxicity: 0, attributes: { timeout: 0 } }]);
-      const atConnect = await client(proxy.listen);
-      await atConnect.until(() => atConnect.closedAt !== null || atConnect.endedAt !== null, 'a reset or a FIN');
-      expect(atConnect.error?.code).toBe('ECONNRESET');
+    it(
+      'reset_peer present at connect makes any close a reset, ' + 'even at toxicity 0; added later it does not',
+      async () => {
+        // The upstream closes without data: data and RST arriving together can read as a FIN.
+        const server = await upstream((peer) => peer.socket.end());
+        const proxy = await proxyTo(server, [{ type: 'reset_peer', toxicity: 0, attributes: { timeout: 0 } }]);
+        const atConnect = await client(proxy.listen);
+        await atConnect.until(() => atConnect.closedAt !== null || atConnect.endedAt !== null, 'a reset or a FIN');
+        expect(atConnect.error?.code).toBe('ECONNRESET');
 
-      const echo = await proxyTo(await upstream());
-      const live = await client(echo.listen);
-      await echoRoundTrip(live, 'x');
-      await addToxic(echo.name, { type: 'reset_peer', attributes: { timeout: 0 } });
-      live.socket.write('y');
-      await live.untilFinished();
-      expect(live.text).toBe('x');
-      expect(live.endedAt).not.toBeNull();
-      expect(live.error).toBeNull();
-    });
+        const echo = await proxyTo(await upstream());
+        const live = await client(echo.listen);
+        await echoRoundTrip(live, 'x');
+        await addToxic(echo.name, { type: 'reset_peer', attributes: { timeout: 0 } });
+        live.socket.write('y');
+        await live.untilFinished();
+        expect(live.text).toBe('x');
+        expect(live.endedAt).not.toBeNull();
+        expect(live.error).toBeNull();
+      },
+    );
 
     it('toxicity 0 spares every connection and 1 hits every one', async () => {
       const proxy = await proxyTo(await upstream(), [{ type: 'latency', toxicity: 0, attributes: { latency: 400 } }]);

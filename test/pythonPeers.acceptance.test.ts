@@ -187,52 +187,61 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect((await decide(peer, t, { action: 'bogus' }, { headers: {} })).body.error).toBeUndefined();
     });
 
-    it('artifacts first, then pending (flag + URI in extensions), echoed; accept → COMPLETED; a second accept → -32042', async () => {
-      const r = await create(peer, { description: 'a report' });
-      expect(r.headers.get('a2a-extensions')).toContain(ACC);
-      const t = w.task(r.body.result);
-      expect(isPending(t)).toBe(true);
-      expect(t.status.message.extensions).toContain(ACC);
-      expect(t.artifacts.map((a: any) => a.name)).toEqual(['result']);
-      const events = await streamEvents(peer.url, w, { message: w.message([w.text('go')]) }, activate);
-      const firstArtifact = events.findIndex(([k]) => k === 'artifact');
-      const pendingAt = events.findIndex(([k, e]) => k === 'status' && e.status.message?.metadata?.[PENDING] === true);
-      expect(firstArtifact).toBeGreaterThanOrEqual(0);
-      expect(pendingAt).toBeGreaterThan(firstArtifact);
+    it(
+      'artifacts first, then pending (flag + URI in extensions), ' +
+        'echoed; accept → COMPLETED; a second accept → -32042',
+      async () => {
+        const r = await create(peer, { description: 'a report' });
+        expect(r.headers.get('a2a-extensions')).toContain(ACC);
+        const t = w.task(r.body.result);
+        expect(isPending(t)).toBe(true);
+        expect(t.status.message.extensions).toContain(ACC);
+        expect(t.artifacts.map((a: any) => a.name)).toEqual(['result']);
+        const events = await streamEvents(peer.url, w, { message: w.message([w.text('go')]) }, activate);
+        const firstArtifact = events.findIndex(([k]) => k === 'artifact');
+        const pendingAt = events.findIndex(
+          ([k, e]) => k === 'status' && e.status.message?.metadata?.[PENDING] === true,
+        );
+        expect(firstArtifact).toBeGreaterThanOrEqual(0);
+        expect(pendingAt).toBeGreaterThan(firstArtifact);
 
-      const ok = await decide(peer, t, { action: 'accept' });
-      expect(w.task(ok.body.result).status.state).toBe(w.state.completed);
-      const again = await decide(peer, t, { action: 'accept' });
-      expect(again.body.error).toMatchObject({
-        code: -32042,
-        message: 'acceptance_decision_conflict',
-        data: { extension: ACC },
-      });
-    });
+        const ok = await decide(peer, t, { action: 'accept' });
+        expect(w.task(ok.body.result).status.state).toBe(w.state.completed);
+        const again = await decide(peer, t, { action: 'accept' });
+        expect(again.body.error).toMatchObject({
+          code: -32042,
+          message: 'acceptance_decision_conflict',
+          data: { extension: ACC },
+        });
+      },
+    );
 
-    it('reject with retry: feedback verbatim in history, same task and context, a new attempt, pending again', async () => {
-      const t = await created(peer, undefined, { script: ATTEMPTS });
-      expect(t.artifacts.map((a: any) => w.partData(a.parts[0]))).toEqual([{ score: 1 }]);
-      const feedback = `score too low ${randomUUID()}`;
-      const r = await decide(peer, t, { action: 'reject', reason: 'QUALITY_THRESHOLD_NOT_MET' }, { text: feedback });
-      const again = w.task(r.body.result);
-      expect([again.id, again.contextId]).toEqual([t.id, t.contextId]);
-      expect(isPending(again)).toBe(true);
-      expect(again.history.some((m: any) => m.parts.some((p: any) => p.text === feedback))).toBe(true);
-      expect(again.artifacts.map((a: any) => w.partData(a.parts[0]))).toEqual([{ score: 1 }, { score: 9 }]);
-      // a message that is not a decision leaves it pending
-      const plain = await rpc(
-        peer.url,
-        w.send,
-        { message: w.message([w.text('status?')], { taskId: t.id, contextId: t.contextId }) },
-        activate,
-      );
-      expect(isPending(w.task(plain.body.result))).toBe(true);
-      // a decision on a request that does not activate the extension is a plain message too
-      const unactivated = await decide(peer, t, { action: 'accept' }, { headers: {} });
-      expect(isPending(w.task(unactivated.body.result))).toBe(true);
-      expect(w.task((await decide(peer, t, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
-    });
+    it(
+      'reject with retry: feedback verbatim in history, ' + 'same task and context, a new attempt, pending again',
+      async () => {
+        const t = await created(peer, undefined, { script: ATTEMPTS });
+        expect(t.artifacts.map((a: any) => w.partData(a.parts[0]))).toEqual([{ score: 1 }]);
+        const feedback = `score too low ${randomUUID()}`;
+        const r = await decide(peer, t, { action: 'reject', reason: 'QUALITY_THRESHOLD_NOT_MET' }, { text: feedback });
+        const again = w.task(r.body.result);
+        expect([again.id, again.contextId]).toEqual([t.id, t.contextId]);
+        expect(isPending(again)).toBe(true);
+        expect(again.history.some((m: any) => m.parts.some((p: any) => p.text === feedback))).toBe(true);
+        expect(again.artifacts.map((a: any) => w.partData(a.parts[0]))).toEqual([{ score: 1 }, { score: 9 }]);
+        // a message that is not a decision leaves it pending
+        const plain = await rpc(
+          peer.url,
+          w.send,
+          { message: w.message([w.text('status?')], { taskId: t.id, contextId: t.contextId }) },
+          activate,
+        );
+        expect(isPending(w.task(plain.body.result))).toBe(true);
+        // a decision on a request that does not activate the extension is a plain message too
+        const unactivated = await decide(peer, t, { action: 'accept' }, { headers: {} });
+        expect(isPending(w.task(unactivated.body.result))).toBe(true);
+        expect(w.task((await decide(peer, t, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
+      },
+    );
 
     it('past maxRejections → FAILED; retry:false → FAILED at once', async () => {
       const t = await created(peer, { maxRejections: 1 });
@@ -255,24 +264,27 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect((await decide(peer, t, { action: 'accept' })).body.error.code).toBe(-32042);
     });
 
-    it('evaluator agent: its own check of artifactSchema and requiredArtifacts, COMPLETED or FAILED with -32041', async () => {
-      const schema = { type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 5 } } };
-      const good = await created(
-        peer,
-        { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report'] },
-        { script: { attempts: [ATTEMPTS.attempts[1]] } },
-      );
-      expect(good.status.state).toBe(w.state.completed);
-      const bad = await created(
-        peer,
-        { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report', 'summary'] },
-        { script: ATTEMPTS },
-      );
-      expect(bad.status.state).toBe(w.state.failed);
-      const err = bad.status.message.metadata[`${ACC}/error`];
-      expect(err).toMatchObject({ code: -32041, message: 'acceptance_criteria_not_met' });
-      expect(err.details.join('\n')).toMatch(/summary[\s\S]*score|score[\s\S]*summary/);
-    });
+    it(
+      'evaluator agent: its own check of artifactSchema and requiredArtifacts, ' + 'COMPLETED or FAILED with -32041',
+      async () => {
+        const schema = { type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 5 } } };
+        const good = await created(
+          peer,
+          { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report'] },
+          { script: { attempts: [ATTEMPTS.attempts[1]] } },
+        );
+        expect(good.status.state).toBe(w.state.completed);
+        const bad = await created(
+          peer,
+          { evaluator: 'agent', artifactSchema: schema, requiredArtifacts: ['report', 'summary'] },
+          { script: ATTEMPTS },
+        );
+        expect(bad.status.state).toBe(w.state.failed);
+        const err = bad.status.message.metadata[`${ACC}/error`];
+        expect(err).toMatchObject({ code: -32041, message: 'acceptance_criteria_not_met' });
+        expect(err.details.join('\n')).toMatch(/summary[\s\S]*score|score[\s\S]*summary/);
+      },
+    );
 
     it('invalid or hostile criteria → -32040 with {extension, reason}, and no task', async () => {
       let deep: any = { type: 'object' };
@@ -376,25 +388,28 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(final.status.state).toBe(w.task(won[0].body.result).status.state);
     }, 30_000);
 
-    it('hitl-prompt/v1 and acceptance on one task: the prompt first, its answer leads to the pending gate', async () => {
-      const t = await created(peer, {}, { headers: { [w.header]: `${HITL}, ${ACC}` } });
-      const envelope = t.status.message.metadata[HITL];
-      expect(envelope.prompt_id).toBeTruthy();
-      const r = await rpc(
-        peer.url,
-        w.send,
-        {
-          message: w.message([w.text('yes')], {
-            taskId: t.id,
-            contextId: t.contextId,
-            metadata: { hitl_response_for: { prompt_id: envelope.prompt_id, payload: { approved: true } } },
-          }),
-        },
-        { [w.header]: `${HITL}, ${ACC}` },
-      );
-      expect(r.headers.get('a2a-extensions')).toBe(`${HITL}, ${ACC}`);
-      expect(isPending(w.task(r.body.result))).toBe(true);
-    });
+    it(
+      'hitl-prompt/v1 and acceptance on one task: ' + 'the prompt first, its answer leads to the pending gate',
+      async () => {
+        const t = await created(peer, {}, { headers: { [w.header]: `${HITL}, ${ACC}` } });
+        const envelope = t.status.message.metadata[HITL];
+        expect(envelope.prompt_id).toBeTruthy();
+        const r = await rpc(
+          peer.url,
+          w.send,
+          {
+            message: w.message([w.text('yes')], {
+              taskId: t.id,
+              contextId: t.contextId,
+              metadata: { hitl_response_for: { prompt_id: envelope.prompt_id, payload: { approved: true } } },
+            }),
+          },
+          { [w.header]: `${HITL}, ${ACC}` },
+        );
+        expect(r.headers.get('a2a-extensions')).toBe(`${HITL}, ${ACC}`);
+        expect(isPending(w.task(r.body.result))).toBe(true);
+      },
+    );
 
     it('kill -9 and restart: the pending gate, the rejection count and the deadline survive', async () => {
       const open = await created(peer, {});
@@ -410,26 +425,30 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(w.task((await decide(peer, open, { action: 'accept' })).body.result).status.state).toBe(w.state.completed);
     }, 30_000);
 
-    it("a kill -9 between a decision's commit and the task write: the restarted peer carries the decision out", async () => {
-      const p = await startPythonPeer({ sdk, faults: ['crash-after-decision'] });
-      try {
-        const accepted = await created(p, {});
-        const retried = await created(p, { maxRejections: 3 });
-        await expect(decide(p, accepted, { action: 'accept' })).rejects.toThrow(); // the process died mid-request
-        await restart(p);
-        expect((await getTask(p, accepted.id)).status.state).toBe(w.state.completed);
-        await expect(decide(p, retried, { action: 'reject', reason: 'OTHER' })).rejects.toThrow();
-        await restart(p);
-        // the rejection is counted and the task is pending again, so a decision is possible again
-        const again = await getTask(p, retried.id);
-        expect(isPending(again)).toBe(true);
-        await expect(decide(p, retried, { action: 'reject', reason: 'OTHER', retry: false })).rejects.toThrow();
-        await restart(p);
-        expect((await getTask(p, retried.id)).status.state).toBe(w.state.failed);
-      } finally {
-        await p.close();
-      }
-    }, 60_000);
+    it(
+      "a kill -9 between a decision's commit and the task write: " + 'the restarted peer carries the decision out',
+      async () => {
+        const p = await startPythonPeer({ sdk, faults: ['crash-after-decision'] });
+        try {
+          const accepted = await created(p, {});
+          const retried = await created(p, { maxRejections: 3 });
+          await expect(decide(p, accepted, { action: 'accept' })).rejects.toThrow(); // the process died mid-request
+          await restart(p);
+          expect((await getTask(p, accepted.id)).status.state).toBe(w.state.completed);
+          await expect(decide(p, retried, { action: 'reject', reason: 'OTHER' })).rejects.toThrow();
+          await restart(p);
+          // the rejection is counted and the task is pending again, so a decision is possible again
+          const again = await getTask(p, retried.id);
+          expect(isPending(again)).toBe(true);
+          await expect(decide(p, retried, { action: 'reject', reason: 'OTHER', retry: false })).rejects.toThrow();
+          await restart(p);
+          expect((await getTask(p, retried.id)).status.state).toBe(w.state.failed);
+        } finally {
+          await p.close();
+        }
+      },
+      60_000,
+    );
 
     // One peer per flag, so each test shows that flag alone breaks its guarantee (and, where cheap,
     // that a neighbouring guarantee still holds: the flag breaks that one thing, not the gate).

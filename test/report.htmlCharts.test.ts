@@ -91,11 +91,14 @@ describe('report.html as text', () => {
     expect(requests).toBeGreaterThan(1000);
     expect(failed * refused).toBeGreaterThan(0);
     expect(head).toContain(
-      `data-figure="requests"><div class="label">requests</div><div class="value">${requests.toLocaleString('en-US')}</div><div class="detail">2 of 4 scenarios recorded traffic</div>`,
+      'data-figure="requests"><div class="label">requests</div>' +
+        `<div class="value">${requests.toLocaleString('en-US')}</div>` +
+        '<div class="detail">2 of 4 scenarios recorded traffic</div>',
     );
     // Red for requests with no usable reply; the agent's refusals beside them, not counted as failures.
     expect(head).toContain(
-      `<div class="tile bad" data-figure="errors"><div class="label">failed requests</div><div class="value">${((100 * failed) / requests).toFixed(2)} %</div>`,
+      '<div class="tile bad" data-figure="errors"><div class="label">failed requests</div>' +
+        `<div class="value">${((100 * failed) / requests).toFixed(2)} %</div>`,
     );
     expect(head).toContain(`${failed} of ${requests.toLocaleString('en-US')} got no usable reply`);
     expect(head).toContain(`${refused} refused by the agent`);
@@ -115,26 +118,30 @@ describe('report.html as text', () => {
     expect(capped).toContain('cap reached: the profile&#39;s top rate 40/s passed, capacity is above it');
   });
 
-  it('per scenario: totals, throughput / errors / in-flight, a table per operation with thin percentiles marked', () => {
-    const cap = article(text, 'capacity');
-    expect(cap).toMatch(/<p class="totals"><span><strong>[\d,]+<\/strong> requests<\/span>/);
-    // Red for no usable reply; the agent's refusals beside them, plain.
-    expect(cap).toMatch(
-      /<span class="bad"><strong>12<\/strong> failed \([\d.]+ %\)<\/span><span><strong>3<\/strong> refused by the agent/,
-    );
-    for (const chart of ['throughput', 'errors', 'in-flight', 'capacity-curve', 'capacity-achieved'])
-      expect(cap, chart).toContain(`data-chart="${chart}"`);
-    expect(cap).toContain('iterations offered /s');
-    expect(cap).toContain('iterations achieved /s');
-    for (const op of ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask'])
-      expect(cap).toContain(`<tr data-operation="${op}">`);
-    // SubscribeToTask has n=4: p50 shown, p95 and p99 marked.
-    const sub = cap.slice(cap.indexOf('data-operation="SubscribeToTask"')).split('</tr>')[0]!;
-    expect(sub).toContain('title="n=4: p95 needs n ≥ 20">n&lt;20</td>');
-    expect(sub).toContain('title="n=4: p99 needs n ≥ 100">n&lt;100</td>');
-    // The closed-model scenario has no offered rate.
-    expect(article(text, 'resume-latency')).not.toContain('iterations offered');
-  });
+  it(
+    'per scenario: totals, throughput / errors / in-flight, ' + 'a table per operation with thin percentiles marked',
+    () => {
+      const cap = article(text, 'capacity');
+      expect(cap).toMatch(/<p class="totals"><span><strong>[\d,]+<\/strong> requests<\/span>/);
+      // Red for no usable reply; the agent's refusals beside them, plain.
+      expect(cap).toMatch(
+        // eslint-disable-next-line max-len -- the totals markup as rendered, as one pattern
+        /<span class="bad"><strong>12<\/strong> failed \([\d.]+ %\)<\/span><span><strong>3<\/strong> refused by the agent/,
+      );
+      for (const chart of ['throughput', 'errors', 'in-flight', 'capacity-curve', 'capacity-achieved'])
+        expect(cap, chart).toContain(`data-chart="${chart}"`);
+      expect(cap).toContain('iterations offered /s');
+      expect(cap).toContain('iterations achieved /s');
+      for (const op of ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask'])
+        expect(cap).toContain(`<tr data-operation="${op}">`);
+      // SubscribeToTask has n=4: p50 shown, p95 and p99 marked.
+      const sub = cap.slice(cap.indexOf('data-operation="SubscribeToTask"')).split('</tr>')[0]!;
+      expect(sub).toContain('title="n=4: p95 needs n ≥ 20">n&lt;20</td>');
+      expect(sub).toContain('title="n=4: p99 needs n ≥ 100">n&lt;100</td>');
+      // The closed-model scenario has no offered rate.
+      expect(article(text, 'resume-latency')).not.toContain('iterations offered');
+    },
+  );
 
   it('latency over time: one strip per measure, rate steps shaded and named, no 16-series chart', () => {
     const cap = article(text, 'capacity');
@@ -184,7 +191,8 @@ describe('report.html as text', () => {
   it('an errored scenario shows its stack and every scenario its log lines', () => {
     const errored = article(text, 'disconnect-replay');
     expect(errored).toContain(
-      '<summary>Stack</summary><pre>TypeError: cannot read properties of undefined (reading &quot;taskId&quot;)\n    at run (scenarios/disconnectReplay.ts:48:22)',
+      '<summary>Stack</summary><pre>TypeError: cannot read properties of undefined ' +
+        '(reading &quot;taskId&quot;)\n    at run (scenarios/disconnectReplay.ts:48:22)',
     );
     expect(article(text, 'capacity')).toMatch(
       /<summary>Log \(5 lines\)<\/summary><pre><span class="t">2\.50 s<\/span> 5\/s: 10\/10 ok/,
@@ -210,43 +218,49 @@ describe('--baseline on the command line', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  it('report DIR --baseline DIR2 draws the comparison; a bad baseline is one line, exit 2, and run refuses it before any traffic', () => {
-    const [current, baseline] = [
-      mkdtempSync(join(tmpdir(), 'a2a-rig-html-cur-')),
-      mkdtempSync(join(tmpdir(), 'a2a-rig-html-base-')),
-    ];
-    dirs.push(current, baseline);
-    writeResults(current, richRun(BROKEN));
-    writeResults(baseline, richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }));
-    const ok = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', baseline], {
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(ok.stderr).toBe('');
-    expect(ok.status).toBe(0);
-    expect(readFileSync(join(current, 'report.html'), 'utf8')).toContain('<section id="baseline">');
-    const bad = spawnSync(
-      process.execPath,
-      ['bin/a2a-rig.js', 'report', current, '--baseline', join(baseline, 'nope')],
-      { encoding: 'utf8', timeout: 20_000 },
-    );
-    expect(bad.status).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([
-      `a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`,
-    ]);
-    const out = join(current, 'never');
-    const refused = spawnSync(
-      process.execPath,
-      ['bin/a2a-rig.js', 'run', 'resume-latency', '--out', out, '--baseline', join(baseline, 'nope')],
-      { encoding: 'utf8', timeout: 30_000 },
-    );
-    expect(refused.status).toBe(2);
-    expect(refused.stderr.trim().split('\n')).toEqual([
-      `a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: give a results.json or the directory a run wrote`,
-    ]);
-    expect(refused.stdout).toBe('');
-    expect(existsSync(out)).toBe(false);
-  });
+  it(
+    'report DIR --baseline DIR2 draws the comparison; ' +
+      'a bad baseline is one line, exit 2, and run refuses it before any traffic',
+    () => {
+      const [current, baseline] = [
+        mkdtempSync(join(tmpdir(), 'a2a-rig-html-cur-')),
+        mkdtempSync(join(tmpdir(), 'a2a-rig-html-base-')),
+      ];
+      dirs.push(current, baseline);
+      writeResults(current, richRun(BROKEN));
+      writeResults(baseline, richRun({ rates: [5, 10, 20, 40, 80], maxRate: 80 }));
+      const ok = spawnSync(process.execPath, ['bin/a2a-rig.js', 'report', current, '--baseline', baseline], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(ok.stderr).toBe('');
+      expect(ok.status).toBe(0);
+      expect(readFileSync(join(current, 'report.html'), 'utf8')).toContain('<section id="baseline">');
+      const bad = spawnSync(
+        process.execPath,
+        ['bin/a2a-rig.js', 'report', current, '--baseline', join(baseline, 'nope')],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      expect(bad.status).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toEqual([
+        `a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: ` +
+          'give a results.json or the directory a run wrote',
+      ]);
+      const out = join(current, 'never');
+      const refused = spawnSync(
+        process.execPath,
+        ['bin/a2a-rig.js', 'run', 'resume-latency', '--out', out, '--baseline', join(baseline, 'nope')],
+        { encoding: 'utf8', timeout: 30_000 },
+      );
+      expect(refused.status).toBe(2);
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        `a2a-rig: --baseline: ${join(baseline, 'nope')} does not exist: ` +
+          'give a results.json or the directory a run wrote',
+      ]);
+      expect(refused.stdout).toBe('');
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 });
 
 // Under CI a missing Chromium fails the test rather than skipping it.
@@ -301,7 +315,8 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('the new charts in head
       expect(Math.abs(marker.x + marker.width / 2 - (frame.x + frame.width))).toBeLessThan(3);
       expect((await box(`${curve} polygon.band`)).width).toBeGreaterThan(frame.width * 0.9);
 
-      // Every chart over time shares the plot's left and right edges: the faults timeline lines up with the latency strip above it.
+      // Every chart over time shares the plot's left and right edges: the faults timeline lines up
+      // with the latency strip above it.
       const latencyFrame = await box('#resume-latency svg[data-chart="latency-over-time"] rect.frame');
       const faultsFrame = await box('#resume-latency svg[data-chart="faults-timeline"] rect.frame');
       expect(faultsFrame.x).toBeCloseTo(latencyFrame.x, 1);

@@ -216,7 +216,8 @@ describe('mergeRuns timelines and series', () => {
 });
 
 describe('mergeRuns traffic, log and stack', () => {
-  // One worker's exchanges as (opened, ended ms, operation, outcome, bytes sent, received), and its load's arrivals and successes.
+  // One worker's exchanges as (opened, ended ms, operation, outcome, bytes sent, received), and its
+  // load's arrivals and successes.
   type Exchange = readonly [number, number, string, 'ok' | 'rpc_error' | 'failed', number, number];
   const OPS = ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask'];
   const OUTCOMES = ['ok', 'ok', 'ok', 'rpc_error', 'failed'] as const;
@@ -283,12 +284,16 @@ describe('mergeRuns traffic, log and stack', () => {
     expect(merged.totals.requests).toBe(1_600);
   });
 
-  it('re-cuts the points to the widest width: completed, errors, offered, achieved and in-flight as one recorder of all the traffic', () => {
-    expect(merged.bucketMs).toBe(combined.bucketMs);
-    const exact = (p: (typeof merged.points)[number]) => [p.t, p.completed, p.errors, p.offered, p.achieved];
-    expect(merged.points.map(exact)).toEqual(combined.points.map(exact));
-    merged.points.forEach((p, i) => expect(p.inFlight).toBeCloseTo(combined.points[i]!.inFlight, 2));
-  });
+  it(
+    're-cuts the points to the widest width: completed, errors, ' +
+      'offered, achieved and in-flight as one recorder of all the traffic',
+    () => {
+      expect(merged.bucketMs).toBe(combined.bucketMs);
+      const exact = (p: (typeof merged.points)[number]) => [p.t, p.completed, p.errors, p.offered, p.achieved];
+      expect(merged.points.map(exact)).toEqual(combined.points.map(exact));
+      merged.points.forEach((p, i) => expect(p.inFlight).toBeCloseTo(combined.points[i]!.inFlight, 2));
+    },
+  );
 
   it("the most in flight at once: the sum of each run's most, at least what really was", () => {
     const own = (r: RunResult, t: number, width: number) =>

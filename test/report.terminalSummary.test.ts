@@ -76,7 +76,8 @@ function traffic(requests: number, errors: number, failed = 0): TrafficRecord {
 }
 
 const STACK =
-  'Error: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n    at runOne (/repo/rig/engine/runScenarios.ts:100:3)';
+  'Error: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n' +
+  '    at runOne (/repo/rig/engine/runScenarios.ts:100:3)';
 
 function fixtureRun(): RunResult {
   const r = run([
@@ -93,10 +94,10 @@ function fixtureRun(): RunResult {
     scenario('crash-restart', {
       verdict: 'skipped',
       durationMs: 0,
-      reason:
-        'needs a restartable agent (pass --restart-cmd with --target); the agent said <b>no</b> & `more` of it, at length, '.repeat(
-          3,
-        ),
+      reason: (
+        'needs a restartable agent (pass --restart-cmd with --target); ' +
+        'the agent said <b>no</b> & `more` of it, at length, '
+      ).repeat(3),
     }),
     scenario('a-scenario-with-a-very-long-name-indeed', {
       verdict: 'failed',
@@ -241,8 +242,10 @@ describe('the terminal summary', () => {
       /^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m,
     );
     expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 1\.9 MiB sent, 5\.7 MiB received$/m);
-    // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside them, with where most are.
+    // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside
+    // them, with where most are.
     expect(head).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^ {2}errors {6}0 % failed \(0 of 4,000 requests got no usable reply\); 7 refused by the agent \(most provoked on purpose\), most in cf4 \(7\)$/m,
     );
     expect(head).toMatch(
@@ -326,6 +329,7 @@ describe('older results and edge cases', () => {
   it('no errors: 0 % of the requests, nothing about kinds', () => {
     const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }]));
     expect(text).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m,
     );
   });
@@ -338,6 +342,7 @@ describe('older results and edge cases', () => {
       ]),
     );
     expect(text.replace(/\n {14}/g, ' ')).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^ {2}errors {6}2\.00 % failed \(8 of 400 requests got no usable reply\), most in capacity \(8\); 2 refused by the agent \(most provoked on purpose\), most in capacity \(2\)$/m,
     );
   });
@@ -348,20 +353,24 @@ describe('older results and edge cases', () => {
     expect(table(text).rows).toHaveLength(2);
   });
 
-  it('the headline latency of a labelled family: at the capacity found, else the attack phase, else the most samples', () => {
-    expect(headlineMetric(capacity(20))!.key).toBe('round_trip{rate=20}');
-    const dos = scenario('dos-x', {
-      latencies: {
-        'legit_round_trip{phase=before}': samples(40, 1, 9),
-        'legit_round_trip{phase=during}': samples(30, 1, 9),
-      },
-    });
-    expect(headlineMetric(dos)!.key).toBe('legit_round_trip{phase=during}');
-    expect(
-      headlineMetric(scenario('s', { latencies: { 'm{k=a}': samples(3, 1, 9), 'm{k=b}': samples(9, 1, 9) } }))!.key,
-    ).toBe('m{k=b}');
-    expect(headlineMetric(scenario('s'))).toBeUndefined();
-  });
+  it(
+    'the headline latency of a labelled family: at the capacity found, ' +
+      'else the attack phase, else the most samples',
+    () => {
+      expect(headlineMetric(capacity(20))!.key).toBe('round_trip{rate=20}');
+      const dos = scenario('dos-x', {
+        latencies: {
+          'legit_round_trip{phase=before}': samples(40, 1, 9),
+          'legit_round_trip{phase=during}': samples(30, 1, 9),
+        },
+      });
+      expect(headlineMetric(dos)!.key).toBe('legit_round_trip{phase=during}');
+      expect(
+        headlineMetric(scenario('s', { latencies: { 'm{k=a}': samples(3, 1, 9), 'm{k=b}': samples(9, 1, 9) } }))!.key,
+      ).toBe('m{k=b}');
+      expect(headlineMetric(scenario('s'))).toBeUndefined();
+    },
+  );
 
   it('fit and wrap keep to their width', () => {
     expect(fit('abcdef', 4)).toBe('abc…');
@@ -382,7 +391,8 @@ describe('summary.md', () => {
       scenarios: [{ ...base.scenarios[6]!, stack: `${STACK}\n    at weird (/x/\`\`\`y.ts:1:1)` }],
     });
     expect(md).toContain(
-      '## Errors\n\n**my-scenario**: TypeError: x is not a function\n\n````\nError: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n',
+      '## Errors\n\n**my-scenario**: TypeError: x is not a function\n\n````\n' +
+        'Error: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n',
     );
     expect(md).toMatch(/at weird \(\/x\/```y\.ts:1:1\)\n````\n/);
   });
