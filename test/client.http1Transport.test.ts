@@ -3,7 +3,7 @@
 // needs: framing (chunked with extensions and trailers, a reply split byte by byte, a body read to
 // the connection's end), keep-alive reuse and what happens when the server lets a connection go,
 // stray bytes that must not be taken for the next reply (no pipelining), and refusals that name
-// their limit. Bounds on time and size against hostile agents are in client.hostileAgent.test.ts.
+// their limit. Bounds on time and size against hostile agents are in client.hostileAgent*.test.ts.
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
