@@ -103,7 +103,10 @@ export function baseName(key: string): string {
 export function labelKeys(key: string): string[] {
   const brace = key.indexOf('{');
   if (brace < 0) return [];
-  return key.slice(brace + 1, -1).split(',').map((pair) => pair.split('=')[0]!);
+  return key
+    .slice(brace + 1, -1)
+    .split(',')
+    .map((pair) => pair.split('=')[0]!);
 }
 
 /** Does the recorded key `key` belong to what a threshold names (`name` exactly, or every series of a base name)? */

@@ -18,7 +18,10 @@ function canonical(value: unknown): unknown {
 
 /** A digest of the agent card (its listening URLs left out): results.json `target.cardDigest`. */
 export function cardDigest(card: unknown): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(card))).digest('hex').slice(0, 16)}`;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonical(card)))
+    .digest('hex')
+    .slice(0, 16)}`;
 }
 
 const IDENTITY: Array<[field: string, read: (run: RunResult) => unknown]> = [

@@ -94,7 +94,6 @@ export interface LogLine {
   line: string;
 }
 
-
 /**
  * One point of a scenario's curve: `x` and `y` are the plotted coordinates (units in the series
  * name); any other field is a labelled value that belongs to the point (for a tooltip or a table),

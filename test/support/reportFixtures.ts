@@ -65,6 +65,9 @@ export interface CapacitySpec {
   sloP95Ms?: number;
 }
 
+/** A capacity search that breaks the SLO at 80/s, with room to 160/s: the report tests' usual run. */
+export const BROKEN_AT_80: CapacitySpec = { rates: [5, 10, 20, 40, 80], breakAt: 80, maxRate: 160 };
+
 /**
  * capacity as scenarios/capacity.ts writes it: per step a `round_trip{rate}` and `resume_latency{rate}`
  * metric and timeline, a curve point, offered and achieved iterations over time, and a log line.
