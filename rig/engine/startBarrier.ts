@@ -19,21 +19,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../protocol/userError.ts';
 import { sleep } from './abortableWait.ts';
-
-export interface ShardStart {
-  /** How the workers met: a shared directory, or an agreed wall-clock time. */
-  barrier: 'directory' | 'start-at';
-  /** When this worker meant to start, epoch ms on its own clock. */
-  plannedStartEpochMs: number;
-  /** When it did (after the wait), epoch ms on its own clock. */
-  startedEpochMs: number;
-  /** The shared directory's clock minus this worker's (ms); absent with --start-at. */
-  clockOffsetMs?: number;
-  /** How far that offset can be off: half the probe write's duration plus the mtime's resolution (ms). */
-  clockOffsetUncertaintyMs?: number;
-  /** Time spent waiting for the others and the common start (ms). */
-  waitedMs: number;
-}
+import type { ShardStart } from '../results/shardRecord.ts';
 
 interface Arrival {
   index: number;
