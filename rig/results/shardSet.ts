@@ -63,9 +63,10 @@ export function checkShardSet(
   const { setRunId, count } = inputs[0]!.run.shard!;
   const byIndex = new Map<number, string>();
   for (const { run, path } of inputs) {
-    const earlier = byIndex.get(run.shard!.index);
-    if (earlier) throw new UserError(`merge: worker ${run.shard!.index} of run ${setRunId} given twice: ${earlier}, ${path}`);
-    byIndex.set(run.shard!.index, path);
+    const { index } = run.shard!;
+    const earlier = byIndex.get(index);
+    if (earlier) throw new UserError(`merge: worker ${index} of run ${setRunId} given twice: ${earlier}, ${path}`);
+    byIndex.set(index, path);
   }
   const missing: { index: number; why: string }[] = [];
   for (let index = 0; index < count; index++) {
