@@ -100,28 +100,32 @@ try {
   const resume = new LatencyHistogram();
   const open = await answerAtRate(SECONDS, resume);
 
-  console.log(
-    `\nvalid answers: ${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)}) in ${(closed.elapsedMs / 1000).toFixed(2)} s = ${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`,
-  );
-  console.log(
-    `  answer reply latency: p50 ${ms(closed.latency.percentileMs(50))} ms, p99 ${ms(closed.latency.percentileMs(99))} ms (folded from autocannon, n=${closed.folded})`,
-  );
-  console.log(
-    `\nat ${RATE} answers/s for ${SECONDS} s: ${open.succeeded}/${open.scheduled} resumed, ${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}, ${open.dropped} dropped, ${open.late} started > 10 ms late`,
-  );
-  console.log(
-    `  resume (answer sent → resume observed): p50 ${ms(resume.percentileMs(50))} ms, p99 ${ms(resume.percentileMs(99))} ms, p99.9 ${ms(resume.percentileMs(99.9))} ms, max ${ms(resume.percentileMs(100))} ms`,
-  );
-  console.log(
-    `  from the intended send time:            p50 ${ms(open.latency.percentileMs(50))} ms, p99 ${ms(open.latency.percentileMs(99))} ms, max ${ms(open.latency.percentileMs(100))} ms`,
-  );
-  console.log(
-    `  p99 / ${GOAL_P99_MS} ms goal: ${(resume.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (answer sent); ${(open.latency.percentileMs(99) / GOAL_P99_MS).toFixed(3)} (intended send)`,
-  );
+  const closedSeconds = `${(closed.elapsedMs / 1000).toFixed(2)} s`;
+  const acceptedText = `${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)})`;
+  const perSecond = `${validPerSecond.toFixed(0)} valid answers/s (closed model, ${CONNECTIONS} connections)`;
+  console.log(`\nvalid answers: ${acceptedText} in ${closedSeconds} = ${perSecond}`);
+  const p = (h: { percentileMs(p: number): number }, q: number) => ms(h.percentileMs(q));
+  const replyPercentiles = `p50 ${p(closed.latency, 50)} ms, p99 ${p(closed.latency, 99)} ms`;
+  console.log(`  answer reply latency: ${replyPercentiles} (folded from autocannon, n=${closed.folded})`);
+  const resumed = `${open.succeeded}/${open.scheduled} resumed`;
+  const failed = `${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}`;
+  const notOnTime = `${open.dropped} dropped, ${open.late} started > 10 ms late`;
+  console.log(`\nat ${RATE} answers/s for ${SECONDS} s: ${resumed}, ${failed}, ${notOnTime}`);
+  const resumePercentiles =
+    `p50 ${p(resume, 50)} ms, p99 ${p(resume, 99)} ms, ` + `p99.9 ${p(resume, 99.9)} ms, max ${p(resume, 100)} ms`;
+  console.log(`  resume (answer sent → resume observed): ${resumePercentiles}`);
+  const intendedPercentiles =
+    `p50 ${p(open.latency, 50)} ms, p99 ${p(open.latency, 99)} ms, ` + `max ${p(open.latency, 100)} ms`;
+  console.log(`  from the intended send time:            ${intendedPercentiles}`);
+  const toGoal = (p99: number) => (p99 / GOAL_P99_MS).toFixed(3);
+  const ratios =
+    `${toGoal(resume.percentileMs(99))} (answer sent); ` + `${toGoal(open.latency.percentileMs(99))} (intended send)`;
+  console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${ratios}`);
 
   const answersInvalid =
     accepted < forThroughput.length
-      ? `${forThroughput.length - accepted} of ${forThroughput.length} answers not accepted: ${JSON.stringify(closed.outcomes)}`
+      ? `${forThroughput.length - accepted} of ${forThroughput.length} answers not accepted: ` +
+        JSON.stringify(closed.outcomes)
       : undefined;
   const openProblems = [
     open.failed ? `${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}` : '',
@@ -129,7 +133,9 @@ try {
     open.unfinished ? `${open.unfinished} unfinished` : '',
     open.succeeded === 0 ? 'nothing resumed' : '',
   ].filter(Boolean);
-  const resumeDetail = `${open.succeeded}/${open.scheduled} resumed at ${RATE}/s for ${SECONDS} s, answer sent → resume observed; from the intended send: p99 ${ms(open.latency.percentileMs(99))} ms`;
+  const resumeDetail =
+    `${open.succeeded}/${open.scheduled} resumed at ${RATE}/s for ${SECONDS} s, answer sent → resume observed; ` +
+    `from the intended send: p99 ${ms(open.latency.percentileMs(99))} ms`;
   const resumeRow = (id: string, label: string, percentile: number, goal?: BenchRow['goal']): BenchRow => ({
     id,
     label,
@@ -146,7 +152,7 @@ try {
       value: validPerSecond,
       unit: 'answers/s',
       goal: { op: '>=', value: GOAL_ANSWERS_PER_SECOND },
-      detail: `${accepted}/${forThroughput.length} accepted in ${(closed.elapsedMs / 1000).toFixed(2)} s; reply p99 ${ms(closed.latency.percentileMs(99))} ms`,
+      detail: `${accepted}/${forThroughput.length} accepted in ${closedSeconds}; reply p99 ${p(closed.latency, 99)} ms`,
       ...(answersInvalid ? { invalid: answersInvalid } : {}),
     },
     resumeRow('agent.resume.p50', `resume p50 at ${RATE} answers/s`, 50),

@@ -14,19 +14,17 @@
 //     one scenarios use, over rig/client/jsonRpcTransport.ts): iteration i sends, answers or gets
 //     (i mod 3), passing the iteration's signal as scenarios do, and the client parses, checks and
 //     records each reply. The rate steps up from 20 % of autocannon's figure in 10 % steps (then
-//     one 5 % step back; below 20 %, halving to 2 %) until it falls behind schedule: more than 1 % of a step's iterations start
-//     over 10 ms late, its p99 from the intended start passes 10 ms (a queue is building), or any
-//     iteration is dropped or fails. A step that falls behind is tried up to twice more (one stray
-//     pause of a neighbour should not end the search). The last step kept is the sustainable rate.
+//     one 5 % step back; below 20 %, halving to 2 %) until it falls behind schedule: more than 1 %
+//     of a step's iterations start over 10 ms late, its p99 from the intended start passes 10 ms (a
+//     queue is building), or any iteration is dropped or fails. A step that falls behind is tried up
+//     to twice more (one stray pause of a neighbour should not end the search). The last step kept
+//     is the sustainable rate.
 //  4. the same search with the client's JsonRpcTransport alone (the same bodies, no A2A layer), and
 //     the CPU this process spends per request under each peer: informational rows that say how much
 //     of a gap is the HTTP client and how much the A2A layer (parse, S-2 guard, event history).
 // Prints the rates and ratios, then (last line) the machine-readable rows (bench/benchRows.ts).
 // Run: npx tsx bench/generator.ts. Env: CONNECTIONS (32), STEP_MS (3000), AUTOCANNON_S (5), IN_FLIGHT.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { A2AClient } from '../rig/client/a2aClient.ts';
@@ -37,7 +35,9 @@ import { answerRequests, getTaskRequests, sendMessageRequests } from '../rig/loa
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { ClosedModelRequest } from '../rig/load/closedModel.ts';
 import { runOpenModel, type Iteration } from '../rig/load/openModelExecutor.ts';
-import { printRows, type BenchRow } from './benchRows.ts';
+import { printRows } from './benchRows.ts';
+import { generatorRows } from './generatorRows.ts';
+import { rawWrk as rawWrkOf, wrkAvailable, writeWrkScript } from './wrkMix.ts';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const STEP_MS = Number(process.env.STEP_MS ?? 3000);
@@ -104,44 +104,8 @@ async function rawAutocannon(): Promise<number> {
 }
 
 // wrk: a Lua script, written at run time, that cycles through the same three requests.
-const wrkDir = mkdtempSync(join(tmpdir(), 'a2a-rig-wrk-'));
-const wrkScript = join(wrkDir, 'mix.lua');
-const luaString = (s: string) => `[==[${s}]==]`;
-writeFileSync(
-  wrkScript,
-  [
-    'local bodies = {',
-    ...REQUESTS.map((r) => `  ${luaString(String(r.body))},`),
-    '}',
-    'local headers = {',
-    ...Object.entries(REQUESTS[0].headers ?? {}).map(([k, v]) => `  [${luaString(k)}] = ${luaString(String(v))},`),
-    '}',
-    'local prepared = {}',
-    'local i = 0',
-    'function init(args)',
-    `  for k, b in ipairs(bodies) do prepared[k] = wrk.format("POST", ${luaString(REQUESTS[0].path ?? '/')}, headers, b) end`,
-    'end',
-    'function request()',
-    '  i = i + 1',
-    '  return prepared[((i - 1) % #prepared) + 1]',
-    'end',
-    '',
-  ].join('\n'),
-);
-const wrkAvailable = spawnSync('wrk', ['--version']).error === undefined;
-
-function rawWrk(): number {
-  const run = spawnSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${AUTOCANNON_S}s`, '-s', wrkScript, url], {
-    encoding: 'utf8',
-  });
-  const out = `${run.stdout}${run.stderr}`;
-  const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
-  if (run.status !== 0 || rate === undefined)
-    throw new Error(`wrk failed: ${out.trim().split('\n').slice(-3).join(' | ')}`);
-  if (/Non-2xx|Socket errors/.test(out))
-    throw new Error(`wrk saw errors: ${out.trim().split('\n').slice(-4).join(' | ')}`);
-  return Number(rate);
-}
+const { dir: wrkDir, script: wrkScript } = writeWrkScript(REQUESTS);
+const rawWrk = () => rawWrkOf(url, wrkScript, CONNECTIONS, AUTOCANNON_S);
 
 // One client per step: its event history keeps every reply, so a fresh one keeps steps comparable.
 type Driver = 'a2aClient' | 'transport';
@@ -229,8 +193,13 @@ async function tryRate(driver: Driver, share: number, baseline: number): Promise
   for (let retry = 1; retry < ATTEMPTS && !attempt.kept; retry++) attempt = await step(driver, rate);
   const { result, kept, cpuUs, stallMs } = attempt;
   cpuPerRequest[driver].push(cpuUs);
+  const counts = `${result.succeeded}/${result.scheduled} ok, ${result.late} late`;
+  const lag = `max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped`;
+  const p99 = `p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start`;
+  const costs = `${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms`;
+  const outcome = kept ? 'kept its schedule' : 'fell behind';
   console.log(
-    `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${result.succeeded}/${result.scheduled} ok, ${result.late} late, max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped, p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start, ${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms — ${kept ? 'kept its schedule' : 'fell behind'}`,
+    `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${counts}, ${lag}, ${p99}, ${costs} — ${outcome}`,
   );
   if (!kept && result.firstFailure)
     console.log(`    failures: ${JSON.stringify(result.failures)}, first: ${result.firstFailure}`);
@@ -268,7 +237,7 @@ console.log(
 );
 let wrkRate: number | null = null;
 let wrkNote = 'wrk is not installed (apt-get install -y wrk): not measured';
-if (wrkAvailable) {
+if (wrkAvailable()) {
   try {
     wrkRate = rawWrk();
     wrkNote = `wrk -t2 -c${CONNECTIONS} -d${AUTOCANNON_S}s, same request bytes`;
@@ -281,9 +250,8 @@ if (wrkRate === null) console.log(wrkNote);
 autocannonRuns.push(await rawAutocannon());
 console.log(`autocannon again: ${autocannonRuns[1].toFixed(0)} req/s`);
 const searchBase = (autocannonRuns[0] + autocannonRuns[1]) / 2;
-console.log(
-  `open model, the rig's A2AClient (${IN_FLIGHT} in flight, ${CONNECTIONS} connections; steps are shares of ${searchBase.toFixed(0)} req/s):`,
-);
+const steps = `steps are shares of ${searchBase.toFixed(0)} req/s`;
+console.log(`open model, the rig's A2AClient (${IN_FLIGHT} in flight, ${CONNECTIONS} connections; ${steps}):`);
 const openRate = await sustainable('a2aClient', searchBase);
 autocannonRuns.push(await rawAutocannon());
 console.log(`autocannon again: ${autocannonRuns[2].toFixed(0)} req/s`);
@@ -295,61 +263,36 @@ console.log(
   `\nraw autocannon: ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})`,
 );
 if (wrkRate !== null) console.log(`raw wrk:        ${wrkRate.toFixed(0)} req/s`);
-console.log(
-  `open model sustainable, A2AClient: ${openRate} req/s — ratio to autocannon ${ratio.toFixed(3)} (goal ≥ ${GOAL})${wrkRate ? `, to wrk ${(openRate / wrkRate).toFixed(3)}` : ''}`,
-);
-console.log(
-  `open model sustainable, transport alone: ${transportRate} req/s — ratio to autocannon ${(transportRate / baseline).toFixed(3)}`,
-);
+const toWrk = wrkRate ? `, to wrk ${(openRate / wrkRate).toFixed(3)}` : '';
+const toAutocannon = `ratio to autocannon ${ratio.toFixed(3)} (goal ≥ ${GOAL})`;
+console.log(`open model sustainable, A2AClient: ${openRate} req/s — ${toAutocannon}${toWrk}`);
+const transportRatio = (transportRate / baseline).toFixed(3);
+console.log(`open model sustainable, transport alone: ${transportRate} req/s — ratio to autocannon ${transportRatio}`);
 const median = (xs: number[]) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
 const cpu = {
   autocannon: median(cpuPerRequest.autocannon),
   a2aClient: median(cpuPerRequest.a2aClient),
   transport: median(cpuPerRequest.transport),
 };
-console.log(
-  `CPU of this process per request (median over runs/steps): autocannon ${cpu.autocannon.toFixed(0)} µs, A2AClient ${cpu.a2aClient.toFixed(0)} µs, transport alone ${cpu.transport.toFixed(0)} µs`,
-);
+const cpuPerPeer = [
+  `autocannon ${cpu.autocannon.toFixed(0)} µs`,
+  `A2AClient ${cpu.a2aClient.toFixed(0)} µs`,
+  `transport alone ${cpu.transport.toFixed(0)} µs`,
+].join(', ');
+console.log(`CPU of this process per request (median over runs/steps): ${cpuPerPeer}`);
 
 rmSync(wrkDir, { recursive: true, force: true });
 await target.kill();
-const detail = `open model ${openRate} req/s (A2AClient, SendMessage/answer/GetTask mix, ${IN_FLIGHT} in flight, ${CONNECTIONS} connections)`;
-const rows: BenchRow[] = [
-  {
-    id: 'generator.openModel.ratioToAutocannon',
-    label: "open model with the rig's A2AClient / raw autocannon, trivial A2A target",
-    value: Number(ratio.toFixed(3)),
-    unit: 'x',
-    goal: { op: '>=', value: GOAL },
-    detail: `${detail}; autocannon ${baseline.toFixed(0)} req/s (median of ${autocannonRuns.map((r) => r.toFixed(0)).join(', ')})`,
-  },
-  {
-    id: 'generator.openModel.ratioToWrk',
-    label: "open model with the rig's A2AClient / raw wrk (informational)",
-    value: wrkRate === null ? null : Number((openRate / wrkRate).toFixed(3)),
-    unit: 'x',
-    detail: wrkRate === null ? wrkNote : `${detail}; wrk ${wrkRate.toFixed(0)} req/s (${wrkNote})`,
-  },
-  {
-    id: 'generator.openModel.rate',
-    label: "open model sustainable rate, rig's A2AClient",
-    value: openRate,
-    unit: 'req/s',
-    detail,
-  },
-  {
-    id: 'generator.openModel.transportRatioToAutocannon',
-    label: "open model with the client's JsonRpcTransport alone (no A2A layer) / raw autocannon (informational)",
-    value: Number((transportRate / baseline).toFixed(3)),
-    unit: 'x',
-    detail: `transport alone ${transportRate} req/s, same request bodies`,
-  },
-  {
-    id: 'generator.cpuPerRequest.a2aClient',
-    label: 'CPU per request, open model with A2AClient (informational)',
-    value: Number(cpu.a2aClient.toFixed(1)),
-    unit: 'µs',
-    detail: `autocannon ${cpu.autocannon.toFixed(1)} µs, transport alone ${cpu.transport.toFixed(1)} µs, in the same process`,
-  },
-];
+const rows = generatorRows({
+  openRate,
+  transportRate,
+  baseline,
+  autocannonRuns,
+  wrkRate,
+  wrkNote,
+  cpu,
+  inFlight: IN_FLIGHT,
+  connections: CONNECTIONS,
+  goal: GOAL,
+});
 printRows(rows);

@@ -171,33 +171,32 @@ async function main(): Promise<void> {
   const direct = targets[0]!;
   const p = (t: Target, q: number) => t.latency.getValueAtPercentile(q);
   const added = (t: Target, q: number) => p(t, q) - p(direct, q);
-  console.log(
-    `node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${real ? `${real.version} (${binary})` : 'absent'}`,
-  );
-  console.log(
-    `per target, interleaved: ${LATENCY_ROUNDS}×${LATENCY_REQUESTS_PER_ROUND} sequential requests on one connection; ${ROUNDS}×${THROUGHPUT_SECONDS_PER_ROUND} s at ${THROUGHPUT_IN_FLIGHT} in flight over ${THROUGHPUT_CONNECTIONS} connections; ${ROUNDS} downloads of ${BULK_BYTES / 1024 / 1024} MiB`,
-  );
-  console.log(
-    `${'target'.padEnd(9)} ${'p50 µs'.padStart(9)} ${'p99 µs'.padStart(9)} ${'+p50 µs'.padStart(9)} ${'+p99 µs'.padStart(9)} ${'req/s'.padStart(9)} ${'MB/s'.padStart(9)}`,
-  );
+  const realToxiproxy = real ? `${real.version} (${binary})` : 'absent';
+  console.log(`node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${realToxiproxy}`);
+  const latencyRuns = `${LATENCY_ROUNDS}×${LATENCY_REQUESTS_PER_ROUND} sequential requests on one connection`;
+  const throughputRuns =
+    `${ROUNDS}×${THROUGHPUT_SECONDS_PER_ROUND} s at ${THROUGHPUT_IN_FLIGHT} in flight ` +
+    `over ${THROUGHPUT_CONNECTIONS} connections`;
+  const bulkRuns = `${ROUNDS} downloads of ${BULK_BYTES / 1024 / 1024} MiB`;
+  console.log(`per target, interleaved: ${latencyRuns}; ${throughputRuns}; ${bulkRuns}`);
+  const columns = ['p50 µs', 'p99 µs', '+p50 µs', '+p99 µs', 'req/s', 'MB/s'].map((c) => ` ${c.padStart(9)}`).join('');
+  console.log(`${'target'.padEnd(9)}${columns}`);
   for (const t of targets) {
-    console.log(
-      `${t.name.padEnd(9)} ${fmt(p(t, 50))} ${fmt(p(t, 99))} ${fmt(added(t, 50))} ${fmt(added(t, 99))} ${fmt(t.requests / t.requestSeconds)} ${fmt(t.bulkBytes / 1e6 / t.bulkSeconds, 1)}`,
-    );
+    const latencies = `${fmt(p(t, 50))} ${fmt(p(t, 99))} ${fmt(added(t, 50))} ${fmt(added(t, 99))}`;
+    const rates = `${fmt(t.requests / t.requestSeconds)} ${fmt(t.bulkBytes / 1e6 / t.bulkSeconds, 1)}`;
+    console.log(`${t.name.padEnd(9)} ${latencies} ${rates}`);
   }
   const mine = targets[1]!;
   const theirs = targets[2];
   if (!theirs) return;
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a (real adds nothing measurable)');
-  console.log(
-    `embedded/real: added p50 ${ratio(added(mine, 50), added(theirs, 50))}, added p99 ${ratio(added(mine, 99), added(theirs, 99))}`,
-  );
-  console.log(
-    `embedded/real: p50 ${ratio(p(mine, 50), p(theirs, 50))}, p99 ${ratio(p(mine, 99), p(theirs, 99))} (whole round trip)`,
-  );
-  console.log(
-    `embedded/real: req/s ${ratio(mine.requests / mine.requestSeconds, theirs.requests / theirs.requestSeconds)}, MB/s ${ratio(mine.bulkBytes / mine.bulkSeconds, theirs.bulkBytes / theirs.bulkSeconds)} (higher is better)`,
-  );
+  const addedRatio = (q: number) => ratio(added(mine, q), added(theirs, q));
+  console.log(`embedded/real: added p50 ${addedRatio(50)}, added p99 ${addedRatio(99)}`);
+  const wholeRatio = (q: number) => ratio(p(mine, q), p(theirs, q));
+  console.log(`embedded/real: p50 ${wholeRatio(50)}, p99 ${wholeRatio(99)} (whole round trip)`);
+  const requestRatio = ratio(mine.requests / mine.requestSeconds, theirs.requests / theirs.requestSeconds);
+  const bulkRatio = ratio(mine.bulkBytes / mine.bulkSeconds, theirs.bulkBytes / theirs.bulkSeconds);
+  console.log(`embedded/real: req/s ${requestRatio}, MB/s ${bulkRatio} (higher is better)`);
   const met = (q: number) => added(mine, q) <= 1.2 * Math.max(added(theirs, q), 0);
   console.log(
     `goal (added latency ≤ 1.2× real's): p50 ${met(50) ? 'met' : 'NOT met'}, p99 ${met(99) ? 'met' : 'NOT met'}`,

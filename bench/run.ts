@@ -79,9 +79,10 @@ function runBenchmark(spec: BenchmarkSpec): Promise<BenchmarkOutcome> {
     let timedOutAfterMs: number | undefined;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout = (stdout + line + '\n').slice(-MAX_CAPTURED_CHARS);
-      console.log(
-        `[${spec.name}] ${line.startsWith(ROWS_PREFIX) ? `${ROWS_PREFIX}(${line.length} characters, in the table below)` : line}`,
-      );
+      const shown = line.startsWith(ROWS_PREFIX)
+        ? `${ROWS_PREFIX}(${line.length} characters, in the table below)`
+        : line;
+      console.log(`[${spec.name}] ${shown}`);
     });
     createInterface({ input: child.stderr! }).on('line', (line) => console.error(`[${spec.name}] ${line}`));
     const timer = setTimeout(() => {
@@ -117,9 +118,8 @@ const machine = {
   loadAtEnd: '',
   startedAt: new Date().toISOString(),
 };
-console.log(
-  `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}; load average ${machine.loadAtStart} (1/5/15 min)`,
-);
+const box = `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}`;
+console.log(`machine: ${box}; load average ${machine.loadAtStart} (1/5/15 min)`);
 
 const results: JudgedBenchmark[] = [];
 for (const spec of selected) {
@@ -134,7 +134,8 @@ console.log(
   `\nmachine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}`,
 );
 console.log(
-  `load average at start ${machine.loadAtStart}, at end ${machine.loadAtEnd} (1/5/15 min; other work on the box disturbs every figure)\n`,
+  `load average at start ${machine.loadAtStart}, at end ${machine.loadAtEnd} ` +
+    '(1/5/15 min; other work on the box disturbs every figure)\n',
 );
 console.log(formatTable(results));
 console.log(`\n${summaryLine(summary)}`);

@@ -78,9 +78,9 @@ try {
     for (const agent of agents) {
       const run = await load(agent.url, SECONDS);
       runs.get(agent.name)!.push(run);
-      console.log(
-        `round ${round} ${agent.name.padEnd(12)} ${rate(run.reqPerSec).padStart(6)} req/s  p99 ${run.p99Ms} ms${run.problems.length ? `  ${run.problems.join(', ')}` : ''}`,
-      );
+      const problems = run.problems.length ? `  ${run.problems.join(', ')}` : '';
+      const measured = `${rate(run.reqPerSec).padStart(6)} req/s  p99 ${run.p99Ms} ms${problems}`;
+      console.log(`round ${round} ${agent.name.padEnd(12)} ${measured}`);
     }
   }
   const figures = (name: string) => runs.get(name)!.map((r) => r.reqPerSec);
@@ -95,7 +95,10 @@ try {
       value: sdk > 0 ? median(figures(name)) / sdk : null,
       unit: 'x',
       ...(goal ? { goal } : {}),
-      detail: `${name} ${figures(name).map(rate).join(', ')} req/s vs sdk ${figures('sdk').map(rate).join(', ')} req/s (medians ${rate(median(figures(name)))} / ${rate(sdk)}; ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS}, alternated)`,
+      detail:
+        `${name} ${figures(name).map(rate).join(', ')} req/s vs sdk ${figures('sdk').map(rate).join(', ')} req/s ` +
+        `(medians ${rate(median(figures(name)))} / ${rate(sdk)}; ` +
+        `${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS}, alternated)`,
       ...(bad.length ? { invalid: bad.join('; ') } : {}),
     };
   };

@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 
 const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';
 const TASK =
-  '{"id":"bench-task-1","contextId":"bench-context-1","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-01-01T00:00:00.000Z"}}';
+  '{"id":"bench-task-1","contextId":"bench-context-1",' +
+  '"status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-01-01T00:00:00.000Z"}}';
 const PREFIX = Buffer.from('{"jsonrpc":"2.0","id":');
 const SEND = Buffer.from(`,"result":{"task":${TASK}}}`);
 const GET = Buffer.from(`,"result":${TASK}}`);

@@ -24,10 +24,15 @@ function firstLine(err: unknown): string {
 
 function stackText(err: unknown): string {
   const stack = err instanceof Error ? (err.stack ?? String(err)) : String(err);
-  return `a2a-rig internal error at ${new Date().toISOString()} (node ${process.version}, ${process.platform}-${process.arch})\nargv: ${process.argv.slice(2).join(' ')}\n\n${stack}\n`;
+  const where = `node ${process.version}, ${process.platform}-${process.arch}`;
+  const argv = process.argv.slice(2).join(' ');
+  return `a2a-rig internal error at ${new Date().toISOString()} (${where})\nargv: ${argv}\n\n${stack}\n`;
 }
 
-/** Writes the stack to `dir`/error.log (or a temp file when `dir` is absent or unwritable); returns the error to throw. */
+/**
+ * Writes the stack to `dir`/error.log (or a temp file when `dir` is absent or unwritable); returns
+ * the error to throw.
+ */
 export function logInternalError(err: unknown, dir?: string): LoggedInternalError {
   if (err instanceof LoggedInternalError) return err;
   const text = stackText(err);

@@ -99,6 +99,8 @@ export {
 export { A2A_TASK_NOT_FOUND } from './protocol/errorCodes.ts';
 
 // A DoS scenario of your own mix of the rig's attacks, judged like scenarios/dos/*.ts.
-export { DOS_RECORDS, dosBudget, dosProfile, openFilesSoftLimit, runDosFamily } from './engine/dosScenario.ts';
-export type { DosParams, AttackChoice } from './engine/dosScenario.ts';
+export { runDosFamily } from './engine/dosScenario.ts';
+export { DOS_RECORDS } from './engine/dosJudge.ts';
+export { dosBudget, dosProfile, openFilesSoftLimit } from './engine/dosParams.ts';
+export type { DosParams, AttackChoice } from './engine/dosParams.ts';
 export type { AttackName } from './attack/attackRegistry.ts';

@@ -42,7 +42,8 @@ const bounds = {
 export default defineScenario<Params>({
   name: 'acceptance-latency',
   description:
-    'acceptance-criteria round trips (send → artifacts → pending → accept → COMPLETED) at a constant rate; acceptance latency = decision sent → terminal state observed',
+    'acceptance-criteria round trips (send → artifacts → pending → accept → COMPLETED) at a constant rate; ' +
+    'acceptance latency = decision sent → terminal state observed',
   tags: ['acceptance', 'load', 'latency'],
   needs: { acceptance: true },
   params: {
@@ -108,15 +109,21 @@ export default defineScenario<Params>({
     if (run.unfinished) kinds.push(`${run.unfinished} unfinished`);
     const allowed = (run.scheduled * p.maxErrorPct) / 100;
     const complete = ctx.check(
-      `acceptance round trips complete (send → artifacts → pending → accept → COMPLETED; at most ${p.maxErrorPct} % failed or dropped)`,
+      'acceptance round trips complete (send → artifacts → pending → accept → COMPLETED; ' +
+        `at most ${p.maxErrorPct} % failed or dropped)`,
       run.succeeded > 0 && errors <= allowed && run.dropped <= allowed,
-      `${run.succeeded} of ${run.scheduled} at ${p.rate}/s completed, ${errors} failed${kinds.length ? ` (${kinds.join(', ')})` : ''}, ${run.dropped} dropped, ${run.late} late${run.firstFailure ? `; first failure: ${run.firstFailure}` : ''}`,
+      `${run.succeeded} of ${run.scheduled} at ${p.rate}/s completed, ${errors} failed` +
+        (kinds.length ? ` (${kinds.join(', ')})` : '') +
+        `, ${run.dropped} dropped, ${run.late} late` +
+        (run.firstFailure ? `; first failure: ${run.firstFailure}` : ''),
     );
     if (!complete || acceptance.count === 0) return;
     ctx.check(
       `p95 acceptance latency (decision sent → terminal state observed) ≤ ${p.sloP95Ms} ms`,
       acceptance.percentileMs(95) <= p.sloP95Ms,
-      `p50 ${f(acceptance.percentileMs(50))} ms, p95 ${f(acceptance.percentileMs(95))} ms, p99 ${f(acceptance.percentileMs(99))} ms (n=${acceptance.count}); round trip p95 ${f(roundTrip.percentileMs(95))} ms`,
+      `p50 ${f(acceptance.percentileMs(50))} ms, p95 ${f(acceptance.percentileMs(95))} ms, ` +
+        `p99 ${f(acceptance.percentileMs(99))} ms (n=${acceptance.count}); ` +
+        `round trip p95 ${f(roundTrip.percentileMs(95))} ms`,
     );
   },
 });

@@ -56,7 +56,9 @@ function breaches(step: OpenModelResult, p: Params): string[] {
     const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
     if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
     reasons.push(
-      `${errors} of ${step.scheduled} failed (> ${p.sloMaxErrorPct} %: ${kinds.join(', ')}${step.firstFailure ? `; first: ${step.firstFailure}` : ''})`,
+      `${errors} of ${step.scheduled} failed (> ${p.sloMaxErrorPct} %: ${kinds.join(', ')}` +
+        (step.firstFailure ? `; first: ${step.firstFailure}` : '') +
+        ')',
     );
   }
   if (step.dropped > (step.scheduled * p.sloMaxDroppedPct) / 100)
@@ -70,7 +72,9 @@ const bounds = { timeoutMs: 5_000, maxInFlight: 512, maxBacklog: 10_000, connect
 export default defineScenario<Params>({
   name: 'capacity',
   description:
-    'steps the rate of whole HITL (or, with roundTrip=acceptance, acceptance-criteria) round trips up until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate and the curve',
+    'steps the rate of whole HITL (or, with roundTrip=acceptance, acceptance-criteria) round trips up ' +
+    'until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate ' +
+    'and the curve',
   tags: ['load', 'latency', 'hitl'],
   // hitl-prompt/v1 for roundTrip=hitl, the acceptance-criteria extension for acceptance: checked in run.
   needs: {},
@@ -166,7 +170,10 @@ export default defineScenario<Params>({
         sustainable: reasons.length === 0,
       });
       ctx.log(
-        `${rate}/s: ${step.succeeded}/${step.scheduled} ok, p50 ${f(roundTrip.percentileMs(50))} ms, p95 ${f(roundTrip.percentileMs(95))} ms, ${errors} failed, ${step.dropped} dropped, ${step.late} late${reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''}`,
+        `${rate}/s: ${step.succeeded}/${step.scheduled} ok, ` +
+          `p50 ${f(roundTrip.percentileMs(50))} ms, p95 ${f(roundTrip.percentileMs(95))} ms, ` +
+          `${errors} failed, ${step.dropped} dropped, ${step.late} late` +
+          (reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''),
       );
       if (step.aborted) break;
       if (reasons.length > 0) {

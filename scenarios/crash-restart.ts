@@ -90,7 +90,8 @@ async function checkReplaysAfter(
     }
     if (!after.has(1))
       detail.push(
-        `task ${p.taskId}: replay after restart ${after.size ? `starts at seq ${Math.min(...after.keys())}` : 'is empty'}`,
+        `task ${p.taskId}: replay after restart ` +
+          (after.size ? `starts at seq ${Math.min(...after.keys())}` : 'is empty'),
       );
     if (!p.answered) {
       const replayed = socket.events.map((e) => envelopeIn(e.event)).find((env) => env?.prompt_id === p.promptId);
@@ -121,7 +122,8 @@ async function checkReplaysAfter(
 export default defineScenario({
   name: 'crash-restart',
   description:
-    'kill -9 with open and answered prompts, restart: every task still there, open prompts identical and answerable once, answered ones stay answered; the outbox replay when offered',
+    'kill -9 with open and answered prompts, restart: every task still there, open prompts identical and ' +
+    'answerable once, answered ones stay answered; the outbox replay when offered',
   tags: ['chaos', 'durability', 'hitl', 'replay'],
   needs: { extension: true, restart: true },
   params: { smoke: { open: 5, answered: 3 }, ci: { open: 20, answered: 10 }, full: { open: 100, answered: 50 } },
@@ -212,7 +214,8 @@ export default defineScenario({
       else if (!now.envelope) notOpen.push(`task ${p.taskId}: INPUT_REQUIRED without a valid envelope`);
       else if (!isDeepStrictEqual(now.envelope, p.envelope))
         notOpen.push(
-          `prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed${now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : ''}`,
+          `prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed` +
+            (now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : ''),
         );
     }
     ctx.check(

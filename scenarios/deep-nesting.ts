@@ -62,7 +62,9 @@ class RoundChecks {
 export default defineScenario({
   name: 'deep-nesting',
   description:
-    'S-2 depth and time bounds: payloads nested 33 / 1,000 / 100,000 levels and a backtracking pattern refused with clear 422s in bounded time, schemas past 32 levels never emitted, the agent responsive and its memory bounded (needs our reference agent: only it can be told which schema to emit)',
+    'S-2 depth and time bounds: payloads nested 33 / 1,000 / 100,000 levels and a backtracking pattern ' +
+    'refused with clear 422s in bounded time, schemas past 32 levels never emitted, the agent responsive ' +
+    'and its memory bounded (needs our reference agent: only it can be told which schema to emit)',
   tags: ['hostile', 'hitl', 's-2'],
   needs: { extension: true, scripts: true },
   params: {
@@ -112,7 +114,11 @@ export default defineScenario({
       checks.record(
         `${what} is refused with 422 / -32011 and validation_errors`,
         outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
-        `${describeOutcome(outcome)}${outcome.validationErrors.length ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}` : ''}${outcome.reason ? `; ${outcome.reason}` : ''}`,
+        describeOutcome(outcome) +
+          (outcome.validationErrors.length
+            ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}`
+            : '') +
+          (outcome.reason ? `; ${outcome.reason}` : ''),
       );
       checks.record(
         `${what} is answered within ${REFUSAL_BOUND_MS} ms`,
@@ -196,7 +202,8 @@ export default defineScenario({
       ctx.check(
         `the agent's resident memory grows by less than ${mib(MEMORY_GROWTH_BOUND)}`,
         memoryAfter - memoryBefore < MEMORY_GROWTH_BOUND,
-        `${mib(memoryBefore)} → ${mib(memoryAfter)} (${memoryAfter >= memoryBefore ? '+' : ''}${mib(memoryAfter - memoryBefore)})`,
+        `${mib(memoryBefore)} → ${mib(memoryAfter)} ` +
+          `(${memoryAfter >= memoryBefore ? '+' : ''}${mib(memoryAfter - memoryBefore)})`,
       );
     }
   },

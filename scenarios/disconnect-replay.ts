@@ -58,7 +58,8 @@ async function currentPrompt(ctx: ScenarioContext, taskId: string): Promise<stri
 export default defineScenario({
   name: 'disconnect-replay',
   description:
-    'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must lose, repeat and reorder nothing',
+    'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must ' +
+    'lose, repeat and reorder nothing',
   tags: ['chaos', 'replay', 'hitl'],
   needs: { extension: true, faults: true, replayPlane: true, scripts: true },
   params: { smoke: { tasks: 10 }, ci: { tasks: 40 }, full: { tasks: 200 } },

@@ -87,7 +87,8 @@ class StatePoller {
 export default defineScenario({
   name: 'duplicate-flood',
   description:
-    'K concurrent valid answers to one prompt over many connections: exactly one accepted, K−1 × 409 / -32010, one transition out of INPUT_REQUIRED; 409 latency recorded',
+    'K concurrent valid answers to one prompt over many connections: exactly one accepted, K−1 × 409 / ' +
+    '-32010, one transition out of INPUT_REQUIRED; 409 latency recorded',
   tags: ['hostile', 'hitl', 'load'],
   needs: { extension: true },
   params: {
@@ -125,11 +126,14 @@ export default defineScenario({
       if (sub.ok) {
         subscription = sub.stream;
         ctx.log(
-          `no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, which ends at the first terminal state`,
+          `no replay plane (${noReplay}): counting transitions on a subscription opened before the flood, ` +
+            'which ends at the first terminal state',
         );
       } else {
         ctx.log(
-          `no replay plane (${noReplay}) and the subscription was refused (${sub.error.code} ${sub.error.message}${sub.inStream ? ', framed as the first event of its stream' : ''}): polling GetTask through the flood`,
+          `no replay plane (${noReplay}) and the subscription was refused (${sub.error.code} ${sub.error.message}` +
+            (sub.inStream ? ', framed as the first event of its stream' : '') +
+            '): polling GetTask through the flood',
         );
       }
     }
@@ -158,21 +162,25 @@ export default defineScenario({
       if (outcome.problems.length > 0) problems++;
     }
     for (const [kind, n] of Object.entries(byKind)) ctx.count(`answers_${kind}`, n);
-    const tally = `${byKind.accepted} accepted, ${byKind.conflict} conflict, ${byKind.invalid} invalid, ${byKind.error} error, in ${floodMs.toFixed(0)} ms over ${clients} × ${connectionsPerClient} connections`;
+    const tally =
+      `${byKind.accepted} accepted, ${byKind.conflict} conflict, ${byKind.invalid} invalid, ${byKind.error} error, ` +
+      `in ${floodMs.toFixed(0)} ms over ${clients} × ${connectionsPerClient} connections`;
     ctx.check(`exactly one of ${answers} concurrent valid answers is accepted`, byKind.accepted === 1, tally);
     const ms = (p: number) => (conflictLatency.count ? conflictLatency.percentileMs(p).toFixed(1) : '–');
     const firstProblem = outcomes.find((o) => o.kind === 'conflict' && o.problems.length > 0)?.problems[0];
     ctx.check(
       `the other ${answers - 1} are rejected as 409 / -32010`,
       byKind.conflict === answers - 1,
-      `${byKind.conflict} conflicts; 409 latency p50 ${ms(50)} ms, p99 ${ms(99)} ms, max ${ms(100)} ms${problems ? `; ${problems} with deviations, e.g. ${firstProblem}` : ''}`,
+      `${byKind.conflict} conflicts; 409 latency p50 ${ms(50)} ms, p99 ${ms(99)} ms, max ${ms(100)} ms` +
+        (problems ? `; ${problems} with deviations, e.g. ${firstProblem}` : ''),
     );
     const stray = outcomes.find((o) => o.kind === 'invalid' || o.kind === 'error');
     ctx.check(
       'no answer comes back as anything but accepted or 409',
       byKind.invalid + byKind.error === 0,
       stray
-        ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${describeOutcome(stray)}${stray.reason ? `: ${stray.reason}` : ''}`
+        ? `${byKind.invalid} invalid, ${byKind.error} error; e.g. ${describeOutcome(stray)}` +
+            (stray.reason ? `: ${stray.reason}` : '')
         : undefined,
     );
 
@@ -189,7 +197,8 @@ export default defineScenario({
       await subscription?.close();
       const why = subscription ? 'the subscription ended before its first event' : 'the subscription was refused';
       ctx.check(
-        "exactly one transition out of INPUT_REQUIRED in the task's states as GetTask polling saw them (weaker: no stream to count events on)",
+        "exactly one transition out of INPUT_REQUIRED in the task's states as GetTask polling saw them " +
+          '(weaker: no stream to count events on)',
         poller.promptSeen && poller.transitions === 1,
         poller.promptSeen
           ? `${poller.transitions} transitions in the polled states ${poller.states.join(' → ')} (${why})`
@@ -233,7 +242,10 @@ export default defineScenario({
       promptAt >= 0 && transitions === 1,
       promptAt < 0
         ? `the prompt's INPUT_REQUIRED event never showed on ${observedOn}`
-        : `${transitions} (${working} WORKING status events after the prompt) on ${observedOn}, ${events.length} events, last state ${finalState}${settled ? '' : `, not terminal ${SETTLE_MS} ms after the flood`}${movedOn && snapshot.ok ? `; yet GetTask says ${snapshot.value.status.state} afterwards` : ''}`,
+        : `${transitions} (${working} WORKING status events after the prompt) on ${observedOn}, ` +
+            `${events.length} events, last state ${finalState}` +
+            (settled ? '' : `, not terminal ${SETTLE_MS} ms after the flood`) +
+            (movedOn && snapshot.ok ? `; yet GetTask says ${snapshot.value.status.state} afterwards` : ''),
     );
   },
 });

@@ -47,7 +47,9 @@ function schemaSizesReceived(ctx: ScenarioContext, taskId: string): number[] {
 export default defineScenario({
   name: 'oversized-schema',
   description:
-    'S-2 schema size: 65,536 bytes emitted and answerable, 65,537 bytes and 1 MiB never emitted, and the rig refuses an oversized envelope itself (needs our reference agent: only it can be told which schema to emit)',
+    'S-2 schema size: 65,536 bytes emitted and answerable, 65,537 bytes and 1 MiB never emitted, and the ' +
+    'rig refuses an oversized envelope itself (needs our reference agent: only it can be told which schema ' +
+    'to emit)',
   tags: ['hostile', 'hitl', 's-2'],
   needs: { extension: true, scripts: true },
   params: {

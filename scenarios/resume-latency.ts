@@ -22,7 +22,8 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
       ctx.check(
         `${metric}: every valid answer is accepted and observed resuming`,
         false,
-        `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}${observed.fallback ? ` (${observed.fallback})` : ''}`,
+        `trial ${i + 1}: ${observed.outcome.kind}, state after ${observed.stateAfter}` +
+          (observed.fallback ? ` (${observed.fallback})` : ''),
       );
       return false;
     }
@@ -36,7 +37,8 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
 export default defineScenario({
   name: 'resume-latency',
   description:
-    'answer → leaving INPUT_REQUIRED on the stream, with no toxic and with a latency toxic; the shift must match the toxic',
+    'answer → leaving INPUT_REQUIRED on the stream, with no toxic and with a latency toxic; the shift must ' +
+    'match the toxic',
   tags: ['latency', 'chaos', 'hitl'],
   needs: { extension: true, faults: true },
   params: {
@@ -53,7 +55,8 @@ export default defineScenario({
     const fast = ctx.check(
       `p95 resume latency without toxics ≤ ${RESUME_BOUND_MS} ms`,
       base.percentileMs(95) <= RESUME_BOUND_MS,
-      `p50 ${base.percentileMs(50).toFixed(2)} ms, p95 ${base.percentileMs(95).toFixed(2)} ms, p99 ${base.percentileMs(99).toFixed(2)} ms (n=${base.count})`,
+      `p50 ${base.percentileMs(50).toFixed(2)} ms, p95 ${base.percentileMs(95).toFixed(2)} ms, ` +
+        `p99 ${base.percentileMs(99).toFixed(2)} ms (n=${base.count})`,
     );
     if (!fast) return;
 
@@ -66,7 +69,8 @@ export default defineScenario({
     ctx.check(
       `the median shifts by the injected ${toxicLatencyMs} ms (±${tolerance} ms)`,
       Math.abs(shiftMs - toxicLatencyMs) <= tolerance,
-      `median ${base.percentileMs(50).toFixed(2)} → ${toxic.percentileMs(50).toFixed(2)} ms: shift ${shiftMs.toFixed(2)} ms`,
+      `median ${base.percentileMs(50).toFixed(2)} → ${toxic.percentileMs(50).toFixed(2)} ms: ` +
+        `shift ${shiftMs.toFixed(2)} ms`,
     );
   },
 });

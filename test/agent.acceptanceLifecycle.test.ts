@@ -97,18 +97,22 @@ describe.each(['1.0', '0.3'] as Gen[])('acceptance gate over JSON-RPC %s', (gen)
     expect(stateOf(gen, taskIn(gen, plain))).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 
-  it('refuses a malformed decision (-32044) and one for a task that is not pending (-32042), both with HTTP 200 and {extension, reason}', async () => {
-    const task = taskIn(gen, await createGated(agent.url, gen));
-    const malformed = await decide(agent.url, gen, task.id, { action: 'reject' });
-    expect(malformed.status).toBe(200);
-    expect(malformed.body.error.code).toBe(-32044);
-    expect(malformed.body.error.data.extension).toBe(ACCEPTANCE_URI);
-    await decide(agent.url, gen, task.id, ACCEPT);
-    const late = await decide(agent.url, gen, task.id, REJECT);
-    expect(late.status).toBe(200);
-    expect(late.body.error.code).toBe(-32042);
-    expect(late.body.error.data).toMatchObject({ extension: ACCEPTANCE_URI, reason: expect.any(String) });
-  });
+  it(
+    'refuses a malformed decision (-32044) and one for a task that is not pending (-32042), ' +
+      'both with HTTP 200 and {extension, reason}',
+    async () => {
+      const task = taskIn(gen, await createGated(agent.url, gen));
+      const malformed = await decide(agent.url, gen, task.id, { action: 'reject' });
+      expect(malformed.status).toBe(200);
+      expect(malformed.body.error.code).toBe(-32044);
+      expect(malformed.body.error.data.extension).toBe(ACCEPTANCE_URI);
+      await decide(agent.url, gen, task.id, ACCEPT);
+      const late = await decide(agent.url, gen, task.id, REJECT);
+      expect(late.status).toBe(200);
+      expect(late.body.error.code).toBe(-32042);
+      expect(late.body.error.data).toMatchObject({ extension: ACCEPTANCE_URI, reason: expect.any(String) });
+    },
+  );
 
   it('cancels a pending task: the gate is closed and a decision after is a conflict', async () => {
     const task = taskIn(gen, await createGated(agent.url, gen));
@@ -117,12 +121,15 @@ describe.each(['1.0', '0.3'] as Gen[])('acceptance gate over JSON-RPC %s', (gen)
     expect((await decide(agent.url, gen, task.id, ACCEPT)).body.error.code).toBe(-32042);
   });
 
-  it('a client that does not activate the extension sees plain WORKING → COMPLETED, criteria ignored, no echo', async () => {
-    const reply = await createGated(agent.url, gen, { criteria: { evaluator: 'nobody' } }, { acceptance: false });
-    const task = taskIn(gen, reply);
-    expect(stateOf(gen, task)).toBe('TASK_STATE_COMPLETED');
-    expect(reply.headers.get('A2A-Extensions')).toBeNull();
-  });
+  it(
+    'a client that does not activate the extension sees plain WORKING → COMPLETED, ' + 'criteria ignored, no echo',
+    async () => {
+      const reply = await createGated(agent.url, gen, { criteria: { evaluator: 'nobody' } }, { acceptance: false });
+      const task = taskIn(gen, reply);
+      expect(stateOf(gen, task)).toBe('TASK_STATE_COMPLETED');
+      expect(reply.headers.get('A2A-Extensions')).toBeNull();
+    },
+  );
 
   it('refuses invalid criteria with -32040 and creates no task', async () => {
     const before = (await call(agent.url, '1.0', 'ListTasks', {})).body.result.totalSize;

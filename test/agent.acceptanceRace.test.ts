@@ -23,36 +23,40 @@ afterEach(async () => {
 const FLOOD = 24;
 
 describe.each(['1.0', '0.3'] as Gen[])('decision race over JSON-RPC %s', (gen) => {
-  it(`${FLOOD} concurrent accepts and final rejects: exactly one wins, the rest get 409-conflict, and the outcome survives a reopen`, async () => {
-    const db = tempDbPath();
-    const slot: { agent?: RunningAgent; cleanup: () => void } = { cleanup: db.cleanup };
-    owned.push(slot);
-    slot.agent = await startAgent({ dbPath: db.path });
-    const { url } = slot.agent;
-    const task = taskIn(gen, await createGated(url, gen));
+  it(
+    `${FLOOD} concurrent accepts and final rejects: exactly one wins, ` +
+      `the rest get 409-conflict, and the outcome survives a reopen`,
+    async () => {
+      const db = tempDbPath();
+      const slot: { agent?: RunningAgent; cleanup: () => void } = { cleanup: db.cleanup };
+      owned.push(slot);
+      slot.agent = await startAgent({ dbPath: db.path });
+      const { url } = slot.agent;
+      const task = taskIn(gen, await createGated(url, gen));
 
-    const decisions = Array.from({ length: FLOOD }, (_, i) => (i % 2 === 0 ? ACCEPT : { ...REJECT, retry: false }));
-    const replies = await Promise.all(decisions.map((d) => decide(url, gen, task.id, d)));
-    const won = replies.filter((r) => r.body.result !== undefined);
-    const lost = replies.filter((r) => r.body.error !== undefined);
-    expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(FLOOD - 1);
-    for (const r of lost) expect(r.body.error.code).toBe(-32042);
-    const outcome = stateOf(gen, taskIn(gen, won[0]));
-    expect(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']).toContain(outcome);
+      const decisions = Array.from({ length: FLOOD }, (_, i) => (i % 2 === 0 ? ACCEPT : { ...REJECT, retry: false }));
+      const replies = await Promise.all(decisions.map((d) => decide(url, gen, task.id, d)));
+      const won = replies.filter((r) => r.body.result !== undefined);
+      const lost = replies.filter((r) => r.body.error !== undefined);
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(FLOOD - 1);
+      for (const r of lost) expect(r.body.error.code).toBe(-32042);
+      const outcome = stateOf(gen, taskIn(gen, won[0]));
+      expect(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']).toContain(outcome);
 
-    const { frames } = await replay(url, task.id, 0, { version: '1.0', timeoutMs: 1_000 });
-    const terminal = frames.filter((f) =>
-      ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'].includes(f.event.statusUpdate?.status.state),
-    );
-    expect(terminal).toHaveLength(1);
+      const { frames } = await replay(url, task.id, 0, { version: '1.0', timeoutMs: 1_000 });
+      const terminal = frames.filter((f) =>
+        ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'].includes(f.event.statusUpdate?.status.state),
+      );
+      expect(terminal).toHaveLength(1);
 
-    await slot.agent.close();
-    slot.agent = await startAgent({ dbPath: db.path });
-    expect(stateOf(gen, await fetchTask(slot.agent.url, gen, task.id))).toBe(outcome);
-    const after = await decide(slot.agent.url, gen, task.id, ACCEPT);
-    expect(after.body.error.code).toBe(-32042);
-  });
+      await slot.agent.close();
+      slot.agent = await startAgent({ dbPath: db.path });
+      expect(stateOf(gen, await fetchTask(slot.agent.url, gen, task.id))).toBe(outcome);
+      const after = await decide(slot.agent.url, gen, task.id, ACCEPT);
+      expect(after.body.error.code).toBe(-32042);
+    },
+  );
 });
 
 describe('decision race across two agent processes on one database', () => {

@@ -86,41 +86,45 @@ describe('0.3 REST under /v1/', () => {
     ...extra,
   });
 
-  it('parks pending; 403 and 400 for a stranger and a malformed decision; accepts once, then 409 AcceptanceDecisionConflictError', async () => {
-    const created = await post('/v1/message:send', {
-      message: message({ content: [{ data: { data: { 'a2a-rig/script': { steps: ONE_ARTIFACT } } } }] }),
-    });
-    expect(created.status).toBe(200);
-    const task = created.body.task;
-    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(task.status.message.metadata[PENDING_KEY]).toBe(true);
-    const decision = (headers: Record<string, string> = {}) =>
-      post(
-        '/v1/message:send',
-        { message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'accept' } } }) },
-        headers,
-      );
-    const stranger = await decision({ authorization: 'Bearer stranger' });
-    expect(stranger.status).toBe(403);
-    expect(stranger.body).toMatchObject({
-      error: 'AcceptanceDecisionUnauthorizedError',
-      code: -32043,
-      data: { extension: ACCEPTANCE_URI },
-    });
-    const malformed = await post('/v1/message:send', {
-      message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'reject' } } }),
-    });
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toMatchObject({ error: 'AcceptanceDecisionInvalidError', code: -32044 });
-    const accepted = await decision();
-    expect(accepted.status).toBe(200);
-    expect(accepted.body.task.status.state).toBe('TASK_STATE_COMPLETED');
-    const again = await decision();
-    expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({
-      error: 'AcceptanceDecisionConflictError',
-      code: -32042,
-      data: { extension: ACCEPTANCE_URI },
-    });
-  });
+  it(
+    'parks pending; 403 and 400 for a stranger and a malformed decision; ' +
+      'accepts once, then 409 AcceptanceDecisionConflictError',
+    async () => {
+      const created = await post('/v1/message:send', {
+        message: message({ content: [{ data: { data: { 'a2a-rig/script': { steps: ONE_ARTIFACT } } } }] }),
+      });
+      expect(created.status).toBe(200);
+      const task = created.body.task;
+      expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(task.status.message.metadata[PENDING_KEY]).toBe(true);
+      const decision = (headers: Record<string, string> = {}) =>
+        post(
+          '/v1/message:send',
+          { message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'accept' } } }) },
+          headers,
+        );
+      const stranger = await decision({ authorization: 'Bearer stranger' });
+      expect(stranger.status).toBe(403);
+      expect(stranger.body).toMatchObject({
+        error: 'AcceptanceDecisionUnauthorizedError',
+        code: -32043,
+        data: { extension: ACCEPTANCE_URI },
+      });
+      const malformed = await post('/v1/message:send', {
+        message: message({ task_id: task.id, metadata: { [DECISION_KEY]: { action: 'reject' } } }),
+      });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({ error: 'AcceptanceDecisionInvalidError', code: -32044 });
+      const accepted = await decision();
+      expect(accepted.status).toBe(200);
+      expect(accepted.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+      const again = await decision();
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({
+        error: 'AcceptanceDecisionConflictError',
+        code: -32042,
+        data: { extension: ACCEPTANCE_URI },
+      });
+    },
+  );
 });

@@ -32,9 +32,11 @@ describe('resuming an attempt after a crash', () => {
       raw
         .prepare(`DELETE FROM events WHERE task_id = ? AND seq = (SELECT last_seq FROM tasks WHERE id = ?)`)
         .run(task.id, task.id);
+      const workingStatus = `json('{"state":"TASK_STATE_WORKING","timestamp":"2026-01-01T00:00:00Z"}')`;
       raw
         .prepare(
-          `UPDATE tasks SET state = 'TASK_STATE_WORKING', last_seq = last_seq - 1, task_json = json_set(task_json, '$.status', json('{"state":"TASK_STATE_WORKING","timestamp":"2026-01-01T00:00:00Z"}')) WHERE id = ?`,
+          `UPDATE tasks SET state = 'TASK_STATE_WORKING', last_seq = last_seq - 1, ` +
+            `task_json = json_set(task_json, '$.status', ${workingStatus}) WHERE id = ?`,
         )
         .run(task.id);
       raw.prepare(`UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL WHERE task_id = ?`).run(task.id);

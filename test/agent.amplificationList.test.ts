@@ -61,7 +61,9 @@ describe('ListTasks over big tasks (item 12)', () => {
       const replies = raw.map(parsed);
       const largest = Math.max(...replies.map((r) => r.bytes));
       console.log(
-        `ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes; largest reply ${largest} bytes`,
+        `ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; ` +
+          `card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms ` +
+          `over ${seen.probes} probes; largest reply ${largest} bytes`,
       );
       expect(processAlive(agent.pid)).toBe(true);
       expect(unresponsive(seen)).toBeUndefined();

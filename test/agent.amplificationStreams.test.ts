@@ -70,7 +70,9 @@ describe('a big task (item 11)', () => {
     })();
     const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 1_500 });
     console.log(
-      `60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms over ${seen.probes} probes`,
+      `60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; ` +
+        `card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms ` +
+        `over ${seen.probes} probes`,
     );
     expect(processAlive(agent.pid)).toBe(true);
     expect(unresponsive(seen)).toBeUndefined();
@@ -89,39 +91,43 @@ describe('a big task (item 11)', () => {
 });
 
 describe('open streams are bounded (item 11)', () => {
-  it('refuses the 33rd stream on a task with -32029 (SSE) and 1013 (replay socket), and frees slots on close', async () => {
-    const task = await promptingTask(agent.url, 2);
-    const opened: AbortController[] = [];
-    try {
-      // Each reader waits for its response headers (the slot is taken before them), then never reads.
-      for (let i = 0; i < 32; i++) {
-        const abort = new AbortController();
-        opened.push(abort);
-        const res = await fetch(agent.url, {
-          method: 'POST',
-          headers: { ...headersFor('1.0'), accept: 'text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'SubscribeToTask', params: { id: task.taskId } }),
-          signal: abort.signal,
-        });
-        expect(res.headers.get('content-type')).toContain('text/event-stream');
+  it(
+    'refuses the 33rd stream on a task with -32029 (SSE) ' + 'and 1013 (replay socket), and frees slots on close',
+    async () => {
+      const task = await promptingTask(agent.url, 2);
+      const opened: AbortController[] = [];
+      try {
+        // Each reader waits for its response headers (the slot is taken before them), then never reads.
+        for (let i = 0; i < 32; i++) {
+          const abort = new AbortController();
+          opened.push(abort);
+          const res = await fetch(agent.url, {
+            method: 'POST',
+            headers: { ...headersFor('1.0'), accept: 'text/event-stream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'SubscribeToTask', params: { id: task.taskId } }),
+            signal: abort.signal,
+          });
+          expect(res.headers.get('content-type')).toContain('text/event-stream');
+        }
+        const refused = await rpc(agent.url, '1.0', 'SubscribeToTask', { id: task.taskId });
+        expect(refused.body.error?.code).toBe(-32029);
+        expect(refused.body.error?.message).toContain('open event streams');
+        const socket = await replay(agent.url, task.taskId, 0, { timeoutMs: 3_000 });
+        expect(socket.closeCode).toBe(1013);
+        for (const a of opened.splice(0)) a.abort();
+        // The agent frees a slot when it sees the close; poll (bounded) until a replay socket is served.
+        const deadline = performance.now() + 5_000;
+        let served = await replay(agent.url, task.taskId, 0, { until: (f) => f.length >= 1, timeoutMs: 1_000 });
+        while (served.frames.length === 0 && performance.now() < deadline) {
+          served = await replay(agent.url, task.taskId, 0, { until: (f) => f.length >= 1, timeoutMs: 1_000 });
+        }
+        expect(served.frames.length).toBeGreaterThan(0);
+      } finally {
+        for (const a of opened) a.abort();
       }
-      const refused = await rpc(agent.url, '1.0', 'SubscribeToTask', { id: task.taskId });
-      expect(refused.body.error?.code).toBe(-32029);
-      expect(refused.body.error?.message).toContain('open event streams');
-      const socket = await replay(agent.url, task.taskId, 0, { timeoutMs: 3_000 });
-      expect(socket.closeCode).toBe(1013);
-      for (const a of opened.splice(0)) a.abort();
-      // The agent frees a slot when it sees the close; poll (bounded) until a replay socket is served.
-      const deadline = performance.now() + 5_000;
-      let served = await replay(agent.url, task.taskId, 0, { until: (f) => f.length >= 1, timeoutMs: 1_000 });
-      while (served.frames.length === 0 && performance.now() < deadline) {
-        served = await replay(agent.url, task.taskId, 0, { until: (f) => f.length >= 1, timeoutMs: 1_000 });
-      }
-      expect(served.frames.length).toBeGreaterThan(0);
-    } finally {
-      for (const a of opened) a.abort();
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 });
 
 describe('a task accumulates a bounded history (item 11)', () => {

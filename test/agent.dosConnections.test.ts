@@ -41,12 +41,16 @@ function scrape(url: string, localAddress: string): Promise<string> {
 }
 
 describe('connection bounds', () => {
-  it("defaults leave room for the rig's own load from one address (duplicate-flood full: 8 × 64 pooled connections)", () => {
-    expect(DEFAULT_MAX_CONNECTIONS_PER_CLIENT).toBeGreaterThan(8 * 64 + 36);
-    expect(DEFAULT_MAX_CONNECTIONS).toBeGreaterThanOrEqual(4 * DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
-    expect(clientKey('::ffff:127.0.0.2')).toBe('127.0.0.2');
-    expect(clientKey('::1')).toBe('::1');
-  });
+  it(
+    "defaults leave room for the rig's own load from one address (duplicate-flood full: " +
+      '8 × 64 pooled connections)',
+    () => {
+      expect(DEFAULT_MAX_CONNECTIONS_PER_CLIENT).toBeGreaterThan(8 * 64 + 36);
+      expect(DEFAULT_MAX_CONNECTIONS).toBeGreaterThanOrEqual(4 * DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
+      expect(clientKey('::ffff:127.0.0.2')).toBe('127.0.0.2');
+      expect(clientKey('::1')).toBe('::1');
+    },
+  );
 
   it('sheds per client and in total, counts each by reason, and the gauge reads the open ones', async () => {
     const db = tempDbPath();

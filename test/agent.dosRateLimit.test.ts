@@ -86,30 +86,34 @@ function send(
 const GET_TASK = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'none' } });
 
 describe('the rate limit on the wire', () => {
-  it('past the burst: 429 with Retry-After and a JSON-RPC error object; the card and /metrics are not limited; another address is', async () => {
-    const agent = await agentWith({ rateLimit: { requestsPerSecond: 0.5, burst: 2 } });
-    for (let i = 0; i < 2; i++) expect((await send(agent.url, { body: GET_TASK })).status).toBe(200);
-    const limited = await send(agent.url, { body: GET_TASK });
-    expect(limited.status).toBe(429);
-    expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
-    expect(Number.isInteger(Number(limited.retryAfter))).toBe(true);
-    expect(JSON.parse(limited.body)).toMatchObject({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: RATE_LIMITED_CODE, message: expect.stringContaining('too many requests') },
-    });
-    const rest = await send(agent.url, { path: '/tasks/none', method: 'GET' });
-    expect(rest.status).toBe(429);
-    expect(JSON.parse(rest.body)).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
-    const v03 = await send(agent.url, { path: '/v1/tasks/none', method: 'GET' });
-    expect(v03.status).toBe(429);
-    expect(JSON.parse(v03.body)).toMatchObject({ code: RATE_LIMITED_CODE });
-    expect((await send(agent.url, { path: '/.well-known/agent-card.json', method: 'GET' })).status).toBe(200);
-    const metrics = await send(agent.url, { path: '/metrics', method: 'GET' });
-    expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatch(/^a2a_agent_requests_rate_limited_total 3$/m);
-    expect((await send(agent.url, { body: GET_TASK, localAddress: '127.0.0.2' })).status).toBe(200);
-  });
+  it(
+    'past the burst: 429 with Retry-After and a JSON-RPC error object; ' +
+      'the card and /metrics are not limited; another address is',
+    async () => {
+      const agent = await agentWith({ rateLimit: { requestsPerSecond: 0.5, burst: 2 } });
+      for (let i = 0; i < 2; i++) expect((await send(agent.url, { body: GET_TASK })).status).toBe(200);
+      const limited = await send(agent.url, { body: GET_TASK });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number.isInteger(Number(limited.retryAfter))).toBe(true);
+      expect(JSON.parse(limited.body)).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: RATE_LIMITED_CODE, message: expect.stringContaining('too many requests') },
+      });
+      const rest = await send(agent.url, { path: '/tasks/none', method: 'GET' });
+      expect(rest.status).toBe(429);
+      expect(JSON.parse(rest.body)).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+      const v03 = await send(agent.url, { path: '/v1/tasks/none', method: 'GET' });
+      expect(v03.status).toBe(429);
+      expect(JSON.parse(v03.body)).toMatchObject({ code: RATE_LIMITED_CODE });
+      expect((await send(agent.url, { path: '/.well-known/agent-card.json', method: 'GET' })).status).toBe(200);
+      const metrics = await send(agent.url, { path: '/metrics', method: 'GET' });
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toMatch(/^a2a_agent_requests_rate_limited_total 3$/m);
+      expect((await send(agent.url, { body: GET_TASK, localAddress: '127.0.0.2' })).status).toBe(200);
+    },
+  );
 
   it('answers before the body is read: a request whose body never comes gets its 429 at once', async () => {
     const agent = await agentWith({ rateLimit: { requestsPerSecond: 0.5, burst: 1 }, requestTimeoutMs: 10_000 });
@@ -129,7 +133,8 @@ describe('the rate limit on the wire', () => {
     expect((await send(agent.url, { body: GET_TASK })).status).toBe(200);
     const port = Number(new URL(agent.url).port);
     const upgrade =
-      'GET /events?task=none HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
+      'GET /events?task=none HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
     const reply = await rawExchange(port, [upgrade], { boundMs: 3_000 });
     expect(reply.status).toBe(429);
     expect(reply.data).toMatch(/\r\nRetry-After: \d+\r\n/i);

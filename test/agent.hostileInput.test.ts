@@ -34,7 +34,11 @@ function nestedPayloadText(levels: number): string {
 }
 
 async function answerRaw(taskId: string, promptId: string, payloadText: string) {
-  const body = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"deep","role":"ROLE_USER","taskId":"${taskId}","parts":[{"text":"a"}],"metadata":{"hitl_response_for":{"prompt_id":"${promptId}","payload":${payloadText}}}}}}`;
+  // Built as text so the payload goes in verbatim, at any depth.
+  const answerFor = `{"hitl_response_for":{"prompt_id":"${promptId}","payload":${payloadText}}}`;
+  const message =
+    `{"messageId":"deep","role":"ROLE_USER","taskId":"${taskId}",` + `"parts":[{"text":"a"}],"metadata":${answerFor}}`;
+  const body = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":${message}}}`;
   const res = await fetch(agent.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': HITL },

@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 const UPGRADE =
-  'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+  'Connection: Upgrade\r\nUpgrade: websocket\r\n' +
+  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
 
 /** Targets no URL parser should be trusted with. */
 const HOSTILE_TARGETS = [
@@ -50,6 +51,8 @@ const HOSTILE_TARGETS = [
 ];
 
 const HOSTILE_HOSTS = ['[', '[::1', 'a b', 'x'.repeat(20_000), '%', 'http://evil/', ''];
+/** A hostile host as a test name: quoted, or its start and length when it is long. */
+const hostLabel = (h: string) => (h.length > 30 ? `${h.slice(0, 10)}… (${h.length} chars)` : JSON.stringify(h));
 
 const probeTimes: number[] = [];
 
@@ -112,7 +115,7 @@ describe('hostile request targets (issue 9 item 8)', () => {
     await expectAlive('broken targets');
   });
 
-  it.each(HOSTILE_HOSTS.map((h) => [h.length > 30 ? `${h.slice(0, 10)}… (${h.length} chars)` : JSON.stringify(h), h]))(
+  it.each(HOSTILE_HOSTS.map((h) => [hostLabel(h), h]))(
     'Host %s: the card never names a broken URL, upgrades get a 4xx, the agent lives',
     async (_label, host) => {
       // Both cards: the 1.0 one (URLs only in supportedInterfaces) and the 0.3 one (also `url`).
@@ -140,20 +143,23 @@ describe('hostile request targets (issue 9 item 8)', () => {
     },
   );
 
-  it('sockets reset (RST) mid-upgrade, right after a refused upgrade, and mid-replay do not kill the agent', async () => {
-    const targets = ['/events?task=nope', '/events?task=x&version=9', '/nope', '//[', '/events'];
-    for (const target of targets) {
-      for (const cut of ['partial', 'whole']) {
-        const socket = await rawSocket(port);
-        socket.on('error', () => {});
-        const text = requestText('GET', target, UPGRADE);
-        socket.write(cut === 'partial' ? text.slice(0, text.length - 10) : text);
-        await new Promise((r) => setImmediate(r));
-        socket.resetAndDestroy();
+  it(
+    'sockets reset (RST) mid-upgrade, right after a refused upgrade, ' + 'and mid-replay do not kill the agent',
+    async () => {
+      const targets = ['/events?task=nope', '/events?task=x&version=9', '/nope', '//[', '/events'];
+      for (const target of targets) {
+        for (const cut of ['partial', 'whole']) {
+          const socket = await rawSocket(port);
+          socket.on('error', () => {});
+          const text = requestText('GET', target, UPGRADE);
+          socket.write(cut === 'partial' ? text.slice(0, text.length - 10) : text);
+          await new Promise((r) => setImmediate(r));
+          socket.resetAndDestroy();
+        }
       }
-    }
-    await expectAlive('reset upgrades');
-  });
+      await expectAlive('reset upgrades');
+    },
+  );
 
   it('300 seeded random targets (plain and upgrade): never a 5xx, never a crash', async () => {
     // A fixed-seed LCG, so a failure names a target that can be replayed.

@@ -85,23 +85,26 @@ describe('invalid params are -32602, never -32603 (issue 9 item 14)', () => {
     }
   });
 
-  it('valid edge values still work: pageSize 0 is the default, above 100 is clamped, an issued token pages', async () => {
-    const list = async (params: unknown) => (await rpc(agent.url, '1.0', 'ListTasks', params)).body;
-    expect((await list({ pageSize: 0 })).result.pageSize).toBe(50);
-    expect((await list({ pageSize: 1_000 })).result.pageSize).toBe(100);
-    expect((await list({ pageToken: '999999999999999' })).result.tasks).toEqual([]);
-    expect(
-      (await list({ pageToken: '', status: 'TASK_STATE_INPUT_REQUIRED', historyLength: 0 })).result.tasks[0].history,
-    ).toEqual([]);
-    expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: 2 ** 31 - 1 })).body.result.id).toBe(
-      taskId,
-    );
-    // ProtoJSON accepts int32 as a decimal string.
-    expect((await list({ pageSize: '7' })).result.pageSize).toBe(7);
-    expect(
-      (await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: '1' })).body.result.history,
-    ).toHaveLength(1);
-  });
+  it(
+    'valid edge values still work: pageSize 0 is the default, ' + 'above 100 is clamped, an issued token pages',
+    async () => {
+      const list = async (params: unknown) => (await rpc(agent.url, '1.0', 'ListTasks', params)).body;
+      expect((await list({ pageSize: 0 })).result.pageSize).toBe(50);
+      expect((await list({ pageSize: 1_000 })).result.pageSize).toBe(100);
+      expect((await list({ pageToken: '999999999999999' })).result.tasks).toEqual([]);
+      expect(
+        (await list({ pageToken: '', status: 'TASK_STATE_INPUT_REQUIRED', historyLength: 0 })).result.tasks[0].history,
+      ).toEqual([]);
+      expect((await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: 2 ** 31 - 1 })).body.result.id).toBe(
+        taskId,
+      );
+      // ProtoJSON accepts int32 as a decimal string.
+      expect((await list({ pageSize: '7' })).result.pageSize).toBe(7);
+      expect(
+        (await rpc(agent.url, '1.0', 'GetTask', { id: taskId, historyLength: '1' })).body.result.history,
+      ).toHaveLength(1);
+    },
+  );
 
   it.each([
     [`/tasks?pageToken=${HUGE}`],
@@ -168,47 +171,50 @@ describe('a body that is not UTF-8 is refused (issue 9 item 14)', () => {
 });
 
 describe('under a stream of invalid requests', () => {
-  it('a spawned agent answers health probes within 100 ms (median) while 8 clients send invalid calls back to back', async () => {
-    // A separate process, so the probe measures the agent's event loop, not this test's.
-    const child = await spawnAgent([]);
-    let stop = false;
-    const codes = new Set<number>();
-    let sent = 0;
-    const attacker = async (n: number) => {
-      for (let i = 0; !stop; i++) {
-        const body =
-          (n + i) % 2
-            ? `{"jsonrpc":"2.0","id":${i},"method":"ListTasks","params":{"pageToken":"${HUGE}"}}`
-            : Buffer.from([0x7b, 0xff, 0x7d]);
-        const res = await fetch(child.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-          body,
-        });
-        codes.add(((await res.json()) as any).error?.code);
-        sent++;
+  it(
+    'a spawned agent answers health probes within 100 ms (median) ' + 'while 8 clients send invalid calls back to back',
+    async () => {
+      // A separate process, so the probe measures the agent's event loop, not this test's.
+      const child = await spawnAgent([]);
+      let stop = false;
+      const codes = new Set<number>();
+      let sent = 0;
+      const attacker = async (n: number) => {
+        for (let i = 0; !stop; i++) {
+          const body =
+            (n + i) % 2
+              ? `{"jsonrpc":"2.0","id":${i},"method":"ListTasks","params":{"pageToken":"${HUGE}"}}`
+              : Buffer.from([0x7b, 0xff, 0x7d]);
+          const res = await fetch(child.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+            body,
+          });
+          codes.add(((await res.json()) as any).error?.code);
+          sent++;
+        }
+      };
+      try {
+        const attackers = Array.from({ length: 8 }, (_, n) => attacker(n));
+        const probes: number[] = [];
+        for (let i = 0; i < 9; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          probes.push((await bestProbe(child.url, 1)).best);
+        }
+        stop = true;
+        await Promise.all(attackers);
+        const sorted = [...probes].sort((a, b) => a - b);
+        const probeList = probes.map((t) => t.toFixed(1)).join(', ');
+        process.stderr.write(`agentInvalidParams: ${sent} invalid calls; probes during them: ${probeList} ms\n`);
+        expect(sorted[4], `probes: ${probeList}`).toBeLessThan(100);
+        expect(codes).toEqual(new Set([-32602, -32700]));
+        expect(child.child.exitCode).toBeNull();
+      } finally {
+        stop = true;
+        child.child.kill('SIGKILL');
+        await child.exited;
       }
-    };
-    try {
-      const attackers = Array.from({ length: 8 }, (_, n) => attacker(n));
-      const probes: number[] = [];
-      for (let i = 0; i < 9; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        probes.push((await bestProbe(child.url, 1)).best);
-      }
-      stop = true;
-      await Promise.all(attackers);
-      const sorted = [...probes].sort((a, b) => a - b);
-      process.stderr.write(
-        `agentInvalidParams: ${sent} invalid calls; probes during them: ${probes.map((t) => t.toFixed(1)).join(', ')} ms\n`,
-      );
-      expect(sorted[4], `probes: ${probes.map((t) => t.toFixed(1)).join(', ')}`).toBeLessThan(100);
-      expect(codes).toEqual(new Set([-32602, -32700]));
-      expect(child.child.exitCode).toBeNull();
-    } finally {
-      stop = true;
-      child.child.kill('SIGKILL');
-      await child.exited;
-    }
-  }, 20_000);
+    },
+    20_000,
+  );
 });

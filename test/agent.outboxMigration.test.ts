@@ -6,8 +6,10 @@ import { Outbox } from '../rig/agent/outbox.ts';
 import { tempDbPath } from './support/agentFixture.ts';
 
 /** The tasks table as the outbox created it before the change. */
-const OLD_TASKS = `CREATE TABLE tasks (id TEXT PRIMARY KEY, state TEXT NOT NULL, task_json TEXT NOT NULL, script_json TEXT NOT NULL,
-  step INTEGER NOT NULL, activated INTEGER NOT NULL, last_answer_json TEXT, last_seq INTEGER NOT NULL DEFAULT 0)`;
+const OLD_TASKS =
+  'CREATE TABLE tasks (id TEXT PRIMARY KEY, state TEXT NOT NULL, task_json TEXT NOT NULL, ' +
+  'script_json TEXT NOT NULL,\n' +
+  '  step INTEGER NOT NULL, activated INTEGER NOT NULL, last_answer_json TEXT, last_seq INTEGER NOT NULL DEFAULT 0)';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -33,7 +35,8 @@ describe('outbox migration', () => {
     };
     old
       .prepare(
-        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq) VALUES ('t1', 'TASK_STATE_INPUT_REQUIRED', ?, '{"steps":[]}', 1, 1, 3)`,
+        'INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq) ' +
+          `VALUES ('t1', 'TASK_STATE_INPUT_REQUIRED', ?, '{"steps":[]}', 1, 1, 3)`,
       )
       .run(JSON.stringify(task));
     old.close();

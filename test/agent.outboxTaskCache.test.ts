@@ -29,7 +29,8 @@ function setUp(cache?: TaskCacheLimits) {
 }
 
 const message = (id: string, text = 'hi'): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
-const status = (engine: TaskEngine) => (task: { id: string; contextId: string; status: unknown }) =>
+/** The event a commit emits for a task: its status as it stands. */
+const statusEvent = (task: { id: string; contextId: string; status: unknown }) =>
   ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }) as never;
 
 describe('task-row cache', () => {
@@ -50,7 +51,7 @@ describe('task-row cache', () => {
     expect(first.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(first.lastSeq).toBe(outbox.eventsSince(ids[0], 0).length);
     expect(first.historyCount).toBeGreaterThan(0);
-    engine.commit(first, () => {}, status(engine));
+    engine.commit(first, () => {}, statusEvent);
     outbox.commitBatch();
     expect(outbox.eventsSince(ids[0], 0).map((e) => e.seq)).toEqual(
       Array.from({ length: first.lastSeq }, (_, i) => i + 1),
@@ -72,7 +73,7 @@ describe('task-row cache', () => {
           task.artifacts.push({ artifactId: `a${i}`, parts: [{ text: 'y'.repeat(9_000) }] });
           outbox.putArtifact(task.id, 0, task.artifacts[0]);
         },
-        status(engine),
+        statusEvent,
       );
       expect(outbox.cachedRows).toBeLessThanOrEqual(2);
       expect(outbox.cachedRows).toBeGreaterThanOrEqual(1);
@@ -90,7 +91,7 @@ describe('task-row cache', () => {
         (task) => {
           task.status = { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() };
         },
-        status(engine),
+        statusEvent,
         () => {
           throw new Error('rolled back');
         },

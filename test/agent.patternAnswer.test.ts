@@ -56,39 +56,46 @@ async function probeWhile(done: Promise<unknown>): Promise<{ slowest: number; co
 }
 
 describe('the agent refuses an answer whose pattern work would stall it', () => {
-  it('a 200 KB string against a 7,000-instruction pattern: 422 with a pattern error, probes answered meanwhile', async () => {
-    const sent = await rpc(agent.url, '1.0', 'SendMessage', {
-      message: userMessage('1.0', {
-        data: scriptData([{ prompt: { text: 'Q?', response_schema: costlyPatternSchema() } }, { complete: {} }]),
-      }),
-    });
-    const task = sent.body.result.task;
-    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    const promptId = envelopeOf(task).prompt_id;
+  it(
+    'a 200 KB string against a 7,000-instruction pattern: ' + '422 with a pattern error, probes answered meanwhile',
+    async () => {
+      const sent = await rpc(agent.url, '1.0', 'SendMessage', {
+        message: userMessage('1.0', {
+          data: scriptData([{ prompt: { text: 'Q?', response_schema: costlyPatternSchema() } }, { complete: {} }]),
+        }),
+      });
+      const task = sent.body.result.task;
+      expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      const promptId = envelopeOf(task).prompt_id;
 
-    const t0 = performance.now();
-    const hostile = answer(task.id, promptId, { s: 'a'.repeat(200_000) });
-    const [refused, probes] = await Promise.all([hostile, probeWhile(hostile)]);
-    const handledMs = performance.now() - t0;
-    console.log(
-      `hostile answer refused in ${handledMs.toFixed(0)} ms; ${probes.count} probes, slowest ${probes.slowest.toFixed(1)} ms`,
-    );
+      const t0 = performance.now();
+      const hostile = answer(task.id, promptId, { s: 'a'.repeat(200_000) });
+      const [refused, probes] = await Promise.all([hostile, probeWhile(hostile)]);
+      const handledMs = performance.now() - t0;
+      console.log(
+        `hostile answer refused in ${handledMs.toFixed(0)} ms; ` +
+          `${probes.count} probes, slowest ${probes.slowest.toFixed(1)} ms`,
+      );
 
-    expect(refused.status).toBe(422);
-    expect(refused.body.error.code).toBe(-32011);
-    expect(refused.body.error.data.validation_errors).toEqual([
-      {
-        path: '',
-        keyword: 'pattern',
-        message: expect.stringMatching(/against 200000 characters would overdraw the validation's pattern work budget/),
-      },
-    ]);
-    // Was 24 s. The loop itself is not held at all (probes take a few ms on a quiet box); the bound
-    // is a stall, so that one scheduling delay on a loaded machine does not fail the test.
-    expect(probes.slowest).toBeLessThan(PROBE_STALL_MS);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe(-32011);
+      expect(refused.body.error.data.validation_errors).toEqual([
+        {
+          path: '',
+          keyword: 'pattern',
+          message: expect.stringMatching(
+            /against 200000 characters would overdraw the validation's pattern work budget/,
+          ),
+        },
+      ]);
+      // Was 24 s. The loop itself is not held at all (probes take a few ms on a quiet box); the bound
+      // is a stall, so that one scheduling delay on a loaded machine does not fail the test.
+      expect(probes.slowest).toBeLessThan(PROBE_STALL_MS);
 
-    // The prompt is still open: a valid answer is accepted.
-    const ok = await answer(task.id, promptId, { s: 'aa' });
-    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-  }, 60_000);
+      // The prompt is still open: a valid answer is accepted.
+      const ok = await answer(task.id, promptId, { s: 'aa' });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    },
+    60_000,
+  );
 });

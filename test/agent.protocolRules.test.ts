@@ -22,36 +22,40 @@ beforeAll(async () => {
 afterAll(async () => agent.cleanup());
 
 describe('agent card', () => {
-  it('declares v1.0 fields, both JSON-RPC versions and HTTP+JSON, streaming, and the extension (required false, params {})', async () => {
-    const res = await fetch(`${agent.url}/.well-known/agent-card.json`);
-    const card = await res.json();
-    for (const field of [
-      'name',
-      'description',
-      'supportedInterfaces',
-      'version',
-      'capabilities',
-      'defaultInputModes',
-      'defaultOutputModes',
-      'skills',
-    ]) {
-      expect(card).toHaveProperty(field);
-    }
-    expect(card.supportedInterfaces).toEqual(
-      expect.arrayContaining([
-        { url: agent.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-        { url: agent.url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-        { url: agent.url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      ]),
-    );
-    expect(card.capabilities.streaming).toBe(true);
-    expect(card.capabilities.extensions[0]).toEqual({
-      uri: HITL,
-      description: expect.any(String),
-      required: false,
-      params: {},
-    });
-  });
+  it(
+    'declares v1.0 fields, both JSON-RPC versions and HTTP+JSON, ' +
+      'streaming, and the extension (required false, params {})',
+    async () => {
+      const res = await fetch(`${agent.url}/.well-known/agent-card.json`);
+      const card = await res.json();
+      for (const field of [
+        'name',
+        'description',
+        'supportedInterfaces',
+        'version',
+        'capabilities',
+        'defaultInputModes',
+        'defaultOutputModes',
+        'skills',
+      ]) {
+        expect(card).toHaveProperty(field);
+      }
+      expect(card.supportedInterfaces).toEqual(
+        expect.arrayContaining([
+          { url: agent.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          { url: agent.url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+          { url: agent.url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        ]),
+      );
+      expect(card.capabilities.streaming).toBe(true);
+      expect(card.capabilities.extensions[0]).toEqual({
+        uri: HITL,
+        description: expect.any(String),
+        required: false,
+        params: {},
+      });
+    },
+  );
 });
 
 describe('version negotiation', () => {

@@ -64,7 +64,7 @@ describe('replay socket output bound', () => {
     const message: Message = { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { 'a2a-rig/script': { steps } } }] };
     const row = engine.createTask(message, scriptFor(message), true);
     await engine.settled(row.task.id);
-    const promptId = outbox.openPromptOf(row.task.id)!.promptId;
+    const promptId = outbox.prompts.openOf(row.task.id)!.promptId;
     const reply: Message = {
       messageId: 'm2',
       role: 'ROLE_USER',

@@ -73,27 +73,31 @@ describe('slow clients are dropped on time (issue 9 item 13)', () => {
     }
   }, 20_000);
 
-  it('during 100 Slowloris and 100 stalled-body connections the agent answers a health probe within 100 ms', async () => {
-    const attacks = [
-      ...Array.from({ length: 100 }, () => rawExchange(port, slowlorisChunks(20), { gapMs: 100, boundMs: 6_000 })),
-      ...Array.from({ length: 100 }, () => rawExchange(port, stalledBody(), { boundMs: 6_000 })),
-    ];
-    const probes: number[] = [];
-    let worstBest = 0;
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 150));
-      const { best, all } = await bestProbe(agent.url);
-      probes.push(...all);
-      worstBest = Math.max(worstBest, best);
-    }
-    const replies = await Promise.all(attacks);
-    process.stderr.write(
-      `agentSlowClients: probes during 200 slow connections: ${probes.map((p) => p.toFixed(1)).join(', ')} ms\n`,
-    );
-    expect(worstBest, `probes: ${probes.map((p) => p.toFixed(1)).join(', ')}`).toBeLessThan(100);
-    expect(replies.every((r) => r.closedAfterMs !== undefined && r.closedAfterMs < REQUEST_MS + SLACK_MS)).toBe(true);
-    expect(agent.child.exitCode).toBeNull();
-  }, 20_000);
+  it(
+    'during 100 Slowloris and 100 stalled-body connections ' + 'the agent answers a health probe within 100 ms',
+    async () => {
+      const attacks = [
+        ...Array.from({ length: 100 }, () => rawExchange(port, slowlorisChunks(20), { gapMs: 100, boundMs: 6_000 })),
+        ...Array.from({ length: 100 }, () => rawExchange(port, stalledBody(), { boundMs: 6_000 })),
+      ];
+      const probes: number[] = [];
+      let worstBest = 0;
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        const { best, all } = await bestProbe(agent.url);
+        probes.push(...all);
+        worstBest = Math.max(worstBest, best);
+      }
+      const replies = await Promise.all(attacks);
+      process.stderr.write(
+        `agentSlowClients: probes during 200 slow connections: ${probes.map((p) => p.toFixed(1)).join(', ')} ms\n`,
+      );
+      expect(worstBest, `probes: ${probes.map((p) => p.toFixed(1)).join(', ')}`).toBeLessThan(100);
+      expect(replies.every((r) => r.closedAfterMs !== undefined && r.closedAfterMs < REQUEST_MS + SLACK_MS)).toBe(true);
+      expect(agent.child.exitCode).toBeNull();
+    },
+    20_000,
+  );
 });
 
 describe('the timeout flags', () => {

@@ -52,40 +52,43 @@ describe('StreamQuota', () => {
 });
 
 describe('refusal on the wire', () => {
-  it('HTTP+JSON answers 429 to a subscription beyond the bound, and serves it once the first stream closes', async () => {
-    const agent = await inProcessAgent([], { maxStreamsPerTask: 1 });
-    try {
-      const task = await promptingTask(agent.url, 1);
-      const first = new AbortController();
-      const open = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
-        headers: headersFor('1.0'),
-        signal: first.signal,
-      });
-      expect(open.status).toBe(200);
-      const refused = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
-        headers: headersFor('1.0'),
-        signal: AbortSignal.timeout(5_000),
-      });
-      expect(refused.status).toBe(429);
-      // HTTP+JSON errors are AIP-193: the HTTP status is the code, google.rpc's name the status.
-      expect((await refused.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
-      first.abort();
-      // The agent frees the slot when it sees the close: poll (bounded) until it serves again.
-      const deadline = performance.now() + 5_000;
-      let status = 0;
-      while (status !== 200 && performance.now() < deadline) {
-        const again = new AbortController();
-        status = (
-          await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
-            headers: headersFor('1.0'),
-            signal: again.signal,
-          })
-        ).status;
-        again.abort();
+  it(
+    'HTTP+JSON answers 429 to a subscription beyond the bound, ' + 'and serves it once the first stream closes',
+    async () => {
+      const agent = await inProcessAgent([], { maxStreamsPerTask: 1 });
+      try {
+        const task = await promptingTask(agent.url, 1);
+        const first = new AbortController();
+        const open = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
+          headers: headersFor('1.0'),
+          signal: first.signal,
+        });
+        expect(open.status).toBe(200);
+        const refused = await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
+          headers: headersFor('1.0'),
+          signal: AbortSignal.timeout(5_000),
+        });
+        expect(refused.status).toBe(429);
+        // HTTP+JSON errors are AIP-193: the HTTP status is the code, google.rpc's name the status.
+        expect((await refused.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+        first.abort();
+        // The agent frees the slot when it sees the close: poll (bounded) until it serves again.
+        const deadline = performance.now() + 5_000;
+        let status = 0;
+        while (status !== 200 && performance.now() < deadline) {
+          const again = new AbortController();
+          status = (
+            await fetch(`${agent.url}/tasks/${task.taskId}:subscribe`, {
+              headers: headersFor('1.0'),
+              signal: again.signal,
+            })
+          ).status;
+          again.abort();
+        }
+        expect(status).toBe(200);
+      } finally {
+        await agent.cleanup();
       }
-      expect(status).toBe(200);
-    } finally {
-      await agent.cleanup();
-    }
-  });
+    },
+  );
 });

@@ -33,22 +33,25 @@ function statusOf(gen: Gen, result: any): any {
 }
 
 describe.each<Gen>(['0.3', '1.0'])('SSE over JSON-RPC %s', (gen) => {
-  it('send stream: task snapshot first, then working and the prompt; closes at INPUT_REQUIRED; echo header present', async () => {
-    const { status, headers, events } = await rpcStream(agent.url, gen, METHOD[gen].stream, {
-      message: userMessage(gen),
-    });
-    expect(status).toBe(200);
-    expect(headers.get('a2a-extensions')).toBe(HITL);
-    const results = events.map((e) => e.result);
-    expect(results.map((r) => kindOf(gen, r))).toEqual(
-      gen === '0.3' ? ['task', 'status-update', 'status-update'] : ['task', 'statusUpdate', 'statusUpdate'],
-    );
-    expect(stateOf(gen, { status: statusOf(gen, results[1]) })).toBe('TASK_STATE_WORKING');
-    const last = results[2];
-    expect(stateOf(gen, { status: statusOf(gen, last) })).toBe('TASK_STATE_INPUT_REQUIRED');
-    if (gen === '0.3') expect(last.final).toBe(true);
-    expect(envelopeOf({ status: statusOf(gen, last) }).prompt).toBe('Approve?');
-  });
+  it(
+    'send stream: task snapshot first, then working and the prompt; ' + 'closes at INPUT_REQUIRED; echo header present',
+    async () => {
+      const { status, headers, events } = await rpcStream(agent.url, gen, METHOD[gen].stream, {
+        message: userMessage(gen),
+      });
+      expect(status).toBe(200);
+      expect(headers.get('a2a-extensions')).toBe(HITL);
+      const results = events.map((e) => e.result);
+      expect(results.map((r) => kindOf(gen, r))).toEqual(
+        gen === '0.3' ? ['task', 'status-update', 'status-update'] : ['task', 'statusUpdate', 'statusUpdate'],
+      );
+      expect(stateOf(gen, { status: statusOf(gen, results[1]) })).toBe('TASK_STATE_WORKING');
+      const last = results[2];
+      expect(stateOf(gen, { status: statusOf(gen, last) })).toBe('TASK_STATE_INPUT_REQUIRED');
+      if (gen === '0.3') expect(last.final).toBe(true);
+      expect(envelopeOf({ status: statusOf(gen, last) }).prompt).toBe('Approve?');
+    },
+  );
 
   it('answer over a send stream: resumes, emits the artifact, ends at COMPLETED', async () => {
     const sent = await rpc(agent.url, gen, METHOD[gen].send, { message: userMessage(gen) });
@@ -108,24 +111,29 @@ describe.each<Gen>(['0.3', '1.0'])('SSE over JSON-RPC %s', (gen) => {
 });
 
 describe('replay plane', () => {
-  it('replays every stored event from since, in order, gap-free from 1, then live ones; closes at terminal', async () => {
-    const gen: Gen = '1.0';
-    const sent = await rpc(agent.url, gen, METHOD[gen].send, { message: userMessage(gen) });
-    const task = taskOf(gen, sent.body.result);
-    const first = await replay(agent.url, task.id, 0, { version: '1.0', until: (f) => f.length >= 3 });
-    expect(first.frames.map((f) => f.seq)).toEqual([1, 2, 3]);
-    expect(Object.keys(first.frames[0].event)).toEqual(['task']);
-    expect(first.frames[2].event.statusUpdate.status.message.metadata[HITL].prompt_id).toBe(envelopeOf(task).prompt_id);
+  it(
+    'replays every stored event from since, in order, ' + 'gap-free from 1, then live ones; closes at terminal',
+    async () => {
+      const gen: Gen = '1.0';
+      const sent = await rpc(agent.url, gen, METHOD[gen].send, { message: userMessage(gen) });
+      const task = taskOf(gen, sent.body.result);
+      const first = await replay(agent.url, task.id, 0, { version: '1.0', until: (f) => f.length >= 3 });
+      expect(first.frames.map((f) => f.seq)).toEqual([1, 2, 3]);
+      expect(Object.keys(first.frames[0].event)).toEqual(['task']);
+      expect(first.frames[2].event.statusUpdate.status.message.metadata[HITL].prompt_id).toBe(
+        envelopeOf(task).prompt_id,
+      );
 
-    const tail = replay(agent.url, task.id, 2, { version: '1.0' });
-    await rpc(agent.url, gen, METHOD[gen].send, {
-      message: answerMessage(gen, task.id, envelopeOf(task).prompt_id, { approved: false }),
-    });
-    const { frames, closeCode } = await tail;
-    expect(frames.map((f) => f.seq)).toEqual([3, 4, 5, 6]);
-    expect(frames.every((f) => f.taskId === task.id && /^[0-9a-f-]{36}$/.test(f.eventId))).toBe(true);
-    expect(closeCode).toBe(1000);
-  });
+      const tail = replay(agent.url, task.id, 2, { version: '1.0' });
+      await rpc(agent.url, gen, METHOD[gen].send, {
+        message: answerMessage(gen, task.id, envelopeOf(task).prompt_id, { approved: false }),
+      });
+      const { frames, closeCode } = await tail;
+      expect(frames.map((f) => f.seq)).toEqual([3, 4, 5, 6]);
+      expect(frames.every((f) => f.taskId === task.id && /^[0-9a-f-]{36}$/.test(f.eventId))).toBe(true);
+      expect(closeCode).toBe(1000);
+    },
+  );
 
   it('speaks v0.3 shapes without a version, and refuses unknown tasks and bad cursors with close codes', async () => {
     const sent = await rpc(agent.url, '0.3', METHOD['0.3'].send, { message: userMessage('0.3') });

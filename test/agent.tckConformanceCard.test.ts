@@ -9,7 +9,10 @@ import { startAgent, type RunningAgent } from '../rig/agent/startAgent.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { HITL, inProcessAgent, tempDbPath } from './support/agentFixture.ts';
 
-/** The fields of A2A 1.0's AgentCard, AgentInterface, AgentCapabilities and AgentSkill (a2a.proto, in ProtoJSON names). */
+/**
+ * The fields of A2A 1.0's AgentCard, AgentInterface, AgentCapabilities and AgentSkill (a2a.proto, in
+ * ProtoJSON names).
+ */
 const CARD_FIELDS = new Set([
   'name',
   'description',

@@ -78,29 +78,36 @@ describe('JSON-RPC errors', () => {
     expect(reply.body.error).not.toHaveProperty('data');
   });
 
-  it('1.0: a hitl-prompt/v1 422 keeps the contract object in error.data (examples/invalid-response-422.json)', async () => {
-    const { taskId, promptId } = await waitingTask();
-    const reply = await rpc(agent.url, '1.0', 'SendMessage', { message: answerMessage('1.0', taskId, promptId, {}) });
-    expect(reply.status).toBe(422);
-    expect(reply.body.error).toMatchObject({ code: -32011, message: 'hitl_response_invalid' });
-    expect(reply.body.error.data).toEqual({
-      extension: HITL,
-      prompt_id: promptId,
-      validation_errors: expect.any(Array),
-    });
-  });
+  it(
+    '1.0: a hitl-prompt/v1 422 keeps the contract object ' + 'in error.data (examples/invalid-response-422.json)',
+    async () => {
+      const { taskId, promptId } = await waitingTask();
+      const reply = await rpc(agent.url, '1.0', 'SendMessage', { message: answerMessage('1.0', taskId, promptId, {}) });
+      expect(reply.status).toBe(422);
+      expect(reply.body.error).toMatchObject({ code: -32011, message: 'hitl_response_invalid' });
+      expect(reply.body.error.data).toEqual({
+        extension: HITL,
+        prompt_id: promptId,
+        validation_errors: expect.any(Array),
+      });
+    },
+  );
 
-  it('a Content-Type that is not JSON is -32005 ContentTypeNotSupported, not a parse error (test_content_type_not_supported_error)', async () => {
-    // The TCK's body is Python's str() of the request (single quotes), labelled text/plain.
-    const res = await fetch(agent.url, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', 'A2A-Version': '1.0' },
-      body: "{'jsonrpc': '2.0', 'id': 1, 'method': 'SendMessage', 'params': {}}",
-    });
-    const body = await res.json();
-    expect(body.error.code).toBe(-32005);
-    expect(body.error.data).toEqual([errorInfo('CONTENT_TYPE_NOT_SUPPORTED')]);
-  });
+  it(
+    'a Content-Type that is not JSON is -32005 ContentTypeNotSupported, ' +
+      'not a parse error (test_content_type_not_supported_error)',
+    async () => {
+      // The TCK's body is Python's str() of the request (single quotes), labelled text/plain.
+      const res = await fetch(agent.url, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'A2A-Version': '1.0' },
+        body: "{'jsonrpc': '2.0', 'id': 1, 'method': 'SendMessage', 'params': {}}",
+      });
+      const body = await res.json();
+      expect(body.error.code).toBe(-32005);
+      expect(body.error.data).toEqual([errorInfo('CONTENT_TYPE_NOT_SUPPORTED')]);
+    },
+  );
 
   it('a body without a Content-Type, or labelled application/a2a+json, is still read', async () => {
     const request = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id: 'nope' } });

@@ -35,24 +35,27 @@ async function completedTask(gen: Gen): Promise<string> {
 }
 
 describe.each<Gen>(['0.3', '1.0'])('message validation (%s)', (gen) => {
-  it('refuses parts: [] with -32602 and creates no task (0.3 test_empty_arrays, test_empty_message_parts)', async () => {
-    const reply = await rpc(
-      agent.url,
-      gen,
-      METHOD[gen].send,
-      {
-        message: {
-          messageId: `test-empty-array-message-id-${n++}`,
-          role: role(gen),
-          parts: [],
-          ...(gen === '0.3' ? { kind: 'message' } : {}),
+  it(
+    'refuses parts: [] with -32602 and creates no task (0.3 test_empty_arrays, ' + 'test_empty_message_parts)',
+    async () => {
+      const reply = await rpc(
+        agent.url,
+        gen,
+        METHOD[gen].send,
+        {
+          message: {
+            messageId: `test-empty-array-message-id-${n++}`,
+            role: role(gen),
+            parts: [],
+            ...(gen === '0.3' ? { kind: 'message' } : {}),
+          },
         },
-      },
-      false,
-    );
-    expect(reply.body.error.code).toBe(-32602);
-    expect(reply.body.error.message).toContain('parts');
-  });
+        false,
+      );
+      expect(reply.body.error.code).toBe(-32602);
+      expect(reply.body.error.message).toContain('parts');
+    },
+  );
 
   it('refuses a message without parts (0.3 test_missing_required_message_fields)', async () => {
     const reply = await rpc(
@@ -199,22 +202,25 @@ describe('JSON-RPC id of a wrong type (0.3 test_rejects_invalid_json_rpc_request
   });
 });
 
-describe('a refused 0.3 tasks/resubscribe is an event stream holding the error (0.3 test_tasks_resubscribe_nonexistent)', () => {
-  it('unknown task: text/event-stream, one frame with -32001 "not found"', async () => {
-    const { status, headers, events } = await rpcStream(agent.url, '0.3', 'tasks/resubscribe', {
-      id: `non-existent-task-id-${n++}`,
+describe(
+  'a refused 0.3 tasks/resubscribe is an event stream ' + 'holding the error (0.3 test_tasks_resubscribe_nonexistent)',
+  () => {
+    it('unknown task: text/event-stream, one frame with -32001 "not found"', async () => {
+      const { status, headers, events } = await rpcStream(agent.url, '0.3', 'tasks/resubscribe', {
+        id: `non-existent-task-id-${n++}`,
+      });
+      expect(status).toBe(200);
+      expect(headers.get('content-type')).toContain('text/event-stream');
+      expect(events).toHaveLength(1);
+      expect(events[0].error.code).toBe(-32001);
+      expect(events[0].error.message).toContain('not found');
     });
-    expect(status).toBe(200);
-    expect(headers.get('content-type')).toContain('text/event-stream');
-    expect(events).toHaveLength(1);
-    expect(events[0].error.code).toBe(-32001);
-    expect(events[0].error.message).toContain('not found');
-  });
 
-  it('terminal task: one frame with -32004', async () => {
-    const id = await completedTask('0.3');
-    const { headers, events } = await rpcStream(agent.url, '0.3', 'tasks/resubscribe', { id });
-    expect(headers.get('content-type')).toContain('text/event-stream');
-    expect(events.map((e) => e.error.code)).toEqual([-32004]);
-  });
-});
+    it('terminal task: one frame with -32004', async () => {
+      const id = await completedTask('0.3');
+      const { headers, events } = await rpcStream(agent.url, '0.3', 'tasks/resubscribe', { id });
+      expect(headers.get('content-type')).toContain('text/event-stream');
+      expect(events.map((e) => e.error.code)).toEqual([-32004]);
+    });
+  },
+);

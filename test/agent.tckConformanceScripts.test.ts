@@ -84,27 +84,30 @@ describe.each<Gen>(['0.3', '1.0'])('TCK core scenarios (%s)', (gen) => {
       });
   });
 
-  it('a tck-input-required follow-up puts the task back into INPUT_REQUIRED; tck-complete-task completes it', async () => {
-    const task = taskOf(gen, await send(gen, 'tck-input-required'));
-    expect(stateOf(gen, task)).toBe('TASK_STATE_INPUT_REQUIRED');
-    for (const text of ['TCK history message 1', 'TCK history message 2']) {
-      const again = taskOf(
-        gen,
-        await send(gen, 'tck-input-required', {
-          taskId: task.id,
-          parts: [gen === '1.0' ? { text } : { kind: 'text', text }],
-        }),
-      );
-      expect(stateOf(gen, again)).toBe('TASK_STATE_INPUT_REQUIRED');
-    }
-    const done = taskOf(gen, await send(gen, 'tck-complete-task', { taskId: task.id }));
-    expect(stateOf(gen, done)).toBe('TASK_STATE_COMPLETED');
-    const got = await rpc(agent.url, gen, METHOD[gen].get, { id: task.id }, false);
-    const userTexts = got.body.result.history
-      .filter((m: any) => m.role === (gen === '1.0' ? 'ROLE_USER' : 'user'))
-      .map((m: any) => m.parts[0].text);
-    expect(userTexts).toEqual(['TCK', 'TCK history message 1', 'TCK history message 2', 'TCK']);
-  });
+  it(
+    'a tck-input-required follow-up puts the task back into INPUT_REQUIRED; ' + 'tck-complete-task completes it',
+    async () => {
+      const task = taskOf(gen, await send(gen, 'tck-input-required'));
+      expect(stateOf(gen, task)).toBe('TASK_STATE_INPUT_REQUIRED');
+      for (const text of ['TCK history message 1', 'TCK history message 2']) {
+        const again = taskOf(
+          gen,
+          await send(gen, 'tck-input-required', {
+            taskId: task.id,
+            parts: [gen === '1.0' ? { text } : { kind: 'text', text }],
+          }),
+        );
+        expect(stateOf(gen, again)).toBe('TASK_STATE_INPUT_REQUIRED');
+      }
+      const done = taskOf(gen, await send(gen, 'tck-complete-task', { taskId: task.id }));
+      expect(stateOf(gen, done)).toBe('TASK_STATE_COMPLETED');
+      const got = await rpc(agent.url, gen, METHOD[gen].get, { id: task.id }, false);
+      const userTexts = got.body.result.history
+        .filter((m: any) => m.role === (gen === '1.0' ? 'ROLE_USER' : 'user'))
+        .map((m: any) => m.parts[0].text);
+      expect(userTexts).toEqual(['TCK', 'TCK history message 1', 'TCK history message 2', 'TCK']);
+    },
+  );
 });
 
 describe.each<Gen>(['0.3', '1.0'])('TCK streaming scenarios (%s)', (gen) => {
@@ -171,30 +174,36 @@ describe('test-resubscribe-message-id runs for twice TCK_STREAMING_TIMEOUT', () 
   });
 });
 
-describe('plain follow-ups that do not answer the prompt (0.3 test_task_history_length, test_partial_update_recovery)', () => {
-  it('a default task takes three text follow-ups, stays in input-required, and historyLength bounds GetTask', async () => {
-    const created = await send('0.3', 'test-history-create-message-id');
-    expect(stateOf('0.3', created)).toBe('TASK_STATE_INPUT_REQUIRED');
-    for (let i = 1; i <= 3; i++) {
-      const follow = await send('0.3', `test-history-message-${i}`, {
-        taskId: created.id,
-        parts: [{ kind: 'text', text: `Follow-up message ${i} for history test` }],
-      });
-      expect(stateOf('0.3', follow)).toBe('TASK_STATE_INPUT_REQUIRED');
-    }
-    const full = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id }, false)).body.result.history;
-    const limited = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id, historyLength: 2 }, false)).body.result
-      .history;
-    expect(full.length).toBeGreaterThan(2);
-    expect(limited).toHaveLength(2);
-  });
+describe(
+  'plain follow-ups that do not answer the prompt (0.3 test_task_history_length, ' + 'test_partial_update_recovery)',
+  () => {
+    it(
+      'a default task takes three text follow-ups, ' + 'stays in input-required, and historyLength bounds GetTask',
+      async () => {
+        const created = await send('0.3', 'test-history-create-message-id');
+        expect(stateOf('0.3', created)).toBe('TASK_STATE_INPUT_REQUIRED');
+        for (let i = 1; i <= 3; i++) {
+          const follow = await send('0.3', `test-history-message-${i}`, {
+            taskId: created.id,
+            parts: [{ kind: 'text', text: `Follow-up message ${i} for history test` }],
+          });
+          expect(stateOf('0.3', follow)).toBe('TASK_STATE_INPUT_REQUIRED');
+        }
+        const full = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id }, false)).body.result.history;
+        const limited = (await rpc(agent.url, '0.3', 'tasks/get', { id: created.id, historyLength: 2 }, false)).body
+          .result.history;
+        expect(full.length).toBeGreaterThan(2);
+        expect(limited).toHaveLength(2);
+      },
+    );
 
-  it('an answer that satisfies the prompt still completes the task', async () => {
-    const created = await send('0.3', 'plain');
-    const done = await send('0.3', 'plain-answer', {
-      taskId: created.id,
-      parts: [{ kind: 'data', data: { approved: true } }],
+    it('an answer that satisfies the prompt still completes the task', async () => {
+      const created = await send('0.3', 'plain');
+      const done = await send('0.3', 'plain-answer', {
+        taskId: created.id,
+        parts: [{ kind: 'data', data: { approved: true } }],
+      });
+      expect(stateOf('0.3', done)).toBe('TASK_STATE_COMPLETED');
     });
-    expect(stateOf('0.3', done)).toBe('TASK_STATE_COMPLETED');
-  });
-});
+  },
+);

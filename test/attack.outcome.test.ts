@@ -2,7 +2,7 @@
 // neighbours it must not be confused with.
 import { describe, expect, it } from 'vitest';
 import { errorCodeOf, outcomeOfClose, outcomeOfHold, outcomeOfReply } from '../rig/attack/attackOutcome.ts';
-import { dechunk } from '../rig/attack/attackSocket.ts';
+import { dechunk } from '../rig/attack/httpReplyFraming.ts';
 import { closeFrameCode } from '../rig/attack/attacks/unreadReplay.ts';
 
 const reply = (status: number, body = '', headers: Record<string, string> = {}) =>

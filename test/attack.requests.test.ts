@@ -34,23 +34,27 @@ describe('attack requests', () => {
     expect(m.params.message.metadata.hitl_response_for.prompt_id).toBe('other');
   });
 
-  it('HTTP+JSON paths: /message:send and :subscribe for 1.0, under /v1/ for 0.3; JSON-RPC subscribe methods by generation', () => {
-    expect(answerRequest(target('1.0', 'HTTP+JSON'), prompt, '{}').path).toBe('/message:send');
-    expect(answerRequest(target('0.3', 'HTTP+JSON'), prompt, '{}').path).toBe('/v1/message:send');
-    expect(subscribeRequest(target('1.0', 'HTTP+JSON'), 't 1')).toMatchObject({
-      method: 'POST',
-      path: '/tasks/t%201:subscribe',
-    });
-    expect(subscribeRequest(target('0.3', 'HTTP+JSON'), 't')).toMatchObject({ path: '/v1/tasks/t:subscribe' });
-    expect(JSON.parse(subscribeRequest(target('1.0', 'JSONRPC'), 't').body)).toMatchObject({
-      method: 'SubscribeToTask',
-      params: { id: 't' },
-    });
-    expect(JSON.parse(subscribeRequest(target('0.3', 'JSONRPC'), 't').body)).toMatchObject({
-      method: 'tasks/resubscribe',
-      params: { id: 't' },
-    });
-  });
+  it(
+    'HTTP+JSON paths: /message:send and :subscribe for 1.0, ' +
+      'under /v1/ for 0.3; JSON-RPC subscribe methods by generation',
+    () => {
+      expect(answerRequest(target('1.0', 'HTTP+JSON'), prompt, '{}').path).toBe('/message:send');
+      expect(answerRequest(target('0.3', 'HTTP+JSON'), prompt, '{}').path).toBe('/v1/message:send');
+      expect(subscribeRequest(target('1.0', 'HTTP+JSON'), 't 1')).toMatchObject({
+        method: 'POST',
+        path: '/tasks/t%201:subscribe',
+      });
+      expect(subscribeRequest(target('0.3', 'HTTP+JSON'), 't')).toMatchObject({ path: '/v1/tasks/t:subscribe' });
+      expect(JSON.parse(subscribeRequest(target('1.0', 'JSONRPC'), 't').body)).toMatchObject({
+        method: 'SubscribeToTask',
+        params: { id: 't' },
+      });
+      expect(JSON.parse(subscribeRequest(target('0.3', 'JSONRPC'), 't').body)).toMatchObject({
+        method: 'tasks/resubscribe',
+        params: { id: 't' },
+      });
+    },
+  );
 
   it('puts a payload in verbatim, twice (metadata and data part), however deep', () => {
     const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;

@@ -66,26 +66,29 @@ const done = (i: number): Promise<AttackOutcome> =>
   Promise.resolve({ startedAt: performance.now(), latencyMs: 0, kind: 'accepted', detail: String(i) });
 
 describe('attack schedule', () => {
-  it('keeps its rate on an absolute schedule without waiting for replies, and starts nothing after the duration', async () => {
-    const startsAt: number[] = [];
-    const t0 = performance.now();
-    // Each start "replies" only after 5 s: an open model does not care.
-    const pending: Array<() => void> = [];
-    const run = runOnSchedule(target, schedule({ ratePerSecond: 50, maxRequests: 10_000, durationMs: 1000 }), (i) => {
-      startsAt.push(performance.now() - t0);
-      return new Promise((resolve) =>
-        pending.push(() => resolve({ startedAt: 0, latencyMs: 0, kind: 'accepted', detail: String(i) })),
-      );
-    });
-    await until(() => performance.now() - t0 > 1100, 3000);
-    const startedBeforeReplies = startsAt.length;
-    pending.forEach((r) => r());
-    const report = await run;
-    expect(startedBeforeReplies).toBeGreaterThanOrEqual(40);
-    expect(startedBeforeReplies).toBeLessThanOrEqual(50);
-    expect(report).toMatchObject({ started: startedBeforeReplies, settled: startedBeforeReplies });
-    expect(Math.max(...startsAt)).toBeLessThan(1000 + 50);
-  });
+  it(
+    'keeps its rate on an absolute schedule without waiting for replies, ' + 'and starts nothing after the duration',
+    async () => {
+      const startsAt: number[] = [];
+      const t0 = performance.now();
+      // Each start "replies" only after 5 s: an open model does not care.
+      const pending: Array<() => void> = [];
+      const run = runOnSchedule(target, schedule({ ratePerSecond: 50, maxRequests: 10_000, durationMs: 1000 }), (i) => {
+        startsAt.push(performance.now() - t0);
+        return new Promise((resolve) =>
+          pending.push(() => resolve({ startedAt: 0, latencyMs: 0, kind: 'accepted', detail: String(i) })),
+        );
+      });
+      await until(() => performance.now() - t0 > 1100, 3000);
+      const startedBeforeReplies = startsAt.length;
+      pending.forEach((r) => r());
+      const report = await run;
+      expect(startedBeforeReplies).toBeGreaterThanOrEqual(40);
+      expect(startedBeforeReplies).toBeLessThanOrEqual(50);
+      expect(report).toMatchObject({ started: startedBeforeReplies, settled: startedBeforeReplies });
+      expect(Math.max(...startsAt)).toBeLessThan(1000 + 50);
+    },
+  );
 
   it('stops at maxRequests', async () => {
     const outcomes: AttackOutcome[] = [];

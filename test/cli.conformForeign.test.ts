@@ -27,50 +27,53 @@ afterAll(async () => {
 });
 
 describe('the rig against a minimal @a2a-js/sdk agent without hitl-prompt/v1', () => {
-  it('conform: agent-card passes, the extension scenarios are skipped with the reason, nothing tested, exit 3', async () => {
-    const dir = join(out, 'conform');
-    const run = await runRig(['conform', '--target', agent.url, '--out', dir, '--threshold', 'checks.rate>=1']);
-    expect(run.code, run.stderr).toBe(3);
-    expect(run.stderr).toContain(
-      `a2a-rig: nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED}) — exit 3`,
-    );
-    expect(run.stdout).toMatch(/^a2a-rig NOTHING TESTED/);
-    const { results, junit, summary } = readRunFiles(dir);
+  it(
+    'conform: agent-card passes, ' + 'the extension scenarios are skipped with the reason, nothing tested, exit 3',
+    async () => {
+      const dir = join(out, 'conform');
+      const run = await runRig(['conform', '--target', agent.url, '--out', dir, '--threshold', 'checks.rate>=1']);
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr).toContain(
+        `a2a-rig: nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped (${NOT_DECLARED}) — exit 3`,
+      );
+      expect(run.stdout).toMatch(/^a2a-rig NOTHING TESTED/);
+      const { results, junit, summary } = readRunFiles(dir);
 
-    expect(results.target).toMatchObject({
-      kind: 'url',
-      url: agent.url,
-      agentName: 'sdk-minimal-agent',
-      hitlDeclared: false,
-    });
-    // Discovered from the card, which offers JSON-RPC for A2A 1.0 only (SDK 1.3.0 is 1.0-native).
-    expect(results.target.generation).toBe('1.0');
-    expect(results.verdict).toBe('skipped');
-    // The threshold holds over agent-card's checks; it is the exit code that keeps CI from going green.
-    expect(results.thresholds?.map((t) => [t.expression, t.ok])).toEqual([['checks.rate>=1', true]]);
+      expect(results.target).toMatchObject({
+        kind: 'url',
+        url: agent.url,
+        agentName: 'sdk-minimal-agent',
+        hitlDeclared: false,
+      });
+      // Discovered from the card, which offers JSON-RPC for A2A 1.0 only (SDK 1.3.0 is 1.0-native).
+      expect(results.target.generation).toBe('1.0');
+      expect(results.verdict).toBe('skipped');
+      // The threshold holds over agent-card's checks; it is the exit code that keeps CI from going green.
+      expect(results.thresholds?.map((t) => [t.expression, t.ok])).toEqual([['checks.rate>=1', true]]);
 
-    const byName = Object.fromEntries(results.scenarios.map((s) => [s.name, s]));
-    expect(Object.keys(byName).sort()).toEqual(['agent-card', ...EXTENSION_SCENARIOS].sort());
-    expect(byName['agent-card'].verdict, byName['agent-card'].reason).toBe('passed');
-    expect(byName['agent-card'].checks.length).toBeGreaterThanOrEqual(3);
-    for (const name of EXTENSION_SCENARIOS) {
-      expect(byName[name].verdict, name).toBe('skipped');
-      expect(byName[name].reason, name).toContain(NOT_DECLARED);
-      expect(byName[name].checks, name).toEqual([]);
-    }
+      const byName = Object.fromEntries(results.scenarios.map((s) => [s.name, s]));
+      expect(Object.keys(byName).sort()).toEqual(['agent-card', ...EXTENSION_SCENARIOS].sort());
+      expect(byName['agent-card'].verdict, byName['agent-card'].reason).toBe('passed');
+      expect(byName['agent-card'].checks.length).toBeGreaterThanOrEqual(3);
+      for (const name of EXTENSION_SCENARIOS) {
+        expect(byName[name].verdict, name).toBe('skipped');
+        expect(byName[name].reason, name).toContain(NOT_DECLARED);
+        expect(byName[name].checks, name).toEqual([]);
+      }
 
-    // junit.xml parsed by a strict XML parser: one testcase per scenario, the skips with their reason.
-    // (and the threshold as a testcase of its own, held).
-    expect(junit.map((c) => c.name).sort()).toEqual([...Object.keys(byName), 'checks.rate>=1'].sort());
-    for (const c of junit) {
-      if (c.name === 'agent-card' || c.name === 'checks.rate>=1') expect(c).toEqual({ name: c.name });
-      else expect(c.skipped, c.name).toContain(NOT_DECLARED);
-    }
-    expect(summary).toContain('sdk-minimal-agent');
-    expect(summary).toMatch(/^# a2a-rig NOTHING TESTED/);
-    expect(summary).toContain('Nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped');
-    expect(summary).toMatch(/\| agent-card \| PASS \|/);
-  });
+      // junit.xml parsed by a strict XML parser: one testcase per scenario, the skips with their reason.
+      // (and the threshold as a testcase of its own, held).
+      expect(junit.map((c) => c.name).sort()).toEqual([...Object.keys(byName), 'checks.rate>=1'].sort());
+      for (const c of junit) {
+        if (c.name === 'agent-card' || c.name === 'checks.rate>=1') expect(c).toEqual({ name: c.name });
+        else expect(c.skipped, c.name).toContain(NOT_DECLARED);
+      }
+      expect(summary).toContain('sdk-minimal-agent');
+      expect(summary).toMatch(/^# a2a-rig NOTHING TESTED/);
+      expect(summary).toContain('Nothing was tested: all 8 scenarios that test hitl-prompt/v1 were skipped');
+      expect(summary).toMatch(/\| agent-card \| PASS \|/);
+    },
+  );
 
   it('run (every scenario): nothing errors; crash and script scenarios also say what they lack; exit 3', async () => {
     const dir = join(out, 'run');

@@ -44,6 +44,7 @@ describe('exit code 2: usage and environment errors, one line', () => {
     [
       '--target where nothing listens',
       async () => ['run', 'agent-card', '--target', `http://127.0.0.1:${await freePort()}`],
+      // eslint-disable-next-line max-len -- the message the rig prints when nothing listens, as one pattern
       /^a2a-rig: cannot read the agent card: GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json: .*ECONNREFUSED/,
     ],
     [

@@ -45,6 +45,7 @@ describe('hostile response_schemas end in a finding, within the budget', () => {
     expect(files.summary).toContain("answers cannot be built: a oneOf has 530 branches, over the synthesizer's 128");
     // The reason on the terminal is one line.
     expect(run.stderr).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^\[1\/1\] cf1: failed — answers can be built from response_schema: answers cannot be built: a oneOf has 530 branches[^\n]*$/m,
     );
   }, 60_000);

@@ -33,6 +33,7 @@ const CASES: Case[] = [
     budgetMs: 20_000,
     codes: [1],
     reason:
+      // eslint-disable-next-line max-len -- the reason as printed, as one pattern
       /SubscribeToTask stream from http:\/\/127\.0\.0\.1:\d+\/: its events weigh more than 32 MiB once parsed \(the rig keeps at most 32 MiB per connection\)/,
   },
   {
@@ -41,6 +42,7 @@ const CASES: Case[] = [
     budgetMs: 30_000,
     codes: [1],
     reason:
+      // eslint-disable-next-line max-len -- the reason as printed, as one pattern
       /replay socket of http:\/\/127\.0\.0\.1:\d+ for task [\w-]+: frame \d+: its events weigh more than 32 MiB once parsed/,
   },
   {
@@ -56,6 +58,7 @@ const CASES: Case[] = [
     budgetMs: 30_000,
     codes: [1],
     reason:
+      // eslint-disable-next-line max-len -- the reason as printed, as one pattern
       /POST http:\/\/127\.0\.0\.1:\d+\/ \(SendMessage\): the agent's reply nests 100001 levels deep; the rig reads at most 512/,
   },
   {
@@ -84,30 +87,34 @@ afterEach(async () => {
 
 describe('the rig against a hostile agent: bounded memory, depth and time', () => {
   for (const c of CASES) {
-    it(`${c.mode}: ${c.scenario} ends within its budget, exit ${c.codes.join('/')}, peak RSS < 512 MB, one line naming the bound`, async () => {
-      agent = await startHostileAgent(c.mode);
-      dir = mkdtempSync(join(tmpdir(), 'rig-hostile-'));
-      const peakFile = join(dir, 'peak-rss-kb');
-      const started = performance.now();
-      const run = await runRig(
-        ['run', c.scenario, '--target', agent.url, '--toxiproxy', 'none', '--out', join(dir, 'out')],
-        c.budgetMs + 2 * SLACK_MS,
-        {
-          NODE_OPTIONS: `--import ${preload}`,
-          RIG_PEAK_RSS_FILE: peakFile,
-          CI: 'true',
-        },
-      );
-      const elapsedMs = performance.now() - started;
-      const output = `${run.stdout}\n${run.stderr}`;
-      const peakKb = Number(readFileSync(peakFile, 'utf8'));
+    it(
+      `${c.mode}: ${c.scenario} ends within its budget, ` +
+        `exit ${c.codes.join('/')}, peak RSS < 512 MB, one line naming the bound`,
+      async () => {
+        agent = await startHostileAgent(c.mode);
+        dir = mkdtempSync(join(tmpdir(), 'rig-hostile-'));
+        const peakFile = join(dir, 'peak-rss-kb');
+        const started = performance.now();
+        const run = await runRig(
+          ['run', c.scenario, '--target', agent.url, '--toxiproxy', 'none', '--out', join(dir, 'out')],
+          c.budgetMs + 2 * SLACK_MS,
+          {
+            NODE_OPTIONS: `--import ${preload}`,
+            RIG_PEAK_RSS_FILE: peakFile,
+            CI: 'true',
+          },
+        );
+        const elapsedMs = performance.now() - started;
+        const output = `${run.stdout}\n${run.stderr}`;
+        const peakKb = Number(readFileSync(peakFile, 'utf8'));
 
-      expect(run.code, output).toSatisfy((code: number) => c.codes.includes(code));
-      expect(elapsedMs, output).toBeLessThan(c.budgetMs + SLACK_MS);
-      expect(peakKb, `peak RSS ${Math.round(peakKb / 1024)} MB`).toBeLessThan(PEAK_RSS_CEILING_KB);
-      const line = output.split('\n').find((l) => c.reason.test(l));
-      expect(line, output).toBeDefined();
-      expect(output).not.toMatch(/Maximum call stack|RangeError|\n\s+at .+:\d+:\d+\)?\n/);
-    });
+        expect(run.code, output).toSatisfy((code: number) => c.codes.includes(code));
+        expect(elapsedMs, output).toBeLessThan(c.budgetMs + SLACK_MS);
+        expect(peakKb, `peak RSS ${Math.round(peakKb / 1024)} MB`).toBeLessThan(PEAK_RSS_CEILING_KB);
+        const line = output.split('\n').find((l) => c.reason.test(l));
+        expect(line, output).toBeDefined();
+        expect(output).not.toMatch(/Maximum call stack|RangeError|\n\s+at .+:\d+:\d+\)?\n/);
+      },
+    );
   }
 });

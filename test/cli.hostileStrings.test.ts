@@ -40,20 +40,24 @@ function expectCleanFiles(dir: string) {
 }
 
 describe('the rig against an agent whose strings carry control characters', () => {
-  it('conform: the terminal, summary.md, report.html and junit.xml show them escaped; results.json keeps them', async () => {
-    const dir = join(out, 'conform');
-    const cli = await runRig(['conform', '--target', agent.url, '--out', dir]);
-    expect(cli.code, cli.stderr).toBe(1);
-    expectCleanTerminal(cli);
-    // Shown, not dropped: the user sees something was there (plain text on the terminal, no Markdown escapes).
-    expect(cli.stdout).toContain('hostile \\u001b[31mRED');
-    expect(cli.stderr).toContain('\\u001b[31mRED\\u001b[0m\\u0007BEL\\u000dCR');
-    const { results, junit } = expectCleanFiles(dir);
-    const reasons = results.scenarios.map((s) => s.reason ?? '').filter((r) => r.includes(HOSTILE));
-    expect(reasons.length).toBeGreaterThan(0);
-    expect(junit.length).toBe(results.scenarios.length);
-    expect(junit.some((c) => (c.skipped ?? c.failure ?? '').includes('\\u202eRTL'))).toBe(true);
-  }, 90_000);
+  it(
+    'conform: the terminal, summary.md, ' + 'report.html and junit.xml show them escaped; results.json keeps them',
+    async () => {
+      const dir = join(out, 'conform');
+      const cli = await runRig(['conform', '--target', agent.url, '--out', dir]);
+      expect(cli.code, cli.stderr).toBe(1);
+      expectCleanTerminal(cli);
+      // Shown, not dropped: the user sees something was there (plain text on the terminal, no Markdown escapes).
+      expect(cli.stdout).toContain('hostile \\u001b[31mRED');
+      expect(cli.stderr).toContain('\\u001b[31mRED\\u001b[0m\\u0007BEL\\u000dCR');
+      const { results, junit } = expectCleanFiles(dir);
+      const reasons = results.scenarios.map((s) => s.reason ?? '').filter((r) => r.includes(HOSTILE));
+      expect(reasons.length).toBeGreaterThan(0);
+      expect(junit.length).toBe(results.scenarios.length);
+      expect(junit.some((c) => (c.skipped ?? c.failure ?? '').includes('\\u202eRTL'))).toBe(true);
+    },
+    90_000,
+  );
 
   it('run agent-card: the failed check quoting the agent is escaped everywhere', async () => {
     const dir = join(out, 'agent-card');

@@ -22,7 +22,8 @@ describe('an internal error', () => {
     expect(run.code, run.stderr).toBe(4);
     const errorLines = run.stderr.split('\n').filter((l) => l.startsWith('a2a-rig:'));
     expect(errorLines).toEqual([
-      `a2a-rig: internal error: TypeError: planted bug: cannot serialise the results (stack in ${join(dir, 'error.log')})`,
+      'a2a-rig: internal error: TypeError: planted bug: ' +
+        `cannot serialise the results (stack in ${join(dir, 'error.log')})`,
     ]);
     expect(run.stderr, 'no stack frames on stderr').not.toMatch(/^\s+at /m);
     const log = readFileSync(join(dir, 'error.log'), 'utf8');

@@ -59,6 +59,7 @@ describe('--out is checked before the run', () => {
     const run = await runRig(['run', 'agent-card', '--target', await nowhere(), '--out', dir], 60_000);
     expectRefused(
       run,
+      // eslint-disable-next-line max-len -- the refusal as printed, as one pattern
       /^a2a-rig: --out .*someone-elses holds files that are not a2a-rig results \(notes\.txt\): give a new or empty directory/,
     );
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine\n');

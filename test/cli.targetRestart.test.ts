@@ -35,7 +35,8 @@ async function waitForCard(timeoutMs = 20_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(
-    `the agent did not serve its card at ${url} within ${timeoutMs} ms: ${readFileSync(join(dir, 'agent.log'), 'utf8')}`,
+    `the agent did not serve its card at ${url} within ${timeoutMs} ms: ` +
+      `${readFileSync(join(dir, 'agent.log'), 'utf8')}`,
   );
 }
 
@@ -43,10 +44,11 @@ beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   // The agent outlives the script that starts it (nohup, background): the pidfile is how it is owned.
+  const [db, log] = [join(dir, 'outbox.db'), join(dir, 'agent.log')];
   writeFileSync(
     startScript,
     `#!/bin/sh
-nohup "${process.execPath}" "${CLI}" agent --host 127.0.0.1 --port ${port} --db "${join(dir, 'outbox.db')}" >> "${join(dir, 'agent.log')}" 2>&1 < /dev/null &
+nohup "${process.execPath}" "${CLI}" agent --host 127.0.0.1 --port ${port} --db "${db}" >> "${log}" 2>&1 < /dev/null &
 echo $! > "${pidFile}"
 `,
   );
@@ -126,27 +128,31 @@ describe('--target with --restart-cmd and --toxiproxy URL', () => {
     },
   );
 
-  it('without --restart-cmd and with --toxiproxy none the same scenarios are skipped, saying which flag they lack; nothing tested, exit 3', async () => {
-    const out = join(dir, 'without-flags');
-    const run = await runRig([
-      'run',
-      'crash-restart',
-      'resume-latency',
-      '--target',
-      url,
-      '--toxiproxy',
-      'none',
-      '--out',
-      out,
-    ]);
-    expect(run.code, run.stderr).toBe(3);
-    const { results, junit } = readRunFiles(out);
-    expect(results.proxy).toBeNull();
-    const byName = Object.fromEntries(results.scenarios.map((s) => [s.name, s]));
-    expect(byName['crash-restart']).toMatchObject({ verdict: 'skipped', checks: [] });
-    expect(byName['crash-restart'].reason).toContain('pass --restart-cmd with --target');
-    expect(byName['resume-latency']).toMatchObject({ verdict: 'skipped', checks: [] });
-    expect(byName['resume-latency'].reason).toContain('--toxiproxy none');
-    expect(junit.map((c) => Boolean(c.skipped))).toEqual([true, true]);
-  });
+  it(
+    'without --restart-cmd and with --toxiproxy none the same scenarios are skipped, ' +
+      'saying which flag they lack; nothing tested, exit 3',
+    async () => {
+      const out = join(dir, 'without-flags');
+      const run = await runRig([
+        'run',
+        'crash-restart',
+        'resume-latency',
+        '--target',
+        url,
+        '--toxiproxy',
+        'none',
+        '--out',
+        out,
+      ]);
+      expect(run.code, run.stderr).toBe(3);
+      const { results, junit } = readRunFiles(out);
+      expect(results.proxy).toBeNull();
+      const byName = Object.fromEntries(results.scenarios.map((s) => [s.name, s]));
+      expect(byName['crash-restart']).toMatchObject({ verdict: 'skipped', checks: [] });
+      expect(byName['crash-restart'].reason).toContain('pass --restart-cmd with --target');
+      expect(byName['resume-latency']).toMatchObject({ verdict: 'skipped', checks: [] });
+      expect(byName['resume-latency'].reason).toContain('--toxiproxy none');
+      expect(junit.map((c) => Boolean(c.skipped))).toEqual([true, true]);
+    },
+  );
 });

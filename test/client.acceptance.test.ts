@@ -73,25 +73,28 @@ describe.each(['0.3', '1.0'] as const)('A2A %s', (generation) => {
     expect(acceptanceSkipReason(c.agent.acceptance, { artifactSchema: true })).toMatch(/supportsArtifactSchema false/);
   });
 
-  it('sends the criteria, the deciders and a bearer token on the creating message, activating both extensions', async () => {
-    const c = await open({ generation });
-    const criteria = { evaluator: 'client', maxRejections: 2, description: 'a haiku' };
-    const sent = await c.acceptance.send(userMessage({ text: 'write' }), {
-      criteria,
-      deciders: [principalOf('reviewer')],
-      bearerToken: 'creator-token',
-    });
-    expect(sent.ok).toBe(true);
-    const request = agent!.requests.at(-1)!;
-    expect(request.method).toBe(generation === '1.0' ? 'SendMessage' : 'message/send');
-    expect(request.extensions?.split(', ')).toEqual([HITL_PROMPT_URI, ACCEPTANCE_URI]);
-    expect(request.authorization).toBe('Bearer creator-token');
-    const message = request.params.message;
-    expect(message.metadata[CRITERIA_KEY]).toEqual(criteria);
-    expect(message.metadata[DECIDERS_KEY]).toEqual([principalOf('reviewer')]);
-    expect(message.extensions).toEqual([ACCEPTANCE_URI]);
-    if (generation === '0.3') expect(message.kind).toBe('message');
-  });
+  it(
+    'sends the criteria, the deciders and a bearer token ' + 'on the creating message, activating both extensions',
+    async () => {
+      const c = await open({ generation });
+      const criteria = { evaluator: 'client', maxRejections: 2, description: 'a haiku' };
+      const sent = await c.acceptance.send(userMessage({ text: 'write' }), {
+        criteria,
+        deciders: [principalOf('reviewer')],
+        bearerToken: 'creator-token',
+      });
+      expect(sent.ok).toBe(true);
+      const request = agent!.requests.at(-1)!;
+      expect(request.method).toBe(generation === '1.0' ? 'SendMessage' : 'message/send');
+      expect(request.extensions?.split(', ')).toEqual([HITL_PROMPT_URI, ACCEPTANCE_URI]);
+      expect(request.authorization).toBe('Bearer creator-token');
+      const message = request.params.message;
+      expect(message.metadata[CRITERIA_KEY]).toEqual(criteria);
+      expect(message.metadata[DECIDERS_KEY]).toEqual([principalOf('reviewer')]);
+      expect(message.extensions).toEqual([ACCEPTANCE_URI]);
+      if (generation === '0.3') expect(message.kind).toBe('message');
+    },
+  );
 
   it('recognises the echo and the pending state (in the send reply and on a later read)', async () => {
     const c = await open({ generation });

@@ -78,29 +78,32 @@ describe.each(['1.0', '0.3'] as const)('the reference agent over A2A %s', (gener
     expect(read.value.history.some((m) => m.parts.some((p) => p.text === 'add the table'))).toBe(true);
   });
 
-  it('refuses a stranger, lets a named decider fail the task, and refuses criteria with an unknown evaluator', async () => {
-    const task = taskOf(
-      await client.acceptance.send(userMessage({ data: script }), {
-        bearerToken: 'creator',
-        deciders: [client.acceptance.principalOf('reviewer')],
-      }),
-    );
-    const stranger = await client.acceptance.decide(
-      task.id,
-      task.contextId,
-      { action: 'accept' },
-      { bearerToken: 'stranger' },
-    );
-    expect(stranger).toMatchObject({ kind: 'unauthorized', rpcCode: -32043, problems: [] });
-    const reviewer = await client.acceptance.decide(
-      task.id,
-      task.contextId,
-      { action: 'reject', reason: 'OTHER', retry: false },
-      { bearerToken: 'reviewer' },
-    );
-    expect(reviewer).toMatchObject({ kind: 'applied', state: 'TASK_STATE_FAILED' });
-    const refused = await client.acceptance.send(userMessage({ data: script }), { criteria: { evaluator: 'robot' } });
-    expect(refused.ok).toBe(false);
-    expect(refused.refusal).toMatchObject({ kind: 'criteria-invalid', code: -32040, problems: [] });
-  });
+  it(
+    'refuses a stranger, lets a named decider fail the task, ' + 'and refuses criteria with an unknown evaluator',
+    async () => {
+      const task = taskOf(
+        await client.acceptance.send(userMessage({ data: script }), {
+          bearerToken: 'creator',
+          deciders: [client.acceptance.principalOf('reviewer')],
+        }),
+      );
+      const stranger = await client.acceptance.decide(
+        task.id,
+        task.contextId,
+        { action: 'accept' },
+        { bearerToken: 'stranger' },
+      );
+      expect(stranger).toMatchObject({ kind: 'unauthorized', rpcCode: -32043, problems: [] });
+      const reviewer = await client.acceptance.decide(
+        task.id,
+        task.contextId,
+        { action: 'reject', reason: 'OTHER', retry: false },
+        { bearerToken: 'reviewer' },
+      );
+      expect(reviewer).toMatchObject({ kind: 'applied', state: 'TASK_STATE_FAILED' });
+      const refused = await client.acceptance.send(userMessage({ data: script }), { criteria: { evaluator: 'robot' } });
+      expect(refused.ok).toBe(false);
+      expect(refused.refusal).toMatchObject({ kind: 'criteria-invalid', code: -32040, problems: [] });
+    },
+  );
 });

@@ -222,41 +222,49 @@ describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', 
     expect(await socket.ended).toMatchObject({ reason: 'closed-by-agent', code: 4404 });
   });
 
-  it('the history records every event of every connection with connection, seq, eventId and monotonic time', async () => {
-    const before = client.history.size;
-    const { task, promptId } = await parked(client);
-    const sub = await client.subscribe(task.id);
-    if (!sub.ok) throw new Error('subscribe refused');
-    await sub.stream.waitFor(() => true, 5_000);
-    await client.answer(task.id, promptId, { approved: true });
-    await sub.stream.ended;
-    const socket = await client.replay(task.id);
-    await socket.ended;
+  it(
+    'the history records every event of every connection with connection, ' + 'seq, eventId and monotonic time',
+    async () => {
+      const before = client.history.size;
+      const { task, promptId } = await parked(client);
+      const sub = await client.subscribe(task.id);
+      if (!sub.ok) throw new Error('subscribe refused');
+      await sub.stream.waitFor(() => true, 5_000);
+      await client.answer(task.id, promptId, { approved: true });
+      await sub.stream.ended;
+      const socket = await client.replay(task.id);
+      await socket.ended;
 
-    const entries = client.history.entries({ taskId: task.id });
-    expect(entries.length).toBeGreaterThan(0);
-    expect(entries.every((e) => e.index >= before)).toBe(true);
-    expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(['response', 'sse', 'replay']));
-    for (let i = 1; i < entries.length; i++)
-      expect(entries[i].receivedAt).toBeGreaterThanOrEqual(entries[i - 1].receivedAt);
-    const replayed = client.history.entries({ connectionId: socket.connectionId });
-    expect(replayed.map((e) => e.seq)).toEqual(replayed.map((_, i) => i + 1));
-    const live = client.history.entries({ connectionId: sub.stream.connectionId });
-    expect(live.slice(1).map((e) => e.seq)).toEqual(replayed.slice(3).map((e) => e.seq));
-    const record = client.history.connection(sub.stream.connectionId);
-    expect(record).toMatchObject({ kind: 'sse', taskId: task.id, closeReason: 'ended', events: live.length });
-    expect(client.history.connection(socket.connectionId)).toMatchObject({
-      kind: 'replay',
-      since: 0,
-      closeReason: 'closed-by-agent 1000',
-    });
-    expect(client.history.replayCursors(task.id)).toEqual(new Map([[socket.connectionId, 0]]));
-    // The history is what the engine's replay checker reads: a correct agent gives no finding.
-    const fullReplay = replayed.map((e) => ({ seq: e.seq!, eventId: e.eventId!, event: e.event }));
-    expect(
-      checkReplay({ taskId: task.id, fullReplay, seen: entries, replayCursors: client.history.replayCursors(task.id) }),
-    ).toEqual([]);
-  });
+      const entries = client.history.entries({ taskId: task.id });
+      expect(entries.length).toBeGreaterThan(0);
+      expect(entries.every((e) => e.index >= before)).toBe(true);
+      expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(['response', 'sse', 'replay']));
+      for (let i = 1; i < entries.length; i++)
+        expect(entries[i].receivedAt).toBeGreaterThanOrEqual(entries[i - 1].receivedAt);
+      const replayed = client.history.entries({ connectionId: socket.connectionId });
+      expect(replayed.map((e) => e.seq)).toEqual(replayed.map((_, i) => i + 1));
+      const live = client.history.entries({ connectionId: sub.stream.connectionId });
+      expect(live.slice(1).map((e) => e.seq)).toEqual(replayed.slice(3).map((e) => e.seq));
+      const record = client.history.connection(sub.stream.connectionId);
+      expect(record).toMatchObject({ kind: 'sse', taskId: task.id, closeReason: 'ended', events: live.length });
+      expect(client.history.connection(socket.connectionId)).toMatchObject({
+        kind: 'replay',
+        since: 0,
+        closeReason: 'closed-by-agent 1000',
+      });
+      expect(client.history.replayCursors(task.id)).toEqual(new Map([[socket.connectionId, 0]]));
+      // The history is what the engine's replay checker reads: a correct agent gives no finding.
+      const fullReplay = replayed.map((e) => ({ seq: e.seq!, eventId: e.eventId!, event: e.event }));
+      expect(
+        checkReplay({
+          taskId: task.id,
+          fullReplay,
+          seen: entries,
+          replayCursors: client.history.replayCursors(task.id),
+        }),
+      ).toEqual([]);
+    },
+  );
 
   it('answers synthesized from the emitted schema: the valid one is accepted, each invalid one is a 422', async () => {
     const responseSchema = {

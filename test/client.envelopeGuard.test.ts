@@ -111,19 +111,26 @@ describe('envelope shape (envelope.schema.json)', () => {
     expect(!check.ok && check.reason).toMatch(reason);
   });
 
-  it('accepts SHOULD-level deviations but lists them as problems; unknown responder patterns are ignored, as a contract finding', () => {
-    const check = guard.check({
-      prompt_id: PROMPT_ID,
-      prompt: 'q',
-      response_schema: { type: 'object' },
-      allowed_responders: ['any', 'role:admin'],
-    });
-    expect(check.ok).toBe(true);
-    expect(check.ok && check.problems).toEqual(['response_schema does not set additionalProperties: false (a SHOULD)']);
-    expect(check.ok && check.contract).toEqual([
-      `allowed_responders entry "role:admin" breaks envelope.schema.json's pattern (ignored, as the spec asks of an orchestrator)`,
-    ]);
-  });
+  it(
+    'accepts SHOULD-level deviations but lists them as problems; ' +
+      'unknown responder patterns are ignored, as a contract finding',
+    () => {
+      const check = guard.check({
+        prompt_id: PROMPT_ID,
+        prompt: 'q',
+        response_schema: { type: 'object' },
+        allowed_responders: ['any', 'role:admin'],
+      });
+      expect(check.ok).toBe(true);
+      expect(check.ok && check.problems).toEqual([
+        'response_schema does not set additionalProperties: false (a SHOULD)',
+      ]);
+      expect(check.ok && check.contract).toEqual([
+        `allowed_responders entry "role:admin" breaks envelope.schema.json's pattern (ignored, ` +
+          'as the spec asks of an orchestrator)',
+      ]);
+    },
+  );
 
   it('finds the envelope under the extension URI of a status message, and nothing where there is none', () => {
     const message = {

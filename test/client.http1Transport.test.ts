@@ -3,11 +3,12 @@
 // needs: framing (chunked with extensions and trailers, a reply split byte by byte, a body read to
 // the connection's end), keep-alive reuse and what happens when the server lets a connection go,
 // stray bytes that must not be taken for the next reply (no pipelining), and refusals that name
-// their limit. Bounds on time and size against hostile agents are in client.hostileAgent.test.ts.
+// their limit. Bounds on time and size against hostile agents are in client.hostileAgent*.test.ts.
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
-import { JsonRpcTransport, type A2AHeaders } from '../rig/client/jsonRpcTransport.ts';
+import { type A2AHeaders } from '../rig/client/a2aHeaders.ts';
+import { JsonRpcTransport } from '../rig/client/jsonRpcTransport.ts';
 import { TransportError } from '../rig/client/transportError.ts';
 import { freePort } from './support/localHost.ts';
 
@@ -55,7 +56,10 @@ async function rawServer(
 }
 
 function response(body: string, extra = ''): string {
-  return `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+  return (
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n' +
+    `content-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`
+  );
 }
 const result = (id: number, value: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: value });
 
@@ -121,7 +125,10 @@ it('reads chunked bodies with chunk extensions and trailers, and replies split i
   const s = await rawServer((r) => {
     const body = result(r.id, { text: 'héllo wörld' });
     const bytes = Buffer.from(body);
-    const chunked = `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${(5).toString(16)};ext=1\r\n${bytes.subarray(0, 5).toString('latin1')}\r\n${(bytes.length - 5).toString(16)}\r\n${bytes.subarray(5).toString('latin1')}\r\n0\r\nx-trailer: yes\r\n\r\n`;
+    const chunked =
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${(5).toString(16)};ext=1\r\n` +
+      `${bytes.subarray(0, 5).toString('latin1')}\r\n${(bytes.length - 5).toString(16)}\r\n` +
+      `${bytes.subarray(5).toString('latin1')}\r\n0\r\nx-trailer: yes\r\n\r\n`;
     const wire = Buffer.from(chunked, 'latin1');
     if (!split) return void r.socket.write(wire);
     let i = 0;
@@ -213,24 +220,28 @@ it('a refused connection is a connect failure', async () => {
   expect(err.message).toMatch(/cannot connect \(ECONNREFUSED\)/);
 });
 
-it('queues calls past the pool size in order, and an aborted queued call ends at once without disturbing the others', async () => {
-  const held: Received[] = [];
-  const s = await rawServer((r) => held.push(r));
-  const t = transport({ connections: 1 });
-  const first = t.call(s.url, 'GetTask', { n: 1 }, A2A);
-  const abort = new AbortController();
-  const queued = t.call(s.url, 'GetTask', { n: 2 }, A2A, { signal: abort.signal });
-  const third = t.call(s.url, 'GetTask', { n: 3 }, A2A);
-  await vi.waitFor(() => expect(held).toHaveLength(1));
-  abort.abort();
-  expect((await failure(queued)).failure).toBe('aborted');
-  held[0].socket.write(response(result(held[0].id, 'one')));
-  expect(await first).toMatchObject({ result: 'one' });
-  await vi.waitFor(() => expect(held).toHaveLength(2));
-  held[1].socket.write(response(result(held[1].id, 'three')));
-  expect(await third).toMatchObject({ result: 'three' });
-  expect(s.sockets).toHaveLength(1);
-});
+it(
+  'queues calls past the pool size in order, ' +
+    'and an aborted queued call ends at once without disturbing the others',
+  async () => {
+    const held: Received[] = [];
+    const s = await rawServer((r) => held.push(r));
+    const t = transport({ connections: 1 });
+    const first = t.call(s.url, 'GetTask', { n: 1 }, A2A);
+    const abort = new AbortController();
+    const queued = t.call(s.url, 'GetTask', { n: 2 }, A2A, { signal: abort.signal });
+    const third = t.call(s.url, 'GetTask', { n: 3 }, A2A);
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    abort.abort();
+    expect((await failure(queued)).failure).toBe('aborted');
+    held[0].socket.write(response(result(held[0].id, 'one')));
+    expect(await first).toMatchObject({ result: 'one' });
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    held[1].socket.write(response(result(held[1].id, 'three')));
+    expect(await third).toMatchObject({ result: 'three' });
+    expect(s.sockets).toHaveLength(1);
+  },
+);
 
 it('a caller abort in flight drops that connection; the next call works on a new one', async () => {
   const s = await rawServer((r) => {

@@ -42,8 +42,10 @@ describe('the 422 contract', () => {
         },
       ],
       [
-        'error.data is an array, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json',
-        'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string), not at error.data.validation_errors',
+        'error.data is an array, not the object {extension, prompt_id, ' +
+          'validation_errors} of examples/invalid-response-422.json',
+        'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, ' +
+          'as a JSON string), not at error.data.validation_errors',
       ],
     ],
   ])('%s is a breach', (_name, data, breaches) => {
@@ -60,7 +62,8 @@ describe('the 422 contract', () => {
     };
     expect(locateValidationErrors(error)).toBe('error.details[0].validation_errors (inside a google.rpc.BadRequest)');
     expect(rejectionContractBreaches(error, PROMPT)).toContain(
-      'validation_errors is at error.details[0].validation_errors (inside a google.rpc.BadRequest), not at error.data.validation_errors',
+      'validation_errors is at error.details[0].validation_errors (inside ' +
+        'a google.rpc.BadRequest), not at error.data.validation_errors',
     );
   });
 
@@ -79,7 +82,8 @@ describe('the 422 contract', () => {
       'validation_errors is at error.data[0].metadata.validation_errors, not at error.data.validation_errors',
     );
     expect(outcome.problems).toContain(
-      'the rejection has no data.validation_errors entries (validation_errors is at error.data[0].metadata.validation_errors, not at error.data.validation_errors)',
+      'the rejection has no data.validation_errors entries (validation_errors is at ' +
+        'error.data[0].metadata.validation_errors, not at error.data.validation_errors)',
     );
   });
 });
@@ -134,7 +138,8 @@ describe('cf3 against an agent that renders validation_errors as an SDK does', (
             expect(cf3.verdict).toBe('failed');
             expect(contract.every((c) => !c.ok)).toBe(true);
             expect(contract[0].detail).toContain(
-              'validation_errors is at error.data[0].metadata.validation_errors (inside a google.rpc.ErrorInfo, as a JSON string)',
+              'validation_errors is at error.data[0].metadata.validation_errors ' +
+                '(inside a google.rpc.ErrorInfo, as a JSON string)',
             );
           }
         } finally {

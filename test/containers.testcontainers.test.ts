@@ -67,7 +67,8 @@ describe.skipIf(skip)(`containers (agent image ${IMAGE})`, () => {
         generation: 'auto',
       });
       console.log(
-        `programmatic run: ${run.scenarios.map((s) => `${s.name} ${s.verdict}`).join(', ')} in ${Math.round(performance.now() - started)} ms`,
+        `programmatic run: ${run.scenarios.map((s) => `${s.name} ${s.verdict}`).join(', ')} ` +
+          `in ${Math.round(performance.now() - started)} ms`,
       );
       expect(run.scenarios.map((s) => [s.name, s.verdict])).toEqual([
         ['cf1', 'passed'],
@@ -90,7 +91,8 @@ describe.skipIf(skip)(`containers (agent image ${IMAGE})`, () => {
         230_000,
       );
       console.log(
-        `--env containers run: exit ${run.code} in ${Math.round(performance.now() - started)} ms; ${run.stderr.split('\n').find((l) => l.includes('containers ready'))}`,
+        `--env containers run: exit ${run.code} in ${Math.round(performance.now() - started)} ms; ` +
+          `${run.stderr.split('\n').find((l) => l.includes('containers ready'))}`,
       );
       expect(run.code, run.stderr).toBe(0);
       const { results } = readRunFiles(out);

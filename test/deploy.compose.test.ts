@@ -1,8 +1,8 @@
 // docker-compose.yml end to end: the stack comes up healthy on free loopback ports, the rig's default
-// suite (smoke profile, the DoS scenarios left out) passes against the agent container through the Toxiproxy container, with
-// crash-restart killing (-9) and restarting that container, Prometheus scrapes the agent and the rig,
-// and every query of the Grafana dashboard returns data from it. The verdicts and query results are
-// printed (CI's log is the evidence). Always `down -v`.
+// suite (smoke profile, the DoS scenarios left out) passes against the agent container through the
+// Toxiproxy container, with crash-restart killing (-9) and restarting that container, Prometheus
+// scrapes the agent and the rig, and every query of the Grafana dashboard returns data from it. The
+// verdicts and query results are printed (CI's log is the evidence). Always `down -v`.
 //
 // Without a Docker engine (or docker-compose) this skips with one line. With an engine but without
 // the images docker-compose.yml names (deploy/prepare-images.sh builds them offline) it skips too,
@@ -42,7 +42,9 @@ function precondition(): { reason: string; fatal: boolean } | undefined {
   const missing = PREPARED_IMAGES.filter((image) => !sh('docker', ['image', 'inspect', image]).ok);
   if (missing.length > 0)
     return {
-      reason: `images missing: ${missing.join(', ')} (run deploy/prepare-images.sh, or docker compose pull with a registry)`,
+      reason:
+        `images missing: ${missing.join(', ')} (run deploy/prepare-images.sh, ` +
+        'or docker compose pull with a registry)',
       fatal: Boolean(process.env.CI),
     };
   return undefined;
@@ -118,7 +120,8 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('docker-compose stack e
       if (!up.ok) throw new Error(`docker-compose up -d failed: ${up.err.slice(-2000)}`);
       await waitHealthy();
       console.log(
-        `deploy.compose.test: agent image built in ${Math.round(t1 - t0)} ms; up to healthy in ${Math.round(performance.now() - t1)} ms (ports ${JSON.stringify(ports)})`,
+        `deploy.compose.test: agent image built in ${Math.round(t1 - t0)} ms; ` +
+          `up to healthy in ${Math.round(performance.now() - t1)} ms (ports ${JSON.stringify(ports)})`,
       );
     },
     BUILD_WITHIN_MS + HEALTHY_WITHIN_MS + 60_000,
@@ -149,7 +152,8 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('docker-compose stack e
       await new Promise((r) => setTimeout(r, 1_000));
     }
     throw new Error(
-      `the stack was not healthy within ${HEALTHY_WITHIN_MS} ms: ${states.join(', ')}\n${compose(['logs', '--tail', '20']).out}`,
+      `the stack was not healthy within ${HEALTHY_WITHIN_MS} ms: ` +
+        `${states.join(', ')}\n${compose(['logs', '--tail', '20']).out}`,
     );
   }
 
@@ -167,67 +171,75 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('docker-compose stack e
     return body.data.result;
   }
 
-  it('runs the default suite through the containers, crash-restart included, and Prometheus has every dashboard query', async () => {
-    if (blocked) throw new Error(`CI is set and a Docker engine is present, but ${blocked.reason}`);
-    const agent = containerOf('agent');
-    const runStart = Date.now() / 1000;
-    const out = join(dir, 'run');
-    // Every scenario but the DoS ones (a minute and a half of attacks that prove nothing about the
-    // containers; test/scenarios.mutationMatrixDos.test.ts runs them).
-    const notDos = (await loadScenarios()).filter((s) => !s.tags.includes('dos')).map((s) => s.name);
-    const run: CliRun = await runRig(
-      [
-        'run',
-        ...notDos,
-        '--profile',
-        'smoke',
-        '--target',
-        `http://127.0.0.1:${ports.agent}`,
-        '--toxiproxy',
-        `http://127.0.0.1:${ports.toxiproxy}`,
-        '--restart-cmd',
-        `docker kill --signal KILL ${agent} && docker start ${agent}`,
-        '--metrics-port',
-        String(ports.rig),
-        '--out',
-        out,
-      ],
-      170_000,
-    );
-    if (!existsSync(join(out, 'results.json'))) {
-      throw new Error(
-        `the rig wrote no results (exit ${run.code}); stderr: ${run.stderr.slice(-3000)}\nstdout: ${run.stdout.slice(-1500)}\n${compose(['logs', '--tail', '30']).out}`,
+  it(
+    'runs the default suite through the containers, ' +
+      'crash-restart included, and Prometheus has every dashboard query',
+    async () => {
+      if (blocked) throw new Error(`CI is set and a Docker engine is present, but ${blocked.reason}`);
+      const agent = containerOf('agent');
+      const runStart = Date.now() / 1000;
+      const out = join(dir, 'run');
+      // Every scenario but the DoS ones (a minute and a half of attacks that prove nothing about the
+      // containers; test/scenarios.mutationMatrixDos.test.ts runs them).
+      const notDos = (await loadScenarios()).filter((s) => !s.tags.includes('dos')).map((s) => s.name);
+      const run: CliRun = await runRig(
+        [
+          'run',
+          ...notDos,
+          '--profile',
+          'smoke',
+          '--target',
+          `http://127.0.0.1:${ports.agent}`,
+          '--toxiproxy',
+          `http://127.0.0.1:${ports.toxiproxy}`,
+          '--restart-cmd',
+          `docker kill --signal KILL ${agent} && docker start ${agent}`,
+          '--metrics-port',
+          String(ports.rig),
+          '--out',
+          out,
+        ],
+        170_000,
       );
-    }
-    const { results } = readRunFiles(out);
-    console.log(
-      `deploy.compose.test: rig exit ${run.code}, verdict ${results.verdict}\n${results.scenarios.map((s) => `  ${s.verdict.padEnd(8)} ${s.name}`).join('\n')}`,
-    );
-    expect(run.code, run.stderr.slice(-2000)).toBe(0);
-    expect(results.scenarios.find((s) => s.name === 'crash-restart')?.verdict).toBe('passed');
+      if (!existsSync(join(out, 'results.json'))) {
+        throw new Error(
+          `the rig wrote no results (exit ${run.code}); stderr: ${run.stderr.slice(-3000)}\n` +
+            `stdout: ${run.stdout.slice(-1500)}\n${compose(['logs', '--tail', '30']).out}`,
+        );
+      }
+      const { results } = readRunFiles(out);
+      console.log(
+        `deploy.compose.test: rig exit ${run.code}, verdict ${results.verdict}\n` +
+          `${results.scenarios.map((s) => `  ${s.verdict.padEnd(8)} ${s.name}`).join('\n')}`,
+      );
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(results.scenarios.find((s) => s.name === 'crash-restart')?.verdict).toBe('passed');
 
-    // One more scrape after the run's last sample, then read the whole run back.
-    await new Promise((r) => setTimeout(r, 2_000));
-    const range = { start: String(runStart - 5), end: String(Date.now() / 1000), step: '1s' };
-    const lines: string[] = [];
-    const empty: string[] = [];
-    for (const job of ['a2a-agent', 'a2a-rig']) {
-      const up = await prometheus('/api/v1/query_range', { query: `max_over_time(up{job="${job}"}[1m])`, ...range });
-      const scraped = up.some((series) => (series.values as [number, string][]).some(([, v]) => v === '1'));
-      lines.push(`  ${scraped ? 'scraped    ' : 'NOT SCRAPED'} up{job="${job}"}`);
-      if (!scraped) empty.push(`up{job="${job}"}`);
-    }
-    for (const { title, expr } of dashboardQueries()) {
-      const result = await prometheus('/api/v1/query_range', { query: expr, ...range });
-      const points = result.reduce((n, series) => n + (series.values?.length ?? 0), 0);
-      lines.push(
-        `  ${String(result.length).padStart(3)} series ${String(points).padStart(5)} points  ${title}: ${expr}`,
+      // One more scrape after the run's last sample, then read the whole run back.
+      await new Promise((r) => setTimeout(r, 2_000));
+      const range = { start: String(runStart - 5), end: String(Date.now() / 1000), step: '1s' };
+      const lines: string[] = [];
+      const empty: string[] = [];
+      for (const job of ['a2a-agent', 'a2a-rig']) {
+        const up = await prometheus('/api/v1/query_range', { query: `max_over_time(up{job="${job}"}[1m])`, ...range });
+        const scraped = up.some((series) => (series.values as [number, string][]).some(([, v]) => v === '1'));
+        lines.push(`  ${scraped ? 'scraped    ' : 'NOT SCRAPED'} up{job="${job}"}`);
+        if (!scraped) empty.push(`up{job="${job}"}`);
+      }
+      for (const { title, expr } of dashboardQueries()) {
+        const result = await prometheus('/api/v1/query_range', { query: expr, ...range });
+        const points = result.reduce((n, series) => n + (series.values?.length ?? 0), 0);
+        lines.push(
+          `  ${String(result.length).padStart(3)} series ${String(points).padStart(5)} points  ${title}: ${expr}`,
+        );
+        if (points === 0) empty.push(`${title}: ${expr}`);
+      }
+      console.log(
+        'deploy.compose.test: ' +
+          `Prometheus over the run (${Math.round(Date.now() / 1000 - runStart)} s)\n${lines.join('\n')}`,
       );
-      if (points === 0) empty.push(`${title}: ${expr}`);
-    }
-    console.log(
-      `deploy.compose.test: Prometheus over the run (${Math.round(Date.now() / 1000 - runStart)} s)\n${lines.join('\n')}`,
-    );
-    expect(empty, 'queries without data').toEqual([]);
-  }, 240_000);
+      expect(empty, 'queries without data').toEqual([]);
+    },
+    240_000,
+  );
 });

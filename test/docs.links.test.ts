@@ -31,7 +31,10 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** GitHub's heading ids: lower case, punctuation and symbols dropped (but `-` and `_`), spaces to dashes, repeats numbered. */
+/**
+ * GitHub's heading ids: lower case, punctuation and symbols dropped (but `-` and `_`), spaces to
+ * dashes, repeats numbered.
+ */
 function slugger(): (heading: string) => string {
   const seen = new Map<string, number>();
   return (heading) => {
@@ -173,7 +176,8 @@ describe('the link checker itself', () => {
   it('accepts links that resolve', () => {
     expect(
       check(
-        '[a](docs/cli.md) [b](docs/cli.md#a2a-rig-compare--the-regression-gate) [d](docs/) [e](https://example.com/x#y)',
+        '[a](docs/cli.md) [b](docs/cli.md#a2a-rig-compare--the-regression-gate) ' +
+          '[d](docs/) [e](https://example.com/x#y)',
       ),
     ).toEqual([]);
     expect(check('## Quick start\n\n## Quick start\n\n[c](#quick-start-1)')).toEqual([]);

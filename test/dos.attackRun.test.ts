@@ -18,7 +18,10 @@ const target: AttackTarget = {
   headers: {},
 };
 
-/** While it runs, the legitimate round trip is slow; each "request" is refused after 5 ms. `hold`: it never ends by itself (only the abort ends it). */
+/**
+ * While it runs, the legitimate round trip is slow; each "request" is refused after 5 ms. `hold`:
+ * it never ends by itself (only the abort ends it).
+ */
 function fakeAttack(state: { attacking: boolean }, hold = false): Attack {
   return {
     name: 'fake',
@@ -77,45 +80,49 @@ describe('mixed run', () => {
     expect(phaseAt(20, 10, 20)).toBe('after');
   });
 
-  it('carries the legitimate load through three phases around the attack, and the attack shows in the during phase only', async () => {
-    const state = { attacking: false };
-    const events: Array<[string, string, number]> = [];
-    const recorded: Phase[] = [];
-    const run = await mixedRun(plan(fakeAttack(state)), deps(state, events, recorded));
-    expect(events.map(([a, n]) => `${a} ${n}`)).toEqual(['attack-start fake', 'attack-stop fake']);
-    expect(events[0]![2]).toBe(run.attackStartAt);
-    expect(run.attackStopAt).toBe(events[1]![2]);
-    // The attack starts ~beforeMs in and its starts last ~attackMs.
-    expect(run.attackStartAt - run.origin).toBeGreaterThanOrEqual(590);
-    expect(run.attackStopAt - run.attackStartAt).toBeGreaterThanOrEqual(550);
-    // After lasts afterMs from the stop: the last arrival is intended within it.
-    const last = Math.max(...run.samples.map((s) => s.intendedAt));
-    expect(last).toBeGreaterThanOrEqual(run.attackStopAt + 700);
-    // The schedule's end is origin + (stop − origin + afterMs): an arrival due right at it may land
-    // a rounding error (nanoseconds) past stop + afterMs.
-    expect(last).toBeLessThan(run.attackStopAt + 800 + 1e-3);
-    const attack = run.attacks[0]!;
-    expect(attack.outcomes.length).toBeGreaterThan(5);
-    expect(attack.capped).toBe(false);
-    const [before, during, after] = (['before', 'during', 'after'] as const).map((p) => phaseStats(run.samples, p));
-    for (const s of [before, during, after]) {
-      expect(s.arrivals).toBeGreaterThan(10);
-      expect(s.ok).toBe(s.arrivals);
-    }
-    // 60 ms round trips during the attack, 2 ms otherwise (medians: on a loaded box a round trip
-    // intended just before the start may begin after it).
-    expect(during.p50Ms!).toBeGreaterThanOrEqual(55);
-    expect(before.p50Ms!).toBeLessThan(50);
-    expect(after.p50Ms!).toBeLessThan(50);
-    expect(recorded.filter((p) => p === 'during').length).toBe(during.ok);
-    // Every arrival is in the phase of its intended start.
-    for (const s of run.samples) expect(s.phase).toBe(phaseAt(s.intendedAt, run.attackStartAt, run.attackStopAt));
-    // Recovery: the first 200 ms window after the stop that is healthy against the tax bound.
-    const bound = taxBoundMs(before.p50Ms!, { maxTax: 2, taxFloorMs: 20 });
-    const recovered = recoveryMs(run.samples, run.attackStopAt, last, 200, bound);
-    expect(recovered).toBeDefined();
-    expect(recovered!).toBeLessThanOrEqual(600);
-  });
+  it(
+    'carries the legitimate load through three phases around the attack, ' +
+      'and the attack shows in the during phase only',
+    async () => {
+      const state = { attacking: false };
+      const events: Array<[string, string, number]> = [];
+      const recorded: Phase[] = [];
+      const run = await mixedRun(plan(fakeAttack(state)), deps(state, events, recorded));
+      expect(events.map(([a, n]) => `${a} ${n}`)).toEqual(['attack-start fake', 'attack-stop fake']);
+      expect(events[0]![2]).toBe(run.attackStartAt);
+      expect(run.attackStopAt).toBe(events[1]![2]);
+      // The attack starts ~beforeMs in and its starts last ~attackMs.
+      expect(run.attackStartAt - run.origin).toBeGreaterThanOrEqual(590);
+      expect(run.attackStopAt - run.attackStartAt).toBeGreaterThanOrEqual(550);
+      // After lasts afterMs from the stop: the last arrival is intended within it.
+      const last = Math.max(...run.samples.map((s) => s.intendedAt));
+      expect(last).toBeGreaterThanOrEqual(run.attackStopAt + 700);
+      // The schedule's end is origin + (stop − origin + afterMs): an arrival due right at it may land
+      // a rounding error (nanoseconds) past stop + afterMs.
+      expect(last).toBeLessThan(run.attackStopAt + 800 + 1e-3);
+      const attack = run.attacks[0]!;
+      expect(attack.outcomes.length).toBeGreaterThan(5);
+      expect(attack.capped).toBe(false);
+      const [before, during, after] = (['before', 'during', 'after'] as const).map((p) => phaseStats(run.samples, p));
+      for (const s of [before, during, after]) {
+        expect(s.arrivals).toBeGreaterThan(10);
+        expect(s.ok).toBe(s.arrivals);
+      }
+      // 60 ms round trips during the attack, 2 ms otherwise (medians: on a loaded box a round trip
+      // intended just before the start may begin after it).
+      expect(during.p50Ms!).toBeGreaterThanOrEqual(55);
+      expect(before.p50Ms!).toBeLessThan(50);
+      expect(after.p50Ms!).toBeLessThan(50);
+      expect(recorded.filter((p) => p === 'during').length).toBe(during.ok);
+      // Every arrival is in the phase of its intended start.
+      for (const s of run.samples) expect(s.phase).toBe(phaseAt(s.intendedAt, run.attackStartAt, run.attackStopAt));
+      // Recovery: the first 200 ms window after the stop that is healthy against the tax bound.
+      const bound = taxBoundMs(before.p50Ms!, { maxTax: 2, taxFloorMs: 20 });
+      const recovered = recoveryMs(run.samples, run.attackStopAt, last, 200, bound);
+      expect(recovered).toBeDefined();
+      expect(recovered!).toBeLessThanOrEqual(600);
+    },
+  );
 
   it('an attack that holds past its cap is aborted at the cap, and the after phase follows it', async () => {
     const state = { attacking: false };
@@ -131,57 +138,61 @@ describe('mixed run', () => {
     expect(phaseStats(run.samples, 'after').arrivals).toBeGreaterThan(5);
   });
 
-  it("a family's attacks run one after another, each in its own window with its own cap, so each has a tax of its own", async () => {
-    const state = { attacking: false };
-    const events: Array<[string, string, number]> = [];
-    let concurrent = 0;
-    let most = 0;
-    const counted = (attack: Attack): Attack => ({
-      ...attack,
-      async run(t, p, schedule) {
-        most = Math.max(most, ++concurrent);
-        try {
-          return await attack.run(t, p, schedule);
-        } finally {
-          concurrent--;
-        }
-      },
-    });
-    const first = counted(fakeAttack(state, true));
-    const second = counted(fakeAttack(state));
-    const run = await mixedRun(
-      {
-        ...plan(first, { beforeMs: 300, attackMs: 300, attackCapMs: 500, afterMs: 300 }),
-        attacks: [
-          { name: 'holds', attack: first, params: {}, ratePerSecond: 20, maxRequests: 1_000 },
-          { name: 'settles', attack: second, params: {}, ratePerSecond: 20, maxRequests: 1_000 },
-        ],
-      },
-      deps(state, events, []),
-    );
-    expect(most).toBe(1);
-    const [a, b] = run.attacks;
-    expect(a!.capped).toBe(true);
-    expect(b!.capped).toBe(false);
-    expect(a!.startedAt).toBe(run.attackStartAt);
-    expect(a!.stoppedAt - a!.startedAt).toBeGreaterThanOrEqual(490);
-    expect(b!.startedAt).toBeGreaterThanOrEqual(a!.stoppedAt);
-    expect(run.attackStopAt).toBe(b!.stoppedAt);
-    expect(events.map(([action, name]) => `${action} ${name}`)).toEqual([
-      'attack-start holds',
-      'attack-stop holds',
-      'attack-start settles',
-      'attack-stop settles',
-    ]);
-    // Every legitimate round trip intended in either window belongs to the during phase.
-    const inWindows = run.samples.filter(
-      (x) =>
-        (x.intendedAt >= a!.startedAt && x.intendedAt < a!.stoppedAt) ||
-        (x.intendedAt >= b!.startedAt && x.intendedAt < b!.stoppedAt),
-    );
-    expect(inWindows.length).toBeGreaterThan(10);
-    expect(inWindows.every((x) => x.phase === 'during')).toBe(true);
-  });
+  it(
+    "a family's attacks run one after another, " +
+      'each in its own window with its own cap, so each has a tax of its own',
+    async () => {
+      const state = { attacking: false };
+      const events: Array<[string, string, number]> = [];
+      let concurrent = 0;
+      let most = 0;
+      const counted = (attack: Attack): Attack => ({
+        ...attack,
+        async run(t, p, schedule) {
+          most = Math.max(most, ++concurrent);
+          try {
+            return await attack.run(t, p, schedule);
+          } finally {
+            concurrent--;
+          }
+        },
+      });
+      const first = counted(fakeAttack(state, true));
+      const second = counted(fakeAttack(state));
+      const run = await mixedRun(
+        {
+          ...plan(first, { beforeMs: 300, attackMs: 300, attackCapMs: 500, afterMs: 300 }),
+          attacks: [
+            { name: 'holds', attack: first, params: {}, ratePerSecond: 20, maxRequests: 1_000 },
+            { name: 'settles', attack: second, params: {}, ratePerSecond: 20, maxRequests: 1_000 },
+          ],
+        },
+        deps(state, events, []),
+      );
+      expect(most).toBe(1);
+      const [a, b] = run.attacks;
+      expect(a!.capped).toBe(true);
+      expect(b!.capped).toBe(false);
+      expect(a!.startedAt).toBe(run.attackStartAt);
+      expect(a!.stoppedAt - a!.startedAt).toBeGreaterThanOrEqual(490);
+      expect(b!.startedAt).toBeGreaterThanOrEqual(a!.stoppedAt);
+      expect(run.attackStopAt).toBe(b!.stoppedAt);
+      expect(events.map(([action, name]) => `${action} ${name}`)).toEqual([
+        'attack-start holds',
+        'attack-stop holds',
+        'attack-start settles',
+        'attack-stop settles',
+      ]);
+      // Every legitimate round trip intended in either window belongs to the during phase.
+      const inWindows = run.samples.filter(
+        (x) =>
+          (x.intendedAt >= a!.startedAt && x.intendedAt < a!.stoppedAt) ||
+          (x.intendedAt >= b!.startedAt && x.intendedAt < b!.stoppedAt),
+      );
+      expect(inWindows.length).toBeGreaterThan(10);
+      expect(inWindows.every((x) => x.phase === 'during')).toBe(true);
+    },
+  );
 
   it('requests an aborted attack started but never settled are recorded as held until the cap', async () => {
     const holding: Attack = {

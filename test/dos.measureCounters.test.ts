@@ -48,24 +48,27 @@ describe('measure counters', () => {
     });
   });
 
-  it('a threshold takes the highest value of a measure, never the sum; .rate is refused; an unmeasured one breaks', () => {
-    const labelled: RecordedMeasures = { latencies: [], counters: { 'attack_tax{attack}': 'measure' } };
-    const result = run(
-      [
-        scenario('dos-a', {
-          counters: { 'attack_tax{attack=slowloris}': 1.4, 'attack_tax{attack=slow-body}': 1.9 },
-          records: labelled,
-        }),
-        scenario('dos-b', { counters: { 'attack_tax{attack=idle-connections}': 1.2 }, records: labelled }),
-        scenario('dos-c', { counters: {}, records: labelled }),
-      ],
-      'r',
-    );
-    const judged = (expr: string) => evaluateThreshold(parseThreshold(expr), result);
-    expect(judged('attack_tax<2')).toMatchObject({ ok: true, actual: 1.9 });
-    expect(judged('attack_tax<1.5')).toMatchObject({ ok: false, actual: 1.9 });
-    expect(judged('dos-a:attack_tax{attack=slowloris}<1.5')).toMatchObject({ ok: true, actual: 1.4 });
-    expect(judged('attack_tax.rate<2')).toMatchObject({ ok: false, actual: null });
-    expect(judged('dos-c:attack_tax<2')).toMatchObject({ ok: false, actual: null });
-  });
+  it(
+    'a threshold takes the highest value of a measure, ' + 'never the sum; .rate is refused; an unmeasured one breaks',
+    () => {
+      const labelled: RecordedMeasures = { latencies: [], counters: { 'attack_tax{attack}': 'measure' } };
+      const result = run(
+        [
+          scenario('dos-a', {
+            counters: { 'attack_tax{attack=slowloris}': 1.4, 'attack_tax{attack=slow-body}': 1.9 },
+            records: labelled,
+          }),
+          scenario('dos-b', { counters: { 'attack_tax{attack=idle-connections}': 1.2 }, records: labelled }),
+          scenario('dos-c', { counters: {}, records: labelled }),
+        ],
+        'r',
+      );
+      const judged = (expr: string) => evaluateThreshold(parseThreshold(expr), result);
+      expect(judged('attack_tax<2')).toMatchObject({ ok: true, actual: 1.9 });
+      expect(judged('attack_tax<1.5')).toMatchObject({ ok: false, actual: 1.9 });
+      expect(judged('dos-a:attack_tax{attack=slowloris}<1.5')).toMatchObject({ ok: true, actual: 1.4 });
+      expect(judged('attack_tax.rate<2')).toMatchObject({ ok: false, actual: null });
+      expect(judged('dos-c:attack_tax<2')).toMatchObject({ ok: false, actual: null });
+    },
+  );
 });

@@ -174,13 +174,16 @@ describe('a DoS scenario through the engine', () => {
     const s = result.scenarios[0]!;
     expect(s.verdict).toBe('skipped');
     expect(s.reason).toBe(
-      'none of duplicate-answers, unknown-prompt can run here: duplicate-answers: no such attack in this build of the rig; left out; unknown-prompt: no such attack in this build of the rig; left out',
+      'none of duplicate-answers, unknown-prompt can run here: duplicate-answers: ' +
+        'no such attack in this build of the rig; left out; ' +
+        'unknown-prompt: no such attack in this build of the rig; left out',
     );
     expect(s.checks).toEqual([]);
   });
 
   it(
-    'an attacks param naming an attack the scenario does not have errors, naming it (a typo never runs a smaller attack quietly)',
+    'an attacks param naming an attack the scenario does not have errors, ' +
+      'naming it (a typo never runs a smaller attack quietly)',
     { timeout: 60_000 },
     async () => {
       const result = await runScenarios(selectScenarios(all, ['dos-answers']), {

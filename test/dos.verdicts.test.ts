@@ -13,7 +13,7 @@ import {
   taxBoundMs,
   type GateParams,
 } from '../rig/engine/dosVerdicts.ts';
-import { GATE_DEFAULTS } from '../rig/engine/dosScenario.ts';
+import { GATE_DEFAULTS } from '../rig/engine/dosParams.ts';
 
 const gates: GateParams = { ...GATE_DEFAULTS, maxRefusalP99Ms: 100, maxCutMs: 16_000, minShed: 1, maxShedMs: 500 };
 const ok = (intendedAt: number, latencyMs: number, phase: LegitSample['phase'] = 'after'): LegitSample => ({

@@ -38,27 +38,35 @@ describe('failureOf: file:line:col (1-based) and one line, never the loader stac
       ),
       { name: 'TransformError' },
     );
-    err.stack = `TransformError: ${err.message}\n    at failureErrorWithLog (/x/node_modules/esbuild/lib/main.js:1752:15)`;
+    err.stack =
+      `TransformError: ${err.message}\n` + '    at failureErrorWithLog (/x/node_modules/esbuild/lib/main.js:1752:15)';
     expect(failureText(failureOf(file, err, dir))).toBe(`${file}:5:24: Unexpected ","`);
   });
 
-  it("a throw while loading: the first frame in the scenario's directory, the error's name kept, frames kept as its stack", () => {
-    const err = new RangeError('bad size');
-    err.stack = [
-      'RangeError: bad size',
-      '    at check (/opt/a2a-rig/rig/engine/defineScenario.ts:63:42)',
-      `    at <anonymous> (${join(dir, 'lib/sizes.ts')}:7:11)`,
-      `    at file://${file}:2:16`,
-      '    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)',
-    ].join('\n');
-    expect(failureOf(file, err, dir)).toEqual({
-      file: join(dir, 'lib/sizes.ts'),
-      line: 7,
-      column: 11,
-      message: 'RangeError: bad size',
-      stack: `RangeError: bad size\n    at <anonymous> (${join(dir, 'lib/sizes.ts')}:7:11)\n    at file://${file}:2:16`,
-    });
-  });
+  it(
+    "a throw while loading: the first frame in the scenario's directory, " +
+      "the error's name kept, frames kept as its stack",
+    () => {
+      const err = new RangeError('bad size');
+      err.stack = [
+        'RangeError: bad size',
+        '    at check (/opt/a2a-rig/rig/engine/defineScenario.ts:63:42)',
+        `    at <anonymous> (${join(dir, 'lib/sizes.ts')}:7:11)`,
+        `    at file://${file}:2:16`,
+        '    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)',
+      ].join('\n');
+      expect(failureOf(file, err, dir)).toEqual({
+        file: join(dir, 'lib/sizes.ts'),
+        line: 7,
+        column: 11,
+        message: 'RangeError: bad size',
+        stack:
+          'RangeError: bad size\n' +
+          `    at <anonymous> (${join(dir, 'lib/sizes.ts')}:7:11)\n` +
+          `    at file://${file}:2:16`,
+      });
+    },
+  );
 
   it("a JavaScript syntax error Node reports without a position: node --check's line and caret", () => {
     const js = write('js/broken.mjs', "import { x } from 'a2a-rig';\n\nconst a = [1, 2;\n");
@@ -112,10 +120,13 @@ describe('selectScenarios', () => {
   ];
   const names = (list: ScenarioDefinition<object>[]) => list.map((s) => s.name);
 
-  it('no names: all, or the defaults given (the --scenarios directories), with what they require, in catalog order', () => {
-    expect(names(selectScenarios(all, []))).toEqual(['cf1', 'cf7', 'mine', 'other']);
-    expect(names(selectScenarios(all, [], [all[2]!]))).toEqual(['cf1', 'cf7', 'mine']);
-  });
+  it(
+    'no names: all, or the defaults given (the --scenarios directories), ' + 'with what they require, in catalog order',
+    () => {
+      expect(names(selectScenarios(all, []))).toEqual(['cf1', 'cf7', 'mine', 'other']);
+      expect(names(selectScenarios(all, [], [all[2]!]))).toEqual(['cf1', 'cf7', 'mine']);
+    },
+  );
 
   it('names and tags select from the whole catalog, whatever the defaults', () => {
     expect(names(selectScenarios(all, ['other'], [all[2]!]))).toEqual(['other']);
@@ -127,26 +138,35 @@ describe('selectScenarios', () => {
 describe('loadCatalog of a directory with a broken file', () => {
   const dir = join(root, 'catalog');
   const good = (name: string) =>
-    `export default { name: '${name}', description: 'd', tags: [], needs: {}, params: { smoke: {}, ci: {}, full: {} }, budgetMs: { smoke: 1000, ci: 1000, full: 1000 }, records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('ok', true); } };\n`;
+    `export default { name: '${name}', description: 'd', tags: [], needs: {}, ` +
+    'params: { smoke: {}, ci: {}, full: {} }, budgetMs: { smoke: 1000, ci: 1000, full: 1000 }, ' +
+    `records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('ok', true); } };\n`;
   write('catalog/a-good.mjs', good('a-good'));
   write('catalog/sub/b-throws.mjs', "const meant = { name: 'b-meant' };\nthrow new Error('no config');\n");
   write('catalog/c-helper.mjs', 'export const helper = 1;\n');
   write('catalog/d-not-scenario.mjs', 'export default { name: 1 };\n');
 
-  it('keeps the healthy scenarios, a broken entry per failed file, named as its source says or by its path; a built-in file must be a scenario', async () => {
-    const catalog = await loadCatalog([], dir);
-    expect(catalog.entries.map((e) => [e.scenario.name, e.failure ? failureText(e.failure) : 'ok'])).toEqual([
-      ['a-good', 'ok'],
-      ['c-helper', `${join(dir, 'c-helper.mjs')}: does not default-export a defineScenario() value`],
-      [
-        'd-not-scenario',
-        `${join(dir, 'd-not-scenario.mjs')}: its default export is not a scenario (export default defineScenario({ ... })): it has no valid name (a string), description (a string), tags (strings), needs (an object), params (per profile), budgetMs (per profile), records ({ latencies, counters }), run (a function)`,
-      ],
-      ['b-meant', `${join(dir, 'sub/b-throws.mjs')}:2:7: no config`],
-    ]);
-    expect(catalog.select([]).map((s) => s.name)).toEqual(['a-good', 'c-helper', 'd-not-scenario', 'b-meant']);
-    await expect(loadScenarios(dir)).rejects.toThrow('c-helper.mjs: does not default-export');
-  });
+  it(
+    'keeps the healthy scenarios, a broken entry per failed file, ' +
+      'named as its source says or by its path; a built-in file must be a scenario',
+    async () => {
+      const catalog = await loadCatalog([], dir);
+      expect(catalog.entries.map((e) => [e.scenario.name, e.failure ? failureText(e.failure) : 'ok'])).toEqual([
+        ['a-good', 'ok'],
+        ['c-helper', `${join(dir, 'c-helper.mjs')}: does not default-export a defineScenario() value`],
+        [
+          'd-not-scenario',
+          `${join(dir, 'd-not-scenario.mjs')}: its default export is not a scenario (export default ` +
+            'defineScenario({ ... })): it has no valid name (a string), description (a string), tags (strings), ' +
+            'needs (an object), params (per profile), budgetMs (per profile), ' +
+            'records ({ latencies, counters }), run (a function)',
+        ],
+        ['b-meant', `${join(dir, 'sub/b-throws.mjs')}:2:7: no config`],
+      ]);
+      expect(catalog.select([]).map((s) => s.name)).toEqual(['a-good', 'c-helper', 'd-not-scenario', 'b-meant']);
+      await expect(loadScenarios(dir)).rejects.toThrow('c-helper.mjs: does not default-export');
+    },
+  );
 
   it("a broken entry needs nothing and, run, throws where and why (its stack at the file's position)", async () => {
     const broken = (await loadCatalog([], dir)).broken.find((e) => e.scenario.name === 'b-meant')!;

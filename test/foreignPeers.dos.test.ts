@@ -48,7 +48,10 @@ const catalog = await loadScenarios();
 // with the rest of the suite: at most this many rig runs at once.
 const limited = concurrencyLimit(3);
 
-/** Starts a peer with `faults`, runs `scenarios` against it (`params` over the defaults here), always closes the peer; the run's results. */
+/**
+ * Starts a peer with `faults`, runs `scenarios` against it (`params` over the defaults here),
+ * always closes the peer; the run's results.
+ */
 function rigAgainstPeer(
   sdk: PeerSdk,
   label: string,
@@ -71,6 +74,7 @@ function rigAgainstPeer(
       } catch (err) {
         throw new Error(
           `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
+          { cause: err },
         );
       }
     } finally {
@@ -84,7 +88,8 @@ const explain = (results: RunResult) =>
   results.scenarios
     .map(
       (s) =>
-        `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}; notes: ${(s.notes ?? []).join(' | ')}`,
+        `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ` +
+        `${failing(s).join(' | ')}; notes: ${(s.notes ?? []).join(' | ')}`,
     )
     .join('\n');
 const scenario = (results: RunResult, name: string) => {
@@ -219,7 +224,10 @@ describe.concurrent('the DoS scenarios against the a2a-sdk Python peers', () => 
     // open: there is nothing to leave unread and no bound to judge, so the scenario skips and says
     // why (exit 3, nothing tested), never reads green.
     it.skipIf(missing[sdk])(
-      `${sdk} correct peer: dos-streams ${sdk === '1.3.0' ? 'fails on the stream bound it lacks' : 'skips: every subscription refused, nothing to judge'}`,
+      `${sdk} correct peer: dos-streams ` +
+        (sdk === '1.3.0'
+          ? 'fails on the stream bound it lacks'
+          : 'skips: every subscription refused, nothing to judge'),
       { timeout: 240_000 },
       async () => {
         const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams'], {

@@ -48,6 +48,7 @@ function rigAgainstPeer(
       } catch (err) {
         throw new Error(
           `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
+          { cause: err },
         );
       }
     } finally {
@@ -79,7 +80,10 @@ const ACCEPTANCE_SCENARIOS = [
   'acc-with-hitl',
 ];
 
-/** The peer's acceptance-* fault flags, the acceptance scenario that must catch each, and what its failing check says. */
+/**
+ * The peer's acceptance-* fault flags, the acceptance scenario that must catch each, and what its
+ * failing check says.
+ */
 const ACCEPTANCE_BROKEN: { fault: string; scenarios: string[]; restart?: boolean; expect: Record<string, RegExp> }[] = [
   {
     fault: 'acceptance-completes-without-waiting',

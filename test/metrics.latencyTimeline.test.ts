@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
-import { faultIntervals, ninesOf } from '../rig/report/scenarioCharts.ts';
+import { ninesOf } from '../rig/report/scenarioCharts.ts';
+import { faultIntervals } from '../rig/report/timeOverlay.ts';
 
 describe('LatencyTimeline', () => {
   it('buckets values by time with exact count, mean, min and max', () => {

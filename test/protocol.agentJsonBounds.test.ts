@@ -31,6 +31,7 @@ describe('parseAgentJson', () => {
   it('refuses a document of empty objects whose parse would outweigh the bound, though its bytes are few', () => {
     const text = `[${Array(200_000).fill('{}').join(',')}]`;
     expect(() => parseAgentJson(text, "the agent's event", { maxWeight: 4 * 1024 * 1024 })).toThrow(
+      // eslint-disable-next-line max-len -- the refusal as worded, as one pattern
       /the agent's event holds 200001 objects and arrays in 600001 characters \(about 13 MiB once parsed\); the rig reads at most 4 MiB/,
     );
   });

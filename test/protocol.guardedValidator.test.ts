@@ -21,28 +21,35 @@ describe('nesting measures', () => {
 });
 
 describe('GuardedValidator', () => {
-  it('validates the published envelope schema (format: date-time) without the watchdog, which a busy machine can time out', () => {
-    const v = new GuardedValidator();
-    const watched = vi.spyOn(GuardedValidator.prototype as unknown as { withinBudget: () => unknown }, 'withinBudget');
-    try {
-      const envelope = v.compile(promptEnvelopeSchema);
-      watched.mockClear();
-      expect(
-        envelope.validate({
-          prompt_id: 'f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772',
-          prompt: 'ok?',
-          response_schema: { type: 'object' },
-          deadline: 'soon',
-        }),
-      ).toEqual([{ path: '/deadline', keyword: 'format', message: 'must match format "date-time"' }]);
-      expect(watched).not.toHaveBeenCalled();
-      // A format whose check is not known to be linear still runs under the watchdog.
-      v.compile({ type: 'object', properties: { e: { type: 'string', format: 'email' } } }).validate({ e: 'a@b.c' });
-      expect(watched).toHaveBeenCalled();
-    } finally {
-      watched.mockRestore();
-    }
-  });
+  it(
+    'validates the published envelope schema (format: date-time) ' +
+      'without the watchdog, which a busy machine can time out',
+    () => {
+      const v = new GuardedValidator();
+      const watched = vi.spyOn(
+        GuardedValidator.prototype as unknown as { withinBudget: () => unknown },
+        'withinBudget',
+      );
+      try {
+        const envelope = v.compile(promptEnvelopeSchema);
+        watched.mockClear();
+        expect(
+          envelope.validate({
+            prompt_id: 'f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772',
+            prompt: 'ok?',
+            response_schema: { type: 'object' },
+            deadline: 'soon',
+          }),
+        ).toEqual([{ path: '/deadline', keyword: 'format', message: 'must match format "date-time"' }]);
+        expect(watched).not.toHaveBeenCalled();
+        // A format whose check is not known to be linear still runs under the watchdog.
+        v.compile({ type: 'object', properties: { e: { type: 'string', format: 'email' } } }).validate({ e: 'a@b.c' });
+        expect(watched).toHaveBeenCalled();
+      } finally {
+        watched.mockRestore();
+      }
+    },
+  );
 
   it('caches compiled validators by schema content', () => {
     const v = new GuardedValidator();

@@ -69,21 +69,29 @@ describe('envelopes held against envelope.schema.json', () => {
     expect(new EnvelopeGuard().check(envelope({ prompt: 'q'.repeat(4096) })).ok).toBe(true);
   });
 
-  it('a deadline not after the status timestamp (the agent clock at emission) is malformed, however late the rig sees it', () => {
-    const check = new EnvelopeGuard().fromStatus(
-      status(envelope({ deadline: '2026-05-09T18:30:00Z' }), '2026-05-09T18:30:00Z'),
-    );
-    expect(check?.ok).toBe(false);
-    expect(check && !check.ok && check.reason).toContain('is not in the future at emission');
-  });
+  it(
+    'a deadline not after the status timestamp (the agent clock at emission) ' +
+      'is malformed, however late the rig sees it',
+    () => {
+      const check = new EnvelopeGuard().fromStatus(
+        status(envelope({ deadline: '2026-05-09T18:30:00Z' }), '2026-05-09T18:30:00Z'),
+      );
+      expect(check?.ok).toBe(false);
+      expect(check && !check.ok && check.reason).toContain('is not in the future at emission');
+    },
+  );
 
-  it('a replayed prompt whose deadline has passed since its emission is fine: the timestamp, not the rig clock, decides', () => {
-    const check = new EnvelopeGuard().fromStatus(
-      status(envelope({ deadline: '2020-01-01T00:05:00Z' }), '2020-01-01T00:00:00Z'),
-    );
-    expect(check?.ok).toBe(true);
-    expect(check?.ok && check.problems).toEqual([]);
-  });
+  it(
+    'a replayed prompt whose deadline has passed since its emission is fine: ' +
+      'the timestamp, not the rig clock, decides',
+    () => {
+      const check = new EnvelopeGuard().fromStatus(
+        status(envelope({ deadline: '2020-01-01T00:05:00Z' }), '2020-01-01T00:00:00Z'),
+      );
+      expect(check?.ok).toBe(true);
+      expect(check?.ok && check.problems).toEqual([]);
+    },
+  );
 
   it('without a status timestamp, a past deadline is noted, not held against the agent', () => {
     const check = new EnvelopeGuard().fromStatus(status(envelope({ deadline: '2020-01-01T00:00:00Z' }), ''));

@@ -30,19 +30,22 @@ describe('pattern work budget', () => {
     expect(ms).toBeLessThan(1_000);
   });
 
-  it('bounds the sum over many strings: an array of strings each within budget is stopped when the total is not', () => {
-    // 213 instructions: small enough to skip the watchdog, so only the work budget stands in the way.
-    const schema = {
-      type: 'object',
-      properties: { xs: { type: 'array', items: { type: 'string', pattern: '(a|aa){0,30}$' } } },
-    };
-    const compiled = new GuardedValidator().compile(schema);
-    // 100 × 100 chars × 213 instructions ≈ 2.1e6 units, twice the budget; each string alone is 2 % of it.
-    const { value, ms } = timed(() => compiled.validate({ xs: Array.from({ length: 100 }, () => 'a'.repeat(100)) }));
-    expect(value.map((e) => e.keyword)).toEqual(['pattern']);
-    // Before it is refused, the validation spends at most its budget (~70 ms worst case measured).
-    expect(ms).toBeLessThan(1_000);
-  });
+  it(
+    'bounds the sum over many strings: ' + 'an array of strings each within budget is stopped when the total is not',
+    () => {
+      // 213 instructions: small enough to skip the watchdog, so only the work budget stands in the way.
+      const schema = {
+        type: 'object',
+        properties: { xs: { type: 'array', items: { type: 'string', pattern: '(a|aa){0,30}$' } } },
+      };
+      const compiled = new GuardedValidator().compile(schema);
+      // 100 × 100 chars × 213 instructions ≈ 2.1e6 units, twice the budget; each string alone is 2 % of it.
+      const { value, ms } = timed(() => compiled.validate({ xs: Array.from({ length: 100 }, () => 'a'.repeat(100)) }));
+      expect(value.map((e) => e.keyword)).toEqual(['pattern']);
+      // Before it is refused, the validation spends at most its budget (~70 ms worst case measured).
+      expect(ms).toBeLessThan(1_000);
+    },
+  );
 
   it('keeps legitimate patterns working on strings of several KB', () => {
     const v = new GuardedValidator();

@@ -2,13 +2,12 @@
 // spellings read, strict on shapes a 0.3 REST client could get wrong.
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../rig/protocol/a2aTypes.ts';
+import { messageFromProtoJsonV03, sendRequestFromProtoJsonV03 } from '../rig/protocol/protoJsonV03Reader.ts';
 import {
-  messageFromProtoJsonV03,
-  sendRequestFromProtoJsonV03,
   sendResponseToProtoJsonV03,
   streamResponseToProtoJsonV03,
   taskToProtoJsonV03,
-} from '../rig/protocol/protoJsonV03.ts';
+} from '../rig/protocol/protoJsonV03Writer.ts';
 
 describe('reading a 0.3 SendMessageRequest', () => {
   it('reads the proto names the TCK sends (message_id, content, file_with_uri, history_length) as canonical', () => {

@@ -17,8 +17,10 @@ const schema = (i) => ({
   type: 'object', additionalProperties: false, required: ['id', 'name'],
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 64 }, name: { type: 'string', maxLength: 200 },
-    count: { type: 'integer', minimum: 0, maximum: 1000 + i }, tags: { type: 'array', items: { type: 'string' }, maxItems: 20 },
-    mode: { enum: ['a', 'b', 'c', 'v' + i] }, nested: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'boolean' } } },
+    count: { type: 'integer', minimum: 0, maximum: 1000 + i },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: 20 },
+    mode: { enum: ['a', 'b', 'c', 'v' + i] },
+    nested: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'boolean' } } },
   },
 });
 const heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
@@ -43,7 +45,8 @@ describe('GuardedValidator memory', () => {
     const { before, after, cached } = JSON.parse(run.stdout) as { before: number; after: number; cached: number };
     const grownMb = (after - before) / 2 ** 20;
     console.log(
-      `heap ${(before / 2 ** 20).toFixed(1)} MB -> ${(after / 2 ** 20).toFixed(1)} MB after 1,500 distinct schemas (${cached} cached)`,
+      `heap ${(before / 2 ** 20).toFixed(1)} MB -> ${(after / 2 ** 20).toFixed(1)} ` +
+        `MB after 1,500 distinct schemas (${cached} cached)`,
     );
     expect(cached).toBeLessThanOrEqual(512);
     expect(grownMb).toBeLessThan(20);
@@ -51,18 +54,23 @@ describe('GuardedValidator memory', () => {
 });
 
 describe('GuardedValidator cache generations', () => {
-  it('holds at most two generations, and a validator a caller still holds keeps working after its generation is dropped', async () => {
-    const { GuardedValidator, CACHE_GENERATION_ENTRIES } = await import('../rig/protocol/guardedValidator.ts');
-    const v = new GuardedValidator();
-    const first = v.compile({ type: 'object', required: ['first'] });
-    for (let i = 0; i < CACHE_GENERATION_ENTRIES * 2 + 10; i++) v.compile({ type: 'object', required: [`k${i}`] });
-    expect(v.cachedSchemas).toBeLessThanOrEqual(CACHE_GENERATION_ENTRIES * 2);
-    expect(first.validate({})).toEqual([
-      { path: '/first', keyword: 'required', message: "must have required property 'first'" },
-    ]);
-    // Dropped from the cache, it compiles again (into the young generation) and is equivalent.
-    const again = v.compile({ type: 'object', required: ['first'] });
-    expect(again).not.toBe(first);
-    expect(again.validate({ first: 1 })).toEqual([]);
-  }, 60_000);
+  it(
+    'holds at most two generations, ' +
+      'and a validator a caller still holds keeps working after its generation is dropped',
+    async () => {
+      const { GuardedValidator, CACHE_GENERATION_ENTRIES } = await import('../rig/protocol/guardedValidator.ts');
+      const v = new GuardedValidator();
+      const first = v.compile({ type: 'object', required: ['first'] });
+      for (let i = 0; i < CACHE_GENERATION_ENTRIES * 2 + 10; i++) v.compile({ type: 'object', required: [`k${i}`] });
+      expect(v.cachedSchemas).toBeLessThanOrEqual(CACHE_GENERATION_ENTRIES * 2);
+      expect(first.validate({})).toEqual([
+        { path: '/first', keyword: 'required', message: "must have required property 'first'" },
+      ]);
+      // Dropped from the cache, it compiles again (into the young generation) and is equivalent.
+      const again = v.compile({ type: 'object', required: ['first'] });
+      expect(again).not.toBe(first);
+      expect(again.validate({ first: 1 })).toEqual([]);
+    },
+    60_000,
+  );
 });

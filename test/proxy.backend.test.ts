@@ -151,7 +151,8 @@ describe('auto and a Toxiproxy nobody named', () => {
       expect(backend.kind).toBe('embedded');
       expect(requests).toEqual([]);
       expect(backend.passedOver[0]).toBe(
-        `no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${strangerUrl} is used only as --toxiproxy ${strangerUrl} or TOXIPROXY_URL=${strangerUrl})`,
+        'no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one ' +
+          `at ${strangerUrl} is used only as --toxiproxy ${strangerUrl} or TOXIPROXY_URL=${strangerUrl})`,
       );
 
       const named = await openFaultBackend(

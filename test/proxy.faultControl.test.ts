@@ -138,32 +138,36 @@ describe.each(backendCases())('FaultControl over the $name Toxiproxy', ({ name, 
       }
     });
 
-    it("a taken name is a ProxyExistsError, and createUniqueProxy steps around it without touching the owner's proxy", async () => {
-      await callApi(toxiproxy.url, 'POST', '/proxies', {
-        name: 'a2a-rig-taken',
-        listen: '127.0.0.1:0',
-        upstream: upstream.address,
-      });
-      const own = FaultControl.over({
-        kind: 'external',
-        url: toxiproxy.url,
-        version: toxiproxy.version,
-        detail: '',
-        passedOver: [],
-        close: async () => {},
-      });
-      try {
-        await expect(own.createProxy('a2a-rig-taken', upstream.address)).rejects.toThrow(ProxyExistsError);
-        const proxy = await own.createUniqueProxy('a2a-rig-taken', upstream.address);
-        expect(proxy.name).toMatch(/^a2a-rig-taken-[0-9a-f]{6}$/);
-        await own.close();
-        const names = Object.keys((await callApi(toxiproxy.url, 'GET', '/proxies')).json);
-        expect(names).toContain('a2a-rig-taken');
-        expect(names).not.toContain(proxy.name);
-      } finally {
-        await callApi(toxiproxy.url, 'DELETE', '/proxies/a2a-rig-taken');
-      }
-    });
+    it(
+      'a taken name is a ProxyExistsError, ' +
+        "and createUniqueProxy steps around it without touching the owner's proxy",
+      async () => {
+        await callApi(toxiproxy.url, 'POST', '/proxies', {
+          name: 'a2a-rig-taken',
+          listen: '127.0.0.1:0',
+          upstream: upstream.address,
+        });
+        const own = FaultControl.over({
+          kind: 'external',
+          url: toxiproxy.url,
+          version: toxiproxy.version,
+          detail: '',
+          passedOver: [],
+          close: async () => {},
+        });
+        try {
+          await expect(own.createProxy('a2a-rig-taken', upstream.address)).rejects.toThrow(ProxyExistsError);
+          const proxy = await own.createUniqueProxy('a2a-rig-taken', upstream.address);
+          expect(proxy.name).toMatch(/^a2a-rig-taken-[0-9a-f]{6}$/);
+          await own.close();
+          const names = Object.keys((await callApi(toxiproxy.url, 'GET', '/proxies')).json);
+          expect(names).toContain('a2a-rig-taken');
+          expect(names).not.toContain(proxy.name);
+        } finally {
+          await callApi(toxiproxy.url, 'DELETE', '/proxies/a2a-rig-taken');
+        }
+      },
+    );
 
     it('close() deletes the proxies it created and nothing else', async () => {
       await callApi(toxiproxy.url, 'POST', '/proxies', {

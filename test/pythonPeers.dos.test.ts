@@ -83,7 +83,8 @@ async function post(port: number, body: Buffer | string, extraHead = '', boundMs
   const w = watch(s);
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   s.write(
-    `POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n${extraHead}Content-Length: ${bytes.length}\r\n\r\n`,
+    'POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\n' +
+      `A2A-Version: 1.0\r\n${extraHead}Content-Length: ${bytes.length}\r\n\r\n`,
   );
   s.write(bytes);
   const seen = await w.until((x) => replied(x) || x.closedAt !== undefined, boundMs);
@@ -92,10 +93,12 @@ async function post(port: number, body: Buffer | string, extraHead = '', boundMs
 }
 
 function answer(sdk: PeerSdk, payload: string): string {
+  const metadata = `"metadata":{"hitl_response_for":{"prompt_id":"p1","payload":${payload}}}`;
   const message =
     sdk === '1.3.0'
-      ? `{"messageId":"m1","role":"ROLE_USER","taskId":"t1","parts":[{"text":"x"}],"metadata":{"hitl_response_for":{"prompt_id":"p1","payload":${payload}}}}`
-      : `{"kind":"message","messageId":"m1","role":"user","taskId":"t1","parts":[{"kind":"text","text":"x"}],"metadata":{"hitl_response_for":{"prompt_id":"p1","payload":${payload}}}}`;
+      ? `{"messageId":"m1","role":"ROLE_USER","taskId":"t1","parts":[{"text":"x"}],${metadata}}`
+      : '{"kind":"message","messageId":"m1","role":"user","taskId":"t1",' +
+        `"parts":[{"kind":"text","text":"x"}],${metadata}}`;
   return `{"jsonrpc":"2.0","id":1,"method":"${METHOD[sdk]}","params":{"message":${message}}}`;
 }
 
@@ -136,43 +139,49 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       await Promise.all([guarded?.close(), unguarded?.close()]);
     });
 
-    it('a 2 MiB body: 413 before any of it is sent (Content-Length) and while it streams (chunked); no-body-limit reads it whole', async () => {
-      const big = Buffer.from(answer(sdk, `{"approved":true,"comment":"${'a'.repeat(2 * MIB)}"}`));
-      for (const [port, shouldRefuse] of [
-        [g, true],
-        [u, false],
-      ] as const) {
-        const s = await open(port);
+    it(
+      'a 2 MiB body: 413 before any of it is sent (Content-Length) ' +
+        'and while it streams (chunked); no-body-limit reads it whole',
+      async () => {
+        const big = Buffer.from(answer(sdk, `{"approved":true,"comment":"${'a'.repeat(2 * MIB)}"}`));
+        for (const [port, shouldRefuse] of [
+          [g, true],
+          [u, false],
+        ] as const) {
+          const s = await open(port);
+          const w = watch(s);
+          s.write(
+            `POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+          );
+          const early = await w.until(replied, 2_000);
+          if (shouldRefuse) {
+            expect(early.status, 'refused on the Content-Length alone').toBe(413);
+            expect(early.text).toMatch(/connection: close/i);
+            expect(rpcCode(early)).toBe(-32600);
+          } else {
+            expect(early.status, 'no-body-limit waits for the body').toBeUndefined();
+            s.write(big);
+            const whole = await w.until(replied, 10_000);
+            expect(whole.status, 'read whole, then judged as an answer to an unknown prompt').toBe(409);
+          }
+          s.destroy();
+        }
+        // Chunked: no Content-Length to refuse on; the bound holds while the body streams.
+        const s = await open(g);
         const w = watch(s);
         s.write(
-          `POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+          'POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
         );
-        const early = await w.until(replied, 2_000);
-        if (shouldRefuse) {
-          expect(early.status, 'refused on the Content-Length alone').toBe(413);
-          expect(early.text).toMatch(/connection: close/i);
-          expect(rpcCode(early)).toBe(-32600);
-        } else {
-          expect(early.status, 'no-body-limit waits for the body').toBeUndefined();
-          s.write(big);
-          const whole = await w.until(replied, 10_000);
-          expect(whole.status, 'read whole, then judged as an answer to an unknown prompt').toBe(409);
-        }
+        await trickle(
+          s,
+          w.seen,
+          Array.from({ length: 40 }, () => `10000\r\n${'a'.repeat(0x10000)}\r\n`),
+        );
+        const streamed = await w.until(replied, 5_000);
         s.destroy();
-      }
-      // Chunked: no Content-Length to refuse on; the bound holds while the body streams.
-      const s = await open(g);
-      const w = watch(s);
-      s.write('POST / HTTP/1.1\r\nHost: peer\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
-      await trickle(
-        s,
-        w.seen,
-        Array.from({ length: 40 }, () => `10000\r\n${'a'.repeat(0x10000)}\r\n`),
-      );
-      const streamed = await w.until(replied, 5_000);
-      s.destroy();
-      expect(streamed.status).toBe(413);
-    });
+        expect(streamed.status).toBe(413);
+      },
+    );
 
     it('JSON nested 10,000 deep: 400 -32600 before any parse; no-depth-limit: a 500', async () => {
       const deep = answer(sdk, `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
@@ -210,64 +219,74 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect((await post(u, body, pad.join(''))).status).toBe(409);
     });
 
-    it('slowloris cut (408) at the headers timeout after its first byte, a slow body at the request timeout, an idle socket closed at the headers timeout; no-request-timeouts holds all three', async () => {
-      const slow = async (port: number, first: string, drip: string | null, boundMs: number) => {
-        const s = await open(port, ATTACKER);
-        const w = watch(s);
-        s.write(first);
-        const timer = drip === null ? undefined : setInterval(() => s.writable && s.write(drip), 250);
-        // A copy: destroying the socket below would stamp a close of our own on the live record.
-        const seen = { ...(await w.until((x) => x.closedAt !== undefined, boundMs)) };
-        clearInterval(timer);
-        s.destroy();
-        return seen;
-      };
-      const head = 'POST / HTTP/1.1\r\nHost: peer\r\n';
-      const bodyHead = `${head}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
-      const [loris, body, idle, lorisHeld, bodyHeld, idleHeld] = await Promise.all([
-        slow(g, head, 'X', 5_000),
-        slow(g, bodyHead, 'a', 7_000),
-        slow(g, '', null, 5_000),
-        slow(u, head, 'X', 7_000),
-        slow(u, bodyHead, 'a', 7_000),
-        slow(u, '', null, 7_000),
-      ]);
-      expect(loris.status).toBe(408);
-      expect(loris.closedAt!).toBeGreaterThan(1_300);
-      expect(loris.closedAt!).toBeLessThan(4_000);
-      expect(body.status).toBe(408);
-      expect(body.closedAt!).toBeGreaterThan(2_800);
-      expect(body.closedAt!).toBeLessThan(6_000);
-      expect(idle.status, 'an idle socket is closed, not answered').toBeUndefined();
-      expect(idle.closedAt!).toBeGreaterThan(1_300);
-      expect(idle.closedAt!).toBeLessThan(4_000);
-      // Held past twice every guard timeout.
-      for (const held of [lorisHeld, bodyHeld, idleHeld])
-        expect(held.closedAt, 'held past every guard timeout').toBeUndefined();
-    }, 20_000);
+    it(
+      'slowloris cut (408) at the headers timeout after its first byte, a slow body at the request timeout, ' +
+        'an idle socket closed at the headers timeout; no-request-timeouts holds all three',
+      async () => {
+        const slow = async (port: number, first: string, drip: string | null, boundMs: number) => {
+          const s = await open(port, ATTACKER);
+          const w = watch(s);
+          s.write(first);
+          const timer = drip === null ? undefined : setInterval(() => s.writable && s.write(drip), 250);
+          // A copy: destroying the socket below would stamp a close of our own on the live record.
+          const seen = { ...(await w.until((x) => x.closedAt !== undefined, boundMs)) };
+          clearInterval(timer);
+          s.destroy();
+          return seen;
+        };
+        const head = 'POST / HTTP/1.1\r\nHost: peer\r\n';
+        const bodyHead = `${head}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
+        const [loris, body, idle, lorisHeld, bodyHeld, idleHeld] = await Promise.all([
+          slow(g, head, 'X', 5_000),
+          slow(g, bodyHead, 'a', 7_000),
+          slow(g, '', null, 5_000),
+          slow(u, head, 'X', 7_000),
+          slow(u, bodyHead, 'a', 7_000),
+          slow(u, '', null, 7_000),
+        ]);
+        expect(loris.status).toBe(408);
+        expect(loris.closedAt!).toBeGreaterThan(1_300);
+        expect(loris.closedAt!).toBeLessThan(4_000);
+        expect(body.status).toBe(408);
+        expect(body.closedAt!).toBeGreaterThan(2_800);
+        expect(body.closedAt!).toBeLessThan(6_000);
+        expect(idle.status, 'an idle socket is closed, not answered').toBeUndefined();
+        expect(idle.closedAt!).toBeGreaterThan(1_300);
+        expect(idle.closedAt!).toBeLessThan(4_000);
+        // Held past twice every guard timeout.
+        for (const held of [lorisHeld, bodyHeld, idleHeld])
+          expect(held.closedAt, 'held past every guard timeout').toBeUndefined();
+      },
+      20_000,
+    );
 
-    it('connections beyond 512 from one client are closed at once and another client is still served; no-connection-limit keeps them all', async () => {
-      for (const [port, bounded] of [
-        [g, true],
-        [u, false],
-      ] as const) {
-        const sockets: Socket[] = [];
-        // Each watched from its own connect, so "at once" is per socket however long 600 connects take.
-        const watched = await Promise.all(
-          Array.from({ length: 600 }, async () => {
-            const s = await open(port, ATTACKER);
-            sockets.push(s);
-            return watch(s);
-          }),
-        );
-        await Promise.all(watched.map((w) => w.until((x) => x.closedAt !== undefined, 1_000)));
-        // Well inside the 1.5 s idle cut (SHORT_TIMEOUTS): a socket closed within 700 ms of its connect was shed.
-        const cut = watched.filter((w) => w.seen.closedAt !== undefined && w.seen.closedAt < 700).length;
-        const card = await fetch(new URL('.well-known/agent-card.json', port === g ? guarded.url : unguarded.url));
-        sockets.forEach((s) => s.destroy());
-        expect(cut).toBe(bounded ? 600 - 512 : 0);
-        expect(card.status).toBe(200);
-      }
-    }, 30_000);
+    it(
+      'connections beyond 512 from one client are closed at once and ' +
+        'another client is still served; no-connection-limit keeps them all',
+      async () => {
+        for (const [port, bounded] of [
+          [g, true],
+          [u, false],
+        ] as const) {
+          const sockets: Socket[] = [];
+          // Each watched from its own connect, so "at once" is per socket however long 600 connects take.
+          const watched = await Promise.all(
+            Array.from({ length: 600 }, async () => {
+              const s = await open(port, ATTACKER);
+              sockets.push(s);
+              return watch(s);
+            }),
+          );
+          await Promise.all(watched.map((w) => w.until((x) => x.closedAt !== undefined, 1_000)));
+          // Well inside the 1.5 s idle cut (SHORT_TIMEOUTS): a socket closed within 700 ms of its connect was shed.
+          const cut = watched.filter((w) => w.seen.closedAt !== undefined && w.seen.closedAt < 700).length;
+          const card = await fetch(new URL('.well-known/agent-card.json', port === g ? guarded.url : unguarded.url));
+          sockets.forEach((s) => s.destroy());
+          expect(cut).toBe(bounded ? 600 - 512 : 0);
+          expect(card.status).toBe(200);
+        }
+      },
+      30_000,
+    );
   });
 }

@@ -125,42 +125,48 @@ for (const sdk of ['1.3.0', '0.3.26'] as const) {
       expect(task.status.message.metadata?.[URI]).toBeUndefined();
     });
 
-    it('422 with the contract error.data, the task still parked; then one acceptance among 200 concurrent answers', async () => {
-      const { task } = await park();
-      const promptId = task.status.message.metadata[URI].prompt_id;
-      const bad = await answer(task, promptId, { approved: 'yes please', extra_unknown_field: 42 });
-      expect(bad.status).toBe(422);
-      expect(bad.body.error).toEqual({
-        code: -32011,
-        message: 'hitl_response_invalid',
-        data: {
-          extension: URI,
-          prompt_id: promptId,
-          validation_errors: expect.arrayContaining([
-            { path: '/approved', keyword: 'type', message: 'expected boolean, got string' },
-            {
-              path: '/extra_unknown_field',
-              keyword: 'additionalProperties',
-              message: "additional property 'extra_unknown_field' is not permitted",
-            },
-          ]),
-        },
-      });
-      expect(bad.body.error.data.validation_errors).toHaveLength(2);
-      expect((await getTask(task.id)).status.state).toBe(w.inputRequired);
+    it(
+      '422 with the contract error.data, the task still parked; ' + 'then one acceptance among 200 concurrent answers',
+      async () => {
+        const { task } = await park();
+        const promptId = task.status.message.metadata[URI].prompt_id;
+        const bad = await answer(task, promptId, { approved: 'yes please', extra_unknown_field: 42 });
+        expect(bad.status).toBe(422);
+        expect(bad.body.error).toEqual({
+          code: -32011,
+          message: 'hitl_response_invalid',
+          data: {
+            extension: URI,
+            prompt_id: promptId,
+            validation_errors: expect.arrayContaining([
+              { path: '/approved', keyword: 'type', message: 'expected boolean, got string' },
+              {
+                path: '/extra_unknown_field',
+                keyword: 'additionalProperties',
+                message: "additional property 'extra_unknown_field' is not permitted",
+              },
+            ]),
+          },
+        });
+        expect(bad.body.error.data.validation_errors).toHaveLength(2);
+        expect((await getTask(task.id)).status.state).toBe(w.inputRequired);
 
-      const replies = await Promise.all(Array.from({ length: 200 }, () => answer(task, promptId, { approved: true })));
-      expect(replies.filter((r) => r.status === 200 && r.body.result)).toHaveLength(1);
-      const refused = replies.filter((r) => r.status === 409);
-      expect(refused).toHaveLength(199);
-      expect(refused[0].body.error).toEqual({
-        code: -32010,
-        message: 'hitl_already_answered_or_unknown',
-        data: { extension: URI, prompt_id: promptId },
-      });
-      expect((await getTask(task.id)).status.state).not.toBe(w.inputRequired);
-      expect((await answer(task, randomUUID(), { approved: true })).status).toBe(409);
-    }, 30_000);
+        const replies = await Promise.all(
+          Array.from({ length: 200 }, () => answer(task, promptId, { approved: true })),
+        );
+        expect(replies.filter((r) => r.status === 200 && r.body.result)).toHaveLength(1);
+        const refused = replies.filter((r) => r.status === 409);
+        expect(refused).toHaveLength(199);
+        expect(refused[0].body.error).toEqual({
+          code: -32010,
+          message: 'hitl_already_answered_or_unknown',
+          data: { extension: URI, prompt_id: promptId },
+        });
+        expect((await getTask(task.id)).status.state).not.toBe(w.inputRequired);
+        expect((await answer(task, randomUUID(), { approved: true })).status).toBe(409);
+      },
+      30_000,
+    );
 
     it('after kill -9 and restart: an open prompt keeps its envelope, an answered one stays answered', async () => {
       const open = (await park()).task;

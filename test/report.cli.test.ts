@@ -150,7 +150,9 @@ describe('a2a-rig merge', () => {
     const refused = await cli(['merge', older, newer, '--out', join(dir, 'refused')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
-      `a2a-rig: cannot merge runs of different agents or rigs: target.agentVersion: "1.0.0" in ${join(older, 'results.json')}; "1.1.0" in ${join(newer, 'results.json')}; pass --force to merge them anyway\n`,
+      'a2a-rig: cannot merge runs of different agents or rigs: target.agentVersion: ' +
+        `"1.0.0" in ${join(older, 'results.json')}; ` +
+        `"1.1.0" in ${join(newer, 'results.json')}; pass --force to merge them anyway\n`,
     );
     expect(existsSync(join(dir, 'refused'))).toBe(false);
     const out = join(dir, 'forced');
@@ -193,7 +195,8 @@ describe('a2a-rig merge', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'a2a-rig: threshold "answers_rejected<5" names nothing this run can record: no scenario of this run records a counter answers_rejected; known: answers\n',
+      'a2a-rig: threshold "answers_rejected<5" names nothing this run can record: ' +
+        'no scenario of this run records a counter answers_rejected; known: answers\n',
     );
     expect(existsSync(out)).toBe(false);
   });
@@ -214,35 +217,14 @@ describe('a2a-rig run --threshold', () => {
     expect(result.stderr).toMatch(/^a2a-rig: bad threshold "resume_latency\.p95<<1"/);
   });
 
-  it('refuses a threshold naming nothing the selected scenarios record, before running anything (exit 2, one line)', async () => {
-    const out = join(dir, 'never-run');
-    const result = await cli([
-      'run',
-      'agent-card',
-      'cf4',
-      '--toxiproxy',
-      'none',
-      '--out',
-      out,
-      '--threshold',
-      'checks.rate>=1',
-      '--threshold',
-      'p95<1000',
-    ]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      'a2a-rig: threshold "p95<1000" names nothing this run can record: no scenario of this run records a counter p95; known: trials\n',
-    );
-    expect(result.stdout).toBe('');
-    expect(existsSync(out)).toBe(false);
-  });
-
-  it('judges thresholds at the end of a real run: exit 1 naming the broken one, recorded in all three files', async () => {
-    const out = join(dir, 'run');
-    const result = await cli(
-      [
+  it(
+    'refuses a threshold naming nothing the selected scenarios record, ' + 'before running anything (exit 2, one line)',
+    async () => {
+      const out = join(dir, 'never-run');
+      const result = await cli([
         'run',
         'agent-card',
+        'cf4',
         '--toxiproxy',
         'none',
         '--out',
@@ -250,20 +232,50 @@ describe('a2a-rig run --threshold', () => {
         '--threshold',
         'checks.rate>=1',
         '--threshold',
-        'agent-card:checks.rate>1',
-      ],
-      60_000,
-    );
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^threshold broken: agent-card:checks\.rate>1 — 1 \(\d+\/\d+ passed\), needs > 1$/m);
-    expect(result.stderr).not.toContain('threshold broken: checks.rate>=1');
-    const written = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
-    expect(written.scenarios.map((s) => s.verdict)).toEqual(['passed']);
-    expect(written.verdict).toBe('failed');
-    expect(written.thresholds!.map((t) => t.ok)).toEqual([true, false]);
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
-      '<testcase classname="a2a-rig.thresholds" name="agent-card:checks.rate&gt;1" time="0">',
-    );
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('| `agent-card:checks.rate>1` | BROKEN |');
-  });
+        'p95<1000',
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        'a2a-rig: threshold "p95<1000" names nothing this run can record: ' +
+          'no scenario of this run records a counter p95; known: trials\n',
+      );
+      expect(result.stdout).toBe('');
+      expect(existsSync(out)).toBe(false);
+    },
+  );
+
+  it(
+    'judges thresholds at the end of a real run: ' + 'exit 1 naming the broken one, recorded in all three files',
+    async () => {
+      const out = join(dir, 'run');
+      const result = await cli(
+        [
+          'run',
+          'agent-card',
+          '--toxiproxy',
+          'none',
+          '--out',
+          out,
+          '--threshold',
+          'checks.rate>=1',
+          '--threshold',
+          'agent-card:checks.rate>1',
+        ],
+        60_000,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^threshold broken: agent-card:checks\.rate>1 — 1 \(\d+\/\d+ passed\), needs > 1$/m,
+      );
+      expect(result.stderr).not.toContain('threshold broken: checks.rate>=1');
+      const written = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+      expect(written.scenarios.map((s) => s.verdict)).toEqual(['passed']);
+      expect(written.verdict).toBe('failed');
+      expect(written.thresholds!.map((t) => t.ok)).toEqual([true, false]);
+      expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
+        '<testcase classname="a2a-rig.thresholds" name="agent-card:checks.rate&gt;1" time="0">',
+      );
+      expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('| `agent-card:checks.rate>1` | BROKEN |');
+    },
+  );
 });

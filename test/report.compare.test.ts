@@ -235,19 +235,22 @@ describe('counters compared by their declared meaning', () => {
     expect(rowsOf(capacity(40, 0), capacity(20, 0)).capacity_per_s).toEqual(['40', '20', 'REGRESSION']);
   });
 
-  it('leaves tallies out whatever their names, and lists undeclared counters as not compared rather than guessing', () => {
-    const declared = compareRuns(capacity(40, 0), capacity(40, 0)).rows.map((r) => r.measure);
-    expect(declared).toEqual(['capacity_per_s', 'slo_broken_at_per_s']);
-    const undeclared = compareRuns(capacity(40, 0, null), capacity(10, 80, null));
-    expect(undeclared.regressions).toEqual([]);
-    expect(undeclared.rows.map((r) => [r.measure, r.result])).toEqual([
-      ['capacity_per_s', 'not compared'],
-      ['slo_broken_at_per_s', 'not compared'],
-      ['steps', 'not compared'],
-      ['throughput_guess', 'not compared'],
-    ]);
-    expect(undeclared.rows[0]!.note).toContain('declares no meaning');
-  });
+  it(
+    'leaves tallies out whatever their names, ' + 'and lists undeclared counters as not compared rather than guessing',
+    () => {
+      const declared = compareRuns(capacity(40, 0), capacity(40, 0)).rows.map((r) => r.measure);
+      expect(declared).toEqual(['capacity_per_s', 'slo_broken_at_per_s']);
+      const undeclared = compareRuns(capacity(40, 0, null), capacity(10, 80, null));
+      expect(undeclared.regressions).toEqual([]);
+      expect(undeclared.rows.map((r) => [r.measure, r.result])).toEqual([
+        ['capacity_per_s', 'not compared'],
+        ['slo_broken_at_per_s', 'not compared'],
+        ['steps', 'not compared'],
+        ['throughput_guess', 'not compared'],
+      ]);
+      expect(undeclared.rows[0]!.note).toContain('declares no meaning');
+    },
+  );
 
   it('reads the committed baseline', async () => {
     const { readRunResult } = await import('../rig/report/readRunResult.ts');
@@ -280,7 +283,8 @@ describe('an overloaded machine', () => {
     ]);
     expect(comparison.rows[0]!.note).toBe('the machine was overloaded (load per core current 5.4 > 1)');
     expect(comparison.notes).toContain(
-      'latencies not compared: the machine was overloaded (load per core current 5.4 > 1); run on a quieter machine or raise --max-load-per-core',
+      'latencies not compared: the machine was overloaded (load per core current 5.4 > 1); ' +
+        'run on a quieter machine or raise --max-load-per-core',
     );
   });
 

@@ -47,6 +47,7 @@ describe('report.html for a DoS scenario', () => {
   it('shades the attack window on the latency-over-time chart and names the attack in it', () => {
     const svg = chart(first, 'latency-over-time');
     expect(svg).toMatch(
+      // eslint-disable-next-line max-len -- the SVG element as rendered, as one pattern
       /<rect class="span"[^>]*><title>attack oversized-answer: 4 s → 8 s \(rate=75\/s maxRequests=300 bytes=2097152\)<\/title><\/rect>/,
     );
     expect(svg).toMatch(/<text class="span-label"[^>]*>oversized-answer<title>/);
@@ -70,7 +71,8 @@ describe('report.html for a DoS scenario', () => {
         const m = dos.metrics[`${metric}{phase=${phase}}`]!;
         const row = first.slice(first.indexOf(`data-metric="${metric}" data-phase="${phase}"`)).split('</tr>')[0]!;
         expect(row, `${metric} ${phase}`).toContain(
-          `<td class="num">${m.count}</td><td class="num">${msText(m.p50)}</td><td class="num">${msText(m.p95)}</td><td class="num">${msText(m.p99)}</td>`,
+          `<td class="num">${m.count}</td><td class="num">${msText(m.p50)}</td><td ` +
+            `class="num">${msText(m.p95)}</td><td class="num">${msText(m.p99)}</td>`,
         );
       }
       const tax = dos.metrics[`${metric}{phase=during}`]!.p99 / dos.metrics[`${metric}{phase=before}`]!.p99;
@@ -80,7 +82,9 @@ describe('report.html for a DoS scenario', () => {
     const row = first.slice(first.indexOf('data-attack="oversized-answer"')).split('</tr>')[0]!;
     const refusal = dos.metrics['attack_refusal{attack=oversized-answer}']!;
     expect(row).toContain(
-      `<td class="num">290</td><td class="num">7</td><td class="num bad">3</td><td class="num">300</td><td class="num">${refusal.count}</td><td class="num">${msText(refusal.p50)}</td><td class="num">${msText(refusal.p99)}</td>`,
+      '<td class="num">290</td><td class="num">7</td><td class="num bad">3</td><td ' +
+        `class="num">300</td><td class="num">${refusal.count}</td><td ` +
+        `class="num">${msText(refusal.p50)}</td><td class="num">${msText(refusal.p99)}</td>`,
     );
     expect(first).toMatch(/<th>refused<\/th><th>cut<\/th><th>server-error<\/th><th>total<\/th>/);
   });
@@ -93,20 +97,25 @@ describe('report.html for a DoS scenario', () => {
     expect(second).toContain('<figcaption>Faults timeline</figcaption>');
   });
 
-  it('shows what the scenario could not judge (results.json notes) beside its verdict, in the page and in summary.md', () => {
-    const noted = {
-      ...dosScenario('dos-patterns'),
-      notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'],
-    };
-    const page = section(htmlReport(run([noted])), 0);
-    expect(page).toContain(
-      '<strong>Not judged:</strong><ul><li>pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;</li></ul>',
-    );
-    expect(summaryMarkdown(run([noted]))).toContain(
-      'not judged: pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;',
-    );
-    expect(first).not.toContain('Not judged');
-  });
+  it(
+    'shows what the scenario could not judge (results.json notes) ' +
+      'beside its verdict, in the page and in summary.md',
+    () => {
+      const noted = {
+        ...dosScenario('dos-patterns'),
+        notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'],
+      };
+      const page = section(htmlReport(run([noted])), 0);
+      expect(page).toContain(
+        '<strong>Not judged:</strong><ul><li>pattern-backtracking not aimed: ' +
+          'the live prompt has no &lt;pattern&gt;</li></ul>',
+      );
+      expect(summaryMarkdown(run([noted]))).toContain(
+        'not judged: pattern-backtracking not aimed: the live prompt has no &lt;pattern&gt;',
+      );
+      expect(first).not.toContain('Not judged');
+    },
+  );
 
   it('escapes an attack name and detail like every other string', () => {
     const hostile = dosScenario('dos-x', { attack: '<script>window.__pwned=1</script>' });

@@ -152,6 +152,7 @@ describe('agent strings in progress output', () => {
       '[1/2] cf1: failed — \\u001b[31mRED\\u0007\\u000dforged\\u000a[2/2] cf2: passed\\u202e (1.2 s)',
     );
     expect(out.text()).not.toContain('\u001b[31mRED');
+    // eslint-disable-next-line no-control-regex -- the BEL the agent sent must not reach the terminal raw
     expect(out.text()).not.toMatch(/[\u0007\u202e]/);
   });
 });
@@ -253,6 +254,7 @@ describe('log lines and live traffic', () => {
     const rows = out
       .text()
       .split('\n')
+      // eslint-disable-next-line no-control-regex -- ESC starts the bar's cursor and erase sequences
       .map((l) => l.replace(/^[\s\S]*\u001b\[[0-9;?]*[A-Za-z]/, ''));
     const logRows = rows.filter((l) => /\[capacity\] 5\/s|^ {6}y+$/.test(l));
     expect(logRows.length).toBeGreaterThan(1);

@@ -2,131 +2,16 @@
 // escape anywhere), within 100 columns whatever the agent said, every scenario line's columns at the
 // same offsets, capacity in the headline (or "cap reached" when the profile's top step held), a
 // percentile left out when its sample count cannot carry it, traffic totals when recorded and
-// nothing invented when not. And summary.md keeps an errored scenario's stack.
+// nothing invented when not. The runs are test/support/terminalSummaryFixtures.ts.
 import { describe, expect, it } from 'vitest';
-import type { RunResult, ScenarioResult, SeriesPoint, TrafficRecord } from '../rig/results/runResult.ts';
-import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import {
-  capacityLine,
-  fit,
-  headlineMetric,
-  summaryWidth,
-  terminalSummary,
-  wrap,
-} from '../rig/report/terminalSummary.ts';
-import { HOSTILE, rawControls } from './support/hostileAgent.ts';
+import type { ScenarioResult } from '../rig/results/runResult.ts';
+import { headlineMetric } from '../rig/report/scenarioHeadline.ts';
+import { fit, wrap } from '../rig/report/terminalColumns.ts';
+import { capacityLine } from '../rig/report/terminalHeadline.ts';
+import { summaryWidth, terminalSummary } from '../rig/report/terminalSummary.ts';
+import { rawControls } from './support/hostileAgent.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
-
-const RATES = [5, 10, 20, 40];
-
-/** capacity as scenarios/capacity.ts records it (smoke: 5/s ×2 up to 40/s, 2 s steps), holding up to `heldUpTo`. */
-function capacity(heldUpTo: number): ScenarioResult {
-  const run = RATES.filter((r) => r <= Math.max(heldUpTo * 2, RATES[0]!));
-  const latencies: Record<string, number[]> = {};
-  for (const rate of run)
-    latencies[`round_trip{rate=${rate}}`] = samples(rate * 2, 2_000, rate > heldUpTo ? 3_000_000 : 30_000, rate);
-  const base = scenario('capacity', {
-    durationMs: 8_200,
-    latencies,
-    counters: { capacity_per_s: heldUpTo, slo_broken_at_per_s: run.find((r) => r > heldUpTo) ?? 0 },
-  });
-  const points: SeriesPoint[] = run.map((rate) => {
-    const m = base.metrics[`round_trip{rate=${rate}}`]!;
-    return {
-      x: rate,
-      y: m.p95 / 1000,
-      p50_ms: m.p50 / 1000,
-      p99_ms: m.p99 / 1000,
-      achieved_per_s: rate,
-      arrivals: rate * 2,
-      errors: rate > heldUpTo ? 3 : 0,
-      dropped: 0,
-      late: 0,
-      sustainable: rate <= heldUpTo,
-    };
-  });
-  return {
-    ...base,
-    tags: ['load', 'latency', 'hitl'],
-    params: { roundTrip: 'hitl', startRate: 5, growth: 2, maxRate: 40, stepMs: 2000, sloP95Ms: 1000 },
-    records: { latencies: ['round_trip{rate}', 'resume_latency{rate}'], counters: {} },
-    series: { round_trip_p95_ms_vs_rate_per_s: points },
-  };
-}
-
-function traffic(requests: number, errors: number, failed = 0): TrafficRecord {
-  const latency = scenario('x', { latencies: { l: samples(50, 1000, 5000) } }).metrics.l!;
-  return {
-    bucketMs: 1000,
-    operations: [
-      {
-        operation: 'SendMessage',
-        count: requests,
-        ok: requests - errors - failed,
-        rpcErrors: errors,
-        failed,
-        bytesSent: requests * 500,
-        bytesReceived: requests * 1500,
-        latency,
-      },
-    ],
-    totals: { requests, errors: errors + failed, bytesSent: requests * 500, bytesReceived: requests * 1500 },
-    points: [],
-  };
-}
-
-const STACK =
-  'Error: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n    at runOne (/repo/rig/engine/runScenarios.ts:100:3)';
-
-function fixtureRun(): RunResult {
-  const r = run([
-    {
-      ...scenario('resume-latency', { durationMs: 6_400, latencies: { resume_latency: samples(150, 900, 4000) } }),
-      traffic: traffic(3000, 0),
-    },
-    {
-      ...scenario('cf4', { durationMs: 300, latencies: { resume_latency: samples(10, 1000, 6000) } }),
-      traffic: traffic(1000, 7),
-    },
-    capacity(40),
-    scenario('cf1', { durationMs: 100 }),
-    scenario('crash-restart', {
-      verdict: 'skipped',
-      durationMs: 0,
-      reason:
-        'needs a restartable agent (pass --restart-cmd with --target); the agent said <b>no</b> & `more` of it, at length, '.repeat(
-          3,
-        ),
-    }),
-    scenario('a-scenario-with-a-very-long-name-indeed', {
-      verdict: 'failed',
-      durationMs: 1_234_567,
-      latencies: { 'legit_round_trip{phase=during}': samples(30, 1000, 9000) },
-      checks: [
-        {
-          name: `the agent answers ${HOSTILE}`,
-          ok: false,
-          detail: `it said ${HOSTILE} and then ${'more words '.repeat(30)}`,
-        },
-      ],
-      reason: `the agent said ${HOSTILE}`,
-    }),
-    {
-      ...scenario('my-scenario', { verdict: 'errored', reason: 'TypeError: x is not a function', durationMs: 50 }),
-      stack: STACK,
-      notes: ['pattern-backtracking not aimed: the live prompt has no <pattern>'],
-    },
-  ]);
-  return {
-    ...r,
-    target: { ...r.target, agentName: `agent ${HOSTILE}`, agentVersion: '2.12.0+a2a-rig-embedded', generation: '1.0' },
-    proxy: { backend: 'embedded', version: '2.12.0+a2a-rig-embedded' },
-    thresholds: [
-      { expression: 'resume_latency.p95<5', ok: false, actual: 7.1, detail: '7.10 ms (p95 of 150 samples), needs < 5' },
-      { expression: 'checks.rate>=0.5', ok: true, actual: 0.8, detail: '0.8 (4 of 5 checks), needs >= 0.5' },
-    ],
-  };
-}
+import { capacity, fixtureRun, traffic } from './support/terminalSummaryFixtures.ts';
 
 const VERDICT_WORD = /^ {2}(PASS|FAIL|ERROR|SKIP|STOPPED|NOT RUN) +\S/;
 
@@ -241,8 +126,10 @@ describe('the terminal summary', () => {
       /^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m,
     );
     expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 1\.9 MiB sent, 5\.7 MiB received$/m);
-    // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside them, with where most are.
+    // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside
+    // them, with where most are.
     expect(head).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^ {2}errors {6}0 % failed \(0 of 4,000 requests got no usable reply\); 7 refused by the agent \(most provoked on purpose\), most in cf4 \(7\)$/m,
     );
     expect(head).toMatch(
@@ -326,6 +213,7 @@ describe('older results and edge cases', () => {
   it('no errors: 0 % of the requests, nothing about kinds', () => {
     const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }]));
     expect(text).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m,
     );
   });
@@ -338,6 +226,7 @@ describe('older results and edge cases', () => {
       ]),
     );
     expect(text.replace(/\n {14}/g, ' ')).toMatch(
+      // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
       /^ {2}errors {6}2\.00 % failed \(8 of 400 requests got no usable reply\), most in capacity \(8\); 2 refused by the agent \(most provoked on purpose\), most in capacity \(2\)$/m,
     );
   });
@@ -348,20 +237,24 @@ describe('older results and edge cases', () => {
     expect(table(text).rows).toHaveLength(2);
   });
 
-  it('the headline latency of a labelled family: at the capacity found, else the attack phase, else the most samples', () => {
-    expect(headlineMetric(capacity(20))!.key).toBe('round_trip{rate=20}');
-    const dos = scenario('dos-x', {
-      latencies: {
-        'legit_round_trip{phase=before}': samples(40, 1, 9),
-        'legit_round_trip{phase=during}': samples(30, 1, 9),
-      },
-    });
-    expect(headlineMetric(dos)!.key).toBe('legit_round_trip{phase=during}');
-    expect(
-      headlineMetric(scenario('s', { latencies: { 'm{k=a}': samples(3, 1, 9), 'm{k=b}': samples(9, 1, 9) } }))!.key,
-    ).toBe('m{k=b}');
-    expect(headlineMetric(scenario('s'))).toBeUndefined();
-  });
+  it(
+    'the headline latency of a labelled family: at the capacity found, ' +
+      'else the attack phase, else the most samples',
+    () => {
+      expect(headlineMetric(capacity(20))!.key).toBe('round_trip{rate=20}');
+      const dos = scenario('dos-x', {
+        latencies: {
+          'legit_round_trip{phase=before}': samples(40, 1, 9),
+          'legit_round_trip{phase=during}': samples(30, 1, 9),
+        },
+      });
+      expect(headlineMetric(dos)!.key).toBe('legit_round_trip{phase=during}');
+      expect(
+        headlineMetric(scenario('s', { latencies: { 'm{k=a}': samples(3, 1, 9), 'm{k=b}': samples(9, 1, 9) } }))!.key,
+      ).toBe('m{k=b}');
+      expect(headlineMetric(scenario('s'))).toBeUndefined();
+    },
+  );
 
   it('fit and wrap keep to their width', () => {
     expect(fit('abcdef', 4)).toBe('abc…');
@@ -371,23 +264,5 @@ describe('older results and edge cases', () => {
     // A word longer than a line is broken where the line ends, not cut.
     expect(wrap(`ab ${'x'.repeat(20)} cd`, 10, '', '  ')).toEqual(['ab xxxxxxx', '  xxxxxxxx', '  xxxxx cd']);
     expect(wrap('x'.repeat(30), 10, '', '', 2)).toEqual(['xxxxxxxxxx', 'xxxxxxxxx…']);
-  });
-});
-
-describe('summary.md', () => {
-  it("keeps an errored scenario's stack in a code block no stack can close", () => {
-    const base = fixtureRun();
-    const md = summaryMarkdown({
-      ...base,
-      scenarios: [{ ...base.scenarios[6]!, stack: `${STACK}\n    at weird (/x/\`\`\`y.ts:1:1)` }],
-    });
-    expect(md).toContain(
-      '## Errors\n\n**my-scenario**: TypeError: x is not a function\n\n````\nError: boom\n    at run (/home/user/project/scenarios/my-scenario.ts:42:7)\n',
-    );
-    expect(md).toMatch(/at weird \(\/x\/```y\.ts:1:1\)\n````\n/);
-  });
-
-  it('has no Errors section when nothing errored with a stack', () => {
-    expect(summaryMarkdown(run([scenario('cf1')]))).not.toContain('## Errors');
   });
 });

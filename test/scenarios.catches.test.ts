@@ -31,19 +31,23 @@ describe('what the scenarios declare they catch', () => {
       );
   });
 
-  it('the main matrix has a row for every flag a non-DoS scenario catches, the DoS matrix one per flag with its attack', () => {
-    expect(Object.values(mutationRows(rest)).flat().sort()).toEqual(
-      rest.flatMap((s) => (s.catches ?? []).map(() => s.name)).sort(),
-    );
-    const rows = dosRows(dos);
-    expect(Object.keys(rows).sort()).toEqual(dos.flatMap((s) => (s.catches ?? []).map(faultOf)).sort());
-    // The attack named is one the scenario runs.
-    for (const [fault, { scenario, attack }] of Object.entries(rows)) {
-      const attacks = (dos.find((s) => s.name === scenario)!.params.smoke as { attacks: Record<string, unknown> })
-        .attacks;
-      expect(Object.keys(attacks), `${fault}: ${scenario} runs no ${attack}`).toContain(attack);
-    }
-  });
+  it(
+    'the main matrix has a row for every flag a non-DoS scenario catches, ' +
+      'the DoS matrix one per flag with its attack',
+    () => {
+      expect(Object.values(mutationRows(rest)).flat().sort()).toEqual(
+        rest.flatMap((s) => (s.catches ?? []).map(() => s.name)).sort(),
+      );
+      const rows = dosRows(dos);
+      expect(Object.keys(rows).sort()).toEqual(dos.flatMap((s) => (s.catches ?? []).map(faultOf)).sort());
+      // The attack named is one the scenario runs.
+      for (const [fault, { scenario, attack }] of Object.entries(rows)) {
+        const attacks = (dos.find((s) => s.name === scenario)!.params.smoke as { attacks: Record<string, unknown> })
+          .attacks;
+        expect(Object.keys(attacks), `${fault}: ${scenario} runs no ${attack}`).toContain(attack);
+      }
+    },
+  );
 
   it('defineScenario refuses a flag the reference agent does not have, or one declared twice', () => {
     const scenario = (catches: unknown) => ({

@@ -34,7 +34,8 @@ async function cf6(
 
 const names = (s: ScenarioResult) => s.checks.map((c) => c.name);
 const dump = (s: ScenarioResult) =>
-  `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n')}`;
+  `${s.reason}\n` +
+  `${s.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n')}`;
 
 describe('cf6 without a replay plane', () => {
   it('cuts a live subscription through the proxy and checks the reconnected one', { timeout: 30_000 }, async () => {
@@ -67,7 +68,8 @@ describe('cf6 without a replay plane', () => {
 
   for (const framing of ['sse', 'json'] as const) {
     it(
-      `an agent refusing to subscribe to a parked task (refusal as ${framing}) is checked by a snapshot after the cut, named so, quoting the code`,
+      `an agent refusing to subscribe to a parked task (refusal as ${framing}) ` +
+        'is checked by a snapshot after the cut, named so, quoting the code',
       { timeout: 30_000 },
       async () => {
         const result = await cf6({ replayPlane: false, refuseSubscribe: framing });
@@ -76,6 +78,7 @@ describe('cf6 without a replay plane', () => {
         expect(weaker).toHaveLength(2);
         for (const name of weaker)
           expect(name).toMatch(
+            // eslint-disable-next-line max-len -- the check name as reported, as one pattern
             /^the task after the cut \(weaker: the agent refuses to subscribe to a parked task, code -32001: Task not found or not running.*; GetTask snapshot after the cut\): identical (prompt_id|response_schema)$/,
           );
         expect(names(result)).toContain('a valid answer after the reconnect is accepted');
@@ -106,7 +109,8 @@ describe('cf6 with the replay plane', () => {
           'the live subscription was cut through the proxy (enabled:false)',
           'replay plane (/events): the live replay socket was cut through the proxy (enabled:false)',
           'replay plane (/events): the replay after the cut: identical prompt_id',
-          'replay plane (/events): every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)',
+          'replay plane (/events): every replay connection delivers seq since+1, ' +
+            'since+2, ... (no gap, no repeat, in order)',
         ]),
       );
     },

@@ -110,7 +110,8 @@ describe('a2a-rig run --scenarios DIR', () => {
       expect(byName.get('nested/throws')!.stack).toContain(`${join(mixed, 'nested/throws.mjs')}:3:7`);
       // One line about the failures, and never the loader's (esbuild's) stack.
       expect(run.stderr).toContain(
-        `a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more`,
+        'a2a-rig: 2 scenario files failed to load (errored if selected): ' +
+          `${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more`,
       );
       expect(run.stderr).not.toMatch(/esbuild|node_modules|^\s+at /m);
     },
@@ -125,7 +126,9 @@ describe('a2a-rig run --scenarios DIR', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(readRunFiles(out).results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['agent-card', 'passed']]);
       expect(run.stderr.split('\n').filter((l) => l.includes('failed to load'))).toEqual([
-        `a2a-rig: 2 scenario files failed to load (errored if selected): ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, and 1 more (a2a-rig list --scenarios ${mixed} shows each)`,
+        'a2a-rig: 2 scenario files failed to load (errored if selected): ' +
+          `${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing, ` +
+          `and 1 more (a2a-rig list --scenarios ${mixed} shows each)`,
       ]);
     },
   );
@@ -152,7 +155,8 @@ describe('a2a-rig list --scenarios DIR', () => {
   );
 
   it(
-    "'a2a-rig' is the running rig even where the directory has a node_modules/a2a-rig of its own (which is not scanned)",
+    "'a2a-rig' is the running rig even where the directory has " +
+      'a node_modules/a2a-rig of its own (which is not scanned)',
     { timeout: 30_000 },
     async () => {
       const shadowed = scenarioDir('shadowed', {
@@ -182,7 +186,8 @@ describe('a2a-rig list --scenarios DIR', () => {
       const lines = run.stdout.split('\n');
       expect(lines).toContain(`${'typo'.padEnd(20)} broken: ${join(mixed, 'typo.ts')}:5:24: Unexpected ","`);
       expect(lines).toContain(
-        `${'nested/throws'.padEnd(20)} broken: ${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing`,
+        `${'nested/throws'.padEnd(20)} broken: ` +
+          `${join(mixed, 'nested/throws.mjs')}:3:7: TypeError: the config is missing`,
       );
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(/^a2a-rig: 2 scenario files failed to load \(listed as broken\)/);
@@ -213,7 +218,11 @@ describe('--scenarios usage errors: one line, exit 2, nothing run', () => {
         scenarioDir(
           'clash',
           {
-            'mine.mjs': `import { defineScenario, everyProfile } from 'a2a-rig';\nexport default defineScenario({ name: 'cf1', description: 'mine', tags: [], needs: {}, params: everyProfile({}), budgetMs: everyProfile(1000), records: { latencies: [], counters: {} }, async run(ctx) { ctx.check('x', true); } });\n`,
+            'mine.mjs':
+              `import { defineScenario, everyProfile } from 'a2a-rig';\n` +
+              `export default defineScenario({ name: 'cf1', description: 'mine', tags: [], needs: {}, ` +
+              'params: everyProfile({}), budgetMs: everyProfile(1000), records: { latencies: [], counters: {} }, ' +
+              `async run(ctx) { ctx.check('x', true); } });\n`,
           },
           false,
         ),
@@ -225,7 +234,8 @@ describe('--scenarios usage errors: one line, exit 2, nothing run', () => {
       () => `${good}\0${scenarioDir('twin')}`,
       () =>
         new RegExp(
-          `^a2a-rig: two scenarios are named "answer-round-trips": ${good}/answer-round-trips\\.ts and ${root}/twin/answer-round-trips\\.ts$`,
+          '^a2a-rig: two scenarios are named "answer-round-trips": ' +
+            `${good}/answer-round-trips\\.ts and ${root}/twin/answer-round-trips\\.ts$`,
         ),
     ],
   ];

@@ -36,7 +36,8 @@ describe('DoS mutation matrix (smoke profile): the correct agent', () => {
   });
 
   it(
-    'a rate limit is a mitigation working: with --rate-limit the flood comes back 429 + Retry-After (rate-limited), and dos-answers passes',
+    'a rate limit is a mitigation working: with --rate-limit the flood ' +
+      'comes back 429 + Retry-After (rate-limited), and dos-answers passes',
     { timeout: 180_000 },
     async () => {
       // 40 requests/s per client IP: the legitimate round trips (from the proxy's address, a few

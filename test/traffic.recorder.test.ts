@@ -3,7 +3,7 @@
 // through buckets in which nothing happened), operations and bytes, offered and achieved, and
 // what the last second looked like.
 import { describe, expect, it } from 'vitest';
-import type { ExchangeTraffic } from '../rig/client/a2aClient.ts';
+import type { ExchangeTraffic } from '../rig/client/exchangeObserver.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { TrafficRecorder } from '../rig/metrics/trafficRecorder.ts';
 

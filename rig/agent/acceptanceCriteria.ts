@@ -154,7 +154,8 @@ function names(value: unknown): string[] {
       fail(`criteria.requiredArtifacts[${i}] must be a non-empty string`);
     if (name.length > MAX_ARTIFACT_NAME_CHARS)
       fail(
-        `criteria.requiredArtifacts[${i}] has ${name.length} characters; at most ${MAX_ARTIFACT_NAME_CHARS} are allowed`,
+        `criteria.requiredArtifacts[${i}] has ${name.length} characters; ` +
+          `at most ${MAX_ARTIFACT_NAME_CHARS} are allowed`,
       );
   });
   return [...value] as string[];
@@ -198,7 +199,8 @@ function guardedSchema(schema: unknown, validator: GuardedValidator): Record<str
   const branches = oneOfBranches(schema);
   if (branches > MAX_ONEOF_BRANCHES) {
     fail(
-      `criteria.artifactSchema has ${branches} oneOf branches; at most ${MAX_ONEOF_BRANCHES} are allowed (their compiled code costs superlinear, uninterruptible time)`,
+      `criteria.artifactSchema has ${branches} oneOf branches; at most ${MAX_ONEOF_BRANCHES} are allowed ` +
+        '(their compiled code costs superlinear, uninterruptible time)',
     );
   }
   try {

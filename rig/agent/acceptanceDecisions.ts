@@ -99,7 +99,8 @@ function decide(engine: TaskEngine, message: Message, request: ContinueRequest):
   ) {
     throw extensionError(
       ACCEPTANCE_DECISION_UNAUTHORIZED,
-      `this caller may not decide task ${taskId}: only its creator (the same bearer token) or a principal named in its creating message's metadata["a2a-rig/deciders"] may`,
+      `this caller may not decide task ${taskId}: only its creator (the same bearer token) ` +
+        `or a principal named in its creating message's metadata["a2a-rig/deciders"] may`,
       taskId,
     );
   }

@@ -17,6 +17,7 @@ import { decidersOf, principalOf } from './decisionAuthority.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
 import type { ArtifactStep, Script } from './script.ts';
+import type { ArtifactSteps } from './artifactSteps.ts';
 
 /** Longest single timer: setTimeout fires at once beyond 2^31-1 ms, so a later deadline is re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -58,7 +59,7 @@ export interface GatedEngine {
     alsoWrite?: () => void,
   ): StoredEvent;
   agentMessage(task: Task, text: string, metadata?: Record<string, unknown>): Message;
-  emitArtifact(row: TaskRow, spec: ArtifactStep['artifact'], alsoWrite?: () => void): boolean;
+  readonly artifacts: ArtifactSteps;
 }
 
 /** Thrown inside a transition's transaction when its conditional UPDATE lost: rolls it back. */
@@ -121,7 +122,7 @@ export class AcceptanceGate {
   private emitAttempt(row: TaskRow, gate: GateRow): boolean {
     const list = this.attemptArtifacts(row.script as Script, gate.attempt);
     for (let k = gate.emitted; k < list.length; k += 1) {
-      if (!this.engine.emitArtifact(row, list[k], () => this.store.markEmitted(gate.taskId, gate.attempt, k + 1)))
+      if (!this.engine.artifacts.emit(row, list[k], () => this.store.markEmitted(gate.taskId, gate.attempt, k + 1)))
         return false;
     }
     return true;
@@ -156,7 +157,8 @@ export class AcceptanceGate {
     // Clamped for the date only: validated criteria are within it already, and the skips-criteria-
     // validation fault must not turn a huge timeout into an invalid Date (a throw here ends the agent).
     const seconds = Math.min(Math.max(criteria.acceptanceTimeoutSeconds, 0), MAX_ACCEPTANCE_TIMEOUT_S);
-    const text = `awaiting an acceptance decision on attempt ${attempt + 1}${criteria.description ? `: ${criteria.description}` : ''}`;
+    const described = criteria.description ? `: ${criteria.description}` : '';
+    const text = `awaiting an acceptance decision on attempt ${attempt + 1}${described}`;
     // The deadline counts from the pending status's own timestamp (set by the commit just before
     // alsoWrite runs), so no reader of the two timestamps sees the gate fail a millisecond early.
     let deadline = '';

@@ -74,17 +74,21 @@ export class GateStore {
       exists: db.prepare(`SELECT 1 FROM acceptance_gates WHERE task_id = ?`),
       emitted: db.prepare(`UPDATE acceptance_gates SET emitted = ? WHERE task_id = ? AND attempt = ?`),
       park: db.prepare(
-        `UPDATE acceptance_gates SET pending = 1, pending_deadline = ? WHERE task_id = ? AND attempt = ? AND outcome IS NULL`,
+        `UPDATE acceptance_gates SET pending = 1, pending_deadline = ? ` +
+          `WHERE task_id = ? AND attempt = ? AND outcome IS NULL`,
       ),
       decide: db.prepare(
-        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND attempt = ? AND pending = 1`,
+        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? ` +
+          `WHERE task_id = ? AND attempt = ? AND pending = 1`,
       ),
       retry: db.prepare(
-        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, attempt = attempt + 1, emitted = 0, rejections = ?
+        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, ` +
+          `attempt = attempt + 1, emitted = 0, rejections = ?
          WHERE task_id = ? AND attempt = ? AND pending = 1`,
       ),
       settle: db.prepare(
-        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ? AND outcome IS NULL`,
+        `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? ` +
+          `WHERE task_id = ? AND outcome IS NULL`,
       ),
       overwrite: db.prepare(
         `UPDATE acceptance_gates SET pending = 0, pending_deadline = NULL, outcome = ? WHERE task_id = ?`,

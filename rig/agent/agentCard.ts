@@ -31,7 +31,8 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
   const card: Record<string, unknown> = {
     name: 'a2a-rig reference agent',
     description:
-      'Reference A2A agent for hitl-prompt/v1 and the acceptance-criteria extension: follows scripts of prompts, work, artifacts and outcomes, ' +
+      'Reference A2A agent for hitl-prompt/v1 and the acceptance-criteria extension: ' +
+      'follows scripts of prompts, work, artifacts and outcomes, ' +
       'with a durable outbox and a WebSocket replay plane at /events.',
     version: AGENT_VERSION,
     // 1.0 first: a 1.0 client takes the first interface it supports, in the agent's order of
@@ -56,7 +57,8 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
         {
           uri: ACCEPTANCE_URI,
           description:
-            'Acceptance criteria: completion waits for an accept/reject decision (INPUT_REQUIRED with pendingAcceptance), or the agent checks the criteria itself.',
+            'Acceptance criteria: completion waits for an accept/reject decision ' +
+            '(INPUT_REQUIRED with pendingAcceptance), or the agent checks the criteria itself.',
           required: false,
           params: ACCEPTANCE_PARAMS,
         },
@@ -69,7 +71,8 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
         id: SCRIPTED_SKILL_ID,
         name: 'Scripted human-in-the-loop task',
         description:
-          'Runs the script in the first message\'s "a2a-rig/script" data part; by default asks "Approve?" and echoes the answer.',
+          'Runs the script in the first message\'s "a2a-rig/script" data part; ' +
+          'by default asks "Approve?" and echoes the answer.',
         tags: ['hitl', 'testing'],
         inputModes: ['text/plain', 'application/json'],
         outputModes: ['text/plain', 'application/json'],

@@ -75,7 +75,9 @@ export function registerAgentCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nEnvironment:\n  TCK_STREAMING_TIMEOUT  seconds (default 2, as in the A2A TCK); a task whose messageId starts with\n                         test-resubscribe-message-id works for twice this long before it completes\n',
+      '\nEnvironment:\n' +
+        '  TCK_STREAMING_TIMEOUT  seconds (default 2, as in the A2A TCK); a task whose messageId starts with\n' +
+        '                         test-resubscribe-message-id works for twice this long before it completes\n',
     )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
@@ -98,7 +100,8 @@ export function registerAgentCommand(program: Command): void {
     .addOption(
       new Option(
         '--card-default <version>',
-        'the card a request without A2A-Version gets at /.well-known/agent-card.json (0.3 for old clients that send no header)',
+        'the card a request without A2A-Version gets at /.well-known/agent-card.json ' +
+          '(0.3 for old clients that send no header)',
       )
         .choices(['1.0', '0.3'])
         .default('1.0'),
@@ -146,7 +149,8 @@ export function registerAgentCommand(program: Command): void {
     .action(async (opts: AgentCommandOptions) => {
       if (opts.headersTimeoutMs > opts.requestTimeoutMs) {
         throw new UserError(
-          `--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed --request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`,
+          `--headers-timeout-ms (${opts.headersTimeoutMs}) cannot exceed ` +
+            `--request-timeout-ms (${opts.requestTimeoutMs}): the headers are part of the request`,
         );
       }
       if (opts.rateLimitBurst !== undefined && opts.rateLimit === undefined)

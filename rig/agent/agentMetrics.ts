@@ -77,14 +77,18 @@ export class AgentMetrics {
     });
     this.decisions = new Counter({
       name: 'a2a_agent_acceptance_decisions_total',
-      help: 'Acceptance decisions by outcome: accepted, rejected (applied), conflict (-32042), unauthorized (-32043), invalid (-32044), error (any other refusal)',
+      help:
+        'Acceptance decisions by outcome: accepted, rejected (applied), conflict (-32042), ' +
+        'unauthorized (-32043), invalid (-32044), error (any other refusal)',
       labelNames: ['outcome'],
       registers,
     });
     for (const outcome of DECISION_OUTCOMES) this.decisions.inc({ outcome }, 0);
     this.answers = new Counter({
       name: 'a2a_agent_answers_total',
-      help: 'Answers to prompts by outcome: accepted, conflict (409 / -32010), invalid (422 / -32011), error (any other refusal)',
+      help:
+        'Answers to prompts by outcome: accepted, conflict (409 / -32010), invalid (422 / -32011), ' +
+        'error (any other refusal)',
       labelNames: ['outcome'],
       registers,
     });
@@ -101,13 +105,14 @@ export class AgentMetrics {
       registers,
     });
     // The DoS mitigations (issue 14): what the connection bounds and the rate limiter did.
-    const self = this;
+    // Read at each scrape: openConnections is assigned once the server is listening.
+    const openConnections = () => this.openConnections();
     new Gauge({
       name: 'a2a_agent_open_connections',
       help: 'Open TCP connections admitted by the connection bounds (shed sockets are not counted)',
       registers,
       collect() {
-        this.set(self.openConnections());
+        this.set(openConnections());
       },
     });
     this.shed = new Counter({

@@ -108,7 +108,8 @@ function schemaFailures(
           .join('; ');
         failures.push(
           cut(
-            `${where} does not match artifactSchema: ${shown}${errors.length > 3 ? ` (+${errors.length - 3} more)` : ''}`,
+            `${where} does not match artifactSchema: ${shown}` +
+              (errors.length > 3 ? ` (+${errors.length - 3} more)` : ''),
             400,
           ),
         );

@@ -15,17 +15,20 @@ export const FAULTS = {
   'envelope-without-activation': 'the prompt envelope is emitted even when the request did not activate the extension',
   'declare-required-extension': 'the agent card declares hitl-prompt/v1 with "required": true (the spec says false)',
   'validation-errors-elsewhere':
-    'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, as an SDK renders it, not as the contract shows',
+    'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, ' +
+    'as an SDK renders it, not as the contract shows',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
   // The DoS mitigations (issue 14; proven in test/agent.dos*.test.ts): one per mitigation.
   'no-body-limit': 'no Content-Length pre-check and no size bound on request bodies: every body is read whole (no 413)',
   'backtracking-patterns':
-    'response_schema `pattern` is compiled with native backtracking RegExp instead of the linear (RE2) engine, unmetered',
+    'response_schema `pattern` is compiled with native backtracking RegExp ' +
+    'instead of the linear (RE2) engine, unmetered',
   'parse-errors-500':
     'a request body that is not JSON or not UTF-8 gets HTTP 500 instead of the parse error (400 / -32700)',
   'no-header-limit': "request header blocks up to 64 MiB are accepted (node's 16 KiB bound, 431, is raised)",
   'no-request-timeouts':
-    'no headers or request timeout: a client that trickles headers, stalls its body or never sends a byte keeps its socket',
+    'no headers or request timeout: a client that trickles headers, stalls its body ' +
+    'or never sends a byte keeps its socket',
   'no-connection-limit': 'no bound on open connections, per client IP or in total (no socket is shed)',
   'unbounded-streams':
     'no per-task or total bound on open event streams and no bound on the bytes queued for a stream reader',
@@ -48,7 +51,7 @@ export type FaultName = keyof typeof FAULTS;
 /** The acceptance-criteria extension's flags (proven in test/agent.acceptanceFaults.test.ts). */
 export type AcceptanceFaultName = Extract<FaultName, `acceptance-${string}`>;
 
-/** The DoS-mitigation flags (issue 14), proven in test/agent.dosFaults.test.ts rather than agent.faults.test.ts. */
+/** The DoS-mitigation flags (issue 14), proven in test/agent.dosFaults.test.ts rather than agent.faults*.test.ts. */
 export const DOS_FAULTS = [
   'no-body-limit',
   'backtracking-patterns',

@@ -17,7 +17,8 @@ import {
 } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI, HITL_RESPONSE_KEY, type ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import type { AnswerOutcomeLabel } from './agentMetrics.ts';
-import type { PromptRow, TaskRow } from './outbox.ts';
+import type { TaskRow } from './outbox.ts';
+import type { PromptRow } from './promptStore.ts';
 import type { Script } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
 
@@ -51,7 +52,8 @@ function responseInvalid(engine: TaskEngine, promptId: string, errors: Validatio
 }
 
 function readResponseEnvelope(raw: unknown): { promptId: string; payload: unknown } {
-  const shape = `metadata.${HITL_RESPONSE_KEY} must be an object with exactly "prompt_id" (string) and "payload" (object)`;
+  const shape =
+    `metadata.${HITL_RESPONSE_KEY} must be an object ` + 'with exactly "prompt_id" (string) and "payload" (object)';
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new A2AError(JSONRPC_INVALID_PARAMS, shape);
   const { prompt_id: promptId, payload, ...extra } = raw as Record<string, unknown>;
   if (typeof promptId !== 'string' || Object.keys(extra).length > 0) throw new A2AError(JSONRPC_INVALID_PARAMS, shape);
@@ -77,7 +79,7 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
   if (TERMINAL_STATES.has(state)) {
     throw new A2AError(A2A_UNSUPPORTED_OPERATION, `task ${row.task.id} is ${state}; it accepts no more messages`);
   }
-  const open = engine.outbox.openPromptOf(row.task.id);
+  const open = engine.outbox.prompts.openOf(row.task.id);
   if (state !== 'TASK_STATE_INPUT_REQUIRED' || !open) {
     throw new A2AError(
       A2A_UNSUPPORTED_OPERATION,
@@ -87,7 +89,8 @@ export function continueTask(engine: TaskEngine, message: Message, activated: bo
   if (row.activated) {
     throw new A2AError(
       JSONRPC_INVALID_PARAMS,
-      `task ${row.task.id} waits for a hitl-prompt/v1 answer: put {prompt_id, payload} in metadata.${HITL_RESPONSE_KEY}`,
+      `task ${row.task.id} waits for a hitl-prompt/v1 answer: ` +
+        `put {prompt_id, payload} in metadata.${HITL_RESPONSE_KEY}`,
     );
   }
   // Plain A2A continuation of a prompt emitted without the envelope: the message is the answer.
@@ -145,7 +148,7 @@ function answerPrompt(
   activated: boolean,
   receivedAt: number,
 ): TaskRow {
-  const prompt = engine.outbox.findPrompt(row.task.id, response.promptId);
+  const prompt = engine.outbox.prompts.find(row.task.id, response.promptId);
   const duplicatesAllowed = engine.faults.has('accept-duplicates');
   if (!prompt || prompt.state === 'closed' || (prompt.state === 'answered' && !duplicatesAllowed)) {
     throw alreadyAnsweredOrUnknown(response.promptId);
@@ -182,7 +185,8 @@ function accept(
   const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
   engine.ensureHistoryRoom(row, message);
   const answered = () => {
-    if (!engine.outbox.answerPrompt(row.task.id, prompt.step, payload)) throw alreadyAnsweredOrUnknown(prompt.promptId);
+    if (!engine.outbox.prompts.answer(row.task.id, prompt.step, payload))
+      throw alreadyAnsweredOrUnknown(prompt.promptId);
     // In the same transaction as the conditional UPDATE: the answer joins the history exactly once.
     engine.outbox.appendHistory(row, message);
   };

@@ -72,7 +72,8 @@ export function refuseSocket(socket: Duplex, status: 400 | 404 | 500, reason: st
   try {
     if (socket.writable) {
       socket.end(
-        `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n` +
+          `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       );
     } else socket.destroy();
   } catch {
@@ -83,9 +84,10 @@ export function refuseSocket(socket: Duplex, status: 400 | 404 | 500, reason: st
 /** One stderr line for a throw nothing else caught; the request fails, the agent goes on. */
 export function logUnexpected(where: string, err: unknown): void {
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  process.stderr.write(
-    `a2a-rig agent: unexpected error in ${where} (answered, agent continues): ${message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500)}\n`,
-  );
+  // Control characters (newlines included) are blanked so a thrown message cannot forge log lines.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const oneLine = message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500);
+  process.stderr.write(`a2a-rig agent: unexpected error in ${where} (answered, agent continues): ${oneLine}\n`);
 }
 
 /** An HTTP+JSON request body as JSON (an empty body is `{}`); anything else is -32700 (400). */

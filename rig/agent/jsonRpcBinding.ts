@@ -76,9 +76,8 @@ export function replyError(
   const error = toA2AError(err);
   if (inStream) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-    res.end(
-      `data: ${JSON.stringify({ jsonrpc: '2.0', id, error: generation === '0.3' ? error.toJson() : error.toJsonV1() })}\n\n`,
-    );
+    const wireError = generation === '0.3' ? error.toJson() : error.toJsonV1();
+    res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, error: wireError })}\n\n`);
     return;
   }
   const status =

@@ -10,12 +10,14 @@
 // Task rows are cached (taskRowCache.ts). Any failed transaction drops the whole cache (a row may
 // have been changed in memory by what rolled back), and a commit by another connection (PRAGMA
 // data_version) does too, so two processes may still share a file.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { GroupCommit, type AfterCommit } from './groupCommit.ts';
 import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, type TaskCacheLimits } from './taskRowCache.ts';
-import { migrateWholeTaskRows } from './outboxMigration.ts';
 import { GateStore } from './acceptanceGateStore.ts';
+import { openOutboxDatabase } from './outboxDatabase.ts';
+import { PromptStore } from './promptStore.ts';
+import { coreJson, toTaskRow } from './taskRow.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import type { TaskRow } from './taskRow.ts';
 
@@ -24,104 +26,6 @@ export interface StoredEvent {
   eventId: string;
   taskId: string;
   event: StreamResponse;
-}
-
-export interface PromptRow {
-  taskId: string;
-  step: number;
-  promptId: string;
-  envelope: Record<string, unknown>;
-  schema: Record<string, unknown>;
-  deadline: string | null;
-  deadlineSignalled: boolean;
-  state: 'open' | 'answered' | 'closed';
-}
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS tasks (
-  id TEXT PRIMARY KEY,
-  state TEXT NOT NULL,
-  task_json TEXT NOT NULL,
-  script_json TEXT NOT NULL,
-  step INTEGER NOT NULL,
-  activated INTEGER NOT NULL,
-  last_answer_json TEXT,
-  last_seq INTEGER NOT NULL DEFAULT 0,
-  history_count INTEGER NOT NULL DEFAULT 0,
-  history_bytes INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS tasks_state ON tasks(state);
--- Rowid tables on purpose: in a WITHOUT ROWID table the whole row is the b-tree key, and a seek
--- reads every megabyte of a big row it compares against; here the key index stays small and a
--- row's overflow pages are read only when its JSON column is.
-CREATE TABLE IF NOT EXISTS task_history (
-  task_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  bytes INTEGER NOT NULL,
-  message_json TEXT NOT NULL,
-  PRIMARY KEY (task_id, idx)
-);
-CREATE TABLE IF NOT EXISTS task_artifacts (
-  task_id TEXT NOT NULL,
-  pos INTEGER NOT NULL,
-  artifact_json TEXT NOT NULL,
-  PRIMARY KEY (task_id, pos)
-);
-CREATE TABLE IF NOT EXISTS prompts (
-  task_id TEXT NOT NULL,
-  step INTEGER NOT NULL,
-  prompt_id TEXT NOT NULL,
-  envelope_json TEXT NOT NULL,
-  schema_json TEXT NOT NULL,
-  deadline TEXT,
-  deadline_signalled INTEGER NOT NULL DEFAULT 0,
-  state TEXT NOT NULL,
-  answer_json TEXT,
-  PRIMARY KEY (task_id, step)
-);
-CREATE INDEX IF NOT EXISTS prompts_id ON prompts(prompt_id);
-`;
-
-const EVENTS_TABLE = (schema: string) => `
-CREATE TABLE IF NOT EXISTS ${schema}.events (
-  task_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  event_id TEXT NOT NULL,
-  event_json TEXT NOT NULL,
-  PRIMARY KEY (task_id, seq)
-) WITHOUT ROWID;
-`;
-
-/** The task without history and artifacts, as stored in tasks.task_json. */
-function coreJson(task: Task): string {
-  const { history: _h, artifacts: _a, ...core } = task;
-  return JSON.stringify(core);
-}
-
-function toTaskRow(r: Record<string, unknown>, artifacts: Artifact[]): TaskRow {
-  return {
-    task: { ...(JSON.parse(r.task_json as string) as Task), history: [], artifacts },
-    script: JSON.parse(r.script_json as string),
-    step: r.step as number,
-    activated: r.activated === 1,
-    lastAnswer: r.last_answer_json == null ? undefined : JSON.parse(r.last_answer_json as string),
-    lastSeq: r.last_seq as number,
-    historyCount: r.history_count as number,
-    historyBytes: r.history_bytes as number,
-  };
-}
-
-function toPromptRow(r: Record<string, unknown>): PromptRow {
-  return {
-    taskId: r.task_id as string,
-    step: r.step as number,
-    promptId: r.prompt_id as string,
-    envelope: JSON.parse(r.envelope_json as string),
-    schema: JSON.parse(r.schema_json as string),
-    deadline: (r.deadline as string | null) ?? null,
-    deadlineSignalled: r.deadline_signalled === 1,
-    state: r.state as PromptRow['state'],
-  };
 }
 
 export type { AfterCommit } from './groupCommit.ts';
@@ -137,36 +41,27 @@ export class Outbox {
   private readonly batches: GroupCommit;
   /** Acceptance gates (acceptanceGateStore.ts): same database, so they share its transactions. */
   readonly gates: GateStore;
+  /** Prompts (promptStore.ts): same database, so they share its transactions. */
+  readonly prompts: PromptStore;
 
   /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
   constructor(path: string, options: { volatileEvents?: boolean; cache?: TaskCacheLimits } = {}) {
     this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    // A checkpoint copies the WAL into the file and syncs both: every 8,000 pages (32 MB) instead
-    // of SQLite's 1,000, a hot page (an index's right edge) is copied once where it was eight
-    // times, and the syncs are an eighth. The page cache (32 MB, SQLite's is 2 MB) keeps those
-    // hot pages and the tail of each table in memory under load.
-    this.db.pragma('wal_autocheckpoint = 8000');
-    this.db.pragma('cache_size = -32768');
-    this.db.exec(SCHEMA);
-    migrateWholeTaskRows(this.db);
-    this.gates = new GateStore(this.db);
-    const eventsSchema = options.volatileEvents ? 'volatile' : 'main';
-    if (options.volatileEvents) this.db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
-    this.db.exec(EVENTS_TABLE(eventsSchema));
-    const db = this.db;
+    const { db, eventsSchema } = openOutboxDatabase(path, options.volatileEvents === true);
+    this.db = db;
+    this.gates = new GateStore(db);
+    this.prompts = new PromptStore(db);
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
     this.batches = new GroupCommit(db, { opened: () => this.forgetOthersWrites(), failed: () => this.cache.clear() });
     this.stmt = {
       insertTask: db.prepare(
-        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, last_seq, history_count, history_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO tasks (id, state, task_json, script_json, step, activated, ` +
+          `last_seq, history_count, history_bytes) ` +
+          `VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       updateTask: db.prepare(
-        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ?, last_seq = ?, history_count = ?, history_bytes = ? WHERE id = ?`,
+        `UPDATE tasks SET state = ?, task_json = ?, step = ?, activated = ?, last_answer_json = ?, last_seq = ?, ` +
+          `history_count = ?, history_bytes = ? WHERE id = ?`,
       ),
       appendHistory: db.prepare(`INSERT INTO task_history (task_id, idx, bytes, message_json) VALUES (?, ?, ?, ?)`),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -180,7 +75,8 @@ export class Outbox {
       tasksInStates: db.prepare(`SELECT * FROM tasks WHERE state IN (SELECT value FROM json_each(?))`),
       listTasks: db.prepare(
         `SELECT id, task_json, COUNT(*) OVER () AS total FROM tasks
-         WHERE (@state IS NULL OR state = @state) AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
+         WHERE (@state IS NULL OR state = @state) ` +
+          `AND (@contextId IS NULL OR json_extract(task_json, '$.contextId') = @contextId)
          ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
       ),
       insertEvent: db.prepare(
@@ -189,22 +85,7 @@ export class Outbox {
       eventsSince: db.prepare(
         `SELECT seq, event_id, event_json FROM ${eventsSchema}.events WHERE task_id = ? AND seq > ? ORDER BY seq`,
       ),
-      insertPrompt: db.prepare(
-        `INSERT INTO prompts (task_id, step, prompt_id, envelope_json, schema_json, deadline, state) VALUES (?, ?, ?, ?, ?, ?, 'open')`,
-      ),
-      promptIdExists: db.prepare(`SELECT 1 FROM prompts WHERE prompt_id = ? LIMIT 1`),
-      findPrompt: db.prepare(`SELECT * FROM prompts WHERE task_id = ? AND prompt_id = ? ORDER BY step DESC LIMIT 1`),
-      answerPrompt: db.prepare(
-        `UPDATE prompts SET state = 'answered', answer_json = ? WHERE task_id = ? AND step = ? AND state = 'open'`,
-      ),
-      closePrompts: db.prepare(`UPDATE prompts SET state = 'closed' WHERE task_id = ? AND state = 'open'`),
-      openPromptOf: db.prepare(`SELECT * FROM prompts WHERE task_id = ? AND state = 'open' ORDER BY step DESC LIMIT 1`),
-      pendingDeadlines: db.prepare(
-        `SELECT * FROM prompts WHERE state = 'open' AND deadline IS NOT NULL AND deadline_signalled = 0`,
-      ),
-      markDeadline: db.prepare(`UPDATE prompts SET deadline_signalled = 1 WHERE task_id = ? AND step = ?`),
       countByState: db.prepare(`SELECT state, COUNT(*) AS n FROM tasks GROUP BY state`),
-      countOpenPrompts: db.prepare(`SELECT COUNT(*) AS n FROM prompts WHERE state = 'open'`),
     };
   }
 
@@ -416,48 +297,6 @@ export class Outbox {
     return rows.map((r) => ({ seq: r.seq, eventId: r.event_id, taskId, event: JSON.parse(r.event_json) }));
   }
 
-  insertPrompt(p: Omit<PromptRow, 'state' | 'deadlineSignalled'>): void {
-    this.stmt.insertPrompt.run(
-      p.taskId,
-      p.step,
-      p.promptId,
-      JSON.stringify(p.envelope),
-      JSON.stringify(p.schema),
-      p.deadline,
-    );
-  }
-
-  promptIdExists(promptId: string): boolean {
-    return this.stmt.promptIdExists.get(promptId) !== undefined;
-  }
-
-  findPrompt(taskId: string, promptId: string): PromptRow | undefined {
-    const r = this.stmt.findPrompt.get(taskId, promptId) as Record<string, unknown> | undefined;
-    return r ? toPromptRow(r) : undefined;
-  }
-
-  openPromptOf(taskId: string): PromptRow | undefined {
-    const r = this.stmt.openPromptOf.get(taskId) as Record<string, unknown> | undefined;
-    return r ? toPromptRow(r) : undefined;
-  }
-
-  /** True only for the one caller that moved the prompt from open to answered. */
-  answerPrompt(taskId: string, step: number, answer: unknown): boolean {
-    return this.stmt.answerPrompt.run(JSON.stringify(answer), taskId, step).changes === 1;
-  }
-
-  closePrompts(taskId: string): void {
-    this.stmt.closePrompts.run(taskId);
-  }
-
-  pendingDeadlines(): PromptRow[] {
-    return (this.stmt.pendingDeadlines.all() as Record<string, unknown>[]).map(toPromptRow);
-  }
-
-  markDeadlineSignalled(taskId: string, step: number): void {
-    this.stmt.markDeadline.run(taskId, step);
-  }
-
   /** Tasks per state (for /metrics; read at scrape time, never on the request path). */
   tasksByState(): Record<string, number> {
     return Object.fromEntries(
@@ -470,7 +309,7 @@ export class Outbox {
   }
 
   openPrompts(): number {
-    return (this.stmt.countOpenPrompts.get() as { n: number }).n;
+    return this.prompts.openCount();
   }
 
   close(): void {

@@ -38,7 +38,9 @@ export function buildPromptEnvelope(step: PromptStep['prompt'], options: Envelop
   if (bytes > MAX_RESPONSE_SCHEMA_BYTES && !options.allowOversizedSchema) {
     return {
       ok: false,
-      reason: `response_schema is ${bytes} bytes serialized; hitl-prompt/v1 S-2 allows at most ${MAX_RESPONSE_SCHEMA_BYTES}`,
+      reason:
+        `response_schema is ${bytes} bytes serialized; ` +
+        `hitl-prompt/v1 S-2 allows at most ${MAX_RESPONSE_SCHEMA_BYTES}`,
     };
   }
   if (responders !== undefined) {
@@ -75,10 +77,8 @@ export function buildPromptEnvelope(step: PromptStep['prompt'], options: Envelop
     .compile(promptEnvelopeSchema)
     .validate({ ...envelope, response_schema: { type: 'object' } });
   if (breaches.length > 0) {
-    return {
-      ok: false,
-      reason: `the envelope would break envelope.schema.json: ${breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
-    };
+    const shown = breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
+    return { ok: false, reason: `the envelope would break envelope.schema.json: ${shown}` };
   }
   return { ok: true, envelope };
 }

@@ -124,7 +124,8 @@ export function rateLimitedUpgrade(socket: Duplex, retryAfter: number): void {
   try {
     if (!socket.writable) return void socket.destroy();
     socket.end(
-      `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: ${retryAfter}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+      `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: ${retryAfter}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
     );
   } catch {
     socket.destroy();

@@ -2,7 +2,7 @@
 // POST /v1/message:send, POST /v1/message:stream (SSE), GET /v1/tasks/{id}, POST /v1/tasks/{id}:cancel,
 // GET|POST /v1/tasks/{id}:subscribe (SSE), GET /v1/card, and the push-config routes, which answer
 // PushNotificationNotSupported (this agent has no push). 0.3 has no ListTasks, so GET /v1/tasks is
-// not a route. Bodies are 0.3 ProtoJSON (protoJsonV03.ts); the operations run on canonical shapes.
+// not a route. Bodies are 0.3 ProtoJSON (protoJsonV03Reader/Writer.ts); the operations run on canonical shapes.
 //
 // Errors: an HTTP status (the same mapping as the 1.0 binding) and the body 0.3 REST servers and
 // the 0.3 TCK use, `{"error": "<A2A error type>", "message": ...}` (a2a-java writes exactly these
@@ -19,12 +19,12 @@ import {
   httpStatusFor,
   toA2AError,
 } from '../protocol/errorCodes.ts';
+import { sendRequestFromProtoJsonV03 } from '../protocol/protoJsonV03Reader.ts';
 import {
-  sendRequestFromProtoJsonV03,
   sendResponseToProtoJsonV03,
   streamResponseToProtoJsonV03,
   taskToProtoJsonV03,
-} from '../protocol/protoJsonV03.ts';
+} from '../protocol/protoJsonV03Writer.ts';
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
 import { fromQuery } from './requestParams.ts';

@@ -102,7 +102,8 @@ export function tckStreamingTimeoutMs(env: NodeJS.ProcessEnv = process.env): num
   const max = MAX_WORK_MS / 2000;
   if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !(seconds > 0) || seconds > max) {
     throw new UserError(
-      `${TCK_STREAMING_TIMEOUT_ENV} must be a number of seconds in (0, ${max}], got ${JSON.stringify(raw.slice(0, 40))}`,
+      `${TCK_STREAMING_TIMEOUT_ENV} must be a number of seconds in (0, ${max}], ` +
+        `got ${JSON.stringify(raw.slice(0, 40))}`,
     );
   }
   return Math.round(seconds * 1000);

@@ -23,13 +23,15 @@ export class StreamQuota {
     if (onTask >= this.limits.maxStreamsPerTask) {
       throw new A2AError(
         A2A_TOO_MANY_STREAMS,
-        `task ${taskId} already has ${onTask} open event streams (at most ${this.limits.maxStreamsPerTask}); retry later`,
+        `task ${taskId} already has ${onTask} open event streams ` +
+          `(at most ${this.limits.maxStreamsPerTask}); retry later`,
       );
     }
     if (this.total >= this.limits.maxStreamsTotal) {
       throw new A2AError(
         A2A_TOO_MANY_STREAMS,
-        `the agent already serves ${this.total} open event streams (at most ${this.limits.maxStreamsTotal}); retry later`,
+        `the agent already serves ${this.total} open event streams ` +
+          `(at most ${this.limits.maxStreamsTotal}); retry later`,
       );
     }
     this.perTask.set(taskId, onTask + 1);

@@ -3,7 +3,7 @@
 // Steps that need no waiting run back to back; a prompt parks the task in INPUT_REQUIRED until
 // `hitlAnswers` accepts an answer.
 import { randomUUID } from 'node:crypto';
-import type { Artifact, Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
+import type { Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
@@ -11,17 +11,16 @@ import {
   A2A_TASK_NOT_FOUND,
   JSONRPC_INVALID_PARAMS,
 } from '../protocol/errorCodes.ts';
-import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
-import type { Outbox, PromptRow, StoredEvent, TaskRow } from './outbox.ts';
-import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
-import { artifactPart, type ArtifactStep, type PromptStep, type Script } from './script.ts';
+import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import { PromptSteps } from './promptSteps.ts';
+import type { Script } from './script.ts';
 import { StreamQuota } from './streamQuota.ts';
 import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
+import { ArtifactSteps } from './artifactSteps.ts';
 import { TaskEvents } from './taskEvents.ts';
 import { timeOrderedId } from './timeOrderedId.ts';
 
@@ -31,7 +30,6 @@ const BLOCKING_WAIT_MS = 60_000;
 export class TaskEngine {
   readonly events = new TaskEvents();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private reusedPromptId: string | undefined;
   private closed = false;
 
   constructor(
@@ -43,6 +41,8 @@ export class TaskEngine {
   ) {
     this.streams = new StreamQuota(limits);
     this.acceptance = new AcceptanceGate(this);
+    this.prompts = new PromptSteps(this);
+    this.artifacts = new ArtifactSteps(this);
   }
 
   /** The acceptance-criteria gate of tasks created with it activated (acceptanceGate.ts). */
@@ -50,6 +50,12 @@ export class TaskEngine {
 
   /** Open event streams (SSE and replay sockets), bounded per task and in total. */
   readonly streams: StreamQuota;
+
+  /** Artifact steps, sized against the task's bound before they are built (artifactSteps.ts). */
+  readonly artifacts: ArtifactSteps;
+
+  /** Prompt steps: the envelope, the INPUT_REQUIRED status and the deadline signal (promptSteps.ts). */
+  private readonly prompts: PromptSteps;
 
   /**
    * The task as a caller sees it: the newest history messages within the view bounds (and within
@@ -69,7 +75,8 @@ export class TaskEngine {
     if (row.historyCount + 1 > maxHistoryEntries || row.historyBytes + bytes > maxHistoryBytes) {
       throw new A2AError(
         JSONRPC_INVALID_PARAMS,
-        `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
+        `task ${row.task.id} holds ${row.historyCount} messages (${row.historyBytes} bytes); ` +
+          `a task accepts at most ${maxHistoryEntries} messages and ${maxHistoryBytes} bytes of history`,
       );
     }
   }
@@ -208,7 +215,7 @@ export class TaskEngine {
       if (state === 'TASK_STATE_SUBMITTED' && !('fail' in step) && !('reject' in step) && !script.skipWorking) {
         this.setStatus(row, 'TASK_STATE_WORKING');
       }
-      if ('prompt' in step) return this.emitPrompt(row, step.prompt);
+      if ('prompt' in step) return this.prompts.emit(row, step.prompt);
       if ('work' in step) {
         const waitingAt = row.step;
         this.later(step.work.ms, () => {
@@ -223,120 +230,11 @@ export class TaskEngine {
       row.step += 1;
       if ('artifact' in step) {
         if (this.acceptance.defersArtifacts(row)) this.outbox.updateTask(row);
-        else this.emitArtifact(row, step.artifact);
+        else this.artifacts.emit(row, step.artifact);
       } else if ('complete' in step) return this.acceptance.finish(row, step.complete.text);
       else if ('fail' in step) return void this.setStatus(row, 'TASK_STATE_FAILED', step.fail.reason);
       else if ('reject' in step) return void this.setStatus(row, 'TASK_STATE_REJECTED', step.reject.reason);
     }
-  }
-
-  /** Emits one artifact step (with `alsoWrite` in its transaction); false if it failed the task instead. */
-  emitArtifact(row: TaskRow, spec: ArtifactStep['artifact'], alsoWrite?: () => void): boolean {
-    const answer = row.lastAnswer === undefined ? '' : JSON.stringify(row.lastAnswer);
-    // Sized before it is built: "{{answer}}" x 100k over a 1 MB answer would be a 100 GB string.
-    const held = Buffer.byteLength(JSON.stringify(row.task.artifacts));
-    const uses = spec.text === undefined ? 0 : spec.text.split('{{answer}}').length - 1;
-    const adds =
-      spec.text !== undefined
-        ? spec.text.length + uses * answer.length
-        : Buffer.byteLength(JSON.stringify(spec.url ?? spec.raw ?? spec.data ?? null));
-    if (held + adds > this.limits.maxArtifactBytes) {
-      this.setStatus(
-        row,
-        'TASK_STATE_FAILED',
-        `artifact step ${row.step - 1} would take the task's artifacts past ${this.limits.maxArtifactBytes} bytes`,
-        undefined,
-        () => this.outbox.gates.settle(row.task.id, 'not-met'),
-      );
-      return false;
-    }
-    const part = artifactPart(spec, answer);
-    const artifact: Artifact = {
-      artifactId: spec.id ?? randomUUID(),
-      ...(spec.name ? { name: spec.name } : {}),
-      parts: [part],
-    };
-    this.commit(
-      row,
-      (task) => {
-        const at = spec.append ? task.artifacts.findIndex((a) => a.artifactId === artifact.artifactId) : -1;
-        if (at >= 0) task.artifacts[at].parts.push(part);
-        else task.artifacts.push(artifact);
-        const pos = at >= 0 ? at : task.artifacts.length - 1;
-        this.outbox.putArtifact(task.id, pos, task.artifacts[pos]);
-      },
-      (task) => ({
-        artifactUpdate: {
-          taskId: task.id,
-          contextId: task.contextId,
-          artifact,
-          ...(spec.append !== undefined ? { append: spec.append } : {}),
-          ...(spec.last_chunk !== undefined ? { lastChunk: spec.last_chunk } : {}),
-        },
-      }),
-      alsoWrite,
-    );
-    return true;
-  }
-
-  private freshPromptId(): string {
-    if (this.faults.has('reuse-prompt-id')) return (this.reusedPromptId ??= randomUUID());
-    // S-5: unique for the agent's lifetime, which the outbox outlives; a v4 collision is
-    // astronomically unlikely, but the check is one indexed lookup.
-    for (;;) {
-      const id = randomUUID();
-      if (!this.outbox.promptIdExists(id)) return id;
-    }
-  }
-
-  private emitPrompt(row: TaskRow, step: PromptStep['prompt']): void {
-    const outcome = buildPromptEnvelope(step, {
-      promptId: this.freshPromptId(),
-      now: new Date(),
-      validator: this.validator,
-      allowOversizedSchema: this.faults.has('emit-oversized-schema'),
-    });
-    if (!outcome.ok) {
-      this.setStatus(row, 'TASK_STATE_FAILED', `prompt step ${row.step} cannot be emitted: ${outcome.reason}`);
-      return;
-    }
-    const { envelope } = outcome;
-    // The envelope MUST NOT carry other fields, and none that presumes a UI (CF-5).
-    if (this.faults.has('envelope-extra-field')) Object.assign(envelope, { render_hint: 'modal' });
-    const emitEnvelope = row.activated || this.faults.has('envelope-without-activation');
-    const metadata = emitEnvelope ? { [HITL_PROMPT_URI]: envelope } : undefined;
-    const prompt = {
-      taskId: row.task.id,
-      step: row.step,
-      promptId: envelope.prompt_id,
-      envelope: { ...envelope },
-      schema: envelope.response_schema,
-      deadline: envelope.deadline ?? null,
-    };
-    this.setStatus(row, 'TASK_STATE_INPUT_REQUIRED', envelope.prompt, metadata, () => this.outbox.insertPrompt(prompt));
-    if (envelope.deadline) this.scheduleDeadline({ ...prompt, state: 'open', deadlineSignalled: false });
-  }
-
-  private scheduleDeadline(prompt: PromptRow): void {
-    const wait = Math.max(0, Date.parse(prompt.deadline!) - Date.now());
-    this.later(wait, () => {
-      const current = this.outbox.findPrompt(prompt.taskId, prompt.promptId);
-      if (!current || current.state !== 'open' || current.deadlineSignalled) return;
-      const row = this.getRow(prompt.taskId);
-      this.commit(
-        row,
-        () => {},
-        (task) => ({
-          statusUpdate: {
-            taskId: task.id,
-            contextId: task.contextId,
-            status: task.status,
-            metadata: { [DEADLINE_ELAPSED_KEY]: { prompt_id: prompt.promptId, deadline: prompt.deadline } },
-          },
-        }),
-        () => this.outbox.markDeadlineSignalled(prompt.taskId, prompt.step),
-      );
-    });
   }
 
   cancel(taskId: string): TaskRow {
@@ -345,7 +243,7 @@ export class TaskEngine {
       throw new A2AError(A2A_TASK_NOT_CANCELABLE, `task ${taskId} is ${row.task.status.state} and cannot be canceled`);
     }
     this.setStatus(row, 'TASK_STATE_CANCELED', undefined, undefined, () => {
-      this.outbox.closePrompts(taskId);
+      this.outbox.prompts.closeOpen(taskId);
       this.outbox.gates.settle(taskId, 'canceled');
     });
     return row;
@@ -373,7 +271,7 @@ export class TaskEngine {
     for (const row of this.outbox.tasksInStates(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'])) {
       setImmediate(() => this.advance(row.task.id));
     }
-    for (const prompt of this.outbox.pendingDeadlines()) this.scheduleDeadline(prompt);
+    for (const prompt of this.outbox.prompts.pendingDeadlines()) this.prompts.scheduleDeadline(prompt);
     this.acceptance.recover();
   }
 

@@ -1,6 +1,7 @@
 // One task as the outbox holds it (outbox.ts) and its cache keeps it (taskRowCache.ts): the task
-// without its history, the script's progress, and the history's counts and newest messages.
-import type { Message, Task } from '../protocol/a2aTypes.ts';
+// without its history, the script's progress, and the history's counts and newest messages; and
+// how a row of the tasks table (task_json holds the task without history and artifacts) reads back.
+import type { Artifact, Message, Task } from '../protocol/a2aTypes.ts';
 
 export interface TaskRow {
   task: Task;
@@ -16,4 +17,24 @@ export interface TaskRow {
   /** The newest history messages with their sizes, oldest first (taskRowCache.ts), kept for rows
    * this process created; absent on a row read back (views then read the table). */
   tail?: Array<{ message: Message; bytes: number }>;
+}
+
+/** The task without history and artifacts, as stored in tasks.task_json. */
+export function coreJson(task: Task): string {
+  const { history: _h, artifacts: _a, ...core } = task;
+  return JSON.stringify(core);
+}
+
+/** A row of the tasks table as a TaskRow, with its artifacts (read from their own rows). */
+export function toTaskRow(r: Record<string, unknown>, artifacts: Artifact[]): TaskRow {
+  return {
+    task: { ...(JSON.parse(r.task_json as string) as Task), history: [], artifacts },
+    script: JSON.parse(r.script_json as string),
+    step: r.step as number,
+    activated: r.activated === 1,
+    lastAnswer: r.last_answer_json == null ? undefined : JSON.parse(r.last_answer_json as string),
+    lastSeq: r.last_seq as number,
+    historyCount: r.history_count as number,
+    historyBytes: r.history_bytes as number,
+  };
 }

@@ -32,7 +32,8 @@ export function openTaskStream(options: TaskStreamOptions): void {
   let ended = false;
   let snapshotSeq = 0;
   let unsubscribe = () => {};
-  let heartbeat: NodeJS.Timeout | undefined;
+  // Starts once the head is written; end() clears whatever is there by then.
+  let heartbeat: NodeJS.Timeout | undefined = undefined;
   const { taskId } = options;
   const release = engine.streams.acquire(taskId);
 

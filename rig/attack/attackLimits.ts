@@ -7,7 +7,10 @@ import { isIP } from 'node:net';
 import { UserError } from '../protocol/userError.ts';
 import type { AttackTarget } from './attackTypes.ts';
 
-/** 127.0.0.0/8, ::1 and ::ffff:127.x.y.z. Names (even `localhost`) are refused: resolving one could pick the other family or leave the machine. */
+/**
+ * 127.0.0.0/8, ::1 and ::ffff:127.x.y.z. Names (even `localhost`) are refused: resolving one could
+ * pick the other family or leave the machine.
+ */
 export function isLoopbackAddress(host: string): boolean {
   const h = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   if (isIP(h) === 4) return h.startsWith('127.');
@@ -30,7 +33,8 @@ export function assertLoopbackTarget(target: AttackTarget): void {
       throw new UserError(`attack ${what} ${url.href}: attacks speak plain http: to a loopback agent only`);
     if (!isLoopbackAddress(url.hostname))
       throw new UserError(
-        `attack ${what} ${url.href} is not a loopback IP address (127.0.0.0/8, ::1): attack traffic never leaves this machine`,
+        `attack ${what} ${url.href} is not a loopback IP address (127.0.0.0/8, ::1): ` +
+          'attack traffic never leaves this machine',
       );
   }
   const source = target.sourceAddress;
@@ -107,5 +111,8 @@ class SocketBudget {
 export const socketBudget = new SocketBudget();
 
 export function budgetNote(): string {
-  return `attack sockets are capped at ${socketBudget.limit} open at once (half the fd soft limit ${fdSoftLimit()} left after the fds already open)`;
+  return (
+    `attack sockets are capped at ${socketBudget.limit} open at once ` +
+    `(half the fd soft limit ${fdSoftLimit()} left after the fds already open)`
+  );
 }

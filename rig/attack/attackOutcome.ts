@@ -64,7 +64,10 @@ export function outcomeOfReply(reply: HttpReply, startedAt: number, now = perfor
     ...(code !== undefined ? { code } : {}),
     ...(retryAfter ? { retryAfter } : {}),
   };
-  const detail = `HTTP ${reply.status}${code !== undefined ? ` code ${code}` : ''}${retryAfter ? ` Retry-After ${reply.headers['retry-after']}` : ''}${reply.body ? `: ${oneLine(reply.body)}` : ''}`;
+  const codeNote = code !== undefined ? ` code ${code}` : '';
+  const retryNote = retryAfter ? ` Retry-After ${reply.headers['retry-after']}` : '';
+  const bodyNote = reply.body ? `: ${oneLine(reply.body)}` : '';
+  const detail = `HTTP ${reply.status}${codeNote}${retryNote}${bodyNote}`;
   let kind: AttackOutcome['kind'];
   if ((reply.status === 429 || reply.status === 503) && retryAfter) kind = 'rate-limited';
   else if (reply.status >= 500) kind = 'server-error';

@@ -1,11 +1,13 @@
 // Every attack by its fixed name (issue 14). The engine imports only this module and attackTypes.ts:
 //   const target = attackTarget({ baseUrl, endpoint, binding, generation, openPrompt });  // loopback only
-//   const report = await ATTACKS['slowloris'].run(target, { holdMs: 20_000 }, { ratePerSecond, maxRequests, durationMs, signal, onOutcome });
+//   const schedule = { ratePerSecond, maxRequests, durationMs, signal, onOutcome };
+//   const report = await ATTACKS['slowloris'].run(target, { holdMs: 20_000 }, schedule);
 // run() merges the params over the attack's `defaults` (numbers, or numbers written as text),
 // throws one line for a misuse (unknown param, out of bounds, non-loopback target or source), and
 // resolves once every start settled: within durationMs plus the attack's hold bound, or at once
 // after the abort. The report's notes say what could not be aimed and the socket cap.
 import type { Attack } from './attackTypes.ts';
+import type { NumericParams } from './defineAttack.ts';
 import { badUtf8 } from './attacks/badUtf8.ts';
 import { deepAnswer } from './attacks/deepAnswer.ts';
 import { duplicateAnswers } from './attacks/duplicateAnswers.ts';
@@ -35,8 +37,8 @@ export type AttackName =
   | 'unread-streams'
   | 'unread-replay';
 
-// Attack<any>: each attack's params type is its own; the engine passes them as plain records.
-export const ATTACKS: Record<AttackName, Attack<any>> = {
+// Each attack's params type is its own, all numbers by name; the engine passes them as plain records.
+export const ATTACKS: Record<AttackName, Attack<NumericParams>> = {
   'oversized-answer': oversizedAnswer,
   'deep-answer': deepAnswer,
   'pattern-backtracking': patternBacktracking,

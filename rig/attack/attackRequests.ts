@@ -5,7 +5,7 @@
 // attack request differs from a legitimate one only where the attack means it to.
 import { answerMessage, completeMessage, type OutgoingMessage } from '../client/outgoingMessage.ts';
 import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
-import { messageToProtoJsonV03 } from '../protocol/protoJsonV03.ts';
+import { messageToProtoJsonV03 } from '../protocol/protoJsonV03Writer.ts';
 import { messageOnWire } from '../protocol/wireGenerations.ts';
 import type { AttackTarget, LivePrompt } from './attackTypes.ts';
 
@@ -88,7 +88,8 @@ export function requestHead(
   path: string,
   options: { contentLength?: number; accept?: string; extra?: string; connection?: string } = {},
 ): string {
-  let head = `${method} ${path} HTTP/1.1\r\nhost: ${target.baseUrl.host}\r\nconnection: ${options.connection ?? 'close'}\r\n`;
+  const connection = options.connection ?? 'close';
+  let head = `${method} ${path} HTTP/1.1\r\nhost: ${target.baseUrl.host}\r\nconnection: ${connection}\r\n`;
   if (options.contentLength !== undefined)
     head += `content-type: application/json\r\ncontent-length: ${options.contentLength}\r\n`;
   head += `accept: ${options.accept ?? 'application/json'}\r\n`;

@@ -55,7 +55,8 @@ export async function runOnSchedule(
       if (capHits > 0) out.push(`${capHits} starts found the socket cap reached and settled as connect-failed`);
       if (lateSkipped > 0)
         out.push(
-          `${lateSkipped} starts were due but the clock had passed the ${schedule.durationMs} ms duration (the process was too busy to start them in time)`,
+          `${lateSkipped} starts were due but the clock had passed the ${schedule.durationMs} ms duration ` +
+            '(the process was too busy to start them in time)',
         );
       return { started, settled, notes: out, ...(aborted > 0 ? { aborted } : {}) };
     };

@@ -14,22 +14,24 @@ import {
   type HttpReply,
 } from './attackOutcome.ts';
 import { socketBudget } from './attackLimits.ts';
+import { dechunk, isChunked, parseHead, type Head } from './httpReplyFraming.ts';
 import type { AttackOutcome, AttackTarget } from './attackTypes.ts';
 
-/** Bytes of a reply's head kept before the socket is dropped as garbage; bytes of its body kept for the detail and `error.code`. */
+/**
+ * Bytes of a reply's head kept before the socket is dropped as garbage; bytes of its body kept for
+ * the detail and `error.code`.
+ */
 const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_BODY_KEPT = 16 * 1024;
 /** Last bytes kept of a reply, for the chunked terminator (`\r\n0\r\n\r\n`). */
 const TAIL_BYTES = 7;
 
-export interface Head {
-  status: number;
-  headers: Record<string, string>;
-}
-
 export interface SocketIo {
   socket: Socket;
-  /** Writes and resolves once the data is handed to the kernel (so a slow drip is really slow); resolves false once the socket settled. */
+  /**
+   * Writes and resolves once the data is handed to the kernel (so a slow drip is really slow);
+   * resolves false once the socket settled.
+   */
   write(data: string | Buffer): Promise<boolean>;
   /** Waits, ending early (false) once the socket settled. */
   sleep(ms: number): Promise<boolean>;
@@ -50,7 +52,10 @@ export interface ExchangeOptions {
    * its end and classified.
    */
   onHead?: (head: Head, bodySoFar: string) => 'read' | 'stream';
-  /** While streaming, these bytes are written every `probeMs` so a close of the agent's is seen without reading (a write to a closed socket fails). */
+  /**
+   * While streaming, these bytes are written every `probeMs` so a close of the agent's is seen
+   * without reading (a write to a closed socket fails).
+   */
   probe?: { bytes: Buffer | string; everyMs: number };
   /**
    * After a 'stream' head, reading goes on for `ms` (the response's first frames: a snapshot, or a
@@ -58,44 +63,16 @@ export interface ExchangeOptions {
    * finds a refusal in what came (the body after the head, de-chunked).
    */
   streamGrace?: { ms: number; refusal(body: Buffer): { code?: number; detail: string } | undefined };
-  /** A complete reply counts as the agent's cut (idle-connections: Node answers an idle socket's timeout with 408 and a close). */
+  /**
+   * A complete reply counts as the agent's cut (idle-connections: Node answers an idle socket's
+   * timeout with 408 and a close).
+   */
   replyIsCut?: boolean;
   /** Sets `beforeBodyEnd` on the outcome. */
   tracksBodyEnd?: boolean;
 }
 
 export type ExchangeEnd = AttackOutcome | 'aborted';
-
-function parseHead(text: string): Head | undefined {
-  const lines = text.split('\r\n');
-  const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
-  if (!m) return undefined;
-  const headers: Record<string, string> = {};
-  for (const line of lines.slice(1)) {
-    const i = line.indexOf(':');
-    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-  }
-  return { status: Number(m[1]), headers };
-}
-
-function isChunked(head: Head): boolean {
-  return head.headers['transfer-encoding']?.toLowerCase().includes('chunked') ?? false;
-}
-
-/** The data of a chunked body as far as it goes (a cut-off last chunk gives what it has). */
-export function dechunk(body: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  while (at < body.length) {
-    const eol = body.indexOf('\r\n', at);
-    if (eol < 0) break;
-    const size = parseInt(body.subarray(at, eol).toString('latin1'), 16);
-    if (!Number.isFinite(size) || size === 0) break;
-    parts.push(body.subarray(eol + 2, Math.min(body.length, eol + 2 + size)));
-    at = eol + 2 + size + 2;
-  }
-  return Buffer.concat(parts);
-}
 
 /** Opens a connection to the target and runs `script` on it; resolves with its one outcome. */
 export function attackExchange(

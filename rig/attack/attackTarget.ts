@@ -2,7 +2,7 @@
 // endpoint and generation), and a prompt opener for agents that follow a2a-rig scripts: the answer
 // attacks need live prompts, and a scripted agent parks a task on a prompt of any schema we name.
 import { request } from 'node:http';
-import { a2aRequestHeaders } from '../client/jsonRpcTransport.ts';
+import { a2aRequestHeaders } from '../client/a2aHeaders.ts';
 import { userMessage } from '../client/outgoingMessage.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
@@ -11,7 +11,10 @@ import { assertLoopbackTarget } from './attackLimits.ts';
 import { sendRequest } from './attackRequests.ts';
 import type { AttackTarget, LivePrompt } from './attackTypes.ts';
 
-/** Where attack traffic comes from unless told otherwise: not 127.0.0.1, so a per-client limit tells it from the legitimate load. */
+/**
+ * Where attack traffic comes from unless told otherwise: not 127.0.0.1, so a per-client limit tells
+ * it from the legitimate load.
+ */
 export const DEFAULT_SOURCE_ADDRESS = '127.0.0.2';
 
 export interface AttackTargetOptions {

@@ -89,9 +89,15 @@ export interface AttackReport {
   /** Started, and settled with an outcome (equal once run() resolved). */
   started: number;
   settled: number;
-  /** Why part of the attack could not be aimed (no pattern in the schema, no replay plane, ...); the scenario logs it. */
+  /**
+   * Why part of the attack could not be aimed (no pattern in the schema, no replay plane, ...); the
+   * scenario logs it.
+   */
   notes: string[];
-  /** Of `settled`: requests/connections ended by the abort before their outcome was known (no onOutcome call for them). */
+  /**
+   * Of `settled`: requests/connections ended by the abort before their outcome was known (no
+   * onOutcome call for them).
+   */
   aborted?: number;
 }
 
@@ -101,7 +107,10 @@ export interface Attack<P extends object = Record<string, number | string | bool
   /** The scenario family it belongs to: payloads, answers, malformed, slow, connections, streams. */
   family: 'payloads' | 'answers' | 'malformed' | 'slow' | 'connections' | 'streams';
   description: string;
-  /** What the agent should do with it, in one line (`413 before the body is read`, `cut within the headers timeout`). */
+  /**
+   * What the agent should do with it, in one line (`413 before the body is read`, `cut within the
+   * headers timeout`).
+   */
   expected: string;
   defaults: P;
   /**

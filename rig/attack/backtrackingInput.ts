@@ -6,7 +6,10 @@
 
 export interface FoundPattern {
   pattern: string;
-  /** Property names from the schema's root to the string the pattern constrains ([] = the payload itself); undefined when it sits under something else (items, anyOf, ...). */
+  /**
+   * Property names from the schema's root to the string the pattern constrains ([] = the payload
+   * itself); undefined when it sits under something else (items, anyOf, ...).
+   */
   propertyPath: string[] | undefined;
 }
 

@@ -89,7 +89,10 @@ export async function livePromptOr(
 /** The common reply bound of a one-request attack: past it with no reply the request is 'held'. */
 export const REPLY_TIMEOUT_MS = 10_000;
 
-/** Up to `n` live prompts, one per openPrompt call, stopping at the first that cannot be opened (its reason is in notes). */
+/**
+ * Up to `n` live prompts, one per openPrompt call, stopping at the first that cannot be opened (its
+ * reason is in notes).
+ */
 export async function livePrompts(
   target: AttackTarget,
   n: number,

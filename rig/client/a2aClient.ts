@@ -11,32 +11,25 @@
 //     if (prompt?.ok) await client.answer(sent.value.task.id, prompt.envelope.prompt_id, { approved: true });
 //   }
 //   await client.close();
-import { randomUUID } from 'node:crypto';
-import type { Generation, Operation, StreamResponse, Task } from '../protocol/a2aTypes.ts';
-import { METHOD_NAMES } from '../protocol/a2aTypes.ts';
+import type { Generation, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
-import { messageOnWire } from '../protocol/wireGenerations.ts';
 import { sendResultFromWire, taskFromWire } from '../protocol/wireInbound.ts';
 import { discoverAgent, type AgentDescription } from './agentDiscovery.ts';
 import { AcceptanceCalls } from './acceptanceCalls.ts';
-import type { ByteTally } from './byteTally.ts';
-import { answerFailed, classifyAnswer, type AnswerOutcome } from './answerOutcome.ts';
+import { AnswerCalls, type AnswerOptions } from './answerCalls.ts';
+import type { AnswerOutcome } from './answerOutcome.ts';
+import { ClientExchanges, operationName, type CallOperation } from './clientExchanges.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
-import {
-  JsonRpcTransport,
-  assertBearerToken,
-  type A2AHeaders,
-  type ExchangeOptions,
-  type RpcReply,
-  type TransportLimits,
-} from './jsonRpcTransport.ts';
-import { answerMessage, completeMessage, type OutgoingMessage } from './outgoingMessage.ts';
+import type { ExchangeObserver } from './exchangeObserver.ts';
+import { JsonRpcTransport } from './jsonRpcTransport.ts';
+import type { RpcReply, TransportLimits } from './transportTypes.ts';
+import type { OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
 import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
 import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
-import { TaskEventStream } from './taskEventStream.ts';
+import { StreamCalls } from './streamCalls.ts';
 import { TransportError } from './transportError.ts';
 import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 
@@ -64,54 +57,16 @@ export interface A2AClientOptions {
   target?: ProxiedTarget;
 }
 
-/** How an exchange ended: a result, a JSON-RPC error, or no usable reply (transport or protocol failure). */
-export type ExchangeEnd = 'ok' | 'rpc_error' | 'failed';
-
-/**
- * What an observer learns of an exchange beside its method: the operation by its v1.0 name whatever
- * the wire's generation (`SendMessage` for v0.3's `message/send`), or `answer` (a hitl-prompt/v1
- * answer) or `decision` (an acceptance-criteria verdict); and its bytes so far. A stream's
- * `received` goes on growing after `exchange` as its events arrive (`stream` true).
- */
-export interface ExchangeTraffic extends ByteTally {
-  operation: string;
-  stream?: boolean;
-}
-
-/** Watches a client's traffic (e.g. to count it for Prometheus); must return at once. */
-export interface ExchangeObserver {
-  /** Every JSON-RPC exchange, answers included; a stream ends here when its headers arrive. */
-  exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void;
-  /** Every hitl-prompt/v1 answer, classified. */
-  answer(outcome: AnswerOutcome): void;
-  /** An exchange is about to be sent (one `exchange` call follows each): what is in flight now. */
-  opening?(): void;
-}
-
-/** The operations this client calls (ListTasks goes through the transport: engine/taskListing.ts). */
-type CallOperation = Exclude<Operation, 'list'>;
-
-/** The operation's v1.0 name, whatever the generation on the wire. */
-function operationName(op: CallOperation): string {
-  return METHOD_NAMES['1.0'][op]!;
-}
-
-/**
- * How long a new stream is watched for a refusal framed as its first event before it is handed
- * over. a2a-sdk 0.3.x answers tasks/resubscribe on a parked task with HTTP 200, text/event-stream
- * and a JSON-RPC error (-32001) as the only frame, right behind the headers. A stream whose first
- * frame is an event is handed over as soon as that frame arrives, so the peek costs nothing then;
- * an error frame arriving later still ends the stream with its code (`StreamEnd` 'rpc-error').
- */
-export const STREAM_REFUSAL_PEEK_MS = 1_000;
-
 export class A2AClient {
   readonly history: EventHistory;
   readonly guard: EnvelopeGuard;
   readonly transport: JsonRpcTransport;
   private readonly intake: EventIntake;
   private readonly extensions: readonly string[];
-  private readonly open = new Set<{ close(): Promise<unknown> }>();
+  /** What every call goes through (clientExchanges.ts); the answers and streams are made through it. */
+  private readonly exchanges: ClientExchanges;
+  private readonly answers: AnswerCalls;
+  private readonly streams: StreamCalls;
 
   private constructor(
     /** What discovery found; `agent.generation` is the generation this client speaks. */
@@ -124,6 +79,17 @@ export class A2AClient {
     this.guard = new EnvelopeGuard(options.validator ?? new GuardedValidator());
     this.intake = new EventIntake(this.history, this.guard);
     this.extensions = options.extensions ?? [HITL_PROMPT_URI];
+    this.exchanges = new ClientExchanges({
+      agent,
+      transport,
+      history: this.history,
+      intake: this.intake,
+      extensions: this.extensions,
+      observer: options.observer,
+      target: options.target,
+    });
+    this.answers = new AnswerCalls(this.exchanges);
+    this.streams = new StreamCalls(this.exchanges);
   }
 
   /** Reads the agent card at `agentUrl` and returns a client for it; throws DiscoveryError. */
@@ -150,20 +116,11 @@ export class A2AClient {
 
   /** The endpoint as messages name it (the target, and the proxy hop when there is one). */
   get endpoint(): string {
-    return endpointName(this.agent, this.options.target)(this.agent.rpcUrl);
+    return this.exchanges.endpoint;
   }
 
   get generation(): Generation {
     return this.agent.generation;
-  }
-
-  private a2a(options: CallOptions): A2AHeaders {
-    if (options.bearerToken !== undefined) assertBearerToken(options.bearerToken);
-    return {
-      generation: this.agent.generation,
-      extensions: options.extensions ?? this.extensions,
-      ...(options.bearerToken !== undefined ? { bearerToken: options.bearerToken } : {}),
-    };
   }
 
   /** The extensions this client activates when a call names none. */
@@ -178,59 +135,6 @@ export class A2AClient {
     return (this.acceptanceCalls ??= new AcceptanceCalls(this));
   }
 
-  private method(op: CallOperation): string {
-    return METHOD_NAMES[this.agent.generation][op]!;
-  }
-
-  private sendParams(message: OutgoingMessage, options: SendOptions): Record<string, unknown> {
-    const configuration: Record<string, unknown> = {};
-    if (options.returnImmediately !== undefined) {
-      if (this.generation === '1.0') configuration.returnImmediately = options.returnImmediately;
-      else configuration.blocking = !options.returnImmediately;
-    }
-    if (options.historyLength !== undefined) configuration.historyLength = options.historyLength;
-    return {
-      message: messageOnWire(completeMessage(message), this.generation),
-      ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
-    };
-  }
-
-  /** Records a unary response's event in the history under its own `response-N` connection. */
-  private recordResponse(event: StreamResponse | undefined, taskId: string | undefined): string {
-    const connectionId = this.history.openConnection('response', taskId);
-    if (event) this.intake.take(connectionId, 'response', event);
-    this.history.closeConnection(connectionId, 'response');
-    return connectionId;
-  }
-
-  /**
-   * Runs one exchange, telling the observer (when there is one) that it opens and how it ended; the
-   * exchange is given the options to call the transport with (a byte tally added when observed).
-   */
-  private async observed<R, O extends ExchangeOptions>(
-    method: string,
-    operation: string,
-    options: O,
-    exchange: (options: O) => Promise<R>,
-    endOf: (reply: R) => { end: ExchangeEnd; latencyMs: number; stream?: boolean },
-  ): Promise<R> {
-    const observer = this.options.observer;
-    if (!observer) return exchange(options);
-    const traffic: ExchangeTraffic = { operation, sent: 0, received: 0 };
-    observer.opening?.();
-    const startedAt = performance.now();
-    try {
-      const reply = await exchange({ ...options, tally: traffic });
-      const { end, latencyMs, stream } = endOf(reply);
-      if (stream) traffic.stream = true;
-      observer.exchange(method, end, latencyMs, traffic);
-      return reply;
-    } catch (err) {
-      observer.exchange(method, 'failed', performance.now() - startedAt, traffic);
-      throw err;
-    }
-  }
-
   private async unary<T>(
     op: CallOperation,
     params: unknown,
@@ -239,16 +143,22 @@ export class A2AClient {
     eventOf: (value: T) => StreamResponse,
     taskId?: string,
   ): Promise<CallOutcome<T>> {
-    const method = this.method(op);
-    const reply = await this.observed(
+    const exchanges = this.exchanges;
+    const method = exchanges.method(op);
+    const reply = await exchanges.observed(
       method,
       operationName(op),
       options,
-      (o) => this.transport.call(this.agent.rpcUrl, method, params, this.a2a(o), o),
+      (o) => this.transport.call(this.agent.rpcUrl, method, params, exchanges.a2a(o), o),
       (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
     );
     if (!reply.ok)
-      return { ok: false, error: reply.error, meta: reply.meta, connectionId: this.recordResponse(undefined, taskId) };
+      return {
+        ok: false,
+        error: reply.error,
+        meta: reply.meta,
+        connectionId: exchanges.recordResponse(undefined, taskId),
+      };
     let value: T;
     try {
       value = read(reply.result);
@@ -264,13 +174,14 @@ export class A2AClient {
       ok: true,
       value,
       meta: reply.meta,
-      connectionId: this.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)),
+      connectionId: exchanges.recordResponse(event, taskId ?? ('task' in event ? event.task.id : undefined)),
     };
   }
 
   /** SendMessage / message/send. Throws TransportError only below JSON-RPC (bounds, connection, garbage). */
   send(message: OutgoingMessage, options: SendOptions = {}): Promise<CallOutcome<SendResult>> {
-    return this.unary('send', this.sendParams(message, options), options, sendResultFromWire, (v) => v, message.taskId);
+    const params = this.exchanges.sendParams(message, options);
+    return this.unary('send', params, options, sendResultFromWire, (v) => v, message.taskId);
   }
 
   /**
@@ -284,12 +195,13 @@ export class A2AClient {
     options: SendOptions = {},
     operation: 'SendMessage' | 'decision' = 'SendMessage',
   ): Promise<RpcReply> {
-    const method = this.method('send');
-    const reply = await this.observed(
+    const exchanges = this.exchanges;
+    const method = exchanges.method('send');
+    const reply = await exchanges.observed(
       method,
       operation,
       options,
-      (o) => this.transport.call(this.agent.rpcUrl, method, this.sendParams(message, o), this.a2a(o), o),
+      (o) => this.transport.call(this.agent.rpcUrl, method, exchanges.sendParams(message, o), exchanges.a2a(o), o),
       (r) => ({ end: r.ok ? 'ok' : 'rpc_error', latencyMs: r.meta.latencyMs }),
     );
     let event: SendResult | undefined;
@@ -300,7 +212,7 @@ export class A2AClient {
         // Not A2A: the caller's classification says so; there is nothing to record.
       }
     }
-    this.recordResponse(event, message.taskId ?? (event && 'task' in event ? event.task.id : undefined));
+    exchanges.recordResponse(event, message.taskId ?? (event && 'task' in event ? event.task.id : undefined));
     return reply;
   }
 
@@ -332,61 +244,14 @@ export class A2AClient {
     );
   }
 
-  private streamCall(
-    op: CallOperation,
-    params: unknown,
-    options: CallOptions,
-    taskId?: string,
-  ): Promise<StreamOutcome> {
-    const method = this.method(op);
-    return this.observed(
-      method,
-      operationName(op),
-      options,
-      (o) => this.openStream(method, params, o, taskId),
-      (o) => ({ end: o.ok ? 'ok' : 'rpc_error', latencyMs: o.meta.latencyMs, stream: o.ok }),
-    );
-  }
-
-  /** Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as `{ok:false}`. */
-  private async openStream(
-    method: string,
-    params: unknown,
-    options: CallOptions,
-    taskId?: string,
-  ): Promise<StreamOutcome> {
-    const reply = await this.transport.stream(this.agent.rpcUrl, method, params, this.a2a(options), options);
-    if (reply.kind === 'json') {
-      if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
-      throw new TransportError(
-        'protocol',
-        `${method} from ${this.endpoint} answered a stream request with a plain JSON-RPC result`,
-        reply.reply.meta.httpStatus,
-      );
-    }
-    const stream = new TaskEventStream(
-      reply,
-      this.intake,
-      this.history,
-      `${method} stream from ${this.endpoint}`,
-      taskId,
-    );
-    this.track(stream, stream.ended);
-    await stream.firstFrame(options.refusalPeekMs ?? STREAM_REFUSAL_PEEK_MS);
-    const end = stream.end;
-    if (end?.reason === 'rpc-error' && stream.events.length === 0)
-      return { ok: false, error: end.error, inStream: true, meta: reply.meta };
-    return { ok: true, stream, meta: reply.meta };
-  }
-
   /** SendStreamingMessage / message/stream: the events until the task settles (the agent closes). */
   sendStream(message: OutgoingMessage, options: CallOptions = {}): Promise<StreamOutcome> {
-    return this.streamCall('stream', this.sendParams(message, {}), options, message.taskId);
+    return this.streams.sendStream(message, options);
   }
 
   /** SubscribeToTask / tasks/resubscribe: a snapshot, then live events until the task is terminal. */
   subscribe(taskId: string, options: CallOptions = {}): Promise<StreamOutcome> {
-    return this.streamCall('subscribe', { id: taskId }, options, taskId);
+    return this.streams.subscribe(taskId, options);
   }
 
   /**
@@ -394,19 +259,8 @@ export class A2AClient {
    * Never throws for what the agent does: transport failures come back as kind 'error'. By default
    * the send returns immediately (the task's resume is observed elsewhere, e.g. on a stream).
    */
-  answer(
-    taskId: string,
-    promptId: string,
-    payload: unknown,
-    options: SendOptions & { contextId?: string } = {},
-  ): Promise<AnswerOutcome> {
-    const message = answerMessage(taskId, promptId, payload, { contextId: options.contextId });
-    return this.sendAnswer(
-      taskId,
-      promptId,
-      JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options })),
-      options,
-    );
+  answer(taskId: string, promptId: string, payload: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
+    return this.answers.answer(taskId, promptId, payload, options);
   }
 
   /**
@@ -418,60 +272,9 @@ export class A2AClient {
     taskId: string,
     promptId: string,
     payloadJson: string,
-    options: SendOptions & { contextId?: string } = {},
+    options: AnswerOptions = {},
   ): Promise<AnswerOutcome> {
-    const slot = `a2a-rig:raw-payload:${randomUUID()}`;
-    const message = answerMessage(taskId, promptId, slot, { contextId: options.contextId });
-    const params = JSON.stringify(this.sendParams(message, { returnImmediately: true, ...options }));
-    return this.sendAnswer(
-      taskId,
-      promptId,
-      params.replaceAll(JSON.stringify(slot), () => payloadJson),
-      options,
-    );
-  }
-
-  private async sendAnswer(
-    taskId: string,
-    promptId: string,
-    paramsJson: string,
-    options: SendOptions,
-  ): Promise<AnswerOutcome> {
-    const observer = this.options.observer;
-    const traffic: ExchangeTraffic | undefined = observer ? { operation: 'answer', sent: 0, received: 0 } : undefined;
-    observer?.opening?.();
-    const startedAt = performance.now();
-    try {
-      const reply = await this.transport.callRaw(
-        this.agent.rpcUrl,
-        this.method('send'),
-        paramsJson,
-        this.a2a(options),
-        traffic ? { ...options, tally: traffic } : options,
-      );
-      const outcome = classifyAnswer(reply, promptId);
-      this.recordResponse(outcome.result, taskId);
-      return this.answered(outcome, traffic);
-    } catch (err) {
-      if (err instanceof TransportError) return this.answered(answerFailed(err, startedAt), traffic);
-      // Not the agent's doing (e.g. a bearer token refused before sending): the exchange still ends for whoever counts it open.
-      observer?.exchange(this.method('send'), 'failed', performance.now() - startedAt, traffic);
-      throw err;
-    }
-  }
-
-  private answered(outcome: AnswerOutcome, traffic: ExchangeTraffic | undefined): AnswerOutcome {
-    const observer = this.options.observer;
-    if (observer) {
-      observer.exchange(
-        this.method('send'),
-        outcome.kind === 'accepted' ? 'ok' : outcome.rpcCode !== undefined ? 'rpc_error' : 'failed',
-        outcome.latencyMs,
-        traffic,
-      );
-      observer.answer(outcome);
-    }
-    return outcome;
+    return this.answers.answerRaw(taskId, promptId, payloadJson, options);
   }
 
   /** Opens the replay plane for a task from `since` (default 0: every stored event). */
@@ -490,7 +293,7 @@ export class A2AClient {
       history: this.history,
       describeUrl: socketName(this.options.target),
     });
-    this.track(socket, socket.ended);
+    this.exchanges.track(socket, socket.ended);
     return socket;
   }
 
@@ -499,14 +302,8 @@ export class A2AClient {
     return this.guard.fromStatus(task.status);
   }
 
-  private track(closable: { close(): Promise<unknown> }, ended: Promise<unknown>): void {
-    this.open.add(closable);
-    void ended.then(() => this.open.delete(closable));
-  }
-
   /** Closes every stream and socket this client opened and releases its connections. */
   async close(): Promise<void> {
-    await Promise.all([...this.open].map((c) => c.close()));
-    await this.transport.close();
+    await this.exchanges.close();
   }
 }

@@ -23,7 +23,7 @@ import {
   type AcceptanceErrorFacts,
   type DecisionOutcome,
 } from './decisionOutcome.ts';
-import type { ExchangeMeta, RpcReply } from './jsonRpcTransport.ts';
+import type { ExchangeMeta, RpcReply } from './transportTypes.ts';
 import type { Message, StreamResponse, Task, TaskStatus } from '../protocol/a2aTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
@@ -120,7 +120,10 @@ export class AcceptanceCalls {
     return { ...outcome, ...this.facts(outcome) };
   }
 
-  /** The creating send as a stream (SendStreamingMessage / message/stream): the artifacts and the pending status arrive on it. */
+  /**
+   * The creating send as a stream (SendStreamingMessage / message/stream): the artifacts and the
+   * pending status arrive on it.
+   */
   async sendStream(
     message: OutgoingMessage,
     options: CallOptions & CriteriaOptions = {},
@@ -143,7 +146,10 @@ export class AcceptanceCalls {
     return this.decideRaw(taskId, contextId, decision, options);
   }
 
-  /** Sends any value as the decision (malformed and hostile ones included); classified like `decide`. Never throws for what the agent does. */
+  /**
+   * Sends any value as the decision (malformed and hostile ones included); classified like `decide`.
+   * Never throws for what the agent does.
+   */
   async decideRaw(
     taskId: string,
     contextId: string | undefined,

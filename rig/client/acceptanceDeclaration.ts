@@ -116,7 +116,11 @@ export function acceptanceSkipReason(
     return `the agent card does not declare the acceptance-criteria extension (${ACCEPTANCE_URI})`;
   const evaluator = needs.evaluator ?? 'client';
   if (!declaration.evaluators.includes(evaluator)) {
-    return `the agent declares the acceptance-criteria extension without the "${evaluator}" evaluator (declared: ${declaration.evaluators.join(', ') || 'none'})`;
+    const declared = declaration.evaluators.join(', ') || 'none';
+    return (
+      `the agent declares the acceptance-criteria extension without the "${evaluator}" evaluator ` +
+      `(declared: ${declared})`
+    );
   }
   if (needs.artifactSchema && !declaration.supportsArtifactSchema)
     return 'the agent declares the acceptance-criteria extension with supportsArtifactSchema false';

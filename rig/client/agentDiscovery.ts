@@ -11,14 +11,18 @@ import type { Generation, JsonObject } from '../protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UserError } from '../protocol/userError.ts';
 import { acceptanceDeclaration, type AcceptanceDeclaration } from './acceptanceDeclaration.ts';
-import type { ExchangeOptions, JsonRpcTransport } from './jsonRpcTransport.ts';
+import type { JsonRpcTransport } from './jsonRpcTransport.ts';
+import type { ExchangeOptions } from './transportTypes.ts';
 import { TransportError } from './transportError.ts';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
 export interface HitlDeclaration {
   declared: boolean;
-  /** The declaration's `required` (the spec says it MUST be false); absent reads as false, the default. Undefined only when it is not a boolean. */
+  /**
+   * The declaration's `required` (the spec says it MUST be false); absent reads as false, the
+   * default. Undefined only when it is not a boolean.
+   */
   required: boolean | undefined;
   /** True when `required` was left out (ProtoJSON omits a false). */
   requiredAbsent?: boolean;

@@ -13,7 +13,7 @@ import {
 } from '../protocol/errorCodes.ts';
 import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import { sendResultFromWire } from '../protocol/wireInbound.ts';
-import type { RpcReply } from './jsonRpcTransport.ts';
+import type { RpcReply } from './transportTypes.ts';
 import { rejectionContractBreaches } from './rejectionContract.ts';
 import type { TransportError } from './transportError.ts';
 

@@ -121,7 +121,9 @@ export class AnswerSynthesizer {
         .join('; ');
       return {
         ok: false,
-        reason: `cannot synthesize a valid payload: the minimal instance ${JSON.stringify(valid).slice(0, 200)} fails: ${detail}`,
+        reason:
+          `cannot synthesize a valid payload: ` +
+          `the minimal instance ${JSON.stringify(valid).slice(0, 200)} fails: ${detail}`,
       };
     }
     const invalid: InvalidAnswer[] = [];

@@ -1,7 +1,7 @@
 // What a call of the rig's A2A client (a2aClient.ts) takes and what it returns, apart from the
 // client itself, so code that makes calls through it (acceptanceCalls.ts) need not import it.
 import type { Message, Task } from '../protocol/a2aTypes.ts';
-import type { ExchangeMeta, ExchangeOptions } from './jsonRpcTransport.ts';
+import type { ExchangeMeta, ExchangeOptions } from './transportTypes.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import type { TaskEventStream } from './taskEventStream.ts';
 
@@ -10,7 +10,10 @@ export interface CallOptions extends ExchangeOptions {
   extensions?: readonly string[];
   /** Sent as `Authorization: Bearer <token>` on this call (acceptance decisions are authorized by it). */
   bearerToken?: string;
-  /** Streams only: how long to watch for a refusal framed as the first event (default STREAM_REFUSAL_PEEK_MS, a2aClient.ts). */
+  /**
+   * Streams only: how long to watch for a refusal framed as the first event (default
+   * STREAM_REFUSAL_PEEK_MS, streamCalls.ts).
+   */
   refusalPeekMs?: number;
 }
 

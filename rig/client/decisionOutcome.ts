@@ -17,7 +17,7 @@ import {
 } from '../protocol/acceptance.ts';
 import { sendResultFromWire } from '../protocol/wireInbound.ts';
 import type { ExchangeFacts } from './answerOutcome.ts';
-import type { RpcReply } from './jsonRpcTransport.ts';
+import type { RpcReply } from './transportTypes.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 import type { TransportError } from './transportError.ts';
 
@@ -69,6 +69,12 @@ function extensionHolder(data: unknown): { holder: Record<string, unknown>; wher
 }
 
 /** Reads a JSON-RPC error as one of the extension's, or 'other'. */
+/** What error.data is when no extension entry was found in it, for the problem line. */
+function describeData(data: unknown): string {
+  if (data === undefined) return 'absent';
+  return Array.isArray(data) ? 'an array without an extension entry' : 'not an object';
+}
+
 export function readAcceptanceError(error: RpcErrorBody, httpStatus?: number): AcceptanceErrorFacts {
   const problems: string[] = [];
   let kind = KIND_BY_CODE.get(error.code);
@@ -90,10 +96,7 @@ export function readAcceptanceError(error: RpcErrorBody, httpStatus?: number): A
     const expected = ACCEPTANCE_ERROR_MESSAGES[error.code];
     if (expected !== undefined && error.message !== expected)
       problems.push(`error message is "${error.message.slice(0, 80)}", not "${expected}"`);
-    if (!found)
-      problems.push(
-        `error.data is ${error.data === undefined ? 'absent' : Array.isArray(error.data) ? 'an array without an extension entry' : 'not an object'}; the extension puts {extension, ...} there`,
-      );
+    if (!found) problems.push(`error.data is ${describeData(error.data)}; the extension puts {extension, ...} there`);
     else {
       if (found.where !== 'error.data') problems.push(`extension is at ${found.where}, not at error.data.extension`);
       if (extension !== ACCEPTANCE_URI)

@@ -104,7 +104,10 @@ export class EnvelopeGuard {
     }
     const contract = tolerated.map((e) => {
       const entry = String(responders[Number(e.path.split('/')[2])]).slice(0, 80);
-      return `allowed_responders entry ${JSON.stringify(entry)} breaks envelope.schema.json's pattern (ignored, as the spec asks of an orchestrator)`;
+      return (
+        `allowed_responders entry ${JSON.stringify(entry)} breaks envelope.schema.json's pattern ` +
+        '(ignored, as the spec asks of an orchestrator)'
+      );
     });
     const problems: string[] = [];
     const late = this.deadlineFinding(raw.deadline, emittedAt);
@@ -142,12 +145,16 @@ export class EnvelopeGuard {
       return due > emitted
         ? undefined
         : {
-            fatal: `deadline ${deadline} is not in the future at emission (the status timestamp, the agent's clock, says ${emittedAt})`,
+            fatal:
+              `deadline ${deadline} is not in the future at emission ` +
+              `(the status timestamp, the agent's clock, says ${emittedAt})`,
           };
     }
     if (due <= Date.now()) {
       return {
-        problem: `deadline ${deadline} has passed by the rig's clock; with no status timestamp the rig cannot tell a deadline past at emission from a replayed prompt or clock skew`,
+        problem:
+          `deadline ${deadline} has passed by the rig's clock; with no status timestamp the rig cannot tell ` +
+          'a deadline past at emission from a replayed prompt or clock skew',
       };
     }
     return undefined;

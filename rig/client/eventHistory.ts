@@ -146,12 +146,15 @@ export class EventHistory {
     if (streamed) {
       if (record && record.bytes > maxConnectionBytes) {
         throw new RetentionBoundError(
-          `its events weigh more than ${maxConnectionBytes / MiB} MiB once parsed (the rig keeps at most ${maxConnectionBytes / MiB} MiB per connection); the rig cut it off after ${record.events} events`,
+          `its events weigh more than ${maxConnectionBytes / MiB} MiB once parsed ` +
+            `(the rig keeps at most ${maxConnectionBytes / MiB} MiB per connection); ` +
+            `the rig cut it off after ${record.events} events`,
         );
       }
       if (taskBytes > maxTaskBytes) {
         throw new RetentionBoundError(
-          `the events of task ${entry.taskId} weigh more than ${maxTaskBytes / MiB} MiB once parsed (the rig keeps at most ${maxTaskBytes / MiB} MiB per task); the rig cut this connection off`,
+          `the events of task ${entry.taskId} weigh more than ${maxTaskBytes / MiB} MiB once parsed ` +
+            `(the rig keeps at most ${maxTaskBytes / MiB} MiB per task); the rig cut this connection off`,
         );
       }
     }

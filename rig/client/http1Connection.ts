@@ -14,8 +14,7 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { ByteTally } from './byteTally.ts';
-
-export type ResponseHeaders = Record<string, string | string[]>;
+import { contentLength, Http1Error, readHeaderLines, type ResponseHeaders } from './http1ResponseHead.ts';
 
 /** What an exchange hears from its connection; a handler may call the connection's `abort` at any time. */
 export interface ResponseHandler {
@@ -35,16 +34,6 @@ export interface ConnectionLimits {
   maxHeaderBytes: number;
 }
 
-/** An error the connection raises itself, with a code transportError.ts maps to a failure kind. */
-export class Http1Error extends Error {
-  constructor(
-    readonly code: 'UND_ERR_SOCKET' | 'UND_ERR_CONNECT_TIMEOUT' | 'UND_ERR_HEADERS_OVERFLOW' | 'A2A_RIG_HTTP_PARSE',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const enum State {
   Idle,
   Head,
@@ -60,7 +49,6 @@ const enum State {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A chunk-size line: hex digits, optional extensions. Bounded so a stream of digits cannot grow forever. */
 const MAX_CHUNK_LINE = 1024;
 
@@ -276,27 +264,7 @@ export class Http1Connection {
         `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}`,
       );
     const code = Number(status[2]);
-    // A plain object (fast properties for the handful of headers a reply has); a header named
-    // `__proto__` is refused so no name can reach the prototype.
-    const headers: ResponseHeaders = {};
-    let at = firstEnd < 0 ? text.length : firstEnd + 2;
-    while (at < text.length) {
-      let eol = text.indexOf('\r\n', at);
-      if (eol < 0) eol = text.length;
-      const colon = text.indexOf(':', at);
-      if (colon <= at || colon > eol)
-        throw new Http1Error(
-          'A2A_RIG_HTTP_PARSE',
-          `invalid header line ${JSON.stringify(text.slice(at, Math.min(eol, at + 40)))}`,
-        );
-      const name = text.slice(at, colon).toLowerCase();
-      if (!TOKEN.test(name) || name === '__proto__')
-        throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid header name ${JSON.stringify(name.slice(0, 40))}`);
-      const value = text.slice(colon + 1, eol).trim();
-      const had = headers[name];
-      headers[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-      at = eol + 2;
-    }
+    const headers = readHeaderLines(text, firstEnd < 0 ? text.length : firstEnd + 2);
     if (code < 200) {
       // 100 Continue and other interim replies precede the real one; 101 would switch protocols.
       if (code === 101)
@@ -330,18 +298,6 @@ export class Http1Connection {
     if (this.state === State.Fixed && this.remaining === 0) this.state = State.Done;
     this.handler!.onHeaders(code, headers);
   }
-}
-
-const DIGITS = /^\d{1,15}$/;
-
-/** One Content-Length, or the same one repeated (`5, 5` or twice); anything else is refused. */
-function contentLength(cl: string | string[]): number {
-  if (typeof cl === 'string' && DIGITS.test(cl)) return Number(cl);
-  const values = new Set((Array.isArray(cl) ? cl.join(',') : cl).split(',').map((v) => v.trim()));
-  const only = values.size === 1 ? [...values][0] : '';
-  if (!DIGITS.test(only))
-    throw new Http1Error('A2A_RIG_HTTP_PARSE', `invalid content-length ${JSON.stringify(String(cl).slice(0, 40))}`);
-  return Number(only);
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -4,12 +4,8 @@
 // keep-alive bound (or than the server's `Keep-Alive: timeout` hint less a second, so the rig lets go
 // before the server does) is not reused, and the server closing an idle connection drops it from the
 // pool at once, so the next exchange opens a fresh one instead of writing into a closed socket.
-import {
-  Http1Connection,
-  type ConnectionLimits,
-  type ResponseHandler,
-  type ResponseHeaders,
-} from './http1Connection.ts';
+import { Http1Connection, type ConnectionLimits, type ResponseHandler } from './http1Connection.ts';
+import type { ResponseHeaders } from './http1ResponseHead.ts';
 
 export interface PoolOptions extends ConnectionLimits {
   connections: number;

@@ -1,17 +1,15 @@
 // The client's public surface, for the engine: import from here, not from the files behind it.
 export {
   A2AClient,
-  STREAM_REFUSAL_PEEK_MS,
   type A2AClientOptions,
   type CallOptions,
   type CallOutcome,
-  type ExchangeEnd,
-  type ExchangeObserver,
-  type ExchangeTraffic,
   type SendOptions,
   type SendResult,
   type StreamOutcome,
 } from './a2aClient.ts';
+export type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from './exchangeObserver.ts';
+export { STREAM_REFUSAL_PEEK_MS } from './streamCalls.ts';
 export {
   AcceptanceCalls,
   type AcceptanceSendOptions,
@@ -72,14 +70,9 @@ export {
   type HistoryEntry,
   type HistoryFilter,
 } from './eventHistory.ts';
-export {
-  DEFAULT_TRANSPORT_LIMITS,
-  JsonRpcTransport,
-  a2aRequestHeaders,
-  assertBearerToken,
-  type ExchangeMeta,
-  type TransportLimits,
-} from './jsonRpcTransport.ts';
+export { a2aRequestHeaders, assertBearerToken } from './a2aHeaders.ts';
+export { JsonRpcTransport } from './jsonRpcTransport.ts';
+export { DEFAULT_TRANSPORT_LIMITS, type ExchangeMeta, type TransportLimits } from './transportTypes.ts';
 export { answerMessage, userMessage, type OutgoingMessage } from './outgoingMessage.ts';
 export { WaitTimeoutError, type ReceivedEvent } from './receivedEvents.ts';
 export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits } from './replaySocket.ts';

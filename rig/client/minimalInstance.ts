@@ -8,6 +8,7 @@
 // GuardedValidator and treat a failure as "cannot synthesize".
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
+import { isObject, merge, resolveRef, typesOf, type Schema } from './schemaReading.ts';
 
 export type Generated = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -25,8 +26,6 @@ export const MAX_ONEOF_BRANCHES = 128;
 
 /** A limit of the synthesizer's own was reached: the schema is beyond what it builds answers for. */
 export class SynthesisLimit extends Error {}
-
-type Schema = Record<string, unknown>;
 
 interface Context {
   root: unknown;
@@ -71,87 +70,7 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 const fail = (reason: string): Generated => ({ ok: false, reason });
-const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/** Resolves `#` and `#/json/pointer` within the root document; other references are out of scope. */
-function resolveRef(ref: string, root: unknown): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  const pointer = decodeURIComponent(ref.slice(1));
-  if (pointer === '') return root;
-  if (!pointer.startsWith('/')) return undefined;
-  let node: unknown = root;
-  for (const token of pointer.slice(1).split('/')) {
-    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-/** Merges schemas that must all hold into one (good enough for generation; the validator decides). */
-function merge(schemas: Schema[]): Schema {
-  const out: Schema = {};
-  for (const s of schemas) {
-    for (const [key, value] of Object.entries(s)) {
-      const prior = out[key];
-      if (prior === undefined) out[key] = value;
-      else if (key === 'properties' && isObject(prior) && isObject(value)) {
-        const props: Schema = { ...prior };
-        for (const [name, sub] of Object.entries(value))
-          props[name] = name in props ? { allOf: [props[name], sub] } : sub;
-        out.properties = props;
-      } else if (key === 'required' && Array.isArray(prior) && Array.isArray(value))
-        out.required = [...new Set([...prior, ...value])];
-      else if (['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'].includes(key))
-        out[key] = Math.max(prior as number, value as number);
-      else if (['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'].includes(key))
-        out[key] = Math.min(prior as number, value as number);
-      else if (key === 'additionalProperties' && value === false) out[key] = false;
-      else if (key === 'allOf' && Array.isArray(prior) && Array.isArray(value)) out.allOf = [...prior, ...value];
-      else if (key === 'type') {
-        const a = Array.isArray(prior) ? prior : [prior];
-        const b = Array.isArray(value) ? value : [value];
-        const both = new Set(
-          a.flatMap((t) =>
-            b.includes(t)
-              ? [t]
-              : (t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer'))
-                ? ['integer']
-                : [],
-          ),
-        );
-        out.type = both.size === 1 ? [...both][0] : [...both];
-      }
-    }
-  }
-  return out;
-}
-
-function typesOf(s: Schema): string[] {
-  if (typeof s.type === 'string') return [s.type];
-  if (Array.isArray(s.type)) return s.type.filter((t): t is string => typeof t === 'string');
-  if (
-    s.properties !== undefined ||
-    s.required !== undefined ||
-    s.additionalProperties !== undefined ||
-    s.minProperties !== undefined
-  )
-    return ['object'];
-  if (s.items !== undefined || s.prefixItems !== undefined || s.minItems !== undefined || s.contains !== undefined)
-    return ['array'];
-  if (s.minLength !== undefined || s.maxLength !== undefined || s.pattern !== undefined || s.format !== undefined)
-    return ['string'];
-  if (
-    s.minimum !== undefined ||
-    s.maximum !== undefined ||
-    s.exclusiveMinimum !== undefined ||
-    s.exclusiveMaximum !== undefined ||
-    s.multipleOf !== undefined
-  )
-    return ['number'];
-  return ['null'];
-}
 
 function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
   const m = num(s.multipleOf) && (s.multipleOf as number) > 0 ? (s.multipleOf as number) : integer ? 1 : undefined;
@@ -272,7 +191,8 @@ function matchesAlone(branch: unknown, value: unknown, validator: GuardedValidat
 
 function tooWide(branches: number): SynthesisLimit {
   return new SynthesisLimit(
-    `a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} (each candidate is checked against every other branch)`,
+    `a oneOf has ${branches} branches, over the synthesizer's ${MAX_ONEOF_BRANCHES} ` +
+      '(each candidate is checked against every other branch)',
   );
 }
 

@@ -25,7 +25,10 @@ function describe(value: unknown): string {
         : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
 }
 
-/** The message type a detail names in its `@type` ("type.googleapis.com/google.rpc.ErrorInfo" → "google.rpc.ErrorInfo"). */
+/**
+ * The message type a detail names in its `@type` ("type.googleapis.com/google.rpc.ErrorInfo" →
+ * "google.rpc.ErrorInfo").
+ */
 function detailType(node: object): string | undefined {
   const type = (node as Record<string, unknown>)['@type'];
   return typeof type === 'string' ? type.slice(type.lastIndexOf('/') + 1).slice(0, 80) : undefined;
@@ -70,16 +73,19 @@ export function rejectionContractBreaches(error: RpcErrorBody, promptId: string 
   const data = error.data;
   if (!isObject(data)) {
     breaches.push(
-      `error.data is ${data === undefined ? 'absent' : describe(data)}, not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json`,
+      `error.data is ${data === undefined ? 'absent' : describe(data)}, ` +
+        'not the object {extension, prompt_id, validation_errors} of examples/invalid-response-422.json',
     );
   } else {
     if (data.extension !== HITL_PROMPT_URI)
       breaches.push(
-        `error.data.extension is ${data.extension === undefined ? 'absent' : describe(data.extension)}; the contract says ${example.data.extension}`,
+        `error.data.extension is ${data.extension === undefined ? 'absent' : describe(data.extension)}; ` +
+          `the contract says ${example.data.extension}`,
       );
     if (typeof data.prompt_id !== 'string')
       breaches.push(
-        `error.data.prompt_id is ${data.prompt_id === undefined ? 'absent' : describe(data.prompt_id)}; the contract names the answered prompt`,
+        `error.data.prompt_id is ${data.prompt_id === undefined ? 'absent' : describe(data.prompt_id)}; ` +
+          'the contract names the answered prompt',
       );
     else if (promptId !== undefined && data.prompt_id !== promptId)
       breaches.push(`error.data.prompt_id is ${data.prompt_id}, not the answered prompt ${promptId}`);

@@ -5,7 +5,7 @@
 // the environment opens, so a scenario that needs the plane is skipped before it sends anything.
 import WebSocket from 'ws';
 import type { Generation } from '../protocol/a2aTypes.ts';
-import { a2aRequestHeaders } from './jsonRpcTransport.ts';
+import { a2aRequestHeaders } from './a2aHeaders.ts';
 
 export interface ReplayPlaneProbe {
   offered: boolean;

@@ -3,13 +3,14 @@
 // ends with a close code (1000 when the task is terminal; the reference agent uses 4400 for a bad
 // request and 4404 for an unknown task). Bounded: handshake time, frame size (ws `maxPayload`),
 // frame count, bytes in all, the estimated weight of the events it delivers (the event history's
-// per-connection bound), and lifetime. Reconnect-friendly: `lastSeq` is the cursor to pass as `since` to the next socket.
+// per-connection bound), and lifetime. Reconnect-friendly: `lastSeq` is the cursor to pass as
+// `since` to the next socket.
 import WebSocket from 'ws';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { JsonRefusedError, UnsafeJsonError, parseAgentJson } from '../protocol/safeJson.ts';
 import { streamEventFromWire } from '../protocol/wireInbound.ts';
 import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
-import { a2aRequestHeaders, echoedExtensions } from './jsonRpcTransport.ts';
+import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { TransportError } from './transportError.ts';
 
@@ -127,7 +128,8 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
         const oversized = /maxPayload|Max payload/i.test(err.message);
         const failure = oversized ? 'too-large' : ws.readyState === WebSocket.CONNECTING ? 'connect' : 'socket';
         const detail = oversized
-          ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes (the rig's bound on one frame); the rig cut it off`
+          ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes ` +
+            "(the rig's bound on one frame); the rig cut it off"
           : err.message;
         const error = new TransportError(failure, `replay socket ${url}: ${detail}`, undefined, { cause: err });
         if (ws.readyState === WebSocket.CONNECTING || this.buffer.end === undefined) reject(error);

@@ -31,7 +31,10 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Reads a body to its end, refusing more than `max` bytes (checked before and while reading); `watch` sees each chunk. */
+/**
+ * Reads a body to its end, refusing more than `max` bytes (checked before and while reading);
+ * `watch` sees each chunk.
+ */
 export async function readBounded(
   body: Dispatcher.ResponseData['body'],
   headers: IncomingHttpHeaders,

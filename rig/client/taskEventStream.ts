@@ -6,7 +6,7 @@ import { TERMINAL_STATES, type TaskState } from '../protocol/a2aTypes.ts';
 import { UnsafeJsonError } from '../protocol/safeJson.ts';
 import { statusOfEvent, streamEventFromWire, taskIdOfEvent } from '../protocol/wireInbound.ts';
 import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
-import type { ExchangeMeta, SseOpen } from './jsonRpcTransport.ts';
+import type { ExchangeMeta, SseOpen } from './transportTypes.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { readRpcResponse, type RpcErrorBody } from './rpcReply.ts';
 import { TransportError } from './transportError.ts';

@@ -96,15 +96,17 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   const failure = (code && UNDICI_FAILURES[code]) || 'socket';
   const detail = (err as Error).message ?? String(err);
+  const connectCause = code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail);
   const message =
     failure === 'headers-timeout'
       ? `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`
       : failure === 'idle-timeout'
         ? `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`
         : failure === 'connect'
-          ? `${ctx.what}: cannot connect (${code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail)})`
+          ? `${ctx.what}: cannot connect (${connectCause})`
           : failure === 'too-large' || failure === 'protocol'
             ? `${ctx.what}: ${detail}`
-            : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} (${code ?? 'error'}: ${detail})`;
+            : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} ` +
+              `(${code ?? 'error'}: ${detail})`;
   return new TransportError(failure, message, ctx.httpStatus, cause);
 }

@@ -6,7 +6,8 @@
 // clearTimeout; the caller's signal gets one listener, and the transport's close reaches the exchange
 // through the set of exchanges in flight. No AbortSignal is made per exchange.
 import type { ByteTally } from './byteTally.ts';
-import type { ResponseHandler, ResponseHeaders } from './http1Connection.ts';
+import type { ResponseHandler } from './http1Connection.ts';
+import type { ResponseHeaders } from './http1ResponseHead.ts';
 import type { Http1Pool, PooledExchange } from './http1Pool.ts';
 import type { CutBy } from './exchangeBounds.ts';
 import { TransportError, toTransportError } from './transportError.ts';

@@ -17,7 +17,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-/** What `promise` settles to within `ms`, or undefined when `ms` passes (or `signal` aborts) first. A rejection passes through. */
+/**
+ * What `promise` settles to within `ms`, or undefined when `ms` passes (or `signal` aborts) first. A
+ * rejection passes through.
+ */
 export async function within<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | undefined> {
   const gate = new AbortController();
   const stop = () => gate.abort();

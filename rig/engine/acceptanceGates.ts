@@ -114,10 +114,15 @@ export function describeOpening(opened: GateOpening): string {
   switch (opened.kind) {
     case 'pending':
       return `pending acceptance (${opened.task.id})`;
-    case 'refused':
-      return `refused: JSON-RPC ${opened.code} ${opened.message}${opened.refusal?.reason ? ` (${opened.refusal.reason})` : ''}, HTTP ${opened.httpStatus}`;
-    case 'not-pending':
-      return `the task is ${opened.task.status.state}${opened.task.status.state === 'TASK_STATE_INPUT_REQUIRED' ? ' without the pendingAcceptance flag' : ''}, not pending acceptance`;
+    case 'refused': {
+      const reason = opened.refusal?.reason ? ` (${opened.refusal.reason})` : '';
+      return `refused: JSON-RPC ${opened.code} ${opened.message}${reason}, HTTP ${opened.httpStatus}`;
+    }
+    case 'not-pending': {
+      const state = opened.task.status.state;
+      const unflagged = state === 'TASK_STATE_INPUT_REQUIRED' ? ' without the pendingAcceptance flag' : '';
+      return `the task is ${state}${unflagged}, not pending acceptance`;
+    }
     case 'message':
       return 'the agent answered with a Message, not a Task';
   }

@@ -1,11 +1,6 @@
 // The agent's resources over a mixed run (issue 14): resident memory, CPU and open connections,
 // sampled every few hundred ms so a DoS scenario can show (and gate) how the agent held up.
 // Two sources, the better first:
-//   - /proc/<pid> when the agent is a process the rig started (embedded): VmRSS from status, CPU
-//     from utime+stime in stat (clock ticks, USER_HZ = 100 on Linux), open sockets from fd/;
-//   - the agent's Prometheus /metrics otherwise: any metric whose name ends in
-//     `process_resident_memory_bytes`, `process_cpu_seconds_total` (CPU % from its growth), and
-//     the reference agent's `a2a_agent_open_connections` gauge.
 // Neither: no samples, and `unavailable` says why (the scenario then skips what needs them rather
 // than passing on nothing).
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -28,7 +23,10 @@ export interface ResourceSource {
 /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat (100 on every Linux the rig runs on). */
 const CLOCK_TICKS_PER_S = 100;
 
-/** utime + stime of /proc/<pid>/stat, in seconds. The command (field 2) may hold spaces and ')', so fields count from the last ')'. */
+/**
+ * utime + stime of /proc/<pid>/stat, in seconds. The command (field 2) may hold spaces and ')', so
+ * fields count from the last ')'.
+ */
 export function cpuSecondsFromStat(stat: string): number | undefined {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12 here.
@@ -40,6 +38,16 @@ export function cpuSecondsFromStat(stat: string): number | undefined {
 export function rssBytesFromStatus(status: string): number | undefined {
   const m = /^VmRSS:\s+(\d+) kB/m.exec(status);
   return m ? Number(m[1]) * 1024 : undefined;
+}
+
+/** Resident memory of process `pid` in bytes (Linux /proc/<pid>/status); undefined when it cannot be read. */
+export function residentMemoryBytes(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The process's memory, CPU and open sockets (every fd that is a socket: listening ones too, a constant few). */
@@ -135,7 +143,9 @@ export async function resourceSource(options: {
     const first = await source.sample(options.signal);
     if (first.rssBytes === undefined && first.cpuSeconds === undefined && first.connections === undefined) {
       return {
-        unavailable: `${options.metricsUrl} has no process_resident_memory_bytes, process_cpu_seconds_total or ${OPEN_CONNECTIONS_METRIC}`,
+        unavailable:
+          `${options.metricsUrl} has no process_resident_memory_bytes, process_cpu_seconds_total or ` +
+          OPEN_CONNECTIONS_METRIC,
       };
     }
     return source;

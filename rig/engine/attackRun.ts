@@ -3,16 +3,16 @@
 // from their own loopback source), after (recovery) — so what an attack costs the humans is
 // measured, not only how the agent refuses the attack.
 //
-// One open-model run carries the legitimate traffic through all three phases (no gap, no drain
-// between them); each arrival belongs to the phase its *intended* start falls in. The during phase
-// starts when the first attack starts (`beforeMs` in) and ends when the last has settled. A family's
-// attacks run one after another, each alone in its own window, so the legitimate traffic of a
-// window shows what that attack costs (the tax per attack) rather than what several cost together:
-// an attack's starts end after `attackMs`, its held requests/connections end by its own bounds
-// (slowloris waits for the agent's cut) or at `attackCapMs` from its start, when the rig aborts it,
-// and the next attack starts then. The after phase then lasts `afterMs`. Every arrival ends as ok (with its latency from the intended start), failed,
-// unfinished (still running at the end) or dropped (never started: no slot) — the verdicts
-// (dosVerdicts.ts) read these samples.
+// One open-model run carries the legitimate traffic through all three phases (no gap, no drain between
+// them); each arrival belongs to the phase its *intended* start falls in. The during phase starts when
+// the first attack starts (`beforeMs` in) and ends when the last has settled. A family's attacks run
+// one after another, each alone in its own window, so the legitimate traffic of a window shows what
+// that attack costs (the tax per attack) rather than what several cost together: an attack's starts
+// end after `attackMs`, its held requests/connections end by its own bounds (slowloris waits for the
+// agent's cut) or at `attackCapMs` from its start, when the rig aborts it, and the next attack starts
+// then. The after phase then lasts `afterMs`. Every arrival ends as ok (with its latency from the
+// intended start), failed, unfinished (still running at the end) or dropped (never started: no slot) —
+// the verdicts (dosVerdicts.ts) read these samples.
 import type { Attack, AttackOutcome, AttackReport, AttackTarget } from '../attack/attackTypes.ts';
 import type { Arrival } from '../load/arrivalSchedule.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
@@ -22,8 +22,8 @@ export type Phase = (typeof PHASES)[number];
 
 export interface PlannedAttack {
   name: string;
-  /** Any attack: its params type is its own (the registry holds Attack<any> for the same reason). */
-  attack: Attack<any>;
+  /** Any attack: its params type is its own, so here it takes them as the plain record `params` is. */
+  attack: Attack<object>;
   params: object;
   ratePerSecond: number;
   maxRequests: number;
@@ -72,7 +72,10 @@ export interface AttackRecord {
 export interface MixedRunResult {
   /** performance.now() of the first intended start. */
   origin: number;
-  /** When the first attack started: the during phase's start. Each attack's own window is its record's startedAt..stoppedAt. */
+  /**
+   * When the first attack started: the during phase's start. Each attack's own window is its record's
+   * startedAt..stoppedAt.
+   */
   attackStartAt: number;
   /** When the last attack settled: the during phase's end. */
   attackStopAt: number;
@@ -150,12 +153,9 @@ async function runAttack(
       detail: 'still open when the rig aborted the attack at its cap',
     });
   }
-  deps.event(
-    'attack-stop',
-    a.name,
-    `${tallyOutcomes(record.outcomes)}${record.capped ? ' (aborted at the cap)' : ''}${record.error ? `; failed: ${record.error}` : ''}`,
-    record.stoppedAt,
-  );
+  const capped = record.capped ? ' (aborted at the cap)' : '';
+  const failed = record.error ? `; failed: ${record.error}` : '';
+  deps.event('attack-stop', a.name, `${tallyOutcomes(record.outcomes)}${capped}${failed}`, record.stoppedAt);
   return record;
 }
 

@@ -6,6 +6,7 @@ import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
 import { a2aRequestHeaders } from '../client/index.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import type { Generation } from '../protocol/a2aTypes.ts';
+import type { PromptAttempt } from './promptOpener.ts';
 
 /** localhost, 127.0.0.0/8 and ::1: the only hosts attack traffic may reach (or come from). */
 export function isLoopbackHost(host: string): boolean {
@@ -48,5 +49,23 @@ export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refus
       extensions: input.hitlDeclared ? [HITL_PROMPT_URI] : [],
     }),
     ...(input.openPrompt ? { openPrompt: input.openPrompt } : {}),
+  };
+}
+
+/** The prompt an attack answers, from the attempt to open one straight at the agent; throws when none opened. */
+export function livePromptOf(attempt: PromptAttempt): LivePrompt {
+  if (attempt.kind !== 'open' || !attempt.open.prompt.ok) {
+    const why =
+      attempt.kind === 'refused' ? attempt.reason : attempt.kind === 'open' ? 'malformed envelope' : attempt.kind;
+    throw new Error(`no prompt opened for the attack: ${why}`);
+  }
+  const { open } = attempt;
+  const envelope = open.prompt.ok ? open.prompt.envelope : undefined;
+  return {
+    taskId: open.taskId,
+    ...(open.task.contextId ? { contextId: open.task.contextId } : {}),
+    promptId: envelope!.prompt_id,
+    responseSchema: envelope!.response_schema,
+    validPayload: open.answers?.valid,
   };
 }

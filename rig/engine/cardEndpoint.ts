@@ -3,10 +3,7 @@
 // hostile or misconfigured card can name any host or path. The rule, as a load tool owes its user:
 // - the endpoint at the URL the user gave (same origin, same path): nothing to say;
 // - the same origin (scheme, host, port; localhost, 127.0.0.1 and [::1] on one port count as one
-//   host) under another path: called, but said first (stderr, summary.md, results.json) — the user
-//   named that server, and agents do mount JSON-RPC under a path, but a card may point at /admin;
 // - another origin: never contacted unless the user opts in with --follow-card-endpoint; then said
-//   first, and no fault proxy can sit in front of it, so scenarios that need faults are skipped.
 // The replay plane (/events) is resolved against the endpoint's origin, so it follows the same rule.
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -18,7 +15,10 @@ export interface CardEndpoint {
   placement: 'target' | 'other-path' | 'other-origin';
   /** The card's JSON-RPC endpoint, as the card gives it (resolved against the card's URL). */
   rpcUrl: string;
-  /** The endpoint at the user's own address (loopback aliases folded to the user's spelling); the card's endpoint when elsewhere. */
+  /**
+   * The endpoint at the user's own address (loopback aliases folded to the user's spelling); the card's
+   * endpoint when elsewhere.
+   */
   directRpcUrl: string;
 }
 
@@ -67,20 +67,34 @@ export function refusalLine(
 ): string | undefined {
   const scheme = new URL(endpoint.rpcUrl).protocol;
   if (scheme !== 'http:' && scheme !== 'https:')
-    return `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, which is not an http(s) URL`;
+    return (
+      `the agent card at ${cardUrl} names ${endpoint.rpcUrl} as its JSON-RPC endpoint, ` + 'which is not an http(s) URL'
+    );
   if (endpoint.placement !== 'other-origin' || follow) return undefined;
-  return `the agent card at ${cardUrl} sends JSON-RPC to ${endpoint.rpcUrl}, which is not ${target}; the rig sends nothing to an endpoint you did not name: pass ${FOLLOW_FLAG} to run against it (no network faults can be injected there)`;
+  return (
+    `the agent card at ${cardUrl} sends JSON-RPC to ${endpoint.rpcUrl}, which is not ${target}; ` +
+    `the rig sends nothing to an endpoint you did not name: pass ${FOLLOW_FLAG} to run against it ` +
+    '(no network faults can be injected there)'
+  );
 }
 
 /** What is said before the first request when the endpoint is not the URL the user gave; undefined when it is. */
 export function endpointNote(endpoint: CardEndpoint, target: string): string | undefined {
   if (endpoint.placement === 'target') return undefined;
   if (endpoint.placement === 'other-path')
-    return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, another path than ${target}; the rig's traffic goes there`;
-  return `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, not ${target}; the rig's traffic goes there (${FOLLOW_FLAG}), and no network faults can be injected there`;
+    return (
+      `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, another path than ${target}; ` +
+      "the rig's traffic goes there"
+    );
+  return (
+    `the agent card sends JSON-RPC to ${endpoint.rpcUrl}, not ${target}; ` +
+    `the rig's traffic goes there (${FOLLOW_FLAG}), and no network faults can be injected there`
+  );
 }
 
 /** Why faults are unavailable when the endpoint is elsewhere (the skip reason of every scenario needing them). */
 export function faultsElsewhereReason(endpoint: CardEndpoint, target: string): string {
-  return `the card's JSON-RPC endpoint ${endpoint.rpcUrl} is not at ${target}, so no fault proxy can sit in front of it`;
+  return (
+    `the card's JSON-RPC endpoint ${endpoint.rpcUrl} is not at ${target}, ` + 'so no fault proxy can sit in front of it'
+  );
 }

@@ -192,7 +192,10 @@ process.once('exit', () => {
   }
 });
 
-/** On SIGINT/SIGTERM when nothing else listens: stop, then die of the signal as the default would. Returns the uninstaller. */
+/**
+ * On SIGINT/SIGTERM when nothing else listens: stop, then die of the signal as the default would.
+ * Returns the uninstaller.
+ */
 function installSignalStop(stop: () => Promise<void>): () => void {
   const handlers: Array<[NodeJS.Signals, () => void]> = [];
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -236,7 +239,10 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not answer within ${READY_TIMEOUT_MS} ms (${last})`);
 }
 
-/** Free loopback ports, held together so they differ (another process may still take one before the container binds it). */
+/**
+ * Free loopback ports, held together so they differ (another process may still take one before the
+ * container binds it).
+ */
 async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from(

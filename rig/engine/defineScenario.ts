@@ -70,7 +70,8 @@ export function defineScenario<P extends object>(definition: ScenarioDefinition<
       const value = (definition.params[profile] as Record<string, unknown>)[key];
       if (!choices.includes(value as string))
         throw new Error(
-          `scenario ${definition.name}: ${profile}.${key} is ${JSON.stringify(value)}, not one of its choices (${choices.join(', ')})`,
+          `scenario ${definition.name}: ${profile}.${key} is ${JSON.stringify(value)}, ` +
+            `not one of its choices (${choices.join(', ')})`,
         );
     }
     if (!(definition.budgetMs[profile] > 0))

@@ -2,17 +2,9 @@
 // samples so each is tested exactly. Definitions (every bound is a scenario param):
 // - p99: nearest rank over the phase's successful round trips (intended start → resume observed).
 // - Attack tax = p99(during) / p99(before). The gate holds when
-//     p99(during) ≤ max(maxTax × p99(before), p99(before) + taxFloorMs),
-//   the floor so that a 2 ms baseline does not turn 5 ms under attack into a failure: the cost the
-//   humans feel is tens of ms, not a ratio of two small numbers on a shared 2-core box.
 // - Error rate per phase = (failed + unfinished) / arrivals ≤ maxErrorPct %; drops (arrivals that
-//   never started: no slot) / arrivals ≤ maxDroppedPct %.
 // - Recovery: windows of recoveryWindowMs from the attack's stop (window k holds the arrivals
-//   intended in [stop + k·w, stop + (k+1)·w)), only windows that end within the after phase. The
-//   first healthy window — at least one arrival, every arrival ok, p99 ≤ the tax bound above —
-//   gives recovery = k·w. None healthy is 'never', a failure.
 // - Holding attacks (idle connections, unread streams): a bound shows as connections or streams
-//   shed (cut, refused, rate-limited) within maxShedMs; at least minShed of them, none accepted.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
@@ -30,7 +22,10 @@ export interface GateParams {
   recoveryWindowMs: number;
   /** Holding attacks (idle connections, unread streams): at least this many shed beyond the agent's bound... */
   minShed: number;
-  /** ...each within this many ms of its start: a bound sheds at once, where a missing one leaves only the agent's timeouts to cut later. */
+  /**
+   * ...each within this many ms of its start: a bound sheds at once, where a missing one leaves only the
+   * agent's timeouts to cut later.
+   */
   maxShedMs: number;
 }
 
@@ -147,9 +142,13 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
     const shed = outcomes.filter((o) => shedding(o) && o.latencyMs <= p.maxShedMs).length;
     const later = outcomes.filter(shedding).length - shed;
     verdicts.push({
-      name: `${name}: the agent sheds beyond its bound (≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
+      name:
+        `${name}: the agent sheds beyond its bound ` +
+        `(≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
       ok: shed >= p.minShed && accepted.length === 0,
-      detail: `${shed} shed at once, ${later} cut later, ${of('held').length} held, ${accepted.length} accepted, of ${n}`,
+      detail:
+        `${shed} shed at once, ${later} cut later, ${of('held').length} held, ` +
+        `${accepted.length} accepted, of ${n}`,
     });
     return verdicts;
   }
@@ -160,7 +159,10 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   verdicts.push({
     name: `${name}: every attack request refused (refused, cut or rate-limited; none accepted, held or unconnected)`,
     ok: refusedN === n && n > 0,
-    detail: `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx${first([...accepted, ...held, ...unreached])}`,
+    detail:
+      `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ` +
+      `${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx` +
+      first([...accepted, ...held, ...unreached]),
   });
   const refusalMs = outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
   if (style === 'slow') {

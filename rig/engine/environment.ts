@@ -2,11 +2,7 @@
 // database; a `--target` URL: any agent. Either way, when a fault backend is available a Toxiproxy
 // proxy sits between the rig and the agent, and the rig's clients go through it; `direct` clients
 // bypass it to read the truth (full replays, probes) without faults in the way.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -33,7 +29,7 @@ import {
   type CardEndpoint,
 } from './cardEndpoint.ts';
 
-const READY_TIMEOUT_MS = 30_000;
+import { runRestartCommand, waitForCard } from './agentRestart.ts';
 
 /**
  * The run's proxy is named after the run, `a2a-rig-<run id>`: runs sharing one Toxiproxy never
@@ -69,7 +65,10 @@ export interface EnvironmentOptions {
   observer?: RunObserver;
   /** Names the run's Toxiproxy proxy (`a2a-rig-<runId>`); random when absent. */
   runId?: string;
-  /** `--follow-card-endpoint`: call a JSON-RPC endpoint the card names at another origin than the target (else a usage error). */
+  /**
+   * `--follow-card-endpoint`: call a JSON-RPC endpoint the card names at another origin than the
+   * target (else a usage error).
+   */
   followCardEndpoint?: boolean;
   /** Told, before any traffic goes there, when the card's endpoint is not the URL the user gave (cardEndpoint.ts). */
   announce?: (line: string) => void;
@@ -180,7 +179,10 @@ export class Environment {
   /** Whether the agent offers the replay plane (/events), probed when the environment opened. */
   replayPlane: ReplayPlaneProbe = { offered: false, detail: 'not probed' };
 
-  /** The card's JSON-RPC endpoint without the proxy: at the agent's own address, or (followed) the card's endpoint elsewhere. */
+  /**
+   * The card's JSON-RPC endpoint without the proxy: at the agent's own address, or (followed) the
+   * card's endpoint elsewhere.
+   */
   get directRpcUrl(): string {
     return this.endpoint.directRpcUrl;
   }
@@ -303,56 +305,4 @@ function throughProxy(agent: AgentDescription, proxyUrl: string): AgentDescripti
   const rpc = new URL(agent.rpcUrl);
   rpc.host = new URL(proxyUrl).host;
   return { ...agent, rpcUrl: rpc.toString() };
-}
-
-/**
- * Runs --restart-cmd and waits for it to exit. The command usually leaves the restarted agent
- * running in the background, holding whatever stdio it inherited: its stderr goes to a temp file,
- * not a pipe, so that agent can neither keep the rig alive after the run (an open pipe would) nor
- * die of EPIPE when it logs after the rig has gone.
- */
-function runRestartCommand(command: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-restart-'));
-  const errPath = join(dir, 'stderr');
-  const errFd = openSync(errPath, 'w');
-  let tail: string | undefined;
-  const finish = (): string => {
-    if (tail === undefined) {
-      tail = readFileSync(errPath, 'utf8').trim().slice(-2000);
-      rmSync(dir, { recursive: true, force: true });
-    }
-    return tail;
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'ignore', errFd] });
-    closeSync(errFd);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`--restart-cmd did not finish within ${READY_TIMEOUT_MS} ms: ${finish()}`));
-    }, READY_TIMEOUT_MS);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      const stderr = finish();
-      if (code === 0) resolve();
-      else reject(new Error(`--restart-cmd exited with ${code ?? signal}: ${stderr}`));
-    });
-  });
-}
-
-async function waitForCard(directUrl: string): Promise<void> {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
-  let last = '';
-  while (performance.now() < deadline) {
-    try {
-      const res = await fetch(new URL('/.well-known/agent-card.json', directUrl), {
-        signal: AbortSignal.timeout(2_000),
-      });
-      if (res.ok) return;
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the agent did not answer at ${directUrl} within ${READY_TIMEOUT_MS} ms after the restart (${last})`);
 }

@@ -25,7 +25,8 @@ export function validateCatches(scenario: string, catches: readonly FaultCatch[]
     const fault: unknown = typeof c === 'string' ? c : (c as { fault?: unknown } | null)?.fault;
     if (typeof fault !== 'string' || !isFaultName(fault))
       throw new Error(
-        `scenario ${scenario} catches ${JSON.stringify(fault)}, which is no fault flag of the reference agent (rig/agent/faults.ts)`,
+        `scenario ${scenario} catches ${JSON.stringify(fault)}, ` +
+          'which is no fault flag of the reference agent (rig/agent/faults.ts)',
       );
     if (seen.has(fault)) throw new Error(`scenario ${scenario} declares that it catches ${fault} twice`);
     seen.add(fault);

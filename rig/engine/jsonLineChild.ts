@@ -4,7 +4,10 @@
 // code and what it wrote on stderr. A child that failed to start is killed and awaited; one that
 // started is killed (-9) should this process exit while it runs, so none is left behind.
 //
-//   const agent = await startJsonLineChild<{ url: string }>(process.execPath, [CLI, 'agent', '--port', '0'], { name: 'the agent', timeoutMs: 20_000 });
+//   const agent = await startJsonLineChild<{ url: string }>(process.execPath, [CLI, 'agent', '--port', '0'], {
+//     name: 'the agent',
+//     timeoutMs: 20_000,
+//   });
 //   … agent.info.url …
 //   await agent.stop(1_000);                                        // SIGTERM, SIGKILL after 1 s
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -58,7 +58,8 @@ function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undef
       case 'not-parked':
         throw new RoundTripFailure(
           'not parked',
-          `the task is ${attempt.task.status.state}, not INPUT_REQUIRED${attempt.statusText ? `: ${attempt.statusText}` : ''}`,
+          `the task is ${attempt.task.status.state}, not INPUT_REQUIRED` +
+            (attempt.statusText ? `: ${attempt.statusText}` : ''),
         );
       case 'no-envelope':
         throw new RoundTripFailure('no envelope', 'the task parked without a hitl-prompt/v1 envelope');

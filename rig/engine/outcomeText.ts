@@ -14,7 +14,10 @@ export function describeOutcome(
 export function describeAttempt(attempt: PromptAttempt): string {
   switch (attempt.kind) {
     case 'open':
-      return `emitted: the task is INPUT_REQUIRED with the envelope (${attempt.open.prompt.ok ? 'passes S-2' : attempt.open.prompt.reason})`;
+      return (
+        'emitted: the task is INPUT_REQUIRED with the envelope ' +
+        `(${attempt.open.prompt.ok ? 'passes S-2' : attempt.open.prompt.reason})`
+      );
     case 'not-parked':
       return `the task is ${attempt.task.status.state}: ${attempt.statusText ?? '(no status message)'}`;
     case 'no-envelope':

@@ -59,13 +59,15 @@ export function resolveParamOverrides(
     const scenario = selected.find((s) => s.name === arg.scenario);
     if (!scenario)
       throw new UserError(
-        `--param ${arg.scenario}.${arg.key}: no scenario "${arg.scenario}" is selected in this run; select it or drop the --param`,
+        `--param ${arg.scenario}.${arg.key}: no scenario "${arg.scenario}" is selected in this run; ` +
+          'select it or drop the --param',
       );
     const params = scenario.params[profile] as Record<string, unknown>;
     if (!Object.hasOwn(params, arg.key)) {
       const keys = Object.keys(params);
       throw new UserError(
-        `--param ${arg.scenario}.${arg.key}: ${arg.scenario} has no parameter "${arg.key}"; ${keys.length ? `it has ${keys.join(', ')}` : 'it takes none'}`,
+        `--param ${arg.scenario}.${arg.key}: ${arg.scenario} has no parameter "${arg.key}"; ` +
+          (keys.length ? `it has ${keys.join(', ')}` : 'it takes none'),
       );
     }
     const value = coerce(arg, params[arg.key]);

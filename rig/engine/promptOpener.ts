@@ -41,8 +41,35 @@ export type PromptAttempt =
   | { kind: 'not-parked'; task: Task; statusText: string | undefined; fallback?: string }
   | { kind: 'no-envelope'; task: Task }
   | { kind: 'message' }
-  /** A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body over the agent's limit). */
+  /**
+   * A JSON-RPC error, or a refusal at the HTTP level (e.g. 413, or the connection closed, for a body
+   * over the agent's limit).
+   */
   | { kind: 'refused'; httpStatus: number | undefined; rpcCode: number | undefined; reason: string };
+
+/**
+ * The prompt an attempt opened, or why a scenario that needs one cannot run here (a skip reason);
+ * throws when the agent refused to start the task, which is an error, not a skip.
+ */
+export function openedPrompt(attempt: PromptAttempt): OpenPrompt | { skip: string } {
+  switch (attempt.kind) {
+    case 'open':
+      return attempt.open;
+    case 'refused':
+      throw new Error(`the agent refused to start a task: ${attempt.reason}`);
+    case 'message':
+      return { skip: 'the agent answered with a Message, not a Task that can wait for input' };
+    case 'not-parked': {
+      const why = attempt.statusText ? `: ${attempt.statusText}` : '';
+      const polled = attempt.fallback ? `; polled GetTask: ${attempt.fallback}` : '';
+      return {
+        skip: `the agent did not park the task in INPUT_REQUIRED (it is ${attempt.task.status.state}${why})${polled}`,
+      };
+    }
+    case 'no-envelope':
+      return { skip: 'the agent parked the task without a hitl-prompt/v1 envelope' };
+  }
+}
 
 export interface PromptDeps {
   client: A2AClient;
@@ -145,13 +172,15 @@ async function waitForState(
       await sub.stream.close();
     }
   } else {
-    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${sub.inStream ? ' (as the first frame of an event stream)' : ''}`;
+    const where = sub.inStream ? ' (as the first frame of an event stream)' : '';
+    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${where}`;
   }
   for (;;) {
     const got = await client.getTask(taskId, { signal });
     if (!got.ok)
       throw new Error(
-        `GetTask ${taskId} failed: ${got.error.code} ${got.error.message}${fallback ? ` (polled because ${fallback})` : ''}`,
+        `GetTask ${taskId} failed: ${got.error.code} ${got.error.message}` +
+          (fallback ? ` (polled because ${fallback})` : ''),
       );
     // Without a fallback the stream already waited out the bound: one snapshot says where the task is.
     if (fallback === undefined || reached(got.value.status.state) || performance.now() >= deadline || signal.aborted) {

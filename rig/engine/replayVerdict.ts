@@ -46,3 +46,28 @@ export async function replayFindings(
     .map((e) => ({ connectionId: e.connectionId, kind: e.kind, seq: e.seq, eventId: e.eventId, event: e.event }));
   return checkReplay({ taskId, fullReplay: full, seen, replayCursors: history.replayCursors(taskId) });
 }
+
+/** Each kind of finding the replay checker reports, with the check a scenario records for it. */
+const REPLAY_CHECKS: Array<[ReplayFinding['check'], string]> = [
+  ['full-replay-contiguous', 'the full replay is gap-free and ordered from seq 1'],
+  ['connection-contiguous', 'every replay connection delivers seq since+1, since+2, ... (no gap, no repeat, in order)'],
+  ['seen-matches-replay', 'every event seen equals the stored event at its seq'],
+  ['coverage', 'the events seen across reconnects cover every seq'],
+  ['envelope-identical', 'every sighting of a prompt carries the same response_schema'],
+];
+
+/** One check per kind of finding over `tasks` tasks, named under `label`: passed when that kind has none. */
+export function replayChecks(
+  findings: ReplayFinding[],
+  tasks: number,
+  label: string,
+): Array<{ name: string; ok: boolean; detail: string }> {
+  return REPLAY_CHECKS.map(([kind, name]) => {
+    const hits = findings.filter((f) => f.check === kind);
+    return {
+      name: `${label}: ${name}`,
+      ok: hits.length === 0,
+      detail: hits.length ? `${hits.length} finding(s), first: ${hits[0].detail}` : `${tasks} task(s)`,
+    };
+  });
+}

@@ -75,7 +75,8 @@ export async function answerObserved(
       await stream.close();
     }
   } else {
-    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${sub.inStream ? ' (as the first frame of an event stream)' : ''}`;
+    const where = sub.inStream ? ' (as the first frame of an event stream)' : '';
+    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${where}`;
   }
   outcome ??= await client.answer(taskId, promptId, payload, { signal: options.signal });
   if (outcome.kind !== 'accepted')

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
-import { EngineScenarioContext, ScenarioSkipped, type ScenarioHooks } from './scenarioContext.ts';
+import { EngineScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
+import type { ScenarioHooks } from './scenarioRecording.ts';
 import {
   RESULTS_SCHEMA,
   overallVerdict,

@@ -96,7 +96,10 @@ async function loadFile(file: string, dir: string, userDir: boolean): Promise<Lo
   }
 }
 
-/** The name a broken file most likely meant (`name: '...'` once in its source), so `run <that name>` reports the failure. */
+/**
+ * The name a broken file most likely meant (`name: '...'` once in its source), so `run <that name>`
+ * reports the failure.
+ */
 function intendedName(file: string): string | undefined {
   let source: string;
   try {
@@ -108,7 +111,10 @@ function intendedName(file: string): string | undefined {
   return names.size === 1 ? [...names][0] : undefined;
 }
 
-/** Stands in for a file that failed to load: selectable by name, needs nothing, and errors with where and why when run. */
+/**
+ * Stands in for a file that failed to load: selectable by name, needs nothing, and errors with where
+ * and why when run.
+ */
 function brokenScenario(name: string, failure: LoadFailure): ScenarioDefinition<object> {
   const reason = failureText(failure);
   return {
@@ -196,7 +202,8 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
     }
     if (scenarios === 0)
       throw new UserError(
-        `--scenarios ${given}: no file in it default-exports a scenario (export default defineScenario({ ... }) from 'a2a-rig')`,
+        `--scenarios ${given}: no file in it default-exports a scenario ` +
+          "(export default defineScenario({ ... }) from 'a2a-rig')",
       );
   }
 

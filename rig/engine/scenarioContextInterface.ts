@@ -108,7 +108,10 @@ export interface ScenarioContext {
   restartAgent(): Promise<void>;
   /** Resident memory of the embedded agent in bytes (Linux /proc); undefined for other agents. */
   agentMemoryBytes(): number | undefined;
-  /** Where the agent's RSS, CPU and connections can be read: its /proc when the rig started it, else its /metrics; or why neither. */
+  /**
+   * Where the agent's RSS, CPU and connections can be read: its /proc when the rig started it, else its
+   * /metrics; or why neither.
+   */
   agentResources(): Promise<ResourceSource | { unavailable: string }>;
 
   /**
@@ -117,7 +120,10 @@ export interface ScenarioContext {
    * task with an envelope; returns the S-2 verdict on the envelope and synthesized answers.
    */
   openPrompt(steps?: unknown[], options?: PromptOptions): Promise<OpenPrompt>;
-  /** Like `openPrompt`, but says what happened instead of skipping when no prompt opens (a refusal may be the correct outcome). */
+  /**
+   * Like `openPrompt`, but says what happened instead of skipping when no prompt opens (a refusal may be
+   * the correct outcome).
+   */
   attemptPrompt(steps?: unknown[], options?: PromptOptions): Promise<PromptAttempt>;
   /**
    * Checks that the prompt is usable (its envelope passes S-2, and answers can be built from its
@@ -125,7 +131,10 @@ export interface ScenarioContext {
    * `recordPasses: false` records only the failing check.
    */
   usable(open: OpenPrompt, options?: { recordPasses?: boolean }): UsablePrompt | undefined;
-  /** `openPrompt` then `usable`: a new task parked on a prompt ready to answer, or undefined (the failing check recorded). */
+  /**
+   * `openPrompt` then `usable`: a new task parked on a prompt ready to answer, or undefined (the failing
+   * check recorded).
+   */
   openUsablePrompt(
     steps?: unknown[],
     options?: PromptOptions & { recordPasses?: boolean },
@@ -138,7 +147,10 @@ export interface ScenarioContext {
     timeoutMs?: number,
     client?: A2AClient,
   ): Promise<ObservedAnswer>;
-  /** Checks tasks' replay correctness (see replayChecker): one check per kind of finding. Needs the agent's replay plane. */
+  /**
+   * Checks tasks' replay correctness (see replayChecker): one check per kind of finding. Needs the
+   * agent's replay plane.
+   */
   checkReplayOf(taskIds: string[], label?: string): Promise<ReplayFinding[]>;
 
   /** Drives an open-model load (rig/load/openModelExecutor.ts), stopped with the scenario (signal, budget). */
@@ -148,7 +160,10 @@ export interface ScenarioContext {
   /** An open-model iteration: one whole acceptance round trip, send → artifacts → pending → accept → terminal. */
   acceptanceRoundTrip(choice?: AcceptanceRoundTripChoice): Iteration;
 
-  /** Where attacks go: the agent's own address, not the proxy, from `sourceAddress`. Skips when the agent is not on loopback. */
+  /**
+   * Where attacks go: the agent's own address, not the proxy, from `sourceAddress`. Skips when the agent
+   * is not on loopback.
+   */
   attackTarget(sourceAddress: string, steps?: unknown[]): AttackTarget;
   /** Legitimate HITL round trips at a fixed rate before, during and after `plan.attacks` (attackRun.ts). */
   mixedRun(plan: MixedRunPlan, legit: { client: A2AClient; steps?: unknown[] }): Promise<MixedRunResult>;

@@ -41,9 +41,15 @@ export const ACCEPTANCE_ROUND_TRIP_CRITERIA = {
 
 export interface AcceptanceRoundTripOptions {
   client: A2AClient;
-  /** The agent follows a2a-rig scripts (the reference agent): send ACCEPTANCE_ROUND_TRIP_STEPS; else a plain text message. */
+  /**
+   * The agent follows a2a-rig scripts (the reference agent): send ACCEPTANCE_ROUND_TRIP_STEPS; else
+   * a plain text message.
+   */
   scripts: boolean;
-  /** The script's steps for agents that follow scripts (default ACCEPTANCE_ROUND_TRIP_STEPS; e.g. a `work` step first to model the agent's work). */
+  /**
+   * The script's steps for agents that follow scripts (default ACCEPTANCE_ROUND_TRIP_STEPS; e.g. a
+   * `work` step first to model the agent's work).
+   */
   steps?: readonly unknown[];
   /**
    * Send the creating message non-blocking (v1.0 returnImmediately, v0.3 blocking: false): the reply
@@ -51,7 +57,10 @@ export interface AcceptanceRoundTripOptions {
    * agent that returns early anyway). Default false.
    */
   returnImmediately?: boolean;
-  /** How long to wait for the pending gate after the send, and for the terminal state after the decision (default 10 s each). */
+  /**
+   * How long to wait for the pending gate after the send, and for the terminal state after the
+   * decision (default 10 s each).
+   */
   timeoutMs?: number;
   /** Intended start → pending gate observed (artifacts in hand). */
   pendingLatency?: LatencyHistogram;
@@ -122,13 +131,15 @@ async function openGate(
   if (!sent.ok)
     throw new RoundTripFailure(
       'send refused',
-      `${sent.error.code} ${sent.error.message.slice(0, 200)}${sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''}`,
+      `${sent.error.code} ${sent.error.message.slice(0, 200)}` +
+        (sent.refusal?.reason ? `: ${sent.refusal.reason.slice(0, 200)}` : ''),
     );
   // No echo: the client MUST assume plain WORKING → COMPLETED and MUST NOT wait for a gate.
   if (sent.gate === 'absent')
     throw new RoundTripFailure(
       'no echo',
-      'the agent did not echo the acceptance-criteria extension on the creating send: a client must not wait for a gate',
+      'the agent did not echo the acceptance-criteria extension on the creating send: ' +
+        'a client must not wait for a gate',
     );
   if (!('task' in sent.value)) throw new RoundTripFailure('no task', 'the agent answered with a Message, not a Task');
   const task = sent.value.task;

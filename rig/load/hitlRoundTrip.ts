@@ -97,7 +97,8 @@ async function answerAndObserve(
       if (end === undefined || end.reason === 'closed' || signal.aborted) {
         throw new RoundTripFailure(
           'resume not observed',
-          `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ${(err as Error).message}`,
+          `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ` +
+            (err as Error).message,
         );
       }
       polled = `the subscription ended before the resume (${describeEnd(end)})`;

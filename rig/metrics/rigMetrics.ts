@@ -30,7 +30,9 @@ export class RigMetrics {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'a2a_rig_requests_total',
-      help: 'JSON-RPC exchanges the rig made through the fault proxy, by method and how they ended (ok, rpc_error, failed: no usable reply)',
+      help:
+        'JSON-RPC exchanges the rig made through the fault proxy, by method and how they ended ' +
+        '(ok, rpc_error, failed: no usable reply)',
       labelNames: ['method', 'outcome'],
       registers,
     });

@@ -17,37 +17,12 @@
 //   the most open at once (from the opens and ends as they happened), and for open-model loads the
 //   arrivals that came due (offered) and the iterations that succeeded (achieved) in the bucket.
 import * as hdr from 'hdr-histogram-js';
-import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from '../client/a2aClient.ts';
-import type { ByteTally } from '../client/byteTally.ts';
-import type { LiveTraffic, OperationStats, TrafficPoint, TrafficRecord } from './trafficRecord.ts';
-import { LatencyHistogram } from './latencyHistogram.ts';
+import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from '../client/exchangeObserver.ts';
 import { DEFAULT_TIMELINE_BUCKETS } from './latencyTimeline.ts';
+import { OperationTraffic } from './operationTraffic.ts';
+import type { LiveTraffic, TrafficPoint, TrafficRecord } from './trafficRecord.ts';
 
 const FIRST_BUCKET_MS = 100;
-
-/** The order reports list operations in; others follow alphabetically. */
-const OPERATION_ORDER = [
-  'SendMessage',
-  'answer',
-  'decision',
-  'GetTask',
-  'SendStreamingMessage',
-  'SubscribeToTask',
-  'CancelTask',
-  'ListTasks',
-];
-
-interface Operation {
-  count: number;
-  ok: number;
-  rpcErrors: number;
-  failed: number;
-  sent: number;
-  received: number;
-  latency: LatencyHistogram;
-  /** Streams whose received bytes may still grow, with what they had read when they were counted. */
-  streams: Array<{ tally: ByteTally; counted: number }>;
-}
 
 interface Bucket {
   completed: number;
@@ -80,7 +55,7 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
   /** The latest bucket the open count has been carried into. */
   private carried = -1;
   private open = 0;
-  private readonly operations = new Map<string, Operation>();
+  private readonly operations = new OperationTraffic();
   private requests = 0;
   private errors = 0;
   private loadsRunning = 0;
@@ -130,17 +105,7 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
     this.spread(at - latencyMs, at, i);
     this.requests++;
     if (error) this.errors++;
-    const op = this.operation(traffic?.operation ?? _method);
-    op.count++;
-    if (end === 'ok') op.ok++;
-    else if (end === 'rpc_error') op.rpcErrors++;
-    else op.failed++;
-    op.latency.recordMs(latencyMs);
-    if (traffic) {
-      op.sent += traffic.sent;
-      op.received += traffic.received;
-      if (traffic.stream) op.streams.push({ tally: traffic, counted: traffic.received });
-    }
+    this.operations.record(traffic?.operation ?? _method, end, latencyMs, traffic);
     if (this.live) {
       this.windowEnded++;
       if (error) this.windowErrors++;
@@ -186,29 +151,9 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
 
   /** The record for results.json; undefined when the scenario sent nothing. */
   toRecord(): TrafficRecord | undefined {
-    if (this.operations.size === 0 && !this.loadRan) return undefined;
+    if (this.operations.empty && !this.loadRan) return undefined;
     this.carry(this.indexAt(this.now()));
-    const operations: OperationStats[] = [];
-    const totals = { requests: 0, errors: 0, bytesSent: 0, bytesReceived: 0 };
-    for (const name of [...this.operations.keys()].sort(byReportOrder)) {
-      const op = this.operations.get(name)!;
-      let received = op.received;
-      for (const s of op.streams) received += s.tally.received - s.counted;
-      operations.push({
-        operation: name,
-        count: op.count,
-        ok: op.ok,
-        rpcErrors: op.rpcErrors,
-        failed: op.failed,
-        bytesSent: op.sent,
-        bytesReceived: received,
-        latency: { ...op.latency.summary(), hdr: op.latency.encode() },
-      });
-      totals.requests += op.count;
-      totals.errors += op.rpcErrors + op.failed;
-      totals.bytesSent += op.sent;
-      totals.bytesReceived += received;
-    }
+    const { operations, totals } = this.operations.stats();
     const points: TrafficPoint[] = [];
     for (let i = 0; i < this.buckets.length; i++) {
       const b = this.buckets[i] ?? newBucket();
@@ -258,24 +203,6 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
   }
 
   // Buckets
-
-  private operation(name: string): Operation {
-    let op = this.operations.get(name);
-    if (!op) {
-      op = {
-        count: 0,
-        ok: 0,
-        rpcErrors: 0,
-        failed: 0,
-        sent: 0,
-        received: 0,
-        latency: new LatencyHistogram(),
-        streams: [],
-      };
-      this.operations.set(name, op);
-    }
-    return op;
-  }
 
   /** The bucket index of a performance.now() time (before the origin: the first), widening as needed. */
   private indexAt(at: number): number {
@@ -337,13 +264,6 @@ export class TrafficRecorder implements ExchangeObserver, LoadTraffic {
     this.buckets = merged;
     this.carried = this.carried < 0 ? -1 : Math.floor(this.carried / 2);
   }
-}
-
-function byReportOrder(a: string, b: string): number {
-  const ia = OPERATION_ORDER.indexOf(a);
-  const ib = OPERATION_ORDER.indexOf(b);
-  if (ia >= 0 || ib >= 0) return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib);
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

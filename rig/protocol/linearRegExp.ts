@@ -28,7 +28,8 @@ export class PatternWorkExceeded extends Error {
   ) {
     const shown = pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern;
     super(
-      `matching pattern ${JSON.stringify(shown)} (${programSize} instructions) against ${inputLength} characters would overdraw the validation's pattern work budget of ${budget} character-instructions`,
+      `matching pattern ${JSON.stringify(shown)} (${programSize} instructions) against ${inputLength} characters ` +
+        `would overdraw the validation's pattern work budget of ${budget} character-instructions`,
     );
   }
 }

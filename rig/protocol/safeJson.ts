@@ -87,7 +87,8 @@ export function parseAgentJson(text: string, what: string, limits: AgentJsonLimi
     throw new JsonRefusedError(`${what} nests ${shape.depth} levels deep; the rig reads at most ${maxDepth}`);
   if (shape.weight > maxWeight) {
     throw new JsonRefusedError(
-      `${what} holds ${shape.containers} objects and arrays in ${text.length} characters (about ${mib(shape.weight)} MiB once parsed); the rig reads at most ${mib(maxWeight)} MiB`,
+      `${what} holds ${shape.containers} objects and arrays in ${text.length} characters ` +
+        `(about ${mib(shape.weight)} MiB once parsed); the rig reads at most ${mib(maxWeight)} MiB`,
     );
   }
   return parseUntrustedJson(text);

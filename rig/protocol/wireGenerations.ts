@@ -138,7 +138,8 @@ export function partFromWire(raw: unknown, index: number, strictGeneration?: Gen
   const kind = raw.kind;
   if (strictGeneration === '0.3' && kind !== 'text' && kind !== 'data' && kind !== 'file') {
     throw new TypeError(
-      `message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`,
+      `message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, ` +
+        `got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`,
     );
   }
   if (typeof raw.text === 'string' && (kind === undefined || kind === 'text')) return { text: raw.text, ...metadata };

@@ -41,7 +41,8 @@ function withContext<T>(what: string, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof TypeError && !err.message.startsWith(what)) throw new TypeError(`${what}: ${err.message}`);
+    if (err instanceof TypeError && !err.message.startsWith(what))
+      throw new TypeError(`${what}: ${err.message}`, { cause: err });
     throw err;
   }
 }

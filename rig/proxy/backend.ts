@@ -54,7 +54,8 @@ export function parseToxiproxyChoice(value: string): ToxiproxyChoice {
 export function toxiproxyOption(): Option {
   return new Option(
     '--toxiproxy <auto|URL|embedded>',
-    'where network faults come from: a Toxiproxy API URL, or embedded; auto = TOXIPROXY_URL if set, else a spawned toxiproxy-server, else embedded',
+    'where network faults come from: a Toxiproxy API URL, or embedded; ' +
+      'auto = TOXIPROXY_URL if set, else a spawned toxiproxy-server, else embedded',
   )
     .argParser(parseToxiproxyChoice)
     .default({ kind: 'auto' } satisfies ToxiproxyChoice, 'auto');
@@ -165,7 +166,8 @@ export async function openFaultBackend(choice: ToxiproxyChoice, options: Backend
   } else {
     const usual = options.defaultUrl ?? DEFAULT_TOXIPROXY_URL;
     passedOver.push(
-      `no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server (one at ${usual} is used only as --toxiproxy ${usual} or TOXIPROXY_URL=${usual})`,
+      'no external Toxiproxy: TOXIPROXY_URL is unset, and auto never adopts an unnamed server ' +
+        `(one at ${usual} is used only as --toxiproxy ${usual} or TOXIPROXY_URL=${usual})`,
     );
   }
   const binary = findToxiproxyBinary(env);

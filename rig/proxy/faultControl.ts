@@ -140,7 +140,8 @@ export class FaultControl {
       }
     }
     throw new UserError(
-      `Toxiproxy at ${this.backend.url} refused every proxy name tried (${taken.join(', ')}): 409, already exists; delete stale a2a-rig-* proxies there or use --toxiproxy embedded`,
+      `Toxiproxy at ${this.backend.url} refused every proxy name tried (${taken.join(', ')}): 409, already exists; ` +
+        'delete stale a2a-rig-* proxies there or use --toxiproxy embedded',
     );
   }
 

@@ -10,7 +10,10 @@ import { html, type SafeHtml } from './safeHtml.ts';
 export type BaselineComparison =
   { comparison: Comparison; baseline: RunResult } | { error: string; baseline: RunResult };
 
-/** compareRuns with the defaults of `a2a-rig compare`; a UserError (no shared scenario) becomes the section's message. */
+/**
+ * compareRuns with the defaults of `a2a-rig compare`; a UserError (no shared scenario) becomes the
+ * section's message.
+ */
 export function compareWithBaseline(baseline: RunResult, current: RunResult): BaselineComparison {
   try {
     return { comparison: compareRuns(baseline, current, DEFAULT_COMPARE_OPTIONS), baseline };
@@ -24,74 +27,22 @@ const ORDER: Record<CompareRow['result'], number> = { REGRESSION: 0, ok: 1, 'not
 
 function row(r: CompareRow): SafeHtml {
   const cls = r.result === 'REGRESSION' ? 'regression' : r.result === 'ok' ? 'ok' : 'skipped';
-  return html`<tr class="${cls}">
-    <td>${r.scenario}</td>
-    <td>${r.measure}</td>
-    <td class="num">${r.baseline}</td>
-    <td class="num">${r.current}</td>
-    <td class="num">${r.ratio === null ? '—' : Number.isFinite(r.ratio) ? `×${r.ratio.toFixed(2)}` : '×∞'}</td>
-    <td class="num">${r.allowed}</td>
-    <td><span class="result ${cls}">${r.result}</span>${r.note ? html` <span class="n">${r.note}</span>` : null}</td>
-  </tr>`;
+  return html`<tr class="${cls}"><td>${r.scenario}</td><td>${r.measure}</td><td class="num">${r.baseline}</td><td class="num">${r.current}</td><td class="num">${r.ratio === null ? '—' : Number.isFinite(r.ratio) ? `×${r.ratio.toFixed(2)}` : '×∞'}</td><td class="num">${r.allowed}</td><td><span class="result ${cls}">${r.result}</span>${r.note ? html` <span class="n">${r.note}</span>` : null}</td></tr>`;
 }
 
 function table(rows: CompareRow[]): SafeHtml {
-  return html`<table class="baseline">
-    <thead>
-      <tr>
-        <th>scenario</th>
-        <th>measure</th>
-        <th>baseline</th>
-        <th>current</th>
-        <th>ratio</th>
-        <th>allowed</th>
-        <th>result</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map(row)}
-    </tbody>
-  </table>`;
+  return html`<table class="baseline"><thead><tr><th>scenario</th><th>measure</th><th>baseline</th><th>current</th><th>ratio</th><th>allowed</th><th>result</th></tr></thead><tbody>${rows.map(row)}</tbody></table>`;
 }
 
 export function baselineSection(b: BaselineComparison): SafeHtml {
-  const head = html`<p class="n">
-    Baseline <code>${b.baseline.runId}</code> (${b.baseline.profile}, ${b.baseline.rig.platform},
-    ${b.baseline.startedAt}); tolerances as <code>a2a-rig compare</code>'s defaults.
-  </p>`;
+  const head = html`<p class="n">Baseline <code>${b.baseline.runId}</code> (${b.baseline.profile}, ${b.baseline.rig.platform}, ${b.baseline.startedAt}); tolerances as <code>a2a-rig compare</code>'s defaults.</p>`;
   if ('error' in b)
-    return html`<section id="baseline">
-      <h2>Against the baseline</h2>
-      ${head}
-      <p class="reason">Not compared: ${b.error}.</p>
-    </section>`;
+    return html`<section id="baseline"><h2>Against the baseline</h2>${head}<p class="reason">Not compared: ${b.error}.</p></section>`;
   const { rows, regressions, notes } = b.comparison;
   const rest = rows.filter((r) => r.result !== 'REGRESSION').sort((x, y) => ORDER[x.result] - ORDER[y.result]);
-  return html`<section id="baseline">
-    <h2>
-      Against the baseline:
-      ${regressions.length ? html`<span class="bad">${regressions.length} regression${regressions.length > 1 ? 's' : ''}</span>` : 'no regression'}
-    </h2>
-    ${head}
-    ${
-      notes.length
-        ? html`<ul class="notes">
-            ${notes.map((n) => html`<li>${n}</li>`)}
-          </ul>`
-        : null
-    }
-    ${regressions.length ? table(regressions) : null}
-    ${
-      rest.length
-        ? html`<details class="baseline-rest">
-            <summary>
-              ${rest.filter((r) => r.result === 'ok').length} ok ·
-              ${rest.filter((r) => r.result === 'not compared').length} not compared
-            </summary>
-            ${table(rest)}
-          </details>`
-        : null
-    }
-    ${rows.length ? null : html`<p>Nothing to compare.</p>`}
-  </section>`;
+  return html`<section id="baseline"><h2>Against the baseline: ${regressions.length ? html`<span class="bad">${regressions.length} regression${regressions.length > 1 ? 's' : ''}</span>` : 'no regression'}</h2>${head}
+${notes.length ? html`<ul class="notes">${notes.map((n) => html`<li>${n}</li>`)}</ul>` : null}
+${regressions.length ? table(regressions) : null}
+${rest.length ? html`<details class="baseline-rest"><summary>${rest.filter((r) => r.result === 'ok').length} ok · ${rest.filter((r) => r.result === 'not compared').length} not compared</summary>${table(rest)}</details>` : null}
+${rows.length ? null : html`<p>Nothing to compare.</p>`}</section>`;
 }

@@ -6,7 +6,7 @@
 // achieved_per_s and sustainable) and the scenario's params (sloP95Ms, maxRate, growth).
 import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
-import { PALETTE } from './scenarioCharts.ts';
+import { PALETTE } from './chartColors.ts';
 import { xyChart, type Series } from './svgChart.ts';
 
 export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
@@ -58,11 +58,10 @@ export function capacityText(f: CapacityFinding): { value: string; detail: strin
   if (f.kind === 'broke') {
     const why = f.brokeAt && typeof f.brokeAt.y === 'number' ? `p95 ${Number(f.brokeAt.y.toPrecision(3))} ms` : '';
     const at = f.brokeAt ? `${f.brokeAt.x}/s` : '?';
+    const vsSlo = f.sloP95Ms !== undefined ? ` vs ${f.sloP95Ms} ms` : '';
+    const reason = why ? ` (${why}${vsSlo}, or errors/drops)` : '';
     return f.capacity > 0
-      ? {
-          value: `${f.capacity}/s`,
-          detail: `the SLO broke at ${at}${why ? ` (${why}${f.sloP95Ms !== undefined ? ` vs ${f.sloP95Ms} ms` : ''}, or errors/drops)` : ''}`,
-        }
+      ? { value: `${f.capacity}/s`, detail: `the SLO broke at ${at}${reason}` }
       : { value: 'none', detail: `no sustainable rate: the SLO broke at the first step, ${at}` };
   }
   if (f.kind === 'cap')

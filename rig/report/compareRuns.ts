@@ -285,22 +285,31 @@ export function comparisonMarkdown(
   const { rows, regressions, notes } = comparison;
   const run = (r: RunResult) =>
     `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
+  const plural = regressions.length > 1 ? 'S' : '';
+  const verdict = regressions.length ? `${regressions.length} REGRESSION${plural}` : 'no regression';
+  const allowed =
+    Object.entries(options.tolerances)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(', ') || 'nothing compared';
+  const limits =
+    `latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them` +
+    ` · latencies only below load ${options.maxLoadPerCore} per core`;
+  const resultCell = (r: CompareRow) =>
+    `${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''}`;
   const lines = [
-    `# a2a-rig compare — ${regressions.length ? `${regressions.length} REGRESSION${regressions.length > 1 ? 'S' : ''}` : 'no regression'}`,
+    `# a2a-rig compare — ${verdict}`,
     '',
     `Baseline ${run(baseline)} · current ${run(current)}`,
     '',
-    `Allowed: ${
-      Object.entries(options.tolerances)
-        .map(([k, v]) => `${k} ${pct(v)}`)
-        .join(', ') || 'nothing compared'
-    } · latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them · latencies only below load ${options.maxLoadPerCore} per core`,
+    `Allowed: ${allowed} · ${limits}`,
     '',
     '| scenario | measure | baseline | current | ratio | allowed | result |',
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${markdownCell(r.scenario)} | ${markdownCell(r.measure)} | ${markdownCell(r.baseline)} | ${markdownCell(r.current)} | ${r.ratio === null ? '—' : r.ratio.toFixed(2)} | ${markdownCell(r.allowed)} | ${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''} |`,
+        `| ${markdownCell(r.scenario)} | ${markdownCell(r.measure)} | ${markdownCell(r.baseline)} | ` +
+        `${markdownCell(r.current)} | ${r.ratio === null ? '—' : r.ratio.toFixed(2)} | ${markdownCell(r.allowed)} | ` +
+        `${resultCell(r)} |`,
     ),
   ];
   if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownCell(n)}`));

@@ -15,11 +15,7 @@ export interface HeadlineAnchors {
 }
 
 function tile(id: string, label: string, value: HtmlValue, detail: HtmlValue, cls = ''): SafeHtml {
-  return html`<div class="tile ${cls}" data-figure="${id}">
-    <div class="label">${label}</div>
-    <div class="value">${value}</div>
-    <div class="detail">${detail}</div>
-  </div>`;
+  return html`<div class="tile ${cls}" data-figure="${id}"><div class="label">${label}</div><div class="value">${value}</div><div class="detail">${detail}</div></div>`;
 }
 
 export function headlineFigures(
@@ -64,8 +60,7 @@ export function headlineFigures(
       failed > 0 ? html`; most in ${link(most(failedBy).name)} (${countText(failedBy(most(failedBy)))})` : null;
     const refusedWhere =
       refused > 0
-        ? html`. ${countText(refused)} refused by the agent (JSON-RPC or HTTP errors, most provoked on purpose), most in
-          ${link(most(refusedBy).name)} (${countText(refusedBy(most(refusedBy)))})`
+        ? html`. ${countText(refused)} refused by the agent (JSON-RPC or HTTP errors, most provoked on purpose), most in ${link(most(refusedBy).name)} (${countText(refusedBy(most(refusedBy)))})`
         : null;
     tiles.push(
       tile(

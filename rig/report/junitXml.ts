@@ -1,7 +1,7 @@
 // junit.xml for CI test reporters: one testsuite per run, one testcase per scenario, failed checks
 // as <failure>, skips with their reason; a scenario a signal interrupted is an <error>, one it never
 // started a skip ("not run"). Every string from an agent is escaped.
-import type { RunResult } from '../results/runResult.ts';
+import type { RunResult, ThresholdResult } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
 
 /**
@@ -26,7 +26,8 @@ function xml(text: string): string {
 export function junitXml(run: RunResult): string {
   const count = (...v: string[]) => run.scenarios.filter((s) => v.includes(s.verdict)).length;
   const cases = run.scenarios.map((s) => {
-    const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">`;
+    const time = (s.durationMs / 1000).toFixed(3);
+    const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${time}">`;
     const body: string[] = [];
     if (s.verdict === 'skipped' || s.verdict === 'not-run')
       body.push(`    <skipped message="${xml(s.reason ?? s.verdict)}"/>`);
@@ -46,21 +47,29 @@ export function junitXml(run: RunResult): string {
   // Thresholds are testcases of their own, so a CI test reporter names the broken one.
   const thresholds = run.thresholds ?? [];
   const broken = thresholds.filter((t) => !t.ok).length;
+  const timestamp = `timestamp="${xml(run.startedAt)}"`;
+  const thresholdCase = (t: ThresholdResult) => {
+    const open = `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0">`;
+    return t.ok
+      ? `${open}<system-out>${xml(t.detail)}</system-out></testcase>`
+      : `${open}\n    <failure message="${xml(t.detail)}"/>\n  </testcase>`;
+  };
+  const thresholdCounts = `tests="${thresholds.length}" failures="${broken}" errors="0" skipped="0" time="0"`;
   const thresholdSuite = thresholds.length
     ? [
-        `<testsuite name="a2a-rig ${xml(run.profile)} thresholds" tests="${thresholds.length}" failures="${broken}" errors="0" skipped="0" time="0" timestamp="${xml(run.startedAt)}">`,
-        ...thresholds.map((t) =>
-          t.ok
-            ? `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0"><system-out>${xml(t.detail)}</system-out></testcase>`
-            : `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0">\n    <failure message="${xml(t.detail)}"/>\n  </testcase>`,
-        ),
+        `<testsuite name="a2a-rig ${xml(run.profile)} thresholds" ${thresholdCounts} ${timestamp}>`,
+        ...thresholds.map(thresholdCase),
         '</testsuite>',
       ]
     : [];
+  const errors = `errors="${count('errored', 'interrupted')}"`;
+  const skippedAndTime = `skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const allTests = `tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}"`;
+  const scenarioTests = `tests="${run.scenarios.length}" failures="${count('failed')}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="a2a-rig" tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}" errors="${count('errored', 'interrupted')}" skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
-    `<testsuite name="a2a-rig ${xml(run.profile)}" tests="${run.scenarios.length}" failures="${count('failed')}" errors="${count('errored', 'interrupted')}" skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${xml(run.startedAt)}">`,
+    `<testsuites name="a2a-rig" ${allTests} ${errors} ${skippedAndTime}>`,
+    `<testsuite name="a2a-rig ${xml(run.profile)}" ${scenarioTests} ${errors} ${skippedAndTime} ${timestamp}>`,
     ...cases,
     '</testsuite>',
     ...thresholdSuite,

@@ -76,8 +76,9 @@ export function prepareOutDir(dir: string): OutDir {
     if (!statSync(path).isDirectory()) throw new UserError(`--out ${dir} exists and is not a directory`);
     const foreign = readdirSync(path).filter((name) => !OWN_FILES.has(name));
     if (foreign.length > 0) {
+      const named = `${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}`;
       throw new UserError(
-        `--out ${dir} holds files that are not a2a-rig results (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): give a new or empty directory`,
+        `--out ${dir} holds files that are not a2a-rig results (${named}): give a new or empty directory`,
       );
     }
   } else {

@@ -34,9 +34,8 @@ export function startLine(e: ScenarioPosition): string {
 
 export function endLine(e: ScenarioEnd): string {
   const r = e.result;
-  return printableLine(
-    `${position(e.index, e.total)} ${e.scenario}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''} (${seconds(r.durationMs)})`,
-  );
+  const verdict = `${r.verdict}${r.reason ? ` — ${r.reason}` : ''}`;
+  return printableLine(`${position(e.index, e.total)} ${e.scenario}: ${verdict} (${seconds(r.durationMs)})`);
 }
 
 /** A scenario's ctx.log line as the run shows it: `  [capacity] 40/s: …`, one line whatever it holds. */
@@ -47,7 +46,10 @@ export function logLine(e: Pick<ScenarioLogLine, 'scenario' | 'line'>): string {
 const rate = (n: number) => (n < 10 && !Number.isInteger(n) ? n.toFixed(1) : String(Math.round(n)));
 const latency = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : String(Math.round(ms)));
 
-/** The last second's traffic: "120 req/s · p95 4.21 ms · in-flight 8 · errors 0", and the offered rate of an open-model load. */
+/**
+ * The last second's traffic: "120 req/s · p95 4.21 ms · in-flight 8 · errors 0", and the offered
+ * rate of an open-model load.
+ */
 export function liveText(live: LiveTraffic): string {
   const parts = [
     `${rate(live.ratePerS)} req/s`,

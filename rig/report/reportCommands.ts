@@ -34,7 +34,8 @@ function nonNegative(flag: string): (value: string) => number {
 }
 
 function mergedRunId(now = new Date()): string {
-  return `merged-${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `merged-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
 export function registerReportCommands(program: Command): void {
@@ -84,10 +85,11 @@ export function registerReportCommands(program: Command): void {
       const current = readRunResult(flags.current);
       const comparison = compareRuns(baseline, current, options);
       process.stdout.write(comparisonMarkdown(comparison, baseline, current, options));
-      for (const r of comparison.regressions)
-        process.stderr.write(
-          `${printableLine(`regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`}`)}\n`,
-        );
+      for (const r of comparison.regressions) {
+        const ratio = r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`;
+        const line = `regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${ratio}`;
+        process.stderr.write(`${printableLine(line)}\n`);
+      }
       process.exitCode = comparison.regressions.length > 0 ? 1 : 0;
     });
 
@@ -95,7 +97,8 @@ export function registerReportCommands(program: Command): void {
     program
       .command('merge')
       .description(
-        'add up runs of the same scenarios (e.g. workers on several machines) into one result: histograms added exactly, counters summed',
+        'add up runs of the same scenarios (e.g. workers on several machines) into one result: ' +
+          'histograms added exactly, counters summed',
       )
       .argument('<dirs...>', 'results directories (or results.json files) to merge')
       .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md')

@@ -6,7 +6,8 @@
 import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
 import { CAPACITY_SERIES } from './capacityCharts.ts';
-import { PALETTE, timeAxis, timeOverlay } from './scenarioCharts.ts';
+import { PALETTE } from './chartColors.ts';
+import { timeAxis, timeOverlay } from './timeOverlay.ts';
 import { xyChart } from './svgChart.ts';
 
 const UNITS: Array<[RegExp, string]> = [
@@ -101,25 +102,9 @@ export function seriesTables(s: ScenarioResult): SafeHtml[] {
     .map(([name, points]) => {
       const axes = seriesAxes(name);
       const fields = extraFields(points);
-      return html`<h4>${axes.y} against ${axes.x}</h4>
-        <table class="series">
-          <thead>
-            <tr>
-              <th>${axes.x}</th>
-              <th>${axes.y}</th>
-              ${fields.map((f) => html`<th>${f.replaceAll('_', ' ')}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${points.map(
-              (p) =>
-                html`<tr>
-                  <td class="num">${value(p.x)}</td>
-                  <td class="num">${value(p.y)}</td>
-                  ${fields.map((f) => html`<td class="num">${p[f] === undefined ? '' : value(p[f])}</td>`)}
-                </tr>`,
-            )}
-          </tbody>
-        </table>`;
+      return html`<h4>${axes.y} against ${axes.x}</h4><table class="series"><thead><tr><th>${axes.x}</th><th>${axes.y}</th>${fields.map((f) => html`<th>${f.replaceAll('_', ' ')}</th>`)}</tr></thead><tbody>${points.map(
+        (p) =>
+          html`<tr><td class="num">${value(p.x)}</td><td class="num">${value(p.y)}</td>${fields.map((f) => html`<td class="num">${p[f] === undefined ? '' : value(p[f])}</td>`)}</tr>`,
+      )}</tbody></table>`;
     });
 }

@@ -27,22 +27,21 @@ const HEADLINE: Record<Verdict, string> = {
 function headlineNote(run: RunResult): string[] {
   if (run.verdict === 'interrupted') {
     const notRun = run.scenarios.filter((s) => s.verdict === 'not-run').length;
-    return [
-      '',
-      `**Interrupted by ${markdownCell(run.interruptedBy ?? 'a signal')}**: these are the results so far${notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : ''}.`,
-    ];
+    const notRunText = notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : '';
+    const by = markdownCell(run.interruptedBy ?? 'a signal');
+    return ['', `**Interrupted by ${by}**: these are the results so far${notRunText}.`];
   }
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
-  if (untested)
-    return [
-      '',
-      `**${markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`)}.** Skipped is not passed: \`a2a-rig run\`/\`conform\` exit with code 3.`,
-    ];
+  if (untested) {
+    const sentence = markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`);
+    return ['', `**${sentence}.** Skipped is not passed: \`a2a-rig run\`/\`conform\` exit with code 3.`];
+  }
   const skipped = run.scenarios.filter((s) => s.verdict === 'skipped').length;
   return skipped > 0
     ? [
         '',
-        `${skipped} of ${run.scenarios.length} scenarios skipped (see the note column); \`--fail-on-skip\` makes any skip fail the run.`,
+        `${skipped} of ${run.scenarios.length} scenarios skipped (see the note column); ` +
+          '`--fail-on-skip` makes any skip fail the run.',
       ]
     : [];
 }
@@ -56,12 +55,14 @@ export function markdownCell(text: string): string {
     .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
 }
 
-/** One line per DoS scenario: its tax over the whole attack phase, then each attack's own tax and how its requests ended. */
+/**
+ * One line per DoS scenario: its tax over the whole attack phase, then each attack's own tax and how
+ * its requests ended.
+ */
 function dosLine(s: ScenarioResult): string {
   const tax = attackTax(s);
-  const taxText = tax
-    ? `tax ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before)`
-    : 'tax not measured';
+  const p99s = tax ? `p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before` : '';
+  const taxText = tax ? `tax ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})` : 'tax not measured';
   const rows = attackRows(s);
   const kinds = outcomeColumns(rows);
   const attacks = rows.map((r) => {
@@ -77,14 +78,19 @@ function dosLine(s: ScenarioResult): string {
     Array.isArray(notes) && notes.length
       ? ` · not judged: ${notes.map((n) => markdownCell(String(n))).join('; ')}`
       : '';
-  return `- **${markdownCell(s.name)}** ${ICON[s.verdict] ?? markdownCell(s.verdict)} · ${taxText}${attacks.length ? ` · ${attacks.join(' · ')}` : ''}${notJudged}`;
+  const attackText = attacks.length ? ` · ${attacks.join(' · ')}` : '';
+  const verdict = ICON[s.verdict] ?? markdownCell(s.verdict);
+  return `- **${markdownCell(s.name)}** ${verdict} · ${taxText}${attackText}${notJudged}`;
 }
 
 function ms(us: number): string {
   return (us / 1000).toFixed(us < 10_000 ? 2 : 0);
 }
 
-/** `text` as a fenced code block, its fence longer than any run of backticks inside, so nothing in it can close the block. */
+/**
+ * `text` as a fenced code block, its fence longer than any run of backticks inside, so nothing in it
+ * can close the block.
+ */
 function codeBlock(text: string): string[] {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
@@ -92,24 +98,32 @@ function codeBlock(text: string): string[] {
 }
 
 export function summaryMarkdown(run: RunResult): string {
+  const target = run.target;
+  const faults = target.agentFaults.length ? `, faults: ${target.agentFaults.join(', ')}` : '';
+  const agent =
+    `${markdownCell(target.agentName ?? 'unknown')} at ${markdownCell(target.url)} ` +
+    `(A2A ${target.generation ?? '?'}, ${target.kind}${faults})`;
+  const backend = run.proxy
+    ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`)
+    : 'none';
+  const toxics = run.toxics?.length
+    ? ` · run toxics: ${markdownCell(
+        run.toxics
+          .map(
+            (t) =>
+              `${t.type} ${t.stream} ${Object.entries(t.attributes)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(' ')}`,
+          )
+          .join('; '),
+      )}`
+    : '';
+  const seconds = `${(run.durationMs / 1000).toFixed(1)} s`;
   const lines = [
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
     ...headlineNote(run),
     '',
-    `Agent: ${markdownCell(run.target.agentName ?? 'unknown')} at ${markdownCell(run.target.url)} (A2A ${run.target.generation ?? '?'}, ${run.target.kind}${run.target.agentFaults.length ? `, faults: ${run.target.agentFaults.join(', ')}` : ''}) · fault backend: ${run.proxy ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`) : 'none'}${
-      run.toxics?.length
-        ? ` · run toxics: ${markdownCell(
-            run.toxics
-              .map(
-                (t) =>
-                  `${t.type} ${t.stream} ${Object.entries(t.attributes)
-                    .map(([k, v]) => `${k}=${v}`)
-                    .join(' ')}`,
-              )
-              .join('; '),
-          )}`
-        : ''
-    } · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.runId}\``,
+    `Agent: ${agent} · fault backend: ${backend}${toxics} · ${seconds} · run \`${run.runId}\``,
     ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
     '',
     '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
@@ -120,8 +134,10 @@ export function summaryMarkdown(run: RunResult): string {
     const latency = Object.entries(s.metrics)
       .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
       .join('<br>');
+    const verdict = ICON[s.verdict] ?? markdownCell(s.verdict);
     lines.push(
-      `| ${markdownCell(s.name)} | ${ICON[s.verdict] ?? markdownCell(s.verdict)} | ${passed}/${s.checks.length} | ${latency || '—'} | ${markdownCell(s.reason ?? '')} |`,
+      `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'} | ` +
+        `${markdownCell(s.reason ?? '')} |`,
     );
   }
   const dos = run.scenarios.filter(isDosResult);
@@ -132,7 +148,8 @@ export function summaryMarkdown(run: RunResult): string {
   if (run.mergedFrom)
     lines.push(
       '',
-      `Merged from ${run.mergedFrom.length} runs: ${run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', ')}`,
+      `Merged from ${run.mergedFrom.length} runs: ` +
+        run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', '),
     );
   if (run.thresholds?.length) {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');

@@ -4,22 +4,21 @@
 // with lines, points, shaded spans and markers; and a lane chart for the faults timeline) and a
 // library would bring a runtime script into a page that otherwise has none.
 import { html, type SafeHtml } from './safeHtml.ts';
-
-export interface Tick {
-  value: number;
-  label: string;
-}
-
-export interface Axis {
-  label: string;
-  min?: number;
-  max?: number;
-  /** Fixed ticks (e.g. the nines of a percentile axis); otherwise round numbers are chosen. */
-  ticks?: Tick[];
-  format?: (value: number) => string;
-  /** Logarithmic (values ≤ 0 sit at the bottom); ticks at 1, 2, 5 × 10^k. */
-  log?: boolean;
-}
+import {
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  PAD,
+  STRIP_BOTTOM,
+  clip,
+  extent,
+  fmt,
+  logTicks,
+  niceTicks,
+  px,
+  type Axis,
+  type ChartSize,
+  type Tick,
+} from './chartScale.ts';
 
 export interface Series {
   name: string;
@@ -66,20 +65,6 @@ export interface Band {
   points: Array<{ x: number; lo: number; hi: number; title?: string }>;
 }
 
-/**
- * How big a chart is drawn. Every size is drawn at 1:1 (the svg's width is its viewBox's, shrunk
- * only on a narrower window), so an 11 px label is 11 px on screen. `wide` and `strip` share one
- * plot area left and right: every chart over a scenario's time is one of them, so their x axes line
- * up when stacked (latency over time, traffic, faults timeline). `half`: two side by side.
- */
-export type ChartSize = 'wide' | 'strip' | 'half';
-
-export const CHART_WIDTH: Record<ChartSize, number> = { wide: 1060, strip: 1060, half: 520 };
-const CHART_HEIGHT: Record<ChartSize, number> = { wide: 260, strip: 150, half: 280 };
-/** Left and right margins of the plot area: the same for every size, so stacked charts align. */
-export const PAD = { left: 64, right: 16, top: 12, bottom: 44 };
-const STRIP_BOTTOM = 34;
-
 export interface XYChart {
   /** Names the chart for tests and styles (data-chart). */
   id: string;
@@ -96,51 +81,11 @@ export interface XYChart {
   note?: string;
 }
 
-/** Round ticks (1, 2, 5 × 10^k) covering [min, max]. */
-export function niceTicks(min: number, max: number, target = 6): number[] {
-  if (!(max > min)) return [min];
-  const raw = (max - min) / target;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
-  const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9 && ticks.length < 50; v += step)
-    ticks.push(Number(v.toPrecision(12)));
-  return ticks;
-}
-
-/** Ticks 1, 2, 5 × 10^k covering [min, max] (both > 0). */
-export function logTicks(min: number, max: number): number[] {
-  const ticks: number[] = [];
-  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)) && ticks.length < 40; e++) {
-    for (const m of [1, 2, 5]) {
-      const v = Number((m * 10 ** e).toPrecision(12));
-      if (v >= min * 0.999 && v <= max * 1.001) ticks.push(v);
-    }
-  }
-  return ticks;
-}
-
-function extent(values: number[], axis: Axis): [number, number] {
-  let lo = axis.min ?? Math.min(...values);
-  let hi = axis.max ?? Math.max(...values);
-  if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [0, 1];
-  if (hi <= lo) hi = lo + (lo === 0 ? 1 : Math.abs(lo) * 0.1);
-  return [lo, hi];
-}
-
-const fmt = (v: number) => String(Number(v.toPrecision(4)));
-const px = (v: number) => v.toFixed(1);
-
 function legend(items: Array<{ name: string; color: string; dashed?: boolean; shaded?: boolean }>): SafeHtml {
-  return html`<ul class="legend">
-    ${items.map(
-      (i) =>
-        html`<li>
-          <span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span
-          >${i.name}
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul class="legend">${items.map(
+    (i) =>
+      html`<li><span class="swatch${i.shaded ? ' shaded' : ''}${i.dashed ? ' dashed' : ''}" style="--c:${i.color}"></span>${i.name}</li>`,
+  )}</ul>`;
 }
 
 export function xyChart(chart: XYChart): SafeHtml {
@@ -197,27 +142,13 @@ export function xyChart(chart: XYChart): SafeHtml {
   const grid = [
     ...yTicks.map(
       (v) =>
-        html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}" /><text
-            class="tick"
-            x="${PAD.left - 6}"
-            y="${px(sy(v) + 4)}"
-            text-anchor="end"
-            >${yFormat(v)}</text
-          >`,
+        html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}"/><text class="tick" x="${PAD.left - 6}" y="${px(sy(v) + 4)}" text-anchor="end">${yFormat(v)}</text>`,
     ),
     ...xTicks
       .filter((t) => t.value >= x0 && t.value <= x1)
       .map(
         (t) =>
-          html`<line
-              class="grid"
-              x1="${px(sx(t.value))}"
-              x2="${px(sx(t.value))}"
-              y1="${PAD.top}"
-              y2="${PAD.top + plotH}"
-            /><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle"
-              >${t.label}</text
-            >`,
+          html`<line class="grid" x1="${px(sx(t.value))}" x2="${px(sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + plotH}"/><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle">${t.label}</text>`,
       ),
   ];
   // A span's label goes on the first line (of three) where it overlaps no label before it.
@@ -230,94 +161,40 @@ export function xyChart(chart: XYChart): SafeHtml {
       line = found < 0 ? lineEnds.indexOf(Math.min(...lineEnds)) : found;
       lineEnds[line] = x + clip(s.text, 40).length * 7 + 6;
     }
-    return html`<rect
-        class="span"
-        x="${px(sx(s.x0))}"
-        y="${PAD.top}"
-        width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}"
-        height="${plotH}"
-        fill="${s.color}"
-        ><title>${s.title ?? s.label}</title></rect
-      >${
-        s.text
-          ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}"
-              >${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text
-            >`
-          : null
-      }`;
+    return html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.title ?? s.label}</title></rect>${
+      s.text
+        ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}">${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text>`
+        : null
+    }`;
   });
   const markers = (chart.markers ?? []).map(
     (m) =>
-      html`<line
-          class="marker"
-          x1="${px(sx(m.x))}"
-          x2="${px(sx(m.x))}"
-          y1="${PAD.top}"
-          y2="${PAD.top + plotH}"
-          stroke="${m.color}"
-          ><title>${m.label}</title></line
-        >${
-          // Written on the side of the line with room: left of it in the plot's right half.
-          m.text
-            ? html`<text
-                class="marker-label"
-                x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}"
-                y="${PAD.top + 13}"
-                text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}"
-                fill="${m.color}"
-                >${clip(m.text, 40)}<title>${m.label}</title></text
-              >`
-            : null
-        }`,
+      html`<line class="marker" x1="${px(sx(m.x))}" x2="${px(sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="${m.color}"><title>${m.label}</title></line>${
+        // Written on the side of the line with room: left of it in the plot's right half.
+        m.text
+          ? html`<text class="marker-label" x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}" y="${PAD.top + 13}" text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}" fill="${m.color}">${clip(m.text, 40)}<title>${m.label}</title></text>`
+          : null
+      }`,
   );
   const rules = (chart.rules ?? []).map(
     (r) =>
-      html`<line
-          class="rule"
-          x1="${PAD.left}"
-          x2="${WIDTH - PAD.right}"
-          y1="${px(sy(r.y))}"
-          y2="${px(sy(r.y))}"
-          stroke="${r.color}"
-          ><title>${r.label}</title></line
-        ><text
-          class="rule-label"
-          x="${WIDTH - PAD.right - 4}"
-          y="${px(sy(r.y) - 4)}"
-          text-anchor="end"
-          fill="${r.color}"
-          >${r.label}</text
-        >`,
+      html`<line class="rule" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(r.y))}" y2="${px(sy(r.y))}" stroke="${r.color}"><title>${r.label}</title></line><text class="rule-label" x="${WIDTH - PAD.right - 4}" y="${px(sy(r.y) - 4)}" text-anchor="end" fill="${r.color}">${r.label}</text>`,
   );
   const bands = (chart.bands ?? []).map((b) => {
     if (b.points.length < 2) return null;
     const upper = b.points.map((p) => `${px(sx(p.x))},${px(sy(p.hi))}`);
     const lower = [...b.points].reverse().map((p) => `${px(sx(p.x))},${px(sy(p.lo))}`);
-    return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"
-      ><title>${b.name}</title></polygon
-    >`;
+    return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"><title>${b.name}</title></polygon>`;
   });
   const series = chart.series.map((s) => {
     const pts = s.points.map((p) => ({ ...p, cx: sx(p.x), cy: sy(p.y) }));
     const path =
       s.kind === 'points' || pts.length < 2
         ? null
-        : html`<path
-            class="series"
-            d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}"
-            stroke="${s.color}"
-            ${s.dashed ? html` stroke-dasharray="5 4"` : ''}
-          />`;
+        : html`<path class="series" d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}" stroke="${s.color}"${s.dashed ? html` stroke-dasharray="5 4"` : ''}/>`;
     const dots = pts.map(
       (p) =>
-        html`<circle
-          class="point"
-          cx="${px(p.cx)}"
-          cy="${px(p.cy)}"
-          r="${s.kind === 'points' ? 3.5 : 2.2}"
-          fill="${s.color}"
-          ><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle
-        >`,
+        html`<circle class="point" cx="${px(p.cx)}" cy="${px(p.cy)}" r="${s.kind === 'points' ? 3.5 : 2.2}" fill="${s.color}"><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle>`,
     );
     return html`<g class="series-group">${path}${dots}</g>`;
   });
@@ -330,98 +207,19 @@ export function xyChart(chart: XYChart): SafeHtml {
     ...(chart.rules ?? []).map((r) => ({ name: r.label, color: r.color, dashed: true })),
   ];
   return html`<figure class="chart ${size}">
-    <figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
-    <svg
-      data-chart="${chart.id}"
-      width="${WIDTH}"
-      height="${HEIGHT}"
-      viewBox="0 0 ${WIDTH} ${HEIGHT}"
-      role="img"
-      xmlns="http://www.w3.org/2000/svg"
-    >
-      <title>${chart.title}</title>
-      ${grid}${spans}${bands}${markers}${rules}
-      <rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}" />
-      ${series}
-      ${size === 'strip' ? null : html`<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>`}
-      <text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">
-        ${clip(chart.y.label, Math.floor(plotH / 7))}
-        <title>${chart.y.label}</title>
-      </text>
-    </svg>
-    ${legend(legendItems)}
-  </figure>`;
+<figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
+<svg data-chart="${chart.id}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg"><title>${chart.title}</title>
+${grid}${spans}${bands}${markers}${rules}
+<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}"/>
+${series}
+${size === 'strip' ? null : html`<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>`}
+<text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">${clip(chart.y.label, Math.floor(plotH / 7))}<title>${chart.y.label}</title></text>
+</svg>
+${legend(legendItems)}
+</figure>`;
 }
 
 function unique(spans: Span[]): Span[] {
   const seen = new Set<string>();
   return spans.filter((s) => !seen.has(s.label) && seen.add(s.label));
-}
-
-export interface Lane {
-  label: string;
-  bars: Array<{ x0: number; x1: number; color: string; title: string }>;
-  /** Instants (a restart): a diamond at x. */
-  instants: Array<{ x: number; color: string; title: string }>;
-}
-
-/**
- * Lanes over a shared x axis: which fault was in place when (the toxics timeline). Drawn `wide`:
- * the same plot area left and right as the charts over time above it, so a fault lines up with
- * the latency it caused; each lane's name is written above its bars, inside the plot.
- */
-export function laneChart(chart: { id: string; title: string; x: Axis; lanes: Lane[] }): SafeHtml {
-  const laneH = 36;
-  const WIDTH = CHART_WIDTH.wide;
-  const height = PAD.top + chart.lanes.length * laneH + 38;
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const [x0, x1] = extent(
-    [0, ...chart.lanes.flatMap((l) => [...l.bars.flatMap((b) => [b.x0, b.x1]), ...l.instants.map((i) => i.x)])],
-    chart.x,
-  );
-  const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0)) * plotW;
-  const bottom = PAD.top + chart.lanes.length * laneH;
-  const ticks = niceTicks(x0, x1, 12).map(
-    (v) =>
-      html`<line class="grid" x1="${px(sx(v))}" x2="${px(sx(v))}" y1="${PAD.top}" y2="${bottom}" /><text
-          class="tick"
-          x="${px(sx(v))}"
-          y="${bottom + 16}"
-          text-anchor="middle"
-          >${(chart.x.format ?? fmt)(v)}</text
-        >`,
-  );
-  const lanes = chart.lanes.map((lane, i) => {
-    const y = PAD.top + i * laneH;
-    return html`<g class="lane"
-      ><text class="lane-label" x="${PAD.left + 6}" y="${y + 14}"
-        >${clip(lane.label, 90)}<title>${lane.label}</title></text
-      >
-      ${lane.bars.map((b) => html`<rect class="bar" x="${px(sx(b.x0))}" y="${y + 19}" width="${px(Math.max(2, sx(b.x1) - sx(b.x0)))}" height="${laneH - 23}" rx="3" fill="${b.color}"><title>${b.title}</title></rect>`)}
-      ${lane.instants.map((m) => html`<path class="instant" d="M${px(sx(m.x))},${y + 17}l7,8l-7,8l-7,-8z" fill="${m.color}"><title>${m.title}</title></path>`)}</g
-    >`;
-  });
-  return html`<figure class="chart wide">
-    <figcaption>${chart.title}</figcaption>
-    <svg
-      data-chart="${chart.id}"
-      width="${WIDTH}"
-      height="${height}"
-      viewBox="0 0 ${WIDTH} ${height}"
-      role="img"
-      xmlns="http://www.w3.org/2000/svg"
-    >
-      <title>${chart.title}</title>
-      ${ticks}
-      <rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${bottom - PAD.top}" />
-      ${lanes}
-      <text class="axis-label" x="${PAD.left + plotW / 2}" y="${height - 6}" text-anchor="middle">
-        ${chart.x.label}
-      </text>
-    </svg>
-  </figure>`;
-}
-
-export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

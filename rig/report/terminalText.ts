@@ -13,18 +13,27 @@
  * (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), the line and paragraph separators
  * (U+2028, U+2029), the noncharacters U+FFFE and U+FFFF, and lone surrogates.
  */
-const UNPRINTABLE =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNPRINTABLE_CHAR =
+  // eslint-disable-next-line no-control-regex -- control characters are what this must find, to show them escaped
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNPRINTABLE = new RegExp(`${UNPRINTABLE_CHAR.source}|${LONE_SURROGATE.source}`, 'g');
 const UNPRINTABLE_OR_NEWLINE = new RegExp(`\\n|${UNPRINTABLE.source}`, 'g');
 
 const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** `text` with every character that can act on a terminal (or confuse a reader) shown as `\uXXXX`; tab and newline stay. */
+/**
+ * `text` with every character that can act on a terminal (or confuse a reader) shown as `\uXXXX`;
+ * tab and newline stay.
+ */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, visible);
 }
 
-/** As `printable`, and a newline also shown as `\u000a`: for text inside one line (a progress line, a reason). */
+/**
+ * As `printable`, and a newline also shown as `\u000a`: for text inside one line (a progress line,
+ * a reason).
+ */
 export function printableLine(text: string): string {
   return text.replace(UNPRINTABLE_OR_NEWLINE, visible);
 }

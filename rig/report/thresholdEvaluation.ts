@@ -1,9 +1,10 @@
 // Evaluates thresholds against a finished run (or a merge). Without a scenario scope a threshold
 // sees the whole run as one: the metric's histograms of every scenario that recorded it are added
-// exactly (never percentiles averaged), counters are summed (a `measure` takes its highest value). A name without labels takes every
-// labelled series of it (`round_trip` = every `round_trip{rate=…}`). A threshold that has nothing
-// to measure breaks, so a typo or a skipped scenario cannot pass a gate silently (a scenario that
-// ran records its declared counters, 0 included; thresholdNames.ts refuses unknown names up front).
+// exactly (never percentiles averaged), counters are summed (a `measure` takes its highest
+// value). A name without labels takes every labelled series of it (`round_trip` = every
+// `round_trip{rate=…}`). A threshold that has nothing to measure breaks, so a typo or a skipped
+// scenario cannot pass a gate silently (a scenario that ran records its declared counters, 0
+// included; thresholdNames.ts refuses unknown names up front).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { RunResult, ScenarioResult, ThresholdResult } from '../results/runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
@@ -63,7 +64,10 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   return { value, shown: fmtMs(value), about, latency: true };
 }
 
-/** The scenario declares `name` (a base or one labelled series) as a counter whose parts are judged by the worst, not summed (a `measure`). */
+/**
+ * The scenario declares `name` (a base or one labelled series) as a counter whose parts are judged
+ * by the worst, not summed (a `measure`).
+ */
 function isMeasure(s: ScenarioResult, name: string): boolean {
   const kind = declaredCounterKind(s.records, name);
   return kind !== undefined && COUNTER_MEANINGS[kind].combined === 'worst';

@@ -35,11 +35,13 @@ export interface Threshold {
 /** The pseudo-metric for checks: `checks.rate>=0.99`. */
 export const CHECKS_NAME = 'checks';
 
-// The metric's name may carry labels, `round_trip{rate=40}` (see metricNames.ts).
-const EXPRESSION = new RegExp(
-  `^(?:([A-Za-z0-9][\\w.-]*):)?(${LABELLED_NAME_SOURCE})(?:\\.(p\\(\\d+(?:\\.\\d+)?\\)|p\\d+(?:\\.\\d+)?|min|max|mean|avg|med|count|rate))?\\s*(<=|>=|==|<|>)\\s*(-?\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?)\\s*(us|µs|ms|s)?$`,
-  'i',
-);
+// `[scenario:]metric[.stat] op number[unit]`; the metric's name may carry labels,
+// `round_trip{rate=40}` (see metricNames.ts).
+const SCOPE = `(?:([A-Za-z0-9][\\w.-]*):)?`;
+const STAT = `(?:\\.(p\\(\\d+(?:\\.\\d+)?\\)|p\\d+(?:\\.\\d+)?|min|max|mean|avg|med|count|rate))?`;
+const OPERATOR = `\\s*(<=|>=|==|<|>)\\s*`;
+const BOUND = `(-?\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?)\\s*(us|µs|ms|s)?`;
+const EXPRESSION = new RegExp(`^${SCOPE}(${LABELLED_NAME_SOURCE})${STAT}${OPERATOR}${BOUND}$`, 'i');
 
 const MICROS_PER_UNIT: Record<string, number> = { us: 1, µs: 1, ms: 1000, s: 1_000_000 };
 

@@ -37,13 +37,16 @@ function problem(t: Threshold, scenarios: DeclaringScenario[]): string | undefin
     const known = [...new Set(mine.map((d) => d.base))];
     const hint = didYouMean(base, [...known, ...other.map((d) => d.base), CHECKS_NAME]);
     const listed = known.length ? `; known: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''}` : '';
-    return `${where} ${wantsLatency ? 'latency metric' : 'counter'} ${base}${hint ? ` (did you mean ${hint}?)` : listed}`;
+    const kind = wantsLatency ? 'latency metric' : 'counter';
+    return `${where} ${kind} ${base}${hint ? ` (did you mean ${hint}?)` : listed}`;
   }
   const named = labelKeys(t.name);
   if (named.length === 0) return undefined;
   const fits = declared.some((d) => d.labels.length === named.length && named.every((k) => d.labels.includes(k)));
-  if (!fits)
-    return `${base} is labelled {${[...new Set(declared.flatMap((d) => d.labels))].join(',') || 'nothing'}}, not {${named.join(',')}}`;
+  if (!fits) {
+    const labels = [...new Set(declared.flatMap((d) => d.labels))].join(',') || 'nothing';
+    return `${base} is labelled {${labels}}, not {${named.join(',')}}`;
+  }
   return undefined;
 }
 

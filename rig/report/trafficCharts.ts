@@ -7,7 +7,8 @@ import type { OperationStats, ScenarioResult, TrafficPoint } from '../results/ru
 import { bytesText, countText, msText, pctText, rateText } from './reportNumbers.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { minSamplesFor, percentileShown } from './sampleSize.ts';
-import { PALETTE, timeAxis, timeOverlay } from './scenarioCharts.ts';
+import { PALETTE } from './chartColors.ts';
+import { timeAxis, timeOverlay } from './timeOverlay.ts';
 import { xyChart, type Series } from './svgChart.ts';
 
 const NOT_RECORDED =
@@ -23,20 +24,15 @@ export function trafficTotals(s: ScenarioResult): SafeHtml {
   // Red only for no usable reply; a refusal is the agent answering (often what the scenario provoked).
   const failed = t.operations.reduce((a, o) => a + o.failed, 0);
   const refused = t.operations.reduce((a, o) => a + o.rpcErrors, 0);
-  return html`<p class="totals">
-    <span><strong>${countText(requests)}</strong> requests</span
-    ><span>${seconds > 0 ? rateText(requests / seconds) : '—'} mean</span
-    ><span class="${failed ? 'bad' : ''}"
-      ><strong>${countText(failed)}</strong> failed (${pctText(failed, requests)})</span
-    ><span><strong>${countText(refused)}</strong> refused by the agent (${pctText(refused, requests)})</span
-    ><span><strong>${bytesText(bytesSent)}</strong> sent</span
-    ><span><strong>${bytesText(bytesReceived)}</strong> received</span>
-  </p>`;
+  return html`<p class="totals"><span><strong>${countText(requests)}</strong> requests</span><span>${seconds > 0 ? rateText(requests / seconds) : '—'} mean</span><span class="${failed ? 'bad' : ''}"><strong>${countText(failed)}</strong> failed (${pctText(failed, requests)})</span><span><strong>${countText(refused)}</strong> refused by the agent (${pctText(refused, requests)})</span><span><strong>${bytesText(bytesSent)}</strong> sent</span><span><strong>${bytesText(bytesReceived)}</strong> received</span></p>`;
 }
 
 const perSecond = (t: { bucketMs: number }, n: number) => (n * 1000) / t.bucketMs;
 
-/** Throughput (requests/s; offered and achieved iterations/s for an open-model load), errors/s and in-flight, one strip each. */
+/**
+ * Throughput (requests/s; offered and achieved iterations/s for an open-model load), errors/s and
+ * in-flight, one strip each.
+ */
 export function trafficCharts(s: ScenarioResult): SafeHtml[] {
   const t = s.traffic;
   if (!t || t.points.length === 0) return [];
@@ -157,46 +153,12 @@ export function percentileCell(n: number, p: number, us: number): SafeHtml {
 function operationRow(o: OperationStats): SafeHtml {
   const m = o.latency;
   const bad = o.rpcErrors + o.failed;
-  return html`<tr data-operation="${o.operation}">
-    <td>${o.operation}</td>
-    <td class="num">${countText(o.count)}</td>
-    <td class="num">${countText(o.ok)}</td>
-    <td class="num">${countText(o.rpcErrors)}</td>
-    <td class="num${o.failed ? ' bad' : ''}">${countText(o.failed)}</td>
-    <td class="num">${pctText(bad, o.count)}</td>
-    ${percentileCell(m.count, 50, m.p50)}${percentileCell(m.count, 95, m.p95)}${percentileCell(m.count, 99, m.p99)}
-    <td class="num">${m.count ? msText(m.max) : '—'}</td>
-    <td class="num">${bytesText(o.bytesSent)}</td>
-    <td class="num">${bytesText(o.bytesReceived)}</td>
-  </tr>`;
+  return html`<tr data-operation="${o.operation}"><td>${o.operation}</td><td class="num">${countText(o.count)}</td><td class="num">${countText(o.ok)}</td><td class="num">${countText(o.rpcErrors)}</td><td class="num${o.failed ? ' bad' : ''}">${countText(o.failed)}</td><td class="num">${pctText(bad, o.count)}</td>${percentileCell(m.count, 50, m.p50)}${percentileCell(m.count, 95, m.p95)}${percentileCell(m.count, 99, m.p99)}<td class="num">${m.count ? msText(m.max) : '—'}</td><td class="num">${bytesText(o.bytesSent)}</td><td class="num">${bytesText(o.bytesReceived)}</td></tr>`;
 }
 
 export function operationsTable(s: ScenarioResult): HtmlValue {
   const t = s.traffic;
   if (!t) return null;
-  if (t.operations.length === 0)
-    return html`<h4>Per operation</h4>
-      <p class="none">No operation recorded.</p>`;
-  return html`<h4>Per operation (latency in ms)</h4>
-    <table class="operations">
-      <thead>
-        <tr>
-          <th>operation</th>
-          <th>count</th>
-          <th>ok</th>
-          <th title="the agent answered with a JSON-RPC error or an HTTP error status">rpc errors</th>
-          <th title="no usable reply: transport error, timeout, unreadable reply">failed</th>
-          <th>error %</th>
-          <th>p50</th>
-          <th>p95</th>
-          <th>p99</th>
-          <th>max</th>
-          <th>sent</th>
-          <th>received</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${t.operations.map(operationRow)}
-      </tbody>
-    </table>`;
+  if (t.operations.length === 0) return html`<h4>Per operation</h4><p class="none">No operation recorded.</p>`;
+  return html`<h4>Per operation (latency in ms)</h4><table class="operations"><thead><tr><th>operation</th><th>count</th><th>ok</th><th title="the agent answered with a JSON-RPC error or an HTTP error status">rpc errors</th><th title="no usable reply: transport error, timeout, unreadable reply">failed</th><th>error %</th><th>p50</th><th>p95</th><th>p99</th><th>max</th><th>sent</th><th>received</th></tr></thead><tbody>${t.operations.map(operationRow)}</tbody></table>`;
 }

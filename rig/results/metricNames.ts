@@ -63,7 +63,8 @@ export interface RecordedMeasures {
 export const METRIC_NAME_SOURCE = '[A-Za-z_][\\w-]*';
 const LABEL_VALUE_SOURCE = '[\\w.-]+';
 /** A name with optional labels, `name{k=v,k2=v2}`, as a threshold may write it. */
-export const LABELLED_NAME_SOURCE = `${METRIC_NAME_SOURCE}(?:\\{${METRIC_NAME_SOURCE}=${LABEL_VALUE_SOURCE}(?:,${METRIC_NAME_SOURCE}=${LABEL_VALUE_SOURCE})*\\})?`;
+const LABEL_SOURCE = `${METRIC_NAME_SOURCE}=${LABEL_VALUE_SOURCE}`;
+export const LABELLED_NAME_SOURCE = `${METRIC_NAME_SOURCE}(?:\\{${LABEL_SOURCE}(?:,${LABEL_SOURCE})*\\})?`;
 const DECLARED = new RegExp(`^(${METRIC_NAME_SOURCE})(?:\\{(${METRIC_NAME_SOURCE}(?:,${METRIC_NAME_SOURCE})*)\\})?$`);
 const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_SOURCE}$`);
 
@@ -76,7 +77,10 @@ export interface DeclaredName {
 /** Parses a declaration (`round_trip{rate}`); throws naming it when the grammar cannot express it. */
 export function parseDeclaredName(declared: string): DeclaredName {
   const m = DECLARED.exec(declared);
-  if (!m) throw new Error(`metric name "${declared}" cannot be named in a threshold: use ${METRIC_NAME_SOURCE}, with label keys as name{key}`);
+  if (!m) {
+    const use = `use ${METRIC_NAME_SOURCE}, with label keys as name{key}`;
+    throw new Error(`metric name "${declared}" cannot be named in a threshold: ${use}`);
+  }
   return { base: m[1]!, labels: m[2] ? m[2].split(',') : [] };
 }
 
@@ -84,7 +88,8 @@ export function parseDeclaredName(declared: string): DeclaredName {
 export function seriesKey(base: string, labels: Record<string, string | number> = {}): string {
   const entries = Object.entries(labels);
   if (entries.length === 0) return base;
-  for (const [k, v] of entries) if (!LABEL_VALUE.test(String(v))) throw new Error(`label ${k}=${v} of ${base} is not ${LABEL_VALUE_SOURCE}`);
+  for (const [k, v] of entries)
+    if (!LABEL_VALUE.test(String(v))) throw new Error(`label ${k}=${v} of ${base} is not ${LABEL_VALUE_SOURCE}`);
   return `${base}{${entries.map(([k, v]) => `${k}=${v}`).join(',')}}`;
 }
 
@@ -98,7 +103,10 @@ export function baseName(key: string): string {
 export function labelKeys(key: string): string[] {
   const brace = key.indexOf('{');
   if (brace < 0) return [];
-  return key.slice(brace + 1, -1).split(',').map((pair) => pair.split('=')[0]!);
+  return key
+    .slice(brace + 1, -1)
+    .split(',')
+    .map((pair) => pair.split('=')[0]!);
 }
 
 /** Does the recorded key `key` belong to what a threshold names (`name` exactly, or every series of a base name)? */
@@ -116,7 +124,10 @@ export function validateRecords(scenario: string, records: RecordedMeasures): vo
     seen.add(base);
   }
   for (const [name, kind] of Object.entries(records.counters)) {
-    if (!COUNTER_KINDS.includes(kind)) throw new Error(`scenario ${scenario}: counter ${name} has kind "${kind}", not one of ${COUNTER_KINDS.join(', ')}`);
+    if (!COUNTER_KINDS.includes(kind)) {
+      const kinds = COUNTER_KINDS.join(', ');
+      throw new Error(`scenario ${scenario}: counter ${name} has kind "${kind}", not one of ${kinds}`);
+    }
   }
 }
 
@@ -124,7 +135,7 @@ function parseDeclaredNameFor(scenario: string, declared: string): DeclaredName 
   try {
     return parseDeclaredName(declared);
   } catch (err) {
-    throw new Error(`scenario ${scenario}: ${(err as Error).message}`);
+    throw new Error(`scenario ${scenario}: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -146,7 +157,10 @@ function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, substitution);
+    }
     row = next;
   }
   return row[b.length]!;

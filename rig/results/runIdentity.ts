@@ -10,14 +10,18 @@ function canonical(value: unknown): unknown {
   if (value && typeof value === 'object') {
     // `url` fields are where the agent listens; an embedded agent gets a new port every run.
     const entries = Object.entries(value as Record<string, unknown>).filter(([k]) => k !== 'url');
-    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]));
+    const sorted = entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(sorted.map(([k, v]) => [k, canonical(v)]));
   }
   return value;
 }
 
 /** A digest of the agent card (its listening URLs left out): results.json `target.cardDigest`. */
 export function cardDigest(card: unknown): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(card))).digest('hex').slice(0, 16)}`;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonical(card)))
+    .digest('hex')
+    .slice(0, 16)}`;
 }
 
 const IDENTITY: Array<[field: string, read: (run: RunResult) => unknown]> = [
@@ -46,7 +50,10 @@ export function identityDifferences(inputs: Array<{ run: RunResult; path: string
       const value = shown(read(run));
       byValue.set(value, [...(byValue.get(value) ?? []), path]);
     }
-    if (byValue.size > 1) differences.push(`${field}: ${[...byValue].map(([value, paths]) => `${value} in ${paths.join(', ')}`).join('; ')}`);
+    if (byValue.size > 1) {
+      const where = [...byValue].map(([value, paths]) => `${value} in ${paths.join(', ')}`).join('; ');
+      differences.push(`${field}: ${where}`);
+    }
   }
   return differences;
 }

@@ -52,11 +52,17 @@ export interface RunObserver {
   onArrivalRate?(perSecond: number): void;
   /** An open-model iteration starts. */
   onIterationStart?(): void;
-  /** An open-model iteration settles: its promise resolved or rejected (a timeout is the executor's verdict, not seen here). */
+  /**
+   * An open-model iteration settles: its promise resolved or rejected (a timeout is the executor's
+   * verdict, not seen here).
+   */
   onIterationEnd?(outcome: IterationOutcome): void;
 }
 
-/** Every method, so that fanOut can forward each; a Record, so a method added above without one here does not compile. */
+/**
+ * Every method, so that fanOut can forward each; a Record, so a method added above without one here
+ * does not compile.
+ */
 const METHODS: Record<keyof RunObserver, true> = {
   onScenarioStart: true,
   onScenarioEnd: true,

@@ -69,7 +69,10 @@ export interface ScenarioResult {
    * the counters' direction from here. Absent in results written before it existed.
    */
   records?: RecordedMeasures;
-  /** Errored only: where the error was thrown, the stack's frames (`at fn (file:line:col)`), scenario files first; absent for a skip or a failed check. */
+  /**
+   * Errored only: where the error was thrown, the stack's frames (`at fn (file:line:col)`), scenario
+   * files first; absent for a skip or a failed check.
+   */
   stack?: string;
   /**
    * What the scenario said as it ran (`ctx.log`, `ctx.note`), in order, `t` ms after it started.
@@ -78,7 +81,10 @@ export interface ScenarioResult {
    */
   log?: LogLine[];
   logDropped?: number;
-  /** The scenario's own traffic to the agent through the rig's client (not attack traffic). Absent when it sent nothing. */
+  /**
+   * The scenario's own traffic to the agent through the rig's client (not attack traffic). Absent
+   * when it sent nothing.
+   */
   traffic?: TrafficRecord;
 }
 
@@ -88,7 +94,6 @@ export interface LogLine {
   t: number;
   line: string;
 }
-
 
 /**
  * One point of a scenario's curve: `x` and `y` are the plotted coordinates (units in the series
@@ -119,9 +124,15 @@ export interface FaultEvent {
    * attack-stop: a DoS attack (rig/attack/) began, or its last request or connection settled.
    */
   action: 'add' | 'remove' | 'disable' | 'enable' | 'reset' | 'restart' | 'attack-start' | 'attack-stop';
-  /** The toxic's name for add/remove; the attack's name for attack-start/stop; otherwise what was acted on ('proxy', 'agent'). */
+  /**
+   * The toxic's name for add/remove; the attack's name for attack-start/stop; otherwise what was
+   * acted on ('proxy', 'agent').
+   */
   target: string;
-  /** add: the toxic's type, stream, toxicity and attributes in one line; attack-start: its rate and params; attack-stop: its outcomes. */
+  /**
+   * add: the toxic's type, stream, toxicity and attributes in one line; attack-start: its rate and
+   * params; attack-stop: its outcomes.
+   */
   detail?: string;
 }
 
@@ -175,11 +186,21 @@ export interface RunResult {
     cardDigest?: string;
     /** The JSON-RPC endpoint the rig called (the card's, never the proxy's). */
     rpcUrl?: string;
-    /** Present when that endpoint is not the URL the user gave: where the traffic went, as said on stderr before it went (rig/engine/cardEndpoint.ts). */
+    /**
+     * Present when that endpoint is not the URL the user gave: where the traffic went, as said on
+     * stderr before it went (rig/engine/cardEndpoint.ts).
+     */
     endpointNote?: string;
   };
   /** The fault backend: kind, version, API, this run's proxy on it, where it ran, why `auto` passed over the others. */
-  proxy: { backend: string; version?: string; api?: string; proxyName?: string; detail?: string; passedOver?: string[] } | null;
+  proxy: {
+    backend: string;
+    version?: string;
+    api?: string;
+    proxyName?: string;
+    detail?: string;
+    passedOver?: string[];
+  } | null;
   verdict: Verdict;
   scenarios: ScenarioResult[];
   /** Present when thresholds were given; a broken one makes the run's verdict `failed`. */
@@ -223,6 +244,9 @@ export function nothingTested(scenarios: ScenarioResult[]): string | undefined {
   const subject = hitl.length > 0 ? hitl : scenarios;
   if (!subject.every((s) => s.verdict === 'skipped')) return undefined;
   const reasons = [...new Set(subject.map((s) => s.reason).filter((r): r is string => !!r))];
-  const what = hitl.length > 0 ? `all ${hitl.length} scenarios that test hitl-prompt/v1 were skipped` : `all ${scenarios.length} scenarios were skipped`;
+  const what =
+    hitl.length > 0
+      ? `all ${hitl.length} scenarios that test hitl-prompt/v1 were skipped`
+      : `all ${scenarios.length} scenarios were skipped`;
   return `nothing was tested: ${what}${reasons.length === 1 ? ` (${reasons[0]})` : ''}`;
 }

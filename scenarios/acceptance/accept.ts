@@ -6,7 +6,8 @@ import { defineScenario, isTerminal, openGate, describeOpening, requireGate, set
 export default defineScenario({
   name: 'acc-accept',
   description:
-    'a gated task parks pending acceptance after its artifacts (it does not complete on its own); accept moves it to COMPLETED',
+    'a gated task parks pending acceptance after its artifacts (it does not complete on its own); accept ' +
+    'moves it to COMPLETED',
   tags: ['acceptance'],
   needs: { acceptance: true },
   params: { smoke: { tasks: 3 }, ci: { tasks: 10 }, full: { tasks: 50 } },
@@ -37,7 +38,9 @@ export default defineScenario({
       if (done) ctx.latency('acceptance_latency').recordMs(performance.now() - outcome.startedAt);
       if (outcome.kind !== 'applied' || done?.status.state !== 'TASK_STATE_COMPLETED') {
         notCompleted.push(
-          `task ${task.id}: ${outcome.kind}${outcome.reason ? ` (${outcome.reason})` : ''}, then ${stateOf(ctx.client, done)}`,
+          `task ${task.id}: ${outcome.kind}` +
+            (outcome.reason ? ` (${outcome.reason})` : '') +
+            `, then ${stateOf(ctx.client, done)}`,
         );
       }
     }

@@ -17,7 +17,8 @@ import {
 export default defineScenario({
   name: 'acc-bad-criteria',
   description:
-    'malformed criteria (unknown evaluator, negative or fractional numbers, bad requiredArtifacts, a non-schema) are refused with -32040 and no task',
+    'malformed criteria (unknown evaluator, negative or fractional numbers, bad requiredArtifacts, a ' +
+    'non-schema) are refused with -32040 and no task',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),

@@ -32,7 +32,8 @@ async function terminalTransitions(
 export default defineScenario({
   name: 'acc-decision-flood',
   description:
-    "concurrent accepts and rejects on one pending task: exactly one applied, the rest -32042 conflict, the task ends in the winner's state",
+    'concurrent accepts and rejects on one pending task: exactly one applied, the rest -32042 conflict, ' +
+    "the task ends in the winner's state",
   tags: ['acceptance', 'chaos'],
   needs: { acceptance: true },
   params: { smoke: { tasks: 2, decisions: 20 }, ci: { tasks: 5, decisions: 50 }, full: { tasks: 20, decisions: 200 } },
@@ -73,7 +74,8 @@ export default defineScenario({
       const odd = outcomes.filter((o) => o.kind !== 'applied' && o.kind !== 'conflict');
       if (odd.length)
         others.push(
-          `task ${task.id}: ${odd.length} ${odd[0].kind}${odd[0].reason ? ` (${odd[0].reason})` : odd[0].rpcCode !== undefined ? ` (${odd[0].rpcCode})` : ''}`,
+          `task ${task.id}: ${odd.length} ${odd[0].kind}` +
+            (odd[0].reason ? ` (${odd[0].reason})` : odd[0].rpcCode !== undefined ? ` (${odd[0].rpcCode})` : ''),
         );
       const after = await settle(ctx, task.id, isTerminal);
       const winner = applied.length === 1 ? applied[0].state : undefined;

@@ -39,7 +39,8 @@ async function notPending(ctx: ScenarioContext, client: ScenarioContext['client'
 export default defineScenario({
   name: 'acc-durability',
   description:
-    'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection past maxRejections fails, decisions stay single, deadlines still fire',
+    'pending acceptance and the rejection count survive a disconnect and a kill -9: the next rejection ' +
+    'past maxRejections fails, decisions stay single, deadlines still fire',
   tags: ['acceptance', 'chaos', 'durability'],
   needs: { acceptance: true, restart: true },
   params: everyProfile({}),
@@ -104,7 +105,8 @@ export default defineScenario({
 
     const afterCut = await notPending(ctx, ctx.client, [a, b]);
     ctx.check(
-      `after the client disconnect${ctx.faults.available ? ' (every connection cut)' : ''} tasks A and B are still pending acceptance`,
+      `after the client disconnect${ctx.faults.available ? ' (every connection cut)' : ''} ` +
+        'tasks A and B are still pending acceptance',
       afterCut.length === 0,
       afterCut.join('; ') || undefined,
     );

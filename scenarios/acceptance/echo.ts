@@ -19,7 +19,8 @@ import {
 export default defineScenario({
   name: 'acc-echo',
   description:
-    'a task parked pending acceptance comes with the echo; without the echo the task ends on its own; a non-activating client gets plain WORKING → COMPLETED',
+    'a task parked pending acceptance comes with the echo; without the echo the task ends on its own; a ' +
+    'non-activating client gets plain WORKING → COMPLETED',
   tags: ['acceptance'],
   needs: { acceptance: true },
   params: everyProfile({}),
@@ -38,7 +39,8 @@ export default defineScenario({
       activated.kind !== 'pending' || activated.echoed,
       activated.echoed
         ? 'echoed'
-        : `parked pending without ${ACCEPTANCE_URI} in the response's A2A-Extensions: a client that sees no echo must not wait, so nothing would ever decide it`,
+        : `parked pending without ${ACCEPTANCE_URI} in the response's A2A-Extensions: ` +
+            'a client that sees no echo must not wait, so nothing would ever decide it',
     );
     if (!activated.echoed && activated.kind === 'not-pending' && ctx.agent.scripts) {
       // The client must not wait for a gate: a scripted task has to end on its own.

@@ -1,7 +1,8 @@
 // A hostile artifactSchema is refused on the activating request, quickly: deeper than the nesting
 // limit, larger than the size limit, a remote $ref (never fetched), a pattern that needs a
-// backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is AcceptanceCriteriaInvalid (-32040) within
-// the per-request budget, and the agent still opens gated tasks afterwards.
+// backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is
+// AcceptanceCriteriaInvalid (-32040) within the per-request budget, and the agent still opens gated
+// tasks afterwards.
 import {
   defineScenario,
   everyProfile,
@@ -30,7 +31,8 @@ function oversized(): Record<string, unknown> {
 export default defineScenario({
   name: 'acc-hostile-schema',
   description:
-    'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are refused with -32040 within the budget; the agent keeps working',
+    'hostile artifactSchemas (too deep, too large, remote $ref, backtracking pattern, $ref cycle) are ' +
+    'refused with -32040 within the budget; the agent keeps working',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),

@@ -20,7 +20,8 @@ import {
 export default defineScenario({
   name: 'acc-reject-retry',
   description:
-    'reject with retry: the feedback is in history, the same task and contextId run a new attempt and park pending again; accept completes',
+    'reject with retry: the feedback is in history, the same task and contextId run a new attempt and park ' +
+    'pending again; accept completes',
   tags: ['acceptance'],
   needs: { acceptance: true },
   params: everyProfile({}),

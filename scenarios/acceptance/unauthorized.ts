@@ -18,7 +18,8 @@ import {
 export default defineScenario({
   name: 'acc-unauthorized',
   description:
-    'a decision from another bearer token, or none, is refused with -32043 and the task stays pending; the creator decides',
+    'a decision from another bearer token, or none, is refused with -32043 and the task stays pending; the ' +
+    'creator decides',
   tags: ['acceptance', 'hostile'],
   needs: { acceptance: true },
   params: everyProfile({}),

@@ -33,7 +33,8 @@ const SCRIPT = [
 export default defineScenario({
   name: 'acc-with-hitl',
   description:
-    'hitl-prompt/v1 and the acceptance gate on one task: the prompt first, then pending acceptance after the answer; accept completes',
+    'hitl-prompt/v1 and the acceptance gate on one task: the prompt first, then pending acceptance after ' +
+    'the answer; accept completes',
   tags: ['acceptance'],
   needs: { acceptance: true, extension: true },
   params: everyProfile({}),

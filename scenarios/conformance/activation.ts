@@ -16,7 +16,8 @@ export default defineScenario({
     const plain = await ctx.attemptPrompt(undefined, { extensions: [] });
     if (plain.kind === 'refused' || plain.kind === 'message') {
       return ctx.skip(
-        `without activation the agent did not start a task that waits (${plain.kind === 'refused' ? plain.reason : 'it answered with a Message'})`,
+        'without activation the agent did not start a task that waits ' +
+          `(${plain.kind === 'refused' ? plain.reason : 'it answered with a Message'})`,
       );
     }
     if (plain.kind === 'not-parked') {

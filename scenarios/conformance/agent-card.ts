@@ -7,7 +7,8 @@ import { defineScenario, everyProfile, A2A_TASK_NOT_FOUND } from 'a2a-rig';
 export default defineScenario({
   name: 'agent-card',
   description:
-    'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at all) with required: false, params: {}',
+    'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at ' +
+    'all) with required: false, params: {}',
   tags: ['conformance', 'a2a'],
   needs: {},
   params: everyProfile({}),

@@ -29,7 +29,8 @@ export default defineScenario({
     ctx.check(
       'the task resumes (leaves INPUT_REQUIRED)',
       first.resumedAfterMs !== undefined,
-      `state after: ${first.stateAfter}, observed on ${first.observedOn}${first.fallback ? ` (${first.fallback})` : ''}`,
+      `state after: ${first.stateAfter}, observed on ${first.observedOn}` +
+        (first.fallback ? ` (${first.fallback})` : ''),
     );
 
     const second = await ctx.client.answer(open.taskId, promptId, answers.valid);

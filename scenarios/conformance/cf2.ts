@@ -24,7 +24,8 @@ export default defineScenario({
     ctx.check(
       'the task transitions out of INPUT_REQUIRED',
       observed.resumedAfterMs !== undefined && observed.stateAfter !== 'TASK_STATE_INPUT_REQUIRED',
-      `state after: ${observed.stateAfter}, observed on ${observed.observedOn}${observed.fallback ? ` (${observed.fallback})` : ''}`,
+      `state after: ${observed.stateAfter}, observed on ${observed.observedOn}` +
+        (observed.fallback ? ` (${observed.fallback})` : ''),
     );
   },
 });

@@ -26,11 +26,13 @@ export default defineScenario({
       ctx.check(
         `${invalid.kind} payload is rejected with 422 / -32011 and validation_errors`,
         outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
-        `${describeOutcome(outcome, `${outcome.validationErrors.length} validation_errors`)}${outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''}`,
+        describeOutcome(outcome, `${outcome.validationErrors.length} validation_errors`) +
+          (outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''),
       );
       if (outcome.kind === 'invalid') {
         ctx.check(
-          `the ${invalid.kind} rejection's error.data is {extension, prompt_id, validation_errors} as in examples/invalid-response-422.json`,
+          `the ${invalid.kind} rejection's error.data is {extension, prompt_id, validation_errors} ` +
+            'as in examples/invalid-response-422.json',
           outcome.contract.length === 0,
           outcome.contract.join('; ') || undefined,
         );

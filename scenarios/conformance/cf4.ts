@@ -51,12 +51,15 @@ export default defineScenario({
     ctx.check(
       'every accepted answer resumed the task',
       missing === 0,
-      `${missing} of ${measured + missing} trials never left INPUT_REQUIRED within ${BOUND_MS * 3} ms${fallback ? ` (polled: ${fallback})` : ''}`,
+      `${missing} of ${measured + missing} trials never left INPUT_REQUIRED within ${BOUND_MS * 3} ms` +
+        (fallback ? ` (polled: ${fallback})` : ''),
     );
     ctx.check(
       `p95 resume latency ≤ ${BOUND_MS} ms`,
       missing <= allowedOver && over <= allowedOver && p95 <= BOUND_MS,
-      `p50 ${latency.percentileMs(50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${latency.percentileMs(99).toFixed(1)} ms over ${measured} trials${fallback ? `; observed by polling GetTask: ${fallback}` : ''}`,
+      `p50 ${latency.percentileMs(50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, ` +
+        `p99 ${latency.percentileMs(99).toFixed(1)} ms over ${measured} trials` +
+        (fallback ? `; observed by polling GetTask: ${fallback}` : ''),
     );
   },
 });

@@ -6,8 +6,10 @@
 import { defineScenario, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
 
 const SPEC_FIELDS = new Set(['prompt_id', 'prompt', 'response_schema', 'deadline', 'allowed_responders']);
-const UI_OR_CHANNEL =
-  /(^|_)(ui|display|render|view|widget|html|markdown|modal|form|button|channel|email|slack|sms|teams|webhook|push|directory|ldap|user_?id|assignee)(_|$)/i;
+// Words of a property name (between underscores) that speak of a UI, or of a channel or an addressee.
+const UI_WORDS = 'ui|display|render|view|widget|html|markdown|modal|form|button';
+const CHANNEL_WORDS = 'channel|email|slack|sms|teams|webhook|push|directory|ldap|user_?id|assignee';
+const UI_OR_CHANNEL = new RegExp(`(^|_)(${UI_WORDS}|${CHANNEL_WORDS})(_|$)`, 'i');
 
 export default defineScenario({
   name: 'cf5',

@@ -24,7 +24,10 @@ const WAIT_MS = 5_000;
 type Event = { event: Parameters<typeof envelopeIn>[0] };
 type Live = { stream: TaskEventStream } | { refused: string };
 
-/** A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the stream) quoted with its code. */
+/**
+ * A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the
+ * stream) quoted with its code.
+ */
 async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId: string): Promise<Live> {
   const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal });
   if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
@@ -37,14 +40,17 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   if (end.reason === 'rpc-error')
     return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
   return {
-    refused: `the subscription never showed prompt ${promptId} (it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})`,
+    refused:
+      `the subscription never showed prompt ${promptId} ` +
+      `(it ${end.reason === 'failed' ? `failed: ${end.error.message}` : end.reason})`,
   };
 }
 
 export default defineScenario({
   name: 'cf6',
   description:
-    'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and response_schema, nothing missing or repeated, then the answer is accepted',
+    'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and ' +
+    'response_schema, nothing missing or repeated, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
   needs: { extension: true },
   params: everyProfile({}),
@@ -136,7 +142,9 @@ export default defineScenario({
         again.lastState,
       );
     } else {
-      const weaker = `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; GetTask snapshot after the cut)`;
+      const weaker =
+        `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; ` +
+        'GetTask snapshot after the cut)';
       const got = await ctx.client.getTask(taskId, { signal: ctx.signal });
       const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
       identical(

@@ -17,7 +17,8 @@ const full = dosProfile('full', {
 export default defineScenario<DosParams>({
   name: 'dos-answers',
   description:
-    'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
+    'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer ' +
+    'refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

@@ -36,7 +36,8 @@ const full = {
 export default defineScenario<DosParams & { clientBound: number }>({
   name: 'dos-connections',
   description:
-    "an idle-connection flood from another client address beside legitimate HITL round trips: connections beyond the agent's bound shed at once; the attack tax, errors, memory and recovery gated",
+    'an idle-connection flood from another client address beside legitimate HITL round trips: connections ' +
+    "beyond the agent's bound shed at once; the attack tax, errors, memory and recovery gated",
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },
@@ -49,7 +50,8 @@ export default defineScenario<DosParams & { clientBound: number }>({
     if (choice && choice.max > room) {
       if (room <= p.clientBound)
         ctx.skip(
-          `the open-files soft limit leaves room for ${room} connections, not more than the agent's per-client bound (clientBound ${p.clientBound}): raise ulimit -n`,
+          `the open-files soft limit leaves room for ${room} connections, ` +
+            `not more than the agent's per-client bound (clientBound ${p.clientBound}): raise ulimit -n`,
         );
       ctx.log(`idle-connections: ${choice.max} connections capped at ${room} by the open-files soft limit`);
       p = { ...p, attacks: { ...p.attacks, 'idle-connections': { ...choice, max: room } } };

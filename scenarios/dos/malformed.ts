@@ -23,7 +23,8 @@ const full = dosProfile('full', {
 export default defineScenario<DosParams>({
   name: 'dos-malformed',
   description:
-    'malformed JSON, bad UTF-8 and huge headers beside legitimate HITL round trips: refused with no 5xx (huge headers before they are read), the attack tax, errors, memory and recovery gated',
+    'malformed JSON, bad UTF-8 and huge headers beside legitimate HITL round trips: refused with no 5xx ' +
+    '(huge headers before they are read), the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

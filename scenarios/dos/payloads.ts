@@ -31,7 +31,8 @@ const full = dosProfile('full', {
 export default defineScenario<DosParams>({
   name: 'dos-payloads',
   description:
-    'oversized, deeply nested and pattern-backtracking answers beside legitimate HITL round trips: refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
+    'oversized, deeply nested and pattern-backtracking answers beside legitimate HITL round trips: refused ' +
+    'fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

@@ -20,7 +20,8 @@ const full = dosProfile(
 export default defineScenario<DosParams>({
   name: 'dos-slow',
   description:
-    "slowloris and slowly sent bodies beside legitimate HITL round trips: each cut within the agent's timeouts, with no 5xx; the attack tax, errors, memory and recovery gated",
+    "slowloris and slowly sent bodies beside legitimate HITL round trips: each cut within the agent's " +
+    'timeouts, with no 5xx; the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

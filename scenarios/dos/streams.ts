@@ -32,7 +32,8 @@ const full = dosProfile(
 export default defineScenario<DosParams>({
   name: 'dos-streams',
   description:
-    "SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond the agent's bounds, its memory bounded; the attack tax, errors and recovery gated",
+    'SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond ' +
+    "the agent's bounds, its memory bounded; the attack tax, errors and recovery gated",
   tags: ['dos', 'hostile'],
   needs: { extension: true },
   params: { smoke, ci, full },

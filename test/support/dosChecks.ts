@@ -36,12 +36,16 @@ export const bodyLimit: Check = async (url) => {
     },
   );
   if (declared.status !== 413)
-    return `a declared 2 MiB body got ${declared.status ?? 'no answer'} within 1 s of its headers (no 413 before the body)`;
+    return (
+      `a declared 2 MiB body got ${declared.status ?? 'no answer'} within 1 s of its headers ` +
+      '(no 413 before the body)'
+    );
   const chunk = 'a'.repeat(1_100_000);
   const chunked = await rawExchange(
     portOf(url),
     [
-      `POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
+      'POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
     ],
     { stopAtReply: true, boundMs: 2_000 },
   );

@@ -24,14 +24,19 @@ const AGENT_ARGS = [
 ];
 
 export const dosScenarios = (await loadScenarios()).filter((s) => s.tags.includes('dos'));
-/** Each flag, the scenario it must fail, and the attack whose own check must be among the failed ones (the broken guarantee named): the scenarios' `catches`. */
+/**
+ * Each flag, the scenario it must fail, and the attack whose own check must be among the failed ones
+ * (the broken guarantee named): the scenarios' `catches`.
+ */
 export const DOS_MATRIX = dosRows(dosScenarios);
 export const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) => [s.name, s.verdict]));
 export const reasons = (run: RunResult) =>
   run.scenarios
     .map(
       (s) =>
-        `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}${s.notes?.length ? ` [${s.notes.join('; ')}]` : ''}`,
+        `${s.name}: ${s.verdict}` +
+        (s.reason ? ` (${s.reason})` : '') +
+        (s.notes?.length ? ` [${s.notes.join('; ')}]` : ''),
     )
     .join('\n');
 

@@ -1,8 +1,8 @@
-// Shorter DoS runs for the tests (the matrix, the foreign peers): the same scenarios and gates,
-// phases cut to what still carries each verdict — 1.5 s of baseline at 10 round trips/s, attacks
-// that start for 1 s each, 2 s after (two recovery windows) — with the agents' client timeouts shortened to match (1.5 s
-// headers, 3 s request), so slow and idle attacks settle in seconds. A user's smoke run keeps the
-// scenarios' own sizes.
+// Shorter DoS runs for the tests (the matrix, the foreign peers): the same scenarios and gates, phases
+// cut to what still carries each verdict — 1.5 s of baseline at 10 round trips/s, attacks that start
+// for 1 s each, 2 s after (two recovery windows) — with the agents' client timeouts shortened to match
+// (1.5 s headers, 3 s request), so slow and idle attacks settle in seconds. A user's smoke run keeps
+// the scenarios' own sizes.
 import type { ScenarioDefinition } from '../../rig/engine/defineScenario.ts';
 
 export type ParamOverrides = Record<string, Record<string, unknown>>;
@@ -28,7 +28,10 @@ export function paramArgs(overrides: ParamOverrides): string[] {
   );
 }
 
-/** Only `attack` of a scenario's smoke attacks, at its smoke rate and size: a fault row judges the one attack its flag is about. */
+/**
+ * Only `attack` of a scenario's smoke attacks, at its smoke rate and size: a fault row judges the one
+ * attack its flag is about.
+ */
 export function onlyAttack(scenario: ScenarioDefinition<object>, attack: string): { attacks: Record<string, unknown> } {
   const attacks = (scenario.params.smoke as { attacks: Record<string, unknown> }).attacks;
   if (!attacks[attack]) throw new Error(`${scenario.name} has no attack ${attack}`);

@@ -12,7 +12,10 @@ import { HITL_PROMPT_URI, HITL_RESPONSE_KEY } from '../../rig/protocol/hitlPromp
 
 export interface FakeAgentOptions {
   generation: '0.3' | '1.0';
-  /** How a subscription to a parked task is refused: as the first frame of a stream (now, or after `lateMs`), or as plain JSON. */
+  /**
+   * How a subscription to a parked task is refused: as the first frame of a stream (now, or after
+   * `lateMs`), or as plain JSON.
+   */
   refuseSubscribe: 'in-stream' | 'json' | { lateMs: number };
   /** Where a 422's validation_errors go: `error.data` as the contract says, or a google.rpc ErrorInfo list. */
   invalidData?: 'contract' | 'error-info';

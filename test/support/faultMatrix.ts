@@ -12,7 +12,10 @@ export function mutationRows(scenarios: readonly Scenario[]): Record<string, str
   return rows;
 }
 
-/** Each flag a DoS scenario catches → the scenario, and the attack whose own check must fail (the broken guarantee named). */
+/**
+ * Each flag a DoS scenario catches → the scenario, and the attack whose own check must fail (the
+ * broken guarantee named).
+ */
 export function dosRows(scenarios: readonly Scenario[]): Record<string, { scenario: string; attack: string }> {
   const rows: Record<string, { scenario: string; attack: string }> = {};
   for (const s of scenarios) {

@@ -1,9 +1,9 @@
-// The reference agent behind a front that makes it look like another agent: the replay plane
-// (/events) can be hidden (the upgrade answered 404, as an agent without an outbox would), every
-// request the front sees is logged (to prove a scenario sent nothing), and a restart command for
-// --restart-cmd replaces the agent on the same database ("keep") or on a fresh one ("lose": an agent
-// that loses every task on restart), and subscriptions can be refused as a2a-sdk 0.3.26 does. The card is rewritten to the front's address, so the rig's
-// traffic (and any fault proxy) goes through the front.
+// The reference agent behind a front that makes it look like another agent: the replay plane (/events)
+// can be hidden (the upgrade answered 404, as an agent without an outbox would), every request the
+// front sees is logged (to prove a scenario sent nothing), and a restart command for --restart-cmd
+// replaces the agent on the same database ("keep") or on a fresh one ("lose": an agent that loses
+// every task on restart), and subscriptions can be refused as a2a-sdk 0.3.26 does. The card is
+// rewritten to the front's address, so the rig's traffic (and any fault proxy) goes through the front.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { forwardUpgrade } from './forwardUpgrade.ts';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +27,10 @@ const listen = (server: Server) =>
   );
 
 export interface FrontOptions {
-  /** Pass /events through (true), answer its upgrade with 404 (false), or pass only the task-free probe ('probe-only': a broken plane). */
+  /**
+   * Pass /events through (true), answer its upgrade with 404 (false), or pass only the task-free probe
+   * ('probe-only': a broken plane).
+   */
   replayPlane: boolean | 'probe-only';
   /** Refuse every SubscribeToTask / tasks/resubscribe, framed as plain JSON or inside an event stream. */
   refuseSubscribe?: 'json' | 'sse';
@@ -129,7 +132,8 @@ export async function startFrontedAgent(options: FrontOptions): Promise<FrontedA
       return restarts;
     },
     restartCommand: (mode) =>
-      `"${process.execPath}" -e "fetch('${controlUrl}/?lose=${mode === 'lose' ? 1 : 0}', { method: 'POST' }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"`,
+      `"${process.execPath}" -e "fetch('${controlUrl}/?lose=${mode === 'lose' ? 1 : 0}', { method: 'POST' })` +
+      '.then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"',
     async close() {
       for (const s of sockets) s.destroy();
       await Promise.all([new Promise((r) => front.close(r)), new Promise((r) => control.close(r))]);

@@ -10,7 +10,8 @@ import { HITL } from './agentFixture.ts';
 
 /** Every kind of character the rig must not pass raw to a terminal or into junit.xml. */
 export const HOSTILE =
-  '\u001b[31mRED\u001b[0m\u0007BEL\rCR\u0085NEL\u009b2J\u202eRTL\u2066ISO\ufffe-FFFE\uffff-FFFF\ud800-LONE\udfff\u0000NUL\u007fDEL';
+  '\u001b[31mRED\u001b[0m\u0007BEL\rCR\u0085NEL\u009b2J\u202eRTL\u2066ISO' +
+  '\ufffe-FFFE\uffff-FFFF\ud800-LONE\udfff\u0000NUL\u007fDEL';
 
 export interface HostileAgent {
   url: string;
@@ -99,6 +100,7 @@ export async function startHostileAgent(): Promise<HostileAgent> {
  * embeddings/overrides/isolates, U+2028/U+2029, U+FFFE, U+FFFF, a lone surrogate.
  */
 export const RAW_CONTROL =
+  // eslint-disable-next-line no-control-regex, max-len -- it matches control characters, as one class
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The raw characters of `text` that should not be there, as `U+XXXX` (empty when clean), for a readable failure. */

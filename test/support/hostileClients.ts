@@ -66,7 +66,10 @@ export const PROBE_STALL_MS = 500;
  */
 export function unresponsive(seen: { worstProbeMs: number; p90ProbeMs: number; probes: number }): string | undefined {
   if (seen.p90ProbeMs < PROBE_CEILING_MS && seen.worstProbeMs < PROBE_STALL_MS) return undefined;
-  return `card probes: p90 ${seen.p90ProbeMs.toFixed(1)} ms (bar ${PROBE_CEILING_MS}), worst ${seen.worstProbeMs.toFixed(1)} ms (bar ${PROBE_STALL_MS}) over ${seen.probes} probes`;
+  return (
+    `card probes: p90 ${seen.p90ProbeMs.toFixed(1)} ms (bar ${PROBE_CEILING_MS}), ` +
+    `worst ${seen.worstProbeMs.toFixed(1)} ms (bar ${PROBE_STALL_MS}) over ${seen.probes} probes`
+  );
 }
 
 /** A JSON-RPC v1.0 request on a raw socket that is never read afterwards (pauses at once). */
@@ -77,7 +80,8 @@ export function nonReadingRpc(url: string, method: string, params: unknown): Pro
     const socket = connect({ host: hostname, port: Number(port) }, () => {
       socket.pause();
       socket.write(
-        `POST / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `POST / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
       resolve(socket);
     });

@@ -34,7 +34,10 @@ function bigUpdate(taskId: string, contextId: string, bytes: number): string {
   const pad = `[${Array(Math.floor(bytes / 3))
     .fill('{}')
     .join(',')}]`;
-  return `{"statusUpdate":{"taskId":"${taskId}","contextId":"${contextId}","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"metadata":{"pad":${pad}}}}`;
+  return (
+    `{"statusUpdate":{"taskId":"${taskId}","contextId":"${contextId}",` +
+    `"status":{"state":"TASK_STATE_INPUT_REQUIRED"},"metadata":{"pad":${pad}}}}`
+  );
 }
 
 export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent> {
@@ -70,7 +73,8 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
     res.end(`{"jsonrpc":"2.0","id":${idJson},"result":${resultJson}}`);
   };
   const card = () => {
-    const skill = `{"id":"approve","name":"approve","description":"asks","tags":["hitl"]${mode === 'deep-card' ? `,"x":${deepArray(DEEP_LEVELS)}` : ''}}`;
+    const deep = mode === 'deep-card' ? `,"x":${deepArray(DEEP_LEVELS)}` : '';
+    const skill = `{"id":"approve","name":"approve","description":"asks","tags":["hitl"]${deep}}`;
     const head = {
       name: 'hostile-agent',
       description: 'misbehaves on purpose',
@@ -129,7 +133,9 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
         const t = tasks.get(taskId);
         if (!t || mode !== 'sse-flood') break;
         res.writeHead(200, { 'content-type': 'text/event-stream', 'a2a-extensions': HITL_PROMPT_URI });
-        const event = `data: {"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${bigUpdate(taskId, t.contextId, 1 << 20)}}\n\n`;
+        const event =
+          `data: {"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},` +
+          `"result":${bigUpdate(taskId, t.contextId, 1 << 20)}}\n\n`;
         return flood(
           (c, done) => res.write(c, () => done()),
           () => res.destroyed,
@@ -153,7 +159,8 @@ export async function startHostileAgent(mode: HostileMode): Promise<HostileAgent
       const t = taskId ? tasks.get(taskId) : undefined;
       if (!t) return ws.close(4400, 'task is required');
       if (mode === 'huge-frames') {
-        const frame = `{"seq":1,"eventId":"e","taskId":"${taskId}","event":${bigUpdate(taskId!, t.contextId, 64 << 20)}}`;
+        const frame =
+          `{"seq":1,"eventId":"e","taskId":"${taskId}",` + `"event":${bigUpdate(taskId!, t.contextId, 64 << 20)}}`;
         sentBytes += frame.length;
         return ws.send(frame);
       }

@@ -69,15 +69,15 @@ export async function startPythonPeer(opts: PeerOptions): Promise<PythonPeer> {
   const faultArgs = (opts.faults ?? []).map((f) => ` --fault ${f}`).join('');
   const start = join(dir, 'start.sh');
   const restart = join(dir, 'restart.sh');
+  const envVars = Object.entries(opts.env ?? {})
+    .map(([k, v]) => ` ${k}=${JSON.stringify(v)}`)
+    .join('');
+  const peer = `"${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs}`;
   // The peer outlives the script (background, stdio to a file): the pidfile is how it is owned.
   writeFileSync(
     start,
     `#!/bin/sh
-PYTHONDONTWRITEBYTECODE=1${Object.entries(opts.env ?? {})
-      .map(([k, v]) => ` ${k}=${JSON.stringify(v)}`)
-      .join(
-        '',
-      )} nohup "${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs} >> "${log}" 2>&1 < /dev/null &
+PYTHONDONTWRITEBYTECODE=1${envVars} nohup ${peer} >> "${log}" 2>&1 < /dev/null &
 echo $! > "${pidFile}"
 `,
   );

@@ -65,6 +65,9 @@ export interface CapacitySpec {
   sloP95Ms?: number;
 }
 
+/** A capacity search that breaks the SLO at 80/s, with room to 160/s: the report tests' usual run. */
+export const BROKEN_AT_80: CapacitySpec = { rates: [5, 10, 20, 40, 80], breakAt: 80, maxRate: 160 };
+
 /**
  * capacity as scenarios/capacity.ts writes it: per step a `round_trip{rate}` and `resume_latency{rate}`
  * metric and timeline, a curve point, offered and achieved iterations over time, and a log line.
@@ -108,7 +111,8 @@ export function capacityScenario(spec: CapacitySpec = {}): ScenarioResult {
     });
     log.push({
       t: t0 + stepMs,
-      line: `${rate}/s: ${n - failed}/${n} ok, p95 ${(rt.p95 / 1000).toFixed(0)} ms${broken ? ' — breaks the SLO' : ''}`,
+      line:
+        `${rate}/s: ${n - failed}/${n} ok, p95 ${(rt.p95 / 1000).toFixed(0)} ms` + (broken ? ' — breaks the SLO' : ''),
     });
     for (let b = 0; b < stepMs / bucketMs; b++) {
       const offered = (rate * bucketMs) / 1000;
@@ -200,7 +204,9 @@ export function erroredScenario(name = 'disconnect-replay'): ScenarioResult {
     }),
     checks: [],
     stack:
-      'TypeError: cannot read properties of undefined (reading "taskId")\n    at run (scenarios/disconnectReplay.ts:48:22)\n    at runScenario (rig/engine/runScenarios.ts:210:5)',
+      'TypeError: cannot read properties of undefined (reading "taskId")\n' +
+      '    at run (scenarios/disconnectReplay.ts:48:22)\n' +
+      '    at runScenario (rig/engine/runScenarios.ts:210:5)',
     log: [{ t: 12, line: 'opening 50 streams' }],
   };
 }

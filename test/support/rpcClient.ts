@@ -146,7 +146,8 @@ export async function replay(
   since = 0,
   opts: { version?: Gen; until?: (frames: ReplayFrame[]) => boolean; timeoutMs?: number } = {},
 ): Promise<{ frames: ReplayFrame[]; closeCode?: number; closeReason?: string }> {
-  const wsUrl = `${url.replace(/^http/, 'ws')}/events?task=${encodeURIComponent(taskId)}&since=${since}${opts.version ? `&version=${opts.version}` : ''}`;
+  const version = opts.version ? `&version=${opts.version}` : '';
+  const wsUrl = `${url.replace(/^http/, 'ws')}/events?task=${encodeURIComponent(taskId)}&since=${since}${version}`;
   const ws = new WebSocket(wsUrl);
   const frames: ReplayFrame[] = [];
   return new Promise((resolve, reject) => {

@@ -70,6 +70,11 @@ export function run(scenarios: ScenarioResult[], runId = 'fixture-run'): RunResu
   };
 }
 
+/** Runs as mergeRuns takes them, each read from a results.json of its own. */
+export function mergeInputs(...runs: RunResult[]): { run: RunResult; path: string }[] {
+  return runs.map((r, i) => ({ run: r, path: `/results/${i}/results.json` }));
+}
+
 /** Deterministic pseudo-random samples (LCG): `n` values in [lowUs, highUs), skewed toward low. */
 export function samples(n: number, lowUs: number, highUs: number, seed = 1): number[] {
   let state = seed >>> 0;

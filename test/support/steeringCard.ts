@@ -32,7 +32,10 @@ function closer(server: Server): () => Promise<void> {
   };
 }
 
-/** A server on `host` that records every request and upgrade and forwards it to `innerUrl` (or answers 404 without one). */
+/**
+ * A server on `host` that records every request and upgrade and forwards it to `innerUrl` (or answers
+ * 404 without one).
+ */
 export async function startRecorder(host: string, innerUrl?: string): Promise<Recorder> {
   const requests: string[] = [];
   const server = createServer((req, res) => {

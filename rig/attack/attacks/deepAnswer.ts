@@ -21,7 +21,8 @@ export const deepAnswer = defineAttack({
     const valid = prompt.validPayload;
     if (typeof valid !== 'object' || valid === null || Array.isArray(valid)) {
       notes.push(
-        "no valid object payload is known for the prompt (the rig could not build one from its response_schema), so a refusal could be the schema's rather than a nesting bound: nothing started",
+        'no valid object payload is known for the prompt (the rig could not build one from its response_schema), ' +
+          "so a refusal could be the schema's rather than a nesting bound: nothing started",
       );
       return undefined;
     }

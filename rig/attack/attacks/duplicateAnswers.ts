@@ -23,7 +23,8 @@ export const duplicateAnswers = defineAttack({
       if (first === 'aborted') return undefined;
       if (first.kind !== 'accepted') {
         notes.push(
-          `the first, legitimate answer to prompt ${prompt.promptId} was not taken (${first.kind}: ${first.detail}): prompt left out`,
+          `the first, legitimate answer to prompt ${prompt.promptId} was not taken ` +
+            `(${first.kind}: ${first.detail}): prompt left out`,
         );
         continue;
       }

@@ -8,7 +8,8 @@ export const idleConnections = defineAttack({
   family: 'connections',
   description: 'connections that send nothing, held up to `holdMs`',
   expected:
-    'closed by the agent (cut): at once beyond its connection bounds, within its headers timeout (5 s for the reference agent) otherwise',
+    'closed by the agent (cut): at once beyond its connection bounds, ' +
+    'within its headers timeout (5 s for the reference agent) otherwise',
   defaults: { holdMs: 30_000 },
   bounds: { holdMs: [1, MAX_HOLD_MS] },
   async prepare(target, params) {

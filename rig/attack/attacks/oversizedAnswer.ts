@@ -17,7 +17,8 @@ export const oversizedAnswer = defineAttack({
   name: 'oversized-answer',
   family: 'payloads',
   description:
-    'answers to a live prompt with a body over `bytes` (default 2 MiB), sent as the head and a first chunk, then the rest after `refusalWaitMs`',
+    'answers to a live prompt with a body over `bytes` (default 2 MiB), ' +
+    'sent as the head and a first chunk, then the rest after `refusalWaitMs`',
   expected: '413 (or a close) before the whole body is sent (beforeBodyEnd: true)',
   defaults,
   bounds: {

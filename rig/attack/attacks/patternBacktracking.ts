@@ -21,7 +21,8 @@ export const patternBacktracking = defineAttack({
   name: 'pattern-backtracking',
   family: 'payloads',
   description:
-    "answers to a live prompt whose strings are aimed at its response_schema's `pattern` keywords: a repeated group's text `repeat` times, then a character that fails the match",
+    "answers to a live prompt whose strings are aimed at its response_schema's `pattern` keywords: " +
+    "a repeated group's text `repeat` times, then a character that fails the match",
   expected: 'refused (422 / -32011) within the validation budget: a linear-time matcher never backtracks',
   defaults: { repeat: 25, replyTimeoutMs: REPLY_TIMEOUT_MS },
   bounds: { repeat: [1, 100_000], replyTimeoutMs: [1, MAX_HOLD_MS] },

@@ -9,7 +9,8 @@ export const slowBody = defineAttack({
   name: 'slow-body',
   family: 'slow',
   description:
-    'a send declaring `contentLength` bytes whose body drips `bytesPerInterval` bytes every `intervalMs`, held up to `holdMs`',
+    'a send declaring `contentLength` bytes whose body drips `bytesPerInterval` bytes every `intervalMs`, ' +
+    'held up to `holdMs`',
   expected: "408 or a close within the agent's request timeout (15 s for the reference agent), before the hold bound",
   defaults: { contentLength: 512 * 1024, bytesPerInterval: 4, intervalMs: 500, holdMs: 30_000 },
   bounds: {
@@ -22,7 +23,8 @@ export const slowBody = defineAttack({
     const head = requestHead(target, 'POST', sendPath(target), { contentLength: params.contentLength });
     // A JSON-RPC-looking start, then one long string: the body stays valid-looking however far it gets.
     const body = Buffer.from(
-      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"${'s'.repeat(params.contentLength)}`,
+      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"` +
+        's'.repeat(params.contentLength),
       'latin1',
     ).subarray(0, params.contentLength);
     return (_i, signal) =>

@@ -37,7 +37,8 @@ export const unreadReplay = defineAttack({
   name: 'unread-replay',
   family: 'streams',
   description:
-    'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, never read after their first frames, held up to `holdMs`',
+    'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, ' +
+    'never read after their first frames, held up to `holdMs`',
   expected:
     'beyond the stream bounds refused (HTTP 4xx or close 1013); an unread socket cut once its buffer bound fills',
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
@@ -53,7 +54,8 @@ export const unreadReplay = defineAttack({
       return `${url.pathname}${url.search}`;
     });
     return (i, s) => {
-      const extra = `upgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: ${randomBytes(16).toString('base64')}\r\n`;
+      const key = randomBytes(16).toString('base64');
+      const extra = `upgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: ${key}\r\n`;
       const head = requestHead(target, 'GET', paths[i % paths.length], { connection: 'Upgrade', extra });
       return attackExchange(
         target,

@@ -25,9 +25,11 @@ export const unreadStreams = defineAttack({
   name: 'unread-streams',
   family: 'streams',
   description:
-    'SSE subscriptions to `tasks` live prompt tasks (round robin), never read after their first frames, held up to `holdMs`',
+    'SSE subscriptions to `tasks` live prompt tasks (round robin), ' +
+    'never read after their first frames, held up to `holdMs`',
   expected:
-    'beyond the per-task/total stream bounds refused (429 / -32029, or rate-limited); an unread stream cut once its buffer bound fills',
+    'beyond the per-task/total stream bounds refused (429 / -32029, or rate-limited); ' +
+    'an unread stream cut once its buffer bound fills',
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
   bounds: { tasks: [1, 1_000], holdMs: [1, MAX_HOLD_MS], probeMs: [10, 60_000] },
   async prepare(target, params, notes, signal) {
@@ -36,7 +38,11 @@ export const unreadStreams = defineAttack({
     const requestFor = (p: LivePrompt) => {
       const { method, path, body } = subscribeRequest(target, p.taskId);
       return Buffer.from(
-        `${requestHead(target, method, path, { contentLength: Buffer.byteLength(body), accept: 'text/event-stream', connection: 'keep-alive' })}${body}`,
+        requestHead(target, method, path, {
+          contentLength: Buffer.byteLength(body),
+          accept: 'text/event-stream',
+          connection: 'keep-alive',
+        }) + body,
         'utf8',
       );
     };
@@ -76,7 +82,9 @@ export const unreadStreams = defineAttack({
     // Only a plain refusal stops it: a 429 is a limit at work, a 5xx a finding, both for the attack to record.
     if (preflight !== 'aborted' && preflight.kind === 'refused') {
       notes.push(
-        `the agent refuses a subscription to a live prompt's task even with no other stream open (${preflight.detail ?? `HTTP ${preflight.status}`}): no stream to leave unread, and a refusal that is no bound; nothing started`,
+        "the agent refuses a subscription to a live prompt's task even with no other stream open " +
+          `(${preflight.detail ?? `HTTP ${preflight.status}`}): ` +
+          'no stream to leave unread, and a refusal that is no bound; nothing started',
       );
       return undefined;
     }

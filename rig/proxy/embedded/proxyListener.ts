@@ -92,7 +92,7 @@ export class ProxyListener {
     try {
       target = await resolveListen(this.listen);
     } catch (err) {
-      throw new Error(`listen tcp: ${(err as Error).message}`);
+      throw new Error(`listen tcp: ${(err as Error).message}`, { cause: err });
     }
     const server = createServer({ allowHalfOpen: true, pauseOnConnect: true, ...SOCKET_OPTIONS }, (client) =>
       this.accept(server, client),

@@ -99,7 +99,8 @@ export class ToxicCollection {
         (typeof attributesBody !== 'object' || Array.isArray(attributesBody))
       ) {
         throw ErrBadRequestBody.withDetail(
-          `json: cannot unmarshal ${Array.isArray(attributesBody) ? 'array' : typeof attributesBody} into Go struct field ToxicWrapper.attributes of type toxics.NoopToxic`,
+          `json: cannot unmarshal ${Array.isArray(attributesBody) ? 'array' : typeof attributesBody} ` +
+            'into Go struct field ToxicWrapper.attributes of type toxics.NoopToxic',
         );
       }
       const direction = parseDirection(head.stream);

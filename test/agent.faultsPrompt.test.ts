@@ -1,34 +1,25 @@
-// Every fault flag of the reference agent, proven to bite: each test makes one observation against
+// The fault flags of answering a prompt, proven to bite: each test makes one observation against
 // an agent started with the flag (the guarantee is broken) and the same observation against a
 // correct agent (the guarantee holds), so a flag that silently stopped working fails its test.
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  DOS_FAULTS,
-  FAULTS,
-  type AcceptanceFaultName,
-  type DosFaultName,
-  type FaultName,
-} from '../rig/agent/faults.ts';
+import { FAULTS } from '../rig/agent/faults.ts';
 import { nestingDepth } from '../rig/protocol/jsonNesting.ts';
-import { HITL, inProcessAgent, spawnAgent, tempDbPath, type AgentChild } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/agentFixture.ts';
 import {
-  METHOD,
-  answerMessage,
-  envelopeOf,
-  replay,
-  rpc,
-  rpcStream,
-  scriptData,
-  stateOf,
-  taskOf,
-  userMessage,
-  type ReplayFrame,
-} from './support/rpcClient.ts';
-
-const gen = '1.0' as const;
-const INPUT_REQUIRED = 'TASK_STATE_INPUT_REQUIRED';
+  INPUT_REQUIRED,
+  PROMPT_FAULTS,
+  answer,
+  frameState,
+  gen,
+  replayFrames,
+  start,
+  withFault,
+  type PromptFaultName,
+  type Proof,
+} from './support/faultProofs.ts';
+import { METHOD, rpc, stateOf, type ReplayFrame } from './support/rpcClient.ts';
 
 let correct: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -36,54 +27,16 @@ beforeAll(async () => {
 });
 afterAll(async () => correct?.cleanup());
 
-/** Runs `observe` against a fresh in-process agent with `fault` set, then tears it down. */
-async function withFault<T>(fault: FaultName, observe: (url: string) => Promise<T>): Promise<T> {
-  const agent = await inProcessAgent([fault]);
-  try {
-    return await observe(agent.url);
-  } finally {
-    await agent.cleanup();
-  }
-}
-
-/** Starts a task (the default approve-prompt script unless `steps` is given) with a blocking send. */
-async function start(url: string, steps?: unknown[]): Promise<{ task: any; envelope: any }> {
-  const sent = await rpc(url, gen, METHOD[gen].send, {
-    message: userMessage(gen, steps ? { data: scriptData(steps) } : {}),
-  });
-  expect(sent.status).toBe(200);
-  const task = taskOf(gen, sent.body.result);
-  return { task, envelope: envelopeOf(task) };
-}
-
-function answer(url: string, taskId: string, promptId: string, payload: unknown, configuration?: object) {
-  return rpc(url, gen, METHOD[gen].send, {
-    message: answerMessage(gen, taskId, promptId, payload),
-    ...(configuration ? { configuration } : {}),
-  });
-}
-
 async function stateNow(url: string, taskId: string): Promise<string> {
   const got = await rpc(url, gen, METHOD[gen].get, { id: taskId });
   return stateOf(gen, got.body.result);
 }
-
-function frameState(frame: ReplayFrame): string | undefined {
-  return frame.event.statusUpdate?.status.state ?? frame.event.task?.status.state;
-}
-
-const replayFrames = (url: string, taskId: string, opts: Parameters<typeof replay>[3] = {}) =>
-  replay(url, taskId, 0, { version: gen, ...opts });
 
 /** Status events announcing WORKING after the first INPUT_REQUIRED in a replay. */
 function workingAfterPrompt(frames: ReplayFrame[]): number {
   const prompt = frames.findIndex((f) => f.event.statusUpdate && frameState(f) === INPUT_REQUIRED);
   if (prompt < 0) return 0;
   return frames.slice(prompt + 1).filter((f) => f.event.statusUpdate?.status.state === 'TASK_STATE_WORKING').length;
-}
-
-function isContiguousFromOne(seqs: number[]): boolean {
-  return seqs.length > 0 && seqs.every((seq, i) => seq === i + 1);
 }
 
 /**
@@ -146,37 +99,6 @@ function nested(depth: number): Record<string, unknown> {
   return value;
 }
 
-/** Runs a prompt task through a restart of a spawned agent on the same --db; returns both replays. */
-async function replayAcrossRestart(faults: FaultName[]): Promise<{ before: ReplayFrame[]; after: ReplayFrame[] }> {
-  const db = tempDbPath();
-  const args = ['--db', db.path, ...faults.flatMap((f) => ['--fault', f])];
-  const children: AgentChild[] = [];
-  try {
-    children.push(await spawnAgent(args));
-    const { task, envelope } = await start(children[0].url);
-    const before = (
-      await replayFrames(children[0].url, task.id, { until: (fs) => fs.some((f) => frameState(f) === INPUT_REQUIRED) })
-    ).frames;
-    children[0].child.kill('SIGTERM');
-    expect(await children[0].exited).toBe(0);
-    children.push(await spawnAgent(args));
-    const url = children[1].url;
-    const answered = await answer(url, task.id, envelope.prompt_id, { approved: true });
-    expect(stateOf(gen, taskOf(gen, answered.body.result))).toBe('TASK_STATE_COMPLETED');
-    // The task is terminal, so the replay socket closes once it has sent everything it has.
-    const after = await replayFrames(url, task.id);
-    expect(after.closeCode).toBe(1000);
-    return { before, after: after.frames };
-  } finally {
-    for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await Promise.all(children.map((c) => c.exited));
-    db.cleanup();
-  }
-}
-
-type Proof = () => Promise<void>;
-
-// `satisfies Record<FaultName, Proof>`: adding a flag to faults.ts without a proof here fails tsc.
 const proofs = {
   'accept-duplicates': async () => {
     const observe = async (url: string) => {
@@ -320,31 +242,6 @@ const proofs = {
     expect(shallower.status).toBe(200);
   },
 
-  'drop-replay': async () => {
-    const observe = async (url: string) => {
-      const { task } = await start(url, [{ artifact: { text: 'a' } }, { artifact: { text: 'b' } }, { complete: {} }]);
-      expect(stateOf(gen, task)).toBe('TASK_STATE_COMPLETED');
-      return (await replayFrames(url, task.id)).frames.map((f) => f.seq);
-    };
-    const [broken, holds] = await Promise.all([withFault('drop-replay', observe), observe(correct.url)]);
-    expect(isContiguousFromOne(holds)).toBe(true);
-    expect(holds).toHaveLength(5);
-    expect(isContiguousFromOne(broken)).toBe(false);
-    expect(broken).toEqual([1, 3, 4, 5]);
-  },
-
-  'reorder-replay': async () => {
-    const observe = async (url: string) => {
-      const { task } = await start(url, [{ artifact: { text: 'a' } }, { artifact: { text: 'b' } }, { complete: {} }]);
-      return (await replayFrames(url, task.id)).frames.map((f) => f.seq);
-    };
-    const [broken, holds] = await Promise.all([withFault('reorder-replay', observe), observe(correct.url)]);
-    expect(isContiguousFromOne(holds)).toBe(true);
-    expect(holds).toHaveLength(5);
-    expect(isContiguousFromOne(broken)).toBe(false);
-    expect(broken).toEqual([2, 1, 3, 4, 5]);
-  },
-
   'reuse-prompt-id': async () => {
     const observe = async (url: string) => [
       (await start(url)).envelope.prompt_id,
@@ -356,95 +253,10 @@ const proofs = {
     expect(holds[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(holds[1]).not.toBe(holds[0]);
   },
+} satisfies Record<PromptFaultName, Proof>;
 
-  'no-extension-echo': async () => {
-    const observe = async (url: string) => {
-      const blocking = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen) });
-      const streaming = await rpcStream(url, gen, METHOD[gen].stream, { message: userMessage(gen) });
-      const v03 = await rpc(url, '0.3', METHOD['0.3'].send, { message: userMessage('0.3') });
-      return {
-        // The extension itself stays active either way: only the echo is at stake.
-        envelope: envelopeOf(taskOf(gen, blocking.body.result)) !== undefined,
-        streamed: streaming.headers.get('content-type'),
-        blocking: blocking.headers.get('a2a-extensions'),
-        streaming: streaming.headers.get('a2a-extensions'),
-        v03: v03.headers.get('x-a2a-extensions'),
-      };
-    };
-    const [broken, holds] = await Promise.all([withFault('no-extension-echo', observe), observe(correct.url)]);
-    expect(broken).toEqual({
-      envelope: true,
-      streamed: 'text/event-stream',
-      blocking: null,
-      streaming: null,
-      v03: null,
-    });
-    expect(holds).toEqual({
-      envelope: true,
-      streamed: 'text/event-stream',
-      blocking: HITL,
-      streaming: HITL,
-      v03: HITL,
-    });
-  },
-
-  'envelope-extra-field': async () => {
-    const [broken, holds] = await Promise.all([
-      withFault('envelope-extra-field', (url) => start(url)),
-      start(correct.url),
-    ]);
-    expect(Object.keys(broken.envelope).sort()).toEqual(['prompt', 'prompt_id', 'render_hint', 'response_schema']);
-    expect(Object.keys(holds.envelope).sort()).toEqual(['prompt', 'prompt_id', 'response_schema']);
-  },
-
-  'envelope-without-activation': async () => {
-    const observe = async (url: string) => {
-      const sent = await rpc(url, gen, METHOD[gen].send, { message: userMessage(gen) }, false);
-      return envelopeOf(taskOf(gen, sent.body.result)) !== undefined;
-    };
-    const [broken, holds] = await Promise.all([
-      withFault('envelope-without-activation', observe),
-      observe(correct.url),
-    ]);
-    expect(broken).toBe(true);
-    expect(holds).toBe(false);
-  },
-
-  'declare-required-extension': async () => {
-    const observe = async (url: string) => {
-      const card = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
-      return card.capabilities.extensions.find((e: { uri: string }) => e.uri === HITL).required;
-    };
-    const [broken, holds] = await Promise.all([withFault('declare-required-extension', observe), observe(correct.url)]);
-    expect(broken).toBe(true);
-    expect(holds).toBe(false);
-  },
-
-  'volatile-outbox': async () => {
-    const [broken, holds] = await Promise.all([replayAcrossRestart(['volatile-outbox']), replayAcrossRestart([])]);
-    const seqs = (frames: ReplayFrame[]) => frames.map((f) => f.seq);
-    expect(seqs(holds.before)).toEqual([1, 2, 3]);
-    expect(holds.after.slice(0, holds.before.length)).toEqual(holds.before);
-    expect(isContiguousFromOne(seqs(holds.after))).toBe(true);
-
-    expect(seqs(broken.before)).toEqual([1, 2, 3]);
-    // The pre-restart events are gone, while the task's seq went on counting from where it was.
-    expect(broken.after.slice(0, broken.before.length)).not.toEqual(broken.before);
-    expect(isContiguousFromOne(seqs(broken.after))).toBe(false);
-    expect(broken.after[0].seq).toBe(broken.before.at(-1)!.seq + 1);
-  },
-} satisfies Record<Exclude<FaultName, AcceptanceFaultName | DosFaultName>, Proof>;
-
-describe('fault flags: each breaks its guarantee, which holds without it', () => {
-  it('has a proof for every flag in faults.ts (the acceptance-* ones in agent.acceptanceFaults.test.ts, the DoS ones in agent.dosFaults.test.ts)', () => {
-    const dos: readonly string[] = DOS_FAULTS;
-    expect(Object.keys(proofs).sort()).toEqual(
-      Object.keys(FAULTS)
-        .filter((f) => !f.startsWith('acceptance-') && !dos.includes(f))
-        .sort(),
-    );
-  });
-  for (const [fault, proof] of Object.entries(proofs)) {
-    it(`${fault}: ${FAULTS[fault as FaultName]}`, proof);
+describe('fault flags of answering a prompt: each breaks its guarantee, which holds without it', () => {
+  for (const fault of PROMPT_FAULTS) {
+    it(`${fault}: ${FAULTS[fault]}`, proofs[fault]);
   }
 });

@@ -1,0 +1,72 @@
+// The outbox's database as outbox.ts opens it: SQLite in WAL mode with its pragmas, the task tables
+// (history and artifacts in rows of their own), older files migrated, and the per-task event log,
+// in a schema of its own so the volatile-outbox fault can keep it in memory. Prompts and acceptance
+// gates create their own tables (promptStore.ts, acceptanceGateStore.ts).
+import Database from 'better-sqlite3';
+import { migrateWholeTaskRows } from './outboxMigration.ts';
+
+const TASK_TABLES = `
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  task_json TEXT NOT NULL,
+  script_json TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  activated INTEGER NOT NULL,
+  last_answer_json TEXT,
+  last_seq INTEGER NOT NULL DEFAULT 0,
+  history_count INTEGER NOT NULL DEFAULT 0,
+  history_bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS tasks_state ON tasks(state);
+-- Rowid tables on purpose: in a WITHOUT ROWID table the whole row is the b-tree key, and a seek
+-- reads every megabyte of a big row it compares against; here the key index stays small and a
+-- row's overflow pages are read only when its JSON column is.
+CREATE TABLE IF NOT EXISTS task_history (
+  task_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  message_json TEXT NOT NULL,
+  PRIMARY KEY (task_id, idx)
+);
+CREATE TABLE IF NOT EXISTS task_artifacts (
+  task_id TEXT NOT NULL,
+  pos INTEGER NOT NULL,
+  artifact_json TEXT NOT NULL,
+  PRIMARY KEY (task_id, pos)
+);
+`;
+
+const EVENTS_TABLE = (schema: string) => `
+CREATE TABLE IF NOT EXISTS ${schema}.events (
+  task_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  event_id TEXT NOT NULL,
+  event_json TEXT NOT NULL,
+  PRIMARY KEY (task_id, seq)
+) WITHOUT ROWID;
+`;
+
+/** Opens (creating if need be) the outbox file at `path`; `volatileEvents` keeps the event log in memory. */
+export function openOutboxDatabase(
+  path: string,
+  volatileEvents: boolean,
+): { db: Database.Database; eventsSchema: 'main' | 'volatile' } {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  // A checkpoint copies the WAL into the file and syncs both: every 8,000 pages (32 MB) instead
+  // of SQLite's 1,000, a hot page (an index's right edge) is copied once where it was eight
+  // times, and the syncs are an eighth. The page cache (32 MB, SQLite's is 2 MB) keeps those
+  // hot pages and the tail of each table in memory under load.
+  db.pragma('wal_autocheckpoint = 8000');
+  db.pragma('cache_size = -32768');
+  db.exec(TASK_TABLES);
+  migrateWholeTaskRows(db);
+  const eventsSchema = volatileEvents ? 'volatile' : 'main';
+  if (volatileEvents) db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
+  db.exec(EVENTS_TABLE(eventsSchema));
+  return { db, eventsSchema };
+}

@@ -1,0 +1,156 @@
+// The SSE side of the JSON-RPC transport (jsonRpcTransport.ts): a call answered by a stream, over
+// an undici Agent (streams are long-lived and few), or on refusal by a plain JSON-RPC reply. Each
+// stream is bounded overall, by silence and by bytes; its events generator throws TransportError
+// when a bound is hit, and ends quietly when the rig closes it.
+import { Agent } from 'undici';
+import type { A2AHeaders } from './a2aHeaders.ts';
+import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
+import { ExchangeBounds } from './exchangeBounds.ts';
+import { readBounded, readRpcResponse } from './rpcReply.ts';
+import { readSseEvents, type SseEvent } from './sseReader.ts';
+import { responseHeadBytes, streamRequestBytes } from './streamBytes.ts';
+import { toTransportError } from './transportError.ts';
+import {
+  KEEP_ALIVE_MS,
+  type ExchangeMeta,
+  type ExchangeOptions,
+  type StreamReply,
+  type TransportLimits,
+} from './transportTypes.ts';
+
+function target(url: string): { origin: string; path: string } {
+  const u = new URL(url);
+  return { origin: u.origin, path: `${u.pathname}${u.search}` };
+}
+
+export class SseStreams {
+  private agent: Agent | undefined;
+
+  constructor(
+    private readonly limits: Readonly<TransportLimits>,
+    private readonly connections: number,
+    /** Aborted when the transport closes: every stream ends. */
+    private readonly closing: AbortSignal,
+  ) {}
+
+  /** The undici Agent for SSE streams, made on the first stream. */
+  private get dispatcher(): Agent {
+    return (this.agent ??= new Agent({
+      connections: this.connections,
+      pipelining: 1,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      connect: { timeout: this.limits.connectTimeoutMs },
+      headersTimeout: this.limits.headersTimeoutMs,
+      bodyTimeout: this.limits.bodyIdleTimeoutMs,
+    }));
+  }
+
+  private bounds(overallMs: number, options: ExchangeOptions): ExchangeBounds {
+    const bounds = new ExchangeBounds(overallMs, options.signal, this.closing);
+    bounds.awaitHeaders(this.limits.headersTimeoutMs);
+    return bounds;
+  }
+
+  private context(
+    what: string,
+    bounds: ExchangeBounds,
+    httpStatus: number | undefined,
+    idleTimeoutMs = this.limits.bodyIdleTimeoutMs,
+  ) {
+    return {
+      what,
+      headersTimeoutMs: this.limits.headersTimeoutMs,
+      idleTimeoutMs,
+      overallMs: bounds.overallMs,
+      cutBy: bounds.cutBy,
+      callerAborted: bounds.callerAborted,
+      httpStatus,
+    };
+  }
+
+  /** Opens the stream of call `id` (`what` names it in errors); see JsonRpcTransport.stream. */
+  async open(
+    url: string,
+    what: string,
+    id: number,
+    method: string,
+    params: unknown,
+    a2a: A2AHeaders,
+    options: ExchangeOptions,
+  ): Promise<StreamReply> {
+    const limit = this.bounds(options.timeoutMs ?? this.limits.streamTimeoutMs, options);
+    const rigClose = new AbortController();
+    const idleMs = this.limits.streamIdleTimeoutMs;
+    let status: number | undefined;
+    let handedOver = false;
+    const startedAt = performance.now();
+    const tally = options.tally;
+    try {
+      const to = target(url);
+      const headers = { 'content-type': 'application/json', accept: 'text/event-stream', ...a2aRequestHeaders(a2a) };
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+      if (tally) tally.sent += streamRequestBytes(to.path, new URL(url).host, headers, body);
+      const res = await this.dispatcher.request({
+        ...to,
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.any([limit.signal, rigClose.signal]),
+        bodyTimeout: idleMs,
+      });
+      status = res.statusCode;
+      if (tally) tally.received += responseHeadBytes(res.headers);
+      const completedAt = performance.now();
+      const meta: ExchangeMeta = {
+        httpStatus: status,
+        echoedExtensions: echoedExtensions(res.headers, a2a.generation),
+        startedAt,
+        completedAt,
+        latencyMs: completedAt - startedAt,
+      };
+      if (
+        !String(res.headers['content-type'] ?? '')
+          .toLowerCase()
+          .includes('text/event-stream')
+      ) {
+        limit.headersArrived(this.limits.bodyIdleTimeoutMs);
+        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) =>
+          limit.watch(c),
+        );
+        if (tally) tally.received += Buffer.byteLength(text);
+        return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
+      }
+      handedOver = true;
+      limit.headersArrived(idleMs);
+      const describe = `SSE stream of ${what}`;
+      const bounds = {
+        maxBytes: this.limits.maxStreamBytes,
+        maxEventChars: this.limits.maxEventChars,
+        describe,
+        tally,
+      };
+      const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
+      const events = (async function* (): AsyncGenerator<SseEvent> {
+        try {
+          yield* readSseEvents(limit.watch(res.body as AsyncIterable<Uint8Array>), bounds);
+        } catch (err) {
+          // The rig's own close ends the stream quietly; every other stop is a failure to report.
+          if (rigClose.signal.aborted && limit.cutBy === undefined && !limit.callerAborted) return;
+          throw failure(err);
+        } finally {
+          limit.dispose();
+          res.body.destroy();
+        }
+      })();
+      return { kind: 'sse', meta, requestId: id, events, close: () => rigClose.abort() };
+    } catch (err) {
+      throw toTransportError(err, this.context(what, limit, status, idleMs));
+    } finally {
+      if (!handedOver) limit.dispose();
+    }
+  }
+
+  async destroy(): Promise<void> {
+    await this.agent?.destroy().catch(() => {});
+  }
+}

@@ -1,0 +1,198 @@
+// How a DoS family's mixed run (attackRun.ts) is recorded and judged: the legitimate traffic per
+// phase, each attack's outcomes and verdicts (dosVerdicts.ts), its tax on the legitimate round trips,
+// the agent's memory, and the recovery after the attacks.
+import type { AttackOutcome } from '../attack/attackTypes.ts';
+import type { RecordedMeasures } from '../results/metricNames.ts';
+import type { ResourceSampler } from './agentResources.ts';
+import { PHASES, type MixedRunResult } from './attackRun.ts';
+import type { DosParams } from './dosParams.ts';
+import { attackVerdicts, droppedPct, errorPct, percentile, phaseStats, recoveryMs, taxBoundMs } from './dosVerdicts.ts';
+import type { ScenarioContext } from './scenarioContextInterface.ts';
+
+/** Never recovering within the after phase is recorded as this many seconds, so any recovery_s threshold fails. */
+export const NEVER_RECOVERED_S = 999_999;
+
+/** What a DoS scenario declares as its `records`: every name judgeDosRun records. */
+export const DOS_RECORDS: RecordedMeasures = {
+  latencies: ['legit_round_trip{phase}', 'legit_resume{phase}', 'attack_refusal{attack}'],
+  counters: {
+    'legit_arrivals{phase}': 'tally',
+    'legit_errors{phase}': 'tally',
+    'legit_dropped{phase}': 'tally',
+    'attack_outcomes{attack,outcome}': 'tally',
+    'attack_tax{attack}': 'measure',
+    attack_tax_overall: 'measure',
+    legit_error_pct: 'measure',
+    rss_growth_mb: 'measure',
+    recovery_s: 'measure',
+  },
+};
+
+const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = [
+  'refused',
+  'rate-limited',
+  'cut',
+  'accepted',
+  'server-error',
+  'held',
+  'connect-failed',
+];
+
+const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+const s = (ms: number) => Math.round(ms / 10) / 100;
+
+export function plotResources(ctx: ScenarioContext, sampler: ResourceSampler): void {
+  for (const point of sampler.points) {
+    const x = Math.round(point.at - ctx.startedAt) / 1000;
+    if (point.rssMb !== undefined) ctx.plot('agent_rss_mb_vs_s', { x, y: Math.round(point.rssMb * 10) / 10 });
+    if (point.cpuPct !== undefined) ctx.plot('agent_cpu_pct_vs_s', { x, y: Math.round(point.cpuPct) });
+    if (point.connections !== undefined) ctx.plot('agent_connections_vs_s', { x, y: point.connections });
+  }
+  if (sampler.failures > 0) ctx.log(`${sampler.failures} resource sample(s) failed; last: ${sampler.lastError}`);
+}
+
+/** Outcomes of attacks that could not be aimed (started nothing, said why) are a part skipped, not a pass. */
+function aimed(ctx: ScenarioContext, name: string, outcomes: AttackOutcome[], notes: string[]): boolean {
+  if (outcomes.length > 0) {
+    for (const note of notes) ctx.log(`${name}: ${note}`);
+    return true;
+  }
+  const why = notes.join('; ') || 'the attack said nothing why';
+  ctx.note(`${name}: no hostile request was made (${why}); its checks are skipped`);
+  return false;
+}
+
+export function judgeDosRun(
+  ctx: ScenarioContext,
+  run: MixedRunResult,
+  p: DosParams,
+  sampler: ResourceSampler | undefined,
+): void {
+  const stats = Object.fromEntries(PHASES.map((phase) => [phase, phaseStats(run.samples, phase)])) as Record<
+    (typeof PHASES)[number],
+    ReturnType<typeof phaseStats>
+  >;
+  for (const phase of PHASES) {
+    const st = stats[phase];
+    ctx.count('legit_arrivals', st.arrivals, { phase });
+    ctx.count('legit_errors', st.failed + st.unfinished, { phase });
+    ctx.count('legit_dropped', st.dropped, { phase });
+    const latency = `p50 ${f(st.p50Ms ?? 0)} ms, p99 ${f(st.p99Ms ?? 0)} ms`;
+    const ends = `${st.failed} failed, ${st.unfinished} unfinished, ${st.dropped} dropped`;
+    const firstFailure = st.firstFailure ? `; first failure: ${st.firstFailure}` : '';
+    ctx.log(`legitimate ${phase}: ${st.ok}/${st.arrivals} ok, ${latency}, ${ends}${firstFailure}`);
+  }
+  // Attacks first: what the agent did with them is the finding even when the baseline is poor.
+  let judged = 0;
+  for (const a of run.attacks) {
+    // Every kind, 0 when none: a threshold such as attack_outcomes{attack=slowloris,outcome=held}==0
+    // measures a 0, not nothing.
+    for (const outcome of OUTCOME_KINDS) ctx.count('attack_outcomes', 0, { attack: a.name, outcome });
+    for (const o of a.outcomes) {
+      ctx.count('attack_outcomes', 1, { attack: a.name, outcome: o.kind });
+      if (o.kind === 'refused' || o.kind === 'rate-limited' || o.kind === 'cut')
+        ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
+    }
+    if (a.error) {
+      ctx.check(`${a.name}: the attack ran`, false, a.error);
+      continue;
+    }
+    if (!aimed(ctx, a.name, a.outcomes, a.report?.notes ?? [])) continue;
+    judged++;
+    for (const v of attackVerdicts(a.name, a.outcomes, p)) ctx.check(v.name, v.ok, v.detail);
+  }
+  if (judged === 0 && !ctx.checks.some((c) => !c.ok))
+    ctx.skip(`no attack could be aimed at this agent: ${ctx.notes.join('; ')}`);
+
+  const before = stats.before.p99Ms;
+  const during = stats.during.p99Ms;
+  const baselineOk = ctx.check(
+    'legitimate round trips completed before and during the attack (a baseline to measure against)',
+    before !== undefined && during !== undefined,
+    `before ${stats.before.ok}/${stats.before.arrivals} ok, during ${stats.during.ok}/${stats.during.arrivals} ok`,
+  );
+  const bound = before !== undefined ? taxBoundMs(before, p) : Infinity;
+  if (baselineOk) {
+    ctx.count('attack_tax_overall', Math.round((during! / before!) * 100) / 100);
+    // Per attack: the legitimate round trips intended while that attack alone was running (attackRun.ts).
+    for (const a of run.attacks) {
+      // An attack that could not be aimed (noted above) or did not run has no window to tax.
+      if (a.error || a.outcomes.length === 0) continue;
+      const intended = run.samples.filter((x) => x.intendedAt >= a.startedAt && x.intendedAt < a.stoppedAt);
+      const mine = intended.filter((x) => x.outcome === 'ok').map((x) => x.latencyMs!);
+      const p99 = percentile(mine, 99);
+      if (intended.length === 0) {
+        ctx.note(
+          `${a.name}: its tax is not measured: no legitimate round trip was intended in its ` +
+            `${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`,
+        );
+        continue;
+      }
+      if (p99 === undefined) {
+        ctx.check(
+          `${a.name}: legitimate round trips completed while it ran (its attack tax measured)`,
+          false,
+          `${intended.length} intended in its ${s(a.stoppedAt - a.startedAt)} s window, none ok`,
+        );
+        continue;
+      }
+      const tax = p99 / before!;
+      ctx.count('attack_tax', Math.round(tax * 100) / 100, { attack: a.name });
+      ctx.check(
+        `${a.name}: attack tax — legitimate round-trip p99 while it ran ` +
+          `≤ max(${p.maxTax} × before, before + ${p.taxFloorMs} ms)`,
+        p99 <= bound,
+        `p99 before ${f(before!)} ms, while ${a.name} ran ${f(p99)} ms (n=${mine.length}): ` +
+          `tax ${f(tax)}× (bound ${f(bound)} ms)`,
+      );
+    }
+  }
+  const worst = Math.max(...PHASES.map((ph) => errorPct(stats[ph])));
+  ctx.count('legit_error_pct', Math.round(worst * 1000) / 1000);
+  ctx.check(
+    `legitimate errors ≤ ${p.maxErrorPct} % in every phase`,
+    PHASES.every((ph) => errorPct(stats[ph]) <= p.maxErrorPct),
+    PHASES.map((ph) => `${ph} ${f(errorPct(stats[ph]))} %`).join(', '),
+  );
+  ctx.check(
+    `legitimate drops ≤ ${p.maxDroppedPct} % in every phase`,
+    PHASES.every((ph) => droppedPct(stats[ph]) <= p.maxDroppedPct),
+    PHASES.map((ph) => `${ph} ${f(droppedPct(stats[ph]))} %`).join(', '),
+  );
+
+  const rss = (from: number, to: number) =>
+    (sampler?.points ?? [])
+      .filter((pt) => pt.rssMb !== undefined && pt.at >= from && pt.at < to)
+      .map((pt) => pt.rssMb!);
+  const baseRss = rss(-Infinity, run.attackStartAt);
+  const duringRss = rss(run.attackStartAt, run.attackStopAt + p.sampleMs);
+  if (baseRss.length === 0 || duringRss.length === 0)
+    ctx.note(
+      `agent memory not judged: ` +
+        (sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'),
+    );
+  else {
+    const growth = Math.max(...duringRss) - Math.max(...baseRss);
+    ctx.count('rss_growth_mb', Math.round(growth * 10) / 10);
+    ctx.check(
+      `agent memory bounded: RSS peak during the attack ≤ baseline + ${p.maxRssGrowthMb} MB`,
+      growth <= p.maxRssGrowthMb,
+      `baseline ${f(Math.max(...baseRss))} MB, peak ${f(Math.max(...duringRss))} MB (+${f(growth)} MB)`,
+    );
+  }
+
+  if (run.aborted) return;
+  const lastArrival = Math.max(...run.samples.map((x) => x.intendedAt));
+  const recovered = baselineOk
+    ? recoveryMs(run.samples, run.attackStopAt, lastArrival + 1000 / p.legitRate, p.recoveryWindowMs, bound)
+    : undefined;
+  ctx.count('recovery_s', recovered === undefined ? NEVER_RECOVERED_S : s(recovered));
+  ctx.check(
+    `legitimate traffic recovers within ${p.maxRecoveryS} s of the attack's end ` +
+      `(a ${p.recoveryWindowMs} ms window all ok with p99 ≤ the tax bound)`,
+    recovered !== undefined && recovered <= p.maxRecoveryS * 1000,
+    recovered === undefined
+      ? `never within the ${s(run.endAt - run.attackStopAt)} s after the attack`
+      : `recovered ${s(recovered)} s after the attack stopped`,
+  );
+}
