@@ -102,7 +102,8 @@ describe('merge of a shard set', () => {
   it('merges the whole set, with a row per worker and the capacity judged on the union', async () => {
     const dir = setDir('whole');
     const out = join(root, 'whole-merged');
-    const merge = await runRig(['merge', dir, '--out', out]);
+    // Judged on the recomputed capacity (40), not on the workers' counters added up (20 + 40 + 40).
+    const merge = await runRig(['merge', dir, '--out', out, '--threshold', 'capacity:capacity_per_s<=40']);
     expect(merge.stderr).toBe('');
     expect(merge.code).toBe(0);
     const { results, summary } = readRunFiles(out);
@@ -139,6 +140,7 @@ describe('merge of a shard set', () => {
       [40, 120, true, 3],
     ]);
     expect(capacity.checks.at(-1)!.detail).toMatch(/^judged again on the merged workers: highest sustainable rate 40/);
+    expect(results.thresholds).toMatchObject([{ expression: 'capacity:capacity_per_s<=40', ok: true, actual: 40 }]);
     expect(results.verdict).toBe('passed');
 
     expect(summary).toMatch(/^## Workers$/m);
