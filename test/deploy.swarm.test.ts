@@ -87,8 +87,11 @@ describe.skipIf(blocked !== undefined && !blocked.fatal)('Docker Swarm: three ri
       expect(workers.map((w) => w.shard!.index)).toEqual([0, 1, 2]);
       expect(workers.map((w) => w.shard!.ran)).toEqual([['capacity', 'duplicate-flood'], ['capacity'], ['capacity']]);
       const starts = workers.map((w) => w.shard!.startedEpochMs);
-      // One barrier, one planned start: the shares overlap (the spread is the timers' lateness).
-      expect(new Set(workers.map((w) => w.shard!.plannedStartEpochMs)).size).toBe(1);
+      // One barrier, one start: the shares overlap (the spread is the timers' lateness).
+      // Each worker plans the barrier's start on its own clock: corrected by its measured offset, the
+      // plans agree (to the millisecond each rounds up to).
+      const shared = workers.map((w) => w.shard!.plannedStartEpochMs + w.shard!.clockOffsetMs!);
+      expect(Math.max(...shared) - Math.min(...shared)).toBeLessThanOrEqual(2);
       expect(Math.max(...starts) - Math.min(...starts)).toBeLessThan(1_500);
 
       const out = join(results, runId, 'merged');
