@@ -2,7 +2,7 @@
 // directory, run them in one environment, write results/<run-id>/ and print the summary. Exit codes
 // (rig/exitCodes.ts): 0 passed, 1 a check failed, 2 a usage or environment error, 3 nothing was
 // tested (or a skip under --fail-on-skip), 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
 import { writeResults } from './report/writeResults.ts';
@@ -29,6 +29,7 @@ import { newRunId } from './engine/runScenarios.ts';
 import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
 import { catchText } from './engine/faultCatches.ts';
 import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.ts';
+import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
 function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: string } {
@@ -51,13 +52,16 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   const thresholds = thresholdsFromFlags(flags);
   const catalog = await loadCatalog(flags.scenarios ?? []);
   sayBroken(catalog, 'errored if selected', flags.scenarios);
-  const scenarios = catalog.select(selectors);
+  const selected = catalog.select(selectors);
+  const sharded = shardedRun(flags, selected);
+  const scenarios = sharded?.scenarios ?? selected;
   checkThresholdNames(thresholds, scenarios);
   const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
   const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   // Before anything runs: a run that cannot write its results must not start.
-  const runId = newRunId();
-  const out = prepareOutDir(flags.out ?? join('results', runId));
+  const runId = sharded?.runId ?? newRunId();
+  const out = prepareOutDir(sharded?.out ?? flags.out ?? join('results', runId));
+  const say = (line: string) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`);
   const progress = new ProgressOutput();
   let saidInterrupted = false;
   const sayInterrupted = (signal: RunSignal, rest: string) => {
@@ -92,7 +96,20 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       generation: flags.a2aVersion,
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
-      announce: (line) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`),
+      announce: say,
+      ...(sharded
+        ? {
+            share: sharded.identity,
+            shard: {
+              record: sharded.record,
+              meet: async (signal: AbortSignal) => {
+                const start = await sharded.meet(signal);
+                say(startedLine(sharded, start));
+                return start;
+              },
+            },
+          }
+        : {}),
       paramOverrides,
       ...containers,
       // Who watches the run: the display always, the live metrics when --metrics-port was given.
@@ -120,6 +137,15 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       // The line may quote a skip reason, i.e. the agent (terminalText.ts).
       if (exit.line) process.stderr.write(`${printableLine(exit.line)}\n`);
       code = exit.code;
+      if (sharded) {
+        // One worker's verdict judges a share: the run's is the merged set's. A worker that wrote
+        // its results succeeded as a worker (an orchestrator must not stop its siblings for it).
+        say(
+          `worker ${sharded.identity.index} of ${sharded.identity.count}: ${result.verdict} on its share, ` +
+            `results in ${out.path}; the run's verdict is the set's: a2a-rig merge ${dirname(out.path)}`,
+        );
+        code = EXIT.passed;
+      }
     }
     process.exitCode = code;
   } catch (err) {
@@ -161,6 +187,7 @@ export function registerRunCommands(program: Command): void {
       .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
     'run',
   ).action((names: string[], flags: RunFlags) => execute(names, flags));
+  addShardOptions(program.commands.find((c) => c.name() === 'run')!);
 
   addScenariosOption(
     program.commands.find((c) => c.name() === 'run')!,

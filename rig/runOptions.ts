@@ -1,5 +1,6 @@
 // The options of `a2a-rig run` and `a2a-rig conform` (and `run`'s and `list`'s --scenarios), parsed
 // and checked as they are read: what runCommand.ts's commands are given.
+import type { ShardFlags } from './shardOptions.ts';
 import { Command, Option } from 'commander';
 import type { Generation } from './protocol/a2aTypes.ts';
 import { UserError } from './protocol/userError.ts';
@@ -13,7 +14,7 @@ import { parseParamArgument, type ParamArgument } from './engine/paramOverrides.
 import { addMetricsPortOption } from './engine/liveMetricsOption.ts';
 import { DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
 
-export interface RunFlags extends ThresholdFlags {
+export interface RunFlags extends ThresholdFlags, ShardFlags {
   profile: ProfileName;
   target?: string;
   toxiproxy: ToxiproxyChoice | 'none';

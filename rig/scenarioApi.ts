@@ -84,6 +84,7 @@ export {
 
 // Open-model load schedules for ctx.runOpenModel({ arrivals, ... }).
 export { constantArrivals, steppedArrivals, geometricRates } from './load/arrivalSchedule.ts';
+export { CAPACITY_SERIES, capacityCheckName, sloBreaches, type CapacitySlo } from './load/capacitySlo.ts';
 export type { Arrival, RateStep } from './load/arrivalSchedule.ts';
 
 // The wire's types, and the extensions' URIs, codes and limits a check may compare against.

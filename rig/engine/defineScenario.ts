@@ -55,6 +55,12 @@ export interface ScenarioDefinition<P extends object = Record<string, unknown>> 
    * against: the mutation matrix proves each, `a2a-rig list` shows them. Optional for your own.
    */
   catches?: readonly FaultCatch[];
+  /**
+   * A distributed run (`run --shard i/N`): true when every worker runs this scenario with 1/N of
+   * each of its open-model schedules and `merge` can judge it again on the union (capacity);
+   * otherwise it runs once, on worker 0, at the full rate.
+   */
+  shardable?: boolean;
   run(ctx: ScenarioContext, params: P): Promise<void>;
 }
 

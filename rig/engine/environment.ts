@@ -2,6 +2,7 @@
 // database; a `--target` URL: any agent. Either way, when a fault backend is available a Toxiproxy
 // proxy sits between the rig and the agent, and the rig's clients go through it; `direct` clients
 // bypass it to read the truth (full replays, probes) without faults in the way.
+import type { ArrivalShare } from '../load/shardedArrivals.ts';
 import { randomBytes } from 'node:crypto';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import { UserError } from '../protocol/userError.ts';
@@ -70,6 +71,11 @@ export interface EnvironmentOptions {
    * target (else a usage error).
    */
   followCardEndpoint?: boolean;
+  /**
+   * A distributed run's worker: its share of the open-model schedules of shardable scenarios
+   * (rig/load/shardedArrivals.ts).
+   */
+  share?: ArrivalShare;
   /** Told, before any traffic goes there, when the card's endpoint is not the URL the user gave (cardEndpoint.ts). */
   announce?: (line: string) => void;
 }

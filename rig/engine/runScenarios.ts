@@ -1,6 +1,8 @@
 // Runs scenarios in one environment, one after another: checks what each needs, gives it a fresh
 // context and a hard time budget, turns its checks into a verdict, and cleans up faults between
 // scenarios so one scenario's toxics never leak into the next.
+import { unmetNeeds } from './unmetNeeds.ts';
+import type { ShardRecord, ShardStart } from '../results/shardRecord.ts';
 import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -32,7 +34,15 @@ export interface RunOptions extends EnvironmentOptions {
    * scenario is aborted and recorded `interrupted`, the rest `not-run`, and the environment closed.
    */
   signal?: AbortSignal;
+  /**
+   * A distributed run's worker (`--shard`): what it records of itself, and the wait for the other
+   * workers (startBarrier.ts), once its environment is up and before its first scenario.
+   */
+  shard?: { record: Omit<ShardRecord, keyof ShardStart>; meet: (signal: AbortSignal) => Promise<ShardStart> };
 }
+
+/** A signal that never aborts, for a run without one. */
+const NEVER = new AbortController().signal;
 
 /** How often a running scenario's traffic is reported live. */
 export const LIVE_TRAFFIC_MS = 1_000;
@@ -43,27 +53,6 @@ class BudgetOverrun extends Error {}
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${randomBytes(2).toString('hex')}`;
-}
-
-/** Every need the environment does not meet, joined: a skip says all that stands in the way, not only the first. */
-function unmetNeeds(
-  scenario: ScenarioDefinition<object>,
-  env: Environment,
-  ctx: EngineScenarioContext,
-): string | undefined {
-  const { needs } = scenario;
-  const unmet: string[] = [];
-  if (needs.extension && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
-  if (needs.faults && !env.faults)
-    unmet.push(`network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`);
-  if (needs.restart && !env.canRestart) unmet.push('the agent cannot be restarted (pass --restart-cmd with --target)');
-  if (needs.replayPlane && !env.replayPlane.offered)
-    unmet.push(`the agent offers no replay plane (${env.replayPlane.detail})`);
-  if (needs.scripts && !ctx.agent.scripts)
-    unmet.push('the agent does not follow a2a-rig scripts (only the reference agent does)');
-  if (needs.acceptance && !env.agent.acceptance.declared)
-    unmet.push('the agent does not declare the acceptance-criteria extension in its card');
-  return unmet.length > 0 ? unmet.join('; ') : undefined;
 }
 
 async function runOne(
@@ -104,6 +93,7 @@ async function runOne(
     prior,
     scenario.records,
     hooks,
+    scenario.shardable ? env.options.share : undefined,
   );
   // Once a second, the last second's traffic (nothing when the scenario sent nothing in it); unref'd, cleared below.
   const ticker = watched?.observer.onTraffic
@@ -248,7 +238,9 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   const results: ScenarioResult[] = [];
   const prior = new Map<string, Verdict>();
   const { signal, observer } = options;
+  let shard: ShardRecord | undefined;
   try {
+    if (options.shard) shard = { ...options.shard.record, ...(await options.shard.meet(signal ?? NEVER)) };
     for (const [index, scenario] of scenarios.entries()) {
       if (signal?.aborted) {
         results.push(notRun(scenario, signal));
@@ -315,5 +307,6 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
     scenarios: results,
     ...(options.toxics?.length ? { toxics: env.runToxics.map((t) => ({ ...t })) } : {}),
     ...(signal?.aborted ? { interruptedBy: String(signal.reason) } : {}),
+    ...(shard ? { shard } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The engine's side of the ScenarioContext (scenarioContextInterface.ts, all a scenario sees): how
 // each of its members is done. What the engine reads back when the scenario ends (checks,
 // histograms, counters, the timeline, fault events, series, traffic, log) is scenarioRecording.ts.
+import { shareOfArrivals, type ArrivalShare } from '../load/shardedArrivals.ts';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription } from '../client/index.ts';
 import type { Verdict } from '../results/runResult.ts';
@@ -62,6 +63,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     private readonly priorVerdicts: ReadonlyMap<string, Verdict>,
     records: RecordedMeasures = { latencies: [], counters: {} },
     hooks: ScenarioHooks = {},
+    private readonly share?: ArrivalShare, // a distributed run's worker: its share of each schedule
   ) {
     super(env.options.observer, records, hooks);
     this.client = env.client(this.history, undefined, this.traffic);
@@ -211,7 +213,11 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     this.traffic.loadStarted();
     try {
       return await runWithinBudget(
-        observedOpenModel(options, this.env.options.observer, this.traffic),
+        observedOpenModel(
+          this.share ? { ...options, arrivals: shareOfArrivals(options.arrivals, this.share) } : options,
+          this.env.options.observer,
+          this.traffic,
+        ),
         this.signal,
         this.remainingMs(),
       );

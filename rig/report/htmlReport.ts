@@ -18,6 +18,8 @@ import { scenarioAnchors } from './scenarioAnchors.ts';
 import { scenarioSection } from './scenarioSection.ts';
 import { REPORT_STYLE } from './reportStyle.ts';
 import { VERDICT_LABEL, badge } from './verdictBadge.ts';
+import { partialNote } from './shardRows.ts';
+import { workersSection } from './workersSection.ts';
 
 export interface HtmlReportOptions {
   /** A run to compare with (`--baseline DIR`): compareRuns' rows, with `a2a-rig compare`'s defaults. */
@@ -87,7 +89,9 @@ function header(run: RunResult, anchors: string[], baseline?: BaselineComparison
   ];
   const headline = headlineNote(run);
   const byName = new Map(run.scenarios.map((s, i) => [s.name, anchors[i]!]));
+  const partial = partialNote(run);
   return html`<header><h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>
+${partial ? html`<p class="headline partial">${partial}</p>` : null}
 ${headline ? html`<p class="headline ${run.verdict}">${headline}</p>` : null}
 ${headlineFigures(run, (v) => VERDICT_LABEL[v] ?? v, { of: (name) => byName.get(name) }, baseline)}
 <dl class="kv">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></header>`;
@@ -118,6 +122,7 @@ export function htmlReport(run: RunResult, options: HtmlReportOptions = {}): str
 ${header(run, anchors, baseline)}
 <main>
 ${verdictTable(run, anchors)}
+${workersSection(run)}
 ${thresholdsSection(run)}
 ${baseline ? baselineSection(baseline) : null}
 <section id="scenarios"><h2>Scenarios</h2>${run.scenarios.map((s, i) => scenarioSection(s, anchors[i]!))}</section>

@@ -6,7 +6,10 @@ import type { Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { DEFAULT_COMPARE_OPTIONS, compareRuns, comparisonMarkdown, parseTolerances } from './compareRuns.ts';
 import { mergeRuns } from './mergeRuns.ts';
-import { readRunResult, resultsPath } from './readRunResult.ts';
+import { mergeShardSet } from './mergeShardSet.ts';
+import { readRunResult } from './readRunResult.ts';
+import { readMergeInputs } from './shardInputs.ts';
+import { checkShardSet } from '../results/shardSet.ts';
 import { summaryColor, summaryWidth, terminalSummary } from './terminalSummary.ts';
 import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
 import { parseThreshold } from './thresholdExpression.ts';
@@ -100,20 +103,32 @@ export function registerReportCommands(program: Command): void {
         'add up runs of the same scenarios (e.g. workers on several machines) into one result: ' +
           'histograms added exactly, counters summed',
       )
-      .argument('<dirs...>', 'results directories (or results.json files) to merge')
+      .argument(
+        '<dirs...>',
+        "results directories (or results.json files) to merge; a shard set's directory (shard-<i>/ of " +
+          '`run --shard i/N` workers) stands for all its workers',
+      )
       .requiredOption('--out <dir>', 'where to write the merged results.json, junit.xml and summary.md')
       .option(
         '--force',
         'merge runs whose target, agent card or rig version differ (recorded in the result as mergeForced)',
+      )
+      .option(
+        '--partial',
+        'merge a shard set with workers missing or interrupted (the result is marked partial); refused otherwise',
       ),
-  ).action((dirs: string[], flags: ThresholdFlags & { out: string; force?: boolean }) => {
+  ).action((dirs: string[], flags: ThresholdFlags & { out: string; force?: boolean; partial?: boolean }) => {
     const extra = thresholdsFromFlags(flags);
-    const inputs = dirs.map((dir) => ({ run: readRunResult(dir), path: resolve(resultsPath(dir)) }));
+    const { inputs, absent } = readMergeInputs(dirs);
+    // Workers of a distributed run must be the whole set (or, asked for, a set marked partial).
+    const set = checkShardSet(inputs, absent, { partial: flags.partial });
     // The sources' thresholds were judged on part of the data; judge the same expressions on the union.
     const expressions = new Set(inputs.flatMap(({ run }) => (run.thresholds ?? []).map((t) => t.expression)));
     for (const t of extra) expressions.delete(t.expression);
     const thresholds = [...[...expressions].map(parseThreshold), ...extra];
-    const union = mergeRuns(inputs, mergedRunId(), { force: flags.force });
+    const union = set
+      ? mergeShardSet(inputs, set, { force: flags.force })
+      : mergeRuns(inputs, mergedRunId(), { force: flags.force });
     // Results that say what their scenarios record let a misnamed threshold fail before anything is written.
     if (union.scenarios.every((s) => s.records))
       checkThresholdNames(thresholds, union.scenarios as DeclaringScenario[]);
@@ -126,7 +141,8 @@ export function registerReportCommands(program: Command): void {
         width: summaryWidth(process.stdout),
       }),
     );
-    process.stdout.write(`\nMerged ${inputs.length} runs.\n`);
+    const what = set ? `${set.merged.length} of ${set.count} workers of run ${set.setRunId}` : `${inputs.length} runs`;
+    process.stdout.write(`\nMerged ${what}.\n`);
     for (const line of brokenThresholdLines(merged)) process.stderr.write(`${line}\n`);
     process.exitCode = merged.verdict === 'failed' ? 1 : 0;
   });

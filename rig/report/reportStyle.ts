@@ -13,7 +13,7 @@ const BADGE =
   'border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }';
 const HEADLINE =
   '.headline { font-weight: 600; margin: 0 0 8px; } .headline.skipped { color: var(--skip); } ' +
-  '.headline.interrupted { color: var(--stop); }';
+  '.headline.interrupted { color: var(--stop); } .headline.partial { color: var(--stop); }';
 const COUNT_COLOURS =
   '.count.passed { color: var(--pass); } .count.failed { color: var(--fail); } ' +
   '.count.skipped { color: var(--skip); } .count.errored { color: var(--error); }';

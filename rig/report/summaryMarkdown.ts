@@ -5,6 +5,7 @@ import { nothingTested, type RunResult, type Verdict } from '../results/runResul
 import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
+import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
 
 const ICON: Record<Verdict, string> = {
   passed: 'PASS',
@@ -122,6 +123,7 @@ export function summaryMarkdown(run: RunResult): string {
   const lines = [
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
     ...headlineNote(run),
+    ...(partialNote(run) ? ['', `**${markdownCell(partialNote(run)!)}**`] : []),
     '',
     `Agent: ${agent} · fault backend: ${backend}${toxics} · ${seconds} · run \`${run.runId}\``,
     ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
@@ -151,6 +153,11 @@ export function summaryMarkdown(run: RunResult): string {
       `Merged from ${run.mergedFrom.length} runs: ` +
         run.mergedFrom.map((m) => `\`${markdownCell(m.runId)}\` (${m.verdict})`).join(', '),
     );
+  if (run.shards) {
+    const table = [WORKER_COLUMNS, WORKER_COLUMNS.map(() => '---'), ...workerCells(run.shards)];
+    lines.push('', '## Workers', '', ...table.map((r) => `| ${r.map(markdownCell).join(' | ')} |`));
+    lines.push('', markdownCell(startLine(run.shards)));
+  }
   if (run.thresholds?.length) {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
     for (const t of run.thresholds)

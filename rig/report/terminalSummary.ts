@@ -14,6 +14,8 @@ import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
 import { count, micros, seconds } from './terminalNumbers.ts';
 import { printableLine } from './terminalText.ts';
+import { partialNote } from './shardRows.ts';
+import { workerLines } from './terminalWorkers.ts';
 
 export interface TerminalSummaryOptions {
   /** The files the run wrote, printed last. */
@@ -111,6 +113,9 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   if (first.startsWith(`a2a-rig ${verdictWord}`))
     titleLines[0] = `a2a-rig ${paint(run.verdict, verdictWord)}${first.slice(`a2a-rig ${verdictWord}`.length)}`;
   out.push(...titleLines);
+  // A merge of fewer workers than the run had says so before anything else, whatever its verdict.
+  const partial = partialNote(run);
+  if (partial) out.push(...wrap(clean(partial), width, '', '  ', 4));
   const note = verdictNote(run);
   if (note) out.push(...wrap(clean(note), width, '', '', 3));
   out.push('');
@@ -217,6 +222,11 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
         '    ',
       ),
     );
+  }
+
+  if (run.shards) {
+    section('workers');
+    out.push(...workerLines(run.shards, width));
   }
 
   const failed = run.scenarios.flatMap((s) =>

@@ -7,6 +7,7 @@ import type { TrafficRecord } from '../metrics/trafficRecord.ts';
 
 export type { OperationStats, TrafficPoint, TrafficRecord } from '../metrics/trafficRecord.ts';
 import type { RecordedMeasures } from './metricNames.ts';
+import type { ShardRecord, ShardSetRecord } from './shardRecord.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
@@ -212,6 +213,10 @@ export interface RunResult {
   toxics?: RunToxic[];
   /** Present when a signal stopped the run (verdict `interrupted`): which one. */
   interruptedBy?: string;
+  /** Present on a worker of a distributed run (`--shard`): which one, and how it started. */
+  shard?: ShardRecord;
+  /** Present on a merged shard set: its workers, their start and skew, and what was missing. */
+  shards?: ShardSetRecord;
 }
 
 /**

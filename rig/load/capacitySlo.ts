@@ -1,0 +1,54 @@
+// When one step of a capacity search breaks its SLO. One rule for the capacity scenario, which
+// judges each step as it runs, and for `merge`, which judges the steps of N workers again on their
+// combined counts and histograms (a distributed run's capacity is never the sum of the workers').
+
+export interface CapacitySlo {
+  /** The round trip's p95 bound, from its intended start (ms). */
+  sloP95Ms: number;
+  /** Failed or unfinished round trips allowed, % of the step's arrivals. */
+  sloMaxErrorPct: number;
+  /** Round trips the rig had no slot for, % of the step's arrivals. */
+  sloMaxDroppedPct: number;
+}
+
+export interface StepOutcome {
+  /** Arrivals offered in the step. */
+  scheduled: number;
+  /** Failed or unfinished round trips. */
+  errors: number;
+  dropped: number;
+  /** Round trips whose latency was recorded. */
+  completed: number;
+  p95Ms: number;
+  /** What the errors were, for the reason (e.g. "3 timeout, 1 unfinished; first: ..."). */
+  errorDetail?: string;
+}
+
+const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+/** Why a step breaks the SLO; empty when it holds. */
+export function sloBreaches(step: StepOutcome, slo: CapacitySlo): string[] {
+  const reasons: string[] = [];
+  if (step.completed === 0) reasons.push('no round trip completed');
+  else if (step.p95Ms > slo.sloP95Ms) reasons.push(`p95 ${f(step.p95Ms)} ms > ${slo.sloP95Ms} ms`);
+  if (step.errors > (step.scheduled * slo.sloMaxErrorPct) / 100) {
+    const detail = step.errorDetail ? `: ${step.errorDetail}` : '';
+    reasons.push(`${step.errors} of ${step.scheduled} failed (> ${slo.sloMaxErrorPct} %${detail})`);
+  }
+  if (step.dropped > (step.scheduled * slo.sloMaxDroppedPct) / 100)
+    reasons.push(`${step.dropped} of ${step.scheduled} dropped (> ${slo.sloMaxDroppedPct} %)`);
+  return reasons;
+}
+
+/** The SLO in words, as the capacity check's name carries it. */
+export function sloText(slo: CapacitySlo): string {
+  return `p95 ≤ ${slo.sloP95Ms} ms, errors ≤ ${slo.sloMaxErrorPct} %, dropped ≤ ${slo.sloMaxDroppedPct} %`;
+}
+
+/** The name of the capacity scenario's one check, which merge judges again for a shard set. */
+export function capacityCheckName(slo: CapacitySlo): string {
+  return `a sustainable rate exists under the SLO (${sloText(slo)})`;
+}
+
+/** The curve capacity plots, one point per step; merge combines a shard set's by rate. */
+export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
