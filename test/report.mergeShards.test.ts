@@ -208,4 +208,15 @@ describe('merge of a shard set', () => {
     expect(existsSync(out)).toBe(false);
     unlinkSync(join(plain, 'results.json'));
   });
+
+  it('refuses --partial for results that are not a shard set, rather than ignore it', async () => {
+    const plain = join(root, 'plain-partial');
+    mkdirSync(plain, { recursive: true });
+    writeFileSync(join(plain, 'results.json'), JSON.stringify(run([scenario('agent-card')], 'plain-run')));
+    const out = join(root, 'plain-partial-merged');
+    const merge = await runRig(['merge', plain, '--out', out, '--partial']);
+    expect(merge.code).toBe(2);
+    expect(merge.stderr).toMatch(/--partial applies to the workers of a --shard run/);
+    expect(existsSync(out)).toBe(false);
+  });
 });

@@ -122,6 +122,8 @@ export function registerReportCommands(program: Command): void {
     const { inputs, absent } = readMergeInputs(dirs);
     // Workers of a distributed run must be the whole set (or, asked for, a set marked partial).
     const set = checkShardSet(inputs, absent, { partial: flags.partial });
+    if (flags.partial && !set)
+      throw new UserError('--partial applies to the workers of a --shard run; these results are not one');
     // The sources' thresholds were judged on part of the data; judge the same expressions on the union.
     const expressions = new Set(inputs.flatMap(({ run }) => (run.thresholds ?? []).map((t) => t.expression)));
     for (const t of extra) expressions.delete(t.expression);
