@@ -23,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
 import payloads from '../scenarios/dos/payloads.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
-import { concurrencyLimit, pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+import pLimit from 'p-limit';
+import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
 import { fastDosParams, onlyAttack, paramArgs, type ParamOverrides } from './support/dosRuns.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 
@@ -47,7 +48,7 @@ const catalog = await loadScenarios();
 // The mixed runs are mostly waiting (fixed phases: three at once kept 0.8 of a core busy), and this
 // file has the machine to itself (vitest.config.ts): at most this many rig runs at once (at six, a
 // broken run's refusals came late). The three correct runs run alone, before the rest (below).
-const limited = concurrencyLimit(4);
+const limited = pLimit(4);
 
 /**
  * Starts a peer with `faults`, runs `scenarios` against it (`params` over the defaults here),
@@ -192,9 +193,9 @@ const LONGEST_FIRST = ['dos-slow', 'dos-connections', 'dos-payloads', 'dos-malfo
 describe('the DoS scenarios against the correct a2a-sdk Python peers, before any other run', () => {
   for (const sdk of SDKS)
     for (const families of PASSING[sdk]) {
-      it.concurrent.skipIf(missing[sdk])(
+      it.skipIf(missing[sdk])(
         `${sdk} correct peer: ${families.join(', ')} pass, each guarantee its flags break judged and kept`,
-        { timeout: 240_000 },
+        { timeout: 240_000, concurrent: true },
         async () => {
           const { run, results } = await rigAgainstPeer(sdk, `correct-${families.join('+')}`, [], families);
           expect(results.scenarios.map((s) => [s.name, s.verdict]).sort(), explain(results)).toEqual(
@@ -229,12 +230,12 @@ describe('the DoS scenarios against the a2a-sdk Python peers: missing bounds and
     // tasks/resubscribe on a parked task with -32001 (Task not found), even with no other stream
     // open: there is nothing to leave unread and no bound to judge, so the scenario skips and says
     // why (exit 3, nothing tested), never reads green.
-    it.concurrent.skipIf(missing[sdk])(
+    it.skipIf(missing[sdk])(
       `${sdk} correct peer: dos-streams ` +
         (sdk === '1.3.0'
           ? 'fails on the stream bound it lacks'
           : 'skips: every subscription refused, nothing to judge'),
-      { timeout: 240_000 },
+      { timeout: 240_000, concurrent: true },
       async () => {
         const { run, results } = await rigAgainstPeer(sdk, 'streams', [], ['dos-streams'], {
           'dos-streams': {
@@ -271,9 +272,9 @@ describe('the DoS scenarios against the a2a-sdk Python peers: missing bounds and
   const broken = [...BROKEN].sort((a, b) => LONGEST_FIRST.indexOf(a.family) - LONGEST_FIRST.indexOf(b.family));
   for (const variant of broken) {
     for (const sdk of SDKS.filter((x) => !variant.only || variant.only === x)) {
-      it.concurrent.skipIf(missing[sdk])(
+      it.skipIf(missing[sdk])(
         `${sdk} broken peer (${variant.fault}) fails ${variant.family}, on the guarantee it breaks`,
-        { timeout: 240_000 },
+        { timeout: 240_000, concurrent: true },
         async () => {
           const family = catalog.find((c) => c.name === variant.family)!;
           const attacks =

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
-import { concurrencyLimit, pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+import pLimit from 'p-limit';
+import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
 
 let out = '';
 beforeAll(() => {
@@ -25,7 +26,7 @@ const FLOOD = ['--param', 'duplicate-flood.answers=200'];
 const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
 
 // Python peers start slowly and the suite shares two cores: at most this many rig runs at once.
-const limited = concurrencyLimit(3);
+const limited = pLimit(3);
 
 /** Starts a peer, runs the rig against it, always closes the peer; the run's results. */
 function rigAgainstPeer(

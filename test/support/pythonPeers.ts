@@ -136,22 +136,3 @@ async function waitForListening(log: string, pid: () => number, timeoutMs: numbe
   }
   throw new Error(`the Python peer did not listen within ${timeoutMs} ms: ${readFileSync(log, 'utf8').slice(-2000)}`);
 }
-
-/**
- * Runs at most `n` of the given functions at once (the rest wait their turn, in order): Python
- * peers start slowly and the suite shares two cores, so a test file bounds its concurrent rig runs.
- */
-export function concurrencyLimit(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (running >= n) await new Promise<void>((r) => waiting.push(r));
-    running++;
-    try {
-      return await fn();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-}
