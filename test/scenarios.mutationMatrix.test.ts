@@ -5,6 +5,7 @@
 // Runs at smoke sizes through the real engine: the agent is a child process behind a pinned fault
 // backend: the real Toxiproxy spawned per run when a binary is found (CI builds one), else the
 // embedded proxy; never `auto`, which a stranger's server could sway.
+import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
@@ -12,10 +13,11 @@ import type { RunResult } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 import { mutationRows } from './support/faultMatrix.ts';
 
-// The DoS scenarios have their own matrix (scenarios.mutationMatrixDos.test.ts), run in parallel with this one.
+// The DoS scenarios have their own matrix (scenarios.mutationMatrixDos*.test.ts).
 const all = (await loadScenarios()).filter((s) => !s.tags.includes('dos'));
 /** Each fault flag → the scenarios that declare they catch it. */
 const MATRIX = mutationRows(all);
+const twoAtOnce = pLimit(2);
 const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) => [s.name, s.verdict]));
 const reasons = (run: RunResult) =>
   run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
@@ -52,11 +54,11 @@ describe('mutation matrix (smoke profile)', () => {
     expect(all.map((s) => s.name).filter((n) => !catching.has(n))).toEqual([]);
   });
 
-  // One row at a time: rows side by side saturated the box's two cores and swayed the tax gates
-  // of the DoS files running beside this one.
+  // Two rows at a time (a row is a failing verdict, which a busy box cannot turn green; the attack-tax
+  // gates that rows side by side once swayed now run alone: vitest.config.ts).
   for (const [fault, scenarios] of Object.entries(MATRIX)) {
-    it(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
-      const result = await run(scenarios, [fault]);
+    it.concurrent(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
+      const result = await twoAtOnce(() => run(scenarios, [fault]));
       const got = verdicts(result);
       for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
       expect(result.proxy?.backend).toBe(pinnedToxiproxy().kind === 'spawn' ? 'spawned' : 'embedded');

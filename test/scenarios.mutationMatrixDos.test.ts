@@ -1,7 +1,8 @@
 // The DoS mutation matrix (issue 14), first half: every DoS scenario passes against the correct
 // reference agent, judging every part, and a rate limit counts as a mitigation working. The fault
-// rows are in scenarios.mutationMatrixDosFaults.test.ts. Files of their own so they run in parallel
-// with the main matrix (scenarios.mutationMatrix.test.ts), which leaves the `dos` scenarios to them.
+// rows are in scenarios.mutationMatrixDosFaults.test.ts, which runs beside the main matrix
+// (scenarios.mutationMatrix.test.ts, which leaves the `dos` scenarios to these two). This half judges
+// the attack tax on a correct agent, so it runs with the machine to itself (vitest.config.ts).
 // Smoke profile through the real engine, the agent a child process behind a pinned fault backend,
 // as the main matrix does, with the tests' short phases (test/support/dosMatrix.ts).
 import { describe, expect, it } from 'vitest';
