@@ -2,11 +2,6 @@
 // here; this file only wires them and turns errors into one line: a user error exits 2, a bug in
 // the rig exits 4 with its stack in a file (rig/internalError.ts). Exit codes: rig/exitCodes.ts.
 import { Command, CommanderError } from 'commander';
-import { registerAgentCommand } from './agent/agentCommand.ts';
-import { registerProxyCommand } from './proxy/proxyCommand.ts';
-import { registerRunCommands } from './runCommand.ts';
-import { registerReportCommands } from './report/reportCommands.ts';
-import { registerHtmlReportCommand } from './report/htmlReportCommand.ts';
 import { UserError } from './protocol/userError.ts';
 import { EXIT } from './exitCodes.ts';
 import { internalErrorLine, logInternalError } from './internalError.ts';
@@ -19,11 +14,23 @@ const program = new Command('a2a-rig')
   .showHelpAfterError('(run a2a-rig --help for usage)')
   .exitOverride();
 
-registerAgentCommand(program);
-registerProxyCommand(program);
-registerRunCommands(program);
-registerReportCommands(program);
-registerHtmlReportCommand(program);
+type Register = (program: Command) => void;
+// Each verb's module, in the order `--help` lists them. A verb loads only its own module: an agent or
+// a `compare` does not load the engine and the report writers (without this every start cost about
+// 2 s of CPU, an `agent` child's included). Help, --version and an unknown verb load them all.
+const MODULES: { verbs: string[]; load: () => Promise<Register> }[] = [
+  { verbs: ['agent'], load: async () => (await import('./agent/agentCommand.ts')).registerAgentCommand },
+  { verbs: ['proxy'], load: async () => (await import('./proxy/proxyCommand.ts')).registerProxyCommand },
+  { verbs: ['run', 'conform', 'list'], load: async () => (await import('./runCommand.ts')).registerRunCommands },
+  {
+    verbs: ['compare', 'merge'],
+    load: async () => (await import('./report/reportCommands.ts')).registerReportCommands,
+  },
+  { verbs: ['report'], load: async () => (await import('./report/htmlReportCommand.ts')).registerHtmlReportCommand },
+];
+const verb = process.argv[2];
+const needed = MODULES.filter((m) => verb !== undefined && m.verbs.includes(verb));
+for (const m of needed.length > 0 ? needed : MODULES) (await m.load())(program);
 
 // A usage error in a verb points to that verb's help, which lists its flags, not to the list of verbs.
 for (const verb of program.commands) verb.showHelpAfterError(`(run a2a-rig ${verb.name()} --help for usage)`);
