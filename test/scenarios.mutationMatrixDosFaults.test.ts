@@ -2,9 +2,12 @@
 // flag that removes the mitigation it verifies, and the failed check is the attack's own (the broken
 // guarantee named), not only the legitimate traffic's tax under it. A row runs only the attack its
 // flag is about. The first half (the correct agent) is scenarios.mutationMatrixDos.test.ts.
+import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import { onlyAttack } from './support/dosRuns.ts';
 import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './support/dosMatrix.ts';
+
+const twoAtOnce = pLimit(2);
 
 describe('DoS mutation matrix (smoke profile): each flag fails its scenario', () => {
   // The gates on the legitimate traffic itself (errors, drops, recovery), not only the attack's own
@@ -32,23 +35,28 @@ describe('DoS mutation matrix (smoke profile): each flag fails its scenario', ()
     },
   );
 
+  // Two rows at a time: each judges a failing verdict on the attack's own check, which a busy box
+  // cannot turn green (the attack-tax gates on the correct agent run alone: vitest.config.ts).
   for (const [fault, { scenario, attack }] of Object.entries(DOS_MATRIX)) {
-    it(`--agent-fault ${fault} fails ${scenario}, on ${attack}'s own check`, { timeout: 180_000 }, async () => {
-      const result = await runDos([scenario], [fault], {
-        [scenario]: onlyAttack(
+    it.concurrent(
+      `--agent-fault ${fault} fails ${scenario}, on ${attack}'s own check`,
+      { timeout: 180_000 },
+      async () => {
+        const only = onlyAttack(
           all.find((s) => s.name === scenario)!,
           attack,
-        ),
-      });
-      expect(verdicts(result)[scenario], reasons(result)).toBe('failed');
-      const failed = result.scenarios
-        .find((s) => s.name === scenario)!
-        .checks.filter((c) => !c.ok)
-        .map((c) => `${c.name}: ${c.detail ?? ''}`);
-      expect(
-        failed.some((c) => c.startsWith(`${attack}:`) && !c.startsWith(`${attack}: attack tax`)),
-        `failed checks:\n${failed.join('\n')}`,
-      ).toBe(true);
-    });
+        );
+        const result = await twoAtOnce(() => runDos([scenario], [fault], { [scenario]: only }));
+        expect(verdicts(result)[scenario], reasons(result)).toBe('failed');
+        const failed = result.scenarios
+          .find((s) => s.name === scenario)!
+          .checks.filter((c) => !c.ok)
+          .map((c) => `${c.name}: ${c.detail ?? ''}`);
+        expect(
+          failed.some((c) => c.startsWith(`${attack}:`) && !c.startsWith(`${attack}: attack tax`)),
+          `failed checks:\n${failed.join('\n')}`,
+        ).toBe(true);
+      },
+    );
   }
 });
