@@ -6,7 +6,7 @@
 // gate checks the criteria itself instead and ends COMPLETED or FAILED (AcceptanceCriteriaNotMet).
 // A pending gate fails after acceptanceTimeoutSeconds: the deadline is stored, so a restart re-arms
 // it and one that passed while the agent was down fires at startup. Decisions: acceptanceDecisions.ts.
-import type { Message, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
+import type { Message, Task, TaskState } from '../protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI, CRITERIA_KEY, MAX_ACCEPTANCE_TIMEOUT_S, PENDING_KEY } from '../protocol/acceptance.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -15,7 +15,8 @@ import type { GateRow } from './acceptanceGateStore.ts';
 import { checkArtifacts, notMetStatus } from './artifactSelfCheck.ts';
 import { decidersOf, principalOf } from './decisionAuthority.ts';
 import type { FaultSet } from './faults.ts';
-import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import type { TaskRow } from './outbox.ts';
+import type { TaskWriter } from './taskWriter.ts';
 import type { ArtifactStep, Script } from './script.ts';
 import type { ArtifactSteps } from './artifactSteps.ts';
 
@@ -40,24 +41,10 @@ export interface GateRequest {
 }
 
 /** What a gate drives of the task engine (taskEngine.ts, which creates its gate with itself). */
-export interface GatedEngine {
-  readonly outbox: Outbox;
+export interface GatedEngine extends TaskWriter {
   readonly validator: GuardedValidator;
   readonly faults: FaultSet;
   later(ms: number, fn: () => void): void;
-  commit(
-    row: TaskRow,
-    mutate: (task: Task) => void,
-    eventOf: (task: Task) => StreamResponse,
-    alsoWrite?: () => void,
-  ): StoredEvent;
-  setStatus(
-    row: TaskRow,
-    state: TaskState,
-    text?: string,
-    metadata?: Record<string, unknown>,
-    alsoWrite?: () => void,
-  ): StoredEvent;
   agentMessage(task: Task, text: string, metadata?: Record<string, unknown>): Message;
   readonly artifacts: ArtifactSteps;
 }

@@ -3,28 +3,15 @@
 // its artifactUpdate event. Driven by the task engine (taskEngine.ts) and, for deferred artifacts,
 // by the acceptance gate (acceptanceGate.ts).
 import { randomUUID } from 'node:crypto';
-import type { Artifact, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
+import type { Artifact } from '../protocol/a2aTypes.ts';
 import type { AgentLimits } from './agentLimits.ts';
-import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import type { TaskRow } from './outbox.ts';
+import type { TaskWriter } from './taskWriter.ts';
 import { artifactPart, type ArtifactStep } from './script.ts';
 
 /** What artifact steps drive of the task engine. */
-export interface ArtifactEngine {
-  readonly outbox: Outbox;
+export interface ArtifactEngine extends TaskWriter {
   readonly limits: AgentLimits;
-  commit(
-    row: TaskRow,
-    mutate: (task: Task) => void,
-    eventOf: (task: Task) => StreamResponse,
-    alsoWrite?: () => void,
-  ): StoredEvent;
-  setStatus(
-    row: TaskRow,
-    state: TaskState,
-    text?: string,
-    metadata?: Record<string, unknown>,
-    alsoWrite?: () => void,
-  ): StoredEvent;
 }
 
 export class ArtifactSteps {

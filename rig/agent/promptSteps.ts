@@ -3,36 +3,22 @@
 // deadline signalled once it passes while the prompt is still open. Driven by the task engine
 // (taskEngine.ts), which creates its PromptSteps with itself.
 import { randomUUID } from 'node:crypto';
-import type { StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { DEADLINE_ELAPSED_KEY } from '../protocol/rigScript.ts';
 import type { FaultSet } from './faults.ts';
-import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import type { TaskRow } from './outbox.ts';
+import type { TaskWriter } from './taskWriter.ts';
 import type { PromptRow } from './promptStore.ts';
 import { buildPromptEnvelope } from './promptEnvelopeBuilder.ts';
 import type { PromptStep } from './script.ts';
 
 /** What prompt steps drive of the task engine. */
-export interface PromptingEngine {
-  readonly outbox: Outbox;
+export interface PromptingEngine extends TaskWriter {
   readonly validator: GuardedValidator;
   readonly faults: FaultSet;
   later(ms: number, fn: () => void): void;
   getRow(taskId: string): TaskRow;
-  commit(
-    row: TaskRow,
-    mutate: (task: Task) => void,
-    eventOf: (task: Task) => StreamResponse,
-    alsoWrite?: () => void,
-  ): StoredEvent;
-  setStatus(
-    row: TaskRow,
-    state: TaskState,
-    text?: string,
-    metadata?: Record<string, unknown>,
-    alsoWrite?: () => void,
-  ): StoredEvent;
 }
 
 export class PromptSteps {

@@ -16,6 +16,7 @@ import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import type { TaskWriter } from './taskWriter.ts';
 import { PromptSteps } from './promptSteps.ts';
 import type { Script } from './script.ts';
 import { StreamQuota } from './streamQuota.ts';
@@ -27,7 +28,7 @@ import { timeOrderedId } from './timeOrderedId.ts';
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
 
-export class TaskEngine {
+export class TaskEngine implements TaskWriter {
   readonly events = new TaskEvents();
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
