@@ -1,6 +1,7 @@
 // The Toxiproxy servers a differential test runs against: always the embedded one, and the real Go
 // server when a binary is found (TOXIPROXY_SERVER, PATH, or .tools/bin/server as .ci/run builds it).
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { findToxiproxyBinary, type ToxiproxyChoice } from '../../rig/proxy/backend.ts';
 import { startEmbeddedToxiproxy } from '../../rig/proxy/embedded/embeddedToxiproxy.ts';
 import { spawnToxiproxyServer } from '../../rig/proxy/toxiproxyServerProcess.ts';
@@ -22,7 +23,8 @@ export interface BackendCase {
 
 export function realToxiproxyBinary(): { path?: string; reason: string } {
   const found = findToxiproxyBinary();
-  if (found.path) return found;
+  // Absolute, so that a test may link to it from a directory of its own (TOXIPROXY_SERVER may be relative).
+  if (found.path) return { ...found, path: resolve(found.path) };
   const local = `${repoRoot}.tools/bin/server`;
   if (existsSync(local)) return { path: local, reason: '.tools/bin/server' };
   return { reason: `${found.reason}, and there is no .tools/bin/server (install Go and run .ci/run to build it)` };
