@@ -8,10 +8,11 @@ import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { onlyAttack } from './support/dosRuns.ts';
 import { BROKEN, OVERRIDES, SDKS, explain, failing, missing, peerDosRunner, scenario } from './support/peerDosRuns.ts';
 
-// The runs are mostly waiting (fixed phases: three at once kept 0.8 of a core busy); at most this
-// many at once beside the other test files (at six, with the file alone, a broken run's refusals
-// came late).
-const { rigAgainstPeer, close } = peerDosRunner(3);
+// At most two runs at once beside the other test files: with three, beside three other files on
+// two cores, the duplicate-accepted peer's loop fell so far behind (legitimate p99 1,002 ms before
+// the attack) that its duplicates were held, not accepted, and the failure no longer said which
+// guarantee broke.
+const { rigAgainstPeer, close } = peerDosRunner(2);
 afterAll(close);
 const catalog = await loadScenarios();
 
