@@ -1,18 +1,17 @@
 // The DoS scenarios (scenarios/dos/) against the Python peers of test/peers/python, where they must
 // fail: each guard-removing flag fails its family on the check of the guarantee it breaks (named),
 // and the stream bound neither peer has fails (or, where the SDK refuses every subscription, skips
-// and says why). Failing verdicts a busy box cannot turn green, so this file runs beside the others;
-// the correct peers' passes, which must have the machine to themselves, are test/foreignPeers.dos.
+// and says why). The correct peers' passes are test/foreignPeers.dos (never at once with this file).
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { onlyAttack } from './support/dosRuns.ts';
 import { BROKEN, OVERRIDES, SDKS, explain, failing, missing, peerDosRunner, scenario } from './support/peerDosRuns.ts';
 
-// At most two runs at once beside the other test files: with three, beside three other files on
-// two cores, the duplicate-accepted peer's loop fell so far behind (legitimate p99 1,002 ms before
-// the attack) that its duplicates were held, not accepted, and the failure no longer said which
-// guarantee broke.
-const { rigAgainstPeer, close } = peerDosRunner(2);
+// This file runs after the first group, with the machine to itself (vitest.config.ts): beside three other
+// files on two cores the duplicate-accepted peer's loop fell so far behind (legitimate p99 1,002 ms
+// before the attack) that its duplicates were held, not accepted, and the failure no longer said
+// which guarantee broke. Alone, four runs at once (at six, a broken run's refusals came late).
+const { rigAgainstPeer, close } = peerDosRunner(4);
 afterAll(close);
 const catalog = await loadScenarios();
 
