@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
-import { readRunFiles, runRig } from './support/rigCli.ts';
+import { runRigForResults } from './support/rigCli.ts';
 import pLimit from 'p-limit';
 import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
 
@@ -40,18 +40,11 @@ function rigAgainstPeer(
     const dir = join(out, `${sdk}-${label}`);
     try {
       const argv = args(peer.url, peer.restartCmd);
-      const run = await runRig(
-        [...argv, ...COMMON, ...(argv.includes('duplicate-flood') ? FLOOD : []), '--out', dir],
+      return await runRigForResults(
+        [...argv, ...COMMON, ...(argv.includes('duplicate-flood') ? FLOOD : [])],
+        dir,
         120_000,
       );
-      try {
-        return { run, results: readRunFiles(dir).results };
-      } catch (err) {
-        throw new Error(
-          `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
-          { cause: err },
-        );
-      }
     } finally {
       await peer.close();
     }

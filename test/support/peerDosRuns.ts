@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RunResult, ScenarioResult } from '../../rig/results/runResult.ts';
 import payloads from '../../scenarios/dos/payloads.ts';
-import { readRunFiles, runRig } from './rigCli.ts';
+import { runRigForResults } from './rigCli.ts';
 import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './pythonPeers.ts';
 import { fastDosParams, paramArgs, type ParamOverrides } from './dosRuns.ts';
 
@@ -61,16 +61,8 @@ export function peerDosRunner(concurrency: number) {
           scenarios,
           Object.fromEntries(scenarios.map((n) => [n, { ...OVERRIDES[n], ...params[n] }])),
         );
-        const argv = ['run', ...scenarios, '--target', peer.url, ...COMMON, ...paramArgs(overrides), '--out', dir];
-        const run = await runRig(argv, 150_000);
-        try {
-          return { run, results: readRunFiles(dir).results };
-        } catch (err) {
-          throw new Error(
-            `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
-            { cause: err },
-          );
-        }
+        const argv = ['run', ...scenarios, '--target', peer.url, ...COMMON, ...paramArgs(overrides)];
+        return await runRigForResults(argv, dir, 150_000);
       } finally {
         await peer.close();
       }

@@ -113,3 +113,19 @@ export function readRunFiles(dir: string): RunFiles {
     summary: readFileSync(join(dir, 'summary.md'), 'utf8'),
   };
 }
+
+/**
+ * Runs the rig with `--out dir` appended and reads the results it wrote; when it wrote none, the
+ * error carries its exit code and the end of its stderr.
+ */
+export async function runRigForResults(args: string[], dir: string, timeoutMs: number) {
+  const run = await runRig([...args, '--out', dir], timeoutMs);
+  try {
+    return { run, results: readRunFiles(dir).results };
+  } catch (err) {
+    throw new Error(
+      `a2a-rig left no results (exit ${run.code}): ${(err as Error).message}\n${run.stderr.slice(-1500)}`,
+      { cause: err },
+    );
+  }
+}
