@@ -158,15 +158,18 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour of each toxic', (b
       const socket = await client(
         (
           await proxyTo(server, [
-            { type: 'slicer', attributes: { average_size: 100, size_variation: 0, delay: 20_000 } },
+            { type: 'slicer', attributes: { average_size: 100, size_variation: 0, delay: 50_000 } },
           ])
         ).listen,
       );
       await socket.untilBytes(payload.length);
       expect(socket.received.equals(payload)).toBe(true);
-      expect(socket.reads.length).toBeGreaterThanOrEqual(8);
-      expect(Math.max(...socket.reads.map((r) => r.data.length))).toBeLessThanOrEqual(100);
-      expect(socket.reads.at(-1)!.at - socket.reads[0]!.at).toBeGreaterThanOrEqual(200);
+      // Pieces of at most 100 bytes, 50 ms apart: at least 8 reads of such a piece. Not every read:
+      // a reader on a busy machine can take two pieces in one read (a full run: 125 bytes, two of
+      // the real server's 62-63 byte pieces, when they came 20 ms apart).
+      const pieces = socket.reads.filter((r) => r.data.length <= 100);
+      expect(pieces.length, socket.reads.map((r) => r.data.length).join(' ')).toBeGreaterThanOrEqual(8);
+      expect(socket.reads.at(-1)!.at - socket.reads[0]!.at).toBeGreaterThanOrEqual(400);
     });
 
     it('slow_close delays the close but not the data', async () => {
