@@ -7,10 +7,11 @@ import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { onlyAttack } from './support/dosRuns.ts';
 import { BROKEN, OVERRIDES, SDKS, explain, failing, missing, peerDosRunner, scenario } from './support/peerDosRuns.ts';
 
-// This file runs after the first group, with the machine to itself (vitest.config.ts): beside three other
-// files on two cores the duplicate-accepted peer's loop fell so far behind (legitimate p99 1,002 ms
-// before the attack) that its duplicates were held, not accepted, and the failure no longer said
-// which guarantee broke. Alone, four runs at once (at six, a broken run's refusals came late).
+// This file runs after the first group, with the machine to itself (vitest.config.ts): beside
+// three other files on two cores the duplicate-accepted peer's loop fell so far behind (legitimate
+// p99 1,002 ms before the attack) that its duplicates were held, not accepted, and the failure no
+// longer said which guarantee broke. Alone, four runs at once (at six, a broken run's refusals came
+// late).
 const { rigAgainstPeer, close } = peerDosRunner(4);
 afterAll(close);
 const catalog = await loadScenarios();
