@@ -2,6 +2,7 @@
 // 3 significant digits, an encoding that travels whole in results.json, and add() so runs merge as
 // data, never as averaged percentiles.
 import * as hdr from 'hdr-histogram-js';
+import { sampleOfCounts, type SampleSet } from '../stats/sampleSet.ts';
 
 /** One hour in microseconds: anything slower is clamped (and counted as such by max). */
 const HIGHEST_US = 3_600_000_000;
@@ -116,6 +117,23 @@ export class LatencyHistogram {
       p99: this.percentileUs(99),
       max: empty ? 0 : this.histogram.maxValue,
     };
+  }
+
+  /**
+   * The recorded values as the statistics read them (rig/stats/): each bucket's highest equivalent
+   * value (the value the percentiles above report) with its count.
+   */
+  sample(): SampleSet {
+    if (this.count === 0) return sampleOfCounts([]);
+    const js = this.histogram as unknown as hdr.JsHistogram;
+    const pairs: [number, number][] = [];
+    const iterator = js.recordedValuesIterator;
+    iterator.reset();
+    while (iterator.hasNext()) {
+      const step = iterator.next();
+      pairs.push([js.highestEquivalentValue(step.valueIteratedTo), step.countAtValueIteratedTo]);
+    }
+    return sampleOfCounts(pairs);
   }
 
   encode(): string {
