@@ -96,6 +96,9 @@ describe('open streams are bounded (item 11)', () => {
     async () => {
       const task = await promptingTask(agent.url, 2);
       const opened: AbortController[] = [];
+      // The Responses are kept reachable: undici cancels the body of a Response collected unread,
+      // which would free a slot and serve the "33rd" as a live stream (agent.streamSlotsCollected).
+      const readers: Response[] = [];
       try {
         // Each reader waits for its response headers (the slot is taken before them), then never reads.
         for (let i = 0; i < 32; i++) {
@@ -108,6 +111,7 @@ describe('open streams are bounded (item 11)', () => {
             signal: abort.signal,
           });
           expect(res.headers.get('content-type')).toContain('text/event-stream');
+          readers.push(res);
         }
         const refused = await rpc(agent.url, '1.0', 'SubscribeToTask', { id: task.taskId });
         expect(refused.body.error?.code).toBe(-32029);
@@ -115,6 +119,7 @@ describe('open streams are bounded (item 11)', () => {
         const socket = await replay(agent.url, task.taskId, 0, { timeoutMs: 3_000 });
         expect(socket.closeCode).toBe(1013);
         for (const a of opened.splice(0)) a.abort();
+        readers.length = 0;
         // The agent frees a slot when it sees the close; poll (bounded) until a replay socket is served.
         const deadline = performance.now() + 5_000;
         let served = await replay(agent.url, task.taskId, 0, { until: (f) => f.length >= 1, timeoutMs: 1_000 });

@@ -12,7 +12,7 @@ import type { FaultName } from '../../rig/agent/faults.ts';
 import type { AgentLimits } from '../../rig/agent/agentLimits.ts';
 
 export const HITL = HITL_PROMPT_URI;
-const repoRoot = new URL('../../', import.meta.url).pathname;
+export const repoRoot = new URL('../../', import.meta.url).pathname;
 
 export function tempDbPath(): { path: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-test-'));
