@@ -40,15 +40,6 @@ export function sampleOfCounts(pairs: Iterable<readonly [number, number]>): Samp
   return { values: Float64Array.from(values), counts: Float64Array.from(counts), n };
 }
 
-/** Several samples pooled into one (the union of their values). */
-export function pooled(samples: readonly SampleSet[]): SampleSet {
-  const byValue = new Map<number, number>();
-  for (const s of samples)
-    for (let i = 0; i < s.values.length; i++)
-      byValue.set(s.values[i]!, (byValue.get(s.values[i]!) ?? 0) + s.counts[i]!);
-  return sampleOfCounts([...byValue.entries()].sort((a, b) => a[0] - b[0]));
-}
-
 /**
  * The value at quantile q (0..1) of the counts over `values`: the smallest value with at least
  * ceil(q·n) values at or below it (the HDR histogram's own rule, so a stat here agrees with the
