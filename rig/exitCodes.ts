@@ -9,7 +9,10 @@ export const EXIT = {
   failed: 1,
   /** A usage or environment error: one line on stderr, nothing run. */
   usage: 2,
-  /** Nothing was tested (every scenario that tests hitl-prompt/v1 skipped), or any skip with --fail-on-skip. */
+  /**
+   * Nothing was tested (every scenario that tests hitl-prompt/v1 skipped), or any skip with --fail-on-skip;
+   * for `compare`, a row it could not judge and no regression (unless --allow-inconclusive).
+   */
   notTested: 3,
   /** A bug in the rig: one line on stderr, the stack in error.log of the results directory. */
   internal: 4,

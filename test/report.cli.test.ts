@@ -1,4 +1,4 @@
-// The gate verbs as CI runs them, through bin/a2a-rig.js: exit codes 0 / 1 / 2 for compare, merge
+// The gate verbs as CI runs them, through bin/a2a-rig.js: exit codes 0 / 1 / 2 (and compare's 3), merge
 // and thresholds, with what broke named on stderr and the Markdown on stdout.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
+import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { repoRoot } from './support/proxyBackends.ts';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
@@ -42,13 +43,21 @@ function writeRun(name: string, result: RunResult): string {
 }
 
 const latencies = samples(2_000, 20_000, 400_000, 3);
+// Declared as the scenario declares it: an undeclared counter is not judged, and compare exits 3.
+const records: RecordedMeasures = { latencies: ['resume_latency'], counters: { answers_per_s: 'throughput' } };
 const baseline = writeRun(
   'baseline',
-  run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'base'),
+  run(
+    [scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 }, records })],
+    'base',
+  ),
 );
 const same = writeRun(
   'same',
-  run([scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 } })], 'same'),
+  run(
+    [scenario('load', { latencies: { resume_latency: latencies }, counters: { answers_per_s: 500 }, records })],
+    'same',
+  ),
 );
 const doctored = writeRun(
   'doctored',
@@ -57,6 +66,7 @@ const doctored = writeRun(
       scenario('load', {
         latencies: { resume_latency: latencies.map((us) => us * 1.5) },
         counters: { answers_per_s: 500 },
+        records,
       }),
     ],
     'doctored',
@@ -90,6 +100,34 @@ describe('a2a-rig compare', () => {
         ])
       ).code,
     ).toBe(0);
+  });
+
+  it('exits 3 when a row could not be judged, never 0, unless --allow-inconclusive', async () => {
+    // 40 samples: a p99 is the largest one, so it is not compared, and that must not read green.
+    const thin = (id: string, scale: number) =>
+      writeRun(
+        id,
+        run(
+          [scenario('load', { latencies: { resume_latency: samples(40, 2_000, 4_000, 5).map((us) => us * scale) } })],
+          id,
+        ),
+      );
+    const thinBase = thin('thin-base', 1);
+    const result = await cli(['compare', '--baseline', thinBase, '--current', thin('thin-same', 1)]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^# a2a-rig compare — not judged: 1 row not compared, no regression among the rest/);
+    expect(result.stderr).toMatch(/^not judged: load resume_latency p95 p99: too few samples for a stable p95\/p99$/m);
+    const allowed = await cli([
+      'compare',
+      '--baseline',
+      thinBase,
+      '--current',
+      thin('thin-same2', 1),
+      '--allow-inconclusive',
+    ]);
+    expect(allowed.code).toBe(0);
+    // A regression among the judged rows still exits 1.
+    expect((await cli(['compare', '--baseline', thinBase, '--current', thin('thin-slow', 5)])).code).toBe(1);
   });
 
   it('exits 2 with one line for a missing file, a foreign schema or a bad tolerance', async () => {

@@ -6,10 +6,10 @@ import {
   DEFAULT_COMPARE_OPTIONS,
   DEFAULT_TOLERANCES,
   compareRuns,
-  comparisonMarkdown,
   parseTolerances,
   type CompareOptions,
 } from '../rig/report/compareRuns.ts';
+import { comparisonMarkdown } from '../rig/report/compareMarkdown.ts';
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
@@ -282,6 +282,7 @@ describe('an overloaded machine', () => {
       ['answers_per_s', 'REGRESSION'],
     ]);
     expect(comparison.rows[0]!.note).toBe('the machine was overloaded (load per core current 5.4 > 1)');
+    expect(comparison.notJudged.map((r) => r.measure)).toEqual(['resume_latency p50 p95 p99']);
     expect(comparison.notes).toContain(
       'latencies not compared: the machine was overloaded (load per core current 5.4 > 1); ' +
         'run on a quieter machine or raise --max-load-per-core',

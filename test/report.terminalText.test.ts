@@ -2,7 +2,8 @@
 // compare table, report.html, junit.xml) shows its control and bidi characters as `\uXXXX`, and
 // junit.xml holds only characters XML 1.0 allows, so a strict parser (saxes) reads it.
 import { describe, expect, it } from 'vitest';
-import { compareRuns, comparisonMarkdown, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compareRuns.ts';
+import { comparisonMarkdown } from '../rig/report/compareMarkdown.ts';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compareRuns.ts';
 import { htmlReport } from '../rig/report/htmlReport.ts';
 import { junitXml } from '../rig/report/junitXml.ts';
 import { endLine, startLine } from '../rig/report/progressOutput.ts';

@@ -23,8 +23,6 @@
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from '../results/runResult.ts';
 import { COUNTER_MEANINGS, declaredCounterKind, type MeasureMeaning } from '../results/metricNames.ts';
-import { markdownCell } from './summaryMarkdown.ts';
-import { printable } from './terminalText.ts';
 
 export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
 export type LatencyStat = (typeof LATENCY_STATS)[number];
@@ -67,6 +65,8 @@ export interface CompareRow {
 export interface Comparison {
   rows: CompareRow[];
   regressions: CompareRow[];
+  /** Rows the gate could not judge (too few samples, an overloaded machine, not recorded…): exit 3. */
+  notJudged: CompareRow[];
   /** Scenario-level remarks: missing scenarios, different profiles. */
   notes: string[];
 }
@@ -101,7 +101,7 @@ export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLE
   return tolerances;
 }
 
-const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
+export const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
 const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
 const num = (n: number) => String(Number(n.toFixed(3)));
 
@@ -273,46 +273,10 @@ export function compareRuns(
     if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
   if (shared === 0)
     throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
-  return { rows, regressions: rows.filter((r) => r.result === 'REGRESSION'), notes };
-}
-
-export function comparisonMarkdown(
-  comparison: Comparison,
-  baseline: RunResult,
-  current: RunResult,
-  options: CompareOptions,
-): string {
-  const { rows, regressions, notes } = comparison;
-  const run = (r: RunResult) =>
-    `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
-  const plural = regressions.length > 1 ? 'S' : '';
-  const verdict = regressions.length ? `${regressions.length} REGRESSION${plural}` : 'no regression';
-  const allowed =
-    Object.entries(options.tolerances)
-      .map(([k, v]) => `${k} ${pct(v)}`)
-      .join(', ') || 'nothing compared';
-  const limits =
-    `latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them` +
-    ` · latencies only below load ${options.maxLoadPerCore} per core`;
-  const resultCell = (r: CompareRow) =>
-    `${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''}`;
-  const lines = [
-    `# a2a-rig compare — ${verdict}`,
-    '',
-    `Baseline ${run(baseline)} · current ${run(current)}`,
-    '',
-    `Allowed: ${allowed} · ${limits}`,
-    '',
-    '| scenario | measure | baseline | current | ratio | allowed | result |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${markdownCell(r.scenario)} | ${markdownCell(r.measure)} | ${markdownCell(r.baseline)} | ` +
-        `${markdownCell(r.current)} | ${r.ratio === null ? '—' : r.ratio.toFixed(2)} | ${markdownCell(r.allowed)} | ` +
-        `${resultCell(r)} |`,
-    ),
-  ];
-  if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownCell(n)}`));
-  // Printed on the terminal: results.json files come from anywhere (terminalText.ts).
-  return printable(`${lines.join('\n')}\n`);
+  return {
+    rows,
+    regressions: rows.filter((r) => r.result === 'REGRESSION'),
+    notJudged: rows.filter((r) => r.result === 'not compared'),
+    notes,
+  };
 }

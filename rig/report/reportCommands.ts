@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
-import { DEFAULT_COMPARE_OPTIONS, compareRuns, comparisonMarkdown, parseTolerances } from './compareRuns.ts';
+import { compareExit, comparisonMarkdown } from './compareMarkdown.ts';
+import { DEFAULT_COMPARE_OPTIONS, compareRuns, parseTolerances } from './compareRuns.ts';
 import { mergeRuns } from './mergeRuns.ts';
 import { mergeShardSet } from './mergeShardSet.ts';
 import { readRunResult } from './readRunResult.ts';
@@ -25,6 +26,7 @@ interface CompareFlags {
   noiseFloorMs: number;
   minTailSamples: number;
   maxLoadPerCore: number;
+  allowInconclusive?: boolean;
 }
 
 function nonNegative(flag: string): (value: string) => number {
@@ -77,6 +79,10 @@ export function registerReportCommands(program: Command): void {
       nonNegative('--min-tail-samples'),
       DEFAULT_COMPARE_OPTIONS.minTailSamples,
     )
+    .option(
+      '--allow-inconclusive',
+      'exit 0 instead of 3 when some rows could not be compared (too few samples, an overloaded machine…)',
+    )
     .action((flags: CompareFlags) => {
       const options = {
         tolerances: parseTolerances(flags.tolerance),
@@ -93,7 +99,11 @@ export function registerReportCommands(program: Command): void {
         const line = `regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${ratio}`;
         process.stderr.write(`${printableLine(line)}\n`);
       }
-      process.exitCode = comparison.regressions.length > 0 ? 1 : 0;
+      for (const r of comparison.notJudged) {
+        const line = `not judged: ${r.scenario} ${r.measure}${r.note ? `: ${r.note}` : ''}`;
+        process.stderr.write(`${printableLine(line)}\n`);
+      }
+      process.exitCode = compareExit(comparison, flags.allowInconclusive === true);
     });
 
   addThresholdOptions(

@@ -1,0 +1,59 @@
+// The comparison as CI reads it: the Markdown table on stdout and the gate's exit code.
+import { EXIT } from '../exitCodes.ts';
+import type { RunResult } from '../results/runResult.ts';
+import { pct, type CompareOptions, type CompareRow, type Comparison } from './compareRuns.ts';
+import { markdownCell } from './summaryMarkdown.ts';
+import { printable } from './terminalText.ts';
+
+/** 1 on any regression; 3 when some row could not be judged (unless allowed); else 0. */
+export function compareExit(comparison: Comparison, allowInconclusive: boolean): number {
+  if (comparison.regressions.length > 0) return EXIT.failed;
+  return comparison.notJudged.length > 0 && !allowInconclusive ? EXIT.notTested : EXIT.passed;
+}
+
+export function comparisonMarkdown(
+  comparison: Comparison,
+  baseline: RunResult,
+  current: RunResult,
+  options: CompareOptions,
+): string {
+  const { rows, regressions, notes } = comparison;
+  const run = (r: RunResult) =>
+    `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
+  const plural = regressions.length > 1 ? 'S' : '';
+  // A gate that could not judge a row must not read as a pass (exit 3, as for "nothing tested").
+  const unjudged = comparison.notJudged.length;
+  const verdict = regressions.length
+    ? `${regressions.length} REGRESSION${plural}`
+    : unjudged
+      ? `not judged: ${unjudged} row${unjudged > 1 ? 's' : ''} not compared, no regression among the rest`
+      : 'no regression';
+  const allowed =
+    Object.entries(options.tolerances)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(', ') || 'nothing compared';
+  const limits =
+    `latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them` +
+    ` · latencies only below load ${options.maxLoadPerCore} per core`;
+  const resultCell = (r: CompareRow) =>
+    `${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''}`;
+  const lines = [
+    `# a2a-rig compare — ${verdict}`,
+    '',
+    `Baseline ${run(baseline)} · current ${run(current)}`,
+    '',
+    `Allowed: ${allowed} · ${limits}`,
+    '',
+    '| scenario | measure | baseline | current | ratio | allowed | result |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${markdownCell(r.scenario)} | ${markdownCell(r.measure)} | ${markdownCell(r.baseline)} | ` +
+        `${markdownCell(r.current)} | ${r.ratio === null ? '—' : r.ratio.toFixed(2)} | ${markdownCell(r.allowed)} | ` +
+        `${resultCell(r)} |`,
+    ),
+  ];
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownCell(n)}`));
+  // Printed on the terminal: results.json files come from anywhere (terminalText.ts).
+  return printable(`${lines.join('\n')}\n`);
+}
