@@ -3,7 +3,13 @@
 // the rows that held or were not compared folded below, so the page says what the gate
 // would say. Runs that share no scenario are said so, not thrown.
 import { UserError } from '../protocol/userError.ts';
-import { compareRuns, DEFAULT_COMPARE_OPTIONS, type CompareRow, type Comparison } from './compareRuns.ts';
+import {
+  compareRuns,
+  comparisonVerdict,
+  DEFAULT_COMPARE_OPTIONS,
+  type CompareRow,
+  type Comparison,
+} from './compareRuns.ts';
 import type { RunResult } from '../results/runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
 
@@ -40,7 +46,7 @@ export function baselineSection(b: BaselineComparison): SafeHtml {
     return html`<section id="baseline"><h2>Against the baseline</h2>${head}<p class="reason">Not compared: ${b.error}.</p></section>`;
   const { rows, regressions, notes } = b.comparison;
   const rest = rows.filter((r) => r.result !== 'REGRESSION').sort((x, y) => ORDER[x.result] - ORDER[y.result]);
-  return html`<section id="baseline"><h2>Against the baseline: ${regressions.length ? html`<span class="bad">${regressions.length} regression${regressions.length > 1 ? 's' : ''}</span>` : 'no regression'}</h2>${head}
+  return html`<section id="baseline"><h2>Against the baseline: ${regressions.length ? html`<span class="bad">${regressions.length} regression${regressions.length > 1 ? 's' : ''}</span>` : comparisonVerdict(b.comparison)}</h2>${head}
 ${notes.length ? html`<ul class="notes">${notes.map((n) => html`<li>${n}</li>`)}</ul>` : null}
 ${regressions.length ? table(regressions) : null}
 ${rest.length ? html`<details class="baseline-rest"><summary>${rest.filter((r) => r.result === 'ok').length} ok · ${rest.filter((r) => r.result === 'not compared').length} not compared</summary>${table(rest)}</details>` : null}

@@ -1,7 +1,7 @@
 // The comparison as CI reads it: the Markdown table on stdout and the gate's exit code.
 import { EXIT } from '../exitCodes.ts';
 import type { RunResult } from '../results/runResult.ts';
-import { pct, type CompareOptions, type CompareRow, type Comparison } from './compareRuns.ts';
+import { comparisonVerdict, pct, type CompareOptions, type CompareRow, type Comparison } from './compareRuns.ts';
 import { markdownCell } from './summaryMarkdown.ts';
 import { printable } from './terminalText.ts';
 
@@ -17,17 +17,9 @@ export function comparisonMarkdown(
   current: RunResult,
   options: CompareOptions,
 ): string {
-  const { rows, regressions, notes } = comparison;
+  const { rows, notes } = comparison;
   const run = (r: RunResult) =>
     `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
-  const plural = regressions.length > 1 ? 'S' : '';
-  // A gate that could not judge a row must not read as a pass (exit 3, as for "nothing tested").
-  const unjudged = comparison.notJudged.length;
-  const verdict = regressions.length
-    ? `${regressions.length} REGRESSION${plural}`
-    : unjudged
-      ? `not judged: ${unjudged} row${unjudged > 1 ? 's' : ''} not compared, no regression among the rest`
-      : 'no regression';
   const allowed =
     Object.entries(options.tolerances)
       .map(([k, v]) => `${k} ${pct(v)}`)
@@ -38,7 +30,7 @@ export function comparisonMarkdown(
   const resultCell = (r: CompareRow) =>
     `${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''}`;
   const lines = [
-    `# a2a-rig compare — ${verdict}`,
+    `# a2a-rig compare — ${comparisonVerdict(comparison)}`,
     '',
     `Baseline ${run(baseline)} · current ${run(current)}`,
     '',

@@ -280,3 +280,14 @@ export function compareRuns(
     notes,
   };
 }
+
+/**
+ * What the gate says, in words: the regressions, else whether every row was judged. A gate that
+ * could not judge a row must not read as a pass (compare exits 3, as for "nothing tested").
+ */
+export function comparisonVerdict({ regressions, notJudged }: Comparison): string {
+  if (regressions.length) return `${regressions.length} REGRESSION${regressions.length > 1 ? 'S' : ''}`;
+  if (notJudged.length)
+    return `not judged: ${notJudged.length} row${notJudged.length > 1 ? 's' : ''} not compared, no regression among the rest`;
+  return 'no regression';
+}
