@@ -97,9 +97,10 @@ describe('mixed run', () => {
       // After lasts afterMs from the stop: the last arrival is intended within it.
       const last = Math.max(...run.samples.map((s) => s.intendedAt));
       expect(last).toBeGreaterThanOrEqual(run.attackStopAt + 700);
-      // The schedule's end is origin + (stop − origin + afterMs): an arrival due right at it may land
-      // a rounding error (nanoseconds) past stop + afterMs.
+      // The schedule ends at origin + (stop − origin + afterMs), on the one clock mixedRun and the
+      // executor share; a rounding error (nanoseconds) may land an arrival right at the end.
       expect(last).toBeLessThan(run.attackStopAt + 800 + 1e-3);
+      expect(last - run.origin).toBeCloseTo(Math.round((last - run.origin) / 25) * 25, 6);
       const attack = run.attacks[0]!;
       expect(attack.outcomes.length).toBeGreaterThan(5);
       expect(attack.capped).toBe(false);

@@ -184,6 +184,24 @@ describe('open-model executor', () => {
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
+  it("stamps intended times from the caller's origin when it gives one", async () => {
+    // A caller that cuts its schedule by its own clock (mixedRun) must see intended times on that clock.
+    const origin = performance.now() - 1_000;
+    const intended: number[] = [];
+    await runOpenModel({
+      arrivals: [
+        { atMs: 1_000, step: 0 },
+        { atMs: 1_001, step: 0 },
+      ],
+      iteration: async ({ intendedAt }) => void intended.push(intendedAt),
+      maxInFlight: 2,
+      iterationTimeoutMs: 1_000,
+      drainTimeoutMs: 1_000,
+      origin,
+    });
+    expect(intended).toEqual([origin + 1_000, origin + 1_001]);
+  });
+
   it('stops when aborted, aborting what runs', async () => {
     const controller = new AbortController();
     let aborted = 0;

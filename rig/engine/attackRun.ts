@@ -233,6 +233,7 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
     iterationTimeoutMs: plan.legitTimeoutMs,
     drainTimeoutMs: plan.legitTimeoutMs,
     signal: deps.signal,
+    origin,
   });
   // An aborted load may end before the attacks even started: start none, end the running ones.
   clearTimeout(startTimer);

@@ -46,6 +46,12 @@ export interface OpenModelOptions {
   serviceTime?: LatencyHistogram;
   /** Told as the load runs (live views of offered against achieved); must return at once. */
   observer?: LoadObserver;
+  /**
+   * The performance.now() the arrivals' offsets count from (default: when the run starts). A caller
+   * whose schedule is cut by its own clock (mixedRun ends it at the attacks' stop) passes its
+   * origin, so that intended times and the cut are on one clock.
+   */
+  origin?: number;
 }
 
 export interface LoadObserver {
@@ -147,7 +153,7 @@ class OpenModelRun {
     };
     this.arrivals = options.arrivals[Symbol.iterator]();
     this.next = this.arrivals.next();
-    this.origin = performance.now();
+    this.origin = options.origin ?? performance.now();
   }
 
   run(): Promise<OpenModelResult> {
