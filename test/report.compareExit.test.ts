@@ -8,31 +8,33 @@ import { run, samples, scenario } from './support/runResultFixture.ts';
 const latencies = samples(2_000, 20_000, 400_000, 3);
 const scale = (values: number[], factor: number) => values.map((v) => v * factor);
 
-describe('the exit code', () => {
-  const at = (loadPerCore: number, factor: number) => {
-    const r = run([scenario('load', { latencies: { resume_latency: scale(latencies, factor) } })]);
-    return { ...r, rig: { ...r.rig, loadPerCore } };
-  };
+const at = (factor: number, seed = 3) =>
+  run([scenario('load', { latencies: { resume_latency: scale(samples(2_000, 20_000, 400_000, seed), factor) } })]);
+/** Runs that disagree with each other by ×1.4, on both sides: the interval straddles the tolerance. */
+const swinging = (seeds: number[]) => seeds.map((s, i) => at(i % 2 ? 1.4 : 1, s));
 
-  it('is 3 when the gate could not judge a row and found no regression: never a pass', () => {
-    // A 3x slower run on an overloaded machine is not compared; that must not read as green.
-    const blind = compareRuns(at(0.4, 1), at(5.4, 3));
-    expect(blind.regressions).toEqual([]);
-    expect(compareExit(blind, false)).toBe(3);
-    expect(compareExit(blind, true)).toBe(0);
-    expect(compareExit(compareRuns(at(0.4, 1), at(0.4, 1)), false)).toBe(0);
-    expect(compareExit(compareRuns(at(0.4, 1), at(0.4, 3)), true)).toBe(1);
+describe('the exit code', () => {
+  it('is 3 when the gate could not decide a row and found no regression: never a pass', () => {
+    const undecided = compareRuns(swinging([5, 6, 7]), swinging([9, 8, 10]));
+    expect(undecided.regressions).toEqual([]);
+    expect(undecided.notJudged.map((r) => r.result)).toContain('inconclusive');
+    expect(compareExit(undecided, false)).toBe(3);
+    expect(compareExit(undecided, true)).toBe(0);
+    expect(compareExit(compareRuns(at(1), at(1)), false)).toBe(0);
+    expect(compareExit(compareRuns(at(1), at(3)), true)).toBe(1);
   });
 });
 
 describe("report.html's baseline section", () => {
-  it('says what the gate says: "not judged" when rows were not compared, never "no regression"', () => {
+  it('says what the gate says: "not judged" when rows were undecided, never "no regression"', () => {
     const r = run([scenario('load', { latencies: { resume_latency: latencies } })]);
-    const overloaded = { ...r, rig: { ...r.rig, loadPerCore: 5.4 } };
-    const section = String(baselineSection(compareWithBaseline(r, overloaded)));
+    const thin = run([scenario('load', { latencies: { resume_latency: samples(40, 20_000, 400_000, 3) } })]);
+    const section = String(baselineSection(compareWithBaseline(thin, thin)));
     expect(section).toContain(
-      '<h2>Against the baseline: not judged: 1 row not compared, no regression among the rest</h2>',
+      '<h2>Against the baseline: not judged: 3 rows inconclusive or not compared, no regression among the rest</h2>',
     );
+    // The forest plot draws the rows that have an interval.
+    expect(String(baselineSection(compareWithBaseline(r, r)))).toContain('<svg class="chart forest"');
     expect(String(baselineSection(compareWithBaseline(r, r)))).toContain(
       '<h2>Against the baseline: no regression</h2>',
     );

@@ -1,7 +1,15 @@
 // The comparison as CI reads it: the Markdown table on stdout and the gate's exit code.
 import { EXIT } from '../exitCodes.ts';
 import type { RunResult } from '../results/runResult.ts';
-import { comparisonVerdict, pct, type CompareOptions, type CompareRow, type Comparison } from './compareRuns.ts';
+import {
+  comparisonVerdict,
+  pct,
+  ratioText,
+  resultText,
+  type CompareOptions,
+  type CompareRow,
+  type Comparison,
+} from './compareRuns.ts';
 import { markdownCell } from './summaryMarkdown.ts';
 import { printable } from './terminalText.ts';
 
@@ -13,22 +21,25 @@ export function compareExit(comparison: Comparison, allowInconclusive: boolean):
 
 export function comparisonMarkdown(
   comparison: Comparison,
-  baseline: RunResult,
-  current: RunResult,
+  baselineRuns: RunResult | RunResult[],
+  currentRuns: RunResult | RunResult[],
   options: CompareOptions,
 ): string {
+  const [baseline, current] = [[baselineRuns].flat(), [currentRuns].flat()];
   const { rows, notes } = comparison;
-  const run = (r: RunResult) =>
+  const one = (r: RunResult) =>
     `\`${r.runId}\` (${markdownCell(r.profile)}, ${markdownCell(r.rig.platform)}, ${r.rig.cpus} cpus, ${r.startedAt})`;
+  const run = (runs: RunResult[]) =>
+    runs.length === 1 ? one(runs[0]!) : `${runs.length} runs: ${runs.map(one).join(', ')}`;
   const allowed =
     Object.entries(options.tolerances)
       .map(([k, v]) => `${k} ${pct(v)}`)
       .join(', ') || 'nothing compared';
   const limits =
-    `latency noise floor ${options.noiseFloorMs} ms · percentiles need ${options.minTailSamples} samples beyond them` +
-    ` · latencies only below load ${options.maxLoadPerCore} per core`;
+    `${Math.round(options.confidence * 100)} % intervals on current / baseline` +
+    `${options.paired ? ', rounds paired' : ''}: a change counts when the whole interval is past its tolerance`;
   const resultCell = (r: CompareRow) =>
-    `${r.result === 'REGRESSION' ? '**REGRESSION**' : r.result}${r.note ? ` — ${markdownCell(r.note)}` : ''}`;
+    `${r.result === 'regression' ? '**REGRESSION**' : resultText(r)}${r.note ? ` — ${markdownCell(r.note)}` : ''}`;
   const lines = [
     `# a2a-rig compare — ${comparisonVerdict(comparison)}`,
     '',
@@ -36,12 +47,12 @@ export function comparisonMarkdown(
     '',
     `Allowed: ${allowed} · ${limits}`,
     '',
-    '| scenario | measure | baseline | current | ratio | allowed | result |',
+    `| scenario | measure | baseline | current | ratio [${Math.round(options.confidence * 100)} % CI] | allowed | result |`,
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
         `| ${markdownCell(r.scenario)} | ${markdownCell(r.measure)} | ${markdownCell(r.baseline)} | ` +
-        `${markdownCell(r.current)} | ${r.ratio === null ? '—' : r.ratio.toFixed(2)} | ${markdownCell(r.allowed)} | ` +
+        `${markdownCell(r.current)} | ${ratioText(r)} | ${markdownCell(r.allowed)} | ` +
         `${resultCell(r)} |`,
     ),
   ];

@@ -1,31 +1,25 @@
-// The regression gate: compares a current run with a baseline as ratios current / baseline, per
+// The regression gate: compares current runs with baseline runs as ratios current / baseline, per
 // scenario, latency metric and stat, plus throughput counters and verdicts, against tolerances.
+// Each side is one run or several (repeated runs, A/B rounds), so that the spread between runs on
+// a shared machine shows in the intervals instead of being read as a change.
 //
-// - Latency stats (p50 p90 p95 p99 max mean): a regression is a ratio above 1 + tolerance AND an
-//   increase larger than the noise floor (default 5 ms: between two identical smoke runs on a
-//   shared 2-core box, cf4's resume p50 went 1.9 → 3.3 ms; millisecond loopback latencies swing
-//   like that without meaning anything). A percentile is compared only when both runs have at
-//   least `minTailSamples` samples beyond it (p99 needs 500 samples at the default 5), because with
-//   fewer the percentile is one or two samples and a ratio of it is noise; such rows say so.
-// - Counters: compared by the meaning their scenario declared (results.json `records`, see
-//   metricNames.ts), never guessed from their names. `throughput` is higher-is-better: a ratio
-//   below 1 + tolerance (a negative tolerance, default −10 %) is a regression. `limit-or-never`
-//   (capacity's `slo_broken_at_per_s`) is the rate at which a limit broke, 0 meaning it never
-//   broke: never is the best value, so never → a rate is a regression, a rate → never is not, and
-//   two rates compare like throughput. A `tally` (a count that follows the run's size) is not
-//   compared; a counter without a declared meaning is listed as not compared.
-// - Overload: a latency measured while the machine had more runnable work than cores (the 1-minute
-//   load average per core above `maxLoadPerCore`, default 1, as either run started) measures the
-//   queue for the CPU, not the agent: two smoke runs on a 2-core box at load 11 moved p50s by
-//   ×0.2 to ×6 between identical runs. Such latencies are listed as not compared, saying why;
-//   verdicts and counters are still compared.
+// - Latency stats: a 95 % bootstrap interval on the ratio, judged against the stat's tolerance as a
+//   practical-significance threshold: regression / improvement when the whole interval is beyond
+//   it, no change when the whole interval is within ±it, inconclusive otherwise (compareLatency.ts).
+// - Counters: by their declared meaning (compareCounters.ts).
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
+// - The machine: each run's load per core as it started is shown in a note. It no longer switches
+//   latencies off: the intervals carry what the load did to the samples, and a run too noisy to
+//   judge comes out inconclusive (exit 3), never as a pass.
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from '../results/runResult.ts';
-import { COUNTER_MEANINGS, declaredCounterKind, type MeasureMeaning } from '../results/metricNames.ts';
+import { DEFAULT_CONFIDENCE } from '../stats/quantileInterval.ts';
+import { counterRows } from './compareCounters.ts';
+import { judgeLatency, LATENCY_STATS, metricSample, type LatencyStat } from './compareLatency.ts';
+import { ms, pct, undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
 
-export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
-export type LatencyStat = (typeof LATENCY_STATS)[number];
+export { LATENCY_STATS, type LatencyStat } from './compareLatency.ts';
+export { pct, ratioText, type CompareRow, type RowResult } from './compareRow.ts';
 export type ToleranceKey = LatencyStat | 'throughput';
 
 /** Allowed change as a fraction: +0.2 = 20 % slower allowed; throughput −0.1 = 10 % fewer allowed. */
@@ -33,39 +27,20 @@ export type Tolerances = Partial<Record<ToleranceKey, number>>;
 
 export const DEFAULT_TOLERANCES: Tolerances = { p50: 0.2, p95: 0.3, p99: 0.3, throughput: -0.1 };
 
-export interface CompareOptions {
+export interface CompareOptions extends IntervalSettings {
   tolerances: Tolerances;
-  noiseFloorMs: number;
-  minTailSamples: number;
-  /** Latencies are not compared when either run started with a higher load average per core. */
-  maxLoadPerCore: number;
 }
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   tolerances: DEFAULT_TOLERANCES,
-  noiseFloorMs: 5,
-  minTailSamples: 5,
-  maxLoadPerCore: 1,
+  confidence: DEFAULT_CONFIDENCE,
+  paired: false,
 };
-
-export type RowResult = 'ok' | 'REGRESSION' | 'not compared';
-
-export interface CompareRow {
-  scenario: string;
-  /** e.g. `resume_latency p95`, `answers_per_s`, `verdict`. */
-  measure: string;
-  baseline: string;
-  current: string;
-  ratio: number | null;
-  allowed: string;
-  result: RowResult;
-  note?: string;
-}
 
 export interface Comparison {
   rows: CompareRow[];
   regressions: CompareRow[];
-  /** Rows the gate could not judge (too few samples, an overloaded machine, not recorded…): exit 3. */
+  /** Rows the gate could not decide (inconclusive intervals, too few samples, not recorded…): exit 3. */
   notJudged: CompareRow[];
   /** Scenario-level remarks: missing scenarios, different profiles. */
   notes: string[];
@@ -101,118 +76,59 @@ export function parseTolerances(specs: string[], base: Tolerances = DEFAULT_TOLE
   return tolerances;
 }
 
-export const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
-const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
-const num = (n: number) => String(Number(n.toFixed(3)));
-
-function latencyRows(
+/** The latency rows of one metric, every toleranced stat. */
+function metricRows(
   name: string,
-  base: ScenarioResult,
-  cur: ScenarioResult,
+  metric: string,
+  sides: { base: ScenarioResult[]; cur: ScenarioResult[] },
   o: CompareOptions,
-  overloaded?: string,
 ): CompareRow[] {
-  const rows: CompareRow[] = [];
-  for (const [metric, b] of Object.entries(base.metrics)) {
-    const c = cur.metrics[metric];
-    const stats = LATENCY_STATS.filter((stat) => o.tolerances[stat] !== undefined);
-    const notCompared = (what: string, note: string): CompareRow => ({
+  const stats = LATENCY_STATS.filter((stat) => o.tolerances[stat] !== undefined);
+  if (stats.length === 0) return [];
+  const base = sides.base.flatMap((s) => (s.metrics[metric] ? [s.metrics[metric]] : []));
+  const cur = sides.cur.flatMap((s) => (s.metrics[metric] ? [s.metrics[metric]] : []));
+  const count = (ms: typeof base) => `n=${ms.reduce((n, m) => n + m.count, 0)}`;
+  const notCompared = (note: string): CompareRow[] => [
+    {
       scenario: name,
-      measure: `${metric} ${what}`,
-      baseline: `n=${b.count}`,
-      current: c ? `n=${c.count}` : '—',
+      measure: `${metric} ${stats.join(' ')}`,
+      baseline: count(base),
+      current: cur.length ? count(cur) : '—',
       ratio: null,
       allowed: '',
       result: 'not compared',
       note,
-    });
-    if (stats.length === 0) continue;
-    if (overloaded) {
-      rows.push(notCompared(stats.join(' '), overloaded));
-      continue;
-    }
-    if (!c) {
-      rows.push(notCompared(stats.join(' '), 'not recorded in the current run'));
-      continue;
-    }
-    if (b.count === 0 || c.count === 0) {
-      rows.push(notCompared(stats.join(' '), 'no samples'));
-      continue;
-    }
-    // With fewer samples beyond a percentile than minTailSamples, the percentile is one or two samples.
-    const tail = (n: number, stat: LatencyStat) =>
-      stat.startsWith('p') ? n * (1 - Number(stat.slice(1)) / 100) : Infinity;
-    const thin = stats.filter(
-      (stat) => tail(b.count, stat) < o.minTailSamples || tail(c.count, stat) < o.minTailSamples,
-    );
-    for (const stat of stats.filter((s) => !thin.includes(s))) {
-      const tolerance = o.tolerances[stat]!;
-      const ratio = b[stat] > 0 ? c[stat] / b[stat] : c[stat] > 0 ? Infinity : 1;
-      const beyond = ratio > 1 + tolerance;
-      const noise = c[stat] - b[stat] <= o.noiseFloorMs * 1000;
-      rows.push({
-        scenario: name,
-        measure: `${metric} ${stat}`,
-        baseline: ms(b[stat]),
-        current: ms(c[stat]),
-        ratio,
-        allowed: pct(tolerance),
-        result: beyond && !noise ? 'REGRESSION' : 'ok',
-        ...(beyond && noise ? { note: `within the ${o.noiseFloorMs} ms noise floor` } : {}),
-      });
-    }
-    if (thin.length) rows.push(notCompared(thin.join(' '), `too few samples for a stable ${thin.join('/')}`));
-  }
-  return rows;
+    },
+  ];
+  if (cur.length === 0) return notCompared('not recorded in the current run');
+  const b = base.map(metricSample).filter((s) => s.n > 0);
+  const c = cur.map(metricSample).filter((s) => s.n > 0);
+  if (b.length === 0 || c.length === 0) return notCompared('no samples');
+  // The columns and the ratio are the runs' recorded stats (the mean over a side's runs); the
+  // interval comes from the samples.
+  const statOf = (side: typeof base, stat: LatencyStat) => side.reduce((t, m) => t + m[stat], 0) / side.length;
+  const shown = (side: typeof base, stat: LatencyStat) =>
+    `${ms(statOf(side, stat))}${side.length > 1 ? ` (mean of ${side.length})` : ''}`;
+  return judgeLatency(b, c, stats, o.tolerances, o).map((j) => ({
+    scenario: name,
+    measure: `${metric} ${j.stat}`,
+    baseline: shown(base, j.stat),
+    current: shown(cur, j.stat),
+    ratio: statOf(base, j.stat) > 0 ? statOf(cur, j.stat) / statOf(base, j.stat) : null,
+    ...(j.interval ? { interval: j.interval } : {}),
+    allowed: pct(o.tolerances[j.stat]!),
+    result: j.outcome,
+    ...(j.note ? { note: j.note } : {}),
+  }));
 }
 
-/** What a recorded counter means, from the current run's declaration (else the baseline's). */
-function counterMeaning(key: string, base: ScenarioResult, cur: ScenarioResult): MeasureMeaning | undefined {
-  const kind = declaredCounterKind(cur.records ?? base.records, key);
-  return kind === undefined ? undefined : COUNTER_MEANINGS[kind];
+function latencyRows(name: string, sides: { base: ScenarioResult[]; cur: ScenarioResult[] }, o: CompareOptions) {
+  const metrics = new Set(sides.base.flatMap((s) => Object.keys(s.metrics)));
+  return [...metrics].flatMap((metric) => metricRows(name, metric, sides, o));
 }
 
-/** 0 of a limit-or-never counter reads "never broke"; anything else is a rate. */
-const limitText = (n: number) => (n === 0 ? 'never broke' : `${num(n)}/s`);
-
-function counterRows(name: string, base: ScenarioResult, cur: ScenarioResult, o: CompareOptions): CompareRow[] {
-  const tolerance = o.tolerances.throughput;
-  const rows: CompareRow[] = [];
-  for (const [counter, b] of Object.entries(base.counters)) {
-    const meaning = counterMeaning(counter, base, cur);
-    const c = cur.counters[counter];
-    // A tally follows the run's size; a measure is judged by its own gate (metricNames.ts): neither is compared.
-    if (meaning && !meaning.compared) continue;
-    const shown = meaning?.zeroIsNever ? limitText : num;
-    const row: CompareRow = {
-      scenario: name,
-      measure: counter,
-      baseline: shown(b),
-      current: c === undefined ? '—' : shown(c),
-      ratio: null,
-      allowed: tolerance === undefined ? '' : pct(tolerance),
-      result: 'not compared',
-    };
-    if (meaning === undefined)
-      row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
-    else if (tolerance === undefined) continue;
-    else if (c === undefined) row.note = 'not counted in the current run';
-    else if (meaning.zeroIsNever && (b === 0 || c === 0)) {
-      // Never broke is better than any rate: only never → a rate is worse.
-      row.result = b === 0 && c > 0 ? 'REGRESSION' : 'ok';
-      if (b === 0 && c > 0) row.note = 'the baseline never broke';
-    } else if (b <= 0) {
-      row.result = 'ok';
-      row.note = 'baseline is 0';
-    } else {
-      // Every counter compared is higher-is-better (COUNTER_MEANINGS): fewer by more than the tolerance is worse.
-      row.ratio = c / b;
-      row.result = row.ratio < 1 + tolerance ? 'REGRESSION' : 'ok';
-    }
-    rows.push(row);
-  }
-  return rows;
-}
+/** A side's verdict: passed only when every run of it passed, else the first other verdict. */
+const sideVerdict = (side: ScenarioResult[]) => side.find((s) => s.verdict !== 'passed') ?? side[0]!;
 
 function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): CompareRow | undefined {
   if (base.verdict === cur.verdict) return undefined;
@@ -227,56 +143,75 @@ function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): Co
   };
   // A scenario the baseline vouched for and this run did not (failed, errored, or was skipped,
   // interrupted or never run) is a regression: a gate that quietly measures less must not pass.
-  if (base.verdict === 'passed') row.result = 'REGRESSION';
-  else if (cur.verdict !== 'passed' && cur.verdict !== 'failed' && cur.verdict !== 'errored')
-    row.result = 'not compared';
+  if (base.verdict === 'passed') row.result = 'regression';
+  else if (cur.verdict === 'passed') row.result = 'improvement';
+  else if (cur.verdict !== 'failed' && cur.verdict !== 'errored') row.result = 'not compared';
   if (cur.reason) row.note = cur.reason;
   return row;
 }
 
+const loadText = (runs: RunResult[]) =>
+  runs.map((r) => (r.rig.loadPerCore === undefined ? '?' : String(r.rig.loadPerCore))).join(', ');
+
+function sideNotes(baseline: RunResult[], current: RunResult[]): string[] {
+  const notes: string[] = [];
+  const profiles = (runs: RunResult[]) => [...new Set(runs.map((r) => r.profile))].join('/');
+  if (profiles(baseline) !== profiles(current) || profiles([...baseline, ...current]).includes('/'))
+    notes.push(
+      `profiles differ (baseline ${profiles(baseline)}, current ${profiles(current)}): the runs were sized differently`,
+    );
+  notes.push(
+    `load per core as the runs started: baseline ${loadText(baseline)}; current ${loadText(current)}` +
+      ' (what it did to the samples is in the intervals)',
+  );
+  return notes;
+}
+
+/**
+ * Compares one or several current runs with one or several baseline runs. With `paired` (A/B
+ * rounds) both sides must have as many runs, run i of each measured in the same round.
+ */
 export function compareRuns(
-  baseline: RunResult,
-  current: RunResult,
+  baselineRuns: RunResult | RunResult[],
+  currentRuns: RunResult | RunResult[],
   options: CompareOptions = DEFAULT_COMPARE_OPTIONS,
 ): Comparison {
+  const baseline = [baselineRuns].flat();
+  const current = [currentRuns].flat();
+  if (baseline.length === 0 || current.length === 0) throw new UserError('compare needs at least one run a side');
+  if (options.paired && baseline.length !== current.length)
+    throw new UserError(`paired rounds need as many baseline runs as current (${baseline.length} ≠ ${current.length})`);
   const rows: CompareRow[] = [];
-  const notes: string[] = [];
-  if (baseline.profile !== current.profile)
-    notes.push(
-      `profiles differ (baseline ${baseline.profile}, current ${current.profile}): the runs were sized differently`,
-    );
-  const runs: Array<[string, RunResult]> = [
-    ['baseline', baseline],
-    ['current', current],
-  ];
-  const busy = runs
-    .filter(([, r]) => (r.rig.loadPerCore ?? 0) > options.maxLoadPerCore)
-    .map(([which, r]) => `${which} ${r.rig.loadPerCore}`);
-  const overloaded = busy.length
-    ? `the machine was overloaded (load per core ${busy.join(', ')} > ${options.maxLoadPerCore})`
-    : undefined;
-  if (overloaded)
-    notes.push(`latencies not compared: ${overloaded}; run on a quieter machine or raise --max-load-per-core`);
+  const notes = sideNotes(baseline, current);
+  const names = [...new Set(baseline.flatMap((r) => r.scenarios.map((s) => s.name)))];
+  const of = (runs: RunResult[], name: string) => runs.flatMap((r) => r.scenarios.filter((s) => s.name === name));
   let shared = 0;
-  for (const base of baseline.scenarios) {
-    const cur = current.scenarios.find((s) => s.name === base.name);
-    if (!cur) {
-      notes.push(`${base.name} is not in the current run`);
+  for (const name of names) {
+    const sides = { base: of(baseline, name), cur: of(current, name) };
+    if (sides.cur.length === 0) {
+      notes.push(`${name} is not in the current run`);
       continue;
     }
+    if (sides.base.length < baseline.length || sides.cur.length < current.length)
+      notes.push(
+        `${name} is missing from some runs: compared over the ${sides.base.length} + ${sides.cur.length} that have it`,
+      );
     shared++;
-    const verdict = verdictRow(base.name, base, cur);
+    const verdict = verdictRow(name, sideVerdict(sides.base), sideVerdict(sides.cur));
     if (verdict) rows.push(verdict);
-    rows.push(...latencyRows(base.name, base, cur, options, overloaded), ...counterRows(base.name, base, cur, options));
+    rows.push(
+      ...latencyRows(name, sides, options),
+      ...counterRows(name, sides, options.tolerances.throughput, options),
+    );
   }
-  for (const cur of current.scenarios)
-    if (!baseline.scenarios.some((s) => s.name === cur.name)) notes.push(`${cur.name} is new (not in the baseline)`);
+  for (const name of new Set(current.flatMap((r) => r.scenarios.map((s) => s.name))))
+    if (!names.includes(name)) notes.push(`${name} is new (not in the baseline)`);
   if (shared === 0)
     throw new UserError('the baseline and the current run share no scenario: compare runs of the same suite');
   return {
     rows,
-    regressions: rows.filter((r) => r.result === 'REGRESSION'),
-    notJudged: rows.filter((r) => r.result === 'not compared'),
+    regressions: rows.filter((r) => r.result === 'regression'),
+    notJudged: rows.filter(undecided),
     notes,
   };
 }
@@ -288,6 +223,9 @@ export function compareRuns(
 export function comparisonVerdict({ regressions, notJudged }: Comparison): string {
   if (regressions.length) return `${regressions.length} REGRESSION${regressions.length > 1 ? 'S' : ''}`;
   if (notJudged.length)
-    return `not judged: ${notJudged.length} row${notJudged.length > 1 ? 's' : ''} not compared, no regression among the rest`;
+    return `not judged: ${notJudged.length} row${notJudged.length > 1 ? 's' : ''} inconclusive or not compared, no regression among the rest`;
   return 'no regression';
 }
+
+/** How a row's result is written: a regression stands out; the rest as the outcome reads. */
+export const resultText = (r: CompareRow) => (r.result === 'regression' ? 'REGRESSION' : r.result);

@@ -4,11 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
-import { compareExit, comparisonMarkdown } from './compareMarkdown.ts';
-import { DEFAULT_COMPARE_OPTIONS, compareRuns, parseTolerances } from './compareRuns.ts';
+import { registerCompareCommand } from './compareCommand.ts';
 import { mergeRuns } from './mergeRuns.ts';
 import { mergeShardSet } from './mergeShardSet.ts';
-import { readRunResult } from './readRunResult.ts';
 import { readMergeInputs } from './shardInputs.ts';
 import { checkShardSet } from '../results/shardSet.ts';
 import { summaryColor, summaryWidth, terminalSummary } from './terminalSummary.ts';
@@ -17,26 +15,6 @@ import { parseThreshold } from './thresholdExpression.ts';
 import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
 import { writeResults } from './writeResults.ts';
-import { printableLine } from './terminalText.ts';
-
-interface CompareFlags {
-  baseline: string;
-  current: string;
-  tolerance: string[];
-  noiseFloorMs: number;
-  minTailSamples: number;
-  maxLoadPerCore: number;
-  allowInconclusive?: boolean;
-}
-
-function nonNegative(flag: string): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0)
-      throw new UserError(`${flag} must be a number ≥ 0, got "${value}"`);
-    return n;
-  };
-}
 
 function mergedRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -44,67 +22,7 @@ function mergedRunId(now = new Date()): string {
 }
 
 export function registerReportCommands(program: Command): void {
-  program
-    .command('compare')
-    .description(
-      'compare a run with a baseline (ratios against tolerances); Markdown table on stdout, exit 1 on a regression',
-    )
-    .requiredOption('--baseline <file>', 'results.json of the reference run (or its directory)')
-    .requiredOption('--current <dir>', 'the run to judge: its directory or its results.json')
-    .option(
-      '--tolerance <spec>',
-      `allowed change, e.g. p95=+20%,throughput=-10%,p99=off (defaults: ${Object.entries(
-        DEFAULT_COMPARE_OPTIONS.tolerances,
-      )
-        .map(([k, v]) => `${k}=${v! > 0 ? '+' : ''}${v! * 100}%`)
-        .join(',')}; repeatable)`,
-      (v: string, prev: string[]) => [...prev, v],
-      [] as string[],
-    )
-    .option(
-      '--noise-floor-ms <ms>',
-      'latency increases up to this many ms are never regressions',
-      nonNegative('--noise-floor-ms'),
-      DEFAULT_COMPARE_OPTIONS.noiseFloorMs,
-    )
-    .option(
-      '--max-load-per-core <n>',
-      'compare latencies only when both runs started below this 1-minute load average per core',
-      nonNegative('--max-load-per-core'),
-      DEFAULT_COMPARE_OPTIONS.maxLoadPerCore,
-    )
-    .option(
-      '--min-tail-samples <n>',
-      'compare a percentile only with this many samples beyond it in both runs',
-      nonNegative('--min-tail-samples'),
-      DEFAULT_COMPARE_OPTIONS.minTailSamples,
-    )
-    .option(
-      '--allow-inconclusive',
-      'exit 0 instead of 3 when some rows could not be compared (too few samples, an overloaded machine…)',
-    )
-    .action((flags: CompareFlags) => {
-      const options = {
-        tolerances: parseTolerances(flags.tolerance),
-        noiseFloorMs: flags.noiseFloorMs,
-        minTailSamples: flags.minTailSamples,
-        maxLoadPerCore: flags.maxLoadPerCore,
-      };
-      const baseline = readRunResult(flags.baseline);
-      const current = readRunResult(flags.current);
-      const comparison = compareRuns(baseline, current, options);
-      process.stdout.write(comparisonMarkdown(comparison, baseline, current, options));
-      for (const r of comparison.regressions) {
-        const ratio = r.ratio === null ? '' : ` (×${r.ratio.toFixed(2)})`;
-        const line = `regression: ${r.scenario} ${r.measure}: ${r.baseline} → ${r.current}${ratio}`;
-        process.stderr.write(`${printableLine(line)}\n`);
-      }
-      for (const r of comparison.notJudged) {
-        const line = `not judged: ${r.scenario} ${r.measure}${r.note ? `: ${r.note}` : ''}`;
-        process.stderr.write(`${printableLine(line)}\n`);
-      }
-      process.exitCode = compareExit(comparison, flags.allowInconclusive === true);
-    });
+  registerCompareCommand(program);
 
   addThresholdOptions(
     program

@@ -75,43 +75,78 @@ function sum(xs: ArrayLike<number>): number {
   return t;
 }
 
-/** Cumulative counts, for drawing a value with probability count / n by binary search. */
-function cumulative(s: SampleSet): Float64Array {
-  const cum = new Float64Array(s.counts.length);
-  let t = 0;
-  for (let i = 0; i < s.counts.length; i++) cum[i] = t += s.counts[i]!;
-  return cum;
+/** A standard normal draw (Box–Muller). */
+function normal(random: Random): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
-function drawIndex(cum: Float64Array, u: number): number {
-  const target = u * cum[cum.length - 1]!;
-  let lo = 0;
-  let hi = cum.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cum[mid]! > target) hi = mid;
-    else lo = mid + 1;
+/**
+ * A Binomial(n, p) draw: by inversion while the mean is small (exact), by the normal approximation
+ * once n·p and n·(1 − p) both pass 30 (where it is within a count or two, far below what moves a
+ * bootstrap percentile).
+ */
+function binomial(n: number, p: number, random: Random): number {
+  if (n <= 0 || p <= 0) return 0;
+  if (p >= 1) return n;
+  if (n * p >= 30 && n * (1 - p) >= 30)
+    return Math.min(n, Math.max(0, Math.round(n * p + Math.sqrt(n * p * (1 - p)) * normal(random))));
+  if (p > 0.5) return n - binomial(n, 1 - p, random);
+  const odds = p / (1 - p);
+  let pk = Math.pow(1 - p, n);
+  let u = random();
+  let k = 0;
+  while (u > pk && k < n) {
+    u -= pk;
+    k++;
+    pk *= (odds * (n - k + 1)) / k;
   }
-  return lo;
+  return k;
 }
 
-/** n draws with replacement from one sample, as counts over its values. */
-function resampleCounts(s: SampleSet, cum: Float64Array, random: Random): Float64Array {
+/**
+ * n draws with replacement from one sample, as counts over its values: a multinomial draw made of
+ * one binomial per distinct value, so a replicate costs the number of HDR buckets (hundreds), not
+ * the number of samples (a capacity run keeps 10⁵).
+ */
+function resampleCounts(s: SampleSet, random: Random): Float64Array {
   const counts = new Float64Array(s.values.length);
-  for (let k = 0; k < s.n; k++) counts[drawIndex(cum, random())]! += 1;
+  let left = s.n;
+  let rest = s.n;
+  for (let i = 0; i < s.values.length && left > 0; i++) {
+    const c = s.counts[i]!;
+    counts[i] = i === s.values.length - 1 ? left : binomial(left, c / rest, random);
+    left -= counts[i]!;
+    rest -= c;
+  }
   return counts;
 }
 
+/**
+ * Resamples one side. Its runs' values are laid on one sorted axis once, so a replicate adds each
+ * drawn run's counts into one array over that axis instead of merging maps and sorting (which cost
+ * 90 % of a comparison's time before).
+ */
 class SideResampler {
-  private readonly cums: Float64Array[];
+  private readonly axis: Float64Array;
+  /** For run r, the axis index of each of its values. */
+  private readonly at: Int32Array[];
   constructor(readonly side: readonly SampleSet[]) {
-    this.cums = side.map(cumulative);
+    const union = [...new Set(side.flatMap((s) => Array.from(s.values)))].sort((a, b) => a - b);
+    this.axis = Float64Array.from(union);
+    const index = new Map(union.map((v, i) => [v, i]));
+    this.at = side.map((s) => Int32Array.from(s.values, (v) => index.get(v)!));
   }
   /** One bootstrap replicate of the side given which runs were drawn. */
   replicate(runs: readonly number[], random: Random): SampleSet {
-    const picked = runs.map((r) => this.side[r]!);
-    const counts = runs.map((r) => resampleCounts(this.side[r]!, this.cums[r]!, random));
-    return mergeCounts(picked, counts);
+    const counts = new Float64Array(this.axis.length);
+    let n = 0;
+    for (const r of runs) {
+      const drawn = resampleCounts(this.side[r]!, random);
+      const at = this.at[r]!;
+      for (let i = 0; i < drawn.length; i++) counts[at[i]!]! += drawn[i]!;
+      n += this.side[r]!.n;
+    }
+    return { values: this.axis, counts, n };
   }
 }
 
@@ -130,37 +165,51 @@ export function ratioInterval(
   stat: StatName,
   options: RatioOptions = {},
 ): RatioInterval {
+  return ratioIntervals(baseline, current, [stat], options)[0]!;
+}
+
+/** ratioInterval for several stats of the same samples, from one set of replicates (in the order asked). */
+export function ratioIntervals(
+  baseline: readonly SampleSet[],
+  current: readonly SampleSet[],
+  stats: readonly StatName[],
+  options: RatioOptions = {},
+): RatioInterval[] {
   const base = baseline.filter((s) => s.n > 0);
   const cur = current.filter((s) => s.n > 0);
   if (base.length === 0 || cur.length === 0) throw new Error('ratioInterval: a side has no samples');
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
-  const replicates = options.replicates ?? 2000;
   const random = mulberry32(options.seed ?? 1);
-  const read = statReader(stat);
+  const reads = stats.map(statReader);
   const paired = options.paired === true && base.length === cur.length && base.length > 1;
   const multi = base.length > 1 || cur.length > 1;
   const b = new SideResampler(base);
   const c = new SideResampler(cur);
   const pickRuns = (k: number) => Array.from({ length: k }, () => Math.floor(random() * k));
   const everyRun = (k: number) => Array.from({ length: k }, (_, i) => i);
-  const ratios: number[] = [];
-  for (let i = 0; i < replicates; i++) {
+  const ratios = stats.map((): number[] => []);
+  for (let i = 0; i < (options.replicates ?? 2000); i++) {
     const bRuns = multi ? pickRuns(base.length) : everyRun(1);
     const cRuns = paired ? bRuns : multi ? pickRuns(cur.length) : everyRun(1);
     const bs = b.replicate(bRuns, random);
     const cs = c.replicate(cRuns, random);
-    const denominator = read(bs.values, bs.counts, bs.n);
-    if (denominator > 0) ratios.push(read(cs.values, cs.counts, cs.n) / denominator);
+    reads.forEach((read, k) => {
+      const denominator = read(bs.values, bs.counts, bs.n);
+      if (denominator > 0) ratios[k]!.push(read(cs.values, cs.counts, cs.n) / denominator);
+    });
   }
-  ratios.sort((x, y) => x - y);
   const tail = (1 - confidence) / 2;
-  const baseStat = statOf(base, stat);
-  return {
-    estimate: baseStat > 0 ? statOf(cur, stat) / baseStat : Number.NaN,
-    lo: ratios.length ? percentileOf(ratios, tail) : Number.NaN,
-    hi: ratios.length ? percentileOf(ratios, 1 - tail) : Number.NaN,
-    confidence,
-    replicates: ratios.length,
-    method: paired ? 'paired runs and values' : multi ? 'runs and values' : 'values',
-  };
+  const method = paired ? 'paired runs and values' : multi ? 'runs and values' : 'values';
+  return stats.map((stat, k) => {
+    const sorted = ratios[k]!.sort((x, y) => x - y);
+    const baseStat = statOf(base, stat);
+    return {
+      estimate: baseStat > 0 ? statOf(cur, stat) / baseStat : Number.NaN,
+      lo: sorted.length ? percentileOf(sorted, tail) : Number.NaN,
+      hi: sorted.length ? percentileOf(sorted, 1 - tail) : Number.NaN,
+      confidence,
+      replicates: sorted.length,
+      method,
+    };
+  });
 }

@@ -62,3 +62,29 @@ export function meanOfCounts(values: Float64Array, counts: ArrayLike<number>, n:
   for (let i = 0; i < values.length; i++) sum += values[i]! * counts[i]!;
   return sum / n;
 }
+
+/**
+ * The sample on a log grid of the given relative width (0.01: values within 1 % share a bucket,
+ * shown as the bucket's largest, as an HDR bucket is). A bootstrap replicate costs one draw per
+ * distinct value, so 2,000 latencies over 20–400 ms drop from ~1,900 distinct values to ~300,
+ * and no percentile moves by more than the width — far below any tolerance a gate would set.
+ */
+export function coarsened(s: SampleSet, width: number): SampleSet {
+  const step = Math.log1p(width);
+  const values: number[] = [];
+  const counts: number[] = [];
+  let key = Number.NaN;
+  for (let i = 0; i < s.values.length; i++) {
+    const v = s.values[i]!;
+    const k = v > 0 ? Math.floor(Math.log(v) / step) : -Infinity;
+    if (k === key) {
+      values[values.length - 1] = v;
+      counts[counts.length - 1]! += s.counts[i]!;
+    } else {
+      values.push(v);
+      counts.push(s.counts[i]!);
+      key = k;
+    }
+  }
+  return { values: Float64Array.from(values), counts: Float64Array.from(counts), n: s.n };
+}

@@ -1,0 +1,88 @@
+// The latency rows of a comparison: for each metric and toleranced stat, a 95 % bootstrap interval
+// on current / baseline (rig/stats/ratioInterval.ts, from the HDR histograms results.json keeps),
+// judged against the stat's tolerance as a practical-significance threshold (changeOutcome.ts). The
+// interval replaces the fixed noise floor, the samples-beyond-the-tail rule and the load switch the
+// gate had: a millisecond swing on a noisy box widens the interval instead of being waved through,
+// and a real +3 ms on a 1.5 ms p50 is seen as soon as the samples separate.
+//
+// A percentile a side cannot bound from above with its sample (quantileInterval.ts: p95 needs 72
+// values, p99 368 at 95 %) is inconclusive whatever the bootstrap says: a bootstrap of the tail of a
+// thin sample only reshuffles its largest values and gives an interval that is too narrow.
+import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import type { MetricResult } from '../results/runResult.ts';
+import { changeOutcome, type ChangeOutcome } from '../stats/changeOutcome.ts';
+import { samplesToBound } from '../stats/quantileInterval.ts';
+import { ratioIntervals, type RatioInterval } from '../stats/ratioInterval.ts';
+import { coarsened, type SampleSet } from '../stats/sampleSet.ts';
+
+export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
+export type LatencyStat = (typeof LATENCY_STATS)[number];
+
+export interface LatencyJudgement {
+  stat: LatencyStat;
+  outcome: ChangeOutcome;
+  /** The interval on current / baseline; absent when a side's sample could not carry the stat. */
+  interval?: RatioInterval;
+  /** Why the outcome is inconclusive without an interval. */
+  note?: string;
+}
+
+export interface IntervalOptions {
+  confidence: number;
+  /** Interleaved A/B rounds: run i of one side is drawn with run i of the other. */
+  paired: boolean;
+  replicates?: number;
+}
+
+const QUANTILE_OF: Partial<Record<LatencyStat, number>> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99 };
+
+const decoded = new WeakMap<MetricResult, SampleSet>();
+
+/** Values within this fraction of each other are one value to the bootstrap (sampleSet.ts coarsened). */
+const GRID = 0.01;
+
+/** A metric's histogram as a sample on the comparison's grid (decoded once per result object). */
+export function metricSample(m: MetricResult): SampleSet {
+  let s = decoded.get(m);
+  if (!s) decoded.set(m, (s = coarsened(LatencyHistogram.decode(m.hdr).sample(), GRID)));
+  return s;
+}
+
+/** Why a side's samples cannot carry a percentile, or undefined when every run of it can. */
+function tooThin(stat: LatencyStat, side: readonly SampleSet[], which: string, confidence: number): string | undefined {
+  const q = QUANTILE_OF[stat];
+  if (q === undefined) return undefined;
+  // The side's runs pooled: one bound per run would ask every round of an A/B run for 368 values.
+  const pooled = side.reduce((n, s) => n + s.n, 0);
+  const needs = samplesToBound(q, confidence);
+  return pooled >= needs ? undefined : `too few samples to bound ${stat} (${which} n=${pooled}, needs ${needs})`;
+}
+
+/** The judgement of each stat asked for; both sides non-empty. */
+export function judgeLatency(
+  baseline: readonly SampleSet[],
+  current: readonly SampleSet[],
+  stats: readonly LatencyStat[],
+  tolerances: Partial<Record<LatencyStat, number>>,
+  o: IntervalOptions,
+): LatencyJudgement[] {
+  const judged = stats.filter(
+    (st) => !tooThin(st, baseline, 'baseline', o.confidence) && !tooThin(st, current, 'current', o.confidence),
+  );
+  const intervals = judged.length
+    ? ratioIntervals(baseline, current, judged, {
+        confidence: o.confidence,
+        paired: o.paired,
+        replicates: o.replicates,
+      })
+    : [];
+  return stats.map((stat): LatencyJudgement => {
+    const k = judged.indexOf(stat);
+    if (k < 0) {
+      const note = tooThin(stat, baseline, 'baseline', o.confidence) ?? tooThin(stat, current, 'current', o.confidence);
+      return { stat, outcome: 'inconclusive', note };
+    }
+    const interval = intervals[k]!;
+    return { stat, interval, outcome: changeOutcome(interval, { fraction: tolerances[stat]!, worse: 'higher' }) };
+  });
+}

@@ -1,0 +1,110 @@
+// compare with several runs a side: run-to-run spread widens the interval instead of reading as a
+// change, paired rounds, and the CLI's repeatable --baseline/--current and its removed flags.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UserError } from '../rig/protocol/userError.ts';
+import { DEFAULT_COMPARE_OPTIONS, compareRuns } from '../rig/report/compareRuns.ts';
+import type { RecordedMeasures } from '../rig/results/metricNames.ts';
+import type { RunResult } from '../rig/results/runResult.ts';
+import { runRig } from './support/rigCli.ts';
+import { run, samples, scenario } from './support/runResultFixture.ts';
+
+const loadRecords: RecordedMeasures = {
+  latencies: ['resume_latency'],
+  counters: { answers_per_s: 'throughput', answers_rejected: 'tally' },
+};
+const scale = (values: number[], factor: number) => values.map((v) => v * factor);
+
+describe('a noisy machine and several runs a side', () => {
+  const at = (factor: number, loadPerCore?: number, seed = 3) => {
+    const r = run([
+      scenario('load', {
+        latencies: { resume_latency: scale(samples(2_000, 20_000, 400_000, seed), factor) },
+        counters: { answers_per_s: 500 / factor },
+        records: loadRecords,
+      }),
+    ]);
+    return loadPerCore === undefined ? r : { ...r, rig: { ...r.rig, loadPerCore } };
+  };
+
+  it('judges latencies whatever the load, and notes the load each run started at', () => {
+    const comparison = compareRuns(at(1, 0.4), at(3, 5.4));
+    expect(comparison.regressions.map((r) => r.measure)).toEqual([
+      'resume_latency p50',
+      'resume_latency p95',
+      'resume_latency p99',
+      'answers_per_s',
+    ]);
+    expect(comparison.notes).toContain(
+      'load per core as the runs started: baseline 0.4; current 5.4 (what it did to the samples is in the intervals)',
+    );
+  });
+
+  it('reads a run-to-run swing as inconclusive, not as a regression, once each side has several runs', () => {
+    // One run a side cannot tell a swing between runs from a change: ×1.4 looks like a regression.
+    expect(compareRuns(at(1), at(1.4, undefined, 4)).regressions.map((r) => r.measure)).toContain('resume_latency p50');
+    // The same swing seen within each side (runs at ×1 and ×1.4 on both) widens the interval.
+    const base = [at(1, undefined, 5), at(1.4, undefined, 6), at(1, undefined, 7)];
+    const current = [at(1.4, undefined, 8), at(1, undefined, 9), at(1.4, undefined, 10)];
+    const comparison = compareRuns(base, current);
+    expect(comparison.regressions).toEqual([]);
+    const p50 = comparison.rows.find((r) => r.measure === 'resume_latency p50')!;
+    expect(p50.result).toBe('inconclusive');
+    expect(p50.baseline).toMatch(/\(mean of 3\)$/);
+    expect(comparison.rows.find((r) => r.measure === 'answers_per_s')!.interval).toBeDefined();
+  });
+
+  it('finds a change that all runs agree on, and no change across identical runs', () => {
+    const seeds = [11, 12, 13, 14];
+    const base = seeds.map((s) => at(1, undefined, s));
+    expect(
+      compareRuns(
+        base,
+        seeds.map((s) => at(1.6, undefined, s + 10)),
+      ).regressions,
+    ).toHaveLength(4);
+    const same = compareRuns(
+      base,
+      seeds.map((s) => at(1, undefined, s + 10)),
+    );
+    expect(same.regressions).toEqual([]);
+    expect(same.rows.find((r) => r.measure === 'resume_latency p50')!.result).toBe('no change');
+  });
+
+  it('pairs rounds only when asked and when both sides have as many runs', () => {
+    const paired = { ...DEFAULT_COMPARE_OPTIONS, paired: true };
+    const rounds = [1, 2, 3].map((s) => at(1, undefined, s));
+    expect(compareRuns(rounds, rounds, paired).rows[0]!.interval!.method).toBe('paired runs and values');
+    expect(() => compareRuns(rounds, rounds.slice(1), paired)).toThrow(UserError);
+  });
+});
+
+describe('a2a-rig compare with several runs a side', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-sides-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, result: RunResult) => {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'results.json'), JSON.stringify(result));
+    return join(dir, name);
+  };
+  const at = (name: string, factor: number) =>
+    write(
+      name,
+      run([scenario('load', { latencies: { resume_latency: scale(samples(2_000, 20_000, 400_000, 3), factor) } })]),
+    );
+
+  it('takes --baseline and --current more than once, and refuses the flags the intervals replaced', async () => {
+    const [a, b, slow] = [at('a', 1), at('b', 1), at('slow', 1.5)];
+    const several = await runRig(['compare', '--baseline', a, '--baseline', b, '--current', slow]);
+    expect(several.code).toBe(1);
+    expect(several.stdout).toContain('mean of 2');
+    const gone = await runRig(['compare', '--baseline', a, '--current', b, '--noise-floor-ms', '5']);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('--noise-floor-ms is gone: compare now judges each row by a confidence interval');
+    const none = await runRig(['compare', '--current', b]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('compare needs --baseline (one or more runs)');
+  });
+});
