@@ -117,13 +117,13 @@ describe('DoS gates', () => {
       true,
     );
     const read = attackVerdicts('huge-headers', [out('refused', 5, 431), out('refused', 5, 200)], gates);
-    expect(read.find((v) => v.name.includes('before the request is read'))!.ok).toBe(false);
+    expect(read.find((v) => v.name.includes('before the whole request is sent'))!.ok).toBe(false);
     const wholeBody = attackVerdicts(
       'oversized-answer',
       [out('refused', 5, 413), { ...out('refused', 5, 413), beforeBodyEnd: false }],
       gates,
     );
-    expect(wholeBody.find((v) => v.name.includes('before the request is read'))!.ok).toBe(false);
+    expect(wholeBody.find((v) => v.name.includes('before the whole request is sent'))!.ok).toBe(false);
   });
 
   it('slow attacks: cut within maxCutMs passes; held, or cut later, fails', () => {

@@ -1,10 +1,13 @@
 // What a mixed run (attackRun.ts) proves: the gates of the DoS scenarios, pure functions of its
 // samples so each is tested exactly. Definitions (every bound is a scenario param):
 // - p99: nearest rank over the phase's successful round trips (intended start → resume observed).
-// - Attack tax = p99(during) / p99(before). The gate holds when
+// - Attack tax = p99(during) / p99(before) ≤ max(maxTax × before, before + taxFloorMs).
 // - Error rate per phase = (failed + unfinished) / arrivals ≤ maxErrorPct %; drops (arrivals that
+//   never started: no slot) / arrivals ≤ maxDroppedPct %.
 // - Recovery: windows of recoveryWindowMs from the attack's stop (window k holds the arrivals
+//   intended in its k-th window); the first all ok with p99 ≤ the tax bound ends it.
 // - Holding attacks (idle connections, unread streams): a bound shows as connections or streams
+//   shed (cut, refused, rate-limited, or reset at connect) within maxShedMs of their start.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
@@ -189,10 +192,16 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
     const late = outcomes.filter(
       (o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false,
     );
+    // The name says what fails it: a 413 that came only once the whole body was sent fails too.
+    const when = (o: AttackOutcome) => (o.beforeBodyEnd === false ? ' after the whole request was sent' : '');
     verdicts.push({
-      name: `${name}: refused before the request is read (an HTTP 4xx or a cut, not a JSON-RPC reply)`,
+      name:
+        `${name}: refused before the whole request is sent ` +
+        `(an HTTP 4xx or a cut before the body's end; not a JSON-RPC reply, not a refusal after the body)`,
       ok: late.length === 0,
-      detail: `${late.length} of ${n} answered after reading it${first(late)}`,
+      detail:
+        `${late.length} of ${n} answered after reading it (a JSON-RPC reply, or a refusal once ` +
+        `the whole request was sent)${first(late)}${late[0] ? when(late[0]) : ''}`,
     });
   }
   return verdicts;
