@@ -7,7 +7,7 @@ import { ninesOf } from '../rig/report/scenarioCharts.ts';
 import { faultIntervals } from '../rig/report/timeOverlay.ts';
 
 describe('LatencyTimeline', () => {
-  it('buckets values by time with exact count, mean, min and max', () => {
+  it('buckets values by time with exact count, mean, min and max, and p50 and p99', () => {
     const t = new LatencyTimeline(1000);
     t.record('a', 10, 1000);
     t.record('a', 30, 1099);
@@ -16,9 +16,9 @@ describe('LatencyTimeline', () => {
     expect(t.toRecord()).toEqual({
       bucketMs: 100,
       points: [
-        { t: 0, metric: 'a', count: 2, mean: 20, min: 10, max: 30 },
-        { t: 100, metric: 'a', count: 1, mean: 5, min: 5, max: 5 },
-        { t: 0, metric: 'b', count: 1, mean: 7, min: 7, max: 7 },
+        { t: 0, metric: 'a', count: 2, mean: 20, min: 10, max: 30, p50: 10, p99: 30 },
+        { t: 100, metric: 'a', count: 1, mean: 5, min: 5, max: 5, p50: 5, p99: 5 },
+        { t: 0, metric: 'b', count: 1, mean: 7, min: 7, max: 7, p50: 7, p99: 7 },
       ],
     });
   });
@@ -38,6 +38,28 @@ describe('LatencyTimeline', () => {
     expect(Math.abs(total - sum) / sum).toBeLessThan(0.001);
     expect(Math.max(...record.points.map((p) => p.max))).toBe(999);
     expect(record.points.map((p) => p.t)).toEqual([...record.points.map((p) => p.t)].sort((a, b) => a - b));
+  });
+
+  it("keeps each bucket's p50 and p99 within 1 % of the exact ones when buckets merge", () => {
+    const t = new LatencyTimeline(0, 4);
+    const values = new Map<number, number[]>();
+    // 1000 values per 100 ms over 1.6 s: widened twice, to 400 ms buckets of 4000 values each.
+    for (let i = 0; i < 16_000; i++) {
+      const at = i / 10;
+      const us = 1000 + ((i * 7919) % 9000) + (i % 100 === 0 ? 500_000 : 0);
+      t.record('m', us, at);
+      const b = Math.floor(at / 400);
+      if (!values.has(b)) values.set(b, []);
+      values.get(b)!.push(us);
+    }
+    const record = t.toRecord()!;
+    expect(record.bucketMs).toBe(400);
+    for (const p of record.points) {
+      const sorted = values.get(p.t / 400)!.sort((a, b) => a - b);
+      const exact = (q: number) => sorted[Math.ceil((q / 100) * sorted.length) - 1]!;
+      expect(Math.abs(p.p50! - exact(50)) / exact(50)).toBeLessThan(0.01);
+      expect(Math.abs(p.p99! - exact(99)) / exact(99)).toBeLessThan(0.01);
+    }
   });
 
   it('is absent when nothing was recorded', () => {

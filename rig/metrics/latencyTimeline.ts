@@ -1,8 +1,10 @@
 // Latency over time, bounded: values fall into fixed-width time buckets per metric (count, mean,
-// min, max in µs). When a scenario outlives `maxBuckets` buckets, the width doubles and neighbours
-// merge, so a run of any length keeps at most `maxBuckets` points per metric. Count, min, max and
-// mean merge exactly; percentiles would not, which is why a bucket has none (the whole run's
-// percentiles live in the HDR histogram beside it).
+// min, max, p50 and p99 in µs). When a scenario outlives `maxBuckets` buckets, the width doubles and
+// neighbours merge, so a run of any length keeps at most `maxBuckets` points per metric. Count, min,
+// max and mean merge exactly; percentiles would not as numbers, so each bucket keeps a small HDR
+// histogram (2 significant digits, packed: a few kB) that merges as data, and p50/p99 are read from
+// it when the record is made. The whole run's percentiles live in the 3-digit histogram beside it.
+import * as hdr from 'hdr-histogram-js';
 
 export interface TimelinePoint {
   /** Start of the bucket, in ms since the scenario started. */
@@ -13,6 +15,9 @@ export interface TimelinePoint {
   mean: number;
   min: number;
   max: number;
+  /** Within 1 % (the bucket's histogram); absent in results written before buckets kept them. */
+  p50?: number;
+  p99?: number;
 }
 
 /** What results.json carries per scenario (see runResult.ts). */
@@ -27,7 +32,16 @@ interface Bucket {
   sum: number;
   min: number;
   max: number;
+  histogram: hdr.Histogram;
 }
+
+const newHistogram = () =>
+  hdr.build({
+    bitBucketSize: 'packed',
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 2,
+  });
 
 export const DEFAULT_TIMELINE_BUCKETS = 120;
 const FIRST_BUCKET_MS = 100;
@@ -51,14 +65,13 @@ export class LatencyTimeline {
     }
     let buckets = this.series.get(metric);
     if (!buckets) this.series.set(metric, (buckets = new Map()));
-    const bucket = buckets.get(index);
-    if (!bucket) buckets.set(index, { count: 1, sum: us, min: us, max: us });
-    else {
-      bucket.count++;
-      bucket.sum += us;
-      if (us < bucket.min) bucket.min = us;
-      if (us > bucket.max) bucket.max = us;
-    }
+    let bucket = buckets.get(index);
+    if (!bucket) buckets.set(index, (bucket = { count: 0, sum: 0, min: us, max: us, histogram: newHistogram() }));
+    bucket.count++;
+    bucket.sum += us;
+    if (us < bucket.min) bucket.min = us;
+    if (us > bucket.max) bucket.max = us;
+    bucket.histogram.recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(us))));
   }
 
   private widen(): void {
@@ -67,12 +80,14 @@ export class LatencyTimeline {
       const merged = new Map<number, Bucket>();
       for (const [index, b] of buckets) {
         const into = merged.get(index >> 1);
-        if (!into) merged.set(index >> 1, { ...b });
+        if (!into) merged.set(index >> 1, b);
         else {
           into.count += b.count;
           into.sum += b.sum;
           into.min = Math.min(into.min, b.min);
           into.max = Math.max(into.max, b.max);
+          into.histogram.add(b.histogram);
+          b.histogram.destroy();
         }
       }
       this.series.set(metric, merged);
@@ -93,9 +108,14 @@ export class LatencyTimeline {
           mean: Math.round(b.sum / b.count),
           min: b.min,
           max: b.max,
+          // Clamped to the bucket's exact range: the histogram's 1 % resolution never reads past it.
+          p50: clamp(b.histogram.getValueAtPercentile(50), b),
+          p99: clamp(b.histogram.getValueAtPercentile(99), b),
         });
       }
     }
     return { bucketMs: this.bucketMs, points };
   }
 }
+
+const clamp = (us: number, b: Bucket) => Math.min(b.max, Math.max(b.min, us));
