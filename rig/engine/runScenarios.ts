@@ -21,7 +21,9 @@ import {
 import type { RunObserver, ScenarioPosition } from '../results/runObserver.ts';
 import { RIG_VERSION } from './rigVersion.ts';
 import { cardDigest } from '../results/runIdentity.ts';
+import type { RigHealth } from '../metrics/rigHealth.ts';
 import { errorStack } from './errorStack.ts';
+import { runHealth, watchScenario } from './scenarioHealth.ts';
 
 export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
@@ -85,6 +87,8 @@ async function runOne(
         },
       }
     : {};
+  const watch = await watchScenario(budgetMs, () => env.embeddedPid);
+  hooks.onLoadEnd = (load) => watch.onLoadEnd(load);
   const ctx = new EngineScenarioContext(
     env,
     profile,
@@ -107,6 +111,7 @@ async function runOne(
   let reason: string | undefined;
   let stack: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let health: RigHealth | undefined;
   try {
     const unmet = unmetNeeds(scenario, env, ctx);
     if (unmet) throw new ScenarioSkipped(unmet);
@@ -147,6 +152,7 @@ async function runOne(
       if (verdict === 'errored' && !(err instanceof BudgetOverrun)) stack = errorStack(err);
     }
   } finally {
+    health = await watch.stop();
     clearTimeout(timer);
     clearInterval(ticker);
     if (onInterrupt) runSignal?.removeEventListener('abort', onInterrupt);
@@ -188,6 +194,7 @@ async function runOne(
     ...(log.lines.length > 0 ? { log: log.lines } : {}),
     ...(log.dropped > 0 ? { logDropped: log.dropped } : {}),
     ...(traffic ? { traffic } : {}),
+    ...(health && verdict !== 'skipped' ? { health } : {}),
   };
 }
 
@@ -279,6 +286,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       platform: `${process.platform}-${process.arch}`,
       cpus: cpus().length,
       loadPerCore,
+      ...runHealth(results),
     },
     target: {
       kind: env.kind,

@@ -212,15 +212,9 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   async runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
     this.traffic.loadStarted();
     try {
-      return await runWithinBudget(
-        observedOpenModel(
-          this.share ? { ...options, arrivals: shareOfArrivals(options.arrivals, this.share) } : options,
-          this.env.options.observer,
-          this.traffic,
-        ),
-        this.signal,
-        this.remainingMs(),
-      );
+      const shared = this.share ? { ...options, arrivals: shareOfArrivals(options.arrivals, this.share) } : options;
+      const observed = observedOpenModel(shared, this.env.options.observer, this.traffic);
+      return this.loadEnded(await runWithinBudget(observed, this.signal, this.remainingMs()));
     } finally {
       this.traffic.loadEnded();
     }

@@ -7,6 +7,7 @@ import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
 import type { CheckResult, FaultEvent, LogLine, SeriesPoint } from '../results/runResult.ts';
 import type { RunObserver } from '../results/runObserver.ts';
+import type { OpenModelResult } from '../load/openModelExecutor.ts';
 import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import { ScenarioLog } from './scenarioLog.ts';
 
@@ -16,6 +17,8 @@ export interface ScenarioHooks {
   onLog?(line: LogLine): void;
   /** Someone shows the traffic live: keep the last second's latencies (TrafficRecorder.liveSecond). */
   liveTraffic?: boolean;
+  /** An open-model load ended: its schedule lag goes into the scenario's `health` (scenarioHealth.ts). */
+  onLoadEnd?(load: OpenModelResult): void;
 }
 
 export class ScenarioRecording {
@@ -53,6 +56,12 @@ export class ScenarioRecording {
     const event: FaultEvent = detail === undefined ? { t, action, target } : { t, action, target, detail };
     this.faultEvents.push(event);
     this.observer?.onFaultEvent?.(event);
+  }
+
+  /** Tells the engine an open-model load ended; returns it. */
+  protected loadEnded(load: OpenModelResult): OpenModelResult {
+    this.hooks.onLoadEnd?.(load);
+    return load;
   }
 
   /** Records a check; returns `ok` so a scenario can branch on it. */

@@ -19,7 +19,10 @@
 //   most (an upper bound: the runs' peaks need not have coincided);
 // - log: each run's lines in turn, each line prefixed with its run (`<runId>: `), cut like a
 //   scenario's own (the first and last LOG_LINES_KEPT / 2, logDropped the rest and the runs' own drops);
-// - stack: the errored run's (the one the verdict's reason comes from).
+// - stack: the errored run's (the one the verdict's reason comes from);
+// - health (the rig's own load, rigHealth.ts): the worst of each figure (worstHealth), schedule
+//   starts and late starts summed; the time series kept only when one run has it (the workers'
+//   windows do not line up). The run's `rig.health` likewise over the sources'.
 // Only runs of the same agent by the same rig add up (runIdentity.ts): runs whose target, agent
 // card or rig version differ are refused unless forced, and a forced merge records what differed.
 import { UserError } from '../protocol/userError.ts';
@@ -40,6 +43,7 @@ import {
 } from '../results/runResult.ts';
 import { mergeMetrics } from './mergeMetrics.ts';
 import { mergeTraffic } from './mergeTraffic.ts';
+import { worstHealth, type RigHealth } from '../metrics/rigHealth.ts';
 
 export interface MergeInput {
   run: RunResult;
@@ -197,7 +201,15 @@ function mergeScenario(
     ...(stack ? { stack } : {}),
     ...log,
     ...(traffic ? { traffic } : {}),
+    ...healthOf(parts.map((p) => p.health)),
   };
+}
+
+/** One part's health as it is; several parts' the worst of each (worstHealth). */
+function healthOf(parts: Array<RigHealth | undefined>): { health?: RigHealth } {
+  const held = parts.filter((h) => h !== undefined);
+  const health = held.length === 1 ? held[0] : worstHealth(held);
+  return health ? { health } : {};
 }
 
 function distinct(values: string[]): string {
@@ -257,7 +269,12 @@ export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?
     finishedAt,
     durationMs: Math.max(...runs.map((r) => r.durationMs)),
     profile: distinct(runs.map((r) => r.profile)),
-    rig: { ...first.rig, cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0), ...loadOf(runs) },
+    rig: {
+      ...first.rig,
+      cpus: runs.reduce((sum, r) => sum + r.rig.cpus, 0),
+      ...loadOf(runs),
+      ...healthOf(runs.map((r) => r.rig.health)),
+    },
     target: first.target,
     proxy: first.proxy,
     verdict: overallVerdict(scenarios),

@@ -11,6 +11,7 @@ import { faultsTimelineChart, latencyOverTimeCharts, percentileCharts } from './
 import { seriesCharts, seriesTables } from './seriesCharts.ts';
 import { operationsTable, percentileCell, trafficCharts, trafficTotals } from './trafficCharts.ts';
 import { badge } from './verdictBadge.ts';
+import { healthCharts, healthDetails, healthWarning } from './healthSection.ts';
 
 function keyValues(title: string, entries: Array<[string, unknown]>): HtmlValue {
   if (entries.length === 0) return null;
@@ -74,6 +75,7 @@ export function scenarioSection(s: ScenarioResult, anchor: string): SafeHtml {
     ...trafficCharts(s),
     ...latencyOverTimeCharts(s),
     ...seriesCharts(s, true),
+    ...healthCharts(s),
     faultsTimelineChart(s),
   ].filter((c) => c !== undefined);
   const distributions = percentileCharts(s);
@@ -84,6 +86,7 @@ export function scenarioSection(s: ScenarioResult, anchor: string): SafeHtml {
 ${s.reason ? html`<p class="reason">${s.reason}</p>` : null}
 ${stackBlock(s)}
 ${notesList(s)}
+${healthWarning(s)}
 ${trafficTotals(s)}
 ${curves.length ? html`<div class="charts">${curves}</div>` : null}
 ${overTime.length ? html`<div class="over-time">${overTime}</div>` : null}
@@ -95,6 +98,7 @@ ${logBlock(s)}
 <ul class="checks">${s.checks.map((c) => html`<li class="${c.ok ? 'ok' : 'bad'}"><span class="mark">${c.ok ? '✓' : '✗'}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`)}</ul>
 ${metricsTable(s.metrics)}
 ${seriesTables(s)}
+${healthDetails(s)}
 ${keyValues('Counters', Object.entries(s.counters))}
 ${keyValues('Parameters', Object.entries(s.params))}
 ${faultEventList(s)}

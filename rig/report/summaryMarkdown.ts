@@ -6,6 +6,8 @@ import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
+import { healthNote } from './rigHealthText.ts';
+import { rigSaturation } from '../metrics/rigHealth.ts';
 
 const ICON: Record<Verdict, string> = {
   passed: 'PASS',
@@ -137,14 +139,21 @@ export function summaryMarkdown(run: RunResult): string {
       .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
       .join('<br>');
     const verdict = ICON[s.verdict] ?? markdownCell(s.verdict);
+    // A latency measured while the rig was the limit says so where it is read (details below).
+    const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
     lines.push(
-      `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'} | ` +
+      `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'}${saturated} | ` +
         `${markdownCell(s.reason ?? '')} |`,
     );
   }
   const dos = run.scenarios.filter(isDosResult);
   if (dos.length > 0)
     lines.push('', '## Attack tax (legitimate p99 during ÷ before) and attack outcomes', '', ...dos.map(dosLine));
+  const health = run.scenarios.flatMap((s) => {
+    const note = healthNote(s);
+    return note ? [`- **${markdownCell(s.name)}** · ${markdownCell(note)}`] : [];
+  });
+  if (health.length > 0) lines.push('', "## The rig's own load", '', ...health);
   if (run.mergeForced)
     lines.push('', `**Forced merge** of runs that differ: ${run.mergeForced.differences.map(markdownCell).join('; ')}`);
   if (run.mergedFrom)

@@ -16,6 +16,7 @@ import { count, micros, seconds } from './terminalNumbers.ts';
 import { printableLine } from './terminalText.ts';
 import { partialNote } from './shardRows.ts';
 import { workerLines } from './terminalWorkers.ts';
+import { healthNote } from './rigHealthText.ts';
 
 export interface TerminalSummaryOptions {
   /** The files the run wrote, printed last. */
@@ -209,6 +210,9 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
         out.push(fit(`${indent}attack tax ${tax.tax.toFixed(2)}× (${clean(tax.metric)} ${p99s})`, width));
       }
     }
+    // Right under the latencies it qualifies: when the rig was the limit, they are partly its own.
+    const health = healthNote(s);
+    if (health) out.push(...wrap(clean(`rig: ${health}`), width, indent, `${indent}  `, 4));
   }
   if (hidden) {
     const rule = PERCENTILES.filter((p) => p !== 50)

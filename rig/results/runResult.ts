@@ -4,6 +4,7 @@
 import type { LatencySummary } from '../metrics/latencyHistogram.ts';
 import type { TimelineRecord } from '../metrics/latencyTimeline.ts';
 import type { TrafficRecord } from '../metrics/trafficRecord.ts';
+import type { RigHealth } from '../metrics/rigHealth.ts';
 
 export type { OperationStats, TrafficPoint, TrafficRecord } from '../metrics/trafficRecord.ts';
 import type { RecordedMeasures } from './metricNames.ts';
@@ -86,6 +87,14 @@ export interface ScenarioResult {
    * when it sent nothing.
    */
   traffic?: TrafficRecord;
+  /**
+   * What the rig saw of itself while the scenario ran (rig/metrics/rigHealth.ts): its event-loop
+   * delay, its CPU, the open model's schedule lag, the machine's run queue and steal (Linux), the
+   * agent's CPU (when the rig started it), and a time series of windows. `rigSaturation(health)`
+   * says whether the rig, not the agent, may have been the limit of the scenario's figures.
+   * Absent for a skipped scenario and in results written before it existed.
+   */
+  health?: RigHealth;
 }
 
 export const LOG_LINES_KEPT = 1000;
@@ -173,6 +182,11 @@ export interface RunResult {
     cpus: number;
     /** The 1-minute load average per core as the run started (a merge: the highest of its sources). */
     loadPerCore?: number;
+    /**
+     * The worst of the scenarios' `health` (a merge: of its sources'), without the time series:
+     * the run's figure for "was the load generator saturated" (rigSaturation).
+     */
+    health?: RigHealth;
   };
   target: {
     kind: 'embedded' | 'url';

@@ -1,0 +1,66 @@
+// The one rule for "the rig, not the agent, was the limit" (rigSaturation, rig/metrics/rigHealth.ts)
+// at and past each named threshold, and worstHealth: the worst of each figure for a merge or a
+// run's summary, starts summed, the time series dropped.
+import { describe, expect, it } from 'vitest';
+import { rigSaturation, SATURATION, worstHealth } from '../rig/metrics/rigHealth.ts';
+import { health } from './support/rigHealthFixture.ts';
+
+describe('rigSaturation', () => {
+  it('a quiet rig, or none recorded (results from before the field): not saturated', () => {
+    expect(rigSaturation(health())).toBeUndefined();
+    expect(rigSaturation(undefined)).toBeUndefined();
+    expect(rigSaturation(health({ machine: { runnableMean: 2, runnableMax: 5, stealPct: 9.9 } }))).toBeUndefined();
+  });
+
+  it('event-loop delay p99 past its bound, with the figure', () => {
+    const loop = (p99: number) => health({ eventLoopDelayMs: { p50: 1, p99, max: 80 } });
+    expect(rigSaturation(loop(SATURATION.loopDelayP99Ms))).toBeUndefined();
+    expect(rigSaturation(loop(48))).toBe('the load generator was saturated: event-loop delay p99 48 ms (over 20 ms)');
+  });
+
+  it('rig CPU from 90 % of one core on average; a busy window alone is not enough', () => {
+    expect(rigSaturation(health({ rigCpu: { pctOfCore: 89, peakPctOfCore: 190, pctOfCores: 45 } }))).toBeUndefined();
+    expect(rigSaturation(health({ rigCpu: { pctOfCore: 95, peakPctOfCore: 140, pctOfCores: 47 } }))).toBe(
+      'the load generator was saturated: rig CPU 95 % of a core (from 90 %)',
+    );
+  });
+
+  it('the run queue above the cores, and steal from 10 %, all reasons in one line', () => {
+    const busy = health({
+      eventLoopDelayMs: { p50: 3, p99: 31, max: 90 },
+      machine: { runnableMean: 3.4, runnableMax: 7, stealPct: 12 },
+    });
+    expect(rigSaturation(busy)).toBe(
+      'the load generator was saturated: event-loop delay p99 31 ms (over 20 ms), ' +
+        'run queue 3.4 runnable for 2 cores, CPU steal 12 % (from 10 %)',
+    );
+  });
+});
+
+describe('worstHealth', () => {
+  it('the worst of each figure, schedules summed, the fewest cores, no points', () => {
+    const a = health({
+      eventLoopDelayMs: { p50: 1, p99: 30, max: 40 },
+      schedule: { started: 100, late: 2, maxStartLagMs: 12 },
+      machine: { runnableMean: 0.5, runnableMax: 3 },
+      points: [{ t: 1000, loopP99Ms: 30, loopMaxMs: 40, rigCpuPct: 20 }],
+    });
+    const b = health({
+      cores: 4,
+      rigCpu: { pctOfCore: 70, peakPctOfCore: 99, pctOfCores: 17 },
+      schedule: { started: 50, late: 5, maxStartLagMs: 3 },
+      machine: { runnableMean: 1.5, runnableMax: 2, stealPct: 4 },
+      agentCpu: { pctOfCore: 62, peakPctOfCore: 90, source: '/proc/12' },
+    });
+    expect(worstHealth([a, undefined, b])).toEqual({
+      durationMs: 5_000,
+      cores: 2,
+      eventLoopDelayMs: { p50: 1, p99: 30, max: 40 },
+      rigCpu: { pctOfCore: 70, peakPctOfCore: 99, pctOfCores: 17 },
+      schedule: { started: 150, late: 7, maxStartLagMs: 12 },
+      machine: { runnableMean: 1.5, runnableMax: 3, stealPct: 4 },
+      agentCpu: { pctOfCore: 62, peakPctOfCore: 90, source: '/proc/12' },
+    });
+    expect(worstHealth([undefined])).toBeUndefined();
+  });
+});
