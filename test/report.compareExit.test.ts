@@ -34,7 +34,10 @@ describe("report.html's baseline section", () => {
       '<h2>Against the baseline: not judged: 3 rows inconclusive or not compared, no regression among the rest</h2>',
     );
     // The forest plot draws the rows that have an interval.
-    expect(String(baselineSection(compareWithBaseline(r, r)))).toContain('<svg class="chart forest"');
+    const same = String(baselineSection(compareWithBaseline(r, r)));
+    expect(same).toContain('<svg class="chart forest"');
+    // Each row's no-change band (±its tolerance) is drawn behind its interval: three latency rows.
+    expect(same.match(/<rect [^>]*fill="rgba\(78,121,167,0\.12\)"/g)).toHaveLength(3);
     expect(String(baselineSection(compareWithBaseline(r, r)))).toContain(
       '<h2>Against the baseline: no regression</h2>',
     );

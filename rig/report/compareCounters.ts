@@ -60,8 +60,9 @@ function counterRow(
   const meaning = counterMeaning(counter, sides.base[0]!, sides.cur[0]!);
   // A tally follows the run's size; a measure is judged by its own gate (metricNames.ts): neither is compared.
   if (meaning && !meaning.compared) return undefined;
-  const b = sides.base.map((s) => s.counters[counter]!).filter((v) => v !== undefined);
-  const c = sides.cur.flatMap((s) => (s.counters[counter] === undefined ? [] : [s.counters[counter]]));
+  const figures = (side: ScenarioResult[]) =>
+    side.flatMap((s) => (s.counters[counter] === undefined ? [] : [s.counters[counter]]));
+  const [b, c] = [figures(sides.base), figures(sides.cur)];
   const shown = meaning?.zeroIsNever ? limitText : num;
   const row: CompareRow = {
     scenario: name,
@@ -70,6 +71,7 @@ function counterRow(
     current: c.length ? shownSide(c, shown) : '—',
     ratio: null,
     allowed: tolerance === undefined ? '' : pct(tolerance),
+    ...(tolerance === undefined ? {} : { tolerance }),
     result: 'not compared',
   };
   if (meaning === undefined)

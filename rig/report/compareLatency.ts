@@ -14,6 +14,7 @@ import { changeOutcome, type ChangeOutcome } from '../stats/changeOutcome.ts';
 import { samplesToBound } from '../stats/quantileInterval.ts';
 import { ratioIntervals, type RatioInterval } from '../stats/ratioInterval.ts';
 import { coarsened, type SampleSet } from '../stats/sampleSet.ts';
+import type { IntervalSettings } from './compareRow.ts';
 
 export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
 export type LatencyStat = (typeof LATENCY_STATS)[number];
@@ -25,13 +26,6 @@ export interface LatencyJudgement {
   interval?: RatioInterval;
   /** Why the outcome is inconclusive without an interval. */
   note?: string;
-}
-
-export interface IntervalOptions {
-  confidence: number;
-  /** Interleaved A/B rounds: run i of one side is drawn with run i of the other. */
-  paired: boolean;
-  replicates?: number;
 }
 
 const QUANTILE_OF: Partial<Record<LatencyStat, number>> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99 };
@@ -48,14 +42,21 @@ export function metricSample(m: MetricResult): SampleSet {
   return s;
 }
 
-/** Why a side's samples cannot carry a percentile, or undefined when every run of it can. */
-function tooThin(stat: LatencyStat, side: readonly SampleSet[], which: string, confidence: number): string | undefined {
+/** Why the sides' samples cannot carry a percentile, or undefined when both can. */
+function tooThin(
+  stat: LatencyStat,
+  sides: { baseline: readonly SampleSet[]; current: readonly SampleSet[] },
+  confidence: number,
+): string | undefined {
   const q = QUANTILE_OF[stat];
   if (q === undefined) return undefined;
-  // The side's runs pooled: one bound per run would ask every round of an A/B run for 368 values.
-  const pooled = side.reduce((n, s) => n + s.n, 0);
   const needs = samplesToBound(q, confidence);
-  return pooled >= needs ? undefined : `too few samples to bound ${stat} (${which} n=${pooled}, needs ${needs})`;
+  for (const [which, side] of Object.entries(sides)) {
+    // The side's runs pooled: one bound per run would ask every round of an A/B run for 368 values.
+    const pooled = side.reduce((n, s) => n + s.n, 0);
+    if (pooled < needs) return `too few samples to bound ${stat} (${which} n=${pooled}, needs ${needs})`;
+  }
+  return undefined;
 }
 
 /** The judgement of each stat asked for; both sides non-empty. */
@@ -64,24 +65,14 @@ export function judgeLatency(
   current: readonly SampleSet[],
   stats: readonly LatencyStat[],
   tolerances: Partial<Record<LatencyStat, number>>,
-  o: IntervalOptions,
+  o: IntervalSettings,
 ): LatencyJudgement[] {
-  const judged = stats.filter(
-    (st) => !tooThin(st, baseline, 'baseline', o.confidence) && !tooThin(st, current, 'current', o.confidence),
-  );
-  const intervals = judged.length
-    ? ratioIntervals(baseline, current, judged, {
-        confidence: o.confidence,
-        paired: o.paired,
-        replicates: o.replicates,
-      })
-    : [];
+  const thin = new Map(stats.map((st) => [st, tooThin(st, { baseline, current }, o.confidence)]));
+  const judged = stats.filter((st) => thin.get(st) === undefined);
+  const intervals = judged.length ? ratioIntervals(baseline, current, judged, o) : [];
   return stats.map((stat): LatencyJudgement => {
     const k = judged.indexOf(stat);
-    if (k < 0) {
-      const note = tooThin(stat, baseline, 'baseline', o.confidence) ?? tooThin(stat, current, 'current', o.confidence);
-      return { stat, outcome: 'inconclusive', note };
-    }
+    if (k < 0) return { stat, outcome: 'inconclusive', note: thin.get(stat) };
     const interval = intervals[k]!;
     return { stat, interval, outcome: changeOutcome(interval, { fraction: tolerances[stat]!, worse: 'higher' }) };
   });

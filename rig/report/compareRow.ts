@@ -21,6 +21,8 @@ export interface CompareRow {
   /** The confidence interval on the ratio, when the row was judged by one. */
   interval?: RatioInterval;
   allowed: string;
+  /** The tolerance `allowed` shows, as a signed fraction (Tolerances); absent when none applies. */
+  tolerance?: number;
   result: RowResult;
   note?: string;
 }

@@ -117,6 +117,7 @@ function metricRows(
     ratio: statOf(base, j.stat) > 0 ? statOf(cur, j.stat) / statOf(base, j.stat) : null,
     ...(j.interval ? { interval: j.interval } : {}),
     allowed: pct(o.tolerances[j.stat]!),
+    tolerance: o.tolerances[j.stat]!,
     result: j.outcome,
     ...(j.note ? { note: j.note } : {}),
   }));

@@ -17,12 +17,10 @@ const COLOR: Record<string, string> = {
   inconclusive: '#b07aa1',
 };
 
-/** The no-change band of a row: [1 / (1 + t), 1 + t] for a latency, [1 + t, 1 / (1 + t)] for throughput. */
-function band(r: CompareRow): [number, number] | undefined {
-  const m = /^([+−])(\d+(?:\.\d+)?) %$/.exec(r.allowed);
-  if (!m) return undefined;
-  const t = Number(m[2]) / 100;
-  return m[1] === '+' ? [1 / (1 + t), 1 + t] : [1 - t, 1 / (1 - t)];
+/** A row's no-change band: [1 / (1 + t), 1 + t] for a latency (t > 0), [1 + t, 1 / (1 + t)] for a throughput. */
+function band({ tolerance: t }: CompareRow): [number, number] | undefined {
+  if (t === undefined) return undefined;
+  return t > 0 ? [1 / (1 + t), 1 + t] : [1 + t, 1 / (1 + t)];
 }
 
 export function forestPlot(rows: readonly CompareRow[]): SafeHtml | null {
