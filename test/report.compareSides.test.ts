@@ -52,7 +52,7 @@ describe('a noisy machine and several runs a side', () => {
     expect(comparison.regressions).toEqual([]);
     const p50 = comparison.rows.find((r) => r.measure === 'resume_latency p50')!;
     expect(p50.result).toBe('inconclusive');
-    expect(p50.baseline).toMatch(/\(mean of 3\)$/);
+    expect(p50.baseline).toMatch(/\(3 runs pooled\)$/);
     expect(comparison.rows.find((r) => r.measure === 'answers_per_s')!.interval).toBeDefined();
   });
 
@@ -99,7 +99,7 @@ describe('a2a-rig compare with several runs a side', () => {
     const [a, b, slow] = [at('a', 1), at('b', 1), at('slow', 1.5)];
     const several = await runRig(['compare', '--baseline', a, '--baseline', b, '--current', slow]);
     expect(several.code).toBe(1);
-    expect(several.stdout).toContain('mean of 2');
+    expect(several.stdout).toContain('2 runs pooled');
     const gone = await runRig(['compare', '--baseline', a, '--current', b, '--noise-floor-ms', '5']);
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain('--noise-floor-ms is gone: compare now judges each row by a confidence interval');

@@ -14,6 +14,8 @@
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from '../results/runResult.ts';
 import { DEFAULT_CONFIDENCE } from '../stats/quantileInterval.ts';
+import { statOf as pooledStat } from '../stats/ratioInterval.ts';
+import type { SampleSet } from '../stats/sampleSet.ts';
 import { counterRows } from './compareCounters.ts';
 import { judgeLatency, LATENCY_STATS, metricSample, type LatencyStat } from './compareLatency.ts';
 import { ms, pct, undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
@@ -104,17 +106,22 @@ function metricRows(
   const b = base.map(metricSample).filter((s) => s.n > 0);
   const c = cur.map(metricSample).filter((s) => s.n > 0);
   if (b.length === 0 || c.length === 0) return notCompared('no samples');
-  // The columns and the ratio are the runs' recorded stats (the mean over a side's runs); the
-  // interval comes from the samples.
-  const statOf = (side: typeof base, stat: LatencyStat) => side.reduce((t, m) => t + m[stat], 0) / side.length;
-  const shown = (side: typeof base, stat: LatencyStat) =>
-    `${ms(statOf(side, stat))}${side.length > 1 ? ` (mean of ${side.length})` : ''}`;
+  // One run: its recorded stat. Several: the stat of their pooled samples, the same figure the
+  // interval is centred on (a mean of per-run percentiles can lie outside the pooled interval).
+  const statOf = (side: typeof base, samples: SampleSet[], stat: LatencyStat) =>
+    side.length > 1 ? pooledStat(samples, stat) : side[0]![stat];
+  const shown = (side: typeof base, samples: SampleSet[], stat: LatencyStat) =>
+    `${ms(statOf(side, samples, stat))}${side.length > 1 ? ` (${side.length} runs pooled)` : ''}`;
+  const ratio = (stat: LatencyStat) => {
+    const [x, y] = [statOf(base, b, stat), statOf(cur, c, stat)];
+    return x > 0 ? y / x : null;
+  };
   return judgeLatency(b, c, stats, o.tolerances, o).map((j) => ({
     scenario: name,
     measure: `${metric} ${j.stat}`,
-    baseline: shown(base, j.stat),
-    current: shown(cur, j.stat),
-    ratio: statOf(base, j.stat) > 0 ? statOf(cur, j.stat) / statOf(base, j.stat) : null,
+    baseline: shown(base, b, j.stat),
+    current: shown(cur, c, j.stat),
+    ratio: ratio(j.stat),
     ...(j.interval ? { interval: j.interval } : {}),
     allowed: pct(o.tolerances[j.stat]!),
     tolerance: o.tolerances[j.stat]!,
