@@ -26,6 +26,7 @@ const MODULES: { verbs: string[]; load: () => Promise<Register> }[] = [
     verbs: ['compare', 'merge'],
     load: async () => (await import('./report/reportCommands.ts')).registerReportCommands,
   },
+  { verbs: ['ab'], load: async () => (await import('./ab/abCommand.ts')).registerAbCommand },
   { verbs: ['report'], load: async () => (await import('./report/htmlReportCommand.ts')).registerHtmlReportCommand },
 ];
 const verb = process.argv[2];

@@ -27,7 +27,8 @@ interface CompareFlags {
 
 const repeatable = (v: string, prev: string[]) => [...prev, v];
 
-function confidence(value: string): number {
+/** `--confidence 95%` (or 0.95, or 95). */
+export function parseConfidence(value: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?%?$/.test(value.trim())) throw new UserError(`--confidence must be a percentage, got "${value}"`);
   const c = value.trim().endsWith('%') || n > 1 ? n / 100 : n;
@@ -92,7 +93,7 @@ export function registerCompareCommand(program: Command): void {
       repeatable,
       [] as string[],
     )
-    .option('--confidence <pct>', 'of every interval', confidence, DEFAULT_COMPARE_OPTIONS.confidence)
+    .option('--confidence <pct>', 'of every interval', parseConfidence, DEFAULT_COMPARE_OPTIONS.confidence)
     .option(
       '--allow-inconclusive',
       'exit 0 instead of 3 when some rows are undecided (an interval straddling its tolerance, too few samples…)',

@@ -1,0 +1,72 @@
+// `a2a-rig ab` on the real command line: what it refuses before anything starts, a candidate made
+// slower by a toxic found as a regression in real rounds, and a Ctrl-C that leaves whole results.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hermeticEnv, runRig } from './support/rigCli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-ab-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const repoRoot = new URL('../', import.meta.url).pathname;
+const ab = (name: string) => JSON.parse(readFileSync(join(dir, name, 'ab.json'), 'utf8'));
+
+describe('a2a-rig ab', () => {
+  it.each([
+    [['--baseline-cmd', 'true'], /--baseline-cmd needs --baseline <url>/],
+    [['--budget', 'soon'], /--budget must be a duration/],
+    [['--candidate', 'ftp://x'], /--candidate must be an http\(s\) URL/],
+    [['--min-rounds', '3', '--max-rounds', '2'], /--max-rounds must be at least --min-rounds/],
+    [['--', 'resume-latency', '--out', 'x'], /--out in the run arguments after --: ab sets it/],
+    [['--candidate-arg=--target=http://127.0.0.1:1'], /--target in --candidate-arg/],
+  ])('refuses %j before anything starts', async (args, message) => {
+    const out = join(dir, `refused-${Math.random().toString(36).slice(2)}`);
+    const r = await runRig(['ab', '--out', out, ...args]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(join(out, 'rounds'))).toBe(false);
+  });
+
+  it('finds a candidate slowed by a 30 ms toxic a regression of resume_latency, in paired rounds', async () => {
+    const out = join(dir, 'slower');
+    const args = ['ab', '--out', out, '--max-rounds', '2', '--tolerance', 'p95=off,p99=off'];
+    const r = await runRig([...args, '--candidate-arg=--toxic=latency=30', '--', 'resume-latency'], 240_000);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^round 1 \(AB, [\d.]+ s\)/m);
+    expect(r.stderr).toMatch(/^round 2 \(BA, [\d.]+ s\)/m);
+    expect(r.stdout).toMatch(/\| resume-latency \| resume\\_latency p50 \|.*\| \*\*REGRESSION\*\* \|/);
+    const record = ab('slower');
+    expect(record.exit).toBe(1);
+    expect(record.rounds.map((x: { order: string[] }) => x.order[0])).toEqual(['baseline', 'candidate']);
+    expect(record.rounds[1].dirs).toEqual({ baseline: 'rounds/02-baseline', candidate: 'rounds/02-candidate' });
+    const candidate = JSON.parse(readFileSync(join(out, 'rounds/01-candidate/results.json'), 'utf8'));
+    expect(candidate.toxics).toHaveLength(1);
+    expect(readFileSync(join(out, 'ab.html'), 'utf8')).toContain('resume-latency resume_latency p50, round by round');
+  }, 300_000);
+
+  it('on Ctrl-C stops the round in progress, keeps the whole rounds and exits 130', async () => {
+    const out = join(dir, 'stopped');
+    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'ab', '--out', out, '--', 'resume-latency'], {
+      cwd: repoRoot,
+      env: hermeticEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Once round 1 is whole and round 2 has started, the signal lands in the middle of round 2.
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/^round 1 /m.test(stderr)) resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    const record = ab('stopped');
+    expect(record.stop).toBe('interrupted');
+    expect(record.rounds).toHaveLength(1);
+    expect(record.exit).toBe(130);
+    expect(readFileSync(join(out, 'comparison.md'), 'utf8')).toMatch(/Stopped after 1 round: interrupted by a signal/);
+  }, 120_000);
+});
