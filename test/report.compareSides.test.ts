@@ -9,6 +9,7 @@ import { DEFAULT_COMPARE_OPTIONS, compareRuns } from '../rig/report/compareRuns.
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { runRig } from './support/rigCli.ts';
+import { health } from './support/rigHealthFixture.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 const loadRecords: RecordedMeasures = {
@@ -71,6 +72,25 @@ describe('a noisy machine and several runs a side', () => {
     );
     expect(same.regressions).toEqual([]);
     expect(same.rows.find((r) => r.measure === 'resume_latency p50')!.result).toBe('no change');
+  });
+
+  it('does not judge a change when only one side had a saturated rig, and does when both had', () => {
+    const saturated = health({ eventLoopDelayMs: { p50: 4, p99: 45, max: 80 } });
+    const withHealth = (r: RunResult, h: ReturnType<typeof health>): RunResult => ({
+      ...r,
+      scenarios: r.scenarios.map((s) => ({ ...s, health: h })),
+    });
+    const quiet = withHealth(at(1), health());
+    const slowBusy = withHealth(at(1.6, undefined, 4), saturated);
+    const oneSide = compareRuns(quiet, slowBusy);
+    expect(oneSide.regressions).toEqual([]);
+    const p50 = oneSide.rows.find((r) => r.measure === 'resume_latency p50')!;
+    expect(p50.result).toBe('inconclusive');
+    expect(p50.note).toMatch(/the rig may have been the limit in the current run: .*event-loop delay p99 45 ms/);
+    // The same slowdown with the rig saturated alike on both sides (A/B rounds beside a hog) stands.
+    const both = compareRuns(withHealth(at(1), saturated), slowBusy);
+    expect(both.regressions.map((r) => r.measure)).toContain('resume_latency p50');
+    expect(both.rows.find((r) => r.measure === 'resume_latency p50')!.note).toMatch(/both sides saturated alike/);
   });
 
   it('pairs rounds only when asked and when both sides have as many runs', () => {

@@ -10,13 +10,15 @@
 // - Verdicts: a scenario that passed in the baseline and now failed or errored is a regression.
 // - The machine: each run's load per core as it started is shown in a note. It no longer switches
 //   latencies off: the intervals carry what the load did to the samples, and a run too noisy to
-//   judge comes out inconclusive (exit 3), never as a pass.
+//   judge comes out inconclusive (exit 3), never as a pass. A scenario whose rig was saturated on
+//   one side only is inconclusive too: the difference may be the rig's (compareSaturation.ts).
 import { UserError } from '../protocol/userError.ts';
 import type { RunResult, ScenarioResult } from '../results/runResult.ts';
 import { DEFAULT_CONFIDENCE } from '../stats/quantileInterval.ts';
 import { statOf as pooledStat } from '../stats/ratioInterval.ts';
 import type { SampleSet } from '../stats/sampleSet.ts';
 import { counterRows } from './compareCounters.ts';
+import { withSaturation } from './compareSaturation.ts';
 import { judgeLatency, LATENCY_STATS, metricSample, type LatencyStat } from './compareLatency.ts';
 import { ms, pct, undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
 
@@ -207,10 +209,11 @@ export function compareRuns(
     shared++;
     const verdict = verdictRow(name, sideVerdict(sides.base), sideVerdict(sides.cur));
     if (verdict) rows.push(verdict);
-    rows.push(
+    const measured = [
       ...latencyRows(name, sides, options),
       ...counterRows(name, sides, options.tolerances.throughput, options),
-    );
+    ];
+    rows.push(...withSaturation(measured, sides));
   }
   for (const name of new Set(current.flatMap((r) => r.scenarios.map((s) => s.name))))
     if (!names.includes(name)) notes.push(`${name} is new (not in the baseline)`);
