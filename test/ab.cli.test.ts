@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hermeticEnv, runRig } from './support/rigCli.ts';
+import { freePort } from './support/localHost.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-ab-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +45,41 @@ describe('a2a-rig ab', () => {
     expect(candidate.toxics).toHaveLength(1);
     expect(readFileSync(join(out, 'ab.html'), 'utf8')).toContain('resume-latency resume_latency p50, round by round');
   }, 300_000);
+
+  it('starts each side from its command, waits for its card, and stops both at the end', async () => {
+    const ports = [await freePort(), await freePort()];
+    const agent = (port: number) => `exec node bin/a2a-rig.js agent --host 127.0.0.1 --port ${port}`;
+    const url = (port: number) => `http://127.0.0.1:${port}`;
+    const args = ['ab', '--out', join(dir, 'commands'), '--min-rounds', '1', '--max-rounds', '1'];
+    const sides = ['--baseline', url(ports[0]!), '--baseline-cmd', agent(ports[0]!)];
+    sides.push('--candidate', url(ports[1]!), '--candidate-cmd', agent(ports[1]!));
+    const r = await runRig([...args, ...sides, '--', 'resume-latency'], 120_000);
+    // One round of one run a side: any gate outcome; what is tested here is the sides' processes.
+    expect([0, 1, 3], r.stderr).toContain(r.code);
+    expect(r.stderr).toMatch(/^round 1 \(AB, /m);
+    const record = ab('commands');
+    expect(record.sides.candidate).toEqual({ target: url(ports[1]!), command: agent(ports[1]!), args: [] });
+    const run = JSON.parse(readFileSync(join(dir, 'commands/rounds/01-candidate/results.json'), 'utf8'));
+    expect(run.target).toMatchObject({ kind: 'url', url: url(ports[1]!) });
+    for (const port of ports) await expect(fetch(url(port))).rejects.toThrow();
+  }, 150_000);
+
+  it('refuses a side command that exits before its agent answers, with what it said', async () => {
+    const port = await freePort();
+    const r = await runRig([
+      'ab',
+      '--out',
+      join(dir, 'early-exit'),
+      '--baseline',
+      `http://127.0.0.1:${port}`,
+      '--baseline-cmd',
+      'echo no such build >&2; exit 3',
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /baseline command exited before http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json answered: no such build/,
+    );
+  });
 
   it('on Ctrl-C stops the round in progress, keeps the whole rounds and exits 130', async () => {
     const out = join(dir, 'stopped');
