@@ -12,7 +12,7 @@ import { summaryColor, summaryWidth, terminalSummary } from './report/terminalSu
 import { printableLine } from './report/terminalText.ts';
 import type { RunResult } from './results/runResult.ts';
 import { thresholdsFromFlags } from './report/thresholdOptions.ts';
-import { applyThresholds, brokenThresholdLines } from './report/thresholdEvaluation.ts';
+import { applyThresholds, brokenThresholdLines, thresholdsNotJudged } from './report/thresholdEvaluation.ts';
 import { checkThresholdNames } from './report/thresholdNames.ts';
 import { NEED_LABELS, type ScenarioNeeds } from './engine/defineScenario.ts';
 import { displayPath, failureText, loadCatalog, type Catalog } from './engine/scenarioCatalog.ts';
@@ -32,11 +32,21 @@ import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.t
 import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
-function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: string } {
+function exitOf(
+  result: RunResult,
+  flags: Pick<RunFlags, 'failOnSkip' | 'allowInconclusive'>,
+): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
   const untested = nothingTested(result.scenarios);
   if (result.verdict === 'skipped' && untested)
     return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
+  const undecided = thresholdsNotJudged(result);
+  if (undecided && !flags.allowInconclusive)
+    return {
+      code: EXIT.notTested,
+      line: `a2a-rig: ${undecided} (--allow-inconclusive accepts that) — exit ${EXIT.notTested}`,
+    };
+  const failOnSkip = flags.failOnSkip === true;
   const skipped = result.scenarios.filter((s) => s.verdict === 'skipped');
   if (failOnSkip && skipped.length > 0) {
     const names = skipped.map((s) => s.name).join(', ');
@@ -133,7 +143,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       code = EXIT[signal];
     } else {
       for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
-      const exit = exitOf(result, flags.failOnSkip === true);
+      const exit = exitOf(result, flags);
       // The line may quote a skip reason, i.e. the agent (terminalText.ts).
       if (exit.line) process.stderr.write(`${printableLine(exit.line)}\n`);
       code = exit.code;

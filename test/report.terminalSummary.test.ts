@@ -136,7 +136,7 @@ describe('the terminal summary', () => {
       /^ {2}thresholds {2}1 held · 1 broken: resume_latency\.p95<5 — 7\.10 ms \(p95 of 150 samples\), needs < 5$/m,
     );
     expect(text).toMatch(
-      /^thresholds\n {2}BROKEN resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {3}checks\.rate>=0\.5 {6}0\.8/m,
+      /^thresholds\n {2}BROKEN {5}resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {7}checks\.rate>=0\.5 {6}0\.8/m,
     );
   });
 

@@ -123,16 +123,37 @@ describe('evaluateThreshold', () => {
   ]);
   const judge = (expression: string) => evaluateThreshold(parseThreshold(expression), fixture);
 
-  it('judges an unscoped latency stat on the union of the histograms, at its exact boundary', () => {
+  it('judges an unscoped latency stat on the union of the histograms, by its interval', () => {
     const p95Ms = union.percentileMs(95);
     // The union's p95 lies in the slow scenario's range; neither scenario alone has that p95.
     expect(p95Ms).toBeGreaterThan(40);
-    expect(judge(`resume_latency.p95<=${p95Ms}`)).toMatchObject({ ok: true, actual: p95Ms });
-    expect(judge(`resume_latency.p95<${p95Ms}`)).toMatchObject({ ok: false, actual: p95Ms });
+    // 500 samples bound a p95 within the slow range (50-90 ms): outside it the interval decides...
+    expect(judge('resume_latency.p95<=95')).toMatchObject({ ok: true, actual: p95Ms });
+    expect(judge('resume_latency.p95<45')).toMatchObject({ ok: false, actual: p95Ms });
+    expect(judge('resume_latency.p95<45').notJudged).toBeUndefined();
+    // ...at the estimate itself it cannot: not judged, which is neither held nor broken.
+    for (const op of ['<=', '<'])
+      expect(judge(`resume_latency.p95${op}${p95Ms}`)).toMatchObject({ ok: false, notJudged: true, actual: p95Ms });
     expect(judge('resume_latency.count==500')).toMatchObject({ ok: true, actual: 500 });
     // min and max as recorded, not rounded to their HDR bucket.
     expect(judge(`resume_latency.max==${Math.max(...slow)}us`).ok).toBe(true);
     expect(judge(`resume_latency.min==${Math.min(...fast)}us`).ok).toBe(true);
+  });
+
+  // The false PASS of issue 23: `p99<1000` "held" on 20 samples while the summary showed no p99.
+  it('does not judge a p99 that 20 samples cannot bound, whichever side its estimate is on', () => {
+    const few = run([scenario('cf4', { latencies: { resume_latency: samples(20, 1_000, 5_000, 3) } })]);
+    const r = evaluateThreshold(parseThreshold('resume_latency.p99<1000'), few);
+    expect(r).toMatchObject({ ok: false, notJudged: true });
+    expect(r.detail).toMatch(/not judged — its 95 % interval \[[\d.]+ ms, unbounded\] from n=20/);
+    expect(r.detail).toContain('bounded from above from n ≥ 368');
+    // A lower bound the whole sample is above is decided from below, which 20 samples can do.
+    expect(evaluateThreshold(parseThreshold('resume_latency.p99>0.5'), few)).toMatchObject({ ok: true });
+    const applied = applyThresholds(few, [parseThreshold('resume_latency.p99<1000')]);
+    expect(applied.verdict).toBe('passed');
+    expect(brokenThresholdLines(applied)).toEqual([
+      expect.stringMatching(/^threshold not judged: resume_latency\.p99<1000 — /),
+    ]);
   });
 
   it('judges a scoped threshold on that scenario only', () => {

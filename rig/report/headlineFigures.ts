@@ -8,6 +8,7 @@ import type { BaselineComparison } from './baselineSection.ts';
 import { bytesText, countText, pctText } from './reportNumbers.ts';
 import { VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
+import { thresholdTally } from './thresholdEvaluation.ts';
 
 export interface HeadlineAnchors {
   /** The anchor of a scenario by name (for the capacity tile's link). */
@@ -98,16 +99,16 @@ export function headlineFigures(
     );
   }
   const thresholds = run.thresholds ?? [];
-  const broken = thresholds.filter((t) => !t.ok).length;
+  const { held, broken, 'not judged': undecided } = thresholdTally(thresholds);
   tiles.push(
     thresholds.length === 0
       ? tile('thresholds', 'thresholds', 'none given', html`<code>--threshold</code> sets them`, 'none')
       : tile(
           'thresholds',
           'thresholds',
-          broken ? `${broken} broken` : 'all held',
-          `${thresholds.length - broken} held · ${broken} broken`,
-          broken ? 'bad' : '',
+          broken ? `${broken} broken` : undecided ? `${undecided} not judged` : 'all held',
+          `${held} held · ${broken} broken${undecided ? ` · ${undecided} not judged` : ''}`,
+          broken ? 'bad' : undecided ? 'none' : '',
         ),
   );
   if (baseline) {

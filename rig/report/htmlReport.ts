@@ -17,7 +17,7 @@ import { PERCENTILE_RULE, percentileShown } from './sampleSize.ts';
 import { scenarioAnchors } from './scenarioAnchors.ts';
 import { scenarioSection } from './scenarioSection.ts';
 import { REPORT_STYLE } from './reportStyle.ts';
-import { VERDICT_LABEL, badge } from './verdictBadge.ts';
+import { VERDICT_LABEL, badge, thresholdBadge } from './verdictBadge.ts';
 import { partialNote } from './shardRows.ts';
 import { workersSection } from './workersSection.ts';
 
@@ -49,8 +49,7 @@ function verdictTable(run: RunResult, anchors: string[]): SafeHtml {
 function thresholdsSection(run: RunResult): HtmlValue {
   if (!run.thresholds?.length) return null;
   return html`<section id="thresholds"><h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>result</th><th>measured</th></tr></thead><tbody>${run.thresholds.map(
-    (t) =>
-      html`<tr><td><code>${t.expression}</code></td><td>${badge(t.ok ? 'passed' : 'failed')}</td><td>${t.detail}</td></tr>`,
+    (t) => html`<tr><td><code>${t.expression}</code></td><td>${thresholdBadge(t)}</td><td>${t.detail}</td></tr>`,
   )}</tbody></table></section>`;
 }
 function toxicText(t: RunToxic): string {

@@ -3,6 +3,7 @@
 // started a skip ("not run"). Every string from an agent is escaped.
 import type { RunResult, ThresholdResult } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
+import { thresholdState, thresholdTally } from './thresholdEvaluation.ts';
 
 /**
  * What XML 1.0 allows (§2.2 Char): tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF.
@@ -46,15 +47,18 @@ export function junitXml(run: RunResult): string {
   });
   // Thresholds are testcases of their own, so a CI test reporter names the broken one.
   const thresholds = run.thresholds ?? [];
-  const broken = thresholds.filter((t) => !t.ok).length;
+  const tally = thresholdTally(thresholds);
   const timestamp = `timestamp="${xml(run.startedAt)}"`;
+  // Not judged is a skipped testcase with why: a CI reporter must not count it as passed.
   const thresholdCase = (t: ThresholdResult) => {
     const open = `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0">`;
-    return t.ok
-      ? `${open}<system-out>${xml(t.detail)}</system-out></testcase>`
-      : `${open}\n    <failure message="${xml(t.detail)}"/>\n  </testcase>`;
+    const state = thresholdState(t);
+    if (state === 'held') return `${open}<system-out>${xml(t.detail)}</system-out></testcase>`;
+    const element = state === 'broken' ? 'failure' : 'skipped';
+    return `${open}\n    <${element} message="${xml(t.detail)}"/>\n  </testcase>`;
   };
-  const thresholdCounts = `tests="${thresholds.length}" failures="${broken}" errors="0" skipped="0" time="0"`;
+  const thresholdCounts =
+    `tests="${thresholds.length}" failures="${tally.broken}" errors="0" ` + `skipped="${tally['not judged']}" time="0"`;
   const thresholdSuite = thresholds.length
     ? [
         `<testsuite name="a2a-rig ${xml(run.profile)} thresholds" ${thresholdCounts} ${timestamp}>`,
@@ -64,11 +68,12 @@ export function junitXml(run: RunResult): string {
     : [];
   const errors = `errors="${count('errored', 'interrupted')}"`;
   const skippedAndTime = `skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}"`;
-  const allTests = `tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}"`;
+  const allTests = `tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + tally.broken}"`;
+  const allSkipped = `skipped="${count('skipped', 'not-run') + tally['not judged']}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   const scenarioTests = `tests="${run.scenarios.length}" failures="${count('failed')}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="a2a-rig" ${allTests} ${errors} ${skippedAndTime}>`,
+    `<testsuites name="a2a-rig" ${allTests} ${errors} ${allSkipped}>`,
     `<testsuite name="a2a-rig ${xml(run.profile)}" ${scenarioTests} ${errors} ${skippedAndTime} ${timestamp}>`,
     ...cases,
     '</testsuite>',

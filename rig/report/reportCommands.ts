@@ -10,11 +10,13 @@ import { mergeShardSet } from './mergeShardSet.ts';
 import { readMergeInputs } from './shardInputs.ts';
 import { checkShardSet } from '../results/shardSet.ts';
 import { summaryColor, summaryWidth, terminalSummary } from './terminalSummary.ts';
-import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
+import { applyThresholds, brokenThresholdLines, thresholdsNotJudged } from './thresholdEvaluation.ts';
 import { parseThreshold } from './thresholdExpression.ts';
 import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
 import { writeResults } from './writeResults.ts';
+import { EXIT } from '../exitCodes.ts';
+import type { RunResult } from '../results/runResult.ts';
 
 function mergedRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -44,8 +46,9 @@ export function registerReportCommands(program: Command): void {
       .option(
         '--partial',
         'merge a shard set with workers missing or interrupted (the result is marked partial); refused otherwise',
-      ),
-  ).action((dirs: string[], flags: ThresholdFlags & { out: string; force?: boolean; partial?: boolean }) => {
+      )
+      .option('--allow-inconclusive', 'exit 0, not 3, when a threshold was not judged and nothing failed'),
+  ).action((dirs: string[], flags: MergeFlags) => {
     const extra = thresholdsFromFlags(flags);
     const { inputs, absent } = readMergeInputs(dirs);
     // Workers of a distributed run must be the whole set (or, asked for, a set marked partial).
@@ -74,6 +77,17 @@ export function registerReportCommands(program: Command): void {
     const what = set ? `${set.merged.length} of ${set.count} workers of run ${set.setRunId}` : `${inputs.length} runs`;
     process.stdout.write(`\nMerged ${what}.\n`);
     for (const line of brokenThresholdLines(merged)) process.stderr.write(`${line}\n`);
-    process.exitCode = merged.verdict === 'failed' ? 1 : 0;
+    process.exitCode = mergeExit(merged, flags.allowInconclusive === true);
   });
+}
+
+type MergeFlags = ThresholdFlags & { out: string; force?: boolean; partial?: boolean; allowInconclusive?: boolean };
+
+/** 1 when the merged run failed, 3 when a threshold could not be judged (unless allowed), else 0. */
+function mergeExit(merged: RunResult, allowInconclusive: boolean): number {
+  if (merged.verdict === 'failed') return EXIT.failed;
+  const undecided = thresholdsNotJudged(merged);
+  if (!undecided || allowInconclusive) return EXIT.passed;
+  process.stderr.write(`a2a-rig: ${undecided} (--allow-inconclusive accepts that) — exit ${EXIT.notTested}\n`);
+  return EXIT.notTested;
 }

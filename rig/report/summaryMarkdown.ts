@@ -8,6 +8,9 @@ import type { ScenarioResult } from '../results/runResult.ts';
 import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
+import { thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
+
+const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 
 const ICON: Record<Verdict, string> = {
   passed: 'PASS',
@@ -171,7 +174,7 @@ export function summaryMarkdown(run: RunResult): string {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
     for (const t of run.thresholds)
       lines.push(
-        `| \`${t.expression.replace(/`/g, "'")}\` | ${t.ok ? 'PASS' : 'BROKEN'} | ${markdownCell(t.detail)} |`,
+        `| \`${t.expression.replace(/`/g, "'")}\` | ${MARKDOWN_STATE[thresholdState(t)]} | ${markdownCell(t.detail)} |`,
       );
   }
   const failures = run.scenarios.flatMap((s) =>

@@ -7,6 +7,7 @@ import { baseName } from '../results/metricNames.ts';
 import { nothingTested, type RunResult, type ScenarioResult, type SeriesPoint } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { labelsOf } from './scenarioHeadline.ts';
+import { thresholdsNotJudged, thresholdTally } from './thresholdEvaluation.ts';
 import { bytes, count, millis, percent } from './terminalNumbers.ts';
 
 /** The capacity scenario's curve (scenarios/capacity.ts): one point per offered rate, in the order run. */
@@ -121,8 +122,10 @@ export function thresholdsLine(run: RunResult): string | undefined {
   const all = run.thresholds ?? [];
   if (all.length === 0) return undefined;
   const broken = all.filter((t) => !t.ok);
-  const head = `${all.length - broken.length} held · ${broken.length} broken`;
-  const first = broken[0];
+  const tally = thresholdTally(all);
+  const undecided = tally['not judged'] ? ` · ${tally['not judged']} not judged` : '';
+  const head = `${tally.held} held · ${tally.broken} broken${undecided}`;
+  const first = broken.find((t) => !t.notJudged) ?? broken[0];
   return first ? `${head}: ${first.expression} — ${first.detail}` : head;
 }
 
@@ -138,6 +141,8 @@ export function verdictNote(run: RunResult): string | undefined {
     const sentence = `${untested[0]!.toUpperCase()}${untested.slice(1)}.`;
     return `${sentence} Skipped is not passed: run and conform exit with code 3.`;
   }
+  const undecided = thresholdsNotJudged(run);
+  if (undecided) return `${undecided[0]!.toUpperCase()}${undecided.slice(1)}: not passed, exit 3.`;
   const skipped = run.scenarios.filter((s) => s.verdict === 'skipped').length;
   return skipped > 0
     ? `${skipped} of ${run.scenarios.length} scenarios skipped (the reasons are below); ` +

@@ -9,6 +9,7 @@ import { attackTax, isDosResult } from './dosResults.ts';
 import { progressMode } from './progressOutput.ts';
 import { VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
+import { thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
 import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.ts';
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
@@ -17,6 +18,14 @@ import { printableLine } from './terminalText.ts';
 import { partialNote } from './shardRows.ts';
 import { workerLines } from './terminalWorkers.ts';
 import { healthNote } from './rigHealthText.ts';
+
+/** A threshold's word in the summary (one width) and the verdict whose colour it takes. */
+const THRESHOLD_WORDS: Record<ThresholdState, string> = {
+  held: 'held      ',
+  broken: 'BROKEN    ',
+  'not judged': 'NOT JUDGED',
+};
+const THRESHOLD_PAINT: Record<ThresholdState, Verdict> = { held: 'passed', broken: 'failed', 'not judged': 'skipped' };
 
 export interface TerminalSummaryOptions {
   /** The files the run wrote, printed last. */
@@ -249,10 +258,11 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     section('thresholds');
     const exprWidth = Math.min(40, Math.max(...run.thresholds.map((t) => length(clean(t.expression)))));
     for (const t of run.thresholds) {
-      const word = t.ok ? 'held  ' : 'BROKEN';
+      const state = thresholdState(t);
+      const word = THRESHOLD_WORDS[state];
       const lead = `  ${word} ${padEnd(fit(clean(t.expression), exprWidth), exprWidth)}  `;
       const lines = wrap(clean(t.detail), width, lead, ' '.repeat(length(lead)), 2);
-      if (options.color) lines[0] = lines[0]!.replace(word, paint(t.ok ? 'passed' : 'failed', word));
+      if (options.color) lines[0] = lines[0]!.replace(word, paint(THRESHOLD_PAINT[state], word));
       out.push(...lines);
     }
   }

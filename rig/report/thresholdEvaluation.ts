@@ -10,6 +10,12 @@ import type { RunResult, ScenarioResult, ThresholdResult } from '../results/runR
 import { compare, type Threshold } from './thresholdExpression.ts';
 import { COUNTER_MEANINGS, declaredCounterKind, keyMatches } from '../results/metricNames.ts';
 import { printableLine } from './terminalText.ts';
+import {
+  judgeAgainstBound,
+  quantileInterval,
+  samplesToBound,
+  type QuantileInterval,
+} from '../stats/quantileInterval.ts';
 
 const keysOf = (record: Record<string, unknown>, name: string): string[] =>
   Object.keys(record).filter((key) => keyMatches(key, name));
@@ -22,6 +28,8 @@ interface Measured {
   about: string;
   /** Measured in µs, reported in ms. */
   latency?: true;
+  /** A percentile's 95 % interval (µs): the threshold is judged by it, not by the estimate alone. */
+  interval?: QuantileInterval;
 }
 
 function fmtMs(us: number): string {
@@ -51,16 +59,19 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   const about = `n=${union.count} ${scopeLabel(holders, all)}`;
   if (t.stat.kind === 'samples') return { value: union.count, shown: String(union.count), about };
   if (union.count === 0) return `${t.name} has no samples ${scopeLabel(holders, all)}`;
+  if (t.stat.kind === 'percentile') {
+    const interval = quantileInterval(union.sample(), t.stat.percentile / 100);
+    const value = union.percentileUs(t.stat.percentile);
+    return { value, shown: fmtMs(value), about, latency: true, interval };
+  }
   // min and max as recorded (the summaries), not as a decoded histogram rounds them to its bucket.
   const sampled = recorded.filter((m) => m.count > 0);
   const value =
-    t.stat.kind === 'percentile'
-      ? union.percentileUs(t.stat.percentile)
-      : t.stat.kind === 'min'
-        ? Math.min(...sampled.map((m) => m.min))
-        : t.stat.kind === 'max'
-          ? Math.max(...sampled.map((m) => m.max))
-          : union.summary().mean;
+    t.stat.kind === 'min'
+      ? Math.min(...sampled.map((m) => m.min))
+      : t.stat.kind === 'max'
+        ? Math.max(...sampled.map((m) => m.max))
+        : union.summary().mean;
   return { value, shown: fmtMs(value), about, latency: true };
 }
 
@@ -133,13 +144,42 @@ export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult
         ? counter(t, scenarios, all)
         : latency(t, scenarios, all);
   if (typeof measured === 'string') return { expression: t.expression, ok: false, actual: null, detail: measured };
-  const ok = compare(measured.value, t.op, t.bound);
-  return {
-    expression: t.expression,
-    ok,
-    actual: measured.latency ? measured.value / 1000 : measured.value,
-    detail: `${measured.shown} (${measured.about}), needs ${boundText(t)}`,
-  };
+  const actual = measured.latency ? measured.value / 1000 : measured.value;
+  const detail = `${measured.shown} (${measured.about}), needs ${boundText(t)}`;
+  if (measured.interval && t.op !== '==') {
+    const judged = judgeAgainstBound(measured.interval, t.op, t.bound);
+    const why = judged === 'not judged' ? `: not judged — ${undecided(measured.interval)}` : '';
+    return {
+      expression: t.expression,
+      ok: judged === 'holds',
+      ...(judged === 'not judged' ? { notJudged: true as const } : {}),
+      actual,
+      detail: `${detail}${why}`,
+    };
+  }
+  return { expression: t.expression, ok: compare(measured.value, t.op, t.bound), actual, detail };
+}
+
+/** Why a percentile's interval decided nothing: its ends, and the samples that would bound it. */
+function undecided(i: QuantileInterval): string {
+  const end = (v: number | null) => (v === null ? 'unbounded' : fmtMs(v));
+  const p = `p${Number((i.q * 100).toFixed(3))}`;
+  return (
+    `its 95 % interval [${end(i.lo)}, ${end(i.hi)}] from n=${i.n} reaches both sides of the bound ` +
+    `(${p} is bounded from above from n ≥ ${samplesToBound(i.q)}; a bound further from it decides sooner)`
+  );
+}
+
+/** held, broken, or not judged (the sample could not decide): the one reading of a threshold's result. */
+export type ThresholdState = 'held' | 'broken' | 'not judged';
+export const thresholdState = (r: ThresholdResult): ThresholdState =>
+  r.ok ? 'held' : r.notJudged ? 'not judged' : 'broken';
+
+/** How many thresholds are in each state. */
+export function thresholdTally(results: readonly ThresholdResult[]): Record<ThresholdState, number> {
+  const tally: Record<ThresholdState, number> = { held: 0, broken: 0, 'not judged': 0 };
+  for (const r of results) tally[thresholdState(r)]++;
+  return tally;
 }
 
 /**
@@ -150,13 +190,24 @@ export function applyThresholds(run: RunResult, thresholds: Threshold[]): RunRes
   const { thresholds: _previous, ...rest } = run;
   if (thresholds.length === 0) return rest;
   const results = thresholds.map((t) => evaluateThreshold(t, run));
-  const broken = results.some((r) => !r.ok);
+  // Not judged is not broken: the run exits 3 for it (runCommand.ts), never 0 and never 1.
+  const broken = results.some((r) => thresholdState(r) === 'broken');
   return { ...rest, thresholds: results, verdict: broken ? 'failed' : run.verdict };
 }
 
-/** One line per broken threshold, for stderr (a merged results.json may say anything: printableLine). */
+/**
+ * One line per broken or not-judged threshold, for stderr (a merged results.json may say anything:
+ * printableLine).
+ */
 export function brokenThresholdLines(run: RunResult): string[] {
   return (run.thresholds ?? [])
     .filter((r) => !r.ok)
-    .map((r) => printableLine(`threshold broken: ${r.expression} — ${r.detail}`));
+    .map((r) => printableLine(`threshold ${thresholdState(r)}: ${r.expression} — ${r.detail}`));
+}
+
+/** Why the run cannot exit 0 for its thresholds (some were not judged), or undefined. */
+export function thresholdsNotJudged(run: RunResult): string | undefined {
+  const n = thresholdTally(run.thresholds ?? [])['not judged'];
+  if (n === 0) return undefined;
+  return `${n} threshold${n === 1 ? ' was' : 's were'} not judged: the samples could not decide`;
 }

@@ -149,7 +149,13 @@ export interface FaultEvent {
 export interface ThresholdResult {
   /** The expression as given, e.g. `resume_latency.p95<1000`. */
   expression: string;
+  /** Held. False when broken, and when not judged (`notJudged`): never green without a decision. */
   ok: boolean;
+  /**
+   * The sample could not decide: a percentile whose 95 % interval lies on both sides of the bound
+   * (p99 < 1000 from 20 samples). Neither held nor broken; the run exits 3 unless --allow-inconclusive.
+   */
+  notJudged?: true;
   /** What was measured, in the expression's unit (ms for latency stats); null when nothing was. */
   actual: number | null;
   /** One line: the measured value against the bound, or why it could not be measured. */
