@@ -55,4 +55,36 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       { id: 'generator.openModel.ratioToWrk', label: "open model (the rig's client) / wrk, trivial target", unit: 'x' },
     ],
   },
+  {
+    // Issue 23: the regression gate on a shared box; about 20 whole runs of four scenarios.
+    name: 'gate',
+    script: 'bench/gate.ts',
+    timeoutMs: 30 * MINUTE,
+    rows: [
+      {
+        id: 'gate.falseAlarms.quiet',
+        label: 'regression rows, identical runs, as the box is',
+        unit: 'rows',
+        goal: { op: '<=', value: 0 },
+      },
+      {
+        id: 'gate.falseAlarms.hog',
+        label: 'regression rows, identical runs, stress-ng --cpu 1 beside',
+        unit: 'rows',
+        goal: { op: '<=', value: 0 },
+      },
+      {
+        id: 'gate.power.latency3',
+        label: 'resume_latency p50 flagged, +3 ms toxic vs quiet runs',
+        unit: 'share',
+        goal: { op: '>=', value: 0.95 },
+      },
+      {
+        id: 'gate.power.latency10',
+        label: 'resume_latency p50 flagged, +10 ms toxic vs quiet runs',
+        unit: 'share',
+        goal: { op: '>=', value: 1 },
+      },
+    ],
+  },
 ];
