@@ -24,7 +24,7 @@ export type {
 export { ScenarioSkipped } from './engine/scenarioContext.ts';
 export type { OpenPrompt, PromptAttempt, PromptOptions } from './engine/promptOpener.ts';
 export type { RoundTripChoice, AcceptanceRoundTripChoice } from './engine/loadIterations.ts';
-export type { ObservedAnswer } from './engine/resumeObserver.ts';
+export { recordResume, type ObservedAnswer } from './engine/resumeObserver.ts';
 export type { ReplayFinding } from './engine/replayChecker.ts';
 export type { MixedRunPlan, MixedRunResult, Phase, PlannedAttack } from './engine/attackRun.ts';
 export type {

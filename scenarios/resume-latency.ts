@@ -2,7 +2,7 @@
 // its stream, first with no toxic, then with a latency toxic on the agent-to-rig direction. The
 // stream carries the resume event, so the toxic must shift the distribution by the injected
 // latency: the reported shift has to match it (within a tolerance), or the measurement is lying.
-import { defineScenario, type ScenarioContext } from 'a2a-rig';
+import { defineScenario, recordResume, type ScenarioContext } from 'a2a-rig';
 
 const RESUME_BOUND_MS = 1000;
 
@@ -27,7 +27,7 @@ async function measure(ctx: ScenarioContext, trials: number, metric: string): Pr
       );
       return false;
     }
-    histogram.recordMs(observed.resumedAfterMs);
+    recordResume(histogram, observed);
     // Past the bound on more than 5 % of the planned trials the p95 cannot pass: stop early.
     if (observed.resumedAfterMs > RESUME_BOUND_MS && ++over > Math.floor(trials * 0.05)) break;
   }

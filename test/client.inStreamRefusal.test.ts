@@ -11,6 +11,9 @@ import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { AnswerSynthesizer, userMessage } from '../rig/client/index.ts';
 import { roundTripIteration } from '../rig/engine/loadIterations.ts';
+import { compareRuns } from '../rig/report/compareRuns.ts';
+import { evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
+import { parseThreshold } from '../rig/report/thresholdExpression.ts';
 import { startFakeSdkAgent, type FakeAgent, type FakeAgentOptions } from './support/fakeSdkAgent.ts';
 
 let agent: FakeAgent | undefined;
@@ -70,6 +73,9 @@ describe('a subscription refused inside its event stream', () => {
       expect(observed.observedOn).toBe('poll');
       expect(observed.fallback).toMatch(fallback);
       expect(observed.resumedAfterMs).toBeGreaterThanOrEqual(0);
+      // The resume lies between the last poll that saw INPUT_REQUIRED being sent and the reply that did not.
+      expect(observed.pollResolutionMs).toBeGreaterThan(0);
+      expect(observed.pollResolutionMs).toBeLessThanOrEqual(observed.resumedAfterMs!);
       expect(observed.stateAfter).toBe('TASK_STATE_COMPLETED');
       expect(agent!.calls).toContain('tasks/get');
     },
@@ -91,6 +97,7 @@ describe('a subscription refused inside its event stream', () => {
       signal: new AbortController().signal,
     });
     expect(end?.endedAt).toBeGreaterThan(intendedAt + 1_400);
+    expect(end?.pollResolutionMs).toBeGreaterThan(0);
     expect(agent.calls).toContain('tasks/get');
   });
 });
@@ -112,6 +119,13 @@ describe('scenarios against an agent that refuses subscriptions in-stream', () =
       const s = byName[name];
       expect(s.verdict, `${name}: ${s.reason} ${JSON.stringify(s.checks.filter((c) => !c.ok))}`).toBe('passed');
     }
+    // cf4's latency was the rig's polling as much as the agent's: marked, and no gate judges it.
+    const cf4Latency = byName.cf4.metrics.resume_latency!;
+    expect(cf4Latency.polled?.count).toBe(cf4Latency.count);
+    const gate = evaluateThreshold(parseThreshold('cf4:resume_latency.p50<5000'), run);
+    expect(gate).toMatchObject({ ok: false, notJudged: true });
+    expect(gate.detail).toMatch(/not judged — 20 of 20 samples observed by GetTask polling \(resolution up to/);
+    expect(compareRuns(run, run).rows.find((r) => r.scenario === 'cf4')).toMatchObject({ result: 'not compared' });
     const resumed = byName.cf2.checks.find((c) => c.name === 'the task transitions out of INPUT_REQUIRED');
     expect(resumed?.detail).toMatch(/observed on poll \(subscription refused: -32001/);
     const transition = byName['duplicate-flood'].checks.find((c) => c.name.startsWith('exactly one transition'));

@@ -8,6 +8,7 @@
 import type { TaskState } from '../protocol/a2aTypes.ts';
 import { describeEnd, type A2AClient, type AnswerOutcome } from '../client/index.ts';
 import { stateOfEvent } from '../protocol/wireInbound.ts';
+import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 
 export interface ObservedAnswer {
   outcome: AnswerOutcome;
@@ -18,6 +19,21 @@ export interface ObservedAnswer {
   observedOn: 'stream' | 'poll';
   /** Why the resume was polled instead of watched on a stream (e.g. "subscription refused: -32001 …"). */
   fallback?: string;
+  /**
+   * Polled only: how sure resumedAfterMs is, ms: from sending the last GetTask that still saw
+   * INPUT_REQUIRED (or the answer, for the first) to the reply that saw the task resumed; the resume
+   * happened somewhere in that span.
+   */
+  pollResolutionMs?: number;
+}
+
+/**
+ * Records an observed resume in `latency`, as polled (with its resolution) when it was: the one way
+ * scenarios record what answerObserved saw, so a polled latency is marked wherever it is shown.
+ */
+export function recordResume(latency: LatencyHistogram, observed: ObservedAnswer): void {
+  if (observed.resumedAfterMs !== undefined)
+    latency.recordMs(observed.resumedAfterMs, undefined, observed.pollResolutionMs);
 }
 
 const POLL_INTERVAL_MS = 5;
@@ -94,7 +110,10 @@ async function pollResume(
 ): Promise<ObservedAnswer> {
   const deadline = outcome.startedAt + options.timeoutMs;
   let state: TaskState | undefined;
+  // The resume happened after the last poll that still saw INPUT_REQUIRED was sent.
+  let stillParkedAt = outcome.startedAt;
   while (performance.now() < deadline && !options.signal?.aborted) {
+    const sentAt = performance.now();
     const got = await client.getTask(taskId, { signal: options.signal });
     if (got.ok) {
       state = got.value.status.state;
@@ -105,7 +124,9 @@ async function pollResume(
           stateAfter: state,
           observedOn: 'poll',
           fallback,
+          pollResolutionMs: got.meta.completedAt - stillParkedAt,
         };
+      stillParkedAt = sentAt;
     }
     await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
   }

@@ -63,7 +63,7 @@ async function answerAndObserve(
   prompt: OpenedPrompt,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<{ answeredAt: number; resumedAt: number }> {
+): Promise<{ answeredAt: number; resumedAt: number; pollResolutionMs?: number }> {
   const outcome = await client.answer(prompt.taskId, prompt.promptId, prompt.payload, { signal });
   if (outcome.kind !== 'accepted') {
     const why =
@@ -108,10 +108,14 @@ async function answerAndObserve(
     }
   }
   let state: TaskState | undefined;
+  // The resume happened after the last poll that still saw INPUT_REQUIRED was sent (resumeObserver.ts).
+  let stillParkedAt = answeredAt;
   while (performance.now() < deadline && !signal.aborted) {
+    const sentAt = performance.now();
     const got = await client.getTask(prompt.taskId, { signal }).catch(transportFailure);
     if (got.ok && (state = got.value.status.state) !== INPUT_REQUIRED)
-      return { answeredAt, resumedAt: got.meta.completedAt };
+      return { answeredAt, resumedAt: got.meta.completedAt, pollResolutionMs: got.meta.completedAt - stillParkedAt };
+    if (got.ok) stillParkedAt = sentAt;
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
   throw new RoundTripFailure(
@@ -127,10 +131,9 @@ export function hitlRoundTrip(options: RoundTripOptions): Iteration {
     const prompt = await options.open(signal).catch(transportFailure);
     const promptAt = performance.now();
     options.promptLatency?.recordMs(promptAt - intendedAt, promptAt);
-    const { answeredAt, resumedAt } = await answerAndObserve(options.client, prompt, signal, timeoutMs).catch(
-      transportFailure,
-    );
-    options.resumeLatency?.recordMs(resumedAt - answeredAt, resumedAt);
-    return { endedAt: resumedAt };
+    const seen = await answerAndObserve(options.client, prompt, signal, timeoutMs).catch(transportFailure);
+    const { answeredAt, resumedAt, pollResolutionMs } = seen;
+    options.resumeLatency?.recordMs(resumedAt - answeredAt, resumedAt, pollResolutionMs);
+    return { endedAt: resumedAt, ...(pollResolutionMs === undefined ? {} : { pollResolutionMs }) };
   };
 }

@@ -23,6 +23,8 @@ export type { IterationContext } from './runningIteration.ts';
 /** What an iteration may report: when the outcome it measures was observed (default: when it settled). */
 export interface IterationEnd {
   endedAt?: number;
+  /** The end was seen by polling, this sure (ms): its latencies are recorded as polled. */
+  pollResolutionMs?: number;
 }
 
 /** One unit of load. Throw (or reject) to count a failure; an error's string `kind` names it. */
@@ -278,8 +280,8 @@ class OpenModelRun {
         const endedAt = end?.endedAt ?? performance.now();
         this.result.succeeded++;
         this.options.observer?.succeeded(endedAt);
-        this.result.latency.recordMs(endedAt - it.intendedAt, endedAt);
-        this.result.serviceTime.recordMs(endedAt - it.startedAt, endedAt);
+        this.result.latency.recordMs(endedAt - it.intendedAt, endedAt, end?.pollResolutionMs);
+        this.result.serviceTime.recordMs(endedAt - it.startedAt, endedAt, end?.pollResolutionMs);
       }
     }
     this.settled(it);

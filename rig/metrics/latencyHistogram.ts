@@ -17,6 +17,32 @@ export interface LatencySummary {
   p95: number;
   p99: number;
   max: number;
+  /**
+   * Present when some samples were observed by polling (GetTask) rather than as they happened on a
+   * stream: how many, and the poll's resolution (the span, µs, between the last poll that saw the
+   * old state being sent and the one that saw the new state answering: the true time is somewhere in
+   * it). Such a latency is the rig's polling as much as the agent's; reports mark it and gates do
+   * not judge it as the agent's latency.
+   */
+  polled?: PolledSamples;
+}
+
+export interface PolledSamples {
+  count: number;
+  /** The resolution's mean and largest, µs. */
+  resolutionMeanUs: number;
+  resolutionMaxUs: number;
+}
+
+/** Two polled tallies as one (a merge, a union for a threshold); undefined when neither has any. */
+export function addPolled(a: PolledSamples | undefined, b: PolledSamples | undefined): PolledSamples | undefined {
+  if (!a || !b) return a ?? b;
+  const count = a.count + b.count;
+  return {
+    count,
+    resolutionMeanUs: Math.round((a.resolutionMeanUs * a.count + b.resolutionMeanUs * b.count) / count),
+    resolutionMaxUs: Math.max(a.resolutionMaxUs, b.resolutionMaxUs),
+  };
 }
 
 function newHistogram(): hdr.Histogram {
@@ -42,6 +68,7 @@ export type RecordObserver = (us: number, at: number) => void;
 
 export class LatencyHistogram {
   private readonly histogram: hdr.Histogram;
+  private polled: PolledSamples | undefined;
 
   constructor(
     histogram?: hdr.Histogram,
@@ -64,13 +91,26 @@ export class LatencyHistogram {
     this.observer?.(value, at ?? performance.now());
   }
 
-  /** Records a duration given in milliseconds (as performance.now() differences are). */
-  recordMs(ms: number, at?: number): void {
+  /**
+   * Records a duration given in milliseconds (as performance.now() differences are). With
+   * `pollResolutionMs` the end was seen by polling, that sure: see LatencySummary.polled.
+   */
+  recordMs(ms: number, at?: number, pollResolutionMs?: number): void {
     this.recordMicros(ms * 1000, at);
+    if (pollResolutionMs === undefined) return;
+    const us = Math.max(1, Math.round(pollResolutionMs * 1000));
+    this.polled = addPolled(this.polled, { count: 1, resolutionMeanUs: us, resolutionMaxUs: us });
   }
 
   add(other: LatencyHistogram): void {
     this.histogram.add(other.histogram);
+    this.polled = addPolled(this.polled, other.polled);
+  }
+
+  /** Counts polled samples a decoded histogram (which keeps only values) came with. */
+  withPolled(polled: PolledSamples | undefined): this {
+    this.polled = addPolled(this.polled, polled);
+    return this;
   }
 
   get count(): number {
@@ -116,6 +156,7 @@ export class LatencyHistogram {
       p95: this.percentileUs(95),
       p99: this.percentileUs(99),
       max: empty ? 0 : this.histogram.maxValue,
+      ...(this.polled ? { polled: { ...this.polled } } : {}),
     };
   }
 

@@ -21,6 +21,7 @@ import { counterRows } from './compareCounters.ts';
 import { withSaturation } from './compareSaturation.ts';
 import { judgeLatency, LATENCY_STATS, metricSample, type LatencyStat } from './compareLatency.ts';
 import { ms, pct, undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
+import { polledText } from './thresholdEvaluation.ts';
 
 export { LATENCY_STATS, type LatencyStat } from './compareLatency.ts';
 export { pct, ratioText, type CompareRow, type RowResult } from './compareRow.ts';
@@ -105,6 +106,9 @@ function metricRows(
     },
   ];
   if (cur.length === 0) return notCompared('not recorded in the current run');
+  // A latency seen by polling moves with the rig's polling, not only with the agent: not a gate.
+  const polled = [...base, ...cur].find((m) => m.polled);
+  if (polled) return notCompared(polledText(polled.polled!, polled.count));
   const b = base.map(metricSample).filter((s) => s.n > 0);
   const c = cur.map(metricSample).filter((s) => s.n > 0);
   if (b.length === 0 || c.length === 0) return notCompared('no samples');

@@ -15,6 +15,7 @@ import { msText, secondsText } from './reportNumbers.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from './sampleSize.ts';
 import { scenarioAnchors } from './scenarioAnchors.ts';
+import { polledText } from './thresholdEvaluation.ts';
 import { scenarioSection } from './scenarioSection.ts';
 import { REPORT_STYLE } from './reportStyle.ts';
 import { VERDICT_LABEL, badge, thresholdBadge } from './verdictBadge.ts';
@@ -27,12 +28,15 @@ export interface HtmlReportOptions {
 }
 /** A percentile, or `–` when n does not carry it (sampleSize.ts). */
 const pText = (m: MetricResult, p: 50 | 95 | 99) => (percentileShown(m.count, p) ? msText(m[`p${p}`]) : '–');
+/** The mark of a latency observed by GetTask polling, its resolution in the hover text. */
+const polledMark = (m: MetricResult): HtmlValue =>
+  m.polled ? html` <span class="n" title="${polledText(m.polled, m.count)}">polled</span>` : null;
 function latencyCell(metrics: Record<string, MetricResult>): HtmlValue {
   const entries = Object.entries(metrics).filter(([, m]) => m.count > 0);
   if (entries.length === 0) return '—';
   return entries.map(
     ([name, m]) =>
-      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${m.count}</span></div>`,
+      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${m.count}</span>${polledMark(m)}</div>`,
   );
 }
 

@@ -24,7 +24,7 @@ export function addMetrics(
     }
     let histogram: LatencyHistogram;
     try {
-      histogram = LatencyHistogram.decode(metric.hdr);
+      histogram = LatencyHistogram.decode(metric.hdr).withPolled(metric.polled);
     } catch (err) {
       throw new UserError(`metric ${what} has an unreadable hdr histogram (${(err as Error).message})`);
     }

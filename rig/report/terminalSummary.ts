@@ -9,7 +9,7 @@ import { attackTax, isDosResult } from './dosResults.ts';
 import { progressMode } from './progressOutput.ts';
 import { VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
-import { thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
+import { polledText, thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
 import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.ts';
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
@@ -203,11 +203,12 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
       seconds(s.durationMs),
       m ? count(m.count) : DASH,
       stats,
-      head ? clean(head.key) : '',
+      head ? clean(head.key) + (m?.polled ? ' (polled)' : '') : '',
     );
     // Colour after alignment: the escape takes no column.
     out.push(options.color ? line.replace(label, paint(s.verdict, label)) : line);
     if (s.verdict !== 'passed' && s.reason) out.push(...wrap(`↳ ${clean(s.reason)}`, width, indent, `${indent}  `, 2));
+    if (m?.polled) out.push(...wrap(`↳ ${polledText(m.polled, m.count)}`, width, indent, `${indent}  `, 2));
     if (s.verdict === 'errored' && s.stack) {
       const where = thrownAt(s.stack);
       if (where) out.push(`${indent}  thrown at ${fitTail(clean(where), width - indent.length - 12)}`);

@@ -5,7 +5,7 @@
 // `round_trip{rate=…}`). A threshold that has nothing to measure breaks, so a typo or a skipped
 // scenario cannot pass a gate silently (a scenario that ran records its declared counters, 0
 // included; thresholdNames.ts refuses unknown names up front).
-import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
+import { addPolled, LatencyHistogram, type PolledSamples } from '../metrics/latencyHistogram.ts';
 import type { RunResult, ScenarioResult, ThresholdResult } from '../results/runResult.ts';
 import { compare, type Threshold } from './thresholdExpression.ts';
 import { COUNTER_MEANINGS, declaredCounterKind, keyMatches } from '../results/metricNames.ts';
@@ -30,6 +30,8 @@ interface Measured {
   latency?: true;
   /** A percentile's 95 % interval (µs): the threshold is judged by it, not by the estimate alone. */
   interval?: QuantileInterval;
+  /** Why the value, however it compares, is not the agent's to judge (a latency observed by polling). */
+  notTheAgents?: string;
 }
 
 function fmtMs(us: number): string {
@@ -59,10 +61,12 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
   const about = `n=${union.count} ${scopeLabel(holders, all)}`;
   if (t.stat.kind === 'samples') return { value: union.count, shown: String(union.count), about };
   if (union.count === 0) return `${t.name} has no samples ${scopeLabel(holders, all)}`;
+  const polled = recorded.reduce<PolledSamples | undefined>((sum, m) => addPolled(sum, m.polled), undefined);
+  const marked = polled ? { notTheAgents: polledText(polled, union.count) } : {};
   if (t.stat.kind === 'percentile') {
     const interval = quantileInterval(union.sample(), t.stat.percentile / 100);
     const value = union.percentileUs(t.stat.percentile);
-    return { value, shown: fmtMs(value), about, latency: true, interval };
+    return { value, shown: fmtMs(value), about, latency: true, interval, ...marked };
   }
   // min and max as recorded (the summaries), not as a decoded histogram rounds them to its bucket.
   const sampled = recorded.filter((m) => m.count > 0);
@@ -72,7 +76,15 @@ function latency(t: Threshold, scenarios: ScenarioResult[], all: boolean): Measu
       : t.stat.kind === 'max'
         ? Math.max(...sampled.map((m) => m.max))
         : union.summary().mean;
-  return { value, shown: fmtMs(value), about, latency: true };
+  return { value, shown: fmtMs(value), about, latency: true, ...marked };
+}
+
+/** Why a polled latency is not gated as the agent's (the mark reports carry, in words). */
+export function polledText(p: PolledSamples, n: number): string {
+  return (
+    `${p.count} of ${n} samples observed by GetTask polling (resolution up to ${fmtMs(p.resolutionMaxUs)}, ` +
+    `mean ${fmtMs(p.resolutionMeanUs)}): the rig's polling as much as the agent's latency`
+  );
 }
 
 /**
@@ -146,6 +158,10 @@ export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult
   if (typeof measured === 'string') return { expression: t.expression, ok: false, actual: null, detail: measured };
   const actual = measured.latency ? measured.value / 1000 : measured.value;
   const detail = `${measured.shown} (${measured.about}), needs ${boundText(t)}`;
+  if (measured.notTheAgents) {
+    const why = `${detail}: not judged — ${measured.notTheAgents}`;
+    return { expression: t.expression, ok: false, notJudged: true, actual, detail: why };
+  }
   if (measured.interval && t.op !== '==') {
     const judged = judgeAgainstBound(measured.interval, t.op, t.bound);
     const why = judged === 'not judged' ? `: not judged — ${undecided(measured.interval)}` : '';

@@ -2,7 +2,7 @@
 // sent, t1 when the task's leaving INPUT_REQUIRED is observed on its stream; the 95th percentile of
 // t1 - t0 must be ≤ 1000 ms. Once more than 5 % of the planned trials are over the bound, the p95
 // cannot pass any more and the scenario stops early.
-import { defineScenario, describeOutcome } from 'a2a-rig';
+import { defineScenario, describeOutcome, recordResume } from 'a2a-rig';
 
 const BOUND_MS = 1000;
 
@@ -36,7 +36,7 @@ export default defineScenario({
       fallback ??= observed.fallback;
       if (observed.resumedAfterMs === undefined) missing++;
       else {
-        latency.recordMs(observed.resumedAfterMs);
+        recordResume(latency, observed);
         if (observed.resumedAfterMs > BOUND_MS) over++;
       }
     }
