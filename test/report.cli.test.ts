@@ -18,7 +18,7 @@ interface Exit {
 }
 
 /** Runs the CLI to completion; the timeout kills it, so no child outlives the test. */
-function cli(args: string[], timeoutMs = 20_000): Promise<Exit> {
+function runCli(args: string[], timeoutMs = 20_000): Promise<Exit> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -32,6 +32,7 @@ function cli(args: string[], timeoutMs = 20_000): Promise<Exit> {
   });
 }
 
+const cli = (args: string[], timeoutMs?: number) => runCli(args, timeoutMs);
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-gate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -74,6 +75,9 @@ const doctored = writeRun(
 );
 
 describe('a2a-rig compare', () => {
+  // One run a side, judged as on a dedicated quiet machine: a shared one judges only gross changes
+  // from one run a side (test/report.compare.test.ts), and these tests are about the exit codes.
+  const cli = (args: string[]) => runCli([...args, '--quiet-machine']);
   it('exits 0 for an equal run and prints the table', async () => {
     const result = await cli(['compare', '--baseline', join(baseline, 'results.json'), '--current', same]);
     expect(result).toMatchObject({ code: 0, stderr: '' });

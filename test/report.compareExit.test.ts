@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { baselineSection, compareWithBaseline } from '../rig/report/baselineSection.ts';
 import { compareExit } from '../rig/report/compareMarkdown.ts';
-import { compareRuns } from '../rig/report/compareRuns.ts';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compareRuns.ts';
+
+/** One run a side is judged only on a machine said to be quiet (compareLatency.ts). */
+const QUIET = { ...DEFAULT_COMPARE_OPTIONS, quietMachine: true };
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 const latencies = samples(2_000, 20_000, 400_000, 3);
@@ -20,8 +23,10 @@ describe('the exit code', () => {
     expect(undecided.notJudged.map((r) => r.result)).toContain('inconclusive');
     expect(compareExit(undecided, false)).toBe(3);
     expect(compareExit(undecided, true)).toBe(0);
-    expect(compareExit(compareRuns(at(1), at(1)), false)).toBe(0);
-    expect(compareExit(compareRuns(at(1), at(3)), true)).toBe(1);
+    expect(compareExit(compareRuns(at(1), at(1), QUIET), false)).toBe(0);
+    expect(compareExit(compareRuns(at(1), at(3), QUIET), true)).toBe(1);
+    // The same one run a side on a shared machine: undecided, exit 3.
+    expect(compareExit(compareRuns(at(1), at(3)), false)).toBe(3);
   });
 });
 
@@ -34,11 +39,11 @@ describe("report.html's baseline section", () => {
       '<h2>Against the baseline: not judged: 3 rows inconclusive or not compared, no regression among the rest</h2>',
     );
     // The forest plot draws the rows that have an interval.
-    const same = String(baselineSection(compareWithBaseline(r, r)));
+    const same = String(baselineSection(compareWithBaseline(r, r, QUIET)));
     expect(same).toContain('<svg class="chart forest"');
     // Each row's no-change band (±its tolerance) is drawn behind its interval: three latency rows.
     expect(same.match(/<rect [^>]*fill="rgba\(78,121,167,0\.12\)"/g)).toHaveLength(3);
-    expect(String(baselineSection(compareWithBaseline(r, r)))).toContain(
+    expect(String(baselineSection(compareWithBaseline(r, r, QUIET)))).toContain(
       '<h2>Against the baseline: no regression</h2>',
     );
   });

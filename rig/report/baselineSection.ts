@@ -11,6 +11,7 @@ import {
   resultText,
   type CompareRow,
   type Comparison,
+  type CompareOptions,
 } from './compareRuns.ts';
 import { forestPlot } from './forestPlot.ts';
 import type { RunResult } from '../results/runResult.ts';
@@ -23,9 +24,13 @@ export type BaselineComparison =
  * compareRuns with the defaults of `a2a-rig compare`; a UserError (no shared scenario) becomes the
  * section's message.
  */
-export function compareWithBaseline(baseline: RunResult, current: RunResult): BaselineComparison {
+export function compareWithBaseline(
+  baseline: RunResult,
+  current: RunResult,
+  options: CompareOptions = DEFAULT_COMPARE_OPTIONS,
+): BaselineComparison {
   try {
-    return { comparison: compareRuns(baseline, current, DEFAULT_COMPARE_OPTIONS), baseline };
+    return { comparison: compareRuns(baseline, current, options), baseline };
   } catch (err) {
     if (err instanceof UserError) return { error: err.message, baseline };
     throw err;

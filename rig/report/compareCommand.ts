@@ -20,6 +20,7 @@ interface CompareFlags {
   tolerance: string[];
   confidence: number;
   allowInconclusive?: boolean;
+  quietMachine?: boolean;
   noiseFloorMs?: string;
   minTailSamples?: string;
   maxLoadPerCore?: string;
@@ -97,6 +98,11 @@ export function registerCompareCommand(program: Command): void {
     .option(
       '--allow-inconclusive',
       'exit 0 instead of 3 when some rows are undecided (an interval straddling its tolerance, too few samples…)',
+    )
+    .option(
+      '--quiet-machine',
+      'the runs come from a dedicated, quiet machine: judge one run a side by its own samples ' +
+        '(otherwise one run a side is inconclusive: on a shared machine runs differ more than that)',
     );
   for (const [, flag] of GONE) command.addOption(new Option(`${flag} <value>`).hideHelp());
   command.action((flags: CompareFlags) => {
@@ -112,6 +118,7 @@ export function registerCompareCommand(program: Command): void {
       ...DEFAULT_COMPARE_OPTIONS,
       tolerances: parseTolerances(flags.tolerance),
       confidence: flags.confidence,
+      quietMachine: flags.quietMachine === true,
     };
     const baseline = flags.baseline.map((f) => readRunResult(f));
     const current = flags.current.map((f) => readRunResult(f));

@@ -6,14 +6,16 @@
 //
 // A run keeps one figure per counter, so an interval needs several runs a side (A/B rounds, or
 // --baseline/--current given more than once): then the interval is the bootstrap over the runs'
-// figures, judged as latencies are. With one run a side there is no interval: the point ratio is
-// held to the tolerance and the row says so ("one run a side: no interval").
+// figures, judged as latencies are. With one run a side there is no interval, and on a shared
+// machine no judgement (inconclusive); on a machine said to be quiet the point ratio is held to the
+// tolerance and the row says so ("one run a side: no interval").
 import type { ScenarioResult } from '../results/runResult.ts';
 import { COUNTER_MEANINGS, declaredCounterKind, type MeasureMeaning } from '../results/metricNames.ts';
 import { changeOutcome } from '../stats/changeOutcome.ts';
 import { ratioInterval } from '../stats/ratioInterval.ts';
 import { sampleOf } from '../stats/sampleSet.ts';
 import type { CompareRow, IntervalSettings } from './compareRow.ts';
+import { ONE_RUN_A_SIDE, oneRunOutcome } from './compareLatency.ts';
 import { num, pct } from './compareRow.ts';
 
 /** What a recorded counter means, from the current run's declaration (else the baseline's). */
@@ -39,10 +41,18 @@ function judgeThroughput(row: CompareRow, b: number[], c: number[], tolerance: n
     return;
   }
   row.ratio = mean(c) / mean(b);
-  if (b.length < 2 || c.length < 2) {
-    // Every counter compared is higher-is-better (COUNTER_MEANINGS): fewer by more than the tolerance is worse.
-    row.result = row.ratio < 1 + tolerance ? 'regression' : 'ok';
-    row.note = 'one run a side: no interval';
+  if (b.length < 2 && c.length < 2) {
+    // One figure a side says nothing of the run-to-run spread (compareLatency.ts ONE_RUN_A_SIDE),
+    // unless the machine is said to be quiet. Every counter compared is higher-is-better
+    // (COUNTER_MEANINGS): fewer by more than the tolerance is worse.
+    if (o.quietMachine) {
+      row.result = row.ratio < 1 + tolerance ? 'regression' : 'ok';
+      row.note = 'one run a side: no interval';
+    } else {
+      const point = { lo: row.ratio, hi: row.ratio };
+      row.result = oneRunOutcome(point, 1 / (1 + tolerance) - 1, 'lower');
+      if (row.result === 'inconclusive') row.note = ONE_RUN_A_SIDE;
+    }
     return;
   }
   const interval = ratioInterval([sampleOf(b)], [sampleOf(c)], 'mean', { confidence: o.confidence });

@@ -10,7 +10,7 @@
 // thin sample only reshuffles its largest values and gives an interval that is too narrow.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { MetricResult } from '../results/runResult.ts';
-import { changeOutcome, type ChangeOutcome } from '../stats/changeOutcome.ts';
+import { changeOutcome, type ChangeOutcome, type WorseWhen } from '../stats/changeOutcome.ts';
 import { samplesToBound } from '../stats/quantileInterval.ts';
 import { ratioIntervals, type RatioInterval } from '../stats/ratioInterval.ts';
 import { coarsened, type SampleSet } from '../stats/sampleSet.ts';
@@ -59,6 +59,26 @@ function tooThin(
   return undefined;
 }
 
+/**
+ * One run a side, on a shared machine. A run's values say how sure its own percentile is, not how
+ * much the next run would differ, which on a shared box is the larger part: six identical runs of
+ * the gate suite on a busy 2-core box (measured 2026-12-04) gave resume_latency p50 1.3-3.5 ms and,
+ * beside a CPU hog, duplicate-flood conflict_latency p95 1.2-3.5 s (×2.9); one against one flagged
+ * 16 regression rows in 30 ordered pairs of identical runs, three against three none in 20. So one
+ * run a side decides only a change beyond RUN_SPREAD × its tolerance (a ×75 collapse still fails),
+ * and never "no change"; the rest is inconclusive with this note. benchstat declines n=1+1 outright.
+ */
+export const RUN_SPREAD = 3;
+export const ONE_RUN_A_SIDE =
+  `one run a side: the run-to-run spread is unknown, so only a change beyond ×${RUN_SPREAD} the tolerance ` +
+  'is judged (give each side several runs, --baseline A --baseline B …, measure with ab, or say --quiet-machine)';
+
+/** The outcome of one run a side (see RUN_SPREAD): a gross change, else inconclusive. */
+export function oneRunOutcome(interval: { lo: number; hi: number }, fraction: number, worse: WorseWhen): ChangeOutcome {
+  const gross = changeOutcome(interval, { fraction: (1 + fraction) * RUN_SPREAD - 1, worse });
+  return gross === 'regression' || gross === 'improvement' ? gross : 'inconclusive';
+}
+
 /** The judgement of each stat asked for; both sides non-empty. */
 export function judgeLatency(
   baseline: readonly SampleSet[],
@@ -67,6 +87,7 @@ export function judgeLatency(
   tolerances: Partial<Record<LatencyStat, number>>,
   o: IntervalSettings,
 ): LatencyJudgement[] {
+  const single = baseline.length === 1 && current.length === 1 && o.quietMachine !== true;
   const thin = new Map(stats.map((st) => [st, tooThin(st, { baseline, current }, o.confidence)]));
   const judged = stats.filter((st) => thin.get(st) === undefined);
   const intervals = judged.length ? ratioIntervals(baseline, current, judged, o) : [];
@@ -74,6 +95,9 @@ export function judgeLatency(
     const k = judged.indexOf(stat);
     if (k < 0) return { stat, outcome: 'inconclusive', note: thin.get(stat) };
     const interval = intervals[k]!;
-    return { stat, interval, outcome: changeOutcome(interval, { fraction: tolerances[stat]!, worse: 'higher' }) };
+    if (!single)
+      return { stat, interval, outcome: changeOutcome(interval, { fraction: tolerances[stat]!, worse: 'higher' }) };
+    const outcome = oneRunOutcome(interval, tolerances[stat]!, 'higher');
+    return { stat, interval, outcome, ...(outcome === 'inconclusive' ? { note: ONE_RUN_A_SIDE } : {}) };
   });
 }

@@ -32,6 +32,12 @@ export interface IntervalSettings {
   confidence: number;
   /** Interleaved A/B rounds: run i of the baseline with run i of the current. */
   paired: boolean;
+  /**
+   * The runs come from a dedicated, quiet machine: one run a side is judged by its own samples.
+   * Off by default: on a shared machine the run-to-run spread is larger than a run's own, and one
+   * run a side is not judged (compareLatency.ts ONE_RUN_A_SIDE).
+   */
+  quietMachine?: boolean;
 }
 
 export const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
