@@ -1,0 +1,114 @@
+// The capacity search's pure parts (issue 23): what a step achieved within its own window, whether
+// a step that broke the SLO broke it by the agent or by the rig (its bounds, or the load generator
+// saturated), and the bisection that refines the knee between the last step that held and the
+// first that broke. scenarios/capacity.ts runs the steps; this only judges and chooses.
+import type { LoadObserver } from './openModelExecutor.ts';
+import { rigSaturation, type RigHealth } from '../metrics/rigHealth.ts';
+import { sloBreaches, type CapacitySlo, type StepOutcome } from './capacitySlo.ts';
+
+/**
+ * Counts a step's round trips by when they completed: `within` its window (every arrival of a step
+ * is intended inside it, so within = ended by origin + stepMs), else in the drain after it. The
+ * achieved rate is within / step: completions of the drain would credit the step with work done
+ * after it (865 "achieved" at 865 offered while the step's own throughput was 450–750/s).
+ */
+export function stepCompletions(origin: number, stepMs: number): LoadObserver & { within: number; drained: number } {
+  const end = origin + stepMs;
+  const counts = {
+    within: 0,
+    drained: 0,
+    due() {},
+    succeeded(endedAt: number) {
+      if (endedAt <= end) counts.within++;
+      else counts.drained++;
+    },
+  };
+  return counts;
+}
+
+/** Per second, one decimal. */
+export const perSecond = (n: number, ms: number) => Math.round((n * 10_000) / ms) / 10;
+
+/** One step as the search judges it: its outcome against the SLO and what the rig saw of itself. */
+export interface StepFacts extends StepOutcome {
+  /** Actual start → end p95 of the successes: how long the agent took once asked. */
+  serviceP95Ms: number;
+  /** Started more than the executor's lateAfterMs after their intended time. */
+  late: number;
+  /** The most round trips in flight at once, and the bound. */
+  peakInFlight: number;
+  maxInFlight: number;
+  /** The rig over the step's window (rigHealthMonitor.ts span); undefined when not watched. */
+  health?: RigHealth;
+}
+
+export interface StepVerdict {
+  /** Why the step breaks the SLO (sloBreaches); empty when it holds. */
+  reasons: string[];
+  /** The rig's own bounds the step reached, in words (in-flight, backlog, late starts). */
+  rigBounds: string[];
+  /** Why the load generator was saturated over the step (rigSaturation), if it was. */
+  saturation?: string;
+  /**
+   * The step broke the SLO, but not by the agent: the rig was saturated, or every reason was the
+   * rig's (drops from a full backlog; a p95 over the bound while the agent's own service time held it).
+   */
+  byRig: boolean;
+}
+
+/** The rig's bounds the step reached. Reached is not broken: a step may hold at its in-flight bound. */
+export function rigBounds(step: StepFacts): string[] {
+  const bounds: string[] = [];
+  if (step.peakInFlight >= step.maxInFlight) bounds.push(`in-flight bound ${step.maxInFlight} reached`);
+  if (step.dropped > 0) bounds.push(`${step.dropped} dropped with the backlog full`);
+  if (step.late > 0) bounds.push(`${step.late} of ${step.scheduled} started late`);
+  return bounds;
+}
+
+/** A breach the agent caused: errors, nothing completed, or a p95 it took itself (service time). */
+function agentBreach(step: StepFacts, slo: CapacitySlo): boolean {
+  const errors = step.errors > (step.scheduled * slo.sloMaxErrorPct) / 100;
+  const slow = step.completed > 0 && step.serviceP95Ms > slo.sloP95Ms;
+  return errors || step.completed === 0 || slow;
+}
+
+export function judgeStep(step: StepFacts, slo: CapacitySlo): StepVerdict {
+  const reasons = sloBreaches(step, slo);
+  const saturation = rigSaturation(step.health);
+  const byRig = reasons.length > 0 && (saturation !== undefined || !agentBreach(step, slo));
+  return { reasons, rigBounds: rigBounds(step), ...(saturation ? { saturation } : {}), byRig };
+}
+
+/**
+ * The next rate to try between `held` (sustainable) and `broke` (not), or undefined when the gap is
+ * within `resolutionPct` % of `held` (0: no refinement) or no whole rate lies between them.
+ */
+export function nextProbe(held: number, broke: number, resolutionPct: number): number | undefined {
+  if (resolutionPct <= 0 || held <= 0 || broke - held <= (held * resolutionPct) / 100) return undefined;
+  const mid = Math.round((held + broke) / 2);
+  return mid > held && mid < broke ? mid : undefined;
+}
+
+/** A probe's outcome: held, broke (by the agent or the rig), or stop (the budget or an abort). */
+export type ProbeOutcome = 'held' | 'broke' | 'stop';
+
+/**
+ * Bisects between `held` and `broke` until the gap is within the resolution or a probe says stop;
+ * returns the final bracket. A probe broken by the rig narrows it like one broken by the agent: the
+ * agent's own limit above it is then not known, which the caller says.
+ */
+export async function bisectKnee(
+  bracket: { held: number; broke: number },
+  resolutionPct: number,
+  probe: (rate: number) => Promise<ProbeOutcome>,
+): Promise<{ held: number; broke: number }> {
+  let { held, broke } = bracket;
+  for (let rate = nextProbe(held, broke, resolutionPct); rate !== undefined;) {
+    const outcome = await probe(rate);
+    if (outcome === 'stop') break;
+    if (outcome === 'held') held = rate;
+    else broke = rate;
+    rate = nextProbe(held, broke, resolutionPct);
+  }
+  return { held, broke };
+}
