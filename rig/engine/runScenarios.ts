@@ -88,7 +88,7 @@ async function runOne(
       }
     : {};
   const watch = await watchScenario(budgetMs, () => env.embeddedPid);
-  hooks.onLoadEnd = (load) => watch.onLoadEnd(load);
+  Object.assign(hooks, { onLoadEnd: watch.onLoadEnd, rigSpan: watch.span } satisfies ScenarioHooks);
   const ctx = new EngineScenarioContext(
     env,
     profile,

@@ -10,6 +10,7 @@ import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, SeriesPoint, Verdict } from '../results/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { AttackTarget } from '../attack/attackTypes.ts';
+import type { RigHealth } from '../metrics/rigHealth.ts';
 import type { ProfileName } from './profiles.ts';
 import type { OpenPrompt, PromptAttempt, PromptOptions } from './promptOpener.ts';
 import type { AcceptanceRoundTripChoice, RoundTripChoice } from './loadIterations.ts';
@@ -97,6 +98,11 @@ export interface ScenarioContext {
   note(line: string): void;
   /** The budget left, in ms. */
   remainingMs(): number;
+  /**
+   * Starts watching the rig over a span of the scenario (e.g. one capacity step); `end()` gives the
+   * rig's health over it (rig/metrics/rigHealth.ts, for rigSaturation), undefined when not watched.
+   */
+  watchRig(): { end(): RigHealth | undefined };
   /** Waits `ms`, or less when the scenario is aborted: true when the time passed. */
   sleep(ms: number): Promise<boolean>;
   /** What `promise` settles to within `ms`, or undefined when the time passes or the scenario is aborted first. */

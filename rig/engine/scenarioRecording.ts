@@ -8,6 +8,8 @@ import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
 import type { CheckResult, FaultEvent, LogLine, SeriesPoint } from '../results/runResult.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
+import type { RigSpan } from '../metrics/rigHealthMonitor.ts';
+import type { RigHealth } from '../metrics/rigHealth.ts';
 import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import { ScenarioLog } from './scenarioLog.ts';
 
@@ -19,6 +21,8 @@ export interface ScenarioHooks {
   liveTraffic?: boolean;
   /** An open-model load ended: its schedule lag goes into the scenario's `health` (scenarioHealth.ts). */
   onLoadEnd?(load: OpenModelResult): void;
+  /** Watches the rig over a span of the scenario (scenarioHealth.ts); absent when the engine does not watch. */
+  rigSpan?(): RigSpan;
 }
 
 export class ScenarioRecording {
@@ -62,6 +66,12 @@ export class ScenarioRecording {
   protected loadEnded(load: OpenModelResult): OpenModelResult {
     this.hooks.onLoadEnd?.(load);
     return load;
+  }
+
+  /** Starts watching the rig over a span (a capacity step); `end()` gives its health, undefined when not watched. */
+  watchRig(): { end(): RigHealth | undefined } {
+    const span = this.hooks.rigSpan?.();
+    return { end: () => span?.end() };
   }
 
   /** Records a check; returns `ok` so a scenario can branch on it. */

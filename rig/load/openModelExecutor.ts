@@ -78,6 +78,8 @@ export interface OpenModelResult {
   /** Still running when the drain bound passed (aborted, counted in no other outcome). */
   unfinished: number;
   maxStartLagMs: number;
+  /** The most iterations running at once (maxInFlight when the bound was reached). */
+  peakInFlight: number;
   /** Intended start → end, successes only: the latency to report. */
   latency: LatencyHistogram;
   /** Actual start → end, successes only: what a generator that forgets the intended time reports. */
@@ -146,6 +148,7 @@ class OpenModelRun {
       late: 0,
       unfinished: 0,
       maxStartLagMs: 0,
+      peakInFlight: 0,
       latency: options.latency ?? new LatencyHistogram(),
       serviceTime: options.serviceTime ?? new LatencyHistogram(),
       elapsedMs: 0,
@@ -258,6 +261,7 @@ class OpenModelRun {
     if (lag > r.maxStartLagMs) r.maxStartLagMs = lag;
     r.started++;
     this.running.add(it);
+    if (this.running.size > r.peakInFlight) r.peakInFlight = this.running.size;
     this.armSweep();
     let pending: Promise<IterationEnd | void>;
     try {
