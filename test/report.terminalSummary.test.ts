@@ -173,14 +173,13 @@ describe('capacity in the headline', () => {
 
   it('the highest rate that held, and where and why the SLO broke', () => {
     const line = capacityLine(one(capacity(20)))!;
-    expect(line).toMatch(
-      /^20 round trips\/s, p95 [\d.]+ ms; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/,
-    );
+    expect(line).toMatch(/^20 round trips\/s \(between 20 and 40\/s, 100 % apart\), p95 [\d.]+ ms; /);
+    expect(line).toMatch(/; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/);
   });
 
   it("marks a p95 its step's samples cannot carry (5/s for 2 s: n = 10)", () => {
     expect(capacityLine(one(capacity(5)))).toMatch(
-      /^5 round trips\/s, p95 [\d.]+ ms \(n=10: too few for a p95\); the SLO/,
+      /^5 round trips\/s \(between 5 and 10\/s, 100 % apart\), p95 [\d.]+ ms \(n=10: too few for a p95\); the SLO/,
     );
   });
 
@@ -192,6 +191,27 @@ describe('capacity in the headline', () => {
       ),
     ).toBe('not measured (capacity skipped: the agent does not declare hitl-prompt/v1)');
     expect(capacityLine(one(scenario('cf1')))).toBeUndefined();
+  });
+
+  it('a refined knee: the curve read by rate, not in the order run, with the resolution reached', () => {
+    // The ramp held 20 and broke at 40; a bisection then probed 30 (held) and 35 (broke), run last.
+    const refined = capacity(20);
+    const curve = refined.series!.round_trip_p95_ms_vs_rate_per_s!;
+    curve.push({ ...curve[2]!, x: 30 }, { ...curve[3]!, x: 35 });
+    refined.params.resolutionPct = 20;
+    expect(capacityLine(one(refined))).toMatch(
+      /^30 round trips\/s \(between 30 and 35\/s, resolution 20 %\), .*broke at 35\/s/,
+    );
+  });
+
+  it('the step that broke was the rig’s limit: a lower bound, not judged, and why', () => {
+    const limited = capacity(20);
+    const broke = limited.series!.round_trip_p95_ms_vs_rate_per_s!.at(-1)!;
+    Object.assign(broke, { limit: 'rig', rig_saturated: 'the load generator was saturated: rig CPU 97 % of a core' });
+    expect(capacityLine(one(limited))).toBe(
+      '≥ 20 round trips/s, not judged: the load generator was the limit at 40/s ' +
+        '(the load generator was saturated: rig CPU 97 % of a core)',
+    );
   });
 
   it('a search the budget cut short is a lower bound, not a cap', () => {

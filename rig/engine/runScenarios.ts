@@ -188,7 +188,7 @@ async function runOne(
     records: scenario.records,
     ...(timeline ? { timeline } : {}),
     ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
-    ...(ctx.notes.length > 0 ? { notes: [...ctx.notes] } : {}),
+    ...ctx.leftOut(),
     ...(ctx.series.size > 0 ? { series: Object.fromEntries(ctx.series) } : {}),
     ...(stack ? { stack } : {}),
     ...(log.lines.length > 0 ? { log: log.lines } : {}),

@@ -96,6 +96,11 @@ export interface ScenarioContext {
   log(line: string): void;
   /** Something the scenario could not judge here and left out, with why: results.json `notes` (and the log). */
   note(line: string): void;
+  /**
+   * A declared counter or latency measured but not to be judged, with why (capacity when the rig
+   * was the limit): a threshold on it is not judged (exit 3); results.json `notJudged`, and a note.
+   */
+  notJudged(name: string, why: string): void;
   /** The budget left, in ms. */
   remainingMs(): number;
   /**

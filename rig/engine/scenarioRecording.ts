@@ -5,7 +5,7 @@
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
-import type { CheckResult, FaultEvent, LogLine, SeriesPoint } from '../results/runResult.ts';
+import type { CheckResult, FaultEvent, LogLine, ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
 import type { RigSpan } from '../metrics/rigHealthMonitor.ts';
@@ -41,6 +41,8 @@ export class ScenarioRecording {
   readonly traffic: TrafficRecorder;
   private readonly log_ = new ScenarioLog();
   private readonly noteLines: string[] = [];
+  /** Declared measures a threshold must not judge, with why (results.json `notJudged`). */
+  private readonly notJudgedMeasures = new Map<string, string>();
 
   constructor(
     /** The run's observer (runObserver.ts), told of latencies and fault events as they happen. */
@@ -72,6 +74,29 @@ export class ScenarioRecording {
   watchRig(): { end(): RigHealth | undefined } {
     const span = this.hooks.rigSpan?.();
     return { end: () => span?.end() };
+  }
+
+  /**
+   * A declared counter or latency the scenario measured but that must not be judged (capacity when
+   * the rig was the limit): a threshold on it is not judged, and the run exits 3, not 0 or 1.
+   */
+  notJudged(base: string, why: string): void {
+    const name = this.declared(
+      base,
+      undefined,
+      [...this.records.latencies, ...Object.keys(this.records.counters)],
+      'measure',
+    );
+    this.notJudgedMeasures.set(name, why);
+    this.note(`${name} not judged: ${why}`);
+  }
+
+  /** results.json `notes` and `notJudged`, each absent when empty: what the scenario did not judge. */
+  leftOut(): Pick<ScenarioResult, 'notes' | 'notJudged'> {
+    return {
+      ...(this.noteLines.length > 0 ? { notes: [...this.noteLines] } : {}),
+      ...(this.notJudgedMeasures.size > 0 ? { notJudged: Object.fromEntries(this.notJudgedMeasures) } : {}),
+    };
   }
 
   /** Records a check; returns `ok` so a scenario can branch on it. */

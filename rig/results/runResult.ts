@@ -59,6 +59,11 @@ export interface ScenarioResult {
    */
   notes?: string[];
   /**
+   * Measures recorded but not to be judged, by name, with why: capacity's `capacity_per_s` when the
+   * load generator, not the agent, was the limit. A threshold on one is not judged (exit 3).
+   */
+  notJudged?: Record<string, string>;
+  /**
    * Curves the scenario measured, by name. A name says what is plotted against what, units
    * included: `<y>_vs_<x>`, e.g. `round_trip_p95_ms_vs_rate_per_s` (capacity: p95 at each offered
    * rate). Points are in the order measured. Absent when the scenario plotted nothing.
