@@ -12,7 +12,7 @@ import { summaryColor, summaryWidth, terminalSummary } from './report/terminalSu
 import { printableLine } from './report/terminalText.ts';
 import type { RunResult } from './results/runResult.ts';
 import { thresholdsFromFlags } from './report/thresholdOptions.ts';
-import { applyThresholds, brokenThresholdLines } from './report/thresholdEvaluation.ts';
+import { applyThresholds, brokenThresholdLines, thresholdsExit } from './report/thresholdEvaluation.ts';
 import { checkThresholdNames } from './report/thresholdNames.ts';
 import { NEED_LABELS, type ScenarioNeeds } from './engine/defineScenario.ts';
 import { displayPath, failureText, loadCatalog, type Catalog } from './engine/scenarioCatalog.ts';
@@ -34,6 +34,8 @@ import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
 function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
+  const thresholds = thresholdsExit(result);
+  if (thresholds) return thresholds;
   const untested = nothingTested(result.scenarios);
   if (result.verdict === 'skipped' && untested)
     return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };

@@ -2,6 +2,7 @@
 // its scenarios by verdict, requests, failed % (refusals beside it), bytes, capacity (or the cap that bounded it), the
 // thresholds, and the baseline comparison when one was given. A figure the run did not record
 // says "not recorded" rather than 0.
+import { thresholdState } from './thresholdEvaluation.ts';
 import { sumTraffic, trafficOf } from './trafficTotals.ts';
 import { capacityFinding, capacityText } from './capacityCharts.ts';
 import type { BaselineComparison } from './baselineSection.ts';
@@ -98,15 +99,16 @@ export function headlineFigures(
     );
   }
   const thresholds = run.thresholds ?? [];
-  const broken = thresholds.filter((t) => !t.ok).length;
+  const broken = thresholds.filter((t) => thresholdState(t) === 'broken').length;
+  const open = thresholds.filter((t) => thresholdState(t) === 'not judged').length;
   tiles.push(
     thresholds.length === 0
       ? tile('thresholds', 'thresholds', 'none given', html`<code>--threshold</code> sets them`, 'none')
       : tile(
           'thresholds',
           'thresholds',
-          broken ? `${broken} broken` : 'all held',
-          `${thresholds.length - broken} held · ${broken} broken`,
+          broken ? `${broken} broken` : open ? `${open} not judged` : 'all held',
+          `${thresholds.length - broken - open} held · ${broken} broken${open ? ` · ${open} not judged` : ''}`,
           broken ? 'bad' : '',
         ),
   );

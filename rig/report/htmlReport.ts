@@ -50,7 +50,7 @@ function thresholdsSection(run: RunResult): HtmlValue {
   if (!run.thresholds?.length) return null;
   return html`<section id="thresholds"><h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>result</th><th>measured</th></tr></thead><tbody>${run.thresholds.map(
     (t) =>
-      html`<tr><td><code>${t.expression}</code></td><td>${badge(t.ok ? 'passed' : 'failed')}</td><td>${t.detail}</td></tr>`,
+      html`<tr><td><code>${t.expression}</code></td><td>${badge(t.ok ? 'passed' : t.notJudged ? 'skipped' : 'failed')}</td><td>${t.detail}</td></tr>`,
   )}</tbody></table></section>`;
 }
 function toxicText(t: RunToxic): string {

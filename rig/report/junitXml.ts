@@ -3,6 +3,7 @@
 // started a skip ("not run"). Every string from an agent is escaped.
 import type { RunResult, ThresholdResult } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
+import { thresholdState } from './thresholdEvaluation.ts';
 
 /**
  * What XML 1.0 allows (§2.2 Char): tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF.
@@ -46,15 +47,17 @@ export function junitXml(run: RunResult): string {
   });
   // Thresholds are testcases of their own, so a CI test reporter names the broken one.
   const thresholds = run.thresholds ?? [];
-  const broken = thresholds.filter((t) => !t.ok).length;
+  const broken = thresholds.filter((t) => thresholdState(t) === 'broken').length;
+  const notJudged = thresholds.filter((t) => thresholdState(t) === 'not judged').length;
   const timestamp = `timestamp="${xml(run.startedAt)}"`;
   const thresholdCase = (t: ThresholdResult) => {
     const open = `  <testcase classname="a2a-rig.thresholds" name="${xml(t.expression)}" time="0">`;
-    return t.ok
-      ? `${open}<system-out>${xml(t.detail)}</system-out></testcase>`
-      : `${open}\n    <failure message="${xml(t.detail)}"/>\n  </testcase>`;
+    if (t.ok) return `${open}<system-out>${xml(t.detail)}</system-out></testcase>`;
+    // Not judged is neither a pass nor a failure: a CI reporter shows a skip, with why.
+    const element = t.notJudged ? 'skipped' : 'failure';
+    return `${open}\n    <${element} message="${xml(t.detail)}"/>\n  </testcase>`;
   };
-  const thresholdCounts = `tests="${thresholds.length}" failures="${broken}" errors="0" skipped="0" time="0"`;
+  const thresholdCounts = `tests="${thresholds.length}" failures="${broken}" errors="0" skipped="${notJudged}" time="0"`;
   const thresholdSuite = thresholds.length
     ? [
         `<testsuite name="a2a-rig ${xml(run.profile)} thresholds" ${thresholdCounts} ${timestamp}>`,
@@ -63,12 +66,13 @@ export function junitXml(run: RunResult): string {
       ]
     : [];
   const errors = `errors="${count('errored', 'interrupted')}"`;
-  const skippedAndTime = `skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const time = `time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const skippedAndTime = `skipped="${count('skipped', 'not-run')}" ${time}`;
   const allTests = `tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + broken}"`;
   const scenarioTests = `tests="${run.scenarios.length}" failures="${count('failed')}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="a2a-rig" ${allTests} ${errors} ${skippedAndTime}>`,
+    `<testsuites name="a2a-rig" ${allTests} ${errors} skipped="${count('skipped', 'not-run') + notJudged}" ${time}>`,
     `<testsuite name="a2a-rig ${xml(run.profile)}" ${scenarioTests} ${errors} ${skippedAndTime} ${timestamp}>`,
     ...cases,
     '</testsuite>',

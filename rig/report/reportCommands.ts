@@ -10,7 +10,8 @@ import { mergeShardSet } from './mergeShardSet.ts';
 import { readMergeInputs } from './shardInputs.ts';
 import { checkShardSet } from '../results/shardSet.ts';
 import { summaryColor, summaryWidth, terminalSummary } from './terminalSummary.ts';
-import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
+import { applyThresholds, brokenThresholdLines, thresholdsExit } from './thresholdEvaluation.ts';
+import { EXIT } from '../exitCodes.ts';
 import { parseThreshold } from './thresholdExpression.ts';
 import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
@@ -74,6 +75,8 @@ export function registerReportCommands(program: Command): void {
     const what = set ? `${set.merged.length} of ${set.count} workers of run ${set.setRunId}` : `${inputs.length} runs`;
     process.stdout.write(`\nMerged ${what}.\n`);
     for (const line of brokenThresholdLines(merged)) process.stderr.write(`${line}\n`);
-    process.exitCode = merged.verdict === 'failed' ? 1 : 0;
+    const open = merged.verdict === 'failed' ? undefined : thresholdsExit(merged);
+    if (open?.line) process.stderr.write(`${open.line}\n`);
+    process.exitCode = merged.verdict === 'failed' ? EXIT.failed : (open?.code ?? EXIT.passed);
   });
 }

@@ -3,6 +3,7 @@
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
 import { nothingTested, type RunResult, type Verdict } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
+import { thresholdState } from './thresholdEvaluation.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
@@ -168,10 +169,11 @@ export function summaryMarkdown(run: RunResult): string {
     lines.push('', markdownCell(startLine(run.shards)));
   }
   if (run.thresholds?.length) {
+    const THRESHOLD_WORDS = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' } as const;
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
     for (const t of run.thresholds)
       lines.push(
-        `| \`${t.expression.replace(/`/g, "'")}\` | ${t.ok ? 'PASS' : 'BROKEN'} | ${markdownCell(t.detail)} |`,
+        `| \`${t.expression.replace(/`/g, "'")}\` | ${THRESHOLD_WORDS[thresholdState(t)]} | ${markdownCell(t.detail)} |`,
       );
   }
   const failures = run.scenarios.flatMap((s) =>

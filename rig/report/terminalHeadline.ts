@@ -8,6 +8,7 @@ import { nothingTested, type RunResult, type ScenarioResult, type SeriesPoint } 
 import { percentileShown } from './sampleSize.ts';
 import { labelsOf } from './scenarioHeadline.ts';
 import { bytes, count, millis, percent } from './terminalNumbers.ts';
+import { thresholdState } from './thresholdEvaluation.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../load/capacitySlo.ts';
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -137,9 +138,11 @@ export function trafficLines(run: RunResult): { traffic?: string; errors?: strin
 export function thresholdsLine(run: RunResult): string | undefined {
   const all = run.thresholds ?? [];
   if (all.length === 0) return undefined;
-  const broken = all.filter((t) => !t.ok);
-  const head = `${all.length - broken.length} held · ${broken.length} broken`;
-  const first = broken[0];
+  const broken = all.filter((t) => thresholdState(t) === 'broken');
+  const open = all.filter((t) => thresholdState(t) === 'not judged');
+  const held = all.length - broken.length - open.length;
+  const head = `${held} held · ${broken.length} broken${open.length ? ` · ${open.length} not judged` : ''}`;
+  const first = broken[0] ?? open[0];
   return first ? `${head}: ${first.expression} — ${first.detail}` : head;
 }
 

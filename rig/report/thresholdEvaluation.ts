@@ -10,6 +10,7 @@ import type { RunResult, ScenarioResult, ThresholdResult } from '../results/runR
 import { compare, type Threshold } from './thresholdExpression.ts';
 import { COUNTER_MEANINGS, declaredCounterKind, keyMatches } from '../results/metricNames.ts';
 import { printableLine } from './terminalText.ts';
+import { EXIT } from '../exitCodes.ts';
 
 const keysOf = (record: Record<string, unknown>, name: string): string[] =>
   Object.keys(record).filter((key) => keyMatches(key, name));
@@ -119,6 +120,18 @@ function boundText(t: Threshold): string {
   return `${t.op} ${latencyStat ? fmtMs(t.bound) : fmtNumber(t.bound)}`;
 }
 
+/** held, broken or not judged: the one reading of a threshold's result for every reader. */
+export function thresholdState(t: ThresholdResult): 'held' | 'broken' | 'not judged' {
+  return t.notJudged ? 'not judged' : t.ok ? 'held' : 'broken';
+}
+
+/** Why a scenario in scope said the measure must not be judged (scenario `notJudged`), if one did. */
+function notJudgedWhy(t: Threshold, scenarios: ScenarioResult[]): string | undefined {
+  for (const s of scenarios)
+    for (const [key, why] of Object.entries(s.notJudged ?? {})) if (keyMatches(key, t.name)) return `${s.name}: ${why}`;
+  return undefined;
+}
+
 export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult {
   const all = t.scenario === undefined;
   const scenarios = all ? run.scenarios : run.scenarios.filter((s) => s.name === t.scenario);
@@ -133,13 +146,12 @@ export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult
         ? counter(t, scenarios, all)
         : latency(t, scenarios, all);
   if (typeof measured === 'string') return { expression: t.expression, ok: false, actual: null, detail: measured };
-  const ok = compare(measured.value, t.op, t.bound);
-  return {
-    expression: t.expression,
-    ok,
-    actual: measured.latency ? measured.value / 1000 : measured.value,
-    detail: `${measured.shown} (${measured.about}), needs ${boundText(t)}`,
-  };
+  const actual = measured.latency ? measured.value / 1000 : measured.value;
+  const detail = `${measured.shown} (${measured.about}), needs ${boundText(t)}`;
+  const why = notJudgedWhy(t, scenarios);
+  if (why)
+    return { expression: t.expression, ok: false, notJudged: true, actual, detail: `not judged: ${why}; ${detail}` };
+  return { expression: t.expression, ok: compare(measured.value, t.op, t.bound), actual, detail };
 }
 
 /**
@@ -150,13 +162,26 @@ export function applyThresholds(run: RunResult, thresholds: Threshold[]): RunRes
   const { thresholds: _previous, ...rest } = run;
   if (thresholds.length === 0) return rest;
   const results = thresholds.map((t) => evaluateThreshold(t, run));
-  const broken = results.some((r) => !r.ok);
+  const broken = results.some((r) => thresholdState(r) === 'broken');
   return { ...rest, thresholds: results, verdict: broken ? 'failed' : run.verdict };
 }
 
-/** One line per broken threshold, for stderr (a merged results.json may say anything: printableLine). */
+/**
+ * One line per broken or not judged threshold, for stderr (a merged results.json may say anything:
+ * printableLine).
+ */
 export function brokenThresholdLines(run: RunResult): string[] {
   return (run.thresholds ?? [])
-    .filter((r) => !r.ok)
-    .map((r) => printableLine(`threshold broken: ${r.expression} — ${r.detail}`));
+    .filter((r) => thresholdState(r) !== 'held')
+    .map((r) => printableLine(`threshold ${thresholdState(r)}: ${r.expression} — ${r.detail}`));
+}
+
+/** The exit code of a finished run's thresholds: 1 when one broke, 3 when none broke and one was not judged. */
+export function thresholdsExit(run: RunResult): { code: number; line?: string } | undefined {
+  const states = (run.thresholds ?? []).map(thresholdState);
+  if (states.includes('broken')) return { code: EXIT.failed };
+  const open = states.filter((s) => s === 'not judged').length;
+  if (open === 0) return undefined;
+  const which = `${open} threshold${open === 1 ? '' : 's'} not judged (the measure's scenario said why)`;
+  return { code: EXIT.notTested, line: `a2a-rig: ${which} — exit ${EXIT.notTested}` };
 }

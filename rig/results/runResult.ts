@@ -159,6 +159,12 @@ export interface ThresholdResult {
   actual: number | null;
   /** One line: the measured value against the bound, or why it could not be measured. */
   detail: string;
+  /**
+   * Measured, but a scenario said the measure must not be judged (scenario `notJudged`: capacity when
+   * the rig was the limit): neither held nor broken, `ok` false so no reader counts it as held, and
+   * the run exits 3. Absent on a threshold that was judged.
+   */
+  notJudged?: true;
 }
 
 /** Where a merged result came from (`a2a-rig merge`). */
