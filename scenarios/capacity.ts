@@ -301,8 +301,8 @@ function report(
   const atHeld = heldP95 !== undefined ? ` (p95 ${f(heldP95)} ms at ${held}/s)` : '';
   let detail: string;
   if (brokeRun) {
-    const knee = kneeText(held, brokeRun.rate, p.resolutionPct, brokeRun.verdict);
-    detail = `${knee}${atHeld}; the SLO broke at ${brokeRun.rate}/s: ${brokeRun.verdict.reasons.join('; ')}`;
+    const knee = kneeText(held, brokeRun.rate, p.resolutionPct, brokeRun.verdict, atHeld);
+    detail = `${knee}; the SLO broke at ${brokeRun.rate}/s: ${brokeRun.verdict.reasons.join('; ')}`;
   } else if (held === 0) detail = 'no sustainable rate: the time budget ended the search before the first step';
   else
     detail = end.topReached

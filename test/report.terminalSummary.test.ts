@@ -223,6 +223,30 @@ describe('capacity in the headline', () => {
   });
 });
 
+describe('a threshold not judged', () => {
+  it('is neither held nor broken: its own word and count, in the headline and the section', () => {
+    const judged = {
+      ...run([capacity(20)]),
+      thresholds: [
+        { expression: 'checks.rate>=0.5', ok: true, actual: 1, detail: '1 (1/1 passed), needs >= 0.5' },
+        {
+          expression: 'capacity:capacity_per_s>=100',
+          ok: false,
+          notJudged: true as const,
+          actual: 20,
+          detail: 'not judged: capacity: the load generator was the limit',
+        },
+      ],
+    };
+    const text = terminalSummary(judged);
+    expect(text).toMatch(/^ {2}thresholds {2}1 held · 0 broken · 1 not judged: capacity:capacity_per_s>=100 — not/m);
+    expect(text).toMatch(
+      /^thresholds\n {2}held {7}checks\.rate>=0\.5 .*\n {2}NOT JUDGED capacity:capacity_per_s>=100 /m,
+    );
+    expect(text).not.toMatch(/BROKEN/);
+  });
+});
+
 describe('older results and edge cases', () => {
   it('without traffic records: round trips only, no requests or error % invented', () => {
     const text = terminalSummary(run([capacity(40)]));

@@ -118,22 +118,30 @@ const pctApart = (held: number, broke: number) => Math.round(((broke - held) * 1
 /**
  * Where the search ended, in words: `capacity 720/s (between 720 and 790/s, resolution 10 %)`,
  * or, when the step that broke was the rig's limit, `capacity ≥ 720/s: …` and why, not judged.
+ * `atHeld` follows the figure (e.g. " (p95 12 ms at 720/s)").
  */
-export function kneeText(held: number, broke: number, resolutionPct: number, verdict: StepVerdict): string {
-  if (verdict.byRig) return `capacity ≥ ${held}/s: ${rigLimitText(broke, verdict)}`;
+export function kneeText(
+  held: number,
+  broke: number,
+  resolutionPct: number,
+  verdict: StepVerdict,
+  atHeld = '',
+): string {
+  if (verdict.byRig) return `capacity ≥ ${held}/s${atHeld}: ${rigLimitText(broke, verdict)}`;
   if (held === 0) return 'no sustainable rate';
   const apart = pctApart(held, broke);
   const resolution =
     resolutionPct > 0 && apart <= resolutionPct
       ? `resolution ${resolutionPct} %`
       : `${apart} % apart${resolutionPct > 0 ? `, not refined to ${resolutionPct} %: the budget ended it` : ''}`;
-  return `capacity ${held}/s (between ${held} and ${broke}/s, ${resolution})`;
+  return `capacity ${held}/s (between ${held} and ${broke}/s, ${resolution})${atHeld}`;
 }
 
 /** Why a step that broke was the rig's limit, not the agent's. */
 export function rigLimitText(rate: number, verdict: StepVerdict): string {
-  const why =
-    verdict.saturation ??
-    `its own bounds broke the SLO, not the agent (${verdict.rigBounds.join(', ') || 'late starts'})`;
-  return `the load generator was the limit at ${rate}/s, ${why}; the agent's capacity is not judged`;
+  // rigSaturation's text leads with "the load generator was saturated: "; said once here.
+  const why = verdict.saturation
+    ? verdict.saturation.replace(/^the load generator was /, '')
+    : `its own bounds broke the SLO, not the agent: ${verdict.rigBounds.join(', ') || 'late starts'}`;
+  return `the load generator was the limit at ${rate}/s (${why}); the agent's capacity is not judged`;
 }

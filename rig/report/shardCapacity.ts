@@ -84,7 +84,7 @@ function mergedDetail(
   const p95 = end.curve.find((p) => p.x === held)?.y ?? 0;
   const atHeld = held > 0 ? ` (p95 ${f(p95)} ms at ${held}/s)` : '';
   const found = broke
-    ? `${kneeText(held, broke.rate, resolutionPct, broke.verdict)}${atHeld} over ${workers} workers; ` +
+    ? `${kneeText(held, broke.rate, resolutionPct, broke.verdict, atHeld)} over ${workers} workers; ` +
       `the SLO broke at ${broke.rate}/s: ${broke.verdict.reasons.join('; ')}`
     : held > 0
       ? `capacity ≥ ${held}/s${atHeld} over ${workers} workers: every step the workers ran held`

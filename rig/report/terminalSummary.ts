@@ -12,6 +12,11 @@ import { percentileShown } from './sampleSize.ts';
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
 import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.ts';
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
+import { thresholdState } from './thresholdEvaluation.ts';
+
+// The thresholds section's first column: held, broken, or not judged (the rig's limit).
+const THRESHOLD_WORDS = { held: 'held', broken: 'BROKEN', 'not judged': 'NOT JUDGED' } as const;
+const THRESHOLD_PAINT = { held: 'passed', broken: 'failed', 'not judged': 'skipped' } as const;
 import { count, micros, seconds } from './terminalNumbers.ts';
 import { printableLine } from './terminalText.ts';
 import { partialNote } from './shardRows.ts';
@@ -248,11 +253,13 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   if (run.thresholds?.length) {
     section('thresholds');
     const exprWidth = Math.min(40, Math.max(...run.thresholds.map((t) => length(clean(t.expression)))));
+    const wordWidth = Math.max(6, ...run.thresholds.map((t) => THRESHOLD_WORDS[thresholdState(t)].length));
     for (const t of run.thresholds) {
-      const word = t.ok ? 'held  ' : 'BROKEN';
+      const state = thresholdState(t);
+      const word = THRESHOLD_WORDS[state].padEnd(wordWidth);
       const lead = `  ${word} ${padEnd(fit(clean(t.expression), exprWidth), exprWidth)}  `;
       const lines = wrap(clean(t.detail), width, lead, ' '.repeat(length(lead)), 2);
-      if (options.color) lines[0] = lines[0]!.replace(word, paint(t.ok ? 'passed' : 'failed', word));
+      if (options.color) lines[0] = lines[0]!.replace(word, paint(THRESHOLD_PAINT[state], word));
       out.push(...lines);
     }
   }
