@@ -209,8 +209,7 @@ describe('capacity in the headline', () => {
     const broke = limited.series!.round_trip_p95_ms_vs_rate_per_s!.at(-1)!;
     Object.assign(broke, { limit: 'rig', rig_saturated: 'the load generator was saturated: rig CPU 97 % of a core' });
     expect(capacityLine(one(limited))).toBe(
-      '≥ 20 round trips/s, not judged: the load generator was the limit at 40/s ' +
-        '(the load generator was saturated: rig CPU 97 % of a core)',
+      '≥ 20 round trips/s, not judged: the load generator was the limit at 40/s (saturated: rig CPU 97 % of a core)',
     );
   });
 

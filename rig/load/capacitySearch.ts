@@ -139,9 +139,13 @@ export function kneeText(
 
 /** Why a step that broke was the rig's limit, not the agent's. */
 export function rigLimitText(rate: number, verdict: StepVerdict): string {
-  // rigSaturation's text leads with "the load generator was saturated: "; said once here.
-  const why = verdict.saturation
-    ? verdict.saturation.replace(/^the load generator was /, '')
-    : `its own bounds broke the SLO, not the agent: ${verdict.rigBounds.join(', ') || 'late starts'}`;
+  const why = rigLimitWhy(verdict.saturation, verdict.rigBounds.join(', '));
   return `the load generator was the limit at ${rate}/s (${why}); the agent's capacity is not judged`;
+}
+
+/** "saturated: …" (rigSaturation's text without its lead, which the caller says once), else the bounds. */
+export function rigLimitWhy(saturation: string | undefined, bounds: string): string {
+  return saturation
+    ? saturation.replace(/^the load generator was /, '')
+    : `its own bounds broke the SLO, not the agent: ${bounds || 'late starts'}`;
 }

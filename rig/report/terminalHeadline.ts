@@ -11,7 +11,9 @@ import { bytes, count, millis, percent } from './terminalNumbers.ts';
 import { thresholdState } from './thresholdEvaluation.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../load/capacitySlo.ts';
+import { rigLimitWhy } from '../load/capacitySearch.ts';
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The profile's top offered rate, from capacity's own parameters; undefined when they are not there. */
 function topRate(params: Record<string, unknown>): number | undefined {
@@ -72,10 +74,7 @@ export function capacityLine(run: RunResult): string | undefined {
   const slo = num(s.params.sloP95Ms) !== undefined ? ` (p95 ≤ ${s.params.sloP95Ms} ms)` : '';
   const { held: best, broke } = kneeOf(points);
   if (broke?.limit === 'rig') {
-    const why =
-      typeof broke.rig_saturated === 'string'
-        ? broke.rig_saturated
-        : `its own bounds: ${String(broke.rig_bounds ?? 'late starts')}`;
+    const why = rigLimitWhy(str(broke.rig_saturated), str(broke.rig_bounds) ?? '');
     return `≥ ${best?.x ?? 0} ${what}, not judged: the load generator was the limit at ${broke.x}/s (${why})`;
   }
   if (broke) {
