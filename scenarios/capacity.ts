@@ -70,6 +70,8 @@ interface Params {
 }
 
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+/** The errors a slow rig could cause too: timed out, or unfinished at the drain bound. */
+const timeoutsOf = (step: OpenModelResult) => (step.failures.timeout ?? 0) + step.unfinished;
 
 /** One step run: its verdict, and its p95 for the check's text. */
 interface StepRun {
@@ -93,6 +95,7 @@ function verdictOf(step: OpenModelResult, p: Params, health: RigHealth | undefin
     completed: step.latency.count,
     p95Ms: step.latency.percentileMs(95),
     serviceP95Ms: step.serviceTime.percentileMs(95),
+    timeouts: timeoutsOf(step),
     errorDetail: `${kinds.join(', ')}${first}`,
     late: step.late,
     peakInFlight: step.peakInFlight,
@@ -138,6 +141,7 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     drained: completions.drained,
     arrivals: step.scheduled,
     errors,
+    timeouts: timeoutsOf(step),
     dropped: step.dropped,
     late: step.late,
     peak_in_flight: step.peakInFlight,

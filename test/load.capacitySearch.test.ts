@@ -19,6 +19,7 @@ const step = (over: Partial<StepFacts> = {}): StepFacts => ({
   completed: 1000,
   p95Ms: 200,
   serviceP95Ms: 150,
+  timeouts: 0,
   late: 0,
   peakInFlight: 100,
   maxInFlight: 512,
@@ -75,10 +76,16 @@ describe('judgeStep', () => {
 
   it('any breach while the load generator was saturated is the rig’s, with why', () => {
     // An agent faster than the rig: errors and p95 both broken, but the rig's loop and CPU were the limit.
-    const v = judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, errors: 30, health: saturated }), slo);
+    const v = judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, errors: 30, timeouts: 30, health: saturated }), slo);
     expect(v.byRig).toBe(true);
     expect(v.saturation).toMatch(/event-loop delay p99 45 ms.*rig CPU 97 % of a core/);
     expect(judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, health: calm }), slo).byRig).toBe(false);
+  });
+
+  it('errors other than timeouts are the agent’s, saturated or not (a wrong state is no rig’s doing)', () => {
+    const allFailed = step({ completed: 0, errors: 1000, timeouts: 0, health: saturated });
+    expect(judgeStep(allFailed, slo)).toMatchObject({ byRig: false, saturation: expect.any(String) });
+    expect(judgeStep({ ...allFailed, timeouts: 1000 }, slo).byRig).toBe(true);
   });
 });
 

@@ -33,6 +33,11 @@ export const perSecond = (n: number, ms: number) => Math.round((n * 10_000) / ms
 export interface StepFacts extends StepOutcome {
   /** Actual start → end p95 of the successes: how long the agent took once asked. */
   serviceP95Ms: number;
+  /**
+   * Of `errors`, those a slow rig could cause too: timeouts and unfinished at the drain bound. The
+   * others (a wrong state, a refusal) are the agent's whatever the rig's health.
+   */
+  timeouts: number;
   /** Started more than the executor's lateAfterMs after their intended time. */
   late: number;
   /** The most round trips in flight at once, and the bound. */
@@ -65,17 +70,23 @@ export function rigBounds(step: StepFacts): string[] {
   return bounds;
 }
 
+const overErrorBound = (n: number, step: StepFacts, slo: CapacitySlo) =>
+  n > (step.scheduled * slo.sloMaxErrorPct) / 100;
+
 /** A breach the agent caused: errors, nothing completed, or a p95 it took itself (service time). */
 function agentBreach(step: StepFacts, slo: CapacitySlo): boolean {
-  const errors = step.errors > (step.scheduled * slo.sloMaxErrorPct) / 100;
   const slow = step.completed > 0 && step.serviceP95Ms > slo.sloP95Ms;
-  return errors || step.completed === 0 || slow;
+  return overErrorBound(step.errors, step, slo) || step.completed === 0 || slow;
 }
+
+/** Errors no state of the rig explains (not timeouts): over the bound, the agent broke the SLO. */
+const agentFault = (step: StepFacts, slo: CapacitySlo) => overErrorBound(step.errors - step.timeouts, step, slo);
 
 export function judgeStep(step: StepFacts, slo: CapacitySlo): StepVerdict {
   const reasons = sloBreaches(step, slo);
   const saturation = rigSaturation(step.health);
-  const byRig = reasons.length > 0 && (saturation !== undefined || !agentBreach(step, slo));
+  const excused = saturation !== undefined || !agentBreach(step, slo);
+  const byRig = reasons.length > 0 && excused && !agentFault(step, slo);
   return { reasons, rigBounds: rigBounds(step), ...(saturation ? { saturation } : {}), byRig };
 }
 

@@ -45,6 +45,8 @@ function judgeMerged(merged: ScenarioResult, points: SeriesPoint[], rate: number
     p95Ms,
     // A worker's service p95 (results before it existed: the round trip's, so the agent's limit).
     serviceP95Ms: points.every((p) => typeof p.service_p95_ms === 'number') ? most('service_p95_ms') : p95Ms,
+    // Of the errors, the timeouts (results before it existed: none, so every error is the agent's).
+    timeouts: sum('timeouts'),
     late: sum('late'),
     peakInFlight: most('peak_in_flight'),
     maxInFlight: typeof merged.params.maxInFlight === 'number' ? merged.params.maxInFlight : Infinity,
