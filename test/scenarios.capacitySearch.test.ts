@@ -110,4 +110,15 @@ describe('the capacity search', () => {
     expect(r.notJudged.capacity_per_s).toBe(r.check.detail);
     expect(r.curve.at(-1)).toMatchObject({ x: 919, sustainable: false, limit: 'rig' });
   });
+  it('a first step that breaks is the agent’s even with the rig saturated: no sustainable rate fails', async () => {
+    // slow-resume's 1.5 s resume on a loaded box: 10/s is far below any rig's limit.
+    const r = await search({ knee: 0, rigFrom: 0 });
+    expect(r.rates).toEqual([10]);
+    expect(r.check).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^no sustainable rate; the SLO broke at 10\/s/),
+    });
+    expect(r.counters).toMatchObject({ capacity_per_s: 0, capacity_rig_limited: 0 });
+    expect(r.notJudged).toEqual({});
+  });
 });

@@ -138,8 +138,9 @@ export function kneeText(
   verdict: StepVerdict,
   atHeld = '',
 ): string {
-  if (verdict.byRig) return `capacity ≥ ${held}/s${atHeld}: ${rigLimitText(broke, verdict)}`;
+  // No step held: the first step is far below any rig's limit, so that is the agent's failure.
   if (held === 0) return 'no sustainable rate';
+  if (verdict.byRig) return `capacity ≥ ${held}/s${atHeld}: ${rigLimitText(broke, verdict)}`;
   const apart = pctApart(held, broke);
   const resolution =
     resolutionPct > 0 && apart <= resolutionPct

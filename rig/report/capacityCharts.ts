@@ -46,7 +46,8 @@ export function capacityFinding(s: ScenarioResult): CapacityFinding | undefined 
     ...(sloP95Ms !== undefined ? { sloP95Ms } : {}),
   };
   const { held, broke } = kneeOf(points);
-  if (broke) return { ...known, kind: broke.limit === 'rig' ? 'rig' : 'broke', capacity: held?.x ?? 0, brokeAt: broke };
+  if (broke)
+    return { ...known, kind: broke.limit === 'rig' && held ? 'rig' : 'broke', capacity: held?.x ?? 0, brokeAt: broke };
   const last = held!.x;
   // The next step would have been past the top rate (geometricRates: round(rate × growth), at least +1).
   const next = growth !== undefined ? Math.max(last + 1, Math.round(last * growth)) : Infinity;

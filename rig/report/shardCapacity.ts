@@ -118,7 +118,7 @@ export function recomputeCapacity(merged: ScenarioResult, parts: ScenarioResult[
   }
   const resolutionPct = typeof merged.params.resolutionPct === 'number' ? merged.params.resolutionPct : 0;
   const detail = mergedDetail({ held, leftOut, curve, ...(broke ? { broke } : {}) }, parts.length, resolutionPct);
-  const byRig = broke?.verdict.byRig === true;
+  const byRig = held > 0 && broke?.verdict.byRig === true;
   return withCapacity(merged, { curve, held, brokeAt: broke?.rate ?? 0, byRig, detail, slo });
 }
 
@@ -128,7 +128,7 @@ function withCapacity(
   c: { curve: SeriesPoint[]; held: number; brokeAt: number; byRig: boolean; detail: string; slo: CapacitySlo },
 ): ScenarioResult {
   const name = capacityCheckName(c.slo);
-  const check = { name, ok: c.held > 0 || c.byRig, detail: c.detail };
+  const check = { name, ok: c.held > 0, detail: c.detail };
   const otherChecks = merged.checks.filter((x) => x.name !== name);
   const ended = merged.verdict === 'errored' || merged.verdict === 'interrupted';
   const verdict = ended ? merged.verdict : check.ok && otherChecks.every((x) => x.ok) ? 'passed' : 'failed';

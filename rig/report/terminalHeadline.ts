@@ -73,9 +73,9 @@ export function capacityLine(run: RunResult): string | undefined {
   const what = s.params.roundTrip === 'acceptance' ? 'acceptance round trips/s' : 'round trips/s';
   const slo = num(s.params.sloP95Ms) !== undefined ? ` (p95 ≤ ${s.params.sloP95Ms} ms)` : '';
   const { held: best, broke } = kneeOf(points);
-  if (broke?.limit === 'rig') {
+  if (broke?.limit === 'rig' && best) {
     const why = rigLimitWhy(str(broke.rig_saturated), str(broke.rig_bounds) ?? '');
-    return `≥ ${best?.x ?? 0} ${what}, not judged: the load generator was the limit at ${broke.x}/s (${why})`;
+    return `≥ ${best.x} ${what}, not judged: the load generator was the limit at ${broke.x}/s (${why})`;
   }
   if (broke) {
     const end = `the SLO${slo} broke at ${broke.x}/s: ${breach(s, broke)}`;
