@@ -87,11 +87,12 @@ export {
 export { constantArrivals, steppedArrivals, geometricRates } from './load/arrivalSchedule.ts';
 export { CAPACITY_SERIES, capacityCheckName, sloBreaches, type CapacitySlo } from './load/capacitySlo.ts';
 export {
-  bisectKnee,
   judgeStep,
   kneeText,
   perSecond,
+  searchKnee,
   stepCompletions,
+  type ProbeOutcome,
   type StepVerdict,
 } from './load/capacitySearch.ts';
 export type { Arrival, RateStep } from './load/arrivalSchedule.ts';

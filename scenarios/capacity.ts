@@ -33,7 +33,7 @@ import {
   capacityCheckName,
   constantArrivals,
   geometricRates,
-  bisectKnee,
+  searchKnee,
   judgeStep,
   kneeText,
   perSecond,
@@ -43,6 +43,7 @@ import {
   type OpenModelResult,
   type RigHealth,
   type ScenarioContext,
+  type ProbeOutcome,
   type StepVerdict,
 } from 'a2a-rig';
 
@@ -254,38 +255,21 @@ export default defineScenario<Params>({
       drainTimeoutMs: p.timeoutMs,
     });
     const runs = new Map<number, StepRun>();
-    let aborted = false;
-    // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
-    const fits = (rate: number, what: string) => {
-      if (ctx.remainingMs() >= p.stepMs + p.timeoutMs + 1_000) return true;
-      ctx.log(`the time budget ends before ${rate}/s could run; the ${what} stops there`);
-      return false;
-    };
-    const step = async (rate: number, refined: boolean) => {
+    const probe = async (rate: number, refined: boolean): Promise<ProbeOutcome> => {
+      // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
+      if (ctx.remainingMs() < p.stepMs + p.timeoutMs + 1_000) {
+        ctx.log(
+          `the time budget ends before ${rate}/s could run; the ${refined ? 'refinement' : 'search'} stops there`,
+        );
+        return 'stop';
+      }
       const done = await runStep(ctx, p, rate, roundTripAt(rate), refined);
       runs.set(rate, done.run);
-      aborted ||= done.aborted;
-      return done.run.verdict.reasons.length === 0;
+      if (done.aborted) return 'stop';
+      return done.run.verdict.reasons.length === 0 ? 'held' : 'broke';
     };
-    let held = 0;
-    let broke: number | undefined;
-    for (const rate of rates) {
-      if (!fits(rate, 'search')) break;
-      const ok = await step(rate, false);
-      if (aborted) break;
-      if (!ok) {
-        broke = rate;
-        break;
-      }
-      held = rate;
-    }
-    if (broke !== undefined && !aborted) {
-      const knee = await bisectKnee({ held, broke }, p.resolutionPct, async (rate) =>
-        !fits(rate, 'refinement') ? 'stop' : (await step(rate, true)) ? 'held' : aborted ? 'stop' : 'broke',
-      );
-      ({ held, broke } = knee);
-    }
-    report(ctx, p, { held, runs, ...(broke !== undefined ? { broke } : {}), topReached: runs.has(rates.at(-1)!) });
+    const knee = await searchKnee(rates, p.resolutionPct, probe);
+    report(ctx, p, { ...knee, runs, topReached: runs.has(rates.at(-1)!) });
   },
 });
 

@@ -2,6 +2,7 @@
 // broken step is the agent's limit or the rig's, and the bisection that refines the knee.
 import { describe, expect, it } from 'vitest';
 import {
+  searchKnee,
   bisectKnee,
   judgeStep,
   nextProbe,
@@ -113,5 +114,18 @@ describe('nextProbe and bisectKnee', () => {
     let i = 0;
     const result = await bisectKnee({ held: 577, broke: 865 }, 10, () => Promise.resolve(outcomes[i++]!));
     expect(result).toEqual({ held: 721, broke: 865 });
+  });
+
+  it('searchKnee: the ramp in order, then the bisection; a stop or the top rate ends it', async () => {
+    const order: string[] = [];
+    const knee700 = (rate: number, refined: boolean) => {
+      order.push(`${refined ? '~' : ''}${rate}`);
+      return Promise.resolve(rate <= 700 ? ('held' as const) : ('broke' as const));
+    };
+    expect(await searchKnee([400, 600, 900, 1350], 10, knee700)).toEqual({ held: 675, broke: 713 });
+    expect(order).toEqual(['400', '600', '900', '~750', '~675', '~713']);
+    expect(await searchKnee([400, 600], 10, knee700)).toEqual({ held: 600 });
+    const budget = (rate: number) => Promise.resolve(rate > 400 ? ('stop' as const) : ('held' as const));
+    expect(await searchKnee([400, 600, 900], 10, budget)).toEqual({ held: 400 });
   });
 });

@@ -124,6 +124,26 @@ export async function bisectKnee(
   return { held, broke };
 }
 
+/**
+ * The whole search: the ramp's rates in order until one breaks, then the bisection between it and the
+ * last that held; a probe's 'stop' (the budget, an abort) ends it where it is. `broke` is absent
+ * when no step broke.
+ */
+export async function searchKnee(
+  rates: readonly number[],
+  resolutionPct: number,
+  probe: (rate: number, refined: boolean) => Promise<ProbeOutcome>,
+): Promise<{ held: number; broke?: number }> {
+  let held = 0;
+  for (const rate of rates) {
+    const outcome = await probe(rate, false);
+    if (outcome === 'stop') return { held };
+    if (outcome === 'broke') return bisectKnee({ held, broke: rate }, resolutionPct, (r) => probe(r, true));
+    held = rate;
+  }
+  return { held };
+}
+
 const pctApart = (held: number, broke: number) => Math.round(((broke - held) * 100) / held);
 
 /**
