@@ -35,6 +35,7 @@ export type {
   OpenModelResult,
 } from './load/openModelExecutor.ts';
 export type { LatencyHistogram, LatencySummary } from './metrics/latencyHistogram.ts';
+export type { RigHealth } from './metrics/rigHealth.ts';
 export type { CheckResult, FaultEvent, SeriesPoint, Verdict } from './results/runResult.ts';
 export type {
   ToxicSpec,
@@ -85,6 +86,15 @@ export {
 // Open-model load schedules for ctx.runOpenModel({ arrivals, ... }).
 export { constantArrivals, steppedArrivals, geometricRates } from './load/arrivalSchedule.ts';
 export { CAPACITY_SERIES, capacityCheckName, sloBreaches, type CapacitySlo } from './load/capacitySlo.ts';
+export {
+  judgeStep,
+  kneeText,
+  perSecond,
+  searchKnee,
+  stepCompletions,
+  type ProbeOutcome,
+  type StepVerdict,
+} from './load/capacitySearch.ts';
 export type { Arrival, RateStep } from './load/arrivalSchedule.ts';
 
 // The wire's types, and the extensions' URIs, codes and limits a check may compare against.

@@ -6,8 +6,17 @@
 //   - the round trip's p95 (intended start → resume observed) is over `sloP95Ms` (default 1000), or
 //   - failed or unfinished round trips are over `sloMaxErrorPct` % of the step's arrivals (0.1), or
 //   - dropped ones (the rig had no slot for them) are over `sloMaxDroppedPct` % (0.1).
-// The highest step before it is the capacity; no sustainable step at all fails the scenario. Every
-// step is a point of the curve `round_trip_p95_ms_vs_rate_per_s` in results.json, and its latencies
+// The knee between the last step that held and the first that broke is then bisected to
+// `resolutionPct` % of the rate held (budget permitting): "capacity 720/s (between 720 and 790/s,
+// resolution 10 %)". No sustainable step at all fails the scenario. A broken step is the agent's
+// limit only when the rig was not: when the load generator was saturated over the step
+// (rigSaturation) or only its own bounds broke the SLO (drops from a full backlog; a p95 over the
+// bound while the agent's service time held it: the wait was the rig's start lag), the result says
+// "capacity ≥ N/s: the load generator was the limit", counts `capacity_rig_limited`, and a
+// threshold on `capacity_per_s` is not judged (exit 3). The achieved rate counts only round trips
+// completed within the step's window; those of the drain after it are counted apart (`drained`).
+// Every step, refinements included, is a point of the curve `round_trip_p95_ms_vs_rate_per_s` in
+// results.json (in the order run: readers sort by rate), and its latencies
 // are the labelled metrics `round_trip{rate=<rate>}` and `resume_latency{rate=<rate>}` (answer sent →
 // resume observed), which a threshold can name: `capacity:round_trip{rate=40}.p95<500`.
 // The SLO is set with --param (capacity.sloP95Ms=500); a toxic for the whole run with
@@ -24,9 +33,18 @@ import {
   capacityCheckName,
   constantArrivals,
   geometricRates,
-  sloBreaches,
+  searchKnee,
+  judgeStep,
+  kneeText,
+  perSecond,
+  stepCompletions,
   CAPACITY_SERIES,
+  type Iteration,
   type OpenModelResult,
+  type RigHealth,
+  type ScenarioContext,
+  type ProbeOutcome,
+  type StepVerdict,
 } from 'a2a-rig';
 
 const ROUND_TRIPS = ['hitl', 'acceptance'] as const;
@@ -38,6 +56,8 @@ interface Params {
   growth: number;
   maxRate: number;
   stepMs: number;
+  /** Refine the knee by bisection until the bracket is within this % of the rate held; 0: no refinement. */
+  resolutionPct: number;
   /** One round trip's bound (its resume wait included); past it, it counts as an error. */
   timeoutMs: number;
   /** Round trips in flight at most; more wait (late) in a backlog, and past that are dropped. */
@@ -50,43 +70,139 @@ interface Params {
   sloMaxDroppedPct: number;
 }
 
-const SERIES = CAPACITY_SERIES;
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+/** The errors a slow rig could cause too: timed out, or unfinished at the drain bound. */
+const timeoutsOf = (step: OpenModelResult) => (step.failures.timeout ?? 0) + step.unfinished;
 
-/** Why a step breaks the SLO; empty when it holds (one rule with merge's, see sloBreaches). */
-function breaches(step: OpenModelResult, p: Params): string[] {
-  const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
-  if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
-  const first = step.firstFailure ? `; first: ${step.firstFailure}` : '';
-  return sloBreaches(
-    {
-      scheduled: step.scheduled,
-      errors: step.failed + step.unfinished,
-      dropped: step.dropped,
-      completed: step.latency.count,
-      p95Ms: step.latency.percentileMs(95),
-      errorDetail: `${kinds.join(', ')}${first}`,
-    },
-    p,
-  );
+/** One step run: its verdict, and its p95 for the check's text. */
+interface StepRun {
+  rate: number;
+  verdict: StepVerdict;
+  p95Ms: number;
 }
 
 const slo = { sloP95Ms: 1000, sloMaxErrorPct: 0.1, sloMaxDroppedPct: 0.1 };
 const bounds = { timeoutMs: 5_000, maxInFlight: 512, maxBacklog: 10_000, connections: 64 };
 
+/** The step's outcome as the search judges it (capacitySearch.ts judgeStep). */
+function verdictOf(step: OpenModelResult, p: Params, health: RigHealth | undefined): StepVerdict {
+  const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
+  if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
+  const first = step.firstFailure ? `; first: ${step.firstFailure}` : '';
+  const facts = {
+    scheduled: step.scheduled,
+    errors: step.failed + step.unfinished,
+    dropped: step.dropped,
+    completed: step.latency.count,
+    p95Ms: step.latency.percentileMs(95),
+    serviceP95Ms: step.serviceTime.percentileMs(95),
+    timeouts: timeoutsOf(step),
+    errorDetail: `${kinds.join(', ')}${first}`,
+    late: step.late,
+    peakInFlight: step.peakInFlight,
+    maxInFlight: p.maxInFlight,
+    ...(health ? { health } : {}),
+  };
+  return judgeStep(facts, p);
+}
+
+/** Runs one step at `rate`, records it (counters, curve point, log line) and judges it. */
+async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration: Iteration, refined: boolean) {
+  const roundTrip = ctx.latency('round_trip', { rate });
+  const origin = performance.now();
+  const completions = stepCompletions(origin, p.stepMs);
+  const span = ctx.watchRig();
+  const step = await ctx.runOpenModel({
+    arrivals: constantArrivals(rate, p.stepMs),
+    origin,
+    observer: completions,
+    iteration,
+    maxInFlight: p.maxInFlight,
+    maxBacklog: p.maxBacklog,
+    iterationTimeoutMs: p.timeoutMs,
+    drainTimeoutMs: p.timeoutMs,
+    latency: roundTrip,
+  });
+  const verdict = verdictOf(step, p, span.end());
+  const errors = step.failed + step.unfinished;
+  ctx.count('steps');
+  ctx.count('round_trips_completed', step.succeeded);
+  ctx.count('round_trips_failed', errors);
+  ctx.count('round_trips_dropped', step.dropped);
+  ctx.count('round_trips_late', step.late);
+  const [p50, p95, p99] = [50, 95, 99].map((q) => roundTrip.percentileMs(q)) as [number, number, number];
+  const serviceP95 = step.serviceTime.percentileMs(95);
+  ctx.plot(CAPACITY_SERIES, {
+    x: rate,
+    y: p95,
+    p50_ms: p50,
+    p99_ms: p99,
+    service_p95_ms: serviceP95,
+    achieved_per_s: perSecond(completions.within, p.stepMs),
+    drained: completions.drained,
+    arrivals: step.scheduled,
+    errors,
+    timeouts: timeoutsOf(step),
+    dropped: step.dropped,
+    late: step.late,
+    peak_in_flight: step.peakInFlight,
+    sustainable: verdict.reasons.length === 0,
+    ...(verdict.byRig ? { limit: 'rig' } : verdict.reasons.length ? { limit: 'agent' } : {}),
+    ...(verdict.rigBounds.length ? { rig_bounds: verdict.rigBounds.join(', ') } : {}),
+    ...(verdict.saturation ? { rig_saturated: verdict.saturation } : {}),
+    ...(refined ? { refined: true } : {}),
+  });
+  ctx.log(
+    `${refined ? 'refining: ' : ''}${rate}/s: ${completions.within}/${step.scheduled} ok within the step ` +
+      `(+${completions.drained} in the drain), p50 ${f(p50)} ms, p95 ${f(p95)} ms (service ${f(serviceP95)} ms), ` +
+      `${errors} failed, ${step.dropped} dropped, ${step.late} late, ${step.peakInFlight} in flight at most` +
+      (verdict.reasons.length ? ` — breaks the SLO: ${verdict.reasons.join('; ')}` : '') +
+      (verdict.byRig ? " — the rig's limit, not the agent's" : ''),
+  );
+  return { run: { rate, verdict, p95Ms: p95 }, aborted: step.aborted };
+}
+
 export default defineScenario<Params>({
   name: 'capacity',
   description:
     'steps the rate of whole HITL (or, with roundTrip=acceptance, acceptance-criteria) round trips up ' +
-    'until the SLO (p95 from intended send, errors, drops) breaks; reports the highest sustainable rate ' +
-    'and the curve',
+    'until the SLO (p95 from intended send, errors, drops) breaks, bisects the knee; reports the highest ' +
+    'sustainable rate and the curve, or that the rig was the limit',
   tags: ['load', 'latency', 'hitl'],
   // hitl-prompt/v1 for roundTrip=hitl, the acceptance-criteria extension for acceptance: checked in run.
   needs: {},
   params: {
-    smoke: { roundTrip: 'hitl', startRate: 5, growth: 2, maxRate: 40, stepMs: 2_000, ...bounds, ...slo },
-    ci: { roundTrip: 'hitl', startRate: 10, growth: 1.5, maxRate: 2_000, stepMs: 5_000, ...bounds, ...slo },
-    full: { roundTrip: 'hitl', startRate: 10, growth: 1.25, maxRate: 5_000, stepMs: 15_000, ...bounds, ...slo },
+    smoke: {
+      roundTrip: 'hitl',
+      startRate: 5,
+      growth: 2,
+      maxRate: 40,
+      stepMs: 2_000,
+      // One refinement at most (a ×2 bracket halved is 50 % apart): smoke stays short.
+      resolutionPct: 50,
+      ...bounds,
+      ...slo,
+    },
+    ci: {
+      roundTrip: 'hitl',
+      startRate: 10,
+      growth: 1.5,
+      maxRate: 2_000,
+      stepMs: 5_000,
+      resolutionPct: 10,
+      ...bounds,
+      ...slo,
+    },
+    full: {
+      roundTrip: 'hitl',
+      startRate: 10,
+      growth: 1.25,
+      maxRate: 5_000,
+      stepMs: 15_000,
+      resolutionPct: 10,
+      ...bounds,
+      ...slo,
+    },
   },
   paramChoices: { roundTrip: ROUND_TRIPS },
   budgetMs: { smoke: 20_000, ci: 180_000, full: 900_000 },
@@ -100,6 +216,7 @@ export default defineScenario<Params>({
       steps: 'tally',
       capacity_per_s: 'throughput',
       slo_broken_at_per_s: 'limit-or-never',
+      capacity_rig_limited: 'tally',
     },
   },
   catches: ['slow-resume'],
@@ -128,10 +245,6 @@ export default defineScenario<Params>({
             resumeTimeoutMs: p.timeoutMs,
             ...(rate !== undefined ? { resumeLatency: ctx.latency('resume_latency', { rate }) } : {}),
           });
-    let capacity = 0;
-    let capacityP95 = 0;
-    let broke: { rate: number; reasons: string[] } | undefined;
-    let stepsRun = 0;
     // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
     // step measures the agent rather than a cold start.
     await ctx.runOpenModel({
@@ -141,67 +254,49 @@ export default defineScenario<Params>({
       iterationTimeoutMs: p.timeoutMs,
       drainTimeoutMs: p.timeoutMs,
     });
-    for (const rate of rates) {
+    const runs = new Map<number, StepRun>();
+    const probe = async (rate: number, refined: boolean): Promise<ProbeOutcome> => {
       // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
       if (ctx.remainingMs() < p.stepMs + p.timeoutMs + 1_000) {
-        ctx.log(`the time budget ends before ${rate}/s could run; the search stops at ${capacity}/s`);
-        break;
+        ctx.log(
+          `the time budget ends before ${rate}/s could run; the ${refined ? 'refinement' : 'search'} stops there`,
+        );
+        return 'stop';
       }
-      const roundTrip = ctx.latency('round_trip', { rate });
-      const step = await ctx.runOpenModel({
-        arrivals: constantArrivals(rate, p.stepMs),
-        iteration: roundTripAt(rate),
-        maxInFlight: p.maxInFlight,
-        maxBacklog: p.maxBacklog,
-        iterationTimeoutMs: p.timeoutMs,
-        drainTimeoutMs: p.timeoutMs,
-        latency: roundTrip,
-      });
-      stepsRun++;
-      const reasons = breaches(step, p);
-      const errors = step.failed + step.unfinished;
-      ctx.count('round_trips_completed', step.succeeded);
-      ctx.count('round_trips_failed', errors);
-      ctx.count('round_trips_dropped', step.dropped);
-      ctx.count('round_trips_late', step.late);
-      ctx.plot(SERIES, {
-        x: rate,
-        y: roundTrip.percentileMs(95),
-        p50_ms: roundTrip.percentileMs(50),
-        p99_ms: roundTrip.percentileMs(99),
-        achieved_per_s: Math.round((step.succeeded * 10_000) / p.stepMs) / 10,
-        arrivals: step.scheduled,
-        errors,
-        dropped: step.dropped,
-        late: step.late,
-        sustainable: reasons.length === 0,
-      });
-      ctx.log(
-        `${rate}/s: ${step.succeeded}/${step.scheduled} ok, ` +
-          `p50 ${f(roundTrip.percentileMs(50))} ms, p95 ${f(roundTrip.percentileMs(95))} ms, ` +
-          `${errors} failed, ${step.dropped} dropped, ${step.late} late` +
-          (reasons.length ? ` — breaks the SLO: ${reasons.join('; ')}` : ''),
-      );
-      if (step.aborted) break;
-      if (reasons.length > 0) {
-        broke = { rate, reasons };
-        break;
-      }
-      capacity = rate;
-      capacityP95 = roundTrip.percentileMs(95);
-    }
-    ctx.count('steps', stepsRun);
-    ctx.count('capacity_per_s', capacity);
-    ctx.count('slo_broken_at_per_s', broke?.rate ?? 0);
-    const found =
-      capacity > 0
-        ? `highest sustainable rate ${capacity} round trips/s (p95 ${f(capacityP95)} ms)`
-        : 'no sustainable rate';
-    const end = broke
-      ? `; the SLO broke at ${broke.rate}/s: ${broke.reasons.join('; ')}`
-      : stepsRun === rates.length
-        ? `; it held up to the highest step tried (${p.maxRate}/s cap)`
-        : '; the time budget ended the search';
-    ctx.check(capacityCheckName(p), capacity > 0, `${found}${end}`);
+      const done = await runStep(ctx, p, rate, roundTripAt(rate), refined);
+      runs.set(rate, done.run);
+      if (done.aborted) return 'stop';
+      return done.run.verdict.reasons.length === 0 ? 'held' : 'broke';
+    };
+    const knee = await searchKnee(rates, p.resolutionPct, probe);
+    report(ctx, p, { ...knee, runs, topReached: runs.has(rates.at(-1)!) });
   },
 });
+
+/** The counters, the check and, when the rig was the limit, a note saying the capacity is not judged. */
+function report(
+  ctx: ScenarioContext,
+  p: Params,
+  end: { held: number; broke?: number; runs: Map<number, StepRun>; topReached: boolean },
+) {
+  const { held, broke, runs } = end;
+  const brokeRun = broke !== undefined ? runs.get(broke) : undefined;
+  // The first step is far below any rig's limit: breaking there is the agent's (slow-resume's 1.5 s).
+  const byRig = held > 0 && brokeRun?.verdict.byRig === true;
+  ctx.count('capacity_per_s', held);
+  ctx.count('slo_broken_at_per_s', broke ?? 0);
+  ctx.count('capacity_rig_limited', byRig ? 1 : 0);
+  const heldP95 = runs.get(held)?.p95Ms;
+  const atHeld = heldP95 !== undefined ? ` (p95 ${f(heldP95)} ms at ${held}/s)` : '';
+  let detail: string;
+  if (brokeRun) {
+    const knee = kneeText(held, brokeRun.rate, p.resolutionPct, brokeRun.verdict, atHeld);
+    detail = `${knee}; the SLO broke at ${brokeRun.rate}/s: ${brokeRun.verdict.reasons.join('; ')}`;
+  } else if (held === 0) detail = 'no sustainable rate: the time budget ended the search before the first step';
+  else
+    detail = end.topReached
+      ? `capacity ≥ ${held}/s${atHeld}: it held up to the highest step tried (${p.maxRate}/s cap)`
+      : `capacity ≥ ${held}/s${atHeld}: the time budget ended the search`;
+  if (byRig) ctx.notJudged('capacity_per_s', detail);
+  ctx.check(capacityCheckName(p), held > 0, detail);
+}

@@ -226,4 +226,16 @@ describe('open-model executor', () => {
     expect(aborted).toBe(result.started);
     expect(result.elapsedMs).toBeLessThan(3_000);
   });
+  it('reports the most iterations in flight at once: the bound when it was reached', async () => {
+    // Five arrivals due at once: three start in the pump's one batch, two wait for a slot.
+    const result = await runOpenModel({
+      arrivals: Array.from({ length: 5 }, () => ({ atMs: 0, step: 0 })),
+      iteration: () => Promise.resolve(),
+      maxInFlight: 3,
+      maxBacklog: 10,
+      iterationTimeoutMs: 1_000,
+      drainTimeoutMs: 1_000,
+    });
+    expect(result).toMatchObject({ succeeded: 5, dropped: 0, peakInFlight: 3 });
+  });
 });

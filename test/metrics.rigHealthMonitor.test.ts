@@ -62,6 +62,24 @@ describe('RigHealthMonitor', () => {
     expect(h.eventLoopDelayMs.p99).toBeGreaterThanOrEqual(h.eventLoopDelayMs.p50);
   });
 
+  it('a span judges its own stretch: run queue inside it and at its end, steal between its ends', async () => {
+    const monitor = new RigHealthMonitor({
+      budgetMs: 10_000,
+      machine: scripted([...MACHINE, { runnable: 5, totalTicks: 500, stealTicks: 25 }]),
+      cores: 2,
+    });
+    await monitor.start(); // MACHINE[0]
+    vi.advanceTimersByTime(1_000); // window 1: MACHINE[1]
+    const span = monitor.span(); // MACHINE[2] (its start)
+    vi.advanceTimersByTime(1_000); // window 2: MACHINE[3], runnable 2
+    const h = span.end(); // its end: runnable 5, steal 20 of 300 ticks
+    expect(h.durationMs).toBe(1_000);
+    expect(h.cores).toBe(2);
+    expect(h.machine).toEqual({ runnableMean: 3.5, runnableMax: 5, stealPct: 6.7 });
+    expect(h.rigCpu.pctOfCore).toBeGreaterThanOrEqual(0);
+    await monitor.stop();
+  });
+
   it('an async reader is read at the start and the end only: the mean, no peak', async () => {
     let reads = 0;
     const readings = [0, 1.5];

@@ -55,6 +55,19 @@ describe('what the capacity search found', () => {
     });
     expect(capacityFinding(scenario('resume-latency'))).toBeUndefined();
   });
+
+  it('a refined knee is read by rate: probes run after the ramp, and a break that was the rig’s', () => {
+    // The ramp broke at 80/s; the bisection then held 40/s and broke at 60/s.
+    const refined = capacityScenario({ rates: [5, 10, 20, 80, 40, 60], breakAt: 60 });
+    expect(capacityFinding(refined)).toMatchObject({ kind: 'broke', capacity: 40, brokeAt: { x: 60 } });
+    refined.series!.round_trip_p95_ms_vs_rate_per_s!.at(-1)!.limit = 'rig';
+    const rig = capacityFinding(refined)!;
+    expect(rig).toMatchObject({ kind: 'rig', capacity: 40 });
+    expect(capacityText(rig)).toEqual({
+      value: '≥ 40/s',
+      detail: 'not judged: the load generator was the limit at 60/s, not the agent',
+    });
+  });
 });
 
 describe('report.html as text', () => {

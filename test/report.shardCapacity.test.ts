@@ -62,7 +62,7 @@ describe('recomputeCapacity', () => {
         name: CHECK,
         ok: true,
         detail: expect.stringMatching(
-          /^judged again on the merged workers: highest sustainable rate 10 .*broke at 20\/s: p95/,
+          /^judged again on the merged workers: capacity 10\/s \(between 10 and 20\/s, 100 % apart\).*at 20\/s: p95/,
         ),
       },
     ]);
@@ -86,6 +86,34 @@ describe('recomputeCapacity', () => {
       part([point(10, 10)]),
     ]);
     expect(result.counters.capacity_per_s).toBe(10);
-    expect(result.checks[0]!.detail).toMatch(/the search ends where not every worker ran 20\/s/);
+    expect(result.checks[0]!.detail).toMatch(/left out, not every worker ran 20\/s/);
+  });
+
+  it('judges by rate, leaving out the probes only some workers ran', () => {
+    // Both ramped 10, 20 (broke), and bisected on their own shares: one probed 15, the other 14.
+    const result = recomputeCapacity(
+      merged({ 10: Array(20).fill(10), 14: Array(10).fill(10), 15: Array(10).fill(10), 20: Array(40).fill(500) }),
+      [part([point(10, 10), point(20, 20), point(15, 15)]), part([point(10, 10), point(20, 20), point(14, 14)])],
+    );
+    expect(result.series![SERIES]!.map((p) => [p.x, p.sustainable])).toEqual([
+      [10, true],
+      [20, false],
+    ]);
+    expect(result.counters).toMatchObject({ capacity_per_s: 10, slo_broken_at_per_s: 20, capacity_rig_limited: 0 });
+    expect(result.checks[0]!.detail).toMatch(/left out, not every worker ran 14, 15\/s/);
+  });
+
+  it('a step broken while a worker’s load generator was saturated is the rig’s limit: not judged', () => {
+    const saturated = { ...point(20, 20), rig_saturated: 'the load generator was saturated: rig CPU 97 % of a core' };
+    const result = recomputeCapacity(merged({ 10: Array(20).fill(10), 20: Array(40).fill(500) }), [
+      part([point(10, 10), saturated]),
+      part([point(10, 10), point(20, 20)]),
+    ]);
+    expect(result.counters).toMatchObject({ capacity_per_s: 10, capacity_rig_limited: 1 });
+    expect(result.verdict).toBe('passed');
+    expect(result.notJudged?.capacity_per_s).toMatch(
+      /capacity ≥ 10\/s \(p95 10 ms at 10\/s\): the load generator was the limit at 20\/s \(a worker's/,
+    );
+    expect(result.series![SERIES]!.at(-1)).toMatchObject({ x: 20, sustainable: false, limit: 'rig' });
   });
 });

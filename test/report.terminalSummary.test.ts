@@ -136,7 +136,7 @@ describe('the terminal summary', () => {
       /^ {2}thresholds {2}1 held · 1 broken: resume_latency\.p95<5 — 7\.10 ms \(p95 of 150 samples\), needs < 5$/m,
     );
     expect(text).toMatch(
-      /^thresholds\n {2}BROKEN {5}resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {7}checks\.rate>=0\.5 {6}0\.8/m,
+      /^thresholds\n {2}BROKEN resume_latency\.p95<5 {2}7\.10 ms[^\n]*\n {2}held {3}checks\.rate>=0\.5 {6}0\.8/m,
     );
   });
 
@@ -173,14 +173,13 @@ describe('capacity in the headline', () => {
 
   it('the highest rate that held, and where and why the SLO broke', () => {
     const line = capacityLine(one(capacity(20)))!;
-    expect(line).toMatch(
-      /^20 round trips\/s, p95 [\d.]+ ms; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/,
-    );
+    expect(line).toMatch(/^20 round trips\/s \(between 20 and 40\/s, 100 % apart\), p95 [\d.]+ ms; /);
+    expect(line).toMatch(/; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/);
   });
 
   it("marks a p95 its step's samples cannot carry (5/s for 2 s: n = 10)", () => {
     expect(capacityLine(one(capacity(5)))).toMatch(
-      /^5 round trips\/s, p95 [\d.]+ ms \(n=10: too few for a p95\); the SLO/,
+      /^5 round trips\/s \(between 5 and 10\/s, 100 % apart\), p95 [\d.]+ ms \(n=10: too few for a p95\); the SLO/,
     );
   });
 
@@ -194,12 +193,56 @@ describe('capacity in the headline', () => {
     expect(capacityLine(one(scenario('cf1')))).toBeUndefined();
   });
 
+  it('a refined knee: the curve read by rate, not in the order run, with the resolution reached', () => {
+    // The ramp held 20 and broke at 40; a bisection then probed 30 (held) and 35 (broke), run last.
+    const refined = capacity(20);
+    const curve = refined.series!.round_trip_p95_ms_vs_rate_per_s!;
+    curve.push({ ...curve[2]!, x: 30 }, { ...curve[3]!, x: 35 });
+    refined.params.resolutionPct = 20;
+    expect(capacityLine(one(refined))).toMatch(
+      /^30 round trips\/s \(between 30 and 35\/s, resolution 20 %\), .*broke at 35\/s/,
+    );
+  });
+
+  it('the step that broke was the rig’s limit: a lower bound, not judged, and why', () => {
+    const limited = capacity(20);
+    const broke = limited.series!.round_trip_p95_ms_vs_rate_per_s!.at(-1)!;
+    Object.assign(broke, { limit: 'rig', rig_saturated: 'the load generator was saturated: rig CPU 97 % of a core' });
+    expect(capacityLine(one(limited))).toBe(
+      '≥ 20 round trips/s, not judged: the load generator was the limit at 40/s (saturated: rig CPU 97 % of a core)',
+    );
+  });
+
   it('a search the budget cut short is a lower bound, not a cap', () => {
     const cut = capacity(40);
     cut.series!.round_trip_p95_ms_vs_rate_per_s = cut.series!.round_trip_p95_ms_vs_rate_per_s!.slice(0, 3);
     expect(capacityLine(one(cut))).toMatch(
       /^≥ 20 round trips\/s, p95 [\d.]+ ms: the search stopped before the profile's top rate \(40\/s\)$/,
     );
+  });
+});
+
+describe('a threshold not judged', () => {
+  it('is neither held nor broken: its own word and count, in the headline and the section', () => {
+    const judged = {
+      ...run([capacity(20)]),
+      thresholds: [
+        { expression: 'checks.rate>=0.5', ok: true, actual: 1, detail: '1 (1/1 passed), needs >= 0.5' },
+        {
+          expression: 'capacity:capacity_per_s>=100',
+          ok: false,
+          notJudged: true as const,
+          actual: 20,
+          detail: 'not judged: capacity: the load generator was the limit',
+        },
+      ],
+    };
+    const text = terminalSummary(judged);
+    expect(text).toMatch(/^ {2}thresholds {2}1 held · 0 broken · 1 not judged: capacity:capacity_per_s>=100 — not/m);
+    expect(text).toMatch(
+      /^thresholds\n {2}held {7}checks\.rate>=0\.5 .*\n {2}NOT JUDGED capacity:capacity_per_s>=100 /m,
+    );
+    expect(text).not.toMatch(/BROKEN/);
   });
 });
 

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
-import { applyThresholds, brokenThresholdLines, evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
+import {
+  applyThresholds,
+  brokenThresholdLines,
+  evaluateThreshold,
+  thresholdsNotJudged,
+} from '../rig/report/thresholdEvaluation.ts';
 import { parseThreshold, parseThresholds } from '../rig/report/thresholdExpression.ts';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
 
@@ -235,6 +240,43 @@ describe('applyThresholds', () => {
     const again = applyThresholds({ ...once, verdict: 'passed' }, [parseThreshold('resume_latency.max<5')]);
     expect(again.thresholds!.map((t) => t.expression)).toEqual(['resume_latency.max<5']);
     expect(again.verdict).toBe('passed');
+  });
+});
+
+describe('a measure its scenario did not judge (capacity when the rig was the limit)', () => {
+  const why = 'capacity ≥ 40/s: the load generator was the limit at 80/s, ...';
+  const capacity = (notJudged?: Record<string, string>) =>
+    run([{ ...scenario('capacity', { counters: { capacity_per_s: 40 } }), ...(notJudged ? { notJudged } : {}) }]);
+
+  it('is neither held nor broken: the run is not failed, and exits 3 saying so', () => {
+    const judged = applyThresholds(capacity({ capacity_per_s: why }), [
+      parseThreshold('capacity:capacity_per_s>=100'),
+      parseThreshold('capacity:capacity_per_s>=10'),
+    ]);
+    expect(judged.thresholds!.map((t) => [t.ok, t.notJudged, t.actual])).toEqual([
+      [false, true, 40],
+      [false, true, 40],
+    ]);
+    expect(judged.verdict).toBe('passed');
+    expect(thresholdsNotJudged(judged)).toMatch(/^2 thresholds were not judged/);
+    expect(brokenThresholdLines(judged)[0]).toBe(
+      `threshold not judged: capacity:capacity_per_s>=100 — not judged: capacity: ${why}; ` +
+        '40 (in capacity), needs >= 100',
+    );
+  });
+
+  it('a broken threshold beside it still fails the run (exit 1); without the mark it is judged', () => {
+    const both = applyThresholds(capacity({ capacity_per_s: why }), [
+      parseThreshold('capacity:capacity_per_s>=10'),
+      parseThreshold('checks.rate>=2'),
+    ]);
+    expect(both.verdict).toBe('failed');
+    const judged = applyThresholds(capacity(), [parseThreshold('capacity:capacity_per_s>=10')]);
+    expect([judged.thresholds![0]!.ok, judged.thresholds![0]!.notJudged, thresholdsNotJudged(judged)]).toEqual([
+      true,
+      undefined,
+      undefined,
+    ]);
   });
 });
 

@@ -88,7 +88,7 @@ async function runOne(
       }
     : {};
   const watch = await watchScenario(budgetMs, () => env.embeddedPid);
-  hooks.onLoadEnd = (load) => watch.onLoadEnd(load);
+  Object.assign(hooks, { onLoadEnd: watch.onLoadEnd, rigSpan: watch.span } satisfies ScenarioHooks);
   const ctx = new EngineScenarioContext(
     env,
     profile,
@@ -188,7 +188,7 @@ async function runOne(
     records: scenario.records,
     ...(timeline ? { timeline } : {}),
     ...(ctx.faultEvents.length > 0 ? { faultEvents: ctx.faultEvents } : {}),
-    ...(ctx.notes.length > 0 ? { notes: [...ctx.notes] } : {}),
+    ...ctx.leftOut(),
     ...(ctx.series.size > 0 ? { series: Object.fromEntries(ctx.series) } : {}),
     ...(stack ? { stack } : {}),
     ...(log.lines.length > 0 ? { log: log.lines } : {}),

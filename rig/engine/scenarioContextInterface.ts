@@ -10,6 +10,7 @@ import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, SeriesPoint, Verdict } from '../results/runResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { AttackTarget } from '../attack/attackTypes.ts';
+import type { RigHealth } from '../metrics/rigHealth.ts';
 import type { ProfileName } from './profiles.ts';
 import type { OpenPrompt, PromptAttempt, PromptOptions } from './promptOpener.ts';
 import type { AcceptanceRoundTripChoice, RoundTripChoice } from './loadIterations.ts';
@@ -95,8 +96,18 @@ export interface ScenarioContext {
   log(line: string): void;
   /** Something the scenario could not judge here and left out, with why: results.json `notes` (and the log). */
   note(line: string): void;
+  /**
+   * A declared counter or latency measured but not to be judged, with why (capacity when the rig
+   * was the limit): a threshold on it is not judged (exit 3); results.json `notJudged`, and a note.
+   */
+  notJudged(name: string, why: string): void;
   /** The budget left, in ms. */
   remainingMs(): number;
+  /**
+   * Starts watching the rig over a span of the scenario (e.g. one capacity step); `end()` gives the
+   * rig's health over it (rig/metrics/rigHealth.ts, for rigSaturation), undefined when not watched.
+   */
+  watchRig(): { end(): RigHealth | undefined };
   /** Waits `ms`, or less when the scenario is aborted: true when the time passed. */
   sleep(ms: number): Promise<boolean>;
   /** What `promise` settles to within `ms`, or undefined when the time passes or the scenario is aborted first. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { worstHealth, type RigHealth } from '../metrics/rigHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
-import { RigHealthMonitor, type AgentCpuReader } from '../metrics/rigHealthMonitor.ts';
+import { RigHealthMonitor, type AgentCpuReader, type RigSpan } from '../metrics/rigHealthMonitor.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
 import { cpuSecondsFromStat } from './agentResources.ts';
 
@@ -27,6 +27,8 @@ export function procAgentCpu(pid: () => number | undefined, root = '/proc'): Age
 /** A started watch over one scenario: told of its open-model loads, stopped when it ends. */
 export interface ScenarioWatch {
   onLoadEnd(load: OpenModelResult): void;
+  /** Watches a span of it on its own (a capacity step). */
+  span(): RigSpan;
   stop(): Promise<RigHealth>;
 }
 
@@ -34,7 +36,11 @@ export async function watchScenario(budgetMs: number, agentPid: () => number | u
   const agent = procAgentCpu(agentPid);
   const monitor = new RigHealthMonitor({ budgetMs, ...(agent ? { agent } : {}) });
   await monitor.start();
-  return { onLoadEnd: (load) => monitor.recordSchedule(load), stop: () => monitor.stop() };
+  return {
+    onLoadEnd: (load) => monitor.recordSchedule(load),
+    span: () => monitor.span(),
+    stop: () => monitor.stop(),
+  };
 }
 
 /** results.json `rig.health`: the worst of the scenarios' (rigHealth.ts worstHealth); none when none was watched. */

@@ -5,9 +5,11 @@
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
-import type { CheckResult, FaultEvent, LogLine, SeriesPoint } from '../results/runResult.ts';
+import type { CheckResult, FaultEvent, LogLine, ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
+import type { RigSpan } from '../metrics/rigHealthMonitor.ts';
+import type { RigHealth } from '../metrics/rigHealth.ts';
 import { declarationOf, seriesKey, type RecordedMeasures } from '../results/metricNames.ts';
 import { ScenarioLog } from './scenarioLog.ts';
 
@@ -19,6 +21,8 @@ export interface ScenarioHooks {
   liveTraffic?: boolean;
   /** An open-model load ended: its schedule lag goes into the scenario's `health` (scenarioHealth.ts). */
   onLoadEnd?(load: OpenModelResult): void;
+  /** Watches the rig over a span of the scenario (scenarioHealth.ts); absent when the engine does not watch. */
+  rigSpan?(): RigSpan;
 }
 
 export class ScenarioRecording {
@@ -37,6 +41,8 @@ export class ScenarioRecording {
   readonly traffic: TrafficRecorder;
   private readonly log_ = new ScenarioLog();
   private readonly noteLines: string[] = [];
+  /** Declared measures a threshold must not judge, with why (results.json `notJudged`). */
+  private readonly notJudgedMeasures = new Map<string, string>();
 
   constructor(
     /** The run's observer (runObserver.ts), told of latencies and fault events as they happen. */
@@ -62,6 +68,35 @@ export class ScenarioRecording {
   protected loadEnded(load: OpenModelResult): OpenModelResult {
     this.hooks.onLoadEnd?.(load);
     return load;
+  }
+
+  /** Starts watching the rig over a span (a capacity step); `end()` gives its health, undefined when not watched. */
+  watchRig(): { end(): RigHealth | undefined } {
+    const span = this.hooks.rigSpan?.();
+    return { end: () => span?.end() };
+  }
+
+  /**
+   * A declared counter or latency the scenario measured but that must not be judged (capacity when
+   * the rig was the limit): a threshold on it is not judged, and the run exits 3, not 0 or 1.
+   */
+  notJudged(base: string, why: string): void {
+    const name = this.declared(
+      base,
+      undefined,
+      [...this.records.latencies, ...Object.keys(this.records.counters)],
+      'measure',
+    );
+    this.notJudgedMeasures.set(name, why);
+    this.note(`${name} not judged: ${why}`);
+  }
+
+  /** results.json `notes` and `notJudged`, each absent when empty: what the scenario did not judge. */
+  leftOut(): Pick<ScenarioResult, 'notes' | 'notJudged'> {
+    return {
+      ...(this.noteLines.length > 0 ? { notes: [...this.noteLines] } : {}),
+      ...(this.notJudgedMeasures.size > 0 ? { notJudged: Object.fromEntries(this.notJudgedMeasures) } : {}),
+    };
   }
 
   /** Records a check; returns `ok` so a scenario can branch on it. */

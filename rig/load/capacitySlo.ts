@@ -1,6 +1,7 @@
 // When one step of a capacity search breaks its SLO. One rule for the capacity scenario, which
 // judges each step as it runs, and for `merge`, which judges the steps of N workers again on their
 // combined counts and histograms (a distributed run's capacity is never the sum of the workers').
+import type { SeriesPoint } from '../results/runResult.ts';
 
 export interface CapacitySlo {
   /** The round trip's p95 bound, from its intended start (ms). */
@@ -52,3 +53,20 @@ export function capacityCheckName(slo: CapacitySlo): string {
 
 /** The curve capacity plots, one point per step; merge combines a shard set's by rate. */
 export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
+
+/**
+ * The knee of a capacity curve: the first step that broke the SLO by rate (not by the order run:
+ * a bisection probes between the ramp's steps) and the highest that held below it, with the
+ * points sorted by rate. Every reader of the curve takes the capacity from here.
+ */
+export function kneeOf(points: readonly SeriesPoint[]): {
+  sorted: SeriesPoint[];
+  held?: SeriesPoint;
+  broke?: SeriesPoint;
+} {
+  const sorted = [...points].sort((a, b) => a.x - b.x);
+  const broke = sorted.find((p) => p.sustainable === false);
+  const below = sorted.filter((p) => p.sustainable !== false && (broke === undefined || p.x < broke.x));
+  const held = below.at(-1);
+  return { sorted, ...(held ? { held } : {}), ...(broke ? { broke } : {}) };
+}

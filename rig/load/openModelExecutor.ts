@@ -16,16 +16,10 @@
 // Hand-written: k6 and wrk2 are not Node libraries, and autocannon has no open model (above).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Arrival } from './arrivalSchedule.ts';
-import { IterationTimeout, RunningIteration, type Due, type IterationContext } from './runningIteration.ts';
+import { IterationTimeout, RunningIteration } from './runningIteration.ts';
+import type { Due, IterationContext, IterationEnd } from './runningIteration.ts';
 
-export type { IterationContext } from './runningIteration.ts';
-
-/** What an iteration may report: when the outcome it measures was observed (default: when it settled). */
-export interface IterationEnd {
-  endedAt?: number;
-  /** The end was seen by polling, this sure (ms): its latencies are recorded as polled. */
-  pollResolutionMs?: number;
-}
+export type { IterationContext, IterationEnd } from './runningIteration.ts';
 
 /** One unit of load. Throw (or reject) to count a failure; an error's string `kind` names it. */
 export type Iteration = (it: IterationContext) => Promise<IterationEnd | void>;
@@ -80,6 +74,8 @@ export interface OpenModelResult {
   /** Still running when the drain bound passed (aborted, counted in no other outcome). */
   unfinished: number;
   maxStartLagMs: number;
+  /** The most iterations running at once (maxInFlight when the bound was reached). */
+  peakInFlight: number;
   /** Intended start → end, successes only: the latency to report. */
   latency: LatencyHistogram;
   /** Actual start → end, successes only: what a generator that forgets the intended time reports. */
@@ -148,6 +144,7 @@ class OpenModelRun {
       late: 0,
       unfinished: 0,
       maxStartLagMs: 0,
+      peakInFlight: 0,
       latency: options.latency ?? new LatencyHistogram(),
       serviceTime: options.serviceTime ?? new LatencyHistogram(),
       elapsedMs: 0,
@@ -260,6 +257,7 @@ class OpenModelRun {
     if (lag > r.maxStartLagMs) r.maxStartLagMs = lag;
     r.started++;
     this.running.add(it);
+    if (this.running.size > r.peakInFlight) r.peakInFlight = this.running.size;
     this.armSweep();
     let pending: Promise<IterationEnd | void>;
     try {

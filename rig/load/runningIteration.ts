@@ -62,3 +62,12 @@ export class RunningIteration implements IterationContext {
     this.controller?.abort(reason);
   }
 }
+
+/**
+ * What an iteration may report: when the outcome it measures was observed (default: when it
+ * settled), and, when that was seen by polling, how sure (ms): its latencies are recorded as polled.
+ */
+export interface IterationEnd {
+  endedAt?: number;
+  pollResolutionMs?: number;
+}

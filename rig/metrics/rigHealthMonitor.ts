@@ -38,6 +38,11 @@ export interface MonitorOptions {
   cores?: number;
 }
 
+/** A span of a scenario being watched (one capacity step): `end()` gives the rig's health over it. */
+export interface RigSpan {
+  end(): RigHealth;
+}
+
 interface Mark {
   at: number;
   cpu: NodeJS.CpuUsage;
@@ -179,14 +184,41 @@ export class RigHealthMonitor {
   }
 
   private machineSummary(): Pick<RigHealth, 'machine'> {
-    if (this.runnable.length === 0) return {};
-    const steal = stealPct(this.firstMachine, this.lastMachine);
-    const mean = this.runnable.reduce((a, b) => a + b, 0) / this.runnable.length;
+    return machineOf(this.runnable, this.firstMachine, this.lastMachine);
+  }
+
+  /**
+   * Watches a span of the scenario on its own (a capacity step, judged step by step): the event
+   * loop's delay from a monitor of its own, the rig's CPU between its ends, the run queue from the
+   * windows closed within it and its end, steal between its ends. Health is otherwise per scenario,
+   * and its windows do not line up with a step's start and end.
+   */
+  span(): RigSpan {
+    const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    loop.enable();
+    const from: Mark = { at: performance.now(), cpu: process.cpuUsage() };
+    const fromMachine = this.machine();
+    const t0 = this.first?.at ?? from.at;
     return {
-      machine: {
-        runnableMean: round(mean),
-        runnableMax: Math.max(...this.runnable),
-        ...(steal !== undefined ? { stealPct: round(steal) } : {}),
+      end: () => {
+        loop.disable();
+        const to: Mark = { at: performance.now(), cpu: process.cpuUsage() };
+        const toMachine = this.machine();
+        const inside = this.points.filter((p) => p.t > from.at - t0 && p.t <= to.at - t0);
+        const runnable = [...inside, toMachine ?? {}].flatMap((p) => (p.runnable === undefined ? [] : [p.runnable]));
+        const cores = this.options.cores ?? availableParallelism();
+        const pct = cpuPct(from, to);
+        return {
+          durationMs: Math.round(to.at - from.at),
+          cores,
+          eventLoopDelayMs: {
+            p50: round(delayMs(loop, 50)),
+            p99: round(delayMs(loop, 99)),
+            max: round(delayMs(loop, 100)),
+          },
+          rigCpu: { pctOfCore: round(pct), peakPctOfCore: round(pct), pctOfCores: round(pct / cores) },
+          ...machineOf(runnable, fromMachine, toMachine),
+        };
       },
     };
   }
@@ -205,6 +237,24 @@ export class RigHealthMonitor {
     if (seconds === undefined || ms <= 0) return {};
     return { agentCpu: { pctOfCore: round((seconds * 100_000) / ms), source: label } };
   }
+}
+
+/** The run queue's mean and most over `runnable`, and steal between two samples; nothing without samples. */
+function machineOf(
+  runnable: number[],
+  from: MachineSample | undefined,
+  to: MachineSample | undefined,
+): Pick<RigHealth, 'machine'> {
+  if (runnable.length === 0) return {};
+  const steal = stealPct(from, to);
+  const mean = runnable.reduce((a, b) => a + b, 0) / runnable.length;
+  return {
+    machine: {
+      runnableMean: round(mean),
+      runnableMax: Math.max(...runnable),
+      ...(steal !== undefined ? { stealPct: round(steal) } : {}),
+    },
+  };
 }
 
 function scheduleOf(s: { started: number; late: number; maxStartLagMs: number }): RigHealth['schedule'] {

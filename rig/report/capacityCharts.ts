@@ -2,14 +2,15 @@
 // sustainable rate) for the headline, and the curve: p95 against the offered rate with the
 // p50–p99 band, the SLO's p95 bound as a line and the first unsustainable step marked, beside the
 // achieved rate against the offered one. Read from the series `round_trip_p95_ms_vs_rate_per_s`
-// (scenarios/capacity.ts: one point per step, in the order run, each with p50_ms, p99_ms,
-// achieved_per_s and sustainable) and the scenario's params (sloP95Ms, maxRate, growth).
+// (scenarios/capacity.ts: one point per step, in the order run, bisection probes included, so
+// sorted by rate here; each with p50_ms, p99_ms, achieved_per_s, sustainable and, on a broken step,
+// limit: agent or rig) and the scenario's params (sloP95Ms, maxRate, growth).
 import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { SafeHtml } from './safeHtml.ts';
 import { PALETTE } from './chartColors.ts';
 import { xyChart, type Series } from './svgChart.ts';
 
-export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
+import { CAPACITY_SERIES, kneeOf } from '../load/capacitySlo.ts';
 const BREAK_COLOR = '#c62828';
 const SLO_COLOR = '#8a6d00';
 
@@ -18,9 +19,10 @@ export interface CapacityFinding {
   /**
    * broke: a step broke the SLO, `capacity` is the step before it (0: none held); cap: every step
    * held up to the profile's top rate, capacity is above it; budget: every step run held but the
-   * time budget ended the search before the top rate.
+   * time budget ended the search before the top rate; rig: the step that broke was the load
+   * generator's limit, not the agent's (capacity is at least `capacity`, not judged).
    */
-  kind: 'broke' | 'cap' | 'budget';
+  kind: 'broke' | 'cap' | 'budget' | 'rig';
   /** The highest sustainable offered rate (/s), 0 when none was. */
   capacity: number;
   /** The first step that broke the SLO. */
@@ -43,10 +45,10 @@ export function capacityFinding(s: ScenarioResult): CapacityFinding | undefined 
     ...(maxRate !== undefined ? { maxRate } : {}),
     ...(sloP95Ms !== undefined ? { sloP95Ms } : {}),
   };
-  const broke = points.findIndex((p) => p.sustainable === false);
-  if (broke >= 0)
-    return { ...known, kind: 'broke', capacity: broke > 0 ? points[broke - 1]!.x : 0, brokeAt: points[broke]! };
-  const last = points[points.length - 1]!.x;
+  const { held, broke } = kneeOf(points);
+  if (broke)
+    return { ...known, kind: broke.limit === 'rig' && held ? 'rig' : 'broke', capacity: held?.x ?? 0, brokeAt: broke };
+  const last = held!.x;
   // The next step would have been past the top rate (geometricRates: round(rate × growth), at least +1).
   const next = growth !== undefined ? Math.max(last + 1, Math.round(last * growth)) : Infinity;
   const capped = maxRate === undefined || last >= maxRate || next > maxRate;
@@ -64,6 +66,11 @@ export function capacityText(f: CapacityFinding): { value: string; detail: strin
       ? { value: `${f.capacity}/s`, detail: `the SLO broke at ${at}${reason}` }
       : { value: 'none', detail: `no sustainable rate: the SLO broke at the first step, ${at}` };
   }
+  if (f.kind === 'rig')
+    return {
+      value: `≥ ${f.capacity}/s`,
+      detail: `not judged: the load generator was the limit at ${f.brokeAt?.x ?? '?'}/s, not the agent`,
+    };
   if (f.kind === 'cap')
     return {
       value: `≥ ${f.capacity}/s`,
@@ -72,6 +79,12 @@ export function capacityText(f: CapacityFinding): { value: string; detail: strin
   return { value: `≥ ${f.capacity}/s`, detail: `the time budget ended the search at ${f.capacity}/s` };
 }
 
+const NOTES = {
+  cap: 'every step held: capacity is above the top rate tried',
+  budget: 'every step run held: the time budget ended the search',
+  rig: 'the step that broke was the load generator’s limit: the agent’s capacity is not judged',
+} as const;
+
 const wide = (values: number[]) => {
   const positive = values.filter((v) => v > 0);
   return positive.length > 0 && Math.max(...positive) / Math.min(...positive) > 30;
@@ -79,29 +92,32 @@ const wide = (values: number[]) => {
 
 /** The curve and the achieved rate, for a scenario that measured the capacity series; [] otherwise. */
 export function capacityCharts(s: ScenarioResult): SafeHtml[] {
-  const points = s.series?.[CAPACITY_SERIES];
+  const run = s.series?.[CAPACITY_SERIES];
   const finding = capacityFinding(s);
-  if (!points?.length || !finding) return [];
+  if (!run?.length || !finding) return [];
+  const points = kneeOf(run).sorted;
   const title = (p: SeriesPoint) =>
     [
       `${p.x}/s offered`,
       `p95 ${Number(p.y.toPrecision(4))} ms`,
-      ...['p50_ms', 'p99_ms', 'achieved_per_s', 'arrivals', 'errors', 'dropped', 'late']
+      ...['p50_ms', 'p99_ms', 'service_p95_ms', 'achieved_per_s', 'drained', 'arrivals', 'errors', 'dropped', 'late']
+        .concat(['peak_in_flight', 'rig_bounds', 'rig_saturated'])
         .filter((k) => p[k] !== undefined)
         .map((k) => `${k.replaceAll('_', ' ')} ${p[k]}`),
-      p.sustainable === false ? 'breaks the SLO' : 'sustainable',
+      p.sustainable === false ? `breaks the SLO${p.limit === 'rig' ? ' by the rig' : ''}` : 'sustainable',
     ].join(', ');
   const banded = points.filter((p) => num(p.p50_ms) !== undefined && num(p.p99_ms) !== undefined);
   const rules =
     finding.sloP95Ms !== undefined
       ? [{ y: finding.sloP95Ms, label: `SLO: p95 ≤ ${finding.sloP95Ms} ms`, color: SLO_COLOR }]
       : [];
+  const byRig = finding.kind === 'rig' ? ' (the rig was the limit)' : '';
   const markers = finding.brokeAt
     ? [
         {
           x: finding.brokeAt.x,
-          label: `the SLO broke at ${finding.brokeAt.x}/s`,
-          text: `SLO broke at ${finding.brokeAt.x}/s`,
+          label: `the SLO broke at ${finding.brokeAt.x}/s${byRig}`,
+          text: `SLO broke at ${finding.brokeAt.x}/s${byRig}`,
           color: BREAK_COLOR,
         },
       ]
@@ -128,14 +144,7 @@ export function capacityCharts(s: ScenarioResult): SafeHtml[] {
   const curve = xyChart({
     id: 'capacity-curve',
     title: 'Round trip latency against offered rate',
-    ...(finding.kind !== 'broke'
-      ? {
-          note:
-            finding.kind === 'cap'
-              ? 'every step held: capacity is above the top rate tried'
-              : 'every step run held: the time budget ended the search',
-        }
-      : {}),
+    ...(finding.kind !== 'broke' ? { note: NOTES[finding.kind] } : {}),
     x: { label: 'offered rate (round trips/s)', min: 0 },
     y: { label: 'round trip (ms)', min: 0, log: wide(allY) },
     series,

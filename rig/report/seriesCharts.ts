@@ -5,7 +5,7 @@
 // attack windows shaded, on the scenario's whole time axis.
 import type { ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import { html, type SafeHtml } from './safeHtml.ts';
-import { CAPACITY_SERIES } from './capacityCharts.ts';
+import { CAPACITY_SERIES } from '../load/capacitySlo.ts';
 import { PALETTE } from './chartColors.ts';
 import { timeAxis, timeOverlay } from './timeOverlay.ts';
 import { xyChart } from './svgChart.ts';

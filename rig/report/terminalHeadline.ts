@@ -10,9 +10,10 @@ import { labelsOf } from './scenarioHeadline.ts';
 import { thresholdsNotJudged, thresholdTally } from './thresholdEvaluation.ts';
 import { bytes, count, millis, percent } from './terminalNumbers.ts';
 
-/** The capacity scenario's curve (scenarios/capacity.ts): one point per offered rate, in the order run. */
-export const CAPACITY_SERIES = 'round_trip_p95_ms_vs_rate_per_s';
+import { CAPACITY_SERIES, kneeOf } from '../load/capacitySlo.ts';
+import { rigLimitWhy } from '../load/capacitySearch.ts';
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The profile's top offered rate, from capacity's own parameters; undefined when they are not there. */
 function topRate(params: Record<string, unknown>): number | undefined {
@@ -46,26 +47,41 @@ function breach(s: ScenarioResult, point: SeriesPoint): string {
   return parts.join(', ');
 }
 
+/** ", resolution 10 %" when the knee was refined to it (`resolutionPct`), else how far apart it is. */
+function bracket(s: ScenarioResult, held: number, broke: number): string {
+  const resolution = num(s.params.resolutionPct);
+  const apart = Math.round(((broke - held) * 100) / held);
+  const how =
+    resolution !== undefined && resolution > 0 && apart <= resolution
+      ? `resolution ${resolution} %`
+      : `${apart} % apart`;
+  return ` (between ${held} and ${broke}/s, ${how})`;
+}
+
 /**
- * The capacity line: the highest offered rate that held the SLO; "cap reached" when the profile's
- * top step held, since the capacity is then above anything tried; undefined without a capacity
- * scenario in the run.
+ * The capacity line: the highest offered rate that held the SLO below the lowest that broke (by
+ * rate: a bisection probes between the ramp's steps); "the load generator was the limit" when that
+ * step was the rig's; "cap reached" when the profile's top step held, since the capacity is then
+ * above anything tried; undefined without a capacity scenario in the run.
  */
 export function capacityLine(run: RunResult): string | undefined {
   const s = run.scenarios.find((x) => x.series?.[CAPACITY_SERIES]) ?? run.scenarios.find((x) => x.name === 'capacity');
   if (!s) return undefined;
+  const notMeasured = `not measured (capacity ${s.verdict}${s.reason ? `: ${s.reason}` : ''})`;
   const points = s.series?.[CAPACITY_SERIES] ?? [];
-  if (points.length === 0) return `not measured (capacity ${s.verdict}${s.reason ? `: ${s.reason}` : ''})`;
+  if (points.length === 0) return notMeasured;
   const what = s.params.roundTrip === 'acceptance' ? 'acceptance round trips/s' : 'round trips/s';
   const slo = num(s.params.sloP95Ms) !== undefined ? ` (p95 ≤ ${s.params.sloP95Ms} ms)` : '';
-  const held = points.filter((p) => p.sustainable === true);
-  const best = held.length ? held.reduce((a, b) => (b.x > a.x ? b : a)) : undefined;
-  const broke = points.find((p) => p.sustainable === false);
+  const { held: best, broke } = kneeOf(points);
+  if (broke?.limit === 'rig' && best) {
+    const why = rigLimitWhy(str(broke.rig_saturated), str(broke.rig_bounds) ?? '');
+    return `≥ ${best.x} ${what}, not judged: the load generator was the limit at ${broke.x}/s (${why})`;
+  }
   if (broke) {
     const end = `the SLO${slo} broke at ${broke.x}/s: ${breach(s, broke)}`;
-    return best ? `${best.x} ${what}, ${stepP95(s, best)}; ${end}` : `none: ${end}`;
+    return best ? `${best.x} ${what}${bracket(s, best.x, broke.x)}, ${stepP95(s, best)}; ${end}` : `none: ${end}`;
   }
-  if (!best) return `not measured (capacity ${s.verdict}${s.reason ? `: ${s.reason}` : ''})`;
+  if (!best) return notMeasured;
   const top = topRate(s.params);
   if (top !== undefined && best.x >= top) {
     const raise = `raise --param ${s.name}.maxRate`;

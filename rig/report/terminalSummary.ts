@@ -13,18 +13,16 @@ import { polledText, thresholdState, type ThresholdState } from './thresholdEval
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
 import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.ts';
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
+
+// The thresholds section's first column: held, broken, or not judged (the rig's limit).
 import { count, micros, seconds } from './terminalNumbers.ts';
 import { printableLine } from './terminalText.ts';
 import { partialNote } from './shardRows.ts';
 import { workerLines } from './terminalWorkers.ts';
 import { healthNote } from './rigHealthText.ts';
 
-/** A threshold's word in the summary (one width) and the verdict whose colour it takes. */
-const THRESHOLD_WORDS: Record<ThresholdState, string> = {
-  held: 'held      ',
-  broken: 'BROKEN    ',
-  'not judged': 'NOT JUDGED',
-};
+/** A threshold's word in the summary (padded to the widest shown) and the verdict whose colour it takes. */
+const THRESHOLD_WORDS: Record<ThresholdState, string> = { held: 'held', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 const THRESHOLD_PAINT: Record<ThresholdState, Verdict> = { held: 'passed', broken: 'failed', 'not judged': 'skipped' };
 
 export interface TerminalSummaryOptions {
@@ -258,9 +256,10 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   if (run.thresholds?.length) {
     section('thresholds');
     const exprWidth = Math.min(40, Math.max(...run.thresholds.map((t) => length(clean(t.expression)))));
+    const wordWidth = Math.max(6, ...run.thresholds.map((t) => THRESHOLD_WORDS[thresholdState(t)].length));
     for (const t of run.thresholds) {
       const state = thresholdState(t);
-      const word = THRESHOLD_WORDS[state];
+      const word = THRESHOLD_WORDS[state].padEnd(wordWidth);
       const lead = `  ${word} ${padEnd(fit(clean(t.expression), exprWidth), exprWidth)}  `;
       const lines = wrap(clean(t.detail), width, lead, ' '.repeat(length(lead)), 2);
       if (options.color) lines[0] = lines[0]!.replace(word, paint(THRESHOLD_PAINT[state], word));

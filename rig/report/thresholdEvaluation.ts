@@ -142,6 +142,13 @@ function boundText(t: Threshold): string {
   return `${t.op} ${latencyStat ? fmtMs(t.bound) : fmtNumber(t.bound)}`;
 }
 
+/** Why a scenario in scope said the measure must not be judged (scenario `notJudged`), if one did. */
+function notJudgedWhy(t: Threshold, scenarios: ScenarioResult[]): string | undefined {
+  for (const s of scenarios)
+    for (const [key, why] of Object.entries(s.notJudged ?? {})) if (keyMatches(key, t.name)) return `${s.name}: ${why}`;
+  return undefined;
+}
+
 export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult {
   const all = t.scenario === undefined;
   const scenarios = all ? run.scenarios : run.scenarios.filter((s) => s.name === t.scenario);
@@ -158,6 +165,9 @@ export function evaluateThreshold(t: Threshold, run: RunResult): ThresholdResult
   if (typeof measured === 'string') return { expression: t.expression, ok: false, actual: null, detail: measured };
   const actual = measured.latency ? measured.value / 1000 : measured.value;
   const detail = `${measured.shown} (${measured.about}), needs ${boundText(t)}`;
+  const said = notJudgedWhy(t, scenarios);
+  if (said)
+    return { expression: t.expression, ok: false, notJudged: true, actual, detail: `not judged: ${said}; ${detail}` };
   if (measured.notTheAgents) {
     const why = `${detail}: not judged — ${measured.notTheAgents}`;
     return { expression: t.expression, ok: false, notJudged: true, actual, detail: why };
@@ -225,5 +235,5 @@ export function brokenThresholdLines(run: RunResult): string[] {
 export function thresholdsNotJudged(run: RunResult): string | undefined {
   const n = thresholdTally(run.thresholds ?? [])['not judged'];
   if (n === 0) return undefined;
-  return `${n} threshold${n === 1 ? ' was' : 's were'} not judged: the samples could not decide`;
+  return `${n} threshold${n === 1 ? ' was' : 's were'} not judged (each says why)`;
 }

@@ -59,6 +59,11 @@ export interface ScenarioResult {
    */
   notes?: string[];
   /**
+   * Measures recorded but not to be judged, by name, with why: capacity's `capacity_per_s` when the
+   * load generator, not the agent, was the limit. A threshold on one is not judged (exit 3).
+   */
+  notJudged?: Record<string, string>;
+  /**
    * Curves the scenario measured, by name. A name says what is plotted against what, units
    * included: `<y>_vs_<x>`, e.g. `round_trip_p95_ms_vs_rate_per_s` (capacity: p95 at each offered
    * rate). Points are in the order measured. Absent when the scenario plotted nothing.
@@ -151,15 +156,18 @@ export interface ThresholdResult {
   expression: string;
   /** Held. False when broken, and when not judged (`notJudged`): never green without a decision. */
   ok: boolean;
-  /**
-   * The sample could not decide: a percentile whose 95 % interval lies on both sides of the bound
-   * (p99 < 1000 from 20 samples). Neither held nor broken; the run exits 3 unless --allow-inconclusive.
-   */
-  notJudged?: true;
   /** What was measured, in the expression's unit (ms for latency stats); null when nothing was. */
   actual: number | null;
   /** One line: the measured value against the bound, or why it could not be measured. */
   detail: string;
+  /**
+   * Neither held nor broken (`ok` false, so no reader counts it as held): the sample could not decide
+   * (a percentile whose 95 % interval lies on both sides of the bound: p99 < 1000 from 20 samples),
+   * the latency was observed by polling, or its scenario said the measure is not the agent's
+   * (scenario `notJudged`: capacity when the rig was the limit). The run exits 3 unless
+   * --allow-inconclusive. Absent on a threshold that was judged.
+   */
+  notJudged?: true;
 }
 
 /** Where a merged result came from (`a2a-rig merge`). */
