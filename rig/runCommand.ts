@@ -32,13 +32,19 @@ import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.t
 import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
-function exitOf(result: RunResult, failOnSkip: boolean): { code: number; line?: string } {
+function exitOf(result: RunResult, flags: RunFlags): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
+  // Not judged is not passed: 3, unless the caller accepts it (and still sees it in the summary).
+  if (result.verdict === 'inconclusive' && !flags.allowInconclusive) {
+    const names = result.scenarios.filter((s) => s.verdict === 'inconclusive').map((s) => s.name);
+    const line = `a2a-rig: nothing failed, but ${names.join(', ')} could not be judged — exit ${EXIT.notTested}`;
+    return { code: EXIT.notTested, line };
+  }
   const untested = nothingTested(result.scenarios);
   if (result.verdict === 'skipped' && untested)
     return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
   const skipped = result.scenarios.filter((s) => s.verdict === 'skipped');
-  if (failOnSkip && skipped.length > 0) {
+  if (flags.failOnSkip === true && skipped.length > 0) {
     const names = skipped.map((s) => s.name).join(', ');
     const which = `${skipped.length} scenario${skipped.length === 1 ? '' : 's'} skipped (${names})`;
     return { code: EXIT.notTested, line: `a2a-rig: ${which} and --fail-on-skip was given — exit ${EXIT.notTested}` };
@@ -133,7 +139,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       code = EXIT[signal];
     } else {
       for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
-      const exit = exitOf(result, flags.failOnSkip === true);
+      const exit = exitOf(result, flags);
       // The line may quote a skip reason, i.e. the agent (terminalText.ts).
       if (exit.line) process.stderr.write(`${printableLine(exit.line)}\n`);
       code = exit.code;

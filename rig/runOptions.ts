@@ -28,6 +28,7 @@ export interface RunFlags extends ThresholdFlags, ShardFlags {
   scenarios?: string[];
   metricsPort?: number;
   failOnSkip?: boolean;
+  allowInconclusive?: boolean;
   followCardEndpoint?: boolean;
   env?: 'containers';
   agentImage: string;
@@ -115,6 +116,7 @@ export function addRunOptions(command: Command, verb: 'run' | 'conform'): Comman
         'checked before the run',
     )
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
+    .option('--allow-inconclusive', 'a scenario that could not be judged (and none failed) exits 0, not 3')
     .addOption(
       new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'),
     )

@@ -83,6 +83,8 @@ export interface ScenarioContext {
 
   /** Records a check; returns `ok` so a scenario can branch on it. */
   check(name: string, ok: boolean, detail?: string): boolean;
+  /** Records a check judged neither way, with why: the scenario is inconclusive unless one fails. */
+  notJudged(name: string, detail: string): void;
   /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */
   latency(base: string, labels?: Record<string, string | number>): LatencyHistogram;
   /** Adds to a declared counter. */

@@ -70,6 +70,14 @@ export class ScenarioRecording {
     return ok;
   }
 
+  /**
+   * Records a check that could be judged neither way (`detail` says why): not ok, so no reader takes
+   * it for a pass, and not failed — the scenario is inconclusive unless another check fails.
+   */
+  notJudged(name: string, detail: string): void {
+    this.checks.push({ name, ok: false, detail, judged: false });
+  }
+
   /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */
   latency(base: string, labels?: Record<string, string | number>): LatencyHistogram {
     const name = this.declared(base, labels, this.records.latencies, 'latency');

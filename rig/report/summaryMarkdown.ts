@@ -1,10 +1,17 @@
 // summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
-import { nothingTested, type RunResult, type Verdict } from '../results/runResult.ts';
+import {
+  checkFailed,
+  checkNotJudged,
+  notJudgedNote,
+  nothingTested,
+  type RunResult,
+  type Verdict,
+} from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
-import type { ScenarioResult } from '../results/runResult.ts';
+import type { CheckResult, ScenarioResult } from '../results/runResult.ts';
 import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
@@ -16,6 +23,7 @@ const ICON: Record<Verdict, string> = {
   errored: 'ERROR',
   interrupted: 'INTERRUPTED',
   'not-run': 'NOT RUN',
+  inconclusive: 'NOT JUDGED',
 };
 const HEADLINE: Record<Verdict, string> = {
   passed: 'passed',
@@ -24,6 +32,7 @@ const HEADLINE: Record<Verdict, string> = {
   errored: 'FAILED',
   interrupted: 'INTERRUPTED',
   'not-run': 'INTERRUPTED',
+  inconclusive: 'NOT JUDGED',
 };
 
 /** The line under the title when the verdict alone would mislead: nothing tested, or stopped early. */
@@ -34,6 +43,8 @@ function headlineNote(run: RunResult): string[] {
     const by = markdownCell(run.interruptedBy ?? 'a signal');
     return ['', `**Interrupted by ${by}**: these are the results so far${notRunText}.`];
   }
+  const notJudged = notJudgedNote(run);
+  if (notJudged) return ['', `**${markdownCell(notJudged)}**`];
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
   if (untested) {
     const sentence = markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`);
@@ -174,15 +185,19 @@ export function summaryMarkdown(run: RunResult): string {
         `| \`${t.expression.replace(/`/g, "'")}\` | ${t.ok ? 'PASS' : 'BROKEN'} | ${markdownCell(t.detail)} |`,
       );
   }
-  const failures = run.scenarios.flatMap((s) =>
-    s.checks
-      .filter((c) => !c.ok)
-      .map(
-        (c) =>
-          `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`,
-      ),
-  );
+  const checkLines = (which: (c: CheckResult) => boolean) =>
+    run.scenarios.flatMap((s) =>
+      s.checks
+        .filter(which)
+        .map(
+          (c) =>
+            `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`,
+        ),
+    );
+  const failures = checkLines(checkFailed);
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
+  const notJudgedChecks = checkLines(checkNotJudged);
+  if (notJudgedChecks.length > 0) lines.push('', '## Checks not judged', '', ...notJudgedChecks);
   const errored = run.scenarios.filter((s) => s.verdict === 'errored' && s.stack);
   if (errored.length > 0) {
     lines.push('', '## Errors');

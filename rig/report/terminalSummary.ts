@@ -7,7 +7,7 @@
 // printableLine (terminalText.ts); colour, when asked for, only marks verdict words.
 import { attackTax, isDosResult } from './dosResults.ts';
 import { progressMode } from './progressOutput.ts';
-import { VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
+import { checkFailed, checkNotJudged, VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
 import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.ts';
@@ -44,6 +44,7 @@ const LABEL: Record<Verdict, string> = {
   skipped: 'SKIP',
   interrupted: 'STOPPED',
   'not-run': 'NOT RUN',
+  inconclusive: 'UNSURE',
 };
 const HEADLINE: Record<Verdict, string> = {
   passed: 'PASSED',
@@ -52,6 +53,7 @@ const HEADLINE: Record<Verdict, string> = {
   skipped: 'NOTHING TESTED',
   interrupted: 'INTERRUPTED',
   'not-run': 'INTERRUPTED',
+  inconclusive: 'NOT JUDGED',
 };
 const COLOUR: Record<Verdict, number> = {
   passed: 32,
@@ -60,6 +62,7 @@ const COLOUR: Record<Verdict, number> = {
   skipped: 33,
   interrupted: 35,
   'not-run': 35,
+  inconclusive: 33,
 };
 
 const PERCENTILES = [50, 95, 99] as const;
@@ -233,12 +236,15 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     out.push(...workerLines(run.shards, width));
   }
 
-  const failed = run.scenarios.flatMap((s) =>
-    s.checks.filter((c) => !c.ok).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
-  );
-  if (failed.length > 0) {
-    section('failed checks');
-    for (const f of failed) out.push(...wrap(clean(f), width, '  ', '      '));
+  for (const [title, which] of [
+    ['failed checks', checkFailed],
+    ['checks not judged', checkNotJudged],
+  ] as const) {
+    const lines = run.scenarios.flatMap((s) =>
+      s.checks.filter(which).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
+    );
+    if (lines.length > 0) section(title);
+    for (const f of lines) out.push(...wrap(clean(f), width, '  ', '      '));
   }
   const notes = run.scenarios.flatMap((s) => (s.notes ?? []).map((n) => `${s.name} · ${n}`));
   if (notes.length > 0) {

@@ -14,17 +14,48 @@ export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
 /**
  * `interrupted`: the run was stopped by SIGINT/SIGTERM while this scenario ran (and a run so
- * stopped); `not-run`: the run was stopped before this scenario started.
+ * stopped); `not-run`: the run was stopped before this scenario started; `inconclusive`: no check
+ * failed but one could not be judged (its measurement straddles its bound), so the scenario neither
+ * passed nor failed — a run with one exits 3, never 0.
  */
-export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored' | 'interrupted' | 'not-run';
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored' | 'interrupted' | 'not-run' | 'inconclusive';
 
 /** Every verdict, in the order reports list them. */
-export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'errored', 'interrupted', 'skipped', 'not-run'];
+export const VERDICTS: readonly Verdict[] = [
+  'passed',
+  'failed',
+  'errored',
+  'interrupted',
+  'inconclusive',
+  'skipped',
+  'not-run',
+];
 
 export interface CheckResult {
   name: string;
+  /** False for a failed check and for one not judged: a reader that knows no `judged` never sees a pass. */
   ok: boolean;
   detail?: string;
+  /** false: the check could not be judged either way (the detail says why); absent: it was judged. */
+  judged?: false;
+}
+
+/** A check judged and failed (not one left unjudged). */
+export const checkFailed = (c: CheckResult) => !c.ok && c.judged !== false;
+/** A check that could be judged neither way. */
+export const checkNotJudged = (c: CheckResult) => c.judged === false;
+
+/**
+ * A finished scenario's verdict from its checks: errored with none, failed when one failed (which
+ * beats one not judged: a guarantee broke whatever else is unsure), inconclusive when one was not
+ * judged, else passed; the reason is the first such check.
+ */
+export function verdictOfChecks(checks: readonly CheckResult[]): { verdict: Verdict; reason?: string } {
+  if (checks.length === 0) return { verdict: 'errored', reason: 'the scenario made no checks' };
+  const first = checks.find(checkFailed) ?? checks.find(checkNotJudged);
+  if (!first) return { verdict: 'passed' };
+  const reason = `${first.name}${first.detail ? `: ${first.detail}` : ''}`;
+  return { verdict: checkFailed(first) ? 'failed' : 'inconclusive', reason };
 }
 
 export interface MetricResult extends LatencySummary {
@@ -235,14 +266,29 @@ export interface RunResult {
 
 /**
  * The run's verdict: interrupted if it was stopped (a scenario interrupted or not run); else
- * failed if any scenario failed or errored; else skipped when nothing was tested (see
- * nothingTested); else passed.
+ * failed if any scenario failed or errored; else inconclusive if any was; else skipped when
+ * nothing was tested (see nothingTested); else passed.
  */
 export function overallVerdict(scenarios: ScenarioResult[]): Verdict {
   if (scenarios.some((s) => s.verdict === 'interrupted' || s.verdict === 'not-run')) return 'interrupted';
   if (scenarios.some((s) => s.verdict === 'failed' || s.verdict === 'errored')) return 'failed';
+  if (scenarios.some((s) => s.verdict === 'inconclusive')) return 'inconclusive';
   if (nothingTested(scenarios)) return 'skipped';
   return 'passed';
+}
+
+/**
+ * The sentence under an inconclusive run's title, or undefined: which scenarios could not be
+ * judged, and that this is not a pass (`run` exits 3 unless --allow-inconclusive).
+ */
+export function notJudgedNote(run: RunResult): string | undefined {
+  if (run.verdict !== 'inconclusive') return undefined;
+  const names = run.scenarios.filter((s) => s.verdict === 'inconclusive').map((s) => s.name);
+  const which = `${names.length} scenario${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
+  return (
+    `Nothing failed, but ${which} could not be judged either way. Not judged is not passed: ` +
+    'run and conform exit with code 3 (0 with --allow-inconclusive).'
+  );
 }
 
 /**
