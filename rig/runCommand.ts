@@ -1,7 +1,8 @@
 // `a2a-rig run`, `a2a-rig conform` and `a2a-rig list`: select scenarios, check the results
 // directory, run them in one environment, write results/<run-id>/ and print the summary. Exit codes
 // (rig/exitCodes.ts): 0 passed, 1 a check failed, 2 a usage or environment error, 3 nothing was
-// tested (or a skip under --fail-on-skip), 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
+// tested (or a skip under --fail-on-skip, or a scenario inconclusive without --allow-inconclusive),
+// 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './protocol/userError.ts';

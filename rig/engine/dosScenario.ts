@@ -114,6 +114,9 @@ export async function runDosFamily(
         beforeMs: p.beforeMs,
         attackMs: p.attackMs,
         attackCapMs: p.attackCapMs,
+        attackBursts: Math.max(1, Math.round(p.attackBursts)),
+        // The first control is the before phase's tail and the last the after phase's head.
+        controlMs: Math.min(p.controlMs, p.beforeMs, p.afterMs),
         afterMs: p.afterMs,
         legitTimeoutMs: p.legitTimeoutMs,
         maxInFlight: p.maxInFlight,

@@ -70,13 +70,16 @@ export function markdownCell(text: string): string {
 }
 
 /**
- * One line per DoS scenario: its tax over the whole attack phase, then each attack's own tax and how
+ * One line per DoS scenario: p99 during ÷ before over the whole attack phase (a figure, not the
+ * gate), then each attack's own tax (its bursts ÷ the controls beside them, the gated one) and how
  * its requests ended.
  */
 function dosLine(s: ScenarioResult): string {
   const tax = attackTax(s);
   const p99s = tax ? `p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before` : '';
-  const taxText = tax ? `tax ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})` : 'tax not measured';
+  const taxText = tax
+    ? `p99 during ÷ before ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})`
+    : 'tax not measured';
   const rows = attackRows(s);
   const kinds = outcomeColumns(rows);
   const attacks = rows.map((r) => {
@@ -159,7 +162,12 @@ export function summaryMarkdown(run: RunResult): string {
   }
   const dos = run.scenarios.filter(isDosResult);
   if (dos.length > 0)
-    lines.push('', '## Attack tax (legitimate p99 during ÷ before) and attack outcomes', '', ...dos.map(dosLine));
+    lines.push(
+      '',
+      '## Attack tax (per attack: its bursts ÷ the control windows beside them) and attack outcomes',
+      '',
+      ...dos.map(dosLine),
+    );
   const health = run.scenarios.flatMap((s) => {
     const note = healthNote(s);
     return note ? [`- **${markdownCell(s.name)}** · ${markdownCell(note)}`] : [];

@@ -210,7 +210,8 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
       const tax = attackTax(s);
       if (tax) {
         const p99s = `p99 ${micros(tax.during.p99)} ms during, ${micros(tax.before.p99)} ms before`;
-        out.push(fit(`${indent}attack tax ${tax.tax.toFixed(2)}× (${clean(tax.metric)} ${p99s})`, width));
+        // A figure, not the gate: the gated tax is per attack, its bursts ÷ the controls beside them.
+        out.push(fit(`${indent}p99 during ÷ before ${tax.tax.toFixed(2)}× (${clean(tax.metric)} ${p99s})`, width));
       }
     }
     // Right under the latencies it qualifies: when the rig was the limit, they are partly its own.
