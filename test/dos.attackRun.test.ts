@@ -144,7 +144,7 @@ describe('mixed run', () => {
       deps(state, events, []),
     );
     const record = run.attacks[0]!;
-    expect(largest).toBe(334);
+    expect(largest).toBe(1_000);
     expect(events.map(([a]) => a)).toEqual(Array(3).fill(['attack-start', 'attack-stop']).flat());
     const bursts = record.bursts;
     expect(bursts).toHaveLength(3);

@@ -27,8 +27,7 @@ async function runBurst(
   record: AttackRecord,
   startAt: number,
 ): Promise<Pick<BurstRecord, 'startedAt' | 'stoppedAt' | 'capped'>> {
-  const maxRequests = Math.ceil(a.maxRequests / plan.attackBursts);
-  deps.event('attack-start', a.name, `${which}; ${describeParams({ ...a, maxRequests })}`, startAt);
+  deps.event('attack-start', a.name, `${which}; ${describeParams(a)}`, startAt);
   const capper = new AbortController();
   const capTimer = setTimeout(() => capper.abort(new Error('the attack cap passed')), plan.attackCapMs);
   const cap = capper.signal;
@@ -37,8 +36,8 @@ async function runBurst(
   try {
     record.report = await a.attack.run(plan.target, a.params, {
       ratePerSecond: a.ratePerSecond,
-      maxRequests,
-      durationMs: plan.attackMs / plan.attackBursts,
+      maxRequests: a.maxRequests,
+      durationMs: a.wholeBursts ? plan.attackMs : plan.attackMs / plan.attackBursts,
       signal,
       onOutcome: (o) => outcomes.push(o),
     });

@@ -12,7 +12,9 @@
 // controls beside it alike, and the tax (dosVerdicts.ts judgeTax) compares each burst with its own
 // controls. The first control is the before phase's tail and the last the after phase's head, so
 // only the controls between bursts add time. A burst's starts end after attackMs / attackBursts
-// (at most maxRequests / attackBursts, rounded up); its held requests/connections end by their own
+// (the whole attackMs for `wholeBursts`), at the attack's own rate and bound — a third of the
+// requests at the same intensity, not a third of the intensity, so a flood still goes past a rate
+// limit within one burst; its held requests/connections end by their own
 // bounds (slowloris waits for the agent's cut) or at `attackCapMs` from the burst's start, when the
 // rig aborts it. The after phase then lasts `afterMs` from the last burst's end. Every arrival ends
 // as ok (with its latency from the intended start), failed, unfinished (still running at the end)
@@ -31,7 +33,13 @@ export interface PlannedAttack {
   attack: Attack<object>;
   params: object;
   ratePerSecond: number;
+  /** Per burst: a burst keeps the attack's rate and bound, only its starts are shorter. */
   maxRequests: number;
+  /**
+   * Each burst is the whole attack (its starts for attackMs): a holding attack must go past the
+   * agent's bound within one burst, which a burst of a third of its starts may not reach.
+   */
+  wholeBursts?: boolean;
 }
 
 export interface MixedRunPlan {
