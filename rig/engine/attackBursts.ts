@@ -1,7 +1,7 @@
 // A family's attacks as bursts between control windows (issue 23; the plan and its timing are in
 // attackRun.ts's header): each attack alone, B bursts each, legitimate traffic alone before each
 // burst and after the last, so a burst's tax is measured against controls beside it in time.
-import type { AttackOutcome } from '../attack/attackTypes.ts';
+import type { AttackOutcome, AttackReport } from '../attack/attackTypes.ts';
 import type { AttackRecord, BurstRecord, MixedRunDeps, MixedRunPlan, PlannedAttack, Span } from './attackRun.ts';
 
 function describeParams(a: PlannedAttack): string {
@@ -33,8 +33,9 @@ async function runBurst(
   const cap = capper.signal;
   const signal = AbortSignal.any([cap, stop, deps.signal]);
   const outcomes: AttackOutcome[] = [];
+  let report: AttackReport | undefined;
   try {
-    record.report = await a.attack.run(plan.target, a.params, {
+    report = record.report = await a.attack.run(plan.target, a.params, {
       ratePerSecond: a.ratePerSecond,
       maxRequests: a.maxRequests,
       durationMs: a.wholeBursts ? plan.attackMs : plan.attackMs / plan.attackBursts,
@@ -48,7 +49,8 @@ async function runBurst(
   const capped = cap.aborted || stop.aborted;
   const stoppedAt = performance.now();
   // Started but never settled when the rig aborted it at the cap: the agent held them that long.
-  const unsettled = record.report?.aborted ?? (record.report?.started ?? 0) - outcomes.length;
+  // This burst's report only: a burst that threw left none, whatever an earlier burst reported.
+  const unsettled = report?.aborted ?? (report?.started ?? 0) - outcomes.length;
   for (let i = 0; capped && i < unsettled; i++) {
     outcomes.push({
       startedAt: startAt,
