@@ -10,7 +10,8 @@ export const EXIT = {
   /** A usage or environment error: one line on stderr, nothing run. */
   usage: 2,
   /**
-   * Nothing was tested (every scenario that tests hitl-prompt/v1 skipped), or any skip with --fail-on-skip;
+   * Nothing was tested (every scenario that tests hitl-prompt/v1 skipped), or any skip with --fail-on-skip,
+   * or a scenario inconclusive (a check judged neither way) and none failed, unless --allow-inconclusive;
    * for `compare`, a row it could not judge and no regression (unless --allow-inconclusive).
    */
   notTested: 3,

@@ -1,7 +1,8 @@
 // `a2a-rig run`, `a2a-rig conform` and `a2a-rig list`: select scenarios, check the results
 // directory, run them in one environment, write results/<run-id>/ and print the summary. Exit codes
 // (rig/exitCodes.ts): 0 passed, 1 a check failed, 2 a usage or environment error, 3 nothing was
-// tested (or a skip under --fail-on-skip), 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
+// tested (or a skip under --fail-on-skip, or a scenario inconclusive without --allow-inconclusive),
+// 4 an internal error, 130/143 interrupted by SIGINT/SIGTERM.
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
@@ -37,6 +38,12 @@ function exitOf(
   flags: Pick<RunFlags, 'failOnSkip' | 'allowInconclusive'>,
 ): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
+  // Not judged is not passed: 3, unless the caller accepts it (and still sees it in the summary).
+  if (result.verdict === 'inconclusive' && !flags.allowInconclusive) {
+    const names = result.scenarios.filter((s) => s.verdict === 'inconclusive').map((s) => s.name);
+    const line = `a2a-rig: nothing failed, but ${names.join(', ')} could not be judged — exit ${EXIT.notTested}`;
+    return { code: EXIT.notTested, line };
+  }
   const untested = nothingTested(result.scenarios);
   if (result.verdict === 'skipped' && untested)
     return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
@@ -46,9 +53,8 @@ function exitOf(
       code: EXIT.notTested,
       line: `a2a-rig: ${undecided} (--allow-inconclusive accepts that) — exit ${EXIT.notTested}`,
     };
-  const failOnSkip = flags.failOnSkip === true;
   const skipped = result.scenarios.filter((s) => s.verdict === 'skipped');
-  if (failOnSkip && skipped.length > 0) {
+  if (flags.failOnSkip === true && skipped.length > 0) {
     const names = skipped.map((s) => s.name).join(', ');
     const which = `${skipped.length} scenario${skipped.length === 1 ? '' : 's'} skipped (${names})`;
     return { code: EXIT.notTested, line: `a2a-rig: ${which} and --fail-on-skip was given — exit ${EXIT.notTested}` };

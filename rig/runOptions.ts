@@ -118,7 +118,7 @@ export function addRunOptions(command: Command, verb: 'run' | 'conform'): Comman
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .option(
       '--allow-inconclusive',
-      'exit 0, not 3, when a threshold was not judged (its samples could not decide) and nothing failed',
+      'exit 0, not 3, when a scenario or threshold could not be judged (its samples could not decide) and none failed',
     )
     .addOption(
       new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'),

@@ -297,6 +297,6 @@ function report(
     detail = end.topReached
       ? `capacity ≥ ${held}/s${atHeld}: it held up to the highest step tried (${p.maxRate}/s cap)`
       : `capacity ≥ ${held}/s${atHeld}: the time budget ended the search`;
-  if (byRig) ctx.notJudged('capacity_per_s', detail);
+  if (byRig) ctx.measureNotJudged('capacity_per_s', detail);
   ctx.check(capacityCheckName(p), held > 0, detail);
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Attack, AttackOutcome, AttackTarget } from '../rig/attack/attackTypes.ts';
 import { mixedRun, phaseAt, type MixedRunDeps, type MixedRunPlan, type Phase } from '../rig/engine/attackRun.ts';
-import { phaseStats, recoveryMs, taxBoundMs } from '../rig/engine/dosVerdicts.ts';
+import { percentile, phaseStats, recoveryMs, taxBoundMs } from '../rig/engine/dosVerdicts.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 
 const target: AttackTarget = {
@@ -66,6 +66,8 @@ const plan = (attack: Attack, over: Partial<MixedRunPlan> = {}): MixedRunPlan =>
   beforeMs: 600,
   attackMs: 600,
   attackCapMs: 2_000,
+  attackBursts: 1,
+  controlMs: 100,
   afterMs: 800,
   legitTimeoutMs: 2_000,
   maxInFlight: 32,
@@ -124,6 +126,47 @@ describe('mixed run', () => {
       expect(recovered!).toBeLessThanOrEqual(600);
     },
   );
+
+  it('runs an attack as bursts with legitimate traffic alone in a control window around each', async () => {
+    const state = { attacking: false };
+    const events: Array<[string, string, number]> = [];
+    let largest = 0;
+    const attack = fakeAttack(state);
+    const counted: Attack = {
+      ...attack,
+      run: (t, p, schedule) => {
+        largest = Math.max(largest, schedule.maxRequests);
+        return attack.run(t, p, schedule);
+      },
+    };
+    const run = await mixedRun(
+      plan(counted, { attackMs: 600, attackBursts: 3, controlMs: 300, maxInFlight: 64 }),
+      deps(state, events, []),
+    );
+    const record = run.attacks[0]!;
+    expect(largest).toBe(1_000);
+    expect(events.map(([a]) => a)).toEqual(Array(3).fill(['attack-start', 'attack-stop']).flat());
+    const bursts = record.bursts;
+    expect(bursts).toHaveLength(3);
+    // C A C A C A C: each control ends where its burst starts and starts where the previous ended.
+    expect(bursts[0]!.controlBefore).toEqual({ from: run.attackStartAt - 300, to: run.attackStartAt });
+    for (let i = 1; i < 3; i++) {
+      expect(bursts[i]!.controlBefore).toBe(bursts[i - 1]!.controlAfter);
+      expect(bursts[i]!.controlBefore.from).toBe(bursts[i - 1]!.stoppedAt);
+      expect(bursts[i]!.controlBefore.to).toBe(bursts[i]!.startedAt);
+      expect(bursts[i]!.startedAt - bursts[i - 1]!.stoppedAt).toBeGreaterThanOrEqual(299);
+    }
+    expect(bursts[2]!.controlAfter).toEqual({ from: run.attackStopAt, to: run.attackStopAt + 300 });
+    expect(record.startedAt).toBe(run.attackStartAt);
+    expect(record.stoppedAt).toBe(run.attackStopAt);
+    // The legitimate round trips are slow in the bursts only (medians, as above).
+    const within = (a: number, b: number) =>
+      run.samples.filter((x) => x.intendedAt >= a && x.intendedAt < b).map((x) => x.latencyMs!);
+    for (const b of bursts) {
+      expect(percentile(within(b.startedAt, b.stoppedAt), 50)!).toBeGreaterThanOrEqual(55);
+      expect(percentile(within(b.controlAfter.from + 100, b.controlAfter.to), 50)!).toBeLessThan(50);
+    }
+  });
 
   it('an attack that holds past its cap is aborted at the cap, and the after phase follows it', async () => {
     const state = { attacking: false };

@@ -11,6 +11,7 @@ import { ATTACKS, type AttackName } from '../rig/attack/attackRegistry.ts';
 import type { Attack, AttackOutcome, AttackTarget } from '../rig/attack/attackTypes.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
+import { checkNotJudged } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 
 /** One request from the attack's source address; its outcome as attackTypes.ts defines it. */
@@ -108,10 +109,13 @@ describe('a DoS scenario through the engine', () => {
     delete registry['huge-headers'];
     const result = await runMalformed();
     const s = result.scenarios[0]!;
+    // The tax may be not judged on a busy box (its interval straddling the bound): never failed.
+    const why = `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n')}`;
+    expect(['passed', 'inconclusive'], why).toContain(s.verdict);
     expect(
-      s.verdict,
-      `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n')}`,
-    ).toBe('passed');
+      s.checks.filter(checkNotJudged).every((c) => / attack tax — /.test(c.name)),
+      why,
+    ).toBe(true);
     const names = s.checks.map((c) => c.name);
     expect(names).toContain('malformed-json: no 5xx to attack requests');
     expect(names.some((n) => /^[a-z-]+: attack tax — /.test(n))).toBe(true);
@@ -122,6 +126,7 @@ describe('a DoS scenario through the engine', () => {
       expect(s.metrics[`legit_resume{phase=${phase}}`]?.count).toBeGreaterThan(5);
     }
     // 20/s for 1.5 s, at most 30 (a start may miss the window on a loaded box).
+    // In three bursts of 0.5 s at 20/s.
     const refused = s.counters['attack_outcomes{attack=malformed-json,outcome=refused}']!;
     expect(refused).toBeGreaterThanOrEqual(25);
     expect(refused).toBeLessThanOrEqual(30);
@@ -140,11 +145,11 @@ describe('a DoS scenario through the engine', () => {
       'bad-utf8: no such attack in this build of the rig; left out',
       'huge-headers: no such attack in this build of the rig; left out',
     ]);
-    expect(s.faultEvents?.map((e) => `${e.action} ${e.target}`)).toEqual([
-      'attack-start malformed-json',
-      'attack-stop malformed-json',
-    ]);
-    expect(s.faultEvents?.[0]?.detail).toContain('20/s');
+    // Three bursts, each its own start and stop.
+    expect(s.faultEvents?.map((e) => `${e.action} ${e.target}`)).toEqual(
+      Array(3).fill(['attack-start malformed-json', 'attack-stop malformed-json']).flat(),
+    );
+    expect(s.faultEvents?.[0]?.detail).toMatch(/^burst 1\/3; 20\/s, at most 30/);
     const rss = s.series?.agent_rss_mb_vs_s ?? [];
     expect(rss.length).toBeGreaterThan(10);
     expect(rss.every((p) => p.y > 10 && p.y < 2_000)).toBe(true);

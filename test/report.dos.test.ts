@@ -132,7 +132,9 @@ describe('summary.md for DoS scenarios', () => {
     const tax = dos.metrics['legit_round_trip{phase=during}']!.p99 / dos.metrics['legit_round_trip{phase=before}']!.p99;
     const lines = summary.split('\n').filter((l) => l.startsWith('- **'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`**dos-payloads** PASS · tax ${tax.toFixed(2)}× (legit\\_round\\_trip p99`);
+    expect(lines[0]).toContain(
+      `**dos-payloads** PASS · p99 during ÷ before ${tax.toFixed(2)}× (legit\\_round\\_trip p99`,
+    );
     expect(lines[0]).toMatch(
       /oversized-answer: refused 290, cut 7, server-error 3, refusal p50\/p99 [\d.]+\/[\d.]+ ms$/,
     );

@@ -1,12 +1,14 @@
 // The run's verdict and how every output shows it: a run that tested nothing of hitl-prompt/v1 is
 // `skipped` and says so in its headline (summary.md, report.html); a run a signal stopped is
 // `interrupted` whatever else happened, its scenarios `interrupted` (junit error) and `not-run`
-// (junit skipped).
+// (junit skipped); a run with a check not judged (and none failed) is `inconclusive`, shown as such
+// everywhere and a junit skip, never a pass.
 import { describe, expect, it } from 'vitest';
 import { htmlReport } from '../rig/report/htmlReport.ts';
 import { junitXml } from '../rig/report/junitXml.ts';
-import { nothingTested, overallVerdict, type ScenarioResult } from '../rig/results/runResult.ts';
+import { nothingTested, overallVerdict, verdictOfChecks, type ScenarioResult } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
+import { terminalSummary } from '../rig/report/terminalSummary.ts';
 import { parseJunit } from './support/rigCli.ts';
 import { run, scenario } from './support/runResultFixture.ts';
 
@@ -38,6 +40,25 @@ describe('overallVerdict and nothingTested', () => {
     expect(nothingTested([skipped])).toBe('nothing was tested: all 1 scenarios were skipped (x)');
   });
 
+  it("a scenario's checks: failed beats not judged, which beats passed", () => {
+    const unsure = { name: 'tax', ok: false, judged: false as const, detail: 'straddles' };
+    const broke = { name: 'no 5xx', ok: false, detail: '2 of 9' };
+    expect(verdictOfChecks([{ name: 'a', ok: true }, unsure])).toEqual({
+      verdict: 'inconclusive',
+      reason: 'tax: straddles',
+    });
+    expect(verdictOfChecks([unsure, broke])).toEqual({ verdict: 'failed', reason: 'no 5xx: 2 of 9' });
+    expect(verdictOfChecks([{ name: 'a', ok: true }])).toEqual({ verdict: 'passed' });
+    expect(verdictOfChecks([]).verdict).toBe('errored');
+  });
+
+  it('inconclusive: beats passed, loses to failed', () => {
+    const unsure = scenario('dos-slow', { verdict: 'inconclusive' });
+    expect(overallVerdict([agentCard, unsure])).toBe('inconclusive');
+    expect(overallVerdict([scenario('a', { verdict: 'failed' }), unsure])).toBe('failed');
+    expect(nothingTested([unsure])).toBeUndefined();
+  });
+
   it('interrupted wins over failed', () => {
     const scenarios = [
       scenario('a', { verdict: 'failed' }),
@@ -58,6 +79,38 @@ describe('the outputs', () => {
     expect(html).toContain(
       '<p class="headline skipped">Nothing was tested: all 1 scenarios that test hitl-prompt/v1 were skipped',
     );
+  });
+
+  it('inconclusive: NOT JUDGED in every output, the check listed apart, a junit skip', () => {
+    const tax = 'slowloris: attack tax — legitimate round-trip p50 in its bursts';
+    const detail = 'tax ×1.90 [1.2, 2.6] (p50 over 3 bursts, n=40/60; bound ×2.00): the interval straddles the bound';
+    const unsure = scenario('dos-slow', {
+      verdict: 'inconclusive',
+      reason: `${tax}: ${detail}`,
+      checks: [
+        { name: 'slowloris: no 5xx to attack requests', ok: true },
+        { name: tax, ok: false, judged: false, detail },
+      ],
+    });
+    const result = run([scenario('cf1'), unsure]);
+    expect(result.verdict).toBe('inconclusive');
+    const summary = summaryMarkdown(result);
+    expect(summary).toMatch(/^# a2a-rig NOT JUDGED/);
+    expect(summary).toContain('could not be judged either way. Not judged is not passed');
+    expect(summary).toMatch(/\| dos-slow \| NOT JUDGED \|/);
+    expect(summary).toContain('## Checks not judged');
+    expect(summary).not.toContain('## Failed checks');
+    const html = htmlReport(result);
+    expect(html).toContain('<title>a2a-rig NOT JUDGED');
+    expect(html).toContain('<span class="badge inconclusive">NOT JUDGED</span>');
+    expect(html).toContain('<li class="unsure"><span class="mark">?</span>');
+    const text = terminalSummary(result, { color: false, width: 100 });
+    expect(text).toContain('checks not judged');
+    expect(text).not.toContain('failed checks');
+    expect(text).toMatch(/UNSURE\s+dos-slow/);
+    const xml = junitXml(result);
+    expect(xml).toMatch(/<testsuite name="a2a-rig [^"]*" tests="2" failures="0" errors="0" skipped="1"/);
+    expect(parseJunit(xml)).toEqual([{ name: 'cf1' }, { name: 'dos-slow', skipped: `not judged: ${tax}: ${detail}` }]);
   });
 
   it('interrupted: headline, badges and junit error/skipped', () => {

@@ -72,7 +72,7 @@ async function search(model: { knee: number; rigFrom: number }) {
     plot: (_: string, p: SeriesPoint) => curve.push(p),
     log: () => {},
     note: () => {},
-    notJudged: (name: string, why: string) => (notJudged[name] = why),
+    measureNotJudged: (name: string, why: string) => (notJudged[name] = why),
     check: (name: string, ok: boolean, detail?: string) => checks.push({ name, ok, ...(detail ? { detail } : {}) }),
   } as unknown as ScenarioContext;
   await capacity.run(ctx, { ...capacity.params.ci, stepMs: 1_000 });

@@ -6,6 +6,7 @@
 // Smoke profile through the real engine, the agent a child process behind a pinned fault backend,
 // as the main matrix does, with the tests' short phases (test/support/dosMatrix.ts).
 import { describe, expect, it } from 'vitest';
+import { checkNotJudged } from '../rig/results/runResult.ts';
 import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './support/dosMatrix.ts';
 
 describe('DoS mutation matrix (smoke profile): the correct agent', () => {
@@ -23,7 +24,17 @@ describe('DoS mutation matrix (smoke profile): the correct agent', () => {
 
   it('every DoS scenario passes against the correct agent, judging every part', { timeout: 300_000 }, async () => {
     const result = await runDos(['dos'], []);
-    expect(verdicts(result), reasons(result)).toEqual(Object.fromEntries(all.map((s) => [s.name, 'passed'])));
+    // Never failed. A tax whose interval straddles its bound on a busy box is not judged (the
+    // scenario inconclusive): a test that demanded "passed" would bound latency; any other check
+    // not judged is a finding.
+    const unsure = (v: string) => (v === 'inconclusive' ? 'passed' : v);
+    const seen = Object.fromEntries(Object.entries(verdicts(result)).map(([n, v]) => [n, unsure(v)]));
+    expect(seen, reasons(result)).toEqual(Object.fromEntries(all.map((s) => [s.name, 'passed'])));
+    const notJudged = result.scenarios.flatMap((s) => s.checks.filter(checkNotJudged).map((c) => c.name));
+    expect(
+      notJudged.filter((n) => !/^[a-z-]+: attack tax — /.test(n)),
+      reasons(result),
+    ).toEqual([]);
     // Against the reference agent nothing is left out: every attack aimed, its memory sampled.
     expect(
       result.scenarios.flatMap((s) => s.notes ?? []),
@@ -46,11 +57,13 @@ describe('DoS mutation matrix (smoke profile): the correct agent', () => {
       const result = await runDos(
         ['dos-answers'],
         [],
-        { 'dos-answers': { attacks: { 'unknown-prompt': { rate: 100, max: 100 } } } },
+        // Each of the three bursts starts for attackMs / 3 = 1 s: 100 answers, past the bucket's 40.
+        { 'dos-answers': { attackMs: 3_000, attacks: { 'unknown-prompt': { rate: 100, max: 100 } } } },
         ['--rate-limit', '40'],
       );
       const scenario = result.scenarios[0]!;
-      expect(scenario.verdict, reasons(result)).toBe('passed');
+      // Passed, or its tax not judged on a busy box (see above): never failed.
+      expect(['passed', 'inconclusive'], reasons(result)).toContain(scenario.verdict);
       expect(
         scenario.counters['attack_outcomes{attack=unknown-prompt,outcome=rate-limited}'],
         reasons(result),

@@ -22,6 +22,9 @@ describe('DoS mutation matrix (smoke profile): each flag fails its scenario', ()
         'dos-payloads': {
           maxInFlight: 8,
           legitTimeoutMs: 2_000,
+          // Recovery is measured after the last of three bursts: each starts for 1 s (5 answers,
+          // ~10 s of held event loop), as the whole attack did before it ran in bursts.
+          attackMs: 3_000,
           attacks: { 'pattern-backtracking': { rate: 5, max: 10, repeat: 28 } },
         },
       });

@@ -6,16 +6,23 @@
 // One open-model run carries the legitimate traffic through all three phases (no gap, no drain between
 // them); each arrival belongs to the phase its *intended* start falls in. The during phase starts when
 // the first attack starts (`beforeMs` in) and ends when the last has settled. A family's attacks run
-// one after another, each alone in its own window, so the legitimate traffic of a window shows what
-// that attack costs (the tax per attack) rather than what several cost together: an attack's starts
-// end after `attackMs`, its held requests/connections end by its own bounds (slowloris waits for the
-// agent's cut) or at `attackCapMs` from its start, when the rig aborts it, and the next attack starts
-// then. The after phase then lasts `afterMs`. Every arrival ends as ok (with its latency from the
-// intended start), failed, unfinished (still running at the end) or dropped (never started: no slot) —
-// the verdicts (dosVerdicts.ts) read these samples.
+// one after another, each alone, and each as `attackBursts` bursts with a control window of
+// legitimate traffic alone (`controlMs`) before each burst and after the last: C A C A C A C B C B…
+// (issue 23). A neighbour that slows the shared machine for a while then slows a burst and the
+// controls beside it alike, and the tax (dosVerdicts.ts judgeTax) compares each burst with its own
+// controls. The first control is the before phase's tail and the last the after phase's head, so
+// only the controls between bursts add time. A burst's starts end after attackMs / attackBursts
+// (the whole attackMs for `wholeBursts`), at the attack's own rate and bound — a third of the
+// requests at the same intensity, not a third of the intensity, so a flood still goes past a rate
+// limit within one burst; its held requests/connections end by their own
+// bounds (slowloris waits for the agent's cut) or at `attackCapMs` from the burst's start, when the
+// rig aborts it. The after phase then lasts `afterMs` from the last burst's end. Every arrival ends
+// as ok (with its latency from the intended start), failed, unfinished (still running at the end)
+// or dropped (never started: no slot) — the verdicts (dosVerdicts.ts) read these samples.
 import type { Attack, AttackOutcome, AttackReport, AttackTarget } from '../attack/attackTypes.ts';
 import type { Arrival } from '../load/arrivalSchedule.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
+import { runBursts } from './attackBursts.ts';
 
 export const PHASES = ['before', 'during', 'after'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -26,7 +33,13 @@ export interface PlannedAttack {
   attack: Attack<object>;
   params: object;
   ratePerSecond: number;
+  /** Per burst: a burst keeps the attack's rate and bound, only its starts are shorter. */
   maxRequests: number;
+  /**
+   * Each burst is the whole attack (its starts for attackMs): a holding attack must go past the
+   * agent's bound within one burst, which a burst of a third of its starts may not reach.
+   */
+  wholeBursts?: boolean;
 }
 
 export interface MixedRunPlan {
@@ -35,10 +48,14 @@ export interface MixedRunPlan {
   /** Legitimate round trips started per second, in every phase. */
   legitRatePerSecond: number;
   beforeMs: number;
-  /** The attacks' starts end after this. */
+  /** Each attack's starts, over all its bursts, end after this. */
   attackMs: number;
-  /** Hard bound on each attack's window: the attack is aborted then (its held connections closed). */
+  /** Hard bound on each burst, from its start: the attack is aborted then (its held connections closed). */
   attackCapMs: number;
+  /** Bursts per attack (≥ 1). */
+  attackBursts: number;
+  /** Legitimate traffic alone before each burst and after the last (≤ beforeMs and afterMs). */
+  controlMs: number;
   afterMs: number;
   legitTimeoutMs: number;
   maxInFlight: number;
@@ -57,27 +74,47 @@ export interface LegitSample {
   failure?: string;
 }
 
-export interface AttackRecord {
-  name: string;
-  outcomes: AttackOutcome[];
-  report?: AttackReport;
-  /** run() threw (a misuse: bad params, a non-loopback target). */
-  error?: string;
+/** [from, to) in performance.now() time. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+export interface BurstRecord {
   startedAt: number;
   stoppedAt: number;
   /** The rig aborted it at attackCapMs. */
   capped: boolean;
+  /** Legitimate traffic alone just before it and just after it (shared with the next burst). */
+  controlBefore: Span;
+  controlAfter: Span;
+}
+
+export interface AttackRecord {
+  name: string;
+  /** Of every burst. */
+  outcomes: AttackOutcome[];
+  /** The last burst's report. */
+  report?: AttackReport;
+  /** run() threw (a misuse: bad params, a non-loopback target). */
+  error?: string;
+  /** The first burst's start and the last's stop. */
+  startedAt: number;
+  stoppedAt: number;
+  /** The rig aborted a burst at attackCapMs. */
+  capped: boolean;
+  bursts: BurstRecord[];
 }
 
 export interface MixedRunResult {
   /** performance.now() of the first intended start. */
   origin: number;
   /**
-   * When the first attack started: the during phase's start. Each attack's own window is its record's
-   * startedAt..stoppedAt.
+   * When the first attack started: the during phase's start. Each attack's bursts and the control
+   * windows beside them are in its record.
    */
   attackStartAt: number;
-  /** When the last attack settled: the during phase's end. */
+  /** When the last burst settled: the during phase's end. */
   attackStopAt: number;
   endAt: number;
   samples: LegitSample[];
@@ -102,63 +139,6 @@ export function phaseAt(t: number, attackStartAt: number, attackStopAt: number):
   return t < attackStopAt ? 'during' : 'after';
 }
 
-function describeParams(a: PlannedAttack): string {
-  const params = Object.entries(a.params)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-  return `${a.ratePerSecond}/s, at most ${a.maxRequests}${params ? `; ${params}` : ''}`;
-}
-
-function tallyOutcomes(outcomes: AttackOutcome[]): string {
-  const counts = new Map<string, number>();
-  for (const o of outcomes) counts.set(o.kind, (counts.get(o.kind) ?? 0) + 1);
-  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'no outcome';
-}
-
-/** One attack in its own window, aborted `attackCapMs` after its start (or with the run). */
-async function runAttack(
-  a: PlannedAttack,
-  plan: MixedRunPlan,
-  deps: MixedRunDeps,
-  stop: AbortSignal,
-  startAt = performance.now(),
-): Promise<AttackRecord> {
-  const record: AttackRecord = { name: a.name, outcomes: [], startedAt: startAt, stoppedAt: 0, capped: false };
-  deps.event('attack-start', a.name, describeParams(a), record.startedAt);
-  const capper = new AbortController();
-  const capTimer = setTimeout(() => capper.abort(new Error('the attack cap passed')), plan.attackCapMs);
-  const cap = capper.signal;
-  const signal = AbortSignal.any([cap, stop, deps.signal]);
-  try {
-    record.report = await a.attack.run(plan.target, a.params, {
-      ratePerSecond: a.ratePerSecond,
-      maxRequests: a.maxRequests,
-      durationMs: plan.attackMs,
-      signal,
-      onOutcome: (o) => record.outcomes.push(o),
-    });
-  } catch (err) {
-    record.error = (err as Error).message;
-  }
-  clearTimeout(capTimer);
-  record.capped = cap.aborted || stop.aborted;
-  record.stoppedAt = performance.now();
-  // Started but never settled when the rig aborted it at the cap: the agent held them that long.
-  const unsettled = record.report?.aborted ?? (record.report?.started ?? 0) - record.outcomes.length;
-  for (let i = 0; record.capped && i < unsettled; i++) {
-    record.outcomes.push({
-      startedAt: startAt,
-      latencyMs: record.stoppedAt - startAt,
-      kind: 'held',
-      detail: 'still open when the rig aborted the attack at its cap',
-    });
-  }
-  const capped = record.capped ? ' (aborted at the cap)' : '';
-  const failed = record.error ? `; failed: ${record.error}` : '';
-  deps.event('attack-stop', a.name, `${tallyOutcomes(record.outcomes)}${capped}${failed}`, record.stoppedAt);
-  return record;
-}
-
 export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<MixedRunResult> {
   const interval = 1000 / plan.legitRatePerSecond;
   const planned: number[] = [];
@@ -168,7 +148,8 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
   let attackStartAt = Infinity;
   let attackStopAt = Infinity;
   // Offsets from the open model's origin; the end is known only once the attacks settle.
-  const hardEndMs = plan.beforeMs + plan.attackCapMs * plan.attacks.length + plan.afterMs;
+  const bursts = plan.attacks.length * plan.attackBursts;
+  const hardEndMs = plan.beforeMs + (plan.attackCapMs + plan.controlMs) * bursts + plan.afterMs;
   function* arrivals(): Generator<Arrival> {
     for (let i = 0; ; i++) {
       const atMs = i * interval;
@@ -211,17 +192,10 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
   const attacksStarted = new Promise<void>((resolve) => {
     startTimer = setTimeout(() => {
       attackStartAt = performance.now();
-      attacksDone = (async () => {
-        const records: AttackRecord[] = [];
-        // One after another: an attack's window is its own (see the header).
-        for (const a of plan.attacks) {
-          if (stop.signal.aborted || deps.signal.aborted) break;
-          // The first starts the during phase: its window opens at the same instant.
-          records.push(await runAttack(a, plan, deps, stop.signal, records.length === 0 ? attackStartAt : undefined));
-        }
+      attacksDone = runBursts(plan, deps, stop.signal, attackStartAt).then((records) => {
         attackStopAt = Math.max(...records.map((r) => r.stoppedAt), attackStartAt);
         return records;
-      })();
+      });
       resolve();
     }, plan.beforeMs);
   });

@@ -3,10 +3,11 @@
 // the agent's memory, and the recovery after the attacks.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import type { RecordedMeasures } from '../results/metricNames.ts';
+import { checkFailed } from '../results/runResult.ts';
 import type { ResourceSampler } from './agentResources.ts';
-import { PHASES, type MixedRunResult } from './attackRun.ts';
+import { PHASES, type AttackRecord, type MixedRunResult } from './attackRun.ts';
 import type { DosParams } from './dosParams.ts';
-import { attackVerdicts, droppedPct, errorPct, percentile, phaseStats, recoveryMs, taxBoundMs } from './dosVerdicts.ts';
+import { attackVerdicts, droppedPct, errorPct, judgeTax, phaseStats, recoveryMs, taxBoundMs } from './dosVerdicts.ts';
 import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /** Never recovering within the after phase is recorded as this many seconds, so any recovery_s threshold fails. */
@@ -62,6 +63,49 @@ function aimed(ctx: ScenarioContext, name: string, outcomes: AttackOutcome[], no
   return false;
 }
 
+/** The latencies of the ok round trips intended in [from, to), and how many were intended there. */
+function intendedIn(run: MixedRunResult, from: number, to: number): { intended: number; ok: number[] } {
+  const mine = run.samples.filter((x) => x.intendedAt >= from && x.intendedAt < to);
+  return { intended: mine.length, ok: mine.filter((x) => x.outcome === 'ok').map((x) => x.latencyMs!) };
+}
+
+/**
+ * One attack's tax (dosVerdicts.ts judgeTax): each burst against the control windows beside it.
+ * Passed, failed, or not judged — the last never reads as a pass (ctx.notJudged).
+ */
+function judgeAttackTax(ctx: ScenarioContext, run: MixedRunResult, a: AttackRecord, p: DosParams): void {
+  const bursts = a.bursts.map((b) => intendedIn(run, b.startedAt, b.stoppedAt));
+  const controls = a.bursts.map((b) =>
+    [b.controlBefore, b.controlAfter].flatMap((c) => intendedIn(run, c.from, c.to).ok),
+  );
+  const intended = bursts.reduce((t, b) => t + b.intended, 0);
+  const span = `${a.bursts.length} burst(s) of ${s(a.bursts.reduce((t, b) => t + b.stoppedAt - b.startedAt, 0))} s`;
+  if (intended === 0)
+    return ctx.note(
+      `${a.name}: its tax is not measured: no legitimate round trip was intended in its ${span} ` +
+        '(raise legitRate or attackMs)',
+    );
+  if (bursts.every((b) => b.ok.length === 0))
+    return void ctx.check(
+      `${a.name}: legitimate round trips completed while it ran (its attack tax measured)`,
+      false,
+      `${intended} intended in its ${span}, none ok`,
+    );
+  const tax = judgeTax(
+    bursts.map((b, i) => ({ burst: b.ok, control: controls[i]! })),
+    p,
+  );
+  if (tax.estimate !== undefined && Number.isFinite(tax.estimate))
+    ctx.count('attack_tax', Math.round(tax.estimate * 100) / 100, { attack: a.name });
+  ctx.log(`${a.name}: ${tax.detail}: ${tax.outcome}`);
+  const name =
+    `${a.name}: attack tax — legitimate round-trip ${tax.stat ?? 'latency'} in its bursts ÷ in the control ` +
+    `windows beside them ≤ max(${p.maxTax}, 1 + ${p.taxFloorMs} ms ÷ the controls'), 95 % interval`;
+  if (tax.outcome === 'not judged')
+    ctx.notJudged(name, tax.stat ? `${tax.detail}: the interval straddles the bound` : tax.detail);
+  else ctx.check(name, tax.outcome === 'passed', tax.detail);
+}
+
 export function judgeDosRun(
   ctx: ScenarioContext,
   run: MixedRunResult,
@@ -101,7 +145,7 @@ export function judgeDosRun(
     judged++;
     for (const v of attackVerdicts(a.name, a.outcomes, p)) ctx.check(v.name, v.ok, v.detail);
   }
-  if (judged === 0 && !ctx.checks.some((c) => !c.ok))
+  if (judged === 0 && !ctx.checks.some(checkFailed))
     ctx.skip(`no attack could be aimed at this agent: ${ctx.notes.join('; ')}`);
 
   const before = stats.before.p99Ms;
@@ -114,37 +158,9 @@ export function judgeDosRun(
   const bound = before !== undefined ? taxBoundMs(before, p) : Infinity;
   if (baselineOk) {
     ctx.count('attack_tax_overall', Math.round((during! / before!) * 100) / 100);
-    // Per attack: the legitimate round trips intended while that attack alone was running (attackRun.ts).
     for (const a of run.attacks) {
       // An attack that could not be aimed (noted above) or did not run has no window to tax.
-      if (a.error || a.outcomes.length === 0) continue;
-      const intended = run.samples.filter((x) => x.intendedAt >= a.startedAt && x.intendedAt < a.stoppedAt);
-      const mine = intended.filter((x) => x.outcome === 'ok').map((x) => x.latencyMs!);
-      const p99 = percentile(mine, 99);
-      if (intended.length === 0) {
-        ctx.note(
-          `${a.name}: its tax is not measured: no legitimate round trip was intended in its ` +
-            `${s(a.stoppedAt - a.startedAt)} s window (raise legitRate or attackMs)`,
-        );
-        continue;
-      }
-      if (p99 === undefined) {
-        ctx.check(
-          `${a.name}: legitimate round trips completed while it ran (its attack tax measured)`,
-          false,
-          `${intended.length} intended in its ${s(a.stoppedAt - a.startedAt)} s window, none ok`,
-        );
-        continue;
-      }
-      const tax = p99 / before!;
-      ctx.count('attack_tax', Math.round(tax * 100) / 100, { attack: a.name });
-      ctx.check(
-        `${a.name}: attack tax — legitimate round-trip p99 while it ran ` +
-          `≤ max(${p.maxTax} × before, before + ${p.taxFloorMs} ms)`,
-        p99 <= bound,
-        `p99 before ${f(before!)} ms, while ${a.name} ran ${f(p99)} ms (n=${mine.length}): ` +
-          `tax ${f(tax)}× (bound ${f(bound)} ms)`,
-      );
+      if (!a.error && a.outcomes.length > 0) judgeAttackTax(ctx, run, a, p);
     }
   }
   const worst = Math.max(...PHASES.map((ph) => errorPct(stats[ph])));

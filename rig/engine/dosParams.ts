@@ -11,9 +11,14 @@ export interface DosParams extends GateParams {
   /** Legitimate HITL round trips started per second through the proxy (every phase). */
   legitRate: number;
   beforeMs: number;
-  /** The attacks start for this long; the during phase lasts until they settle (at most attackCapMs). */
+  /** Each attack's starts, over all its bursts, last this long; a burst lasts until it settles. */
   attackMs: number;
+  /** A burst is aborted this long after its start. */
   attackCapMs: number;
+  /** Each attack runs as this many bursts, with a control window before each and after the last. */
+  attackBursts: number;
+  /** A control window: legitimate traffic alone, which each burst's tax is measured against. */
+  controlMs: number;
   afterMs: number;
   /** One legitimate round trip's bound (its resume wait included). */
   legitTimeoutMs: number;
@@ -54,11 +59,22 @@ export const LEGIT_DEFAULTS = {
   sampleMs: 250,
 };
 
-/** Phase lengths per profile for the families whose attacks settle at once (slow ones set their own). */
+/**
+ * Phase lengths per profile for the families whose attacks settle at once (slow ones set their own).
+ * Three bursts give the paired bootstrap three pairs; a control is short (it adds to the run once
+ * per burst but the first) yet carries about as many round trips as a burst: 10 at smoke's 10/s.
+ */
 export const PHASE_SIZES = {
-  smoke: { beforeMs: 3_000, attackMs: 2_000, attackCapMs: 8_000, afterMs: 4_000 },
-  ci: { beforeMs: 5_000, attackMs: 10_000, attackCapMs: 20_000, afterMs: 10_000 },
-  full: { beforeMs: 15_000, attackMs: 60_000, attackCapMs: 80_000, afterMs: 20_000 },
+  smoke: { beforeMs: 3_000, attackMs: 2_000, attackCapMs: 8_000, afterMs: 4_000, attackBursts: 3, controlMs: 1_000 },
+  ci: { beforeMs: 5_000, attackMs: 10_000, attackCapMs: 20_000, afterMs: 10_000, attackBursts: 3, controlMs: 3_000 },
+  full: {
+    beforeMs: 15_000,
+    attackMs: 60_000,
+    attackCapMs: 80_000,
+    afterMs: 20_000,
+    attackBursts: 3,
+    controlMs: 10_000,
+  },
 } as const;
 
 /**
@@ -98,8 +114,13 @@ export function openFilesSoftLimit(): number {
 }
 
 /**
- * A budget that fits the whole mixed run: before, each attack's cap (they run one after another),
- * after, the legit drain, and 10 s for setup and teardown.
+ * A budget that fits the whole mixed run: before, each burst's cap and the control after it (they
+ * run one after another), after, the legit drain, and 10 s for setup and teardown.
  */
 export const dosBudget = (p: DosParams, attacks = Object.keys(p.attacks).length) =>
-  p.warmupMs + p.beforeMs + p.attackCapMs * Math.max(1, attacks) + p.afterMs + p.legitTimeoutMs + 10_000;
+  p.warmupMs +
+  p.beforeMs +
+  (p.attackCapMs + p.controlMs) * Math.max(1, attacks) * p.attackBursts +
+  p.afterMs +
+  p.legitTimeoutMs +
+  10_000;

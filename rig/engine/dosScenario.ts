@@ -8,6 +8,7 @@ import { ResourceSampler } from './agentResources.ts';
 import type { MixedRunResult, PlannedAttack } from './attackRun.ts';
 import { judgeDosRun, plotResources } from './dosJudge.ts';
 import type { DosParams } from './dosParams.ts';
+import { ATTACK_STYLES } from './dosVerdicts.ts';
 import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /**
@@ -52,7 +53,15 @@ function planAttacks(ctx: ScenarioContext, names: AttackName[], p: DosParams): P
       continue;
     }
     const { rate, max, ...own } = choice;
-    planned.push({ name, attack, params: { ...attack.defaults, ...own }, ratePerSecond: rate, maxRequests: max });
+    planned.push({
+      name,
+      attack,
+      params: { ...attack.defaults, ...own },
+      ratePerSecond: rate,
+      maxRequests: max,
+      // A holding attack must pass the agent's bound in every burst (attackRun.ts).
+      wholeBursts: ATTACK_STYLES[name] === 'holding',
+    });
   }
   const family = new Set<string>(names);
   // A typo must not run a smaller attack quietly: the scenario errors, naming what it knows.
@@ -114,6 +123,9 @@ export async function runDosFamily(
         beforeMs: p.beforeMs,
         attackMs: p.attackMs,
         attackCapMs: p.attackCapMs,
+        attackBursts: Math.max(1, Math.round(p.attackBursts)),
+        // The first control is the before phase's tail and the last the after phase's head.
+        controlMs: Math.min(p.controlMs, p.beforeMs, p.afterMs),
         afterMs: p.afterMs,
         legitTimeoutMs: p.legitTimeoutMs,
         maxInFlight: p.maxInFlight,

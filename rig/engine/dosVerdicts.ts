@@ -1,7 +1,12 @@
 // What a mixed run (attackRun.ts) proves: the gates of the DoS scenarios, pure functions of its
 // samples so each is tested exactly. Definitions (every bound is a scenario param):
 // - p99: nearest rank over the phase's successful round trips (intended start → resume observed).
-// - Attack tax = p99(during) / p99(before) ≤ max(maxTax × before, before + taxFloorMs).
+// - Attack tax (judgeTax) = stat(round trips intended during an attack's bursts) / stat(those
+//   intended in the control windows beside them), with a paired-bootstrap 95 % interval over the
+//   bursts; the bound as a ratio is max(maxTax, 1 + taxFloorMs / stat(controls)). The statistic is
+//   the highest of p99, p90, p50 both sides carry. Failed when the interval is all above the bound,
+//   passed when all at or below it, otherwise not judged.
+// - The recovery bound (taxBoundMs) = max(maxTax × before p99, before p99 + taxFloorMs).
 // - Error rate per phase = (failed + unfinished) / arrivals ≤ maxErrorPct %; drops (arrivals that
 //   never started: no slot) / arrivals ≤ maxDroppedPct %.
 // - Recovery: windows of recoveryWindowMs from the attack's stop (window k holds the arrivals
@@ -10,6 +15,9 @@
 //   shed (cut, refused, rate-limited, or reset at connect) within maxShedMs of their start.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
+import { minSamplesFor } from '../report/sampleSize.ts';
+import { ratioIntervals, statOf, type StatName } from '../stats/ratioInterval.ts';
+import { sampleOf } from '../stats/sampleSet.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
 
 export interface GateParams {
@@ -205,4 +213,79 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
     });
   }
   return verdicts;
+}
+
+/**
+ * One burst of an attack as the tax reads it: the latencies of the legitimate round trips intended
+ * during the burst, and of those intended in the control windows beside it (before and after, pooled).
+ */
+export interface TaxWindow {
+  burst: readonly number[];
+  control: readonly number[];
+}
+
+export interface TaxJudgement {
+  /** Not judged: the interval straddles the bound, or the samples cannot carry any statistic. */
+  outcome: 'passed' | 'failed' | 'not judged';
+  /** The statistic compared (p99, p90 or p50), absent when none could be. */
+  stat?: StatName;
+  estimate?: number;
+  lo?: number;
+  hi?: number;
+  /** The bound as a ratio: max(maxTax, 1 + taxFloorMs / the controls' stat). */
+  threshold?: number;
+  /** Bursts with round trips on both sides (the pairs bootstrapped). */
+  bursts: number;
+  nBurst: number;
+  nControl: number;
+  /** One line: the tax, its interval, the statistic, the samples and the bound (or why none). */
+  detail: string;
+}
+
+/** Samples per side a statistic needs to be bootstrapped: three beyond it (p99 300, p90 30, p50 6). */
+const TAX_STATS = [99, 90, 50] as const;
+export const taxSamplesNeeded = (p: number) => 3 * minSamplesFor(p);
+
+/** The highest percentile both sides carry (see taxSamplesNeeded), or undefined. */
+export function taxStatistic(nBurst: number, nControl: number): StatName | undefined {
+  const p = TAX_STATS.find((q) => Math.min(nBurst, nControl) >= taxSamplesNeeded(q));
+  return p === undefined ? undefined : `p${p}`;
+}
+
+const x = (r: number) => (r < 10 ? r.toFixed(2) : r.toFixed(1));
+
+/**
+ * The attack tax of one attack: stat(bursts) / stat(controls) with a 95 % interval from a paired
+ * bootstrap over its bursts (burst i drawn with its own controls), so what slowed the machine alike
+ * in a burst and beside it — a neighbour's CPU — cancels out. Failed only when the whole interval
+ * is above the bound, passed only when it is all at or below it; otherwise not judged.
+ */
+export function judgeTax(
+  windows: readonly TaxWindow[],
+  p: Pick<GateParams, 'maxTax' | 'taxFloorMs'>,
+  seed = 1,
+): TaxJudgement {
+  const pairs = windows.filter((w) => w.burst.length > 0 && w.control.length > 0);
+  const nBurst = pairs.reduce((t, w) => t + w.burst.length, 0);
+  const nControl = pairs.reduce((t, w) => t + w.control.length, 0);
+  const sizes = { bursts: pairs.length, nBurst, nControl };
+  const n = `n=${nBurst}/${nControl}`;
+  const stat = taxStatistic(nBurst, nControl);
+  if (stat === undefined)
+    return {
+      outcome: 'not judged',
+      ...sizes,
+      detail:
+        `too few round trips to compare (${n} over ${pairs.length} bursts; ` +
+        `p50 needs ${taxSamplesNeeded(50)} a side)`,
+    };
+  const control = pairs.map((w) => sampleOf([...w.control]));
+  const burst = pairs.map((w) => sampleOf([...w.burst]));
+  const { estimate, lo, hi } = ratioIntervals(control, burst, [stat], { paired: true, seed })[0]!;
+  const threshold = Math.max(p.maxTax, 1 + p.taxFloorMs / statOf(control, stat));
+  // NaN bounds (a control's stat of 0 in every replicate) judge nothing.
+  const outcome = !(lo <= hi) ? 'not judged' : lo > threshold ? 'failed' : hi <= threshold ? 'passed' : 'not judged';
+  const interval = `tax ×${x(estimate)} [${x(lo)}, ${x(hi)}]`;
+  const over = `${stat} over ${pairs.length} bursts, ${n}; bound ×${x(threshold)}`;
+  return { outcome, stat, estimate, lo, hi, threshold, ...sizes, detail: `${interval} (${over})` };
 }

@@ -12,7 +12,9 @@ import { EngineScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
 import type { ScenarioHooks } from './scenarioRecording.ts';
 import {
   RESULTS_SCHEMA,
+  checkFailed,
   overallVerdict,
+  verdictOfChecks,
   type MetricResult,
   type RunResult,
   type ScenarioResult,
@@ -133,20 +135,13 @@ async function runOne(
       else runSignal?.addEventListener('abort', onInterrupt, { once: true });
     });
     await Promise.race([scenario.run(ctx, params), overrun, interrupted]);
-    const failed = ctx.checks.find((c) => !c.ok);
-    if (ctx.checks.length === 0) {
-      verdict = 'errored';
-      reason = 'the scenario made no checks';
-    } else if (failed) {
-      verdict = 'failed';
-      reason = `${failed.name}${failed.detail ? `: ${failed.detail}` : ''}`;
-    } else verdict = 'passed';
+    ({ verdict, reason } = verdictOfChecks(ctx.checks));
   } catch (err) {
     if (err instanceof ScenarioSkipped) {
       verdict = 'skipped';
       reason = err.message;
     } else {
-      verdict = ctx.checks.some((c) => !c.ok) ? 'failed' : 'errored';
+      verdict = ctx.checks.some(checkFailed) ? 'failed' : 'errored';
       reason = (err as Error).message;
       // Where the scenario broke; not for an overrun (the engine's timer threw it) or a failed check.
       if (verdict === 'errored' && !(err instanceof BudgetOverrun)) stack = errorStack(err);

@@ -84,6 +84,8 @@ export interface ScenarioContext {
 
   /** Records a check; returns `ok` so a scenario can branch on it. */
   check(name: string, ok: boolean, detail?: string): boolean;
+  /** Records a check judged neither way, with why: the scenario is inconclusive unless one fails. */
+  notJudged(name: string, detail: string): void;
   /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */
   latency(base: string, labels?: Record<string, string | number>): LatencyHistogram;
   /** Adds to a declared counter. */
@@ -100,7 +102,7 @@ export interface ScenarioContext {
    * A declared counter or latency measured but not to be judged, with why (capacity when the rig
    * was the limit): a threshold on it is not judged (exit 3); results.json `notJudged`, and a note.
    */
-  notJudged(name: string, why: string): void;
+  measureNotJudged(name: string, why: string): void;
   /** The budget left, in ms. */
   remainingMs(): number;
   /**

@@ -80,7 +80,7 @@ export class ScenarioRecording {
    * A declared counter or latency the scenario measured but that must not be judged (capacity when
    * the rig was the limit): a threshold on it is not judged, and the run exits 3, not 0 or 1.
    */
-  notJudged(base: string, why: string): void {
+  measureNotJudged(base: string, why: string): void {
     const name = this.declared(
       base,
       undefined,
@@ -103,6 +103,14 @@ export class ScenarioRecording {
   check(name: string, ok: boolean, detail?: string): boolean {
     this.checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
     return ok;
+  }
+
+  /**
+   * Records a check that could be judged neither way (`detail` says why): not ok, so no reader takes
+   * it for a pass, and not failed — the scenario is inconclusive unless another check fails.
+   */
+  notJudged(name: string, detail: string): void {
+    this.checks.push({ name, ok: false, detail, judged: false });
   }
 
   /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */

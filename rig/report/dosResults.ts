@@ -101,7 +101,7 @@ export interface AttackRow {
   attack: string;
   outcomes: Record<string, number>;
   refusal?: MetricResult;
-  /** `attack_tax{attack}`: legitimate p99 while this attack alone ran ÷ p99 before. */
+  /** `attack_tax{attack}`: the legitimate round trips' stat in its bursts ÷ in the controls beside them. */
   tax?: number;
 }
 

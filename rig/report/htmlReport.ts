@@ -10,7 +10,13 @@
 // (spec S-1): a `<script>` in a prompt or a reason shows as text.
 import { compareWithBaseline, baselineSection, type BaselineComparison } from './baselineSection.ts';
 import { headlineFigures } from './headlineFigures.ts';
-import { nothingTested, type MetricResult, type RunResult, type RunToxic } from '../results/runResult.ts';
+import {
+  notJudgedNote,
+  nothingTested,
+  type MetricResult,
+  type RunResult,
+  type RunToxic,
+} from '../results/runResult.ts';
 import { msText, secondsText } from './reportNumbers.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from './sampleSize.ts';
@@ -107,6 +113,8 @@ function headlineNote(run: RunResult): string | undefined {
       `Interrupted by ${run.interruptedBy ?? 'a signal'}: these are the results so far; ` +
       'scenarios marked NOT RUN never started.'
     );
+  const notJudged = notJudgedNote(run);
+  if (notJudged) return notJudged;
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
   return untested ? `${untested[0]!.toUpperCase()}${untested.slice(1)}.` : undefined;
 }

@@ -1,7 +1,7 @@
 // junit.xml for CI test reporters: one testsuite per run, one testcase per scenario, failed checks
 // as <failure>, skips with their reason; a scenario a signal interrupted is an <error>, one it never
 // started a skip ("not run"). Every string from an agent is escaped.
-import type { RunResult, ThresholdResult } from '../results/runResult.ts';
+import { checkFailed, checkNotJudged, type RunResult, type ThresholdResult } from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
 import { thresholdState, thresholdTally } from './thresholdEvaluation.ts';
 
@@ -32,15 +32,18 @@ export function junitXml(run: RunResult): string {
     const body: string[] = [];
     if (s.verdict === 'skipped' || s.verdict === 'not-run')
       body.push(`    <skipped message="${xml(s.reason ?? s.verdict)}"/>`);
+    // Neither passed nor failed: a CI reporter shows it skipped, with why, never as a pass.
+    if (s.verdict === 'inconclusive')
+      body.push(`    <skipped message="${xml(`not judged: ${s.reason ?? 'a check could not be judged'}`)}"/>`);
     if (s.verdict === 'errored' || s.verdict === 'interrupted')
       body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
     if (s.verdict === 'failed') {
-      const failed = s.checks.filter((c) => !c.ok);
+      const failed = s.checks.filter(checkFailed);
       const text = failed.map((c) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n');
       body.push(`    <failure message="${xml(s.reason ?? 'check failed')}">${xml(text)}</failure>`);
     }
     const checks = s.checks
-      .map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`)
+      .map((c) => `${checkNotJudged(c) ? 'N/J ' : c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`)
       .join('\n');
     if (checks) body.push(`    <system-out>${xml(checks)}</system-out>`);
     return [open, ...body, '  </testcase>'].join('\n');
@@ -67,9 +70,9 @@ export function junitXml(run: RunResult): string {
       ]
     : [];
   const errors = `errors="${count('errored', 'interrupted')}"`;
-  const skippedAndTime = `skipped="${count('skipped', 'not-run')}" time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const skippedAndTime = `skipped="${count('skipped', 'not-run', 'inconclusive')}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   const allTests = `tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + tally.broken}"`;
-  const allSkipped = `skipped="${count('skipped', 'not-run') + tally['not judged']}" time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const allSkipped = `skipped="${count('skipped', 'not-run', 'inconclusive') + tally['not judged']}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   const scenarioTests = `tests="${run.scenarios.length}" failures="${count('failed')}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

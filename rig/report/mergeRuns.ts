@@ -31,6 +31,8 @@ import { COUNTER_MEANINGS, declaredCounterKind } from '../results/metricNames.ts
 import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
 import {
   LOG_LINES_KEPT,
+  checkFailed,
+  checkNotJudged,
   RESULTS_SCHEMA,
   overallVerdict,
   type CheckResult,
@@ -55,6 +57,8 @@ const SEVERITY: Record<Verdict, number> = {
   'not-run': 0,
   skipped: 0,
   passed: 1,
+  // Unsure is worse than a pass, better than a run that broke.
+  inconclusive: 1.5,
   interrupted: 2,
   errored: 2,
   failed: 3,
@@ -113,12 +117,15 @@ function mergeChecks(parts: ScenarioResult[], label: (s: ScenarioResult) => stri
   }
   return [...merged.values()].map(({ name, sightings }) => {
     const ok = sightings.every((s) => s.check.ok);
+    // Not judged only when some part was not and none failed: a failure anywhere is the finding.
+    const unjudged = !ok && !sightings.some((s) => checkFailed(s.check)) ? { judged: false as const } : {};
+    const mark = (c: CheckResult) => (checkNotJudged(c) ? 'NOT JUDGED ' : c.ok ? '' : 'FAILED ');
     const details = sightings
       .filter((s) => s.check.detail !== undefined || !s.check.ok)
-      .map((s) => `${s.from}: ${s.check.ok ? '' : 'FAILED '}${s.check.detail ?? ''}`.trim());
+      .map((s) => `${s.from}: ${mark(s.check)}${s.check.detail ?? ''}`.trim());
     const detail =
       sightings.length === 1 ? sightings[0]!.check.detail : details.length ? details.join('; ') : undefined;
-    return detail === undefined ? { name, ok } : { name, ok, detail };
+    return detail === undefined ? { name, ok, ...unjudged } : { name, ok, detail, ...unjudged };
   });
 }
 

@@ -13,7 +13,8 @@ const BADGE =
   'border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }';
 const HEADLINE =
   '.headline { font-weight: 600; margin: 0 0 8px; } .headline.skipped { color: var(--skip); } ' +
-  '.headline.interrupted { color: var(--stop); } .headline.partial { color: var(--stop); }';
+  '.headline.interrupted { color: var(--stop); } .headline.partial { color: var(--stop); } ' +
+  '.headline.inconclusive { color: var(--skip); }';
 const COUNT_COLOURS =
   '.count.passed { color: var(--pass); } .count.failed { color: var(--fail); } ' +
   '.count.skipped { color: var(--skip); } .count.errored { color: var(--error); }';
@@ -61,10 +62,12 @@ ${BADGE}
 .badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); }
 .badge.skipped { background: var(--skip); } .badge.errored { background: var(--error); }
 .badge.interrupted { background: var(--stop); } .badge.not-run { background: var(--muted); }
+.badge.inconclusive { background: var(--skip); }
 ${HEADLINE}
 .counts { margin: 0 0 8px; } .count { margin-right: 10px; font-weight: 600; }
 ${COUNT_COLOURS}
 .count.interrupted { color: var(--stop); } .count.not-run { color: var(--muted); }
+.count.inconclusive { color: var(--skip); }
 dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
 dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; }
@@ -121,6 +124,7 @@ ${SWATCH}
 details { margin-top: 8px; } summary { cursor: pointer; color: var(--muted); }
 ul.checks { list-style: none; padding: 0; margin: 8px 0; }
 ul.checks li { padding: 2px 0; overflow-wrap: anywhere; } ul.checks li.bad { color: var(--fail); }
+ul.checks li.unsure { color: var(--skip); }
 ul.checks .mark { display: inline-block; width: 16px; font-weight: 700; } ul.checks li.ok .mark { color: var(--pass); }
 ul.checks .detail { margin-left: 20px; color: var(--muted); font-size: 12.5px; white-space: pre-wrap; }
 .notes { color: var(--skip); margin: 4px 0; } .notes ul { margin: 2px 0 0; padding-left: 20px; }

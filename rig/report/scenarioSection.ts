@@ -2,7 +2,13 @@
 // the totals of its traffic, its charts (curves, everything over its time on one x axis, the
 // percentile distributions), the operations and DoS tables, its log, then every check with the
 // params, counters, latency table and fault events behind a fold.
-import type { MetricResult, ScenarioResult } from '../results/runResult.ts';
+import {
+  checkFailed,
+  checkNotJudged,
+  type CheckResult,
+  type MetricResult,
+  type ScenarioResult,
+} from '../results/runResult.ts';
 import { capacityCharts } from './capacityCharts.ts';
 import { dosTables } from './dosTables.ts';
 import { secondsText, msText } from './reportNumbers.ts';
@@ -47,6 +53,12 @@ function notesList(s: ScenarioResult): HtmlValue {
 }
 
 /** An errored scenario's stack (frames, scenario files first), as text. */
+/** One check: ✓ passed, ✗ failed, ? not judged (neither: its detail says why). */
+function checkItem(c: CheckResult): HtmlValue {
+  const [cls, mark] = checkNotJudged(c) ? ['unsure', '?'] : c.ok ? ['ok', '✓'] : ['bad', '✗'];
+  return html`<li class="${cls}"><span class="mark">${mark}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`;
+}
+
 function stackBlock(s: ScenarioResult): HtmlValue {
   if (typeof s.stack !== 'string' || s.stack === '') return null;
   return html`<details class="stack" open><summary>Stack</summary><pre>${s.stack}</pre></details>`;
@@ -79,7 +91,8 @@ export function scenarioSection(s: ScenarioResult, anchor: string): SafeHtml {
     faultsTimelineChart(s),
   ].filter((c) => c !== undefined);
   const distributions = percentileCharts(s);
-  const failed = s.checks.filter((c) => !c.ok).length;
+  const failed = s.checks.filter(checkFailed).length;
+  const notJudged = s.checks.filter(checkNotJudged).length;
   return html`<article class="scenario ${s.verdict}" id="${anchor}">
 <h3><a class="anchor" href="#${anchor}">${s.name}</a> ${badge(s.verdict)}</h3>
 <p class="description">${s.description}</p>
@@ -94,8 +107,8 @@ ${distributions.length ? html`<div class="charts">${distributions}</div>` : null
 ${operationsTable(s)}
 ${dosTables(s)}
 ${logBlock(s)}
-<details${s.verdict === 'failed' || s.verdict === 'errored' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null} · params, counters, latency table</summary>
-<ul class="checks">${s.checks.map((c) => html`<li class="${c.ok ? 'ok' : 'bad'}"><span class="mark">${c.ok ? '✓' : '✗'}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`)}</ul>
+<details${s.verdict === 'failed' || s.verdict === 'errored' || s.verdict === 'inconclusive' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null}${notJudged ? html`, <strong>${notJudged} not judged</strong>` : null} · params, counters, latency table</summary>
+<ul class="checks">${s.checks.map(checkItem)}</ul>
 ${metricsTable(s.metrics)}
 ${seriesTables(s)}
 ${healthDetails(s)}

@@ -1,10 +1,17 @@
 // summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
-import { nothingTested, type RunResult, type Verdict } from '../results/runResult.ts';
+import {
+  checkFailed,
+  checkNotJudged,
+  notJudgedNote,
+  nothingTested,
+  type RunResult,
+  type Verdict,
+} from '../results/runResult.ts';
 import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
-import type { ScenarioResult } from '../results/runResult.ts';
+import type { CheckResult, ScenarioResult } from '../results/runResult.ts';
 import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
@@ -19,6 +26,7 @@ const ICON: Record<Verdict, string> = {
   errored: 'ERROR',
   interrupted: 'INTERRUPTED',
   'not-run': 'NOT RUN',
+  inconclusive: 'NOT JUDGED',
 };
 const HEADLINE: Record<Verdict, string> = {
   passed: 'passed',
@@ -27,6 +35,7 @@ const HEADLINE: Record<Verdict, string> = {
   errored: 'FAILED',
   interrupted: 'INTERRUPTED',
   'not-run': 'INTERRUPTED',
+  inconclusive: 'NOT JUDGED',
 };
 
 /** The line under the title when the verdict alone would mislead: nothing tested, or stopped early. */
@@ -37,6 +46,8 @@ function headlineNote(run: RunResult): string[] {
     const by = markdownCell(run.interruptedBy ?? 'a signal');
     return ['', `**Interrupted by ${by}**: these are the results so far${notRunText}.`];
   }
+  const notJudged = notJudgedNote(run);
+  if (notJudged) return ['', `**${markdownCell(notJudged)}**`];
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
   if (untested) {
     const sentence = markdownCell(`${untested[0]!.toUpperCase()}${untested.slice(1)}`);
@@ -62,13 +73,16 @@ export function markdownCell(text: string): string {
 }
 
 /**
- * One line per DoS scenario: its tax over the whole attack phase, then each attack's own tax and how
+ * One line per DoS scenario: p99 during ÷ before over the whole attack phase (a figure, not the
+ * gate), then each attack's own tax (its bursts ÷ the controls beside them, the gated one) and how
  * its requests ended.
  */
 function dosLine(s: ScenarioResult): string {
   const tax = attackTax(s);
   const p99s = tax ? `p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before` : '';
-  const taxText = tax ? `tax ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})` : 'tax not measured';
+  const taxText = tax
+    ? `p99 during ÷ before ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})`
+    : 'tax not measured';
   const rows = attackRows(s);
   const kinds = outcomeColumns(rows);
   const attacks = rows.map((r) => {
@@ -151,7 +165,12 @@ export function summaryMarkdown(run: RunResult): string {
   }
   const dos = run.scenarios.filter(isDosResult);
   if (dos.length > 0)
-    lines.push('', '## Attack tax (legitimate p99 during ÷ before) and attack outcomes', '', ...dos.map(dosLine));
+    lines.push(
+      '',
+      '## Attack tax (per attack: its bursts ÷ the control windows beside them) and attack outcomes',
+      '',
+      ...dos.map(dosLine),
+    );
   const health = run.scenarios.flatMap((s) => {
     const note = healthNote(s);
     return note ? [`- **${markdownCell(s.name)}** · ${markdownCell(note)}`] : [];
@@ -177,15 +196,19 @@ export function summaryMarkdown(run: RunResult): string {
         `| \`${t.expression.replace(/`/g, "'")}\` | ${MARKDOWN_STATE[thresholdState(t)]} | ${markdownCell(t.detail)} |`,
       );
   }
-  const failures = run.scenarios.flatMap((s) =>
-    s.checks
-      .filter((c) => !c.ok)
-      .map(
-        (c) =>
-          `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`,
-      ),
-  );
+  const checkLines = (which: (c: CheckResult) => boolean) =>
+    run.scenarios.flatMap((s) =>
+      s.checks
+        .filter(which)
+        .map(
+          (c) =>
+            `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`,
+        ),
+    );
+  const failures = checkLines(checkFailed);
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
+  const notJudgedChecks = checkLines(checkNotJudged);
+  if (notJudgedChecks.length > 0) lines.push('', '## Checks not judged', '', ...notJudgedChecks);
   const errored = run.scenarios.filter((s) => s.verdict === 'errored' && s.stack);
   if (errored.length > 0) {
     lines.push('', '## Errors');

@@ -4,7 +4,13 @@
 import { sumTraffic, trafficOf } from './trafficTotals.ts';
 import { geometricRates } from '../load/arrivalSchedule.ts';
 import { baseName } from '../results/metricNames.ts';
-import { nothingTested, type RunResult, type ScenarioResult, type SeriesPoint } from '../results/runResult.ts';
+import {
+  notJudgedNote,
+  nothingTested,
+  type RunResult,
+  type ScenarioResult,
+  type SeriesPoint,
+} from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { labelsOf } from './scenarioHeadline.ts';
 import { thresholdsNotJudged, thresholdTally } from './thresholdEvaluation.ts';
@@ -152,6 +158,8 @@ export function verdictNote(run: RunResult): string | undefined {
     const notRunShown = notRun ? `; ${notRun} scenario${notRun === 1 ? ' was' : 's were'} not run` : '';
     return `Interrupted by ${run.interruptedBy ?? 'a signal'}: these are the results so far${notRunShown}.`;
   }
+  const notJudged = notJudgedNote(run);
+  if (notJudged) return notJudged;
   const untested = run.verdict === 'skipped' ? nothingTested(run.scenarios) : undefined;
   if (untested) {
     const sentence = `${untested[0]!.toUpperCase()}${untested.slice(1)}.`;

@@ -7,7 +7,7 @@
 // printableLine (terminalText.ts); colour, when asked for, only marks verdict words.
 import { attackTax, isDosResult } from './dosResults.ts';
 import { progressMode } from './progressOutput.ts';
-import { VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
+import { checkFailed, checkNotJudged, VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { polledText, thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
@@ -51,6 +51,7 @@ const LABEL: Record<Verdict, string> = {
   skipped: 'SKIP',
   interrupted: 'STOPPED',
   'not-run': 'NOT RUN',
+  inconclusive: 'UNSURE',
 };
 const HEADLINE: Record<Verdict, string> = {
   passed: 'PASSED',
@@ -59,6 +60,7 @@ const HEADLINE: Record<Verdict, string> = {
   skipped: 'NOTHING TESTED',
   interrupted: 'INTERRUPTED',
   'not-run': 'INTERRUPTED',
+  inconclusive: 'NOT JUDGED',
 };
 const COLOUR: Record<Verdict, number> = {
   passed: 32,
@@ -67,6 +69,7 @@ const COLOUR: Record<Verdict, number> = {
   skipped: 33,
   interrupted: 35,
   'not-run': 35,
+  inconclusive: 33,
 };
 
 const PERCENTILES = [50, 95, 99] as const;
@@ -215,7 +218,8 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
       const tax = attackTax(s);
       if (tax) {
         const p99s = `p99 ${micros(tax.during.p99)} ms during, ${micros(tax.before.p99)} ms before`;
-        out.push(fit(`${indent}attack tax ${tax.tax.toFixed(2)}× (${clean(tax.metric)} ${p99s})`, width));
+        // A figure, not the gate: the gated tax is per attack, its bursts ÷ the controls beside them.
+        out.push(fit(`${indent}p99 during ÷ before ${tax.tax.toFixed(2)}× (${clean(tax.metric)} ${p99s})`, width));
       }
     }
     // Right under the latencies it qualifies: when the rig was the limit, they are partly its own.
@@ -241,12 +245,15 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     out.push(...workerLines(run.shards, width));
   }
 
-  const failed = run.scenarios.flatMap((s) =>
-    s.checks.filter((c) => !c.ok).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
-  );
-  if (failed.length > 0) {
-    section('failed checks');
-    for (const f of failed) out.push(...wrap(clean(f), width, '  ', '      '));
+  for (const [title, which] of [
+    ['failed checks', checkFailed],
+    ['checks not judged', checkNotJudged],
+  ] as const) {
+    const lines = run.scenarios.flatMap((s) =>
+      s.checks.filter(which).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
+    );
+    if (lines.length > 0) section(title);
+    for (const f of lines) out.push(...wrap(clean(f), width, '  ', '      '));
   }
   const notes = run.scenarios.flatMap((s) => (s.notes ?? []).map((n) => `${s.name} · ${n}`));
   if (notes.length > 0) {

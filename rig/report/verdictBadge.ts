@@ -10,6 +10,7 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   errored: 'ERROR',
   interrupted: 'INTERRUPTED',
   'not-run': 'NOT RUN',
+  inconclusive: 'NOT JUDGED',
 };
 
 export function badge(verdict: Verdict): SafeHtml {

@@ -9,22 +9,54 @@ import type { RigHealth } from '../metrics/rigHealth.ts';
 export type { OperationStats, TrafficPoint, TrafficRecord } from '../metrics/trafficRecord.ts';
 import type { RecordedMeasures } from './metricNames.ts';
 import type { ShardRecord, ShardSetRecord } from './shardRecord.ts';
+import type { ThresholdResult } from './thresholdResult.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
 /**
  * `interrupted`: the run was stopped by SIGINT/SIGTERM while this scenario ran (and a run so
- * stopped); `not-run`: the run was stopped before this scenario started.
+ * stopped); `not-run`: the run was stopped before this scenario started; `inconclusive`: no check
+ * failed but one could not be judged (its measurement straddles its bound), so the scenario neither
+ * passed nor failed — a run with one exits 3, never 0.
  */
-export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored' | 'interrupted' | 'not-run';
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'errored' | 'interrupted' | 'not-run' | 'inconclusive';
 
 /** Every verdict, in the order reports list them. */
-export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'errored', 'interrupted', 'skipped', 'not-run'];
+export const VERDICTS: readonly Verdict[] = [
+  'passed',
+  'failed',
+  'errored',
+  'interrupted',
+  'inconclusive',
+  'skipped',
+  'not-run',
+];
 
 export interface CheckResult {
   name: string;
+  /** False for a failed check and for one not judged: a reader that knows no `judged` never sees a pass. */
   ok: boolean;
   detail?: string;
+  /** false: the check could not be judged either way (the detail says why); absent: it was judged. */
+  judged?: false;
+}
+
+/** A check judged and failed (not one left unjudged). */
+export const checkFailed = (c: CheckResult) => !c.ok && c.judged !== false;
+/** A check that could be judged neither way. */
+export const checkNotJudged = (c: CheckResult) => c.judged === false;
+
+/**
+ * A finished scenario's verdict from its checks: errored with none, failed when one failed (which
+ * beats one not judged: a guarantee broke whatever else is unsure), inconclusive when one was not
+ * judged, else passed; the reason is the first such check.
+ */
+export function verdictOfChecks(checks: readonly CheckResult[]): { verdict: Verdict; reason?: string } {
+  if (checks.length === 0) return { verdict: 'errored', reason: 'the scenario made no checks' };
+  const first = checks.find(checkFailed) ?? checks.find(checkNotJudged);
+  if (!first) return { verdict: 'passed' };
+  const reason = `${first.name}${first.detail ? `: ${first.detail}` : ''}`;
+  return { verdict: checkFailed(first) ? 'failed' : 'inconclusive', reason };
 }
 
 export interface MetricResult extends LatencySummary {
@@ -150,25 +182,7 @@ export interface FaultEvent {
   detail?: string;
 }
 
-/** One threshold (`--threshold`) evaluated at the end of a run or a merge. */
-export interface ThresholdResult {
-  /** The expression as given, e.g. `resume_latency.p95<1000`. */
-  expression: string;
-  /** Held. False when broken, and when not judged (`notJudged`): never green without a decision. */
-  ok: boolean;
-  /** What was measured, in the expression's unit (ms for latency stats); null when nothing was. */
-  actual: number | null;
-  /** One line: the measured value against the bound, or why it could not be measured. */
-  detail: string;
-  /**
-   * Neither held nor broken (`ok` false, so no reader counts it as held): the sample could not decide
-   * (a percentile whose 95 % interval lies on both sides of the bound: p99 < 1000 from 20 samples),
-   * the latency was observed by polling, or its scenario said the measure is not the agent's
-   * (scenario `notJudged`: capacity when the rig was the limit). The run exits 3 unless
-   * --allow-inconclusive. Absent on a threshold that was judged.
-   */
-  notJudged?: true;
-}
+export type { ThresholdResult };
 
 /** Where a merged result came from (`a2a-rig merge`). */
 export interface MergeSource {
@@ -249,14 +263,29 @@ export interface RunResult {
 
 /**
  * The run's verdict: interrupted if it was stopped (a scenario interrupted or not run); else
- * failed if any scenario failed or errored; else skipped when nothing was tested (see
- * nothingTested); else passed.
+ * failed if any scenario failed or errored; else inconclusive if any was; else skipped when
+ * nothing was tested (see nothingTested); else passed.
  */
 export function overallVerdict(scenarios: ScenarioResult[]): Verdict {
   if (scenarios.some((s) => s.verdict === 'interrupted' || s.verdict === 'not-run')) return 'interrupted';
   if (scenarios.some((s) => s.verdict === 'failed' || s.verdict === 'errored')) return 'failed';
+  if (scenarios.some((s) => s.verdict === 'inconclusive')) return 'inconclusive';
   if (nothingTested(scenarios)) return 'skipped';
   return 'passed';
+}
+
+/**
+ * The sentence under an inconclusive run's title, or undefined: which scenarios could not be
+ * judged, and that this is not a pass (`run` exits 3 unless --allow-inconclusive).
+ */
+export function notJudgedNote(run: RunResult): string | undefined {
+  if (run.verdict !== 'inconclusive') return undefined;
+  const names = run.scenarios.filter((s) => s.verdict === 'inconclusive').map((s) => s.name);
+  const which = `${names.length} scenario${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
+  return (
+    `Nothing failed, but ${which} could not be judged either way. Not judged is not passed: ` +
+    'run and conform exit with code 3 (0 with --allow-inconclusive).'
+  );
 }
 
 /**

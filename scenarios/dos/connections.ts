@@ -21,7 +21,12 @@ import {
 const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 8_000 });
 const bound = { clientBound: 1_024 };
 const smoke = {
-  ...dosProfile('smoke', { 'idle-connections': { rate: 400, max: 1_300, holdMs: 6_000 } }, sizes(3_500)),
+  // Each burst is the whole flood (it must pass the bound each time): two at smoke, not three.
+  ...dosProfile(
+    'smoke',
+    { 'idle-connections': { rate: 400, max: 1_300, holdMs: 6_000 } },
+    { ...sizes(3_500), attackBursts: 2 },
+  ),
   ...bound,
 };
 const ci = {

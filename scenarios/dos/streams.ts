@@ -13,10 +13,11 @@ const memory = { maxRssGrowthMb: 256 };
 // buffer cuts the stream, and the attack sees that cut only at its next probe (after a 250 ms
 // grace), which must come within maxShedMs (1 s) for the cut to count as shed at once.
 const hold = { holdMs: 4_000, probeMs: 200 };
+// Each burst is the whole attack (it must pass the agent's stream bounds each time): two at smoke.
 const smoke = dosProfile(
   'smoke',
   { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } },
-  memory,
+  { ...memory, attackBursts: 2 },
 );
 const ci = dosProfile(
   'ci',
