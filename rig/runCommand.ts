@@ -13,7 +13,7 @@ import { summaryColor, summaryWidth, terminalSummary } from './report/terminalSu
 import { printableLine } from './report/terminalText.ts';
 import type { RunResult } from './results/runResult.ts';
 import { thresholdsFromFlags } from './report/thresholdOptions.ts';
-import { applyThresholds, brokenThresholdLines, thresholdsNotJudged } from './report/thresholdEvaluation.ts';
+import { applyThresholds, brokenThresholdLines } from './report/thresholdEvaluation.ts';
 import { checkThresholdNames } from './report/thresholdNames.ts';
 import { NEED_LABELS, type ScenarioNeeds } from './engine/defineScenario.ts';
 import { displayPath, failureText, loadCatalog, type Catalog } from './engine/scenarioCatalog.ts';
@@ -22,7 +22,7 @@ import { resolveParamOverrides } from './engine/paramOverrides.ts';
 import { startLiveMetrics } from './engine/liveMetricsOption.ts';
 import { EXIT } from './exitCodes.ts';
 import { logInternalError } from './internalError.ts';
-import { nothingTested } from './results/runResult.ts';
+import { nothingTested, notJudgedNote } from './results/runResult.ts';
 import { fanOut } from './results/runObserver.ts';
 import { prepareOutDir } from './report/outDir.ts';
 import { RunInterrupt, type RunSignal } from './engine/runInterrupt.ts';
@@ -39,20 +39,11 @@ function exitOf(
 ): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
   // Not judged is not passed: 3, unless the caller accepts it (and still sees it in the summary).
-  if (result.verdict === 'inconclusive' && !flags.allowInconclusive) {
-    const names = result.scenarios.filter((s) => s.verdict === 'inconclusive').map((s) => s.name);
-    const line = `a2a-rig: nothing failed, but ${names.join(', ')} could not be judged — exit ${EXIT.notTested}`;
-    return { code: EXIT.notTested, line };
-  }
+  if (result.verdict === 'inconclusive' && !flags.allowInconclusive)
+    return { code: EXIT.notTested, line: `a2a-rig: ${notJudgedNote(result)}` };
   const untested = nothingTested(result.scenarios);
   if (result.verdict === 'skipped' && untested)
     return { code: EXIT.notTested, line: `a2a-rig: ${untested} — exit ${EXIT.notTested}` };
-  const undecided = thresholdsNotJudged(result);
-  if (undecided && !flags.allowInconclusive)
-    return {
-      code: EXIT.notTested,
-      line: `a2a-rig: ${undecided} (--allow-inconclusive accepts that) — exit ${EXIT.notTested}`,
-    };
   const skipped = result.scenarios.filter((s) => s.verdict === 'skipped');
   if (flags.failOnSkip === true && skipped.length > 0) {
     const names = skipped.map((s) => s.name).join(', ');

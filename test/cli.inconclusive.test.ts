@@ -32,7 +32,7 @@ describe('an inconclusive scenario', () => {
   it.concurrent('exits 3, naming it; NOT JUDGED in the summary, a junit skip', { timeout: 60_000 }, async () => {
     const cli = await run('unsure', 'default');
     expect(cli.code, cli.stderr).toBe(3);
-    expect(cli.stderr).toContain('a2a-rig: nothing failed, but unsure could not be judged — exit 3');
+    expect(cli.stderr).toContain('a2a-rig: Nothing failed, but 1 scenario (unsure) could not be judged either way.');
     const { results, summary, junit } = readRunFiles(join(root, 'default'));
     expect(results.verdict).toBe('inconclusive');
     expect(results.scenarios[0]!.checks[1]).toEqual({

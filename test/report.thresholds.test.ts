@@ -155,7 +155,7 @@ describe('evaluateThreshold', () => {
     // A lower bound the whole sample is above is decided from below, which 20 samples can do.
     expect(evaluateThreshold(parseThreshold('resume_latency.p99>0.5'), few)).toMatchObject({ ok: true });
     const applied = applyThresholds(few, [parseThreshold('resume_latency.p99<1000')]);
-    expect(applied.verdict).toBe('passed');
+    expect(applied.verdict).toBe('inconclusive');
     expect(brokenThresholdLines(applied)).toEqual([
       expect.stringMatching(/^threshold not judged: resume_latency\.p99<1000 — /),
     ]);
@@ -257,7 +257,7 @@ describe('a measure its scenario did not judge (capacity when the rig was the li
       [false, true, 40],
       [false, true, 40],
     ]);
-    expect(judged.verdict).toBe('passed');
+    expect(judged.verdict).toBe('inconclusive');
     expect(thresholdsNotJudged(judged)).toMatch(/^2 thresholds were not judged/);
     expect(brokenThresholdLines(judged)[0]).toBe(
       `threshold not judged: capacity:capacity_per_s>=100 — not judged: capacity: ${why}; ` +

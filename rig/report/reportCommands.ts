@@ -10,13 +10,13 @@ import { mergeShardSet } from './mergeShardSet.ts';
 import { readMergeInputs } from './shardInputs.ts';
 import { checkShardSet } from '../results/shardSet.ts';
 import { summaryColor, summaryWidth, terminalSummary } from './terminalSummary.ts';
-import { applyThresholds, brokenThresholdLines, thresholdsNotJudged } from './thresholdEvaluation.ts';
+import { applyThresholds, brokenThresholdLines } from './thresholdEvaluation.ts';
 import { parseThreshold } from './thresholdExpression.ts';
 import { checkThresholdNames, type DeclaringScenario } from './thresholdNames.ts';
 import { addThresholdOptions, thresholdsFromFlags, type ThresholdFlags } from './thresholdOptions.ts';
 import { writeResults } from './writeResults.ts';
 import { EXIT } from '../exitCodes.ts';
-import type { RunResult } from '../results/runResult.ts';
+import { notJudgedNote, type RunResult } from '../results/runResult.ts';
 
 function mergedRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -86,8 +86,7 @@ type MergeFlags = ThresholdFlags & { out: string; force?: boolean; partial?: boo
 /** 1 when the merged run failed, 3 when a threshold could not be judged (unless allowed), else 0. */
 function mergeExit(merged: RunResult, allowInconclusive: boolean): number {
   if (merged.verdict === 'failed') return EXIT.failed;
-  const undecided = thresholdsNotJudged(merged);
-  if (!undecided || allowInconclusive) return EXIT.passed;
-  process.stderr.write(`a2a-rig: ${undecided} (--allow-inconclusive accepts that) — exit ${EXIT.notTested}\n`);
+  if (merged.verdict !== 'inconclusive' || allowInconclusive) return EXIT.passed;
+  process.stderr.write(`a2a-rig: ${notJudgedNote(merged)}\n`);
   return EXIT.notTested;
 }

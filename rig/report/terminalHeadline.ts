@@ -13,7 +13,7 @@ import {
 } from '../results/runResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { labelsOf } from './scenarioHeadline.ts';
-import { thresholdsNotJudged, thresholdTally } from './thresholdEvaluation.ts';
+import { thresholdTally } from './thresholdEvaluation.ts';
 import { bytes, count, millis, percent } from './terminalNumbers.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../load/capacitySlo.ts';
@@ -165,8 +165,6 @@ export function verdictNote(run: RunResult): string | undefined {
     const sentence = `${untested[0]!.toUpperCase()}${untested.slice(1)}.`;
     return `${sentence} Skipped is not passed: run and conform exit with code 3.`;
   }
-  const undecided = thresholdsNotJudged(run);
-  if (undecided) return `${undecided[0]!.toUpperCase()}${undecided.slice(1)}: not passed, exit 3.`;
   const skipped = run.scenarios.filter((s) => s.verdict === 'skipped').length;
   return skipped > 0
     ? `${skipped} of ${run.scenarios.length} scenarios skipped (the reasons are below); ` +

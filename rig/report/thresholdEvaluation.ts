@@ -216,9 +216,11 @@ export function applyThresholds(run: RunResult, thresholds: Threshold[]): RunRes
   const { thresholds: _previous, ...rest } = run;
   if (thresholds.length === 0) return rest;
   const results = thresholds.map((t) => evaluateThreshold(t, run));
-  // Not judged is not broken: the run exits 3 for it (runCommand.ts), never 0 and never 1.
+  // Not judged is neither broken nor held: a passed run becomes inconclusive (exit 3), never 0 or 1.
   const broken = results.some((r) => thresholdState(r) === 'broken');
-  return { ...rest, thresholds: results, verdict: broken ? 'failed' : run.verdict };
+  const undecided = results.some((r) => thresholdState(r) === 'not judged');
+  const verdict = broken ? 'failed' : undecided && run.verdict === 'passed' ? 'inconclusive' : run.verdict;
+  return { ...rest, thresholds: results, verdict };
 }
 
 /**

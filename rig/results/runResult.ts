@@ -281,10 +281,14 @@ export function overallVerdict(scenarios: ScenarioResult[]): Verdict {
 export function notJudgedNote(run: RunResult): string | undefined {
   if (run.verdict !== 'inconclusive') return undefined;
   const names = run.scenarios.filter((s) => s.verdict === 'inconclusive').map((s) => s.name);
-  const which = `${names.length} scenario${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
+  const thresholds = (run.thresholds ?? []).filter((t) => t.notJudged).length;
+  const which = [
+    ...(names.length ? [`${names.length} scenario${names.length === 1 ? '' : 's'} (${names.join(', ')})`] : []),
+    ...(thresholds ? [`${thresholds} threshold${thresholds === 1 ? '' : 's'}`] : []),
+  ].join(' and ');
   return (
     `Nothing failed, but ${which} could not be judged either way. Not judged is not passed: ` +
-    'run and conform exit with code 3 (0 with --allow-inconclusive).'
+    'run, conform and merge exit with code 3 (0 with --allow-inconclusive).'
   );
 }
 
