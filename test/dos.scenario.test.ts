@@ -165,7 +165,8 @@ describe('a DoS scenario through the engine', () => {
     const s = result.scenarios[0]!;
     expect(s.verdict).toBe('failed');
     expect(s.reason).toContain('malformed-json: every attack request refused');
-    expect(s.counters['attack_outcomes{attack=malformed-json,outcome=accepted}']).toBeGreaterThanOrEqual(25);
+    // How many were sent in the window is the box's speed; that they were accepted is the finding.
+    expect(s.counters['attack_outcomes{attack=malformed-json,outcome=accepted}']).toBeGreaterThan(0);
   });
 
   it('skips, saying why, when none of its attacks can run here', { timeout: 60_000 }, async () => {
