@@ -13,7 +13,7 @@ import { htmlReport } from '../rig/report/htmlReport.ts';
 import { minSamplesFor, percentileShown } from '../rig/report/sampleSize.ts';
 import { scenarioAnchors } from '../rig/report/scenarioAnchors.ts';
 import { writeResults } from '../rig/report/writeResults.ts';
-import { BROKEN_AT_80, capacityScenario, richRun } from './support/reportFixtures.ts';
+import { BROKEN_AT_80, capacityScenario, faultScenario, richRun } from './support/reportFixtures.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 
 /** The article of the scenario anchored `id`. */
@@ -86,6 +86,28 @@ describe('report.html as text', () => {
       'script',
       'scenario',
     ]);
+  });
+
+  it('has a contents list: its sections and each scenario, by the anchors the page uses', () => {
+    const nav = text.slice(text.indexOf('<nav id="contents"'), text.indexOf('</nav>'));
+    expect(nav).toContain('<a href="#verdicts">Verdicts</a>');
+    for (const name of ['capacity', 'resume-latency', 'disconnect-replay', 'legacy-scenario'])
+      expect(nav).toMatch(new RegExp(`<a href="#[^"]+" class="[a-z-]+">${name}</a>`));
+    for (const [, id] of nav.matchAll(/href="#([^"]+)"/g)) expect(text).toContain(`id="${id}"`);
+  });
+
+  // Issue 23: a red FAILED REQUESTS card on a passing run whose failures were provoked on purpose.
+  it('the failed-requests figure of a passing run whose faults provoked them is not red, and says so', () => {
+    const chaos = faultScenario('disconnect-replay');
+    const answer = chaos.traffic!.operations[1]!;
+    chaos.traffic!.operations[1] = { ...answer, failed: 2, ok: answer.ok - 2 };
+    const page = htmlReport(run([chaos], 'provoked'));
+    expect(page).toContain('<div class="tile provoked" data-figure="errors">');
+    expect(page).toContain('2 provoked by the faults of scenarios that passed');
+    expect(page).not.toContain('tile bad" data-figure="errors"');
+    // The same failures in a scenario that failed are red.
+    const page2 = htmlReport(run([{ ...chaos, verdict: 'failed' }], 'not-provoked'));
+    expect(page2).toContain('<div class="tile bad" data-figure="errors">');
   });
 
   it('headline figures: verdict, requests, error %, bytes, capacity, thresholds', () => {

@@ -59,6 +59,13 @@ export function headlineFigures(
     const failedBy = (s: (typeof withTraffic)[number]) => s.traffic!.operations.reduce((a, o) => a + o.failed, 0);
     const failedWhere =
       failed > 0 ? html`; most in ${link(most(failedBy).name)} (${countText(failedBy(most(failedBy)))})` : null;
+    // Failures inside scenarios that injected faults (a cut proxy, a reset, a killed agent, an
+    // attack) and passed were provoked on purpose and judged by their checks: shown, never red.
+    // Red is for the others (a capacity step the agent could not carry is not provoked).
+    const provokedIn = (s: (typeof withTraffic)[number]) => s.verdict === 'passed' && (s.faultEvents?.length ?? 0) > 0;
+    const provoked = withTraffic.filter(provokedIn).reduce((a, s) => a + failedBy(s), 0);
+    const provokedText =
+      provoked > 0 ? html`; ${countText(provoked)} provoked by the faults of scenarios that passed` : null;
     const refusedWhere =
       refused > 0
         ? html`. ${countText(refused)} refused by the agent (JSON-RPC or HTTP errors, most provoked on purpose), most in ${link(most(refusedBy).name)} (${countText(refusedBy(most(refusedBy)))})`
@@ -68,8 +75,8 @@ export function headlineFigures(
         'errors',
         'failed requests',
         pctText(failed, totals.requests),
-        html`${countText(failed)} of ${countText(totals.requests)} got no usable reply${failedWhere}${refusedWhere}`,
-        failed > 0 ? 'bad' : '',
+        html`${countText(failed)} of ${countText(totals.requests)} got no usable reply${failedWhere}${provokedText}${refusedWhere}`,
+        failed > provoked ? 'bad' : failed > 0 ? 'provoked' : '',
       ),
     );
     tiles.push(

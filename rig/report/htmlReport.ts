@@ -56,6 +56,21 @@ function verdictTable(run: RunResult, anchors: string[]): SafeHtml {
 <tbody>${rows}</tbody></table></section>`;
 }
 
+/**
+ * The page's contents: its sections and every scenario, so a reader can jump across a long page
+ * (a full run's page is many screens of charts).
+ */
+function contents(run: RunResult, anchors: string[], baseline: boolean): SafeHtml {
+  const sections: [string, string][] = [
+    ['verdicts', 'Verdicts'],
+    ...(run.shards ? [['workers', 'Workers'] as [string, string]] : []),
+    ...(run.thresholds?.length ? [['thresholds', 'Thresholds'] as [string, string]] : []),
+    ...(baseline ? [['baseline', 'Against the baseline'] as [string, string]] : []),
+  ];
+  const scenarios = run.scenarios.map((s, i) => html`<a href="#${anchors[i]}" class="${s.verdict}">${s.name}</a>`);
+  return html`<nav id="contents" aria-label="contents">${sections.map(([id, label]) => html`<a href="#${id}">${label}</a> · `)}Scenarios: ${scenarios.map((a, i) => (i ? html` · ${a}` : a))}</nav>`;
+}
+
 function thresholdsSection(run: RunResult): HtmlValue {
   if (!run.thresholds?.length) return null;
   return html`<section id="thresholds"><h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>result</th><th>measured</th></tr></thead><tbody>${run.thresholds.map(
@@ -131,6 +146,7 @@ export function htmlReport(run: RunResult, options: HtmlReportOptions = {}): str
 <style>${new SafeHtml(REPORT_STYLE)}</style></head>
 <body>
 ${header(run, anchors, baseline)}
+${contents(run, anchors, baseline !== undefined)}
 <main>
 ${verdictTable(run, anchors)}
 ${workersSection(run)}

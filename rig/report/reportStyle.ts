@@ -92,7 +92,9 @@ ${TILE}
 ${TILE_VALUE}
 .tile .value a { color: inherit; } .tile .unit { font-size: 13px; font-weight: normal; color: var(--muted); }
 .tile .detail { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+#contents { font-size: 13px; margin: 0 0 12px; line-height: 1.8; } #contents a { white-space: nowrap; }
 .tile.bad { border-color: var(--fail); } .tile.bad .value { color: var(--fail); }
+.tile.provoked .value::after { content: " provoked"; font-size: 12px; font-weight: normal; color: var(--muted); }
 .tile.none .value { font-size: 16px; color: var(--muted); font-weight: 600; }
 .tile.passed { border-color: var(--pass); } .tile.failed, .tile.errored { border-color: var(--fail); }
 .badge.big { font-size: 18px; padding: 2px 12px; border-radius: 14px; }
