@@ -181,6 +181,10 @@ describe('report.html as text', () => {
       expect(cap).toMatch(new RegExp(`<text class="span-label"[^>]*>${rate}/s<title>offered ${rate}/s: `));
     for (const svg of cap.split('<svg data-chart="latency-over-time"').slice(1))
       expect((svg.split('</svg>')[0]!.match(/<path class="series"/g) ?? []).length).toBe(2);
+    // The two lines are each bucket's p50 and p99 (issue 23), with the bucket's n in each tooltip.
+    const strip = article(text, 'resume-latency').split('<svg data-chart="latency-over-time"')[1]!.split('</svg>')[0]!;
+    expect(strip).toMatch(/<title>p50: [\d.]+ s–[\d.]+ s: n=\d+, p50 [\d.]+ ms, p99 [\d.]+ ms, mean /);
+    expect(strip).toMatch(/<title>p99: [\d.]+ s–[\d.]+ s: n=\d+, p50 /);
   });
 
   it('the capacity curve: SLO line, breaking point, p50–p99 band, achieved rate', () => {

@@ -28,6 +28,9 @@ interface MergedBucket {
   sum: number;
   min: number;
   max: number;
+  /** The bucket's p50 and p99, µs, when one series filled it (two series' percentiles do not add up). */
+  p50?: number;
+  p99?: number;
 }
 
 /**
@@ -56,12 +59,16 @@ export function timelineGroups(s: ScenarioResult): Array<{ name: string; buckets
     for (const key of keys)
       for (const p of byKey.get(key)!) {
         const b = merged.get(p.t);
-        if (!b) merged.set(p.t, { t: p.t, count: p.count, sum: p.mean * p.count, min: p.min, max: p.max });
+        const quantiles = p.p50 !== undefined && p.p99 !== undefined ? { p50: p.p50, p99: p.p99 } : {};
+        if (!b)
+          merged.set(p.t, { t: p.t, count: p.count, sum: p.mean * p.count, min: p.min, max: p.max, ...quantiles });
         else {
           b.count += p.count;
           b.sum += p.mean * p.count;
           b.min = Math.min(b.min, p.min);
           b.max = Math.max(b.max, p.max);
+          delete b.p50;
+          delete b.p99;
         }
       }
     return [...merged.values()].sort((a, b) => a.t - b.t);
@@ -89,10 +96,10 @@ export function timelineGroups(s: ScenarioResult): Array<{ name: string; buckets
 export const MAX_LATENCY_STRIPS = 8;
 
 /**
- * Latency over time as small multiples: one strip per measure (mean solid, max dashed, one colour),
- * every strip on the scenario's time axis, with its rate steps, faults and attacks shaded. The
- * buckets carry count, mean, min and max only (latencyTimeline.ts): no percentile is drawn per
- * bucket, and each point's tooltip gives its n.
+ * Latency over time as small multiples: one strip per measure (p50 solid, p99 dashed, one colour;
+ * mean and max for results written before buckets kept percentiles), every strip on the scenario's
+ * time axis, with its rate steps, faults and attacks shaded. Each point's tooltip gives its n, so a
+ * p99 from a thin bucket reads as what it is.
  */
 export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
   const timeline = s.timeline;
@@ -108,17 +115,19 @@ export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
     const title = (b: MergedBucket) => {
       const bucket = `${seconds(b.t / 1000)}–${seconds((b.t + timeline.bucketMs) / 1000)}`;
       const mean = `mean ${msLabel(ms(b.sum / b.count))} ms`;
-      return `${bucket}: n=${b.count}, ${mean}, min ${msLabel(ms(b.min))} ms, max ${msLabel(ms(b.max))} ms`;
+      const q = b.p50 === undefined ? '' : `, p50 ${msLabel(ms(b.p50))} ms, p99 ${msLabel(ms(b.p99!))} ms`;
+      return `${bucket}: n=${b.count}${q}, ${mean}, min ${msLabel(ms(b.min))} ms, max ${msLabel(ms(b.max))} ms`;
     };
-    const series = [
-      { name: 'mean', color, points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.sum / b.count), title: title(b) })) },
-      {
-        name: 'max',
-        color,
-        dashed: true,
-        points: g.buckets.map((b) => ({ x: at(b.t), y: ms(b.max), title: title(b) })),
-      },
-    ];
+    const line = (name: string, dashed: boolean, y: (b: MergedBucket) => number | undefined) => ({
+      name,
+      color,
+      dashed,
+      points: g.buckets.flatMap((b) => (y(b) === undefined ? [] : [{ x: at(b.t), y: ms(y(b)!), title: title(b) }])),
+    });
+    const quantiles = g.buckets.some((b) => b.p50 !== undefined);
+    const series = quantiles
+      ? [line('p50', false, (b) => b.p50), line('p99', true, (b) => b.p99)]
+      : [line('mean', false, (b) => b.sum / b.count), line('max', true, (b) => b.max)];
     const more = groups.length - shown.length;
     return xyChart({
       id: 'latency-over-time',
