@@ -24,13 +24,14 @@ function article(text: string, id: string): string {
 }
 
 describe('sample sizes', () => {
-  it('a percentile needs one sample beyond it: p50 2, p90 10, p95 20, p99 100', () => {
-    expect([50, 90, 95, 99, 99.9].map(minSamplesFor)).toEqual([2, 10, 20, 100, 1000]);
-    expect(percentileShown(10, 95)).toBe(false);
-    expect(percentileShown(20, 95)).toBe(true);
-    expect(percentileShown(99, 99)).toBe(false);
-    expect(percentileShown(100, 99)).toBe(true);
-    expect(percentileShown(1, 50)).toBe(false);
+  // One rule with thresholds and compare (issue 23): shown when n bounds its 95 % interval above.
+  it('a percentile needs n to bound its interval: p50 6, p90 36, p95 72, p99 368', () => {
+    expect([50, 90, 95, 99, 99.9].map(minSamplesFor)).toEqual([6, 36, 72, 368, 5661]);
+    expect(percentileShown(71, 95)).toBe(false);
+    expect(percentileShown(72, 95)).toBe(true);
+    expect(percentileShown(367, 99)).toBe(false);
+    expect(percentileShown(368, 99)).toBe(true);
+    expect(percentileShown(5, 50)).toBe(false);
   });
 });
 
@@ -163,10 +164,11 @@ describe('report.html as text', () => {
       expect(cap).toContain('iterations achieved /s');
       for (const op of ['SendMessage', 'answer', 'GetTask', 'SubscribeToTask'])
         expect(cap).toContain(`<tr data-operation="${op}">`);
-      // SubscribeToTask has n=4: p50 shown, p95 and p99 marked.
+      // SubscribeToTask has n=4: every percentile marked.
       const sub = cap.slice(cap.indexOf('data-operation="SubscribeToTask"')).split('</tr>')[0]!;
-      expect(sub).toContain('title="n=4: p95 needs n ≥ 20">n&lt;20</td>');
-      expect(sub).toContain('title="n=4: p99 needs n ≥ 100">n&lt;100</td>');
+      expect(sub).toContain('title="n=4: p50 needs n ≥ 6">n&lt;6</td>');
+      expect(sub).toContain('title="n=4: p95 needs n ≥ 72">n&lt;72</td>');
+      expect(sub).toContain('title="n=4: p99 needs n ≥ 368">n&lt;368</td>');
       // The closed-model scenario has no offered rate.
       expect(article(text, 'resume-latency')).not.toContain('iterations offered');
     },

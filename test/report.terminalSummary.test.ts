@@ -106,15 +106,15 @@ describe('the terminal summary', () => {
         row.slice(i === 0 ? columns.time : all[i - 1], end).trim(),
       );
     };
-    // n = 150: every percentile; n = 10: p50 and max only (p95 needs 20, p99 100); n = 30: no p99.
-    expect(stats('resume-latency').every((v) => v !== '–')).toBe(true);
+    // n = 150: all but p99 (368); n = 10: p50 and max only (p95 needs 72); n = 30: no p99.
+    expect(stats('resume-latency').map((v) => v !== '–')).toEqual([true, true, true, false, true]);
     const [n, p50, p95, p99, max] = stats('cf4');
     expect([n, p95, p99]).toEqual(['10', '–', '–']);
     expect(p50).toMatch(/^\d/);
     expect(max).toMatch(/^\d/);
     expect(stats('a-scenario')[3]).toBe('–');
     expect(stats('cf1')).toEqual(['–', '–', '–', '–', '–']);
-    expect(text).toContain('– too few samples to carry that percentile (p95 needs n ≥ 20, p99 needs n ≥ 100');
+    expect(text).toContain('– too few samples to carry that percentile (p95 needs n ≥ 72, p99 needs n ≥ 368');
   });
 
   it('headlines the verdicts, capacity, traffic and thresholds, the broken one with what it measured', () => {
@@ -173,7 +173,9 @@ describe('capacity in the headline', () => {
 
   it('the highest rate that held, and where and why the SLO broke', () => {
     const line = capacityLine(one(capacity(20)))!;
-    expect(line).toMatch(/^20 round trips\/s \(between 20 and 40\/s, 100 % apart\), p95 [\d.]+ ms; /);
+    expect(line).toMatch(
+      /^20 round trips\/s \(between 20 and 40\/s, 100 % apart\), p95 [\d.]+ ms \(n=40: too few for a p95\); /,
+    );
     expect(line).toMatch(/; the SLO \(p95 ≤ 1000 ms\) broke at 40\/s: p95 [\d,.]+ ms, 3 of 80 failed$/);
   });
 
@@ -217,7 +219,7 @@ describe('capacity in the headline', () => {
     const cut = capacity(40);
     cut.series!.round_trip_p95_ms_vs_rate_per_s = cut.series!.round_trip_p95_ms_vs_rate_per_s!.slice(0, 3);
     expect(capacityLine(one(cut))).toMatch(
-      /^≥ 20 round trips\/s, p95 [\d.]+ ms: the search stopped before the profile's top rate \(40\/s\)$/,
+      /^≥ 20 round trips\/s, p95 [\d.]+ ms \(n=40: too few for a p95\): the search stopped before the profile's top rate \(40\/s\)$/,
     );
   });
 });
