@@ -2,7 +2,7 @@
 // attackRun.ts's header): each attack alone, B bursts each, legitimate traffic alone before each
 // burst and after the last, so a burst's tax is measured against controls beside it in time.
 import type { AttackOutcome, AttackReport } from '../attack/attackTypes.ts';
-import type { AttackRecord, BurstRecord, MixedRunDeps, MixedRunPlan, PlannedAttack, Span } from './attackRun.ts';
+import type { AttackRecord, BurstRecord, MixedRunDeps, MixedRunPlan, PlannedAttack, Span } from './attackRunTypes.ts';
 
 function describeParams(a: PlannedAttack): string {
   const params = Object.entries(a.params)
