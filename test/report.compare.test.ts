@@ -160,6 +160,11 @@ describe('compareRuns', () => {
         compareRuns(base, run([scenario('load', { verdict, checks: [] })])).regressions.map((r) => r.current),
       ).toEqual([verdict]);
     }
+    // A check the current run could not judge (a DoS tax straddling its bound) is undecided, not a
+    // regression the agent made: exit 3, never 0.
+    const unsure = compareRuns(base, run([scenario('load', { verdict: 'inconclusive', checks: [] })]));
+    expect(unsure.regressions).toEqual([]);
+    expect(unsure.notJudged.find((r) => r.measure === 'verdict')).toMatchObject({ result: 'inconclusive' });
   });
 
   it('notes missing and new scenarios, and refuses runs that share none', () => {

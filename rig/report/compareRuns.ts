@@ -157,7 +157,10 @@ function verdictRow(name: string, base: ScenarioResult, cur: ScenarioResult): Co
   };
   // A scenario the baseline vouched for and this run did not (failed, errored, or was skipped,
   // interrupted or never run) is a regression: a gate that quietly measures less must not pass.
-  if (base.verdict === 'passed') row.result = 'regression';
+  // A run that could not judge a check (inconclusive: a tax whose interval straddles its bound on a
+  // busy box) neither passed nor failed it: undecided, exit 3 — not a regression the agent made.
+  if (base.verdict === 'passed' && cur.verdict === 'inconclusive') row.result = 'inconclusive';
+  else if (base.verdict === 'passed') row.result = 'regression';
   else if (cur.verdict === 'passed') row.result = 'improvement';
   else if (cur.verdict !== 'failed' && cur.verdict !== 'errored') row.result = 'not compared';
   if (cur.reason) row.note = cur.reason;
