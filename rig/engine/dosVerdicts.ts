@@ -15,7 +15,6 @@
 //   shed (cut, refused, rate-limited, or reset at connect) within maxShedMs of their start.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
-import { minSamplesFor } from '../report/sampleSize.ts';
 import { ratioIntervals, statOf, type StatName } from '../stats/ratioInterval.ts';
 import { sampleOf } from '../stats/sampleSet.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
@@ -242,9 +241,13 @@ export interface TaxJudgement {
   detail: string;
 }
 
-/** Samples per side a statistic needs to be bootstrapped: three beyond it (p99 300, p90 30, p50 6). */
+/**
+ * Samples per side a statistic needs to be bootstrapped: three beyond it (p99 300, p90 30, p50 6).
+ * Not the reports' rule (sampleSize.ts, one sample's own interval): the tax's interval is the
+ * paired bootstrap over bursts, which carries the spread between windows itself.
+ */
 const TAX_STATS = [99, 90, 50] as const;
-export const taxSamplesNeeded = (p: number) => 3 * minSamplesFor(p);
+export const taxSamplesNeeded = (p: number) => 3 * Math.ceil(100 / (100 - p) - 1e-9);
 
 /** The highest percentile both sides carry (see taxSamplesNeeded), or undefined. */
 export function taxStatistic(nBurst: number, nControl: number): StatName | undefined {
