@@ -9,7 +9,7 @@ import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { repoRoot } from './support/proxyBackends.ts';
-import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
+import { histogramOf, run, samples, scenario, writeRunDir } from './support/runResultFixture.ts';
 
 interface Exit {
   code: number;
@@ -36,12 +36,7 @@ const cli = (args: string[], timeoutMs?: number) => runCli(args, timeoutMs);
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-gate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function writeRun(name: string, result: RunResult): string {
-  const runDir = join(dir, name);
-  mkdirSync(runDir, { recursive: true });
-  writeFileSync(join(runDir, 'results.json'), JSON.stringify(result));
-  return runDir;
-}
+const writeRun = (name: string, result: RunResult) => writeRunDir(dir, name, result);
 
 const latencies = samples(2_000, 20_000, 400_000, 3);
 // Declared as the scenario declares it: an undeclared counter is not judged, and compare exits 3.

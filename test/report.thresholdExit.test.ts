@@ -1,23 +1,18 @@
 // A threshold its samples cannot judge, through bin/a2a-rig.js: exit 3 with why on stderr and a
 // skipped junit testcase, never 0 and never 1; --allow-inconclusive makes it 0, and a broken
 // threshold beside it still exits 1. merge judges thresholds as run does (one evaluateThreshold).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { runRig } from './support/rigCli.ts';
-import { run, samples, scenario } from './support/runResultFixture.ts';
+import { run, samples, scenario, writeRunDir } from './support/runResultFixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-not-judged-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function writeRun(name: string, result: RunResult): string {
-  const runDir = join(dir, name);
-  mkdirSync(runDir, { recursive: true });
-  writeFileSync(join(runDir, 'results.json'), JSON.stringify(result));
-  return runDir;
-}
+const writeRun = (name: string, result: RunResult) => writeRunDir(dir, name, result);
 
 describe('a threshold not judged', () => {
   // A p99 from 40 samples cannot say whether it is under 1 s: not judged exits 3, never 0, and

@@ -1,5 +1,7 @@
 // Hand-made results@1 runs for the report tests: latencies given as raw microsecond samples go
 // through the same histogram and encoding a real run uses, so nothing is hard-coded but the data.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LatencyHistogram } from '../../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../../rig/metrics/latencyTimeline.ts';
 import type { RecordedMeasures } from '../../rig/results/metricNames.ts';
@@ -132,4 +134,12 @@ export function dosScenario(name = 'dos-payloads', spec: { attack?: string; verd
       agent_connections_vs_s: seconds.map((x) => ({ x, y: attacking(x) ? 40 : 4 })),
     },
   };
+}
+
+/** Writes `result` as DIR/NAME/results.json, as a run leaves it; returns DIR/NAME. */
+export function writeRunDir(dir: string, name: string, result: RunResult): string {
+  const runDir = join(dir, name);
+  mkdirSync(runDir, { recursive: true });
+  writeFileSync(join(runDir, 'results.json'), JSON.stringify(result));
+  return runDir;
 }
