@@ -218,9 +218,9 @@ describe('capacity in the headline', () => {
   it('a search the budget cut short is a lower bound, not a cap', () => {
     const cut = capacity(40);
     cut.series!.round_trip_p95_ms_vs_rate_per_s = cut.series!.round_trip_p95_ms_vs_rate_per_s!.slice(0, 3);
-    expect(capacityLine(one(cut))).toMatch(
-      /^≥ 20 round trips\/s, p95 [\d.]+ ms \(n=40: too few for a p95\): the search stopped before the profile's top rate \(40\/s\)$/,
-    );
+    const line = capacityLine(one(cut))!;
+    expect(line).toMatch(/^≥ 20 round trips\/s, p95 [\d.]+ ms \(n=40: too few for a p95\): /);
+    expect(line).toMatch(/: the search stopped before the profile's top rate \(40\/s\)$/);
   });
 });
 
