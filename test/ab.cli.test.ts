@@ -32,7 +32,8 @@ describe('a2a-rig ab', () => {
   it('finds a candidate slowed by a 30 ms toxic a regression of resume_latency, in paired rounds', async () => {
     const out = join(dir, 'slower');
     const args = ['ab', '--out', out, '--max-rounds', '2', '--tolerance', 'p95=off,p99=off'];
-    const r = await runRig([...args, '--candidate-arg=--toxic=latency=30', '--', 'resume-latency'], 240_000);
+    // No run arguments: ab's default measurement (500 plain resumes a run, no toxic half).
+    const r = await runRig([...args, '--candidate-arg=--toxic=latency=30'], 240_000);
     expect(r.stderr).toMatch(/^round 1 \(AB, [\d.]+ s\)/m);
     expect(r.stderr).toMatch(/^round 2 \(BA, [\d.]+ s\)/m);
     const p50Row = /\| resume-latency \| resume\\_latency p50 \|[^\n]*/.exec(r.stdout)?.[0] ?? r.stdout;
@@ -53,6 +54,9 @@ describe('a2a-rig ab', () => {
     expect(record.rounds[1].dirs).toEqual({ baseline: 'rounds/02-baseline', candidate: 'rounds/02-candidate' });
     const candidate = JSON.parse(readFileSync(join(out, 'rounds/01-candidate/results.json'), 'utf8'));
     expect(candidate.toxics).toHaveLength(1);
+    const measured = candidate.scenarios.find((x: { name: string }) => x.name === 'resume-latency').metrics;
+    expect(Object.keys(measured)).toEqual(['resume_latency']);
+    expect(measured.resume_latency.count).toBe(500);
     expect(readFileSync(join(out, 'ab.html'), 'utf8')).toContain('resume-latency resume_latency p50, round by round');
   }, 300_000);
 

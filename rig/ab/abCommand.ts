@@ -35,7 +35,17 @@ interface AbFlags {
 }
 
 const SIDES: readonly Side[] = ['baseline', 'candidate'];
-const DEFAULT_RUN = ['resume-latency'];
+// The default measurement: resume latency alone, 500 answers a run (about 3 s) and no toxic half
+// (its trials wait out a 100 ms toxic and check the rig, not the agent). A p99 that can tell ±30 %
+// from noise needs thousands of resumes a side; smoke's 20 a run left p95 and p99 undecided after
+// 36 rounds (10 min) between two identical agents (measured 2026-12-05).
+const DEFAULT_RUN = [
+  'resume-latency',
+  '--param',
+  'resume-latency.trials=500',
+  '--param',
+  'resume-latency.toxicTrials=0',
+];
 /** Flags ab sets itself on each side's run. */
 const OWN_FLAGS = ['--out', '--target', '--baseline'];
 
