@@ -3,6 +3,8 @@
 // ones stay answered, every stored event replays byte-for-byte, a task caught in the middle of a
 // work step finishes, and a deadline that passed while the agent was down is signalled after the
 // restart without closing the prompt (S-4). SIGTERM, in contrast, is a clean exit.
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEADLINE_ELAPSED_KEY } from '../rig/protocol/rigScript.ts';
@@ -225,6 +227,16 @@ describe('agent restart on the same database', () => {
       expect(isContiguousFromOne(frames), name).toBe(true);
       expect(frames.filter(deadlineSignal), name).toHaveLength(name === 'late' ? 1 : 0);
     }
+  });
+
+  it('without --db the outbox is scratch: there while it runs, removed with its directory at SIGTERM', async () => {
+    const agent = await spawnOwned([]);
+    expect(agent.db).toMatch(/\/a2a-rig-agent-[^/]+\/outbox\.db$/);
+    await start(agent.url);
+    expect(existsSync(agent.db)).toBe(true);
+    agent.child.kill('SIGTERM');
+    expect(await withinMs(agent.exited, 10_000, 'exit after SIGTERM')).toBe(0);
+    expect(existsSync(dirname(agent.db))).toBe(false);
   });
 
   it('SIGTERM ends open streams and sockets and exits with code 0, leaving the outbox usable', async () => {

@@ -1,10 +1,8 @@
 // `a2a-rig agent`: runs the reference agent until SIGTERM/SIGINT. Once listening it prints one JSON
 // line on stdout ({"url","pid","db"}) so tools can find it; everything else goes to stderr.
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import { FAULTS, isFaultName, unknownFaultMessage, type FaultName } from './faults.ts';
@@ -134,7 +132,10 @@ export function registerAgentCommand(program: Command): void {
         'requests one client IP may make at once (default: the rate rounded up)',
       ).argParser(parseCount('--rate-limit-burst')),
     )
-    .option('--db <path>', 'SQLite file of the outbox (default: a new file under the OS temp dir)')
+    .option(
+      '--db <path>',
+      'SQLite file of the outbox, kept (default: a new one under the OS temp dir, removed at stop)',
+    )
     .addOption(
       new Option(
         '--exit-with-stdin',
@@ -156,7 +157,11 @@ export function registerAgentCommand(program: Command): void {
       if (opts.rateLimitBurst !== undefined && opts.rateLimit === undefined)
         throw new UserError('--rate-limit-burst needs --rate-limit');
       tckStreamingTimeoutMs(); // a bad TCK_STREAMING_TIMEOUT is refused at start, not on the TCK's message
-      const dbPath = opts.db ?? join(tmpdir(), `a2a-rig-agent-${randomUUID()}.db`);
+      // Without --db the outbox is scratch: a directory of its own (the database, -wal and -shm),
+      // removed at stop, so agents started by tests and A/B commands leave nothing in /tmp.
+      const scratch = opts.db === undefined ? mkdtempSync(join(tmpdir(), 'a2a-rig-agent-')) : undefined;
+      const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
+      const dbPath = opts.db ?? join(scratch!, 'outbox.db');
       const dir = dirname(dbPath);
       if (!existsSync(dir) || !statSync(dir).isDirectory())
         throw new UserError(`--db: directory ${dir} does not exist`);
@@ -177,6 +182,7 @@ export function registerAgentCommand(program: Command): void {
             : {}),
         });
       } catch (err) {
+        removeScratch();
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
           throw new UserError(`cannot listen on ${opts.host}:${opts.port} (${e.code}); pick another --host/--port`);
@@ -191,6 +197,7 @@ export function registerAgentCommand(program: Command): void {
       process.stdout.write(`${JSON.stringify({ url: agent.url, pid: process.pid, db: dbPath })}\n`);
       const stop = async () => {
         await agent.close();
+        removeScratch();
         process.exit(0);
       };
       process.once('SIGTERM', stop);

@@ -3,7 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
 import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
@@ -42,11 +42,13 @@ export interface AgentChild {
   exited: Promise<number | null>;
   /** Everything the agent wrote on stderr so far. */
   stderr: () => string;
+  /** The outbox it said it uses: without --db, a scratch directory the agent removes at a clean stop. */
+  db: string;
 }
 
 /** Spawns `a2a-rig agent` and waits (bounded) for its JSON line on stdout. */
 export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<AgentChild> {
-  const agent = await startJsonLineChild<{ url: string; pid: number }>(
+  const agent = await startJsonLineChild<{ url: string; pid: number; db: string }>(
     process.execPath,
     [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args],
     {
@@ -54,8 +56,8 @@ export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<Ag
       timeoutMs,
     },
   );
-  const { url, pid } = agent.info;
-  return { url, pid, child: agent.child, exited: agent.exited, stderr: agent.stderr };
+  const { url, pid, db } = agent.info;
+  return { url, pid, db, child: agent.child, exited: agent.exited, stderr: agent.stderr };
 }
 
 /** Agent children and temp dirs a test file owns: each still running is killed (-9) and awaited, and
@@ -66,6 +68,9 @@ export function ownedAgents(): { children: AgentChild[]; cleanups: Array<() => v
     for (const c of owned.children)
       if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
     await Promise.all(owned.children.map((c) => c.exited));
+    // A kill -9 leaves the scratch outbox of an agent started without --db: remove it here.
+    for (const c of owned.children)
+      if (/\/a2a-rig-agent-[^/]+\/outbox\.db$/.test(c.db)) rmSync(dirname(c.db), { recursive: true, force: true });
     for (const cleanup of owned.cleanups.splice(0)) cleanup();
     owned.children = [];
   });
