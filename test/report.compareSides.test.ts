@@ -97,6 +97,26 @@ describe('a noisy machine and several runs a side', () => {
     expect(both.rows.find((r) => r.measure === 'resume_latency p50')!.note).toMatch(/both sides saturated alike/);
   });
 
+  it('counts a side saturated when at least half its runs were: one stray run in four does not stop a verdict', () => {
+    const saturated = health({ eventLoopDelayMs: { p50: 4, p99: 45, max: 80 } });
+    const busy = (r: RunResult, h = saturated): RunResult => ({
+      ...r,
+      scenarios: r.scenarios.map((x) => ({ ...x, health: h })),
+    });
+    const seeds = [21, 22, 23, 24];
+    const base = seeds.map((s) => busy(at(1, undefined, s), health()));
+    const slower = seeds.map((s) => at(1.6, undefined, s + 10));
+    const stray = compareRuns(base, [busy(slower[0]!), ...slower.slice(1).map((r) => busy(r, health()))]);
+    const p50 = stray.rows.find((r) => r.measure === 'resume_latency p50')!;
+    expect(p50.result).toBe('regression');
+    expect(p50.note).toMatch(/saturated in 0 of 4 baseline and 1 of 4 current runs, a minority each/);
+    const mostly = compareRuns(base, [...slower.slice(0, 2).map((r) => busy(r)), ...slower.slice(2)]);
+    expect(mostly.regressions).toEqual([]);
+    expect(mostly.rows.find((r) => r.measure === 'resume_latency p50')!.note).toMatch(
+      /the rig may have been the limit in the current runs \(2 of 4\): .*event-loop delay p99 45 ms/,
+    );
+  });
+
   it('pairs rounds only when asked and when both sides have as many runs', () => {
     const paired = { ...DEFAULT_COMPARE_OPTIONS, paired: true };
     const rounds = [1, 2, 3].map((s) => at(1, undefined, s));

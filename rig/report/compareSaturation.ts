@@ -1,23 +1,36 @@
 // A comparison of figures the load generator may have limited (rig/metrics/rigHealth.ts
-// rigSaturation: its event loop or its cores, the machine's run queue or steal). When one side's
-// runs were saturated and the other's were not, a difference in latency or throughput may be the
-// rig's own, so the row is inconclusive (exit 3), never a regression, an improvement or "no change".
-// When both sides were saturated alike (interleaved A/B rounds beside a neighbour), the comparison
-// is between equals and stands, with a note.
+// rigSaturation: its event loop or its cores, the machine's run queue or steal). A side counts as
+// saturated when at least half of its runs were. When one side was and the other was not, a
+// difference in latency or throughput may be the rig's own, so the row is inconclusive (exit 3),
+// never a regression, an improvement or "no change". When both were (interleaved A/B rounds beside
+// a neighbour), the comparison is between equals and stands, with a note. A minority of saturated
+// runs in a side of several stands too, with a note: its samples are a minority of the pool and
+// the spread between runs is in the interval. Counting any one run was too strict for A/B rounds:
+// two identical agents on a quiet box stayed undecided for 16 rounds because one candidate run in
+// 18 saw a run queue of 2.7 for 2 cores for its 2 s (measured 2026-12-05).
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 import type { CompareRow } from './compareRow.ts';
 
-/** The first saturation found among a side's runs of one scenario, or undefined. */
-function sideSaturation(side: readonly ScenarioResult[]): string | undefined {
-  for (const s of side) {
-    const why = rigSaturation(s.health);
-    if (why) return why;
-  }
-  return undefined;
+interface SideSaturation {
+  /** The first saturation found among the side's runs. */
+  why?: string;
+  saturated: number;
+  runs: number;
 }
 
+function sideSaturation(side: readonly ScenarioResult[]): SideSaturation {
+  const reasons = side.map((s) => rigSaturation(s.health)).filter((why): why is string => why !== undefined);
+  return { why: reasons[0], saturated: reasons.length, runs: side.length };
+}
+
+const mostly = (s: SideSaturation) => s.saturated > 0 && s.saturated * 2 >= s.runs;
+const share = (s: SideSaturation) => `${s.saturated} of ${s.runs}`;
+
 const JUDGED = new Set(['regression', 'improvement', 'no change', 'ok']);
+
+const noted = (rows: CompareRow[], note: string) =>
+  rows.map((r) => ({ ...r, note: [r.note, note].filter(Boolean).join('; ') }));
 
 /** The scenario's measured rows (not its verdict row) with the rig's saturation taken into account. */
 export function withSaturation(
@@ -26,13 +39,16 @@ export function withSaturation(
 ): CompareRow[] {
   const base = sideSaturation(sides.base);
   const cur = sideSaturation(sides.cur);
-  if (!base && !cur) return rows;
-  if (base && cur)
-    return rows.map((r) => ({
-      ...r,
-      note: [r.note, `both sides saturated alike (${cur})`].filter(Boolean).join('; '),
-    }));
-  const which = cur ? `current run: ${cur}` : `baseline run: ${base}`;
+  if (!base.why && !cur.why) return rows;
+  if (mostly(base) && mostly(cur)) return noted(rows, `both sides saturated alike (${cur.why})`);
+  if (!mostly(base) && !mostly(cur))
+    return noted(
+      rows,
+      `the rig was saturated in ${share(base)} baseline and ${share(cur)} current runs, a minority ` +
+        `each, carried by the interval (${(cur.why ?? base.why)!})`,
+    );
+  const side = (name: string, s: SideSaturation) => `${name} run${s.runs > 1 ? `s (${share(s)})` : ''}: ${s.why!}`;
+  const which = mostly(cur) ? side('current', cur) : side('baseline', base);
   return rows.map((r) =>
     JUDGED.has(r.result)
       ? { ...r, result: 'inconclusive', note: `not judged, the rig may have been the limit in the ${which}` }
