@@ -95,6 +95,16 @@ describe('a noisy machine and several runs a side', () => {
     const both = compareRuns(withHealth(at(1), saturated), slowBusy, QUIET);
     expect(both.regressions.map((r) => r.measure)).toContain('resume_latency p50');
     expect(both.rows.find((r) => r.measure === 'resume_latency p50')!.note).toMatch(/both sides saturated alike/);
+    // A saturated rig only makes an agent look worse: a current run slower than a saturated baseline
+    // is slower for real (the regression stands); equal to it says nothing (no "no change").
+    const busyBase = withHealth(at(1), saturated);
+    const slowQuiet = withHealth(at(1.6, undefined, 4), health());
+    const baseOnly = compareRuns(busyBase, slowQuiet, QUIET).rows.find((r) => r.measure === 'resume_latency p50')!;
+    expect(baseOnly.result).toBe('regression');
+    expect(baseOnly.note).toMatch(/it stands although the rig was saturated in the baseline run/);
+    const sameQuiet = withHealth(at(1, undefined, 4), health());
+    const equal = compareRuns(busyBase, sameQuiet, QUIET).rows.find((r) => r.measure === 'resume_latency p50')!;
+    expect(equal.result).toBe('inconclusive');
   });
 
   it('counts a side saturated when at least half its runs were: one stray run in four does not stop a verdict', () => {

@@ -1,9 +1,16 @@
 // A comparison of figures the load generator may have limited (rig/metrics/rigHealth.ts
 // rigSaturation: its event loop or its cores, the machine's run queue or steal). A side counts as
-// saturated when at least half of its runs were. When one side was and the other was not, a
-// difference in latency or throughput may be the rig's own, so the row is inconclusive (exit 3),
-// never a regression, an improvement or "no change". When both were (interleaved A/B rounds beside
-// a neighbour), the comparison is between equals and stands, with a note. A minority of saturated
+// saturated when at least half of its runs were. A saturated rig only ever makes the agent look
+// worse (slower, fewer per second), so when one side was saturated and the other was not:
+// - a regression stands when only the baseline was saturated (the baseline's figures are if
+//   anything worse than its agent's, and the current is worse still), and an improvement stands
+//   when only the current was;
+// - every other outcome is inconclusive (exit 3), never a regression, an improvement or "no
+//   change": the difference, or its absence, may be the rig's own.
+// Without the direction, a candidate behind a +3 ms toxic beside a CPU hog was never judged: the
+// baseline's 500 fast resumes kept rig + agent + hog at 2.0–2.3 runnable for 2 cores, the slower
+// candidate's at 1.3–1.7 (2026-12-05). When both sides were saturated (A/B rounds beside a
+// neighbour), the comparison is between equals and stands, with a note. A minority of saturated
 // runs in a side of several stands too, with a note: its samples are a minority of the pool and
 // the spread between runs is in the interval. Counting any one run was too strict for A/B rounds:
 // two identical agents on a quiet box stayed undecided for 16 rounds because one candidate run in
@@ -48,10 +55,14 @@ export function withSaturation(
         `each, carried by the interval (${(cur.why ?? base.why)!})`,
     );
   const side = (name: string, s: SideSaturation) => `${name} run${s.runs > 1 ? `s (${share(s)})` : ''}: ${s.why!}`;
-  const which = mostly(cur) ? side('current', cur) : side('baseline', base);
+  const baseOnly = mostly(base);
+  const which = baseOnly ? side('baseline', base) : side('current', cur);
+  const stands = baseOnly ? 'regression' : 'improvement';
   return rows.map((r) =>
-    JUDGED.has(r.result)
-      ? { ...r, result: 'inconclusive', note: `not judged, the rig may have been the limit in the ${which}` }
-      : r,
+    r.result === stands
+      ? { ...r, note: [r.note, `it stands although the rig was saturated in the ${which}`].filter(Boolean).join('; ') }
+      : JUDGED.has(r.result)
+        ? { ...r, result: 'inconclusive', note: `not judged, the rig may have been the limit in the ${which}` }
+        : r,
   );
 }
