@@ -111,4 +111,51 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       },
     ],
   },
+  {
+    // Issue 23: the same gate in A/B mode, as the README recommends it (bench/abGate.ts): 30 short ab runs.
+    name: 'abGate',
+    script: 'bench/abGate.ts',
+    timeoutMs: 40 * MINUTE,
+    rows: [
+      {
+        id: 'abGate.falseAlarms',
+        label: 'regression rows, ab between identical agents (≤ 3 rounds)',
+        unit: 'rows',
+        goal: { op: '<=', value: 0 },
+      },
+      {
+        id: 'abGate.power.latency3',
+        label: 'resume_latency p50 a regression, ab +3 ms toxic (≤ 3 rounds)',
+        unit: 'share',
+        goal: { op: '>=', value: 0.95 },
+      },
+      {
+        id: 'abGate.power.latency10',
+        label: 'resume_latency p50 a regression, ab +10 ms toxic (≤ 3 rounds)',
+        unit: 'share',
+        goal: { op: '>=', value: 1 },
+      },
+    ],
+  },
+  {
+    // Issue 23: the attack tax beside a CPU hog (bench/dosTax.ts): two smoke runs of the six dos-*
+    // scenarios against the correct agent, then each DoS fault flag against its family.
+    name: 'dosTax',
+    script: 'bench/dosTax.ts',
+    timeoutMs: 40 * MINUTE,
+    rows: [
+      {
+        id: 'dosTax.correctAgent.notPassed',
+        label: 'dos-* scenarios not passed, correct agent, stress-ng --cpu 1 beside',
+        unit: 'scenarios',
+        goal: { op: '<=', value: 0 },
+      },
+      {
+        id: 'dosTax.faults.caught',
+        label: 'DoS fault flags whose family fails on the attack they let through, stress-ng --cpu 1 beside',
+        unit: 'share',
+        goal: { op: '>=', value: 1 },
+      },
+    ],
+  },
 ];
