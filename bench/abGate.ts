@@ -6,12 +6,13 @@
 // A/B runs whose final `resume_latency` p50 row is a regression (goals 95 % at +3 ms, 100 % at
 // +10 ms), with the round that first decided it. Every A/B run is capped at AB_ROUNDS rounds.
 // Run: npm run bench -- --only abGate   (AB_GATE_RUNS=N A/B runs per kind, default 10)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './agentProcess.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
+import { withHog } from './cpuHog.ts';
 
 const RUNS = Number(process.env.AB_GATE_RUNS ?? 10);
 const AB_ROUNDS = 3;
@@ -37,21 +38,12 @@ function abRun(candidateArgs: string[]): AbRecord {
   return JSON.parse(readFileSync(join(out, 'ab.json'), 'utf8')) as AbRecord;
 }
 
-function withHog<T>(work: () => T): T | undefined {
-  if (spawnSync('stress-ng', ['--version'], { stdio: 'ignore' }).error) return undefined;
-  const hog = spawn('stress-ng', ['--cpu', '1', '--timeout', '1800s'], { stdio: 'ignore' });
-  try {
-    return work();
-  } finally {
-    hog.kill('SIGKILL');
-  }
-}
-
 /** RUNS A/B runs: the first half on the box as it is, the second half beside the hog. */
 function abRuns(candidateArgs: string[]): { records: AbRecord[]; hogged: number } {
   const half = Math.ceil(RUNS / 2);
   const quiet = Array.from({ length: half }, () => abRun(candidateArgs));
-  const hogged = withHog(() => Array.from({ length: RUNS - half }, () => abRun(candidateArgs))) ?? [];
+  const hog = withHog(() => Array.from({ length: RUNS - half }, () => abRun(candidateArgs)));
+  const hogged = 'value' in hog ? hog.value : [];
   return { records: [...quiet, ...hogged], hogged: hogged.length };
 }
 

@@ -4,7 +4,7 @@
 // mitigation-removing --agent-fault, beside the same hog, must still fail its family on the check
 // of the attack it lets through (the scenarios' `catches`).
 // Run: npm run bench -- --only dosTax   (DOS_TAX_RUNS=N runs of the six, correct agent; default 2)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { repoRoot } from './agentProcess.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
+import { withHog } from './cpuHog.ts';
 
 const RUNS = Number(process.env.DOS_TAX_RUNS ?? 2);
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-dos-tax-'));
@@ -72,20 +73,10 @@ function faultsRow(): BenchRow {
   };
 }
 
-function withHog<T>(work: () => T): T | undefined {
-  if (spawnSync('stress-ng', ['--version'], { stdio: 'ignore' }).error) return undefined;
-  const hog = spawn('stress-ng', ['--cpu', '1', '--timeout', '3600s'], { stdio: 'ignore' });
-  try {
-    return work();
-  } finally {
-    hog.kill('SIGKILL');
-  }
-}
-
 try {
   const rows = withHog(() => [correctRow(), faultsRow()]);
-  if (!rows) throw new Error('stress-ng is not installed (apt-get install stress-ng): the hog is the point');
-  printRows(rows);
+  if ('missing' in rows) throw new Error(`${rows.missing}: the hog is the point of this benchmark`);
+  printRows(rows.value);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -9,7 +9,7 @@
 // share of comparisons where `resume_latency` p50 is a regression (goals 95 % at +3 ms, 100 % at
 // +10 ms). Each row's detail gives the runs' load per core: what else was using the machine.
 // Run: npm run bench -- --only gate   (GATE_RUNS_DIR=DIR reuses the runs a GATE_KEEP=1 run kept)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { readRunResult } from '../rig/report/readRunResult.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { repoRoot } from './agentProcess.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
+import { withHog } from './cpuHog.ts';
 
 const SCENARIOS = ['resume-latency', 'cf4', 'duplicate-flood', 'disconnect-replay'];
 const RUNS = 6;
@@ -35,17 +36,6 @@ function rigRun(name: string, extra: string[] = []): RunResult {
   });
   if (r.status !== 0 && r.status !== 1) throw new Error(`run ${name} exited ${r.status ?? r.signal}`);
   return readRunResult(out);
-}
-
-function withHog<T>(work: () => T): { value: T } | { missing: string } {
-  const probe = spawnSync('stress-ng', ['--version'], { stdio: 'ignore' });
-  if (probe.error) return { missing: 'stress-ng is not installed (apt-get install stress-ng)' };
-  const hog = spawn('stress-ng', ['--cpu', '1', '--timeout', '1800s'], { stdio: 'ignore' });
-  try {
-    return { value: work() };
-  } finally {
-    hog.kill('SIGKILL');
-  }
 }
 
 type Side = RunResult[];
