@@ -42,11 +42,17 @@ export default defineScenario({
     }
     const measured = latency.count;
     const p95 = latency.percentileMs(95);
-    ctx.count('trials', measured + missing);
+    const ran = measured + missing;
+    const stoppedEarly = ran < trials && over + missing > allowedOver;
+    ctx.count('trials', ran);
+    // Stopping early is the rule, not a gap: its detail says so, or "2 measured" reads as a pass on 2.
     ctx.check(
-      `at least ${trials} trials observed`,
-      measured + missing >= trials || over + missing > allowedOver,
-      `${measured} measured, ${missing} never left INPUT_REQUIRED within ${BOUND_MS * 3} ms`,
+      `${trials} trials observed, or stopped once the p95 could not pass`,
+      ran >= trials || stoppedEarly,
+      stoppedEarly
+        ? `stopped after ${ran} of ${trials} trials: ${over} over ${BOUND_MS} ms and ${missing} never resumed, ` +
+            `more than the ${allowedOver} a p95 over ${trials} allows`
+        : `${measured} measured, ${missing} never left INPUT_REQUIRED within ${BOUND_MS * 3} ms`,
     );
     ctx.check(
       'every accepted answer resumed the task',
