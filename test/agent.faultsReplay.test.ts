@@ -16,7 +16,7 @@ import {
   type Proof,
   type ReplayFaultName,
 } from './support/faultProofs.ts';
-import { stateOf, taskOf, type ReplayFrame } from './support/rpcClient.ts';
+import { METHOD, headersFor, stateOf, taskOf, type ReplayFrame } from './support/rpcClient.ts';
 
 let correct: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {
@@ -94,6 +94,33 @@ const proofs = {
     expect(broken.after.slice(0, broken.before.length)).not.toEqual(broken.before);
     expect(isContiguousFromOne(seqs(broken.after))).toBe(false);
     expect(broken.after[0].seq).toBe(broken.before.at(-1)!.seq + 1);
+  },
+
+  'silent-resubscribe': async () => {
+    // What a subscription to the parked task shows in its first 5 s (the stream stays open: the
+    // task is not terminal), read through to the deadline.
+    const observe = async (url: string) => {
+      const { task } = await start(url);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...headersFor(gen), accept: 'text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: METHOD[gen].subscribe, params: { id: task.id } }),
+        signal: AbortSignal.timeout(5_000),
+      });
+      let text = '';
+      try {
+        for await (const chunk of res.body!) text += Buffer.from(chunk).toString('utf8');
+      } catch {
+        // The 5 s are up: the stream was still open.
+      }
+      const events = text.split('\n').flatMap((l) => (l.startsWith('data: ') ? [JSON.parse(l.slice(6))] : []));
+      return { status: res.status, events };
+    };
+    const [broken, holds] = await Promise.all([withFault('silent-resubscribe', observe), observe(correct.url)]);
+    expect(holds.status).toBe(200);
+    expect(stateOf(gen, holds.events[0].result.task)).toBe(INPUT_REQUIRED);
+    expect(broken.status).toBe(200);
+    expect(broken.events).toEqual([]);
   },
 } satisfies Record<ReplayFaultName, Proof>;
 

@@ -2,7 +2,7 @@
 // canonical results out, A2AError for every refusal. Both bindings call these and only frame them.
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Generation, JsonObject, Message, StreamResponse } from '../protocol/a2aTypes.ts';
+import type { Generation, JsonObject, Message, StreamResponse, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
@@ -209,7 +209,9 @@ export class AgentOperations {
         `task ${taskId} is ${state}; subscriptions need a task that is not terminal`,
       );
     }
-    openTaskStream({ engine: this.engine, taskId, res, frame, closeWhen: (s) => TERMINAL_STATES.has(s) });
+    const silent = this.engine.faults.has('silent-resubscribe') && state === 'TASK_STATE_INPUT_REQUIRED';
+    const closeWhen = (s: TaskState) => TERMINAL_STATES.has(s);
+    openTaskStream({ engine: this.engine, taskId, res, frame, closeWhen, snapshot: !silent });
   }
 
   get(params: unknown, ctx: CallContext): JsonObject {

@@ -18,6 +18,9 @@ export const FAULTS = {
     'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, ' +
     'as an SDK renders it, not as the contract shows',
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
+  'silent-resubscribe':
+    'a subscription to a task parked in INPUT_REQUIRED answers 200 and stays open, but sends no snapshot: ' +
+    'the open prompt is not replayed',
   // The DoS mitigations (issue 14; proven in test/agent.dos*.test.ts): one per mitigation.
   'no-body-limit': 'no Content-Length pre-check and no size bound on request bodies: every body is read whole (no 413)',
   'backtracking-patterns':

@@ -23,6 +23,8 @@ export interface TaskStreamOptions {
   closeWhen: (state: TaskState) => boolean;
   /** Runs after the subscription is in place and before the snapshot (e.g. accepting an answer). */
   before?: () => void;
+  /** false: no snapshot first, live events only (the silent-resubscribe fault). */
+  snapshot?: boolean;
 }
 
 export function openTaskStream(options: TaskStreamOptions): void {
@@ -74,7 +76,9 @@ export function openTaskStream(options: TaskStreamOptions): void {
   snapshotSeq = row.lastSeq;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
-  send(`data: ${JSON.stringify(frame({ task: engine.view(row) }))}\n\n`);
+  if (options.snapshot !== false) send(`data: ${JSON.stringify(frame({ task: engine.view(row) }))}\n\n`);
+  // Without a snapshot nothing else would send the head: the client sees 200 now, then silence.
+  else res.flushHeaders();
   if (ended) return;
   if (closeWhen(row.task.status.state)) return end();
   for (const [event, task] of buffered) write(event, task);

@@ -38,6 +38,7 @@ export const EXTENSION_FAULTS = [
 /** The flags of the event replay and its outbox: agent.faultsReplay.test.ts. */
 export const REPLAY_FAULTS = [
   'drop-replay',
+  'silent-resubscribe',
   'reorder-replay',
   'volatile-outbox',
 ] as const satisfies readonly FaultName[];
