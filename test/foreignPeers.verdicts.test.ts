@@ -176,6 +176,12 @@ const BROKEN: {
     expect: { activation: /without activation/i },
   },
   { fault: 'no-extension-echo', scenarios: ['activation'], only: '1.3.0', expect: { activation: /echoed/i } },
+  // A resubscribe that opens and stays silent: no refusal (the weaker GetTask path), a replay failure.
+  {
+    fault: 'silent-resubscribe',
+    scenarios: ['cf6'],
+    expect: { cf6: /subscription to the parked task shows the open prompt: .*stayed open/ },
+  },
   {
     fault: 'envelope-extra-field',
     scenarios: ['cf5'],

@@ -22,11 +22,13 @@ import {
 const WAIT_MS = 5_000;
 
 type Event = { event: Parameters<typeof envelopeIn>[0] };
-type Live = { stream: TaskEventStream } | { refused: string };
+type Live = { stream: TaskEventStream } | { refused: string } | { silent: string };
 
 /**
  * A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the
- * stream) quoted with its code.
+ * stream, quoted with its code; the stream ended by the agent), or a stream that opened and was
+ * still open, silent about the prompt, when the rig gave up on it — not a refusal but a replay
+ * that never came (it used to pass cf6 by the weaker GetTask path).
  */
 async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId: string): Promise<Live> {
   const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal });
@@ -37,6 +39,12 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   ]);
   if (seen) return { stream: sub.stream };
   const end = await Promise.race([sub.stream.ended, sub.stream.close()]);
+  if (end.reason === 'closed')
+    return {
+      silent:
+        `the subscription opened and stayed open ${WAIT_MS} ms without prompt ${promptId} ` +
+        `(${sub.stream.events.length} events): the open prompt was not replayed`,
+    };
   if (end.reason === 'rpc-error')
     return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
   return {
@@ -56,7 +64,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
-  catches: ['drop-replay', 'reorder-replay'],
+  catches: ['drop-replay', 'reorder-replay', 'silent-resubscribe'],
   async run(ctx) {
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
@@ -77,6 +85,10 @@ export default defineScenario({
     // The live streams, through the proxy. The replay plane was probed when the run began: a socket
     // that does not open now is a broken plane and fails, it is not a reason to check less.
     const first = await subscribeToPrompt(ctx, taskId, promptId);
+    if ('silent' in first) {
+      ctx.check('a subscription to the parked task shows the open prompt', false, first.silent);
+      return;
+    }
     let replay: ReplaySocket | undefined;
     if (ctx.agent.replayPlane) {
       const opened = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
@@ -128,7 +140,7 @@ export default defineScenario({
         !ctx.check(
           'a new subscription after the cut shows the prompt',
           'stream' in second,
-          'refused' in second ? second.refused : undefined,
+          'stream' in second ? undefined : 'refused' in second ? second.refused : second.silent,
         ) ||
         !('stream' in second)
       )

@@ -27,12 +27,22 @@ def sdk_style_error(req_id: Any, code: int, reason: str, meta: dict[str, Any]) -
 
 
 SEND_METHODS = {'SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'}
+SUBSCRIBE_METHODS = {'SubscribeToTask', 'tasks/resubscribe'}
 STREAM_METHODS = {'SendStreamingMessage', 'message/stream'}
 
 Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
 # Renders "the task as it is now" as a JSON-RPC result for the duplicate-accepted variant.
 TaskRenderer = Callable[[str, str], Awaitable[Any]]
 
+
+
+def _method(body: bytes) -> Any:
+    """The JSON-RPC method of a request body, or None when it is not one."""
+    try:
+        req = json.loads(body)
+    except ValueError:
+        return None
+    return req.get('method') if isinstance(req, dict) else None
 
 
 def replaying(receive: Callable[[], Awaitable[dict]], body: bytes) -> Callable[[], Awaitable[dict]]:
@@ -87,6 +97,8 @@ class HitlMiddleware:
             body += msg.get('body', b'')
             if not msg.get('more_body'):
                 break
+        if 'silent-resubscribe' in self.faults and _method(body) in SUBSCRIBE_METHODS:
+            return await self._silent_stream(receive, send_echo)
         verdict = await self._decide(body, activated)
         if verdict is not None:
             status, out, content_type = verdict
@@ -133,6 +145,15 @@ class HitlMiddleware:
         if req['method'] in STREAM_METHODS:
             return 200, b'data: ' + reply + b'\n\n', b'text/event-stream'
         return 200, reply, b'application/json'
+
+    async def _silent_stream(self, receive: Callable, send: Callable) -> None:
+        """The silent-resubscribe variant: 200 and an event stream that stays open and says nothing
+        until the client goes away (every resubscribe; the task it names is not even looked up)."""
+        await send({'type': 'http.response.start', 'status': 200,
+                    'headers': [(b'content-type', b'text/event-stream'), (b'cache-control', b'no-cache')]})
+        await send({'type': 'http.response.body', 'body': b'', 'more_body': True})
+        while (await receive())['type'] != 'http.disconnect':
+            pass
 
     def _reject(self, req_id: Any, status: int, code: int, message: str, data: dict) -> tuple[int, bytes, bytes]:
         if 'sdk-errors' in self.faults:
