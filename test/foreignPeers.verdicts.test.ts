@@ -175,7 +175,12 @@ const BROKEN: {
     only: '1.3.0',
     expect: { activation: /without activation/i },
   },
-  { fault: 'no-extension-echo', scenarios: ['activation'], only: '1.3.0', expect: { activation: /echoed/i } },
+  {
+    fault: 'no-extension-echo',
+    scenarios: ['activation', 'cf2'],
+    only: '1.3.0',
+    expect: { activation: /echoed/i, cf2: /answer's reply echoes the activated extension URI/ },
+  },
   // A resubscribe that opens and stays silent: no refusal (the weaker GetTask path), a replay failure.
   {
     fault: 'silent-resubscribe',

@@ -1,6 +1,8 @@
 // CF-2: schema-valid response accepted (AC-2). A payload that validates against the known
 // response_schema gets HTTP 200 (or JSON-RPC success) and the task transitions out of INPUT_REQUIRED.
-import { defineScenario, describeOutcome, everyProfile } from 'a2a-rig';
+// The answer activates the extension too, so its reply MUST echo the URI (spec §HTTP header echo):
+// cf1 holds the echo on the reply that opened the prompt, this holds it on the answer's.
+import { defineScenario, describeOutcome, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
 
 export default defineScenario({
   name: 'cf2',
@@ -10,7 +12,7 @@ export default defineScenario({
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
-  catches: ['keep-input-required'],
+  catches: ['keep-input-required', 'no-extension-echo'],
   async run(ctx) {
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
@@ -21,6 +23,12 @@ export default defineScenario({
       outcome.kind === 'accepted' && outcome.httpStatus === 200,
       describeOutcome(outcome),
     );
+    if (outcome.httpStatus !== undefined)
+      ctx.check(
+        "the answer's reply echoes the activated extension URI",
+        outcome.echoedExtensions.includes(HITL_PROMPT_URI),
+        `echoed: ${JSON.stringify(outcome.echoedExtensions)}`,
+      );
     ctx.check(
       'the task transitions out of INPUT_REQUIRED',
       observed.resumedAfterMs !== undefined && observed.stateAfter !== 'TASK_STATE_INPUT_REQUIRED',
