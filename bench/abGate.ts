@@ -5,7 +5,8 @@
 // False alarms: rows flagged `regression` between identical agents (goal 0). Power: the share of
 // A/B runs whose final `resume_latency` p50 row is a regression (goals 95 % at +3 ms, 100 % at
 // +10 ms), with the round that first decided it. Every A/B run is capped at AB_ROUNDS rounds.
-// Run: npm run bench -- --only abGate   (AB_GATE_RUNS=N A/B runs per kind, default 10)
+// Run: npm run bench -- --only abGate   (AB_GATE_RUNS=N A/B runs per kind, default 10; AB_GATE_ROUNDS
+// caps each A/B run, default 3; AB_GATE_ONLY=3 measures one kind; AB_GATE_KEEP=1 keeps the runs)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { printRows, type BenchRow } from './benchRows.ts';
 import { withHog } from './cpuHog.ts';
 
 const RUNS = Number(process.env.AB_GATE_RUNS ?? 10);
-const AB_ROUNDS = 3;
+const AB_ROUNDS = Number(process.env.AB_GATE_ROUNDS ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-ab-gate-'));
 
 interface AbRow {
@@ -85,7 +86,14 @@ function powerRow(ms: number, goal: number): BenchRow {
 }
 
 try {
-  printRows([alarmRow(), powerRow(3, 0.95), powerRow(10, 1)]);
+  // AB_GATE_ONLY=alarms,3,10 runs some kinds (a closer look at one; the others are not measured).
+  const only = (process.env.AB_GATE_ONLY ?? 'alarms,3,10').split(',');
+  const rows = [
+    ...(only.includes('alarms') ? [alarmRow()] : []),
+    ...(only.includes('3') ? [powerRow(3, 0.95)] : []),
+    ...(only.includes('10') ? [powerRow(10, 1)] : []),
+  ];
+  printRows(rows);
 } finally {
   if (process.env.AB_GATE_KEEP) console.error(`abGate: A/B runs kept in ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
