@@ -21,23 +21,28 @@ export interface PlannedAttack {
   wholeBursts?: boolean;
 }
 
-export interface MixedRunPlan {
+/** The phases of a mixed run and the bounds of its legitimate load: what a DoS family sizes (dosParams.ts). */
+export interface MixedRunPhases {
+  beforeMs: number;
+  /** Each attack's starts, over all its bursts, end after this; a burst lasts until it settles. */
+  attackMs: number;
+  /** Hard bound on each burst, from its start: the attack is aborted then (its held connections closed). */
+  attackCapMs: number;
+  /** Bursts per attack (≥ 1), with a control window before each and after the last. */
+  attackBursts: number;
+  /** Legitimate traffic alone before each burst and after the last, which each burst's tax is measured against. */
+  controlMs: number;
+  afterMs: number;
+  /** One legitimate round trip's bound (its resume wait included). */
+  legitTimeoutMs: number;
+  maxInFlight: number;
+}
+
+export interface MixedRunPlan extends MixedRunPhases {
   attacks: PlannedAttack[];
   target: AttackTarget;
   /** Legitimate round trips started per second, in every phase. */
   legitRatePerSecond: number;
-  beforeMs: number;
-  /** Each attack's starts, over all its bursts, end after this. */
-  attackMs: number;
-  /** Hard bound on each burst, from its start: the attack is aborted then (its held connections closed). */
-  attackCapMs: number;
-  /** Bursts per attack (≥ 1). */
-  attackBursts: number;
-  /** Legitimate traffic alone before each burst and after the last (≤ beforeMs and afterMs). */
-  controlMs: number;
-  afterMs: number;
-  legitTimeoutMs: number;
-  maxInFlight: number;
 }
 
 export type SampleOutcome = 'ok' | 'failed' | 'unfinished' | 'dropped';

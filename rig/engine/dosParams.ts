@@ -2,27 +2,15 @@
 // the gates dosVerdicts.ts judges by), the defaults every family shares, the profile sizes, and the
 // budget that fits a whole mixed run.
 import { readFileSync } from 'node:fs';
+import type { MixedRunPhases } from './attackRunTypes.ts';
 import type { GateParams } from './dosVerdicts.ts';
 
 /** Per attack: starts per second, at most this many, and its own params over its defaults. */
 export type AttackChoice = { rate: number; max: number } & Record<string, number | string | boolean>;
 
-export interface DosParams extends GateParams {
+export interface DosParams extends GateParams, MixedRunPhases {
   /** Legitimate HITL round trips started per second through the proxy (every phase). */
   legitRate: number;
-  beforeMs: number;
-  /** Each attack's starts, over all its bursts, last this long; a burst lasts until it settles. */
-  attackMs: number;
-  /** A burst is aborted this long after its start. */
-  attackCapMs: number;
-  /** Each attack runs as this many bursts, with a control window before each and after the last. */
-  attackBursts: number;
-  /** A control window: legitimate traffic alone, which each burst's tax is measured against. */
-  controlMs: number;
-  afterMs: number;
-  /** One legitimate round trip's bound (its resume wait included). */
-  legitTimeoutMs: number;
-  maxInFlight: number;
   connections: number;
   /** The attacks' loopback source address. */
   sourceAddress: string;
