@@ -54,7 +54,7 @@ describe('describeAgent', () => {
     const forced = describeAgent(BASE, CARD_URL, card, '0.3');
     expect(forced).toMatchObject({ generation: '0.3', generationSource: 'override', rpcUrl: 'http://127.0.0.1:9/v1' });
     expect(forced.problems).toEqual([
-      'the card offers no JSON-RPC interface for A2A 0.3; calling http://127.0.0.1:9/v1',
+      'the card offers no interface for A2A 0.3 the rig speaks; calling JSON-RPC at http://127.0.0.1:9/v1',
     ]);
   });
 

@@ -1,6 +1,7 @@
 // Reads an agent's card (`/.well-known/agent-card.json`) and decides how to talk to it: the wire
-// generation (1.0 when the card offers a JSON-RPC interface with protocolVersion 1.x, else 0.3;
-// a caller's choice overrides), the JSON-RPC endpoint of that generation, streaming, and whether
+// generation (1.0 when the card offers an interface with protocolVersion 1.x the rig speaks, else
+// 0.3; a caller's choice overrides), the binding and endpoint of that generation (cardInterfaces.ts;
+// the card's preferred one first, or the caller's `--binding`), streaming, and whether
 // hitl-prompt/v1 is declared as the spec asks (required: false, params: {}), and how the
 // acceptance-criteria extension is declared (acceptanceDeclaration.ts).
 //
@@ -11,9 +12,10 @@ import type { Generation, JsonObject } from '../protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UserError } from '../protocol/userError.ts';
 import { acceptanceDeclaration, type AcceptanceDeclaration } from './acceptanceDeclaration.ts';
-import type { JsonRpcTransport } from './jsonRpcTransport.ts';
+import { JsonRpcTransport } from './jsonRpcTransport.ts';
 import type { ExchangeOptions } from './transportTypes.ts';
 import { TransportError } from './transportError.ts';
+import { BINDING_NAMES, cardInterfaces, type Binding, type CardInterface } from './cardInterfaces.ts';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
@@ -39,8 +41,12 @@ export interface AgentDescription {
   generation: Generation;
   /** 'card' when chosen from the card, 'override' when the caller chose it. */
   generationSource: 'card' | 'override';
-  /** The JSON-RPC endpoint the client calls. */
+  /** The endpoint the client calls: the chosen interface's URL (for every binding, despite the name). */
   rpcUrl: string;
+  /** The binding the client speaks at `rpcUrl`. */
+  binding: Binding;
+  /** Every interface the card offers, preferred first. */
+  interfaces: CardInterface[];
   /** JSON-RPC endpoints the card offers, by generation. */
   jsonRpcInterfaces: Partial<Record<Generation, string>>;
   streaming: boolean;
@@ -70,46 +76,45 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function generationOfVersion(version: unknown): Generation | undefined {
-  if (typeof version !== 'string') return undefined;
-  if (/^1(\.|$)/.test(version.trim())) return '1.0';
-  if (/^0\.3(\.|$)/.test(version.trim())) return '0.3';
-  return undefined;
+/** The bindings and generations the rig's client speaks (restTransport.ts, grpcTransport.ts). */
+export function rigSpeaks(i: CardInterface): boolean {
+  return i.binding === 'JSONRPC' || (i.binding === 'HTTP+JSON' && i.generation === '1.0');
 }
 
-function absolute(url: unknown, base: string): string | undefined {
-  if (typeof url !== 'string' || url.length === 0) return undefined;
-  try {
-    return new URL(url, base).toString();
-  } catch {
-    return undefined;
-  }
-}
-
-/** The JSON-RPC endpoints a card offers: v1.0 `supportedInterfaces`, v0.3 `url`/`additionalInterfaces`. */
-function jsonRpcInterfaces(card: JsonObject, base: string): Partial<Record<Generation, string>> {
+/** The JSON-RPC endpoints a card offers, by generation (the first of each). */
+function jsonRpcInterfaces(interfaces: readonly CardInterface[]): Partial<Record<Generation, string>> {
   const found: Partial<Record<Generation, string>> = {};
-  if (Array.isArray(card.supportedInterfaces)) {
-    for (const entry of card.supportedInterfaces) {
-      if (!isObject(entry) || entry.protocolBinding !== 'JSONRPC') continue;
-      const generation = generationOfVersion(entry.protocolVersion);
-      const url = absolute(entry.url, base);
-      if (generation && url) found[generation] ??= url;
-    }
-  }
-  const legacy =
-    generationOfVersion(card.protocolVersion) === '0.3' ||
-    (card.protocolVersion === undefined && card.url !== undefined);
-  if (legacy && !found['0.3']) {
-    const preferred = card.preferredTransport ?? 'JSONRPC';
-    const additional = Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces.filter(isObject) : [];
-    const url =
-      preferred === 'JSONRPC'
-        ? absolute(card.url, base)
-        : absolute(additional.find((i) => i.transport === 'JSONRPC')?.url, base);
-    if (url) found['0.3'] = url;
-  }
+  for (const i of interfaces) if (i.binding === 'JSONRPC') found[i.generation] ??= i.url;
   return found;
+}
+
+function offered(interfaces: readonly CardInterface[]): string {
+  return interfaces.length === 0
+    ? 'none'
+    : interfaces
+        .map((i) => `${BINDING_NAMES[i.binding as Binding] ?? i.binding} ${i.generation} at ${i.url}`)
+        .join(', ');
+}
+
+/**
+ * The interface the client talks to: of the generation asked for (else 1.0 when the card offers one
+ * the rig speaks, else 0.3), the card's first that the rig speaks, of the binding asked for if any.
+ * A binding asked for that the card does not offer is the user's to change: refused, naming what is.
+ */
+function chooseInterface(
+  interfaces: readonly CardInterface[],
+  override: Generation | undefined,
+  binding: Binding | undefined,
+): { generation: Generation; chosen: CardInterface | undefined } {
+  const usable = interfaces.filter((i) => rigSpeaks(i) && (binding === undefined || i.binding === binding));
+  const generation = override ?? (usable.some((i) => i.generation === '1.0') ? '1.0' : '0.3');
+  const chosen = usable.find((i) => i.generation === generation);
+  if (binding !== undefined && !chosen)
+    throw new DiscoveryError(
+      `--binding ${BINDING_NAMES[binding]}: the card offers no ${BINDING_NAMES[binding]} interface` +
+        `${override ? ` for A2A ${override}` : ''} the rig speaks (it offers: ${offered(interfaces)})`,
+    );
+  return { generation, chosen };
 }
 
 function hitlDeclaration(card: JsonObject, problems: string[]): HitlDeclaration {
@@ -136,14 +141,16 @@ export function describeAgent(
   cardUrl: string,
   card: JsonObject,
   override?: Generation,
+  binding?: Binding,
 ): AgentDescription {
   const problems: string[] = [];
-  const interfaces = jsonRpcInterfaces(card, cardUrl);
-  const generation = override ?? (interfaces['1.0'] ? '1.0' : '0.3');
-  let rpcUrl = interfaces[generation];
+  const interfaces = cardInterfaces(card, cardUrl);
+  const jsonRpc = jsonRpcInterfaces(interfaces);
+  const { generation, chosen } = chooseInterface(interfaces, override, binding);
+  let rpcUrl = chosen?.url;
   if (!rpcUrl) {
-    rpcUrl = interfaces['1.0'] ?? interfaces['0.3'] ?? new URL('/', agentUrl).toString();
-    problems.push(`the card offers no JSON-RPC interface for A2A ${generation}; calling ${rpcUrl}`);
+    rpcUrl = jsonRpc['1.0'] ?? jsonRpc['0.3'] ?? new URL('/', agentUrl).toString();
+    problems.push(`the card offers no interface for A2A ${generation} the rig speaks; calling JSON-RPC at ${rpcUrl}`);
   }
   // In a v1.0 (ProtoJSON) card an absent string or list is "" or []: present, at its default.
   const protoJson = Array.isArray(card.supportedInterfaces);
@@ -168,7 +175,9 @@ export function describeAgent(
     generation,
     generationSource: override ? 'override' : 'card',
     rpcUrl,
-    jsonRpcInterfaces: interfaces,
+    binding: chosen?.binding === 'HTTP+JSON' || chosen?.binding === 'GRPC' ? chosen.binding : 'JSONRPC',
+    interfaces,
+    jsonRpcInterfaces: jsonRpc,
     streaming: capabilities.streaming === true,
     hitl: hitlDeclaration(card, problems),
     acceptance: acceptanceDeclaration(card, problems),
@@ -191,7 +200,7 @@ export function agentCardUrls(agentUrl: string): string[] {
 export async function discoverAgent(
   transport: JsonRpcTransport,
   agentUrl: string,
-  options: ExchangeOptions & { generation?: Generation | 'auto' } = {},
+  options: ExchangeOptions & { generation?: Generation | 'auto'; binding?: Binding } = {},
 ): Promise<AgentDescription> {
   let candidates: string[];
   try {
@@ -216,7 +225,20 @@ export async function discoverAgent(
       throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
     if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);
     const override = options.generation === undefined || options.generation === 'auto' ? undefined : options.generation;
-    return describeAgent(agentUrl, cardUrl, reply.body, override);
+    return describeAgent(agentUrl, cardUrl, reply.body, override, options.binding);
   }
   throw new DiscoveryError(`no agent card at ${agentUrl} (${statuses.join('; ')}); is it an A2A agent?`);
+}
+
+/** `discoverAgent` over a transport of its own, closed when the card is read. */
+export async function readAgent(
+  agentUrl: string,
+  options: { generation?: Generation | 'auto'; binding?: Binding } = {},
+): Promise<AgentDescription> {
+  const transport = new JsonRpcTransport({ connections: 1 });
+  try {
+    return await discoverAgent(transport, agentUrl, options);
+  } finally {
+    await transport.close();
+  }
 }

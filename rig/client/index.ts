@@ -50,6 +50,7 @@ export {
   agentCardUrls,
   describeAgent,
   discoverAgent,
+  readAgent,
   type AgentDescription,
   type HitlDeclaration,
 } from './agentDiscovery.ts';

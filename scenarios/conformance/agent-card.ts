@@ -1,5 +1,5 @@
 // The ground every other scenario stands on, and the part of the spec that holds for any A2A agent:
-// the card is served and readable, names a JSON-RPC endpoint for the wire generation the rig
+// the card is served and readable, names an endpoint of the binding and wire generation the rig
 // speaks, the endpoint answers an A2A call (GetTask of an unknown task is TaskNotFound), and when
 // hitl-prompt/v1 is declared, it is declared as §Activation says (required: false, params: {}).
 import { defineScenario, everyProfile, A2A_TASK_NOT_FOUND } from 'a2a-rig';
@@ -7,7 +7,7 @@ import { defineScenario, everyProfile, A2A_TASK_NOT_FOUND } from 'a2a-rig';
 export default defineScenario({
   name: 'agent-card',
   description:
-    'the agent card is served, names a JSON-RPC endpoint that answers, and declares hitl-prompt/v1 (if at ' +
+    'the agent card is served, names an endpoint that answers, and declares hitl-prompt/v1 (if at ' +
     'all) with required: false, params: {}',
   tags: ['conformance', 'a2a'],
   needs: {},
@@ -23,10 +23,13 @@ export default defineScenario({
       missing.length === 0,
       missing.join('; ') || `A2A ${card.generation} (${card.generationSource})`,
     );
+    const wire = `${card.binding} endpoint for A2A ${card.generation}`;
     ctx.check(
-      `the card names a JSON-RPC endpoint for A2A ${card.generation}`,
-      card.jsonRpcInterfaces[card.generation] !== undefined,
-      card.rpcUrl,
+      `the card names a ${wire}`,
+      card.interfaces.some((i) => i.binding === card.binding && i.generation === card.generation),
+      card.interfaces.length
+        ? `it offers ${card.interfaces.map((i) => `${i.binding} ${i.generation}`).join(', ')}`
+        : 'none',
     );
     const unknown = await ctx.client.getTask('a2a-rig-no-such-task-00000000');
     ctx.check(
