@@ -6,6 +6,7 @@ import type { Generation, Task } from '../rig/protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
 import { statusOfEvent } from '../rig/protocol/wireInbound.ts';
 import { A2AClient } from '../rig/client/a2aClient.ts';
+import type { Binding } from '../rig/client/cardInterfaces.ts';
 import { checkReplay } from '../rig/engine/replayChecker.ts';
 import { AnswerSynthesizer } from '../rig/client/answerSynthesizer.ts';
 import { answerMessage, userMessage } from '../rig/client/outgoingMessage.ts';
@@ -66,10 +67,15 @@ describe('discovery', () => {
   });
 });
 
-describe.each<Generation>(['1.0', '0.3'])('A2A %s against the reference agent', (generation) => {
+describe.each<[Generation, Binding]>([
+  ['1.0', 'JSONRPC'],
+  ['0.3', 'JSONRPC'],
+  ['1.0', 'HTTP+JSON'],
+])('A2A %s over %s against the reference agent', (generation, binding) => {
   let client: A2AClient;
   beforeAll(async () => {
-    client = await A2AClient.open(agent.url, { generation });
+    client = await A2AClient.open(agent.url, { generation, binding });
+    expect(client.agent.binding).toBe(binding);
   });
   afterAll(async () => client?.close());
 

@@ -24,6 +24,8 @@ import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
 import type { ExchangeObserver } from './exchangeObserver.ts';
 import { JsonRpcTransport } from './jsonRpcTransport.ts';
+import { transportFor } from './bindingTransport.ts';
+import type { Binding } from './cardInterfaces.ts';
 import type { RpcReply, TransportLimits } from './transportTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
@@ -38,6 +40,8 @@ export type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome }
 export interface A2AClientOptions {
   /** 'auto' (default) reads it from the card; '1.0' or '0.3' forces it (`--a2a-version`). */
   generation?: Generation | 'auto';
+  /** The binding to speak (`--binding`); by default the card's preferred one the rig speaks. */
+  binding?: Binding;
   /** Extensions activated on every request (default: hitl-prompt/v1); per-call `extensions` override. */
   extensions?: readonly string[];
   /** Keep-alive connections per origin (default 32). */
@@ -94,19 +98,22 @@ export class A2AClient {
 
   /** Reads the agent card at `agentUrl` and returns a client for it; throws DiscoveryError. */
   static async open(agentUrl: string, options: A2AClientOptions = {}): Promise<A2AClient> {
-    const transport = new JsonRpcTransport({ connections: options.connections, limits: options.limits });
+    const reader = new JsonRpcTransport({ connections: options.connections, limits: options.limits });
+    let agent: AgentDescription;
     try {
-      const agent = await discoverAgent(transport, agentUrl, { generation: options.generation });
-      return new A2AClient(agent, transport, options);
+      agent = await discoverAgent(reader, agentUrl, { generation: options.generation, binding: options.binding });
     } catch (err) {
-      await transport.close();
+      await reader.close();
       throw err;
     }
+    if (agent.binding === 'JSONRPC') return new A2AClient(agent, reader, options);
+    await reader.close();
+    return A2AClient.forAgent(agent, options);
   }
 
   /** A client for an agent already described (e.g. a second client on the same agent). */
   static forAgent(agent: AgentDescription, options: A2AClientOptions = {}): A2AClient {
-    const transport = new JsonRpcTransport({
+    const transport = transportFor(agent.binding, {
       connections: options.connections,
       limits: options.limits,
       describeUrl: endpointName(agent, options.target),

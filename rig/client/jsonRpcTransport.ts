@@ -21,7 +21,7 @@ import {
   type StreamReply,
   type TransportLimits,
 } from './transportTypes.ts';
-import { runUnary, type Abortable } from './unaryExchange.ts';
+import { runUnary, type Abortable, type UnaryResponse } from './unaryExchange.ts';
 
 export interface TransportOptions {
   /** Keep-alive connections per origin (default 32). */
@@ -44,16 +44,16 @@ interface Endpoint {
 export class JsonRpcTransport {
   readonly limits: Readonly<TransportLimits>;
   /** SSE streams, over an undici Agent made on the first one. */
-  private readonly sse: SseStreams;
+  protected readonly sse: SseStreams;
   private readonly closing = new AbortController();
-  private readonly describeUrl: (url: string) => string;
+  protected readonly describeUrl: (url: string) => string;
   private readonly connections: number;
   private readonly pools = new Map<string, Http1Pool>();
   /** Parsed URLs by their text (a client uses a handful). */
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly headerBlocks = new HeaderBlocks();
   private readonly inFlight = new Set<Abortable>();
-  private nextId = 1;
+  protected nextId = 1;
 
   constructor(options: TransportOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_TRANSPORT_LIMITS, ...options.limits });
@@ -163,16 +163,35 @@ export class JsonRpcTransport {
   ): Promise<RpcReply> {
     const id = this.nextId++;
     const what = `POST ${this.describeUrl(url)} (${method})`;
-    if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
-    const e = this.endpoint(url);
     const params = paramsJson === undefined ? '' : `,"params":${paramsJson}`;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${params}}`;
-    const bodyBytes = Buffer.byteLength(body);
+    const { res, meta } = await this.exchange(url, 'POST', body, a2a, what, options);
+    const reply = readRpcResponse(res.text, id, what, res.status) as RpcReply;
+    reply.meta = meta;
+    return reply;
+  }
+
+  /**
+   * One unary HTTP exchange carrying the A2A headers, under the unary bounds: the JSON-RPC call, and
+   * the HTTP+JSON binding's calls (restTransport.ts). `body`, when given, is JSON.
+   */
+  protected async exchange(
+    url: string,
+    verb: 'GET' | 'POST',
+    body: string | undefined,
+    a2a: A2AHeaders,
+    what: string,
+    options: ExchangeOptions,
+  ): Promise<{ res: UnaryResponse; meta: ExchangeMeta }> {
+    if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
+    const e = this.endpoint(url);
+    const bodyBytes = body === undefined ? 0 : Buffer.byteLength(body);
+    const content = body === undefined ? '' : `content-type: application/json\r\ncontent-length: ${bodyBytes}\r\n`;
     const request =
-      `POST ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\ncontent-type: application/json\r\naccept: application/json\r\n` +
-      `${this.headerBlocks.of(a2a)}content-length: ${bodyBytes}\r\n\r\n${body}`;
+      `${verb} ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n` +
+      `${this.headerBlocks.of(a2a)}${content}\r\n${body ?? ''}`;
     // The head is ASCII (path, host and header values are checked or URL-encoded): one byte a character.
-    if (options.tally) options.tally.sent += request.length - body.length + bodyBytes;
+    if (options.tally) options.tally.sent += request.length - (body?.length ?? 0) + bodyBytes;
     const startedAt = performance.now();
     const res = await runUnary(
       e.pool,
@@ -191,9 +210,7 @@ export class JsonRpcTransport {
       completedAt,
       latencyMs: completedAt - startedAt,
     };
-    const reply = readRpcResponse(res.text, id, what, res.status) as RpcReply;
-    reply.meta = meta;
-    return reply;
+    return { res, meta };
   }
 
   /**

@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 import type { A2AHeaders } from './a2aHeaders.ts';
 import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
-import { readBounded, readRpcResponse } from './rpcReply.ts';
+import { readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
 import { responseHeadBytes, streamRequestBytes } from './streamBytes.ts';
 import { toTransportError } from './transportError.ts';
@@ -77,6 +77,8 @@ export class SseStreams {
     params: unknown,
     a2a: A2AHeaders,
     options: ExchangeOptions,
+    /** The request when it is not the JSON-RPC call (the HTTP+JSON binding: restTransport.ts). */
+    request?: { verb: 'GET' | 'POST'; body?: string; readReply: (text: string, status: number) => RpcBody },
   ): Promise<StreamReply> {
     const limit = this.bounds(options.timeoutMs ?? this.limits.streamTimeoutMs, options);
     const rigClose = new AbortController();
@@ -87,12 +89,14 @@ export class SseStreams {
     const tally = options.tally;
     try {
       const to = target(url);
-      const headers = { 'content-type': 'application/json', accept: 'text/event-stream', ...a2aRequestHeaders(a2a) };
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-      if (tally) tally.sent += streamRequestBytes(to.path, new URL(url).host, headers, body);
+      const verb = request?.verb ?? 'POST';
+      const body = request ? request.body : JSON.stringify({ jsonrpc: '2.0', id, method, params });
+      const headers: Record<string, string> = { accept: 'text/event-stream', ...a2aRequestHeaders(a2a) };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (tally) tally.sent += streamRequestBytes(verb, to.path, new URL(url).host, headers, body ?? '');
       const res = await this.dispatcher.request({
         ...to,
-        method: 'POST',
+        method: verb,
         headers,
         body,
         signal: AbortSignal.any([limit.signal, rigClose.signal]),
@@ -118,7 +122,8 @@ export class SseStreams {
           limit.watch(c),
         );
         if (tally) tally.received += Buffer.byteLength(text);
-        return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
+        const body = request ? request.readReply(text, status) : readRpcResponse(text, id, what, status);
+        return { kind: 'json', reply: { ...body, meta } };
       }
       handedOver = true;
       limit.headersArrived(idleMs);

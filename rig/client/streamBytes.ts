@@ -5,13 +5,19 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * A stream request's bytes as undici writes them: request line, host, `connection: keep-alive`, the
- * rig's headers, content-length, the body (undici's own framing, not seen from here, is the same shape).
+ * rig's headers, content-length (none for a GET without a body), the body (undici's own framing, not
+ * seen from here, is the same shape).
  */
-export function streamRequestBytes(path: string, host: string, headers: Record<string, string>, body: string): number {
+export function streamRequestBytes(
+  verb: string,
+  path: string,
+  host: string,
+  headers: Record<string, string>,
+  body: string,
+): number {
   const bodyBytes = Buffer.byteLength(body);
-  let n =
-    `POST ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\ncontent-length: ${bodyBytes}\r\n\r\n`.length +
-    bodyBytes;
+  const length = verb === 'GET' && bodyBytes === 0 ? '' : `content-length: ${bodyBytes}\r\n`;
+  let n = `${verb} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n${length}\r\n`.length + bodyBytes;
   for (const [name, value] of Object.entries(headers)) n += name.length + 2 + value.length + 2;
   return n;
 }

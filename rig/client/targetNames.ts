@@ -9,9 +9,18 @@ export interface ProxiedTarget {
   via: string;
 }
 
-/** Names the JSON-RPC endpoint: the target and the hop when `url` is the proxied endpoint. */
+/**
+ * Names the endpoint: the target and the hop when `url` is the proxied endpoint or, on the HTTP+JSON
+ * binding, one of its routes below it.
+ */
 export function endpointName(agent: AgentDescription, target: ProxiedTarget | undefined): (url: string) => string {
-  return (url) => (target && url === agent.rpcUrl ? `${target.rpcUrl} via ${target.via}` : url);
+  const base = agent.rpcUrl.replace(/\/+$/, '');
+  const shown = target?.rpcUrl.replace(/\/+$/, '');
+  return (url) => {
+    if (!target) return url;
+    if (url === agent.rpcUrl) return `${target.rpcUrl} via ${target.via}`;
+    return url.startsWith(`${base}/`) ? `${shown}${url.slice(base.length)} via ${target.via}` : url;
+  };
 }
 
 /** Names a replay socket URL: the target's host, and the hop. */

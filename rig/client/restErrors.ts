@@ -1,0 +1,103 @@
+// An HTTP+JSON error reply read back as the error the rest of the client knows (a JSON-RPC error
+// object), so that every check reads one shape whatever the binding. The code comes from, in order:
+// the google.rpc.ErrorInfo `reason` of an AIP-193 body (A2A 1.0 §11.6: `{error: {code, status,
+// message, details[]}}`), the 0.3 REST body's `code` or error type name, and last the HTTP status
+// as the hitl-prompt/v1 spec maps it (409 already answered or unknown, 422 invalid) and A2A does
+// (404 task not found, 415 content type...). `data` is the body's `error.data` when the body is
+// AIP-193, else the whole body: a 422 that puts `validation_errors` at the top of its body is read
+// with them, one that has only `{"detail": …}` without.
+import type { JsonObject } from '../protocol/a2aTypes.ts';
+import { ACCEPTANCE_ERROR_MESSAGES } from '../protocol/acceptance.ts';
+import {
+  A2A_CONTENT_TYPE_NOT_SUPPORTED,
+  A2A_TASK_NOT_FOUND,
+  A2A_TOO_MANY_STREAMS,
+  A2A_UNSUPPORTED_OPERATION,
+  HITL_ALREADY_ANSWERED_OR_UNKNOWN,
+  HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE,
+  HITL_RESPONSE_INVALID,
+  HITL_RESPONSE_INVALID_MESSAGE,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_PARSE_ERROR,
+  a2aCodeOfReason,
+} from '../protocol/errorCodes.ts';
+import type { RpcErrorBody } from './rpcReply.ts';
+
+/** ErrorInfo reasons that are not A2A's own (§9.5): JSON-RPC's and the extensions'. */
+const OTHER_REASONS = new Map<string, number>([
+  ['PARSE_ERROR', JSONRPC_PARSE_ERROR],
+  ['INVALID_REQUEST', JSONRPC_INVALID_REQUEST],
+  ['METHOD_NOT_FOUND', JSONRPC_METHOD_NOT_FOUND],
+  ['INVALID_PARAMS', JSONRPC_INVALID_PARAMS],
+  ['INTERNAL_ERROR', JSONRPC_INTERNAL_ERROR],
+  [HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE.toUpperCase(), HITL_ALREADY_ANSWERED_OR_UNKNOWN],
+  [HITL_RESPONSE_INVALID_MESSAGE.toUpperCase(), HITL_RESPONSE_INVALID],
+  ...Object.entries(ACCEPTANCE_ERROR_MESSAGES).map(([code, m]): [string, number] => [m.toUpperCase(), Number(code)]),
+]);
+
+/** 0.3 REST error type names (restV03Binding.ts writes them; a2a-java and the 0.3 TCK read them). */
+const V03_TYPES = new Map<string, number>([
+  ['TaskNotFoundError', A2A_TASK_NOT_FOUND],
+  ['HitlAlreadyAnsweredOrUnknownError', HITL_ALREADY_ANSWERED_OR_UNKNOWN],
+  ['HitlResponseInvalidError', HITL_RESPONSE_INVALID],
+  ['InvalidParamsError', JSONRPC_INVALID_PARAMS],
+  ['UnsupportedOperationError', A2A_UNSUPPORTED_OPERATION],
+]);
+
+/** What an HTTP status means when the body names no error (hitl-prompt/v1 spec, A2A 1.0 §11.6). */
+const BY_STATUS = new Map<number, number>([
+  [400, JSONRPC_INVALID_PARAMS],
+  [404, A2A_TASK_NOT_FOUND],
+  [409, HITL_ALREADY_ANSWERED_OR_UNKNOWN],
+  [415, A2A_CONTENT_TYPE_NOT_SUPPORTED],
+  [422, HITL_RESPONSE_INVALID],
+  [429, A2A_TOO_MANY_STREAMS],
+  [500, JSONRPC_INTERNAL_ERROR],
+  [501, A2A_UNSUPPORTED_OPERATION],
+]);
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function reasonCode(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details.slice(0, 16)) {
+    if (!isObject(d) || typeof d.reason !== 'string') continue;
+    const code = a2aCodeOfReason(d.reason) ?? OTHER_REASONS.get(d.reason);
+    if (code !== undefined) return code;
+  }
+  return undefined;
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+/**
+ * The error of a non-2xx HTTP+JSON reply, or undefined when its status names no A2A error and its
+ * body none either (401, 403, 502...: not an answer of the binding; the caller reports the status).
+ */
+export function restErrorOf(status: number, body: unknown): RpcErrorBody | undefined {
+  const aip = isObject(body) && isObject(body.error) ? body.error : undefined;
+  if (aip) {
+    const code = reasonCode(aip.details) ?? BY_STATUS.get(status);
+    if (code === undefined) return undefined;
+    return {
+      code,
+      message: text(aip.message) ?? text(aip.status) ?? `HTTP ${status}`,
+      ...(aip.data !== undefined ? { data: aip.data } : {}),
+      ...(aip.details !== undefined ? { details: aip.details } : {}),
+    };
+  }
+  const fields = isObject(body) ? body : {};
+  const typed = typeof fields.error === 'string' ? V03_TYPES.get(fields.error) : undefined;
+  const code = (typeof fields.code === 'number' ? fields.code : undefined) ?? typed ?? BY_STATUS.get(status);
+  if (code === undefined) return undefined;
+  const message = text(fields.message) ?? text(fields.detail) ?? text(fields.error) ?? `HTTP ${status}`;
+  const data = isObject(fields.data) ? fields.data : body;
+  return { code, message, ...(data !== undefined ? { data } : {}) };
+}
