@@ -101,6 +101,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       restartCmd: flags.restartCmd,
       agentFaults: flags.agentFault,
       generation: flags.a2aVersion,
+      binding: flags.binding === 'all' ? undefined : flags.binding,
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
       announce: say,

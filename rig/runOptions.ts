@@ -3,6 +3,7 @@
 import type { ShardFlags } from './shardOptions.ts';
 import { Command, Option } from 'commander';
 import type { Generation } from './protocol/a2aTypes.ts';
+import { normalizeBinding, type Binding } from './client/cardInterfaces.ts';
 import { UserError } from './protocol/userError.ts';
 import { toxiproxyOption, type ToxiproxyChoice } from './proxy/backend.ts';
 import type { ToxicSpec } from './proxy/faultControl.ts';
@@ -22,6 +23,8 @@ export interface RunFlags extends ThresholdFlags, ShardFlags {
   agentFault: string[];
   out?: string;
   a2aVersion: Generation | 'auto';
+  /** `--binding`: one binding, every one the card offers (`all`), or the card's preferred (undefined). */
+  binding?: Binding | 'all';
   toxic: ToxicSpec[];
   param: ParamArgument[];
   /** `run` only: directories of the user's own scenarios. */
@@ -45,6 +48,16 @@ function parseTarget(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UserError(`--target must be http(s), got "${value}"`);
   return value;
+}
+
+/** `--binding NAME`: one of A2A's bindings, `all`, or `auto` (undefined: the card's preferred). */
+export function parseBinding(value: string): Binding | 'all' | undefined {
+  const name = value.trim().toLowerCase();
+  if (name === 'auto') return undefined;
+  if (name === 'all') return 'all';
+  const binding = normalizeBinding(value);
+  if (binding === 'JSONRPC' || binding === 'HTTP+JSON' || binding === 'GRPC') return binding;
+  throw new UserError(`--binding must be jsonrpc, http+json, grpc, all or auto, got "${value}"`);
 }
 
 /** `--agent-fault NAME`, checked before anything starts: the embedded agent's fault flags only. */
@@ -122,6 +135,13 @@ export function addRunOptions(command: Command, verb: 'run' | 'conform'): Comman
     )
     .addOption(
       new Option('--a2a-version <v>', 'wire generation to speak').choices(['auto', '0.3', '1.0']).default('auto'),
+    )
+    .addOption(
+      new Option(
+        '--binding <name>',
+        'the A2A binding to speak: jsonrpc, http+json, grpc, all (each the card offers, one run each), ' +
+          "or auto (the card's preferred)",
+      ).argParser(parseBinding),
     )
     .option(
       '--toxic <type=value[,attr=value]>',

@@ -121,6 +121,7 @@ describe('agent resources', () => {
       directUrl: 'http://127.0.0.1:4000',
       directRpcUrl: 'http://127.0.0.1:4000/',
       generation: '1.0' as const,
+      binding: 'JSONRPC' as const,
       hitlDeclared: true,
       sourceAddress: '127.0.0.2',
     };

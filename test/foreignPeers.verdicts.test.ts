@@ -7,10 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult, ScenarioResult } from '../rig/results/runResult.ts';
-import { runRigForResults } from './support/rigCli.ts';
-import pLimit from 'p-limit';
-import { pythonPeerMissing, startPythonPeer, type PeerSdk } from './support/pythonPeers.ts';
+import { peerRuns } from './support/peerRuns.ts';
+import { pythonPeerMissing, type PeerSdk } from './support/pythonPeers.ts';
 
 let out = '';
 beforeAll(() => {
@@ -20,42 +18,7 @@ afterAll(() => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
-// The flood at 200 answers (the smoke profile's 1,000 cost a Python agent seconds of CPU): enough to
-// tell one acceptance from several, which is all a broken variant has to show.
-const FLOOD = ['--param', 'duplicate-flood.answers=200'];
-const COMMON = ['--profile', 'smoke', '--toxiproxy', 'embedded'];
-
-// Python peers start slowly and the suite shares two cores: at most this many rig runs at once.
-const limited = pLimit(3);
-
-/** Starts a peer, runs the rig against it, always closes the peer; the run's results. */
-function rigAgainstPeer(
-  sdk: PeerSdk,
-  label: string,
-  faults: string[],
-  args: (url: string, restartCmd: string) => string[],
-) {
-  return limited(async () => {
-    const peer = await startPythonPeer({ sdk, faults });
-    const dir = join(out, `${sdk}-${label}`);
-    try {
-      const argv = args(peer.url, peer.restartCmd);
-      return await runRigForResults(
-        [...argv, ...COMMON, ...(argv.includes('duplicate-flood') ? FLOOD : [])],
-        dir,
-        120_000,
-      );
-    } finally {
-      await peer.close();
-    }
-  });
-}
-
-const explain = (results: RunResult) =>
-  results.scenarios
-    .map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}; failing: ${failing(s).join(' | ')}`)
-    .join('\n');
-const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
+const { rigAgainstPeer, explain, failing } = peerRuns(() => out);
 
 /** The acceptance-criteria scenarios (scenarios/acceptance/), by name: the load ones are measured elsewhere. */
 const ACCEPTANCE_SCENARIOS = [

@@ -6,6 +6,7 @@ import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
 import { a2aRequestHeaders } from '../client/index.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import type { Generation } from '../protocol/a2aTypes.ts';
+import type { Binding } from '../client/cardInterfaces.ts';
 import type { PromptAttempt } from './promptOpener.ts';
 
 /** localhost, 127.0.0.0/8 and ::1: the only hosts attack traffic may reach (or come from). */
@@ -19,6 +20,8 @@ export interface AttackTargetInput {
   directUrl: string;
   directRpcUrl: string;
   generation: Generation;
+  /** The binding the run speaks: the attacks speak it too (gRPC is not attacked: refused). */
+  binding: Binding;
   hitlDeclared: boolean;
   sourceAddress: string;
   openPrompt?: () => Promise<LivePrompt>;
@@ -37,11 +40,14 @@ export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refus
   }
   if (!isLoopbackHost(input.sourceAddress))
     return { refused: `the attack source ${input.sourceAddress} is not a loopback address` };
+  if (input.binding === 'GRPC')
+    return {
+      refused: "the rig's attacks speak HTTP (JSON-RPC or HTTP+JSON), not gRPC: run them with --binding jsonrpc",
+    };
   return {
     baseUrl,
     endpoint,
-    // The rig speaks JSON-RPC to agents (the card's JSON-RPC interface is what discovery picks).
-    binding: 'JSONRPC',
+    binding: input.binding,
     generation: input.generation,
     sourceAddress: input.sourceAddress,
     headers: a2aRequestHeaders({

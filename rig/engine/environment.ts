@@ -5,12 +5,12 @@
 import type { ArrivalShare } from '../load/shardedArrivals.ts';
 import { randomBytes } from 'node:crypto';
 import type { Generation } from '../protocol/a2aTypes.ts';
+import type { Binding } from '../client/cardInterfaces.ts';
 import { UserError } from '../protocol/userError.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import {
   A2AClient,
-  discoverAgent,
-  JsonRpcTransport,
+  readAgent,
   type AgentDescription,
   type EventHistory,
   type ExchangeObserver,
@@ -56,6 +56,8 @@ export interface EnvironmentOptions {
   /** For the embedded agent: more `a2a-rig agent` flags (the DoS matrix shortens its timeouts with them). */
   agentArgs?: string[];
   generation: Generation | 'auto';
+  /** The binding to speak; by default the card's preferred one the rig speaks. */
+  binding?: Binding;
   /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
   toxics?: ToxicSpec[];
   /**
@@ -120,7 +122,7 @@ export class Environment {
     try {
       // The card is read straight from the agent, so an unreachable or wrong --target is reported
       // with the address the user gave (not the proxy's), before any fault backend is started.
-      let agent = await Environment.discover(directUrl, options.generation);
+      let agent = await readAgent(directUrl, { generation: options.generation, binding: options.binding });
       // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
       // the user did not name is refused, or said first.
       const endpoint = placeCardEndpoint(agent.rpcUrl, directUrl);
@@ -170,15 +172,6 @@ export class Environment {
       await process?.stop();
       await options.onClose?.();
       throw err;
-    }
-  }
-
-  private static async discover(url: string, generation: Generation | 'auto'): Promise<AgentDescription> {
-    const transport = new JsonRpcTransport({ connections: 1 });
-    try {
-      return await discoverAgent(transport, url, { generation: generation === 'auto' ? undefined : generation });
-    } finally {
-      await transport.close();
     }
   }
 

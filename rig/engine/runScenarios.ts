@@ -289,6 +289,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       agentName: env.agent.name,
       agentVersion: typeof env.agent.card.version === 'string' ? env.agent.card.version : undefined,
       generation: env.agent.generation,
+      binding: env.agent.binding,
       hitlDeclared: env.agent.hitl.declared,
       agentFaults: options.agentFaults,
       cardDigest: cardDigest(env.agent.card),

@@ -267,6 +267,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
       directUrl: this.env.directUrl,
       directRpcUrl: this.env.directRpcUrl,
       generation: this.env.agent.generation,
+      binding: this.env.agent.binding,
       hitlDeclared: this.env.agent.hitl.declared,
       sourceAddress,
       ...(this.env.agent.hitl.declared ? { openPrompt } : {}),

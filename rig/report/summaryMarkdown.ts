@@ -1,6 +1,7 @@
 // summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
+import { targetWire } from './targetWire.ts';
 import {
   checkFailed,
   checkNotJudged,
@@ -122,7 +123,7 @@ export function summaryMarkdown(run: RunResult): string {
   const faults = target.agentFaults.length ? `, faults: ${target.agentFaults.join(', ')}` : '';
   const agent =
     `${markdownCell(target.agentName ?? 'unknown')} at ${markdownCell(target.url)} ` +
-    `(A2A ${target.generation ?? '?'}, ${target.kind}${faults})`;
+    `(${targetWire(target)}, ${target.kind}${faults})`;
   const backend = run.proxy
     ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`)
     : 'none';

@@ -5,6 +5,7 @@
 // carry it, sampleSize.ts), then the failed checks, the notes, the thresholds and the result files.
 // summary.md (summaryMarkdown.ts) stays the Markdown version. Whatever an agent said goes through
 // printableLine (terminalText.ts); colour, when asked for, only marks verdict words.
+import { targetWire } from './targetWire.ts';
 import { attackTax, isDosResult } from './dosResults.ts';
 import { progressMode } from './progressOutput.ts';
 import { checkFailed, checkNotJudged, VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
@@ -134,7 +135,7 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
   const target = run.target;
   const agentName = `${target.agentName ?? 'unknown agent'}${target.agentVersion ? ` ${target.agentVersion}` : ''}`;
   const agentFaults = target.agentFaults.length ? `; faults: ${target.agentFaults.join(', ')}` : '';
-  const agent = `${agentName} at ${target.url} (A2A ${target.generation ?? '?'}, ${target.kind}${agentFaults})`;
+  const agent = `${agentName} at ${target.url} (${targetWire(target)}, ${target.kind}${agentFaults})`;
   headline('agent', agent);
   if (target.endpointNote) headline('endpoint', target.endpointNote, 3);
   const proxy = run.proxy ? `${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}` : 'none';

@@ -222,11 +222,13 @@ export interface RunResult {
     agentName?: string;
     agentVersion?: string;
     generation?: string;
+    /** The A2A binding the rig spoke (JSONRPC, HTTP+JSON, GRPC); absent in runs before bindings. */
+    binding?: string;
     hitlDeclared?: boolean;
     agentFaults: string[];
     /** The agent card's digest, its URLs left out (rig/results/runIdentity.ts): merge refuses cards that differ. */
     cardDigest?: string;
-    /** The JSON-RPC endpoint the rig called (the card's, never the proxy's). */
+    /** The endpoint the rig called, of its binding (the card's, never the proxy's). */
     rpcUrl?: string;
     /**
      * Present when that endpoint is not the URL the user gave: where the traffic went, as said on

@@ -53,6 +53,8 @@ export interface PeerOptions {
    * no-header-limit, no-connection-limit, each removing one guard).
    */
   faults?: string[];
+  /** The one binding the peer serves (default jsonrpc; http+json on a2a-sdk 1.x only, without acceptance-criteria). */
+  binding?: 'jsonrpc' | 'http+json';
   /** Environment of the peer process (e.g. A2A_PEER_HEADERS_TIMEOUT_S / A2A_PEER_REQUEST_TIMEOUT_S, dos_guards.py). */
   env?: Record<string, string>;
 }
@@ -72,7 +74,8 @@ export async function startPythonPeer(opts: PeerOptions): Promise<PythonPeer> {
   const envVars = Object.entries(opts.env ?? {})
     .map(([k, v]) => ` ${k}=${JSON.stringify(v)}`)
     .join('');
-  const peer = `"${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs}`;
+  const bindingArg = opts.binding ? ` --binding ${opts.binding}` : '';
+  const peer = `"${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs}${bindingArg}`;
   // The peer outlives the script (background, stdio to a file): the pidfile is how it is owned.
   writeFileSync(
     start,

@@ -27,7 +27,7 @@ async def main() -> None:
         import sdk_v03 as sdk
     else:
         import sdk_v1 as sdk
-    app = await sdk.build_app(args.port, store, faults)
+    app = await sdk.build_app(args.port, store, faults, args.binding)
     # The DoS guards sit outside everything (bodies bounded before any middleware reads them) and in
     # uvicorn's protocol (timeouts and connection bounds uvicorn does not have).
     await hitl_http.serve(dos_guards.RequestGuard(app, faults, depth_owner=acc.URI), args.port, dos_guards.serve_config(faults))

@@ -54,6 +54,8 @@ def parse_args(argv: list[str] | None = None, extra_faults: set[str] = frozenset
     p.add_argument('--port', type=int, required=True)
     p.add_argument('--db', required=True, help='sqlite file for tasks and prompts')
     p.add_argument('--fault', action='append', default=[], choices=sorted(FAULTS | extra_faults))
+    p.add_argument('--binding', default='jsonrpc', choices=['jsonrpc', 'http+json'],
+                   help='the one binding served (1.x only for http+json)')
     return p.parse_args(argv)
 
 

@@ -26,6 +26,16 @@ def sdk_style_error(req_id: Any, code: int, reason: str, meta: dict[str, Any]) -
     return rpc_error(req_id, code, reason, [info])
 
 
+# The HTTP+JSON variant (--binding http+json): the send routes by path, their body the send params.
+REST_SEND = {'/message:send': 'SendMessage', '/message:stream': 'SendStreamingMessage'}
+def rest_error(status: int, message: str, data: dict) -> bytes:
+    """An AIP-193 error body (A2A 1.0 HTTP+JSON) keeping the contract's object in error.data."""
+    info = {'@type': 'type.googleapis.com/google.rpc.ErrorInfo', 'reason': message.upper(),
+            'domain': 'agentic-sandbox.aiwg.io', 'metadata': {'extension': URI}}
+    return json.dumps({'error': {'code': status, 'status': 'ABORTED' if status == 409 else 'INVALID_ARGUMENT',
+                                 'message': message, 'details': [info], 'data': data}}).encode()
+
+
 SEND_METHODS = {'SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'}
 SUBSCRIBE_METHODS = {'SubscribeToTask', 'tasks/resubscribe'}
 STREAM_METHODS = {'SendStreamingMessage', 'message/stream'}
@@ -89,6 +99,8 @@ class HitlMiddleware:
                 msg = dict(msg, headers=list(msg.get('headers', [])) + [(h, URI.encode()) for h in HEADERS])
             await send(msg)
 
+        if 'silent-resubscribe' in self.faults and scope['path'].endswith(':subscribe'):
+            return await self._silent_stream(receive, send_echo)
         if scope['method'] != 'POST':
             return await self.app(scope, receive, send_echo)
         body = b''
@@ -99,7 +111,7 @@ class HitlMiddleware:
                 break
         if 'silent-resubscribe' in self.faults and _method(body) in SUBSCRIBE_METHODS:
             return await self._silent_stream(receive, send_echo)
-        verdict = await self._decide(body, activated)
+        verdict = await self._decide(body, activated, REST_SEND.get(scope['path']))
         if verdict is not None:
             status, out, content_type = verdict
             await send_echo({'type': 'http.response.start', 'status': status,
@@ -108,10 +120,13 @@ class HitlMiddleware:
             return
         await self.app(scope, replaying(receive, body), send_echo)
 
-    async def _decide(self, body: bytes, activated: bool) -> tuple[int, bytes, bytes] | None:
-        """None: let the SDK handle it. Otherwise (HTTP status, body, content type)."""
+    async def _decide(self, body: bytes, activated: bool, rest: str | None) -> tuple[int, bytes, bytes] | None:
+        """None: let the SDK handle it. Otherwise (HTTP status, body, content type). `rest`: the
+        HTTP+JSON method of the route, whose body is the params (None: a JSON-RPC request)."""
         try:
             req = json.loads(body)
+            if rest:
+                req = {'id': None, 'method': rest, 'params': req, 'rest': True}
             params = req.get('params') or {}
             message = params.get('message') or {}
             meta = message.get('metadata') or {}
@@ -128,7 +143,7 @@ class HitlMiddleware:
         task_id = message.get('taskId') or message.get('task_id')
         if prompt is None or prompt['task_id'] != task_id or (prompt['answered'] and 'duplicate-accepted' not in self.faults):
             return self._reject(req_id, 409, -32010, 'hitl_already_answered_or_unknown',
-                                {'extension': URI, 'prompt_id': prompt_id})
+                                {'extension': URI, 'prompt_id': prompt_id}, bool(rest))
         if 'no-validation' not in self.faults:
             errors = validation_errors(prompt['envelope']['response_schema'], answer.get('payload'))
             extra = sorted(set(answer) - {'prompt_id', 'payload'})
@@ -136,12 +151,13 @@ class HitlMiddleware:
                         'message': f"hitl_response_for property '{k}' is not permitted"} for k in extra]
             if errors:
                 return self._reject(req_id, 422, -32011, 'hitl_response_invalid',
-                                    {'extension': URI, 'prompt_id': prompt_id, 'validation_errors': errors})
+                                    {'extension': URI, 'prompt_id': prompt_id, 'validation_errors': errors},
+                                    bool(rest))
         if self.store.claim(prompt_id):
             return None  # the one accepted answer: the SDK resumes the task
         # Only the duplicate-accepted variant gets here: "accept" the repeat with the task as it is.
         result = await self.render_task(prompt['task_id'], req['method'])
-        reply = json.dumps({'jsonrpc': '2.0', 'id': req_id, 'result': result}).encode()
+        reply = json.dumps(result if rest else {'jsonrpc': '2.0', 'id': req_id, 'result': result}).encode()
         if req['method'] in STREAM_METHODS:
             return 200, b'data: ' + reply + b'\n\n', b'text/event-stream'
         return 200, reply, b'application/json'
@@ -155,7 +171,10 @@ class HitlMiddleware:
         while (await receive())['type'] != 'http.disconnect':
             pass
 
-    def _reject(self, req_id: Any, status: int, code: int, message: str, data: dict) -> tuple[int, bytes, bytes]:
+    def _reject(self, req_id: Any, status: int, code: int, message: str, data: dict,
+                rest: bool) -> tuple[int, bytes, bytes]:
+        if rest:
+            return status, rest_error(status, message, data), b'application/json'
         if 'sdk-errors' in self.faults:
             return 200, sdk_style_error(req_id, code, message, data), b'application/json'
         return status, rpc_error(req_id, code, message, data), b'application/json'

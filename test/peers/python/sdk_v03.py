@@ -154,7 +154,9 @@ class HitlExecutor(AgentExecutor):
         await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
 
 
-async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
+async def build_app(port: int, store: core.Store, faults: set[str], binding: str = 'jsonrpc') -> Any:
+    if binding != 'jsonrpc':
+        raise SystemExit(f'the a2a-sdk 0.3 peer serves JSON-RPC only, not {binding}')
     url = f'http://127.0.0.1:{port}/'
     task_store = DurableTaskStore(store)
     agent_card = card(url)

@@ -13,7 +13,7 @@ from a2a.helpers.proto_helpers import new_text_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.context import ServerCallContext
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types.a2a_pb2 import (
     AgentCapabilities,
@@ -35,7 +35,8 @@ from acceptance_http import AcceptanceMiddleware
 from acceptance_store import Gates
 
 
-def card(url: str) -> AgentCard:
+def card(url: str, binding: str = 'jsonrpc') -> AgentCard:
+    """The HTTP+JSON variant serves hitl-prompt/v1 only: the acceptance middleware reads JSON-RPC bodies."""
     ext = AgentExtension(uri=core.URI, description='Structured HITL prompt envelope on INPUT_REQUIRED state.',
                          required=False)
     ext.params.SetInParent()  # present and empty: ProtoJSON then writes "params": {}
@@ -46,9 +47,9 @@ def card(url: str) -> AgentCard:
     return AgentCard(
         name='hitl-peer-python-a2a-sdk-1.3.0',
         description='Independent hitl-prompt/v1 test peer on the official Python a2a-sdk 1.x',
-        supported_interfaces=[AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='1.0')],
+        supported_interfaces=[AgentInterface(url=url, protocol_binding=binding.upper(), protocol_version='1.0')],
         version='1.0.0',
-        capabilities=AgentCapabilities(streaming=True, extensions=[ext, gate]),
+        capabilities=AgentCapabilities(streaming=True, extensions=[ext, gate] if binding == 'jsonrpc' else [ext]),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
         skills=[AgentSkill(id='approval', name='approval', description='Asks a human to approve', tags=['hitl'])],
@@ -163,15 +164,16 @@ class HitlExecutor(AgentExecutor):
         await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
 
 
-async def build_app(port: int, store: core.Store, faults: set[str]) -> Any:
+async def build_app(port: int, store: core.Store, faults: set[str], binding: str = 'jsonrpc') -> Any:
     url = f'http://127.0.0.1:{port}/'
     task_store = DurableTaskStore(store)
     await task_store.load()
-    agent_card = card(url)
+    agent_card = card(url, binding)
     gate = flow.State(Gates(store.db, faults), faults)
     handler = DefaultRequestHandler(agent_executor=HitlExecutor(store, faults, gate), task_store=task_store,
                                     agent_card=agent_card)
-    app = Starlette(routes=create_agent_card_routes(agent_card) + create_jsonrpc_routes(handler, '/'))
+    routes = create_jsonrpc_routes(handler, '/') if binding == 'jsonrpc' else create_rest_routes(handler)
+    app = Starlette(routes=create_agent_card_routes(agent_card) + routes)
 
     async def render_task(task_id: str, _method: str) -> Any:
         task = await task_store.get(task_id, ServerCallContext())
