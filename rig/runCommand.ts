@@ -31,6 +31,7 @@ import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunO
 import { catchText } from './engine/faultCatches.ts';
 import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.ts';
 import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
+import { runEachBinding } from './bindingRuns.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
 function exitOf(
@@ -171,6 +172,15 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   if (interrupt.signalName) process.exit(code);
 }
 
+/** A run over the binding asked for, or (`--binding all`) over each the card offers. */
+function executeOverBindings(selectors: string[], flags: RunFlags): Promise<void> {
+  if (flags.binding !== 'all') return execute(selectors, flags);
+  if (flags.shard !== undefined)
+    throw new UserError('--binding all runs the agent once per binding; a --shard worker runs one: name it');
+  const say = (line: string) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`);
+  return runEachBinding(flags, (each) => execute(selectors, each), say);
+}
+
 /**
  * One line on stderr when scenario files failed to load: how many, where the first failed, and
  * what becomes of them.
@@ -194,7 +204,7 @@ export function registerRunCommands(program: Command): void {
       .description('run scenarios (names or tags; none = all) against the embedded agent or --target')
       .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
     'run',
-  ).action((names: string[], flags: RunFlags) => execute(names, flags));
+  ).action((names: string[], flags: RunFlags) => executeOverBindings(names, flags));
   addShardOptions(program.commands.find((c) => c.name() === 'run')!);
 
   addScenariosOption(
@@ -206,7 +216,7 @@ export function registerRunCommands(program: Command): void {
     program.command('conform').description('run the hitl-prompt/v1 conformance suite CF-1..CF-7 against an agent'),
     'conform',
   ).action((flags: RunFlags) =>
-    execute(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }),
+    executeOverBindings(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }),
   );
 
   addScenariosOption(

@@ -62,6 +62,11 @@ export class DiscoveryError extends UserError {
   override name = 'DiscoveryError';
 }
 
+/** The card offers no interface of the binding asked for (`--binding all` goes on to the next). */
+export class BindingNotOffered extends DiscoveryError {
+  override name = 'BindingNotOffered';
+}
+
 /** Required card fields of scalar or list type, which ProtoJSON leaves out when empty. */
 const PROTOJSON_DEFAULTED_FIELDS: ReadonlySet<string> = new Set([
   'name',
@@ -110,7 +115,7 @@ function chooseInterface(
   const generation = override ?? (usable.some((i) => i.generation === '1.0') ? '1.0' : '0.3');
   const chosen = usable.find((i) => i.generation === generation);
   if (binding !== undefined && !chosen)
-    throw new DiscoveryError(
+    throw new BindingNotOffered(
       `--binding ${BINDING_NAMES[binding]}: the card offers no ${BINDING_NAMES[binding]} interface` +
         `${override ? ` for A2A ${override}` : ''} the rig speaks (it offers: ${offered(interfaces)})`,
     );
