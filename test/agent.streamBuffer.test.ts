@@ -9,7 +9,7 @@ import { DEFAULT_AGENT_LIMITS } from '../rig/agent/agentLimits.ts';
 import { Outbox } from '../rig/agent/outbox.ts';
 import { scriptFor } from '../rig/agent/script.ts';
 import { TaskEngine } from '../rig/agent/taskEngine.ts';
-import { openTaskStream } from '../rig/agent/taskStream.ts';
+import { openTaskStream, sseSink } from '../rig/agent/taskStream.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
 import { tempDbPath } from './support/agentFixture.ts';
@@ -71,8 +71,7 @@ describe('per-stream output bound', () => {
     openTaskStream({
       engine,
       taskId: row.task.id,
-      res: res as unknown as ServerResponse,
-      frame: (e) => e as never,
+      sink: sseSink(res as unknown as ServerResponse, (e) => e as never),
       closeWhen: () => false,
     });
     // The script runs on the next turns; wait (bounded) until the task is done.
@@ -98,8 +97,7 @@ describe('per-stream output bound', () => {
     openTaskStream({
       engine,
       taskId: row.task.id,
-      res: res as unknown as ServerResponse,
-      frame: (e) => e as never,
+      sink: sseSink(res as unknown as ServerResponse, (e) => e as never),
       closeWhen: (s) => s === 'TASK_STATE_COMPLETED',
     });
     await engine.settled(row.task.id);

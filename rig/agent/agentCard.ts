@@ -25,6 +25,14 @@ export interface AgentCardOptions {
   generation?: CardGeneration;
   /** The declare-required-extension fault: declare hitl-prompt/v1 with required: true. */
   declareRequired?: boolean;
+  /** The port of the agent's gRPC binding, when it serves one (same host as `baseUrl`). */
+  grpcPort?: number;
+}
+
+/** A2A 1.0 names a gRPC endpoint by `host:port` (a gRPC target, as the TCK's client dials it). */
+function grpcInterfaces(baseUrl: string, grpcPort: number | undefined): Array<Record<string, string>> {
+  if (grpcPort === undefined) return [];
+  return [{ url: `${new URL(baseUrl).hostname}:${grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0' }];
 }
 
 export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Record<string, unknown> {
@@ -40,6 +48,7 @@ export function agentCard(baseUrl: string, options: AgentCardOptions = {}): Reco
     supportedInterfaces: [
       { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ...grpcInterfaces(baseUrl, options.grpcPort),
       { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
       { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ],

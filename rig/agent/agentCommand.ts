@@ -1,5 +1,5 @@
 // `a2a-rig agent`: runs the reference agent until SIGTERM/SIGINT. Once listening it prints one JSON
-// line on stdout ({"url","pid","db"}) so tools can find it; everything else goes to stderr.
+// line on stdout ({"url","grpc"?,"pid","db"}) so tools can find it; everything else goes to stderr.
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -11,10 +11,10 @@ import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './c
 import { tckStreamingTimeoutMs } from './script.ts';
 import { startAgent } from './startAgent.ts';
 
-function parsePort(value: string): number {
+function parsePort(value: string, option = '--port'): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535)
-    throw new UserError(`--port must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
+    throw new UserError(`${option} must be an integer in 0..65535 (0 picks a free port), got "${value}"`);
   return port;
 }
 
@@ -63,6 +63,7 @@ interface AgentCommandOptions {
   maxConnectionsPerClient: number;
   rateLimit?: number;
   rateLimitBurst?: number;
+  grpcPort?: number;
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -78,7 +79,17 @@ export function registerAgentCommand(program: Command): void {
         '                         test-resubscribe-message-id works for twice this long before it completes\n',
     )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(0).argParser(parsePort))
+    .addOption(
+      new Option('--port <port>', 'port to listen on (0 picks a free one)')
+        .default(0)
+        .argParser((value) => parsePort(value)),
+    )
+    .addOption(
+      new Option(
+        '--grpc-port <port>',
+        'also serve the A2A 1.0 gRPC binding on this port (0 picks a free one)',
+      ).argParser((value) => parsePort(value, '--grpc-port')),
+    )
     .addOption(
       new Option(
         '--headers-timeout-ms <ms>',
@@ -175,6 +186,7 @@ export function registerAgentCommand(program: Command): void {
           headersTimeoutMs: opts.headersTimeoutMs,
           requestTimeoutMs: opts.requestTimeoutMs,
           cardDefault: opts.cardDefault,
+          grpcPort: opts.grpcPort,
           maxConnections: opts.maxConnections,
           maxConnectionsPerClient: opts.maxConnectionsPerClient,
           ...(opts.rateLimit !== undefined
@@ -194,7 +206,8 @@ export function registerAgentCommand(program: Command): void {
       }
       process.stderr.write(`a2a-rig agent: outbox database ${dbPath}\n`);
       if (opts.fault.length > 0) process.stderr.write(`a2a-rig agent: FAULTS ACTIVE: ${opts.fault.join(', ')}\n`);
-      process.stdout.write(`${JSON.stringify({ url: agent.url, pid: process.pid, db: dbPath })}\n`);
+      const grpc = agent.grpcUrl === undefined ? {} : { grpc: agent.grpcUrl };
+      process.stdout.write(`${JSON.stringify({ url: agent.url, ...grpc, pid: process.pid, db: dbPath })}\n`);
       const stop = async () => {
         await agent.close();
         removeScratch();

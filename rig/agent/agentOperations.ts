@@ -1,8 +1,7 @@
-// The A2A operations of the agent, independent of binding (JSON-RPC or HTTP+JSON): parameters in,
+// The A2A operations of the agent, independent of binding (JSON-RPC, HTTP+JSON or gRPC): parameters in,
 // canonical results out, A2AError for every refusal. Both bindings call these and only frame them.
-import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Generation, JsonObject, Message, StreamResponse, TaskState } from '../protocol/a2aTypes.ts';
+import type { Generation, JsonObject, Message, TaskState } from '../protocol/a2aTypes.ts';
 import { TERMINAL_STATES, isSettled } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
@@ -26,7 +25,7 @@ import {
 } from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
-import { openTaskStream } from './taskStream.ts';
+import { openTaskStream, type EventSink } from './taskStream.ts';
 
 /** ListTasks yields to the event loop after rendering this many tasks or bytes. */
 const LIST_BATCH_TASKS = 8;
@@ -178,14 +177,13 @@ export class AgentOperations {
     return sendResultOnWire(this.engine.view(this.engine.getRow(taskId), historyLength), ctx.generation);
   }
 
-  stream(params: unknown, ctx: CallContext, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
+  stream(params: unknown, ctx: CallContext, sink: EventSink): void {
     const { message } = this.intake(params, ctx);
     if (message.taskId) {
       openTaskStream({
         engine: this.engine,
         taskId: message.taskId,
-        res,
-        frame,
+        sink,
         closeWhen: isSettled,
         before: () => void continueWithGate(this.engine, message, ctx),
       });
@@ -193,14 +191,15 @@ export class AgentOperations {
     }
     const started = this.startTask(message, ctx);
     if (started.reply) {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-      res.end(`data: ${JSON.stringify(frame({ message: started.reply }))}\n\n`);
+      sink.open();
+      sink.event({ message: started.reply });
+      sink.close(false);
       return;
     }
-    openTaskStream({ engine: this.engine, taskId: started.taskId!, res, frame, closeWhen: isSettled });
+    openTaskStream({ engine: this.engine, taskId: started.taskId!, sink, closeWhen: isSettled });
   }
 
-  subscribe(params: unknown, res: ServerResponse, frame: (e: StreamResponse) => JsonObject): void {
+  subscribe(params: unknown, sink: EventSink): void {
     const taskId = taskIdParam(params);
     const { state } = this.engine.getRow(taskId).task.status;
     if (TERMINAL_STATES.has(state)) {
@@ -211,7 +210,7 @@ export class AgentOperations {
     }
     const silent = this.engine.faults.has('silent-resubscribe') && state === 'TASK_STATE_INPUT_REQUIRED';
     const closeWhen = (s: TaskState) => TERMINAL_STATES.has(s);
-    openTaskStream({ engine: this.engine, taskId, res, frame, closeWhen, snapshot: !silent });
+    openTaskStream({ engine: this.engine, taskId, sink, closeWhen, snapshot: !silent });
   }
 
   get(params: unknown, ctx: CallContext): JsonObject {

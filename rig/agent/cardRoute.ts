@@ -26,6 +26,8 @@ export interface CardRouteOptions {
   /** The card a request without A2A-Version gets at agent-card.json (default 1.0). */
   cardDefault: CardGeneration;
   declareRequired: boolean;
+  /** The gRPC binding's port, when the agent serves one. */
+  grpcPort?: number;
   /** When the agent started: the card's Last-Modified. */
   startedAt: Date;
 }
@@ -82,7 +84,9 @@ export function serveCard(
     res.end(text);
     return;
   }
-  const text = JSON.stringify(agentCard(host, { generation, declareRequired: options.declareRequired }));
+  const text = JSON.stringify(
+    agentCard(host, { generation, declareRequired: options.declareRequired, grpcPort: options.grpcPort }),
+  );
   const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
   const headers = {
     'Cache-Control': `public, max-age=${CARD_MAX_AGE_S}`,

@@ -15,13 +15,16 @@ function headerList(value: string | string[] | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** The requested URIs (header values, or gRPC metadata values) this agent supports, in request order, without
+ * repeats. */
+export function supportedOf(values: Array<string | string[] | undefined>): string[] {
+  const requested = values.flatMap(headerList);
+  return [...new Set(requested.filter((uri) => SUPPORTED_EXTENSIONS.has(uri)))];
+}
+
 /** The requested URIs this agent supports, in request order, without repeats. */
 export function activatedExtensions(req: IncomingMessage): string[] {
-  const requested = [
-    ...headerList(req.headers[EXTENSIONS_HEADER_V1]),
-    ...headerList(req.headers[EXTENSIONS_HEADER_V03]),
-  ];
-  return [...new Set(requested.filter((uri) => SUPPORTED_EXTENSIONS.has(uri)))];
+  return supportedOf([req.headers[EXTENSIONS_HEADER_V1], req.headers[EXTENSIONS_HEADER_V03]]);
 }
 
 /** Sets the echo headers (both spellings, so clients of either generation find theirs). */

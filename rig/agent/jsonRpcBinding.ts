@@ -22,6 +22,7 @@ import type { Activation, AgentOperations, CallContext } from './agentOperations
 import { logUnexpected } from './httpGuards.ts';
 import { isJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_METHODS, pushNotSupported } from './pushConfig.ts';
+import { sseSink } from './taskStream.ts';
 
 type RpcId = string | number | null;
 
@@ -138,14 +139,14 @@ export async function handleJsonRpc(
       case 'send':
         return reply(res, id, { result: await ops.send(r.params, ctx) });
       case 'stream':
-        return ops.stream(r.params, ctx, res, frame);
+        return ops.stream(r.params, ctx, sseSink(res, frame));
       case 'subscribe':
         // A refused 0.3 tasks/resubscribe is an event stream whose one frame is the JSON-RPC error:
         // 0.3's SendStreamingMessageResponse is a success or a JSONRPCErrorResponse per frame, and
         // that is what 0.3 clients read as a typed error. The 0.3 TCK's client cannot read a 4xx
         // (its error path reads an unread streaming body) and refuses a 200 JSON reply.
         try {
-          return ops.subscribe(r.params, res, frame);
+          return ops.subscribe(r.params, sseSink(res, frame));
         } catch (err) {
           return replyError(res, id, err, ctx.generation, ctx.generation === '0.3');
         }

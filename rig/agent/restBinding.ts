@@ -20,6 +20,7 @@ import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
 import { isJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_ROUTE, pushNotSupported } from './pushConfig.ts';
 import { fromQuery } from './requestParams.ts';
+import { sseSink } from './taskStream.ts';
 
 const TASK_ROUTE = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
 /** ListTasks query parameters that are not strings, under both ProtoJSON names (ops.list reads either). */
@@ -101,7 +102,7 @@ export async function handleRest(
     if (url.pathname === '/message:send' && method === 'POST')
       return json(res, 200, await ops.send(parseJsonBody(body), ctx));
     if (url.pathname === '/message:stream' && method === 'POST')
-      return ops.stream(parseJsonBody(body), ctx, res, frame);
+      return ops.stream(parseJsonBody(body), ctx, sseSink(res, frame));
     if (url.pathname === '/tasks' && method === 'GET') {
       const typed = Object.fromEntries(TYPED_LIST_QUERY.map((name) => [name, fromQuery(query[name])]));
       return json(res, 200, await ops.list({ ...query, ...typed }, ctx));
@@ -123,7 +124,8 @@ export async function handleRest(
         );
       }
       if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
-      if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET')) return ops.subscribe({ id }, res, frame);
+      if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET'))
+        return ops.subscribe({ id }, sseSink(res, frame));
     }
     throw new A2AError(JSONRPC_METHOD_NOT_FOUND, `${method} ${url.pathname} is not a route of the HTTP+JSON binding`);
   } catch (err) {

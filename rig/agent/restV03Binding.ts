@@ -28,6 +28,7 @@ import {
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
 import { fromQuery } from './requestParams.ts';
+import { sseSink } from './taskStream.ts';
 
 const PREFIX = '/v1/';
 const TASK_ROUTE = /^\/v1\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/;
@@ -153,7 +154,7 @@ export async function handleRestV03(
     }
     if (path === '/v1/message:stream') {
       if (method !== 'POST') return notAllowed('POST');
-      return ops.stream(readSend(body), ctx, res, frame);
+      return ops.stream(readSend(body), ctx, sseSink(res, frame));
     }
     if (path === '/v1/card') {
       if (method !== 'GET') return notAllowed('GET');
@@ -181,7 +182,7 @@ export async function handleRestV03(
       }
       // The proto says GET; some 0.3 clients (the TCK's among them) POST.
       if (method !== 'GET' && method !== 'POST') return notAllowed('GET, POST');
-      return ops.subscribe({ id }, res, frame);
+      return ops.subscribe({ id }, sseSink(res, frame));
     }
     throw new A2AError(JSONRPC_METHOD_NOT_FOUND, `${method} ${path} is not a route of the A2A 0.3 HTTP+JSON binding`);
   } catch (err) {

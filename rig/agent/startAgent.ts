@@ -33,6 +33,7 @@ import type { FaultName } from './faults.ts';
 import { generationOf, handleJsonRpc, replyError } from './jsonRpcBinding.ts';
 import { Outbox } from './outbox.ts';
 import { ReplayPlane } from './replayPlane.ts';
+import { startGrpcServer, type RunningGrpcServer } from './grpcBinding.ts';
 import { handleRest, isRestPath, restError } from './restBinding.ts';
 import { handleRestV03, isRestV03Path, restV03Error } from './restV03Binding.ts';
 import { TaskEngine } from './taskEngine.ts';
@@ -62,12 +63,16 @@ export interface AgentOptions {
   maxConnectionsPerClient?: number;
   /** Per-client-IP rate limit (rateLimit.ts); absent: none (the default). */
   rateLimit?: RateLimitOptions;
+  /** Serve the gRPC binding too, on this port (0: a free one); absent: no gRPC. */
+  grpcPort?: number;
 }
 
 export interface RunningAgent {
   url: string;
   port: number;
   dbPath: string;
+  /** The gRPC binding's `host:port`, when it serves one. */
+  grpcUrl?: string;
   close(): Promise<void>;
 }
 
@@ -148,6 +153,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
   });
   let baseUrl = '';
+  let grpc: RunningGrpcServer | undefined;
+  const cardOptions = () => ({ declareRequired: faults.has('declare-required-extension'), grpcPort: grpc?.port });
   let rootUrl: URL | undefined;
   const startedAt = new Date();
 
@@ -167,11 +174,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       // The card names the address the client used, so a client behind a proxy stays behind it.
       const host = originFromHost(req.headers.host) ?? baseUrl;
       const cardDefault = options.cardDefault ?? '1.0';
-      return serveCard(req, res, url, host, {
-        cardDefault,
-        declareRequired: faults.has('declare-required-extension'),
-        startedAt,
-      });
+      return serveCard(req, res, url, host, { cardDefault, ...cardOptions(), startedAt });
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
       const text = await metrics.scrape();
@@ -224,8 +227,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (isRpc) return handleJsonRpc(req, res, text, ops, activation);
     if (isV03) {
       const host = originFromHost(req.headers.host) ?? baseUrl;
-      const card = () =>
-        agentCard(host, { generation: '0.3', declareRequired: faults.has('declare-required-extension') });
+      const card = () => agentCard(host, { generation: '0.3', ...cardOptions() });
       return handleRestV03(req, res, url, text, ops, activation, { card });
     }
     return handleRest(req, res, url, text, ops, activation);
@@ -284,6 +286,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     }
   });
 
+  // gRPC first: a port it cannot have stops the start before the HTTP server holds its own.
+  const grpcOptions = { host: options.host ?? '127.0.0.1', maxMessageBytes: MAX_BODY_BYTES, noEcho };
+  if (options.grpcPort !== undefined) grpc = await startGrpcServer(ops, { ...grpcOptions, port: options.grpcPort });
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { port, address, family } = server.address() as AddressInfo;
@@ -294,7 +299,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     url: baseUrl,
     port,
     dbPath: options.dbPath,
+    grpcUrl: grpc && `${new URL(baseUrl).hostname}:${grpc.port}`,
     async close() {
+      await grpc?.close();
       engine.close();
       replay.close();
       server.close();

@@ -116,6 +116,14 @@ export function a2aErrorInfo(code: number): ErrorInfo | undefined {
   return reason === undefined ? undefined : { '@type': ERROR_INFO_TYPE, reason, domain: A2A_ERROR_DOMAIN };
 }
 
+/** The error code an ErrorInfo `reason` names: an A2A error's (§9.5) or a hitl-prompt/v1 error's. */
+export function codeForReason(reason: string): number | undefined {
+  for (const [code, name] of a2aReasonByCode) if (name === reason) return code;
+  if (reason === HITL_RESPONSE_INVALID_MESSAGE.toUpperCase()) return HITL_RESPONSE_INVALID;
+  if (reason === HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE.toUpperCase()) return HITL_ALREADY_ANSWERED_OR_UNKNOWN;
+  return undefined;
+}
+
 /** An error that travels to the caller as a JSON-RPC error object (or its HTTP+JSON mapping). */
 export class A2AError extends Error {
   constructor(
@@ -157,32 +165,43 @@ export class A2AError extends Error {
    * extension's errors do the same with ACCEPTANCE_URI, whatever `extensionUri` the binding passes.
    */
   toRestJson(extensionUri: string): { error: Record<string, unknown> } {
-    const httpStatus = httpStatusFor(this.code);
-    const acceptance = isAcceptanceCode(this.code);
-    const status =
-      statusNameByCode.get(this.code) ??
-      (acceptance ? statusNameByHttp.get(httpStatus) : undefined) ??
-      (httpStatus >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
-    const hitl = this.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || this.code === HITL_RESPONSE_INVALID;
-    const uri = acceptance ? ACCEPTANCE_URI : extensionUri;
-    const info: ErrorInfo | undefined =
-      hitl || acceptance
-        ? {
-            '@type': ERROR_INFO_TYPE,
-            reason: this.message.toUpperCase(),
-            domain: new URL(uri).host,
-            metadata: { extension: uri },
-          }
-        : a2aErrorInfo(this.code);
+    const info = errorInfoFor(this, extensionUri);
     const error: Record<string, unknown> = {
-      code: httpStatus,
-      status,
+      code: httpStatusFor(this.code),
+      status: statusNameFor(this.code),
       message: this.message,
       details: info ? [info] : [],
     };
     if (this.data !== undefined) error.data = this.data;
     return { error };
   }
+}
+
+/** The google.rpc.Code name of an error: AIP-193's `error.status`, and the gRPC binding's status code. */
+export function statusNameFor(code: number): string {
+  const httpStatus = httpStatusFor(code);
+  return (
+    statusNameByCode.get(code) ??
+    (isAcceptanceCode(code) ? statusNameByHttp.get(httpStatus) : undefined) ??
+    (httpStatus >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT')
+  );
+}
+
+/**
+ * The ErrorInfo an error carries on the HTTP+JSON and gRPC bindings: the A2A one for A2A errors;
+ * for a hitl-prompt/v1 or acceptance error one of the extension's own (see toRestJson).
+ */
+export function errorInfoFor(error: A2AError, extensionUri: string): ErrorInfo | undefined {
+  const acceptance = isAcceptanceCode(error.code);
+  const hitl = error.code === HITL_ALREADY_ANSWERED_OR_UNKNOWN || error.code === HITL_RESPONSE_INVALID;
+  if (!hitl && !acceptance) return a2aErrorInfo(error.code);
+  const uri = acceptance ? ACCEPTANCE_URI : extensionUri;
+  return {
+    '@type': ERROR_INFO_TYPE,
+    reason: error.message.toUpperCase(),
+    domain: new URL(uri).host,
+    metadata: { extension: uri },
+  };
 }
 
 /** Any thrown value as the error a caller gets: an A2AError as it is, anything else -32603. */

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
 import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
-import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
+import { startAgent, type AgentOptions, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import type { FaultName } from '../../rig/agent/faults.ts';
 import type { AgentLimits } from '../../rig/agent/agentLimits.ts';
 
@@ -22,9 +22,10 @@ export function tempDbPath(): { path: string; cleanup: () => void } {
 export async function inProcessAgent(
   faults: FaultName[] = [],
   limits?: Partial<AgentLimits>,
+  options: Pick<AgentOptions, 'grpcPort'> = {},
 ): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
   const db = tempDbPath();
-  const agent = await startAgent({ dbPath: db.path, faults, limits });
+  const agent = await startAgent({ dbPath: db.path, faults, limits, ...options });
   return {
     ...agent,
     cleanup: async () => {
