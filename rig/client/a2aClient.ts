@@ -290,7 +290,8 @@ export class A2AClient {
     options: { since?: number; limits?: Partial<ReplayLimits>; extensions?: readonly string[] } = {},
   ): Promise<ReplaySocket> {
     const socket = await ReplaySocket.open({
-      agentUrl: this.agent.rpcUrl,
+      // The replay plane is HTTP: on the gRPC binding, at the server that served the card.
+      agentUrl: this.agent.binding === 'GRPC' ? this.agent.cardUrl : this.agent.rpcUrl,
       taskId,
       since: options.since,
       generation: this.generation,

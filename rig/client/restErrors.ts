@@ -14,27 +14,23 @@ import {
   A2A_TOO_MANY_STREAMS,
   A2A_UNSUPPORTED_OPERATION,
   HITL_ALREADY_ANSWERED_OR_UNKNOWN,
-  HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE,
   HITL_RESPONSE_INVALID,
-  HITL_RESPONSE_INVALID_MESSAGE,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_METHOD_NOT_FOUND,
   JSONRPC_PARSE_ERROR,
-  a2aCodeOfReason,
+  codeForReason,
 } from '../protocol/errorCodes.ts';
 import type { RpcErrorBody } from './rpcReply.ts';
 
-/** ErrorInfo reasons that are not A2A's own (§9.5): JSON-RPC's and the extensions'. */
+/** ErrorInfo reasons neither A2A (§9.5) nor hitl-prompt/v1 define (codeForReason): JSON-RPC's, acceptance's. */
 const OTHER_REASONS = new Map<string, number>([
   ['PARSE_ERROR', JSONRPC_PARSE_ERROR],
   ['INVALID_REQUEST', JSONRPC_INVALID_REQUEST],
   ['METHOD_NOT_FOUND', JSONRPC_METHOD_NOT_FOUND],
   ['INVALID_PARAMS', JSONRPC_INVALID_PARAMS],
   ['INTERNAL_ERROR', JSONRPC_INTERNAL_ERROR],
-  [HITL_ALREADY_ANSWERED_OR_UNKNOWN_MESSAGE.toUpperCase(), HITL_ALREADY_ANSWERED_OR_UNKNOWN],
-  [HITL_RESPONSE_INVALID_MESSAGE.toUpperCase(), HITL_RESPONSE_INVALID],
   ...Object.entries(ACCEPTANCE_ERROR_MESSAGES).map(([code, m]): [string, number] => [m.toUpperCase(), Number(code)]),
 ]);
 
@@ -67,7 +63,7 @@ function reasonCode(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
   for (const d of details.slice(0, 16)) {
     if (!isObject(d) || typeof d.reason !== 'string') continue;
-    const code = a2aCodeOfReason(d.reason) ?? OTHER_REASONS.get(d.reason);
+    const code = codeForReason(d.reason) ?? OTHER_REASONS.get(d.reason);
     if (code !== undefined) return code;
   }
   return undefined;

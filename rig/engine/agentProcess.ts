@@ -21,10 +21,12 @@ process.once('exit', () => {
 });
 
 export class AgentProcess {
-  private current: JsonLineChild<{ url: string }> | undefined;
+  private current: JsonLineChild<{ url: string; grpc?: string }> | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'a2a-rig-agent-'));
   readonly dbPath = join(this.dir, 'outbox.db');
   private port = 0;
+  /** The gRPC binding's port, kept across restarts like the HTTP one (the card names both). */
+  private grpcPort = 0;
   url = '';
 
   constructor(
@@ -47,11 +49,13 @@ export class AgentProcess {
       '--db',
       this.dbPath,
       '--exit-with-stdin',
+      '--grpc-port',
+      String(this.grpcPort),
     ];
     for (const fault of this.faults) args.push('--fault', fault);
     args.push(...this.extraArgs);
     try {
-      this.current = await startJsonLineChild<{ url: string }>(process.execPath, args, {
+      this.current = await startJsonLineChild<{ url: string; grpc?: string }>(process.execPath, args, {
         name: 'the agent',
         timeoutMs: START_TIMEOUT_MS,
         stdin: 'pipe',
@@ -71,9 +75,10 @@ export class AgentProcess {
       if (said) throw new UserError(`the embedded agent refused to start: ${said}`);
       throw err;
     }
-    const { url } = this.current.info;
+    const { url, grpc } = this.current.info;
     this.url = url;
     this.port = Number(new URL(url).port);
+    if (grpc) this.grpcPort = Number(grpc.slice(grpc.lastIndexOf(':') + 1));
     return url;
   }
 

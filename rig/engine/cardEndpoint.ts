@@ -49,6 +49,20 @@ export function placeCardEndpoint(rpcUrl: string, targetUrl: string): CardEndpoi
   };
 }
 
+/**
+ * A gRPC endpoint: a server of its own beside the HTTP one that serves the card, so another port of
+ * the target's host (or a loopback name of it) is the agent the user named; another host is not.
+ */
+export function placeGrpcEndpoint(rpcUrl: string, targetUrl: string): CardEndpoint {
+  const rpc = new URL(rpcUrl);
+  const target = new URL(targetUrl);
+  const sameHost = rpc.hostname === target.hostname || (LOOPBACK.has(rpc.hostname) && LOOPBACK.has(target.hostname));
+  if (!sameHost) return { placement: 'other-origin', rpcUrl, directRpcUrl: rpcUrl };
+  const direct = new URL(rpc);
+  direct.hostname = target.hostname;
+  return { placement: 'target', rpcUrl, directRpcUrl: direct.toString() };
+}
+
 /** How the user named the agent, for messages: "--target <url>" or "the embedded agent at <url>". */
 export function targetLabel(targetUrl: string, embedded: boolean): string {
   return embedded ? `the embedded agent at ${targetUrl}` : `--target ${targetUrl}`;

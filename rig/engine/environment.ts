@@ -25,6 +25,7 @@ import {
   endpointNote,
   faultsElsewhereReason,
   placeCardEndpoint,
+  placeGrpcEndpoint,
   refusalLine,
   targetLabel,
   type CardEndpoint,
@@ -125,7 +126,10 @@ export class Environment {
       let agent = await readAgent(directUrl, { generation: options.generation, binding: options.binding });
       // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
       // the user did not name is refused, or said first.
-      const endpoint = placeCardEndpoint(agent.rpcUrl, directUrl);
+      const endpoint =
+        agent.binding === 'GRPC'
+          ? placeGrpcEndpoint(agent.rpcUrl, directUrl)
+          : placeCardEndpoint(agent.rpcUrl, directUrl);
       const named = targetLabel(directUrl, process !== undefined);
       const refused = refusalLine(endpoint, agent.cardUrl, named, options.followCardEndpoint === true);
       if (refused) throw new UserError(refused);
@@ -136,7 +140,8 @@ export class Environment {
       else if (endpoint.placement === 'other-origin') unavailable = faultsElsewhereReason(endpoint, named);
       else {
         faults = await FaultControl.open(options.toxiproxy);
-        const target = new URL(directUrl);
+        // The proxy fronts the port the calls go to: the agent's own, or its gRPC server's.
+        const target = new URL(agent.binding === 'GRPC' ? endpoint.directRpcUrl : directUrl);
         const proxy = await faults.createUniqueProxy(
           runProxyName(options.runId),
           `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`,
@@ -162,7 +167,7 @@ export class Environment {
       );
       // Asked once, straight to the agent and about no task, so scenarios needing it skip before sending anything.
       env.replayPlane = await probeReplayPlane(
-        env.directRpcUrl,
+        agent.binding === 'GRPC' ? directUrl : env.directRpcUrl,
         agent.generation,
         agent.hitl.declared ? [HITL_PROMPT_URI] : [],
       );

@@ -83,6 +83,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     return {
       name: this.env.agent.name,
       generation: this.env.agent.generation,
+      binding: this.env.agent.binding,
       hitl: this.env.agent.hitl.declared,
       scripts: skills.some((s) => s?.id === SCRIPTED_SKILL_ID),
       kind: this.env.kind,

@@ -2,6 +2,7 @@
 // (through the fault proxy, and direct for the truth), fault helpers, recorders, checks, restarts
 // and the time budget — and nothing else: no sockets, no SQL, no processes. The engine's
 // EngineScenarioContext (scenarioContext.ts) implements it; scenarios and their helpers know only this.
+import type { Binding } from '../client/cardInterfaces.ts';
 import type { Generation, Task } from '../protocol/a2aTypes.ts';
 import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
 import type { A2AClient, AgentDescription, EventHistory, SynthesizedAnswers } from '../client/index.ts';
@@ -34,6 +35,8 @@ export interface FaultHelpers {
 export interface AgentFacts {
   name: string | undefined;
   generation: Generation;
+  /** The A2A binding the run speaks: JSONRPC, HTTP+JSON or GRPC. */
+  binding: Binding;
   /** The card declares hitl-prompt/v1. */
   hitl: boolean;
   /** The agent follows a2a-rig scripts (the reference agent). */

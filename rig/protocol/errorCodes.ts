@@ -66,13 +66,6 @@ const a2aReasonByCode = new Map<number, string>([
   [A2A_VERSION_NOT_SUPPORTED, 'VERSION_NOT_SUPPORTED'],
 ]);
 
-const a2aCodeByReason = new Map([...a2aReasonByCode].map(([code, reason]): [string, number] => [reason, code]));
-
-/** The A2A error code of an ErrorInfo `reason` (§9.5); undefined for a reason A2A does not define. */
-export function a2aCodeOfReason(reason: string): number | undefined {
-  return a2aCodeByReason.get(reason);
-}
-
 /**
  * The google.rpc.Code name AIP-193 puts in `error.status`: the spec's gRPC column (§5.4) for A2A
  * errors, the AIP-193 name of the HTTP status for the rest. The hitl errors are not A2A errors and

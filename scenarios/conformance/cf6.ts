@@ -109,13 +109,19 @@ export default defineScenario({
     const how = ctx.faults.available
       ? 'through the proxy (enabled:false)'
       : 'by the rig dropping its own side (weaker: no fault backend)';
+    // On gRPC the proxy fronts the gRPC server; the replay plane is HTTP, beside it, so its socket is
+    // cut from the rig's side.
+    const replayProxied = ctx.faults.available && ctx.agent.binding !== 'GRPC';
+    const replayHow = replayProxied
+      ? how
+      : ctx.faults.available
+        ? 'by the rig dropping its own side (weaker: the proxy fronts the gRPC server, not the replay plane)'
+        : how;
     if (ctx.faults.available) {
       await ctx.faults.setEnabled(false);
       await ctx.faults.setEnabled(true);
-    } else {
-      if ('stream' in first) await first.stream.close();
-      await replay?.drop();
-    }
+    } else if ('stream' in first) await first.stream.close();
+    if (!replayProxied) await replay?.drop();
     if ('stream' in first) {
       const name = endedEarly
         ? 'the subscription ended (weaker: the agent ended it on its own before the cut)'
@@ -126,7 +132,7 @@ export default defineScenario({
     if (replay) {
       const end = await ctx.within(replay.ended, WAIT_MS);
       ctx.check(
-        `replay plane (/events): the live replay socket was cut ${how}`,
+        `replay plane (/events): the live replay socket was cut ${replayHow}`,
         end !== undefined,
         end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`,
       );

@@ -1,7 +1,7 @@
 // The conformance rows of the mutation matrix (scenarios.mutationMatrix.test.ts) again over the A2A
-// 1.0 HTTP+JSON binding of the reference agent (--binding http+json): the correct agent passes every
-// conformance scenario, and each fault a conformance scenario catches fails it there too, so no
-// check's verdict depends on the binding it was made over.
+// 1.0 HTTP+JSON and gRPC bindings of the reference agent (--binding http+json, grpc): the correct
+// agent passes every conformance scenario, and each fault a conformance scenario catches fails it
+// there too, so no check's verdict depends on the binding it was made over.
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
@@ -9,6 +9,7 @@ import { runScenarios } from '../rig/engine/runScenarios.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 import { mutationRows } from './support/faultMatrix.ts';
+import type { Binding } from '../rig/client/cardInterfaces.ts';
 
 const conformance = (await loadScenarios()).filter((s) => s.tags.includes('conformance'));
 const MATRIX = mutationRows(conformance);
@@ -17,27 +18,27 @@ const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) =>
 const reasons = (run: RunResult) =>
   run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
 
-function run(names: string[], agentFaults: string[]): Promise<RunResult> {
+function run(names: string[], agentFaults: string[], binding: Binding): Promise<RunResult> {
   return runScenarios(selectScenarios(conformance, names), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
     agentFaults,
     generation: 'auto',
-    binding: 'HTTP+JSON',
+    binding,
   });
 }
 
-describe('mutation matrix over HTTP+JSON (conformance scenarios, smoke profile)', () => {
+describe.each<Binding>(['HTTP+JSON', 'GRPC'])('mutation matrix over %s (conformance, smoke profile)', (binding) => {
   it('every conformance scenario passes against the correct agent', { timeout: 180_000 }, async () => {
-    const result = await run([], []);
-    expect(result.target.binding).toBe('HTTP+JSON');
+    const result = await run([], [], binding);
+    expect(result.target.binding).toBe(binding);
     expect(verdicts(result), reasons(result)).toEqual(Object.fromEntries(conformance.map((s) => [s.name, 'passed'])));
   });
 
   for (const [fault, scenarios] of Object.entries(MATRIX)) {
     it.concurrent(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
-      const result = await twoAtOnce(() => run(scenarios, [fault]));
-      expect(result.target.binding).toBe('HTTP+JSON');
+      const result = await twoAtOnce(() => run(scenarios, [fault], binding));
+      expect(result.target.binding).toBe(binding);
       const got = verdicts(result);
       for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
     });
