@@ -103,6 +103,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       generation: flags.a2aVersion,
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
+      strict: flags.strict === true,
       announce: say,
       ...(sharded
         ? {
