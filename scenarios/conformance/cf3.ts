@@ -26,13 +26,13 @@ export default defineScenario({
       const outcome = await ctx.client.answer(taskId, promptId, invalid.payload);
       ctx.check(
         `${invalid.kind} payload is rejected with 422 / -32011 and validation_errors`,
-        outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
-        describeOutcome(outcome, `${outcome.validationErrors.length} validation_errors`) +
+        outcome.kind === 'invalid' && outcome.validationErrorCount > 0,
+        describeOutcome(outcome, `${outcome.validationErrorCount} validation_errors`) +
           (outcome.problems.length ? `; ${outcome.problems.join('; ')}` : ''),
       );
       if (outcome.kind === 'invalid') {
-        // The spec's MUST is the validation_errors array (held above); extension and prompt_id are
-        // the example's shape: missing them is a warning.
+        // The spec's MUST is the validation_errors array (held above); extension, prompt_id and
+        // the entries' {path, keyword, message} are the example's shape: missing them is a warning.
         ctx.check(
           `the ${invalid.kind} rejection's error.data is {extension, prompt_id, validation_errors} ` +
             'as in examples/invalid-response-422.json',
