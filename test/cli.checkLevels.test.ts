@@ -41,6 +41,7 @@ describe('a SHOULD check in a scenario of your own', () => {
       { name: 'advice', ok: false, detail: 'not taken', level: 'SHOULD' },
     ]);
     expect(cli.stdout).toContain('advised · SHOULD · advice: not taken');
+    expect(cli.stderr).toContain('advised: passed with 1 warning (');
   });
 
   it.concurrent('run --strict: the warning fails it, exit 1', { timeout: 60_000 }, async () => {
