@@ -105,6 +105,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       binding: flags.binding === 'all' ? undefined : flags.binding,
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
+      strict: flags.strict === true,
       announce: say,
       ...(sharded
         ? {

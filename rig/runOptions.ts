@@ -32,6 +32,7 @@ export interface RunFlags extends ThresholdFlags, ShardFlags {
   metricsPort?: number;
   failOnSkip?: boolean;
   allowInconclusive?: boolean;
+  strict?: boolean;
   followCardEndpoint?: boolean;
   env?: 'containers';
   agentImage: string;
@@ -127,6 +128,10 @@ export function addRunOptions(command: Command, verb: 'run' | 'conform'): Comman
       '--baseline <dir>',
       'compare with this earlier run (its directory or results.json) in report.html, as a2a-rig compare would; ' +
         'checked before the run',
+    )
+    .option(
+      '--strict',
+      'a warning (a failed SHOULD or contract-example-shape check) fails its scenario and the run (exit 1)',
     )
     .option('--fail-on-skip', 'any skipped scenario fails the run (exit 3), not only a run that tested nothing')
     .option(

@@ -37,6 +37,7 @@ export type {
 export type { LatencyHistogram, LatencySummary } from './metrics/latencyHistogram.ts';
 export type { RigHealth } from './metrics/rigHealth.ts';
 export type { CheckResult, FaultEvent, SeriesPoint, Verdict } from './results/runResult.ts';
+export type { CheckLevel, CheckOptions } from './results/checkResult.ts';
 export type {
   ToxicSpec,
   ToxicKind,

@@ -27,6 +27,15 @@ beforeAll(async () => {
 });
 afterAll(async () => correct?.cleanup());
 
+const BOOLEAN_ERRORS = [{ path: '/approved', keyword: 'type', message: 'must be boolean' }];
+
+/** The rejection of a wrong-typed answer: its status, code and error.data, and the prompt answered. */
+async function rejectionOf(url: string) {
+  const { task, envelope } = await start(url);
+  const res = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
+  return { status: res.status, code: res.body.error?.code, data: res.body.error?.data, promptId: envelope.prompt_id };
+}
+
 async function stateNow(url: string, taskId: string): Promise<string> {
   const got = await rpc(url, gen, METHOD[gen].get, { id: taskId });
   return stateOf(gen, got.body.result);
@@ -134,21 +143,11 @@ const proofs = {
   },
 
   'validation-errors-elsewhere': async () => {
-    const observe = async (url: string) => {
-      const { task, envelope } = await start(url);
-      const res = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
-      return {
-        status: res.status,
-        code: res.body.error?.code,
-        data: res.body.error?.data,
-        promptId: envelope.prompt_id,
-      };
-    };
     const [broken, holds] = await Promise.all([
-      withFault('validation-errors-elsewhere', observe),
-      observe(correct.url),
+      withFault('validation-errors-elsewhere', rejectionOf),
+      rejectionOf(correct.url),
     ]);
-    const errors = [{ path: '/approved', keyword: 'type', message: 'must be boolean' }];
+    const errors = BOOLEAN_ERRORS;
     // The contract's examples/invalid-response-422.json: {extension, prompt_id, validation_errors}.
     expect(holds).toEqual({
       status: 422,
@@ -165,6 +164,26 @@ const proofs = {
         metadata: { prompt_id: broken.promptId, validation_errors: JSON.stringify(errors) },
       },
     ]);
+  },
+
+  // The contract's error.data without extension and prompt_id: the validation_errors array stays.
+  'rejection-data-bare': async () => {
+    const [broken, holds] = await Promise.all([
+      withFault('rejection-data-bare', rejectionOf),
+      rejectionOf(correct.url),
+    ]);
+    expect(holds.data).toEqual({ extension: HITL, prompt_id: holds.promptId, validation_errors: BOOLEAN_ERRORS });
+    expect(broken).toEqual({ ...holds, promptId: broken.promptId, data: { validation_errors: BOOLEAN_ERRORS } });
+  },
+
+  // Still a 422 / -32011, but a sentence where the validation_errors array must be.
+  'rejection-detail-only': async () => {
+    const [broken, holds] = await Promise.all([
+      withFault('rejection-detail-only', rejectionOf),
+      rejectionOf(correct.url),
+    ]);
+    expect(holds.data).toMatchObject({ validation_errors: BOOLEAN_ERRORS });
+    expect(broken).toEqual({ ...holds, promptId: broken.promptId, data: { detail: '/approved: must be boolean' } });
   },
 
   'keep-input-required': async () => {

@@ -1,7 +1,8 @@
 // Every 422 / -32011 is held against the contract's examples/invalid-response-422.json: error.data
 // is {extension, prompt_id (the answered prompt), validation_errors[{path, keyword, message}]}. When
 // validation_errors sits elsewhere (inside a google.rpc ErrorInfo in error.data, as an SDK renders
-// errors, or in details[]) the finding names where it was found, and cf3 fails on it.
+// errors, or in details[]) the finding names where it was found, and cf3 fails on it (the array
+// is the spec's MUST); the rest of that shape, entries' keys included, only makes cf3 warn.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, userMessage } from '../rig/client/index.ts';
 import { classifyAnswer } from '../rig/client/answerOutcome.ts';
@@ -48,6 +49,11 @@ describe('the 422 contract', () => {
           'as a JSON string), not at error.data.validation_errors',
       ],
     ],
+    [
+      "entries not in the example's shape",
+      { extension: HITL_PROMPT_URI, prompt_id: PROMPT, validation_errors: ['approved: expected boolean', ...entries] },
+      ["1 of 2 validation_errors entries lack the example's string path, keyword and message"],
+    ],
   ])('%s is a breach', (_name, data, breaches) => {
     expect(rejectionContractBreaches({ code: -32011, message: 'hitl_response_invalid', data }, PROMPT)).toEqual(
       breaches,
@@ -85,6 +91,23 @@ describe('the 422 contract', () => {
       'the rejection has no data.validation_errors entries (validation_errors is at ' +
         'error.data[0].metadata.validation_errors, not at error.data.validation_errors)',
     );
+  });
+
+  it('classifyAnswer counts every validation_errors entry (the MUST is the array), keeps the example-shaped', () => {
+    const data = { extension: HITL_PROMPT_URI, prompt_id: PROMPT, validation_errors: ['approved: bad', ...entries] };
+    const outcome = classifyAnswer(
+      { ok: false, error: { code: -32011, message: 'hitl_response_invalid', data }, meta },
+      PROMPT,
+    );
+    expect(outcome).toMatchObject({
+      kind: 'invalid',
+      validationErrorCount: 2,
+      validationErrors: entries,
+      problems: [],
+    });
+    expect(outcome.contract).toEqual([
+      "1 of 2 validation_errors entries lack the example's string path, keyword and message",
+    ]);
   });
 });
 

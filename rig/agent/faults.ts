@@ -17,6 +17,12 @@ export const FAULTS = {
   'validation-errors-elsewhere':
     'a 422 carries validation_errors inside a google.rpc ErrorInfo in error.data, ' +
     'as an SDK renders it, not as the contract shows',
+  'rejection-data-bare':
+    "a 422's error.data is only {validation_errors}: no extension, no prompt_id " +
+    "(off the contract example's shape; no MUST broken, so cf3 only warns)",
+  'rejection-detail-only':
+    "a 422's error.data is only {detail}, a sentence, with no validation_errors array " +
+    "(as the extension authors' executor answers)",
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
   'silent-resubscribe':
     'a subscription to a task parked in INPUT_REQUIRED answers 200 and stays open, but sends no snapshot: ' +

@@ -35,20 +35,27 @@ function alreadyAnsweredOrUnknown(promptId: string): A2AError {
 /**
  * The 422 / -32011 of the contract's examples/invalid-response-422.json: error.data is
  * {extension, prompt_id, validation_errors}. The `validation-errors-elsewhere` fault renders it as
- * an SDK does, inside a google.rpc ErrorInfo (whose metadata holds strings only).
+ * an SDK does, inside a google.rpc ErrorInfo (whose metadata holds strings only);
+ * `rejection-data-bare` keeps only the array (the MUST), `rejection-detail-only` only a sentence.
  */
 function responseInvalid(engine: TaskEngine, promptId: string, errors: ValidationErrorEntry[]): A2AError {
-  const data = engine.faults.has('validation-errors-elsewhere')
-    ? [
-        {
-          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-          reason: HITL_RESPONSE_INVALID_MESSAGE,
-          domain: HITL_PROMPT_URI,
-          metadata: { prompt_id: promptId, validation_errors: JSON.stringify(errors) },
-        },
-      ]
-    : { extension: HITL_PROMPT_URI, prompt_id: promptId, validation_errors: errors };
-  return new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, data);
+  return new A2AError(HITL_RESPONSE_INVALID, HITL_RESPONSE_INVALID_MESSAGE, rejectionData(engine, promptId, errors));
+}
+
+function rejectionData(engine: TaskEngine, promptId: string, errors: ValidationErrorEntry[]): unknown {
+  if (engine.faults.has('rejection-data-bare')) return { validation_errors: errors };
+  if (engine.faults.has('rejection-detail-only'))
+    return { detail: errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; ') };
+  if (!engine.faults.has('validation-errors-elsewhere'))
+    return { extension: HITL_PROMPT_URI, prompt_id: promptId, validation_errors: errors };
+  return [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: HITL_RESPONSE_INVALID_MESSAGE,
+      domain: HITL_PROMPT_URI,
+      metadata: { prompt_id: promptId, validation_errors: JSON.stringify(errors) },
+    },
+  ];
 }
 
 function readResponseEnvelope(raw: unknown): { promptId: string; payload: unknown } {

@@ -14,7 +14,7 @@ import {
 import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import { sendResultFromWire } from '../protocol/wireInbound.ts';
 import type { RpcReply } from './transportTypes.ts';
-import { rejectionContractBreaches } from './rejectionContract.ts';
+import { exampleEntry, rejectionContractBreaches } from './rejectionContract.ts';
 import type { TransportError } from './transportError.ts';
 
 export type AnswerKind = 'accepted' | 'conflict' | 'invalid' | 'error';
@@ -37,20 +37,19 @@ export interface AnswerOutcome extends ExchangeFacts {
   kind: AnswerKind;
   /** accepted: the task (or message) the agent returned. */
   result: { task: Task } | { message: Message } | undefined;
-  /** invalid: the agent's validation_errors (empty if it sent none, which `problems` then says). */
+  /**
+   * invalid: the agent's validation_errors entries shaped as the example's {path, keyword, message}
+   * (empty if it sent none, which `problems` then says; other entries are a `contract` breach).
+   */
   validationErrors: ValidationErrorEntry[];
+  /** invalid: how many entries error.data.validation_errors holds, whatever their shape (the MUST is the array). */
+  validationErrorCount: number;
   /** error: why, in one line. */
   reason: string | undefined;
   /** Deviations from the spec's mapping that did not change the class. */
   problems: string[];
   /** invalid: how the error departs from the contract's examples/invalid-response-422.json (empty: it matches). */
   contract: string[];
-}
-
-function isEntry(v: unknown): v is ValidationErrorEntry {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Record<string, unknown>;
-  return typeof e.path === 'string' && typeof e.keyword === 'string' && typeof e.message === 'string';
 }
 
 function blank(startedAt: number, latencyMs: number): AnswerOutcome {
@@ -64,6 +63,7 @@ function blank(startedAt: number, latencyMs: number): AnswerOutcome {
     echoedExtensions: [],
     result: undefined,
     validationErrors: [],
+    validationErrorCount: 0,
     reason: undefined,
     problems: [],
     contract: [],
@@ -122,9 +122,8 @@ export function classifyAnswer(reply: RpcReply, promptId?: string): AnswerOutcom
     if (!Array.isArray(entries) || entries.length === 0)
       outcome.problems.push(`the rejection has no data.validation_errors entries${misplaced ? ` (${misplaced})` : ''}`);
     else {
-      outcome.validationErrors = entries.filter(isEntry);
-      if (outcome.validationErrors.length < entries.length)
-        outcome.problems.push('some validation_errors entries lack a string path, keyword or message');
+      outcome.validationErrorCount = entries.length;
+      outcome.validationErrors = entries.filter(exampleEntry) as ValidationErrorEntry[];
     }
     return outcome;
   }

@@ -63,6 +63,11 @@ export function locateValidationErrors(error: RpcErrorBody): string | undefined 
   return undefined;
 }
 
+/** An entry as the example writes one: {path, keyword, message}, all strings. */
+export function exampleEntry(v: unknown): boolean {
+  return isObject(v) && typeof v.path === 'string' && typeof v.keyword === 'string' && typeof v.message === 'string';
+}
+
 /**
  * The ways a -32011 rejection's error departs from examples/invalid-response-422.json; empty when
  * it matches. `promptId` is the prompt that was answered (unknown for a raw resend: not checked).
@@ -90,7 +95,13 @@ export function rejectionContractBreaches(error: RpcErrorBody, promptId: string 
     else if (promptId !== undefined && data.prompt_id !== promptId)
       breaches.push(`error.data.prompt_id is ${data.prompt_id}, not the answered prompt ${promptId}`);
   }
-  if (!isObject(data) || !Array.isArray(data.validation_errors)) {
+  const listed = isObject(data) && Array.isArray(data.validation_errors) ? data.validation_errors : undefined;
+  const unlike = listed?.filter((e) => !exampleEntry(e)).length ?? 0;
+  if (unlike > 0)
+    breaches.push(
+      `${unlike} of ${listed!.length} validation_errors entries lack the example's string path, keyword and message`,
+    );
+  if (!listed) {
     const elsewhere = locateValidationErrors(error);
     breaches.push(
       elsewhere

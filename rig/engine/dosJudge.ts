@@ -1,6 +1,7 @@
 // How a DoS family's mixed run (attackRun.ts) is recorded and judged: the legitimate traffic per
 // phase, each attack's outcomes and verdicts (dosVerdicts.ts), its tax on the legitimate round trips,
-// the agent's memory, and the recovery after the attacks.
+// the agent's memory, and the recovery after the attacks. Each check is the rig's own gate, not a
+// spec rule, so it keeps the default level MUST and fails the run as it always has (checkResult.ts).
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import type { RecordedMeasures } from '../results/metricNames.ts';
 import { checkFailed } from '../results/runResult.ts';

@@ -13,7 +13,9 @@ import type { ScenarioHooks } from './scenarioRecording.ts';
 import {
   RESULTS_SCHEMA,
   checkFailed,
+  judgeWarnings,
   overallVerdict,
+  runWarnings,
   verdictOfChecks,
   type MetricResult,
   type RunResult,
@@ -31,6 +33,8 @@ export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
   /** Parameter overrides per scenario name (`--param`, see paramOverrides.ts). */
   paramOverrides?: Record<string, Record<string, unknown>>;
+  /** `--strict`: a warning (a failed SHOULD or example-shape check) fails its scenario (judgeWarnings). */
+  strict?: boolean;
   /** The run's id (and so its default results directory), chosen before the run; new when absent. */
   runId?: string;
   /**
@@ -251,14 +255,9 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       const position = { scenario: scenario.name, index, total: scenarios.length };
       observer?.onScenarioStart?.(position);
       const watched = observer ? { position, observer } : undefined;
-      const result = await runOne(
-        scenario,
-        env,
-        options.profile,
-        prior,
-        options.paramOverrides?.[scenario.name],
-        signal,
-        watched,
+      const result = judgeWarnings(
+        await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, watched),
+        options.strict === true,
       );
       prior.set(scenario.name, result.verdict);
       results.push(result);
@@ -309,6 +308,7 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
     // A signal after the last scenario still stopped the run (and exits 130/143): say so.
     verdict: signal?.aborted ? 'interrupted' : overallVerdict(results),
     scenarios: results,
+    ...runWarnings(results, options.strict === true),
     ...(options.toxics?.length ? { toxics: env.runToxics.map((t) => ({ ...t })) } : {}),
     ...(signal?.aborted ? { interruptedBy: String(signal.reason) } : {}),
     ...(shard ? { shard } : {}),

@@ -9,6 +9,7 @@ import type { A2AClient, AgentDescription, EventHistory, SynthesizedAnswers } fr
 import type { AppliedToxic, FaultProxy, ToxicSpec } from '../proxy/faultControl.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, SeriesPoint, Verdict } from '../results/runResult.ts';
+import type { CheckOptions } from '../results/checkResult.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { AttackTarget } from '../attack/attackTypes.ts';
 import type { RigHealth } from '../metrics/rigHealth.ts';
@@ -85,8 +86,12 @@ export interface ScenarioContext {
   /** The notes so far (see note()). */
   readonly notes: readonly string[];
 
-  /** Records a check; returns `ok` so a scenario can branch on it. */
-  check(name: string, ok: boolean, detail?: string): boolean;
+  /**
+   * Records a check; returns `ok` so a scenario can branch on it. `options.level` is the level of
+   * the rule it holds: MUST (the default) fails the scenario; a failed SHOULD or `example` (the
+   * contract example's shape) is a warning, which fails only a `--strict` run (results/checkResult.ts).
+   */
+  check(name: string, ok: boolean, detail?: string, options?: CheckOptions): boolean;
   /** Records a check judged neither way, with why: the scenario is inconclusive unless one fails. */
   notJudged(name: string, detail: string): void;
   /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */

@@ -5,6 +5,7 @@
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
+import { checkedLevel, type CheckOptions } from '../results/checkResult.ts';
 import type { CheckResult, FaultEvent, LogLine, ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
@@ -99,9 +100,10 @@ export class ScenarioRecording {
     };
   }
 
-  /** Records a check; returns `ok` so a scenario can branch on it. */
-  check(name: string, ok: boolean, detail?: string): boolean {
-    this.checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
+  /** Records a check at its level (default MUST; see checkResult.ts); returns `ok` so a scenario can branch on it. */
+  check(name: string, ok: boolean, detail?: string, options?: CheckOptions): boolean {
+    const level = checkedLevel(name, options);
+    this.checks.push({ name, ok, ...(detail === undefined ? {} : { detail }), ...(level ? { level } : {}) });
     return ok;
   }
 

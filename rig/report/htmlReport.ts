@@ -17,6 +17,7 @@ import {
   type RunResult,
   type RunToxic,
 } from '../results/runResult.ts';
+import { warningsCount, warningsNote } from '../results/checkResult.ts';
 import { msText, secondsText } from './reportNumbers.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from './sampleSize.ts';
@@ -49,7 +50,8 @@ function latencyCell(metrics: Record<string, MetricResult>): HtmlValue {
 function verdictTable(run: RunResult, anchors: string[]): SafeHtml {
   const rows = run.scenarios.map((s, i) => {
     const passed = s.checks.filter((c) => c.ok).length;
-    return html`<tr class="${s.verdict}"><td><a href="#${anchors[i]}">${s.name}</a></td><td>${badge(s.verdict)}</td><td class="num">${passed}/${s.checks.length}</td><td class="num">${secondsText(s.durationMs)}</td><td>${latencyCell(s.metrics)}</td><td class="reason">${s.reason ?? ''}</td></tr>`;
+    const warned = s.warnings ? html` <span class="warned">${warningsCount(s.warnings)}</span>` : null;
+    return html`<tr class="${s.verdict}"><td><a href="#${anchors[i]}">${s.name}</a></td><td>${badge(s.verdict)}${warned}</td><td class="num">${passed}/${s.checks.length}</td><td class="num">${secondsText(s.durationMs)}</td><td>${latencyCell(s.metrics)}</td><td class="reason">${s.reason ?? ''}</td></tr>`;
   });
   return html`<section id="verdicts"><h2>Verdicts</h2>
 <table class="verdicts"><thead><tr><th>scenario</th><th>verdict</th><th>checks</th><th>time</th><th title="${PERCENTILE_RULE}">latency ms (p50 / p95 / p99)</th><th>note</th></tr></thead>
@@ -117,6 +119,7 @@ function header(run: RunResult, anchors: string[], baseline?: BaselineComparison
   return html`<header><h1>a2a-rig ${badge(run.verdict)} <span class="run-id">${run.runId}</span></h1>
 ${partial ? html`<p class="headline partial">${partial}</p>` : null}
 ${headline ? html`<p class="headline ${run.verdict}">${headline}</p>` : null}
+${warningsNote(run) ? html`<p class="headline warned">Warnings: ${warningsNote(run)!} (under each scenario's checks).</p>` : null}
 ${headlineFigures(run, (v) => VERDICT_LABEL[v] ?? v, { of: (name) => byName.get(name) }, baseline)}
 <dl class="kv">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></header>`;
 }

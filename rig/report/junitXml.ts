@@ -2,6 +2,7 @@
 // as <failure>, skips with their reason; a scenario a signal interrupted is an <error>, one it never
 // started a skip ("not run"). Every string from an agent is escaped.
 import { checkFailed, checkNotJudged, type RunResult, type ThresholdResult } from '../results/runResult.ts';
+import { checkWarned, warningText, type CheckResult } from '../results/checkResult.ts';
 import { printable } from './terminalText.ts';
 import { thresholdState, thresholdTally } from './thresholdEvaluation.ts';
 
@@ -29,7 +30,8 @@ export function junitXml(run: RunResult): string {
   const cases = run.scenarios.map((s) => {
     const time = (s.durationMs / 1000).toFixed(3);
     const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${time}">`;
-    const body: string[] = [];
+    // The count first: <properties> leads a testcase in the schemas that allow it there.
+    const body = s.warnings ? [`    <properties><property name="warnings" value="${s.warnings}"/></properties>`] : [];
     if (s.verdict === 'skipped' || s.verdict === 'not-run')
       body.push(`    <skipped message="${xml(s.reason ?? s.verdict)}"/>`);
     // Neither passed nor failed: a CI reporter shows it skipped, with why, never as a pass.
@@ -38,12 +40,19 @@ export function junitXml(run: RunResult): string {
     if (s.verdict === 'errored' || s.verdict === 'interrupted')
       body.push(`    <error message="${xml(s.reason ?? 'error')}"/>`);
     if (s.verdict === 'failed') {
-      const failed = s.checks.filter(checkFailed);
+      // Failed under --strict on warnings alone: they are what failed it.
+      const failed = s.checks.some(checkFailed) ? s.checks.filter(checkFailed) : s.checks.filter(checkWarned);
       const text = failed.map((c) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`).join('\n');
       body.push(`    <failure message="${xml(s.reason ?? 'check failed')}">${xml(text)}</failure>`);
     }
-    const checks = s.checks
-      .map((c) => `${checkNotJudged(c) ? 'N/J ' : c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`)
+    // A warning leaves the testcase passing: as <failure> it would fail a build --strict did not ask
+    // to fail, as <skipped> it would hide that the MUSTs were tested. Jenkins, GitLab and the
+    // GitHub junit actions show a testcase's <system-out>, so the warnings lead it (WARN, with the
+    // level); the count is a testcase <property> (as pytest and Surefire write them; above) for tools.
+    const mark = (c: CheckResult) => (checkNotJudged(c) ? 'N/J ' : c.ok ? 'ok  ' : checkWarned(c) ? 'WARN' : 'FAIL');
+    const text = (c: CheckResult) => (checkWarned(c) ? warningText(c) : `${c.name}${c.detail ? ` — ${c.detail}` : ''}`);
+    const checks = [...s.checks.filter(checkWarned), ...s.checks.filter((c) => !checkWarned(c))]
+      .map((c) => `${mark(c)} ${text(c)}`)
       .join('\n');
     if (checks) body.push(`    <system-out>${xml(checks)}</system-out>`);
     return [open, ...body, '  </testcase>'].join('\n');

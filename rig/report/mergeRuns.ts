@@ -31,10 +31,11 @@ import { COUNTER_MEANINGS, declaredCounterKind } from '../results/metricNames.ts
 import type { TimelinePoint, TimelineRecord } from '../metrics/latencyTimeline.ts';
 import {
   LOG_LINES_KEPT,
-  checkFailed,
   checkNotJudged,
+  checkWarned,
   RESULTS_SCHEMA,
   overallVerdict,
+  runWarnings,
   type CheckResult,
   type LogLine,
   type MergeSource,
@@ -117,15 +118,19 @@ function mergeChecks(parts: ScenarioResult[], label: (s: ScenarioResult) => stri
   }
   return [...merged.values()].map(({ name, sightings }) => {
     const ok = sightings.every((s) => s.check.ok);
-    // Not judged only when some part was not and none failed: a failure anywhere is the finding.
-    const unjudged = !ok && !sightings.some((s) => checkFailed(s.check)) ? { judged: false as const } : {};
-    const mark = (c: CheckResult) => (checkNotJudged(c) ? 'NOT JUDGED ' : c.ok ? '' : 'FAILED ');
+    // Not judged only when some part was not and none failed or warned: a finding anywhere is the finding.
+    const unjudged =
+      !ok && sightings.every((s) => s.check.ok || checkNotJudged(s.check)) ? { judged: false as const } : {};
+    // The same check holds the same rule in every part.
+    const level = sightings[0]!.check.level;
+    const mark = (c: CheckResult) =>
+      checkNotJudged(c) ? 'NOT JUDGED ' : c.ok ? '' : checkWarned(c) ? 'WARNING ' : 'FAILED ';
     const details = sightings
       .filter((s) => s.check.detail !== undefined || !s.check.ok)
       .map((s) => `${s.from}: ${mark(s.check)}${s.check.detail ?? ''}`.trim());
     const detail =
       sightings.length === 1 ? sightings[0]!.check.detail : details.length ? details.join('; ') : undefined;
-    return detail === undefined ? { name, ok, ...unjudged } : { name, ok, detail, ...unjudged };
+    return { name, ok, ...(detail === undefined ? {} : { detail }), ...unjudged, ...(level ? { level } : {}) };
   });
 }
 
@@ -186,6 +191,7 @@ function mergeScenario(
   const faultEvents = parts.find((p) => p.faultEvents)?.faultEvents;
   const traffic = mergeTraffic(parts, label);
   const log = mergeLog(parts, owner);
+  const checks = mergeChecks(parts, label);
   const stack =
     verdict === 'errored'
       ? (because?.stack ?? parts.find((p) => p.verdict === 'errored' && p.stack)?.stack)
@@ -198,7 +204,8 @@ function mergeScenario(
     ...(because ? { reason: parts.length > 1 ? `${label(because)}: ${because.reason}` : because.reason } : {}),
     durationMs: Math.max(...parts.map((p) => p.durationMs)),
     params: first.params,
-    checks: mergeChecks(parts, label),
+    checks,
+    ...(checks.some(checkWarned) ? { warnings: checks.filter(checkWarned).length } : {}),
     metrics: mergeMetrics(parts, label),
     counters: mergeCounters(parts),
     ...(timeline ? { timeline } : {}),
@@ -286,6 +293,10 @@ export function mergeRuns(inputs: MergeInput[], runId: string, options: { force?
     proxy: first.proxy,
     verdict: overallVerdict(scenarios),
     scenarios,
+    ...runWarnings(
+      scenarios,
+      runs.some((r) => r.strict),
+    ),
     mergedFrom,
     ...(differences.length > 0 ? { mergeForced: { differences } } : {}),
     ...(toxics ? { toxics } : {}),

@@ -5,6 +5,7 @@
 // lines as each scenario starts, logs and ends, and a "still running" line every `heartbeatMs` with
 // the last traffic figures, so a long scenario never looks hung.
 // A reason or a log line may quote the agent: every line goes through printableLine (terminalText.ts).
+import { warningsCount } from '../results/checkResult.ts';
 import cliProgress from 'cli-progress';
 import type {
   LiveTraffic,
@@ -34,7 +35,8 @@ export function startLine(e: ScenarioPosition): string {
 
 export function endLine(e: ScenarioEnd): string {
   const r = e.result;
-  const verdict = `${r.verdict}${r.reason ? ` — ${r.reason}` : ''}`;
+  const warned = r.warnings ? ` with ${warningsCount(r.warnings)}` : '';
+  const verdict = `${r.verdict}${warned}${r.reason ? ` — ${r.reason}` : ''}`;
   return printableLine(`${position(e.index, e.total)} ${e.scenario}: ${verdict} (${seconds(r.durationMs)})`);
 }
 

@@ -126,7 +126,8 @@ ${SWATCH}
 details { margin-top: 8px; } summary { cursor: pointer; color: var(--muted); }
 ul.checks { list-style: none; padding: 0; margin: 8px 0; }
 ul.checks li { padding: 2px 0; overflow-wrap: anywhere; } ul.checks li.bad { color: var(--fail); }
-ul.checks li.unsure { color: var(--skip); }
+ul.checks li.unsure, ul.checks li.warn { color: var(--skip); } ul.checks .level { font-weight: 600; }
+.headline.warned, .warned { color: var(--skip); }
 ul.checks .mark { display: inline-block; width: 16px; font-weight: 700; } ul.checks li.ok .mark { color: var(--pass); }
 ul.checks .detail { margin-left: 20px; color: var(--muted); font-size: 12.5px; white-space: pre-wrap; }
 .notes { color: var(--skip); margin: 4px 0; } .notes ul { margin: 2px 0 0; padding-left: 20px; }

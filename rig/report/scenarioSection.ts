@@ -9,6 +9,7 @@ import {
   type MetricResult,
   type ScenarioResult,
 } from '../results/runResult.ts';
+import { checkWarned, levelText, warningsCount } from '../results/checkResult.ts';
 import { capacityCharts } from './capacityCharts.ts';
 import { dosTables } from './dosTables.ts';
 import { secondsText, msText } from './reportNumbers.ts';
@@ -53,10 +54,17 @@ function notesList(s: ScenarioResult): HtmlValue {
 }
 
 /** An errored scenario's stack (frames, scenario files first), as text. */
-/** One check: ✓ passed, ✗ failed, ? not judged (neither: its detail says why). */
+/** One check: ✓ passed, ✗ failed, ! a warning (its level said), ? not judged (neither: its detail says why). */
 function checkItem(c: CheckResult): HtmlValue {
-  const [cls, mark] = checkNotJudged(c) ? ['unsure', '?'] : c.ok ? ['ok', '✓'] : ['bad', '✗'];
-  return html`<li class="${cls}"><span class="mark">${mark}</span> ${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`;
+  const [cls, mark] = checkNotJudged(c)
+    ? ['unsure', '?']
+    : c.ok
+      ? ['ok', '✓']
+      : checkWarned(c)
+        ? ['warn', '!']
+        : ['bad', '✗'];
+  const level = checkWarned(c) ? html`<span class="level">${levelText(c)}</span> ` : null;
+  return html`<li class="${cls}"><span class="mark">${mark}</span> ${level}${c.name}${c.detail ? html`<div class="detail">${c.detail}</div>` : null}</li>`;
 }
 
 function stackBlock(s: ScenarioResult): HtmlValue {
@@ -93,6 +101,7 @@ export function scenarioSection(s: ScenarioResult, anchor: string): SafeHtml {
   const distributions = percentileCharts(s);
   const failed = s.checks.filter(checkFailed).length;
   const notJudged = s.checks.filter(checkNotJudged).length;
+  const warned = s.checks.filter(checkWarned).length;
   return html`<article class="scenario ${s.verdict}" id="${anchor}">
 <h3><a class="anchor" href="#${anchor}">${s.name}</a> ${badge(s.verdict)}</h3>
 <p class="description">${s.description}</p>
@@ -107,7 +116,7 @@ ${distributions.length ? html`<div class="charts">${distributions}</div>` : null
 ${operationsTable(s)}
 ${dosTables(s)}
 ${logBlock(s)}
-<details${s.verdict === 'failed' || s.verdict === 'errored' || s.verdict === 'inconclusive' ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null}${notJudged ? html`, <strong>${notJudged} not judged</strong>` : null} · params, counters, latency table</summary>
+<details${s.verdict === 'failed' || s.verdict === 'errored' || s.verdict === 'inconclusive' || warned > 0 ? html` open` : null}><summary>${s.checks.length} checks${failed ? html`, <strong>${failed} failed</strong>` : null}${warned ? html`, <strong>${warningsCount(warned)}</strong>` : null}${notJudged ? html`, <strong>${notJudged} not judged</strong>` : null} · params, counters, latency table</summary>
 <ul class="checks">${s.checks.map(checkItem)}</ul>
 ${metricsTable(s.metrics)}
 ${seriesTables(s)}

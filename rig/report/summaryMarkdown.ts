@@ -13,6 +13,7 @@ import {
 import { printable } from './terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
 import type { CheckResult, ScenarioResult } from '../results/runResult.ts';
+import { checkWarned, warningsCount, warningsNote, warningText } from '../results/checkResult.ts';
 import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
@@ -147,6 +148,7 @@ export function summaryMarkdown(run: RunResult): string {
     '',
     `Agent: ${agent} · fault backend: ${backend}${toxics} · ${seconds} · run \`${run.runId}\``,
     ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
+    ...(warningsNote(run) ? ['', `**Warnings:** ${markdownCell(warningsNote(run)!)} (listed below)`] : []),
     '',
     '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
     '|---|---|---|---|---|',
@@ -156,7 +158,8 @@ export function summaryMarkdown(run: RunResult): string {
     const latency = Object.entries(s.metrics)
       .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
       .join('<br>');
-    const verdict = ICON[s.verdict] ?? markdownCell(s.verdict);
+    const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
+    const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;
     // A latency measured while the rig was the limit says so where it is read (details below).
     const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
     lines.push(
@@ -197,17 +200,15 @@ export function summaryMarkdown(run: RunResult): string {
         `| \`${t.expression.replace(/`/g, "'")}\` | ${MARKDOWN_STATE[thresholdState(t)]} | ${markdownCell(t.detail)} |`,
       );
   }
-  const checkLines = (which: (c: CheckResult) => boolean) =>
+  const plain = (c: CheckResult) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`;
+  const checkLines = (which: (c: CheckResult) => boolean, text = plain) =>
     run.scenarios.flatMap((s) =>
-      s.checks
-        .filter(which)
-        .map(
-          (c) =>
-            `- **${markdownCell(s.name)}** · ${markdownCell(c.name)}${c.detail ? `: ${markdownCell(c.detail)}` : ''}`,
-        ),
+      s.checks.filter(which).map((c) => `- **${markdownCell(s.name)}** · ${markdownCell(text(c))}`),
     );
   const failures = checkLines(checkFailed);
   if (failures.length > 0) lines.push('', '## Failed checks', '', ...failures);
+  const warnings = checkLines(checkWarned, warningText);
+  if (warnings.length > 0) lines.push('', '## Warnings (SHOULD and contract-example shape)', '', ...warnings);
   const notJudgedChecks = checkLines(checkNotJudged);
   if (notJudgedChecks.length > 0) lines.push('', '## Checks not judged', '', ...notJudgedChecks);
   const errored = run.scenarios.filter((s) => s.verdict === 'errored' && s.stack);

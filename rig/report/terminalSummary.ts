@@ -9,6 +9,7 @@ import { targetWire } from './targetWire.ts';
 import { attackTax, isDosResult } from './dosResults.ts';
 import { progressMode } from './progressOutput.ts';
 import { checkFailed, checkNotJudged, VERDICTS, type RunResult, type Verdict } from '../results/runResult.ts';
+import { checkWarned, warningsCount, warningsNote, warningText, type CheckResult } from '../results/checkResult.ts';
 import { percentileShown } from './sampleSize.ts';
 import { polledText, thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
 import { headlineMetric, labelsOf } from './scenarioHeadline.ts';
@@ -159,6 +160,8 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
       .map((v) => `${counts.get(v)} ${v}`)
       .join(' · ') || 'none',
   );
+  const warnings = warningsNote(run);
+  if (warnings) headline('warnings', warnings);
   const capacity = capacityLine(run);
   if (capacity) headline('capacity', capacity);
   const traffic = trafficLines(run);
@@ -210,6 +213,7 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     // Colour after alignment: the escape takes no column.
     out.push(options.color ? line.replace(label, paint(s.verdict, label)) : line);
     if (s.verdict !== 'passed' && s.reason) out.push(...wrap(`↳ ${clean(s.reason)}`, width, indent, `${indent}  `, 2));
+    if (s.verdict === 'passed' && s.warnings) out.push(`${indent}↳ passed with ${warningsCount(s.warnings)} (below)`);
     if (m?.polled) out.push(...wrap(`↳ ${polledText(m.polled, m.count)}`, width, indent, `${indent}  `, 2));
     if (s.verdict === 'errored' && s.stack) {
       const where = thrownAt(s.stack);
@@ -246,13 +250,13 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     out.push(...workerLines(run.shards, width));
   }
 
-  for (const [title, which] of [
-    ['failed checks', checkFailed],
-    ['checks not judged', checkNotJudged],
+  const plain = (c: CheckResult) => `${c.name}${c.detail ? `: ${c.detail}` : ''}`;
+  for (const [title, which, text] of [
+    ['failed checks', checkFailed, plain],
+    ['warnings (SHOULD and contract-example shape: not failures unless --strict)', checkWarned, warningText],
+    ['checks not judged', checkNotJudged, plain],
   ] as const) {
-    const lines = run.scenarios.flatMap((s) =>
-      s.checks.filter(which).map((c) => `${s.name} · ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
-    );
+    const lines = run.scenarios.flatMap((s) => s.checks.filter(which).map((c) => `${s.name} · ${text(c)}`));
     if (lines.length > 0) section(title);
     for (const f of lines) out.push(...wrap(clean(f), width, '  ', '      '));
   }

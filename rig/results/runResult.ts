@@ -10,6 +10,18 @@ export type { OperationStats, TrafficPoint, TrafficRecord } from '../metrics/tra
 import type { RecordedMeasures } from './metricNames.ts';
 import type { ShardRecord, ShardSetRecord } from './shardRecord.ts';
 import type { ThresholdResult } from './thresholdResult.ts';
+import type { CheckResult } from './checkResult.ts';
+
+export {
+  checkFailed,
+  checkNotJudged,
+  checkWarned,
+  judgeWarnings,
+  runWarnings,
+  verdictOfChecks,
+  type CheckLevel,
+  type CheckResult,
+} from './checkResult.ts';
 
 export const RESULTS_SCHEMA = 'a2a-rig/results@1';
 
@@ -32,33 +44,6 @@ export const VERDICTS: readonly Verdict[] = [
   'not-run',
 ];
 
-export interface CheckResult {
-  name: string;
-  /** False for a failed check and for one not judged: a reader that knows no `judged` never sees a pass. */
-  ok: boolean;
-  detail?: string;
-  /** false: the check could not be judged either way (the detail says why); absent: it was judged. */
-  judged?: false;
-}
-
-/** A check judged and failed (not one left unjudged). */
-export const checkFailed = (c: CheckResult) => !c.ok && c.judged !== false;
-/** A check that could be judged neither way. */
-export const checkNotJudged = (c: CheckResult) => c.judged === false;
-
-/**
- * A finished scenario's verdict from its checks: errored with none, failed when one failed (which
- * beats one not judged: a guarantee broke whatever else is unsure), inconclusive when one was not
- * judged, else passed; the reason is the first such check.
- */
-export function verdictOfChecks(checks: readonly CheckResult[]): { verdict: Verdict; reason?: string } {
-  if (checks.length === 0) return { verdict: 'errored', reason: 'the scenario made no checks' };
-  const first = checks.find(checkFailed) ?? checks.find(checkNotJudged);
-  if (!first) return { verdict: 'passed' };
-  const reason = `${first.name}${first.detail ? `: ${first.detail}` : ''}`;
-  return { verdict: checkFailed(first) ? 'failed' : 'inconclusive', reason };
-}
-
 export interface MetricResult extends LatencySummary {
   /** hdr-histogram-js compressed base64 of the whole histogram (microseconds). */
   hdr: string;
@@ -74,6 +59,8 @@ export interface ScenarioResult {
   durationMs: number;
   params: Record<string, unknown>;
   checks: CheckResult[];
+  /** How many checks warned (a failed SHOULD or example-shape check: checkResult.ts); absent when none. */
+  warnings?: number;
   metrics: Record<string, MetricResult>;
   counters: Record<string, number>;
   /**
@@ -247,6 +234,10 @@ export interface RunResult {
   } | null;
   verdict: Verdict;
   scenarios: ScenarioResult[];
+  /** The scenarios' warnings added up; absent when none. */
+  warnings?: number;
+  /** Present when the run was `--strict`: a warning failed its scenario. */
+  strict?: true;
   /** Present when thresholds were given; a broken one makes the run's verdict `failed`. */
   thresholds?: ThresholdResult[];
   /** Present on a merged result: the runs it adds up. */

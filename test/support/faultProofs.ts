@@ -20,6 +20,8 @@ export const PROMPT_FAULTS = [
   'accept-duplicates',
   'skip-validation',
   'validation-errors-elsewhere',
+  'rejection-data-bare',
+  'rejection-detail-only',
   'keep-input-required',
   'slow-resume',
   'emit-oversized-schema',
