@@ -43,7 +43,8 @@ export function formatAddress(address: AddressInfo): string {
 
 /** Resolves the host the way Go's ResolveTCPAddr does for comparing listen addresses (":0" for no host). */
 export async function resolveListen(listen: string): Promise<HostPort> {
-  const { host, port } = splitHostPort(listen);
+  // An empty address is Go's ":0": every interface, a free port (the real server's default listen).
+  const { host, port } = listen === '' ? { host: '', port: 0 } : splitHostPort(listen);
   if (host === '') return { host, port };
   if (host === 'localhost') return { host: '127.0.0.1', port };
   if (isIP(host) === 6) return { host: new URL(`http://[${host}]/`).hostname.slice(1, -1), port };
