@@ -13,7 +13,19 @@ import { freePort } from './support/localHost.ts';
 import { runRigForResults } from './support/rigCli.ts';
 import { startSteeringAgent, type SteeringAgent } from './support/steeringCard.ts';
 
-const SCENARIOS = ['agent-card', 'activation', 'cf1', 'cf2', 'cf3', 'cf4', 'cf5', 'cf6', 'cf7', 'capacity'];
+const SCENARIOS = [
+  'agent-card',
+  'activation',
+  'cf1',
+  'cf2',
+  'cf3',
+  'cf4',
+  'cf5',
+  'cf6',
+  'cf7',
+  'capacity',
+  'acceptance-latency',
+];
 const REACH = 'the rig could not reach the agent: ';
 const TLS = 'cannot connect: TLS handshake failed (EPROTO) — the URL names https:, the server there speaks plain http';
 const CF7 = `CF-7 not judged: ${['cf1', 'cf2', 'cf3', 'cf4', 'cf5', 'cf6'].map((n) => `${n} errored`).join(', ')}`;
