@@ -29,6 +29,18 @@ describe('reach failures', () => {
     ]);
   });
 
+  it("undici's word for the same handshake (the SSE client) is read alike", () => {
+    const err = toTransportError(
+      nodeError('ERR_SSL_WRONG_VERSION_NUMBER', '80:error:0A00010B:SSL routines:ssl3_get_record:wrong version number'),
+      ctx,
+    );
+    expect([err.failure, err.message]).toEqual([
+      'connect',
+      `${ctx.what}: cannot connect: TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER) — ` +
+        'the URL names https:, the server there speaks plain http',
+    ]);
+  });
+
   it('a certificate the rig does not trust is its reach too; a reset by the agent is not', () => {
     const cert = toTransportError(nodeError('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), ctx);
     expect([cert.failure, cert.message]).toEqual([
