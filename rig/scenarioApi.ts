@@ -97,6 +97,7 @@ export {
   type StepVerdict,
 } from './load/capacitySearch.ts';
 export type { Arrival, RateStep } from './load/arrivalSchedule.ts';
+export { assertReached, UNREACHED } from './load/reachedAgent.ts';
 
 // The wire's types, and the extensions' URIs, codes and limits a check may compare against.
 export type { Task, TaskState, StreamResponse } from './protocol/a2aTypes.ts';

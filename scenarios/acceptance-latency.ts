@@ -13,7 +13,7 @@
 // capacity scenario searches the highest sustainable rate of the same round trip
 // (`--param capacity.roundTrip=acceptance`). Skipped against an agent that does not declare the
 // extension with the client evaluator.
-import { defineScenario, constantArrivals } from 'a2a-rig';
+import { assertReached, defineScenario, constantArrivals } from 'a2a-rig';
 
 interface Params {
   /** Round trips offered per second. */
@@ -104,6 +104,7 @@ export default defineScenario<Params>({
       run.elapsedMs > 0 ? Math.round((run.succeeded * 10_000) / run.elapsedMs) / 10 : 0,
     );
     if (run.aborted) return;
+    assertReached(run, 'the acceptance round trips'); // never connected: nothing of the agent to judge
 
     const kinds = Object.entries(run.failures).map(([k, n]) => `${n} ${k}`);
     if (run.unfinished) kinds.push(`${run.unfinished} unfinished`);

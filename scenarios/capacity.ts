@@ -29,6 +29,7 @@
 // curve for both, so their capacities compare; each skips against an agent that does not declare
 // its extension (checked in run, as the need depends on the parameter).
 import {
+  assertReached,
   defineScenario,
   capacityCheckName,
   constantArrivals,
@@ -247,13 +248,15 @@ export default defineScenario<Params>({
           });
     // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
     // step measures the agent rather than a cold start.
-    await ctx.runOpenModel({
+    const warm = await ctx.runOpenModel({
       arrivals: constantArrivals(10, 500),
       iteration: roundTripAt(),
       maxInFlight: p.maxInFlight,
       iterationTimeoutMs: p.timeoutMs,
       drainTimeoutMs: p.timeoutMs,
     });
+    // No capacity to find for an agent the rig never got a connection to: the run errors, saying so.
+    assertReached(warm, 'the warm-up');
     const runs = new Map<number, StepRun>();
     const probe = async (rate: number, refined: boolean): Promise<ProbeOutcome> => {
       // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.

@@ -142,6 +142,24 @@ const proofs = {
     });
   },
 
+  'answer-202': async () => {
+    // Only the status of an accepted answer's reply changes: the task resumes, a refusal keeps its 422.
+    const observe = async (url: string) => {
+      const { task, envelope } = await start(url);
+      const invalid = await answer(url, task.id, envelope.prompt_id, { approved: 'yes' });
+      const valid = await answer(url, task.id, envelope.prompt_id, { approved: true });
+      return {
+        invalid: invalid.status,
+        valid: valid.status,
+        succeeded: valid.body.result !== undefined,
+        state: await stateNow(url, task.id),
+      };
+    };
+    const [broken, holds] = await Promise.all([withFault('answer-202', observe), observe(correct.url)]);
+    expect(broken).toEqual({ invalid: 422, valid: 202, succeeded: true, state: 'TASK_STATE_COMPLETED' });
+    expect(holds).toEqual({ invalid: 422, valid: 200, succeeded: true, state: 'TASK_STATE_COMPLETED' });
+  },
+
   'validation-errors-elsewhere': async () => {
     const [broken, holds] = await Promise.all([
       withFault('validation-errors-elsewhere', rejectionOf),

@@ -144,6 +144,13 @@ const BROKEN: {
     only: '1.3.0',
     expect: { activation: /echoed/i, cf2: /answer's reply echoes the activated extension URI/ },
   },
+  // An accepted answer answered 202 (CF-2 says 200): the status check names it.
+  {
+    fault: 'answer-202',
+    scenarios: ['cf2'],
+    only: '1.3.0',
+    expect: { cf2: /the accepted answer's reply is HTTP 200: HTTP 202/ },
+  },
   // A resubscribe that opens and stays silent: no refusal (the weaker GetTask path), a replay failure.
   {
     fault: 'silent-resubscribe',

@@ -48,6 +48,11 @@ function notPending(row: TaskRow, gate: GateRow): A2AError {
 }
 
 /** Handles a user message sent to an existing task. Throws A2AError for every refusal. */
+/** The message carries a hitl-prompt/v1 answer (valid or not): metadata names the response key. */
+export function carriesHitlAnswer(message: Message): boolean {
+  return typeof message.metadata === 'object' && message.metadata !== null && HITL_RESPONSE_KEY in message.metadata;
+}
+
 export function continueWithGate(engine: TaskEngine, message: Message, request: ContinueRequest): TaskRow {
   const taskId = message.taskId!;
   if (request.acceptance && hasDecision(message.metadata)) {
@@ -64,9 +69,7 @@ export function continueWithGate(engine: TaskEngine, message: Message, request: 
   }
   // A message that is not a decision leaves a pending gate pending (the draft's proposed default);
   // a hitl-prompt/v1 answer still goes its own way (a late duplicate answer gets hitl's 409).
-  const hitlAnswer =
-    typeof message.metadata === 'object' && message.metadata !== null && HITL_RESPONSE_KEY in message.metadata;
-  if (!hitlAnswer && engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
+  if (!carriesHitlAnswer(message) && engine.outbox.gates.get(taskId)?.pending) return engine.getRow(taskId);
   return continueTask(engine, message, request.hitl);
 }
 

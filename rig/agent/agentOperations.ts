@@ -13,7 +13,7 @@ import {
 import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { nestingDepth } from '../protocol/jsonNesting.ts';
 import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
-import { continueWithGate } from './acceptanceDecisions.ts';
+import { carriesHitlAnswer, continueWithGate } from './acceptanceDecisions.ts';
 import {
   optionalBoolean,
   optionalCount,
@@ -49,6 +49,8 @@ export interface Activation {
 
 export interface CallContext extends Activation {
   generation: Generation;
+  /** The HTTP status of a successful send's reply when not 200: set by send (only the answer-202 fault does). */
+  successStatus?: number;
 }
 
 function isObject(v: unknown): v is JsonObject {
@@ -166,6 +168,8 @@ export class AgentOperations {
     let taskId: string;
     if (message.taskId) {
       taskId = continueWithGate(this.engine, message, ctx).task.id;
+      // Reached only when the answer was accepted: a refused one has thrown its 409/422.
+      if (this.engine.faults.has('answer-202') && carriesHitlAnswer(message)) ctx.successStatus = 202;
     } else {
       const started = this.startTask(message, ctx);
       if (started.reply)

@@ -24,6 +24,7 @@ export const FAULTS = {
     "a 422's error.data is only {detail}, a sentence, with no validation_errors array " +
     "(as the extension authors' executor answers)",
   'volatile-outbox': 'events are kept in memory only: a restart loses them while seq numbering goes on',
+  'answer-202': 'a valid answer is accepted (the task resumes) but its reply is HTTP 202, where CF-2 says 200',
   'silent-resubscribe':
     'a subscription to a task parked in INPUT_REQUIRED answers 200 and stays open, but sends no snapshot: ' +
     'the open prompt is not replayed',

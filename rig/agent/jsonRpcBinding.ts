@@ -136,8 +136,10 @@ export async function handleJsonRpc(
     const op = operationOf(r.method, ctx.generation);
     const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });
     switch (op) {
-      case 'send':
-        return reply(res, id, { result: await ops.send(r.params, ctx) });
+      case 'send': {
+        const result = await ops.send(r.params, ctx);
+        return reply(res, id, { result }, ctx.successStatus);
+      }
       case 'stream':
         return ops.stream(r.params, ctx, sseSink(res, frame));
       case 'subscribe':

@@ -99,8 +99,10 @@ export async function handleRest(
       );
     }
     if (PUSH_CONFIG_ROUTE.test(url.pathname)) throw pushNotSupported();
-    if (url.pathname === '/message:send' && method === 'POST')
-      return json(res, 200, await ops.send(parseJsonBody(body), ctx));
+    if (url.pathname === '/message:send' && method === 'POST') {
+      const result = await ops.send(parseJsonBody(body), ctx);
+      return json(res, ctx.successStatus ?? 200, result);
+    }
     if (url.pathname === '/message:stream' && method === 'POST')
       return ops.stream(parseJsonBody(body), ctx, sseSink(res, frame));
     if (url.pathname === '/tasks' && method === 'GET') {

@@ -150,7 +150,7 @@ export async function handleRestV03(
     if (path === '/v1/message:send') {
       if (method !== 'POST') return notAllowed('POST');
       const result = (await ops.send(readSend(body), ctx)) as { task: Task } | { message: Message };
-      return json(res, 200, sendResponseToProtoJsonV03(result));
+      return json(res, ctx.successStatus ?? 200, sendResponseToProtoJsonV03(result));
     }
     if (path === '/v1/message:stream') {
       if (method !== 'POST') return notAllowed('POST');

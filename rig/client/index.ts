@@ -79,4 +79,4 @@ export { WaitTimeoutError, type ReceivedEvent } from './receivedEvents.ts';
 export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits } from './replaySocket.ts';
 export type { RpcErrorBody } from './rpcReply.ts';
 export { TaskEventStream, describeEnd, type StreamEnd } from './taskEventStream.ts';
-export { TransportError, type TransportFailure } from './transportError.ts';
+export { TransportError, isReachFailure, type TransportFailure } from './transportError.ts';

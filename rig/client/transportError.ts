@@ -11,7 +11,7 @@ export type TransportFailure =
   | 'idle-timeout'
   /** The body (or stream, or frame) exceeded its byte bound. */
   | 'too-large'
-  /** No connection (refused, reset, unreachable, connect timeout). */
+  /** No connection (refused, unreachable, connect timeout, a failed TLS handshake): the rig's reach, not the agent. */
   | 'connect'
   /** The connection broke mid-exchange. */
   | 'socket'
@@ -54,6 +54,34 @@ const UNDICI_FAILURES: Record<string, TransportFailure> = {
   EPIPE: 'socket',
 };
 
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * A TLS failure is met while connecting, before the agent has been asked anything: the handshake
+ * (EPROTO, ERR_SSL_*) or the certificate. Node files it under codes no other failure uses; without
+ * this it read as "connection failed", the agent's doing. Undefined for anything else.
+ */
+function tlsFailure(code: string | undefined, detail: string): string | undefined {
+  if (code && CERTIFICATE_CODES.has(code)) return `the TLS certificate was not accepted (${code}: ${detail})`;
+  if (code !== 'EPROTO' && !code?.startsWith('ERR_SSL_')) return undefined;
+  // OpenSSL's words for a server that answered the ClientHello with something that is not TLS.
+  const plain = /wrong version number|packet length too long|http request/i.test(detail);
+  return `TLS handshake failed (${code})${plain ? ' — the URL names https:, the server there speaks plain http' : ''}`;
+}
+
+/** The rig never got a connection to ask over (its reach), as opposed to the agent breaking one. */
+export function isReachFailure(err: unknown): err is TransportError {
+  return err instanceof TransportError && err.failure === 'connect';
+}
+
 export interface ErrorContext {
   /** What was being done, e.g. "POST http://127.0.0.1:8080/ (SendMessage)". */
   what: string;
@@ -94,8 +122,10 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
   if (ctx.callerAborted)
     return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, cause);
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-  const failure = (code && UNDICI_FAILURES[code]) || 'socket';
   const detail = (err as Error).message ?? String(err);
+  const tls = tlsFailure(code, detail);
+  if (tls) return new TransportError('connect', `${ctx.what}: cannot connect: ${tls}`, ctx.httpStatus, cause);
+  const failure = (code && UNDICI_FAILURES[code]) || 'socket';
   const connectCause = code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail);
   const message =
     failure === 'headers-timeout'

@@ -27,14 +27,21 @@ export interface AttackTargetInput {
   openPrompt?: () => Promise<LivePrompt>;
 }
 
-/** The target, or why attacks cannot be aimed here (not loopback). */
+/** The target, or why attacks cannot be aimed here (not loopback, not plain http:): the rig's limits. */
 export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refused: string } {
   const baseUrl = new URL(input.directUrl);
   const endpoint = new URL(input.directRpcUrl);
-  for (const [what, host] of [
-    ['the agent', baseUrl.hostname],
-    ['its JSON-RPC endpoint', endpoint.hostname],
+  for (const [what, url] of [
+    ['the agent', baseUrl],
+    ['its JSON-RPC endpoint', endpoint],
   ] as const) {
+    const host = url.hostname;
+    if (url.protocol !== 'http:')
+      return {
+        refused:
+          `${what} is at ${url.href}: the rig's attacks speak plain http: only, ` +
+          "so none can be aimed there (the rig's limit, not the agent's)",
+      };
     if (!isLoopbackHost(host))
       return { refused: `${what} is at ${host}, not a loopback address: attack traffic goes to loopback only` };
   }

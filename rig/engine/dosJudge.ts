@@ -139,7 +139,9 @@ export function judgeDosRun(
         ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
     }
     if (a.error) {
-      ctx.check(`${a.name}: the attack ran`, false, a.error);
+      // An attack that threw never reached the agent's verdict (its refusals are outcomes, not
+      // errors): the rig could not run it, which says nothing of the agent.
+      ctx.notJudged(`${a.name}: the attack ran`, `the rig could not run it: ${a.error}`);
       continue;
     }
     if (!aimed(ctx, a.name, a.outcomes, a.report?.notes ?? [])) continue;

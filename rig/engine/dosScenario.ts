@@ -4,6 +4,7 @@
 // judge alike.
 import { ATTACKS, type AttackName } from '../attack/attackRegistry.ts';
 import { constantArrivals } from '../load/arrivalSchedule.ts';
+import { assertReached } from '../load/reachedAgent.ts';
 import { ResourceSampler } from './agentResources.ts';
 import type { MixedRunResult, PlannedAttack } from './attackRun.ts';
 import { judgeDosRun, plotResources } from './dosJudge.ts';
@@ -115,6 +116,7 @@ export async function runDosFamily(
     });
     const firstFailure = warm.firstFailure ? `; first failure: ${warm.firstFailure}` : '';
     ctx.log(`warm-up: ${warm.succeeded}/${warm.scheduled} round trips ok${firstFailure}`);
+    assertReached(warm, 'the warm-up'); // no tax to measure on an agent the rig never reached
     run = await ctx.mixedRun(
       {
         attacks,

@@ -27,6 +27,7 @@ import { RIG_VERSION } from './rigVersion.ts';
 import { cardDigest } from '../results/runIdentity.ts';
 import type { RigHealth } from '../metrics/rigHealth.ts';
 import { errorStack } from './errorStack.ts';
+import { isReachFailure } from '../client/index.ts';
 import { runHealth, watchScenario } from './scenarioHealth.ts';
 
 export interface RunOptions extends EnvironmentOptions {
@@ -144,6 +145,10 @@ async function runOne(
     if (err instanceof ScenarioSkipped) {
       verdict = 'skipped';
       reason = err.message;
+    } else if (isReachFailure(err)) {
+      // Nothing the agent did: the rig never got a connection to it (a check failed before stands).
+      verdict = ctx.checks.some(checkFailed) ? 'failed' : 'errored';
+      reason = `the rig could not reach the agent: ${err.message}`;
     } else {
       verdict = ctx.checks.some(checkFailed) ? 'failed' : 'errored';
       reason = (err as Error).message;

@@ -13,13 +13,13 @@
 // timed to the end it really reached. When the agent refuses the subscription (or its stream ends
 // early) the task is polled with GetTask instead, bounded by the same timeout. This costs a
 // subscription and an SSE stream per round trip; the figure is worth it.
-import { TransportError, describeEnd, userMessage, type A2AClient, type ReceivedEvent } from '../client/index.ts';
+import { describeEnd, userMessage, type A2AClient, type ReceivedEvent } from '../client/index.ts';
 import { TERMINAL_STATES, type Task, type TaskState } from '../protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
 import { statusOfEvent } from '../protocol/wireInbound.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
-import { RoundTripFailure } from './hitlRoundTrip.ts';
+import { RoundTripFailure, transportFailure } from './hitlRoundTrip.ts';
 import type { Iteration } from './openModelExecutor.ts';
 
 /** The a2a-rig script of a round trip (reference agent): one artifact, then `complete` (where the gate parks). */
@@ -76,11 +76,6 @@ const POLL_INTERVAL_MS = 5;
  * lengthens the round trip, never the acceptance latency.
  */
 const FIRST_EVENT_WAIT_MS = 1_000;
-
-function transportFailure(err: unknown): never {
-  if (err instanceof TransportError) throw new RoundTripFailure(`transport ${err.failure}`, err.message);
-  throw err;
-}
 
 const stateOf = (e: ReceivedEvent): TaskState | undefined => statusOfEvent(e.event)?.state;
 const isTerminal = (s: TaskState | undefined): boolean => s !== undefined && TERMINAL_STATES.has(s);

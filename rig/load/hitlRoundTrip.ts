@@ -11,7 +11,8 @@
 // (e.g. the task is already terminal) is polled with GetTask. This spares a subscription request and
 // an SSE stream per round trip for agents that resume before replying, so the rig's own cost does not
 // cap the rate it can offer on a two-core box. The resume-latency scenario keeps the stricter method.
-import { TransportError, describeEnd, type A2AClient } from '../client/index.ts';
+import { TransportError, describeEnd, isReachFailure, type A2AClient } from '../client/index.ts';
+import { UNREACHED } from './reachedAgent.ts';
 import type { TaskState } from '../protocol/a2aTypes.ts';
 import { statusOfEvent } from '../protocol/wireInbound.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
@@ -52,7 +53,9 @@ export interface RoundTripOptions {
 const INPUT_REQUIRED: TaskState = 'TASK_STATE_INPUT_REQUIRED';
 const POLL_INTERVAL_MS = 5;
 
-function transportFailure(err: unknown): never {
+/** A transport failure as a round trip's; one that never got a connection counts as UNREACHED (the rig's reach). */
+export function transportFailure(err: unknown): never {
+  if (isReachFailure(err)) throw new RoundTripFailure(UNREACHED, err.message);
   if (err instanceof TransportError) throw new RoundTripFailure(`transport ${err.failure}`, err.message);
   throw err;
 }

@@ -19,6 +19,7 @@ import {
 export const PROMPT_FAULTS = [
   'accept-duplicates',
   'skip-validation',
+  'answer-202',
   'validation-errors-elsewhere',
   'rejection-data-bare',
   'rejection-detail-only',

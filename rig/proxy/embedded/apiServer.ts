@@ -7,8 +7,14 @@ import { decodeStruct, parseBody } from './goJsonDecoding.ts';
 import { ProxyCollection } from './proxyCollection.ts';
 import { toxicJson } from './toxicCollection.ts';
 
-/** Says which API it speaks (Toxiproxy 2.12.0's) and that it is not the Go server. */
-export const EMBEDDED_TOXIPROXY_VERSION = '2.12.0+a2a-rig-embedded';
+/**
+ * The version /version answers, exactly as the Go server's: clients parse it (the Ruby client's
+ * parser refuses "2.12.0+anything" and then falls back to POST for PATCH).
+ */
+export const EMBEDDED_TOXIPROXY_VERSION = '2.12.0';
+
+/** Says on every reply that this is not the Go server (which sends no Server header at all). */
+export const EMBEDDED_SERVER_HEADER = 'a2a-rig embedded Toxiproxy';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -172,6 +178,7 @@ function sendError(response: ServerResponse, status: number, text: string): void
 export function createApiServer(collection: ProxyCollection): Server {
   const routes = routesOver(collection);
   return createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
+    response.setHeader('Server', EMBEDDED_SERVER_HEADER);
     void (async () => {
       if ((request.headers['user-agent'] ?? '').startsWith('Mozilla/'))
         return sendError(response, 403, 'User agent not allowed');

@@ -4,6 +4,7 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { AsyncMutex } from './asyncMutex.ts';
 import {
+  dialHost,
   formatAddress,
   listenErrorMessage,
   resolveListen,
@@ -138,7 +139,7 @@ export class ProxyListener {
       return;
     }
     const upstream = createConnection({
-      host: target.host || 'localhost',
+      host: dialHost(target.host),
       port: target.port,
       allowHalfOpen: true,
       ...SOCKET_OPTIONS,

@@ -31,6 +31,7 @@ FAULTS = {
     'envelope-extra-field',  # the envelope carries a key the contract forbids
     'envelope-without-activation',  # the envelope is sent even when the client did not activate
     'no-extension-echo',  # the activated URI is not echoed in the response headers
+    'answer-202',  # the accepted answer's reply is HTTP 202, where CF-2 says 200
     'silent-resubscribe',  # a resubscribe answers 200 and stays open, silent: the open prompt is not replayed
 }
 

@@ -55,6 +55,32 @@ def _method(body: bytes) -> Any:
     return req.get('method') if isinstance(req, dict) else None
 
 
+def _answer_request(body: bytes, rest: str | None = None) -> tuple[dict, dict, Any] | None:
+    """(request, message, hitl_response_for) of a send carrying a hitl-prompt/v1 answer, else None.
+    `rest`: the HTTP+JSON method of the route the body came to (its body is the params)."""
+    try:
+        req = json.loads(body)
+        if rest:
+            req = {'id': None, 'method': rest, 'params': req}
+        message = (req.get('params') or {}).get('message') or {}
+        meta = message.get('metadata') or {}
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(req, dict) or req.get('method') not in SEND_METHODS or not isinstance(meta, dict):
+        return None
+    answer = meta.get('hitl_response_for')
+    return None if answer is None else (req, message, answer)
+
+
+def _status_202(send: Callable) -> Callable:
+    """The answer-202 variant: the accepted answer's reply goes out as 202 instead of 200."""
+    async def send_202(msg: dict) -> None:
+        if msg['type'] == 'http.response.start' and msg['status'] == 200:
+            msg = dict(msg, status=202)
+        await send(msg)
+    return send_202
+
+
 def replaying(receive: Callable[[], Awaitable[dict]], body: bytes) -> Callable[[], Awaitable[dict]]:
     """An ASGI receive that hands the app the body already read once, then the connection's own."""
     sent = False
@@ -118,25 +144,17 @@ class HitlMiddleware:
                              'headers': [(b'content-type', content_type), (b'content-length', str(len(out)).encode())]})
             await send_echo({'type': 'http.response.body', 'body': out})
             return
+        if 'answer-202' in self.faults and _answer_request(body, REST_SEND.get(scope['path'])) is not None:
+            send_echo = _status_202(send_echo)  # the SDK renders the one accepted answer
         await self.app(scope, replaying(receive, body), send_echo)
 
     async def _decide(self, body: bytes, activated: bool, rest: str | None) -> tuple[int, bytes, bytes] | None:
-        """None: let the SDK handle it. Otherwise (HTTP status, body, content type). `rest`: the
-        HTTP+JSON method of the route, whose body is the params (None: a JSON-RPC request)."""
-        try:
-            req = json.loads(body)
-            if rest:
-                req = {'id': None, 'method': rest, 'params': req, 'rest': True}
-            params = req.get('params') or {}
-            message = params.get('message') or {}
-            meta = message.get('metadata') or {}
-        except (ValueError, AttributeError):
+        """None: let the SDK handle it (no answer, or the one accepted). Otherwise (HTTP status, body,
+        content type). `rest`: the HTTP+JSON method of the route, whose body is the params (None: JSON-RPC)."""
+        found = _answer_request(body, rest)
+        if found is None:
             return None
-        if not isinstance(req, dict) or req.get('method') not in SEND_METHODS or not isinstance(meta, dict):
-            return None
-        answer = meta.get('hitl_response_for')
-        if answer is None:
-            return None
+        req, message, answer = found
         req_id = req.get('id')
         prompt_id = answer.get('prompt_id') if isinstance(answer, dict) else None
         prompt = self.store.prompt(prompt_id) if isinstance(prompt_id, str) else None

@@ -1,0 +1,63 @@
+// An attack that threw (the rig could not run it: a precondition of its own, an fd budget) says
+// nothing of the agent: its "ran" check is not judged, never failed, and with no other attack
+// judged the scenario is skipped saying why (issue 24, item 4: the dos-* FAILED "attacks speak
+// plain http: to a loopback agent only" against an https: agent).
+import { describe, expect, it } from 'vitest';
+import type { MixedRunResult } from '../rig/engine/attackRun.ts';
+import { judgeDosRun } from '../rig/engine/dosJudge.ts';
+import type { DosParams } from '../rig/engine/dosParams.ts';
+import type { CheckResult } from '../rig/results/runResult.ts';
+
+class Skipped extends Error {}
+
+function fakeContext() {
+  const checks: CheckResult[] = [];
+  const notes: string[] = [];
+  return {
+    checks,
+    notes,
+    check: (name: string, ok: boolean, detail?: string) => (checks.push({ name, ok, detail }), ok),
+    notJudged: (name: string, detail: string) => {
+      checks.push({ name, ok: false, judged: false, detail });
+      notes.push(`${name}: not judged: ${detail}`);
+    },
+    note: (line: string) => void notes.push(line),
+    skip: (reason: string): never => {
+      throw new Skipped(reason);
+    },
+    count: () => {},
+    log: () => {},
+    latency: () => ({ recordMs: () => {} }),
+  };
+}
+
+describe('an attack the rig could not run', () => {
+  it('is not judged, and no other attack judged means the scenario is skipped, not failed', () => {
+    const ctx = fakeContext();
+    const run = {
+      origin: 0,
+      attackStartAt: 0,
+      attackStopAt: 0,
+      endAt: 0,
+      samples: [],
+      attacks: [
+        {
+          name: 'duplicate-answers',
+          error: 'attacks speak plain http: to a loopback agent only',
+          outcomes: [],
+          bursts: [],
+        },
+      ],
+      aborted: false,
+    } as unknown as MixedRunResult;
+    expect(() => judgeDosRun(ctx as never, run, {} as DosParams, undefined)).toThrow(Skipped);
+    expect(ctx.checks).toEqual([
+      {
+        name: 'duplicate-answers: the attack ran',
+        ok: false,
+        judged: false,
+        detail: 'the rig could not run it: attacks speak plain http: to a loopback agent only',
+      },
+    ]);
+  });
+});
