@@ -35,7 +35,8 @@ from acceptance_http import AcceptanceMiddleware
 from acceptance_store import Gates
 
 
-def card(url: str) -> AgentCard:
+def card(url: str, binding: str = 'JSONRPC') -> AgentCard:
+    """The peer's card; over gRPC without the acceptance extension (its middleware is HTTP only)."""
     ext = AgentExtension(uri=core.URI, description='Structured HITL prompt envelope on INPUT_REQUIRED state.',
                          required=False)
     ext.params.SetInParent()  # present and empty: ProtoJSON then writes "params": {}
@@ -46,9 +47,9 @@ def card(url: str) -> AgentCard:
     return AgentCard(
         name='hitl-peer-python-a2a-sdk-1.3.0',
         description='Independent hitl-prompt/v1 test peer on the official Python a2a-sdk 1.x',
-        supported_interfaces=[AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='1.0')],
+        supported_interfaces=[AgentInterface(url=url, protocol_binding=binding, protocol_version='1.0')],
         version='1.0.0',
-        capabilities=AgentCapabilities(streaming=True, extensions=[ext, gate]),
+        capabilities=AgentCapabilities(streaming=True, extensions=[ext, gate] if binding == 'JSONRPC' else [ext]),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
         skills=[AgentSkill(id='approval', name='approval', description='Asks a human to approve', tags=['hitl'])],
