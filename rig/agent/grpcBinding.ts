@@ -9,6 +9,7 @@ import {
   Metadata,
   Server,
   ServerCredentials,
+  status as GrpcCode,
   type ServerUnaryCall,
   type ServerWritableStream,
   type UntypedServiceImplementation,
@@ -111,7 +112,7 @@ class GrpcBinding {
  * writes nothing. `pending` counts the JSON size of events grpc-js has not handed to HTTP/2 yet
  * (an estimate of the protobuf bytes, which are fewer); a cut ends the call RESOURCE_EXHAUSTED.
  */
-function grpcSink(call: ServerWritableStream<JsonObject, StreamResponse>): EventSink {
+export function grpcSink(call: ServerWritableStream<JsonObject, StreamResponse>): EventSink {
   let pending = 0;
   return {
     open: () => {},
@@ -125,7 +126,10 @@ function grpcSink(call: ServerWritableStream<JsonObject, StreamResponse>): Event
     pending: () => pending,
     close(cut) {
       if (!cut) return void call.end();
-      call.emit('error', { code: 8, details: 'the reader fell too far behind the task stream' });
+      call.emit('error', {
+        code: GrpcCode.RESOURCE_EXHAUSTED,
+        details: 'the reader fell too far behind the task stream',
+      });
     },
     onClose(listener) {
       call.on('cancelled', listener);
