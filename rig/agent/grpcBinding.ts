@@ -25,6 +25,7 @@ import type { AgentOperations, CallContext } from './agentOperations.ts';
 import { supportedOf } from './extensionActivation.ts';
 import { logUnexpected } from './httpGuards.ts';
 import { pushNotSupported } from './pushConfig.ts';
+import { asksForVersion1 } from './restBinding.ts';
 import { UserError } from '../protocol/userError.ts';
 import type { EventSink } from './taskStream.ts';
 
@@ -55,7 +56,7 @@ function text(metadata: Metadata, key: string): string[] {
 /** Only 1.0 has this binding: no version reads as 1.0, anything else is refused before anything runs. */
 function requireVersion1(metadata: Metadata): void {
   const value = text(metadata, GRPC_VERSION_KEY)[0]?.trim();
-  if (value === undefined || value === '' || value === '1.0' || value === '1') return;
+  if (value === undefined || asksForVersion1(value)) return;
   throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${value.slice(0, 40)} is not supported; use 1.0`);
 }
 
