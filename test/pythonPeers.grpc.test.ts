@@ -2,10 +2,14 @@
 // the wire with a grpc-js client built from the rig's own a2a.proto (the rig's gRPC client is not
 // there yet): its card names only a GRPC interface, a send parks with the prompt envelope and the
 // activation echo, a resubscribe replays the open prompt, the contract's errors arrive as statuses
-// with their ErrorInfo and object, and a valid answer completes the task.
+// with their ErrorInfo and object, a valid answer completes the task, and a kill -9 and restart
+// (same ports, same database) loses no open prompt.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { status as GrpcCode } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HITL } from './support/agentFixture.ts';
+import { processAlive } from './support/localHost.ts';
 import { grpcTestClient, type GrpcTestClient } from './support/grpcTestClient.ts';
 import { pythonPeerMissing, startPythonPeer, type PythonPeer } from './support/pythonPeers.ts';
 import { answerMessage, envelopeOf, userMessage } from './support/rpcClient.ts';
@@ -59,4 +63,23 @@ describe.skipIf(missing !== undefined)('the gRPC-only a2a-sdk 1.3.0 peer', () =>
     expect(again.error!.status).toBe(GrpcCode.ABORTED);
     expect(again.error!.error.code).toBe(-32010);
   });
+
+  it('after kill -9 and restart, on the same gRPC port, replays the open prompt', async () => {
+    const task = (await client.call('SendMessage', { message: userMessage('1.0') }, activated)).reply.task;
+    const before = peer.pid();
+    await promisify(execFile)('sh', ['-c', peer.restartCmd], { timeout: 10_000 });
+    expect(processAlive(before)).toBe(false);
+    // The card is served once the gRPC server is up (sdk_v1_grpc.build starts it first).
+    for (let i = 0; i < 300; i++) {
+      const up = await fetch(new URL('.well-known/agent-card.json', peer.url)).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const sub = await client.stream('SubscribeToTask', { id: task.id }, activated, () => true);
+    expect(sub.error).toBeUndefined();
+    expect(envelopeOf(sub.events[0].task)).toEqual(envelopeOf(task));
+  }, 30_000);
 });
