@@ -10,6 +10,7 @@ import { Outbox } from '../rig/agent/outbox.ts';
 import { scriptFor } from '../rig/agent/script.ts';
 import { TaskEngine } from '../rig/agent/taskEngine.ts';
 import { openTaskStream, sseSink } from '../rig/agent/taskStream.ts';
+import { grpcSink } from '../rig/agent/grpcBinding.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
 import { tempDbPath } from './support/agentFixture.ts';
@@ -104,5 +105,42 @@ describe('per-stream output bound', () => {
     expect(res.destroyed).toBe(false);
     expect(res.ended).toBe(true);
     expect(res.written).toBeGreaterThan(12 * 50_000);
+  });
+});
+
+/** A gRPC server stream whose reader never reads: grpc-js never calls back a write. */
+class StuckGrpcCall extends EventEmitter {
+  writes = 0;
+  ended = false;
+  failed: unknown;
+  constructor() {
+    super();
+    this.on('error', (status) => {
+      this.failed = status;
+      this.ended = true;
+      this.emit('close');
+    });
+  }
+  write() {
+    this.writes += 1;
+    return false;
+  }
+  end() {
+    this.ended = true;
+  }
+}
+
+describe('per-stream output bound on the gRPC binding', () => {
+  it('ends a gRPC reader that does not read RESOURCE_EXHAUSTED once past the bound', async () => {
+    const engine = engineWith(100_000);
+    const steps = [...Array.from({ length: 12 }, () => ({ artifact: { text: 'a'.repeat(50_000) } })), { complete: {} }];
+    const message: Message = { messageId: 'm3', role: 'ROLE_USER', parts: [{ data: { 'a2a-rig/script': { steps } } }] };
+    const row = engine.createTask(message, scriptFor(message), false);
+    const call = new StuckGrpcCall();
+    openTaskStream({ engine, taskId: row.task.id, sink: grpcSink(call as never), closeWhen: () => false });
+    await engine.settled(row.task.id);
+    expect(call.failed).toMatchObject({ code: 8 });
+    // The snapshot and at most a few 50 KB artifacts were written before the cut, not all 12.
+    expect(call.writes).toBeLessThan(5);
   });
 });

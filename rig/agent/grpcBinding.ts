@@ -9,6 +9,7 @@ import {
   Metadata,
   Server,
   ServerCredentials,
+  status as GrpcCode,
   type ServerUnaryCall,
   type ServerWritableStream,
   type UntypedServiceImplementation,
@@ -24,6 +25,7 @@ import type { AgentOperations, CallContext } from './agentOperations.ts';
 import { supportedOf } from './extensionActivation.ts';
 import { logUnexpected } from './httpGuards.ts';
 import { pushNotSupported } from './pushConfig.ts';
+import { asksForVersion1 } from './restBinding.ts';
 import { UserError } from '../protocol/userError.ts';
 import type { EventSink } from './taskStream.ts';
 
@@ -54,7 +56,7 @@ function text(metadata: Metadata, key: string): string[] {
 /** Only 1.0 has this binding: no version reads as 1.0, anything else is refused before anything runs. */
 function requireVersion1(metadata: Metadata): void {
   const value = text(metadata, GRPC_VERSION_KEY)[0]?.trim();
-  if (value === undefined || value === '' || value === '1.0' || value === '1') return;
+  if (value === undefined || asksForVersion1(value)) return;
   throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${value.slice(0, 40)} is not supported; use 1.0`);
 }
 
@@ -111,7 +113,7 @@ class GrpcBinding {
  * writes nothing. `pending` counts the JSON size of events grpc-js has not handed to HTTP/2 yet
  * (an estimate of the protobuf bytes, which are fewer); a cut ends the call RESOURCE_EXHAUSTED.
  */
-function grpcSink(call: ServerWritableStream<JsonObject, StreamResponse>): EventSink {
+export function grpcSink(call: ServerWritableStream<JsonObject, StreamResponse>): EventSink {
   let pending = 0;
   return {
     open: () => {},
@@ -125,7 +127,10 @@ function grpcSink(call: ServerWritableStream<JsonObject, StreamResponse>): Event
     pending: () => pending,
     close(cut) {
       if (!cut) return void call.end();
-      call.emit('error', { code: 8, details: 'the reader fell too far behind the task stream' });
+      call.emit('error', {
+        code: GrpcCode.RESOURCE_EXHAUSTED,
+        details: 'the reader fell too far behind the task stream',
+      });
     },
     onClose(listener) {
       call.on('cancelled', listener);

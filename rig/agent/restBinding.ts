@@ -60,6 +60,11 @@ export function isRestPath(pathname: string): boolean {
   );
 }
 
+/** True for an empty version or 1.0: what a binding that exists only in A2A 1.0 (HTTP+JSON, gRPC) serves. */
+export function asksForVersion1(value: string): boolean {
+  return value === '' || value === '1.0' || value === '1';
+}
+
 /**
  * These paths are the A2A 1.0 binding, so a request without A2A-Version is read as 1.0 (there is
  * no 0.3 binding at these paths for "absent means 0.3" to pick; 0.3 REST lives under /v1/). Any
@@ -69,7 +74,7 @@ export function isRestPath(pathname: string): boolean {
 function requireVersion1(req: IncomingMessage, url: URL): void {
   const raw = req.headers['a2a-version'] ?? url.searchParams.get('A2A-Version') ?? undefined;
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (value === undefined || value === '' || value === '1.0' || value === '1') return;
+  if (value === undefined || asksForVersion1(value)) return;
   const hint = value === '0.3' || value === '0.3.0' ? '; the A2A 0.3 HTTP+JSON binding is under /v1/' : '';
   throw new A2AError(
     A2A_VERSION_NOT_SUPPORTED,

@@ -1,11 +1,12 @@
 // One stream of a task's events (an SSE response or a gRPC server stream: EventSink): the task
 // snapshot first, then every event committed after it, in seq order, with no gap and no repeat
-// (events that arrive while the snapshot is taken are buffered and filtered by seq). `closeWhen` decides when the stream ends.
+// (events that arrive while the snapshot is taken are buffered and filtered by seq). `closeWhen`
+// decides when the stream ends.
 // Bounded against readers that do not read: the stream takes a slot of the engine's StreamQuota
 // (refused with A2A_TOO_MANY_STREAMS beyond it), its snapshot is a bounded view of the task, and
-// once more than its share of the buffer budget (StreamQuota.bufferBound) waits in the response's
-// buffer the reader is cut: the
-// connection is destroyed (the reader sees the stream end without a terminal event), never
+// once more than its share of the buffer budget (StreamQuota.bufferBound) waits unread in the
+// sink (EventSink.pending) the reader is cut: on SSE the connection is destroyed (the reader sees
+// the stream end without a terminal event), on gRPC the call ends RESOURCE_EXHAUSTED; never
 // buffered further.
 import type { ServerResponse } from 'node:http';
 import type { JsonObject, StreamResponse, Task, TaskState } from '../protocol/a2aTypes.ts';

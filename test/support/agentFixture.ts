@@ -45,11 +45,13 @@ export interface AgentChild {
   stderr: () => string;
   /** The outbox it said it uses: without --db, a scratch directory the agent removes at a clean stop. */
   db: string;
+  /** With --grpc-port: the gRPC binding's host:port, from the same line. */
+  grpc?: string;
 }
 
 /** Spawns `a2a-rig agent` and waits (bounded) for its JSON line on stdout. */
 export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<AgentChild> {
-  const agent = await startJsonLineChild<{ url: string; pid: number; db: string }>(
+  const agent = await startJsonLineChild<{ url: string; pid: number; db: string; grpc?: string }>(
     process.execPath,
     [join(repoRoot, 'bin/a2a-rig.js'), 'agent', '--port', '0', ...args],
     {
@@ -57,8 +59,8 @@ export async function spawnAgent(args: string[], timeoutMs = 15_000): Promise<Ag
       timeoutMs,
     },
   );
-  const { url, pid, db } = agent.info;
-  return { url, pid, db, child: agent.child, exited: agent.exited, stderr: agent.stderr };
+  const { url, pid, db, grpc } = agent.info;
+  return { url, pid, db, grpc, child: agent.child, exited: agent.exited, stderr: agent.stderr };
 }
 
 /** Agent children and temp dirs a test file owns: each still running is killed (-9) and awaited, and

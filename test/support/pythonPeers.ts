@@ -35,8 +35,10 @@ export function pythonPeerMissing(sdk: PeerSdk): string | undefined {
 }
 
 export interface PythonPeer {
-  /** Base URL, e.g. http://127.0.0.1:41234/ */
+  /** Base URL, e.g. http://127.0.0.1:41234/ (with binding 'grpc': where the card is served) */
   url: string;
+  /** With binding 'grpc': the gRPC endpoint, `host:port` (as the card names it). */
+  grpc?: string;
   /** For the rig's --restart-cmd: kill -9 the current process, start a new one on the same port and db. */
   restartCmd: string;
   /** Pid of the process serving now (changes with every restart). */
@@ -53,10 +55,14 @@ export interface PeerOptions {
    * no-header-limit, no-connection-limit, each removing one guard).
    */
   faults?: string[];
-  /** The one binding the peer serves (default jsonrpc; http+json on a2a-sdk 1.x only, without acceptance-criteria). */
-  binding?: 'jsonrpc' | 'http+json';
   /** Environment of the peer process (e.g. A2A_PEER_HEADERS_TIMEOUT_S / A2A_PEER_REQUEST_TIMEOUT_S, dos_guards.py). */
   env?: Record<string, string>;
+  /**
+   * 'grpc' (a2a-sdk 1.3.0 only): A2A over gRPC only, the SDK's own gRPC server (sdk_v1_grpc.py),
+   * on a port of its own that restarts keep; HTTP serves only the card. 'http+json' (1.3.0 only): the
+   * SDK's A2A 1.0 REST routes only. Either without acceptance-criteria. Default 'jsonrpc'.
+   */
+  binding?: 'jsonrpc' | 'http+json' | 'grpc';
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,13 +75,18 @@ export async function startPythonPeer(opts: PeerOptions): Promise<PythonPeer> {
   const pidFile = join(dir, 'agent.pid');
   const log = join(dir, 'agent.log');
   const faultArgs = (opts.faults ?? []).map((f) => ` --fault ${f}`).join('');
+  const bindingArgs =
+    opts.binding === 'grpc'
+      ? ` --binding grpc --grpc-port ${await freePort()}`
+      : opts.binding === 'http+json'
+        ? ' --binding http+json'
+        : '';
   const start = join(dir, 'start.sh');
   const restart = join(dir, 'restart.sh');
   const envVars = Object.entries(opts.env ?? {})
     .map(([k, v]) => ` ${k}=${JSON.stringify(v)}`)
     .join('');
-  const bindingArg = opts.binding ? ` --binding ${opts.binding}` : '';
-  const peer = `"${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs}${bindingArg}`;
+  const peer = `"${python}" "${AGENT}" --port ${port} --db "${join(dir, 'peer.db')}"${faultArgs}${bindingArgs}`;
   // The peer outlives the script (background, stdio to a file): the pidfile is how it is owned.
   writeFileSync(
     start,
@@ -111,8 +122,8 @@ exec sh "${start}"
   };
   try {
     await promisify(execFile)('sh', [start], { timeout: 10_000 });
-    const url = await waitForListening(log, pid, 30_000);
-    return { url, restartCmd: `sh "${restart}"`, pid, close };
+    const { url, grpc } = await waitForListening(log, pid, 30_000);
+    return { url, ...(grpc ? { grpc } : {}), restartCmd: `sh "${restart}"`, pid, close };
   } catch (err) {
     await close();
     throw err;
@@ -127,13 +138,17 @@ function isOurPeer(pid: number, dir: string): boolean {
   }
 }
 
-/** Polls (bounded) the log for the peer's one JSON line {"url","pid"}. */
-async function waitForListening(log: string, pid: () => number, timeoutMs: number): Promise<string> {
+/** Polls (bounded) the log for the peer's one JSON line {"url","grpc"?,"pid"}. */
+async function waitForListening(
+  log: string,
+  pid: () => number,
+  timeoutMs: number,
+): Promise<{ url: string; grpc?: string }> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
     const line = text.split('\n').find((l) => l.startsWith('{"url"'));
-    if (line) return (JSON.parse(line) as { url: string }).url;
+    if (line) return JSON.parse(line) as { url: string; grpc?: string };
     if (!processAlive(pid())) throw new Error(`the Python peer exited before listening: ${text.slice(-2000)}`);
     await sleep(50);
   }

@@ -55,8 +55,10 @@ def parse_args(argv: list[str] | None = None, extra_faults: set[str] = frozenset
     p.add_argument('--port', type=int, required=True)
     p.add_argument('--db', required=True, help='sqlite file for tasks and prompts')
     p.add_argument('--fault', action='append', default=[], choices=sorted(FAULTS | extra_faults))
-    p.add_argument('--binding', default='jsonrpc', choices=['jsonrpc', 'http+json'],
-                   help='the one binding served (1.x only for http+json)')
+    p.add_argument('--binding', choices=['jsonrpc', 'http+json', 'grpc'], default='jsonrpc',
+                   help='the one binding served (1.x only for http+json and grpc; grpc on --grpc-port, '
+                        'the card staying on HTTP at --port)')
+    p.add_argument('--grpc-port', type=int, default=0)
     return p.parse_args(argv)
 
 
@@ -158,3 +160,21 @@ def validation_errors(schema: dict[str, Any], payload: Any) -> list[dict[str, st
     # jsonschema reports each missing required property (and each extra one) as its own error, and
     # each is expanded above from the whole list: keep one entry per (path, keyword).
     return list({(e['path'], e['keyword']): e for e in out}.values())
+
+
+def judge_answer(store: Store, faults: set[str], answer: Any, task_id: Any) -> tuple[str, Any]:
+    """The contract's verdict on a hitl_response_for, whatever the binding: ('conflict', data) for -32010,
+    ('invalid', data) for -32011, ('accepted', None) once claimed (the SDK resumes the task), or
+    ('repeat', prompt) for a repeat the duplicate-accepted variant lets through."""
+    prompt_id = answer.get('prompt_id') if isinstance(answer, dict) else None
+    prompt = store.prompt(prompt_id) if isinstance(prompt_id, str) else None
+    if prompt is None or prompt['task_id'] != task_id or (prompt['answered'] and 'duplicate-accepted' not in faults):
+        return 'conflict', {'extension': URI, 'prompt_id': prompt_id}
+    if 'no-validation' not in faults:
+        errors = validation_errors(prompt['envelope']['response_schema'], answer.get('payload'))
+        extra = sorted(set(answer) - {'prompt_id', 'payload'})
+        errors += [{'path': '/' + k, 'keyword': 'additionalProperties',
+                    'message': f"hitl_response_for property '{k}' is not permitted"} for k in extra]
+        if errors:
+            return 'invalid', {'extension': URI, 'prompt_id': prompt_id, 'validation_errors': errors}
+    return ('accepted', None) if store.claim(prompt_id) else ('repeat', prompt)

@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable
 
 import uvicorn
 
-from hitl_core import HEADERS, URI, Store, validation_errors
+from hitl_core import HEADERS, Store, URI, judge_answer
 
 
 def rpc_error(req_id: Any, code: int, message: str, data: Any) -> bytes:
@@ -156,24 +156,16 @@ class HitlMiddleware:
             return None
         req, message, answer = found
         req_id = req.get('id')
-        prompt_id = answer.get('prompt_id') if isinstance(answer, dict) else None
-        prompt = self.store.prompt(prompt_id) if isinstance(prompt_id, str) else None
-        task_id = message.get('taskId') or message.get('task_id')
-        if prompt is None or prompt['task_id'] != task_id or (prompt['answered'] and 'duplicate-accepted' not in self.faults):
-            return self._reject(req_id, 409, -32010, 'hitl_already_answered_or_unknown',
-                                {'extension': URI, 'prompt_id': prompt_id}, bool(rest))
-        if 'no-validation' not in self.faults:
-            errors = validation_errors(prompt['envelope']['response_schema'], answer.get('payload'))
-            extra = sorted(set(answer) - {'prompt_id', 'payload'})
-            errors += [{'path': '/' + k, 'keyword': 'additionalProperties',
-                        'message': f"hitl_response_for property '{k}' is not permitted"} for k in extra]
-            if errors:
-                return self._reject(req_id, 422, -32011, 'hitl_response_invalid',
-                                    {'extension': URI, 'prompt_id': prompt_id, 'validation_errors': errors},
-                                    bool(rest))
-        if self.store.claim(prompt_id):
+        verdict, detail = judge_answer(self.store, self.faults, answer, message.get('taskId') or message.get('task_id'))
+        if verdict == 'conflict':
+            return self._reject(req_id, 409, -32010, 'hitl_already_answered_or_unknown', detail,
+                                bool(rest))
+        if verdict == 'invalid':
+            return self._reject(req_id, 422, -32011, 'hitl_response_invalid', detail, bool(rest))
+        if verdict == 'accepted':
             return None  # the one accepted answer: the SDK resumes the task
         # Only the duplicate-accepted variant gets here: "accept" the repeat with the task as it is.
+        prompt = detail
         result = await self.render_task(prompt['task_id'], req['method'])
         reply = json.dumps(result if rest else {'jsonrpc': '2.0', 'id': req_id, 'result': result}).encode()
         if req['method'] in STREAM_METHODS:
@@ -198,9 +190,10 @@ class HitlMiddleware:
         return status, rpc_error(req_id, code, message, data), b'application/json'
 
 
-async def serve(app: Asgi, port: int, options: dict[str, Any] | None = None) -> None:
+async def serve(app: Asgi, port: int, options: dict[str, Any] | None = None, announce: dict | None = None) -> None:
     """Listens on 127.0.0.1:port, prints the one JSON line once bound, returns on SIGTERM/SIGINT.
-    `options`: more uvicorn.Config arguments (dos_guards.serve_config: the protocol class, h11's bound)."""
+    `options`: more uvicorn.Config arguments (dos_guards.serve_config: the protocol class, h11's bound);
+    `announce`: more keys for the JSON line (the gRPC variant's `grpc` address)."""
     config = uvicorn.Config(app, host='127.0.0.1', port=port, log_level='warning', timeout_graceful_shutdown=1,
                             lifespan='off', **(options or {}))
     server = uvicorn.Server(config)
@@ -214,6 +207,6 @@ async def serve(app: Asgi, port: int, options: dict[str, Any] | None = None) -> 
             raise SystemExit(1)
         await asyncio.sleep(0.02)
     bound = server.servers[0].sockets[0].getsockname()[1]
-    sys.stdout.write(json.dumps({'url': f'http://127.0.0.1:{bound}/', 'pid': os.getpid()}) + '\n')
+    sys.stdout.write(json.dumps({'url': f'http://127.0.0.1:{bound}/', **(announce or {}), 'pid': os.getpid()}) + '\n')
     sys.stdout.flush()
     await task

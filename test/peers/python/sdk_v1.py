@@ -35,8 +35,9 @@ from acceptance_http import AcceptanceMiddleware
 from acceptance_store import Gates
 
 
-def card(url: str, binding: str = 'jsonrpc') -> AgentCard:
-    """The HTTP+JSON variant serves hitl-prompt/v1 only: the acceptance middleware reads JSON-RPC bodies."""
+def card(url: str, binding: str = 'JSONRPC') -> AgentCard:
+    """The peer's card; over HTTP+JSON or gRPC without the acceptance extension (its middleware reads
+    JSON-RPC bodies)."""
     ext = AgentExtension(uri=core.URI, description='Structured HITL prompt envelope on INPUT_REQUIRED state.',
                          required=False)
     ext.params.SetInParent()  # present and empty: ProtoJSON then writes "params": {}
@@ -49,7 +50,7 @@ def card(url: str, binding: str = 'jsonrpc') -> AgentCard:
         description='Independent hitl-prompt/v1 test peer on the official Python a2a-sdk 1.x',
         supported_interfaces=[AgentInterface(url=url, protocol_binding=binding.upper(), protocol_version='1.0')],
         version='1.0.0',
-        capabilities=AgentCapabilities(streaming=True, extensions=[ext, gate] if binding == 'jsonrpc' else [ext]),
+        capabilities=AgentCapabilities(streaming=True, extensions=[ext, gate] if binding.upper() == 'JSONRPC' else [ext]),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
         skills=[AgentSkill(id='approval', name='approval', description='Asks a human to approve', tags=['hitl'])],
