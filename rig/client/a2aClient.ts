@@ -31,11 +31,14 @@ import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
 import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
 import { StreamCalls } from './streamCalls.ts';
 import { TransportError } from './transportError.ts';
+import type { TargetAccess } from './credentials.ts';
+import { securityHint } from './securitySchemes.ts';
 import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 
 export type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 
-export interface A2AClientOptions {
+/** `credentials` and `activate` (TargetAccess) reach every exchange this client makes. */
+export interface A2AClientOptions extends TargetAccess {
   /** 'auto' (default) reads it from the card; '1.0' or '0.3' forces it (`--a2a-version`). */
   generation?: Generation | 'auto';
   /** Extensions activated on every request (default: hitl-prompt/v1); per-call `extensions` override. */
@@ -94,13 +97,16 @@ export class A2AClient {
 
   /** Reads the agent card at `agentUrl` and returns a client for it; throws DiscoveryError. */
   static async open(agentUrl: string, options: A2AClientOptions = {}): Promise<A2AClient> {
-    const transport = new JsonRpcTransport({ connections: options.connections, limits: options.limits });
+    const transport = new JsonRpcTransport({
+      connections: 1,
+      limits: options.limits,
+      credentials: options.credentials,
+    });
     try {
       const agent = await discoverAgent(transport, agentUrl, { generation: options.generation });
-      return new A2AClient(agent, transport, options);
-    } catch (err) {
+      return A2AClient.forAgent(agent, options);
+    } finally {
       await transport.close();
-      throw err;
     }
   }
 
@@ -110,6 +116,10 @@ export class A2AClient {
       connections: options.connections,
       limits: options.limits,
       describeUrl: endpointName(agent, options.target),
+      credentials: options.credentials,
+      activate: options.activate,
+      refusalHint: securityHint(agent.card),
+      onRefused: options.onRefused,
     });
     return new A2AClient(agent, transport, options);
   }
@@ -292,6 +302,7 @@ export class A2AClient {
       intake: this.intake,
       history: this.history,
       describeUrl: socketName(this.options.target),
+      access: { credentials: this.options.credentials, activate: this.options.activate },
     });
     this.exchanges.track(socket, socket.ended);
     return socket;

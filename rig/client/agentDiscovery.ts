@@ -212,6 +212,11 @@ export async function discoverAgent(
       statuses.push(`${cardUrl} answered 404`);
       continue;
     }
+    if (reply.status === 401 || reply.status === 403)
+      throw new DiscoveryError(
+        `GET ${cardUrl} answered HTTP ${reply.status}: the agent card itself needs credentials; ` +
+          "pass them with --header (e.g. --header 'Authorization: Bearer $TOKEN')",
+      );
     if (reply.status !== 200)
       throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
     if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);

@@ -10,7 +10,8 @@ import type { Generation } from '../protocol/a2aTypes.ts';
 import { JsonRefusedError, UnsafeJsonError, parseAgentJson } from '../protocol/safeJson.ts';
 import { streamEventFromWire } from '../protocol/wireInbound.ts';
 import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
-import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
+import { accessRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
+import { credentialTls, type TargetAccess } from './credentials.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { TransportError } from './transportError.ts';
 
@@ -47,6 +48,8 @@ export interface ReplayOpenOptions {
   history: EventHistory;
   /** How the socket's URL is named in messages (a proxied client names the target and the hop). */
   describeUrl?: (url: string) => string;
+  /** The user's headers, TLS trust and `--activate` extensions. */
+  access?: TargetAccess;
 }
 
 export type ReplayEnd =
@@ -97,7 +100,8 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
     const limits: ReplayLimits = { ...DEFAULT_REPLAY_LIMITS, ...options.limits };
     const url = replayUrl(options);
     const ws = new WebSocket(url, {
-      headers: a2aRequestHeaders({ generation: options.generation, extensions: options.extensions }),
+      headers: accessRequestHeaders({ generation: options.generation, extensions: options.extensions }, options.access),
+      ...(options.access?.credentials ? credentialTls(options.access.credentials) : {}),
       handshakeTimeout: limits.handshakeTimeoutMs,
       maxPayload: limits.maxFrameBytes,
       perMessageDeflate: false,

@@ -9,7 +9,8 @@ import { ExchangeBounds } from './exchangeBounds.ts';
 import { readBounded, readRpcResponse } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
 import { responseHeadBytes, streamRequestBytes } from './streamBytes.ts';
-import { toTransportError } from './transportError.ts';
+import { isRefusedEntry, toTransportError, type TransportError } from './transportError.ts';
+import { credentialHeaders, credentialTls, type Credentials } from './credentials.ts';
 import {
   KEEP_ALIVE_MS,
   type ExchangeMeta,
@@ -31,6 +32,8 @@ export class SseStreams {
     private readonly connections: number,
     /** Aborted when the transport closes: every stream ends. */
     private readonly closing: AbortSignal,
+    /** The user's headers and TLS trust, and what to say on a 401/403 (jsonRpcTransport.ts). */
+    private readonly access: { credentials: Credentials; refused: (what: string, status: number) => TransportError },
   ) {}
 
   /** The undici Agent for SSE streams, made on the first stream. */
@@ -39,7 +42,7 @@ export class SseStreams {
       connections: this.connections,
       pipelining: 1,
       keepAliveTimeout: KEEP_ALIVE_MS,
-      connect: { timeout: this.limits.connectTimeoutMs },
+      connect: { timeout: this.limits.connectTimeoutMs, ...credentialTls(this.access.credentials) },
       headersTimeout: this.limits.headersTimeoutMs,
       bodyTimeout: this.limits.bodyIdleTimeoutMs,
     }));
@@ -87,7 +90,12 @@ export class SseStreams {
     const tally = options.tally;
     try {
       const to = target(url);
-      const headers = { 'content-type': 'application/json', accept: 'text/event-stream', ...a2aRequestHeaders(a2a) };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...credentialHeaders(this.access.credentials, a2a.bearerToken !== undefined),
+        ...a2aRequestHeaders(a2a),
+      };
       const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
       if (tally) tally.sent += streamRequestBytes(to.path, new URL(url).host, headers, body);
       const res = await this.dispatcher.request({
@@ -99,6 +107,10 @@ export class SseStreams {
         bodyTimeout: idleMs,
       });
       status = res.statusCode;
+      if (isRefusedEntry(status)) {
+        res.body.resume();
+        throw this.access.refused(what, status);
+      }
       if (tally) tally.received += responseHeadBytes(res.headers);
       const completedAt = performance.now();
       const meta: ExchangeMeta = {
