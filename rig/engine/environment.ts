@@ -19,6 +19,8 @@ import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } f
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
+import { checkRequiredExtensions } from '../client/requiredExtensions.ts';
+import type { TargetAccess } from '../client/credentials.ts';
 import { AgentProcess } from './agentProcess.ts';
 import { BothObservers, exchangesTo } from './exchangeObservers.ts';
 import {
@@ -78,6 +80,7 @@ export interface EnvironmentOptions {
   share?: ArrivalShare;
   /** Told, before any traffic goes there, when the card's endpoint is not the URL the user gave (cardEndpoint.ts). */
   announce?: (line: string) => void;
+  access?: TargetAccess;
 }
 
 export class Environment {
@@ -120,7 +123,8 @@ export class Environment {
     try {
       // The card is read straight from the agent, so an unreachable or wrong --target is reported
       // with the address the user gave (not the proxy's), before any fault backend is started.
-      let agent = await Environment.discover(directUrl, options.generation);
+      let agent = await Environment.discover(directUrl, options);
+      checkRequiredExtensions(agent.card, options.access?.activate ?? [], options.announce);
       // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
       // the user did not name is refused, or said first.
       const endpoint = placeCardEndpoint(agent.rpcUrl, directUrl);
@@ -163,6 +167,7 @@ export class Environment {
         env.directRpcUrl,
         agent.generation,
         agent.hitl.declared ? [HITL_PROMPT_URI] : [],
+        options.access,
       );
       return env;
     } catch (err) {
@@ -173,8 +178,8 @@ export class Environment {
     }
   }
 
-  private static async discover(url: string, generation: Generation | 'auto'): Promise<AgentDescription> {
-    const transport = new JsonRpcTransport({ connections: 1 });
+  private static async discover(url: string, { generation, access }: EnvironmentOptions) {
+    const transport = new JsonRpcTransport({ connections: 1, credentials: access?.credentials });
     try {
       return await discoverAgent(transport, url, { generation: generation === 'auto' ? undefined : generation });
     } finally {
@@ -226,6 +231,7 @@ export class Environment {
       connections,
       observer: this.exchangeObserver(traffic, true),
       target,
+      ...this.options.access,
     });
   }
 
@@ -233,7 +239,7 @@ export class Environment {
   directClient(traffic?: ExchangeObserver): A2AClient {
     return A2AClient.forAgent(
       { ...this.agent, rpcUrl: this.directRpcUrl },
-      { connections: 4, observer: this.exchangeObserver(traffic, false) },
+      { connections: 4, observer: this.exchangeObserver(traffic, false), ...this.options.access },
     );
   }
 
@@ -286,7 +292,7 @@ export class Environment {
     else if (this.options.restartCmd) await runRestartCommand(this.options.restartCmd);
     else if (this.options.restartAgent) await this.options.restartAgent();
     else throw new UserError('this environment cannot restart the agent: pass --restart-cmd for a --target');
-    await waitForCard(this.directUrl);
+    await waitForCard(this.directUrl, this.options.access?.credentials);
   }
 
   private closing: Promise<void> | undefined;

@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
+import { RefusalWatch } from './refusedEntry.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { EngineScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
 import type { ScenarioHooks } from './scenarioRecording.ts';
@@ -236,7 +237,8 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   const loadPerCore = Number((loadavg()[0]! / cpus().length).toFixed(2));
   const started = performance.now();
   const runId = options.runId ?? newRunId(startedAt);
-  const env = await Environment.open({ ...options, runId });
+  const refusals = new RefusalWatch();
+  const env = await Environment.open({ ...options, runId, access: { ...options.access, onRefused: refusals.hear } });
   const results: ScenarioResult[] = [];
   const prior = new Map<string, Verdict>();
   const { signal, observer } = options;
@@ -251,14 +253,8 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       const position = { scenario: scenario.name, index, total: scenarios.length };
       observer?.onScenarioStart?.(position);
       const watched = observer ? { position, observer } : undefined;
-      const result = await runOne(
-        scenario,
-        env,
-        options.profile,
-        prior,
-        options.paramOverrides?.[scenario.name],
-        signal,
-        watched,
+      const result = refusals.judge(
+        await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, watched),
       );
       prior.set(scenario.name, result.verdict);
       results.push(result);

@@ -269,6 +269,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
       generation: this.env.agent.generation,
       hitlDeclared: this.env.agent.hitl.declared,
       sourceAddress,
+      access: this.env.options.access,
       ...(this.env.agent.hitl.declared ? { openPrompt } : {}),
     });
     return 'refused' in target ? this.skip(target.refused) : target;
