@@ -5,7 +5,8 @@
 import type { TransportError } from '../client/transportError.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 
-const UNTOUCHED: ReadonlySet<string> = new Set(['skipped', 'interrupted', 'not-run']);
+// A skip after a refusal is kept from blaming the agent too ("the agent did not start a task").
+const UNTOUCHED: ReadonlySet<string> = new Set(['interrupted', 'not-run']);
 
 export class RefusalWatch {
   private heard: string | undefined;
