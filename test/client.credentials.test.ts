@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, TransportError, userMessage } from '../rig/client/index.ts';
 import type { Credentials } from '../rig/client/credentials.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
+import { attackTargetOf } from '../rig/engine/attackTarget.ts';
+import { requestHead } from '../rig/attack/attackRequests.ts';
 
 const SECRET = 'Bearer s3cret-credential-value';
 const CREDENTIALS: Credentials = {
@@ -165,5 +167,23 @@ describe('401 and 403 name what the card asks for', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('requests built outside the JSON-RPC transport', () => {
+  it("an attack's request head carries the credentials and --activate (a DoS verdict is not about a 401)", () => {
+    const target = attackTargetOf({
+      directUrl: 'http://127.0.0.1:9/',
+      directRpcUrl: 'http://127.0.0.1:9/',
+      generation: '1.0',
+      hitlDeclared: true,
+      sourceAddress: '127.0.0.2',
+      access: { credentials: CREDENTIALS, activate: [REQUIRED] },
+    });
+    if ('refused' in target) throw new Error(target.refused);
+    const head = requestHead(target, 'POST', '/', { contentLength: 2 });
+    expect(head).toContain(`authorization: ${SECRET}\r\n`);
+    expect(head).toContain('x-tenant: tenant-7\r\n');
+    expect(head).toContain(`a2a-extensions: ${HITL_PROMPT_URI}, ${REQUIRED}\r\n`);
   });
 });
