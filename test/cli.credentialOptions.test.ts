@@ -53,7 +53,8 @@ describe('credentialsFromFlags', () => {
   });
 
   it('refuses headers the rig sets, malformed lines and bad files, naming no value', () => {
-    for (const name of ['A2A-Extensions', 'a2a-version', 'Content-Type', 'Host', 'Content-Length', 'X-A2A-Extensions'])
+    const rigs = ['A2A-Extensions', 'a2a-version', 'Content-Type', 'Host', 'Content-Length', 'X-A2A-Extensions'];
+    for (const name of [...rigs, 'Accept', 'Connection', 'Upgrade', 'Sec-WebSocket-Key'])
       expect(refusal(() => credentialsFromFlags({ header: [`${name}: x`] }, ENV))).toContain(
         `${name} is set by the rig itself`,
       );

@@ -27,7 +27,7 @@ export const NO_CREDENTIALS: Credentials = Object.freeze({ headers: Object.freez
 
 /**
  * Headers the rig sets itself on A2A requests: a user's copy would be sent twice or contradict the
- * rig's (and Host/Content-Length would corrupt the framing).
+ * rig's (and the framing and connection ones would corrupt the exchange or the WebSocket upgrade).
  */
 export const RIG_SET_HEADERS: ReadonlySet<string> = new Set([
   'a2a-version',
@@ -35,10 +35,19 @@ export const RIG_SET_HEADERS: ReadonlySet<string> = new Set([
   'x-a2a-extensions',
   'content-type',
   'content-length',
+  'accept',
   'host',
   'connection',
+  'keep-alive',
   'transfer-encoding',
+  'te',
+  'upgrade',
 ]);
+
+function setByRig(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RIG_SET_HEADERS.has(lower) || lower.startsWith('sec-websocket-');
+}
 
 /** An HTTP token (RFC 9110): what a header name may be. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
@@ -48,8 +57,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e]{0,8192}$/;
 /** Why a header cannot be sent, or undefined when it can. Names no value (values are secrets). */
 export function headerProblem(name: string, value: string): string | undefined {
   if (!HEADER_NAME.test(name)) return `"${name.slice(0, 80)}" is not a header name`;
-  if (RIG_SET_HEADERS.has(name.toLowerCase()))
-    return `${name} is set by the rig itself (the activation header is extended with --activate URI)`;
+  if (setByRig(name)) return `${name} is set by the rig itself (the activation header is extended with --activate URI)`;
   if (!HEADER_VALUE.test(value)) return `the value of ${name} must be visible ASCII on one line, up to 8192 characters`;
   return undefined;
 }
