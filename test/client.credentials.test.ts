@@ -150,6 +150,15 @@ describe('401 and 403 name what the card asks for', () => {
     expect(refused).toEqual(['unauthorized', 'unauthorized']);
   });
 
+  it('a card behind auth: the card GET answered 401 says to pass credentials with --header', async () => {
+    server = createServer((req, res) => res.writeHead(401).end());
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await expect(A2AClient.open(url)).rejects.toThrow(
+      /answered HTTP 401: the agent card itself needs credentials; pass them with --header/,
+    );
+  });
+
   it('a v0.3 card: an apiKey scheme named by `security` gives its header', async () => {
     const card = {
       securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, other: { type: 'oauth2' } },

@@ -48,7 +48,7 @@ describe.skipIf(missing !== undefined)('the a2a-sdk 1.3.0 peer behind bearer aut
     expectNoToken(dir, run);
   });
 
-  it('run (a few scenarios) with the token passes', async () => {
+  it('run (a few scenarios, a flood among them) with the token passes', async () => {
     const dir = join(out, 'run');
     const scenarios = ['agent-card', 'activation', 'cf1', 'cf2', 'cf3'];
     const run = await runRig(
