@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFromFlags, expandEnv } from '../rig/credentialOptions.ts';
-import { redactCredentials } from '../rig/client/credentials.ts';
+import { redactCredentials, redactDeep } from '../rig/client/credentials.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { runRig } from './support/rigCli.ts';
 
@@ -100,5 +100,17 @@ describe('the command line refuses bad credentials before sending anything', () 
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(message);
     expect(requests).toBe(0);
+  });
+});
+
+describe('redactDeep', () => {
+  it("redacts every string of a run's result but a histogram's base64 (a short value may match in it)", () => {
+    const c = credentialsFromFlags({ header: ['X-Pin: AAAA'] }, ENV);
+    const result = { reason: 'pin AAAA refused', metrics: { m: { p50: 1, hdr: 'HISTFAAAAx' } }, list: ['AAAA'] };
+    expect(redactDeep(result, c)).toEqual({
+      reason: 'pin [redacted] refused',
+      metrics: { m: { p50: 1, hdr: 'HISTFAAAAx' } },
+      list: ['[redacted]'],
+    });
   });
 });

@@ -114,6 +114,9 @@ export function redactCredentials(text: string, credentials: Credentials): strin
   return out;
 }
 
+/** Encoded data, not text (a histogram's base64): a short value could match inside it by chance. */
+const BINARY_FIELDS: ReadonlySet<string> = new Set(['hdr']);
+
 /** A JSON-like value (a run's results) with `redactCredentials` applied to every string in it. */
 export function redactDeep<T>(value: T, credentials: Credentials): T {
   if (credentials.headers.length === 0) return value;
@@ -121,7 +124,7 @@ export function redactDeep<T>(value: T, credentials: Credentials): T {
     if (typeof v === 'string') return redactCredentials(v, credentials);
     if (Array.isArray(v)) return v.map(walk);
     if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype)
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, BINARY_FIELDS.has(k) ? x : walk(x)]));
     return v;
   };
   return walk(value) as T;
