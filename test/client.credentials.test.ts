@@ -58,7 +58,8 @@ async function recordingAgent(options: { refuse?: boolean; card?: Record<string,
       res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: 'task not found' } }));
     });
   });
-  sockets = new WebSocketServer({ server });
+  // Refusing: the upgrade is answered 401 as well.
+  sockets = new WebSocketServer({ server, verifyClient: (_info, done) => done(!options.refuse, 401) });
   sockets.on('connection', (ws, req) => {
     seen.push({ method: 'WS', path: req.url!, headers: req.headers, rawHeaders: req.rawHeaders });
     ws.close(4404, 'unknown task');
@@ -127,11 +128,13 @@ describe('credentials on every exchange', () => {
 });
 
 describe('401 and 403 name what the card asks for', () => {
-  it('a unary call and a stream refused with 401 say the card asks for bearer and how to pass it', async () => {
+  it('a unary call and a stream refused with 401 name the bearer scheme; a refused replay socket is told', async () => {
     const { url } = await recordingAgent({ refuse: true });
     const refused: string[] = [];
     const client = await A2AClient.open(url, { onRefused: (err) => refused.push(err.failure) });
     try {
+      const socket = (await client.replay('t-1').catch((e: unknown) => e)) as TransportError;
+      expect(socket.failure).toBe('unauthorized');
       for (const call of [() => client.getTask('t-1'), () => client.sendStream(userMessage({ text: 'hi' }))]) {
         const err = (await call().then(
           () => undefined,
@@ -147,7 +150,7 @@ describe('401 and 403 name what the card asks for', () => {
     } finally {
       await client.close();
     }
-    expect(refused).toEqual(['unauthorized', 'unauthorized']);
+    expect(refused).toEqual(['unauthorized', 'unauthorized', 'unauthorized']);
   });
 
   it('a card behind auth: the card GET answered 401 says to pass credentials with --header', async () => {

@@ -302,7 +302,7 @@ export class A2AClient {
       intake: this.intake,
       history: this.history,
       describeUrl: socketName(this.options.target),
-      access: { credentials: this.options.credentials, activate: this.options.activate },
+      access: this.options,
     });
     this.exchanges.track(socket, socket.ended);
     return socket;

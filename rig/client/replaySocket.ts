@@ -130,12 +130,16 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
       ws.once('open', () => resolve(this));
       ws.on('error', (err) => {
         const oversized = /maxPayload|Max payload/i.test(err.message);
-        const failure = oversized ? 'too-large' : ws.readyState === WebSocket.CONNECTING ? 'connect' : 'socket';
+        // ws reports a refused upgrade only in its message: a 401/403 is the rig turned away (credentials.ts).
+        const refused = /Unexpected server response: 40[13]\b/.test(err.message);
+        const connecting = ws.readyState === WebSocket.CONNECTING;
+        const failure = oversized ? 'too-large' : refused ? 'unauthorized' : connecting ? 'connect' : 'socket';
         const detail = oversized
           ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes ` +
             "(the rig's bound on one frame); the rig cut it off"
           : err.message;
         const error = new TransportError(failure, `replay socket ${url}: ${detail}`, undefined, { cause: err });
+        if (refused) this.options.access?.onRefused?.(error);
         if (ws.readyState === WebSocket.CONNECTING || this.buffer.end === undefined) reject(error);
         this.fail(failure, error.message);
       });
