@@ -37,7 +37,7 @@ interface Seen {
 }
 
 /** An agent that records each request's headers: 401 to POSTs when `refuse`, else TaskNotFound. */
-async function recordingAgent(options: { refuse?: boolean; card?: Record<string, unknown> } = {}) {
+async function recordingAgent(options: { refuse?: boolean; rpc403?: boolean; card?: Record<string, unknown> } = {}) {
   const seen: Seen[] = [];
   let url = '';
   server = createServer((req, res) => {
@@ -54,8 +54,10 @@ async function recordingAgent(options: { refuse?: boolean; card?: Record<string,
         return res.end('unauthorized');
       }
       const { id } = JSON.parse(body) as { id: number };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: 'task not found' } }));
+      // rpc403: an extension's own refusal, a JSON-RPC error answered with 403 (as REST maps -32043).
+      const error = options.rpc403 ? { code: -32043, message: 'not entitled' } : { code: -32001, message: 'no task' };
+      res.writeHead(options.rpc403 ? 403 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, error }));
     });
   });
   // Refusing: the upgrade is answered 401 as well.
@@ -151,6 +153,21 @@ describe('401 and 403 name what the card asks for', () => {
       await client.close();
     }
     expect(refused).toEqual(['unauthorized', 'unauthorized', 'unauthorized']);
+  });
+
+  it("a 403 carrying the agent's own JSON-RPC error is its answer, not the rig refused", async () => {
+    const { url } = await recordingAgent({ rpc403: true });
+    const refused: string[] = [];
+    const client = await A2AClient.open(url, { onRefused: (err) => refused.push(err.message) });
+    try {
+      const got = await client.getTask('t-1');
+      expect(got.ok ? undefined : [got.error.code, got.meta.httpStatus]).toEqual([-32043, 403]);
+      const stream = await client.sendStream(userMessage({ text: 'hi' }));
+      expect(stream.ok ? undefined : stream.error.code).toBe(-32043);
+    } finally {
+      await client.close();
+    }
+    expect(refused).toEqual([]);
   });
 
   it('a card behind auth: the card GET answered 401 says to pass credentials with --header', async () => {

@@ -10,7 +10,7 @@ import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
 import { activatedExtensions, echoedExtensions, HeaderBlocks, type A2AHeaders } from './a2aHeaders.ts';
 import { credentialHeaderLines, credentialTls, NO_CREDENTIALS, type Credentials } from './credentials.ts';
 import { Http1Pool } from './http1Pool.ts';
-import { readRpcResponse } from './rpcReply.ts';
+import { isRpcErrorReply, readRpcResponse } from './rpcReply.ts';
 import { SseStreams } from './sseStreams.ts';
 import { isRefusedEntry, TransportError, unauthorizedError } from './transportError.ts';
 import {
@@ -224,7 +224,7 @@ export class JsonRpcTransport {
       this.inFlight,
       options.tally,
     );
-    if (isRefusedEntry(res.status)) throw this.refused(what, res.status);
+    if (isRefusedEntry(res.status) && !isRpcErrorReply(res.text, id)) throw this.refused(what, res.status);
     const completedAt = performance.now();
     const meta: ExchangeMeta = {
       httpStatus: res.status,

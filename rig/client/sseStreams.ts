@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 import type { A2AHeaders } from './a2aHeaders.ts';
 import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
-import { readBounded, readRpcResponse } from './rpcReply.ts';
+import { isRpcErrorReply, readBounded, readRpcResponse } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
 import { responseHeadBytes, streamRequestBytes } from './streamBytes.ts';
 import { isRefusedEntry, toTransportError, type TransportError } from './transportError.ts';
@@ -107,10 +107,6 @@ export class SseStreams {
         bodyTimeout: idleMs,
       });
       status = res.statusCode;
-      if (isRefusedEntry(status)) {
-        res.body.resume();
-        throw this.access.refused(what, status);
-      }
       if (tally) tally.received += responseHeadBytes(res.headers);
       const completedAt = performance.now();
       const meta: ExchangeMeta = {
@@ -130,6 +126,7 @@ export class SseStreams {
           limit.watch(c),
         );
         if (tally) tally.received += Buffer.byteLength(text);
+        if (isRefusedEntry(status) && !isRpcErrorReply(text, id)) throw this.access.refused(what, status);
         return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
       }
       handedOver = true;
