@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
-import { runRig } from './support/rigCli.ts';
+import { readRunFiles, runRig } from './support/rigCli.ts';
 
 const MUST = 'urn:example:must-activate';
 const OTHER = 'https://example.com/ext/also-required/v2';
@@ -104,5 +104,10 @@ describe('required extensions the rig does not understand', () => {
     expect(posts.length).toBeGreaterThan(0);
     for (const p of posts) expect(p.headers['a2a-extensions']).toBe(`${HITL_PROMPT_URI}, ${MUST}, ${OTHER}`);
     expect(run.code, run.stderr).not.toBe(2);
+    // agent-card names them too, in its log.
+    const card = readRunFiles(out).results.scenarios.find((r) => r.name === 'agent-card')!;
+    expect((card.log ?? []).map((l) => l.line)).toContain(
+      `the card declares required: ${MUST}, ${OTHER} (each activated)`,
+    );
   });
 });
