@@ -30,6 +30,8 @@ import { newRunId } from './engine/runScenarios.ts';
 import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
 import { catchText } from './engine/faultCatches.ts';
 import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.ts';
+import { accessFromFlags, redactedObserver } from './credentialOptions.ts';
+import { redactCredentials, redactDeep } from './client/credentials.ts';
 import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
 import { runEachBinding } from './bindingRuns.ts';
 
@@ -57,6 +59,8 @@ function exitOf(
 async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   if (flags.target && flags.agentFault.length > 0)
     throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
+  // Before anything is read or sent: a malformed header or an unset variable is a usage error.
+  const access = accessFromFlags(flags);
   const thresholds = thresholdsFromFlags(flags);
   const catalog = await loadCatalog(flags.scenarios ?? []);
   sayBroken(catalog, 'errored if selected', flags.scenarios);
@@ -107,6 +111,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       followCardEndpoint: flags.followCardEndpoint === true,
       strict: flags.strict === true,
       announce: say,
+      access,
       ...(sharded
         ? {
             share: sharded.identity,
@@ -123,9 +128,10 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       paramOverrides,
       ...containers,
       // Who watches the run: the display always, the live metrics when --metrics-port was given.
-      observer: fanOut([progress, live.observer]),
+      observer: fanOut([redactedObserver(progress, access.credentials), live.observer]),
     }).finally(() => progress.stop());
-    const evaluated = applyThresholds(run, thresholds);
+    // Header values are secrets: whatever an agent echoed of them is gone before anything is written.
+    const evaluated = redactDeep(applyThresholds(run, thresholds), access.credentials);
     // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
     const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
     const files = writeResults(out.path, result, { baseline });
@@ -161,7 +167,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   } catch (err) {
     if (err instanceof UserError) {
       out.discardIfEmpty();
-      throw err;
+      throw new UserError(redactCredentials(err.message, access.credentials));
     }
     throw logInternalError(err, out.path);
   } finally {

@@ -14,8 +14,9 @@ import { PROFILES, type ProfileName } from './engine/defineScenario.ts';
 import { parseParamArgument, type ParamArgument } from './engine/paramOverrides.ts';
 import { addMetricsPortOption } from './engine/liveMetricsOption.ts';
 import { DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
+import { addCredentialOptions, type CredentialFlags } from './credentialOptions.ts';
 
-export interface RunFlags extends ThresholdFlags, ShardFlags {
+export interface RunFlags extends ThresholdFlags, ShardFlags, CredentialFlags {
   profile: ProfileName;
   target?: string;
   toxiproxy: ToxiproxyChoice | 'none';
@@ -114,7 +115,7 @@ export function addRunOptions(command: Command, verb: 'run' | 'conform'): Comman
     )
     .addOption(toxiproxy.argParser((v: string, p: unknown) => (v === 'none' ? 'none' : parse(v, p))))
     .option('--restart-cmd <cmd>', 'shell command that kills and restarts --target (crash scenarios)');
-  return embedded(options)
+  return addCredentialOptions(embedded(options))
     .option(
       '--out <dir>',
       "results directory (default results/<run-id>); checked before the run: new, empty, or an earlier run's results",

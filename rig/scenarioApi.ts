@@ -60,6 +60,7 @@ export type {
 export { describeOutcome, describeAttempt } from './engine/outcomeText.ts';
 export { envelopeIn } from './engine/replayChecker.ts';
 export { taskListed, type TaskListing } from './engine/taskListing.ts';
+export { requiredExtensions } from './client/requiredExtensions.ts';
 export { statusOfEvent, stateOfEvent } from './protocol/wireInbound.ts';
 
 // The acceptance-criteria scenarios' moves: open a gated task, wait for it to settle, decide.

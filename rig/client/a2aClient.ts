@@ -20,46 +20,24 @@ import { AcceptanceCalls } from './acceptanceCalls.ts';
 import { AnswerCalls, type AnswerOptions } from './answerCalls.ts';
 import type { AnswerOutcome } from './answerOutcome.ts';
 import { ClientExchanges, operationName, type CallOperation } from './clientExchanges.ts';
+import type { A2AClientOptions } from './clientOptions.ts';
 import { EnvelopeGuard, type PromptCheck } from './envelopeGuard.ts';
 import { EventHistory } from './eventHistory.ts';
-import type { ExchangeObserver } from './exchangeObserver.ts';
 import { JsonRpcTransport } from './jsonRpcTransport.ts';
 import { transportFor } from './bindingTransport.ts';
-import type { Binding } from './cardInterfaces.ts';
-import type { RpcReply, TransportLimits } from './transportTypes.ts';
+import type { RpcReply } from './transportTypes.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import { EventIntake } from './receivedEvents.ts';
-import { endpointName, socketName, type ProxiedTarget } from './targetNames.ts';
+import { endpointName, socketName } from './targetNames.ts';
 import { ReplaySocket, type ReplayLimits } from './replaySocket.ts';
 import { StreamCalls } from './streamCalls.ts';
 import { TransportError } from './transportError.ts';
+import { securityHint } from './securitySchemes.ts';
 import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 
 export type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 
-export interface A2AClientOptions {
-  /** 'auto' (default) reads it from the card; '1.0' or '0.3' forces it (`--a2a-version`). */
-  generation?: Generation | 'auto';
-  /** The binding to speak (`--binding`); by default the card's preferred one the rig speaks. */
-  binding?: Binding;
-  /** Extensions activated on every request (default: hitl-prompt/v1); per-call `extensions` override. */
-  extensions?: readonly string[];
-  /** Keep-alive connections per origin (default 32). */
-  connections?: number;
-  limits?: Partial<TransportLimits>;
-  replayLimits?: Partial<ReplayLimits>;
-  /** Share one history between clients; by default each client has its own. */
-  history?: EventHistory;
-  /** Share one validator (and its compiled-schema cache); by default each client has its own. */
-  validator?: GuardedValidator;
-  /** Told of every exchange as it ends (live metrics, `--metrics-port`). */
-  observer?: ExchangeObserver;
-  /**
-   * When `agent.rpcUrl` is a proxy in front of the agent: the endpoint the user's target names and
-   * the hop, so errors name what the user gave, e.g. `{rpcUrl: 'http://127.0.0.1:8765/', via: 'fault proxy 127.0.0.1:39019'}`.
-   */
-  target?: ProxiedTarget;
-}
+export type { A2AClientOptions } from './clientOptions.ts';
 
 export class A2AClient {
   readonly history: EventHistory;
@@ -98,17 +76,20 @@ export class A2AClient {
 
   /** Reads the agent card at `agentUrl` and returns a client for it; throws DiscoveryError. */
   static async open(agentUrl: string, options: A2AClientOptions = {}): Promise<A2AClient> {
-    const reader = new JsonRpcTransport({ connections: options.connections, limits: options.limits });
-    let agent: AgentDescription;
+    const transport = new JsonRpcTransport({
+      connections: 1,
+      limits: options.limits,
+      credentials: options.credentials,
+    });
     try {
-      agent = await discoverAgent(reader, agentUrl, { generation: options.generation, binding: options.binding });
-    } catch (err) {
-      await reader.close();
-      throw err;
+      const agent = await discoverAgent(transport, agentUrl, {
+        generation: options.generation,
+        binding: options.binding,
+      });
+      return A2AClient.forAgent(agent, options);
+    } finally {
+      await transport.close();
     }
-    if (agent.binding === 'JSONRPC') return new A2AClient(agent, reader, options);
-    await reader.close();
-    return A2AClient.forAgent(agent, options);
   }
 
   /** A client for an agent already described (e.g. a second client on the same agent). */
@@ -117,6 +98,10 @@ export class A2AClient {
       connections: options.connections,
       limits: options.limits,
       describeUrl: endpointName(agent, options.target),
+      credentials: options.credentials,
+      activate: options.activate,
+      refusalHint: securityHint(agent.card),
+      onRefused: options.onRefused,
     });
     return new A2AClient(agent, transport, options);
   }
@@ -300,6 +285,7 @@ export class A2AClient {
       intake: this.intake,
       history: this.history,
       describeUrl: socketName(this.options.target),
+      access: this.options,
     });
     this.exchanges.track(socket, socket.ended);
     return socket;

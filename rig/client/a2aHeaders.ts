@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { EXTENSIONS_HEADER_V03, EXTENSIONS_HEADER_V1, VERSION_HEADER, type Generation } from '../protocol/a2aTypes.ts';
 import { headerValues } from './rpcReply.ts';
+import { credentialHeaders, type TargetAccess } from './credentials.ts';
 
 /** The A2A side of a request: which generation it speaks and which extensions it activates. */
 export interface A2AHeaders {
@@ -22,6 +23,11 @@ export function assertBearerToken(token: string): void {
     throw new TypeError('a bearer token must be 1 to 4096 visible ASCII characters without spaces');
 }
 
+/** The call's extensions, then each of `activate` (the user's `--activate`) not among them. */
+export function activatedExtensions(extensions: readonly string[], activate: readonly string[]): string[] {
+  return [...extensions, ...activate.filter((uri) => !extensions.includes(uri))];
+}
+
 /** The request headers of a generation and its activated extensions (also for the replay plane). */
 export function a2aRequestHeaders(a2a: A2AHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -33,6 +39,18 @@ export function a2aRequestHeaders(a2a: A2AHeaders): Record<string, string> {
     headers.authorization = `Bearer ${a2a.bearerToken}`;
   }
   return headers;
+}
+
+/**
+ * The headers of a request built outside the JSON-RPC transport (replay socket, load generator,
+ * attacks): the user's credentials, then the A2A headers with `--activate` extensions added.
+ */
+export function accessRequestHeaders(a2a: A2AHeaders, access: TargetAccess = {}): Record<string, string> {
+  const extensions = activatedExtensions(a2a.extensions, access.activate ?? []);
+  return {
+    ...(access.credentials ? credentialHeaders(access.credentials, a2a.bearerToken !== undefined) : {}),
+    ...a2aRequestHeaders({ ...a2a, extensions }),
+  };
 }
 
 /** The echoed extensions: the generation's own header, else the other spelling. */

@@ -13,6 +13,7 @@ import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import { UserError } from '../protocol/userError.ts';
 import { acceptanceDeclaration, type AcceptanceDeclaration } from './acceptanceDeclaration.ts';
 import { JsonRpcTransport } from './jsonRpcTransport.ts';
+import type { Credentials } from './credentials.ts';
 import type { ExchangeOptions } from './transportTypes.ts';
 import { TransportError } from './transportError.ts';
 import { BINDING_NAMES, cardInterfaces, type Binding, type CardInterface } from './cardInterfaces.ts';
@@ -226,6 +227,11 @@ export async function discoverAgent(
       statuses.push(`${cardUrl} answered 404`);
       continue;
     }
+    if (reply.status === 401 || reply.status === 403)
+      throw new DiscoveryError(
+        `GET ${cardUrl} answered HTTP ${reply.status}: the agent card itself needs credentials; ` +
+          "pass them with --header (e.g. --header 'Authorization: Bearer $TOKEN')",
+      );
     if (reply.status !== 200)
       throw new DiscoveryError(`GET ${cardUrl} answered HTTP ${reply.status}; is ${agentUrl} an A2A agent?`);
     if (!isObject(reply.body)) throw new DiscoveryError(`GET ${cardUrl} did not return a JSON object`);
@@ -238,9 +244,9 @@ export async function discoverAgent(
 /** `discoverAgent` over a transport of its own, closed when the card is read. */
 export async function readAgent(
   agentUrl: string,
-  options: { generation?: Generation | 'auto'; binding?: Binding } = {},
+  options: { generation?: Generation | 'auto'; binding?: Binding; credentials?: Credentials } = {},
 ): Promise<AgentDescription> {
-  const transport = new JsonRpcTransport({ connections: 1 });
+  const transport = new JsonRpcTransport({ connections: 1, credentials: options.credentials });
   try {
     return await discoverAgent(transport, agentUrl, options);
   } finally {

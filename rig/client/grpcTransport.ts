@@ -21,6 +21,7 @@ import { A2A_SERVICE, GRPC_EXTENSIONS_KEY } from '../protocol/grpc/a2aService.ts
 import { fromGrpcError } from '../protocol/grpc/grpcStatus.ts';
 import { a2aRequestHeaders, type A2AHeaders } from './a2aHeaders.ts';
 import type { ByteTally } from './byteTally.ts';
+import { credentialHeaders, credentialTls, type Credentials } from './credentials.ts';
 import { JsonRpcTransport } from './jsonRpcTransport.ts';
 import type { RpcBody } from './rpcReply.ts';
 import type { SseEvent } from './sseReader.ts';
@@ -63,9 +64,11 @@ function codecOf(method: string, tally: ByteTally | undefined) {
   return { path: definition.path, serialize, deserialize };
 }
 
-function metadataOf(a2a: A2AHeaders): Metadata {
+/** The call's metadata: the user's credentials (as headers are on HTTP), then the A2A service parameters. */
+function metadataOf(a2a: A2AHeaders, credentials: Credentials): Metadata {
   const metadata = new Metadata();
-  for (const [name, value] of Object.entries(a2aRequestHeaders(a2a))) metadata.set(name, value);
+  const headers = { ...credentialHeaders(credentials, a2a.bearerToken !== undefined), ...a2aRequestHeaders(a2a) };
+  for (const [name, value] of Object.entries(headers)) metadata.set(name.toLowerCase(), value);
   return metadata;
 }
 
@@ -99,7 +102,7 @@ export class GrpcTransport extends JsonRpcTransport {
     if (client) return client;
     const u = new URL(url);
     const port = u.port || (u.protocol === 'https:' ? '443' : '80');
-    const secure = u.protocol === 'https:' ? grpcCredentials.createSsl() : grpcCredentials.createInsecure();
+    const secure = u.protocol === 'https:' ? this.channelTls() : grpcCredentials.createInsecure();
     client = new ServiceClient(`${u.hostname}:${port}`, secure, {
       'grpc.max_receive_message_length': this.limits.maxResponseBytes,
     });
@@ -107,12 +110,21 @@ export class GrpcTransport extends JsonRpcTransport {
     return client;
   }
 
+  /** TLS with the user's trust: a private CA beside the system roots, or no verification (--insecure). */
+  private channelTls() {
+    const tls = credentialTls(this.credentials);
+    const ca = tls.ca === undefined ? null : Buffer.from([tls.ca].flat().join('\n'));
+    const skip = tls.rejectUnauthorized === false ? { checkServerIdentity: () => undefined } : {};
+    return grpcCredentials.createSsl(ca, null, null, skip);
+  }
+
   /** An error status as the JSON-RPC error it stands for, or the transport failure it is. */
   private failure(err: ServiceError, what: string): { body: RpcBody; httpStatus: number } {
     const { error, info } = fromGrpcError(err);
     const kind = TRANSPORT_STATUSES[err.code as GrpcStatus];
-    if (kind && !info)
-      throw new TransportError(kind, `${what}: gRPC ${GrpcStatus[err.code]}: ${err.details}`, ACCESS_HTTP[err.code]);
+    const access = ACCESS_HTTP[err.code as GrpcStatus];
+    if (access && !info) throw this.refused(`${what}: gRPC ${GrpcStatus[err.code]}`, access);
+    if (kind && !info) throw new TransportError(kind, `${what}: gRPC ${GrpcStatus[err.code]}: ${err.details}`);
     const data = error.data === undefined ? {} : { data: error.data };
     return {
       body: { ok: false, error: { code: error.code, message: error.message, ...data } },
@@ -140,7 +152,7 @@ export class GrpcTransport extends JsonRpcTransport {
         serialize,
         deserialize,
         request,
-        metadataOf(a2a),
+        metadataOf(this.activated(a2a), this.credentials),
         { deadline },
         (err: ServiceError | null, reply: unknown) => {
           options.signal?.removeEventListener('abort', abort);
@@ -180,9 +192,16 @@ export class GrpcTransport extends JsonRpcTransport {
     const startedAt = performance.now();
     const deadline = Date.now() + (options.timeoutMs ?? this.limits.streamTimeoutMs);
     const { path, serialize, deserialize } = codecOf(method, options.tally);
-    const call = this.client(url).makeServerStreamRequest(path, serialize, deserialize, params, metadataOf(a2a), {
-      deadline,
-    });
+    const call = this.client(url).makeServerStreamRequest(
+      path,
+      serialize,
+      deserialize,
+      params,
+      metadataOf(this.activated(a2a), this.credentials),
+      {
+        deadline,
+      },
+    );
     options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
     const headers = await firstHeaders(call, this.limits.headersTimeoutMs);
     const completedAt = performance.now();

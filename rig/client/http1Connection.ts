@@ -29,6 +29,8 @@ export interface ResponseHandler {
 export interface ConnectionLimits {
   /** https: TLS to the host (its name checked against the certificate, Node's defaults). */
   tls?: boolean;
+  /** The user's CA or `--insecure` (credentials.ts `credentialTls`). */
+  tlsOptions?: Pick<import('node:tls').ConnectionOptions, 'ca' | 'rejectUnauthorized'>;
   connectTimeoutMs: number;
   /** Bytes of a response's status line and headers (and of a chunked body's trailers). */
   maxHeaderBytes: number;
@@ -75,7 +77,7 @@ export class Http1Connection {
     private readonly owner: { released(connection: Http1Connection, reusable: boolean): void },
   ) {
     this.socket = limits.tls
-      ? connectTls({ port, host, ...(isIP(host) ? {} : { servername: host }) })
+      ? connectTls({ port, host, ...(isIP(host) ? {} : { servername: host }), ...limits.tlsOptions })
       : connect(port, host);
     this.socket.setNoDelay(true);
     this.connectTimer = setTimeout(

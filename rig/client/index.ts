@@ -71,7 +71,8 @@ export {
   type HistoryEntry,
   type HistoryFilter,
 } from './eventHistory.ts';
-export { a2aRequestHeaders, assertBearerToken } from './a2aHeaders.ts';
+export { a2aRequestHeaders, accessRequestHeaders, assertBearerToken } from './a2aHeaders.ts';
+export type { Credentials, TargetAccess } from './credentials.ts';
 export { JsonRpcTransport } from './jsonRpcTransport.ts';
 export { DEFAULT_TRANSPORT_LIMITS, type ExchangeMeta, type TransportLimits } from './transportTypes.ts';
 export { answerMessage, userMessage, type OutgoingMessage } from './outgoingMessage.ts';

@@ -7,11 +7,12 @@
 // their own time, silence and byte bounds. A hostile agent can make a call fail, never hang it or
 // fill memory.
 import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
-import { echoedExtensions, HeaderBlocks, type A2AHeaders } from './a2aHeaders.ts';
+import { activatedExtensions, echoedExtensions, HeaderBlocks, type A2AHeaders } from './a2aHeaders.ts';
+import { credentialHeaderLines, credentialTls, NO_CREDENTIALS, type Credentials } from './credentials.ts';
 import { Http1Pool } from './http1Pool.ts';
-import { readRpcResponse } from './rpcReply.ts';
+import { isRpcErrorReply, readRpcResponse } from './rpcReply.ts';
 import { SseStreams } from './sseStreams.ts';
-import { TransportError } from './transportError.ts';
+import { isRefusedEntry, TransportError, unauthorizedError } from './transportError.ts';
 import {
   DEFAULT_TRANSPORT_LIMITS,
   KEEP_ALIVE_MS,
@@ -32,6 +33,14 @@ export interface TransportOptions {
    * proxy names the agent the user gave, and the hop: "http://127.0.0.1:8765/ via fault proxy 127.0.0.1:39019".
    */
   describeUrl?: (url: string) => string;
+  /** Headers sent on every exchange (the card GET too) and the TLS trust of the connections. */
+  credentials?: Credentials;
+  /** Extensions activated on every call beside the call's own (`--activate`). */
+  activate?: readonly string[];
+  /** Appended to the error of an exchange answered 401 or 403: what the card asks for (securityHint). */
+  refusalHint?: string;
+  /** Told of each exchange answered 401 or 403. */
+  onRefused?: (err: TransportError) => void;
 }
 
 interface Endpoint {
@@ -52,6 +61,12 @@ export class JsonRpcTransport {
   /** Parsed URLs by their text (a client uses a handful). */
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly headerBlocks = new HeaderBlocks();
+  protected readonly credentials: Credentials;
+  /** The credential header lines, and the same without Authorization (for a call with its own bearer token). */
+  private readonly credentialLines: string;
+  private readonly credentialLinesNoAuth: string;
+  private readonly activate: readonly string[];
+  protected readonly refused: (what: string, status: number) => TransportError;
   private readonly inFlight = new Set<Abortable>();
   protected nextId = 1;
 
@@ -59,7 +74,19 @@ export class JsonRpcTransport {
     this.limits = Object.freeze({ ...DEFAULT_TRANSPORT_LIMITS, ...options.limits });
     this.describeUrl = options.describeUrl ?? ((url) => url);
     this.connections = options.connections ?? 32;
-    this.sse = new SseStreams(this.limits, this.connections, this.closing.signal);
+    this.credentials = options.credentials ?? NO_CREDENTIALS;
+    this.credentialLines = credentialHeaderLines(this.credentials);
+    this.credentialLinesNoAuth = credentialHeaderLines(this.credentials, true);
+    this.activate = options.activate ?? [];
+    this.refused = (what, status) => {
+      const err = unauthorizedError(what, status, options.refusalHint);
+      options.onRefused?.(err);
+      return err;
+    };
+    this.sse = new SseStreams(this.limits, this.connections, this.closing.signal, {
+      credentials: this.credentials,
+      refused: this.refused,
+    });
   }
 
   /** Unary connections open now, over every origin (tests watch the pool let go of closed ones). */
@@ -84,6 +111,7 @@ export class JsonRpcTransport {
       const tls = u.protocol === 'https:';
       pool = new Http1Pool(host, Number(u.port || (tls ? 443 : 80)), {
         tls,
+        ...(tls ? { tlsOptions: credentialTls(this.credentials) } : {}),
         connections: this.connections,
         connectTimeoutMs: this.limits.connectTimeoutMs,
         maxHeaderBytes: this.limits.maxHeaderBytes,
@@ -96,6 +124,17 @@ export class JsonRpcTransport {
     if (this.endpoints.size >= 256) this.endpoints.clear();
     this.endpoints.set(url, e);
     return e;
+  }
+
+  /** The call's A2A headers with the user's `--activate` extensions added (once each). */
+  protected activated(a2a: A2AHeaders): A2AHeaders {
+    if (this.activate.length === 0) return a2a;
+    return { ...a2a, extensions: activatedExtensions(a2a.extensions, this.activate) };
+  }
+
+  /** The credential lines of a call: a call with its own bearer token sends that Authorization, not the user's. */
+  private credentialsFor(a2a: A2AHeaders): string {
+    return a2a.bearerToken === undefined ? this.credentialLines : this.credentialLinesNoAuth;
   }
 
   private unaryBounds(options: ExchangeOptions) {
@@ -116,7 +155,8 @@ export class JsonRpcTransport {
     const what = `GET ${url}`;
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
     const e = this.endpoint(url);
-    const request = `GET ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n\r\n`;
+    const head = `GET ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n`;
+    const request = `${head}${this.credentialLines}\r\n`;
     const { status, text } = await runUnary(
       e.pool,
       request,
@@ -166,6 +206,7 @@ export class JsonRpcTransport {
     const params = paramsJson === undefined ? '' : `,"params":${paramsJson}`;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${params}}`;
     const { res, meta } = await this.exchange(url, 'POST', body, a2a, what, options);
+    if (isRefusedEntry(res.status) && !isRpcErrorReply(res.text, id)) throw this.refused(what, res.status);
     const reply = readRpcResponse(res.text, id, what, res.status) as RpcReply;
     reply.meta = meta;
     return reply;
@@ -189,7 +230,7 @@ export class JsonRpcTransport {
     const content = body === undefined ? '' : `content-type: application/json\r\ncontent-length: ${bodyBytes}\r\n`;
     const request =
       `${verb} ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n` +
-      `${this.headerBlocks.of(a2a)}${content}\r\n${body ?? ''}`;
+      `${this.headerBlocks.of(this.activated(a2a))}${this.credentialsFor(a2a)}${content}\r\n${body ?? ''}`;
     // The head is ASCII (path, host and header values are checked or URL-encoded): one byte a character.
     if (options.tally) options.tally.sent += request.length - (body?.length ?? 0) + bodyBytes;
     const startedAt = performance.now();
@@ -226,7 +267,8 @@ export class JsonRpcTransport {
     options: ExchangeOptions = {},
   ): Promise<StreamReply> {
     const id = this.nextId++;
-    return this.sse.open(url, `POST ${this.describeUrl(url)} (${method})`, id, method, params, a2a, options);
+    const what = `POST ${this.describeUrl(url)} (${method})`;
+    return this.sse.open(url, what, id, method, params, this.activated(a2a), options);
   }
 
   /** Aborts every exchange and stream in flight and releases the connections. */

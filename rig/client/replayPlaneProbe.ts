@@ -5,7 +5,8 @@
 // the environment opens, so a scenario that needs the plane is skipped before it sends anything.
 import WebSocket from 'ws';
 import type { Generation } from '../protocol/a2aTypes.ts';
-import { a2aRequestHeaders } from './a2aHeaders.ts';
+import { accessRequestHeaders } from './a2aHeaders.ts';
+import { credentialTls, type TargetAccess } from './credentials.ts';
 
 export interface ReplayPlaneProbe {
   offered: boolean;
@@ -20,6 +21,7 @@ export function probeReplayPlane(
   rpcUrl: string,
   generation: Generation,
   extensions: readonly string[],
+  access: TargetAccess = {},
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<ReplayPlaneProbe> {
   const url = new URL('/events', rpcUrl);
@@ -27,7 +29,8 @@ export function probeReplayPlane(
   return new Promise((resolve) => {
     let settled = false;
     const ws = new WebSocket(url, {
-      headers: a2aRequestHeaders({ generation, extensions }),
+      headers: accessRequestHeaders({ generation, extensions }, access),
+      ...(access.credentials ? credentialTls(access.credentials) : {}),
       handshakeTimeout: timeoutMs,
       perMessageDeflate: false,
       maxPayload: 64 * 1024,

@@ -10,7 +10,8 @@ import type { Generation } from '../protocol/a2aTypes.ts';
 import { JsonRefusedError, UnsafeJsonError, parseAgentJson } from '../protocol/safeJson.ts';
 import { streamEventFromWire } from '../protocol/wireInbound.ts';
 import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
-import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
+import { accessRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
+import { credentialTls, type TargetAccess } from './credentials.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
 import { TransportError } from './transportError.ts';
 
@@ -47,6 +48,8 @@ export interface ReplayOpenOptions {
   history: EventHistory;
   /** How the socket's URL is named in messages (a proxied client names the target and the hop). */
   describeUrl?: (url: string) => string;
+  /** The user's headers, TLS trust and `--activate` extensions. */
+  access?: TargetAccess;
 }
 
 export type ReplayEnd =
@@ -97,7 +100,8 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
     const limits: ReplayLimits = { ...DEFAULT_REPLAY_LIMITS, ...options.limits };
     const url = replayUrl(options);
     const ws = new WebSocket(url, {
-      headers: a2aRequestHeaders({ generation: options.generation, extensions: options.extensions }),
+      headers: accessRequestHeaders({ generation: options.generation, extensions: options.extensions }, options.access),
+      ...(options.access?.credentials ? credentialTls(options.access.credentials) : {}),
       handshakeTimeout: limits.handshakeTimeoutMs,
       maxPayload: limits.maxFrameBytes,
       perMessageDeflate: false,
@@ -126,12 +130,16 @@ export class ReplaySocket implements AsyncIterable<ReceivedEvent> {
       ws.once('open', () => resolve(this));
       ws.on('error', (err) => {
         const oversized = /maxPayload|Max payload/i.test(err.message);
-        const failure = oversized ? 'too-large' : ws.readyState === WebSocket.CONNECTING ? 'connect' : 'socket';
+        // ws reports a refused upgrade only in its message: a 401/403 is the rig turned away (credentials.ts).
+        const refused = /Unexpected server response: 40[13]\b/.test(err.message);
+        const connecting = ws.readyState === WebSocket.CONNECTING;
+        const failure = oversized ? 'too-large' : refused ? 'unauthorized' : connecting ? 'connect' : 'socket';
         const detail = oversized
           ? `the agent sent a frame over ${this.limits.maxFrameBytes} bytes ` +
             "(the rig's bound on one frame); the rig cut it off"
           : err.message;
         const error = new TransportError(failure, `replay socket ${url}: ${detail}`, undefined, { cause: err });
+        if (refused) this.options.access?.onRefused?.(error);
         if (ws.readyState === WebSocket.CONNECTING || this.buffer.end === undefined) reject(error);
         this.fail(failure, error.message);
       });

@@ -13,7 +13,7 @@ import { restErrorOf } from './restErrors.ts';
 import { restRoute } from './restRoutes.ts';
 import type { RpcBody } from './rpcReply.ts';
 import type { SseEvent } from './sseReader.ts';
-import { TransportError } from './transportError.ts';
+import { isRefusedEntry, TransportError } from './transportError.ts';
 import type { ExchangeOptions, RpcReply, StreamReply } from './transportTypes.ts';
 
 function parseBody(text: string, what: string, status: number): unknown {
@@ -69,6 +69,12 @@ async function* framedEvents(id: number, events: AsyncGenerator<SseEvent>): Asyn
 }
 
 export class RestTransport extends JsonRpcTransport {
+  /** The reply read back; a 401/403 that names no A2A error is access refused (the card's securitySchemes said). */
+  private reply(text: string, what: string, status: number): RpcBody {
+    if (isRefusedEntry(status) && !restErrorOf(status, parseBody(text, what, status))) throw this.refused(what, status);
+    return restReply(text, what, status);
+  }
+
   override async callRaw(
     url: string,
     method: string,
@@ -79,7 +85,7 @@ export class RestTransport extends JsonRpcTransport {
     const route = restRoute(url, method, paramsJson);
     const what = `${route.verb} ${this.describeUrl(route.url)} (${method})`;
     const { res, meta } = await this.exchange(route.url, route.verb, route.body, a2a, what, options);
-    const reply = restReply(res.text, what, res.status) as RpcReply;
+    const reply = this.reply(res.text, what, res.status) as RpcReply;
     reply.meta = meta;
     return reply;
   }
@@ -94,9 +100,9 @@ export class RestTransport extends JsonRpcTransport {
     const id = this.nextId++;
     const route = restRoute(url, method, JSON.stringify(params as JsonObject));
     const what = `${route.verb} ${this.describeUrl(route.url)} (${method})`;
-    const reply = await this.sse.open(route.url, what, id, method, params, a2a, options, {
+    const reply = await this.sse.open(route.url, what, id, method, params, this.activated(a2a), options, {
       ...route,
-      readReply: (text, status) => restReply(text, what, status),
+      readReply: (text, status) => this.reply(text, what, status),
     });
     if (reply.kind === 'json') return reply;
     return { ...reply, events: framedEvents(id, reply.events) };

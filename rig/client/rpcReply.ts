@@ -125,3 +125,16 @@ export function readRpcResponse(
     );
   return { ok: true, result: body.result };
 }
+
+/**
+ * Whether a 401/403 carries the agent's own JSON-RPC error for request `id` (an extension's refusal,
+ * e.g. acceptance-criteria's -32043 decider not entitled, which REST maps to 403): that is an answer
+ * to judge. Anything else at that status is the rig turned away at the door (transportError.ts).
+ */
+export function isRpcErrorReply(text: string, id: number): boolean {
+  try {
+    return !readRpcResponse(text, id, '', 0).ok;
+  } catch {
+    return false;
+  }
+}

@@ -6,10 +6,11 @@ import { Agent } from 'undici';
 import type { A2AHeaders } from './a2aHeaders.ts';
 import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
-import { readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
+import { isRpcErrorReply, readBounded, readRpcResponse, type RpcBody } from './rpcReply.ts';
 import { readSseEvents, type SseEvent } from './sseReader.ts';
 import { responseHeadBytes, streamRequestBytes } from './streamBytes.ts';
-import { toTransportError } from './transportError.ts';
+import { isRefusedEntry, toTransportError, type TransportError } from './transportError.ts';
+import { credentialHeaders, credentialTls, type Credentials } from './credentials.ts';
 import {
   KEEP_ALIVE_MS,
   type ExchangeMeta,
@@ -31,6 +32,8 @@ export class SseStreams {
     private readonly connections: number,
     /** Aborted when the transport closes: every stream ends. */
     private readonly closing: AbortSignal,
+    /** The user's headers and TLS trust, and what to say on a 401/403 (jsonRpcTransport.ts). */
+    private readonly access: { credentials: Credentials; refused: (what: string, status: number) => TransportError },
   ) {}
 
   /** The undici Agent for SSE streams, made on the first stream. */
@@ -39,7 +42,7 @@ export class SseStreams {
       connections: this.connections,
       pipelining: 1,
       keepAliveTimeout: KEEP_ALIVE_MS,
-      connect: { timeout: this.limits.connectTimeoutMs },
+      connect: { timeout: this.limits.connectTimeoutMs, ...credentialTls(this.access.credentials) },
       headersTimeout: this.limits.headersTimeoutMs,
       bodyTimeout: this.limits.bodyIdleTimeoutMs,
     }));
@@ -91,7 +94,11 @@ export class SseStreams {
       const to = target(url);
       const verb = request?.verb ?? 'POST';
       const body = request ? request.body : JSON.stringify({ jsonrpc: '2.0', id, method, params });
-      const headers: Record<string, string> = { accept: 'text/event-stream', ...a2aRequestHeaders(a2a) };
+      const headers: Record<string, string> = {
+        accept: 'text/event-stream',
+        ...credentialHeaders(this.access.credentials, a2a.bearerToken !== undefined),
+        ...a2aRequestHeaders(a2a),
+      };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (tally) tally.sent += streamRequestBytes(verb, to.path, new URL(url).host, headers, body ?? '');
       const res = await this.dispatcher.request({
@@ -122,8 +129,9 @@ export class SseStreams {
           limit.watch(c),
         );
         if (tally) tally.received += Buffer.byteLength(text);
-        const body = request ? request.readReply(text, status) : readRpcResponse(text, id, what, status);
-        return { kind: 'json', reply: { ...body, meta } };
+        if (request) return { kind: 'json', reply: { ...request.readReply(text, status), meta } };
+        if (isRefusedEntry(status) && !isRpcErrorReply(text, id)) throw this.access.refused(what, status);
+        return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
       }
       handedOver = true;
       limit.headersArrived(idleMs);

@@ -18,7 +18,9 @@ export type TransportFailure =
   /** Bytes that are not what the protocol says (not JSON, not JSON-RPC, wrong id, unknown event shape). */
   | 'protocol'
   /** The caller aborted (its own signal), or the client was closed. */
-  | 'aborted';
+  | 'aborted'
+  /** HTTP 401 or 403: the agent refused the rig's credentials (or their absence), not a request's content. */
+  | 'unauthorized';
 
 export class TransportError extends Error {
   override name = 'TransportError';
@@ -139,4 +141,15 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
             : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} ` +
               `(${code ?? 'error'}: ${detail})`;
   return new TransportError(failure, message, ctx.httpStatus, cause);
+}
+
+/** HTTP 401 and 403: the agent turned the rig away at the door (credentials.ts, securitySchemes.ts). */
+export function isRefusedEntry(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+/** The error of an exchange answered 401/403, naming what the card asks for (`hint`). */
+export function unauthorizedError(what: string, status: number, hint: string | undefined): TransportError {
+  const why = hint ?? 'pass the credentials it needs with --header';
+  return new TransportError('unauthorized', `HTTP ${status} from ${what}: the agent refused the rig; ${why}`, status);
 }

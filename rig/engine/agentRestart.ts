@@ -1,5 +1,6 @@
 // Restarting the agent: running --restart-cmd for a --target, and waiting until a restarted agent
 // answers again (its card); each bounded by RESTART_TIMEOUT_MS.
+import { credentialHeaders, NO_CREDENTIALS, type Credentials } from '../client/credentials.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,13 +42,15 @@ export function runRestartCommand(command: string): Promise<void> {
   });
 }
 
-export async function waitForCard(directUrl: string): Promise<void> {
+/** `credentials`: the user's headers, so a card behind auth is seen answering (TLS trust: Node's defaults). */
+export async function waitForCard(directUrl: string, credentials: Credentials = NO_CREDENTIALS): Promise<void> {
   const deadline = performance.now() + RESTART_TIMEOUT_MS;
   let last = '';
   while (performance.now() < deadline) {
     try {
       const res = await fetch(new URL('/.well-known/agent-card.json', directUrl), {
         signal: AbortSignal.timeout(2_000),
+        headers: credentialHeaders(credentials),
       });
       if (res.ok) return;
       last = `HTTP ${res.status}`;

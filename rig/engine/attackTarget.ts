@@ -3,7 +3,8 @@
 // from a loopback source address of their own. Hostile traffic goes to loopback only: an agent
 // elsewhere is refused here, with the reason, before anything is sent.
 import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
-import { a2aRequestHeaders } from '../client/index.ts';
+import { accessRequestHeaders } from '../client/a2aHeaders.ts';
+import type { TargetAccess } from '../client/credentials.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import type { Binding } from '../client/cardInterfaces.ts';
@@ -25,6 +26,8 @@ export interface AttackTargetInput {
   hitlDeclared: boolean;
   sourceAddress: string;
   openPrompt?: () => Promise<LivePrompt>;
+  /** The user's headers and `--activate` extensions: an attack refused with 401 would test nothing. */
+  access?: TargetAccess;
 }
 
 /** The target, or why attacks cannot be aimed here (not loopback, not plain http:): the rig's limits. */
@@ -57,10 +60,10 @@ export function attackTargetOf(input: AttackTargetInput): AttackTarget | { refus
     binding: input.binding,
     generation: input.generation,
     sourceAddress: input.sourceAddress,
-    headers: a2aRequestHeaders({
-      generation: input.generation,
-      extensions: input.hitlDeclared ? [HITL_PROMPT_URI] : [],
-    }),
+    headers: accessRequestHeaders(
+      { generation: input.generation, extensions: input.hitlDeclared ? [HITL_PROMPT_URI] : [] },
+      input.access,
+    ),
     ...(input.openPrompt ? { openPrompt: input.openPrompt } : {}),
   };
 }

@@ -63,6 +63,11 @@ export function placeGrpcEndpoint(rpcUrl: string, targetUrl: string): CardEndpoi
   return { placement: 'target', rpcUrl, directRpcUrl: direct.toString() };
 }
 
+/** Where the endpoint of the binding spoken is, against the target (gRPC's is a server of its own). */
+export function placeEndpoint(binding: string, rpcUrl: string, targetUrl: string): CardEndpoint {
+  return binding === 'GRPC' ? placeGrpcEndpoint(rpcUrl, targetUrl) : placeCardEndpoint(rpcUrl, targetUrl);
+}
+
 /** How the user named the agent, for messages: "--target <url>" or "the embedded agent at <url>". */
 export function targetLabel(targetUrl: string, embedded: boolean): string {
   return embedded ? `the embedded agent at ${targetUrl}` : `--target ${targetUrl}`;

@@ -19,13 +19,14 @@ import { FaultControl, type AppliedToxic, type BackendRecord, type ToxicSpec } f
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import { probeReplayPlane, type ReplayPlaneProbe } from '../client/replayPlaneProbe.ts';
+import { checkRequiredExtensions } from '../client/requiredExtensions.ts';
+import type { TargetAccess } from '../client/credentials.ts';
 import { AgentProcess } from './agentProcess.ts';
 import { BothObservers, exchangesTo } from './exchangeObservers.ts';
 import {
   endpointNote,
   faultsElsewhereReason,
-  placeCardEndpoint,
-  placeGrpcEndpoint,
+  placeEndpoint,
   refusalLine,
   targetLabel,
   type CardEndpoint,
@@ -81,6 +82,7 @@ export interface EnvironmentOptions {
   share?: ArrivalShare;
   /** Told, before any traffic goes there, when the card's endpoint is not the URL the user gave (cardEndpoint.ts). */
   announce?: (line: string) => void;
+  access?: TargetAccess;
 }
 
 export class Environment {
@@ -123,13 +125,15 @@ export class Environment {
     try {
       // The card is read straight from the agent, so an unreachable or wrong --target is reported
       // with the address the user gave (not the proxy's), before any fault backend is started.
-      let agent = await readAgent(directUrl, { generation: options.generation, binding: options.binding });
+      let agent = await readAgent(directUrl, {
+        generation: options.generation,
+        binding: options.binding,
+        credentials: options.access?.credentials,
+      });
+      checkRequiredExtensions(agent.card, options.access?.activate ?? [], options.announce);
       // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
       // the user did not name is refused, or said first.
-      const endpoint =
-        agent.binding === 'GRPC'
-          ? placeGrpcEndpoint(agent.rpcUrl, directUrl)
-          : placeCardEndpoint(agent.rpcUrl, directUrl);
+      const endpoint = placeEndpoint(agent.binding, agent.rpcUrl, directUrl);
       const named = targetLabel(directUrl, process !== undefined);
       const refused = refusalLine(endpoint, agent.cardUrl, named, options.followCardEndpoint === true);
       if (refused) throw new UserError(refused);
@@ -170,6 +174,7 @@ export class Environment {
         agent.binding === 'GRPC' ? directUrl : env.directRpcUrl,
         agent.generation,
         agent.hitl.declared ? [HITL_PROMPT_URI] : [],
+        options.access,
       );
       return env;
     } catch (err) {
@@ -224,6 +229,7 @@ export class Environment {
       connections,
       observer: this.exchangeObserver(traffic, true),
       target,
+      ...this.options.access,
     });
   }
 
@@ -231,7 +237,7 @@ export class Environment {
   directClient(traffic?: ExchangeObserver): A2AClient {
     return A2AClient.forAgent(
       { ...this.agent, rpcUrl: this.directRpcUrl },
-      { connections: 4, observer: this.exchangeObserver(traffic, false) },
+      { connections: 4, observer: this.exchangeObserver(traffic, false), ...this.options.access },
     );
   }
 
@@ -284,7 +290,7 @@ export class Environment {
     else if (this.options.restartCmd) await runRestartCommand(this.options.restartCmd);
     else if (this.options.restartAgent) await this.options.restartAgent();
     else throw new UserError('this environment cannot restart the agent: pass --restart-cmd for a --target');
-    await waitForCard(this.directUrl);
+    await waitForCard(this.directUrl, this.options.access?.credentials);
   }
 
   private closing: Promise<void> | undefined;

@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
+import { RefusalWatch } from './refusedEntry.ts';
 import { Environment, type EnvironmentOptions } from './environment.ts';
 import { EngineScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
 import type { ScenarioHooks } from './scenarioRecording.ts';
@@ -29,6 +30,7 @@ import type { RigHealth } from '../metrics/rigHealth.ts';
 import { errorStack } from './errorStack.ts';
 import { isReachFailure } from '../client/index.ts';
 import { runHealth, watchScenario } from './scenarioHealth.ts';
+import { notRun, recordedCounters } from './scenarioOutcomes.ts';
 
 export interface RunOptions extends EnvironmentOptions {
   profile: ProfileName;
@@ -202,42 +204,6 @@ async function runOne(
   };
 }
 
-/**
- * A scenario that ran records every declared (unlabelled) counter, 0 when never counted, so a gate
- * on it measures a 0 rather than nothing. Not a `measure` (the attack tax, a recovery time): 0 is
- * its best value, so one never measured stays absent and a threshold on it breaks, saying so.
- */
-function recordedCounters(
-  scenario: ScenarioDefinition<object>,
-  verdict: Verdict,
-  counted: Map<string, number>,
-): Record<string, number> {
-  const zeros =
-    verdict === 'skipped'
-      ? []
-      : Object.entries(scenario.records.counters)
-          .filter(([name, kind]) => !name.includes('{') && kind !== 'measure')
-          .map(([name]) => [name, 0]);
-  return { ...Object.fromEntries(zeros), ...Object.fromEntries(counted) };
-}
-
-/** A scenario the run never started because a signal stopped it first. */
-function notRun(scenario: ScenarioDefinition<object>, signal: AbortSignal): ScenarioResult {
-  return {
-    name: scenario.name,
-    description: scenario.description,
-    tags: scenario.tags,
-    verdict: 'not-run',
-    reason: `not run: the run was interrupted by ${String(signal.reason)}`,
-    durationMs: 0,
-    params: {},
-    checks: [],
-    metrics: {},
-    counters: {},
-    records: scenario.records,
-  };
-}
-
 /** Runs `scenarios` (already selected and ordered) and returns the run's result. */
 export async function runScenarios(scenarios: ScenarioDefinition<object>[], options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
@@ -245,7 +211,8 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
   const loadPerCore = Number((loadavg()[0]! / cpus().length).toFixed(2));
   const started = performance.now();
   const runId = options.runId ?? newRunId(startedAt);
-  const env = await Environment.open({ ...options, runId });
+  const refusals = new RefusalWatch();
+  const env = await Environment.open({ ...options, runId, access: { ...options.access, onRefused: refusals.hear } });
   const results: ScenarioResult[] = [];
   const prior = new Map<string, Verdict>();
   const { signal, observer } = options;
@@ -260,9 +227,11 @@ export async function runScenarios(scenarios: ScenarioDefinition<object>[], opti
       const position = { scenario: scenario.name, index, total: scenarios.length };
       observer?.onScenarioStart?.(position);
       const watched = observer ? { position, observer } : undefined;
-      const result = judgeWarnings(
-        await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, watched),
-        options.strict === true,
+      const result = refusals.judge(
+        judgeWarnings(
+          await runOne(scenario, env, options.profile, prior, options.paramOverrides?.[scenario.name], signal, watched),
+          options.strict === true,
+        ),
       );
       prior.set(scenario.name, result.verdict);
       results.push(result);

@@ -271,6 +271,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
       binding: this.env.agent.binding,
       hitlDeclared: this.env.agent.hitl.declared,
       sourceAddress,
+      access: this.env.options.access,
       ...(this.env.agent.hitl.declared ? { openPrompt } : {}),
     });
     return 'refused' in target ? this.skip(target.refused) : target;

@@ -3,7 +3,8 @@
 // protocol code the rig's client uses. Also the classification of a JSON-RPC reply (accepted, 409,
 // 422, other error) that turns a raw throughput run into "valid answers per second".
 import { randomUUID } from 'node:crypto';
-import { a2aRequestHeaders, answerMessage, type AgentDescription } from '../client/index.ts';
+import { accessRequestHeaders, answerMessage, type AgentDescription } from '../client/index.ts';
+import type { TargetAccess } from '../client/credentials.ts';
 import { METHOD_NAMES, type Generation } from '../protocol/a2aTypes.ts';
 import { HITL_ALREADY_ANSWERED_OR_UNKNOWN, HITL_RESPONSE_INVALID } from '../protocol/errorCodes.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -13,6 +14,8 @@ import type { ClosedModelRequest } from './closedModel.ts';
 export type OperationTarget = Pick<AgentDescription, 'rpcUrl' | 'generation'> & {
   /** Extensions activated on every request (default hitl-prompt/v1). */
   extensions?: readonly string[];
+  /** The user's headers and `--activate` extensions. */
+  access?: TargetAccess;
 };
 
 export interface ParkedPrompt {
@@ -28,7 +31,10 @@ function rpcRequest(target: OperationTarget, method: string, params: unknown): C
     path: `${url.pathname}${url.search}`,
     headers: {
       'content-type': 'application/json',
-      ...a2aRequestHeaders({ generation: target.generation, extensions: target.extensions ?? [HITL_PROMPT_URI] }),
+      ...accessRequestHeaders(
+        { generation: target.generation, extensions: target.extensions ?? [HITL_PROMPT_URI] },
+        target.access,
+      ),
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   };

@@ -16,6 +16,7 @@ from importlib.metadata import version
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import acceptance_core as acc  # noqa: E402
+import bearer_auth  # noqa: E402
 import dos_guards  # noqa: E402
 import hitl_core as core  # noqa: E402
 import hitl_http  # noqa: E402
@@ -37,6 +38,8 @@ async def main() -> None:
     else:
         import sdk_v1 as sdk
     app = await sdk.build_app(args.port, store, faults, args.binding)
+    if bearer_auth.token():
+        app = bearer_auth.BearerGuard(app, bearer_auth.token())
     # The DoS guards sit outside everything (bodies bounded before any middleware reads them) and in
     # uvicorn's protocol (timeouts and connection bounds uvicorn does not have).
     await hitl_http.serve(dos_guards.RequestGuard(app, faults, depth_owner=acc.URI), args.port, dos_guards.serve_config(faults))

@@ -29,6 +29,7 @@ from a2a.types.a2a_pb2 import (
 
 import acceptance_core as acc
 import acceptance_flow as flow
+import bearer_auth
 import hitl_core as core
 import hitl_http
 from acceptance_http import AcceptanceMiddleware
@@ -170,6 +171,8 @@ async def build_app(port: int, store: core.Store, faults: set[str], binding: str
     task_store = DurableTaskStore(store)
     await task_store.load()
     agent_card = card(url, binding)
+    if bearer_auth.token():
+        bearer_auth.card_security(agent_card)
     gate = flow.State(Gates(store.db, faults), faults)
     handler = DefaultRequestHandler(agent_executor=HitlExecutor(store, faults, gate), task_store=task_store,
                                     agent_card=agent_card)
