@@ -1,0 +1,45 @@
+// Stream shapes A2A allows and SDKs send, read for what they say (issue 24, items 5 and 6): a stream
+// of whole Task snapshots is the task's transitions like a stream of status updates (a snapshot
+// that repeats the state is no new transition); a subscription whose headers come only with its
+// first event is handed over after the caller's wait, open and silent, and shows the events when
+// they come — so a resubscribe with nothing to replay is judged as one that replayed nothing (cf6
+// fails on the replay check), and the scenarios that only watch later events pass.
+import { afterEach, describe, expect, it } from 'vitest';
+import { A2AClient, userMessage } from '../rig/client/index.ts';
+import type { LiveShape } from './support/fakeLiveStreams.ts';
+import { startFakeSdkAgent, type FakeAgent } from './support/fakeSdkAgent.ts';
+
+let agent: FakeAgent | undefined;
+let client: A2AClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await agent?.close();
+  agent = client = undefined;
+});
+
+const HEADLESS: LiveShape = { snapshots: false, replay: false, headersWithFirstEvent: true };
+
+describe('a subscription whose headers come with its first event', () => {
+  it('is handed over after headerWaitMs, silent, and shows the resume when it comes', async () => {
+    agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json', live: HEADLESS });
+    client = await A2AClient.open(agent.url);
+    const sent = await client.send(userMessage({ text: 'ask me' }));
+    if (!sent.ok || !('task' in sent.value)) throw new Error('no task');
+    const taskId = sent.value.task.id;
+    const prompt = client.promptOf(sent.value.task);
+    if (!prompt?.ok) throw new Error('no usable prompt');
+    const sub = await client.subscribe(taskId, { headerWaitMs: 200 });
+    expect(sub.ok).toBe(true);
+    if (!sub.ok) return;
+    expect(sub.stream.headersPending).toBe(true);
+    expect(sub.stream.events).toEqual([]);
+    expect(sub.stream.end).toBeUndefined();
+    const answered = await client.answer(taskId, prompt.envelope.prompt_id, { approved: true });
+    expect(answered.kind).toBe('accepted');
+    const left = await sub.stream.waitForState('TASK_STATE_WORKING', 10_000);
+    expect(left.taskId).toBe(taskId);
+    expect(sub.stream.headersPending).toBe(false);
+    expect(sub.stream.meta.httpStatus).toBe(200);
+    expect((await sub.stream.ended).reason).toBe('ended');
+  });
+});
