@@ -6,6 +6,9 @@
 // fails on the replay check), and the scenarios that only watch later events pass.
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, userMessage } from '../rig/client/index.ts';
+import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
+import { runScenarios } from '../rig/engine/runScenarios.ts';
+import type { ScenarioResult } from '../rig/results/runResult.ts';
 import type { LiveShape } from './support/fakeLiveStreams.ts';
 import { startFakeSdkAgent, type FakeAgent } from './support/fakeSdkAgent.ts';
 
@@ -18,6 +21,23 @@ afterEach(async () => {
 });
 
 const HEADLESS: LiveShape = { snapshots: false, replay: false, headersWithFirstEvent: true };
+
+const all = await loadScenarios();
+const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
+const explain = (s: ScenarioResult) =>
+  `${s.name}: ${s.verdict} (${s.reason ?? ''}); failing: ${failing(s).join(' | ')}`;
+
+async function run(live: LiveShape, names: string[]): Promise<Record<string, ScenarioResult>> {
+  agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: 'json', live });
+  const result = await runScenarios(selectScenarios(all, names), {
+    profile: 'smoke',
+    target: agent.url,
+    toxiproxy: 'none',
+    agentFaults: [],
+    generation: 'auto',
+  });
+  return Object.fromEntries(result.scenarios.map((s) => [s.name, s]));
+}
 
 describe('a subscription whose headers come with its first event', () => {
   it('is handed over after headerWaitMs, silent, and shows the resume when it comes', async () => {
@@ -42,4 +62,20 @@ describe('a subscription whose headers come with its first event', () => {
     expect(sub.stream.meta.httpStatus).toBe(200);
     expect((await sub.stream.ended).reason).toBe('ended');
   });
+
+  it(
+    'cf6 fails on the replay check, naming it; cf1, cf2, cf4 and duplicate-flood pass',
+    { timeout: 120_000 },
+    async () => {
+      const byName = await run(HEADLESS, ['cf1', 'cf2', 'cf4', 'cf6', 'duplicate-flood']);
+      expect(byName.cf6.verdict, explain(byName.cf6)).toBe('failed');
+      expect(failing(byName.cf6).join('\n')).toMatch(
+        /a subscription to the parked task shows the open prompt: the subscription sent not even its response headers/,
+      );
+      for (const name of ['cf1', 'cf2', 'cf4', 'duplicate-flood'])
+        expect(byName[name].verdict, explain(byName[name])).toBe('passed');
+      const resumed = byName.cf2.checks.find((c) => c.name === 'the task transitions out of INPUT_REQUIRED');
+      expect(resumed?.detail).toMatch(/observed on stream/);
+    },
+  );
 });
