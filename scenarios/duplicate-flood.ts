@@ -2,11 +2,11 @@
 // contention. K valid answers to one open prompt are fired at once over many connections (several
 // clients, each with its own keep-alive pool, all through the fault proxy):
 //  1. exactly one is accepted, the other K−1 are 409 / -32010, and nothing else comes back;
-//  2. the task's history shows exactly one transition out of INPUT_REQUIRED: WORKING status events
-//     after the prompt's INPUT_REQUIRED event, read from the agent's full replay (seq 1 on) once the
-//     flood is over; for agents without a replay plane, from a subscription opened before the flood
-//     (its snapshot holds the prompt; every later event is live; without one, every event is), which
-//     the log says; when the
+//  2. the task's history shows exactly one transition out of INPUT_REQUIRED: moves into WORKING
+//     (status updates, or Task snapshots that change the state) after the prompt's INPUT_REQUIRED
+//     event, read from the agent's full replay (seq 1 on) once the flood is over; for agents without
+//     a replay plane, from a subscription opened before the flood (its snapshot holds the prompt;
+//     every later event is live; without a snapshot, every event is), which the log says; when the
 //     agent refuses the subscription (a2a-sdk 0.3.x does for a parked task, with the error framed as
 //     the first event of a stream) or the stream ends early, from GetTask snapshots polled through
 //     the flood, a weaker view the check's name admits (a transition between two polls goes unseen);
@@ -20,6 +20,7 @@ import {
   describeOutcome,
   envelopeIn,
   stateOfEvent,
+  stateTransitions,
   type ScenarioContext,
   type StreamResponse,
   type TaskState,
@@ -234,11 +235,11 @@ export default defineScenario({
     // whether or not the agent replayed the prompt first.
     const from = promptAt >= 0 ? promptAt + 1 : subscription ? 0 : -1;
     const after = from < 0 ? [] : events.slice(from);
-    const working = after.filter(
-      (e) => 'statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING',
-    ).length;
+    // Distinct transitions, whether status updates or Task snapshots carried them.
+    const moves = stateTransitions(after, 'TASK_STATE_INPUT_REQUIRED');
+    const working = moves.filter((s) => s === 'TASK_STATE_WORKING').length;
     // An agent may leave INPUT_REQUIRED for a terminal state without announcing WORKING: that is one transition too.
-    const left = after.some((e) => 'statusUpdate' in e && e.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED');
+    const left = moves.some((s) => s !== 'TASK_STATE_INPUT_REQUIRED');
     const finalState = [...events]
       .reverse()
       .map(stateOfEvent)
@@ -252,7 +253,7 @@ export default defineScenario({
       from >= 0 && transitions === 1,
       from < 0
         ? `the prompt's INPUT_REQUIRED event never showed on ${observedOn}`
-        : `${transitions} (${working} WORKING status events after the prompt) on ${observedOn}` +
+        : `${transitions} (${working} moves into WORKING after the prompt) on ${observedOn}` +
             (promptAt < 0 ? ' (which did not replay the prompt)' : '') +
             `, ` +
             `${events.length} events, last state ${finalState}` +

@@ -21,6 +21,7 @@ afterEach(async () => {
 });
 
 const HEADLESS: LiveShape = { snapshots: false, replay: false, headersWithFirstEvent: true };
+const SNAPSHOTS: LiveShape = { snapshots: true, replay: true, headersWithFirstEvent: false };
 
 const all = await loadScenarios();
 const failing = (s: ScenarioResult) => s.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail ?? ''}`);
@@ -76,6 +77,21 @@ describe('a subscription whose headers come with its first event', () => {
         expect(byName[name].verdict, explain(byName[name])).toBe('passed');
       const resumed = byName.cf2.checks.find((c) => c.name === 'the task transitions out of INPUT_REQUIRED');
       expect(resumed?.detail).toMatch(/observed on stream/);
+    },
+  );
+});
+
+describe('a stream of Task snapshots', () => {
+  it(
+    'cf2, cf6 and duplicate-flood pass: a snapshot in another state is a transition',
+    { timeout: 120_000 },
+    async () => {
+      const byName = await run(SNAPSHOTS, ['cf2', 'cf6', 'duplicate-flood']);
+      for (const name of ['cf2', 'cf6', 'duplicate-flood'])
+        expect(byName[name].verdict, explain(byName[name])).toBe('passed');
+      const transition = byName['duplicate-flood'].checks.find((c) => c.name.startsWith('exactly one transition'));
+      // Two WORKING snapshots came (the second a repeated view): one move into WORKING.
+      expect(transition?.detail).toMatch(/^1 \(1 moves into WORKING after the prompt\) on a subscription/);
     },
   );
 });

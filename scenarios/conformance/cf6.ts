@@ -14,6 +14,7 @@ import {
   describeOutcome,
   everyProfile,
   envelopeIn,
+  stateOfEvent,
   type ScenarioContext,
   type ReplaySocket,
   type TaskEventStream,
@@ -202,7 +203,11 @@ export default defineScenario({
     if (again && answered.kind === 'accepted') {
       const left = await again
         .waitFor(
-          (e) => 'statusUpdate' in e.event && e.event.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED',
+          // A status update or a Task snapshot: either shows the task leave INPUT_REQUIRED.
+          (e) => {
+            const state = stateOfEvent(e.event);
+            return state !== undefined && state !== 'TASK_STATE_INPUT_REQUIRED';
+          },
           WAIT_MS,
         )
         .catch(() => undefined);
