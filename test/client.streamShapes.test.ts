@@ -64,6 +64,21 @@ describe('a subscription whose headers come with its first event', () => {
     expect((await sub.stream.ended).reason).toBe('ended');
   });
 
+  it('turns into the refusal it gets once the headers come: a plain JSON-RPC error ends it', async () => {
+    let release!: () => void;
+    const heldUntil = new Promise<void>((resolve) => (release = resolve));
+    agent = await startFakeSdkAgent({ generation: '1.0', refuseSubscribe: { heldUntil } });
+    client = await A2AClient.open(agent.url);
+    const sent = await client.send(userMessage({ text: 'ask me' }));
+    if (!sent.ok || !('task' in sent.value)) throw new Error('no task');
+    const sub = await client.subscribe(sent.value.task.id, { headerWaitMs: 50 });
+    expect(sub.ok && sub.stream.headersPending).toBe(true);
+    if (!sub.ok) return;
+    release();
+    expect(await sub.stream.ended).toEqual({ reason: 'rpc-error', error: { code: -32001, message: 'Task not found' } });
+    expect(sub.stream.meta.httpStatus).toBe(200);
+  });
+
   it(
     'cf6 fails on the replay check, naming it; cf1, cf2, cf4 and duplicate-flood pass',
     { timeout: 120_000 },

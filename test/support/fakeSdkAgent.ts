@@ -15,9 +15,9 @@ export interface FakeAgentOptions {
   generation: '0.3' | '1.0';
   /**
    * How a subscription to a parked task is refused: as the first frame of a stream (now, or after
-   * `lateMs`), or as plain JSON.
+   * `lateMs`), or as plain JSON (now, or once `heldUntil` resolves: no headers before).
    */
-  refuseSubscribe: 'in-stream' | 'json' | { lateMs: number };
+  refuseSubscribe: 'in-stream' | 'json' | { lateMs: number } | { heldUntil: Promise<void> };
   /** Where a 422's validation_errors go: `error.data` as the contract says, or a google.rpc ErrorInfo list. */
   invalidData?: 'contract' | 'error-info';
   /** A new task is WORKING at first and parks in INPUT_REQUIRED only this long after the send. */
@@ -196,13 +196,16 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
     const refusal = { jsonrpc: '2.0', id, error: { code: -32001, message: 'Task not found' } };
     const t = tasks.get(params.id);
     if (t && live) return live.open(res, id, liveTask(t));
-    if (!t || options.refuseSubscribe === 'json') return json(res, 200, refusal);
+    const refuse = options.refuseSubscribe;
+    if (!t || refuse === 'json') return json(res, 200, refusal);
+    if (typeof refuse === 'object' && 'heldUntil' in refuse)
+      return void refuse.heldUntil.then(() => json(res, 200, refusal));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const frame = () => res.end(`data: ${JSON.stringify(refusal)}\n\n`);
-    if (options.refuseSubscribe === 'in-stream') frame();
+    if (refuse === 'in-stream') frame();
     else {
       res.flushHeaders();
-      setTimeout(frame, options.refuseSubscribe.lateMs);
+      setTimeout(frame, refuse.lateMs);
     }
   }
 
