@@ -7,7 +7,7 @@ import type { OutgoingMessage } from './outgoingMessage.ts';
 import { TaskEventStream } from './taskEventStream.ts';
 import { pendingOpen, withinHeaderWait } from './pendingOpen.ts';
 import { TransportError } from './transportError.ts';
-import type { SseOpen } from './transportTypes.ts';
+import type { SseOpen, StreamReply } from './transportTypes.ts';
 
 /**
  * How long a new stream is watched for a refusal framed as its first event before it is handed
@@ -50,24 +50,34 @@ export class StreamCalls {
   private async open(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
     const exchanges = this.exchanges;
     const describe = `${method} stream from ${exchanges.endpoint}`;
+    const startedAt = performance.now();
+    const call = (o: CallOptions) =>
+      exchanges.transport.stream(exchanges.agent.rpcUrl, method, params, exchanges.a2a(o), o);
+    if (options.headerWaitMs === undefined) return this.handOver(await call(options), describe, options, taskId);
+    // Closing a stream handed over before its headers aborts the request still waiting for them.
     const cancel = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
-    const startedAt = performance.now();
-    const opening = exchanges.transport.stream(exchanges.agent.rpcUrl, method, params, exchanges.a2a(options), {
-      ...options,
-      signal,
-    });
-    const reply =
-      options.headerWaitMs === undefined ? await opening : await withinHeaderWait(opening, options.headerWaitMs);
+    const opening = call({ ...options, signal });
+    const reply = await withinHeaderWait(opening, options.headerWaitMs);
     if (reply === undefined) {
       const open = pendingOpen(opening, describe, startedAt, () => cancel.abort());
       return { ok: true, stream: this.read(open, describe, taskId), meta: open.meta };
     }
+    return this.handOver(reply, describe, options, taskId);
+  }
+
+  /** A stream whose headers came, or the refusal it was. */
+  private async handOver(
+    reply: StreamReply,
+    describe: string,
+    options: CallOptions,
+    taskId: string | undefined,
+  ): Promise<StreamOutcome> {
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
       throw new TransportError(
         'protocol',
-        `${method} from ${exchanges.endpoint} answered a stream request with a plain JSON-RPC result`,
+        `${describe} answered a stream request with a plain JSON-RPC result`,
         reply.reply.meta.httpStatus,
       );
     }
