@@ -62,6 +62,7 @@ export { envelopeIn } from './engine/replayChecker.ts';
 export { taskListed, type TaskListing } from './engine/taskListing.ts';
 export { requiredExtensions } from './client/requiredExtensions.ts';
 export { statusOfEvent, stateOfEvent } from './protocol/wireInbound.ts';
+export { stateTransitions } from './protocol/stateTransitions.ts';
 
 // The acceptance-criteria scenarios' moves: open a gated task, wait for it to settle, decide.
 export {

@@ -2,10 +2,11 @@
 // contention. K valid answers to one open prompt are fired at once over many connections (several
 // clients, each with its own keep-alive pool, all through the fault proxy):
 //  1. exactly one is accepted, the other K−1 are 409 / -32010, and nothing else comes back;
-//  2. the task's history shows exactly one transition out of INPUT_REQUIRED: WORKING status events
-//     after the prompt's INPUT_REQUIRED event, read from the agent's full replay (seq 1 on) once the
-//     flood is over; for agents without a replay plane, from a subscription opened before the flood
-//     (its snapshot holds the prompt; every later event is live), which the log says; when the
+//  2. the task's history shows exactly one transition out of INPUT_REQUIRED: moves into WORKING
+//     (status updates, or Task snapshots that change the state) after the prompt's INPUT_REQUIRED
+//     event, read from the agent's full replay (seq 1 on) once the flood is over; for agents without
+//     a replay plane, from a subscription opened before the flood (its snapshot holds the prompt;
+//     every later event is live; without a snapshot, every event is), which the log says; when the
 //     agent refuses the subscription (a2a-sdk 0.3.x does for a parked task, with the error framed as
 //     the first event of a stream) or the stream ends early, from GetTask snapshots polled through
 //     the flood, a weaker view the check's name admits (a transition between two polls goes unseen);
@@ -19,6 +20,7 @@ import {
   describeOutcome,
   envelopeIn,
   stateOfEvent,
+  stateTransitions,
   type ScenarioContext,
   type StreamResponse,
   type TaskState,
@@ -26,6 +28,12 @@ import {
 
 /** After the flood, how long the observer may take to deliver the task's end (it ends at a terminal state). */
 const SETTLE_MS = 3_000;
+/**
+ * How long the subscription's headers are awaited before the flood. An agent that sends them only
+ * with its first event sends none while the task is parked and nothing is replayed; its stream is
+ * handed over silent and shows the transitions when they come.
+ */
+const SUBSCRIBE_WAIT_MS = 2_000;
 /** Each answer's own bound; the flood as a whole is bounded by the scenario budget. */
 const ANSWER_TIMEOUT_MS = 60_000;
 
@@ -122,7 +130,7 @@ export default defineScenario({
     if (noReplay !== undefined) {
       // Polled as well, in case the stream the agent grants ends before it shows anything.
       poller = new StatePoller(ctx, open.taskId, promptId);
-      const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal });
+      const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal, headerWaitMs: SUBSCRIBE_WAIT_MS });
       if (sub.ok) {
         subscription = sub.stream;
         ctx.log(
@@ -223,12 +231,15 @@ export default defineScenario({
     const promptAt = events.findIndex(
       (e) => stateOfEvent(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId,
     );
-    const after = promptAt < 0 ? [] : events.slice(promptAt + 1);
-    const working = after.filter(
-      (e) => 'statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING',
-    ).length;
+    // A subscription opened on the parked task before any answer: all it shows is after the prompt,
+    // whether or not the agent replayed the prompt first.
+    const from = promptAt >= 0 ? promptAt + 1 : subscription ? 0 : -1;
+    const after = from < 0 ? [] : events.slice(from);
+    // Distinct transitions, whether status updates or Task snapshots carried them.
+    const moves = stateTransitions(after, 'TASK_STATE_INPUT_REQUIRED');
+    const working = moves.filter((s) => s === 'TASK_STATE_WORKING').length;
     // An agent may leave INPUT_REQUIRED for a terminal state without announcing WORKING: that is one transition too.
-    const left = after.some((e) => 'statusUpdate' in e && e.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED');
+    const left = moves.some((s) => s !== 'TASK_STATE_INPUT_REQUIRED');
     const finalState = [...events]
       .reverse()
       .map(stateOfEvent)
@@ -239,10 +250,12 @@ export default defineScenario({
     const transitions = (working > 0 ? working : left ? 1 : 0) + (movedOn ? 1 : 0);
     ctx.check(
       "exactly one transition out of INPUT_REQUIRED in the task's history",
-      promptAt >= 0 && transitions === 1,
-      promptAt < 0
+      from >= 0 && transitions === 1,
+      from < 0
         ? `the prompt's INPUT_REQUIRED event never showed on ${observedOn}`
-        : `${transitions} (${working} WORKING status events after the prompt) on ${observedOn}, ` +
+        : `${transitions} (${working} moves into WORKING after the prompt) on ${observedOn}` +
+            (promptAt < 0 ? ' (which did not replay the prompt)' : '') +
+            `, ` +
             `${events.length} events, last state ${finalState}` +
             (settled ? '' : `, not terminal ${SETTLE_MS} ms after the flood`) +
             (movedOn && snapshot.ok ? `; yet GetTask says ${snapshot.value.status.state} afterwards` : ''),

@@ -63,7 +63,8 @@ describe('a subscription refused inside its event stream', () => {
       'in-stream' as const,
       /subscription refused: -32001 Task not found \(as the first frame of an event stream\)/,
     ],
-    ['late in the stream', { lateMs: 1_500 }, /the subscription ended before its first event \(JSON-RPC error -32001/],
+    // Past the 1 s first-event wait the rig answers; the refusal then ends the stream before the resume.
+    ['late in the stream', { lateMs: 1_500 }, /the subscription ended before the resume \(JSON-RPC error -32001/],
   ])(
     'answerObserved falls back to GetTask polling when refused %s, quoting the code',
     async (_, refuseSubscribe, fallback) => {

@@ -15,6 +15,12 @@ export interface CallOptions extends ExchangeOptions {
    * STREAM_REFUSAL_PEEK_MS, streamCalls.ts).
    */
   refusalPeekMs?: number;
+  /**
+   * Streams only: hand the stream over after this long even if the agent has sent no response
+   * headers yet (SDKs that send them only with the first event send nothing while there is nothing
+   * to say); its events follow when they come. Unset: wait for the headers (headersTimeoutMs).
+   */
+  headerWaitMs?: number;
 }
 
 export interface SendOptions extends CallOptions {

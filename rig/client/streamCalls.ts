@@ -5,7 +5,9 @@ import type { CallOptions, StreamOutcome } from './callOutcome.ts';
 import { operationName, type CallOperation, type ClientExchanges } from './clientExchanges.ts';
 import type { OutgoingMessage } from './outgoingMessage.ts';
 import { TaskEventStream } from './taskEventStream.ts';
+import { pendingOpen, withinHeaderWait } from './pendingOpen.ts';
 import { TransportError } from './transportError.ts';
+import type { SseOpen, StreamReply } from './transportTypes.ts';
 
 /**
  * How long a new stream is watched for a refusal framed as its first event before it is handed
@@ -40,36 +42,57 @@ export class StreamCalls {
     );
   }
 
-  /** Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as `{ok:false}`. */
+  /**
+   * Opens a stream; a refusal, framed as plain JSON or as the stream's first frame, comes back as
+   * `{ok:false}`. With `headerWaitMs`, a stream whose headers have not come by then is handed over
+   * open and silent (pendingOpen.ts); a refusal it turns into later ends it with that error.
+   */
   private async open(method: string, params: unknown, options: CallOptions, taskId?: string): Promise<StreamOutcome> {
     const exchanges = this.exchanges;
-    const reply = await exchanges.transport.stream(
-      exchanges.agent.rpcUrl,
-      method,
-      params,
-      exchanges.a2a(options),
-      options,
-    );
+    const describe = `${method} stream from ${exchanges.endpoint}`;
+    const startedAt = performance.now();
+    const call = (o: CallOptions) =>
+      exchanges.transport.stream(exchanges.agent.rpcUrl, method, params, exchanges.a2a(o), o);
+    if (options.headerWaitMs === undefined) return this.handOver(await call(options), describe, options, taskId);
+    // Closing a stream handed over before its headers aborts the request still waiting for them.
+    const cancel = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+    const opening = call({ ...options, signal });
+    const reply = await withinHeaderWait(opening, options.headerWaitMs);
+    if (reply === undefined) {
+      const open = pendingOpen(opening, describe, startedAt, () => cancel.abort());
+      return { ok: true, stream: this.read(open, describe, taskId), meta: open.meta };
+    }
+    return this.handOver(reply, describe, options, taskId);
+  }
+
+  /** A stream whose headers came, or the refusal it was. */
+  private async handOver(
+    reply: StreamReply,
+    describe: string,
+    options: CallOptions,
+    taskId: string | undefined,
+  ): Promise<StreamOutcome> {
     if (reply.kind === 'json') {
       if (!reply.reply.ok) return { ok: false, error: reply.reply.error, meta: reply.reply.meta };
       throw new TransportError(
         'protocol',
-        `${method} from ${exchanges.endpoint} answered a stream request with a plain JSON-RPC result`,
+        `${describe} answered a stream request with a plain JSON-RPC result`,
         reply.reply.meta.httpStatus,
       );
     }
-    const stream = new TaskEventStream(
-      reply,
-      exchanges.intake,
-      exchanges.history,
-      `${method} stream from ${exchanges.endpoint}`,
-      taskId,
-    );
-    exchanges.track(stream, stream.ended);
+    const stream = this.read(reply, describe, taskId);
     await stream.firstFrame(options.refusalPeekMs ?? STREAM_REFUSAL_PEEK_MS);
     const end = stream.end;
     if (end?.reason === 'rpc-error' && stream.events.length === 0)
       return { ok: false, error: end.error, inStream: true, meta: reply.meta };
     return { ok: true, stream, meta: reply.meta };
+  }
+
+  /** The stream read into the client's history, closed with the client. */
+  private read(open: SseOpen, describe: string, taskId: string | undefined): TaskEventStream {
+    const stream = new TaskEventStream(open, this.exchanges.intake, this.exchanges.history, describe, taskId);
+    this.exchanges.track(stream, stream.ended);
+    return stream;
   }
 }

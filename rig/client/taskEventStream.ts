@@ -8,6 +8,7 @@ import { statusOfEvent, streamEventFromWire, taskIdOfEvent } from '../protocol/w
 import { RetentionBoundError, type EventHistory } from './eventHistory.ts';
 import type { ExchangeMeta, SseOpen } from './transportTypes.ts';
 import { EventBuffer, type EventIntake, type ReceivedEvent } from './receivedEvents.ts';
+import { LateRefusal } from './pendingOpen.ts';
 import { readRpcResponse, type RpcErrorBody } from './rpcReply.ts';
 import { TransportError } from './transportError.ts';
 
@@ -26,6 +27,12 @@ export function describeEnd(end: StreamEnd): string {
   if (end.reason === 'failed') return end.error.message;
   if (end.reason === 'rpc-error') return `JSON-RPC error ${end.error.code}: ${end.error.message}`;
   return end.reason;
+}
+
+function asTransportError(err: unknown, describe: string): TransportError {
+  if (err instanceof TransportError) return err;
+  if (err instanceof RetentionBoundError) return new TransportError('too-large', `${describe}: ${err.message}`);
+  return new TransportError(err instanceof UnsafeJsonError ? 'protocol' : 'socket', (err as Error).message);
 }
 
 /** The reference agent's SSE ids are `<taskId>:<seq>`; other agents' ids are kept as they are. */
@@ -88,13 +95,10 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
       }
       if (this.closedByRig) end = { reason: 'closed' };
     } catch (err) {
-      const error =
-        err instanceof TransportError
-          ? err
-          : err instanceof RetentionBoundError
-            ? new TransportError('too-large', `${describe}: ${err.message}`)
-            : new TransportError(err instanceof UnsafeJsonError ? 'protocol' : 'socket', (err as Error).message);
-      end = this.closedByRig ? { reason: 'closed' } : { reason: 'failed', error };
+      // A stream handed over before its headers may turn into a plain JSON-RPC refusal (pendingOpen.ts).
+      if (this.closedByRig) end = { reason: 'closed' };
+      else if (err instanceof LateRefusal) end = { reason: 'rpc-error', error: err.error };
+      else end = { reason: 'failed', error: asTransportError(err, describe) };
     } finally {
       this.open.close();
     }
@@ -123,6 +127,11 @@ export class TaskEventStream implements AsyncIterable<ReceivedEvent> {
       new Promise<void>((resolve) => (timer = setTimeout(resolve, peekMs + 1))),
     ]);
     clearTimeout(timer);
+  }
+
+  /** True while the agent has sent not even the response headers (a stream handed over early). */
+  get headersPending(): boolean {
+    return this.open.headersPending === true;
   }
 
   /** Events received so far, in order. */

@@ -78,6 +78,8 @@ export interface SseOpen {
   events: AsyncGenerator<SseEvent>;
   /** Closes the stream from the rig's side (the events generator then ends quietly). */
   close(): void;
+  /** True while the response headers have not come (a stream handed over early, pendingOpen.ts). */
+  readonly headersPending?: boolean;
 }
 
 export type StreamReply = SseOpen | { kind: 'json'; reply: RpcReply };

@@ -159,7 +159,7 @@ async function waitForState(
   const { client, signal } = deps;
   const deadline = performance.now() + Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs());
   const reached = (s: TaskState | undefined) => s === state || (s !== undefined && TERMINAL_STATES.has(s));
-  const sub = await client.subscribe(taskId, { signal });
+  const sub = await client.subscribe(taskId, { signal, headerWaitMs: Math.max(1, deadline - performance.now()) });
   let fallback: string | undefined;
   if (sub.ok) {
     try {

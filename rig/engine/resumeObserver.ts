@@ -37,6 +37,13 @@ export function recordResume(latency: LatencyHistogram, observed: ObservedAnswer
 }
 
 const POLL_INTERVAL_MS = 5;
+/**
+ * How long a new subscription's first event is awaited before the answer goes out. A live stream's
+ * snapshot comes right behind its headers; one that has shown nothing by then shows nothing before
+ * the resume (an agent that replays nothing, perhaps sending its headers only with its first
+ * event), and waiting longer for it would only spend the scenario's budget (cf4: 20 trials).
+ */
+const FIRST_EVENT_WAIT_MS = 1_000;
 
 type Options = { timeoutMs: number; signal?: AbortSignal };
 
@@ -47,7 +54,11 @@ export async function answerObserved(
   payload: unknown,
   options: Options,
 ): Promise<ObservedAnswer> {
-  const sub = await client.subscribe(taskId, { signal: options.signal });
+  // The first-event wait counts from the request: an agent that sends its headers only with the first
+  // event sends none before the resume, and its stream is handed over open and silent (pendingOpen.ts).
+  const firstWaitMs = Math.min(options.timeoutMs, FIRST_EVENT_WAIT_MS);
+  const firstBy = performance.now() + firstWaitMs;
+  const sub = await client.subscribe(taskId, { signal: options.signal, headerWaitMs: firstWaitMs });
   let fallback: string;
   let outcome: AnswerOutcome | undefined;
   if (sub.ok) {
@@ -55,7 +66,7 @@ export async function answerObserved(
     try {
       let live = true;
       try {
-        await stream.waitFor(() => true, options.timeoutMs);
+        await stream.waitFor(() => true, Math.max(1, firstBy - performance.now()));
       } catch {
         // No event yet: an open stream may still carry the resume (agents that send no snapshot);
         // an ended one cannot.

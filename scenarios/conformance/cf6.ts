@@ -14,6 +14,7 @@ import {
   describeOutcome,
   everyProfile,
   envelopeIn,
+  stateOfEvent,
   type ScenarioContext,
   type ReplaySocket,
   type TaskEventStream,
@@ -31,19 +32,27 @@ type Live = { stream: TaskEventStream } | { refused: string } | { silent: string
  * that never came (it used to pass cf6 by the weaker GetTask path).
  */
 async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId: string): Promise<Live> {
-  const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal });
+  // One wait for headers and prompt together: an agent that sends its headers only with the first
+  // event sends none when it replays nothing, and that is a replay that never came, not an error.
+  const deadline = performance.now() + WAIT_MS;
+  const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal, headerWaitMs: WAIT_MS });
   if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
   const seen = await Promise.race([
-    sub.stream.waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, WAIT_MS).catch(() => undefined),
+    sub.stream
+      .waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, Math.max(1, deadline - performance.now()))
+      .catch(() => undefined),
     sub.stream.ended.then(() => undefined),
   ]);
   if (seen) return { stream: sub.stream };
+  const headless = sub.stream.headersPending;
   const end = await Promise.race([sub.stream.ended, sub.stream.close()]);
   if (end.reason === 'closed')
     return {
-      silent:
-        `the subscription opened and stayed open ${WAIT_MS} ms without prompt ${promptId} ` +
-        `(${sub.stream.events.length} events): the open prompt was not replayed`,
+      silent: headless
+        ? `the subscription sent not even its response headers in ${WAIT_MS} ms, let alone prompt ${promptId}: ` +
+          'the open prompt was not replayed'
+        : `the subscription opened and stayed open ${WAIT_MS} ms without prompt ${promptId} ` +
+          `(${sub.stream.events.length} events): the open prompt was not replayed`,
     };
   if (end.reason === 'rpc-error')
     return { refused: `code ${end.error.code}: ${end.error.message} (inside the event stream)` };
@@ -200,7 +209,11 @@ export default defineScenario({
     if (again && answered.kind === 'accepted') {
       const left = await again
         .waitFor(
-          (e) => 'statusUpdate' in e.event && e.event.statusUpdate.status.state !== 'TASK_STATE_INPUT_REQUIRED',
+          // A status update or a Task snapshot: either shows the task leave INPUT_REQUIRED.
+          (e) => {
+            const state = stateOfEvent(e.event);
+            return state !== undefined && state !== 'TASK_STATE_INPUT_REQUIRED';
+          },
           WAIT_MS,
         )
         .catch(() => undefined);

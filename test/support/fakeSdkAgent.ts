@@ -9,14 +9,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HITL_PROMPT_URI, HITL_RESPONSE_KEY } from '../../rig/protocol/hitlPrompt.ts';
+import { LiveStreams, type LiveShape, type LiveTask } from './fakeLiveStreams.ts';
 
 export interface FakeAgentOptions {
   generation: '0.3' | '1.0';
   /**
    * How a subscription to a parked task is refused: as the first frame of a stream (now, or after
-   * `lateMs`), or as plain JSON.
+   * `lateMs`), or as plain JSON (now, or once `heldUntil` resolves: no headers before).
    */
-  refuseSubscribe: 'in-stream' | 'json' | { lateMs: number };
+  refuseSubscribe: 'in-stream' | 'json' | { lateMs: number } | { heldUntil: Promise<void> };
   /** Where a 422's validation_errors go: `error.data` as the contract says, or a google.rpc ErrorInfo list. */
   invalidData?: 'contract' | 'error-info';
   /** A new task is WORKING at first and parks in INPUT_REQUIRED only this long after the send. */
@@ -25,6 +26,8 @@ export interface FakeAgentOptions {
   resumeAfterMs?: number;
   /** The response_schema of every prompt (default `{approved: boolean}`); hostile ones test the rig's bounds. */
   responseSchema?: Record<string, unknown>;
+  /** v1.0 only: subscriptions are served live in this shape (fakeLiveStreams.ts), not refused. */
+  live?: LiveShape;
 }
 
 export interface FakeAgent {
@@ -52,6 +55,8 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
   const tasks = new Map<string, FakeTask>();
   const calls: string[] = [];
   const v1 = options.generation === '1.0';
+  if (options.live && !v1) throw new Error('live subscriptions are v1.0 only');
+  const live = options.live && new LiveStreams(options.live);
   let url = '';
 
   const envelope = (t: FakeTask) => ({
@@ -179,18 +184,28 @@ export async function startFakeSdkAgent(options: FakeAgentOptions): Promise<Fake
       return json(res, 200, reply);
     }
     t.state = 'completed';
+    // WORKING is re-sent once as a snapshot (a view repeated, no new transition), then COMPLETED.
+    live?.publish(liveTask(t), 'TASK_STATE_WORKING', 1);
+    live?.publish(liveTask(t), 'TASK_STATE_COMPLETED');
     json(res, 200, { jsonrpc: '2.0', id, result: v1 ? { task: taskJson(t) } : taskJson(t) });
   }
 
+  const liveTask = (t: FakeTask): LiveTask => ({ id: t.id, contextId: t.contextId, json: () => taskJson(t) });
+
   function subscribe(res: ServerResponse, id: unknown, params: Record<string, any>): void {
     const refusal = { jsonrpc: '2.0', id, error: { code: -32001, message: 'Task not found' } };
-    if (!tasks.has(params.id) || options.refuseSubscribe === 'json') return json(res, 200, refusal);
+    const t = tasks.get(params.id);
+    if (t && live) return live.open(res, id, liveTask(t));
+    const refuse = options.refuseSubscribe;
+    if (!t || refuse === 'json') return json(res, 200, refusal);
+    if (typeof refuse === 'object' && 'heldUntil' in refuse)
+      return void refuse.heldUntil.then(() => json(res, 200, refusal));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const frame = () => res.end(`data: ${JSON.stringify(refusal)}\n\n`);
-    if (options.refuseSubscribe === 'in-stream') frame();
+    if (refuse === 'in-stream') frame();
     else {
       res.flushHeaders();
-      setTimeout(frame, options.refuseSubscribe.lateMs);
+      setTimeout(frame, refuse.lateMs);
     }
   }
 

@@ -52,7 +52,8 @@ export interface PeerOptions {
   /**
    * `--fault` flags (test/peers/python: hitl_core.FAULTS, acceptance_core.FAULTS, and the DoS guards'
    * dos_guards.FAULTS: no-body-limit, parse-errors-500, no-depth-limit, no-request-timeouts,
-   * no-header-limit, no-connection-limit, each removing one guard).
+   * no-header-limit, no-connection-limit, each removing one guard; and the stream shapes of
+   * stream_shapes.SHAPE_FAULTS: task-snapshots, headers-with-first-event, no-replay).
    */
   faults?: string[];
   /** Environment of the peer process (e.g. A2A_PEER_HEADERS_TIMEOUT_S / A2A_PEER_REQUEST_TIMEOUT_S, dos_guards.py). */

@@ -20,10 +20,11 @@ import bearer_auth  # noqa: E402
 import dos_guards  # noqa: E402
 import hitl_core as core  # noqa: E402
 import hitl_http  # noqa: E402
+import stream_shapes  # noqa: E402
 
 
 async def main() -> None:
-    args = core.parse_args(extra_faults=acc.FAULTS | dos_guards.FAULTS)
+    args = core.parse_args(extra_faults=acc.FAULTS | dos_guards.FAULTS | stream_shapes.SHAPE_FAULTS)
     faults = set(args.fault)
     store = core.Store(':memory:' if 'volatile' in faults else args.db)
     if args.binding == 'grpc':  # gRPC only (a2a-sdk 1.x): HTTP serves the card alone, without the DoS guards

@@ -12,6 +12,7 @@ from typing import Any, Awaitable, Callable
 
 import uvicorn
 
+import stream_shapes
 from hitl_core import HEADERS, Store, URI, judge_answer
 
 
@@ -135,6 +136,7 @@ class HitlMiddleware:
             body += msg.get('body', b'')
             if not msg.get('more_body'):
                 break
+        send_echo = stream_shapes.shaped(send_echo, self.faults, _method(body), self.render_task)
         if 'silent-resubscribe' in self.faults and _method(body) in SUBSCRIBE_METHODS:
             return await self._silent_stream(receive, send_echo)
         verdict = await self._decide(body, activated, REST_SEND.get(scope['path']))
