@@ -203,6 +203,7 @@ export class GrpcTransport extends JsonRpcTransport {
       },
     );
     options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
+    const next = heard(call, what);
     const headers = await firstHeaders(call, this.limits.headersTimeoutMs);
     const completedAt = performance.now();
     const meta: ExchangeMeta = {
@@ -212,7 +213,7 @@ export class GrpcTransport extends JsonRpcTransport {
       completedAt,
       latencyMs: completedAt - startedAt,
     };
-    const events = frames(call, id, (err) => this.failure(err, what).body, this.limits.streamIdleTimeoutMs, what);
+    const events = frames(call, next, id, (err) => this.failure(err, what).body, this.limits.streamIdleTimeoutMs, what);
     return { kind: 'sse', meta, requestId: id, events, close: () => call.cancel() };
   }
 
@@ -223,7 +224,7 @@ export class GrpcTransport extends JsonRpcTransport {
   }
 }
 
-/** The call's initial metadata, or undefined once a message, the end, or `waitMs` comes first. */
+/** The call's initial metadata, or undefined once the end or `waitMs` comes first. */
 function firstHeaders(call: ClientReadableStream<unknown>, waitMs: number): Promise<Metadata | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), waitMs);
@@ -238,9 +239,40 @@ function firstHeaders(call: ClientReadableStream<unknown>, waitMs: number): Prom
   });
 }
 
+type Item = { message: unknown } | { error: ServiceError } | { end: true };
+
+/** Messages a stream may hold unread before the rig cuts it (the SSE streams' bound is in bytes). */
+const MAX_UNREAD = 10_000;
+
+/**
+ * The call's messages, its error or its end, heard from the moment it starts: grpc-js emits a
+ * failed status as an 'error' event on the call, which must have a listener by then.
+ */
+function heard(call: ClientReadableStream<unknown>, what: string): () => Promise<Item> {
+  const queue: Item[] = [];
+  let wake: (() => void) | undefined;
+  const push = (item: Item) => {
+    queue.push(item);
+    wake?.();
+    wake = undefined;
+  };
+  call.on('data', (message: unknown) => {
+    if (queue.length < MAX_UNREAD) return push({ message });
+    call.cancel();
+    push({ error: new TransportError('too-large', `${what}: more than ${MAX_UNREAD} messages unread`) as never });
+  });
+  call.on('error', (error: ServiceError) => push({ error }));
+  call.on('end', () => push({ end: true }));
+  return async () => {
+    while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return queue.shift()!;
+  };
+}
+
 /** The stream's messages as JSON-RPC frames of request `id`; an error status as an error frame. */
 async function* frames(
   call: ClientReadableStream<unknown>,
+  next: () => Promise<Item>,
   id: number,
   errorOf: (err: ServiceError) => RpcBody,
   idleMs: number,
@@ -260,18 +292,22 @@ async function* frames(
       call.cancel();
     }, idleMs);
   };
-  arm();
   try {
-    for await (const message of call) {
+    for (;;) {
       arm();
-      yield frame({ result: message });
+      const item = await next();
+      if ('end' in item) return;
+      if ('message' in item) {
+        yield frame({ result: item.message });
+        continue;
+      }
+      if (item.error instanceof TransportError) throw item.error;
+      if (silent) throw new TransportError('idle-timeout', `${what}: no message for ${idleMs} ms`);
+      if (item.error.code === GrpcStatus.CANCELLED) return;
+      const body = errorOf(item.error);
+      if (!body.ok) yield frame({ error: body.error });
+      return;
     }
-  } catch (err) {
-    const status = err as ServiceError;
-    if (silent) throw new TransportError('idle-timeout', `${what}: no message for ${idleMs} ms`);
-    if (status.code === GrpcStatus.CANCELLED) return;
-    const body = errorOf(status);
-    if (!body.ok) yield frame({ error: body.error });
   } finally {
     clearTimeout(idle);
     call.cancel();
