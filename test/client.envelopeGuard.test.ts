@@ -132,6 +132,18 @@ describe('envelope shape (envelope.schema.json)', () => {
     },
   );
 
+  it('a prompt_id of a newer UUID version (RFC 9562) is usable, a contract finding; a non-UUID is not', () => {
+    // The extension's own executor sends version-7 ids; the schema's pattern predates RFC 9562.
+    const v7 = '00000000-0000-7000-8000-000000000281';
+    const check = guard.check({ ...envelope(closed), prompt_id: v7 });
+    expect(check.ok).toBe(true);
+    expect(check.ok && check.contract).toEqual([
+      `prompt_id ${v7} is a version-7 UUID (RFC 9562); envelope.schema.json's pattern allows versions 1-5`,
+    ]);
+    for (const bad of ['00000000-0000-9000-8000-000000000281', '00000000-0000-4000-c000-000000000281', 'abc'])
+      expect(guard.check({ ...envelope(closed), prompt_id: bad }).ok, bad).toBe(false);
+  });
+
   it('finds the envelope under the extension URI of a status message, and nothing where there is none', () => {
     const message = {
       messageId: 'm',

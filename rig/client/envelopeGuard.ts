@@ -14,6 +14,7 @@ import {
   MAX_RESPONSE_SCHEMA_BYTES,
   promptEnvelopeSchema,
   serializedSchemaBytes,
+  UUID_PATTERN,
   type PromptEnvelope,
 } from '../protocol/hitlPrompt.ts';
 import { nestingDepth } from '../protocol/jsonNesting.ts';
@@ -95,7 +96,12 @@ export class EnvelopeGuard {
     const errors = this.validator.compile(promptEnvelopeSchema).validate(view);
     const responders = Array.isArray(raw.allowed_responders) ? raw.allowed_responders : [];
     const tolerated = errors.filter((e) => e.keyword === 'pattern' && /^\/allowed_responders\/\d+$/.test(e.path));
-    const fatal = errors.filter((e) => !tolerated.includes(e));
+    // The spec's MUST is "an RFC 4122 UUID"; RFC 9562, which obsoletes it, adds versions 6-8 in the
+    // same layout (the extension's own executor sends v7). The schema's pattern pins 1-5: a shape.
+    const newerUuid = errors.find(
+      (e) => e.keyword === 'pattern' && e.path === '/prompt_id' && UUID_PATTERN.test(String(raw.prompt_id)),
+    );
+    const fatal = errors.filter((e) => !tolerated.includes(e) && e !== newerUuid);
     if (fatal.length > 0) {
       return malformed(
         `does not match envelope.schema.json: ${fatal.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
@@ -109,6 +115,11 @@ export class EnvelopeGuard {
         '(ignored, as the spec asks of an orchestrator)'
       );
     });
+    if (newerUuid)
+      contract.push(
+        `prompt_id ${String(raw.prompt_id)} is a version-${String(raw.prompt_id)[14]} UUID (RFC 9562); ` +
+          "envelope.schema.json's pattern allows versions 1-5",
+      );
     const problems: string[] = [];
     const late = this.deadlineFinding(raw.deadline, emittedAt);
     if (late?.fatal) return malformed(late.fatal, raw);
