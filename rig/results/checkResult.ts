@@ -7,7 +7,23 @@
 // capacity verdict) are bounds the user or the rig set, not a spec's rule: they stay MUST and
 // fail as they always have.
 
-import type { RunResult, ScenarioResult, Verdict } from './runResult.ts';
+
+/**
+ * What of a scenario's result judging its warnings reads and writes (ScenarioResult, runResult.ts,
+ * which imports this module: named by shape here so the import goes one way).
+ */
+interface JudgedScenario {
+  checks: CheckResult[];
+  verdict: string;
+  reason?: string;
+  warnings?: number;
+}
+
+/** What a run's result says of its warnings (RunResult's `warnings` and `strict`). */
+interface RunWarnings {
+  warnings?: number;
+  strict?: true;
+}
 
 export const CHECK_LEVELS = ['MUST', 'SHOULD', 'example'] as const;
 export type CheckLevel = (typeof CHECK_LEVELS)[number];
@@ -55,7 +71,10 @@ const describe = (c: CheckResult) => `${c.name}${c.detail ? `: ${c.detail}` : ''
  * (which beats one not judged: a guarantee broke whatever else is unsure), inconclusive when one
  * was not judged, else passed, warnings or not (see judgeWarnings). The reason is the first such check.
  */
-export function verdictOfChecks(checks: readonly CheckResult[]): { verdict: Verdict; reason?: string } {
+export function verdictOfChecks(checks: readonly CheckResult[]): {
+  verdict: 'errored' | 'passed' | 'failed' | 'inconclusive';
+  reason?: string;
+} {
   if (checks.length === 0) return { verdict: 'errored', reason: 'the scenario made no checks' };
   const first = checks.find(checkFailed) ?? checks.find(checkNotJudged);
   if (!first) return { verdict: 'passed' };
@@ -67,20 +86,17 @@ export function verdictOfChecks(checks: readonly CheckResult[]): { verdict: Verd
  * scenario that passed or was inconclusive with one fails, the first warning its reason (a failure
  * beats a check not judged, as in verdictOfChecks). An errored or interrupted scenario keeps its verdict.
  */
-export function judgeWarnings(result: ScenarioResult, strict: boolean): ScenarioResult {
+export function judgeWarnings<S extends JudgedScenario>(result: S, strict: boolean): S {
   const warned = result.checks.filter(checkWarned);
   if (warned.length === 0) return result;
   const counted = { ...result, warnings: warned.length };
   if (!strict || (result.verdict !== 'passed' && result.verdict !== 'inconclusive')) return counted;
   const reason = `${levelText(warned[0]!)} check failed under --strict: ${describe(warned[0]!)}`;
-  return { ...counted, verdict: 'failed', reason };
+  return { ...counted, verdict: 'failed' as S['verdict'], reason };
 }
 
 /** What a run's result says of its warnings: their sum, and that `--strict` judged them. */
-export function runWarnings(
-  results: readonly ScenarioResult[],
-  strict: boolean,
-): Pick<RunResult, 'warnings' | 'strict'> {
+export function runWarnings(results: readonly { warnings?: number }[], strict: boolean): RunWarnings {
   const warnings = results.reduce((sum, s) => sum + (s.warnings ?? 0), 0);
   return { ...(warnings > 0 ? { warnings } : {}), ...(strict ? { strict: true } : {}) };
 }
@@ -92,7 +108,7 @@ export const warningText = (c: CheckResult): string => `${levelText(c)} · ${des
 export const warningsCount = (n: number): string => `${n} warning${n === 1 ? '' : 's'}`;
 
 /** The sentence every report says of a run's warnings, or undefined when it had none. */
-export function warningsNote(run: Pick<RunResult, 'warnings' | 'strict'>): string | undefined {
+export function warningsNote(run: RunWarnings): string | undefined {
   if (!run.warnings) return undefined;
   const what = `${warningsCount(run.warnings)} (a failed SHOULD or contract-example-shape check)`;
   return run.strict
