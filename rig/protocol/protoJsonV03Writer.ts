@@ -123,3 +123,24 @@ export function streamResponseToProtoJsonV03(event: StreamResponse): JsonObject 
     },
   };
 }
+
+/** The SendMessageConfiguration fields 0.3 ProtoJSON and 0.3 JSON-RPC name alike. */
+const CONFIGURATION_FIELDS = ['acceptedOutputModes', 'historyLength', 'blocking'];
+
+/**
+ * SendMessageRequest: `{message, configuration?, metadata?}` (the `request` field's json_name). The
+ * configuration is 0.3's (`blocking`, not 1.0's `returnImmediately`); its fields pass as they are.
+ */
+export function sendRequestToProtoJsonV03(
+  message: Message,
+  configuration?: JsonObject,
+  metadata?: JsonObject,
+): JsonObject {
+  const config: JsonObject = {};
+  for (const name of CONFIGURATION_FIELDS) if (configuration?.[name] !== undefined) config[name] = configuration[name];
+  return {
+    message: messageToProtoJsonV03(message),
+    ...(Object.keys(config).length > 0 ? { configuration: config } : {}),
+    ...(metadata ? { metadata } : {}),
+  };
+}
