@@ -42,6 +42,15 @@ describe('0.3 HTTP+JSON routes', () => {
     expect(() => at('tasks/list', {})).toThrow(/has no route for tasks\/list/);
   });
 
+  it('writes an answer payload of any depth as it came (deep-nesting sends 100,000 levels)', () => {
+    const payload = '['.repeat(100_000) + ']'.repeat(100_000);
+    const params = JSON.stringify({ message: { ...message, parts: [{ kind: 'data', data: { r: 'slot' } }] } });
+    const route = restV03Route(BASE, 'message/send', params.replace('"slot"', payload));
+    expect(route.body).toBe(
+      `{"message":{"messageId":"m","role":"ROLE_USER","content":[{"data":{"data":{"r":${payload}}}}]}}`,
+    );
+  });
+
   it("refuses what it cannot say in 0.3 ProtoJSON as the rig's limit, not the agent's fault", () => {
     const refused = () => restV03Route(BASE, 'message/send', JSON.stringify({ message: { role: 'user' } }));
     expect(refused).toThrow(/the rig cannot say these message\/send params in A2A 0\.3 ProtoJSON: .*messageId/);

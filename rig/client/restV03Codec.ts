@@ -11,6 +11,7 @@ import {
   streamResponseFromProtoJsonV03,
   taskFromProtoJsonV03,
 } from '../protocol/protoJsonV03ResponseReader.ts';
+import { jsonText } from '../protocol/jsonNesting.ts';
 import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
 import { messageFromWire, messageOnWire, streamEventOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
 import { restRoute, type RestRoute } from './restRoutes.ts';
@@ -30,9 +31,9 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 /**
- * The send params as a 0.3 ProtoJSON SendMessageRequest. What cannot be said in it (params that are
- * not a message, a payload nested deeper than JSON.stringify goes) is the rig's limit: a plain Error,
- * never the agent's fault.
+ * The send params as a 0.3 ProtoJSON SendMessageRequest, a payload of any depth written as it came
+ * (the deep-nesting scenarios send what JSON.stringify cannot write). Params that are not a message
+ * are the rig's limit: a plain Error, never the agent's fault.
  */
 function sendBody(method: string, paramsJson: string | undefined): string {
   try {
@@ -40,7 +41,7 @@ function sendBody(method: string, paramsJson: string | undefined): string {
     if (!isObject(params)) throw new TypeError('the params are not an object');
     const configuration = isObject(params.configuration) ? params.configuration : undefined;
     const metadata = isObject(params.metadata) ? params.metadata : undefined;
-    return JSON.stringify(sendRequestToProtoJsonV03(messageFromWire(params.message), configuration, metadata));
+    return jsonText(sendRequestToProtoJsonV03(messageFromWire(params.message), configuration, metadata));
   } catch (err) {
     throw new Error(`the rig cannot say these ${method} params in A2A 0.3 ProtoJSON: ${(err as Error).message}`, {
       cause: err,
