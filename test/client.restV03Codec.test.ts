@@ -47,7 +47,8 @@ describe('0.3 HTTP+JSON routes', () => {
     const params = JSON.stringify({ message: { ...message, parts: [{ kind: 'data', data: { r: 'slot' } }] } });
     const route = restV03Route(BASE, 'message/send', params.replace('"slot"', payload));
     expect(route.body).toBe(
-      `{"message":{"messageId":"m","role":"ROLE_USER","content":[{"data":{"data":{"r":${payload}}}}]}}`,
+      `{"message":{"messageId":"m","role":"ROLE_USER","content":[{"data":{"data":{"r":${payload}}}}]},` +
+        '"configuration":{"blocking":true}}',
     );
   });
 

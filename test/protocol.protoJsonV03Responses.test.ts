@@ -117,4 +117,12 @@ describe('writing a 0.3 SendMessageRequest', () => {
       metadata: { r: 1 },
     });
   });
+
+  it('writes blocking: true when the params say nothing (absent, a 0.3 REST server reads false)', () => {
+    expect(sendRequestToProtoJsonV03(prompt).configuration).toEqual({ blocking: true });
+    expect(sendRequestToProtoJsonV03(prompt, { historyLength: 1 }).configuration).toEqual({
+      blocking: true,
+      historyLength: 1,
+    });
+  });
 });
