@@ -167,7 +167,9 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
   } catch (err) {
     if (err instanceof UserError) {
       out.discardIfEmpty();
-      throw new UserError(redactCredentials(err.message, access.credentials));
+      // Redacted in place: its class says what it is (`--binding all` passes over a BindingNotOffered).
+      err.message = redactCredentials(err.message, access.credentials);
+      throw err;
     }
     throw logInternalError(err, out.path);
   } finally {

@@ -38,14 +38,40 @@ describe('--binding', () => {
   );
 
   it(
+    'all at A2A 0.3: JSON-RPC and HTTP+JSON run; gRPC, which the card offers for 1.0 only, is passed over',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const dir = join(out, 'all-0.3');
+      const args = ['run', 'cf3', '--binding', 'all', '--a2a-version', '0.3', '--toxiproxy', 'none'];
+      const run = await runRig([...args, '--out', dir], 110_000);
+      expect(run.code, run.stderr).toBe(0);
+      for (const [sub, binding] of [
+        ['jsonrpc', 'JSONRPC'],
+        ['http+json', 'HTTP+JSON'],
+      ]) {
+        const { results } = readRunFiles(join(dir, sub));
+        expect(results.target).toMatchObject({ binding, generation: '0.3' });
+        expect(results.scenarios.map((s) => [s.name, s.verdict])).toEqual([['cf3', 'passed']]);
+      }
+      expect(run.stderr).toMatch(/--binding all: JSON-RPC exit 0; HTTP\+JSON exit 0; gRPC not offered by the card/);
+    },
+  );
+
+  it(
     'a binding the card does not offer is refused before any traffic, naming what it offers',
     {
       timeout: 60_000,
     },
     async () => {
-      const run = await runRig(['run', 'cf1', '--binding', 'grpc', '--toxiproxy', 'none', '--out', join(out, 'g')]);
+      // The embedded agent serves gRPC for A2A 1.0 only.
+      const args = ['run', 'cf1', '--binding', 'grpc', '--a2a-version', '0.3', '--toxiproxy', 'none'];
+      const run = await runRig([...args, '--out', join(out, 'g')]);
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/--binding gRPC: the card offers no gRPC interface .*it offers: JSON-RPC 1\.0 at/);
+      expect(run.stderr).toMatch(
+        /--binding gRPC: the card offers no gRPC interface for A2A 0\.3 the rig speaks \(it offers: JSON-RPC 1\.0 at/,
+      );
     },
   );
 

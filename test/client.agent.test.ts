@@ -71,6 +71,7 @@ describe.each<[Generation, Binding]>([
   ['1.0', 'JSONRPC'],
   ['0.3', 'JSONRPC'],
   ['1.0', 'HTTP+JSON'],
+  ['0.3', 'HTTP+JSON'],
   ['1.0', 'GRPC'],
 ])('A2A %s over %s against the reference agent', (generation, binding) => {
   let client: A2AClient;

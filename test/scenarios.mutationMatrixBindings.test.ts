@@ -1,5 +1,6 @@
 // The conformance rows of the mutation matrix (scenarios.mutationMatrix.test.ts) again over the A2A
-// 1.0 HTTP+JSON and gRPC bindings of the reference agent (--binding http+json, grpc): the correct
+// 1.0 HTTP+JSON and gRPC bindings and the 0.3 HTTP+JSON one of the reference agent (--binding
+// http+json, grpc; --a2a-version 0.3): the correct
 // agent passes every conformance scenario, and each fault a conformance scenario catches fails it
 // there too, so no check's verdict depends on the binding it was made over.
 import pLimit from 'p-limit';
@@ -10,6 +11,7 @@ import type { RunResult } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 import { mutationRows } from './support/faultMatrix.ts';
 import type { Binding } from '../rig/client/cardInterfaces.ts';
+import type { Generation } from '../rig/protocol/a2aTypes.ts';
 
 const conformance = (await loadScenarios()).filter((s) => s.tags.includes('conformance'));
 const MATRIX = mutationRows(conformance);
@@ -18,27 +20,31 @@ const verdicts = (run: RunResult) => Object.fromEntries(run.scenarios.map((s) =>
 const reasons = (run: RunResult) =>
   run.scenarios.map((s) => `${s.name}: ${s.verdict}${s.reason ? ` (${s.reason})` : ''}`).join('\n');
 
-function run(names: string[], agentFaults: string[], binding: Binding): Promise<RunResult> {
+function run(names: string[], agentFaults: string[], binding: Binding, generation: Generation): Promise<RunResult> {
   return runScenarios(selectScenarios(conformance, names), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
     agentFaults,
-    generation: 'auto',
+    generation,
     binding,
   });
 }
 
-describe.each<Binding>(['HTTP+JSON', 'GRPC'])('mutation matrix over %s (conformance, smoke profile)', (binding) => {
+describe.each<[Binding, Generation]>([
+  ['HTTP+JSON', '1.0'],
+  ['GRPC', '1.0'],
+  ['HTTP+JSON', '0.3'],
+])('mutation matrix over %s %s (conformance, smoke profile)', (binding, generation) => {
   it('every conformance scenario passes against the correct agent', { timeout: 180_000 }, async () => {
-    const result = await run([], [], binding);
-    expect(result.target.binding).toBe(binding);
+    const result = await run([], [], binding, generation);
+    expect(result.target).toMatchObject({ binding, generation });
     expect(verdicts(result), reasons(result)).toEqual(Object.fromEntries(conformance.map((s) => [s.name, 'passed'])));
   });
 
   for (const [fault, scenarios] of Object.entries(MATRIX)) {
     it.concurrent(`--agent-fault ${fault} fails ${scenarios.join(', ')}`, { timeout: 180_000 }, async () => {
-      const result = await twoAtOnce(() => run(scenarios, [fault], binding));
-      expect(result.target.binding).toBe(binding);
+      const result = await twoAtOnce(() => run(scenarios, [fault], binding, generation));
+      expect(result.target).toMatchObject({ binding, generation });
       const got = verdicts(result);
       for (const name of scenarios) expect(got[name], reasons(result)).toBe('failed');
     });

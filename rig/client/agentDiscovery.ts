@@ -84,7 +84,7 @@ function isObject(v: unknown): v is JsonObject {
 
 /** The bindings and generations the rig's client speaks (restTransport.ts, grpcTransport.ts). */
 export function rigSpeaks(i: CardInterface): boolean {
-  return i.binding === 'JSONRPC' || ((i.binding === 'HTTP+JSON' || i.binding === 'GRPC') && i.generation === '1.0');
+  return i.binding === 'JSONRPC' || i.binding === 'HTTP+JSON' || (i.binding === 'GRPC' && i.generation === '1.0');
 }
 
 /** The JSON-RPC endpoints a card offers, by generation (the first of each). */

@@ -1,4 +1,5 @@
-// Nesting measures that never recurse, so a 100,000-level document cannot overflow the stack.
+// Nesting measures, and a JSON writer, that never recurse, so a 100,000-level document cannot
+// overflow the stack.
 
 /**
  * Container nesting of a JSON value: a scalar is 0, `{}` is 1, `{"a":[]}` is 2. Stops counting
@@ -107,4 +108,46 @@ export function jsonWeight(value: unknown): number {
     }
   }
   return weight;
+}
+
+type TextItem = { text: string } | { value: unknown };
+
+/**
+ * The JSON text of a JSON value (from JSON.parse) of any depth: JSON.stringify's own text when it
+ * can, else the same text written without recursion (JSON.stringify recurses, so a value nested
+ * deep enough, as the deep-nesting scenarios send, overflows its stack).
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+  }
+  const out: string[] = [];
+  const stack: TextItem[] = [{ value }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+    } else if (Array.isArray(item.value)) {
+      const list = item.value as unknown[];
+      stack.push({ text: ']' });
+      for (let i = list.length - 1; i >= 0; i--) {
+        stack.push({ value: list[i] ?? null });
+        if (i > 0) stack.push({ text: ',' });
+      }
+      out.push('[');
+    } else if (typeof item.value === 'object' && item.value !== null) {
+      const entries = Object.entries(item.value).filter(([, v]) => v !== undefined);
+      stack.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        stack.push({ value: entries[i]![1] });
+        stack.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(entries[i]![0])}:` });
+      }
+      out.push('{');
+    } else {
+      out.push(JSON.stringify(item.value) ?? 'null');
+    }
+  }
+  return out.join('');
 }

@@ -11,13 +11,13 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 /** [JSON name, proto name] of each field of a message type, in the order they are read. */
-type Fields = ReadonlyArray<readonly [string, string]>;
+export type Fields = ReadonlyArray<readonly [string, string]>;
 
 /**
  * The object's fields by JSON name. A field given under both names, or a key that is neither, is
  * refused. `null` stands for the default, as in ProtoJSON, so it reads as absent.
  */
-function readFields(raw: unknown, fields: Fields, what: string): JsonObject {
+export function readFields(raw: unknown, fields: Fields, what: string): JsonObject {
   if (!isObject(raw)) throw new TypeError(`${what} must be an object`);
   const known = new Map<string, string>();
   for (const [json, proto] of fields) {
@@ -38,14 +38,14 @@ function readFields(raw: unknown, fields: Fields, what: string): JsonObject {
   return out;
 }
 
-function optionalStringField(fields: JsonObject, name: string, what: string): string | undefined {
+export function optionalStringField(fields: JsonObject, name: string, what: string): string | undefined {
   const value = fields[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw new TypeError(`${what}.${name} must be a string`);
   return value;
 }
 
-function optionalStruct(fields: JsonObject, name: string, what: string): JsonObject | undefined {
+export function optionalStruct(fields: JsonObject, name: string, what: string): JsonObject | undefined {
   const value = fields[name];
   if (value === undefined) return undefined;
   if (!isObject(value)) throw new TypeError(`${what}.${name} must be an object (a google.protobuf.Struct)`);
@@ -54,7 +54,7 @@ function optionalStruct(fields: JsonObject, name: string, what: string): JsonObj
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-function partFromProtoJson(raw: unknown, what: string): Part {
+export function partFromProtoJson(raw: unknown, what: string): Part {
   const f = readFields(
     raw,
     [

@@ -123,3 +123,26 @@ export function streamResponseToProtoJsonV03(event: StreamResponse): JsonObject 
     },
   };
 }
+
+/** The SendMessageConfiguration fields 0.3 ProtoJSON and 0.3 JSON-RPC name alike. */
+const CONFIGURATION_FIELDS = ['acceptedOutputModes', 'historyLength', 'blocking'];
+
+/**
+ * SendMessageRequest: `{message, configuration, metadata?}` (the `request` field's json_name). The
+ * configuration is 0.3's (`blocking`, not 1.0's `returnImmediately`); its fields pass as they are.
+ * `blocking` is always written: a proto3 bool has no "unset", so a 0.3 REST server reads it absent
+ * as false (a2a-sdk 0.3 answers at once), where 0.3 JSON-RPC's absent `blocking` waits.
+ */
+export function sendRequestToProtoJsonV03(
+  message: Message,
+  configuration?: JsonObject,
+  metadata?: JsonObject,
+): JsonObject {
+  const config: JsonObject = { blocking: true };
+  for (const name of CONFIGURATION_FIELDS) if (configuration?.[name] !== undefined) config[name] = configuration[name];
+  return {
+    message: messageToProtoJsonV03(message),
+    configuration: config,
+    ...(metadata ? { metadata } : {}),
+  };
+}
