@@ -7,7 +7,6 @@
 // capacity verdict) are bounds the user or the rig set, not a spec's rule: they stay MUST and
 // fail as they always have.
 
-
 /**
  * What of a scenario's result judging its warnings reads and writes (ScenarioResult, runResult.ts,
  * which imports this module: named by shape here so the import goes one way).
