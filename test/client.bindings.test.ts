@@ -1,57 +1,11 @@
-// Which binding the client speaks (cardInterfaces.ts, agentDiscovery.ts) and how an HTTP+JSON reply
-// reads back as the error the checks know (restErrors.ts, restTransport.ts).
+// How an HTTP+JSON call finds its route and its reply reads back as the error the checks know
+// (restRoutes.ts, restErrors.ts, restTransport.ts); which binding is chosen: client.cardAndHistory.
 import { describe, expect, it } from 'vitest';
-import { describeAgent } from '../rig/client/agentDiscovery.ts';
-import { cardInterfaces } from '../rig/client/cardInterfaces.ts';
 import { restErrorOf } from '../rig/client/restErrors.ts';
 import { restReply } from '../rig/client/restTransport.ts';
 import { restRoute } from '../rig/client/restRoutes.ts';
 
 const BASE = 'http://127.0.0.1:9';
-const CARD_URL = `${BASE}/.well-known/agent-card.json`;
-const card = (supportedInterfaces: unknown[]) => ({
-  name: 'a',
-  description: 'd',
-  version: '1',
-  capabilities: {},
-  defaultInputModes: [],
-  defaultOutputModes: [],
-  skills: [],
-  supportedInterfaces,
-});
-
-describe('choosing the binding', () => {
-  const both = card([
-    { url: `${BASE}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-    { url: `${BASE}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-  ]);
-
-  it("takes the card's first interface the rig speaks, or the one asked for", () => {
-    expect(describeAgent(BASE, CARD_URL, both)).toMatchObject({ binding: 'HTTP+JSON', rpcUrl: `${BASE}/rest` });
-    expect(describeAgent(BASE, CARD_URL, both, undefined, 'JSONRPC')).toMatchObject({
-      binding: 'JSONRPC',
-      rpcUrl: `${BASE}/rpc`,
-    });
-  });
-
-  it('refuses a binding the card does not offer, naming what it offers', () => {
-    const refused = () => describeAgent(BASE, CARD_URL, both, undefined, 'GRPC');
-    expect(refused).toThrow(/--binding gRPC: the card offers no gRPC interface the rig speaks/);
-    expect(refused).toThrow(/it offers: HTTP\+JSON 1\.0 at http:\/\/127\.0\.0\.1:9\/rest, JSON-RPC 1\.0/);
-  });
-
-  it('reads 0.3 cards (url, preferredTransport, additionalInterfaces) and transport-named entries', () => {
-    const legacy = { url: `${BASE}/g`, protocolVersion: '0.3.0', preferredTransport: 'GRPC' };
-    expect(
-      cardInterfaces({ ...legacy, additionalInterfaces: [{ url: '/j', transport: 'JSONRPC' }] }, CARD_URL),
-    ).toEqual([
-      { binding: 'GRPC', generation: '0.3', url: `${BASE}/g` },
-      { binding: 'JSONRPC', generation: '0.3', url: `${BASE}/j` },
-    ]);
-    const hybrid = { protocolVersion: '0.3.0', supportedInterfaces: [{ url: `${BASE}/v1`, transport: 'HTTP+JSON' }] };
-    expect(cardInterfaces(hybrid, CARD_URL)).toEqual([{ binding: 'HTTP+JSON', generation: '0.3', url: `${BASE}/v1` }]);
-  });
-});
 
 describe('HTTP+JSON routes and replies', () => {
   it('puts each call on its route below the interface URL (a prefixed agent keeps its prefix)', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamResponse } from '../rig/protocol/a2aTypes.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
 import { agentCardUrls, describeAgent } from '../rig/client/agentDiscovery.ts';
+import { cardInterfaces } from '../rig/client/cardInterfaces.ts';
 import { EventHistory } from '../rig/client/eventHistory.ts';
 
 const BASE = 'http://127.0.0.1:9/';
@@ -143,5 +144,41 @@ describe('EventHistory', () => {
     expect(history.connection(id)?.events).toBe(5);
     history.clear();
     expect([history.size, history.dropped, history.connections().length]).toEqual([0, 0, 0]);
+  });
+});
+
+describe('choosing the binding', () => {
+  const both = {
+    ...common,
+    supportedInterfaces: [
+      { url: `${BASE}rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${BASE}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+  };
+
+  it("takes the card's first interface the rig speaks, or the one asked for", () => {
+    expect(describeAgent(BASE, CARD_URL, both)).toMatchObject({ binding: 'HTTP+JSON', rpcUrl: `${BASE}rest` });
+    expect(describeAgent(BASE, CARD_URL, both, undefined, 'JSONRPC')).toMatchObject({
+      binding: 'JSONRPC',
+      rpcUrl: `${BASE}rpc`,
+    });
+  });
+
+  it('refuses a binding the card does not offer, naming what it offers', () => {
+    const refused = () => describeAgent(BASE, CARD_URL, both, undefined, 'GRPC');
+    expect(refused).toThrow(/--binding gRPC: the card offers no gRPC interface the rig speaks/);
+    expect(refused).toThrow(/it offers: HTTP\+JSON 1\.0 at http:\/\/127\.0\.0\.1:9\/rest, JSON-RPC 1\.0/);
+  });
+
+  it('reads 0.3 cards (url, preferredTransport, additionalInterfaces) and transport-named entries', () => {
+    const legacy = { url: `${BASE}g`, protocolVersion: '0.3.0', preferredTransport: 'GRPC' };
+    expect(
+      cardInterfaces({ ...legacy, additionalInterfaces: [{ url: '/j', transport: 'JSONRPC' }] }, CARD_URL),
+    ).toEqual([
+      { binding: 'GRPC', generation: '0.3', url: `${BASE}g` },
+      { binding: 'JSONRPC', generation: '0.3', url: `${BASE}j` },
+    ]);
+    const hybrid = { protocolVersion: '0.3.0', supportedInterfaces: [{ url: `${BASE}v1`, transport: 'HTTP+JSON' }] };
+    expect(cardInterfaces(hybrid, CARD_URL)).toEqual([{ binding: 'HTTP+JSON', generation: '0.3', url: `${BASE}v1` }]);
   });
 });

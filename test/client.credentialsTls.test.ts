@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, userMessage } from '../rig/client/index.ts';
 import { runRig } from './support/rigCli.ts';
+import { answerTaskNotFound } from './support/steeringCard.ts';
 
 let dir: string;
 let server: Server;
@@ -55,13 +56,7 @@ beforeAll(async () => {
         }),
       );
     }
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const { id } = JSON.parse(body) as { id: number };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: 'task not found' } }));
-    });
+    answerTaskNotFound(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;

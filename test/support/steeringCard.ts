@@ -2,7 +2,7 @@
 // a JSON-RPC endpoint the user did not give, and a recording server at that endpoint that counts
 // every request and WebSocket upgrade it gets (forwarding them to a real reference agent, so a run
 // that is allowed to go there has something that answers). Loopback only: 127.0.0.2 is loopback.
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { forwardUpgrade } from './forwardUpgrade.ts';
 
@@ -106,4 +106,15 @@ export async function startSteeringAgent(
     others,
     close,
   };
+}
+
+/** Answers any JSON-RPC request with TaskNotFound (-32001): the endpoint of a card-only test agent. */
+export function answerTaskNotFound(req: IncomingMessage, res: ServerResponse): void {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', () => {
+    const { id } = JSON.parse(body) as { id: number };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: 'task not found' } }));
+  });
 }
