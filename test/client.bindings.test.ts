@@ -44,6 +44,13 @@ describe('HTTP+JSON routes and replies', () => {
     });
   });
 
+  it('a bare 409 to a cancel is TaskNotCancelable; to an answer, already answered or unknown', () => {
+    // a2a-sdk 0.3.26 answers a second cancel with 409 and only {"message"}.
+    expect(restErrorOf(409, { message: 'not cancelable' }, 'CancelTask')).toMatchObject({ code: -32002 });
+    expect(restErrorOf(409, { message: 'not cancelable' }, 'tasks/cancel')).toMatchObject({ code: -32002 });
+    expect(restErrorOf(409, { message: 'answered' }, 'SendMessage')).toMatchObject({ code: -32010 });
+  });
+
   it('a status that names no A2A outcome (401) is the transport failing, with the status', () => {
     expect(restErrorOf(401, { error: 'unauthorized' })).toBeUndefined();
     expect(() => restReply('{"error":"unauthorized"}', 'POST x', 401)).toThrow(

@@ -10,6 +10,7 @@ import type { JsonObject } from '../protocol/a2aTypes.ts';
 import { ACCEPTANCE_ERROR_MESSAGES } from '../protocol/acceptance.ts';
 import {
   A2A_CONTENT_TYPE_NOT_SUPPORTED,
+  A2A_TASK_NOT_CANCELABLE,
   A2A_TASK_NOT_FOUND,
   A2A_TOO_MANY_STREAMS,
   A2A_UNSUPPORTED_OPERATION,
@@ -55,6 +56,14 @@ const BY_STATUS = new Map<number, number>([
   [501, A2A_UNSUPPORTED_OPERATION],
 ]);
 
+/** A bare 409 to a cancel is A2A's TaskNotCancelable (a2a-sdk 0.3 answers it so); to anything else hitl's. */
+const CANCEL_METHODS = new Set(['CancelTask', 'tasks/cancel']);
+
+function codeOfStatus(status: number, method: string | undefined): number | undefined {
+  if (status === 409 && method !== undefined && CANCEL_METHODS.has(method)) return A2A_TASK_NOT_CANCELABLE;
+  return BY_STATUS.get(status);
+}
+
 function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -74,13 +83,14 @@ function text(v: unknown): string | undefined {
 }
 
 /**
- * The error of a non-2xx HTTP+JSON reply, or undefined when its status names no A2A error and its
- * body none either (401, 403, 502...: not an answer of the binding; the caller reports the status).
+ * The error of a non-2xx HTTP+JSON reply to `method` (the client's method name, either generation),
+ * or undefined when its status names no A2A error and its body none either (401, 403, 502...: not an
+ * answer of the binding; the caller reports the status).
  */
-export function restErrorOf(status: number, body: unknown): RpcErrorBody | undefined {
+export function restErrorOf(status: number, body: unknown, method?: string): RpcErrorBody | undefined {
   const aip = isObject(body) && isObject(body.error) ? body.error : undefined;
   if (aip) {
-    const code = reasonCode(aip.details) ?? BY_STATUS.get(status);
+    const code = reasonCode(aip.details) ?? codeOfStatus(status, method);
     if (code === undefined) return undefined;
     return {
       code,
@@ -91,7 +101,7 @@ export function restErrorOf(status: number, body: unknown): RpcErrorBody | undef
   }
   const fields = isObject(body) ? body : {};
   const typed = typeof fields.error === 'string' ? V03_TYPES.get(fields.error) : undefined;
-  const code = (typeof fields.code === 'number' ? fields.code : undefined) ?? typed ?? BY_STATUS.get(status);
+  const code = (typeof fields.code === 'number' ? fields.code : undefined) ?? typed ?? codeOfStatus(status, method);
   if (code === undefined) return undefined;
   const message = text(fields.message) ?? text(fields.detail) ?? text(fields.error) ?? `HTTP ${status}`;
   const data = isObject(fields.data) ? fields.data : body;

@@ -36,10 +36,10 @@ function parseBody(text: string, what: string, status: number): unknown {
 }
 
 /** A reply of the binding as the JSON-RPC body it stands for; throws when it names no A2A outcome. */
-export function restReply(text: string, what: string, status: number): RpcBody {
+export function restReply(text: string, what: string, status: number, method?: string): RpcBody {
   const body = parseBody(text, what, status);
   if (status >= 200 && status <= 299) return { ok: true, result: body };
-  const error = restErrorOf(status, body);
+  const error = restErrorOf(status, body, method);
   if (error) return { ok: false, error };
   throw new TransportError(
     'protocol',
@@ -84,9 +84,10 @@ function routeOf(url: string, method: string, paramsJson: string | undefined, a2
 
 export class RestTransport extends JsonRpcTransport {
   /** The reply read back; a 401/403 that names no A2A error is access refused (the card's securitySchemes said). */
-  private reply(text: string, what: string, status: number): RpcBody {
-    if (isRefusedEntry(status) && !restErrorOf(status, parseBody(text, what, status))) throw this.refused(what, status);
-    return restReply(text, what, status);
+  private reply(text: string, what: string, status: number, method: string): RpcBody {
+    if (isRefusedEntry(status) && !restErrorOf(status, parseBody(text, what, status), method))
+      throw this.refused(what, status);
+    return restReply(text, what, status, method);
   }
 
   override async callRaw(
@@ -99,7 +100,7 @@ export class RestTransport extends JsonRpcTransport {
     const route = routeOf(url, method, paramsJson, a2a);
     const what = `${route.verb} ${this.describeUrl(route.url)} (${method})`;
     const { res, meta } = await this.exchange(route.url, route.verb, route.body, a2a, what, options);
-    const reply = this.reply(res.text, what, res.status) as RpcReply;
+    const reply = this.reply(res.text, what, res.status, method) as RpcReply;
     if (reply.ok && a2a.generation === '0.3') reply.result = restV03Result(method, reply.result, what, res.status);
     reply.meta = meta;
     return reply;
@@ -117,7 +118,7 @@ export class RestTransport extends JsonRpcTransport {
     const what = `${route.verb} ${this.describeUrl(route.url)} (${method})`;
     const reply = await this.sse.open(route.url, what, id, method, params, this.activated(a2a), options, {
       ...route,
-      readReply: (text, status) => this.reply(text, what, status),
+      readReply: (text, status) => this.reply(text, what, status, method),
     });
     if (reply.kind === 'json') return reply;
     return { ...reply, events: framedEvents(id, reply.events, a2a.generation, what) };
