@@ -1,6 +1,7 @@
 // Restarting the agent: running --restart-cmd for a --target, and waiting until a restarted agent
 // answers again (its card); each bounded by RESTART_TIMEOUT_MS.
-import { credentialHeaders, NO_CREDENTIALS, type Credentials } from '../client/credentials.ts';
+import { NO_CREDENTIALS, type Credentials } from '../client/credentials.ts';
+import { agentCardUrls, JsonRpcTransport } from '../client/index.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,22 +43,30 @@ export function runRestartCommand(command: string): Promise<void> {
   });
 }
 
-/** `credentials`: the user's headers, so a card behind auth is seen answering (TLS trust: Node's defaults). */
+/**
+ * Waits until the restarted agent serves its card again, where discovery looks for it (under the
+ * target's path, then at its origin: agentCardUrls), with the user's headers and TLS trust.
+ */
 export async function waitForCard(directUrl: string, credentials: Credentials = NO_CREDENTIALS): Promise<void> {
   const deadline = performance.now() + RESTART_TIMEOUT_MS;
+  const limits = { connectTimeoutMs: 2_000, headersTimeoutMs: 2_000, requestTimeoutMs: 2_000 };
+  const transport = new JsonRpcTransport({ connections: 1, credentials, limits });
   let last = '';
-  while (performance.now() < deadline) {
-    try {
-      const res = await fetch(new URL('/.well-known/agent-card.json', directUrl), {
-        signal: AbortSignal.timeout(2_000),
-        headers: credentialHeaders(credentials),
-      });
-      if (res.ok) return;
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = (err as Error).message;
+  try {
+    while (performance.now() < deadline) {
+      for (const url of agentCardUrls(directUrl)) {
+        try {
+          const { status } = await transport.getJson(url);
+          if (status === 200) return;
+          last = `HTTP ${status}`;
+        } catch (err) {
+          last = (err as Error).message;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    await transport.close();
   }
   const within = `within ${RESTART_TIMEOUT_MS} ms after the restart`;
   throw new Error(`the agent did not answer at ${directUrl} ${within} (${last})`);
