@@ -290,6 +290,14 @@ const proofs = {
     expect(holds[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(holds[1]).not.toBe(holds[0]);
   },
+
+  // A UUID all the same, of the version RFC 9562 added: the schema's pattern (1-5) is what breaks.
+  'prompt-id-v7': async () => {
+    const observe = async (url: string) => (await start(url)).envelope.prompt_id;
+    const [broken, holds] = await Promise.all([withFault('prompt-id-v7', observe), observe(correct.url)]);
+    expect(broken).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(holds).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  },
 } satisfies Record<PromptFaultName, Proof>;
 
 describe('fault flags of answering a prompt: each breaks its guarantee, which holds without it', () => {

@@ -79,3 +79,25 @@ describe('conform against an agent whose 422 has no validation_errors (only deta
     expect(cf3.checks.find((c) => c.name.includes(MUST_CHECK))).not.toHaveProperty('level');
   });
 });
+
+// The extension authors' own executor mints version-7 prompt_ids (RFC 9562): a valid UUID, which
+// the contract schema's pattern (versions 1-5) predates. Every cf scenario passes; cf5 warns.
+describe('conform against an agent whose prompt_ids are version-7 UUIDs', () => {
+  const PATTERNS = "the envelope matches envelope.schema.json's patterns to the letter";
+
+  it.concurrent('passes with cf5 warning: exit 0; --strict fails cf5: exit 1', { timeout: 60_000 }, async () => {
+    const [plain, strict] = await Promise.all([
+      conform('prompt-id-v7', 'v7'),
+      conform('prompt-id-v7', 'v7-strict', '--strict'),
+    ]);
+    expect(plain.cli.code, plain.cli.stderr).toBe(0);
+    const cf5 = plain.byName.cf5!;
+    expect(cf5).toMatchObject({ verdict: 'passed', warnings: 1 });
+    const check = cf5.checks.find((c) => c.name === PATTERNS)!;
+    expect(check).toMatchObject({ ok: false, level: 'example' });
+    expect(check.detail).toMatch(/is a version-7 UUID \(RFC 9562\)/);
+    expect(Object.values(plain.byName).filter((s) => s.verdict !== 'passed')).toEqual([]);
+    expect(strict.cli.code, strict.cli.stderr).toBe(1);
+    expect(strict.byName.cf5!.verdict).toBe('failed');
+  });
+});

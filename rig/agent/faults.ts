@@ -10,6 +10,9 @@ export const FAULTS = {
   'drop-replay': 'the WebSocket replay skips the second stored event of the replayed range',
   'reorder-replay': 'the WebSocket replay sends the first two stored events of the range swapped',
   'reuse-prompt-id': 'every prompt reuses the first prompt_id this process issued (breaks S-5)',
+  'prompt-id-v7':
+    "prompt_ids are version-7 UUIDs (RFC 9562), as the extension authors' executor mints them: a valid UUID the " +
+    "contract schema's pattern (versions 1-5) predates, so cf5 only warns",
   'no-extension-echo': 'activated extensions are not echoed in the A2A-Extensions response header',
   'envelope-extra-field': 'the prompt envelope carries an extra, UI-specific field ("render_hint": "modal")',
   'envelope-without-activation': 'the prompt envelope is emitted even when the request did not activate the extension',

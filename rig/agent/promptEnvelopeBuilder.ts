@@ -6,6 +6,7 @@ import {
   MAX_RESPONSE_SCHEMA_BYTES,
   RESPONDER_PATTERN,
   promptEnvelopeSchema,
+  UUID_PATTERN,
   serializedSchemaBytes,
   type PromptEnvelope,
 } from '../protocol/hitlPrompt.ts';
@@ -20,6 +21,8 @@ export interface EnvelopeBuildOptions {
   validator: GuardedValidator;
   /** The emit-oversized-schema fault skips the 64 KiB bound. */
   allowOversizedSchema: boolean;
+  /** The prompt-id-v7 fault: a prompt_id of UUID version 6-8 passes the schema's 1-5 pattern. */
+  allowNewerUuid?: boolean;
 }
 
 export function buildPromptEnvelope(step: PromptStep['prompt'], options: EnvelopeBuildOptions): EnvelopeOutcome {
@@ -73,9 +76,13 @@ export function buildPromptEnvelope(step: PromptStep['prompt'], options: Envelop
   if (responders !== undefined) envelope.allowed_responders = responders as string[];
   // The contract as published (response_schema reduced to the top-level type it constrains; its
   // depth and size are checked above).
+  // The prompt-id-v7 fault lets through a prompt_id of UUID version 6-8 (RFC 9562), which only the
+  // schema's pattern refuses; the correct agent holds its envelopes to the pattern as published.
+  const newerUuid = (id: string) => options.allowNewerUuid === true && UUID_PATTERN.test(id);
   const breaches = options.validator
     .compile(promptEnvelopeSchema)
-    .validate({ ...envelope, response_schema: { type: 'object' } });
+    .validate({ ...envelope, response_schema: { type: 'object' } })
+    .filter((e) => !(e.path === '/prompt_id' && e.keyword === 'pattern' && newerUuid(envelope.prompt_id)));
   if (breaches.length > 0) {
     const shown = breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
     return { ok: false, reason: `the envelope would break envelope.schema.json: ${shown}` };

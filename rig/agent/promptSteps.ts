@@ -2,6 +2,7 @@
 // INPUT_REQUIRED with it (the envelope only when the request activated the extension), and the
 // deadline signalled once it passes while the prompt is still open. Driven by the task engine
 // (taskEngine.ts), which creates its PromptSteps with itself.
+import { timeOrderedId } from './timeOrderedId.ts';
 import { randomUUID } from 'node:crypto';
 import type { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
@@ -29,10 +30,11 @@ export class PromptSteps {
 
   private freshPromptId(): string {
     if (this.engine.faults.has('reuse-prompt-id')) return (this.reusedPromptId ??= randomUUID());
+    const mint = this.engine.faults.has('prompt-id-v7') ? timeOrderedId : randomUUID;
     // S-5: unique for the agent's lifetime, which the outbox outlives; a v4 collision is
     // astronomically unlikely, but the check is one indexed lookup.
     for (;;) {
-      const id = randomUUID();
+      const id = mint();
       if (!this.engine.outbox.prompts.idExists(id)) return id;
     }
   }
@@ -44,6 +46,7 @@ export class PromptSteps {
       now: new Date(),
       validator: this.engine.validator,
       allowOversizedSchema: this.engine.faults.has('emit-oversized-schema'),
+      allowNewerUuid: this.engine.faults.has('prompt-id-v7'),
     });
     if (!outcome.ok) {
       this.engine.setStatus(row, 'TASK_STATE_FAILED', `prompt step ${row.step} cannot be emitted: ${outcome.reason}`);

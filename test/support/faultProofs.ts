@@ -28,6 +28,7 @@ export const PROMPT_FAULTS = [
   'emit-oversized-schema',
   'no-depth-limit',
   'reuse-prompt-id',
+  'prompt-id-v7',
 ] as const satisfies readonly FaultName[];
 
 /** The flags of activating hitl-prompt/v1 (echo, envelope, card): agent.faultsExtension.test.ts. */
