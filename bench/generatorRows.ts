@@ -1,6 +1,7 @@
 // The rows the generator benchmark (bench/generator.ts) prints last for bench/run.ts's table: the
 // open model's ratio to autocannon (the goal), to wrk, its sustainable rate, the transport alone,
-// and the CPU per request, each with the raw figures it came from.
+// the CPU per request and its ratio to autocannon's (a goal), and undici's dispatch beside the rig's
+// HTTP client, each with the raw figures it came from.
 import type { BenchRow } from './benchRows.ts';
 
 export interface GeneratorFigures {
@@ -16,6 +17,8 @@ export interface GeneratorFigures {
   wrkNote: string;
   /** Median CPU of this process per request (µs) under each peer. */
   cpu: { autocannon: number; a2aClient: number; transport: number };
+  /** The rig's transport and undici's Pool.dispatch doing the same work, at the same fixed rate (median µs). */
+  http: { rate: number; transport: number; undiciDispatch: number; runs: number; failures: number };
   inFlight: number;
   connections: number;
   goal: number;
@@ -64,6 +67,26 @@ export function generatorRows(f: GeneratorFigures): BenchRow[] {
       detail:
         `autocannon ${cpu.autocannon.toFixed(1)} µs, transport alone ${cpu.transport.toFixed(1)} µs, ` +
         'in the same process',
+    },
+    {
+      id: 'generator.cpuPerRequest.ratioToAutocannon',
+      label: "CPU per request, open model with the rig's A2AClient / raw autocannon, same process",
+      value: Number((cpu.a2aClient / cpu.autocannon).toFixed(3)),
+      unit: 'x',
+      goal: { op: '<=', value: 2 },
+      detail:
+        `A2AClient ${cpu.a2aClient.toFixed(1)} µs, autocannon ${cpu.autocannon.toFixed(1)} µs ` +
+        '(medians over the steps and the autocannon runs)',
+    },
+    {
+      id: 'generator.cpuPerRequest.undiciDispatch',
+      label: "CPU per request, undici Pool.dispatch doing the transport's work (informational)",
+      value: Number(f.http.undiciDispatch.toFixed(1)),
+      unit: 'µs',
+      detail:
+        `the rig's JsonRpcTransport ${f.http.transport.toFixed(1)} µs at the same ${f.http.rate} req/s ` +
+        `(medians of ${f.http.runs} alternated runs each)`,
+      ...(f.http.failures > 0 ? { invalid: `${f.http.failures} failed, dropped or unfinished iterations` } : {}),
     },
   ];
 }
