@@ -63,6 +63,27 @@ export function echoedExtensions(headers: IncomingHttpHeaders, generation: Gener
   return values.length > 0 ? values : headerValues(headers, other);
 }
 
+/**
+ * `echoedExtensions` for the replies of one transport, which an agent echoes the same way nearly
+ * every time: the list read from the last headers is kept, and a reply with the same header values
+ * gets a copy of it instead of a fresh split.
+ */
+export class EchoedExtensions {
+  private last: { v1: unknown; v03: unknown; generation: Generation; list: string[] } | undefined;
+
+  of(headers: IncomingHttpHeaders, generation: Generation): string[] {
+    const v1 = headers[EXTENSIONS_HEADER_V1];
+    const v03 = headers[EXTENSIONS_HEADER_V03];
+    const last = this.last;
+    // Only single values are compared (a repeated header is an array, read afresh each time).
+    const single = typeof v1 !== 'object' && typeof v03 !== 'object';
+    if (single && last?.generation === generation && last.v1 === v1 && last.v03 === v03) return last.list.slice();
+    const list = echoedExtensions(headers, generation);
+    this.last = { v1, v03, generation, list: list.slice() };
+    return list;
+  }
+}
+
 /** Header values go into the request verbatim: visible ASCII, spaces and tabs only (no line breaks). */
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 

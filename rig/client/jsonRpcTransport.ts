@@ -7,10 +7,11 @@
 // their own time, silence and byte bounds. A hostile agent can make a call fail, never hang it or
 // fill memory.
 import { JsonRefusedError, parseAgentJson } from '../protocol/safeJson.ts';
-import { activatedExtensions, echoedExtensions, HeaderBlocks, type A2AHeaders } from './a2aHeaders.ts';
+import { activatedExtensions, EchoedExtensions, HeaderBlocks, type A2AHeaders } from './a2aHeaders.ts';
 import { credentialHeaderLines, credentialTls, NO_CREDENTIALS, type Credentials } from './credentials.ts';
 import { Http1Pool } from './http1Pool.ts';
 import { isRpcErrorReply, readRpcResponse } from './rpcReply.ts';
+import { RpcEndpoint } from './rpcEndpoint.ts';
 import { SseStreams } from './sseStreams.ts';
 import { isRefusedEntry, TransportError, unauthorizedError } from './transportError.ts';
 import {
@@ -22,7 +23,7 @@ import {
   type StreamReply,
   type TransportLimits,
 } from './transportTypes.ts';
-import { runUnary, type Abortable, type UnaryResponse } from './unaryExchange.ts';
+import { runUnary, type Abortable, type UnaryBounds, type UnaryResponse } from './unaryExchange.ts';
 
 export interface TransportOptions {
   /** Keep-alive connections per origin (default 32). */
@@ -43,13 +44,6 @@ export interface TransportOptions {
   onRefused?: (err: TransportError) => void;
 }
 
-interface Endpoint {
-  pool: Http1Pool;
-  /** The request line's target and the Host header, ready to put in a request. */
-  path: string;
-  host: string;
-}
-
 export class JsonRpcTransport {
   readonly limits: Readonly<TransportLimits>;
   /** SSE streams, over an undici Agent made on the first one. */
@@ -59,7 +53,7 @@ export class JsonRpcTransport {
   private readonly connections: number;
   private readonly pools = new Map<string, Http1Pool>();
   /** Parsed URLs by their text (a client uses a handful). */
-  private readonly endpoints = new Map<string, Endpoint>();
+  private readonly endpoints = new Map<string, RpcEndpoint>();
   private readonly headerBlocks = new HeaderBlocks();
   protected readonly credentials: Credentials;
   /** The credential header lines, and the same without Authorization (for a call with its own bearer token). */
@@ -68,6 +62,9 @@ export class JsonRpcTransport {
   private readonly activate: readonly string[];
   protected readonly refused: (what: string, status: number) => TransportError;
   private readonly inFlight = new Set<Abortable>();
+  /** The bounds of an exchange without a timeout of its own: one object for all of them. */
+  private readonly defaultBounds: UnaryBounds;
+  private readonly echoes = new EchoedExtensions();
   protected nextId = 1;
 
   constructor(options: TransportOptions = {}) {
@@ -83,6 +80,7 @@ export class JsonRpcTransport {
       options.onRefused?.(err);
       return err;
     };
+    this.defaultBounds = this.boundsWithin(this.limits.requestTimeoutMs);
     this.sse = new SseStreams(this.limits, this.connections, this.closing.signal, {
       credentials: this.credentials,
       refused: this.refused,
@@ -96,7 +94,7 @@ export class JsonRpcTransport {
     return n;
   }
 
-  private endpoint(url: string): Endpoint {
+  private endpoint(url: string): RpcEndpoint {
     let e = this.endpoints.get(url);
     if (e) return e;
     const u = new URL(url);
@@ -120,7 +118,7 @@ export class JsonRpcTransport {
       if (this.closing.signal.aborted) pool.close(new Error('transport closed'));
       this.pools.set(u.origin, pool);
     }
-    e = { pool, path: `${u.pathname}${u.search}`, host: u.host };
+    e = new RpcEndpoint(pool, `${u.pathname}${u.search}`, u.host, this.describeUrl(url));
     if (this.endpoints.size >= 256) this.endpoints.clear();
     this.endpoints.set(url, e);
     return e;
@@ -137,10 +135,14 @@ export class JsonRpcTransport {
     return a2a.bearerToken === undefined ? this.credentialLines : this.credentialLinesNoAuth;
   }
 
-  private unaryBounds(options: ExchangeOptions) {
+  private unaryBounds(options: ExchangeOptions): UnaryBounds {
+    return options.timeoutMs === undefined ? this.defaultBounds : this.boundsWithin(options.timeoutMs);
+  }
+
+  private boundsWithin(overallMs: number): UnaryBounds {
     const l = this.limits;
     return {
-      overallMs: options.timeoutMs ?? l.requestTimeoutMs,
+      overallMs,
       headersTimeoutMs: l.headersTimeoutMs,
       bodyIdleTimeoutMs: l.bodyIdleTimeoutMs,
       maxResponseBytes: l.maxResponseBytes,
@@ -155,11 +157,9 @@ export class JsonRpcTransport {
     const what = `GET ${url}`;
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
     const e = this.endpoint(url);
-    const head = `GET ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n`;
-    const request = `${head}${this.credentialLines}\r\n`;
     const { status, text } = await runUnary(
       e.pool,
-      request,
+      e.request('GET', this.credentialLines, undefined, 0),
       what,
       this.unaryBounds(options),
       options.signal,
@@ -202,7 +202,7 @@ export class JsonRpcTransport {
     options: ExchangeOptions = {},
   ): Promise<RpcReply> {
     const id = this.nextId++;
-    const what = `POST ${this.describeUrl(url)} (${method})`;
+    const what = this.endpoint(url).what(method);
     const params = paramsJson === undefined ? '' : `,"params":${paramsJson}`;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${params}}`;
     const { res, meta } = await this.exchange(url, 'POST', body, a2a, what, options);
@@ -227,10 +227,8 @@ export class JsonRpcTransport {
     if (this.closing.signal.aborted) throw new TransportError('aborted', `${what} was aborted by the rig`);
     const e = this.endpoint(url);
     const bodyBytes = body === undefined ? 0 : Buffer.byteLength(body);
-    const content = body === undefined ? '' : `content-type: application/json\r\ncontent-length: ${bodyBytes}\r\n`;
-    const request =
-      `${verb} ${e.path} HTTP/1.1\r\nhost: ${e.host}\r\naccept: application/json\r\n` +
-      `${this.headerBlocks.of(this.activated(a2a))}${this.credentialsFor(a2a)}${content}\r\n${body ?? ''}`;
+    const lines = `${this.headerBlocks.of(this.activated(a2a))}${this.credentialsFor(a2a)}`;
+    const request = e.request(verb, lines, body, bodyBytes);
     // The head is ASCII (path, host and header values are checked or URL-encoded): one byte a character.
     if (options.tally) options.tally.sent += request.length - (body?.length ?? 0) + bodyBytes;
     const startedAt = performance.now();
@@ -246,7 +244,7 @@ export class JsonRpcTransport {
     const completedAt = performance.now();
     const meta: ExchangeMeta = {
       httpStatus: res.status,
-      echoedExtensions: echoedExtensions(res.headers, a2a.generation),
+      echoedExtensions: this.echoes.of(res.headers, a2a.generation),
       startedAt,
       completedAt,
       latencyMs: completedAt - startedAt,
