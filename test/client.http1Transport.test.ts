@@ -176,6 +176,9 @@ it('refuses headers past their byte bound, naming it', async () => {
 
 it.each([
   ['a status line that is not HTTP', 'SSH-2.0-OpenSSH\r\n\r\n', /not an HTTP\/1\.x status line/],
+  ['an HTTP/1.2 status line', 'HTTP/1.2 200 OK\r\ncontent-length: 2\r\n\r\n{}', /not an HTTP\/1\.x status line/],
+  ['a two-digit status', 'HTTP/1.1 20 OK\r\ncontent-length: 2\r\n\r\n{}', /not an HTTP\/1\.x status line/],
+  ['a status run into its reason', 'HTTP/1.1 200OK\r\ncontent-length: 2\r\n\r\n{}', /not an HTTP\/1\.x status line/],
   [
     'conflicting Content-Length headers',
     'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}',

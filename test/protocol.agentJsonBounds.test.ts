@@ -80,6 +80,16 @@ describe('EventHistory retention by estimated heap bytes', () => {
     expect(jsonWeight(update('t', 10_000))).toBeGreaterThan(10_000 * 64);
   });
 
+  it('weighs own members only, by the documented rule', () => {
+    // {a,b,c,f}: 64 + 4 × (32 + 2) for the object and its keys, then each member by its kind.
+    expect(jsonWeight({ a: 1, b: 'xy', c: [1, 2, { d: null, e: true }], f: { g: { h: 'é' } } })).toBe(742);
+    expect([jsonWeight([]), jsonWeight('str'), jsonWeight(5), jsonWeight(null), jsonWeight([[[]]])]).toEqual([
+      64, 22, 16, 8, 224,
+    ]);
+    expect(jsonWeight(Object.create({ inherited: 'x'.repeat(100) }) as object)).toBe(64);
+    expect(jsonWeight(Object.assign(Object.create(null) as object, { x: 1 }))).toBe(114);
+  });
+
   it('a stream past its per-connection bound fails with RetentionBoundError naming the bound', () => {
     const history = new EventHistory({ maxConnectionBytes: 1024 * 1024 });
     const sse = history.openConnection('sse', 't');

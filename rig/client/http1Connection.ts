@@ -14,7 +14,14 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { ByteTally } from './byteTally.ts';
-import { contentLength, Http1Error, readHeaderLines, type ResponseHeaders } from './http1ResponseHead.ts';
+import {
+  contentLength,
+  Http1Error,
+  keepAliveTimeoutMs,
+  readHeaderLines,
+  statusCodeOf,
+  type ResponseHeaders,
+} from './http1ResponseHead.ts';
 
 /** What an exchange hears from its connection; a handler may call the connection's `abort` at any time. */
 export interface ResponseHandler {
@@ -50,7 +57,7 @@ const enum State {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
+
 /** A chunk-size line: hex digits, optional extensions. Bounded so a stream of digits cannot grow forever. */
 const MAX_CHUNK_LINE = 1024;
 
@@ -259,13 +266,12 @@ export class Http1Connection {
   private head(text: string): void {
     const firstEnd = text.indexOf('\r\n');
     const statusLine = firstEnd < 0 ? text : text.slice(0, firstEnd);
-    const status = STATUS_LINE.exec(statusLine);
-    if (!status)
+    const code = statusCodeOf(statusLine);
+    if (code < 0)
       throw new Http1Error(
         'A2A_RIG_HTTP_PARSE',
         `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}`,
       );
-    const code = Number(status[2]);
     const headers = readHeaderLines(text, firstEnd < 0 ? text.length : firstEnd + 2);
     if (code < 200) {
       // 100 Continue and other interim replies precede the real one; 101 would switch protocols.
@@ -275,10 +281,10 @@ export class Http1Connection {
     }
     const connection = headers.connection;
     const tokens = connection === undefined ? '' : String(connection).toLowerCase();
-    this.keepAlive = status[1] === '1' ? !tokens.includes('close') : tokens.includes('keep-alive');
+    const http11 = statusLine.charCodeAt(7) === 0x31;
+    this.keepAlive = http11 ? !tokens.includes('close') : tokens.includes('keep-alive');
     const keepAliveHint = headers['keep-alive'];
-    const hint = keepAliveHint === undefined ? null : /timeout=(\d+)/i.exec(String(keepAliveHint));
-    this.serverKeepAliveMs = hint ? Number(hint[1]) * 1000 : undefined;
+    this.serverKeepAliveMs = keepAliveHint === undefined ? undefined : keepAliveTimeoutMs(String(keepAliveHint));
     const te = headers['transfer-encoding'];
     const cl = headers['content-length'];
     this.remaining = 0;

@@ -1,6 +1,7 @@
 // The header block of an HTTP/1.1 response as the rig's unary connection reads it
-// (http1Connection.ts): header lines into a plain object, the one Content-Length a body may have,
-// and the error the connection raises, with a code transportError.ts maps to a failure kind.
+// (http1Connection.ts): the status line, header lines into a plain object, the one Content-Length a
+// body may have, the server's keep-alive hint, and the error the connection raises, with a code
+// transportError.ts maps to a failure kind.
 
 export type ResponseHeaders = Record<string, string | string[]>;
 
@@ -14,6 +15,33 @@ export class Http1Error extends Error {
   }
 }
 
+/**
+ * The status code of an `HTTP/1.0` or `HTTP/1.1` status line (`HTTP/1.x NNN`, then a space and a
+ * reason or nothing), else -1. Read by character: no match object per response.
+ */
+export function statusCodeOf(line: string): number {
+  if (!line.startsWith('HTTP/1.') || (line.length > 12 && line.charCodeAt(12) !== 0x20)) return -1;
+  const minor = line.charCodeAt(7);
+  if ((minor !== 0x30 && minor !== 0x31) || line.charCodeAt(8) !== 0x20 || line.length < 12) return -1;
+  let code = 0;
+  for (let i = 9; i < 12; i++) {
+    const digit = line.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    code = code * 10 + digit;
+  }
+  return code;
+}
+
+/** The last `Keep-Alive` header value read and its timeout in ms: servers send the same one each time. */
+let lastKeepAlive: { value: string; ms: number | undefined } = { value: '', ms: undefined };
+
+export function keepAliveTimeoutMs(value: string): number | undefined {
+  if (value !== lastKeepAlive.value) {
+    const hint = /timeout=(\d+)/i.exec(value);
+    lastKeepAlive = { value, ms: hint ? Number(hint[1]) * 1000 : undefined };
+  }
+  return lastKeepAlive.ms;
+}
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The header lines of a head's `text` from offset `at` (just past the status line) to its end. */

@@ -93,6 +93,7 @@ export function schemaDepth(schema: unknown, limit = Number.MAX_SAFE_INTEGER): n
  * `[{},{},…]` (three bytes on the wire, a whole object in memory) weighs what it costs.
  */
 export function jsonWeight(value: unknown): number {
+  // Members are read in place (no Object.keys/values lists): every recorded reply is weighed.
   let weight = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -100,11 +101,17 @@ export function jsonWeight(value: unknown): number {
     if (typeof node === 'string') weight += 16 + 2 * node.length;
     else if (typeof node === 'number') weight += 16;
     else if (typeof node !== 'object' || node === null) weight += 8;
-    else {
-      const members = Array.isArray(node) ? node : Object.values(node as object);
-      weight += 64 + 16 * members.length;
-      if (!Array.isArray(node)) for (const key of Object.keys(node as object)) weight += 16 + 2 * key.length;
-      for (const member of members) stack.push(member);
+    else if (Array.isArray(node)) {
+      weight += 64 + 16 * node.length;
+      for (let i = 0; i < node.length; i++) stack.push(node[i]);
+    } else {
+      weight += 64;
+      const members = node as Record<string, unknown>;
+      for (const key in members) {
+        if (!Object.hasOwn(members, key)) continue;
+        weight += 32 + 2 * key.length;
+        stack.push(members[key]);
+      }
     }
   }
   return weight;
