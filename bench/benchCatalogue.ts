@@ -54,7 +54,7 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       },
       {
         id: 'generator.cpuPerRequest.ratioToAutocannon',
-        label: "CPU per request, open model with the rig's client / raw autocannon, same process",
+        label: "CPU per request, open model with the rig's client at ¼ of autocannon's rate / raw autocannon",
         unit: 'x',
         goal: { op: '<=', value: 2 },
       },
