@@ -7,6 +7,7 @@ import capacity from '../scenarios/capacity.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import type { RigHealth } from '../rig/metrics/rigHealth.ts';
 import type { OpenModelOptions, OpenModelResult } from '../rig/load/openModelExecutor.ts';
+import { ScheduleRecorder } from '../rig/load/scheduleTruth.ts';
 import type { CheckResult, SeriesPoint } from '../rig/results/runResult.ts';
 import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
 
@@ -38,7 +39,7 @@ function step(options: OpenModelOptions, rate: number, slowFrom: number): OpenMo
   return {
     ...{ scheduled: n, started: n, succeeded: n, failed: 0, failures: {}, firstFailure: undefined },
     ...{ dropped: 0, late: 0, unfinished: 0, maxStartLagMs: 0, peakInFlight: 8, latency, serviceTime },
-    ...{ elapsedMs: 1_000, aborted: false },
+    ...{ elapsedMs: 1_000, aborted: false, schedule: new ScheduleRecorder(10).finish() },
   };
 }
 
