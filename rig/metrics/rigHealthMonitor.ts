@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { loopDelayMs, loopDelaySummary, loopMonitor } from './loopDelay.ts';
 import type { RigHealth, RigHealthPoint } from './rigHealth.ts';
 import { readMachine, stealPct, type MachineSample } from './machineLoad.ts';
+import { scheduleHealthOf, type EndedLoad } from './scheduleHealth.ts';
 
 /** At most this many windows per scenario; a window is at least MIN_WINDOW_MS. */
 export const MAX_POINTS = 240;
@@ -66,7 +67,9 @@ export class RigHealthMonitor {
   private readonly machine: () => MachineSample | undefined;
   private readonly points: RigHealthPoint[] = [];
   private readonly runnable: number[] = [];
-  private readonly schedule = { started: 0, late: 0, maxStartLagMs: 0, loads: 0 };
+  private readonly loads: EndedLoad[] = [];
+  /** The loads of each span still open (a capacity step's own load ends within its span). */
+  private readonly spanLoads = new Set<EndedLoad[]>();
   private first: Mark | undefined;
   private last: Mark | undefined;
   private firstMachine: MachineSample | undefined;
@@ -93,12 +96,11 @@ export class RigHealthMonitor {
     this.timer = setInterval(() => this.tick(false), this.windowMs).unref();
   }
 
-  /** An open-model load's outcome (openModelExecutor.ts), added to the scenario's. */
-  recordSchedule(load: { started: number; late: number; maxStartLagMs: number }): void {
-    this.schedule.loads++;
-    this.schedule.started += load.started;
-    this.schedule.late += load.late;
-    this.schedule.maxStartLagMs = Math.max(this.schedule.maxStartLagMs, load.maxStartLagMs);
+  /** An open-model load's outcome (openModelExecutor.ts), added to the scenario's and to each open span's. */
+  recordSchedule(load: EndedLoad): void {
+    const kept = { maxStartLagMs: load.maxStartLagMs, schedule: load.schedule };
+    this.loads.push(kept);
+    for (const span of this.spanLoads) span.push(kept);
   }
 
   private async readAgent(): Promise<AgentCpuReading | undefined> {
@@ -166,7 +168,7 @@ export class RigHealthMonitor {
         peakPctOfCore: round(Math.max(rigPct, ...this.points.map((p) => p.rigCpuPct))),
         pctOfCores: round(rigPct / cores),
       },
-      ...(this.schedule.loads > 0 ? { schedule: scheduleOf(this.schedule) } : {}),
+      ...scheduleOf(this.loads),
       ...this.machineSummary(),
       ...this.agentSummary(end),
       ...(this.points.length ? { points: this.points } : {}),
@@ -189,9 +191,12 @@ export class RigHealthMonitor {
     const from: Mark = { at: performance.now(), cpu: process.cpuUsage() };
     const fromMachine = this.machine();
     const t0 = this.first?.at ?? from.at;
+    const loads: EndedLoad[] = [];
+    this.spanLoads.add(loads);
     return {
       end: () => {
         loop.disable();
+        this.spanLoads.delete(loads);
         const to: Mark = { at: performance.now(), cpu: process.cpuUsage() };
         const toMachine = this.machine();
         const inside = this.points.filter((p) => p.t > from.at - t0 && p.t <= to.at - t0);
@@ -203,6 +208,7 @@ export class RigHealthMonitor {
           cores,
           eventLoopDelayMs: loopDelaySummary(loop),
           rigCpu: { pctOfCore: round(pct), peakPctOfCore: round(pct), pctOfCores: round(pct / cores) },
+          ...scheduleOf(loads),
           ...machineOf(runnable, fromMachine, toMachine),
         };
       },
@@ -243,8 +249,9 @@ function machineOf(
   };
 }
 
-function scheduleOf(s: { started: number; late: number; maxStartLagMs: number }): RigHealth['schedule'] {
-  return { started: s.started, late: s.late, maxStartLagMs: round(s.maxStartLagMs) };
+function scheduleOf(loads: EndedLoad[]): Pick<RigHealth, 'schedule'> {
+  const schedule = scheduleHealthOf(loads);
+  return schedule ? { schedule } : {};
 }
 
 function round(n: number): number {
