@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { runOpenModel, type Iteration } from '../rig/load/openModelExecutor.ts';
 import type { Arrival } from '../rig/load/arrivalSchedule.ts';
-import { ScheduleRecorder, fellBehind, mergeScheduleTruth, type ScheduleTruth } from '../rig/load/scheduleTruth.ts';
+import {
+  ScheduleRecorder,
+  fellBehind,
+  mergeScheduleTruth,
+  scheduleTruthOf,
+  scheduleTruthRecord,
+  type ScheduleTruth,
+} from '../rig/load/scheduleTruth.ts';
 
 const bounds = { iterationTimeoutMs: 60_000, drainTimeoutMs: 60_000 };
 
@@ -192,6 +199,18 @@ describe('mergeScheduleTruth', () => {
       { step: 1, scheduled: 5, started: 3, dropped: 2, late: 2, lateWithFreeSlot: 1, lags: 3 },
       { step: 3, scheduled: 3, started: 2, dropped: 1, late: 2, lateWithFreeSlot: 2, lags: 2 },
     ]);
+  });
+
+  it('a truth posted as a record (from a worker thread) merges as exactly as the truth itself', () => {
+    const whole = feed(new ScheduleRecorder(10), lags, drops);
+    const a = feed(new ScheduleRecorder(10), lags.slice(0, 3), drops.slice(0, 1));
+    const b = feed(new ScheduleRecorder(10), lags.slice(3), drops.slice(1));
+    const posted = [a, b].map((t) => scheduleTruthOf(structuredClone(scheduleTruthRecord(t))));
+    const merged = mergeScheduleTruth(posted);
+    expect(stepCounts(merged)).toEqual(stepCounts(whole));
+    expect(merged.steps.map((s) => s.startLag.encode())).toEqual(whole.steps.map((s) => s.startLag.encode()));
+    expect(merged.startLag.percentileUs(99)).toBe(whole.startLag.percentileUs(99));
+    expect(merged.eventLoopDelayMs).toEqual(whole.eventLoopDelayMs);
   });
 
   it('keeps the worst event-loop delay of each worker, and refuses different late bounds', () => {

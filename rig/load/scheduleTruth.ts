@@ -9,7 +9,7 @@
 // a bound of the rig's the target's slowness fills), or a slot was free and the generator itself
 // was late (its timers, its event loop: the rig's own delay). Recorded by the executor
 // (openModelExecutor.ts) at one histogram record per start; mergeScheduleTruth joins the results of
-// several executors (worker threads) exactly.
+// several executors (worker threads) exactly, and a record (scheduleTruthRecord) crosses threads.
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { loopDelaySummary, loopMonitor, worstLoopDelay, type LoopDelayMs } from '../metrics/loopDelay.ts';
 
@@ -95,6 +95,27 @@ export function mergeScheduleTruth(list: ScheduleTruth[]): ScheduleTruth {
     startLag,
     eventLoopDelayMs: worstLoopDelay(list.map((t) => t.eventLoopDelayMs)),
   };
+}
+
+/** A truth as plain data (histograms encoded), to post from a worker thread or write down. */
+export interface ScheduleTruthRecord extends Omit<ScheduleTruth, 'steps' | 'startLag'> {
+  steps: Array<Omit<StepTruth, 'startLag'> & { startLag: string }>;
+}
+
+export function scheduleTruthRecord(truth: ScheduleTruth): ScheduleTruthRecord {
+  return {
+    lateAfterMs: truth.lateAfterMs,
+    steps: truth.steps.map((s) => ({ ...s, startLag: s.startLag.encode() })),
+    eventLoopDelayMs: { ...truth.eventLoopDelayMs },
+  };
+}
+
+/** A record back as a truth; the whole start lag is the steps' together, as the executor makes it. */
+export function scheduleTruthOf(record: ScheduleTruthRecord): ScheduleTruth {
+  const steps = record.steps.map((s) => ({ ...s, startLag: LatencyHistogram.decode(s.startLag) }));
+  const startLag = new LatencyHistogram();
+  for (const s of steps) startLag.add(s.startLag);
+  return { lateAfterMs: record.lateAfterMs, steps, startLag, eventLoopDelayMs: { ...record.eventLoopDelayMs } };
 }
 
 /**
