@@ -59,7 +59,7 @@ export function scheduleTotals(truth: ScheduleTruth): Omit<StepTruth, 'step' | '
 
 /**
  * Whether the generator fell behind in a step: it dropped starts, or more than 1 % of its starts
- * were late (start lag p99 over lateAfterMs). A single late start (one GC pause) is not falling behind.
+ * were late (start lag p99 over lateAfterMs). One late start in a hundred is not; on a load of a few starts it is.
  */
 export function fellBehind(step: Pick<StepTruth, 'dropped' | 'startLag'>, lateAfterMs: number): boolean {
   return step.dropped > 0 || step.startLag.percentileMs(99) > lateAfterMs;

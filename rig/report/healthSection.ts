@@ -13,7 +13,7 @@ import { timeAxis, timeOverlay } from './timeOverlay.ts';
 export function healthWarning(s: ScenarioResult): HtmlValue {
   const saturated = rigSaturation(s.health);
   const behind = s.health && behindNote(s.health);
-  return html`${saturated ? html`<div class="notes" data-health="saturated"><strong>Load generator saturated:</strong> ${saturated.replace(/^the load generator was saturated: /, '')}. The latencies below include the rig's own delay, not only the agent's.</div>` : null}${behind ? html`<div class="notes" data-health="behind"><strong>Schedule not kept:</strong> ${behind}. The rig offered less than its schedule: its limit, not the agent's.</div>` : null}`;
+  return html`${saturated ? html`<div class="notes" data-health="saturated"><strong>Load generator saturated:</strong> ${saturated.replace(/^the load generator was saturated: /, '')}. The latencies below include the rig's own delay, not only the agent's.</div>` : null}${behind ? html`<div class="notes" data-health="behind"><strong>Schedule not kept:</strong> ${behind}. The rig did not offer its load as scheduled: its limit, not the agent's.</div>` : null}`;
 }
 
 export function healthDetails(s: ScenarioResult): HtmlValue {
