@@ -171,4 +171,29 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       },
     ],
   },
+  {
+    // Issue 25, schedule truth (bench/scheduleCost.ts): what recording it costs per start, and that an
+    // overloaded open model reports it fell behind. CPU time, seconds long.
+    name: 'scheduleCost',
+    script: 'bench/scheduleCost.ts',
+    timeoutMs: 2 * MINUTE,
+    rows: [
+      {
+        id: 'generator.scheduleTruth.cpuPerStart',
+        label: 'schedule truth recording, CPU per start (recorder alone)',
+        unit: 'µs',
+      },
+      {
+        id: 'generator.openModel.executorCpuPerStart',
+        label: 'open-model executor, CPU per start, no-op iteration at 20,000/s',
+        unit: 'µs',
+      },
+      {
+        id: 'generator.scheduleTruth.overloadSeen',
+        label: 'an overloaded open model reports its drops and that it fell behind (1 = yes)',
+        unit: 'bool',
+        goal: { op: '>=', value: 1 },
+      },
+    ],
+  },
 ];

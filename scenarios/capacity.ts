@@ -10,13 +10,15 @@
 // `resolutionPct` % of the rate held (budget permitting): "capacity 720/s (between 720 and 790/s,
 // resolution 10 %)". No sustainable step at all fails the scenario. A broken step is the agent's
 // limit only when the rig was not: when the load generator was saturated over the step
-// (rigSaturation) or only its own bounds broke the SLO (drops from a full backlog; a p95 over the
-// bound while the agent's service time held it: the wait was the rig's start lag), the result says
+// (rigSaturation: its loop, its CPU, or its own starts late with a slot free) or only its own
+// bounds broke the SLO (drops from a full backlog; a p95 over the bound while the agent's service
+// time held it: the wait was the rig's start lag), the result says
 // "capacity ≥ N/s: the load generator was the limit", counts `capacity_rig_limited`, and a
 // threshold on `capacity_per_s` is not judged (exit 3). The achieved rate counts only round trips
 // completed within the step's window; those of the drain after it are counted apart (`drained`).
 // Every step, refinements included, is a point of the curve `round_trip_p95_ms_vs_rate_per_s` in
-// results.json (in the order run: readers sort by rate), and its latencies
+// results.json (in the order run: readers sort by rate; with its start lag p99 and worst
+// event-loop delay, `schedule_lag_p99_ms` and `loop_delay_max_ms`), and its latencies
 // are the labelled metrics `round_trip{rate=<rate>}` and `resume_latency{rate=<rate>}` (answer sent →
 // resume observed), which a threshold can name: `capacity:round_trip{rate=40}.p95<500`.
 // The SLO is set with --param (capacity.sloP95Ms=500); a toxic for the whole run with
@@ -133,6 +135,7 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
   ctx.count('round_trips_late', step.late);
   const [p50, p95, p99] = [50, 95, 99].map((q) => roundTrip.percentileMs(q)) as [number, number, number];
   const serviceP95 = step.serviceTime.percentileMs(95);
+  const lagP99 = step.schedule.startLag.percentileMs(99);
   ctx.plot(CAPACITY_SERIES, {
     x: rate,
     y: p95,
@@ -146,6 +149,8 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     timeouts: timeoutsOf(step),
     dropped: step.dropped,
     late: step.late,
+    schedule_lag_p99_ms: lagP99,
+    loop_delay_max_ms: step.schedule.eventLoopDelayMs.max,
     peak_in_flight: step.peakInFlight,
     sustainable: verdict.reasons.length === 0,
     ...(verdict.byRig ? { limit: 'rig' } : verdict.reasons.length ? { limit: 'agent' } : {}),
@@ -156,7 +161,8 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
   ctx.log(
     `${refined ? 'refining: ' : ''}${rate}/s: ${completions.within}/${step.scheduled} ok within the step ` +
       `(+${completions.drained} in the drain), p50 ${f(p50)} ms, p95 ${f(p95)} ms (service ${f(serviceP95)} ms), ` +
-      `${errors} failed, ${step.dropped} dropped, ${step.late} late, ${step.peakInFlight} in flight at most` +
+      `${errors} failed, ${step.dropped} dropped, ${step.late} late (start lag p99 ${f(lagP99)} ms), ` +
+      `${step.peakInFlight} in flight at most` +
       (verdict.reasons.length ? ` — breaks the SLO: ${verdict.reasons.join('; ')}` : '') +
       (verdict.byRig ? " — the rig's limit, not the agent's" : ''),
   );

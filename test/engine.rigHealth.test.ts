@@ -8,6 +8,7 @@ import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
 import { worstHealth } from '../rig/metrics/rigHealth.ts';
+import { fellBehind } from '../rig/load/scheduleTruth.ts';
 
 const base = {
   tags: [],
@@ -62,11 +63,20 @@ describe('results.json health', () => {
     expect([ran!.verdict, skip!.verdict]).toEqual(['passed', 'skipped']);
     const h = ran!.health!;
     expect(h).toBeDefined();
-    expect(h.schedule).toEqual({
-      started: loads[0]!.started + loads[1]!.started,
-      late: loads[0]!.late + loads[1]!.late,
+    const sum = (f: (l: OpenModelResult) => number) => f(loads[0]!) + f(loads[1]!);
+    expect(h.schedule).toMatchObject({
+      started: sum((l) => l.started),
+      late: sum((l) => l.late),
       maxStartLagMs: Math.round(Math.max(...loads.map((l) => l.maxStartLagMs)) * 10) / 10,
+      scheduled: sum((l) => l.scheduled),
+      dropped_iterations: sum((l) => l.dropped),
+      schedule_lag: { count: sum((l) => l.started) },
     });
+    // The steps where the generator fell behind are the executor's, each named by its load.
+    const behind = loads.flatMap((l, i) =>
+      l.schedule.steps.filter((st) => fellBehind(st, l.schedule.lateAfterMs)).map(() => i + 1),
+    );
+    expect((h.schedule!.behind ?? []).map((b) => b.load)).toEqual(behind);
     expect(h.cores).toBeGreaterThan(0);
     expect(h.rigCpu.pctOfCore).toBeGreaterThanOrEqual(0);
     expect(h.eventLoopDelayMs.max).toBeGreaterThanOrEqual(h.eventLoopDelayMs.p99);

@@ -11,6 +11,8 @@ import {
   type StepFacts,
 } from '../rig/load/capacitySearch.ts';
 import type { RigHealth } from '../rig/metrics/rigHealth.ts';
+import { scheduleHealthOf } from '../rig/metrics/scheduleHealth.ts';
+import { loadOf } from './support/scheduleTruthFixture.ts';
 
 const slo = { sloP95Ms: 1000, sloMaxErrorPct: 0.1, sloMaxDroppedPct: 0.1 };
 const step = (over: Partial<StepFacts> = {}): StepFacts => ({
@@ -81,6 +83,18 @@ describe('judgeStep', () => {
     expect(v.byRig).toBe(true);
     expect(v.saturation).toMatch(/event-loop delay p99 45 ms.*rig CPU 97 % of a core/);
     expect(judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, health: calm }), slo).byRig).toBe(false);
+  });
+
+  it('a breach where the generator itself fell behind (late with a slot free) is the rig’s', () => {
+    const lags = (n: number, ms: number) => Array<number>(n).fill(ms);
+    const behind = { ...calm, schedule: scheduleHealthOf([loadOf([{ lags: [...lags(950, 1), ...lags(50, 40)] }])]) };
+    const v = judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, health: behind }), slo);
+    expect(v.byRig).toBe(true);
+    expect(v.saturation).toMatch(/the generator fell behind its schedule \(50 of 1000 starts late with a slot free/);
+    // Starts that waited for a slot, and drops, are the slots a slow agent filled: still the agent's.
+    const slotBound = loadOf([{ lags: lags(500, 1), waited: lags(500, 900), dropped: 300 }]);
+    const full = { ...calm, schedule: scheduleHealthOf([slotBound]) };
+    expect(judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, health: full }), slo)).toMatchObject({ byRig: false });
   });
 
   it('errors other than timeouts are the agent’s, saturated or not (a wrong state is no rig’s doing)', () => {

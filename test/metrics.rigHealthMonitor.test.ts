@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MachineSample } from '../rig/metrics/machineLoad.ts';
 import { MAX_POINTS, RigHealthMonitor, type AgentCpuReading } from '../rig/metrics/rigHealthMonitor.ts';
+import { loadOf } from './support/scheduleTruthFixture.ts';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
@@ -43,8 +44,8 @@ describe('RigHealthMonitor', () => {
     });
     await monitor.start();
     vi.advanceTimersByTime(2_000);
-    monitor.recordSchedule({ started: 10, late: 1, maxStartLagMs: 14.04 });
-    monitor.recordSchedule({ started: 5, late: 2, maxStartLagMs: 3 });
+    monitor.recordSchedule(loadOf([{ lags: [...Array<number>(99).fill(1), 14.04] }]));
+    monitor.recordSchedule(loadOf([{ lags: [3, 3, 3], waited: [12, 12], dropped: 4 }]));
     vi.advanceTimersByTime(1_000);
     const h = await monitor.stop();
     expect(h.durationMs).toBe(3_000);
@@ -56,7 +57,17 @@ describe('RigHealthMonitor', () => {
     ]);
     expect(h.machine).toEqual({ runnableMean: 2, runnableMax: 3, stealPct: 6.3 });
     expect(h.agentCpu).toEqual({ pctOfCore: 40, peakPctOfCore: 50, source: '/proc/1' });
-    expect(h.schedule).toEqual({ started: 15, late: 3, maxStartLagMs: 14 });
+    expect(h.schedule).toMatchObject({
+      started: 105,
+      late: 3,
+      maxStartLagMs: 14,
+      scheduled: 109,
+      dropped_iterations: 4,
+      lateWithFreeSlot: 1,
+      schedule_lag: { count: 105, max: 14_040 },
+      // One late start in 100 is no falling behind; the second load dropped starts: it fell behind there.
+      behind: [{ load: 2, loads: 2, step: 0, steps: 1, dropped_iterations: 4, late: 2, lateWithFreeSlot: 0 }],
+    });
     for (const p of h.points!) expect(p.rigCpuPct).toBeGreaterThanOrEqual(0);
     expect(h.rigCpu.peakPctOfCore).toBeGreaterThanOrEqual(h.rigCpu.pctOfCore);
     expect(h.eventLoopDelayMs.p99).toBeGreaterThanOrEqual(h.eventLoopDelayMs.p50);
@@ -70,9 +81,13 @@ describe('RigHealthMonitor', () => {
     });
     await monitor.start(); // MACHINE[0]
     vi.advanceTimersByTime(1_000); // window 1: MACHINE[1]
+    monitor.recordSchedule(loadOf([{ lags: [1], dropped: 9 }])); // before the span: not its load
     const span = monitor.span(); // MACHINE[2] (its start)
     vi.advanceTimersByTime(1_000); // window 2: MACHINE[3], runnable 2
+    monitor.recordSchedule(loadOf([{ lags: [1, 2, 40] }]));
     const h = span.end(); // its end: runnable 5, steal 20 of 300 ticks
+    monitor.recordSchedule(loadOf([{ lags: [1], dropped: 7 }])); // after it: not its load either
+    expect(h.schedule).toMatchObject({ started: 3, late: 1, lateWithFreeSlot: 1, dropped_iterations: 0 });
     expect(h.durationMs).toBe(1_000);
     expect(h.cores).toBe(2);
     expect(h.machine).toEqual({ runnableMean: 3.5, runnableMax: 5, stealPct: 6.7 });

@@ -10,6 +10,8 @@ import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { terminalSummary } from '../rig/report/terminalSummary.ts';
 import type { ScenarioResult } from '../rig/results/runResult.ts';
 import { health } from './support/rigHealthFixture.ts';
+import { loadOf } from './support/scheduleTruthFixture.ts';
+import { scheduleHealthOf } from '../rig/metrics/scheduleHealth.ts';
 import { mergeInputs, run, samples, scenario } from './support/runResultFixture.ts';
 
 const SATURATED = 'the load generator was saturated: event-loop delay p99 48 ms (over 20 ms)';
@@ -77,5 +79,43 @@ describe('the rig health line', () => {
     expect(merged.rig.health).toEqual(busy);
     const alone = mergeRuns(mergeInputs(a, run([withHealth('s')], 'c')), 'm');
     expect(alone.scenarios[0]!.health!.points).toEqual(busy.points);
+  });
+});
+
+describe('the generator fell behind', () => {
+  // Step 4 of a stepped load: 6,000 due, 312 dropped (every slot taken), the rest started, 100 of
+  // them 38 ms late after waiting for a slot (so the rig is not saturated: it reached its bounds);
+  // the loop stalled 41 ms once. The other step kept up.
+  const onTime = (n: number) => Array<number>(n).fill(0.5);
+  const stepped = loadOf(
+    [
+      { step: 3, lags: onTime(1_000) },
+      { step: 4, lags: onTime(5_588), waited: Array<number>(100).fill(38), dropped: 312 },
+    ],
+    { p50: 0.2, p99: 3, max: 41 },
+  );
+  const behindHealth = health({ schedule: scheduleHealthOf([stepped]) });
+  const keptUp = health({ schedule: scheduleHealthOf([loadOf([{ lags: [...onTime(999), 25] }])]) });
+  const BEHIND =
+    'the generator fell behind in step 4: 312 of 6,000 starts dropped, 100 of 5,688 started late ' +
+    '(0 with a slot free), start lag p99 38.0 ms, worst event-loop delay 41.0 ms';
+  const runOf = () => run([withHealth('stepped', behindHealth), withHealth('kept-up', keptUp)]);
+
+  it('terminal: says where and by how much, and that it is the rig’s limit; nothing when it kept up', () => {
+    const flat = terminalSummary(runOf(), { width: 400 }).replace(/\n +/g, ' ');
+    expect(flat).toContain(`rig: ${BEHIND} (the rig's limit, not the agent's)`);
+    expect(flat).toContain('100 of 6,688 starts late (max lag 38.0 ms), 312 dropped, start lag p99 38.0 ms');
+    expect(flat.match(/rig: /g)).toHaveLength(1);
+    expect(behindHealth.schedule).toMatchObject({ scheduled: 7_000, dropped_iterations: 312, started: 6_688 });
+  });
+
+  it('summary.md and report.html say it too; a run that kept up says nothing', () => {
+    const md = summaryMarkdown(runOf()).replace(/\\([()])/g, '$1');
+    expect(md).toContain(`- **stepped** · ${BEHIND}`);
+    expect(md).not.toContain('**kept-up**');
+    const page = htmlReport(runOf());
+    expect(page.match(/data-health="behind"/g)).toHaveLength(1);
+    expect(page).toContain('<strong>Schedule not kept:</strong> the generator fell behind in step 4: 312 of 6,000');
+    expect(htmlReport(run([withHealth('kept-up', keptUp)]))).not.toContain('data-health="behind"');
   });
 });

@@ -7,6 +7,7 @@ import capacity from '../scenarios/capacity.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import type { RigHealth } from '../rig/metrics/rigHealth.ts';
 import type { OpenModelOptions, OpenModelResult } from '../rig/load/openModelExecutor.ts';
+import { truthOf } from './support/scheduleTruthFixture.ts';
 import type { CheckResult, SeriesPoint } from '../rig/results/runResult.ts';
 import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
 
@@ -38,7 +39,12 @@ function step(options: OpenModelOptions, rate: number, slowFrom: number): OpenMo
   return {
     ...{ scheduled: n, started: n, succeeded: n, failed: 0, failures: {}, firstFailure: undefined },
     ...{ dropped: 0, late: 0, unfinished: 0, maxStartLagMs: 0, peakInFlight: 8, latency, serviceTime },
+    // The slow steps' starts lag 25 ms, the loop stalls 30 ms: what the curve point says of the schedule.
     ...{ elapsedMs: 1_000, aborted: false },
+    schedule: {
+      ...truthOf([{ lags: [ms > 10 ? 25 : 0.5] }]),
+      eventLoopDelayMs: { p50: 0, p99: 1, max: ms > 10 ? 30 : 2 },
+    },
   };
 }
 
@@ -95,6 +101,9 @@ describe('the capacity search', () => {
     // Achieved counts what ended within the step: at 865/s every 2 s round trip ended in the drain.
     const at = (x: number) => r.curve.find((p) => p.x === x)!;
     expect([at(865).achieved_per_s, at(865).drained]).toEqual([0, 865]);
+    // HDR keeps 3 significant digits: 25 ms reads 25.007.
+    expect(at(865)).toMatchObject({ schedule_lag_p99_ms: expect.closeTo(25, 1), loop_delay_max_ms: 30 });
+    expect(at(10)).toMatchObject({ schedule_lag_p99_ms: expect.closeTo(0.5, 2), loop_delay_max_ms: 2 });
     expect(at(577).achieved_per_s).toBeLessThan(577);
     expect((at(577).achieved_per_s as number) + (at(577).drained as number)).toBe(577);
   });

@@ -11,13 +11,14 @@
 // dropped_iterations; maxBacklog 0 drops at once). An iteration that starts more than `lateAfterMs`
 // after its intended time is counted `late`. Each iteration has a timeout (its signal is aborted and
 // it counts as failed), and after the last arrival the run waits at most `drainTimeoutMs` for the
-// ones still running, then aborts them and counts them `unfinished`.
-//
+// ones still running, then aborts them and counts them `unfinished`. How well the run kept its
+// schedule (start lag, drops and late starts per step, event-loop delay) is its `schedule`.
 // Hand-written: k6 and wrk2 are not Node libraries, and autocannon has no open model (above).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Arrival } from './arrivalSchedule.ts';
 import { IterationTimeout, RunningIteration } from './runningIteration.ts';
 import type { Due, IterationContext, IterationEnd } from './runningIteration.ts';
+import { ScheduleRecorder, scheduleTotals, type ScheduleTruth } from './scheduleTruth.ts';
 
 export type { IterationContext, IterationEnd } from './runningIteration.ts';
 
@@ -71,7 +72,9 @@ export interface OpenModelResult {
   dropped: number;
   /** Started more than lateAfterMs after the intended time. */
   late: number;
-  /** Still running when the drain bound passed (aborted, counted in no other outcome). */
+  /** Start lag, drops and late starts per step, and the event-loop delay (scheduleTruth.ts). */
+  schedule: ScheduleTruth;
+  /** Still running at the drain bound (aborted, counted in no other outcome). */
   unfinished: number;
   maxStartLagMs: number;
   /** The most iterations running at once (maxInFlight when the bound was reached). */
@@ -89,8 +92,7 @@ const DEFAULT_LATE_AFTER_MS = 10;
 
 function failureKind(err: unknown): string {
   const kind = (err as { kind?: unknown } | null)?.kind;
-  if (typeof kind === 'string' && kind.length > 0) return kind;
-  return err instanceof Error ? err.name : 'error';
+  return typeof kind === 'string' && kind.length > 0 ? kind : err instanceof Error ? err.name : 'error';
 }
 
 function positive(name: string, value: number, allowZero = false): void {
@@ -103,14 +105,11 @@ export function runOpenModel(options: OpenModelOptions): Promise<OpenModelResult
   return new OpenModelRun(options).run();
 }
 
-/**
- * One run of a schedule. Three timers at most: the pump's (the next arrival), the sweep's (the
- * oldest running iteration's deadline, one for all of them) and the drain's (after the last arrival).
- */
+/** One run of a schedule; three timers at most: the pump's, the sweep's (all deadlines) and the drain's. */
 class OpenModelRun {
-  private readonly result: OpenModelResult;
+  private readonly result: Omit<OpenModelResult, 'schedule' | 'dropped' | 'late'>;
+  private readonly truth: ScheduleRecorder;
   private readonly maxBacklog: number;
-  private readonly lateAfterMs: number;
   private readonly arrivals: Iterator<Arrival>;
   private next: IteratorResult<Arrival>;
   private readonly origin: number;
@@ -131,8 +130,9 @@ class OpenModelRun {
     positive('maxBacklog', options.maxBacklog ?? 0, true);
     positive('iterationTimeoutMs', options.iterationTimeoutMs);
     positive('drainTimeoutMs', options.drainTimeoutMs, true);
+    positive('lateAfterMs', options.lateAfterMs ?? 0, true);
     this.maxBacklog = options.maxBacklog ?? 0;
-    this.lateAfterMs = options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS;
+    this.truth = new ScheduleRecorder(options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS);
     this.result = {
       scheduled: 0,
       started: 0,
@@ -140,8 +140,6 @@ class OpenModelRun {
       failed: 0,
       failures: {},
       firstFailure: undefined,
-      dropped: 0,
-      late: 0,
       unfinished: 0,
       maxStartLagMs: 0,
       peakInFlight: 0,
@@ -158,6 +156,7 @@ class OpenModelRun {
   run(): Promise<OpenModelResult> {
     return new Promise<OpenModelResult>((resolve) => {
       this.resolve = resolve;
+      this.truth.begin();
       const { signal } = this.options;
       if (signal?.aborted) {
         this.result.aborted = true;
@@ -178,10 +177,12 @@ class OpenModelRun {
     this.options.signal?.removeEventListener('abort', this.onAbort);
     const r = this.result;
     r.unfinished = this.running.size;
-    r.dropped += this.backlog.length - this.backlogHead;
+    for (let i = this.backlogHead; i < this.backlog.length; i++) this.truth.dropped(this.backlog[i]!.step);
     for (const it of this.running) it.abort(new Error('the open-model run ended'));
     r.elapsedMs = performance.now() - this.origin;
-    this.resolve!(r);
+    const schedule = this.truth.finish();
+    const { dropped, late } = scheduleTotals(schedule);
+    this.resolve!({ ...r, dropped, late, schedule });
   };
 
   private readonly onAbort = (): void => {
@@ -202,9 +203,11 @@ class OpenModelRun {
     while (!this.next.done && this.origin + this.next.value.atMs <= now) {
       const due = { index: r.scheduled++, step: this.next.value.step, intendedAt: this.origin + this.next.value.atMs };
       this.options.observer?.due(due.intendedAt);
-      if (this.running.size < this.options.maxInFlight && this.backlogHead === this.backlog.length) this.start(due);
+      this.truth.due(due.step);
+      if (this.running.size < this.options.maxInFlight && this.backlogHead === this.backlog.length)
+        this.start(due, false);
       else if (this.backlog.length - this.backlogHead < this.maxBacklog) this.backlog.push(due);
-      else r.dropped++;
+      else this.truth.dropped(due.step);
       this.next = this.arrivals.next();
     }
     if (this.next.done) return this.endSchedule();
@@ -249,11 +252,12 @@ class OpenModelRun {
     if (this.scheduleDone && this.running.size === 0 && this.backlogHead === this.backlog.length) this.finish();
   }
 
-  private start(due: Due): void {
+  /** `waited`: it comes from the backlog (it waited for a slot). */
+  private start(due: Due, waited: boolean): void {
     const it = new RunningIteration(due, performance.now(), this.options.iterationTimeoutMs);
     const r = this.result;
     const lag = it.startedAt - due.intendedAt;
-    if (lag > this.lateAfterMs) r.late++;
+    this.truth.started(due.step, lag, waited);
     if (lag > r.maxStartLagMs) r.maxStartLagMs = lag;
     r.started++;
     this.running.add(it);
@@ -309,7 +313,7 @@ class OpenModelRun {
         this.backlog.splice(0, this.backlogHead);
         this.backlogHead = 0;
       }
-      this.start(waiting);
+      this.start(waiting, true);
     }
     this.maybeFinish();
   }

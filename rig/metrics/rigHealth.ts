@@ -3,6 +3,7 @@
 // A latency the rig measures includes the time the rig took to notice it; when the rig (not the
 // agent) was the bottleneck, a figure must say so, and `rigSaturation` is the one rule for when.
 // Sampled by rigHealthMonitor.ts; results.json `health` (each scenario) and `rig.health` (the run).
+import { mergeScheduleHealth, type ScheduleHealth } from './scheduleHealth.ts';
 
 /** One window of the time series (results.json `health.points`), `t` ms after the scenario started. */
 export interface RigHealthPoint {
@@ -33,10 +34,11 @@ export interface RigHealth {
    */
   rigCpu: { pctOfCore: number; peakPctOfCore: number; pctOfCores: number };
   /**
-   * The open-model loads the scenario ran: starts, starts later than their executor's lateAfterMs,
-   * and the largest start lag (intended → actual start), ms. Absent when it ran none.
+   * The open-model loads the scenario ran (scheduleHealth.ts): starts, late starts, drops
+   * (`dropped_iterations`), the start lag (`schedule_lag`) and the steps where the generator fell
+   * behind. Absent when it ran none.
    */
-  schedule?: { started: number; late: number; maxStartLagMs: number };
+  schedule?: ScheduleHealth;
   /** Linux /proc only: mean and most runnable threads (the rig's reader left out), and steal %. */
   machine?: { runnableMean: number; runnableMax: number; stealPct?: number };
   /**
@@ -62,12 +64,17 @@ export interface RigHealth {
  * - Runnable threads (the rig's reader left out) above the cores, on average: every thread that
  *   wanted a CPU, the rig's included, waited for one (the load-per-core > 1 rule, measured now).
  * - Steal ≥ 10 %: the hypervisor took a tenth of the cores' time; a neighbour VM, not the agent.
+ * - Over 1 % of the open model's starts late with a slot free (lateWithFreeSlot): the generator
+ *   itself (its timers, its event loop) could not keep its schedule, as the loop rule says for its
+ *   p99. Starts that waited for a slot, and drops, do not count: a slow target fills the slots, so
+ *   those are the rig's bounds reached (capacity judges them as such), not its own delay.
  */
 export const SATURATION = {
   loopDelayP99Ms: 20,
   rigCpuPctOfCore: 90,
   runnablePerCore: 1,
   stealPct: 10,
+  lateWithFreeSlotPct: 1,
 } as const;
 
 /** Why the rig, not the agent, may have been the limit of figures measured under `health`; else undefined. */
@@ -84,7 +91,20 @@ export function rigSaturation(health: RigHealth | undefined): string | undefined
     reasons.push(`run queue ${m.runnableMean.toFixed(1)} runnable for ${health.cores} cores`);
   if (m?.stealPct !== undefined && m.stealPct >= SATURATION.stealPct)
     reasons.push(`CPU steal ${whole(m.stealPct)} % (from ${SATURATION.stealPct} %)`);
+  const behind = generatorBehind(health.schedule);
+  if (behind) reasons.push(behind);
   return reasons.length ? `the load generator was saturated: ${reasons.join(', ')}` : undefined;
+}
+
+/** The generator's own lateness past SATURATION.lateWithFreeSlotPct of its starts, in words; else undefined. */
+function generatorBehind(s: ScheduleHealth | undefined): string | undefined {
+  const late = s?.lateWithFreeSlot ?? 0;
+  if (!s || late * 100 <= s.started * SATURATION.lateWithFreeSlotPct) return undefined;
+  const p99 = s.schedule_lag ? `, start lag p99 ${whole(s.schedule_lag.p99 / 1000)} ms` : '';
+  return (
+    `the generator fell behind its schedule (${late} of ${s.started} starts late with a slot free${p99}, ` +
+    `over ${SATURATION.lateWithFreeSlotPct} %)`
+  );
 }
 
 function whole(n: number): string {
@@ -102,7 +122,7 @@ export function worstHealth(parts: Array<RigHealth | undefined>): RigHealth | un
     const values = all.map(f).filter((v): v is number => v !== undefined);
     return values.length ? Math.max(...values) : undefined;
   };
-  const schedules = all.flatMap((h) => (h.schedule ? [h.schedule] : []));
+  const schedule = mergeScheduleHealth(all.flatMap((h) => (h.schedule ? [h.schedule] : [])));
   const machines = all.flatMap((h) => (h.machine ? [h.machine] : []));
   const agent = all.find((h) => h.agentCpu && h.agentCpu.pctOfCore === max((x) => x.agentCpu?.pctOfCore))?.agentCpu;
   const steal = max((h) => h.machine?.stealPct);
@@ -121,15 +141,7 @@ export function worstHealth(parts: Array<RigHealth | undefined>): RigHealth | un
       peakPctOfCore: max((h) => h.rigCpu.peakPctOfCore)!,
       pctOfCores: max((h) => h.rigCpu.pctOfCores)!,
     },
-    ...(schedules.length
-      ? {
-          schedule: {
-            started: schedules.reduce((n, s) => n + s.started, 0),
-            late: schedules.reduce((n, s) => n + s.late, 0),
-            maxStartLagMs: Math.max(...schedules.map((s) => s.maxStartLagMs)),
-          },
-        }
-      : {}),
+    ...(schedule ? { schedule } : {}),
     ...(machines.length
       ? {
           machine: {

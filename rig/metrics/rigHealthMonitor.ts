@@ -3,13 +3,12 @@
 // cannot be added to another), the rig's CPU (process.cpuUsage(): every thread of the process),
 // the machine (machineLoad.ts) and the agent's CPU when a reader for it is given. One unref'd
 // timer per window; the readings are synchronous file reads, no I/O on the event loop it watches.
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
+import { loopDelayMs, loopDelaySummary, loopMonitor } from './loopDelay.ts';
 import type { RigHealth, RigHealthPoint } from './rigHealth.ts';
 import { readMachine, stealPct, type MachineSample } from './machineLoad.ts';
+import { scheduleHealthOf, type EndedLoad } from './scheduleHealth.ts';
 
-/** The timer the loop monitors ask for, ms; what they report beyond it is the delay. */
-const RESOLUTION_MS = 10;
 /** At most this many windows per scenario; a window is at least MIN_WINDOW_MS. */
 export const MAX_POINTS = 240;
 const MIN_WINDOW_MS = 1_000;
@@ -49,10 +48,6 @@ interface Mark {
   agent?: AgentCpuReading;
 }
 
-function delayMs(h: IntervalHistogram, p: number): number {
-  return h.count === 0 ? 0 : Math.max(0, (p === 100 ? h.max : h.percentile(p)) / 1e6 - RESOLUTION_MS);
-}
-
 /** CPU between two marks as % of one core. */
 function cpuPct(from: Mark, to: Mark): number {
   const us = to.cpu.user - from.cpu.user + (to.cpu.system - from.cpu.system);
@@ -66,13 +61,15 @@ function agentSeconds(from?: AgentCpuReading, to?: AgentCpuReading): number | un
 }
 
 export class RigHealthMonitor {
-  private readonly whole = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  private readonly window = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private readonly whole = loopMonitor();
+  private readonly window = loopMonitor();
   private readonly windowMs: number;
   private readonly machine: () => MachineSample | undefined;
   private readonly points: RigHealthPoint[] = [];
   private readonly runnable: number[] = [];
-  private readonly schedule = { started: 0, late: 0, maxStartLagMs: 0, loads: 0 };
+  private readonly loads: EndedLoad[] = [];
+  /** The loads of each span still open (a capacity step's own load ends within its span). */
+  private readonly spanLoads = new Set<EndedLoad[]>();
   private first: Mark | undefined;
   private last: Mark | undefined;
   private firstMachine: MachineSample | undefined;
@@ -99,12 +96,11 @@ export class RigHealthMonitor {
     this.timer = setInterval(() => this.tick(false), this.windowMs).unref();
   }
 
-  /** An open-model load's outcome (openModelExecutor.ts), added to the scenario's. */
-  recordSchedule(load: { started: number; late: number; maxStartLagMs: number }): void {
-    this.schedule.loads++;
-    this.schedule.started += load.started;
-    this.schedule.late += load.late;
-    this.schedule.maxStartLagMs = Math.max(this.schedule.maxStartLagMs, load.maxStartLagMs);
+  /** An open-model load's outcome (openModelExecutor.ts), added to the scenario's and to each open span's. */
+  recordSchedule(load: EndedLoad): void {
+    const kept = { maxStartLagMs: load.maxStartLagMs, schedule: load.schedule };
+    this.loads.push(kept);
+    for (const span of this.spanLoads) span.push(kept);
   }
 
   private async readAgent(): Promise<AgentCpuReading | undefined> {
@@ -131,8 +127,8 @@ export class RigHealthMonitor {
       const steal = stealPct(this.lastMachine, machine);
       this.points.push({
         t: Math.round(to.at - this.first!.at),
-        loopP99Ms: round(delayMs(this.window, 99)),
-        loopMaxMs: round(delayMs(this.window, 100)),
+        loopP99Ms: round(loopDelayMs(this.window, 99)),
+        loopMaxMs: round(loopDelayMs(this.window, 100)),
         rigCpuPct: round(cpuPct(from, to)),
         ...(machine?.runnable !== undefined ? { runnable: machine.runnable } : {}),
         ...(steal !== undefined ? { stealPct: round(steal) } : {}),
@@ -166,17 +162,13 @@ export class RigHealthMonitor {
     return {
       durationMs: Math.round(end.at - first.at),
       cores,
-      eventLoopDelayMs: {
-        p50: round(delayMs(this.whole, 50)),
-        p99: round(delayMs(this.whole, 99)),
-        max: round(delayMs(this.whole, 100)),
-      },
+      eventLoopDelayMs: loopDelaySummary(this.whole),
       rigCpu: {
         pctOfCore: round(rigPct),
         peakPctOfCore: round(Math.max(rigPct, ...this.points.map((p) => p.rigCpuPct))),
         pctOfCores: round(rigPct / cores),
       },
-      ...(this.schedule.loads > 0 ? { schedule: scheduleOf(this.schedule) } : {}),
+      ...scheduleOf(this.loads),
       ...this.machineSummary(),
       ...this.agentSummary(end),
       ...(this.points.length ? { points: this.points } : {}),
@@ -194,14 +186,17 @@ export class RigHealthMonitor {
    * and its windows do not line up with a step's start and end.
    */
   span(): RigSpan {
-    const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    const loop = loopMonitor();
     loop.enable();
     const from: Mark = { at: performance.now(), cpu: process.cpuUsage() };
     const fromMachine = this.machine();
     const t0 = this.first?.at ?? from.at;
+    const loads: EndedLoad[] = [];
+    this.spanLoads.add(loads);
     return {
       end: () => {
         loop.disable();
+        this.spanLoads.delete(loads);
         const to: Mark = { at: performance.now(), cpu: process.cpuUsage() };
         const toMachine = this.machine();
         const inside = this.points.filter((p) => p.t > from.at - t0 && p.t <= to.at - t0);
@@ -211,12 +206,9 @@ export class RigHealthMonitor {
         return {
           durationMs: Math.round(to.at - from.at),
           cores,
-          eventLoopDelayMs: {
-            p50: round(delayMs(loop, 50)),
-            p99: round(delayMs(loop, 99)),
-            max: round(delayMs(loop, 100)),
-          },
+          eventLoopDelayMs: loopDelaySummary(loop),
           rigCpu: { pctOfCore: round(pct), peakPctOfCore: round(pct), pctOfCores: round(pct / cores) },
+          ...scheduleOf(loads),
           ...machineOf(runnable, fromMachine, toMachine),
         };
       },
@@ -257,8 +249,9 @@ function machineOf(
   };
 }
 
-function scheduleOf(s: { started: number; late: number; maxStartLagMs: number }): RigHealth['schedule'] {
-  return { started: s.started, late: s.late, maxStartLagMs: round(s.maxStartLagMs) };
+function scheduleOf(loads: EndedLoad[]): Pick<RigHealth, 'schedule'> {
+  const schedule = scheduleHealthOf(loads);
+  return schedule ? { schedule } : {};
 }
 
 function round(n: number): number {

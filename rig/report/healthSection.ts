@@ -5,15 +5,15 @@
 import { rigSaturation, SATURATION, type RigHealthPoint } from '../metrics/rigHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 import { PALETTE } from './chartColors.ts';
-import { healthFigures } from './rigHealthText.ts';
+import { behindNote, healthFigures } from './rigHealthText.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { xyChart, type Series } from './svgChart.ts';
 import { timeAxis, timeOverlay } from './timeOverlay.ts';
 
 export function healthWarning(s: ScenarioResult): HtmlValue {
   const saturated = rigSaturation(s.health);
-  if (!saturated) return null;
-  return html`<div class="notes" data-health="saturated"><strong>Load generator saturated:</strong> ${saturated.replace(/^the load generator was saturated: /, '')}. The latencies below include the rig's own delay, not only the agent's.</div>`;
+  const behind = s.health && behindNote(s.health);
+  return html`${saturated ? html`<div class="notes" data-health="saturated"><strong>Load generator saturated:</strong> ${saturated.replace(/^the load generator was saturated: /, '')}. The latencies below include the rig's own delay, not only the agent's.</div>` : null}${behind ? html`<div class="notes" data-health="behind"><strong>Schedule not kept:</strong> ${behind}. The rig did not offer its load as scheduled: its limit, not the agent's.</div>` : null}`;
 }
 
 export function healthDetails(s: ScenarioResult): HtmlValue {
