@@ -95,6 +95,7 @@ export {
   perSecond,
   searchKnee,
   stepCompletions,
+  stepCpuCost,
   type ProbeOutcome,
   type StepVerdict,
 } from './load/capacitySearch.ts';

@@ -39,6 +39,7 @@ import {
   kneeText,
   perSecond,
   stepCompletions,
+  stepCpuCost,
   CAPACITY_SERIES,
   type Iteration,
   type OpenModelResult,
@@ -124,7 +125,8 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     drainTimeoutMs: p.timeoutMs,
     latency: roundTrip,
   });
-  const verdict = verdictOf(step, p, span.end());
+  const health = span.end();
+  const verdict = verdictOf(step, p, health);
   const errors = step.failed + step.unfinished;
   ctx.count('steps');
   ctx.count('round_trips_completed', step.succeeded);
@@ -147,6 +149,7 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     dropped: step.dropped,
     late: step.late,
     peak_in_flight: step.peakInFlight,
+    ...stepCpuCost(health, step.succeeded),
     sustainable: verdict.reasons.length === 0,
     ...(verdict.byRig ? { limit: 'rig' } : verdict.reasons.length ? { limit: 'agent' } : {}),
     ...(verdict.rigBounds.length ? { rig_bounds: verdict.rigBounds.join(', ') } : {}),

@@ -15,6 +15,7 @@ const calm: RigHealth = {
   cores: 2,
   eventLoopDelayMs: { p50: 0.1, p99: 3, max: 6 },
   rigCpu: { pctOfCore: 50, peakPctOfCore: 50, pctOfCores: 25 },
+  agentCpu: { pctOfCore: 100, source: '/proc/1' },
 };
 const saturated: RigHealth = {
   ...calm,
@@ -97,6 +98,18 @@ describe('the capacity search', () => {
     expect([at(865).achieved_per_s, at(865).drained]).toEqual([0, 865]);
     expect(at(577).achieved_per_s).toBeLessThan(577);
     expect((at(577).achieved_per_s as number) + (at(577).drained as number)).toBe(577);
+  });
+
+  it("each step says what it cost: the rig's and the agent's CPU over it, per round trip completed", async () => {
+    const r = await search({ knee: 700, rigFrom: Infinity });
+    // 1 s steps: half a core of the rig's and a whole one of the agent's over 685 round trips.
+    expect(r.curve.find((p) => p.x === 685)).toMatchObject({
+      rig_cpu_pct: 50,
+      agent_cpu_pct: 100,
+      rig_cpu_us_per_round_trip: 730,
+      agent_cpu_us_per_round_trip: 1460,
+    });
+    expect(r.curve.find((p) => p.x === 10)).toMatchObject({ rig_cpu_us_per_round_trip: 50_000 });
   });
 
   it('against an agent faster than the rig: the load generator was the limit, capacity not judged', async () => {
