@@ -20,6 +20,7 @@ export type {
   AgentFacts,
   UsablePrompt,
   AnswerablePrompt,
+  NewClientOptions,
 } from './engine/scenarioContextInterface.ts';
 export { ScenarioSkipped } from './engine/scenarioContext.ts';
 export type { OpenPrompt, PromptAttempt, PromptOptions } from './engine/promptOpener.ts';

@@ -235,7 +235,8 @@ export default defineScenario<Params>({
         : 'the agent does not declare hitl-prompt/v1 in its card';
     if (unsupported) ctx.skip(unsupported);
     const rates = geometricRates(p.startRate, p.growth, p.maxRate);
-    const client = ctx.newClient(p.connections);
+    // Nobody reads the load's replies back: each is checked as it arrives, none is kept.
+    const client = ctx.newClient(p.connections, { keepResponses: false });
     // The round trip at `rate`, its middle latency (resume or acceptance) recorded when a rate is given.
     const roundTripAt = (rate?: number) =>
       acceptance

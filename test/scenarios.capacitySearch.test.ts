@@ -50,13 +50,14 @@ async function search(model: { knee: number; rigFrom: number }) {
   const checks: CheckResult[] = [];
   const curve: SeriesPoint[] = [];
   const notJudged: Record<string, string> = {};
+  const clients: unknown[] = [];
   let rate = 0;
   const ctx = {
     agent: { hitl: true },
     skip: (why: string) => {
       throw new Error(why);
     },
-    newClient: () => ({}),
+    newClient: (connections: number, options?: unknown) => (clients.push([connections, options]), {}),
     hitlRoundTrip: () => () => Promise.resolve(),
     // The scenario names each step's round-trip series by its rate just before running the step.
     latency: (name: string, labels?: { rate: number }) => {
@@ -77,7 +78,7 @@ async function search(model: { knee: number; rigFrom: number }) {
     check: (name: string, ok: boolean, detail?: string) => checks.push({ name, ok, ...(detail ? { detail } : {}) }),
   } as unknown as ScenarioContext;
   await capacity.run(ctx, { ...capacity.params.ci, stepMs: 1_000 });
-  return { rates, counters, check: checks[0]!, curve, notJudged };
+  return { rates, counters, check: checks[0]!, curve, notJudged, clients };
 }
 
 describe('the capacity search', () => {
@@ -110,6 +111,8 @@ describe('the capacity search', () => {
       agent_cpu_us_per_round_trip: 1460,
     });
     expect(r.curve.find((p) => p.x === 10)).toMatchObject({ rig_cpu_us_per_round_trip: 50_000 });
+    // The load's client checks every reply and keeps none: kept, they made GC the rig's largest cost.
+    expect(r.clients).toEqual([[64, { keepResponses: false }]]);
   });
 
   it('against an agent faster than the rig: the load generator was the limit, capacity not judged', async () => {
