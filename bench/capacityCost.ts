@@ -47,9 +47,21 @@ function runCapacity(dir: string, name: string, extra: string[] = []): Knee {
   const out = join(dir, name);
   const args = ['bin/a2a-rig.js', 'run', 'capacity', '--profile', PROFILE, ...PARAMS, ...extra, '--out', out];
   console.log(`${name}: a2a-rig ${args.slice(1).join(' ')} (load average ${loadavg()[0]!.toFixed(2)})`);
-  const r = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', timeout: RUN_TIMEOUT_MS });
+  const r = spawnSync(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: RUN_TIMEOUT_MS,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   // 0 passed, 1 a check failed, 3 not judged (the rig was the limit): each still wrote its curve.
-  if (r.status !== 0 && r.status !== 1 && r.status !== 3) throw new Error(`${name}: exited ${r.status ?? r.signal}`);
+  if (r.status !== 0 && r.status !== 1 && r.status !== 3) {
+    const said =
+      String(r.stderr ?? '')
+        .trim()
+        .split('\n')
+        .at(-1) ?? '';
+    throw new Error(`${name}: exited ${r.status ?? r.signal}${said ? `: ${said.slice(0, 300)}` : ''}`);
+  }
   const scenario = readRunResult(out).scenarios.find((s) => s.name === 'capacity');
   if (!scenario) throw new Error(`${name}: results.json has no capacity scenario`);
   const held = scenario.counters.capacity_per_s ?? 0;
@@ -167,6 +179,7 @@ async function main(): Promise<void> {
       knee = runCapacity(dir, 'embedded');
     } catch (err) {
       failure = (err as Error).message;
+      console.log(`embedded: not measured: ${failure}`);
     }
     rows.push(...kneeRows(knee, failure));
     if (PROXY_APART) {
@@ -176,6 +189,7 @@ async function main(): Promise<void> {
         apart = await runProxyApart(dir);
       } catch (err) {
         apartFailure = (err as Error).message;
+        console.log(`proxy-apart: not measured: ${apartFailure}`);
       }
       rows.push(...proxyRows(apart, apartFailure));
     }
