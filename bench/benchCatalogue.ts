@@ -69,6 +69,34 @@ export const BENCHMARKS: BenchmarkSpec[] = [
     ],
   },
   {
+    // Issue 25: the rig must cost much less than the agent it measures (bench/capacityCost.ts): two
+    // `capacity --profile full` runs against the embedded agent, the second with the proxy apart.
+    name: 'capacityCost',
+    script: 'bench/capacityCost.ts',
+    timeoutMs: 45 * MINUTE,
+    rows: [
+      {
+        id: 'capacity.rigCpuPerRoundTrip.ratioToAgent',
+        label: "rig CPU / agent CPU per HITL round trip at the capacity knee (rig's process, embedded proxy in it)",
+        unit: 'x',
+        goal: { op: '<=', value: 0.5 },
+      },
+      { id: 'capacity.rigCpuPerRoundTrip', label: 'rig CPU per round trip at the knee', unit: 'µs' },
+      { id: 'capacity.agentCpuPerRoundTrip', label: 'agent CPU per round trip at the knee', unit: 'µs' },
+      { id: 'capacity.kneeRoundTripsPerSecond', label: 'round trips/s achieved at the knee', unit: 'round trips/s' },
+      {
+        id: 'capacity.proxyCpuPerRoundTrip',
+        label: 'fault proxy CPU per round trip, in its own process (mean over the whole run)',
+        unit: 'µs',
+      },
+      {
+        id: 'capacity.rigCpuPerRoundTrip.proxyApart',
+        label: 'rig CPU per round trip at the knee, the proxy in its own process',
+        unit: 'µs',
+      },
+    ],
+  },
+  {
     // Issue 23: the regression gate on a shared box; 18 whole runs of four scenarios (bench/gate.ts).
     name: 'gate',
     script: 'bench/gate.ts',

@@ -20,6 +20,7 @@ export type {
   AgentFacts,
   UsablePrompt,
   AnswerablePrompt,
+  NewClientOptions,
 } from './engine/scenarioContextInterface.ts';
 export { ScenarioSkipped } from './engine/scenarioContext.ts';
 export type { OpenPrompt, PromptAttempt, PromptOptions } from './engine/promptOpener.ts';
@@ -95,6 +96,7 @@ export {
   perSecond,
   searchKnee,
   stepCompletions,
+  stepCpuCost,
   type ProbeOutcome,
   type StepVerdict,
 } from './load/capacitySearch.ts';

@@ -41,6 +41,7 @@ import {
   kneeText,
   perSecond,
   stepCompletions,
+  stepCpuCost,
   CAPACITY_SERIES,
   type Iteration,
   type OpenModelResult,
@@ -126,7 +127,8 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     drainTimeoutMs: p.timeoutMs,
     latency: roundTrip,
   });
-  const verdict = verdictOf(step, p, span.end());
+  const health = span.end();
+  const verdict = verdictOf(step, p, health);
   const errors = step.failed + step.unfinished;
   ctx.count('steps');
   ctx.count('round_trips_completed', step.succeeded);
@@ -152,6 +154,7 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     schedule_lag_p99_ms: lagP99,
     loop_delay_max_ms: step.schedule.eventLoopDelayMs.max,
     peak_in_flight: step.peakInFlight,
+    ...stepCpuCost(health, step.succeeded),
     sustainable: verdict.reasons.length === 0,
     ...(verdict.byRig ? { limit: 'rig' } : verdict.reasons.length ? { limit: 'agent' } : {}),
     ...(verdict.rigBounds.length ? { rig_bounds: verdict.rigBounds.join(', ') } : {}),
@@ -238,7 +241,8 @@ export default defineScenario<Params>({
         : 'the agent does not declare hitl-prompt/v1 in its card';
     if (unsupported) ctx.skip(unsupported);
     const rates = geometricRates(p.startRate, p.growth, p.maxRate);
-    const client = ctx.newClient(p.connections);
+    // Nobody reads the load's replies back: each is checked as it arrives, none is kept.
+    const client = ctx.newClient(p.connections, { keepResponses: false });
     // The round trip at `rate`, its middle latency (resume or acceptance) recorded when a rate is given.
     const roundTripAt = (rate?: number) =>
       acceptance

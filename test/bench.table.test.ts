@@ -184,6 +184,7 @@ describe('the catalogue', () => {
       'sdkComparison',
       'agent',
       'generator',
+      'capacityCost',
       'gate',
       'abGate',
       'dosTax',

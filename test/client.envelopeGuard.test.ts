@@ -144,6 +144,20 @@ describe('envelope shape (envelope.schema.json)', () => {
       expect(guard.check({ ...envelope(closed), prompt_id: bad }).ok, bad).toBe(false);
   });
 
+  it('one guard checks every envelope against the contract, whatever schemas it compiled in between', () => {
+    // The guard holds envelope.schema.json compiled; interleaved with response schemas of their
+    // own (and a validator that rotated its cache), each envelope still gets its own verdict.
+    const own = new EnvelopeGuard();
+    const schemas = Array.from({ length: 300 }, (_, i) => ({ ...closed, description: `schema ${i}` }));
+    for (const [i, schema] of schemas.entries()) {
+      const bad = i % 3 === 1 ? { prompt: '' } : i % 3 === 2 ? { deadline: 'soon' } : {};
+      const verdict = own.check(envelope(schema, bad));
+      expect(verdict.ok, `envelope ${i}`).toBe(i % 3 === 0);
+      if (!verdict.ok) expect(verdict.reason).toMatch(i % 3 === 1 ? /\/prompt / : /\/deadline /);
+      else expect(verdict.schema.validate({ ok: 'no' })).toEqual([expect.objectContaining({ path: '/ok' })]);
+    }
+  });
+
   it('finds the envelope under the extension URI of a status message, and nothing where there is none', () => {
     const message = {
       messageId: 'm',

@@ -95,6 +95,58 @@ describe('RigHealthMonitor', () => {
     await monitor.stop();
   });
 
+  it("a span reads a sync agent reader at its ends: the agent's CPU over that stretch alone", async () => {
+    const agent = scripted<AgentCpuReading>([
+      { process: '1', cpuSeconds: 0 }, // monitor start
+      { process: '1', cpuSeconds: 0.2 }, // window 1
+      { process: '1', cpuSeconds: 0.3 }, // span start
+      { process: '1', cpuSeconds: 0.9 }, // window 2
+      { process: '1', cpuSeconds: 1.4 }, // window 3
+      { process: '1', cpuSeconds: 1.5 }, // span end: 1.2 s over its 2 s
+    ]);
+    const monitor = new RigHealthMonitor({
+      budgetMs: 10_000,
+      machine: () => undefined,
+      agent: { label: '/proc/7', read: agent },
+    });
+    await monitor.start();
+    vi.advanceTimersByTime(1_000);
+    const span = monitor.span();
+    vi.advanceTimersByTime(2_000);
+    expect(span.end().agentCpu).toEqual({ pctOfCore: 60, source: '/proc/7' });
+    await monitor.stop();
+  });
+
+  it('a span over an agent restart, or with an async reader, has no agent CPU', async () => {
+    const restarted = new RigHealthMonitor({
+      budgetMs: 10_000,
+      machine: () => undefined,
+      agent: {
+        label: '/proc/1',
+        read: scripted<AgentCpuReading>([
+          { process: '1', cpuSeconds: 0 },
+          { process: '1', cpuSeconds: 0.5 },
+          { process: '2', cpuSeconds: 0.9 },
+        ]),
+      },
+    });
+    await restarted.start();
+    const span = restarted.span();
+    vi.advanceTimersByTime(500);
+    expect(span.end()).not.toHaveProperty('agentCpu');
+    await restarted.stop();
+    const scraped = new RigHealthMonitor({
+      budgetMs: 10_000,
+      machine: () => undefined,
+      agent: { label: 'http://agent/metrics', read: async () => ({ process: 'a', cpuSeconds: 1 }) },
+    });
+    await scraped.start();
+    const scrapedSpan = scraped.span();
+    vi.advanceTimersByTime(500);
+    expect(scrapedSpan.end()).not.toHaveProperty('agentCpu');
+    await scraped.stop();
+  });
+
   it('an async reader is read at the start and the end only: the mean, no peak', async () => {
     let reads = 0;
     const readings = [0, 1.5];

@@ -16,6 +16,7 @@ const calm: RigHealth = {
   cores: 2,
   eventLoopDelayMs: { p50: 0.1, p99: 3, max: 6 },
   rigCpu: { pctOfCore: 50, peakPctOfCore: 50, pctOfCores: 25 },
+  agentCpu: { pctOfCore: 100, source: '/proc/1' },
 };
 const saturated: RigHealth = {
   ...calm,
@@ -55,13 +56,14 @@ async function search(model: { knee: number; rigFrom: number }) {
   const checks: CheckResult[] = [];
   const curve: SeriesPoint[] = [];
   const notJudged: Record<string, string> = {};
+  const clients: unknown[] = [];
   let rate = 0;
   const ctx = {
     agent: { hitl: true },
     skip: (why: string) => {
       throw new Error(why);
     },
-    newClient: () => ({}),
+    newClient: (connections: number, options?: unknown) => (clients.push([connections, options]), {}),
     hitlRoundTrip: () => () => Promise.resolve(),
     // The scenario names each step's round-trip series by its rate just before running the step.
     latency: (name: string, labels?: { rate: number }) => {
@@ -82,7 +84,7 @@ async function search(model: { knee: number; rigFrom: number }) {
     check: (name: string, ok: boolean, detail?: string) => checks.push({ name, ok, ...(detail ? { detail } : {}) }),
   } as unknown as ScenarioContext;
   await capacity.run(ctx, { ...capacity.params.ci, stepMs: 1_000 });
-  return { rates, counters, check: checks[0]!, curve, notJudged };
+  return { rates, counters, check: checks[0]!, curve, notJudged, clients };
 }
 
 describe('the capacity search', () => {
@@ -106,6 +108,20 @@ describe('the capacity search', () => {
     expect(at(10)).toMatchObject({ schedule_lag_p99_ms: expect.closeTo(0.5, 2), loop_delay_max_ms: 2 });
     expect(at(577).achieved_per_s).toBeLessThan(577);
     expect((at(577).achieved_per_s as number) + (at(577).drained as number)).toBe(577);
+  });
+
+  it("each step says what it cost: the rig's and the agent's CPU over it, per round trip completed", async () => {
+    const r = await search({ knee: 700, rigFrom: Infinity });
+    // 1 s steps: half a core of the rig's and a whole one of the agent's over 685 round trips.
+    expect(r.curve.find((p) => p.x === 685)).toMatchObject({
+      rig_cpu_pct: 50,
+      agent_cpu_pct: 100,
+      rig_cpu_us_per_round_trip: 730,
+      agent_cpu_us_per_round_trip: 1460,
+    });
+    expect(r.curve.find((p) => p.x === 10)).toMatchObject({ rig_cpu_us_per_round_trip: 50_000 });
+    // The load's client checks every reply and keeps none: kept, they made GC the rig's largest cost.
+    expect(r.clients).toEqual([[64, { keepResponses: false }]]);
   });
 
   it('against an agent faster than the rig: the load generator was the limit, capacity not judged', async () => {

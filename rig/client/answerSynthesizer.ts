@@ -17,6 +17,7 @@
 // validator's watchdog, may overrun it), refuses schemas over its shape bounds (MAX_ONEOF_BRANCHES)
 // with "answers cannot be built: ...", and remembers outcomes by schema content, so a load run that
 // meets the same hostile schema in every iteration pays for it once.
+import { isDeepStrictEqual } from 'node:util';
 import { GuardedValidator, SchemaRejectedError, type CompiledSchema } from '../protocol/guardedValidator.ts';
 import type { ValidationErrorEntry } from '../protocol/hitlPrompt.ts';
 import { SynthesisLimit, minimalInstance, refuseWideOneOf } from './minimalInstance.ts';
@@ -60,8 +61,26 @@ function pointer(key: string): string {
   return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
+/**
+ * A remembered outcome, handed out as a copy (callers may change what they get). Outcomes are JSON
+ * data (payloads built from a JSON schema, error entries), and parsing their text back is cheaper
+ * than structuredClone, on the round trip's path; one that JSON would change is cloned instead.
+ */
+class Remembered {
+  private readonly text: string | undefined;
+
+  constructor(private readonly outcome: Synthesis) {
+    const text = JSON.stringify(outcome);
+    this.text = isDeepStrictEqual(JSON.parse(text), outcome) ? text : undefined;
+  }
+
+  copy(): Synthesis {
+    return this.text === undefined ? structuredClone(this.outcome) : (JSON.parse(this.text) as Synthesis);
+  }
+}
+
 export class AnswerSynthesizer {
-  private readonly outcomes = new Map<string, Synthesis>();
+  private readonly outcomes = new Map<string, Remembered>();
   private deadline = Infinity;
 
   constructor(
@@ -78,7 +97,7 @@ export class AnswerSynthesizer {
       return { ok: false, reason: 'cannot synthesize: response_schema cannot be serialized' };
     }
     const known = this.outcomes.get(key);
-    if (known) return structuredClone(known);
+    if (known) return known.copy();
     this.deadline = performance.now() + this.budgetMs;
     let outcome: Synthesis;
     try {
@@ -90,8 +109,9 @@ export class AnswerSynthesizer {
       this.deadline = Infinity;
     }
     if (this.outcomes.size >= OUTCOME_CACHE_ENTRIES) this.outcomes.delete(this.outcomes.keys().next().value as string);
-    this.outcomes.set(key, outcome);
-    return structuredClone(outcome);
+    const remembered = new Remembered(outcome);
+    this.outcomes.set(key, remembered);
+    return remembered.copy();
   }
 
   private checkDeadline(): void {

@@ -61,6 +61,11 @@ export class EnvelopeGuard {
    * Envelopes parsed from the wire are never mutated, so an object's verdict stays true.
    */
   private readonly verdicts = new WeakMap<object, PromptCheck>();
+  /**
+   * envelope.schema.json compiled once per guard: looking it up in the validator's cache means
+   * serializing the whole contract (its cache key) for every envelope, on each round trip's path.
+   */
+  private contract: CompiledSchema | undefined;
 
   constructor(readonly validator: GuardedValidator = new GuardedValidator()) {}
 
@@ -93,7 +98,7 @@ export class EnvelopeGuard {
     // validator's business, so the envelope is checked with response_schema reduced to that.
     const view: Record<string, unknown> = { ...raw };
     if (isObject(schema)) view.response_schema = 'type' in schema ? { type: schema.type } : {};
-    const errors = this.validator.compile(promptEnvelopeSchema).validate(view);
+    const errors = (this.contract ??= this.validator.compile(promptEnvelopeSchema)).validate(view);
     const responders = Array.isArray(raw.allowed_responders) ? raw.allowed_responders : [];
     const tolerated = errors.filter((e) => e.keyword === 'pattern' && /^\/allowed_responders\/\d+$/.test(e.path));
     // The spec's MUST is "an RFC 4122 UUID"; RFC 9562, which obsoletes it, adds versions 6-8 in the

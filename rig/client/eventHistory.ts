@@ -92,9 +92,18 @@ export class EventHistory {
   private readonly taskBytes = new Map<string, number>();
   private keptBytes = 0;
   private droppedCount = 0;
+  private unkeptCount = 0;
   private readonly bounds: HistoryBounds;
 
-  constructor(bounds: number | Partial<HistoryBounds> = {}) {
+  /**
+   * `keepResponses: false` is for a load's own client: its unary replies (thousands a second, each
+   * checked as it arrives) are counted in `unkeptResponses`, not kept, and neither are their
+   * connections; kept, they would fill the heap and make garbage collection the rig's largest cost.
+   */
+  constructor(
+    bounds: number | Partial<HistoryBounds> = {},
+    private readonly keepResponses = true,
+  ) {
     this.bounds = { ...DEFAULT_HISTORY_BOUNDS, ...(typeof bounds === 'number' ? { maxEntries: bounds } : bounds) };
   }
 
@@ -103,6 +112,7 @@ export class EventHistory {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     const connectionId = `${kind}-${n}`;
+    if (kind === 'response' && !this.keepResponses) return connectionId;
     this.byConnection.set(connectionId, {
       connectionId,
       kind,
@@ -131,6 +141,10 @@ export class EventHistory {
    * connection must end. Unary responses are each bounded by the transport and only dropped.
    */
   record(entry: NewEntry): HistoryEntry | undefined {
+    if (entry.kind === 'response' && !this.keepResponses) {
+      this.unkeptCount += 1;
+      return undefined;
+    }
     const record = this.byConnection.get(entry.connectionId);
     const weight = ENTRY_WEIGHT + jsonWeight(entry.event);
     if (record) {
@@ -211,6 +225,11 @@ export class EventHistory {
     return this.droppedCount;
   }
 
+  /** Unary replies seen but not kept (a history made with `keepResponses: false`). */
+  get unkeptResponses(): number {
+    return this.unkeptCount;
+  }
+
   clear(): void {
     this.log.length = 0;
     this.byConnection.clear();
@@ -218,5 +237,6 @@ export class EventHistory {
     this.taskBytes.clear();
     this.keptBytes = 0;
     this.droppedCount = 0;
+    this.unkeptCount = 0;
   }
 }

@@ -12,6 +12,7 @@ import type {
   AgentFacts,
   AnswerablePrompt,
   FaultHelpers,
+  NewClientOptions,
   ScenarioContext,
   UsablePrompt,
 } from './scenarioContextInterface.ts';
@@ -120,8 +121,9 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   }
 
   /** Another client through the proxy with its own connection pool, sharing this history. */
-  newClient(connections: number): A2AClient {
-    const client = this.env.client(this.history, connections, this.traffic);
+  newClient(connections: number, options: NewClientOptions = {}): A2AClient {
+    const history = options.keepResponses === false ? new EventHistory({}, false) : this.history;
+    const client = this.env.client(history, connections, this.traffic);
     this.extraClients.push(client);
     return client;
   }

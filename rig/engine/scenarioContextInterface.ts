@@ -63,13 +63,25 @@ export interface AnswerablePrompt extends UsablePrompt {
   echoed: string[];
 }
 
+export interface NewClientOptions {
+  /**
+   * false: the client's unary replies are S-2 checked and counted in its traffic as ever, but kept
+   * in no event history (its streams go to a history of its own): for a load whose thousands of
+   * replies a second nobody reads back, and whose keeping would make GC the rig's largest cost.
+   */
+  keepResponses?: boolean;
+}
+
 export interface ScenarioContext {
   /** Through the fault proxy. */
   readonly client: A2AClient;
   /** Straight to the agent: the truth, whatever the faults do. */
   readonly direct: A2AClient;
-  /** Another client through the proxy with its own connection pool, sharing this history. */
-  newClient(connections: number): A2AClient;
+  /**
+   * Another client through the proxy with its own connection pool, sharing this history; with
+   * `keepResponses: false` (a load's client) its unary replies are checked but kept in no history.
+   */
+  newClient(connections: number, options?: NewClientOptions): A2AClient;
   readonly faults: FaultHelpers;
   readonly profile: ProfileName;
   /** Aborted when the budget ends or the run is interrupted. */

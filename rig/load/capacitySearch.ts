@@ -26,6 +26,23 @@ export function stepCompletions(origin: number, stepMs: number): LoadObserver & 
   return counts;
 }
 
+/**
+ * What the step cost in CPU, the rig's (its whole process: the embedded fault proxy runs in it) and
+ * the agent's (when the rig started it): % of one core over the step, drain included, and µs per
+ * round trip completed, so a reader can tell whether the generator is much cheaper than its target.
+ */
+export function stepCpuCost(health: RigHealth | undefined, completed: number): Record<string, number> {
+  if (!health) return {};
+  const perRoundTrip = (pct: number) => Math.round((pct * health.durationMs * 10) / completed);
+  const agent = health.agentCpu?.pctOfCore;
+  return {
+    rig_cpu_pct: health.rigCpu.pctOfCore,
+    ...(agent !== undefined ? { agent_cpu_pct: agent } : {}),
+    ...(completed > 0 ? { rig_cpu_us_per_round_trip: perRoundTrip(health.rigCpu.pctOfCore) } : {}),
+    ...(completed > 0 && agent !== undefined ? { agent_cpu_us_per_round_trip: perRoundTrip(agent) } : {}),
+  };
+}
+
 /** Per second, one decimal. */
 export const perSecond = (n: number, ms: number) => Math.round((n * 10_000) / ms) / 10;
 

@@ -16,7 +16,7 @@
 // Hand-written: k6 and wrk2 are not Node libraries, and autocannon has no open model (above).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Arrival } from './arrivalSchedule.ts';
-import { IterationTimeout, RunningIteration } from './runningIteration.ts';
+import { IterationBatch, IterationTimeout, RunningIteration } from './runningIteration.ts';
 import type { Due, IterationContext, IterationEnd } from './runningIteration.ts';
 import { ScheduleRecorder, scheduleTotals, type ScheduleTruth } from './scheduleTruth.ts';
 
@@ -124,6 +124,8 @@ class OpenModelRun {
   private drainTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private resolve: ((result: OpenModelResult) => void) | undefined;
+  /** The batch iterations starting now join (runningIteration.ts): one signal per burst of starts. */
+  private batch: IterationBatch | undefined;
 
   constructor(private readonly options: OpenModelOptions) {
     positive('maxInFlight', options.maxInFlight);
@@ -178,7 +180,8 @@ class OpenModelRun {
     const r = this.result;
     r.unfinished = this.running.size;
     for (let i = this.backlogHead; i < this.backlog.length; i++) this.truth.dropped(this.backlog[i]!.step);
-    for (const it of this.running) it.abort(new Error('the open-model run ended'));
+    const ended = new Error('the open-model run ended');
+    for (const it of this.running) it.abort(ended);
     r.elapsedMs = performance.now() - this.origin;
     const schedule = this.truth.finish();
     const { dropped, late } = scheduleTotals(schedule);
@@ -254,7 +257,9 @@ class OpenModelRun {
 
   /** `waited`: it comes from the backlog (it waited for a slot). */
   private start(due: Due, waited: boolean): void {
-    const it = new RunningIteration(due, performance.now(), this.options.iterationTimeoutMs);
+    const now = performance.now();
+    if (!this.batch?.admits(now)) this.batch = new IterationBatch(now, this.options.iterationTimeoutMs);
+    const it = new RunningIteration(due, now, this.batch);
     const r = this.result;
     const lag = it.startedAt - due.intendedAt;
     this.truth.started(due.step, lag, waited);

@@ -2,6 +2,8 @@
 // given (its place in the schedule, its times, its signal) and what the executor keeps of it (its
 // deadline, whether it timed out).
 
+import { setMaxListeners } from 'node:events';
+
 export interface IterationContext {
   /** 0-based, in schedule order. */
   index: number;
@@ -11,7 +13,10 @@ export interface IterationContext {
   intendedAt: number;
   /** performance.now() when it did start. */
   startedAt: number;
-  /** Aborted at the iteration's timeout, at the end of the drain, or when the run is aborted. */
+  /**
+   * Aborted at the iteration's timeout, at the end of the drain, or when the run is aborted. Shared
+   * with the iterations that started at the same moment (runningIteration.ts): remove what you add.
+   */
   signal: AbortSignal;
 }
 
@@ -27,31 +32,39 @@ export class IterationTimeout extends Error {
   readonly kind = 'timeout';
 }
 
-/** A running iteration is its own context; its AbortController is made only if the iteration asks for the signal. */
-export class RunningIteration implements IterationContext {
-  readonly index: number;
-  readonly step: number;
-  readonly intendedAt: number;
+/**
+ * The iterations that start within BATCH_SPAN_MS of each other share one deadline and one signal: an
+ * AbortController and its signal cost more than the rest of an iteration's bookkeeping, and a load
+ * starts its iterations in bursts (whatever came due since the pump's last timer tick). The deadline
+ * is the batch's opening plus the span plus the timeout, so no member's timeout is shortened (it may
+ * be lengthened by less than the span, within a timer's resolution). The controller is made only
+ * when an iteration asks for the signal.
+ */
+export class IterationBatch {
   readonly deadline: number;
-  timedOut: IterationTimeout | undefined;
   private controller: AbortController | undefined;
   private abortReason: unknown;
   private aborted = false;
 
   constructor(
-    due: Due,
-    readonly startedAt: number,
+    readonly openedAt: number,
     timeoutMs: number,
   ) {
-    this.index = due.index;
-    this.step = due.step;
-    this.intendedAt = due.intendedAt;
-    this.deadline = startedAt + timeoutMs;
+    this.deadline = openedAt + BATCH_SPAN_MS + timeoutMs;
+  }
+
+  /** Whether an iteration starting at `now` may join this batch. */
+  admits(now: number): boolean {
+    return !this.aborted && now - this.openedAt <= BATCH_SPAN_MS;
   }
 
   get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.aborted && !this.controller.signal.aborted) this.controller.abort(this.abortReason);
+    if (!this.controller) {
+      this.controller = new AbortController();
+      // Every member of a burst may listen to it at once: that is sharing, not a listener leak.
+      setMaxListeners(0, this.controller.signal);
+      if (this.aborted) this.controller.abort(this.abortReason);
+    }
     return this.controller.signal;
   }
 
@@ -60,6 +73,41 @@ export class RunningIteration implements IterationContext {
     this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
+  }
+}
+
+/** Within a timer tick: iterations started by one pump, or by the replies of one read, share a batch. */
+export const BATCH_SPAN_MS = 1;
+
+/**
+ * A running iteration is its own context. Its signal is its batch's: it aborts at the batch's
+ * deadline (this iteration's timeout, or within BATCH_SPAN_MS after it), at the run's end or abort,
+ * and may abort after the iteration settled (when a batch-mate times out), which no one reads.
+ */
+export class RunningIteration implements IterationContext {
+  readonly index: number;
+  readonly step: number;
+  readonly intendedAt: number;
+  readonly deadline: number;
+  timedOut: IterationTimeout | undefined;
+
+  constructor(
+    due: Due,
+    readonly startedAt: number,
+    private readonly batch: IterationBatch,
+  ) {
+    this.index = due.index;
+    this.step = due.step;
+    this.intendedAt = due.intendedAt;
+    this.deadline = batch.deadline;
+  }
+
+  get signal(): AbortSignal {
+    return this.batch.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.batch.abort(reason);
   }
 }
 

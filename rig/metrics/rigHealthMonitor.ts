@@ -182,12 +182,14 @@ export class RigHealthMonitor {
   /**
    * Watches a span of the scenario on its own (a capacity step, judged step by step): the event
    * loop's delay from a monitor of its own, the rig's CPU between its ends, the run queue from the
-   * windows closed within it and its end, steal between its ends. Health is otherwise per scenario,
-   * and its windows do not line up with a step's start and end.
+   * windows closed within it and its end, steal between its ends, and the agent's CPU between its
+   * ends when its reader answers at once (/proc; a scrape is read at the scenario's ends only).
+   * Health is otherwise per scenario, and its windows do not line up with a step's start and end.
    */
   span(): RigSpan {
     const loop = loopMonitor();
     loop.enable();
+    const agentFrom = this.agentEveryWindow ? this.syncAgent() : undefined;
     const from: Mark = { at: performance.now(), cpu: process.cpuUsage() };
     const fromMachine = this.machine();
     const t0 = this.first?.at ?? from.at;
@@ -198,6 +200,7 @@ export class RigHealthMonitor {
         loop.disable();
         this.spanLoads.delete(loads);
         const to: Mark = { at: performance.now(), cpu: process.cpuUsage() };
+        const agentS = agentFrom ? agentSeconds(agentFrom, this.syncAgent()) : undefined;
         const toMachine = this.machine();
         const inside = this.points.filter((p) => p.t > from.at - t0 && p.t <= to.at - t0);
         const runnable = [...inside, toMachine ?? {}].flatMap((p) => (p.runnable === undefined ? [] : [p.runnable]));
@@ -210,6 +213,14 @@ export class RigHealthMonitor {
           rigCpu: { pctOfCore: round(pct), peakPctOfCore: round(pct), pctOfCores: round(pct / cores) },
           ...scheduleOf(loads),
           ...machineOf(runnable, fromMachine, toMachine),
+          ...(agentS !== undefined && to.at > from.at
+            ? {
+                agentCpu: {
+                  pctOfCore: round((agentS * 100_000) / (to.at - from.at)),
+                  source: this.options.agent!.label,
+                },
+              }
+            : {}),
         };
       },
     };

@@ -101,7 +101,8 @@ export function capacityCharts(s: ScenarioResult): SafeHtml[] {
       `${p.x}/s offered`,
       `p95 ${Number(p.y.toPrecision(4))} ms`,
       ...['p50_ms', 'p99_ms', 'service_p95_ms', 'achieved_per_s', 'drained', 'arrivals', 'errors', 'dropped', 'late']
-        .concat(['schedule_lag_p99_ms', 'loop_delay_max_ms', 'peak_in_flight', 'rig_bounds', 'rig_saturated'])
+        .concat(['schedule_lag_p99_ms', 'loop_delay_max_ms', 'peak_in_flight'])
+        .concat(['rig_cpu_us_per_round_trip', 'agent_cpu_us_per_round_trip', 'rig_bounds', 'rig_saturated'])
         .filter((k) => p[k] !== undefined)
         .map((k) => `${k.replaceAll('_', ' ')} ${p[k]}`),
       p.sustainable === false ? `breaks the SLO${p.limit === 'rig' ? ' by the rig' : ''}` : 'sustainable',
