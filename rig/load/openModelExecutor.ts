@@ -16,7 +16,7 @@
 // Hand-written: k6 and wrk2 are not Node libraries, and autocannon has no open model (above).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Arrival } from './arrivalSchedule.ts';
-import { IterationBatch, IterationTimeout, RunningIteration } from './runningIteration.ts';
+import { failureKind, IterationBatch, IterationTimeout, RunningIteration } from './runningIteration.ts';
 import type { Due, IterationContext, IterationEnd } from './runningIteration.ts';
 import { ScheduleRecorder, scheduleTotals, type ScheduleTruth } from './scheduleTruth.ts';
 
@@ -89,11 +89,6 @@ export interface OpenModelResult {
 }
 
 const DEFAULT_LATE_AFTER_MS = 10;
-
-function failureKind(err: unknown): string {
-  const kind = (err as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && kind.length > 0 ? kind : err instanceof Error ? err.name : 'error';
-}
 
 function positive(name: string, value: number, allowZero = false): void {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))

@@ -32,6 +32,12 @@ export class IterationTimeout extends Error {
   readonly kind = 'timeout';
 }
 
+/** How a failed iteration is counted: its error's string `kind` (`timeout` for a timeout), else its name. */
+export function failureKind(err: unknown): string {
+  const kind = (err as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' && kind.length > 0 ? kind : err instanceof Error ? err.name : 'error';
+}
+
 /**
  * The iterations that start within BATCH_SPAN_MS of each other share one deadline and one signal: an
  * AbortController and its signal cost more than the rest of an iteration's bookkeeping, and a load
