@@ -26,7 +26,7 @@ describe('open model: iteration signals', () => {
         { atMs: 0, step: 0 },
         { atMs: 0, step: 0 },
         { atMs: 0, step: 0 },
-        { atMs: 40, step: 0 },
+        { atMs: 200, step: 0 },
       ],
       iteration: async ({ index, signal }) => void (signals[index] = signal),
       maxInFlight: 10,

@@ -203,7 +203,7 @@ class OpenModelRun {
       this.options.observer?.due(due.intendedAt);
       this.truth.due(due.step);
       if (this.running.size < this.options.maxInFlight && this.backlogHead === this.backlog.length)
-        this.start(due, false);
+        this.start(due, false, now);
       else if (this.backlog.length - this.backlogHead < this.maxBacklog) this.backlog.push(due);
       else this.truth.dropped(due.step);
       this.next = this.arrivals.next();
@@ -250,11 +250,10 @@ class OpenModelRun {
     if (this.scheduleDone && this.running.size === 0 && this.backlogHead === this.backlog.length) this.finish();
   }
 
-  /** `waited`: it comes from the backlog (it waited for a slot). */
-  private start(due: Due, waited: boolean): void {
-    const now = performance.now();
-    if (!this.batch?.admits(now)) this.batch = new IterationBatch(now, this.options.iterationTimeoutMs);
-    const it = new RunningIteration(due, now, this.batch);
+  /** `waited`: it comes from the backlog (it waited for a slot); `batchClock`: the pump's, for all it starts. */
+  private start(due: Due, waited: boolean, batchClock = performance.now()): void {
+    if (!this.batch?.admits(batchClock)) this.batch = new IterationBatch(batchClock, this.options.iterationTimeoutMs);
+    const it = new RunningIteration(due, performance.now(), this.batch);
     const r = this.result;
     const lag = it.startedAt - due.intendedAt;
     this.truth.started(due.step, lag, waited);

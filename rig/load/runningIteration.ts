@@ -39,29 +39,36 @@ export function failureKind(err: unknown): string {
 }
 
 /**
- * The iterations that start within BATCH_SPAN_MS of each other share one deadline and one signal: an
- * AbortController and its signal cost more than the rest of an iteration's bookkeeping, and a load
- * starts its iterations in bursts (whatever came due since the pump's last timer tick). The deadline
- * is the batch's opening plus the span plus the timeout, so no member's timeout is shortened (it may
- * be lengthened by less than the span, within a timer's resolution). The controller is made only
- * when an iteration asks for the signal.
+ * The iterations started by one pump of the schedule (whatever came due since its last timer tick),
+ * or within BATCH_SPAN_MS of a batch's opening, share one deadline and one signal: an AbortController
+ * and its signal cost more than the rest of an iteration's bookkeeping. The deadline is the last
+ * member's start plus the timeout, so no member's timeout is shortened (one may be lengthened by the
+ * time between its start and the last member's). The controller is made only when asked for.
  */
 export class IterationBatch {
-  readonly deadline: number;
+  private last: number;
   private controller: AbortController | undefined;
   private abortReason: unknown;
   private aborted = false;
 
   constructor(
-    readonly openedAt: number,
-    timeoutMs: number,
+    private readonly openedAt: number,
+    private readonly timeoutMs: number,
   ) {
-    this.deadline = openedAt + BATCH_SPAN_MS + timeoutMs;
+    this.last = openedAt;
   }
 
-  /** Whether an iteration starting at `now` may join this batch. */
-  admits(now: number): boolean {
-    return !this.aborted && now - this.openedAt <= BATCH_SPAN_MS;
+  /** Whether an iteration may join at `clock` (the pump's clock for the whole of one pump). */
+  admits(clock: number): boolean {
+    return !this.aborted && clock - this.openedAt <= BATCH_SPAN_MS;
+  }
+
+  join(startedAt: number): void {
+    if (startedAt > this.last) this.last = startedAt;
+  }
+
+  get deadline(): number {
+    return this.last + this.timeoutMs;
   }
 
   get signal(): AbortSignal {
@@ -82,19 +89,18 @@ export class IterationBatch {
   }
 }
 
-/** Within a timer tick: iterations started by one pump, or by the replies of one read, share a batch. */
+/** About a timer's resolution: backlogged iterations freed by the replies of one read share a batch. */
 export const BATCH_SPAN_MS = 1;
 
 /**
  * A running iteration is its own context. Its signal is its batch's: it aborts at the batch's
- * deadline (this iteration's timeout, or within BATCH_SPAN_MS after it), at the run's end or abort,
- * and may abort after the iteration settled (when a batch-mate times out), which no one reads.
+ * deadline (this iteration's timeout, or a little after it), at the run's end or abort, and may abort
+ * after the iteration settled (when a batch-mate times out), which no one reads.
  */
 export class RunningIteration implements IterationContext {
   readonly index: number;
   readonly step: number;
   readonly intendedAt: number;
-  readonly deadline: number;
   timedOut: IterationTimeout | undefined;
 
   constructor(
@@ -105,7 +111,12 @@ export class RunningIteration implements IterationContext {
     this.index = due.index;
     this.step = due.step;
     this.intendedAt = due.intendedAt;
-    this.deadline = batch.deadline;
+    batch.join(startedAt);
+  }
+
+  /** The batch's: every member has the same, so the running iterations stay in deadline order. */
+  get deadline(): number {
+    return this.batch.deadline;
   }
 
   get signal(): AbortSignal {
