@@ -12,13 +12,13 @@
 //     the two cores of the box it was set on.
 //  3. the open model (rig/load/openModelExecutor.ts) driving the rig's real client (A2AClient, the
 //     one scenarios use, over rig/client/jsonRpcTransport.ts): iteration i sends, answers or gets
-//     (i mod 3), passing the iteration's signal as scenarios do, and the client parses, checks and
-//     records each reply. The rate steps up from 20 % of autocannon's figure in 10 % steps (then
-//     one 5 % step back; below 20 %, halving to 2 %) until it falls behind schedule: more than 1 %
-//     of a step's iterations start over 10 ms late, its p99 from the intended start passes 10 ms (a
-//     queue is building), or any iteration is dropped or fails. A step that falls behind is tried up
-//     to twice more (one stray pause of a neighbour should not end the search). The last step kept
-//     is the sustainable rate.
+//     (i mod 3), passing the iteration's signal as scenarios do, and the client parses and checks
+//     each reply and counts it in its history without keeping it, as a load's client does. The rate
+//     steps up from 20 % of autocannon's figure in 10 % steps (then one 5 % step back; below 20 %,
+//     halving to 2 %) until it falls behind schedule: more than 1 % of a step's iterations start
+//     over 10 ms late, its p99 from the intended start passes 10 ms (a queue is building), or any
+//     iteration is dropped or fails. A step that falls behind is tried up to twice more (one stray
+//     pause of a neighbour should not end the search). The last step kept is the sustainable rate.
 //  4. the same search with the client's JsonRpcTransport alone (the same bodies, no A2A layer), and
 //     the CPU this process spends per request under each peer: informational rows that say how much
 //     of a gap is the HTTP client and how much the A2A layer (parse, S-2 guard, event history).
@@ -37,6 +37,7 @@ import autocannon from 'autocannon';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { a2aRequestHeaders } from '../rig/client/a2aHeaders.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
+import { EventHistory } from '../rig/client/eventHistory.ts';
 import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
@@ -123,7 +124,8 @@ async function rawAutocannon(): Promise<number> {
 const { dir: wrkDir, script: wrkScript } = writeWrkScript(REQUESTS);
 const rawWrk = () => rawWrkOf(url, wrkScript, CONNECTIONS, AUTOCANNON_S);
 
-// One client per step: its event history keeps every reply, so a fresh one keeps steps comparable.
+// One client per step, made as a scenario's load client is (ctx.newClient(n, { keepResponses: false })):
+// its unary replies are checked and counted, kept in no history (a fresh client keeps steps comparable).
 type Driver = 'a2aClient' | 'transport' | 'undiciDispatch';
 function iterationOf(driver: Driver, client: A2AClient): Iteration {
   if (driver === 'undiciDispatch') return undici.iteration;
@@ -139,7 +141,8 @@ const undici = undiciDispatchIteration(url, CONNECTIONS, CALLS, HEADERS);
 const validator = new GuardedValidator();
 
 async function step(driver: Driver, rate: number) {
-  const client = A2AClient.forAgent(agent, { connections: CONNECTIONS, validator });
+  const history = new EventHistory({}, false);
+  const client = A2AClient.forAgent(agent, { connections: CONNECTIONS, validator, history });
   try {
     // One of each call first: the connection and the client's lazy parts are ready when the clock starts.
     const iteration = iterationOf(driver, client);
