@@ -48,7 +48,7 @@ export class Outbox {
   readonly checkpointer: WalCheckpointer | undefined;
 
   constructor(path: string, options: OutboxOptions = {}) {
-    this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE);
+    this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE, () => this.prompts.forgetCached());
     const { db, eventsSchema, checkpointer } = openOutboxDatabase(path, options);
     this.db = db;
     this.checkpointer = checkpointer;
