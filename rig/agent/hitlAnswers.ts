@@ -200,20 +200,21 @@ function accept(
 ): TaskRow {
   const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
   engine.ensureHistoryRoom(row, message);
-  // Bound, not a named arrow: see recordAnswer.
-  const answered = recordAnswer.bind(undefined, engine, row, prompt, message, payload);
   row.lastAnswer = payload;
   row.step = prompt.step + 1;
   row.activated = activated;
   if (resumeNow) {
-    engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, answered);
+    // An arrow made in the call has no name to keep (see recordAnswer).
+    engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, () =>
+      recordAnswer(engine, row, prompt, message, payload),
+    );
     engine.metrics?.resumed((performance.now() - receivedAt) / 1000);
     // As after createTask: the next steps join the answer's batch (one COMMIT, same turn).
     queueMicrotask(() => engine.advance(row.task.id));
     return row;
   }
   engine.outbox.transaction(() => {
-    answered();
+    recordAnswer(engine, row, prompt, message, payload);
     engine.outbox.updateTask(row);
   });
   if (engine.faults.has('slow-resume')) {
