@@ -51,7 +51,7 @@ describe('WAL checkpoints off the event loop', () => {
   it("leaves a COMMIT's pages in the WAL, past the old threshold, until the worker copies them", async () => {
     const db = tempDbPath();
     // Only the checkpoints the test asks for run: no timer can copy pages between two reads.
-    const outbox = new Outbox(db.path, { checkpointIntervalMs: HOUR_MS });
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
     cleanups.push(() => {
       outbox.close();
       db.cleanup();
@@ -75,6 +75,38 @@ describe('WAL checkpoints off the event loop', () => {
     expect((other.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n).toBe(7);
   });
 
+  it('starts the WAL over although frames arrived while the worker copied', async () => {
+    const db = tempDbPath();
+    // Caught up at 8,000 frames here (the agent waits for CATCH_UP_PAGES), so the test writes less.
+    const outbox = new Outbox(db.path, {
+      checkpoint: { intervalMs: HOUR_MS, catchUpPages: FALLBACK_AUTOCHECKPOINT_PAGES },
+    });
+    const reader = new Database(db.path, { readonly: true });
+    cleanups.push(() => {
+      reader.close();
+      outbox.close();
+      db.cleanup();
+    });
+    writeTask(outbox, 'first', 1, 10);
+    // A reader's snapshot stands for writes that land while the worker copies: PASSIVE cannot
+    // copy past it, so the worker's checkpoint ends behind the WAL's end.
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM tasks').get();
+    const bytes = Math.ceil(FALLBACK_AUTOCHECKPOINT_PAGES * 1.2) * PAGE;
+    for (let t = 0; t < 4; t++) writeTask(outbox, `big-${t}`, 8, Math.ceil(bytes / 32));
+    const behind = await outbox.checkpointer!.checkpointNow();
+    expect(behind.checkpointed).toBeLessThan(behind.log);
+    expect(behind.log).toBeGreaterThan(FALLBACK_AUTOCHECKPOINT_PAGES);
+    reader.exec('COMMIT');
+    // The agent's connection catches up on a later turn (queued before this one).
+    await new Promise((resolve) => setImmediate(resolve));
+    writeTask(outbox, 'after', 1, 10);
+    const after = await outbox.checkpointer!.checkpointNow();
+    // The WAL started over: it holds the last write only, not everything since the first.
+    expect(after.log).toBeLessThan(100);
+    expect(after.checkpointed).toBe(after.log);
+  });
+
   it("gives checkpoints back to the agent's connection when the worker fails", async () => {
     const db = tempDbPath();
     const own = new Database(db.path);
@@ -84,7 +116,7 @@ describe('WAL checkpoints off the event loop', () => {
       db.cleanup();
     });
     // A database the worker cannot open: it fails at its start.
-    const checkpointer = new WalCheckpointer(own, `${db.path}.missing/outbox.db`, HOUR_MS);
+    const checkpointer = new WalCheckpointer(own, `${db.path}.missing/outbox.db`, { intervalMs: HOUR_MS });
     expect(own.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     const err = await checkpointer.failure;
     expect(err.message).toMatch(/directory does not exist|unable to open/);

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { migrateWholeTaskRows } from './outboxMigration.ts';
 import type { TaskCacheLimits } from './taskRowCache.ts';
-import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './walCheckpointer.ts';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer, type CheckpointOptions } from './walCheckpointer.ts';
 
 const TASK_TABLES = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -53,8 +53,8 @@ export interface OutboxOptions {
   /** Keep the event log in memory (the volatile-outbox fault). */
   volatileEvents?: boolean;
   cache?: TaskCacheLimits;
-  /** How often the checkpoint worker copies the WAL into the file (walCheckpointer.ts; tests lengthen it). */
-  checkpointIntervalMs?: number;
+  /** The checkpoint worker's timing (walCheckpointer.ts; tests change it). */
+  checkpoint?: CheckpointOptions;
 }
 
 /** Opens (creating if need be) the outbox file at `path`, with its checkpoint worker. */
@@ -80,6 +80,6 @@ export function openOutboxDatabase(
   const eventsSchema = volatileEvents ? 'volatile' : 'main';
   if (volatileEvents) db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
   db.exec(EVENTS_TABLE(eventsSchema));
-  const checkpointer = db.memory ? undefined : new WalCheckpointer(db, path, options.checkpointIntervalMs);
+  const checkpointer = db.memory ? undefined : new WalCheckpointer(db, path, options.checkpoint);
   return { db, eventsSchema, checkpointer };
 }
