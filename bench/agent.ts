@@ -22,6 +22,7 @@ import { runClosedModel } from '../rig/load/closedModel.ts';
 import { hitlRoundTrip } from '../rig/load/hitlRoundTrip.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
+import { describeCost, watchPhase } from './phaseCost.ts';
 
 const ANSWERS = Number(process.env.ANSWERS ?? 5000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
@@ -65,6 +66,8 @@ try {
   });
 
   const forThroughput = await park(client, ANSWERS);
+  const agentSide = { pid: env.embeddedPid, url: env.directUrl };
+  const closedWatch = await watchPhase(agentSide);
   const closed = await runClosedModel({
     url: env.url,
     connections: CONNECTIONS,
@@ -73,13 +76,13 @@ try {
     classify: classifyRpcResponse,
   });
   const accepted = closed.outcomes.accepted ?? 0;
+  const closedCost = await closedWatch.end(accepted);
   const validPerSecond = (accepted * 1000) / closed.elapsedMs;
 
   // The open phase: a short unrecorded run first (its code paths are new to the JIT here), then
   // the measured one.
-  const answerAtRate = async (seconds: number, resume?: LatencyHistogram) => {
-    const parked = await park(client, Math.ceil(RATE * seconds));
-    return runOpenModel({
+  const answerAtRate = (seconds: number, parked: ParkedPrompt[], resume?: LatencyHistogram) =>
+    runOpenModel({
       arrivals: constantArrivals(RATE, seconds * 1000),
       iteration: hitlRoundTrip({
         client,
@@ -95,10 +98,12 @@ try {
       iterationTimeoutMs: 5_000,
       drainTimeoutMs: 5_000,
     });
-  };
-  await answerAtRate(1);
+  await answerAtRate(1, await park(client, RATE));
   const resume = new LatencyHistogram();
-  const open = await answerAtRate(SECONDS, resume);
+  const forRate = await park(client, Math.ceil(RATE * SECONDS));
+  const openWatch = await watchPhase(agentSide);
+  const open = await answerAtRate(SECONDS, forRate, resume);
+  const openCost = await openWatch.end(open.succeeded);
 
   const closedSeconds = `${(closed.elapsedMs / 1000).toFixed(2)} s`;
   const acceptedText = `${accepted}/${forThroughput.length} accepted (${JSON.stringify(closed.outcomes)})`;
@@ -107,6 +112,7 @@ try {
   const p = (h: { percentileMs(p: number): number }, q: number) => ms(h.percentileMs(q));
   const replyPercentiles = `p50 ${p(closed.latency, 50)} ms, p99 ${p(closed.latency, 99)} ms`;
   console.log(`  answer reply latency: ${replyPercentiles} (folded from autocannon, n=${closed.folded})`);
+  console.log(`  ${describeCost(closedCost, 'answer')}`);
   const resumed = `${open.succeeded}/${open.scheduled} resumed`;
   const failed = `${open.failed} failed${open.firstFailure ? ` (${open.firstFailure})` : ''}`;
   const notOnTime = `${open.dropped} dropped, ${open.late} started > 10 ms late`;
@@ -121,6 +127,7 @@ try {
   const ratios =
     `${toGoal(resume.percentileMs(99))} (answer sent); ` + `${toGoal(open.latency.percentileMs(99))} (intended send)`;
   console.log(`  p99 / ${GOAL_P99_MS} ms goal: ${ratios}`);
+  console.log(`  ${describeCost(openCost, 'answer')}`);
 
   const answersInvalid =
     accepted < forThroughput.length

@@ -180,6 +180,15 @@ function answerPrompt(
   return accept(engine, row, prompt, message, response.payload, activated, receivedAt);
 }
 
+/** Takes the prompt (the conditional UPDATE) and records the answer in the history, in the caller's
+ * transaction. A function of the module, not a closure per answer: under tsx's keepNames a named
+ * function made per call costs a defineProperty (commitHold.ts). */
+function recordAnswer(engine: TaskEngine, row: TaskRow, prompt: PromptRow, message: Message, payload: unknown): void {
+  if (!engine.outbox.prompts.answer(row.task.id, prompt.step, payload)) throw alreadyAnsweredOrUnknown(prompt.promptId);
+  // In the same transaction as the conditional UPDATE: the answer joins the history exactly once.
+  engine.outbox.appendHistory(row, message);
+}
+
 function accept(
   engine: TaskEngine,
   row: TaskRow,
@@ -191,24 +200,21 @@ function accept(
 ): TaskRow {
   const resumeNow = !engine.faults.has('keep-input-required') && !engine.faults.has('slow-resume');
   engine.ensureHistoryRoom(row, message);
-  const answered = () => {
-    if (!engine.outbox.prompts.answer(row.task.id, prompt.step, payload))
-      throw alreadyAnsweredOrUnknown(prompt.promptId);
-    // In the same transaction as the conditional UPDATE: the answer joins the history exactly once.
-    engine.outbox.appendHistory(row, message);
-  };
   row.lastAnswer = payload;
   row.step = prompt.step + 1;
   row.activated = activated;
   if (resumeNow) {
-    engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, answered);
+    // An arrow made in the call has no name to keep (see recordAnswer).
+    engine.setStatus(row, 'TASK_STATE_WORKING', undefined, undefined, () =>
+      recordAnswer(engine, row, prompt, message, payload),
+    );
     engine.metrics?.resumed((performance.now() - receivedAt) / 1000);
     // As after createTask: the next steps join the answer's batch (one COMMIT, same turn).
     queueMicrotask(() => engine.advance(row.task.id));
     return row;
   }
   engine.outbox.transaction(() => {
-    answered();
+    recordAnswer(engine, row, prompt, message, payload);
     engine.outbox.updateTask(row);
   });
   if (engine.faults.has('slow-resume')) {

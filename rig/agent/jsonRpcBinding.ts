@@ -88,6 +88,12 @@ export function replyError(
   reply(res, id, { error: generation === '0.3' ? error.toJson() : error.toJsonV1() }, status);
 }
 
+/** An event stream's frames for request `id`. Made only for streams, and anonymous: under tsx's
+ * keepNames a named function made per request costs a defineProperty (commitHold.ts). */
+function streamFrames(id: RpcId, generation: Generation): (event: StreamResponse) => JsonObject {
+  return (event) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, generation) });
+}
+
 export async function handleJsonRpc(
   req: IncomingMessage,
   res: ServerResponse,
@@ -134,21 +140,20 @@ export async function handleJsonRpc(
     generation = generationOf(req, query);
     const ctx: CallContext = { generation, ...activation };
     const op = operationOf(r.method, ctx.generation);
-    const frame = (event: StreamResponse) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, ctx.generation) });
     switch (op) {
       case 'send': {
         const result = await ops.send(r.params, ctx);
         return reply(res, id, { result }, ctx.successStatus);
       }
       case 'stream':
-        return ops.stream(r.params, ctx, sseSink(res, frame));
+        return ops.stream(r.params, ctx, sseSink(res, streamFrames(id, ctx.generation)));
       case 'subscribe':
         // A refused 0.3 tasks/resubscribe is an event stream whose one frame is the JSON-RPC error:
         // 0.3's SendStreamingMessageResponse is a success or a JSONRPCErrorResponse per frame, and
         // that is what 0.3 clients read as a typed error. The 0.3 TCK's client cannot read a 4xx
         // (its error path reads an unread streaming body) and refuses a 200 JSON reply.
         try {
-          return ops.subscribe(r.params, sseSink(res, frame));
+          return ops.subscribe(r.params, sseSink(res, streamFrames(id, ctx.generation)));
         } catch (err) {
           return replyError(res, id, err, ctx.generation, ctx.generation === '0.3');
         }

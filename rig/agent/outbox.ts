@@ -13,10 +13,11 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { GroupCommit, type AfterCommit } from './groupCommit.ts';
-import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, type TaskCacheLimits } from './taskRowCache.ts';
+import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail } from './taskRowCache.ts';
 import { GateStore } from './acceptanceGateStore.ts';
-import { openOutboxDatabase } from './outboxDatabase.ts';
+import { openOutboxDatabase, type OutboxOptions } from './outboxDatabase.ts';
 import { PromptStore } from './promptStore.ts';
+import type { WalCheckpointer } from './walCheckpointer.ts';
 import { coreJson, toTaskRow } from './taskRow.ts';
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/a2aTypes.ts';
 import type { TaskRow } from './taskRow.ts';
@@ -43,12 +44,14 @@ export class Outbox {
   readonly gates: GateStore;
   /** Prompts (promptStore.ts): same database, so they share its transactions. */
   readonly prompts: PromptStore;
+  /** Checkpoints the WAL off the event loop (walCheckpointer.ts); none for an in-memory database. */
+  readonly checkpointer: WalCheckpointer | undefined;
 
-  /** `volatileEvents` keeps the event log in memory (the volatile-outbox fault). */
-  constructor(path: string, options: { volatileEvents?: boolean; cache?: TaskCacheLimits } = {}) {
-    this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE);
-    const { db, eventsSchema } = openOutboxDatabase(path, options.volatileEvents === true);
+  constructor(path: string, options: OutboxOptions = {}) {
+    this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE, () => this.prompts.forgetCached());
+    const { db, eventsSchema, checkpointer } = openOutboxDatabase(path, options);
     this.db = db;
+    this.checkpointer = checkpointer;
     this.gates = new GateStore(db);
     this.prompts = new PromptStore(db);
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
@@ -289,12 +292,7 @@ export class Outbox {
   }
 
   eventsSince(taskId: string, since: number): StoredEvent[] {
-    const rows = this.stmt.eventsSince.all(taskId, since) as Array<{
-      seq: number;
-      event_id: string;
-      event_json: string;
-    }>;
-    return rows.map((r) => ({ seq: r.seq, eventId: r.event_id, taskId, event: JSON.parse(r.event_json) }));
+    return [...this.iterateEventsSince(taskId, since)];
   }
 
   /** Tasks per state (for /metrics; read at scrape time, never on the request path). */
@@ -314,6 +312,7 @@ export class Outbox {
 
   close(): void {
     this.commitBatch();
+    this.checkpointer?.stop();
     this.db.close();
   }
 }

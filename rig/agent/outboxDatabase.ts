@@ -4,6 +4,8 @@
 // gates create their own tables (promptStore.ts, acceptanceGateStore.ts).
 import Database from 'better-sqlite3';
 import { migrateWholeTaskRows } from './outboxMigration.ts';
+import type { TaskCacheLimits } from './taskRowCache.ts';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer, type CheckpointOptions } from './walCheckpointer.ts';
 
 const TASK_TABLES = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -47,26 +49,37 @@ CREATE TABLE IF NOT EXISTS ${schema}.events (
 ) WITHOUT ROWID;
 `;
 
-/** Opens (creating if need be) the outbox file at `path`; `volatileEvents` keeps the event log in memory. */
+export interface OutboxOptions {
+  /** Keep the event log in memory (the volatile-outbox fault). */
+  volatileEvents?: boolean;
+  cache?: TaskCacheLimits;
+  /** The checkpoint worker's timing (walCheckpointer.ts; tests change it). */
+  checkpoint?: CheckpointOptions;
+}
+
+/** Opens (creating if need be) the outbox file at `path`, with its checkpoint worker. */
 export function openOutboxDatabase(
   path: string,
-  volatileEvents: boolean,
-): { db: Database.Database; eventsSchema: 'main' | 'volatile' } {
+  options: OutboxOptions,
+): { db: Database.Database; eventsSchema: 'main' | 'volatile'; checkpointer?: WalCheckpointer } {
+  const volatileEvents = options.volatileEvents === true;
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (kill -9); only a power loss could drop the tail.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  // A checkpoint copies the WAL into the file and syncs both: every 8,000 pages (32 MB) instead
-  // of SQLite's 1,000, a hot page (an index's right edge) is copied once where it was eight
-  // times, and the syncs are an eighth. The page cache (32 MB, SQLite's is 2 MB) keeps those
-  // hot pages and the tail of each table in memory under load.
-  db.pragma('wal_autocheckpoint = 8000');
+  // Checkpoints run in a worker thread (walCheckpointer.ts), which sets this connection's own
+  // threshold to 0; until it starts (and should it fail) this connection checkpoints every
+  // FALLBACK_AUTOCHECKPOINT_PAGES (32 MB) instead of SQLite's 1,000: a hot page (an index's right
+  // edge) is copied once where it was eight times, and the syncs are an eighth. The page cache
+  // (32 MB, SQLite's is 2 MB) keeps those hot pages and the tail of each table in memory under load.
+  db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   db.pragma('cache_size = -32768');
   db.exec(TASK_TABLES);
   migrateWholeTaskRows(db);
   const eventsSchema = volatileEvents ? 'volatile' : 'main';
   if (volatileEvents) db.exec(`ATTACH DATABASE ':memory:' AS volatile`);
   db.exec(EVENTS_TABLE(eventsSchema));
-  return { db, eventsSchema };
+  const checkpointer = db.memory ? undefined : new WalCheckpointer(db, path, options.checkpoint);
+  return { db, eventsSchema, checkpointer };
 }

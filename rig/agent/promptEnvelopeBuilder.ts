@@ -25,6 +25,13 @@ export interface EnvelopeBuildOptions {
   allowNewerUuid?: boolean;
 }
 
+/** The envelope schema's JSON, once: the validator's cache key, which every prompt step looked up. */
+const ENVELOPE_SCHEMA_KEY = JSON.stringify(promptEnvelopeSchema);
+
+function newerUuid(id: string, options: { allowNewerUuid?: boolean }): boolean {
+  return options.allowNewerUuid === true && UUID_PATTERN.test(id);
+}
+
 export function buildPromptEnvelope(step: PromptStep['prompt'], options: EnvelopeBuildOptions): EnvelopeOutcome {
   const { text, response_schema: schema, deadline_ms: deadlineMs, allowed_responders: responders } = step;
   if (text.length === 0) return { ok: false, reason: 'prompt text must not be empty' };
@@ -78,11 +85,10 @@ export function buildPromptEnvelope(step: PromptStep['prompt'], options: Envelop
   // depth and size are checked above).
   // The prompt-id-v7 fault lets through a prompt_id of UUID version 6-8 (RFC 9562), which only the
   // schema's pattern refuses; the correct agent holds its envelopes to the pattern as published.
-  const newerUuid = (id: string) => options.allowNewerUuid === true && UUID_PATTERN.test(id);
   const breaches = options.validator
-    .compile(promptEnvelopeSchema)
+    .compile(promptEnvelopeSchema, ENVELOPE_SCHEMA_KEY)
     .validate({ ...envelope, response_schema: { type: 'object' } })
-    .filter((e) => !(e.path === '/prompt_id' && e.keyword === 'pattern' && newerUuid(envelope.prompt_id)));
+    .filter((e) => !(e.path === '/prompt_id' && e.keyword === 'pattern' && newerUuid(envelope.prompt_id, options)));
   if (breaches.length > 0) {
     const shown = breaches.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
     return { ok: false, reason: `the envelope would break envelope.schema.json: ${shown}` };

@@ -2,6 +2,10 @@
 // step): the envelope and schema as emitted, the deadline and whether it was signalled, and the
 // state, which moves from open to answered by one conditional UPDATE, so of racing answers exactly
 // one is taken.
+// The prompts this process emitted and nobody has answered are also kept in memory (bounded, written
+// through), so an answer finds its prompt without a SELECT and two JSON.parse. The outbox drops
+// them with its row cache (a rolled-back transaction, another process's commit): then the table
+// answers, as it does for any prompt not kept.
 import type Database from 'better-sqlite3';
 
 const PROMPTS_TABLE = `
@@ -65,23 +69,50 @@ function statements(db: Database.Database) {
   };
 }
 
+/** Open prompts kept in memory at most (count, and bytes of their envelope and schema JSON). */
+export const OPEN_PROMPT_CACHE: Readonly<{ prompts: number; bytes: number }> = Object.freeze({
+  prompts: 16_384,
+  bytes: 16 * 1024 * 1024,
+});
+
 export class PromptStore {
   private readonly stmt: ReturnType<typeof statements>;
+  /** The open prompt of a task, by task id, oldest first, with its size. */
+  private readonly open = new Map<string, { prompt: PromptRow; bytes: number }>();
+  private openBytes = 0;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly limits = OPEN_PROMPT_CACHE,
+  ) {
     db.exec(PROMPTS_TABLE);
     this.stmt = statements(db);
   }
 
   insert(p: Omit<PromptRow, 'state' | 'deadlineSignalled'>): void {
-    this.stmt.insert.run(
-      p.taskId,
-      p.step,
-      p.promptId,
-      JSON.stringify(p.envelope),
-      JSON.stringify(p.schema),
-      p.deadline,
-    );
+    const envelope = JSON.stringify(p.envelope);
+    const schema = JSON.stringify(p.schema);
+    this.stmt.insert.run(p.taskId, p.step, p.promptId, envelope, schema, p.deadline);
+    this.forget(p.taskId);
+    const bytes = envelope.length + schema.length;
+    this.open.set(p.taskId, { prompt: { ...p, state: 'open', deadlineSignalled: false }, bytes });
+    this.openBytes += bytes;
+    while (this.open.size > this.limits.prompts || this.openBytes > this.limits.bytes) {
+      this.forget(this.open.keys().next().value!);
+    }
+  }
+
+  /** Drops every prompt kept in memory (the outbox's row cache was dropped: see outbox.ts). */
+  forgetCached(): void {
+    this.open.clear();
+    this.openBytes = 0;
+  }
+
+  private forget(taskId: string): void {
+    const kept = this.open.get(taskId);
+    if (!kept) return;
+    this.open.delete(taskId);
+    this.openBytes -= kept.bytes;
   }
 
   idExists(promptId: string): boolean {
@@ -89,23 +120,31 @@ export class PromptStore {
   }
 
   find(taskId: string, promptId: string): PromptRow | undefined {
+    // The newest step of the task is the open one; an older prompt_id is read from the table.
+    const kept = this.open.get(taskId)?.prompt;
+    if (kept?.promptId === promptId) return kept;
     const r = this.stmt.find.get(taskId, promptId) as Record<string, unknown> | undefined;
     return r ? toPromptRow(r) : undefined;
   }
 
   openOf(taskId: string): PromptRow | undefined {
+    const kept = this.open.get(taskId)?.prompt;
+    if (kept) return kept;
     const r = this.stmt.openOf.get(taskId) as Record<string, unknown> | undefined;
     return r ? toPromptRow(r) : undefined;
   }
 
   /** True only for the one caller that moved the prompt from open to answered. */
   answer(taskId: string, step: number, answer: unknown): boolean {
-    return this.stmt.answer.run(JSON.stringify(answer), taskId, step).changes === 1;
+    const taken = this.stmt.answer.run(JSON.stringify(answer), taskId, step).changes === 1;
+    if (taken) this.forget(taskId);
+    return taken;
   }
 
   /** Closes the task's open prompts (it was canceled). */
   closeOpen(taskId: string): void {
     this.stmt.close.run(taskId);
+    this.forget(taskId);
   }
 
   pendingDeadlines(): PromptRow[] {
@@ -114,6 +153,8 @@ export class PromptStore {
 
   markDeadlineSignalled(taskId: string, step: number): void {
     this.stmt.markDeadline.run(taskId, step);
+    const kept = this.open.get(taskId)?.prompt;
+    if (kept?.step === step) kept.deadlineSignalled = true;
   }
 
   openCount(): number {

@@ -254,17 +254,7 @@ export class TaskEngine implements TaskWriter {
   settled(taskId: string): Promise<Task> {
     const row = this.getRow(taskId);
     if (isSettled(row.task.status.state)) return Promise.resolve(row.task);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(this.getRow(taskId).task), BLOCKING_WAIT_MS).unref();
-      const unsubscribe = this.events.subscribe(taskId, (_event, task) => {
-        if (isSettled(task.status.state)) done(task);
-      });
-      function done(task: Task) {
-        clearTimeout(timer);
-        unsubscribe();
-        resolve(task);
-      }
-    });
+    return new Promise((resolve) => void new SettleWait(this, taskId, resolve));
   }
 
   /** After a restart: resume tasks that were mid-script and re-arm deadlines. */
@@ -280,5 +270,32 @@ export class TaskEngine implements TaskWriter {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+  }
+}
+
+/**
+ * A blocking send waiting for its task to settle, or for the blocking bound. A class, not closures:
+ * under tsx's keepNames every named function made per call costs a defineProperty (commitHold.ts),
+ * and every blocking send waits here.
+ */
+class SettleWait {
+  private readonly timer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    engine: TaskEngine,
+    taskId: string,
+    private readonly resolve: (task: Task) => void,
+  ) {
+    this.timer = setTimeout(() => this.done(engine.getRow(taskId).task), BLOCKING_WAIT_MS).unref();
+    this.unsubscribe = engine.events.subscribe(taskId, (_event, task) => {
+      if (isSettled(task.status.state)) this.done(task);
+    });
+  }
+
+  private done(task: Task): void {
+    clearTimeout(this.timer);
+    this.unsubscribe();
+    this.resolve(task);
   }
 }

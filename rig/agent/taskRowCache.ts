@@ -30,7 +30,11 @@ export class TaskRowCache {
   private readonly rows = new Map<string, Cached>();
   private bytes = 0;
 
-  constructor(private readonly limits: TaskCacheLimits) {}
+  /** `onClear` runs whenever the cache is dropped (what else is kept beside the rows goes too). */
+  constructor(
+    private readonly limits: TaskCacheLimits,
+    private readonly onClear: () => void = () => {},
+  ) {}
 
   get size(): number {
     return this.rows.size;
@@ -72,6 +76,7 @@ export class TaskRowCache {
   clear(): void {
     this.rows.clear();
     this.bytes = 0;
+    this.onClear();
   }
 
   /** Drops least recently used rows past either bound; the newest row always stays (the caller

@@ -193,9 +193,9 @@ export class GuardedValidator {
     }
   }
 
-  /** Compiles (or finds in the cache) a validator; throws SchemaRejectedError with the reason. */
-  compile(schema: unknown): CompiledSchema {
-    const key = JSON.stringify(schema);
+  /** Compiles (or finds in the cache) a validator; throws SchemaRejectedError with the reason.
+   * `key` is the schema's JSON when the caller holds it already (a constant schema, on a hot path). */
+  compile(schema: unknown, key = JSON.stringify(schema)): CompiledSchema {
     const cached = this.young.cache.get(key) ?? this.old?.cache.get(key);
     if (cached) return cached;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {

@@ -1,0 +1,125 @@
+// The outbox's WAL checkpoints run in a worker thread (rig/agent/walCheckpointer.ts), not inside
+// the COMMIT of the agent's event loop. Shown with file sizes: pages a COMMIT wrote stay in the
+// WAL (the database file does not grow) until the worker copies them, also past the size at which
+// the agent's own connection used to checkpoint; and should the worker fail, that connection
+// checkpoints again, so the WAL stays bounded.
+import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Outbox, type TaskRow } from '../rig/agent/outbox.ts';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '../rig/agent/walCheckpointer.ts';
+import type { Message } from '../rig/protocol/a2aTypes.ts';
+import { tempDbPath } from './support/agentFixture.ts';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+const PAGE = 4096;
+const HOUR_MS = 3_600_000;
+
+/** A fresh task row in the outbox, with `messages` history messages of `bytes` each, in one batch. */
+function writeTask(outbox: Outbox, id: string, messages: number, bytes: number): void {
+  const row: TaskRow = {
+    task: {
+      id,
+      contextId: 'c',
+      status: { state: 'TASK_STATE_WORKING', timestamp: '2026-12-05T00:00:00Z' },
+      history: [],
+      artifacts: [],
+    },
+    script: { steps: [] },
+    step: 0,
+    activated: false,
+    lastAnswer: undefined,
+    lastSeq: 0,
+    historyCount: 0,
+    historyBytes: 0,
+  };
+  outbox.transaction(() => {
+    for (let i = 0; i < messages; i++) {
+      const message: Message = { messageId: `${id}-${i}`, role: 'ROLE_USER', parts: [{ text: 'x'.repeat(bytes) }] };
+      outbox.appendHistory(row, message);
+    }
+    outbox.insertTask(row);
+  });
+  outbox.commitBatch();
+}
+
+describe('WAL checkpoints off the event loop', () => {
+  it("leaves a COMMIT's pages in the WAL, past the old threshold, until the worker copies them", async () => {
+    const db = tempDbPath();
+    // Only the checkpoints the test asks for run: no timer can copy pages between two reads.
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    cleanups.push(() => {
+      outbox.close();
+      db.cleanup();
+    });
+    const before = statSync(db.path).size;
+    // 1.5 × the threshold at which the agent's connection used to checkpoint inside a COMMIT.
+    const bytes = Math.ceil(FALLBACK_AUTOCHECKPOINT_PAGES * 1.5) * PAGE;
+    for (let t = 0; t < 6; t++) writeTask(outbox, `task-${t}`, 8, Math.ceil(bytes / 48));
+    expect(statSync(`${db.path}-wal`).size).toBeGreaterThan(bytes);
+    expect(statSync(db.path).size).toBe(before);
+
+    const result = await outbox.checkpointer!.checkpointNow();
+    expect(result.log).toBeGreaterThan(FALLBACK_AUTOCHECKPOINT_PAGES);
+    expect(result.checkpointed).toBe(result.log);
+    expect(statSync(db.path).size).toBeGreaterThan(bytes);
+
+    // Still one outbox: a new write lands, and another connection reads every task.
+    writeTask(outbox, 'after', 1, 10);
+    const other = new Database(db.path, { readonly: true });
+    cleanups.push(() => other.close());
+    expect((other.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n).toBe(7);
+  });
+
+  it('starts the WAL over although frames arrived while the worker copied', async () => {
+    const db = tempDbPath();
+    // Caught up at 8,000 frames here (the agent waits for CATCH_UP_PAGES), so the test writes less.
+    const outbox = new Outbox(db.path, {
+      checkpoint: { intervalMs: HOUR_MS, catchUpPages: FALLBACK_AUTOCHECKPOINT_PAGES },
+    });
+    const reader = new Database(db.path, { readonly: true });
+    cleanups.push(() => {
+      reader.close();
+      outbox.close();
+      db.cleanup();
+    });
+    writeTask(outbox, 'first', 1, 10);
+    // A reader's snapshot stands for writes that land while the worker copies: PASSIVE cannot
+    // copy past it, so the worker's checkpoint ends behind the WAL's end.
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM tasks').get();
+    const bytes = Math.ceil(FALLBACK_AUTOCHECKPOINT_PAGES * 1.2) * PAGE;
+    for (let t = 0; t < 4; t++) writeTask(outbox, `big-${t}`, 8, Math.ceil(bytes / 32));
+    const behind = await outbox.checkpointer!.checkpointNow();
+    expect(behind.checkpointed).toBeLessThan(behind.log);
+    expect(behind.log).toBeGreaterThan(FALLBACK_AUTOCHECKPOINT_PAGES);
+    reader.exec('COMMIT');
+    // The agent's connection catches up on a later turn (queued before this one).
+    await new Promise((resolve) => setImmediate(resolve));
+    writeTask(outbox, 'after', 1, 10);
+    const after = await outbox.checkpointer!.checkpointNow();
+    // The WAL started over: it holds the last write only, not everything since the first.
+    expect(after.log).toBeLessThan(100);
+    expect(after.checkpointed).toBe(after.log);
+  });
+
+  it("gives checkpoints back to the agent's connection when the worker fails", async () => {
+    const db = tempDbPath();
+    const own = new Database(db.path);
+    own.pragma('journal_mode = WAL');
+    cleanups.push(() => {
+      own.close();
+      db.cleanup();
+    });
+    // A database the worker cannot open: it fails at its start.
+    const checkpointer = new WalCheckpointer(own, `${db.path}.missing/outbox.db`, { intervalMs: HOUR_MS });
+    expect(own.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const err = await checkpointer.failure;
+    expect(err.message).toMatch(/directory does not exist|unable to open/);
+    expect(own.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+  });
+});
