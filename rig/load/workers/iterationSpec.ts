@@ -4,6 +4,7 @@
 // from them. What the caller's thread keeps (the histograms the iteration records into, the
 // observer of its client's traffic) stays here as sinks, fed from the workers' batches.
 import type { ExchangeObserver } from '../../client/exchangeObserver.ts';
+import type { TransportError } from '../../client/transportError.ts';
 import type { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 import type { Iteration } from '../openModelExecutor.ts';
 
@@ -18,15 +19,19 @@ export interface IterationSpec {
 
 /** What a worker gives a factory: histograms that forward to the caller's, an observer that forwards exchanges. */
 export interface WorkerTools {
+  /** How many workers share the schedule (a client's connections are split among them). */
+  workers: number;
   /** The histogram the caller named `name` in the sinks (recorded here, merged into the caller's). */
   histogram(name: string): LatencyHistogram | undefined;
-  /** Set when the caller watches the client's traffic: give it to the worker's client. */
-  observer: ExchangeObserver | undefined;
+  /** Forwards the client's exchanges to the caller's observer (when it has one): give it to the client. */
+  observer: ExchangeObserver;
+  /** Told of exchanges the agent refused (401/403): give it to the worker's client as onRefused. */
+  onRefused: (err: TransportError) => void;
 }
 
 export interface BuiltIteration {
   iteration: Iteration;
-  /** Closes what the factory opened (its client), after the run. */
+  /** Closes what the factory opened for this run alone, after the run. */
   close?: () => Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export type IterationFactory = (args: never, tools: WorkerTools) => BuiltIterati
 export interface IterationSinks {
   histograms?: Record<string, LatencyHistogram | undefined>;
   observer?: ExchangeObserver;
+  onRefused?: (err: TransportError) => void;
 }
 
 export interface WorkerIterationTag {

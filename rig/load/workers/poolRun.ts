@@ -1,6 +1,7 @@
 // One schedule on the worker pool (workerPool.ts), as the coordinator follows it: every worker
 // ready (its iteration built), then one origin for all; the workers' batches to the caller's
 // observer, histograms and traffic sinks; the run's signal to every worker; their results.
+import { TransportError } from '../../client/transportError.ts';
 import type { PolledSamples } from '../../metrics/latencyHistogram.ts';
 import type { OpenModelOptions } from '../openModelExecutor.ts';
 import type { WorkerIterationTag } from './iterationSpec.ts';
@@ -85,6 +86,7 @@ export class PoolRun {
       const histogram = this.histogram(name);
       for (let i = 0; i + 1 < samples.length; i += 2) histogram?.recordMicros(samples[i], local(samples[i + 1]));
     }
+    for (const r of b.refused) this.tag.sinks.onRefused?.(new TransportError(r.failure, r.message, r.httpStatus));
     const traffic = this.tag.sinks.observer;
     if (!traffic) return;
     for (let i = 0; i < b.openings; i++) traffic.opening?.();

@@ -3,6 +3,7 @@
 // flushMs (not per message: postMessage costs more than the recording).
 import type { AnswerOutcome } from '../../client/answerOutcome.ts';
 import type { ExchangeEnd, ExchangeObserver, ExchangeTraffic } from '../../client/exchangeObserver.ts';
+import type { TransportError } from '../../client/transportError.ts';
 import { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 import type { LoadObserver } from '../openModelExecutor.ts';
 import type { Batch } from './workerMessages.ts';
@@ -20,12 +21,16 @@ function emptyBatch(): Batch {
     exchanges: [],
     answers: [],
     openings: 0,
+    refused: [],
   };
 }
 
+/** One per thread: the clients it keeps from run to run report here, to whichever run is going. */
 export class Forwarding implements LoadObserver, ExchangeObserver {
   private batch = emptyBatch();
   private empty = true;
+  /** The current run's caller watches its clients' traffic. */
+  watchTraffic = false;
 
   constructor(private readonly send: (batch: Batch) => void) {}
 
@@ -58,20 +63,29 @@ export class Forwarding implements LoadObserver, ExchangeObserver {
   }
 
   exchange(method: string, end: ExchangeEnd, latencyMs: number, traffic?: ExchangeTraffic): void {
+    if (!this.watchTraffic) return;
     const t = traffic ?? { operation: '', sent: 0, received: 0 };
     this.batch.exchanges.push([method, end, latencyMs, t.operation, t.sent, t.received, t.stream === true]);
     this.empty = false;
   }
 
   answer(outcome: AnswerOutcome): void {
+    if (!this.watchTraffic) return;
     this.batch.answers.push({ ...outcome, startedAt: epoch(outcome.startedAt) });
     this.empty = false;
   }
 
   opening(): void {
+    if (!this.watchTraffic) return;
     this.batch.openings++;
     this.empty = false;
   }
+
+  /** An exchange the agent refused (401/403), for the caller's TargetAccess.onRefused. */
+  readonly refusedBy = (err: TransportError): void => {
+    this.batch.refused.push({ failure: err.failure, message: err.message, httpStatus: err.httpStatus });
+    this.empty = false;
+  };
 
   /** Sends what was gathered since the last flush, if anything. */
   flush(): void {

@@ -3,6 +3,7 @@
 // thread's performance.now() has its own origin.
 import type { AnswerOutcome } from '../../client/answerOutcome.ts';
 import type { ExchangeEnd } from '../../client/exchangeObserver.ts';
+import type { TransportFailure } from '../../client/transportError.ts';
 import type { PolledSamples } from '../../metrics/latencyHistogram.ts';
 import type { OpenModelResult } from '../openModelExecutor.ts';
 import type { IterationSpec } from './iterationSpec.ts';
@@ -56,6 +57,8 @@ export interface Batch {
   exchanges: ForwardedExchange[];
   answers: AnswerOutcome[];
   openings: number;
+  /** Exchanges the agent answered 401/403: what the caller's onRefused is told. */
+  refused: Array<{ failure: TransportFailure; message: string; httpStatus: number | undefined }>;
 }
 
 export type WireResult = Omit<OpenModelResult, 'latency' | 'serviceTime'> & {

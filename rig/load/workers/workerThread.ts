@@ -12,13 +12,14 @@ import type { FromWorker, RunMessage, ToWorker, WireResult, WorkerData } from '.
 const port = parentPort!;
 const { flushMs } = workerData as WorkerData;
 const post = (message: FromWorker): void => port.postMessage(message);
+const forwarding = new Forwarding(post);
 
 function* shareArrivals(run: RunMessage): Generator<Arrival, void, undefined> {
   for (let j = 0; j < run.atMs.length; j++) yield { atMs: run.atMs[j], step: run.steps[j] };
 }
 
 /** The iteration as the schedule numbers it: arrival j of share i of N is arrival i + j·N. */
-function scheduleNumbered(iteration: Iteration, run: RunMessage, forwarding: Forwarding): Iteration {
+function scheduleNumbered(iteration: Iteration, run: RunMessage): Iteration {
   const { index: i, count: n } = run.share;
   return async (it) => {
     forwarding.iterationStarted();
@@ -55,11 +56,13 @@ let stop: AbortController | undefined;
 let startWith: ((originEpoch: number) => void) | undefined;
 
 async function run(message: RunMessage): Promise<void> {
-  const forwarding = new Forwarding(post);
+  forwarding.watchTraffic = message.watchTraffic;
   const histograms = new Map(message.streamed.map((name) => [name, forwarding.histogram(name)]));
   const tools: WorkerTools = {
+    workers: message.share.count,
     histogram: (name) => histograms.get(name),
-    observer: message.watchTraffic ? forwarding : undefined,
+    observer: forwarding,
+    onRefused: forwarding.refusedBy,
   };
   stop = new AbortController();
   const imported = (await import(message.spec.module)) as Record<string, unknown>;
@@ -75,7 +78,7 @@ async function run(message: RunMessage): Promise<void> {
     const result = await runOpenModel({
       ...message.bounds,
       arrivals: shareArrivals(message),
-      iteration: scheduleNumbered(built.iteration, message, forwarding),
+      iteration: scheduleNumbered(built.iteration, message),
       signal: stop.signal,
       observer: forwarding,
       origin: originEpoch - performance.timeOrigin,
