@@ -19,8 +19,9 @@ export type WorkerRunOptions = Omit<OpenModelOptions, 'iteration'>;
 const local = (epochMs: number): number => epochMs - performance.timeOrigin;
 
 export class PoolRun {
-  readonly results: Promise<WireResult[]>;
-  private resolve!: (results: WireResult[]) => void;
+  /** undefined: stopped before every worker was ready (none started; the pool ends them). */
+  readonly results: Promise<WireResult[] | undefined>;
+  private resolve!: (results: WireResult[] | undefined) => void;
   private reject!: (err: Error) => void;
   private readonly done: Array<WireResult | undefined>;
   private ready = 0;
@@ -34,14 +35,18 @@ export class PoolRun {
     private readonly broadcast: (message: ToWorker) => void,
   ) {
     this.done = new Array<WireResult | undefined>(size).fill(undefined);
-    this.results = new Promise<WireResult[]>((resolve, reject) => {
+    this.results = new Promise<WireResult[] | undefined>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
     options.signal?.addEventListener('abort', this.stop, { once: true });
   }
 
-  private readonly stop = (): void => this.broadcast({ type: 'stop' });
+  private readonly stop = (): void => {
+    this.broadcast({ type: 'stop' });
+    // A worker still loading its iteration hears nothing until it is done: do not wait for it.
+    if (this.ready < this.size) this.finish(() => this.resolve(undefined));
+  };
 
   heard(index: number, message: FromWorker): void {
     if (this.settled) return;

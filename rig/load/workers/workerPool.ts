@@ -67,7 +67,10 @@ export class LoadWorkerPool {
           },
         } satisfies ToWorker);
       }
-      return finalResult(await run.results, options);
+      const results = await run.results;
+      if (results) return finalResult(results, options);
+      await this.close();
+      return stoppedBeforeStart(options);
     } finally {
       this.current = undefined;
       for (const worker of this.workers) worker.unref();
@@ -104,6 +107,16 @@ export class LoadWorkerPool {
     this.current?.failed(this.broken);
     void this.close();
   }
+}
+
+/** A run stopped before any worker started: nothing came due. */
+function stoppedBeforeStart(options: WorkerRunOptions): OpenModelResult {
+  return {
+    ...{ scheduled: 0, started: 0, succeeded: 0, failed: 0, failures: {}, firstFailure: undefined },
+    ...{ dropped: 0, late: 0, unfinished: 0, maxStartLagMs: 0, peakInFlight: 0, elapsedMs: 0, aborted: true },
+    latency: options.latency ?? new LatencyHistogram(),
+    serviceTime: options.serviceTime ?? new LatencyHistogram(),
+  };
 }
 
 function decoded(encoded: string, polled: WireResult['latencyPolled']): LatencyHistogram {

@@ -8,8 +8,23 @@ export interface MaterialisedShare {
   steps: Uint32Array;
 }
 
+/** More is refused: a schedule that never ends (or one cut by its own clock) cannot be split up front. */
+export const MAX_SPLIT_ARRIVALS = 10_000_000;
+
+function upFront(arrivals: Iterable<Arrival>): Arrival[] {
+  const all: Arrival[] = [];
+  for (const arrival of arrivals) {
+    if (all.length === MAX_SPLIT_ARRIVALS)
+      throw new RangeError(
+        `a schedule of over ${MAX_SPLIT_ARRIVALS} arrivals cannot be split across worker threads: use --workers 1`,
+      );
+    all.push(arrival);
+  }
+  return all;
+}
+
 export function materialiseShares(arrivals: Iterable<Arrival>, count: number): MaterialisedShare[] {
-  const all = [...arrivals];
+  const all = upFront(arrivals);
   return Array.from({ length: count }, (_, index) => {
     const share = [...shareOfArrivals(all, { index, count })];
     return { atMs: Float64Array.from(share, (a) => a.atMs), steps: Uint32Array.from(share, (a) => a.step) };
