@@ -180,6 +180,14 @@ describe('the catalogue', () => {
     const ids = BENCHMARKS.flatMap((b) => b.rows.map((r) => r.id));
     expect(new Set(ids).size).toBe(ids.length);
     for (const b of BENCHMARKS) expect(existsSync(new URL(`../${b.script}`, import.meta.url)), b.script).toBe(true);
-    expect(BENCHMARKS.map((b) => b.name)).toEqual(['sdkComparison', 'agent', 'generator', 'gate', 'abGate', 'dosTax']);
+    expect(BENCHMARKS.map((b) => b.name)).toEqual([
+      'sdkComparison',
+      'agent',
+      'generator',
+      'generatorWorkers',
+      'gate',
+      'abGate',
+      'dosTax',
+    ]);
   });
 });
