@@ -29,6 +29,14 @@ describe('run --workers', () => {
       // Every round trip is a send and an answer, each made in a worker and counted here.
       const requests = capacity.traffic!.operations.reduce((n, op) => n + op.count, 0);
       expect(requests).toBeGreaterThanOrEqual(2 * completed);
+      // The latencies recorded in the workers reached the scenario's histograms and its timeline.
+      const counted = (prefix: string) =>
+        Object.entries(capacity.metrics)
+          .filter(([name]) => name.startsWith(prefix))
+          .reduce((n, [, m]) => n + m.count, 0);
+      expect([counted('round_trip{'), counted('resume_latency{')]).toEqual([completed, completed]);
+      const timeline = capacity.timeline!.points.filter((p) => p.metric.startsWith('resume_latency{'));
+      expect(timeline.reduce((n, p) => n + p.count, 0)).toBe(completed);
     },
     120_000,
   );

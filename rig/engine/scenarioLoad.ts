@@ -40,8 +40,7 @@ export class ScenarioLoad {
     }
     this.say(`the load ran on ${workers} worker threads`);
     const pool = (this.pool ??= new LoadWorkerPool(workers));
-    // The run observer's arrival rate is not followed here (the schedule is split up front); its
-    // iteration counts come from the workers' batches.
+    // The run observer's arrival rate and iteration counts come from the workers' batches.
     const observed = observedOpenModel(shared, undefined, traffic);
     return runWithinBudget(observed, signal, this.deps.remainingMs(), (o) => pool.run(o, tag, run));
   }

@@ -9,6 +9,8 @@ import type { Batch, FromWorker, ToWorker, WireResult } from './workerMessages.t
 
 /** Told as the workers' iterations start and settle (the run observer's counts). */
 export interface IterationCounts {
+  /** The offered arrival rate as the workers' arrivals come due; 0 when the run ends. */
+  onArrivalRate?(perSecond: number): void;
   onIterationStart?(): void;
   onIterationEnd?(outcome: 'succeeded' | 'failed'): void;
 }
@@ -70,6 +72,7 @@ export class PoolRun {
     if (this.settled) return;
     this.settled = true;
     this.options.signal?.removeEventListener('abort', this.stop);
+    this.counts.onArrivalRate?.(0);
     settle();
   }
 
@@ -83,6 +86,9 @@ export class PoolRun {
   private batch(b: Batch): void {
     const { observer } = this.options;
     for (const at of b.due) observer?.due(local(at));
+    // One worker's arrivals in a batch are 1/N of the schedule's over the same span.
+    const span = b.due.length > 1 ? b.due[b.due.length - 1] - b.due[0] : 0;
+    if (span > 0) this.counts.onArrivalRate?.(((b.due.length - 1) * 1000 * this.size) / span);
     for (const at of b.succeeded) observer?.succeeded(local(at));
     for (let i = 0; i < b.iterationStarts; i++) this.counts.onIterationStart?.();
     for (let i = 0; i < b.iterationEnds.succeeded; i++) this.counts.onIterationEnd?.('succeeded');
