@@ -9,7 +9,7 @@
 // target, and a box without them marks the ratio invalid rather than failed.
 // Prints the steps, then (last line) the rows (bench/benchRows.ts).
 // Run: npx tsx bench/generatorWorkers.ts.
-// Env: CONNECTIONS (32), STEP_MS (3000), PROBE_RATE (20000), WORKERS (2), ATTEMPTS (3).
+// Env: CONNECTIONS (32), STEP_MS (3000), PROBE_RATE (20000), WORKERS (2), ATTEMPTS (3), WARM_RUNS (3).
 import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { A2AClient } from '../rig/client/a2aClient.ts';
@@ -29,6 +29,7 @@ const PROBE_RATE = Number(process.env.PROBE_RATE ?? 20_000);
 const WORKERS = Number(process.env.WORKERS ?? 2);
 const IN_FLIGHT = CONNECTIONS * 4;
 const ATTEMPTS = Number(process.env.ATTEMPTS ?? 3);
+const WARM_RUNS = Number(process.env.WARM_RUNS ?? 3);
 
 const cores = availableParallelism();
 const freeCores = Math.max(0, cores - loadavg()[0]);
@@ -88,8 +89,12 @@ const search = (label: 'one' | 'pool', step: (rate: number) => Promise<StepOutco
 });
 
 console.log(`${cores} cores, ${freeCores.toFixed(1)} free (cores − 1-minute load average) at the start`);
-await mainThreadStep(1000); // warm-up (JIT, the target), not measured
-await poolStep(1000);
+// Warm-up, not measured: the target, and the JIT of every thread (each worker has its own, warmed
+// only by its share: one short run leaves the workers' code colder than the main thread's).
+for (let i = 0; i < WARM_RUNS; i++) {
+  await mainThreadStep(1000);
+  await poolStep(1000);
+}
 // The steps' scale: what one worker completes when offered far more than it can start (its
 // throughput when saturated). Both searches step in shares of it, so one step is a tenth of one
 // worker's capacity whatever the box, and two workers can show up to ×2.
