@@ -6,7 +6,7 @@ import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { steppedArrivals } from '../rig/load/arrivalSchedule.ts';
 import { mergeOpenModelResults } from '../rig/load/openModelMerge.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
-import { materialiseShares } from '../rig/load/workers/workerShares.ts';
+import { materialiseShares, shareOfBound } from '../rig/load/workers/workerShares.ts';
 
 function part(seed: number, latencies: number[]): OpenModelResult {
   const latency = new LatencyHistogram();
@@ -80,5 +80,19 @@ describe('materialiseShares', () => {
     });
     expect(rebuilt).toEqual(whole);
     expect(shares.reduce((n, s) => n + s.atMs.length, 0)).toBe(whole.length);
+  });
+
+  it("splits a bound so that the workers' parts add up to it exactly", () => {
+    for (const [total, count] of [
+      [512, 2],
+      [7, 3],
+      [3, 3],
+      [0, 4],
+      [130, 64],
+    ]) {
+      const parts = Array.from({ length: count }, (_, index) => shareOfBound(total, { index, count }));
+      expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+      expect(Math.max(...parts) - Math.min(...parts)).toBeLessThanOrEqual(1);
+    }
   });
 });

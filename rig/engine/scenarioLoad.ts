@@ -33,9 +33,15 @@ export class ScenarioLoad {
   run(options: OpenModelOptions): Promise<OpenModelResult> {
     const { workers, share, signal, run, traffic } = this.deps;
     const shared = share ? { ...options, arrivals: shareOfArrivals(options.arrivals, share) } : options;
-    const tag = workers > 1 ? workerSpecOf(options.iteration) : undefined;
+    // Fewer slots than threads: a thread would have none (the bound is split, never exceeded).
+    const tag = workers > 1 && options.maxInFlight >= workers ? workerSpecOf(options.iteration) : undefined;
     if (!tag) {
-      if (workers > 1) this.say('its iteration is a closure no worker thread can rebuild: the load ran on one thread');
+      if (workers > 1)
+        this.say(
+          options.maxInFlight < workers
+            ? `maxInFlight ${options.maxInFlight} is under --workers ${workers}: the load ran on one thread`
+            : 'its iteration is a closure no worker thread can rebuild: the load ran on one thread',
+        );
       return runWithinBudget(observedOpenModel(shared, run, traffic), signal, this.deps.remainingMs());
     }
     this.say(`the load ran on ${workers} worker threads`);

@@ -11,7 +11,7 @@ import type { OpenModelResult } from '../openModelExecutor.ts';
 import type { WorkerIterationTag } from './iterationSpec.ts';
 import { WORKER_BOOT, WORKER_MAIN } from './workerEntry.ts';
 import type { FromWorker, ToWorker, WireResult, WorkerData } from './workerMessages.ts';
-import { materialiseShares } from './workerShares.ts';
+import { materialiseShares, shareOfBound } from './workerShares.ts';
 import { PoolRun, type IterationCounts, type WorkerRunOptions } from './poolRun.ts';
 
 export type { IterationCounts, WorkerRunOptions } from './poolRun.ts';
@@ -42,6 +42,8 @@ export class LoadWorkerPool {
   ): Promise<OpenModelResult> {
     if (this.broken) throw this.broken;
     if (this.current) throw new Error('a load worker pool runs one schedule at a time');
+    if (!(options.maxInFlight >= this.size))
+      throw new RangeError(`maxInFlight (${options.maxInFlight}) must be at least the workers (${this.size})`);
     const shares = materialiseShares(options.arrivals, this.size);
     this.spawn();
     const run = new PoolRun(this.size, options, tag, counts, (m) => this.broadcast(m));
@@ -59,8 +61,8 @@ export class LoadWorkerPool {
           streamServiceTime: options.serviceTime !== undefined,
           watchTraffic: tag.sinks.observer !== undefined,
           bounds: {
-            maxInFlight: Math.ceil(options.maxInFlight / this.size),
-            maxBacklog: Math.ceil((options.maxBacklog ?? 0) / this.size),
+            maxInFlight: shareOfBound(options.maxInFlight, { index, count: this.size }),
+            maxBacklog: shareOfBound(options.maxBacklog ?? 0, { index, count: this.size }),
             lateAfterMs: options.lateAfterMs,
             iterationTimeoutMs: options.iterationTimeoutMs,
             drainTimeoutMs: options.drainTimeoutMs,

@@ -23,6 +23,11 @@ function upFront(arrivals: Iterable<Arrival>): Arrival[] {
   return all;
 }
 
+/** Worker i's part of a bound (in flight, backlog): the parts add up to the caller's exactly. */
+export function shareOfBound(total: number, share: { index: number; count: number }): number {
+  return Math.floor(total / share.count) + (share.index < total % share.count ? 1 : 0);
+}
+
 export function materialiseShares(arrivals: Iterable<Arrival>, count: number): MaterialisedShare[] {
   const all = upFront(arrivals);
   return Array.from({ length: count }, (_, index) => {
