@@ -87,6 +87,14 @@ describe('LoadWorkerPool', () => {
     expect(result.scheduled).toBeLessThan(30_000);
   });
 
+  it('refuses a spec that cannot cross to a thread, and runs the next one', async () => {
+    const spec = { ...mixSpec({ agent, connections: 1 }), args: { agent, connections: 1, oops: () => 1 } };
+    const small = { ...bounds, arrivals: constantArrivals(20, 250) };
+    await expect(pool.run(small, { spec, sinks: {} })).rejects.toThrow(/cannot be sent to a worker thread/);
+    const next = await pool.run(small, { spec: mixSpec({ agent, connections: 1 }), sinks: {} });
+    expect(next).toMatchObject({ scheduled: 5, succeeded: 5 });
+  });
+
   it('fails the run, naming the rig, when a worker crashes', async () => {
     const pool = new LoadWorkerPool(2);
     const spec = {

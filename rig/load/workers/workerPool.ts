@@ -44,6 +44,7 @@ export class LoadWorkerPool {
     if (this.current) throw new Error('a load worker pool runs one schedule at a time');
     if (!(options.maxInFlight >= this.size))
       throw new RangeError(`maxInFlight (${options.maxInFlight}) must be at least the workers (${this.size})`);
+    sendable(tag);
     const shares = materialiseShares(options.arrivals, this.size);
     this.spawn();
     const run = new PoolRun(this.size, options, tag, counts, (m) => this.broadcast(m));
@@ -108,6 +109,17 @@ export class LoadWorkerPool {
     this.broken ??= new LoadWorkerFailure(`load worker thread ${index + 1} of ${this.size} failed: ${why}`);
     this.current?.failed(this.broken);
     void this.close();
+  }
+}
+
+/** Refuses, before any worker is sent anything, a spec that cannot cross to a thread (a function in its args). */
+function sendable(tag: WorkerIterationTag): void {
+  try {
+    structuredClone(tag.spec);
+  } catch (err) {
+    throw new TypeError(`the iteration's spec cannot be sent to a worker thread: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
