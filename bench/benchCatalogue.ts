@@ -97,6 +97,28 @@ export const BENCHMARKS: BenchmarkSpec[] = [
     ],
   },
   {
+    // Issue 25, item 1: the open model on worker threads, against the same target and mix.
+    name: 'generatorWorkers',
+    script: 'bench/generatorWorkers.ts',
+    timeoutMs: 15 * MINUTE,
+    rows: [
+      {
+        id: 'generator.workers.scaling',
+        label: 'open model sustainable rate, 2 worker threads / 1 worker, trivial target',
+        unit: 'x',
+        goal: { op: '>=', value: 1.7 },
+      },
+      { id: 'generator.workers.oneRate', label: 'open model sustainable rate, 1 worker (main thread)', unit: 'req/s' },
+      { id: 'generator.workers.manyRate', label: 'open model sustainable rate, 2 worker threads', unit: 'req/s' },
+      { id: 'generator.workers.cores', label: 'cores of the box (availableParallelism)', unit: 'cores' },
+      {
+        id: 'generator.workers.freeCores',
+        label: 'free cores at the start (cores − 1-minute load average)',
+        unit: 'cores',
+      },
+    ],
+  },
+  {
     // Issue 23: the regression gate on a shared box; 18 whole runs of four scenarios (bench/gate.ts).
     name: 'gate',
     script: 'bench/gate.ts',

@@ -14,11 +14,9 @@
 //     one scenarios use, over rig/client/jsonRpcTransport.ts): iteration i sends, answers or gets
 //     (i mod 3), passing the iteration's signal as scenarios do, and the client parses and checks
 //     each reply and counts it in its history without keeping it, as a load's client does. The rate
-//     steps up from 20 % of autocannon's figure in 10 % steps (then one 5 % step back; below 20 %,
-//     halving to 2 %) until it falls behind schedule: more than 1 % of a step's iterations start
-//     over 10 ms late, its p99 from the intended start passes 10 ms (a queue is building), or any
-//     iteration is dropped or fails. A step that falls behind is tried up to twice more (one stray
-//     pause of a neighbour should not end the search). The last step kept is the sustainable rate.
+//     steps up from 20 % of autocannon's figure until a step falls behind schedule
+//     (bench/rateSearch.ts: late starts, p99 from the intended start, drops or failures; a step that
+//     falls behind is tried up to twice more). The last step kept is the sustainable rate.
 //  4. the same search with the client's JsonRpcTransport alone (the same bodies, no A2A layer), and
 //     the CPU this process spends per request under each peer: informational rows that say how much
 //     of a gap is the HTTP client and how much the A2A layer (parse, S-2 guard, event history).
@@ -47,6 +45,7 @@ import type { ClosedModelRequest } from '../rig/load/closedModel.ts';
 import { runOpenModel, type Iteration } from '../rig/load/openModelExecutor.ts';
 import { printRows } from './benchRows.ts';
 import { a2aIteration, callsOf, transportIteration } from './generatorIterations.ts';
+import { sustainable, type RateSearch, type StepOutcome } from './rateSearch.ts';
 import { generatorRows } from './generatorRows.ts';
 import { undiciDispatchIteration } from './undiciDispatch.ts';
 import { rawWrk as rawWrkOf, wrkAvailable, writeWrkScript } from './wrkMix.ts';
@@ -58,8 +57,6 @@ const AUTOCANNON_S = Number(process.env.AUTOCANNON_S ?? 5);
 // connection in the transport's queue (counted in latency from the intended start) instead of
 // starting late in the executor's backlog.
 const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? CONNECTIONS * 4);
-const LATE_SHARE = 0.01;
-const MAX_P99_MS = 10;
 // Issue 25's goal for one worker (issue 13 asked for 0.9 from one event loop).
 const GOAL = 0.5;
 // The fixed-rate runs (5. above) are at this share of autocannon's rate.
@@ -140,7 +137,7 @@ const undici = undiciDispatchIteration(url, CONNECTIONS, CALLS, HEADERS);
 // One validator for every step's client: its schemas compile once (tens of ms), not inside a schedule.
 const validator = new GuardedValidator();
 
-async function step(driver: Driver, rate: number) {
+async function step(driver: Driver, rate: number): Promise<StepOutcome> {
   const history = new EventHistory({}, false);
   const client = A2AClient.forAgent(agent, { connections: CONNECTIONS, validator, history });
   try {
@@ -162,57 +159,18 @@ async function step(driver: Driver, rate: number) {
     loop.disable();
     const cpuUs = cpuSince(cpu, result.succeeded);
     const stallMs = loop.max / 1e6;
-    const p99 = result.latency.percentileMs(99);
-    const kept =
-      result.dropped === 0 &&
-      result.failed === 0 &&
-      result.unfinished === 0 &&
-      result.late <= result.scheduled * LATE_SHARE &&
-      p99 <= MAX_P99_MS;
-    return { kept, result, cpuUs, stallMs };
+    return { result, cpuUs, stallMs };
   } finally {
     await client.close();
   }
 }
 
-async function tryRate(driver: Driver, share: number, baseline: number): Promise<{ rate: number; kept: boolean }> {
-  const rate = Math.round(baseline * share);
-  let attempt = await step(driver, rate);
-  for (let retry = 1; retry < ATTEMPTS && !attempt.kept; retry++) attempt = await step(driver, rate);
-  const { result, kept, cpuUs, stallMs } = attempt;
-  cpuPerRequest[driver].push(cpuUs);
-  const counts = `${result.succeeded}/${result.scheduled} ok, ${result.late} late`;
-  const lag = `max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped`;
-  const p99 = `p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start`;
-  const costs = `${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms`;
-  const outcome = kept ? 'kept its schedule' : 'fell behind';
-  console.log(
-    `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${counts}, ${lag}, ${p99}, ${costs} — ${outcome}`,
-  );
-  if (!kept && result.firstFailure)
-    console.log(`    failures: ${JSON.stringify(result.failures)}, first: ${result.firstFailure}`);
-  return { rate, kept };
-}
-
-async function sustainable(driver: Driver, baseline: number): Promise<number> {
-  let best = 0;
-  let share = 0.2;
-  for (; share <= 2 + 1e-9; share += 0.1) {
-    const { rate, kept } = await tryRate(driver, share, baseline);
-    if (!kept) break;
-    best = rate;
-  }
-  if (share <= 2 + 1e-9) {
-    const { rate, kept } = await tryRate(driver, share - 0.05, baseline);
-    if (kept) best = rate;
-  }
-  // Not even the first step kept: halve down to 2 % so the row says how far off it is, not just 0.
-  for (let low = 0.075; best === 0 && low >= 0.02 - 1e-9; low /= 2) {
-    const { rate, kept } = await tryRate(driver, low, baseline);
-    if (kept) best = rate;
-  }
-  return best;
-}
+const search = (driver: Driver): RateSearch => ({
+  label: driver,
+  step: (rate) => step(driver, rate),
+  attempts: ATTEMPTS,
+  onCpu: (cpuUs) => cpuPerRequest[driver].push(cpuUs),
+});
 
 // Warm-up (JIT, connections), not measured.
 await autocannon({ url, connections: CONNECTIONS, duration: 1, requests: REQUESTS });
@@ -241,11 +199,11 @@ console.log(`autocannon again: ${autocannonRuns[1].toFixed(0)} req/s`);
 const searchBase = (autocannonRuns[0] + autocannonRuns[1]) / 2;
 const steps = `steps are shares of ${searchBase.toFixed(0)} req/s`;
 console.log(`open model, the rig's A2AClient (${IN_FLIGHT} in flight, ${CONNECTIONS} connections; ${steps}):`);
-const openRate = await sustainable('a2aClient', searchBase);
+const openRate = await sustainable(search('a2aClient'), searchBase);
 autocannonRuns.push(await rawAutocannon());
 console.log(`autocannon again: ${autocannonRuns[2].toFixed(0)} req/s`);
 console.log(`open model, the client's JsonRpcTransport alone (same bodies, no A2A layer):`);
-const transportRate = await sustainable('transport', (autocannonRuns[1] + autocannonRuns[2]) / 2);
+const transportRate = await sustainable(search('transport'), (autocannonRuns[1] + autocannonRuns[2]) / 2);
 const baseline = [...autocannonRuns].sort((a, b) => a - b)[1];
 const fixedRate = Math.round(baseline * FIXED_SHARE);
 const fixedCpu: Record<Driver, number[]> = { a2aClient: [], transport: [], undiciDispatch: [] };

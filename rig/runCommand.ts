@@ -33,6 +33,7 @@ import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.t
 import { accessFromFlags, redactedObserver } from './credentialOptions.ts';
 import { redactCredentials, redactDeep } from './client/credentials.ts';
 import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
+import { addWorkersOption } from './workersOption.ts';
 import { runEachBinding } from './bindingRuns.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
@@ -110,6 +111,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
       strict: flags.strict === true,
+      workers: flags.workers ?? 1,
       announce: say,
       access,
       ...(sharded
@@ -215,6 +217,7 @@ export function registerRunCommands(program: Command): void {
     'run',
   ).action((names: string[], flags: RunFlags) => executeOverBindings(names, flags));
   addShardOptions(program.commands.find((c) => c.name() === 'run')!);
+  addWorkersOption(program.commands.find((c) => c.name() === 'run')!);
 
   addScenariosOption(
     program.commands.find((c) => c.name() === 'run')!,

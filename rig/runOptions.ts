@@ -1,6 +1,7 @@
 // The options of `a2a-rig run` and `a2a-rig conform` (and `run`'s and `list`'s --scenarios), parsed
 // and checked as they are read: what runCommand.ts's commands are given.
 import type { ShardFlags } from './shardOptions.ts';
+import type { WorkersFlags } from './workersOption.ts';
 import { Command, Option } from 'commander';
 import type { Generation } from './protocol/a2aTypes.ts';
 import { normalizeBinding, type Binding } from './client/cardInterfaces.ts';
@@ -16,7 +17,7 @@ import { addMetricsPortOption } from './engine/liveMetricsOption.ts';
 import { DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
 import { addCredentialOptions, type CredentialFlags } from './credentialOptions.ts';
 
-export interface RunFlags extends ThresholdFlags, ShardFlags, CredentialFlags {
+export interface RunFlags extends ThresholdFlags, ShardFlags, CredentialFlags, WorkersFlags {
   profile: ProfileName;
   target?: string;
   toxiproxy: ToxiproxyChoice | 'none';

@@ -185,6 +185,7 @@ describe('the catalogue', () => {
       'agent',
       'generator',
       'capacityCost',
+      'generatorWorkers',
       'gate',
       'abGate',
       'dosTax',

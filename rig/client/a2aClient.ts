@@ -54,7 +54,8 @@ export class A2AClient {
     /** What discovery found; `agent.generation` is the generation this client speaks. */
     readonly agent: AgentDescription,
     transport: JsonRpcTransport,
-    private readonly options: A2AClientOptions,
+    /** As given (a worker thread rebuilds the client from them: rig/load/workers/workerClient.ts). */
+    readonly options: A2AClientOptions,
   ) {
     this.transport = transport;
     this.history = options.history ?? new EventHistory();

@@ -23,14 +23,18 @@ export interface RoundTripChoice {
   resumeLatency?: LatencyHistogram;
 }
 
-/** Runs `options` and stops it with the scenario: its signal, and its drain cut to the budget left. */
+/**
+ * Runs `options` and stops it with the scenario: its signal, and its drain cut to the budget left.
+ * `run`: the executor on this thread, or the worker pool's (scenarioLoad.ts).
+ */
 export function runWithinBudget(
   options: OpenModelOptions,
   scenarioSignal: AbortSignal,
   remainingMs: number,
+  run: (options: OpenModelOptions) => Promise<OpenModelResult> = runOpenModel,
 ): Promise<OpenModelResult> {
   const signal = options.signal ? AbortSignal.any([scenarioSignal, options.signal]) : scenarioSignal;
-  return runOpenModel({
+  return run({
     ...options,
     signal,
     drainTimeoutMs: Math.max(0, Math.min(options.drainTimeoutMs, remainingMs)),

@@ -1,7 +1,7 @@
 // The engine's side of the ScenarioContext (scenarioContextInterface.ts, all a scenario sees): how
 // each of its members is done. What the engine reads back when the scenario ends (checks,
 // histograms, counters, the timeline, fault events, series, traffic, log) is scenarioRecording.ts.
-import { shareOfArrivals, type ArrivalShare } from '../load/shardedArrivals.ts';
+import type { ArrivalShare } from '../load/shardedArrivals.ts';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription } from '../client/index.ts';
 import type { Verdict } from '../results/runResult.ts';
@@ -31,11 +31,11 @@ import {
 import {
   acceptanceIteration,
   roundTripIteration,
-  runWithinBudget,
   type AcceptanceRoundTripChoice,
   type RoundTripChoice,
 } from './loadIterations.ts';
-import { observedOpenModel } from './observedOpenModel.ts';
+import { acceptanceWithSpec, hitlWithSpec } from './workerIterations.ts';
+import { ScenarioLoad } from './scenarioLoad.ts';
 import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
 import { attackTargetOf, livePromptOf } from './attackTarget.ts';
 import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './attackRun.ts';
@@ -55,6 +55,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   readonly faults: FaultHelpers;
   private readonly synthesizer: AnswerSynthesizer;
   private readonly extraClients: A2AClient[] = [];
+  private readonly load: ScenarioLoad;
 
   constructor(
     private readonly env: Environment,
@@ -64,9 +65,13 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     private readonly priorVerdicts: ReadonlyMap<string, Verdict>,
     records: RecordedMeasures = { latencies: [], counters: {} },
     hooks: ScenarioHooks = {},
-    private readonly share?: ArrivalShare, // a distributed run's worker: its share of each schedule
+    share?: ArrivalShare, // a distributed run's worker: its share of each schedule
   ) {
     super(env.options.observer, records, hooks);
+    const { observer: run, workers = 1 } = env.options;
+    const remainingMs = () => this.remainingMs();
+    const log = (line: string) => this.log(line);
+    this.load = new ScenarioLoad({ workers, signal, remainingMs, run, traffic: this.traffic, log, share });
     this.client = env.client(this.history, undefined, this.traffic);
     this.direct = env.directClient(this.traffic);
     this.synthesizer = new AnswerSynthesizer(this.client.guard.validator);
@@ -215,9 +220,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   async runOpenModel(options: OpenModelOptions): Promise<OpenModelResult> {
     this.traffic.loadStarted();
     try {
-      const shared = this.share ? { ...options, arrivals: shareOfArrivals(options.arrivals, this.share) } : options;
-      const observed = observedOpenModel(shared, this.env.options.observer, this.traffic);
-      return this.loadEnded(await runWithinBudget(observed, this.signal, this.remainingMs()));
+      return this.loadEnded(await this.load.run(options));
     } finally {
       this.traffic.loadEnded();
     }
@@ -225,15 +228,9 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
 
   /** An open-model iteration: one whole HITL round trip, send → prompt → answer → resumed (see loadIterations). */
   hitlRoundTrip(choice: RoundTripChoice = {}): Iteration {
-    return roundTripIteration(
-      {
-        client: this.client,
-        scripts: this.agent.scripts,
-        synthesizer: this.synthesizer,
-        remainingMs: () => this.remainingMs(),
-      },
-      choice,
-    );
+    const deps = { client: this.client, scripts: this.agent.scripts, synthesizer: this.synthesizer };
+    const iteration = roundTripIteration({ ...deps, remainingMs: () => this.remainingMs() }, choice);
+    return hitlWithSpec(iteration, { ...deps, deadline: this.deadline }, choice);
   }
 
   /**
@@ -241,7 +238,8 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
    * terminal (see loadIterations).
    */
   acceptanceRoundTrip(choice: AcceptanceRoundTripChoice = {}): Iteration {
-    return acceptanceIteration({ client: this.client, scripts: this.agent.scripts }, choice);
+    const deps = { client: this.client, scripts: this.agent.scripts };
+    return acceptanceWithSpec(acceptanceIteration(deps, choice), deps, choice);
   }
 
   /** Answers and times the move out of INPUT_REQUIRED as a client sees it (see resumeObserver). */
@@ -314,6 +312,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.client.close(), this.direct.close(), ...this.extraClients.map((c) => c.close())]);
+    const clients = [this.client, this.direct, ...this.extraClients];
+    await Promise.allSettled([this.load.close(), ...clients.map((c) => c.close())]);
   }
 }

@@ -88,7 +88,7 @@ export interface OpenModelResult {
   aborted: boolean;
 }
 
-const DEFAULT_LATE_AFTER_MS = 10;
+export const DEFAULT_LATE_AFTER_MS = 10;
 
 function positive(name: string, value: number, allowZero = false): void {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))

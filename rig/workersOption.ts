@@ -1,0 +1,29 @@
+// `run --workers N`: how many worker threads an open-model load may use (rig/engine/scenarioLoad.ts).
+// One per core by default, as k6 and wrk use every core they are given; 1 runs every load on the
+// main thread, as before workers existed.
+import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
+import { UserError } from './protocol/userError.ts';
+
+export interface WorkersFlags {
+  workers?: number;
+}
+
+const MAX_WORKERS = 64;
+
+export function parseWorkers(value: string): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_WORKERS)
+    throw new UserError(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got "${value}"`);
+  return n;
+}
+
+export function addWorkersOption(command: Command): Command {
+  const cores = availableParallelism();
+  return command.option(
+    '--workers <n>',
+    `worker threads for open-model loads (1..${MAX_WORKERS}; 1: no threads); default one per core`,
+    parseWorkers,
+    Math.min(cores, MAX_WORKERS),
+  );
+}
