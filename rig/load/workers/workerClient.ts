@@ -4,6 +4,7 @@
 // client's connections are its part of the caller's, and its observer and refusal hook forward to
 // the caller's (WorkerTools).
 import { A2AClient, type A2AClientOptions } from '../../client/a2aClient.ts';
+import { EventHistory } from '../../client/eventHistory.ts';
 import type { AgentDescription } from '../../client/agentDiscovery.ts';
 import { GuardedValidator } from '../../protocol/guardedValidator.ts';
 import type { WorkerTools } from './iterationSpec.ts';
@@ -47,6 +48,9 @@ function newClient(portable: PortableClient, tools: WorkerTools): A2AClient {
     ...(connections ? { connections: Math.max(1, Math.ceil(connections / tools.workers)) } : {}),
     observer: tools.observer,
     onRefused: tools.onRefused,
+    // Nothing reads a worker's history back (docs/cli.md): its unary replies are checked and
+    // counted, not kept, or a long run would keep every reply of its thread.
+    history: new EventHistory({}, false),
     validator: (validator ??= new GuardedValidator()),
   });
 }
