@@ -12,6 +12,7 @@
 // Env: CONNECTIONS (32), STEP_MS (3000), PROBE_RATE (20000), WORKERS (2), ATTEMPTS (3), WARM_RUNS (3).
 import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { EventHistory } from '../rig/client/eventHistory.ts';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
@@ -67,7 +68,8 @@ async function measured(run: () => Promise<OpenModelResult>): Promise<StepOutcom
 }
 
 async function mainThreadStep(rate: number): Promise<StepOutcome> {
-  const client = A2AClient.forAgent(agent, { connections: CONNECTIONS });
+  // As a worker thread's client (workerClient.ts): replies checked and counted, not kept.
+  const client = A2AClient.forAgent(agent, { connections: CONNECTIONS, history: new EventHistory({}, false) });
   try {
     const iteration = await warmedUp(mixIterationOf(client));
     return await measured(() => runOpenModel({ ...schedule(rate), iteration }));

@@ -1,12 +1,13 @@
 // The generator benchmarks' iteration as a worker spec (rig/load/workers/iterationSpec.ts): iteration
 // i sends, answers or gets (i mod 3) with the rig's A2AClient, passing the iteration's signal as
-// scenarios do; the client parses, checks and records each reply. A worker rebuilds it (and its
-// client) from the agent and the connection count.
+// scenarios do (generatorIterations.ts); the client parses and checks each reply, keeping none. A
+// worker rebuilds it (and its client) from the agent and the connection count.
 import type { AgentDescription } from '../rig/client/agentDiscovery.ts';
 import type { A2AClient } from '../rig/client/a2aClient.ts';
 import type { Iteration } from '../rig/load/openModelExecutor.ts';
 import type { BuiltIteration, IterationSpec, WorkerTools } from '../rig/load/workers/iterationSpec.ts';
 import { clientInWorker } from '../rig/load/workers/workerClient.ts';
+import { a2aIteration } from './generatorIterations.ts';
 
 export const MIX_PROMPT = { taskId: 'bench-task-1', promptId: 'bench-prompt-1', payload: { approved: true } };
 
@@ -16,20 +17,7 @@ export interface MixArgs {
 }
 
 export function mixIterationOf(client: A2AClient): Iteration {
-  return async ({ index, signal }) => {
-    const op = index % 3;
-    if (op === 0) {
-      const sent = await client.send({ parts: [{ text: 'a2a-rig: open-model send' }] }, { signal });
-      if (!sent.ok || !('task' in sent.value)) throw new Error('SendMessage did not return a task');
-    } else if (op === 1) {
-      const answered = await client.answer(MIX_PROMPT.taskId, MIX_PROMPT.promptId, MIX_PROMPT.payload, { signal });
-      if (answered.kind !== 'accepted')
-        throw new Error(`answer ${answered.kind}: ${answered.reason ?? answered.rpcMessage ?? ''}`);
-    } else {
-      const got = await client.getTask(MIX_PROMPT.taskId, { signal });
-      if (!got.ok) throw new Error('GetTask failed');
-    }
-  };
+  return a2aIteration(client, MIX_PROMPT);
 }
 
 /** One of each call first: the connection and the client's lazy parts are ready when the clock starts. */
