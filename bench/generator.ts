@@ -28,6 +28,8 @@
 //     search's steps run at rates from 2 % up, and a slow step costs more per request, so their
 //     median says more about where the search went than about the client), and undici's beside the
 //     transport's says which HTTP client costs less.
+// Every step's line says its GC pauses (bench/gcPauses.ts); `node --max-semi-space-size=32 --import tsx
+// bench/generator.ts` shows what a larger young generation changes (docs/benchmarks.md).
 // Prints the rates and ratios, then (last line) the machine-readable rows (bench/benchRows.ts).
 // Run: npx tsx bench/generator.ts. Env: CONNECTIONS (32), STEP_MS (3000), AUTOCANNON_S (5), IN_FLIGHT,
 // FIXED_RUNS (3).
@@ -46,6 +48,7 @@ import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { ClosedModelRequest } from '../rig/load/closedModel.ts';
 import { runOpenModel, type Iteration } from '../rig/load/openModelExecutor.ts';
 import { printRows } from './benchRows.ts';
+import { describeGc, heapFlags, watchGc } from './gcPauses.ts';
 import { a2aIteration, callsOf, transportIteration } from './generatorIterations.ts';
 import { generatorRows } from './generatorRows.ts';
 import { undiciDispatchIteration } from './undiciDispatch.ts';
@@ -151,6 +154,7 @@ async function step(driver: Driver, rate: number) {
     const cpu = process.cpuUsage();
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
+    const gcSeen = watchGc();
     const result = await runOpenModel({
       arrivals: constantArrivals(rate, STEP_MS),
       iteration,
@@ -160,6 +164,7 @@ async function step(driver: Driver, rate: number) {
       drainTimeoutMs: 5_000,
     });
     loop.disable();
+    const gc = gcSeen();
     const cpuUs = cpuSince(cpu, result.succeeded);
     const stallMs = loop.max / 1e6;
     const p99 = result.latency.percentileMs(99);
@@ -169,7 +174,7 @@ async function step(driver: Driver, rate: number) {
       result.unfinished === 0 &&
       result.late <= result.scheduled * LATE_SHARE &&
       p99 <= MAX_P99_MS;
-    return { kept, result, cpuUs, stallMs };
+    return { kept, result, cpuUs, stallMs, gc };
   } finally {
     await client.close();
   }
@@ -179,12 +184,12 @@ async function tryRate(driver: Driver, share: number, baseline: number): Promise
   const rate = Math.round(baseline * share);
   let attempt = await step(driver, rate);
   for (let retry = 1; retry < ATTEMPTS && !attempt.kept; retry++) attempt = await step(driver, rate);
-  const { result, kept, cpuUs, stallMs } = attempt;
+  const { result, kept, cpuUs, stallMs, gc } = attempt;
   cpuPerRequest[driver].push(cpuUs);
   const counts = `${result.succeeded}/${result.scheduled} ok, ${result.late} late`;
   const lag = `max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped`;
   const p99 = `p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start`;
-  const costs = `${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms`;
+  const costs = `${cpuUs.toFixed(0)} µs CPU/request, longest loop stall ${stallMs.toFixed(0)} ms, ${describeGc(gc)}`;
   const outcome = kept ? 'kept its schedule' : 'fell behind';
   console.log(
     `  ${driver} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${counts}, ${lag}, ${p99}, ${costs} — ${outcome}`,
@@ -250,9 +255,11 @@ const baseline = [...autocannonRuns].sort((a, b) => a - b)[1];
 const fixedRate = Math.round(baseline * FIXED_SHARE);
 const fixedCpu: Record<Driver, number[]> = { a2aClient: [], transport: [], undiciDispatch: [] };
 const fixedFailures: Record<Driver, number> = { a2aClient: 0, transport: 0, undiciDispatch: 0 };
+const fixedGc: string[] = [];
 for (let run = 0; run < FIXED_RUNS; run++)
   for (const driver of ['a2aClient', 'transport', 'undiciDispatch'] as const) {
-    const { cpuUs, result } = await step(driver, fixedRate);
+    const { cpuUs, result, gc } = await step(driver, fixedRate);
+    if (driver === 'a2aClient') fixedGc.push(describeGc(gc));
     fixedCpu[driver].push(cpuUs);
     fixedFailures[driver] += result.failed + result.dropped + result.unfinished;
   }
@@ -291,6 +298,7 @@ const costs = (['a2aClient', 'transport', 'undiciDispatch'] as const).map(
   (d) => `${d} ${atFixedRate[d].toFixed(0)} µs (${fixedFailures[d]} failures)`,
 );
 console.log(`CPU per request at ${fixedRate} req/s (median of ${FIXED_RUNS} runs): ${costs.join(', ')}`);
+console.log(`A2AClient's fixed-rate runs, heap flags ${heapFlags()}: ${fixedGc.join('; ')}`);
 
 rmSync(wrkDir, { recursive: true, force: true });
 await target.kill();
