@@ -26,6 +26,8 @@
 //     search's steps run at rates from 2 % up, and a slow step costs more per request, so their
 //     median says more about where the search went than about the client), and undici's beside the
 //     transport's says which HTTP client costs less.
+// Every step's line says its GC pauses (bench/gcPauses.ts); `node --max-semi-space-size=32 --import tsx
+// bench/generator.ts` shows what a larger young generation changes (docs/benchmarks.md).
 // Prints the rates and ratios, then (last line) the machine-readable rows (bench/benchRows.ts).
 // Run: npx tsx bench/generator.ts. Env: CONNECTIONS (32), STEP_MS (3000), AUTOCANNON_S (5), IN_FLIGHT,
 // FIXED_RUNS (3).
@@ -44,6 +46,7 @@ import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { ClosedModelRequest } from '../rig/load/closedModel.ts';
 import { runOpenModel, type Iteration } from '../rig/load/openModelExecutor.ts';
 import { printRows } from './benchRows.ts';
+import { describeGc, heapFlags, watchGc } from './gcPauses.ts';
 import { a2aIteration, callsOf, transportIteration } from './generatorIterations.ts';
 import { sustainable, type RateSearch, type StepOutcome } from './rateSearch.ts';
 import { generatorRows } from './generatorRows.ts';
@@ -148,6 +151,7 @@ async function step(driver: Driver, rate: number): Promise<StepOutcome> {
     const cpu = process.cpuUsage();
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
+    const gcSeen = watchGc();
     const result = await runOpenModel({
       arrivals: constantArrivals(rate, STEP_MS),
       iteration,
@@ -157,9 +161,10 @@ async function step(driver: Driver, rate: number): Promise<StepOutcome> {
       drainTimeoutMs: 5_000,
     });
     loop.disable();
+    const gc = gcSeen();
     const cpuUs = cpuSince(cpu, result.succeeded);
     const stallMs = loop.max / 1e6;
-    return { result, cpuUs, stallMs };
+    return { result, cpuUs, stallMs, note: describeGc(gc) };
   } finally {
     await client.close();
   }
@@ -208,9 +213,11 @@ const baseline = [...autocannonRuns].sort((a, b) => a - b)[1];
 const fixedRate = Math.round(baseline * FIXED_SHARE);
 const fixedCpu: Record<Driver, number[]> = { a2aClient: [], transport: [], undiciDispatch: [] };
 const fixedFailures: Record<Driver, number> = { a2aClient: 0, transport: 0, undiciDispatch: 0 };
+const fixedGc: string[] = [];
 for (let run = 0; run < FIXED_RUNS; run++)
   for (const driver of ['a2aClient', 'transport', 'undiciDispatch'] as const) {
-    const { cpuUs, result } = await step(driver, fixedRate);
+    const { cpuUs, result, note } = await step(driver, fixedRate);
+    if (driver === 'a2aClient') fixedGc.push(note!);
     fixedCpu[driver].push(cpuUs);
     fixedFailures[driver] += result.failed + result.dropped + result.unfinished;
   }
@@ -249,6 +256,7 @@ const costs = (['a2aClient', 'transport', 'undiciDispatch'] as const).map(
   (d) => `${d} ${atFixedRate[d].toFixed(0)} µs (${fixedFailures[d]} failures)`,
 );
 console.log(`CPU per request at ${fixedRate} req/s (median of ${FIXED_RUNS} runs): ${costs.join(', ')}`);
+console.log(`A2AClient's fixed-rate runs, heap flags ${heapFlags()}: ${fixedGc.join('; ')}`);
 
 rmSync(wrkDir, { recursive: true, force: true });
 await target.kill();

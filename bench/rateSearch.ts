@@ -16,6 +16,8 @@ export interface StepOutcome {
   cpuUs: number;
   /** The longest event-loop stall seen during the step (ms). */
   stallMs: number;
+  /** More to print on the step's line (e.g. its GC pauses). */
+  note?: string;
 }
 
 /** Runs one step of the search at `rate` arrivals/s. */
@@ -54,12 +56,13 @@ export async function tryRate(
     attempt = await search.step(rate);
     kept = keptSchedule(attempt.result);
   }
-  const { result, cpuUs, stallMs } = attempt;
+  const { result, cpuUs, stallMs, note } = attempt;
   search.onCpu?.(cpuUs);
   const counts = `${result.succeeded}/${result.scheduled} ok, ${result.late} late`;
   const lag = `max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped`;
   const p99 = `p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start`;
-  const costs = `${cpuUs.toFixed(0)} µs CPU/request, longest event-loop stall ${stallMs.toFixed(0)} ms`;
+  const stall = `longest event-loop stall ${stallMs.toFixed(0)} ms${note ? `, ${note}` : ''}`;
+  const costs = `${cpuUs.toFixed(0)} µs CPU/request, ${stall}`;
   const outcome = kept ? 'kept its schedule' : 'fell behind';
   console.log(
     `  ${search.label} @ ${rate}/s (${(share * 100).toFixed(0)} %): ${counts}, ${lag}, ${p99}, ${costs} — ${outcome}`,

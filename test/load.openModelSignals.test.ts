@@ -5,6 +5,7 @@
 // an earlier batch's timeout.
 import { describe, expect, it } from 'vitest';
 import { runOpenModel, type IterationContext } from '../rig/load/openModelExecutor.ts';
+import { IterationBatch } from '../rig/load/runningIteration.ts';
 
 const TIMEOUT_MS = 100;
 
@@ -19,6 +20,23 @@ function waitForAbort(it: IterationContext, seen: Map<number, { afterMs: number;
 }
 
 describe('open model: iteration signals', () => {
+  it('keeps a batch open for a thousandth of the timeout, at least 1 ms and at most 10', () => {
+    // A 5 s timeout may run 5 ms long (0.1 %) so that a burst of a few timer ticks shares one signal.
+    const long = new IterationBatch(1_000, 5_000);
+    expect([long.admits(1_004.9), long.admits(1_005.1)]).toEqual([true, false]);
+    const short = new IterationBatch(1_000, 100);
+    expect([short.admits(1_001), short.admits(1_001.5)]).toEqual([true, false]);
+    const huge = new IterationBatch(1_000, 600_000);
+    expect([huge.admits(1_010), huge.admits(1_010.5)]).toEqual([true, false]);
+  });
+
+  it('sets the deadline by the last member to join: no timeout is shortened', () => {
+    const batch = new IterationBatch(1_000, 5_000);
+    batch.join(1_000);
+    batch.join(1_004);
+    expect(batch.deadline).toBe(6_004);
+  });
+
   it('shares one signal within a batch, not across batches', async () => {
     const signals: AbortSignal[] = [];
     await runOpenModel({

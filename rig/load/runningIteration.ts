@@ -40,13 +40,15 @@ export function failureKind(err: unknown): string {
 
 /**
  * The iterations started by one pump of the schedule (whatever came due since its last timer tick),
- * or within BATCH_SPAN_MS of a batch's opening, share one deadline and one signal: an AbortController
+ * or within the batch's span of its opening, share one deadline and one signal: an AbortController
  * and its signal cost more than the rest of an iteration's bookkeeping. The deadline is the last
- * member's start plus the timeout, so no member's timeout is shortened (one may be lengthened by the
- * time between its start and the last member's). The controller is made only when asked for.
+ * member's start plus the timeout, so no member's timeout is shortened; one is lengthened by at most
+ * the span, a thousandth of the timeout (1 to 10 ms), so that the pumps of a few timer ticks share
+ * a signal. The controller is made only when asked for.
  */
 export class IterationBatch {
   private last: number;
+  private readonly spanMs: number;
   private controller: AbortController | undefined;
   private abortReason: unknown;
   private aborted = false;
@@ -56,11 +58,12 @@ export class IterationBatch {
     private readonly timeoutMs: number,
   ) {
     this.last = openedAt;
+    this.spanMs = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, timeoutMs / 1000));
   }
 
   /** Whether an iteration may join at `clock` (the pump's clock for the whole of one pump). */
   admits(clock: number): boolean {
-    return !this.aborted && clock - this.openedAt <= BATCH_SPAN_MS;
+    return !this.aborted && clock - this.openedAt <= this.spanMs;
   }
 
   join(startedAt: number): void {
@@ -89,8 +92,9 @@ export class IterationBatch {
   }
 }
 
-/** About a timer's resolution: backlogged iterations freed by the replies of one read share a batch. */
-export const BATCH_SPAN_MS = 1;
+/** A timer's resolution: the starts of one tick share a batch whatever the timeout. */
+const MIN_SPAN_MS = 1;
+const MAX_SPAN_MS = 10;
 
 /**
  * A running iteration is its own context. Its signal is its batch's: it aborts at the batch's
