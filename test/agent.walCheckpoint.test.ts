@@ -3,7 +3,8 @@
 // WAL (the database file does not grow) until the worker copies them, also past the size at which
 // the agent's own connection used to checkpoint; and should the worker fail, that connection
 // checkpoints again, so the WAL stays bounded.
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox, type TaskRow } from '../rig/agent/outbox.ts';
@@ -121,5 +122,23 @@ describe('WAL checkpoints off the event loop', () => {
     const err = await checkpointer.failure;
     expect(err.message).toMatch(/directory does not exist|unable to open/);
     expect(own.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+  });
+
+  it("closes the worker's connection before its own: nothing touches the files after close returns", async () => {
+    const db = tempDbPath();
+    cleanups.push(db.cleanup);
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    writeTask(outbox, 'task-closed', 4, 1_000);
+    // The worker has opened its connection once it answers.
+    const checkpointer = outbox.checkpointer!;
+    await checkpointer.checkpointNow();
+    checkpointer.stop();
+    expect(checkpointer.workerClosed).toBe(true);
+    outbox.close();
+    // With the worker's connection closed first, the agent's closes last and removes the WAL and
+    // its index. Had stop() returned before the worker closed, a caller deleting the directory
+    // would race that close (CI saw ENOTEMPTY from such a cleanup).
+    expect(readdirSync(dirname(db.path)).sort()).toEqual(['outbox.db']);
+    expect(existsSync(`${db.path}-wal`)).toBe(false);
   });
 });

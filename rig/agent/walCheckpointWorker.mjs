@@ -28,6 +28,9 @@ parentPort.on('message', (message) => {
     stopped = true;
     clearInterval(timer);
     db.close();
+    // The agent waits for this before it closes its own connection (walCheckpointer.ts stop()).
+    Atomics.store(workerData.closed, 0, 1);
+    Atomics.notify(workerData.closed, 0);
     parentPort.close();
   }
 });

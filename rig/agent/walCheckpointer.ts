@@ -23,6 +23,8 @@ const CHECKPOINT_INTERVAL_MS = 250;
 export const CATCH_UP_PAGES = 4 * FALLBACK_AUTOCHECKPOINT_PAGES;
 /** Turns a catch-up waits for an open batch to commit before it gives up until the next report. */
 const CATCH_UP_TRIES = 16;
+/** How long stop() waits for the worker to close its connection (a checkpoint under way first). */
+const STOP_WAIT_MS = 2_000;
 
 export interface CheckpointOptions {
   /** How often the worker checkpoints (tests lengthen it). */
@@ -44,6 +46,8 @@ export class WalCheckpointer {
   private readonly asked: Array<(result: CheckpointResult) => void> = [];
   private stopped = false;
   private catchingUp = false;
+  /** Set to 1 by the worker once its connection is closed (stop() waits for it). */
+  private readonly closed = new Int32Array(new SharedArrayBuffer(4));
   private reportFailure: (err: Error) => void = () => {};
   /** Settles when the worker failed and the agent's connection checkpoints itself again. */
   readonly failure = new Promise<Error>((resolve) => (this.reportFailure = resolve));
@@ -58,7 +62,7 @@ export class WalCheckpointer {
     db.pragma('wal_autocheckpoint = 0');
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(new URL('./walCheckpointWorker.mjs', import.meta.url), {
-      workerData: { path, driver, intervalMs },
+      workerData: { path, driver, intervalMs, closed: this.closed },
     });
     // The worker never keeps the agent (or a test) alive.
     this.worker.unref();
@@ -73,6 +77,11 @@ export class WalCheckpointer {
     });
   }
 
+  /** Whether the worker has closed its connection (after stop()). */
+  get workerClosed(): boolean {
+    return Atomics.load(this.closed, 0) === 1;
+  }
+
   /** Resolves with the result of a checkpoint run now (tests; the worker runs them on its own timer). */
   checkpointNow(): Promise<CheckpointResult> {
     if (this.stopped) return Promise.reject(new Error('the WAL checkpoint worker is stopped'));
@@ -82,11 +91,17 @@ export class WalCheckpointer {
     });
   }
 
-  /** Stops the worker; the agent's connection checkpoints on its close, as SQLite's last one does. */
+  /**
+   * Stops the worker and waits (synchronously, bounded) until its connection is closed, so that the
+   * agent's connection closes last and nothing touches the database's files after the outbox's
+   * close returns (a caller may delete them then). The agent's close checkpoints, as SQLite's last
+   * connection does.
+   */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     this.worker.postMessage('stop');
+    Atomics.wait(this.closed, 0, 0, STOP_WAIT_MS);
   }
 
   /** Copies, on the agent's connection and outside any batch, what the worker's checkpoint missed. */
