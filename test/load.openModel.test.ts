@@ -126,8 +126,10 @@ describe('open-model executor', () => {
       expect(fromIntended.p90).toBeGreaterThanOrEqual(0.3 * STALL_MS);
       // Measured from the actual start, only the two requests in flight saw it.
       expect(fromActual.max).toBeGreaterThanOrEqual(0.9 * STALL_MS);
-      expect(fromActual.p99, JSON.stringify({ fromIntended, fromActual })).toBeLessThan(0.3 * STALL_MS);
-      expect(fromIntended.p99 - fromActual.p99).toBeGreaterThan(0.5 * STALL_MS);
+      // Relative, not a bound: a busy machine lengthens both measurements of the same requests alike.
+      expect(fromIntended.p99 - fromActual.p99, JSON.stringify({ fromIntended, fromActual })).toBeGreaterThan(
+        0.5 * STALL_MS,
+      );
       // Everything that waited for a slot started late.
       expect(result.late).toBeGreaterThanOrEqual(50);
       expect(result.maxStartLagMs).toBeGreaterThanOrEqual(0.8 * STALL_MS);
