@@ -28,6 +28,11 @@ export const BENCHMARKS: BenchmarkSpec[] = [
         label: '@a2a-js/sdk agent CPU per plain SendMessage',
         unit: 'µs',
       },
+      {
+        id: 'agent.sendMessage.httpFloorCpuUsPerRequest',
+        label: "bare node:http doing a SendMessage's HTTP work",
+        unit: 'µs',
+      },
     ],
   },
   {

@@ -4,17 +4,19 @@
 // such a task at once; the SDK agent completes every task at once), a unique messageId per request.
 // Each agent runs in its own process; autocannon (CONNECTIONS keep-alive connections, SECONDS
 // each) runs here. Every agent is warmed up unmeasured, then the runs alternate round by round
-// (sdk, ref, ref --fault volatile-outbox, sdk, ref, ...) so drift on a shared box hits them alike;
+// (sdk, ref, ref --fault volatile-outbox, http floor, sdk, ref, ...) so drift on a shared box hits them alike;
 // the row is the ratio of the median req/s. A run with non-2xx replies, transport errors, timeouts
 // or a body that is not a completed task makes its row invalid (shown, never met). Each run also
 // reads the agent process's CPU (/proc/<pid>/stat) and prints its µs per request: a figure other
-// load on the box disturbs much less than req/s (the median is an informational row per agent).
+// load on the box disturbs much less than req/s (the median is an informational row per agent),
+// beside the same figure of a bare node:http server doing only the HTTP part of the work
+// (bench/httpFloorProcess.ts, alternated with the agents): the floor no agent on node:http gets under.
 // Run: npx tsx bench/sdkComparison.ts   Env: CMP_CONNECTIONS (20), CMP_SECONDS (8), CMP_ROUNDS (2), CMP_WARMUP_S (2)
 // (prefixed: bench/run.ts passes one environment to every benchmark).
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { cpuSecondsFromStat } from '../rig/engine/agentResources.ts';
-import { startReferenceAgent, startSdkAgent, type AgentProcess } from './agentProcess.ts';
+import { startHttpFloor, startReferenceAgent, startSdkAgent, type AgentProcess } from './agentProcess.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
 
 const CONNECTIONS = Number(process.env.CMP_CONNECTIONS ?? 20);
@@ -86,6 +88,7 @@ try {
     await startSdkAgent('sdk'),
     await startReferenceAgent('ref'),
     await startReferenceAgent('ref-volatile', ['--fault', 'volatile-outbox']),
+    await startHttpFloor('http-floor'),
   );
   for (const agent of agents) await load(agent, WARMUP_S);
   const runs = new Map<string, Run[]>(agents.map((a) => [a.name, []]));
@@ -144,6 +147,11 @@ try {
     ),
     cpuRow('agent.sendMessage.cpuUsPerRequest', 'reference agent CPU per plain SendMessage', 'ref'),
     cpuRow('agent.sendMessage.sdkCpuUsPerRequest', '@a2a-js/sdk agent CPU per plain SendMessage', 'sdk'),
+    cpuRow(
+      'agent.sendMessage.httpFloorCpuUsPerRequest',
+      "bare node:http doing a SendMessage's HTTP work",
+      'http-floor',
+    ),
   ]);
 } finally {
   for (const agent of agents) await agent.stop();
