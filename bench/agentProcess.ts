@@ -50,6 +50,11 @@ export function startReferenceAgent(name: string, args: string[] = []): Promise<
   );
 }
 
+/** node:http doing only a SendMessage's HTTP work (bench/httpFloorProcess.ts): the floor under both agents. */
+export function startHttpFloor(name: string): Promise<AgentProcess> {
+  return start(name, ['--import', 'tsx', join(repoRoot, 'bench/httpFloorProcess.ts')]);
+}
+
 /** The @a2a-js/sdk 1.3.0 agent of test/support/sdkMinimalAgent.ts (express, in-memory task store). */
 export function startSdkAgent(name: string): Promise<AgentProcess> {
   return start(name, ['--import', 'tsx', join(repoRoot, 'bench/sdkAgentProcess.ts')]);

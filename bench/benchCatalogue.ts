@@ -22,6 +22,17 @@ export const BENCHMARKS: BenchmarkSpec[] = [
         label: 'same, reference agent with --fault volatile-outbox',
         unit: 'x',
       },
+      { id: 'agent.sendMessage.cpuUsPerRequest', label: 'reference agent CPU per plain SendMessage', unit: 'µs' },
+      {
+        id: 'agent.sendMessage.sdkCpuUsPerRequest',
+        label: '@a2a-js/sdk agent CPU per plain SendMessage',
+        unit: 'µs',
+      },
+      {
+        id: 'agent.sendMessage.httpFloorCpuUsPerRequest',
+        label: "bare node:http doing a SendMessage's HTTP work",
+        unit: 'µs',
+      },
     ],
   },
   {

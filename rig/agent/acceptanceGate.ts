@@ -117,7 +117,7 @@ export class AcceptanceGate {
 
   /** The script's output is finished (its `complete` step or its end): complete, park or self-check. */
   finish(row: TaskRow, text?: string): void {
-    const gate = this.store.get(row.task.id);
+    const gate = row.gateless ? undefined : this.store.get(row.task.id);
     if (!gate || gate.outcome !== null) return void this.engine.setStatus(row, 'TASK_STATE_COMPLETED', text);
     const { faults } = this.engine;
     if (gate.criteria.evaluator === 'agent') {

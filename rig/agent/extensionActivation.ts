@@ -24,7 +24,11 @@ export function supportedOf(values: Array<string | string[] | undefined>): strin
 
 /** The requested URIs this agent supports, in request order, without repeats. */
 export function activatedExtensions(req: IncomingMessage): string[] {
-  return supportedOf([req.headers[EXTENSIONS_HEADER_V1], req.headers[EXTENSIONS_HEADER_V03]]);
+  const v1 = req.headers[EXTENSIONS_HEADER_V1];
+  const v03 = req.headers[EXTENSIONS_HEADER_V03];
+  // Most requests carry neither header: they need no lists, splits or set.
+  if (v1 === undefined && v03 === undefined) return [];
+  return supportedOf([v1, v03]);
 }
 
 /** Sets the echo headers (both spellings, so clients of either generation find theirs). */

@@ -37,8 +37,19 @@ export function generationOf(req: IncomingMessage, fallbackQuery?: string | null
   throw new A2AError(A2A_VERSION_NOT_SUPPORTED, `A2A-Version ${trimmed} is not supported; use 1.0 or omit it for 0.3`);
 }
 
+/** A generation's method names to their operations, built once: a request pays one lookup. */
+function operationsOf(generation: Generation): ReadonlyMap<string, Operation> {
+  const named = Object.entries(METHOD_NAMES[generation]).filter(([, name]) => name !== undefined);
+  return new Map(named.map(([op, name]) => [name!, op as Operation]));
+}
+const OPERATIONS: Record<Generation, ReadonlyMap<string, Operation>> = {
+  '0.3': operationsOf('0.3'),
+  '1.0': operationsOf('1.0'),
+};
+
 function operationOf(method: string, generation: Generation): Operation {
-  for (const [op, name] of Object.entries(METHOD_NAMES[generation])) if (name === method) return op as Operation;
+  const op = OPERATIONS[generation].get(method);
+  if (op !== undefined) return op;
   if (PUSH_CONFIG_METHODS[generation].includes(method)) throw pushNotSupported();
   const other: Generation = generation === '1.0' ? '0.3' : '1.0';
   if (Object.values(METHOD_NAMES[other]).includes(method) || PUSH_CONFIG_METHODS[other].includes(method)) {

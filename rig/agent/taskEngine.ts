@@ -181,6 +181,7 @@ export class TaskEngine implements TaskWriter {
       lastSeq: 0,
       historyCount: 0,
       historyBytes: 0,
+      gateless: withTask === undefined,
     };
     const stored = this.outbox.transaction(() => {
       this.outbox.appendHistory(row, first);

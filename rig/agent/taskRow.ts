@@ -17,6 +17,10 @@ export interface TaskRow {
   /** The newest history messages with their sizes, oldest first (taskRowCache.ts), kept for rows
    * this process created; absent on a row read back (views then read the table). */
   tail?: Array<{ message: Message; bytes: number }>;
+  /** True on a row this process created without an acceptance gate: a gate is only ever stored in
+   * the transaction that creates its task, so such a task never has one and finishing it needs no
+   * lookup. Absent on a row read back (the gate table is asked then). */
+  gateless?: boolean;
 }
 
 /** The task without history and artifacts, as stored in tasks.task_json. */
