@@ -94,4 +94,44 @@ describe('the steps of one advance', () => {
     expect(stored(row.task.id).events.map(kind).slice(4)).toEqual(['artifactUpdate', 'TASK_STATE_COMPLETED']);
     expect(published).toEqual(['TASK_STATE_WORKING', 'artifactUpdate', 'TASK_STATE_COMPLETED']);
   });
+
+  it('roll back together when a step catches its own failure: the row is never written half changed', async () => {
+    const { outbox, engine, stored } = setUp();
+    const row = engine.createTask(message, DEFAULT_SCRIPT, false);
+    await flushMicrotasks();
+    outbox.commitBatch();
+    row.step = 1;
+    engine.setStatus(row, 'TASK_STATE_WORKING');
+    outbox.commitBatch();
+    // A step that swallows its failed write (its own commit, or a transaction of its own) goes on.
+    const emit = engine.artifacts.emit.bind(engine.artifacts);
+    let ownTransaction = false;
+    engine.artifacts.emit = (r, spec) => {
+      try {
+        if (ownTransaction)
+          outbox.transaction(() => {
+            throw new Error('own write failed');
+          });
+        else
+          engine.commit(
+            r,
+            (task) => void (task.status = { ...task.status, state: 'TASK_STATE_FAILED' }),
+            (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),
+            () => {
+              throw new Error('commit failed');
+            },
+          );
+      } catch {
+        // swallowed
+      }
+      return emit(r, spec);
+    };
+    for (const own of [false, true]) {
+      ownTransaction = own;
+      expect(() => engine.advance(row.task.id)).toThrow(/a step of task .* failed/);
+      outbox.commitBatch();
+      expect(stored(row.task.id).task).toEqual({ state: 'TASK_STATE_WORKING', step: 1, last_seq: 4 });
+      expect(stored(row.task.id).events).toHaveLength(4);
+    }
+  });
 });
