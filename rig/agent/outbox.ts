@@ -28,7 +28,6 @@ export interface StoredEvent {
   taskId: string;
   event: StreamResponse;
 }
-
 export type { AfterCommit } from './groupCommit.ts';
 export type { TaskCacheLimits } from './taskRowCache.ts';
 export type { TaskRow } from './taskRow.ts';
@@ -46,6 +45,8 @@ export class Outbox {
   readonly prompts: PromptStore;
   /** Checkpoints the WAL off the event loop (walCheckpointer.ts); none for an in-memory database. */
   readonly checkpointer: WalCheckpointer | undefined;
+  /** Transactions that failed (and were rolled back) so far. */
+  failedTransactions = 0;
 
   constructor(path: string, options: OutboxOptions = {}) {
     this.cache = new TaskRowCache(options.cache ?? DEFAULT_TASK_CACHE, () => this.prompts.forgetCached());
@@ -99,6 +100,7 @@ export class Outbox {
     try {
       return this.inTransaction(fn) as T;
     } catch (err) {
+      this.failedTransactions += 1;
       this.cache.clear();
       throw err;
     }

@@ -39,6 +39,11 @@ CREATE TABLE IF NOT EXISTS task_artifacts (
 );
 `;
 
+// A rowid table, like the history's: an event's JSON (a prompt's whole envelope, an artifact) is
+// appended at the table's end, and only the small (task_id, seq) key goes into the middle of its
+// index, where an answer to an older task lands. As a WITHOUT ROWID table every such insert put the
+// whole JSON into the key b-tree, splitting its pages: the event INSERT was the costliest statement
+// of an answer. Files made before keep that table, which the same statements read and write.
 const EVENTS_TABLE = (schema: string) => `
 CREATE TABLE IF NOT EXISTS ${schema}.events (
   task_id TEXT NOT NULL,
@@ -46,7 +51,7 @@ CREATE TABLE IF NOT EXISTS ${schema}.events (
   event_id TEXT NOT NULL,
   event_json TEXT NOT NULL,
   PRIMARY KEY (task_id, seq)
-) WITHOUT ROWID;
+);
 `;
 
 export interface OutboxOptions {

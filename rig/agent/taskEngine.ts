@@ -19,6 +19,7 @@ import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
 import type { TaskWriter } from './taskWriter.ts';
 import { PromptSteps } from './promptSteps.ts';
 import type { Script } from './script.ts';
+import { StepBatch, writeTransition } from './stepBatch.ts';
 import { StreamQuota } from './streamQuota.ts';
 import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
 import { ArtifactSteps } from './artifactSteps.ts';
@@ -57,6 +58,9 @@ export class TaskEngine implements TaskWriter {
 
   /** Prompt steps: the envelope, the INPUT_REQUIRED status and the deadline signal (promptSteps.ts). */
   private readonly prompts: PromptSteps;
+
+  /** The steps advance() runs now (stepBatch.ts): their row is written once, at their end. */
+  private steps: StepBatch | undefined;
 
   /**
    * The task as a caller sees it: the newest history messages within the view bounds (and within
@@ -99,7 +103,8 @@ export class TaskEngine implements TaskWriter {
 
   /**
    * Applies `mutate` to the task and appends the event `eventOf` builds, in one transaction
-   * (with `alsoWrite` for rows that must change with them), then publishes the event.
+   * (with `alsoWrite` for rows that must change with them), then publishes the event. Inside
+   * advance() the row is written (and the event published) once its steps' transaction succeeds.
    */
   commit(
     row: TaskRow,
@@ -107,22 +112,18 @@ export class TaskEngine implements TaskWriter {
     eventOf: (task: Task) => StreamResponse,
     alsoWrite?: () => void,
   ): StoredEvent {
-    const stored = this.outbox.transaction(() => {
-      mutate(row.task);
-      alsoWrite?.();
-      const event = this.outbox.appendEvent(row, eventOf(row.task));
-      // After appendEvent: the row carries its new seq (and history counts) into the one UPDATE.
-      this.outbox.updateTask(row);
-      return event;
-    });
-    this.metrics?.eventAppended();
-    this.publishWhenCommitted(stored, row.task);
+    const steps = this.steps?.row === row ? this.steps : undefined;
+    if (steps) return steps.write(() => writeTransition(this.outbox, row, mutate, eventOf, alsoWrite, false));
+    const stored = this.outbox.transaction(() => writeTransition(this.outbox, row, mutate, eventOf, alsoWrite, true));
+    this.announce(stored, row.task);
     return stored;
   }
 
-  /** Publishes the event once its commit is durable, with the task as it was at that event (later
-   * transitions of the same batch must not show through: a stream would close on a later state). */
-  private publishWhenCommitted(stored: StoredEvent, task: Task): void {
+  /** Counts the event and publishes it once its commit is durable, with the task as it was at that
+   * event (later transitions of the same batch must not show through: a stream would close on a
+   * later state). */
+  private announce(stored: StoredEvent, task: Task): void {
+    this.metrics?.eventAppended();
     const asOf: Task = { ...task };
     this.outbox.afterCommit((failed) => {
       if (!failed) this.events.publish(stored, asOf);
@@ -193,8 +194,7 @@ export class TaskEngine implements TaskWriter {
     });
     // The cached row holds no history, like a row read back (views read it from the outbox).
     task.history = [];
-    this.metrics?.eventAppended();
-    this.publishWhenCommitted(stored, task);
+    this.announce(stored, task);
     // Deferred so the caller can subscribe to the task before its first transition (every caller
     // subscribes in the same synchronous stretch). A microtask, not a later turn: the first steps
     // then join the batch that creates the task (outbox.ts), one COMMIT where there were two, and a
@@ -203,11 +203,23 @@ export class TaskEngine implements TaskWriter {
     return row;
   }
 
-  /** Runs script steps until the task waits (prompt, work) or ends. */
+  /** Runs script steps until the task waits (prompt, work) or ends, in one transaction (stepBatch.ts). */
   advance(taskId: string): void {
     if (this.closed) return;
     const row = this.outbox.getTask(taskId);
     if (!row) return;
+    if (this.steps) return this.runSteps(row);
+    StepBatch.run(
+      this.outbox,
+      row,
+      (batch) => (this.steps = batch),
+      () => this.runSteps(row),
+      (stored, asOf) => this.announce(stored, asOf),
+    );
+  }
+
+  private runSteps(row: TaskRow): void {
+    const taskId = row.task.id;
     const script = row.script as Script;
     for (;;) {
       const state = row.task.status.state;
