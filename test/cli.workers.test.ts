@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CAPACITY_SERIES } from '../rig/load/capacitySlo.ts';
 import { runRig, runRigForResults } from './support/rigCli.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'a2a-rig-workers-'));
@@ -37,6 +38,11 @@ describe('run --workers', () => {
       expect([counted('round_trip{'), counted('resume_latency{')]).toEqual([completed, completed]);
       const timeline = capacity.timeline!.points.filter((p) => p.metric.startsWith('resume_latency{'));
       expect(timeline.reduce((n, p) => n + p.count, 0)).toBe(completed);
+      // No --toxic: the load went straight to the agent, and each point says what the rig's CPU counts.
+      const points = capacity.series![CAPACITY_SERIES]!;
+      expect(points.map((p) => p.rig_cpu_counts)).toEqual(
+        points.map(() => expect.stringMatching(/straight to the agent/)),
+      );
     },
     120_000,
   );
