@@ -2,63 +2,32 @@
 // run has toxics (`--toxic`): with the proxy disabled, such a client still reaches the agent when no
 // toxic is set, and is cut like every proxied client when one is. A scenario holding such a client
 // cannot add a toxic or disable the proxy (it would not touch that client): ctx.faults refuses, saying so.
-import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError, userMessage, type A2AClient } from '../rig/client/index.ts';
 import { Environment } from '../rig/engine/environment.ts';
 import { EngineScenarioContext } from '../rig/engine/scenarioContext.ts';
 import { rigCpuCounts } from '../rig/load/capacitySearch.ts';
-import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
+import { notImplementedAgent, type NotImplementedAgent } from './support/notImplementedAgent.ts';
 
-let server: Server | undefined;
-let env: Environment | undefined;
+// Every request the agent gets fails with its own HTTP 501: what a client reached is in its error.
+const opened: Array<Environment | NotImplementedAgent> = [];
 afterEach(async () => {
-  await env?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
-  env = server = undefined;
+  for (const o of opened.splice(0).reverse()) await o.close();
 });
-
-/** An agent whose card is fine and whose JSON-RPC endpoint answers every call with HTTP 501. */
-async function agent(): Promise<string> {
-  let url = '';
-  server = createServer((req, res) => {
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(
-        JSON.stringify({
-          name: 'x',
-          description: 'x',
-          version: '1',
-          url: `${url}/`,
-          protocolVersion: '0.3.0',
-          capabilities: { extensions: [{ uri: HITL_PROMPT_URI, required: false }] },
-          defaultInputModes: [],
-          defaultOutputModes: [],
-          skills: [],
-        }),
-      );
-    }
-    req.resume();
-    res.writeHead(501, { 'content-type': 'text/html' });
-    res.end('<h1>Not Implemented</h1>');
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return url;
-}
 
 const LATENCY = { type: 'latency' as const, attributes: { latency: 1 } };
 
 async function open(toxics: (typeof LATENCY)[] = []): Promise<Environment> {
-  const target = await agent();
-  env = await Environment.open({
-    target,
+  const agent = await notImplementedAgent();
+  opened.push(agent);
+  const env = await Environment.open({
+    target: agent.url,
     toxiproxy: { kind: 'embedded' },
     agentFaults: [],
     generation: 'auto',
     toxics,
   });
+  opened.push(env);
   await env.applyRunToxics();
   // Every connection through the proxy is refused from here on: only a client that skips it gets an answer.
   await env.faults!.setEnabled(env.proxyName!, false);
