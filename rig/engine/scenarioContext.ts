@@ -126,7 +126,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     return this.priorVerdicts.get(name);
   }
 
-  /** Another client through the proxy with its own connection pool, sharing this history. */
+  /** Another client with its own connection pool, sharing this history: through the proxy or past it (`proxy`). */
   newClient(connections: number, options: NewClientOptions = {}): A2AClient {
     const history = options.keepResponses === false ? new EventHistory({}, false) : this.history;
     const client = this.env.client(history, connections, this.traffic, options.proxy);

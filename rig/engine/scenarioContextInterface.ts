@@ -90,7 +90,8 @@ export interface ScenarioContext {
   readonly direct: A2AClient;
   /**
    * Another client through the proxy with its own connection pool, sharing this history; with
-   * `keepResponses: false` (a load's client) its unary replies are checked but kept in no history.
+   * `keepResponses: false` (a load's client) its unary replies are checked but kept in no history;
+   * with `proxy: 'for-toxics'` it passes the proxy only when the run has toxics.
    */
   newClient(connections: number, options?: NewClientOptions): A2AClient;
   readonly faults: FaultHelpers;
