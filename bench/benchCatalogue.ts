@@ -81,14 +81,14 @@ export const BENCHMARKS: BenchmarkSpec[] = [
   },
   {
     // Issue 25: the rig must cost much less than the agent it measures (bench/capacityCost.ts): two
-    // `capacity --profile full` runs against the embedded agent, the second with the proxy apart.
+    // `capacity --profile full` runs against the embedded agent, the second through a proxy apart.
     name: 'capacityCost',
     script: 'bench/capacityCost.ts',
     timeoutMs: 45 * MINUTE,
     rows: [
       {
         id: 'capacity.rigCpuPerRoundTrip.ratioToAgent',
-        label: "rig CPU / agent CPU per HITL round trip at the capacity knee (rig's process, embedded proxy in it)",
+        label: "rig CPU / agent CPU per HITL round trip at the capacity knee (rig's process; no toxic, no proxy)",
         unit: 'x',
         goal: { op: '<=', value: 0.5 },
       },
@@ -97,12 +97,12 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       { id: 'capacity.kneeRoundTripsPerSecond', label: 'round trips/s achieved at the knee', unit: 'round trips/s' },
       {
         id: 'capacity.proxyCpuPerRoundTrip',
-        label: 'fault proxy CPU per round trip, in its own process (mean over the whole run)',
+        label: 'fault proxy CPU per round trip under --toxic latency=0, in its own process (whole run)',
         unit: 'µs',
       },
       {
         id: 'capacity.rigCpuPerRoundTrip.proxyApart',
-        label: 'rig CPU per round trip at the knee, the proxy in its own process',
+        label: 'rig CPU per round trip at the knee, the load through a proxy in its own process',
         unit: 'µs',
       },
     ],

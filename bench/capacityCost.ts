@@ -3,10 +3,11 @@
 // and the CPU of the highest sustainable step (the knee) read from the curve it writes to
 // results.json (rig_cpu_us_per_round_trip, agent_cpu_us_per_round_trip: CPU over the step, drain
 // included, per round trip completed). The rig's figure is its whole process (every thread: the
-// JavaScript thread, GC helpers, libuv's pool) with the embedded fault proxy in it, as `run` starts
-// it when no toxiproxy-server is found. A second run puts the proxy in a process of its own
-// (`a2a-rig proxy`, passed as --toxiproxy URL) to tell the proxy's share apart: its CPU over that
-// whole run per round trip completed, and the rig's per round trip at that run's knee without it.
+// JavaScript thread, GC helpers, libuv's pool); with no --toxic, capacity's load goes straight to
+// the agent, past the fault proxy (the curve's rig_cpu_counts says so). A second run sends the load
+// through a proxy in a process of its own (`a2a-rig proxy`, passed as --toxiproxy URL, with a 0 ms
+// latency toxic so the load passes it) to tell what a proxy in the path costs: its CPU over that
+// whole run per round trip completed, and the rig's per round trip at that run's knee.
 // Run: npm run bench -- --only capacityCost
 //   Env: CAP_PROFILE (default full), CAP_PARAMS (more capacity params, e.g.
 //   startRate=400,stepMs=5000), CAP_PROXY_APART=0 (skip the second run).
@@ -82,7 +83,7 @@ function procCpuSeconds(pid: number): number {
   return seconds;
 }
 
-/** The run with the fault proxy in its own process: the rig at its knee without it, the proxy per round trip. */
+/** The run through a fault proxy in its own process: the rig at its knee, the proxy per round trip. */
 async function runProxyApart(dir: string): Promise<{ knee: Knee; proxyUs: number }> {
   const proxy = await startJsonLineChild<{ api: string }>(
     process.execPath,
@@ -91,7 +92,7 @@ async function runProxyApart(dir: string): Promise<{ knee: Knee; proxyUs: number
   );
   try {
     const before = procCpuSeconds(proxy.child.pid!);
-    const knee = runCapacity(dir, 'proxy-apart', ['--toxiproxy', proxy.info.api]);
+    const knee = runCapacity(dir, 'proxy-apart', ['--toxiproxy', proxy.info.api, '--toxic', 'latency=0']);
     const proxyUs = ((procCpuSeconds(proxy.child.pid!) - before) * 1e6) / Math.max(1, knee.completed);
     return { knee, proxyUs };
   } finally {
@@ -116,7 +117,7 @@ function kneeRows(knee: Knee | undefined, failure: string | undefined): BenchRow
   return [
     {
       id: 'capacity.rigCpuPerRoundTrip.ratioToAgent',
-      label: "rig CPU / agent CPU per HITL round trip at the capacity knee (rig's process, embedded proxy in it)",
+      label: "rig CPU / agent CPU per HITL round trip at the capacity knee (rig's process; no toxic, no proxy)",
       value: rig !== undefined && agent ? Math.round((rig / agent) * 100) / 100 : null,
       unit: 'x',
       goal: { op: '<=', value: 0.5 },
@@ -152,7 +153,7 @@ function proxyRows(apart: { knee: Knee; proxyUs: number } | undefined, failure: 
   return [
     {
       id: 'capacity.proxyCpuPerRoundTrip',
-      label: 'fault proxy CPU per round trip, in its own process (mean over the whole run)',
+      label: 'fault proxy CPU per round trip under --toxic latency=0, in its own process (whole run)',
       value: apart ? Math.round(apart.proxyUs) : null,
       unit: 'µs',
       ...mark,
@@ -160,7 +161,7 @@ function proxyRows(apart: { knee: Knee; proxyUs: number } | undefined, failure: 
     },
     {
       id: 'capacity.rigCpuPerRoundTrip.proxyApart',
-      label: 'rig CPU per round trip at the knee, the proxy in its own process',
+      label: 'rig CPU per round trip at the knee, the load through a proxy in its own process',
       value: p ? us(num(p, 'rig_cpu_us_per_round_trip')) : null,
       unit: 'µs',
       ...mark,

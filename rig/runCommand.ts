@@ -33,7 +33,7 @@ import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.t
 import { accessFromFlags, redactedObserver } from './credentialOptions.ts';
 import { redactCredentials, redactDeep } from './client/credentials.ts';
 import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
-import { addWorkersOption } from './workersOption.ts';
+import { addWorkersOption, defaultWorkers } from './workersOption.ts';
 import { runEachBinding } from './bindingRuns.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
@@ -111,7 +111,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       toxics: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
       strict: flags.strict === true,
-      workers: flags.workers ?? 1,
+      workers: flags.workers ?? defaultWorkers(flags.target === undefined),
       announce: say,
       access,
       ...(sharded

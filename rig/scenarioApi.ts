@@ -97,6 +97,9 @@ export {
   searchKnee,
   stepCompletions,
   stepCpuCost,
+  stepTimeouts,
+  stepVerdict,
+  rigCpuCounts,
   type ProbeOutcome,
   type StepVerdict,
 } from './load/capacitySearch.ts';

@@ -1,6 +1,8 @@
 // `run --workers N`: how many worker threads an open-model load may use (rig/engine/scenarioLoad.ts).
-// One per core by default, as k6 and wrk use every core they are given; 1 runs every load on the
-// main thread, as before workers existed.
+// One per core by default, as k6 and wrk use every core they are given, but one fewer when the
+// agent runs on this machine (the embedded agent, --env containers): its process needs a core too,
+// and threads that share the agent's core cost more CPU per round trip than they add in rate
+// (docs/benchmarks.md). 1 runs every load on the main thread, as before workers existed.
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
@@ -18,12 +20,16 @@ export function parseWorkers(value: string): number {
   return n;
 }
 
+/** The default: one thread per core, less the agent's when it runs on this machine; 1 at least. */
+export function defaultWorkers(agentOnThisMachine: boolean, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(cores - (agentOnThisMachine ? 1 : 0), MAX_WORKERS));
+}
+
 export function addWorkersOption(command: Command): Command {
-  const cores = availableParallelism();
   return command.option(
     '--workers <n>',
-    `worker threads for open-model loads (1..${MAX_WORKERS}; 1: no threads); default one per core`,
+    `worker threads for open-model loads (1..${MAX_WORKERS}; 1: no threads); default one per core, ` +
+      'one fewer when the agent runs on this machine (no --target)',
     parseWorkers,
-    Math.min(cores, MAX_WORKERS),
   );
 }

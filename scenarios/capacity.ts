@@ -22,8 +22,8 @@
 // are the labelled metrics `round_trip{rate=<rate>}` and `resume_latency{rate=<rate>}` (answer sent →
 // resume observed), which a threshold can name: `capacity:round_trip{rate=40}.p95<500`.
 // The SLO is set with --param (capacity.sloP95Ms=500); a toxic for the whole run with
-// --toxic latency=50. The figure is what this rig measures on this machine: rig, proxy and agent
-// share its cores.
+// --toxic latency=50 (the load passes the fault proxy only then: it adds no fault of its own). The
+// figure is what this rig measures on this machine: rig and agent (and a proxy in use) share its cores.
 // `roundTrip` picks the round trip: `hitl` (default) as above, or `acceptance`
 // (--param capacity.roundTrip=acceptance): send → artifacts → pending acceptance → accept →
 // COMPLETED observed (rig/load/acceptanceRoundTrip.ts), with `acceptance_latency{rate=<rate>}`
@@ -37,15 +37,15 @@ import {
   constantArrivals,
   geometricRates,
   searchKnee,
-  judgeStep,
   kneeText,
   perSecond,
   stepCompletions,
   stepCpuCost,
+  stepTimeouts,
+  stepVerdict,
+  rigCpuCounts,
   CAPACITY_SERIES,
   type Iteration,
-  type OpenModelResult,
-  type RigHealth,
   type ScenarioContext,
   type ProbeOutcome,
   type StepVerdict,
@@ -75,8 +75,12 @@ interface Params {
 }
 
 const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
-/** The errors a slow rig could cause too: timed out, or unfinished at the drain bound. */
-const timeoutsOf = (step: OpenModelResult) => (step.failures.timeout ?? 0) + step.unfinished;
+
+/** The load every step offers: its round trip at a rate, and which processes the rig's CPU counts. */
+interface Load {
+  roundTripAt: (rate: number) => Iteration;
+  cpuCounts: string;
+}
 
 /** One step run: its verdict, and its p95 for the check's text. */
 interface StepRun {
@@ -88,30 +92,9 @@ interface StepRun {
 const slo = { sloP95Ms: 1000, sloMaxErrorPct: 0.1, sloMaxDroppedPct: 0.1 };
 const bounds = { timeoutMs: 5_000, maxInFlight: 512, maxBacklog: 10_000, connections: 64 };
 
-/** The step's outcome as the search judges it (capacitySearch.ts judgeStep). */
-function verdictOf(step: OpenModelResult, p: Params, health: RigHealth | undefined): StepVerdict {
-  const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
-  if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
-  const first = step.firstFailure ? `; first: ${step.firstFailure}` : '';
-  const facts = {
-    scheduled: step.scheduled,
-    errors: step.failed + step.unfinished,
-    dropped: step.dropped,
-    completed: step.latency.count,
-    p95Ms: step.latency.percentileMs(95),
-    serviceP95Ms: step.serviceTime.percentileMs(95),
-    timeouts: timeoutsOf(step),
-    errorDetail: `${kinds.join(', ')}${first}`,
-    late: step.late,
-    peakInFlight: step.peakInFlight,
-    maxInFlight: p.maxInFlight,
-    ...(health ? { health } : {}),
-  };
-  return judgeStep(facts, p);
-}
-
 /** Runs one step at `rate`, records it (counters, curve point, log line) and judges it. */
-async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration: Iteration, refined: boolean) {
+async function runStep(ctx: ScenarioContext, p: Params, load: Load, rate: number, refined: boolean) {
+  const iteration = load.roundTripAt(rate);
   const roundTrip = ctx.latency('round_trip', { rate });
   const origin = performance.now();
   const completions = stepCompletions(origin, p.stepMs);
@@ -128,7 +111,7 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     latency: roundTrip,
   });
   const health = span.end();
-  const verdict = verdictOf(step, p, health);
+  const verdict = stepVerdict(step, p, health);
   const errors = step.failed + step.unfinished;
   ctx.count('steps');
   ctx.count('round_trips_completed', step.succeeded);
@@ -148,13 +131,14 @@ async function runStep(ctx: ScenarioContext, p: Params, rate: number, iteration:
     drained: completions.drained,
     arrivals: step.scheduled,
     errors,
-    timeouts: timeoutsOf(step),
+    timeouts: stepTimeouts(step),
     dropped: step.dropped,
     late: step.late,
     schedule_lag_p99_ms: lagP99,
     loop_delay_max_ms: step.schedule.eventLoopDelayMs.max,
     peak_in_flight: step.peakInFlight,
     ...stepCpuCost(health, step.succeeded),
+    rig_cpu_counts: load.cpuCounts,
     sustainable: verdict.reasons.length === 0,
     ...(verdict.byRig ? { limit: 'rig' } : verdict.reasons.length ? { limit: 'agent' } : {}),
     ...(verdict.rigBounds.length ? { rig_bounds: verdict.rigBounds.join(', ') } : {}),
@@ -241,8 +225,11 @@ export default defineScenario<Params>({
         : 'the agent does not declare hitl-prompt/v1 in its card';
     if (unsupported) ctx.skip(unsupported);
     const rates = geometricRates(p.startRate, p.growth, p.maxRate);
-    // Nobody reads the load's replies back: each is checked as it arrives, none is kept.
-    const client = ctx.newClient(p.connections, { keepResponses: false });
+    // Nobody reads the load's replies back: each is checked as it arrives, none is kept. No fault of
+    // its own is added, so without a --toxic the load goes straight to the agent, as it would
+    // without a fault backend: the proxy's hop would be measured with the agent (and an embedded
+    // proxy's CPU with the rig's).
+    const client = ctx.newClient(p.connections, { keepResponses: false, proxy: 'for-toxics' });
     // The round trip at `rate`, its middle latency (resume or acceptance) recorded when a rate is given.
     const roundTripAt = (rate?: number) =>
       acceptance
@@ -256,6 +243,7 @@ export default defineScenario<Params>({
             resumeTimeoutMs: p.timeoutMs,
             ...(rate !== undefined ? { resumeLatency: ctx.latency('resume_latency', { rate }) } : {}),
           });
+    const cpuCounts = rigCpuCounts(client.viaProxy, ctx.faults.backend);
     // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
     // step measures the agent rather than a cold start.
     const warm = await ctx.runOpenModel({
@@ -276,7 +264,7 @@ export default defineScenario<Params>({
         );
         return 'stop';
       }
-      const done = await runStep(ctx, p, rate, roundTripAt(rate), refined);
+      const done = await runStep(ctx, p, { roundTripAt, cpuCounts }, rate, refined);
       runs.set(rate, done.run);
       if (done.aborted) return 'stop';
       return done.run.verdict.reasons.length === 0 ? 'held' : 'broke';

@@ -1,11 +1,14 @@
 // `run --workers N` through the real CLI against the embedded reference agent: capacity (a short
 // search) passes on 2 worker threads, its round trips' traffic counted though it ran in them; with
 // an agent whose round trips never finish it fails as it does on the main thread, for the same
-// reason; and a count that is not 1..64 is a usage error before anything starts.
+// reason; a count that is not 1..64 is a usage error before anything starts; and the default leaves
+// a core to an agent on this machine.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CAPACITY_SERIES } from '../rig/load/capacitySlo.ts';
+import { defaultWorkers } from '../rig/workersOption.ts';
 import { runRig, runRigForResults } from './support/rigCli.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'a2a-rig-workers-'));
@@ -37,6 +40,11 @@ describe('run --workers', () => {
       expect([counted('round_trip{'), counted('resume_latency{')]).toEqual([completed, completed]);
       const timeline = capacity.timeline!.points.filter((p) => p.metric.startsWith('resume_latency{'));
       expect(timeline.reduce((n, p) => n + p.count, 0)).toBe(completed);
+      // No --toxic: the load went straight to the agent, and each point says what the rig's CPU counts.
+      const points = capacity.series![CAPACITY_SERIES]!;
+      expect(points.map((p) => p.rig_cpu_counts)).toEqual(
+        points.map(() => expect.stringMatching(/straight to the agent/)),
+      );
     },
     120_000,
   );
@@ -75,4 +83,14 @@ describe('run --workers', () => {
     },
     60_000,
   );
+});
+
+describe('the default worker count', () => {
+  it('is one per core, one fewer when the agent runs on this machine, and 1 at least', () => {
+    // A --target elsewhere: every core is the rig's.
+    expect([1, 2, 8].map((cores) => defaultWorkers(false, cores))).toEqual([1, 2, 8]);
+    // The embedded agent (or --env containers) needs a core of its own: a 2-core box runs no thread.
+    expect([1, 2, 8].map((cores) => defaultWorkers(true, cores))).toEqual([1, 1, 7]);
+    expect(defaultWorkers(false, 256)).toBe(64);
+  });
 });

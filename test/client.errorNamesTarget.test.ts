@@ -1,48 +1,22 @@
 // Errors name the agent the user gave, not the fault proxy's port: a target on :A reached through a
 // proxy on :P that answers HTTP 501 reads "POST http://127.0.0.1:A/ via fault proxy 127.0.0.1:P
 // (SendMessage): HTTP 501 ...", so the user can tell which agent failed and that a proxy was in between.
-import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError, userMessage } from '../rig/client/index.ts';
 import { Environment } from '../rig/engine/environment.ts';
-import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
+import { notImplementedAgent, type NotImplementedAgent } from './support/notImplementedAgent.ts';
 
-let server: Server | undefined;
+let server: NotImplementedAgent | undefined;
 let env: Environment | undefined;
 afterEach(async () => {
   await env?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  await server?.close();
   env = server = undefined;
 });
 
-/** An agent whose card is fine and whose JSON-RPC endpoint answers 501 with an HTML page. */
 async function brokenAgent(): Promise<string> {
-  let url = '';
-  server = createServer((req, res) => {
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(
-        JSON.stringify({
-          name: 'x',
-          description: 'x',
-          version: '1',
-          url: `${url}/`,
-          protocolVersion: '0.3.0',
-          capabilities: { extensions: [{ uri: HITL_PROMPT_URI, required: false }] },
-          defaultInputModes: [],
-          defaultOutputModes: [],
-          skills: [],
-        }),
-      );
-    }
-    req.resume();
-    res.writeHead(501, { 'content-type': 'text/html' });
-    res.end('<h1>Not Implemented</h1>');
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return url;
+  server = await notImplementedAgent();
+  return server.url;
 }
 
 async function sendError(clientOf: (env: Environment) => ReturnType<Environment['client']>): Promise<TransportError> {

@@ -52,4 +52,24 @@ describe('the synthesizer remembers outcomes by schema', () => {
       expect(Object.is(s.answers.valid.n, -0)).toBe(true);
     }
   });
+
+  it("validAnswer hands out the same synthesis's valid payload alone, a copy, and the same refusal", () => {
+    const synthesizer = new AnswerSynthesizer();
+    for (const schema of [schemaA, schemaB]) {
+      const whole = new AnswerSynthesizer().synthesize(schema);
+      for (let i = 0; i < 2; i++) {
+        const answer = synthesizer.validAnswer(schema);
+        if (!answer.ok || !whole.ok) throw new Error('no synthesis');
+        expect(answer.valid).toEqual(whole.answers.valid);
+        answer.valid.changed = true;
+      }
+    }
+    // Remembered once for both ways of asking.
+    expect(synthesizer.synthesize(schemaA)).toEqual(new AnswerSynthesizer().synthesize(schemaA));
+    const minusZero = synthesizer.validAnswer({ type: 'object', required: ['n'], properties: { n: { const: -0 } } });
+    expect(minusZero.ok && Object.is(minusZero.valid.n, -0)).toBe(true);
+    const refused = { type: 'string' };
+    expect(synthesizer.validAnswer(refused)).toEqual(new AnswerSynthesizer().synthesize(refused));
+    expect(synthesizer.validAnswer(refused).ok).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
 // One HITL round trip as an open-model iteration, against the reference agent: the resume is taken
 // from the accepted reply when it already shows the task out of INPUT_REQUIRED, and waited for on a
-// subscription when it does not (slow-resume: 1.5 s later); a task that never resumes fails the
-// round trip by name within its bound.
+// subscription when it does not (slow-resume: 1.5 s later); a task that never resumes, or a prompt
+// no valid answer can be built for, fails the round trip by name.
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, AnswerSynthesizer } from '../rig/client/index.ts';
 import type { FaultName } from '../rig/agent/faults.ts';
@@ -16,14 +16,14 @@ describe('HITL round trip', () => {
     for (const o of open.splice(0)) await o.close();
   });
 
-  async function roundTrip(faults: FaultName[], resumeTimeoutMs = 5_000) {
+  async function roundTrip(faults: FaultName[], resumeTimeoutMs = 5_000, synthesizer = new AnswerSynthesizer()) {
     const agent = await inProcessAgent(faults);
     const client = await A2AClient.open(agent.url);
     open.push({ close: async () => (await client.close(), await agent.cleanup()) });
     const promptLatency = new LatencyHistogram();
     const resumeLatency = new LatencyHistogram();
     const iteration = roundTripIteration(
-      { client, scripts: true, synthesizer: new AnswerSynthesizer(), remainingMs: () => 30_000 },
+      { client, scripts: true, synthesizer, remainingMs: () => 30_000 },
       { resumeTimeoutMs, promptLatency, resumeLatency },
     );
     const run = async () => {
@@ -70,5 +70,19 @@ describe('HITL round trip', () => {
     expect((failure as RoundTripFailure).kind).toBe('resume not observed');
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(resumeLatency.count).toBe(0);
+  });
+
+  it('fails by name, before answering, when no valid answer can be built from the schema', async () => {
+    class NoAnswer extends AnswerSynthesizer {
+      override validAnswer() {
+        return { ok: false as const, reason: 'cannot synthesize: planted' };
+      }
+    }
+    const { client, run } = await roundTrip([], 5_000, new NoAnswer());
+    const failure = await run().catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(RoundTripFailure);
+    expect(failure).toMatchObject({ kind: 'no answer synthesized', message: 'cannot synthesize: planted' });
+    // The send's reply only: no answer went out.
+    expect(client.history.connections().filter((c) => c.kind === 'response')).toHaveLength(1);
   });
 });

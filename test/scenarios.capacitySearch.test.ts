@@ -63,7 +63,8 @@ async function search(model: { knee: number; rigFrom: number }) {
     skip: (why: string) => {
       throw new Error(why);
     },
-    newClient: (connections: number, options?: unknown) => (clients.push([connections, options]), {}),
+    newClient: (connections: number, options?: unknown) => (clients.push([connections, options]), { viaProxy: false }),
+    faults: { backend: 'embedded' },
     hitlRoundTrip: () => () => Promise.resolve(),
     // The scenario names each step's round-trip series by its rate just before running the step.
     latency: (name: string, labels?: { rate: number }) => {
@@ -121,7 +122,9 @@ describe('the capacity search', () => {
     });
     expect(r.curve.find((p) => p.x === 10)).toMatchObject({ rig_cpu_us_per_round_trip: 50_000 });
     // The load's client checks every reply and keeps none: kept, they made GC the rig's largest cost.
-    expect(r.clients).toEqual([[64, { keepResponses: false }]]);
+    // It takes the fault proxy only under a --toxic, and each point says what the rig's CPU counts.
+    expect(r.clients).toEqual([[64, { keepResponses: false, proxy: 'for-toxics' }]]);
+    expect(r.curve.find((p) => p.x === 685)!.rig_cpu_counts).toMatch(/^the rig's process .* straight to the agent/);
   });
 
   it('against an agent faster than the rig: the load generator was the limit, capacity not judged', async () => {

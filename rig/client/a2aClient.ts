@@ -112,6 +112,11 @@ export class A2AClient {
     return this.exchanges.endpoint;
   }
 
+  /** The client's calls pass a proxy in front of the agent (the options named the target behind it). */
+  get viaProxy(): boolean {
+    return this.options.target !== undefined;
+  }
+
   get generation(): Generation {
     return this.agent.generation;
   }

@@ -42,6 +42,9 @@ export interface SynthesizedAnswers {
 
 export type Synthesis = { ok: true; answers: SynthesizedAnswers } | { ok: false; reason: string };
 
+/** The valid payload of a synthesis alone (AnswerSynthesizer.validAnswer). */
+export type ValidAnswer = { ok: true; valid: Record<string, unknown> } | { ok: false; reason: string };
+
 /** The unknown property added to break `additionalProperties: false`. */
 export const UNKNOWN_PROPERTY = 'a2a_rig_unknown_property';
 /** Values tried, in order, to put a property of the wrong type (the one with a `type` error wins). */
@@ -68,14 +71,24 @@ function pointer(key: string): string {
  */
 class Remembered {
   private readonly text: string | undefined;
+  /** The valid payload's own text, for a caller that sends nothing else (validAnswer). */
+  private readonly validText: string | undefined;
 
   constructor(private readonly outcome: Synthesis) {
     const text = JSON.stringify(outcome);
     this.text = isDeepStrictEqual(JSON.parse(text), outcome) ? text : undefined;
+    this.validText = this.text !== undefined && outcome.ok ? JSON.stringify(outcome.answers.valid) : undefined;
   }
 
   copy(): Synthesis {
     return this.text === undefined ? structuredClone(this.outcome) : (JSON.parse(this.text) as Synthesis);
+  }
+
+  copyValid(): ValidAnswer {
+    if (!this.outcome.ok) return this.outcome;
+    const valid =
+      this.validText === undefined ? structuredClone(this.outcome.answers.valid) : JSON.parse(this.validText);
+    return { ok: true, valid: valid as Record<string, unknown> };
   }
 }
 
@@ -90,6 +103,20 @@ export class AnswerSynthesizer {
 
   /** Builds and verifies the answers for one response_schema; never throws for a bad schema. */
   synthesize(schema: unknown): Synthesis {
+    const remembered = this.remembered(schema);
+    return 'reason' in remembered ? remembered : remembered.copy();
+  }
+
+  /**
+   * The same synthesis (built, verified and remembered alike), handing out only a copy of the valid
+   * payload: for a load that sends it and nothing else, which need not copy every invalid answer.
+   */
+  validAnswer(schema: unknown): ValidAnswer {
+    const remembered = this.remembered(schema);
+    return 'reason' in remembered ? remembered : remembered.copyValid();
+  }
+
+  private remembered(schema: unknown): Remembered | { ok: false; reason: string } {
     let key: string;
     try {
       key = JSON.stringify(schema) ?? 'undefined';
@@ -97,7 +124,7 @@ export class AnswerSynthesizer {
       return { ok: false, reason: 'cannot synthesize: response_schema cannot be serialized' };
     }
     const known = this.outcomes.get(key);
-    if (known) return known.copy();
+    if (known) return known;
     this.deadline = performance.now() + this.budgetMs;
     let outcome: Synthesis;
     try {
@@ -111,7 +138,7 @@ export class AnswerSynthesizer {
     if (this.outcomes.size >= OUTCOME_CACHE_ENTRIES) this.outcomes.delete(this.outcomes.keys().next().value as string);
     const remembered = new Remembered(outcome);
     this.outcomes.set(key, remembered);
-    return remembered.copy();
+    return remembered;
   }
 
   private checkDeadline(): void {

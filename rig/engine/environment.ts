@@ -3,7 +3,6 @@
 // proxy sits between the rig and the agent, and the rig's clients go through it; `direct` clients
 // bypass it to read the truth (full replays, probes) without faults in the way.
 import type { ArrivalShare } from '../load/shardedArrivals.ts';
-import { randomBytes } from 'node:crypto';
 import type { Generation } from '../protocol/a2aTypes.ts';
 import type { Binding } from '../client/cardInterfaces.ts';
 import { UserError } from '../protocol/userError.ts';
@@ -33,14 +32,7 @@ import {
 } from './cardEndpoint.ts';
 
 import { runRestartCommand, waitForCard } from './agentRestart.ts';
-
-/**
- * The run's proxy is named after the run, `a2a-rig-<run id>`: runs sharing one Toxiproxy never
- * collide, and a leftover of a killed run says whose it was.
- */
-function runProxyName(runId: string | undefined): string {
-  return `a2a-rig-${runId ?? randomBytes(4).toString('hex')}`;
-}
+import { runProxyName, throughProxy, type ClientRoute } from './proxyRoute.ts';
 
 export interface EnvironmentOptions {
   /** An agent URL; absent means the embedded reference agent. */
@@ -216,17 +208,30 @@ export class Environment {
     return this.faults?.record;
   }
 
+  /** The run has toxics of its own (`--toxic`): on the proxy during every scenario. */
+  get hasRunToxics(): boolean {
+    return (this.options.toxics?.length ?? 0) > 0;
+  }
+
   /**
    * A client through the proxy (faults apply), sharing `history` when given; its exchanges are told
-   * to `traffic` (the scenario's record) beside the live metrics.
+   * to `traffic` (the scenario's record) beside the live metrics. `route` 'for-toxics': through the
+   * proxy only when the run has toxics, else straight to the agent (still counted as the run's
+   * traffic): a load that adds no fault of its own then measures the agent, not the proxy's hop.
    */
-  client(history?: EventHistory, connections = 32, traffic?: ExchangeObserver): A2AClient {
+  client(
+    history?: EventHistory,
+    connections = 32,
+    traffic?: ExchangeObserver,
+    route: ClientRoute = 'proxy',
+  ): A2AClient {
+    const bypass = route === 'for-toxics' && !this.hasRunToxics;
     // Errors name the agent the user gave, and the proxy hop (not just the proxy's port).
     const target =
-      this.url === this.directUrl
+      this.url === this.directUrl || bypass
         ? undefined
         : { rpcUrl: this.directRpcUrl, via: `fault proxy ${new URL(this.url).host}` };
-    return A2AClient.forAgent(this.agent, {
+    return A2AClient.forAgent(bypass ? { ...this.agent, rpcUrl: this.directRpcUrl } : this.agent, {
       history,
       connections,
       observer: this.exchangeObserver(traffic, true),
@@ -306,15 +311,4 @@ export class Environment {
     })();
     return this.closing;
   }
-}
-
-/**
- * Points the endpoint a card names at the proxy. Only for an endpoint at the agent's own origin
- * (cardEndpoint.ts: a card saying localhost for a --target given as 127.0.0.1 counts): elsewhere the
- * rig's traffic would bypass the proxy and no fault would touch it.
- */
-function throughProxy(agent: AgentDescription, proxyUrl: string): AgentDescription {
-  const rpc = new URL(agent.rpcUrl);
-  rpc.host = new URL(proxyUrl).host;
-  return { ...agent, rpcUrl: rpc.toString() };
 }

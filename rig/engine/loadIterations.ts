@@ -11,7 +11,7 @@ import {
   type OpenModelOptions,
   type OpenModelResult,
 } from '../load/openModelExecutor.ts';
-import { attemptPrompt, type PromptDeps } from './promptOpener.ts';
+import { parkTask, type PromptDeps } from './promptOpener.ts';
 
 export interface RoundTripChoice {
   /** Default: the scenario's client (a load usually wants its own, from ctx.newClient(n)). */
@@ -43,17 +43,16 @@ export function runWithinBudget(
 
 function promptOpener(deps: Omit<PromptDeps, 'signal'>, steps: unknown[] | undefined): PromptOpener {
   return async (signal) => {
-    const attempt = await attemptPrompt({ ...deps, signal }, steps);
+    const attempt = await parkTask({ ...deps, signal }, steps);
     switch (attempt.kind) {
-      case 'open': {
-        const { open } = attempt;
-        if (!open.prompt.ok) throw new RoundTripFailure('malformed envelope', open.prompt.reason);
-        if (!open.answers)
-          throw new RoundTripFailure(
-            'no answer synthesized',
-            open.answersUnavailable ?? 'no valid answer could be built from response_schema',
-          );
-        return { taskId: open.taskId, promptId: open.prompt.envelope.prompt_id, payload: open.answers.valid };
+      case 'parked': {
+        const { prompt, task } = attempt;
+        if (!prompt.ok) throw new RoundTripFailure('malformed envelope', prompt.reason);
+        // The round trip sends the valid answer alone: the invalid ones are built and verified
+        // (remembered per schema) but not copied for it.
+        const answer = deps.synthesizer.validAnswer(prompt.envelope.response_schema);
+        if (!answer.ok) throw new RoundTripFailure('no answer synthesized', answer.reason);
+        return { taskId: task.id, promptId: prompt.envelope.prompt_id, payload: answer.valid };
       }
       case 'refused':
         throw new RoundTripFailure('send refused', attempt.reason);

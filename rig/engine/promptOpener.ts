@@ -87,11 +87,44 @@ export interface PromptOptions {
   extensions?: readonly string[];
 }
 
+/** A task parked in INPUT_REQUIRED with an envelope (S-2 checked), before any answer is built. */
+export interface ParkedTask {
+  kind: 'parked';
+  task: Task;
+  prompt: PromptCheck;
+  echoed: string[];
+}
+
+/** attemptPrompt, answers built from the schema when the envelope is usable. */
 export async function attemptPrompt(
   deps: PromptDeps,
   steps?: unknown[],
   extensions?: readonly string[],
 ): Promise<PromptAttempt> {
+  const parked = await parkTask(deps, steps, extensions);
+  if (parked.kind !== 'parked') return parked;
+  const { task, prompt, echoed } = parked;
+  if (!prompt.ok)
+    return {
+      kind: 'open',
+      open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed },
+    };
+  const synthesis = deps.synthesizer.synthesize(prompt.envelope.response_schema);
+  const open: OpenPrompt = synthesis.ok
+    ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
+    : { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: synthesis.reason, echoed };
+  return { kind: 'open', open };
+}
+
+/**
+ * Sends a new task and waits (bounded) until it parks: the parked task with the S-2 verdict on its
+ * envelope, or what happened instead. A load builds its one answer itself (loadIterations.ts).
+ */
+export async function parkTask(
+  deps: Omit<PromptDeps, 'synthesizer'>,
+  steps?: unknown[],
+  extensions?: readonly string[],
+): Promise<ParkedTask | Exclude<PromptAttempt, { kind: 'open' }>> {
   const { client, signal } = deps;
   const message =
     steps && deps.scripts
@@ -131,17 +164,7 @@ export async function attemptPrompt(
   }
   const prompt = client.promptOf(task);
   if (!prompt) return { kind: 'no-envelope', task };
-  const echoed = sent.meta.echoedExtensions;
-  if (!prompt.ok)
-    return {
-      kind: 'open',
-      open: { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: prompt.reason, echoed },
-    };
-  const synthesis = deps.synthesizer.synthesize(prompt.envelope.response_schema);
-  const open: OpenPrompt = synthesis.ok
-    ? { task, taskId: task.id, prompt, answers: synthesis.answers, echoed }
-    : { task, taskId: task.id, prompt, answers: undefined, answersUnavailable: synthesis.reason, echoed };
-  return { kind: 'open', open };
+  return { kind: 'parked', task, prompt, echoed: sent.meta.echoedExtensions };
 }
 
 const POLL_INTERVAL_MS = 20;
@@ -152,7 +175,7 @@ const POLL_INTERVAL_MS = 20;
  * ends early, polls GetTask instead within the same bound; `fallback` says why, quoting the code.
  */
 async function waitForState(
-  deps: PromptDeps,
+  deps: Omit<PromptDeps, 'synthesizer'>,
   taskId: string,
   state: TaskState,
 ): Promise<{ task: Task; fallback?: string }> {

@@ -79,6 +79,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
       env,
       (action, target, detail) => this.faultEvent(action, target, detail),
       (reason) => this.skip(reason),
+      () => this.extraClients.some((c) => !c.viaProxy),
     );
   }
 
@@ -125,10 +126,10 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     return this.priorVerdicts.get(name);
   }
 
-  /** Another client through the proxy with its own connection pool, sharing this history. */
+  /** Another client with its own connection pool, sharing this history: through the proxy or past it (`proxy`). */
   newClient(connections: number, options: NewClientOptions = {}): A2AClient {
     const history = options.keepResponses === false ? new EventHistory({}, false) : this.history;
-    const client = this.env.client(history, connections, this.traffic);
+    const client = this.env.client(history, connections, this.traffic, options.proxy);
     this.extraClients.push(client);
     return client;
   }

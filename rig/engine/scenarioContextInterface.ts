@@ -20,9 +20,13 @@ import type { ObservedAnswer } from './resumeObserver.ts';
 import type { ReplayFinding } from './replayChecker.ts';
 import type { MixedRunPlan, MixedRunResult } from './attackRun.ts';
 import type { ResourceSource } from './agentResources.ts';
+import type { ClientRoute } from './proxyRoute.ts';
+import type { BackendKind } from '../proxy/backend.ts';
 
 export interface FaultHelpers {
   readonly available: boolean;
+  /** Where the proxy runs: 'embedded' is in the rig's own process (its CPU counts as the rig's). */
+  readonly backend: BackendKind | undefined;
   /** Adds a toxic to the run's proxy; the toxic as applied, its `name` the one `remove` takes. */
   add(spec: ToxicSpec): Promise<AppliedToxic>;
   remove(name: string): Promise<void>;
@@ -70,6 +74,13 @@ export interface NewClientOptions {
    * replies a second nobody reads back, and whose keeping would make GC the rig's largest cost.
    */
   keepResponses?: boolean;
+  /**
+   * 'for-toxics': through the fault proxy only when the run has toxics (`--toxic`), else straight to
+   * the agent: a load that adds no fault of its own measures the agent, not the proxy's hop (and an
+   * embedded proxy's CPU in the rig's). A scenario with such a client cannot add toxics (ctx.faults
+   * refuses: they would not touch it). Default 'proxy'.
+   */
+  proxy?: ClientRoute;
 }
 
 export interface ScenarioContext {
@@ -79,7 +90,8 @@ export interface ScenarioContext {
   readonly direct: A2AClient;
   /**
    * Another client through the proxy with its own connection pool, sharing this history; with
-   * `keepResponses: false` (a load's client) its unary replies are checked but kept in no history.
+   * `keepResponses: false` (a load's client) its unary replies are checked but kept in no history;
+   * with `proxy: 'for-toxics'` it passes the proxy only when the run has toxics.
    */
   newClient(connections: number, options?: NewClientOptions): A2AClient;
   readonly faults: FaultHelpers;

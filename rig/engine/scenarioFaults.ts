@@ -16,14 +16,26 @@ export function scenarioFaults(
   env: Environment,
   faultEvent: (action: FaultEvent['action'], target: string, detail?: string) => void,
   skip: (reason: string) => never,
+  /** A client of the scenario skips the proxy (newClient's 'for-toxics'): asked only when there is one. */
+  bypassesProxy: () => boolean,
 ): FaultHelpers {
   const faults = env.faults;
   const proxyName = env.proxyName ?? '';
   const missing = () => skip(env.faultsUnavailableReason ?? 'no fault backend');
+  // A fault the scenario's own load would not meet proves nothing: the scenario's mistake, said.
+  const refuseBypass = (what: string) => {
+    if (bypassesProxy())
+      throw new Error(
+        `ctx.faults.${what}: a client of this scenario goes straight to the agent (newClient with proxy ` +
+          "'for-toxics' and no --toxic), so the fault would not touch it; make that client with proxy 'proxy'",
+      );
+  };
   return {
     available: faults !== undefined,
+    backend: faults?.record.kind,
     add: async (spec) => {
       if (!faults) return missing();
+      refuseBypass('add');
       const toxic = await faults.addToxic(proxyName, spec);
       faultEvent('add', toxic.name, toxicDetail(toxic));
       return toxic;
@@ -35,6 +47,7 @@ export function scenarioFaults(
     },
     setEnabled: async (enabled) => {
       if (!faults) return missing();
+      refuseBypass('setEnabled');
       const proxy = await faults.setEnabled(proxyName, enabled);
       faultEvent(enabled ? 'enable' : 'disable', 'proxy');
       return proxy;

@@ -2,7 +2,7 @@
 // a step that broke the SLO broke it by the agent or by the rig (its bounds, or the load generator
 // saturated), and the bisection that refines the knee between the last step that held and the
 // first that broke. scenarios/capacity.ts runs the steps; this only judges and chooses.
-import type { LoadObserver } from './openModelExecutor.ts';
+import type { LoadObserver, OpenModelResult } from './openModelExecutor.ts';
 import { rigSaturation, type RigHealth } from '../metrics/rigHealth.ts';
 import { sloBreaches, type CapacitySlo, type StepOutcome } from './capacitySlo.ts';
 
@@ -41,6 +41,18 @@ export function stepCpuCost(health: RigHealth | undefined, completed: number): R
     ...(completed > 0 ? { rig_cpu_us_per_round_trip: perRoundTrip(health.rigCpu.pctOfCore) } : {}),
     ...(completed > 0 && agent !== undefined ? { agent_cpu_us_per_round_trip: perRoundTrip(agent) } : {}),
   };
+}
+
+/**
+ * Which processes `rig_cpu_pct` counts, for the curve: always the rig's whole process, and the fault
+ * proxy only when the load passed it and it runs in that process (the embedded one). A load with no
+ * toxic to meet goes straight to the agent (newClient's proxy 'for-toxics').
+ */
+export function rigCpuCounts(viaProxy: boolean, proxyBackend: string | undefined): string {
+  const rig = "the rig's process (all its threads)";
+  if (!viaProxy) return `${rig}; the load went straight to the agent (no toxic asked for the fault proxy)`;
+  if (proxyBackend === 'embedded') return `${rig}, with the embedded fault proxy the load passed`;
+  return `${rig}; the fault proxy the load passed (${proxyBackend ?? 'unknown'}) runs apart, not counted`;
 }
 
 /** Per second, one decimal. */
@@ -105,6 +117,35 @@ export function judgeStep(step: StepFacts, slo: CapacitySlo): StepVerdict {
   const excused = saturation !== undefined || !agentBreach(step, slo);
   const byRig = reasons.length > 0 && excused && !agentFault(step, slo);
   return { reasons, rigBounds: rigBounds(step), ...(saturation ? { saturation } : {}), byRig };
+}
+
+/** The errors a slow rig could cause too: timed out, or unfinished at the drain bound. */
+export const stepTimeouts = (step: OpenModelResult) => (step.failures.timeout ?? 0) + step.unfinished;
+
+/** A step's outcome as the search judges it (judgeStep), from what the open model returned. */
+export function stepVerdict(
+  step: OpenModelResult,
+  bounds: CapacitySlo & { maxInFlight: number },
+  health: RigHealth | undefined,
+): StepVerdict {
+  const kinds = Object.entries(step.failures).map(([k, n]) => `${n} ${k}`);
+  if (step.unfinished) kinds.push(`${step.unfinished} unfinished`);
+  const first = step.firstFailure ? `; first: ${step.firstFailure}` : '';
+  const facts = {
+    scheduled: step.scheduled,
+    errors: step.failed + step.unfinished,
+    dropped: step.dropped,
+    completed: step.latency.count,
+    p95Ms: step.latency.percentileMs(95),
+    serviceP95Ms: step.serviceTime.percentileMs(95),
+    timeouts: stepTimeouts(step),
+    errorDetail: `${kinds.join(', ')}${first}`,
+    late: step.late,
+    peakInFlight: step.peakInFlight,
+    maxInFlight: bounds.maxInFlight,
+    ...(health ? { health } : {}),
+  };
+  return judgeStep(facts, bounds);
 }
 
 /**
