@@ -3,8 +3,9 @@
 // body chunks, and response bytes (a declared Content-Length is checked before reading). The time
 // bounds share one native timer, armed for whichever bound is nearest and re-armed when it fires
 // early (a body chunk only notes its time), so a fast exchange costs one setTimeout and one
-// clearTimeout; the caller's signal gets one listener, and the transport's close reaches the exchange
-// through the set of exchanges in flight. No AbortSignal is made per exchange.
+// clearTimeout; the caller's signal is heard through one listener per signal, however many exchanges
+// share it (callerSignals below), and the transport's close reaches the exchange through the set of
+// exchanges in flight. No AbortSignal is made per exchange.
 import type { ByteTally } from './byteTally.ts';
 import type { ResponseHandler } from './http1Connection.ts';
 import type { ResponseHeaders } from './http1ResponseHead.ts';
@@ -28,6 +29,36 @@ export interface UnaryResponse {
 /** What the transport keeps of an exchange in flight, to abort it on close. */
 export interface Abortable {
   abortBy(reason: 'closing'): void;
+}
+
+/**
+ * The exchanges in flight under each caller signal, told by the signal's one listener when it aborts.
+ * Why not a listener per exchange: the open model hands one signal to a whole burst of iterations,
+ * and Node's EventTarget keeps a signal's listeners in a linked list whose removed entries still
+ * point at the next one. A removed entry that reached the old generation then keeps every later
+ * exchange of the burst (its closure, request, reply and promise) alive through the young
+ * generation's collections, which promote them: collections then copy most of what they find, and
+ * pause the event loop for that long. A Set's deleted entries point at nothing.
+ */
+const callerSignals = new WeakMap<AbortSignal, Set<UnaryExchange>>();
+
+function listenTo(signal: AbortSignal, exchange: UnaryExchange): Set<UnaryExchange> {
+  let exchanges = callerSignals.get(signal);
+  if (!exchanges) {
+    const members = new Set<UnaryExchange>();
+    callerSignals.set(signal, members);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const member of [...members]) member.abortByCaller();
+        members.clear();
+      },
+      { once: true },
+    );
+    exchanges = members;
+  }
+  exchanges.add(exchange);
+  return exchanges;
 }
 
 /**
@@ -65,14 +96,15 @@ class UnaryExchange implements ResponseHandler, Abortable {
   private timer: NodeJS.Timeout | undefined;
   /** When the timer is due (performance.now() time). */
   private timerDue: number;
-  private readonly onAbort: (() => void) | undefined;
+  /** The exchanges listening to the caller's signal with this one (callerSignals above). */
+  private readonly signalMates: Set<UnaryExchange> | undefined;
 
   constructor(
     pool: Http1Pool,
     request: string,
     private readonly what: string,
     private readonly bounds: UnaryBounds,
-    private readonly signal: AbortSignal | undefined,
+    signal: AbortSignal | undefined,
     private readonly inFlight: Set<Abortable>,
     private readonly resolve: (r: UnaryResponse) => void,
     private readonly reject: (err: unknown) => void,
@@ -91,15 +123,17 @@ class UnaryExchange implements ResponseHandler, Abortable {
         this.failWith(signal.reason);
         return;
       }
-      this.onAbort = () => {
-        this.callerAborted = true;
-        this.cut(new Error('aborted by the caller'));
-      };
-      signal.addEventListener('abort', this.onAbort, { once: true });
+      this.signalMates = listenTo(signal, this);
     }
     inFlight.add(this);
     this.timer = setTimeout(UnaryExchange.check, Math.max(1, Math.ceil(this.timerDue - started)), this);
     this.exchange = pool.dispatch(request, this);
+  }
+
+  /** The caller's signal aborted. */
+  abortByCaller(): void {
+    this.callerAborted = true;
+    this.cut(new Error('aborted by the caller'));
   }
 
   abortBy(): void {
@@ -111,7 +145,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
     this.settled = true;
     clearTimeout(this.timer);
     this.inFlight.delete(this);
-    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+    this.signalMates?.delete(this);
   }
 
   private failWith(err: unknown): void {
