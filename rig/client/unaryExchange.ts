@@ -11,6 +11,7 @@ import type { ResponseHandler } from './http1Connection.ts';
 import type { ResponseHeaders } from './http1ResponseHead.ts';
 import type { Http1Pool, PooledExchange } from './http1Pool.ts';
 import type { CutBy } from './exchangeBounds.ts';
+import { SlotList } from './slotList.ts';
 import { TransportError, toTransportError } from './transportError.ts';
 
 export interface UnaryBounds {
@@ -26,9 +27,11 @@ export interface UnaryResponse {
   text: string;
 }
 
-/** What the transport keeps of an exchange in flight, to abort it on close. */
-export interface Abortable {
-  abortBy(reason: 'closing'): void;
+/** The exchanges in flight of one transport, to abort them on close (slotList.ts says why not a Set). */
+export type InFlight = SlotList<'inFlightSlot', UnaryExchange>;
+
+export function inFlightExchanges(): InFlight {
+  return new SlotList('inFlightSlot');
 }
 
 /**
@@ -38,20 +41,20 @@ export interface Abortable {
  * point at the next one. A removed entry that reached the old generation then keeps every later
  * exchange of the burst (its closure, request, reply and promise) alive through the young
  * generation's collections, which promote them: collections then copy most of what they find, and
- * pause the event loop for that long. A Set's deleted entries point at nothing.
+ * pause the event loop for that long. A SlotList keeps no link to a member that left.
  */
-const callerSignals = new WeakMap<AbortSignal, Set<UnaryExchange>>();
+type SignalMates = SlotList<'signalSlot', UnaryExchange>;
+const callerSignals = new WeakMap<AbortSignal, SignalMates>();
 
-function listenTo(signal: AbortSignal, exchange: UnaryExchange): Set<UnaryExchange> {
+function listenTo(signal: AbortSignal, exchange: UnaryExchange): SignalMates {
   let exchanges = callerSignals.get(signal);
   if (!exchanges) {
-    const members = new Set<UnaryExchange>();
+    const members: SignalMates = new SlotList('signalSlot');
     callerSignals.set(signal, members);
     signal.addEventListener(
       'abort',
       () => {
-        for (const member of [...members]) member.abortByCaller();
-        members.clear();
+        for (const member of members.toArray()) member.abortByCaller();
       },
       { once: true },
     );
@@ -72,7 +75,7 @@ export function runUnary(
   what: string,
   bounds: UnaryBounds,
   signal: AbortSignal | undefined,
-  inFlight: Set<Abortable>,
+  inFlight: InFlight,
   tally?: ByteTally,
 ): Promise<UnaryResponse> {
   return new Promise<UnaryResponse>(
@@ -80,7 +83,10 @@ export function runUnary(
   );
 }
 
-class UnaryExchange implements ResponseHandler, Abortable {
+export class UnaryExchange implements ResponseHandler {
+  /** Its slots in the transport's exchanges in flight and among its signal's (slotList.ts). */
+  inFlightSlot = -1;
+  signalSlot = -1;
   private readonly deadline: number;
   private readonly headersBy: number;
   private status: number | undefined;
@@ -97,7 +103,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
   /** When the timer is due (performance.now() time). */
   private timerDue: number;
   /** The exchanges listening to the caller's signal with this one (callerSignals above). */
-  private readonly signalMates: Set<UnaryExchange> | undefined;
+  private readonly signalMates: SignalMates | undefined;
 
   constructor(
     pool: Http1Pool,
@@ -105,7 +111,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
     private readonly what: string,
     private readonly bounds: UnaryBounds,
     signal: AbortSignal | undefined,
-    private readonly inFlight: Set<Abortable>,
+    private readonly inFlight: InFlight,
     private readonly resolve: (r: UnaryResponse) => void,
     private readonly reject: (err: unknown) => void,
     readonly tally: ByteTally | undefined,
@@ -136,6 +142,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
     this.cut(new Error('aborted by the caller'));
   }
 
+  /** The transport closed. */
   abortBy(): void {
     this.callerAborted = true;
     this.cut(new Error('transport closed'));
