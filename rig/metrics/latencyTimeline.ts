@@ -61,7 +61,7 @@ interface Unfolded {
 export class LatencyTimeline {
   private bucketMs = FIRST_BUCKET_MS;
   private readonly series = new Map<string, Map<number, Bucket>>();
-  private unfolded: Unfolded[] = [];
+  private readonly unfolded: Unfolded[] = [];
   /** The records' clock (`at`) from which the next bucket set aside may be folded in. */
   private nextFoldAt = 0;
 
