@@ -6,6 +6,7 @@
 // falls behind is tried up to `attempts` times (one stray pause of a neighbour should not end the
 // search). The last step kept is the sustainable rate. What a step runs is the caller's.
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
+import { scheduleTotals } from '../rig/load/scheduleTruth.ts';
 
 const LATE_SHARE = 0.01;
 const MAX_P99_MS = 10;
@@ -58,7 +59,11 @@ export async function tryRate(
   }
   const { result, cpuUs, stallMs, note } = attempt;
   search.onCpu?.(cpuUs);
-  const counts = `${result.succeeded}/${result.scheduled} ok, ${result.late} late`;
+  // Which side a late start is on: with a slot free it is the generator's own delay; the rest
+  // waited for one of the slots in flight (the target, or the exchanges' own cost, not finishing).
+  const freeSlot = scheduleTotals(result.schedule).lateWithFreeSlot;
+  const late = `${result.late} late (${freeSlot} with a slot free, peak ${result.peakInFlight} in flight)`;
+  const counts = `${result.succeeded}/${result.scheduled} ok, ${late}`;
   const lag = `max lag ${result.maxStartLagMs.toFixed(1)} ms, ${result.dropped} dropped`;
   const p99 = `p99 ${result.latency.percentileMs(99).toFixed(2)} ms from intended start`;
   const stall = `longest event-loop stall ${stallMs.toFixed(0)} ms${note ? `, ${note}` : ''}`;

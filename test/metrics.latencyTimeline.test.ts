@@ -1,6 +1,7 @@
 // The latency timeline stays bounded and exact when buckets merge; the percentile curve walks the
 // nines up to what the count can resolve; fault events become the intervals the report shades.
-import { describe, expect, it } from 'vitest';
+import { JsHistogram } from 'hdr-histogram-js';
+import { describe, expect, it, vi } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
 import { ninesOf } from '../rig/report/scenarioCharts.ts';
@@ -59,6 +60,58 @@ describe('LatencyTimeline', () => {
       const exact = (q: number) => sorted[Math.ceil((q / 100) * sorted.length) - 1]!;
       expect(Math.abs(p.p50! - exact(50)) / exact(50)).toBeLessThan(0.01);
       expect(Math.abs(p.p99! - exact(99)) / exact(99)).toBeLessThan(0.01);
+    }
+  });
+
+  it('spreads the merges of a widening over the records that follow: one at most per 5 ms', () => {
+    const t = new LatencyTimeline(0, 8);
+    const add = vi.spyOn(JsHistogram.prototype, 'add');
+    try {
+      let most = 0;
+      const mergedAt: number[] = [];
+      // Three metrics, 20 values per 100 ms bucket, over 4 s: widened three times.
+      for (let i = 0; i < 2400; i++) {
+        const before = add.mock.calls.length;
+        const at = i * (4000 / 2400);
+        t.record(`m${i % 3}`, 100 + (i % 50), at);
+        const merges = add.mock.calls.length - before;
+        most = Math.max(most, merges);
+        if (merges > 0) mergedAt.push(at);
+      }
+      expect(most).toBe(1);
+      expect(mergedAt.length).toBeGreaterThan(0);
+      expect(Math.min(...mergedAt.slice(1).map((at, i) => at - mergedAt[i]!))).toBeGreaterThanOrEqual(5);
+      expect(t.toRecord()!.bucketMs).toBe(800);
+    } finally {
+      add.mockRestore();
+    }
+  });
+
+  it('keeps every bucket exact when a widening comes before the last one is folded in', () => {
+    // 20 metrics fill 4 buckets each; then single records widen it three times, each finding the
+    // buckets the previous widening set aside all but folded in.
+    const t = new LatencyTimeline(0, 4);
+    const expected = new Map<string, { count: number; sum: number; min: number; max: number }>();
+    const record = (metric: string, us: number, at: number) => {
+      t.record(metric, us, at);
+      const key = `${metric}@${Math.floor(at / 800) * 800}`;
+      const e = expected.get(key) ?? { count: 0, sum: 0, min: us, max: us };
+      expected.set(key, { count: e.count + 1, sum: e.sum + us, min: Math.min(e.min, us), max: Math.max(e.max, us) });
+    };
+    for (let at = 0; at < 400; at += 10) for (let m = 0; m < 20; m++) record(`m${m}`, 10 + ((at + m) % 37), at);
+    for (const at of [400, 800, 1600]) record('m0', 1000 + at, at);
+    const timeline = t.toRecord()!;
+    expect(timeline.bucketMs).toBe(800);
+    const got = new Map(timeline.points.map((p) => [`${p.metric}@${p.t}`, p]));
+    expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [key, e] of expected) {
+      const p = got.get(key)!;
+      expect({ count: p.count, mean: p.mean, min: p.min, max: p.max }).toEqual({
+        count: e.count,
+        mean: Math.round(e.sum / e.count),
+        min: e.min,
+        max: e.max,
+      });
     }
   });
 

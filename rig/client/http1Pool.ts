@@ -65,7 +65,7 @@ export class Http1Pool {
   private readonly all = new Set<Http1Connection>();
   /** Idle connections, most recently used last (reused first: its socket is the warmest). */
   private readonly idle: Http1Connection[] = [];
-  private queue: Waiting[] = [];
+  private queue: (Waiting | undefined)[] = [];
   private queueHead = 0;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
@@ -129,7 +129,10 @@ export class Http1Pool {
 
   private nextWaiting(): Waiting | undefined {
     while (this.queueHead < this.queue.length) {
-      const w = this.queue[this.queueHead++];
+      const w = this.queue[this.queueHead]!;
+      // The slot lets go of it: a queue that lives long (in old space) would otherwise keep every
+      // exchange it ever held, with its request, reply and promise, alive until the next compaction.
+      this.queue[this.queueHead++] = undefined;
       if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
         this.queue = this.queue.slice(this.queueHead);
         this.queueHead = 0;

@@ -23,7 +23,7 @@ import {
   type StreamReply,
   type TransportLimits,
 } from './transportTypes.ts';
-import { runUnary, type Abortable, type UnaryBounds, type UnaryResponse } from './unaryExchange.ts';
+import { inFlightExchanges, runUnary, type UnaryBounds, type UnaryResponse } from './unaryExchange.ts';
 
 export interface TransportOptions {
   /** Keep-alive connections per origin (default 32). */
@@ -61,7 +61,7 @@ export class JsonRpcTransport {
   private readonly credentialLinesNoAuth: string;
   private readonly activate: readonly string[];
   protected readonly refused: (what: string, status: number) => TransportError;
-  private readonly inFlight = new Set<Abortable>();
+  private readonly inFlight = inFlightExchanges();
   /** The bounds of an exchange without a timeout of its own: one object for all of them. */
   private readonly defaultBounds: UnaryBounds;
   private readonly echoes = new EchoedExtensions();
@@ -272,7 +272,7 @@ export class JsonRpcTransport {
   /** Aborts every exchange and stream in flight and releases the connections. */
   async close(): Promise<void> {
     this.closing.abort(new Error('transport closed'));
-    for (const exchange of [...this.inFlight]) exchange.abortBy('closing');
+    for (const exchange of this.inFlight.toArray()) exchange.abortBy();
     for (const pool of this.pools.values()) pool.close(new Error('transport closed'));
     await this.sse.destroy();
   }

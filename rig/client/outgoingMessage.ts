@@ -9,7 +9,16 @@ import { HITL_PROMPT_URI, HITL_RESPONSE_KEY } from '../protocol/hitlPrompt.ts';
 export type OutgoingMessage = Omit<Message, 'messageId' | 'role'> & { messageId?: string; role?: Role };
 
 export function completeMessage(message: OutgoingMessage): Message {
-  return { ...message, messageId: message.messageId ?? randomUUID(), role: message.role ?? 'ROLE_USER' };
+  // The same object as `{ ...message, messageId, role }` (same keys, same order), made with
+  // Object.assign: in V8, adding properties to an object made by spread leaves the fast path and
+  // costs many times the copy, on every message a load sends. Object.assign would set the prototype
+  // for an own `__proto__` key, so such a message takes the spread.
+  if (Object.hasOwn(message, '__proto__'))
+    return { ...message, messageId: message.messageId ?? randomUUID(), role: message.role ?? 'ROLE_USER' };
+  const complete = Object.assign({}, message) as Message;
+  complete.messageId ??= randomUUID();
+  complete.role ??= 'ROLE_USER';
+  return complete;
 }
 
 /** A user message with an optional text part and an optional data part (e.g. an `a2a-rig/script`). */

@@ -3,13 +3,15 @@
 // body chunks, and response bytes (a declared Content-Length is checked before reading). The time
 // bounds share one native timer, armed for whichever bound is nearest and re-armed when it fires
 // early (a body chunk only notes its time), so a fast exchange costs one setTimeout and one
-// clearTimeout; the caller's signal gets one listener, and the transport's close reaches the exchange
-// through the set of exchanges in flight. No AbortSignal is made per exchange.
+// clearTimeout; the caller's signal is heard through one listener per signal, however many exchanges
+// share it (callerSignals below), and the transport's close reaches the exchange through the set of
+// exchanges in flight. No AbortSignal is made per exchange.
 import type { ByteTally } from './byteTally.ts';
 import type { ResponseHandler } from './http1Connection.ts';
 import type { ResponseHeaders } from './http1ResponseHead.ts';
 import type { Http1Pool, PooledExchange } from './http1Pool.ts';
 import type { CutBy } from './exchangeBounds.ts';
+import { SlotList } from './slotList.ts';
 import { TransportError, toTransportError } from './transportError.ts';
 
 export interface UnaryBounds {
@@ -25,9 +27,41 @@ export interface UnaryResponse {
   text: string;
 }
 
-/** What the transport keeps of an exchange in flight, to abort it on close. */
-export interface Abortable {
-  abortBy(reason: 'closing'): void;
+/** The exchanges in flight of one transport, to abort them on close (slotList.ts says why not a Set). */
+export type InFlight = SlotList<'inFlightSlot', UnaryExchange>;
+
+export function inFlightExchanges(): InFlight {
+  return new SlotList('inFlightSlot');
+}
+
+/**
+ * The exchanges in flight under each caller signal, told by the signal's one listener when it aborts.
+ * Why not a listener per exchange: the open model hands one signal to a whole burst of iterations,
+ * and Node's EventTarget keeps a signal's listeners in a linked list whose removed entries still
+ * point at the next one. A removed entry that reached the old generation then keeps every later
+ * exchange of the burst (its closure, request, reply and promise) alive through the young
+ * generation's collections, which promote them: collections then copy most of what they find, and
+ * pause the event loop for that long. A SlotList keeps no link to a member that left.
+ */
+type SignalMates = SlotList<'signalSlot', UnaryExchange>;
+const callerSignals = new WeakMap<AbortSignal, SignalMates>();
+
+function listenTo(signal: AbortSignal, exchange: UnaryExchange): SignalMates {
+  let exchanges = callerSignals.get(signal);
+  if (!exchanges) {
+    const members: SignalMates = new SlotList('signalSlot');
+    callerSignals.set(signal, members);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const member of members.toArray()) member.abortByCaller();
+      },
+      { once: true },
+    );
+    exchanges = members;
+  }
+  exchanges.add(exchange);
+  return exchanges;
 }
 
 /**
@@ -41,7 +75,7 @@ export function runUnary(
   what: string,
   bounds: UnaryBounds,
   signal: AbortSignal | undefined,
-  inFlight: Set<Abortable>,
+  inFlight: InFlight,
   tally?: ByteTally,
 ): Promise<UnaryResponse> {
   return new Promise<UnaryResponse>(
@@ -49,7 +83,10 @@ export function runUnary(
   );
 }
 
-class UnaryExchange implements ResponseHandler, Abortable {
+export class UnaryExchange implements ResponseHandler {
+  /** Its slots in the transport's exchanges in flight and among its signal's (slotList.ts). */
+  inFlightSlot = -1;
+  signalSlot = -1;
   private readonly deadline: number;
   private readonly headersBy: number;
   private status: number | undefined;
@@ -65,15 +102,16 @@ class UnaryExchange implements ResponseHandler, Abortable {
   private timer: NodeJS.Timeout | undefined;
   /** When the timer is due (performance.now() time). */
   private timerDue: number;
-  private readonly onAbort: (() => void) | undefined;
+  /** The exchanges listening to the caller's signal with this one (callerSignals above). */
+  private readonly signalMates: SignalMates | undefined;
 
   constructor(
     pool: Http1Pool,
     request: string,
     private readonly what: string,
     private readonly bounds: UnaryBounds,
-    private readonly signal: AbortSignal | undefined,
-    private readonly inFlight: Set<Abortable>,
+    signal: AbortSignal | undefined,
+    private readonly inFlight: InFlight,
     private readonly resolve: (r: UnaryResponse) => void,
     private readonly reject: (err: unknown) => void,
     readonly tally: ByteTally | undefined,
@@ -91,17 +129,20 @@ class UnaryExchange implements ResponseHandler, Abortable {
         this.failWith(signal.reason);
         return;
       }
-      this.onAbort = () => {
-        this.callerAborted = true;
-        this.cut(new Error('aborted by the caller'));
-      };
-      signal.addEventListener('abort', this.onAbort, { once: true });
+      this.signalMates = listenTo(signal, this);
     }
     inFlight.add(this);
     this.timer = setTimeout(UnaryExchange.check, Math.max(1, Math.ceil(this.timerDue - started)), this);
     this.exchange = pool.dispatch(request, this);
   }
 
+  /** The caller's signal aborted. */
+  abortByCaller(): void {
+    this.callerAborted = true;
+    this.cut(new Error('aborted by the caller'));
+  }
+
+  /** The transport closed. */
   abortBy(): void {
     this.callerAborted = true;
     this.cut(new Error('transport closed'));
@@ -111,7 +152,7 @@ class UnaryExchange implements ResponseHandler, Abortable {
     this.settled = true;
     clearTimeout(this.timer);
     this.inFlight.delete(this);
-    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+    this.signalMates?.delete(this);
   }
 
   private failWith(err: unknown): void {

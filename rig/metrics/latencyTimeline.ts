@@ -4,6 +4,10 @@
 // max and mean merge exactly; percentiles would not as numbers, so each bucket keeps a small HDR
 // histogram (2 significant digits, packed: a few kB) that merges as data, and p50/p99 are read from
 // it when the record is made. The whole run's percentiles live in the 3-digit histogram beside it.
+// A widening only moves the buckets aside; records then fold them into their wider neighbours one
+// at a time, at most one per FOLD_SPACING_MS of the records' clock (a packed histogram's add walks
+// its whole counts array), so a widening's merges take a small share of the event loop over the
+// seconds that follow instead of all of it at once; toRecord folds what is left.
 import * as hdr from 'hdr-histogram-js';
 
 export interface TimelinePoint {
@@ -45,10 +49,21 @@ const newHistogram = () =>
 
 export const DEFAULT_TIMELINE_BUCKETS = 120;
 const FIRST_BUCKET_MS = 100;
+const FOLD_SPACING_MS = 5;
+
+/** A bucket of a narrower width not folded in yet: its series, and its index at the current width. */
+interface Unfolded {
+  series: Map<number, Bucket>;
+  index: number;
+  bucket: Bucket;
+}
 
 export class LatencyTimeline {
   private bucketMs = FIRST_BUCKET_MS;
   private readonly series = new Map<string, Map<number, Bucket>>();
+  private readonly unfolded: Unfolded[] = [];
+  /** The records' clock (`at`) from which the next bucket set aside may be folded in. */
+  private nextFoldAt = 0;
 
   /** `origin`: the performance.now() time that is t = 0. */
   constructor(
@@ -72,30 +87,38 @@ export class LatencyTimeline {
     if (us < bucket.min) bucket.min = us;
     if (us > bucket.max) bucket.max = us;
     bucket.histogram.recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(us))));
+    if (this.unfolded.length > 0 && at >= this.nextFoldAt) {
+      this.nextFoldAt = at + FOLD_SPACING_MS;
+      this.foldOne();
+    }
   }
 
+  /** Doubles the width: every bucket is set aside under its index at the new width, folded in later. */
   private widen(): void {
     this.bucketMs *= 2;
-    for (const [metric, buckets] of this.series) {
-      const merged = new Map<number, Bucket>();
-      for (const [index, b] of buckets) {
-        const into = merged.get(index >> 1);
-        if (!into) merged.set(index >> 1, b);
-        else {
-          into.count += b.count;
-          into.sum += b.sum;
-          into.min = Math.min(into.min, b.min);
-          into.max = Math.max(into.max, b.max);
-          into.histogram.add(b.histogram);
-          b.histogram.destroy();
-        }
-      }
-      this.series.set(metric, merged);
+    for (const u of this.unfolded) u.index >>= 1;
+    for (const buckets of this.series.values()) {
+      for (const [index, bucket] of buckets) this.unfolded.push({ series: buckets, index: index >> 1, bucket });
+      buckets.clear();
     }
+  }
+
+  /** Folds one bucket set aside into its series (count, sum, min and max exactly; the histogram as data). */
+  private foldOne(): void {
+    const { series, index, bucket: b } = this.unfolded.pop()!;
+    const into = series.get(index);
+    if (!into) return void series.set(index, b);
+    into.count += b.count;
+    into.sum += b.sum;
+    into.min = Math.min(into.min, b.min);
+    into.max = Math.max(into.max, b.max);
+    into.histogram.add(b.histogram);
+    b.histogram.destroy();
   }
 
   /** The points in time order per metric; undefined when nothing was recorded. */
   toRecord(): TimelineRecord | undefined {
+    while (this.unfolded.length > 0) this.foldOne();
     if (this.series.size === 0) return undefined;
     const points: TimelinePoint[] = [];
     for (const [metric, buckets] of this.series) {
