@@ -3,8 +3,9 @@
 // made before, with the log as a WITHOUT ROWID table, opens as it is and appends and replays the same.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Outbox, type TaskRow } from '../rig/agent/outbox.ts';
+import { Outbox } from '../rig/agent/outbox.ts';
 import { tempDbPath } from './support/agentFixture.ts';
+import { bareTaskRow } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -23,22 +24,7 @@ function open(path: string): Outbox {
 
 /** Appends `n` WORKING events to a fresh task, committed. */
 function appendEvents(outbox: Outbox, id: string, n: number): void {
-  const row: TaskRow = {
-    task: {
-      id,
-      contextId: 'c',
-      status: { state: 'TASK_STATE_WORKING', timestamp: '2026-12-05T00:00:00Z' },
-      history: [],
-      artifacts: [],
-    },
-    script: { steps: [] },
-    step: 0,
-    activated: false,
-    lastAnswer: undefined,
-    lastSeq: 0,
-    historyCount: 0,
-    historyBytes: 0,
-  };
+  const row = bareTaskRow(id);
   outbox.transaction(() => {
     for (let i = 0; i < n; i++)
       outbox.appendEvent(row, { statusUpdate: { taskId: id, contextId: 'c', status: row.task.status } });

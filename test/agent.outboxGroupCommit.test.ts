@@ -5,15 +5,11 @@
 // happen only once that connection sees the write.
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holdUntilCommitted } from '../rig/agent/commitHold.ts';
-import { Outbox } from '../rig/agent/outbox.ts';
 import { scriptFor } from '../rig/agent/script.ts';
-import { TaskEngine } from '../rig/agent/taskEngine.ts';
-import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { engineOnTempOutbox } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -21,16 +17,7 @@ afterEach(() => {
 });
 
 function setUp() {
-  const db = tempDbPath();
-  const outbox = new Outbox(db.path);
-  const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set());
-  const other = new Database(db.path, { readonly: true });
-  cleanups.push(() => {
-    other.close();
-    engine.close();
-    outbox.close();
-    db.cleanup();
-  });
+  const { outbox, engine, other } = engineOnTempOutbox(cleanups);
   const storedTasks = (id: string) =>
     (other.prepare('SELECT COUNT(*) AS n FROM tasks WHERE id = ?').get(id) as { n: number }).n;
   const storedEvents = (id: string) =>

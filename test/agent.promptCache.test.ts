@@ -4,9 +4,10 @@
 // or pushed out by the bound, a prompt is read from the table again.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Outbox, type TaskRow } from '../rig/agent/outbox.ts';
+import { Outbox } from '../rig/agent/outbox.ts';
 import { PromptStore } from '../rig/agent/promptStore.ts';
 import { tempDbPath } from './support/agentFixture.ts';
+import { bareTaskRow } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -81,22 +82,7 @@ describe('open prompts kept in memory', () => {
       mine.close();
       db.cleanup();
     });
-    const row: TaskRow = {
-      task: {
-        id: 't1',
-        contextId: 'c',
-        status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: 'x' },
-        history: [],
-        artifacts: [],
-      },
-      script: { steps: [] },
-      step: 0,
-      activated: true,
-      lastAnswer: undefined,
-      lastSeq: 0,
-      historyCount: 0,
-      historyBytes: 0,
-    };
+    const row = bareTaskRow('t1', 'TASK_STATE_INPUT_REQUIRED', true);
     mine.transaction(() => {
       mine.insertTask(row);
       mine.prompts.insert(prompt('t1'));

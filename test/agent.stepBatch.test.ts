@@ -2,14 +2,10 @@
 // task row is written once for all of them while every transition still appends its event, and a
 // step that fails takes the steps before it in the same call back with it, published to no one.
 // Read through a second connection, as a restarted agent would read the file.
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Outbox } from '../rig/agent/outbox.ts';
 import { DEFAULT_SCRIPT } from '../rig/agent/script.ts';
-import { TaskEngine } from '../rig/agent/taskEngine.ts';
-import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message, StreamResponse } from '../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { engineOnTempOutbox } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -17,16 +13,7 @@ afterEach(() => {
 });
 
 function setUp() {
-  const db = tempDbPath();
-  const outbox = new Outbox(db.path);
-  const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set());
-  const other = new Database(db.path, { readonly: true });
-  cleanups.push(() => {
-    other.close();
-    engine.close();
-    outbox.close();
-    db.cleanup();
-  });
+  const { outbox, engine, other } = engineOnTempOutbox(cleanups);
   const stored = (id: string) => ({
     task: other.prepare('SELECT state, step, last_seq FROM tasks WHERE id = ?').get(id),
     events: (

@@ -7,10 +7,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Outbox, type TaskRow } from '../rig/agent/outbox.ts';
+import { Outbox } from '../rig/agent/outbox.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '../rig/agent/walCheckpointer.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
 import { tempDbPath } from './support/agentFixture.ts';
+import { bareTaskRow } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -22,22 +23,7 @@ const HOUR_MS = 3_600_000;
 
 /** A fresh task row in the outbox, with `messages` history messages of `bytes` each, in one batch. */
 function writeTask(outbox: Outbox, id: string, messages: number, bytes: number): void {
-  const row: TaskRow = {
-    task: {
-      id,
-      contextId: 'c',
-      status: { state: 'TASK_STATE_WORKING', timestamp: '2026-12-05T00:00:00Z' },
-      history: [],
-      artifacts: [],
-    },
-    script: { steps: [] },
-    step: 0,
-    activated: false,
-    lastAnswer: undefined,
-    lastSeq: 0,
-    historyCount: 0,
-    historyBytes: 0,
-  };
+  const row = bareTaskRow(id);
   outbox.transaction(() => {
     for (let i = 0; i < messages; i++) {
       const message: Message = { messageId: `${id}-${i}`, role: 'ROLE_USER', parts: [{ text: 'x'.repeat(bytes) }] };
