@@ -4,7 +4,22 @@
 // schedule truths joined (scheduleTruth.ts: per step exact, the event-loop delay the worst thread's).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { OpenModelResult } from './openModelExecutor.ts';
-import { mergeScheduleTruth } from './scheduleTruth.ts';
+import { mergeScheduleTruth, type ScheduleTruth } from './scheduleTruth.ts';
+
+/** A result with nothing counted: where a merge starts, or a run that stopped before its first arrival. */
+export function emptyOpenModelResult(
+  schedule: ScheduleTruth,
+  latency = new LatencyHistogram(),
+  serviceTime = new LatencyHistogram(),
+): OpenModelResult {
+  return {
+    ...{ scheduled: 0, started: 0, succeeded: 0, failed: 0, failures: {}, firstFailure: undefined },
+    ...{ dropped: 0, late: 0, unfinished: 0, maxStartLagMs: 0, peakInFlight: 0, elapsedMs: 0, aborted: false },
+    schedule,
+    latency,
+    serviceTime,
+  };
+}
 
 function addCounts(into: Record<string, number>, from: Record<string, number>): void {
   for (const [kind, n] of Object.entries(from)) into[kind] = (into[kind] ?? 0) + n;
@@ -17,24 +32,7 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
  */
 export function mergeOpenModelResults(results: readonly OpenModelResult[]): OpenModelResult {
   if (results.length === 0) throw new RangeError('mergeOpenModelResults needs at least one result');
-  const merged: OpenModelResult = {
-    schedule: mergeScheduleTruth(results.map((r) => r.schedule)),
-    scheduled: 0,
-    started: 0,
-    succeeded: 0,
-    failed: 0,
-    failures: {},
-    firstFailure: undefined,
-    dropped: 0,
-    late: 0,
-    unfinished: 0,
-    maxStartLagMs: 0,
-    peakInFlight: 0,
-    latency: new LatencyHistogram(),
-    serviceTime: new LatencyHistogram(),
-    elapsedMs: 0,
-    aborted: false,
-  };
+  const merged = emptyOpenModelResult(mergeScheduleTruth(results.map((r) => r.schedule)));
   for (const r of results) {
     merged.scheduled += r.scheduled;
     merged.started += r.started;

@@ -6,7 +6,7 @@
 // and kept for the next ones; close() ends them.
 import { Worker } from 'node:worker_threads';
 import { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
-import { mergeOpenModelResults } from '../openModelMerge.ts';
+import { emptyOpenModelResult, mergeOpenModelResults } from '../openModelMerge.ts';
 import { DEFAULT_LATE_AFTER_MS, type OpenModelResult } from '../openModelExecutor.ts';
 import { ScheduleRecorder, scheduleTruthOf } from '../scheduleTruth.ts';
 import type { WorkerIterationTag } from './iterationSpec.ts';
@@ -126,13 +126,8 @@ function sendable(tag: WorkerIterationTag): void {
 
 /** A run stopped before any worker started: nothing came due. */
 function stoppedBeforeStart(options: WorkerRunOptions): OpenModelResult {
-  return {
-    ...{ scheduled: 0, started: 0, succeeded: 0, failed: 0, failures: {}, firstFailure: undefined },
-    ...{ dropped: 0, late: 0, unfinished: 0, maxStartLagMs: 0, peakInFlight: 0, elapsedMs: 0, aborted: true },
-    latency: options.latency ?? new LatencyHistogram(),
-    serviceTime: options.serviceTime ?? new LatencyHistogram(),
-    schedule: new ScheduleRecorder(options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS).finish(),
-  };
+  const schedule = new ScheduleRecorder(options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS).finish();
+  return { ...emptyOpenModelResult(schedule, options.latency, options.serviceTime), aborted: true };
 }
 
 function decoded(encoded: string, polled: WireResult['latencyPolled']): LatencyHistogram {
