@@ -140,7 +140,8 @@ export class AgentOperations {
     return { message, config: isObject(p.configuration) ? withJsonNames(p.configuration, CONFIGURATION_FIELDS) : {} };
   }
 
-  private startTask(message: Message, ctx: CallContext): { taskId?: string; reply?: Message } {
+  /** `blocking`: the caller waits for the task to settle (createTask's `runNow`). */
+  private startTask(message: Message, ctx: CallContext, blocking: boolean): { taskId?: string; reply?: Message } {
     let script;
     try {
       script = scriptFor(message);
@@ -159,24 +160,24 @@ export class AgentOperations {
     }
     // The gate is checked before the task exists: invalid criteria create no task.
     const gate = this.engine.acceptance.prepare(message, ctx);
-    return { taskId: this.engine.createTask(message, script, ctx.hitl, gate).task.id };
+    return { taskId: this.engine.createTask(message, script, ctx.hitl, gate, blocking).task.id };
   }
 
   async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { message, config } = this.intake(params, ctx);
     const historyLength = optionalCount(config.historyLength, 'configuration.historyLength');
+    const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
     let taskId: string;
     if (message.taskId) {
       taskId = continueWithGate(this.engine, message, ctx).task.id;
       // Reached only when the answer was accepted: a refused one has thrown its 409/422.
       if (this.engine.faults.has('answer-202') && carriesHitlAnswer(message)) ctx.successStatus = 202;
     } else {
-      const started = this.startTask(message, ctx);
+      const started = this.startTask(message, ctx, blocking);
       if (started.reply)
         return ctx.generation === '1.0' ? { message: started.reply } : messageOnWire(started.reply, ctx.generation);
       taskId = started.taskId!;
     }
-    const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
     if (blocking) await this.engine.settled(taskId);
     return sendResultOnWire(this.engine.view(this.engine.getRow(taskId), historyLength), ctx.generation);
   }
@@ -193,7 +194,7 @@ export class AgentOperations {
       });
       return;
     }
-    const started = this.startTask(message, ctx);
+    const started = this.startTask(message, ctx, false);
     if (started.reply) {
       sink.open();
       sink.event({ message: started.reply });
