@@ -49,7 +49,10 @@ export function toTaskRow(r: Record<string, unknown>, artifacts: Artifact[]): Ta
 export function newTaskRow(message: Message, script: unknown, activated: boolean, gateless: boolean): TaskRow {
   const id = timeOrderedId();
   const contextId = message.contextId ?? randomUUID();
-  const first: Message = { ...message, taskId: id, contextId };
+  // Copied, then given its ids: a spread that adds keys to a copy took V8's slow path (microseconds).
+  const first: Message = Object.assign({}, message);
+  first.taskId = id;
+  first.contextId = contextId;
   const task: Task = {
     id,
     contextId,
