@@ -26,6 +26,7 @@ import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
 import { ArtifactSteps } from './artifactSteps.ts';
 import { TaskEvents } from './taskEvents.ts';
 import { SettleWait } from './settleWait.ts';
+import { isoNow } from './isoNow.ts';
 import { logUnexpected } from './httpGuards.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
@@ -143,7 +144,7 @@ export class TaskEngine implements TaskWriter {
       row,
       (task) => {
         const message: Message | undefined = text === undefined ? undefined : this.agentMessage(task, text, metadata);
-        task.status = { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) };
+        task.status = { state, timestamp: isoNow(), ...(message ? { message } : {}) };
         // Appended as a row of its own: the commit never rewrites the history (see outbox.ts).
         if (message) this.outbox.appendHistory(row, message);
       },

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Artifact, Message, Task } from '../protocol/a2aTypes.ts';
 import { timeOrderedId } from './timeOrderedId.ts';
+import { isoNow } from './isoNow.ts';
 
 export interface TaskRow {
   task: Task;
@@ -56,7 +57,7 @@ export function newTaskRow(message: Message, script: unknown, activated: boolean
   const task: Task = {
     id,
     contextId,
-    status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+    status: { state: 'TASK_STATE_SUBMITTED', timestamp: isoNow() },
     artifacts: [],
     history: [first],
   };
