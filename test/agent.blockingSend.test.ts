@@ -5,6 +5,7 @@
 // settled the task is committed. Read through a second connection, as a restarted agent would.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AgentOperations } from '../rig/agent/agentOperations.ts';
 import { Outbox } from '../rig/agent/outbox.ts';
 import { scriptFor } from '../rig/agent/script.ts';
 import { TaskEngine } from '../rig/agent/taskEngine.ts';
@@ -123,5 +124,23 @@ describe("a blocking send's new task", () => {
     const failing = engine.createTask(message, script, false, undefined, true);
     vi.spyOn(outbox, 'afterCommit').mockImplementation((fn) => fn(new Error('COMMIT failed')));
     await expect(engine.settled(failing.task.id)).rejects.toThrow('COMMIT failed');
+  });
+
+  it('is answered from the row it was created as, read once (by settled), not read back again', async () => {
+    const { engine, outbox } = setUp();
+    const reads = vi.spyOn(outbox, 'getTask');
+    const ops = new AgentOperations(engine);
+    const ctx = { generation: '1.0' as const, hitl: false, acceptance: false };
+    const result = (await ops.send({ message }, ctx)) as { task: { status: { state: string }; history: Message[] } };
+    expect(result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(result.task.history.map((m) => m.role)).toEqual(['ROLE_USER', 'ROLE_AGENT']);
+    expect(reads).toHaveBeenCalledTimes(1);
+    // A send that does not wait reads its task back, as before.
+    const pending = (await ops.send({ message, configuration: { returnImmediately: true } }, ctx)) as {
+      task: { status: { state: string } };
+    };
+    expect(pending.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    // Its reply's read, then its steps' own (a microtask after createTask).
+    expect(reads).toHaveBeenCalledTimes(3);
   });
 });
