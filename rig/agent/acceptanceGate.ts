@@ -19,6 +19,7 @@ import type { TaskRow } from './outbox.ts';
 import type { TaskWriter } from './taskWriter.ts';
 import type { ArtifactStep, Script } from './script.ts';
 import type { ArtifactSteps } from './artifactSteps.ts';
+import { isoNow } from './isoNow.ts';
 
 /** Longest single timer: setTimeout fires at once beyond 2^31-1 ms, so a later deadline is re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -186,7 +187,7 @@ export class AcceptanceGate {
       (task) => {
         first();
         const message = text === undefined ? undefined : this.engine.agentMessage(task, text);
-        task.status = { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) };
+        task.status = { state, timestamp: isoNow(), ...(message ? { message } : {}) };
         if (message) this.engine.outbox.appendHistory(row, message);
       },
       (task) => ({ statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }),

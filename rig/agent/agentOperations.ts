@@ -25,6 +25,7 @@ import {
 } from './requestParams.ts';
 import { ScriptError, scriptFor } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
+import type { TaskRow } from './taskRow.ts';
 import { openTaskStream, type EventSink } from './taskStream.ts';
 
 /** ListTasks yields to the event loop after rendering this many tasks or bytes. */
@@ -140,7 +141,8 @@ export class AgentOperations {
     return { message, config: isObject(p.configuration) ? withJsonNames(p.configuration, CONFIGURATION_FIELDS) : {} };
   }
 
-  private startTask(message: Message, ctx: CallContext): { taskId?: string; reply?: Message } {
+  /** `blocking`: the caller waits for the task to settle (createTask's `runNow`). */
+  private startTask(message: Message, ctx: CallContext, blocking: boolean): { row?: TaskRow; reply?: Message } {
     let script;
     try {
       script = scriptFor(message);
@@ -159,26 +161,32 @@ export class AgentOperations {
     }
     // The gate is checked before the task exists: invalid criteria create no task.
     const gate = this.engine.acceptance.prepare(message, ctx);
-    return { taskId: this.engine.createTask(message, script, ctx.hitl, gate).task.id };
+    return { row: this.engine.createTask(message, script, ctx.hitl, gate, blocking) };
   }
 
   async send(params: unknown, ctx: CallContext): Promise<JsonObject> {
     const { message, config } = this.intake(params, ctx);
     const historyLength = optionalCount(config.historyLength, 'configuration.historyLength');
+    const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
     let taskId: string;
+    let created: TaskRow | undefined;
     if (message.taskId) {
       taskId = continueWithGate(this.engine, message, ctx).task.id;
       // Reached only when the answer was accepted: a refused one has thrown its 409/422.
       if (this.engine.faults.has('answer-202') && carriesHitlAnswer(message)) ctx.successStatus = 202;
     } else {
-      const started = this.startTask(message, ctx);
+      const started = this.startTask(message, ctx, blocking);
       if (started.reply)
         return ctx.generation === '1.0' ? { message: started.reply } : messageOnWire(started.reply, ctx.generation);
-      taskId = started.taskId!;
+      created = started.row!;
+      taskId = created.task.id;
     }
-    const blocking = ctx.generation === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
-    if (blocking) await this.engine.settled(taskId);
-    return sendResultOnWire(this.engine.view(this.engine.getRow(taskId), historyLength), ctx.generation);
+    const settled = blocking ? await this.engine.settled(taskId) : undefined;
+    // The task this call created, found settled as its cached row: nothing outside this process
+    // knows its id before this reply, so it is not read again (getRow asks SQLite whether another
+    // process wrote the file since).
+    const row = created !== undefined && settled === created.task ? created : this.engine.getRow(taskId);
+    return sendResultOnWire(this.engine.view(row, historyLength), ctx.generation);
   }
 
   stream(params: unknown, ctx: CallContext, sink: EventSink): void {
@@ -193,14 +201,14 @@ export class AgentOperations {
       });
       return;
     }
-    const started = this.startTask(message, ctx);
+    const started = this.startTask(message, ctx, false);
     if (started.reply) {
       sink.open();
       sink.event({ message: started.reply });
       sink.close(false);
       return;
     }
-    openTaskStream({ engine: this.engine, taskId: started.taskId!, sink, closeWhen: isSettled });
+    openTaskStream({ engine: this.engine, taskId: started.row!.task.id, sink, closeWhen: isSettled });
   }
 
   subscribe(params: unknown, sink: EventSink): void {

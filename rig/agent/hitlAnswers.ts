@@ -21,6 +21,7 @@ import type { TaskRow } from './outbox.ts';
 import type { PromptRow } from './promptStore.ts';
 import type { Script } from './script.ts';
 import type { TaskEngine } from './taskEngine.ts';
+import { isoNow } from './isoNow.ts';
 
 const SLOW_RESUME_MS = 1500;
 
@@ -133,7 +134,7 @@ function askAgain(engine: TaskEngine, row: TaskRow, message: Message): void {
       const again: Message | undefined = previous ? { ...previous, messageId: randomUUID() } : undefined;
       task.status = {
         state: 'TASK_STATE_INPUT_REQUIRED',
-        timestamp: new Date().toISOString(),
+        timestamp: isoNow(),
         ...(again ? { message: again } : {}),
       };
       if (again) engine.outbox.appendHistory(row, again);

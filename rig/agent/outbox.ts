@@ -13,7 +13,7 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { GroupCommit, type AfterCommit } from './groupCommit.ts';
-import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail } from './taskRowCache.ts';
+import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, tailBytes } from './taskRowCache.ts';
 import { GateStore } from './acceptanceGateStore.ts';
 import { openOutboxDatabase, type OutboxOptions } from './outboxDatabase.ts';
 import { PromptStore } from './promptStore.ts';
@@ -142,7 +142,7 @@ export class Outbox {
       row.historyCount,
       row.historyBytes,
     );
-    this.cache.remember(row, core.length + script.length + 2);
+    this.cache.remember(row, core.length + script.length + 2 + tailBytes(row));
   }
 
   /** Appends one message to the stored history (call inside the commit's transaction, before the

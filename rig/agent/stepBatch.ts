@@ -28,18 +28,21 @@ export class StepBatch {
   }
 
   /** Runs `steps` on `row` in one transaction with `open` set to the batch meanwhile; then announces
-   * its events in order. */
+   * its events in order. `create` (a new task's own writes, taskEngine.ts) runs first in the same
+   * transaction, and the row is then INSERTed at the end, as the steps leave it. */
   static run(
     outbox: Outbox,
     row: TaskRow,
     open: (batch: StepBatch | undefined) => void,
     steps: () => void,
     announce: (stored: StoredEvent, asOf: Task) => void,
+    create?: () => StoredEvent,
   ): void {
     const batch = new StepBatch(row);
     const { lastSeq, step } = row;
     const failures = outbox.failedTransactions;
     outbox.transaction(() => {
+      if (create) batch.events.push({ stored: create(), asOf: { ...row.task } });
       open(batch);
       try {
         steps();
@@ -49,7 +52,8 @@ export class StepBatch {
       // A step that failed and was caught left the row changed in memory only, its writes half done.
       if (batch.failed || outbox.failedTransactions !== failures)
         throw new Error(`a step of task ${row.task.id} failed`);
-      if (row.lastSeq !== lastSeq || row.step !== step) outbox.updateTask(row);
+      if (create) outbox.insertTask(row);
+      else if (row.lastSeq !== lastSeq || row.step !== step) outbox.updateTask(row);
     });
     for (const { stored, asOf } of batch.events) announce(stored, asOf);
   }

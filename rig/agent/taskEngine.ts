@@ -16,6 +16,7 @@ import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agentLimits.ts';
 import type { AgentMetrics } from './agentMetrics.ts';
 import type { FaultSet } from './faults.ts';
 import type { Outbox, StoredEvent, TaskRow } from './outbox.ts';
+import { newTaskRow } from './taskRow.ts';
 import type { TaskWriter } from './taskWriter.ts';
 import { PromptSteps } from './promptSteps.ts';
 import type { Script } from './script.ts';
@@ -24,7 +25,9 @@ import { StreamQuota } from './streamQuota.ts';
 import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
 import { ArtifactSteps } from './artifactSteps.ts';
 import { TaskEvents } from './taskEvents.ts';
-import { timeOrderedId } from './timeOrderedId.ts';
+import { SettleWait } from './settleWait.ts';
+import { isoNow } from './isoNow.ts';
+import { logUnexpected } from './httpGuards.ts';
 
 /** Longest a blocking send waits for the task to settle before returning it as it is. */
 const BLOCKING_WAIT_MS = 60_000;
@@ -141,7 +144,7 @@ export class TaskEngine implements TaskWriter {
       row,
       (task) => {
         const message: Message | undefined = text === undefined ? undefined : this.agentMessage(task, text, metadata);
-        task.status = { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) };
+        task.status = { state, timestamp: isoNow(), ...(message ? { message } : {}) };
         // Appended as a row of its own: the commit never rewrites the history (see outbox.ts).
         if (message) this.outbox.appendHistory(row, message);
       },
@@ -161,46 +164,68 @@ export class TaskEngine implements TaskWriter {
     };
   }
 
-  /** `withTask` writes rows that belong to the new task (its acceptance gate) in its transaction. */
-  createTask(message: Message, script: Script, activated: boolean, withTask?: (taskId: string) => void): TaskRow {
-    const id = timeOrderedId();
-    const contextId = message.contextId ?? randomUUID();
-    const first: Message = { ...message, taskId: id, contextId };
-    const task: Task = {
-      id,
-      contextId,
-      status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
-      artifacts: [],
-      history: [first],
-    };
-    const row: TaskRow = {
-      task,
-      script,
-      step: 0,
-      activated,
-      lastAnswer: undefined,
-      lastSeq: 0,
-      historyCount: 0,
-      historyBytes: 0,
-      gateless: withTask === undefined,
-    };
+  /**
+   * `withTask` writes rows that belong to the new task (its acceptance gate) in its transaction.
+   * `runNow` (a blocking send: no one can subscribe to the task before its reply names it) runs the
+   * first steps at once, in the transaction that creates the task, which then stores its row once,
+   * as they leave it: one savepoint and no UPDATE. Their events are still published in order, after
+   * the COMMIT. Should that fail, the task is created alone, as without `runNow`.
+   */
+  createTask(
+    message: Message,
+    script: Script,
+    activated: boolean,
+    withTask?: (taskId: string) => void,
+    runNow = false,
+  ): TaskRow {
+    if (runNow && withTask === undefined && !this.steps && !this.closed) {
+      const row = newTaskRow(message, script, activated, true);
+      if (this.createAndRun(row)) return row;
+    }
+    const row = newTaskRow(message, script, activated, withTask === undefined);
     const stored = this.outbox.transaction(() => {
-      this.outbox.appendHistory(row, first);
-      // A copy: the event is published after the commit, and must show the task as it was created.
-      const event = this.outbox.appendEvent(row, { task: { ...task, history: [first], artifacts: [] } });
+      const event = this.appendCreation(row);
       this.outbox.insertTask(row);
-      withTask?.(id);
+      withTask?.(row.task.id);
       return event;
     });
-    // The cached row holds no history, like a row read back (views read it from the outbox).
-    task.history = [];
-    this.announce(stored, task);
+    this.announce(stored, row.task);
     // Deferred so the caller can subscribe to the task before its first transition (every caller
-    // subscribes in the same synchronous stretch). A microtask, not a later turn: the first steps
-    // then join the batch that creates the task (outbox.ts), one COMMIT where there were two, and a
-    // blocking send is answered on the turn it arrived.
-    queueMicrotask(() => this.advance(id));
+    // subscribes in the same synchronous stretch, and a stream's snapshot shows the task as created).
+    // A microtask, not a later turn: the first steps then join the batch that creates the task
+    // (outbox.ts), one COMMIT where there were two, and a blocking send is answered on the turn it arrived.
+    queueMicrotask(() => this.advance(row.task.id));
     return row;
+  }
+
+  /** The new task's first history message and its snapshot event; the row then holds no history,
+   * like a row read back (views read it from the outbox). */
+  private appendCreation(row: TaskRow): StoredEvent {
+    const { task } = row;
+    const first = task.history[0];
+    this.outbox.appendHistory(row, first);
+    // A copy: the event is published after the commit, and must show the task as it was created.
+    const event = this.outbox.appendEvent(row, { task: { ...task, history: [first], artifacts: [] } });
+    task.history = [];
+    return event;
+  }
+
+  /** createTask with `runNow`; false when its transaction failed (nothing of it is stored). */
+  private createAndRun(row: TaskRow): boolean {
+    try {
+      StepBatch.run(
+        this.outbox,
+        row,
+        (batch) => (this.steps = batch),
+        () => this.runSteps(row),
+        (stored, asOf) => this.announce(stored, asOf),
+        () => this.appendCreation(row),
+      );
+      return true;
+    } catch (err) {
+      logUnexpected(`the first steps of task ${row.task.id}`, err);
+      return false;
+    }
   }
 
   /** Runs script steps until the task waits (prompt, work) or ends, in one transaction (stepBatch.ts). */
@@ -263,11 +288,16 @@ export class TaskEngine implements TaskWriter {
     return row;
   }
 
-  /** Resolves with the task once it is terminal or interrupted (or after the blocking bound). */
+  /** Resolves with the task once it is terminal or interrupted (or after the blocking bound), and
+   * what settled it is committed (a gRPC reply has no commit hold); rejects if that COMMIT fails. */
   settled(taskId: string): Promise<Task> {
     const row = this.getRow(taskId);
-    if (isSettled(row.task.status.state)) return Promise.resolve(row.task);
-    return new Promise((resolve) => void new SettleWait(this, taskId, resolve));
+    if (!isSettled(row.task.status.state))
+      return new Promise((resolve) => void new SettleWait(this, taskId, BLOCKING_WAIT_MS, resolve));
+    if (!this.outbox.uncommitted) return Promise.resolve(row.task);
+    return new Promise((resolve, reject) =>
+      this.outbox.afterCommit((failed) => (failed ? reject(failed) : resolve(row.task))),
+    );
   }
 
   /** After a restart: resume tasks that were mid-script and re-arm deadlines. */
@@ -283,32 +313,5 @@ export class TaskEngine implements TaskWriter {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-  }
-}
-
-/**
- * A blocking send waiting for its task to settle, or for the blocking bound. A class, not closures:
- * under tsx's keepNames every named function made per call costs a defineProperty (commitHold.ts),
- * and every blocking send waits here.
- */
-class SettleWait {
-  private readonly timer: NodeJS.Timeout;
-  private readonly unsubscribe: () => void;
-
-  constructor(
-    engine: TaskEngine,
-    taskId: string,
-    private readonly resolve: (task: Task) => void,
-  ) {
-    this.timer = setTimeout(() => this.done(engine.getRow(taskId).task), BLOCKING_WAIT_MS).unref();
-    this.unsubscribe = engine.events.subscribe(taskId, (_event, task) => {
-      if (isSettled(task.status.state)) this.done(task);
-    });
-  }
-
-  private done(task: Task): void {
-    clearTimeout(this.timer);
-    this.unsubscribe();
-    this.resolve(task);
   }
 }

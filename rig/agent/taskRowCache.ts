@@ -91,6 +91,14 @@ export class TaskRowCache {
   }
 }
 
+/** The bytes of the row's history tail. A row is cached when it is stored (insertTask), and a task
+ * whose first steps ran in the transaction that creates it appended its messages before that. */
+export function tailBytes(row: TaskRow): number {
+  let bytes = 0;
+  for (const t of row.tail ?? []) bytes += t.bytes;
+  return bytes;
+}
+
 /** Adds a message just appended to the row's history to its tail; returns the bytes the tail grew by. */
 export function keepInTail(row: TaskRow, message: Message, bytes: number): number {
   const tail = row.tail!;
