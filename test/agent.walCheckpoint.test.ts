@@ -3,7 +3,7 @@
 // WAL (the database file does not grow) until the worker copies them, also past the size at which
 // the agent's own connection used to checkpoint; and should the worker fail, that connection
 // checkpoints again, so the WAL stays bounded.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,18 @@ afterEach(() => {
 });
 
 const PAGE = 4096;
+
+/** This process's descriptors open on `path` (Linux: /proc/self/fd). */
+function descriptorsOn(path: string): number {
+  const real = realpathSync(path);
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === real;
+    } catch {
+      return false; // the descriptor readdir itself used, closed by now
+    }
+  }).length;
+}
 const HOUR_MS = 3_600_000;
 
 /** A fresh task row in the outbox, with `messages` history messages of `bytes` each, in one batch. */
@@ -140,5 +152,40 @@ describe('WAL checkpoints off the event loop', () => {
     // would race that close (CI saw ENOTEMPTY from such a cleanup).
     expect(readdirSync(dirname(db.path)).sort()).toEqual(['outbox.db']);
     expect(existsSync(`${db.path}-wal`)).toBe(false);
+  });
+
+  it("syncs the database file in the worker where SQLite's checkpoint leaves it unsynced", async () => {
+    const db = tempDbPath();
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    const reader = new Database(db.path, { readonly: true });
+    cleanups.push(() => {
+      reader.close();
+      outbox.close();
+      db.cleanup();
+    });
+    writeTask(outbox, 'first', 1, 10);
+    // As when a commit lands during the copy: SQLite copies up to the reader's snapshot and, the
+    // WAL's end not reached, leaves the database file unsynced for the agent's catch-up to sync.
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM tasks').get();
+    writeTask(outbox, 'second', 4, 1_000);
+    const behind = await outbox.checkpointer!.checkpointNow();
+    reader.exec('COMMIT');
+    expect(behind.checkpointed).toBeGreaterThan(0);
+    expect(behind.checkpointed).toBeLessThan(behind.log);
+    expect(behind.synced).toBe(true);
+    // The rest, then nothing left: nothing copied, nothing to sync.
+    expect((await outbox.checkpointer!.checkpointNow()).checkpointed).toBe(behind.log);
+    expect((await outbox.checkpointer!.checkpointNow()).synced).toBe(false);
+  });
+
+  it('closes the descriptor the worker synced through once the last connection is closed', () => {
+    const db = tempDbPath();
+    cleanups.push(db.cleanup);
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    // The agent's connection and the one kept for the worker's syncs (the worker's own may be opening).
+    expect(descriptorsOn(db.path)).toBeGreaterThanOrEqual(2);
+    outbox.close();
+    expect(descriptorsOn(db.path)).toBe(0);
   });
 });

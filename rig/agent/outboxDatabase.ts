@@ -88,3 +88,11 @@ export function openOutboxDatabase(
   const checkpointer = db.memory ? undefined : new WalCheckpointer(db, path, options.checkpoint);
   return { db, eventsSchema, checkpointer };
 }
+
+/** Closes what openOutboxDatabase opened: the worker's connection first, the agent's, then the
+ * descriptor the worker synced through (closing it earlier would drop the connections' locks). */
+export function closeOutboxDatabase(db: Database.Database, checkpointer: WalCheckpointer | undefined): void {
+  checkpointer?.stop();
+  db.close();
+  checkpointer?.closeFile();
+}
