@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox, type TaskRow } from '../rig/agent/outbox.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '../rig/agent/walCheckpointer.ts';
-import type { Message } from '../rig/protocol/a2aTypes.ts';
+import type { Artifact, Message } from '../rig/protocol/a2aTypes.ts';
 import { tempDbPath } from './support/agentFixture.ts';
 
 const cleanups: Array<() => void> = [];
@@ -19,16 +19,20 @@ afterEach(() => {
 
 const PAGE = 4096;
 
-/** This process's descriptors open on `path` (Linux: /proc/self/fd). */
+/** What this process's descriptors point at (Linux: /proc/self/fd). */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return []; // the descriptor readdir itself used, closed by now
+    }
+  });
+}
+
 function descriptorsOn(path: string): number {
   const real = realpathSync(path);
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === real;
-    } catch {
-      return false; // the descriptor readdir itself used, closed by now
-    }
-  }).length;
+  return openFiles().filter((file) => file === real).length;
 }
 const HOUR_MS = 3_600_000;
 
@@ -187,5 +191,24 @@ describe('WAL checkpoints off the event loop', () => {
     expect(descriptorsOn(db.path)).toBeGreaterThanOrEqual(2);
     outbox.close();
     expect(descriptorsOn(db.path)).toBe(0);
+  });
+
+  it("keeps a batch's savepoint undo records in memory, not in a temporary file", () => {
+    const db = tempDbPath();
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    cleanups.push(() => {
+      outbox.close();
+      db.cleanup();
+    });
+    const artifact = (fill: string): Artifact => ({ artifactId: 'a', parts: [{ text: fill.repeat(300_000) }] });
+    outbox.transaction(() => outbox.putArtifact('task', 0, artifact('a')));
+    outbox.commitBatch();
+    // Replacing the artifact frees its pages and writes the new one into them: pages that existed
+    // when the savepoint began, so each gets an undo record, far past the 64 KiB SQLite keeps in
+    // memory by default (it then opens an unlinked file, kept until the batch ends).
+    outbox.transaction(() => outbox.putArtifact('task', 0, artifact('b')));
+    expect(outbox.uncommitted).toBe(true);
+    expect(openFiles().filter((file) => file.includes('etilqs_'))).toEqual([]);
+    outbox.commitBatch();
   });
 });
