@@ -114,9 +114,11 @@ export class WalCheckpointer {
   }
 
   /**
-   * Closes the database file's descriptor the worker synced through. Only once every connection of
-   * this process to the file is closed (after stop() and the agent's own close): closing any
-   * descriptor of a file drops the process's POSIX locks on it, SQLite's included.
+   * Closes the database file's descriptor the worker synced through, after stop() and the agent's
+   * own close: closing any descriptor of a file drops the process's POSIX locks on it, SQLite's
+   * included. The agent runs one outbox per file; should another connection of this process to the
+   * file still be open (tests that stand two outboxes for two processes), it loses its locks at
+   * the kernel, which only a third process sharing the file could notice.
    */
   closeFile(): void {
     if (this.dbFile !== undefined) closeSync(this.dbFile);
