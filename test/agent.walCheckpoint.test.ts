@@ -3,13 +3,13 @@
 // WAL (the database file does not grow) until the worker copies them, also past the size at which
 // the agent's own connection used to checkpoint; and should the worker fail, that connection
 // checkpoints again, so the WAL stays bounded.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../rig/agent/outbox.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '../rig/agent/walCheckpointer.ts';
-import type { Message } from '../rig/protocol/a2aTypes.ts';
+import type { Artifact, Message } from '../rig/protocol/a2aTypes.ts';
 import { tempDbPath } from './support/agentFixture.ts';
 import { bareTaskRow } from './support/engineFixture.ts';
 
@@ -19,6 +19,22 @@ afterEach(() => {
 });
 
 const PAGE = 4096;
+
+/** What this process's descriptors point at (Linux: /proc/self/fd). */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return []; // the descriptor readdir itself used, closed by now
+    }
+  });
+}
+
+function descriptorsOn(path: string): number {
+  const real = realpathSync(path);
+  return openFiles().filter((file) => file === real).length;
+}
 const HOUR_MS = 3_600_000;
 
 /** A fresh task row in the outbox, with `messages` history messages of `bytes` each, in one batch. */
@@ -126,5 +142,59 @@ describe('WAL checkpoints off the event loop', () => {
     // would race that close (CI saw ENOTEMPTY from such a cleanup).
     expect(readdirSync(dirname(db.path)).sort()).toEqual(['outbox.db']);
     expect(existsSync(`${db.path}-wal`)).toBe(false);
+  });
+
+  it("syncs the database file in the worker where SQLite's checkpoint leaves it unsynced", async () => {
+    const db = tempDbPath();
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    const reader = new Database(db.path, { readonly: true });
+    cleanups.push(() => {
+      reader.close();
+      outbox.close();
+      db.cleanup();
+    });
+    writeTask(outbox, 'first', 1, 10);
+    // As when a commit lands during the copy: SQLite copies up to the reader's snapshot and, the
+    // WAL's end not reached, leaves the database file unsynced for the agent's catch-up to sync.
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM tasks').get();
+    writeTask(outbox, 'second', 4, 1_000);
+    const behind = await outbox.checkpointer!.checkpointNow();
+    reader.exec('COMMIT');
+    expect(behind.checkpointed).toBeGreaterThan(0);
+    expect(behind.checkpointed).toBeLessThan(behind.log);
+    expect(behind.synced).toBe(true);
+    // The rest, then nothing left: nothing copied, nothing to sync.
+    expect((await outbox.checkpointer!.checkpointNow()).checkpointed).toBe(behind.log);
+    expect((await outbox.checkpointer!.checkpointNow()).synced).toBe(false);
+  });
+
+  it('closes the descriptor the worker synced through once the last connection is closed', () => {
+    const db = tempDbPath();
+    cleanups.push(db.cleanup);
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    // The agent's connection and the one kept for the worker's syncs (the worker's own may be opening).
+    expect(descriptorsOn(db.path)).toBeGreaterThanOrEqual(2);
+    outbox.close();
+    expect(descriptorsOn(db.path)).toBe(0);
+  });
+
+  it("keeps a batch's savepoint undo records in memory, not in a temporary file", () => {
+    const db = tempDbPath();
+    const outbox = new Outbox(db.path, { checkpoint: { intervalMs: HOUR_MS } });
+    cleanups.push(() => {
+      outbox.close();
+      db.cleanup();
+    });
+    const artifact = (fill: string): Artifact => ({ artifactId: 'a', parts: [{ text: fill.repeat(300_000) }] });
+    outbox.transaction(() => outbox.putArtifact('task', 0, artifact('a')));
+    outbox.commitBatch();
+    // Replacing the artifact frees its pages and writes the new one into them: pages that existed
+    // when the savepoint began, so each gets an undo record, far past the 64 KiB SQLite keeps in
+    // memory by default (it then opens an unlinked file, kept until the batch ends).
+    outbox.transaction(() => outbox.putArtifact('task', 0, artifact('b')));
+    expect(outbox.uncommitted).toBe(true);
+    expect(openFiles().filter((file) => file.includes('etilqs_'))).toEqual([]);
+    outbox.commitBatch();
   });
 });

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { GroupCommit, type AfterCommit } from './groupCommit.ts';
 import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, tailBytes } from './taskRowCache.ts';
 import { GateStore } from './acceptanceGateStore.ts';
-import { openOutboxDatabase, type OutboxOptions } from './outboxDatabase.ts';
+import { closeOutboxDatabase, openOutboxDatabase, type OutboxOptions } from './outboxDatabase.ts';
 import { PromptStore } from './promptStore.ts';
 import type { WalCheckpointer } from './walCheckpointer.ts';
 import { coreJson, toTaskRow } from './taskRow.ts';
@@ -314,7 +314,6 @@ export class Outbox {
 
   close(): void {
     this.commitBatch();
-    this.checkpointer?.stop();
-    this.db.close();
+    closeOutboxDatabase(this.db, this.checkpointer);
   }
 }

@@ -80,6 +80,11 @@ export function openOutboxDatabase(
   // (32 MB, SQLite's is 2 MB) keeps those hot pages and the tail of each table in memory under load.
   db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   db.pragma('cache_size = -32768');
+  // Each request of a batch is a savepoint, whose undo records (the statement journal) SQLite keeps
+  // in memory only up to 64 KiB and then in a temporary file: a large batch wrote every page it
+  // touched to that file, on the event loop. They only ever undo a savepoint of the open batch (a
+  // crash loses that batch whole), so memory is safe for them.
+  db.pragma('temp_store = MEMORY');
   db.exec(TASK_TABLES);
   migrateWholeTaskRows(db);
   const eventsSchema = volatileEvents ? 'volatile' : 'main';
@@ -87,4 +92,12 @@ export function openOutboxDatabase(
   db.exec(EVENTS_TABLE(eventsSchema));
   const checkpointer = db.memory ? undefined : new WalCheckpointer(db, path, options.checkpoint);
   return { db, eventsSchema, checkpointer };
+}
+
+/** Closes what openOutboxDatabase opened: the worker's connection first, the agent's, then the
+ * descriptor the worker synced through (closing it earlier would drop the connections' locks). */
+export function closeOutboxDatabase(db: Database.Database, checkpointer: WalCheckpointer | undefined): void {
+  checkpointer?.stop();
+  db.close();
+  checkpointer?.closeFile();
 }

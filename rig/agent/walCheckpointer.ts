@@ -9,9 +9,13 @@
 // CATCH_UP_PAGES, the agent's connection runs one PASSIVE checkpoint itself between two batches:
 // it copies only what arrived since the worker's (the worker copied the rest), and the next write
 // starts the WAL over. That one still syncs both files on the event loop, so it comes rarely: the
-// WAL may reach four times the size at which SQLite's own checkpoint used to run. Should the
-// worker fail, the agent's connection checkpoints itself again, as before, so the WAL stays bounded.
+// WAL may reach four times the size at which SQLite's own checkpoint used to run. What its syncs
+// write is kept small: SQLite syncs the database file only when a checkpoint reaches the WAL's end,
+// which under steady writes only the catch-up does, so the worker syncs that file itself after each
+// copy, and the WAL before it hands over. Should the worker fail, the agent's connection
+// checkpoints itself again, as before, so the WAL stays bounded.
 import type Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { logUnexpected } from './httpGuards.ts';
@@ -38,6 +42,8 @@ export interface CheckpointResult {
   log: number;
   /** Frames copied into the database file (all of them, when the checkpoint caught up). */
   checkpointed: number;
+  /** Whether the worker synced the database file itself after copying (walCheckpointWorker.mjs). */
+  synced: boolean;
 }
 
 export class WalCheckpointer {
@@ -46,6 +52,8 @@ export class WalCheckpointer {
   private readonly asked: Array<(result: CheckpointResult) => void> = [];
   private stopped = false;
   private catchingUp = false;
+  /** The database file's descriptor for the worker's early syncs; closed by closeFile(). */
+  private dbFile: number | undefined;
   /** Set to 1 by the worker once its connection is closed (stop() waits for it). */
   private readonly closed = new Int32Array(new SharedArrayBuffer(4));
   private reportFailure: (err: Error) => void = () => {};
@@ -61,15 +69,16 @@ export class WalCheckpointer {
     const catchUpPages = options.catchUpPages ?? CATCH_UP_PAGES;
     db.pragma('wal_autocheckpoint = 0');
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.dbFile = openForSync(path);
     this.worker = new Worker(new URL('./walCheckpointWorker.mjs', import.meta.url), {
-      workerData: { path, driver, intervalMs, closed: this.closed },
+      workerData: { path, driver, intervalMs, catchUpPages, dbFile: this.dbFile, closed: this.closed },
     });
     // The worker never keeps the agent (or a test) alive.
     this.worker.unref();
     this.worker.on('message', (m: { kind: string; asked?: boolean } & CheckpointResult) => {
       if (m.kind !== 'checkpointed') return;
       if (m.log >= catchUpPages) this.catchUp(0);
-      if (m.asked) this.asked.shift()?.({ log: m.log, checkpointed: m.checkpointed });
+      if (m.asked) this.asked.shift()?.({ log: m.log, checkpointed: m.checkpointed, synced: m.synced });
     });
     this.worker.on('error', (err) => this.fallBack(err));
     this.worker.on('exit', (code) => {
@@ -104,6 +113,18 @@ export class WalCheckpointer {
     Atomics.wait(this.closed, 0, 0, STOP_WAIT_MS);
   }
 
+  /**
+   * Closes the database file's descriptor the worker synced through, after stop() and the agent's
+   * own close: closing any descriptor of a file drops the process's POSIX locks on it, SQLite's
+   * included. The agent runs one outbox per file; should another connection of this process to the
+   * file still be open (tests that stand two outboxes for two processes), it loses its locks at
+   * the kernel, which only a third process sharing the file could notice.
+   */
+  closeFile(): void {
+    if (this.dbFile !== undefined) closeSync(this.dbFile);
+    this.dbFile = undefined;
+  }
+
   /** Copies, on the agent's connection and outside any batch, what the worker's checkpoint missed. */
   private catchUp(tries: number): void {
     if (tries === 0 && this.catchingUp) return;
@@ -129,7 +150,17 @@ export class WalCheckpointer {
     } catch {
       // The database is closed already: nothing left to checkpoint.
     }
-    for (const waiting of this.asked.splice(0)) waiting({ log: -1, checkpointed: -1 });
+    for (const waiting of this.asked.splice(0)) waiting({ log: -1, checkpointed: -1, synced: false });
     this.reportFailure(err);
+  }
+}
+
+/** A read-only descriptor of the database file (fsync needs no write access); none when it cannot be
+ * opened, and the worker then fails opening the database itself. */
+function openForSync(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return undefined;
   }
 }
