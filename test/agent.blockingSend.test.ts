@@ -3,15 +3,11 @@
 // leave it, and what is stored and published is what the deferred path stores and publishes. When
 // that transaction fails the task is created alone, as before. settled() answers only once what
 // settled the task is committed. Read through a second connection, as a restarted agent would.
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentOperations } from '../rig/agent/agentOperations.ts';
-import { Outbox } from '../rig/agent/outbox.ts';
 import { scriptFor } from '../rig/agent/script.ts';
-import { TaskEngine } from '../rig/agent/taskEngine.ts';
-import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message, StreamResponse } from '../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { engineOnTempOutbox } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -19,16 +15,7 @@ afterEach(() => {
 });
 
 function setUp() {
-  const db = tempDbPath();
-  const outbox = new Outbox(db.path);
-  const engine = new TaskEngine(outbox, new GuardedValidator({ maxDepth: 32 }), new Set());
-  const other = new Database(db.path, { readonly: true });
-  cleanups.push(() => {
-    other.close();
-    engine.close();
-    outbox.close();
-    db.cleanup();
-  });
+  const { outbox, engine, other } = engineOnTempOutbox(cleanups);
   const stored = (id: string) => ({
     task: other.prepare('SELECT state, step, last_seq, history_count FROM tasks WHERE id = ?').get(id),
     events: (

@@ -213,14 +213,7 @@ export class TaskEngine implements TaskWriter {
   /** createTask with `runNow`; false when its transaction failed (nothing of it is stored). */
   private createAndRun(row: TaskRow): boolean {
     try {
-      StepBatch.run(
-        this.outbox,
-        row,
-        (batch) => (this.steps = batch),
-        () => this.runSteps(row),
-        (stored, asOf) => this.announce(stored, asOf),
-        () => this.appendCreation(row),
-      );
+      this.runBatch(row, () => this.appendCreation(row));
       return true;
     } catch (err) {
       logUnexpected(`the first steps of task ${row.task.id}`, err);
@@ -234,12 +227,18 @@ export class TaskEngine implements TaskWriter {
     const row = this.outbox.getTask(taskId);
     if (!row) return;
     if (this.steps) return this.runSteps(row);
+    this.runBatch(row);
+  }
+
+  /** The row's steps in one transaction (stepBatch.ts), after `first` (the task's creation) when given. */
+  private runBatch(row: TaskRow, first?: () => StoredEvent): void {
     StepBatch.run(
       this.outbox,
       row,
       (batch) => (this.steps = batch),
       () => this.runSteps(row),
       (stored, asOf) => this.announce(stored, asOf),
+      first,
     );
   }
 
