@@ -15,16 +15,7 @@ afterEach(() => {
 });
 
 function setUp() {
-  const { outbox, engine, other } = engineOnTempOutbox(cleanups);
-  const stored = (id: string) => ({
-    task: other.prepare('SELECT state, step, last_seq, history_count FROM tasks WHERE id = ?').get(id),
-    events: (
-      other.prepare('SELECT event_json FROM events WHERE task_id = ? ORDER BY seq').all(id) as Array<{
-        event_json: string;
-      }>
-    ).map((r) => JSON.parse(r.event_json) as StreamResponse),
-    history: other.prepare('SELECT COUNT(*) AS n FROM task_history WHERE task_id = ?').get(id),
-  });
+  const { outbox, engine, stored } = engineOnTempOutbox(cleanups);
   const writes: string[] = [];
   for (const name of ['insertTask', 'updateTask', 'transaction'] as const) {
     const original = outbox[name].bind(outbox) as (...args: unknown[]) => unknown;

@@ -13,15 +13,7 @@ afterEach(() => {
 });
 
 function setUp() {
-  const { outbox, engine, other } = engineOnTempOutbox(cleanups);
-  const stored = (id: string) => ({
-    task: other.prepare('SELECT state, step, last_seq FROM tasks WHERE id = ?').get(id),
-    events: (
-      other.prepare('SELECT event_json FROM events WHERE task_id = ? ORDER BY seq').all(id) as Array<{
-        event_json: string;
-      }>
-    ).map((r) => JSON.parse(r.event_json) as StreamResponse),
-  });
+  const { outbox, engine, stored } = engineOnTempOutbox(cleanups);
   return { outbox, engine, stored };
 }
 
@@ -48,7 +40,7 @@ describe('the steps of one advance', () => {
     expect(updates).toEqual(['TASK_STATE_INPUT_REQUIRED']);
     const parked = stored(row.task.id);
     expect(parked.events.map(kind)).toEqual(['task', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
-    expect(parked.task).toEqual({ state: 'TASK_STATE_INPUT_REQUIRED', step: 0, last_seq: 3 });
+    expect(parked.task).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', step: 0, last_seq: 3 });
     expect(published).toEqual(['task', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
   });
 
@@ -72,7 +64,7 @@ describe('the steps of one advance', () => {
     outbox.commitBatch();
     const after = stored(row.task.id);
     expect(after.events.map(kind).slice(3)).toEqual(['TASK_STATE_WORKING']);
-    expect(after.task).toEqual({ state: 'TASK_STATE_WORKING', step: 1, last_seq: 4 });
+    expect(after.task).toMatchObject({ state: 'TASK_STATE_WORKING', step: 1, last_seq: 4 });
     expect(published).toEqual(['TASK_STATE_WORKING']);
     // The engine reads the task back as stored, and the steps run again from there.
     outbox.appendEvent = appendEvent;
@@ -117,7 +109,7 @@ describe('the steps of one advance', () => {
       ownTransaction = own;
       expect(() => engine.advance(row.task.id)).toThrow(/a step of task .* failed/);
       outbox.commitBatch();
-      expect(stored(row.task.id).task).toEqual({ state: 'TASK_STATE_WORKING', step: 1, last_seq: 4 });
+      expect(stored(row.task.id).task).toMatchObject({ state: 'TASK_STATE_WORKING', step: 1, last_seq: 4 });
       expect(stored(row.task.id).events).toHaveLength(4);
     }
   });

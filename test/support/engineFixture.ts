@@ -5,10 +5,13 @@ import Database from 'better-sqlite3';
 import { Outbox, type TaskRow } from '../../rig/agent/outbox.ts';
 import { TaskEngine } from '../../rig/agent/taskEngine.ts';
 import { GuardedValidator } from '../../rig/protocol/guardedValidator.ts';
-import type { TaskState } from '../../rig/protocol/a2aTypes.ts';
+import type { StreamResponse, TaskState } from '../../rig/protocol/a2aTypes.ts';
 import { tempDbPath } from './agentFixture.ts';
 
-/** Opens the engine, its outbox and a reader on one temporary file; `cleanups` closes them, newest first. */
+/**
+ * Opens the engine, its outbox and a reader on one temporary file; `cleanups` closes them, newest
+ * first. `stored(id)` is what the reader sees of a task: its row's counters, its events, its history.
+ */
 export function engineOnTempOutbox(cleanups: Array<() => void>) {
   const db = tempDbPath();
   const outbox = new Outbox(db.path);
@@ -20,7 +23,18 @@ export function engineOnTempOutbox(cleanups: Array<() => void>) {
     outbox.close();
     db.cleanup();
   });
-  return { outbox, engine, other };
+  const stored = (id: string) => ({
+    task: other.prepare('SELECT state, step, last_seq, history_count FROM tasks WHERE id = ?').get(id),
+    events: (other.prepare('SELECT event_json FROM events WHERE task_id = ? ORDER BY seq').all(id) as EventRow[]).map(
+      (r) => JSON.parse(r.event_json) as StreamResponse,
+    ),
+    history: other.prepare('SELECT COUNT(*) AS n FROM task_history WHERE task_id = ?').get(id),
+  });
+  return { outbox, engine, other, stored };
+}
+
+interface EventRow {
+  event_json: string;
 }
 
 /** A task row with no history, artifacts or script steps, in `state`. */
