@@ -104,13 +104,13 @@ export class WalCheckpointer {
    * Stops the worker and waits (synchronously, bounded) until its connection is closed, so that the
    * agent's connection closes last and nothing touches the database's files after the outbox's
    * close returns (a caller may delete them then). The agent's close checkpoints, as SQLite's last
-   * connection does.
+   * connection does. `waitMs` bounds the wait: a worker stuck in a checkpoint must not hang a stop.
    */
-  stop(): void {
+  stop(waitMs = STOP_WAIT_MS): void {
     if (this.stopped) return;
     this.stopped = true;
     this.worker.postMessage('stop');
-    Atomics.wait(this.closed, 0, 0, STOP_WAIT_MS);
+    Atomics.wait(this.closed, 0, 0, waitMs);
   }
 
   /**
