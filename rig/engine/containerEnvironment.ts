@@ -12,15 +12,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { StartedTestContainer } from 'testcontainers';
 import { UserError } from '../protocol/userError.ts';
+import { PACKAGE_ROOT } from './rigPaths.ts';
 
 export const DEFAULT_AGENT_IMAGE = 'a2a-rig:local';
 export const DEFAULT_TOXIPROXY_IMAGE = 'ghcr.io/shopify/toxiproxy:2.12.0';
 /** Bounds every wait for a container to answer (start, restart). */
 const READY_TIMEOUT_MS = 60_000;
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONTAINERS_LABEL = 'a2a-rig.containers';
 
 export interface ContainerEnvironmentOptions {
@@ -83,7 +82,7 @@ export async function startContainerEnvironment(
     if (!options.build)
       throw new UserError(`image ${agentImage} is missing: docker build -t ${agentImage} . (or pass build)`);
     const [repo, tag] = splitTag(agentImage);
-    await tc.GenericContainer.fromDockerfile(REPO_ROOT).build(`${repo}:${tag}`, { deleteOnExit: false });
+    await tc.GenericContainer.fromDockerfile(PACKAGE_ROOT).build(`${repo}:${tag}`, { deleteOnExit: false });
   }
   if (!(await client.image.exists(tc.ImageName.fromString(toxiproxyImage))))
     throw new UserError(`image ${toxiproxyImage} is missing (docker pull it, or build it offline)`);
