@@ -9,4 +9,6 @@ export interface BuildResult {
 export const REPO_ROOT: string;
 export function rewriteSpecifiers(code: string): string;
 export function buildDist(root?: string): Promise<BuildResult>;
+/** Emits dist/'s .d.ts files; returns how many. */
+export function buildTypes(root?: string): number;
 export function buildLine(result: BuildResult): string | undefined;

@@ -2,7 +2,8 @@
 // rig/ and scenarios/ file by file with esbuild's transform (no bundle, so every module keeps its own
 // URL: workers, module hooks and scenario specs name modules by URL), relative `.ts` import
 // specifiers rewritten to `.js`, the other files (.mjs, .proto, the contract's JSON) copied as they
-// are. Types are tsc's job (`npm run typecheck`), not this one's.
+// are. `--types` also emits the package's .d.ts files with tsc (buildTypes, before `npm pack`);
+// checking types is `npm run typecheck`'s job, not this one's.
 //
 // Incremental: a file is compiled again only when its source is newer than its output (or than this
 // script), and an output whose source is gone is removed (a deleted scenario must not live on in
@@ -10,8 +11,10 @@
 // checkout and pay only for the walk when nothing changed; each output is written to a temporary
 // name and renamed, so two builds at once never leave a half-written module.
 // Plain JavaScript: it runs before anything is compiled, with no TypeScript loader.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -19,6 +22,7 @@ const SELF = fileURLToPath(import.meta.url);
 export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE_DIRS = ['rig', 'scenarios'];
 const TS = /\.([cm]?)ts$/;
+const DECLARATION = /\.d\.[cm]?ts$/;
 
 /** A relative specifier of a static import/export, a side-effect import or an import() with a literal. */
 const RELATIVE_TS_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]*?)\.([cm]?)ts\2/g;
@@ -46,7 +50,7 @@ function walk(dir) {
 function plan(root) {
   return SOURCE_DIRS.flatMap((top) =>
     walk(join(root, top))
-      .filter((src) => !/\.d\.[cm]?ts$/.test(src))
+      .filter((src) => !DECLARATION.test(src))
       .map((src) => {
         const rel = relative(root, src);
         const compile = TS.test(rel);
@@ -73,7 +77,7 @@ export function staleness(root = REPO_ROOT) {
   });
   const expected = new Set(files.map((f) => f.out));
   const orphans = SOURCE_DIRS.flatMap((top) => walk(join(root, 'dist', top))).filter(
-    (out) => !expected.has(out) && !out.includes(`${sep}.build-`),
+    (out) => !expected.has(out) && !out.includes(`${sep}.build-`) && !DECLARATION.test(out),
   );
   return { files, stale, orphans };
 }
@@ -141,6 +145,23 @@ export async function buildDist(root = REPO_ROOT) {
   };
 }
 
+/**
+ * The package's type declarations (`npm run build:types`, which `prepack` runs): tsc emits them
+ * beside the code (tsconfig.types.json: 'a2a-rig' and what its types name), their relative `.ts`
+ * specifiers made `.js` as the code's are, so a user's tsc resolves them to the .d.ts files. Old
+ * declarations are removed first: the build of the code leaves them alone.
+ */
+export function buildTypes(root = REPO_ROOT) {
+  const declarations = () => walk(join(root, 'dist')).filter((f) => DECLARATION.test(f));
+  for (const old of declarations()) rmSync(old);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.types.json')], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`tsc -p tsconfig.types.json failed (exit ${run.status ?? run.signal})`);
+  const files = declarations();
+  for (const file of files) writeFileSync(file, rewriteSpecifiers(readFileSync(file, 'utf8')));
+  return files.length;
+}
+
 /** One line about a build that did something; undefined when it had nothing to do. */
 export function buildLine(r) {
   if (r.compiled + r.copied + r.removed === 0) return undefined;
@@ -153,6 +174,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const line = buildLine(await buildDist());
     console.log(line ?? 'dist/ is up to date');
+    if (process.argv.includes('--types')) console.log(`dist/: ${buildTypes()} type declarations`);
   } catch (err) {
     console.error(`build: ${err.message}`);
     process.exit(1);

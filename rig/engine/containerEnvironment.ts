@@ -215,10 +215,17 @@ function installSignalStop(stop: () => Promise<void>): () => void {
 type Testcontainers = typeof import('testcontainers');
 let loaded: Promise<Testcontainers> | undefined;
 
-/** testcontainers (and dockerode) load only when containers are asked for; Ryuk off unless the user said otherwise. */
+/**
+ * testcontainers (and dockerode) load only when containers are asked for; Ryuk off unless the user
+ * said otherwise. An optional peer of the package (most users never start a container, and it brings
+ * a hundred packages and native install scripts): missing, it is the user's to install.
+ */
 function loadTestcontainers(): Promise<Testcontainers> {
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
-  loaded ??= import('testcontainers');
+  loaded ??= import('testcontainers').catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND' || !err.message.includes("'testcontainers'")) throw err;
+    throw new UserError('--env containers needs the testcontainers package: npm install testcontainers@11');
+  });
   return loaded;
 }
 
