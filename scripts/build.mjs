@@ -5,13 +5,14 @@
 // are. `--types` also emits the package's .d.ts files with tsc (buildTypes, before `npm pack`);
 // checking types is `npm run typecheck`'s job, not this one's.
 //
-// Incremental: a file is compiled again only when its source is newer than its output (or than this
-// script), and an output whose source is gone is removed (a deleted scenario must not live on in
-// dist/scenarios/). So bin/a2a-rig.js and the test setup call buildDist() on every start in a
-// checkout and pay only for the walk when nothing changed; each output is written to a temporary
-// name and renamed, so two builds at once never leave a half-written module.
+// Incremental: a file is compiled again only when its source changed since it was built (or this
+// script did; see staleness()), and an output whose source is gone is removed (a deleted scenario
+// must not live on in dist/scenarios/). So bin/a2a-rig.js and the test setup call buildDist() on
+// every start in a checkout and pay only for the walk when nothing changed; each output is written
+// to a temporary name and renamed, so two builds at once never leave a half-written module.
 // Plain JavaScript: it runs before anything is compiled, with no TypeScript loader.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
@@ -59,27 +60,45 @@ function plan(root) {
   );
 }
 
-const mtime = (file) => {
+/** A file's modification time and size, or undefined when it does not exist. */
+const stamp = (file) => {
   try {
-    return statSync(file).mtimeMs;
+    const st = statSync(file);
+    return `${st.mtimeMs}:${st.size}`;
   } catch {
-    return -1;
+    return undefined;
   }
 };
 
-/** The files to compile or copy again, and the outputs no source stands behind any more. */
+const manifestPath = (root) => join(root, 'dist', '.build-manifest.json');
+
+function readManifest(root) {
+  try {
+    return JSON.parse(readFileSync(manifestPath(root), 'utf8'));
+  } catch {
+    return { files: {} };
+  }
+}
+
+/**
+ * The files to compile or copy again, and the outputs no source stands behind any more. A source is
+ * stale when its stamp (mtime and size) differs from the one its last build recorded in dist/'s
+ * manifest, not only when it is newer: a file put back with an older time (a copy that keeps
+ * times, an editor's backup) is rebuilt too. A new build script rebuilds everything.
+ */
 export function staleness(root = REPO_ROOT) {
-  const files = plan(root);
-  const self = mtime(SELF);
-  const stale = files.filter((f) => {
-    const out = mtime(f.out);
-    return out < 0 || out < mtime(f.src) || out < self;
-  });
+  const files = plan(root).map((f) => ({ ...f, stamp: stamp(f.src) }));
+  // The script by its content: a copy of it (the tests' scratch checkouts) builds the same way.
+  const self = createHash('sha256').update(readFileSync(SELF)).digest('hex');
+  const manifest = readManifest(root);
+  const stale = files.filter(
+    (f) => manifest.self !== self || manifest.files[f.rel] !== f.stamp || stamp(f.out) === undefined,
+  );
   const expected = new Set(files.map((f) => f.out));
   const orphans = SOURCE_DIRS.flatMap((top) => walk(join(root, 'dist', top))).filter(
     (out) => !expected.has(out) && !out.includes(`${sep}.build-`) && !DECLARATION.test(out),
   );
-  return { files, stale, orphans };
+  return { files, stale, orphans, self };
 }
 
 function writeAtomically(out, data) {
@@ -119,7 +138,7 @@ async function loadEsbuild() {
  */
 export async function buildDist(root = REPO_ROOT) {
   const started = performance.now();
-  const { files, stale, orphans } = staleness(root);
+  const { files, stale, orphans, self } = staleness(root);
   for (const out of orphans) rmSync(out, { force: true });
   if (stale.length === 0) return { compiled: 0, copied: 0, removed: orphans.length, total: files.length, ms: 0 };
   const esbuild = stale.some((f) => f.compile) ? await loadEsbuild() : undefined;
@@ -135,6 +154,9 @@ export async function buildDist(root = REPO_ROOT) {
       }
     }),
   );
+  // What was built from what; written last, so a failed build is tried again.
+  const manifest = { self, files: Object.fromEntries(files.map((f) => [f.rel, f.stamp])) };
+  writeAtomically(manifestPath(root), JSON.stringify(manifest));
   const compiled = stale.filter((f) => f.compile).length;
   return {
     compiled,

@@ -94,6 +94,17 @@ describe('bin/a2a-rig.js in a checkout', () => {
     expect(edited.stderr).toMatch(/^a2a-rig: sources changed since the last build; dist\/: compiled 1, copied 0/);
   });
 
+  it('compiles again a source put back with an older time (a copy that keeps times)', async () => {
+    const root = checkout('older', 'v1');
+    await buildDist(root);
+    writeFileSync(join(root, 'rig/version.ts'), "export const VERSION: string = 'v0';\n");
+    const earlier = new Date(Date.now() - 3600_000);
+    utimesSync(join(root, 'rig/version.ts'), earlier, earlier);
+    const run = rig(root);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('V0\n');
+  });
+
   it('removes the output of a deleted source', async () => {
     const root = checkout('deleted', 'v1');
     await buildDist(root);
