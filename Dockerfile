@@ -1,6 +1,6 @@
 # a2a-rig in a container: the rig (`run`, `conform`, `report`, ...) and the reference agent
-# (`agent`), from the same image, kept to the plain steps a fresh clone takes: npm ci, then the CLI
-# through tsx. Built and run by test/deploy.compose.test.ts (through docker-compose.yml); without a
+# (`agent`), from the same image, kept to the plain steps a fresh clone takes: npm ci, the build of
+# dist/ (scripts/build.mjs), then the compiled CLI. Built and run by test/deploy.compose.test.ts (through docker-compose.yml); without a
 # registry, deploy/prepare-images.sh provides node:20-slim.
 #
 #   docker build -t a2a-rig .
@@ -13,16 +13,24 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The package's `prepare` runs the build, which finds no sources yet and does nothing: they come in
+# the next stage, so that this layer stays cached across source edits.
+COPY scripts ./scripts
 RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM deps AS build
+COPY scripts ./scripts
+COPY rig ./rig
+COPY scenarios ./scenarios
+RUN node scripts/build.mjs
 
 FROM node:20-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
+COPY package.json ./
 COPY bin ./bin
-COPY rig ./rig
-COPY scenarios ./scenarios
+COPY --from=build /app/dist ./dist
 # results/ for runs, /data for the agent's outbox (a named volume takes this ownership).
 RUN mkdir -p /app/results /data && chown node:node /app/results /data
 USER node

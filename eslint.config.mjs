@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'results/', '.tools/', '.vitest/', '.scratch/'] },
+  { ignores: ['node_modules/', 'dist/', 'results/', '.tools/', '.vitest/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

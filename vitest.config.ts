@@ -35,6 +35,8 @@ export default defineConfig({
   // (rig/engine/scenarioModuleHooks.mjs), tests that load such a file in-process resolve it here.
   resolve: { alias: { 'a2a-rig': fileURLToPath(new URL('./rig/scenarioApi.ts', import.meta.url)) } },
   test: {
+    // Compiles what changed into dist/ first: the CLI the tests start runs from there (scripts/build.mjs).
+    globalSetup: ['test/support/buildDist.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Suites start real servers and child processes; two cores cannot take much more.

@@ -257,4 +257,28 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       },
     ],
   },
+  {
+    // Issue 26: what a rig process costs before it does anything (bench/startup.ts): the CLI compiled
+    // into dist/, each verb's modules loaded only for that verb. Wall times are the goals, CPU the
+    // figure a busy machine does not inflate.
+    name: 'startup',
+    script: 'bench/startup.ts',
+    timeoutMs: 2 * MINUTE,
+    rows: [
+      {
+        id: 'startup.version.wall',
+        label: 'a2a-rig --version until exit, wall',
+        unit: 'ms',
+        goal: { op: '<=', value: 300 },
+      },
+      { id: 'startup.version.cpu', label: 'a2a-rig --version until exit, CPU', unit: 'ms' },
+      {
+        id: 'startup.agentReady.wall',
+        label: 'a2a-rig agent until ready, wall',
+        unit: 'ms',
+        goal: { op: '<=', value: 500 },
+      },
+      { id: 'startup.agentReady.cpu', label: 'a2a-rig agent until ready, CPU', unit: 'ms' },
+    ],
+  },
 ];

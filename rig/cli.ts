@@ -17,7 +17,7 @@ const program = new Command('a2a-rig')
 type Register = (program: Command) => void;
 // Each verb's module, in the order `--help` lists them. A verb loads only its own module: an agent or
 // a `compare` does not load the engine and the report writers (without this every start cost about
-// 2 s of CPU, an `agent` child's included). Help, --version and an unknown verb load them all.
+// 2 s of CPU, an `agent` child's included). Help and an unknown verb load them all.
 const MODULES: { verbs: string[]; load: () => Promise<Register> }[] = [
   { verbs: ['agent'], load: async () => (await import('./agent/agentCommand.ts')).registerAgentCommand },
   { verbs: ['proxy'], load: async () => (await import('./proxy/proxyCommand.ts')).registerProxyCommand },
@@ -31,7 +31,9 @@ const MODULES: { verbs: string[]; load: () => Promise<Register> }[] = [
 ];
 const verb = process.argv[2];
 const needed = MODULES.filter((m) => verb !== undefined && m.verbs.includes(verb));
-for (const m of needed.length > 0 ? needed : MODULES) (await m.load())(program);
+// --version needs no verb at all: it answers before any module of the rig's commands is loaded.
+const versionOnly = verb === '-V' || verb === '--version';
+for (const m of needed.length > 0 || versionOnly ? needed : MODULES) (await m.load())(program);
 
 // A usage error in a verb points to that verb's help, which lists its flags, not to the list of verbs.
 for (const verb of program.commands) verb.showHelpAfterError(`(run a2a-rig ${verb.name()} --help for usage)`);

@@ -227,7 +227,9 @@ describe('--scenarios usage errors: one line, exit 2, nothing run', () => {
           false,
         ),
       (dir) =>
-        new RegExp(`^a2a-rig: two scenarios are named "cf1": scenarios/conformance/cf1\\.ts and ${dir}/mine\\.mjs$`),
+        new RegExp(
+          `^a2a-rig: two scenarios are named "cf1": dist/scenarios/conformance/cf1\\.js and ${dir}/mine\\.mjs$`,
+        ),
     ],
     [
       'two scenarios of one name in two directories',

@@ -4,14 +4,13 @@
 // its output to a log file beside its results, so the terminal shows the rounds, not the runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { EXIT } from '../exitCodes.ts';
+import { RIG_CLI } from '../engine/rigPaths.ts';
 import { UserError } from '../protocol/userError.ts';
 import { readRunResult } from '../report/readRunResult.ts';
 import type { RunResult } from '../results/runResult.ts';
 import { RoundInterrupted } from './abRounds.ts';
 
-const CLI = fileURLToPath(new URL('../../bin/a2a-rig.js', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
 const READY_POLL_MS = 100;
 const STOP_GRACE_MS = 5_000;
@@ -64,7 +63,7 @@ export function interruptRound(signal: NodeJS.Signals): void {
  * what the child said; a signal ends it as interrupted.
  */
 export async function runRound(args: string[], dir: string, log: string, label: string): Promise<RunResult> {
-  const child = spawnLogged(process.execPath, [CLI, 'run', ...args, '--out', dir], log);
+  const child = spawnLogged(process.execPath, [RIG_CLI, 'run', ...args, '--out', dir], log);
   current = child;
   const { code, signal } = await exited(child);
   current = undefined;

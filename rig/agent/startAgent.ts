@@ -33,7 +33,7 @@ import type { FaultName } from './faults.ts';
 import { generationOf, handleJsonRpc, replyError } from './jsonRpcBinding.ts';
 import { Outbox } from './outbox.ts';
 import { ReplayPlane } from './replayPlane.ts';
-import { startGrpcServer, type RunningGrpcServer } from './grpcBinding.ts';
+import type { RunningGrpcServer } from './grpcBinding.ts';
 import { handleRest, isRestPath, restError } from './restBinding.ts';
 import { handleRestV03, isRestV03Path, restV03Error } from './restV03Binding.ts';
 import { TaskEngine } from './taskEngine.ts';
@@ -288,7 +288,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 
   // gRPC first: a port it cannot have stops the start before the HTTP server holds its own.
   const grpcOptions = { host: options.host ?? '127.0.0.1', maxMessageBytes: MAX_BODY_BYTES, noEcho };
-  if (options.grpcPort !== undefined) grpc = await startGrpcServer(ops, { ...grpcOptions, port: options.grpcPort });
+  // Loaded only for a gRPC port: protobufjs and grpc-js are most of an HTTP-only agent's start otherwise.
+  if (options.grpcPort !== undefined) {
+    const { startGrpcServer } = await import('./grpcBinding.ts');
+    grpc = await startGrpcServer(ops, { ...grpcOptions, port: options.grpcPort });
+  }
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { port, address, family } = server.address() as AddressInfo;

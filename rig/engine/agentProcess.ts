@@ -7,11 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UserError } from '../protocol/userError.ts';
 import { ChildStartError, startJsonLineChild, type JsonLineChild } from './jsonLineChild.ts';
+import { RIG_CLI } from './rigPaths.ts';
 
-const CLI = fileURLToPath(new URL('../../bin/a2a-rig.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 const STOP_GRACE_MS = 1_000;
 // Children are killed on exit by jsonLineChild.ts; their temp databases are removed here.
@@ -40,7 +39,7 @@ export class AgentProcess {
     // --exit-with-stdin: should the rig itself be killed (-9, no exit handler), the agent sees its
     // stdin pipe close and stops instead of living on as an orphan.
     const args = [
-      CLI,
+      RIG_CLI,
       'agent',
       '--host',
       '127.0.0.1',

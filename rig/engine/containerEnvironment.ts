@@ -12,15 +12,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { StartedTestContainer } from 'testcontainers';
 import { UserError } from '../protocol/userError.ts';
+import { PACKAGE_ROOT } from './rigPaths.ts';
 
 export const DEFAULT_AGENT_IMAGE = 'a2a-rig:local';
 export const DEFAULT_TOXIPROXY_IMAGE = 'ghcr.io/shopify/toxiproxy:2.12.0';
 /** Bounds every wait for a container to answer (start, restart). */
 const READY_TIMEOUT_MS = 60_000;
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONTAINERS_LABEL = 'a2a-rig.containers';
 
 export interface ContainerEnvironmentOptions {
@@ -83,7 +82,7 @@ export async function startContainerEnvironment(
     if (!options.build)
       throw new UserError(`image ${agentImage} is missing: docker build -t ${agentImage} . (or pass build)`);
     const [repo, tag] = splitTag(agentImage);
-    await tc.GenericContainer.fromDockerfile(REPO_ROOT).build(`${repo}:${tag}`, { deleteOnExit: false });
+    await tc.GenericContainer.fromDockerfile(PACKAGE_ROOT).build(`${repo}:${tag}`, { deleteOnExit: false });
   }
   if (!(await client.image.exists(tc.ImageName.fromString(toxiproxyImage))))
     throw new UserError(`image ${toxiproxyImage} is missing (docker pull it, or build it offline)`);
@@ -216,10 +215,17 @@ function installSignalStop(stop: () => Promise<void>): () => void {
 type Testcontainers = typeof import('testcontainers');
 let loaded: Promise<Testcontainers> | undefined;
 
-/** testcontainers (and dockerode) load only when containers are asked for; Ryuk off unless the user said otherwise. */
+/**
+ * testcontainers (and dockerode) load only when containers are asked for; Ryuk off unless the user
+ * said otherwise. An optional peer of the package (most users never start a container, and it brings
+ * a hundred packages and native install scripts): missing, it is the user's to install.
+ */
 function loadTestcontainers(): Promise<Testcontainers> {
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
-  loaded ??= import('testcontainers');
+  loaded ??= import('testcontainers').catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND' || !err.message.includes("'testcontainers'")) throw err;
+    throw new UserError('--env containers needs the testcontainers package: npm install testcontainers@11');
+  });
   return loaded;
 }
 

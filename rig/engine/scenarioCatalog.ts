@@ -9,10 +9,10 @@
 // the other scenarios run as usual.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { UserError } from '../protocol/userError.ts';
 import { defineScenario, everyProfile, type ScenarioDefinition } from './defineScenario.ts';
-import { allowScenarioModules } from './scenarioModules.ts';
+import { allowScenarioModules, importScenarioModule, TYPESCRIPT_FILE } from './scenarioModules.ts';
 import { displayPath, failureOf, failureText, type LoadFailure } from './scenarioLoadFailure.ts';
 
 export { displayPath, failureText, type LoadFailure } from './scenarioLoadFailure.ts';
@@ -72,7 +72,7 @@ type Loaded = { scenario: ScenarioDefinition<object> } | { failure: LoadFailure 
 async function loadFile(file: string, dir: string, userDir: boolean): Promise<Loaded> {
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = await importScenarioModule(file);
   } catch (err) {
     return { failure: failureOf(file, err, dir) };
   }
@@ -187,10 +187,15 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
     return { file: real, loaded };
   };
   for (const file of scenarioFiles(builtInDir)) await load(file);
-  if (dirs.length > 0) allowScenarioModules(dirs.map((d) => d.real));
+  const userFiles = dirs.map((d) => scenarioFiles(d.real));
+  if (dirs.length > 0)
+    await allowScenarioModules(
+      dirs.map((d) => d.real),
+      userFiles.some((files) => files.some((f) => TYPESCRIPT_FILE.test(f))),
+    );
   const defaultFiles = new Set<string>();
-  for (const { given, real } of dirs) {
-    const files = scenarioFiles(real);
+  for (const [i, { given, real }] of dirs.entries()) {
+    const files = userFiles[i]!;
     if (files.length === 0)
       throw new UserError(`--scenarios ${given}: no scenario files in it (*.ts, *.mts, *.js, *.mjs)`);
     let scenarios = 0;

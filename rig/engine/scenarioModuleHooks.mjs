@@ -37,9 +37,10 @@ export async function resolve(specifier, context, nextResolve) {
   if (resolved.format !== 'commonjs' || !resolved.url.startsWith('file:') || resolved.url.includes('/node_modules/'))
     return resolved;
   // tsx marks a CommonJS file imported from an ES module with queries of its own (to pre-parse its
-  // exports), some of them %-encoded into the path: the file itself, as an ES module, needs none.
+  // exports), some of them %-encoded into the path (`?namespace=` of a scoped import among them):
+  // the file itself, as an ES module, needs none but the namespace that its search keeps.
   const file = new URL(resolved.url);
-  file.pathname = decodeURIComponent(file.pathname).replace(/\?tsx-commonjs-.*$/, '');
+  file.pathname = decodeURIComponent(file.pathname).replace(/\?(?:tsx-commonjs-|namespace=).*$/, '');
   const search = file.search
     .slice(1)
     .split('&')

@@ -60,11 +60,16 @@ export interface RigDaemon<T> {
 }
 
 /** Starts a long-running verb (`agent`, `proxy`) and waits (bounded) for its JSON line on stdout. */
-export async function startRigDaemon<T>(args: string[], timeoutMs = 15_000): Promise<RigDaemon<T>> {
+export async function startRigDaemon<T>(
+  args: string[],
+  timeoutMs = 15_000,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RigDaemon<T>> {
   const daemon = await startJsonLineChild<T>(process.execPath, [join(repoRoot, 'bin/a2a-rig.js'), ...args], {
     name: `a2a-rig ${args.join(' ')}`,
     timeoutMs,
     cwd: repoRoot,
+    env: { ...process.env, ...env },
   });
   return { info: daemon.info, stop: () => daemon.stop(5_000) };
 }
