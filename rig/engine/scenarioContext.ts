@@ -308,6 +308,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
         }),
       roundTrip: (phase, us, at) => roundTrips(phase).recordMicros(us, at),
       event: (action, attack, detail, at) => this.faultEvent(action, attack, detail, at),
+      runAttack: (a, target, schedule) => this.load.attack(a, target, schedule),
       signal: this.signal,
     });
   }

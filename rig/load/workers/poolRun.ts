@@ -56,7 +56,7 @@ export class PoolRun {
     else if (message.type === 'ready') this.readied();
     else if (message.type === 'failed')
       this.failed(new Error(`load worker thread ${index + 1} could not run its share: ${message.message}`));
-    else {
+    else if (message.type === 'done') {
       this.done[index] = message.result;
       this.polled(message.polled);
       if (this.done.every((r) => r !== undefined)) this.finish(() => this.resolve(this.done as WireResult[]));
