@@ -64,16 +64,23 @@ export class ScenarioLoad {
     const { workers } = this.deps;
     if (workers <= 1) return a.attack.run(target, a.params, schedule);
     const registered = ATTACKS[a.name as AttackName] === a.attack && sharesSchedule(a.attack);
-    const why = !registered
-      ? `attack ${a.name} is not one of the rig's registered attacks (rig/attack/attackRegistry.ts), ` +
-        'which a worker thread loads by name: it ran on this thread'
-      : this.pool?.busy
-        ? `attack ${a.name}: the worker threads were running another load: it ran on this thread`
-        : undefined;
-    this.sayOnce(why ?? `attack ${a.name} ran on ${workers} worker threads`);
-    if (why) return a.attack.run(target, a.params, schedule);
-    const pool = (this.pool ??= new LoadWorkerPool(workers));
+    const pool = registered ? this.jobPool() : undefined;
+    this.sayOnce(
+      pool
+        ? `attack ${a.name} ran on ${workers} worker threads`
+        : registered
+          ? `attack ${a.name}: the worker threads were running another load: it ran on this thread`
+          : `attack ${a.name} is not one of the rig's registered attacks (rig/attack/attackRegistry.ts), ` +
+            'which a worker thread loads by name: it ran on this thread',
+    );
+    if (!pool) return a.attack.run(target, a.params, schedule);
     return attackOnThreads(pool, a.name as AttackName, a.params, target, schedule);
+  }
+
+  /** The worker threads for a job (an attack, a flood): none with --workers 1 or while another load holds them. */
+  jobPool(): LoadWorkerPool | undefined {
+    if (this.deps.workers <= 1 || this.pool?.busy) return undefined;
+    return (this.pool ??= new LoadWorkerPool(this.deps.workers));
   }
 
   close(): Promise<void> {
