@@ -190,6 +190,7 @@ describe('the catalogue', () => {
       'abGate',
       'dosTax',
       'scheduleCost',
+      'attackWorkers',
     ]);
   });
 });
