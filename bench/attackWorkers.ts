@@ -4,8 +4,9 @@
 // (`a2a-rig agent`). The attack is malformed-json (one short request per connection, the agent
 // answers 400 at once), so the generator's own work is what is measured. Runs alternate one and two
 // threads ATTEMPTS times; CPU is process.cpuUsage() (every thread of this process) over the burst,
-// the pool's threads started and warmed before. Prints each run, then (last line) the rows.
-// Run: npx tsx bench/attackWorkers.ts. Env: RATE (1000), REQUESTS (2000), ATTEMPTS (3).
+// the pool's threads started and warmed (WARM_RUNS bursts of 300 on each side) before. Prints each
+// run, then (last line) the rows.
+// Run: npx tsx bench/attackWorkers.ts. Env: RATE (1000), REQUESTS (2000), ATTEMPTS (3), WARM_RUNS (3).
 import { loadavg } from 'node:os';
 import { ATTACKS } from '../rig/attack/attackRegistry.ts';
 import { attackTarget } from '../rig/attack/attackTarget.ts';
@@ -18,6 +19,7 @@ import { printRows } from './benchRows.ts';
 const RATE = Number(process.env.RATE ?? 1000);
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 const ATTEMPTS = Number(process.env.ATTEMPTS ?? 3);
+const WARM_RUNS = Number(process.env.WARM_RUNS ?? 3);
 const load = loadavg()[0];
 
 const agent = await startReferenceAgent('the reference agent');
@@ -61,8 +63,8 @@ async function burst(threads: 1 | 2, requests = REQUESTS): Promise<Burst> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
-  await burst(1, 200);
-  await burst(2, 200); // the threads started, tsx and the attack modules loaded
+  // Each thread warms its own JIT with its share only (docs/benchmarks.md, the open model on threads).
+  for (let i = 0; i < WARM_RUNS; i++) for (const threads of [1, 2] as const) await burst(threads, 300);
   const runs: Record<1 | 2, Burst[]> = { 1: [], 2: [] };
   for (let i = 0; i < ATTEMPTS; i++)
     for (const threads of i % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
