@@ -1,6 +1,7 @@
 // duplicate-flood with --workers 2 against the embedded reference agent: the flood runs on the
 // worker threads (ctx.answerFlood; the log says so), every answer comes back with its outcome and
-// latency (one accepted, the rest 409, each 409 timed), and the catch still catches — the agent
+// latency (one accepted, the rest 409, each 409 timed), the threads' exchanges are in the traffic
+// record, and the catch still catches — the agent
 // fault that accepts duplicates fails the scenario on the threads.
 import { describe, expect, it } from 'vitest';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
@@ -39,6 +40,9 @@ describe('duplicate-flood on 2 worker threads', () => {
     });
     expect(s.metrics.conflict_latency?.count).toBe(ANSWERS - 1);
     expect(s.metrics.accepted_latency?.count).toBe(1);
+    // The threads' exchanges are in the scenario's traffic record, as the main thread's would be.
+    const answers = s.traffic?.operations.find((o) => o.operation === 'answer');
+    expect(answers?.count).toBeGreaterThanOrEqual(ANSWERS);
   });
 
   it('fails when the agent accepts duplicate answers', { timeout: 60_000 }, async () => {

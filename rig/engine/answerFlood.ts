@@ -49,7 +49,7 @@ export async function answerFloodInWorker(args: FloodArgs, channel: JobChannel):
   const { index } = channel.share;
   if (index >= args.threads) return [];
   const share = { index, count: args.threads };
-  const tools = { workers: 1, observer: { exchange() {}, answer() {} }, onRefused() {}, histogram: () => undefined };
+  const tools = { workers: 1, observer: channel.observer, onRefused: channel.onRefused, histogram: () => undefined };
   const clients = Array.from({ length: shareOfBound(args.flood.clients, share) }, () =>
     newClientInWorker(args.client, tools),
   );
@@ -94,6 +94,8 @@ export async function answerFlood(
       heard() {
         if (++ready === threads) for (let i = 0; i < pool.size; i++) send(i, 'go');
       },
+      // The threads' exchanges join the scenario's traffic record, as its own clients' do.
+      sinks: { observer: template.options.observer, onRefused: template.options.onRefused },
     }),
     deps.signal,
   )) as AnswerOutcome[][];

@@ -72,6 +72,9 @@ export interface JobChannel {
   onMessage(listener: (body: unknown) => void): void;
   /** Aborted when the coordinator stops the job (the run's abort, another thread's failure). */
   signal: AbortSignal;
+  /** Give these to the job's clients: their traffic goes to the caller's sinks, batched every flushMs. */
+  observer: ExchangeObserver;
+  onRefused: (err: TransportError) => void;
 }
 
 /** A job's entry point: resolves with its result (structured-cloneable), after its last post. */

@@ -1,12 +1,16 @@
 // A job on the worker pool (workerPool.ts runJob): work of another kind than an open-model share
 // (an attack's share, a flood's), run by every worker at once. The coordinator hears each worker's
-// own messages as they come, can answer one worker, stops them all with the caller's signal, and
-// gets every worker's result, in worker order.
+// own messages as they come (and its clients' traffic, batched as an open-model run's), can answer
+// one worker, stops them all with the caller's signal, and gets every worker's result, in order.
+import type { IterationSinks } from './iterationSpec.ts';
+import { forwardTraffic } from './poolRun.ts';
 import type { FromWorker, ToWorker } from './workerMessages.ts';
 
 export interface JobHandlers {
   /** A worker's own message (what its JobChannel.post sent). */
   heard(index: number, body: unknown): void;
+  /** Where the traffic of the workers' clients goes (given the JobChannel's observer and onRefused). */
+  sinks?: IterationSinks;
 }
 
 export class PoolJob {
@@ -38,6 +42,7 @@ export class PoolJob {
   heard(index: number, message: FromWorker): void {
     if (this.settled) return;
     if (message.type === 'job-out') this.handlers.heard(index, message.body);
+    else if (message.type === 'batch') forwardTraffic(message, this.handlers.sinks ?? {});
     else if (message.type === 'failed')
       this.failed(new Error(`load worker thread ${index + 1} could not run its share: ${message.message}`));
     else if (message.type === 'job-done') {

@@ -50,6 +50,8 @@ export interface JobMessage {
   type: 'job';
   spec: IterationSpec;
   share: { index: number; count: number };
+  /** The caller watches the traffic of the job's clients (JobChannel.observer). */
+  watchTraffic: boolean;
 }
 
 export type ToWorker =

@@ -101,12 +101,14 @@ export class LoadWorkerPool {
     sendable({ spec, sinks: {} });
     this.spawn();
     const send = (index: number, body: unknown) => this.workers[index]?.postMessage({ type: 'job-in', body });
-    const job = new PoolJob(this.size, handlers(send), (m) => this.broadcast(m), signal);
+    const heard = handlers(send);
+    const job = new PoolJob(this.size, heard, (m) => this.broadcast(m), signal);
     this.current = job;
     try {
       for (const [index, worker] of this.workers.entries()) {
         worker.ref();
-        worker.postMessage({ type: 'job', spec, share: { index, count: this.size } } satisfies ToWorker);
+        const watchTraffic = heard.sinks?.observer !== undefined;
+        worker.postMessage({ type: 'job', spec, share: { index, count: this.size }, watchTraffic } satisfies ToWorker);
       }
       if (signal?.aborted) job.stop();
       return await job.results;

@@ -105,7 +105,9 @@ let jobListener: ((body: unknown) => void) | undefined;
 
 async function job(message: JobMessage): Promise<void> {
   const signal = (stop = new AbortController()).signal;
+  forwarding.watchTraffic = message.watchTraffic;
   const fn = await exported<JobFunction>(message.spec);
+  const timer = setInterval(() => forwarding.flush(), flushMs);
   try {
     const result = await fn(message.spec.args as never, {
       share: message.share,
@@ -113,9 +115,13 @@ async function job(message: JobMessage): Promise<void> {
       post: (body) => post({ type: 'job-out', body }),
       onMessage: (listener) => (jobListener = listener),
       signal,
+      observer: forwarding,
+      onRefused: forwarding.refusedBy,
     });
+    forwarding.flush();
     post({ type: 'job-done', result });
   } finally {
+    clearInterval(timer);
     jobListener = undefined;
   }
 }
