@@ -10,8 +10,11 @@ import { fastDosParams } from './support/dosRuns.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';
 
 const all = await loadScenarios();
-const attacks = { 'duplicate-answers': { rate: 20, max: 15 }, 'unknown-prompt': { rate: 20, max: 15 } };
-const overrides = fastDosParams(['dos-answers'], { 'dos-answers': { attacks, attackBursts: 1 } });
+// 10 starts at 20/s: the last is due at 450 ms of the burst's 1,000 (a busy box has 550 ms to spare).
+const attacks = { 'duplicate-answers': { rate: 20, max: 10 }, 'unknown-prompt': { rate: 20, max: 10 } };
+// The timing gates opened wide (a busy box must not fail a test of the wiring): tax, refusal, recovery.
+const loose = { maxTax: 1_000, maxRefusalP99Ms: 60_000, maxRecoveryS: 60 };
+const overrides = fastDosParams(['dos-answers'], { 'dos-answers': { attacks, attackBursts: 1, ...loose } });
 
 async function run(workers: number, agentFaults: string[] = []): Promise<ScenarioResult> {
   const result = await runScenarios(selectScenarios(all, ['dos-answers']), {
@@ -34,9 +37,17 @@ const total = (s: ScenarioResult, attack: string) =>
   Object.entries(s.counters)
     .filter(([k]) => k.startsWith(`attack_outcomes{attack=${attack},`))
     .reduce((sum, [, v]) => sum + v, 0);
-/** Each judged check's verdict by name (the tax may be not judged on a busy box either way). */
-const verdicts = (s: ScenarioResult) =>
-  Object.fromEntries(s.checks.filter((c) => !checkNotJudged(c)).map((c) => [c.name, c.ok]));
+/** Each judged check's verdict by name (the tax may be not judged on a busy box, in either run). */
+const verdicts = (s: ScenarioResult) => new Map(s.checks.filter((c) => !checkNotJudged(c)).map((c) => [c.name, c.ok]));
+
+/** The same checks, and the same verdict on each that both runs judged. */
+function expectJudgedAlike(two: ScenarioResult, one: ScenarioResult): void {
+  expect(two.checks.map((c) => c.name).sort()).toEqual(one.checks.map((c) => c.name).sort());
+  const a = verdicts(one);
+  const both = [...verdicts(two)].filter(([name]) => a.has(name));
+  expect(both.length).toBeGreaterThan(0);
+  for (const [name, ok] of both) expect(ok, `${name}\n${why(one)}\n---\n${why(two)}`).toBe(a.get(name));
+}
 const why = (s: ScenarioResult) =>
   `${s.reason}\n${s.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n')}`;
 
@@ -45,14 +56,14 @@ describe('dos-answers on 2 worker threads', () => {
     const one = await run(1);
     const two = await run(2);
     expect(['passed', 'inconclusive'], why(two)).toContain(two.verdict);
-    expect(two.verdict, `${why(one)}\n---\n${why(two)}`).toBe(one.verdict);
+    expect(['passed', 'inconclusive'], why(one)).toContain(one.verdict);
     const lines = (two.log ?? []).map((l) => l.line);
     expect(lines).toContain('attack duplicate-answers ran on 2 worker threads');
     expect(lines).toContain('attack unknown-prompt ran on 2 worker threads');
     expect((one.log ?? []).some((l) => /worker threads/.test(l.line))).toBe(false);
     expect(outcomeKinds(two)).toEqual(outcomeKinds(one));
-    for (const attack of Object.keys(attacks)) expect(total(two, attack)).toBe(total(one, attack));
-    expect(verdicts(two)).toEqual(verdicts(one));
+    for (const attack of Object.keys(attacks)) expect(total(two, attack), why(two)).toBe(10);
+    expectJudgedAlike(two, one);
   });
 
   it('fails on the threads as on one when the agent accepts duplicate answers', { timeout: 120_000 }, async () => {
@@ -61,6 +72,6 @@ describe('dos-answers on 2 worker threads', () => {
     expect(two.verdict, why(two)).toBe('failed');
     expect(two.reason).toContain('duplicate-answers: every attack request refused');
     expect(outcomeKinds(two)).toEqual(outcomeKinds(one));
-    expect(verdicts(two)).toEqual(verdicts(one));
+    expectJudgedAlike(two, one);
   });
 });

@@ -112,6 +112,10 @@ export class LoadWorkerPool {
       }
       if (signal?.aborted) job.stop();
       return await job.results;
+    } catch (err) {
+      // A worker may still be at the failed job: ended, so that none of its messages reaches the next one.
+      await this.close();
+      throw err;
     } finally {
       this.current = undefined;
       for (const worker of this.workers) worker.unref();
