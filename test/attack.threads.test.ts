@@ -10,6 +10,8 @@ import { attackTarget } from '../rig/attack/attackTarget.ts';
 import type { AttackOutcome, AttackSchedule, AttackTarget, LivePrompt } from '../rig/attack/attackTypes.ts';
 import { attackOnThreads } from '../rig/engine/attackThreads.ts';
 import { LoadWorkerPool } from '../rig/load/workers/workerPool.ts';
+import { ScenarioLoad } from '../rig/engine/scenarioLoad.ts';
+import type { LoadObserver } from '../rig/load/openModelExecutor.ts';
 
 /** Counts what reaches it by body; answers 400, or (`hold`) never answers. */
 async function countingServer(): Promise<{
@@ -156,5 +158,40 @@ describe('an attack on 2 worker threads', () => {
     } finally {
       server.hold.on = false;
     }
+  });
+});
+
+describe('an attack of a scenario’s own with --workers 2', () => {
+  it('runs on this thread, and the log says why, once', async () => {
+    const lines: string[] = [];
+    const load = new ScenarioLoad({
+      workers: 2,
+      signal: new AbortController().signal,
+      remainingMs: () => 60_000,
+      run: undefined,
+      traffic: {} as LoadObserver,
+      log: (line) => lines.push(line),
+      share: undefined,
+    });
+    let ranHere = 0;
+    const own = {
+      name: 'my-attack',
+      family: 'payloads' as const,
+      description: 'a user’s own',
+      expected: 'refused',
+      defaults: {},
+      run: async () => ({ started: ++ranHere, settled: ranHere, notes: [] }),
+    };
+    const target = attackTarget({ baseUrl: 'http://127.0.0.1:1' });
+    for (let i = 0; i < 2; i++)
+      await load.attack({ name: 'my-attack', attack: own, params: {}, ratePerSecond: 1, maxRequests: 1 }, target, {
+        ...schedule({ outcomes: [] }),
+      });
+    expect(ranHere).toBe(2);
+    expect(lines).toEqual([
+      "attack my-attack is not one of the rig's registered attacks (rig/attack/attackRegistry.ts), " +
+        'which a worker thread loads by name: it ran on this thread',
+    ]);
+    await load.close();
   });
 });
