@@ -21,6 +21,9 @@ export interface AttackShareArgs {
   socketCap: number;
 }
 
+/** This module, as a thread imports it (its own URL, so a compiled build needs no change here). */
+export const ATTACK_SHARE_MODULE = import.meta.url;
+
 /** Stands for this thread's socket note in its report: the coordinator puts its own (the whole cap) there. */
 export const BUDGET_NOTE = '\u0000budget';
 

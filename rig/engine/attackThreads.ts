@@ -8,14 +8,13 @@ import { budgetNote, socketBudget } from '../attack/attackLimits.ts';
 import type { AttackName } from '../attack/attackRegistry.ts';
 import type { LoadWorkerPool } from '../load/workers/workerPool.ts';
 import {
+  ATTACK_SHARE_MODULE,
   BUDGET_NOTE,
   type AttackShareArgs,
   type AttackShareResult,
   type ToCoordinator,
   type ToThread,
 } from './attackShare.ts';
-
-const SHARE_MODULE = new URL('./attackShare.ts', import.meta.url).href;
 
 function argsOf(name: AttackName, params: object, target: AttackTarget, schedule: AttackSchedule): AttackShareArgs {
   const { baseUrl, endpoint, openPrompt, ...rest } = target;
@@ -57,7 +56,7 @@ export async function attackOnThreads(
 ): Promise<AttackReport> {
   let ready = 0;
   const results = (await pool.runJob(
-    { module: SHARE_MODULE, export: 'attackShareInWorker', args: argsOf(name, params, target, schedule) },
+    { module: ATTACK_SHARE_MODULE, export: 'attackShareInWorker', args: argsOf(name, params, target, schedule) },
     (send) => ({
       heard(index, body) {
         const m = body as ToCoordinator;
