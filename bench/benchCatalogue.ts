@@ -281,4 +281,23 @@ export const BENCHMARKS: BenchmarkSpec[] = [
       { id: 'startup.agentReady.cpu', label: 'a2a-rig agent until ready, CPU', unit: 'ms' },
     ],
   },
+  {
+    // Issue 25, item 1 for the attacks: a burst on the main thread and on 2 worker threads.
+    name: 'attackWorkers',
+    script: 'bench/attackWorkers.ts',
+    timeoutMs: 5 * MINUTE,
+    rows: [
+      {
+        id: 'attack.workers.cpuUsPerRequest.one',
+        label: 'attack generator CPU per request, malformed-json, main thread',
+        unit: 'µs',
+      },
+      {
+        id: 'attack.workers.cpuUsPerRequest.two',
+        label: 'attack generator CPU per request, malformed-json, 2 worker threads',
+        unit: 'µs',
+      },
+      { id: 'attack.workers.rate.two', label: 'attack rate reached on 2 worker threads / asked', unit: 'x' },
+    ],
+  },
 ];

@@ -28,6 +28,7 @@ export type { RoundTripChoice, AcceptanceRoundTripChoice } from './engine/loadIt
 export { recordResume, type ObservedAnswer } from './engine/resumeObserver.ts';
 export type { ReplayFinding } from './engine/replayChecker.ts';
 export type { MixedRunPlan, MixedRunResult, Phase, PlannedAttack } from './engine/attackRun.ts';
+export type { AnswerFlood } from './engine/answerFlood.ts';
 export type {
   Iteration,
   IterationContext,

@@ -1,4 +1,5 @@
-// `run --workers N`: how many worker threads an open-model load may use (rig/engine/scenarioLoad.ts).
+// `run --workers N`: how many worker threads an open-model load, a DoS burst or a flood may use
+// (rig/engine/scenarioLoad.ts).
 // One per core by default, as k6 and wrk use every core they are given, but one fewer when the
 // agent runs on this machine (the embedded agent, --env containers): its process needs a core too,
 // and threads that share the agent's core cost more CPU per round trip than they add in rate
@@ -28,8 +29,8 @@ export function defaultWorkers(agentOnThisMachine: boolean, cores = availablePar
 export function addWorkersOption(command: Command): Command {
   return command.option(
     '--workers <n>',
-    `worker threads for open-model loads (1..${MAX_WORKERS}; 1: no threads); default one per core, ` +
-      'one fewer when the agent runs on this machine (no --target)',
+    `worker threads for open-model loads, DoS attacks and floods (1..${MAX_WORKERS}; 1: no threads); ` +
+      'default one per core, one fewer when the agent runs on this machine (no --target)',
     parseWorkers,
   );
 }

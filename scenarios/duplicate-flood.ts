@@ -146,14 +146,18 @@ export default defineScenario({
       }
     }
 
-    const pool = Array.from({ length: clients }, () => ctx.newClient(connectionsPerClient));
     const timeoutMs = Math.max(1_000, Math.min(ANSWER_TIMEOUT_MS, ctx.remainingMs() - SETTLE_MS - 2_000));
     const started = performance.now();
-    const outcomes = await Promise.all(
-      Array.from({ length: answers }, (_, i) =>
-        pool[i % clients].answer(open.taskId, promptId, payload, { signal: ctx.signal, timeoutMs }),
-      ),
-    );
+    // On the worker threads with --workers N > 1, each its share of the answers and clients.
+    const outcomes = await ctx.answerFlood({
+      taskId: open.taskId,
+      promptId,
+      payload,
+      answers,
+      clients,
+      connectionsPerClient,
+      timeoutMs,
+    });
     const floodMs = performance.now() - started;
 
     const byKind = { accepted: 0, conflict: 0, invalid: 0, error: 0 };

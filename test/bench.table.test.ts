@@ -191,6 +191,7 @@ describe('the catalogue', () => {
       'dosTax',
       'scheduleCost',
       'startup',
+      'attackWorkers',
     ]);
   });
 });

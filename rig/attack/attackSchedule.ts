@@ -7,6 +7,7 @@ import { UserError } from '../protocol/userError.ts';
 import { assertLoopbackTarget, budgetNote, socketBudget } from './attackLimits.ts';
 import type { ExchangeEnd } from './attackSocket.ts';
 import type { AttackReport, AttackSchedule, AttackTarget } from './attackTypes.ts';
+import { shareOfBound } from '../load/workers/workerShares.ts';
 
 /** Throws one line when the schedule cannot be run as given. */
 export function assertSchedule(schedule: AttackSchedule): void {
@@ -23,13 +24,15 @@ export type StartOne = (index: number, signal: AbortSignal) => Promise<ExchangeE
 
 /**
  * Runs `startOne` on the schedule and resolves once every start has settled (or at once after the
- * abort: the exchanges destroy their sockets synchronously on it). `notes` go into the report.
+ * abort: the exchanges destroy their sockets synchronously on it). `notes` go into the report;
+ * `origin` (performance.now() time, default now) is when start 0 is due.
  */
 export async function runOnSchedule(
   target: AttackTarget,
   schedule: AttackSchedule,
   startOne: StartOne,
   notes: string[] = [],
+  origin?: number,
 ): Promise<AttackReport> {
   assertLoopbackTarget(target);
   assertSchedule(schedule);
@@ -42,7 +45,7 @@ export async function runOnSchedule(
   let failures = 0;
   let startingDone = false;
   let timer: NodeJS.Timeout | undefined;
-  const t0 = performance.now();
+  const t0 = origin ?? performance.now();
   // Every open exchange listens for the abort: on a signal of the runner's own (the caller's is
   // left as it is), whose listener count is the number of open exchanges, not a leak.
   const inner = new AbortController();
@@ -76,7 +79,8 @@ export async function runOnSchedule(
       stopStarting();
     };
     const launch = () => {
-      const index = started++;
+      const index = k();
+      started++;
       let exchange: Promise<ExchangeEnd>;
       try {
         exchange = startOne(index, inner.signal);
@@ -99,21 +103,22 @@ export async function runOnSchedule(
         },
       );
     };
+    // On worker threads (schedule.share) this thread makes the starts k = i, i + N, i + 2N, ... of
+    // the one schedule, so the threads together make exactly its starts, each at its own time.
+    const { index: first, count: step } = schedule.share ?? { index: 0, count: 1 };
+    const k = () => first + started * step;
     const tick = () => {
       if (schedule.signal.aborted) return stopStarting();
       const now = performance.now();
-      while (
-        started < schedule.maxRequests &&
-        started * intervalMs < schedule.durationMs &&
-        t0 + started * intervalMs <= now
-      ) {
+      while (k() < schedule.maxRequests && k() * intervalMs < schedule.durationMs && t0 + k() * intervalMs <= now) {
         if (now - t0 >= schedule.durationMs) break;
         launch();
       }
-      const nextOffset = started * intervalMs;
-      if (started >= schedule.maxRequests || nextOffset >= schedule.durationMs) return stopStarting();
+      const nextOffset = k() * intervalMs;
+      if (k() >= schedule.maxRequests || nextOffset >= schedule.durationMs) return stopStarting();
       if (now - t0 >= schedule.durationMs) {
-        lateSkipped = Math.min(schedule.maxRequests, Math.ceil(schedule.durationMs / intervalMs)) - started;
+        const due = Math.min(schedule.maxRequests, Math.ceil(schedule.durationMs / intervalMs));
+        lateSkipped = shareOfBound(due, { index: first, count: step }) - started;
         return stopStarting();
       }
       timer = setTimeout(tick, Math.max(0, t0 + nextOffset - performance.now()));

@@ -83,6 +83,12 @@ export interface AttackSchedule {
   signal: AbortSignal;
   /** Called once per hostile request or connection, when its outcome is known. */
   onOutcome(outcome: AttackOutcome): void;
+  /**
+   * Set when the attack runs on several worker threads (rig/engine/attackThreads.ts): this thread
+   * makes the starts k with k mod `count` = `index` of the one schedule, timed from the origin
+   * (performance.now() time) that `ready()` resolves with once every thread has aimed its attack.
+   */
+  share?: { index: number; count: number; ready(): Promise<number> };
 }
 
 export interface AttackReport {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { UserError } from '../protocol/userError.ts';
 import { assertLoopbackTarget } from './attackLimits.ts';
 import { assertSchedule, runOnSchedule, type StartOne } from './attackSchedule.ts';
+import { shareOfBound } from '../load/workers/workerShares.ts';
 import type { Attack, AttackReport, AttackSchedule, AttackTarget, LivePrompt } from './attackTypes.ts';
 
 export type NumericParams = Record<string, number>;
@@ -44,20 +45,28 @@ export function mergeParams<P extends NumericParams>(
   return params;
 }
 
+/** Attacks made by defineAttack honour AttackSchedule.share: only those may run on worker threads. */
+export const SHARES_SCHEDULE = Symbol('a2a-rig attack honours schedule.share');
+
 export function defineAttack<P extends NumericParams>(definition: AttackDefinition<P>): Attack<P> {
   const { bounds, prepare, ...rest } = definition;
   return {
     ...rest,
+    ...{ [SHARES_SCHEDULE]: true },
     async run(target: AttackTarget, given: P, schedule: AttackSchedule): Promise<AttackReport> {
       assertLoopbackTarget(target);
       assertSchedule(schedule);
       const params = mergeParams(definition.name, definition.defaults, bounds, given);
       const notes: string[] = [];
       if (schedule.signal.aborted) return { started: 0, settled: 0, notes: ['aborted before it started'] };
-      const start = await prepare(target, params, notes, schedule.signal);
+      // A thread whose share of the schedule has no start aims nothing (no prompt opened for it).
+      const idle = schedule.share !== undefined && shareOfBound(schedule.maxRequests, schedule.share) === 0;
+      const start = idle ? undefined : await prepare(target, params, notes, schedule.signal);
+      // Every thread of a shared schedule says it is ready, aimed or not, or the others would wait.
+      const origin = await schedule.share?.ready();
       if (!start || schedule.signal.aborted)
         return { started: 0, settled: 0, notes: start ? [...notes, 'aborted before it started'] : notes };
-      return runOnSchedule(target, schedule, start, notes);
+      return runOnSchedule(target, schedule, start, notes, origin);
     },
   };
 }
@@ -106,4 +115,9 @@ export async function livePrompts(
     prompts.push(prompt);
   }
   return prompts;
+}
+
+/** Whether `attack` honours AttackSchedule.share (was made by defineAttack). */
+export function sharesSchedule(attack: object): boolean {
+  return (attack as { [SHARES_SCHEDULE]?: boolean })[SHARES_SCHEDULE] === true;
 }

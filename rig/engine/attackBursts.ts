@@ -2,6 +2,7 @@
 // attackRun.ts's header): each attack alone, B bursts each, legitimate traffic alone before each
 // burst and after the last, so a burst's tax is measured against controls beside it in time.
 import type { AttackOutcome, AttackReport } from '../attack/attackTypes.ts';
+import { LoadWorkerFailure } from '../load/workers/workerPool.ts';
 import type { AttackRecord, BurstRecord, MixedRunDeps, MixedRunPlan, PlannedAttack, Span } from './attackRunTypes.ts';
 
 function describeParams(a: PlannedAttack): string {
@@ -34,18 +35,23 @@ async function runBurst(
   const signal = AbortSignal.any([cap, stop, deps.signal]);
   const outcomes: AttackOutcome[] = [];
   let report: AttackReport | undefined;
+  const schedule = {
+    ratePerSecond: a.ratePerSecond,
+    maxRequests: a.maxRequests,
+    durationMs: a.wholeBursts ? plan.attackMs : plan.attackMs / plan.attackBursts,
+    signal,
+    onOutcome: (o: AttackOutcome) => outcomes.push(o),
+  };
   try {
-    report = record.report = await a.attack.run(plan.target, a.params, {
-      ratePerSecond: a.ratePerSecond,
-      maxRequests: a.maxRequests,
-      durationMs: a.wholeBursts ? plan.attackMs : plan.attackMs / plan.attackBursts,
-      signal,
-      onOutcome: (o) => outcomes.push(o),
-    });
+    report = record.report = await (deps.runAttack?.(a, plan.target, schedule) ??
+      a.attack.run(plan.target, a.params, schedule));
   } catch (err) {
+    // A crashed worker thread is the rig's failure, not the attack's: the run errors.
+    if (err instanceof LoadWorkerFailure) throw err;
     record.error = (err as Error).message;
+  } finally {
+    clearTimeout(capTimer);
   }
-  clearTimeout(capTimer);
   const capped = cap.aborted || stop.aborted;
   const stoppedAt = performance.now();
   // Started but never settled when the rig aborted it at the cap: the agent held them that long.

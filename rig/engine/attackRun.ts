@@ -105,10 +105,18 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
   const attacksStarted = new Promise<void>((resolve) => {
     startTimer = setTimeout(() => {
       attackStartAt = performance.now();
-      attacksDone = runBursts(plan, deps, stop.signal, attackStartAt).then((records) => {
-        attackStopAt = Math.max(...records.map((r) => r.stoppedAt), attackStartAt);
-        return records;
-      });
+      attacksDone = runBursts(plan, deps, stop.signal, attackStartAt).then(
+        (records) => {
+          attackStopAt = Math.max(...records.map((r) => r.stoppedAt), attackStartAt);
+          return records;
+        },
+        (err: unknown) => {
+          // The rig failed (a worker thread): the load ends after its after phase; the run rethrows below.
+          attackStopAt = performance.now();
+          throw err;
+        },
+      );
+      attacksDone.catch(() => undefined);
       resolve();
     }, plan.beforeMs);
   });

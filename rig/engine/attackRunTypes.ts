@@ -1,6 +1,6 @@
 // The shapes of a mixed run (attackRun.ts) and its bursts (attackBursts.ts), in a module of their own
 // so the two import them without importing each other.
-import type { Attack, AttackOutcome, AttackReport, AttackTarget } from '../attack/attackTypes.ts';
+import type { Attack, AttackOutcome, AttackReport, AttackSchedule, AttackTarget } from '../attack/attackTypes.ts';
 import type { OpenModelOptions, OpenModelResult, Iteration } from '../load/openModelExecutor.ts';
 
 export const PHASES = ['before', 'during', 'after'] as const;
@@ -115,4 +115,6 @@ export interface MixedRunDeps {
   /** attack-start / attack-stop, for the run's fault events. */
   event(action: 'attack-start' | 'attack-stop', attack: string, detail: string, at: number): void;
   signal: AbortSignal;
+  /** Runs one burst of `a` (on worker threads or not); default `a.attack.run` on this thread. */
+  runAttack?(a: PlannedAttack, target: AttackTarget, schedule: AttackSchedule): Promise<AttackReport>;
 }

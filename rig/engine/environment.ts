@@ -72,7 +72,7 @@ export interface EnvironmentOptions {
    * (rig/load/shardedArrivals.ts).
    */
   share?: ArrivalShare;
-  /** `--workers`: worker threads for open-model loads that can run in them (scenarioLoad.ts); default 1. */
+  /** `--workers`: worker threads for the open-model loads, attacks and floods that can use them; default 1. */
   workers?: number;
   /** Told, before any traffic goes there, when the card's endpoint is not the URL the user gave (cardEndpoint.ts). */
   announce?: (line: string) => void;

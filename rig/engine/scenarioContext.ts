@@ -4,6 +4,7 @@
 import type { ArrivalShare } from '../load/shardedArrivals.ts';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription } from '../client/index.ts';
+import { answerFlood, type AnswerFlood } from './answerFlood.ts';
 import type { Verdict } from '../results/runResult.ts';
 import type { RecordedMeasures } from '../results/metricNames.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
@@ -139,18 +140,13 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
       this.skip('the agent cannot be restarted here (use the embedded agent, or --restart-cmd with --target)');
     const killedAt = performance.now();
     await this.env.restart();
-    this.faultEvent(
-      'restart',
-      'agent',
-      `answering again after ${Math.round(performance.now() - killedAt)} ms`,
-      killedAt,
-    );
+    const ms = Math.round(performance.now() - killedAt);
+    this.faultEvent('restart', 'agent', `answering again after ${ms} ms`, killedAt);
   }
 
   /** Resident memory of the embedded agent in bytes (Linux /proc); undefined for other agents. */
   agentMemoryBytes(): number | undefined {
-    const pid = this.env.embeddedPid;
-    return pid ? residentMemoryBytes(pid) : undefined;
+    return this.env.embeddedPid ? residentMemoryBytes(this.env.embeddedPid) : undefined;
   }
 
   /**
@@ -308,8 +304,13 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
         }),
       roundTrip: (phase, us, at) => roundTrips(phase).recordMicros(us, at),
       event: (action, attack, detail, at) => this.faultEvent(action, attack, detail, at),
+      runAttack: (a, target, schedule) => this.load.attack(a, target, schedule),
       signal: this.signal,
     });
+  }
+
+  answerFlood(flood: AnswerFlood) {
+    return answerFlood(flood, this.load.jobPool(), this);
   }
 
   async close(): Promise<void> {

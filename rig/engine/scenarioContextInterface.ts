@@ -2,10 +2,11 @@
 // (through the fault proxy, and direct for the truth), fault helpers, recorders, checks, restarts
 // and the time budget — and nothing else: no sockets, no SQL, no processes. The engine's
 // EngineScenarioContext (scenarioContext.ts) implements it; scenarios and their helpers know only this.
+import type { AnswerFlood } from './answerFlood.ts';
 import type { Binding } from '../client/cardInterfaces.ts';
 import type { Generation, Task } from '../protocol/a2aTypes.ts';
 import type { PromptEnvelope } from '../protocol/hitlPrompt.ts';
-import type { A2AClient, AgentDescription, EventHistory, SynthesizedAnswers } from '../client/index.ts';
+import type { A2AClient, AgentDescription, AnswerOutcome, EventHistory, SynthesizedAnswers } from '../client/index.ts';
 import type { AppliedToxic, FaultProxy, ToxicSpec } from '../proxy/faultControl.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { CheckResult, SeriesPoint, Verdict } from '../results/runResult.ts';
@@ -212,4 +213,9 @@ export interface ScenarioContext {
   attackTarget(sourceAddress: string, steps?: unknown[]): AttackTarget;
   /** Legitimate HITL round trips at a fixed rate before, during and after `plan.attacks` (attackRun.ts). */
   mixedRun(plan: MixedRunPlan, legit: { client: A2AClient; steps?: unknown[] }): Promise<MixedRunResult>;
+  /**
+   * K answers to one prompt at once over C new clients through the proxy (answerFlood.ts), on the
+   * worker threads when there are several; every answer's outcome, in answer order.
+   */
+  answerFlood(flood: AnswerFlood): Promise<AnswerOutcome[]>;
 }

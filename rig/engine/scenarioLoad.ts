@@ -9,6 +9,11 @@ import { workerSpecOf } from '../load/workers/iterationSpec.ts';
 import { LoadWorkerPool } from '../load/workers/workerPool.ts';
 import { runWithinBudget } from './loadIterations.ts';
 import { observedOpenModel } from './observedOpenModel.ts';
+import type { AttackReport, AttackSchedule, AttackTarget } from '../attack/attackTypes.ts';
+import { ATTACKS, type AttackName } from '../attack/attackRegistry.ts';
+import { sharesSchedule } from '../attack/defineAttack.ts';
+import type { PlannedAttack } from './attackRunTypes.ts';
+import { attackOnThreads } from './attackThreads.ts';
 
 export interface ScenarioLoadDeps {
   /** `--workers`: 1 runs every load on this thread. */
@@ -51,8 +56,43 @@ export class ScenarioLoad {
     return runWithinBudget(observed, signal, this.deps.remainingMs(), (o) => pool.run(o, tag, run));
   }
 
+  /**
+   * One burst of a mixed run's attack: on the worker threads when there are several and the attack
+   * is a registered one (a thread loads it by name), else on this thread, which the log says once.
+   */
+  attack(a: PlannedAttack, target: AttackTarget, schedule: AttackSchedule): Promise<AttackReport> {
+    const { workers } = this.deps;
+    if (workers <= 1) return a.attack.run(target, a.params, schedule);
+    const registered = ATTACKS[a.name as AttackName] === a.attack && sharesSchedule(a.attack);
+    const pool = registered ? this.jobPool() : undefined;
+    this.sayOnce(
+      pool
+        ? `attack ${a.name} ran on ${workers} worker threads`
+        : registered
+          ? `attack ${a.name}: the worker threads were running another load: it ran on this thread`
+          : `attack ${a.name} is not one of the rig's registered attacks (rig/attack/attackRegistry.ts), ` +
+            'which a worker thread loads by name: it ran on this thread',
+    );
+    if (!pool) return a.attack.run(target, a.params, schedule);
+    return attackOnThreads(pool, a.name as AttackName, a.params, target, schedule);
+  }
+
+  /** The worker threads for a job (an attack, a flood): none with --workers 1 or while another load holds them. */
+  jobPool(): LoadWorkerPool | undefined {
+    if (this.deps.workers <= 1 || this.pool?.busy) return undefined;
+    return (this.pool ??= new LoadWorkerPool(this.deps.workers));
+  }
+
   close(): Promise<void> {
     return this.pool?.close() ?? Promise.resolve();
+  }
+
+  private readonly said = new Set<string>();
+
+  private sayOnce(line: string): void {
+    if (this.said.has(line)) return;
+    this.said.add(line);
+    this.deps.log(line);
   }
 
   private say(line: string): void {

@@ -10,6 +10,13 @@
 // can be compared (`folded` must equal autocannon's completed requests). Closed-model latencies are
 // service times: a stalled server delays only the few requests in flight, so use them for
 // throughput, and the open model (openModelExecutor.ts) for latency under a given arrival rate.
+//
+// autocannon's own `workers` option is not passed through from `--workers`: in that mode its
+// workers send the main thread only their results and whole-millisecond histograms (no `response`
+// event, so nothing to fold into our microsecond histogram or to time the run's end with), every
+// function option (`onResponse`, hence `classify`) must be a file path a worker can require, it
+// floors `amount` per worker (amount 10 on 3 workers sends 9), and its stop() clears the results it
+// is waiting for, so the run's callback never comes (its lib/manager.js, autocannon 9.0.0).
 import autocannon from 'autocannon';
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 

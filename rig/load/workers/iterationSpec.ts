@@ -60,3 +60,22 @@ export function withWorkerSpec(iteration: Iteration, spec: IterationSpec, sinks:
 export function workerSpecOf(iteration: Iteration): WorkerIterationTag | undefined {
   return (iteration as Iteration & { [TAG]?: WorkerIterationTag })[TAG];
 }
+
+/** What a job (workerMessages.ts JobMessage) is given in its worker: its share and a line to the coordinator. */
+export interface JobChannel {
+  /** i of N. */
+  share: { index: number; count: number };
+  /** How often to send what was gathered (ms): the pool's batch period. */
+  flushMs: number;
+  post(body: unknown): void;
+  /** The coordinator's messages to this job. */
+  onMessage(listener: (body: unknown) => void): void;
+  /** Aborted when the coordinator stops the job (the run's abort, another thread's failure). */
+  signal: AbortSignal;
+  /** Give these to the job's clients: their traffic goes to the caller's sinks, batched every flushMs. */
+  observer: ExchangeObserver;
+  onRefused: (err: TransportError) => void;
+}
+
+/** A job's entry point: resolves with its result (structured-cloneable), after its last post. */
+export type JobFunction = (args: never, channel: JobChannel) => Promise<unknown>;

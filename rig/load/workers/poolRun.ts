@@ -4,7 +4,7 @@
 import { TransportError } from '../../client/transportError.ts';
 import type { PolledSamples } from '../../metrics/latencyHistogram.ts';
 import type { OpenModelOptions } from '../openModelExecutor.ts';
-import type { WorkerIterationTag } from './iterationSpec.ts';
+import type { IterationSinks, WorkerIterationTag } from './iterationSpec.ts';
 import type { Batch, FromWorker, ToWorker, WireResult } from './workerMessages.ts';
 
 /** Told as the workers' iterations start and settle (the run observer's counts). */
@@ -19,6 +19,17 @@ export interface IterationCounts {
 export type WorkerRunOptions = Omit<OpenModelOptions, 'iteration'>;
 
 const local = (epochMs: number): number => epochMs - performance.timeOrigin;
+
+/** A batch's client traffic (refusals, openings, exchanges, answers) to the caller's sinks. */
+export function forwardTraffic(b: Batch, sinks: IterationSinks): void {
+  for (const r of b.refused) sinks.onRefused?.(new TransportError(r.failure, r.message, r.httpStatus));
+  const traffic = sinks.observer;
+  if (!traffic) return;
+  for (let i = 0; i < b.openings; i++) traffic.opening?.();
+  for (const [method, end, latencyMs, operation, sent, received, stream] of b.exchanges)
+    traffic.exchange(method, end, latencyMs, { operation, sent, received, ...(stream ? { stream } : {}) });
+  for (const answer of b.answers) traffic.answer({ ...answer, startedAt: local(answer.startedAt) });
+}
 
 export class PoolRun {
   /** undefined: stopped before every worker was ready (none started; the pool ends them). */
@@ -56,7 +67,7 @@ export class PoolRun {
     else if (message.type === 'ready') this.readied();
     else if (message.type === 'failed')
       this.failed(new Error(`load worker thread ${index + 1} could not run its share: ${message.message}`));
-    else {
+    else if (message.type === 'done') {
       this.done[index] = message.result;
       this.polled(message.polled);
       if (this.done.every((r) => r !== undefined)) this.finish(() => this.resolve(this.done as WireResult[]));
@@ -97,13 +108,7 @@ export class PoolRun {
       const histogram = this.histogram(name);
       for (let i = 0; i + 1 < samples.length; i += 2) histogram?.recordMicros(samples[i], local(samples[i + 1]));
     }
-    for (const r of b.refused) this.tag.sinks.onRefused?.(new TransportError(r.failure, r.message, r.httpStatus));
-    const traffic = this.tag.sinks.observer;
-    if (!traffic) return;
-    for (let i = 0; i < b.openings; i++) traffic.opening?.();
-    for (const [method, end, latencyMs, operation, sent, received, stream] of b.exchanges)
-      traffic.exchange(method, end, latencyMs, { operation, sent, received, ...(stream ? { stream } : {}) });
-    for (const answer of b.answers) traffic.answer({ ...answer, startedAt: local(answer.startedAt) });
+    forwardTraffic(b, this.tag.sinks);
   }
 
   private histogram(name: string) {

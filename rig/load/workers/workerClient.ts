@@ -33,11 +33,12 @@ const clients = new Map<string, A2AClient>();
 export function clientInWorker(portable: PortableClient, tools: WorkerTools): A2AClient {
   const key = JSON.stringify([portable, tools.workers]);
   let client = clients.get(key);
-  if (!client) clients.set(key, (client = newClient(portable, tools)));
+  if (!client) clients.set(key, (client = newClientInWorker(portable, tools)));
   return client;
 }
 
-function newClient(portable: PortableClient, tools: WorkerTools): A2AClient {
+/** A client of its own (its own connections), not kept: the caller closes it. */
+export function newClientInWorker(portable: PortableClient, tools: WorkerTools): A2AClient {
   const { credentials, connections } = portable.options;
   // A Buffer crosses threads as a plain Uint8Array.
   const ca = credentials?.ca ? Buffer.from(credentials.ca) : undefined;

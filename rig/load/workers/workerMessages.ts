@@ -42,7 +42,25 @@ export interface RunMessage {
   bounds: ShareBounds;
 }
 
-export type ToWorker = RunMessage | { type: 'start'; originEpoch: number } | { type: 'stop' };
+/**
+ * Work of another kind than an open-model share (an attack's share, a flood's): the worker imports
+ * `module` and calls its export `export` (a JobFunction, iterationSpec.ts) with `args` and a channel.
+ */
+export interface JobMessage {
+  type: 'job';
+  spec: IterationSpec;
+  share: { index: number; count: number };
+  /** The caller watches the traffic of the job's clients (JobChannel.observer). */
+  watchTraffic: boolean;
+}
+
+export type ToWorker =
+  | RunMessage
+  | JobMessage
+  | { type: 'start'; originEpoch: number }
+  | { type: 'stop' }
+  /** A job's own message from the coordinator (what its JobChannel.onMessage hears). */
+  | { type: 'job-in'; body: unknown };
 
 /** One exchange a worker's client made: method, end, latency, operation, bytes sent/received, stream. */
 export type ForwardedExchange = [string, ExchangeEnd, number, string, number, number, boolean];
@@ -74,4 +92,7 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
   | Batch
-  | { type: 'done'; result: WireResult; polled: Record<string, PolledSamples | undefined> };
+  | { type: 'done'; result: WireResult; polled: Record<string, PolledSamples | undefined> }
+  /** A job's own message to the coordinator, and its result. */
+  | { type: 'job-out'; body: unknown }
+  | { type: 'job-done'; result: unknown };

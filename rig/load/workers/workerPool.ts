@@ -14,6 +14,8 @@ import { WORKER_BOOT, WORKER_MAIN } from './workerEntry.ts';
 import type { FromWorker, ToWorker, WireResult, WorkerData } from './workerMessages.ts';
 import { materialiseShares, shareOfBound } from './workerShares.ts';
 import { PoolRun, type IterationCounts, type WorkerRunOptions } from './poolRun.ts';
+import { PoolJob, type JobHandlers } from './poolJob.ts';
+import type { IterationSpec } from './iterationSpec.ts';
 
 export type { IterationCounts, WorkerRunOptions } from './poolRun.ts';
 
@@ -27,7 +29,7 @@ const FLUSH_MS = 50;
 
 export class LoadWorkerPool {
   private workers: Worker[] = [];
-  private current: PoolRun | undefined;
+  private current: PoolRun | PoolJob | undefined;
   private broken: LoadWorkerFailure | undefined;
 
   constructor(readonly size: number) {
@@ -41,8 +43,7 @@ export class LoadWorkerPool {
     tag: WorkerIterationTag,
     counts: IterationCounts = {},
   ): Promise<OpenModelResult> {
-    if (this.broken) throw this.broken;
-    if (this.current) throw new Error('a load worker pool runs one schedule at a time');
+    this.assertIdle();
     if (!(options.maxInFlight >= this.size))
       throw new RangeError(`maxInFlight (${options.maxInFlight}) must be at least the workers (${this.size})`);
     sendable(tag);
@@ -79,6 +80,51 @@ export class LoadWorkerPool {
       this.current = undefined;
       for (const worker of this.workers) worker.unref();
     }
+  }
+
+  /** Whether a run or job is going (another one would be refused). */
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /**
+   * Runs the job `spec` (a JobFunction export) on every worker, worker i given share i of N; `send`
+   * answers one worker. Resolves with every worker's result; `signal` stops them all (each still
+   * sends its result); a crashed worker rejects with a LoadWorkerFailure.
+   */
+  async runJob(
+    spec: IterationSpec,
+    handlers: (send: (index: number, body: unknown) => void) => JobHandlers,
+    signal?: AbortSignal,
+  ): Promise<unknown[]> {
+    this.assertIdle();
+    sendable({ spec, sinks: {} });
+    this.spawn();
+    const send = (index: number, body: unknown) => this.workers[index]?.postMessage({ type: 'job-in', body });
+    const heard = handlers(send);
+    const job = new PoolJob(this.size, heard, (m) => this.broadcast(m), signal);
+    this.current = job;
+    try {
+      for (const [index, worker] of this.workers.entries()) {
+        worker.ref();
+        const watchTraffic = heard.sinks?.observer !== undefined;
+        worker.postMessage({ type: 'job', spec, share: { index, count: this.size }, watchTraffic } satisfies ToWorker);
+      }
+      if (signal?.aborted) job.stop();
+      return await job.results;
+    } catch (err) {
+      // A worker may still be at the failed job: ended, so that none of its messages reaches the next one.
+      await this.close();
+      throw err;
+    } finally {
+      this.current = undefined;
+      for (const worker of this.workers) worker.unref();
+    }
+  }
+
+  private assertIdle(): void {
+    if (this.broken) throw this.broken;
+    if (this.current) throw new Error('a load worker pool runs one schedule at a time');
   }
 
   /** Ends every worker (their sockets with them). */

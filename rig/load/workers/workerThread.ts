@@ -6,9 +6,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Arrival } from '../arrivalSchedule.ts';
 import { runOpenModel, type Iteration, type OpenModelResult } from '../openModelExecutor.ts';
 import { scheduleTruthRecord } from '../scheduleTruth.ts';
-import type { IterationFactory, WorkerTools } from './iterationSpec.ts';
+import type { IterationFactory, IterationSpec, JobFunction, WorkerTools } from './iterationSpec.ts';
 import { Forwarding } from './workerForwarding.ts';
-import type { FromWorker, RunMessage, ToWorker, WireResult, WorkerData } from './workerMessages.ts';
+import type { FromWorker, JobMessage, RunMessage, ToWorker, WireResult, WorkerData } from './workerMessages.ts';
 
 const port = parentPort!;
 const { flushMs } = workerData as WorkerData;
@@ -67,9 +67,7 @@ async function run(message: RunMessage): Promise<void> {
     onRefused: forwarding.refusedBy,
   };
   stop = new AbortController();
-  const imported = (await import(message.spec.module)) as Record<string, unknown>;
-  const factory = imported[message.spec.export] as IterationFactory | undefined;
-  if (typeof factory !== 'function') throw new Error(`${message.spec.module} exports no ${message.spec.export}`);
+  const factory = await exported<IterationFactory>(message.spec);
   const built = await factory(message.spec.args as never, tools);
   try {
     const originEpoch = await new Promise<number>((resolve) => {
@@ -96,11 +94,45 @@ async function run(message: RunMessage): Promise<void> {
   }
 }
 
+async function exported<F>(spec: IterationSpec): Promise<F> {
+  const imported = (await import(spec.module)) as Record<string, unknown>;
+  const fn = imported[spec.export];
+  if (typeof fn !== 'function') throw new Error(`${spec.module} exports no ${spec.export}`);
+  return fn as F;
+}
+
+let jobListener: ((body: unknown) => void) | undefined;
+
+async function job(message: JobMessage): Promise<void> {
+  const signal = (stop = new AbortController()).signal;
+  forwarding.watchTraffic = message.watchTraffic;
+  const fn = await exported<JobFunction>(message.spec);
+  const timer = setInterval(() => forwarding.flush(), flushMs);
+  try {
+    const result = await fn(message.spec.args as never, {
+      share: message.share,
+      flushMs,
+      post: (body) => post({ type: 'job-out', body }),
+      onMessage: (listener) => (jobListener = listener),
+      signal,
+      observer: forwarding,
+      onRefused: forwarding.refusedBy,
+    });
+    forwarding.flush();
+    post({ type: 'job-done', result });
+  } finally {
+    clearInterval(timer);
+    jobListener = undefined;
+  }
+}
+
+const failed = (err: unknown): void =>
+  post({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'run')
-    run(message).catch((err: unknown) =>
-      post({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
-    );
+  if (message.type === 'run') run(message).catch(failed);
+  else if (message.type === 'job') job(message).catch(failed);
+  else if (message.type === 'job-in') jobListener?.(message.body);
   else if (message.type === 'start') startWith?.(message.originEpoch);
   else {
     // Stopped before it started: it starts at once and ends aborted, with nothing run.
