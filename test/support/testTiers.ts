@@ -91,7 +91,13 @@ export function testFiles(root: string, testDir = 'test'): string[] {
 
 /** The unit tier: the test files whose import closure starts no process. */
 export function unitTestFiles(root: string, read: ReadSource = readFromDisk): string[] {
-  return testFiles(root).filter((file) => processChain(join(root, file), read) === undefined);
+  // The closures overlap (every file reaches much of rig/): read each module once.
+  const sources = new Map<string, string | undefined>();
+  const cached: ReadSource = (file) => {
+    if (!sources.has(file)) sources.set(file, read(file));
+    return sources.get(file);
+  };
+  return testFiles(root).filter((file) => processChain(join(root, file), cached) === undefined);
 }
 
 /** A vitest include/exclude glob as a regular expression (`**`, `*`, `?` and `{a,b}`; what the configs use). */
