@@ -66,6 +66,8 @@ describe('every test file runs under npm test', () => {
     const projects = [{ include: ['test/**/*.test.ts'], exclude: ['test/b.test.ts'] }, { include: ['test/c.*.ts'] }];
     const files = ['test/a.test.ts', 'test/b.test.ts', 'test/c.test.ts', 'test/d.spec.ts', 'test/sub/e.test.ts'];
     expect(filesNoProjectRuns(files, projects)).toEqual(['test/b.test.ts', 'test/d.spec.ts']);
+    // No include: vitest's default, every test file, less what the project excludes.
+    expect(filesNoProjectRuns(files, [{ exclude: ['test/sub/**'] }])).toEqual(['test/sub/e.test.ts']);
   });
 
   it('has no such file in this repository', () => {

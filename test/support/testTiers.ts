@@ -119,8 +119,12 @@ export interface ProjectGlobs {
   exclude?: string[];
 }
 
-/** The test files no project runs: each file must be included by a project that does not exclude it. */
+/**
+ * The test files no project runs: each file must be included by a project that does not exclude it.
+ * A project without `include` has vitest's default, which every file `testFiles` lists matches.
+ */
 export function filesNoProjectRuns(files: string[], projects: ProjectGlobs[]): string[] {
   const matches = (file: string, globs: string[] = []) => globs.some((glob) => globToRegExp(glob).test(file));
-  return files.filter((file) => !projects.some((p) => matches(file, p.include) && !matches(file, p.exclude)));
+  const included = (file: string, p: ProjectGlobs) => p.include === undefined || matches(file, p.include);
+  return files.filter((file) => !projects.some((p) => included(file, p) && !matches(file, p.exclude)));
 }
