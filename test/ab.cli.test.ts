@@ -32,8 +32,10 @@ describe('a2a-rig ab', () => {
   it('finds a candidate slowed by a 30 ms toxic a regression of resume_latency, in paired rounds', async () => {
     const out = join(dir, 'slower');
     const args = ['ab', '--out', out, '--max-rounds', '2', '--tolerance', 'p95=off,p99=off'];
-    // No run arguments: ab's default measurement (500 plain resumes a run, no toxic half).
-    const r = await runRig([...args, '--candidate-arg=--toxic=latency=30'], 240_000);
+    // A fifth of ab's default measurement (the Ctrl-C test below runs that one): each trial of the
+    // candidate waits out the toxic several times, and a 30 ms shift of the median stands out of 100.
+    const run = ['resume-latency', '--param', 'resume-latency.trials=100', '--param', 'resume-latency.toxicTrials=0'];
+    const r = await runRig([...args, '--candidate-arg=--toxic=latency=30', '--', ...run], 240_000);
     expect(r.stderr).toMatch(/^round 1 \(AB, [\d.]+ s\)/m);
     expect(r.stderr).toMatch(/^round 2 \(BA, [\d.]+ s\)/m);
     const p50Row = /\| resume-latency \| resume\\_latency p50 \|[^\n]*/.exec(r.stdout)?.[0] ?? r.stdout;
@@ -56,7 +58,7 @@ describe('a2a-rig ab', () => {
     expect(candidate.toxics).toHaveLength(1);
     const measured = candidate.scenarios.find((x: { name: string }) => x.name === 'resume-latency').metrics;
     expect(Object.keys(measured)).toEqual(['resume_latency']);
-    expect(measured.resume_latency.count).toBe(500);
+    expect(measured.resume_latency.count).toBe(100);
     expect(readFileSync(join(out, 'ab.html'), 'utf8')).toContain('resume-latency resume_latency p50, round by round');
   }, 300_000);
 
@@ -67,8 +69,12 @@ describe('a2a-rig ab', () => {
     const args = ['ab', '--out', join(dir, 'commands'), '--min-rounds', '1', '--max-rounds', '1'];
     const sides = ['--baseline', url(ports[0]!), '--baseline-cmd', agent(ports[0]!)];
     sides.push('--candidate', url(ports[1]!), '--candidate-cmd', agent(ports[1]!));
-    const r = await runRig([...args, ...sides, '--', 'resume-latency'], 120_000);
-    // One round of one run a side: any gate outcome; what is tested here is the sides' processes.
+    // One round of one run a side, without the toxic half (its trials wait out a 100 ms toxic): any
+    // gate outcome; what is tested here is the sides' processes.
+    const r = await runRig(
+      [...args, ...sides, '--', 'resume-latency', '--param', 'resume-latency.toxicTrials=0'],
+      120_000,
+    );
     expect([0, 1, 3], r.stderr).toContain(r.code);
     expect(r.stderr).toMatch(/^round 1 \(AB, /m);
     const record = ab('commands');
@@ -96,7 +102,7 @@ describe('a2a-rig ab', () => {
 
   it('on Ctrl-C stops the round in progress, keeps the whole rounds and exits 130', async () => {
     const out = join(dir, 'stopped');
-    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'ab', '--out', out, '--', 'resume-latency'], {
+    const child = spawn(process.execPath, ['bin/a2a-rig.js', 'ab', '--out', out], {
       cwd: repoRoot,
       env: hermeticEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -116,6 +122,15 @@ describe('a2a-rig ab', () => {
     expect(record.stop).toBe('interrupted');
     expect(record.rounds).toHaveLength(1);
     expect(record.exit).toBe(130);
+    // No run arguments: ab's default measurement, 500 plain resumes a run and no toxic half.
+    expect(record.runArgs).toEqual([
+      'resume-latency',
+      ...['trials=500', 'toxicTrials=0'].flatMap((p) => ['--param', `resume-latency.${p}`]),
+    ]);
+    const baseline = JSON.parse(readFileSync(join(out, 'rounds/01-baseline/results.json'), 'utf8'));
+    const measured = baseline.scenarios.find((x: { name: string }) => x.name === 'resume-latency').metrics;
+    expect(Object.keys(measured)).toEqual(['resume_latency']);
+    expect(measured.resume_latency.count).toBe(500);
     expect(readFileSync(join(out, 'comparison.md'), 'utf8')).toMatch(/Stopped after 1 round: interrupted by a signal/);
   }, 120_000);
 });

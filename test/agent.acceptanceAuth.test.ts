@@ -3,7 +3,7 @@
 // (sha256 hex of the token) may decide. Others get -32043 (HTTP 200 on JSON-RPC) and the task stays pending.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { stateOf, type Gen } from './support/rpcClient.ts';
 import {
   ACCEPT,

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../rig/agent/faults.ts';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { stateOf } from './support/rpcClient.ts';
 import { ACCEPT, ACCEPTANCE_URI, REJECT, createGated, decide, taskIn } from './support/acceptanceClient.ts';
 

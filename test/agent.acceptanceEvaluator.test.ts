@@ -3,7 +3,7 @@
 // a pending task (FAILED after acceptanceTimeoutSeconds), and composition with hitl-prompt/v1 on
 // the same task (a prompt first, then a pending acceptance).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { answerMessage, envelopeOf, replay, stateOf } from './support/rpcClient.ts';
 import { ACCEPT, ACCEPTANCE_URI, call, createGated, decide, isPending, taskIn } from './support/acceptanceClient.ts';
 

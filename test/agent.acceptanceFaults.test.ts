@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type AcceptanceFaultName, type FaultName } from '../rig/agent/faults.ts';
 import { startAgent } from '../rig/agent/startAgent.ts';
-import { inProcessAgent, tempDbPath } from './support/agentFixture.ts';
+import { inProcessAgent, tempDbPath } from './support/inProcessAgent.ts';
 import { replay, stateOf, type ReplayFrame } from './support/rpcClient.ts';
 import {
   ACCEPT,

@@ -3,7 +3,7 @@
 // the same task and context, a new attempt with its own artifacts, pending again; past
 // maxRejections → FAILED; retry:false → FAILED; a non-decision message leaves the task pending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { stateOf, type Gen } from './support/rpcClient.ts';
 import {
   ACCEPT,

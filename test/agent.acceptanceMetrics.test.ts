@@ -1,7 +1,7 @@
 // The acceptance gate in the agent's Prometheus metrics: tasks pending a decision (counted in the
 // outbox at scrape time) and decisions by outcome (applied, or refused by error).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { ACCEPT, REJECT, createGated, decide, taskIn } from './support/acceptanceClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

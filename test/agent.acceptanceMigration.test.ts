@@ -2,7 +2,7 @@
 // its tasks are intact and have no gate (a decision is a conflict), and new gated tasks work.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { agentsOnPaths, tempDbPath } from './support/agentFixture.ts';
+import { agentsOnPaths, tempDbPath } from './support/inProcessAgent.ts';
 import { ACCEPT, createGated, decide, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
 import { stateOf } from './support/rpcClient.ts';
 

@@ -2,7 +2,7 @@
 // sees a reject loop live, and after it disconnects the replay plane hands it the rest in order
 // (artifacts before each pending status, the retry's WORKING, the final COMPLETED).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { readSse, replay, sseIterate } from './support/rpcClient.ts';
 import {
   ACCEPT,

@@ -3,7 +3,7 @@
 // reason}`) and the 0.3 REST binding under /v1/ (`{error: <type>, code, message, data}`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRITERIA_KEY, DECISION_KEY } from '../rig/protocol/acceptance.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { ACCEPTANCE_URI, ONE_ARTIFACT, PENDING_KEY } from './support/acceptanceClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

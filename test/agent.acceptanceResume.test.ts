@@ -5,7 +5,7 @@
 // task: the work resumes, then the artifacts, then pending.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { agentsOnPaths, tempDbPath } from './support/agentFixture.ts';
+import { agentsOnPaths, tempDbPath } from './support/inProcessAgent.ts';
 import { replay, type ReplayFrame } from './support/rpcClient.ts';
 import { PENDING_KEY, createGated, fetchTask, isPending, taskIn } from './support/acceptanceClient.ts';
 

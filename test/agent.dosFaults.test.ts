@@ -6,7 +6,7 @@ import { DEFAULT_AGENT_LIMITS, withoutStreamBounds } from '../rig/agent/agentLim
 import { StreamQuota } from '../rig/agent/streamQuota.ts';
 import { DOS_FAULTS, FAULTS, type DosFaultName, type FaultName } from '../rig/agent/faults.ts';
 import { startAgent } from '../rig/agent/startAgent.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 import {
   DOS_CHECK_OPTIONS,
   bodyLimit,

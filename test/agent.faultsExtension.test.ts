@@ -3,7 +3,7 @@
 // broken) and the same observation against a correct agent (the guarantee holds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../rig/agent/faults.ts';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { EXTENSION_FAULTS, gen, start, withFault, type ExtensionFaultName, type Proof } from './support/faultProofs.ts';
 import { METHOD, envelopeOf, rpc, rpcStream, taskOf, userMessage } from './support/rpcClient.ts';
 

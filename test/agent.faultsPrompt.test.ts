@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { FAULTS } from '../rig/agent/faults.ts';
 import { nestingDepth } from '../rig/protocol/jsonNesting.ts';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import {
   INPUT_REQUIRED,
   PROMPT_FAULTS,

@@ -4,7 +4,7 @@
 // object), and activation by `a2a-extensions` metadata is echoed in the response's metadata.
 import { status as GrpcCode } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { answerMessage, envelopeOf, userMessage } from './support/rpcClient.ts';
 import { grpcTestClient, type GrpcTestClient } from './support/grpcTestClient.ts';
 

@@ -2,7 +2,7 @@
 // regexes, payload depth (a clear 422, never a stack overflow), body size (413), prototype keys,
 // and a flood of concurrent answers to one prompt (exactly one accepted).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { answerMessage, envelopeOf, rpc, replay, scriptData, userMessage } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

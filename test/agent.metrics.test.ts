@@ -1,7 +1,7 @@
 // The agent's GET /metrics moves with what it does: tasks by state, open prompts, answers by
 // outcome, the resume-latency histogram and the outbox events counter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { METHOD, answerMessage, envelopeOf, rpc, taskOf, userMessage } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

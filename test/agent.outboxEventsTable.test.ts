@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../rig/agent/outbox.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 import { bareTaskRow } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];

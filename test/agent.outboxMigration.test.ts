@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../rig/agent/outbox.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 
 /** The tasks table as the outbox created it before the change. */
 const OLD_TASKS =

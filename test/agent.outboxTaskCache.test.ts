@@ -9,7 +9,7 @@ import { scriptFor } from '../rig/agent/script.ts';
 import { TaskEngine } from '../rig/agent/taskEngine.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

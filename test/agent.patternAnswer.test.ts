@@ -4,7 +4,7 @@
 // refuses it: a 422 whose validation_errors say so, while a health probe still answers promptly.
 import { PROBE_STALL_MS } from './support/hostileClients.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { envelopeOf, rpc, scriptData, userMessage } from './support/rpcClient.ts';
 import { costlyPatternSchema } from './support/hostileSchemas.ts';
 

@@ -1,7 +1,7 @@
 // The rest of the agent's wire contract: the card, version negotiation, activation (no envelope
 // without it), the HTTP+JSON binding, cancel, deadlines (S-4), S-5 uniqueness, and the TCK prefixes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import {
   METHOD,
   answerMessage,

@@ -13,7 +13,7 @@ import { scriptFor } from '../rig/agent/script.ts';
 import { TaskEngine } from '../rig/agent/taskEngine.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 
 class StuckSocket extends EventEmitter {
   readonly OPEN = 1;

@@ -2,7 +2,7 @@
 // REST client sends them (ProtoJSON of the 0.3 proto, proto field names), and the answers they must
 // get, including SSE streams, the error bodies, the guards shared with the other bindings and hitl-prompt/v1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { restV03Client, tckMessage, uniqueId } from './support/restV03Client.ts';
 import { readSse } from './support/rpcClient.ts';
 

@@ -1,7 +1,7 @@
 // The A2A 0.3 HTTP+JSON binding under /v1/, beside messages and tasks: the card, the push-config
 // refusals, and the answers for a path or a method the binding lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {

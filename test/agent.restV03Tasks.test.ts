@@ -1,7 +1,7 @@
 // The A2A 0.3 HTTP+JSON binding under /v1/, its task endpoints: get (with `history_length` in the
 // query, as the 0.3 TCK's REST client sends it), cancel and subscribe, and the answers they must get.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { restV03Client } from './support/restV03Client.ts';
 import { readSse } from './support/rpcClient.ts';
 

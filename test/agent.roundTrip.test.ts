@@ -1,7 +1,7 @@
 // The basic round trip in both wire generations: prompt with envelope, 422 keeps the task parked,
 // a valid answer resumes and completes, a second answer is 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent, HITL } from './support/agentFixture.ts';
+import { inProcessAgent, HITL } from './support/inProcessAgent.ts';
 import { METHOD, answerMessage, envelopeOf, rpc, stateOf, taskOf, userMessage, type Gen } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

@@ -18,7 +18,7 @@ import {
   type RequestOptions,
 } from '@a2a-js/sdk/client';
 import { isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 
 interface WireCall {
   requestHeaders: Headers;

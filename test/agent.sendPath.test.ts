@@ -8,7 +8,7 @@ import { TaskEngine } from '../rig/agent/taskEngine.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
 import type { GateCriteria } from '../rig/agent/acceptanceCriteria.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -13,7 +13,7 @@ import { openTaskStream, sseSink } from '../rig/agent/taskStream.ts';
 import { grpcSink } from '../rig/agent/grpcBinding.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import type { Message } from '../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 
 /** A response whose written bytes all stay queued, as with a reader that never reads (or, with
  * `drains`, one whose reader keeps up: nothing stays queued). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_LIMITS } from '../rig/agent/agentLimits.ts';
 import { StreamQuota } from '../rig/agent/streamQuota.ts';
 import { A2AError } from '../rig/protocol/errorCodes.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { promptingTask } from './support/hostileClients.ts';
 import { headersFor } from './support/rpcClient.ts';
 

@@ -2,7 +2,7 @@
 // the snapshot first then live events, the replay socket agrees with both, and the extension echo
 // is present on streaming responses too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import {
   METHOD,
   answerMessage,

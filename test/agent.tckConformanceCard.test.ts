@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../rig/agent/startAgent.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
-import { HITL, inProcessAgent, tempDbPath } from './support/agentFixture.ts';
+import { HITL, inProcessAgent, tempDbPath } from './support/inProcessAgent.ts';
 
 /**
  * The fields of A2A 1.0's AgentCard, AgentInterface, AgentCapabilities and AgentSkill (a2a.proto, in

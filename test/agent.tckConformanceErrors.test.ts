@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../rig/client/a2aClient.ts';
-import { HITL, inProcessAgent } from './support/agentFixture.ts';
+import { HITL, inProcessAgent } from './support/inProcessAgent.ts';
 import { answerMessage, envelopeOf, rpc, userMessage } from './support/rpcClient.ts';
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';

@@ -1,7 +1,7 @@
 // Request validation as the official A2A TCK (a2aproject/a2a-tck, branches 1.0-dev and 0.3.x)
 // sends it: each case is the TCK's request and the answer the agent must give.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { METHOD, rpc, rpcStream, stateOf, taskOf, type Gen } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

@@ -3,7 +3,7 @@
 // both TCKs send to a task in INPUT_REQUIRED.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tckStreamingTimeoutMs } from '../rig/agent/script.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { METHOD, rpc, rpcStream, stateOf, taskOf, type Gen } from './support/rpcClient.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../rig/agent/outbox.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '../rig/agent/walCheckpointer.ts';
 import type { Artifact, Message } from '../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 import { bareTaskRow } from './support/engineFixture.ts';
 
 const cleanups: Array<() => void> = [];

@@ -10,7 +10,7 @@ import { startAgent } from '../rig/agent/startAgent.ts';
 import { ATTACKS } from '../rig/attack/attackRegistry.ts';
 import { attackTarget, scriptedPromptOpener } from '../rig/attack/attackTarget.ts';
 import type { AttackOutcome, AttackTarget } from '../rig/attack/attackTypes.ts';
-import { tempDbPath } from './support/agentFixture.ts';
+import { tempDbPath } from './support/inProcessAgent.ts';
 import { SWITCHING_PROTOCOLS, attack, kinds, startAttackTargets, type AttackTargets } from './support/attackTargets.ts';
 
 let targets: AttackTargets;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
 import { startRecorder, startSteeringAgent, type Recorder, type SteeringAgent } from './support/steeringCard.ts';
 import type { RunningAgent } from '../rig/agent/startAgent.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultName } from '../rig/agent/faults.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { readRunFiles, runRig } from './support/rigCli.ts';
 
 const SHAPE_CHECK = "the wrong-type rejection's error.data is {extension, prompt_id, validation_errors}";

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../rig/results/runResult.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { freePort } from './support/localHost.ts';
 import { runRigForResults } from './support/rigCli.ts';
 import { startSteeringAgent, type SteeringAgent } from './support/steeringCard.ts';

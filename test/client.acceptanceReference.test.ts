@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, userMessage, type AcceptanceSendOutcome } from '../rig/client/index.ts';
 import type { Task } from '../rig/protocol/a2aTypes.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { checkReplay } from '../rig/engine/replayChecker.ts';
 import { AnswerSynthesizer } from '../rig/client/answerSynthesizer.ts';
 import { answerMessage, userMessage } from '../rig/client/outgoingMessage.ts';
 import type { ReceivedEvent } from '../rig/client/receivedEvents.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import type { Generation } from '../rig/protocol/a2aTypes.ts';
 import { HITL_RESPONSE_KEY } from '../rig/protocol/hitlPrompt.ts';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { userMessage } from '../rig/client/outgoingMessage.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { HITL_PROMPT_URI, serializedSchemaBytes } from '../rig/protocol/hitlProm
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { EnvelopeGuard } from '../rig/client/envelopeGuard.ts';
 import { userMessage } from '../rig/client/outgoingMessage.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 const guard = new EnvelopeGuard();
 const PROMPT_ID = '7d444840-9dc0-41e5-9c7b-c2bd6d7a1b7e';

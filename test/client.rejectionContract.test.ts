@@ -10,7 +10,7 @@ import { locateValidationErrors, rejectionContractBreaches } from '../rig/client
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { HITL_PROMPT_URI, invalidResponseExample } from '../rig/protocol/hitlPrompt.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { startFakeSdkAgent } from './support/fakeSdkAgent.ts';
 
 const PROMPT = 'f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772';

@@ -8,7 +8,7 @@ import { A2AClient } from '../rig/client/a2aClient.ts';
 import { EventHistory } from '../rig/client/eventHistory.ts';
 import { userMessage } from '../rig/client/outgoingMessage.ts';
 import type { StreamResponse } from '../rig/protocol/a2aTypes.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 const event = (taskId: string): StreamResponse => ({
   statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '' } },

@@ -10,7 +10,7 @@ import { acceptanceIteration } from '../rig/engine/loadIterations.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
 import { ACCEPTANCE_URI } from '../rig/protocol/acceptance.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 import { startFakeAcceptanceAgent, type FakeAcceptanceOptions } from './support/fakeAcceptanceAgent.ts';
 
 describe('acceptance round trip', () => {

@@ -13,7 +13,7 @@ import {
   type ParkedPrompt,
 } from '../rig/load/agentOperationRequests.ts';
 import { runClosedModel } from '../rig/load/closedModel.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 describe('closed model (autocannon)', () => {
   let server: Server;

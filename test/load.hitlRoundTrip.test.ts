@@ -8,7 +8,7 @@ import type { FaultName } from '../rig/agent/faults.ts';
 import { roundTripIteration } from '../rig/engine/loadIterations.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
-import { inProcessAgent } from './support/agentFixture.ts';
+import { inProcessAgent } from './support/inProcessAgent.ts';
 
 describe('HITL round trip', () => {
   const open: Array<{ close: () => Promise<void> }> = [];

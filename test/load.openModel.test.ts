@@ -45,7 +45,9 @@ function stallingServer(
 describe('open-model executor', () => {
   it('keeps its rate: starts follow the schedule, not the iterations', async () => {
     const starts: number[] = [];
+    const origin = performance.now();
     const result = await runOpenModel({
+      origin,
       arrivals: constantArrivals(200, 1500),
       iteration: async ({ startedAt }) => {
         starts.push(startedAt);
@@ -67,7 +69,9 @@ describe('open-model executor', () => {
     const first = starts[0];
     const inFirstSecond = starts.filter((t) => t - first < 1000).length;
     expect(inFirstSecond).toBeGreaterThanOrEqual(170);
-    expect(inFirstSecond).toBeLessThanOrEqual(201);
+    // Never ahead of the schedule: counted from its origin, not from the first start (a late first
+    // start crowds the catch-up into the second after it: 203 there on a box at load 10).
+    expect(starts.filter((t) => t - origin < 1000).length).toBeLessThanOrEqual(200);
     const achieved = ((starts.length - 1) * 1000) / (starts.at(-1)! - first);
     expect(achieved).toBeGreaterThan(160);
     expect(achieved).toBeLessThan(240);

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { status as GrpcCode } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HITL } from './support/agentFixture.ts';
+import { HITL } from './support/inProcessAgent.ts';
 import { processAlive } from './support/localHost.ts';
 import { grpcTestClient, type GrpcTestClient } from './support/grpcTestClient.ts';
 import { pythonPeerMissing, startPythonPeer, type PythonPeer } from './support/pythonPeers.ts';

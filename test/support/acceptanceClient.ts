@@ -8,7 +8,7 @@ import {
   DECIDERS_KEY,
   PENDING_KEY,
 } from '../../rig/protocol/acceptance.ts';
-import { HITL } from './agentFixture.ts';
+import { HITL } from './inProcessAgent.ts';
 import { METHOD, userMessage, type Gen, type RpcReply } from './rpcClient.ts';
 
 export { ACCEPTANCE_URI, PENDING_KEY };

@@ -1,39 +1,15 @@
-// Starts the reference agent for a test: in-process (fast) or as a child process (for kill -9),
-// each on its own temp database, always torn down.
+// Starts the reference agent as a child process for a test (for kill -9, exit codes, stderr),
+// always torn down. The in-process helpers live in inProcessAgent.ts, which starts no process (a
+// file importing only that one can sit in the unit tier); they are re-exported here for files that
+// need both kinds.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
-import { HITL_PROMPT_URI } from '../../rig/protocol/hitlPrompt.ts';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../rig/agent/startAgent.ts';
-import type { FaultName } from '../../rig/agent/faults.ts';
-import type { AgentLimits } from '../../rig/agent/agentLimits.ts';
+import { repoRoot } from './inProcessAgent.ts';
 
-export const HITL = HITL_PROMPT_URI;
-export const repoRoot = new URL('../../', import.meta.url).pathname;
-
-export function tempDbPath(): { path: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'a2a-rig-test-'));
-  return { path: join(dir, 'outbox.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-export async function inProcessAgent(
-  faults: FaultName[] = [],
-  limits?: Partial<AgentLimits>,
-  options: Pick<AgentOptions, 'grpcPort'> = {},
-): Promise<RunningAgent & { cleanup: () => Promise<void> }> {
-  const db = tempDbPath();
-  const agent = await startAgent({ dbPath: db.path, faults, limits, ...options });
-  return {
-    ...agent,
-    cleanup: async () => {
-      await agent.close();
-      db.cleanup();
-    },
-  };
-}
+export { agentsOnPaths, HITL, inProcessAgent, repoRoot, tempDbPath } from './inProcessAgent.ts';
 
 export interface AgentChild {
   url: string;
@@ -78,24 +54,4 @@ export function ownedAgents(): { children: AgentChild[]; cleanups: Array<() => v
     owned.children = [];
   });
   return owned;
-}
-
-/** In-process agents a test file opens on databases of its own choosing (to reopen one after a
- * close): `open` starts one; everything in `cleanups` runs, newest first, after every test. */
-export function agentsOnPaths(): {
-  open: (path: string) => Promise<RunningAgent>;
-  cleanups: Array<() => Promise<void> | void>;
-} {
-  const cleanups: Array<() => Promise<void> | void> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-  return {
-    cleanups,
-    open: async (path) => {
-      const agent = await startAgent({ dbPath: path });
-      cleanups.push(() => agent.close());
-      return agent;
-    },
-  };
 }

@@ -9,7 +9,7 @@ import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import { ATTACKS, type AttackName } from '../../rig/attack/attackRegistry.ts';
 import { attackTarget, scriptedPromptOpener } from '../../rig/attack/attackTarget.ts';
 import type { AttackOutcome, AttackReport, AttackTarget, LivePrompt } from '../../rig/attack/attackTypes.ts';
-import { tempDbPath } from './agentFixture.ts';
+import { tempDbPath } from './inProcessAgent.ts';
 
 export const PATTERN_SCHEMA = {
   type: 'object',

@@ -6,7 +6,7 @@ import { Outbox, type TaskRow } from '../../rig/agent/outbox.ts';
 import { TaskEngine } from '../../rig/agent/taskEngine.ts';
 import { GuardedValidator } from '../../rig/protocol/guardedValidator.ts';
 import type { StreamResponse, TaskState } from '../../rig/protocol/a2aTypes.ts';
-import { tempDbPath } from './agentFixture.ts';
+import { tempDbPath } from './inProcessAgent.ts';
 
 /**
  * Opens the engine, its outbox and a reader on one temporary file; `cleanups` closes them, newest

@@ -2,7 +2,7 @@
 // moves every proof makes against an agent (start a task, answer its prompt, read its replay).
 import { expect } from 'vitest';
 import type { FaultName } from '../../rig/agent/faults.ts';
-import { inProcessAgent } from './agentFixture.ts';
+import { inProcessAgent } from './inProcessAgent.ts';
 import {
   METHOD,
   answerMessage,

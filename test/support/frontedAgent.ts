@@ -9,7 +9,7 @@ import { forwardUpgrade } from './forwardUpgrade.ts';
 import type { AddressInfo } from 'node:net';
 import { startAgent, type RunningAgent } from '../../rig/agent/startAgent.ts';
 import type { FaultName } from '../../rig/agent/faults.ts';
-import { tempDbPath } from './agentFixture.ts';
+import { tempDbPath } from './inProcessAgent.ts';
 
 export interface FrontedAgent {
   url: string;

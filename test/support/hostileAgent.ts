@@ -6,7 +6,7 @@
 // every other method with a JSON-RPC error whose message is hostile. Loopback only.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HITL } from './agentFixture.ts';
+import { HITL } from './inProcessAgent.ts';
 
 /** Every kind of character the rig must not pass raw to a terminal or into junit.xml. */
 export const HOSTILE =

@@ -3,7 +3,7 @@
 // client lives in rig/client; this one stays independent so the agent is not tested by itself.
 import { createParser } from 'eventsource-parser';
 import WebSocket from 'ws';
-import { HITL } from './agentFixture.ts';
+import { HITL } from './inProcessAgent.ts';
 
 export type Gen = '0.3' | '1.0';
 

@@ -1,0 +1,5 @@
+// Setup file of vitest.unit.config.ts: no test in the unit tier may start a process.
+import { expect } from 'vitest';
+import { refuseProcesses } from './unitTierGuard.ts';
+
+refuseProcesses(expect.getState().testPath ?? 'a unit-tier test');
