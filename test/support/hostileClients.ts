@@ -3,6 +3,8 @@
 // process, and a big task built through the public API. Loopback only, bounded in count and time.
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { judgeAgainstBound, quantileInterval, type BoundJudgement } from '../../rig/stats/quantileInterval.ts';
+import { sampleOf } from '../../rig/stats/sampleSet.ts';
 import { answerMessage, envelopeOf, rpc, scriptData, userMessage } from './rpcClient.ts';
 
 /** VmRSS of a process in MB (Linux /proc). */
@@ -26,8 +28,38 @@ export async function probeMs(url: string): Promise<number> {
 }
 
 /**
+ * Milliseconds a thread has spent runnable but waiting for a CPU (Linux schedstat, second field):
+ * what a neighbour's load adds to a round trip. `path` is /proc/<pid>/schedstat (a process's main
+ * thread) or /proc/thread-self/schedstat (the caller's). NaN where the kernel does not say.
+ */
+export function cpuWaitMs(path: string): number {
+  try {
+    return Number(readFileSync(path, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** One card probe: its wall time and how long the agent's loop and this thread waited for a CPU meanwhile. */
+export interface Probe {
+  wallMs: number;
+  agentWaitMs: number;
+  ownWaitMs: number;
+}
+
+/** Probes the agent card of the agent whose main thread is `pid`. */
+export async function probe(url: string, pid: number): Promise<Probe> {
+  const agentPath = `/proc/${pid}/schedstat`;
+  const ownPath = '/proc/thread-self/schedstat';
+  const agent0 = cpuWaitMs(agentPath);
+  const own0 = cpuWaitMs(ownPath);
+  const wallMs = await probeMs(url);
+  return { wallMs, agentWaitMs: cpuWaitMs(agentPath) - agent0, ownWaitMs: cpuWaitMs(ownPath) - own0 };
+}
+
+/**
  * Probes the card and samples the RSS of `pid` every `everyMs` until `attack` settles, then
- * `tailMs` more; returns the worst probe and the peak RSS seen.
+ * `tailMs` more; returns the probes, the worst and p90 wall times, and the peak RSS seen.
  */
 export async function watchDuring(
   url: string,
@@ -37,39 +69,52 @@ export async function watchDuring(
 ) {
   let done = false;
   const settled = attack.finally(() => (done = true));
-  const probes: number[] = [];
+  const probes: Probe[] = [];
   let peakRss = rssMb(pid);
   const tailEnd = () => performance.now() + (opts.tailMs ?? 1_000);
   let stopAt = Infinity;
   while (performance.now() < stopAt) {
     if (done && stopAt === Infinity) stopAt = tailEnd();
-    probes.push(await probeMs(url));
+    probes.push(await probe(url, pid));
     peakRss = Math.max(peakRss, rssMb(pid));
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 50));
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
   }
   await settled;
-  const sorted = [...probes].sort((a, b) => a - b);
+  const sorted = probes.map((p) => p.wallMs).sort((a, b) => a - b);
   const p90ProbeMs = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)]!;
-  return { worstProbeMs: sorted.at(-1)!, p90ProbeMs, probes: probes.length, peakRssMb: peakRss };
+  return { probeList: probes, worstProbeMs: sorted.at(-1)!, p90ProbeMs, probes: probes.length, peakRssMb: peakRss };
 }
 
-/** The agent's health bar during an attack: the issue's 100 ms. */
+/** The agent's health bar during an attack: the issue's 100 ms, on the probes' p90. */
 export const PROBE_CEILING_MS = 100;
 /** A stalled event loop, which is what the attacks caused before their fixes (452 ms to 3.2 s). */
 export const PROBE_STALL_MS = 500;
 
 /**
- * Why the agent did not stay responsive during an attack, or undefined when it did: nine probes in
- * ten within PROBE_CEILING_MS and none past PROBE_STALL_MS. Not every single probe within 100 ms:
- * a loaded 2-core machine delays any process (the probing test included) now and then, and one such
- * delay would fail the test while saying nothing about the agent.
+ * Whether the agent stayed responsive during an attack, judged so that a neighbour's load can make
+ * it "not judged" but never "broken". Each probe's time spent waiting for a CPU (the agent's loop,
+ * this thread) is what the machine added, not the agent. "held" takes the generous reading (only the
+ * agent's wait taken off): the p90's 95 % interval all under PROBE_CEILING_MS, no probe past
+ * PROBE_STALL_MS. "broken" takes the strict one (both waits taken off, which may take off more than
+ * the machine added): the p90's interval all above the ceiling, or one probe past the stall bar.
+ * Anything else, and any reading the kernel does not give (no schedstat), is "not judged".
  */
-export function unresponsive(seen: { worstProbeMs: number; p90ProbeMs: number; probes: number }): string | undefined {
-  if (seen.p90ProbeMs < PROBE_CEILING_MS && seen.worstProbeMs < PROBE_STALL_MS) return undefined;
-  return (
-    `card probes: p90 ${seen.p90ProbeMs.toFixed(1)} ms (bar ${PROBE_CEILING_MS}), ` +
-    `worst ${seen.worstProbeMs.toFixed(1)} ms (bar ${PROBE_STALL_MS}) over ${seen.probes} probes`
-  );
+export function judgeResponsiveness(probes: readonly Probe[]): { verdict: BoundJudgement; detail: string } {
+  const generous = probes.map((p) => Math.max(0, p.wallMs - p.agentWaitMs));
+  const strict = probes.map((p) => Math.max(0, p.wallMs - p.agentWaitMs - p.ownWaitMs));
+  const hiSide = quantileInterval(sampleOf(generous.filter(Number.isFinite)), 0.9);
+  const loSide = quantileInterval(sampleOf(strict.filter(Number.isFinite)), 0.9);
+  const worstGenerous = Math.max(...generous);
+  const worstStrict = Math.max(...strict.filter(Number.isFinite));
+  const held = judgeAgainstBound(hiSide, '<', PROBE_CEILING_MS) === 'holds' && worstGenerous < PROBE_STALL_MS;
+  const broken = judgeAgainstBound(loSide, '<', PROBE_CEILING_MS) === 'broken' || worstStrict >= PROBE_STALL_MS;
+  const ms = (v: number | null) => (v === null ? '?' : v.toFixed(1));
+  const waits = probes.reduce((t, p) => t + p.agentWaitMs + p.ownWaitMs, 0);
+  const detail =
+    `card probes less CPU waits: p90 in [${ms(loSide.lo)}, ${ms(hiSide.hi)}] ms (bar ${PROBE_CEILING_MS}), ` +
+    `worst ${ms(worstStrict)}-${ms(worstGenerous)} ms (bar ${PROBE_STALL_MS}) over ${probes.length} probes, ` +
+    `${waits.toFixed(0)} ms of CPU waits taken off`;
+  return { verdict: broken ? 'broken' : held ? 'holds' : 'not judged', detail };
 }
 
 /** A JSON-RPC v1.0 request on a raw socket that is never read afterwards (pauses at once). */
