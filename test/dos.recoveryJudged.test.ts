@@ -4,7 +4,7 @@
 // after the attack still fails.
 import { describe, expect, it } from 'vitest';
 import type { LegitSample, MixedRunResult } from '../rig/engine/attackRun.ts';
-import { judgeDosRun } from '../rig/engine/dosJudge.ts';
+import { LOAD_MAY_LEAVE_UNJUDGED, judgeDosRun } from '../rig/engine/dosJudge.ts';
 import { GATE_DEFAULTS, LEGIT_DEFAULTS, type DosParams } from '../rig/engine/dosParams.ts';
 import { fakeDosContext } from './support/dosContext.ts';
 
@@ -59,5 +59,15 @@ describe('the DoS recovery check', () => {
     const got = recovery(run((i) => (i % 10 === 3 ? { outcome: 'failed', latencyMs: undefined } : {})));
     expect(got, got.detail).toMatchObject({ ok: false, judged: true });
     expect(got.detail).toMatch(/; 27 of 30 round trips ok in time$/);
+  });
+});
+
+describe('LOAD_MAY_LEAVE_UNJUDGED', () => {
+  it('names every attack tax (bad-utf8 has a digit) and the recovery, nothing else', () => {
+    const tax = ': attack tax — legitimate round-trip p50 in its bursts ÷ in the control windows beside them';
+    for (const attack of ['bad-utf8', 'duplicate-answers', 'slowloris'])
+      expect(LOAD_MAY_LEAVE_UNJUDGED.test(attack + tax), attack).toBe(true);
+    expect(LOAD_MAY_LEAVE_UNJUDGED.test("legitimate traffic recovers within 2 s of the attack's end")).toBe(true);
+    expect(LOAD_MAY_LEAVE_UNJUDGED.test('bad-utf8: the attack ran')).toBe(false);
   });
 });

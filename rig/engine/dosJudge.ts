@@ -207,7 +207,7 @@ export function judgeDosRun(
  * The checks a busy machine may leave not judged on a correct agent (each compares with a control
  * and an interval); any other check not judged is a finding.
  */
-export const LOAD_MAY_LEAVE_UNJUDGED = /^[a-z-]+: attack tax — |^legitimate traffic recovers within /;
+export const LOAD_MAY_LEAVE_UNJUDGED = /^[a-z0-9-]+: attack tax — |^legitimate traffic recovers within /;
 
 /**
  * Recovery (dosVerdicts.ts recoveryMs): a window all ok with p99 within the tax bound, within
