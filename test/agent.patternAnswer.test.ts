@@ -2,7 +2,7 @@
 // instructions, and a 200 KB answer once froze the reference agent's event loop for 24 s (3 s at
 // 10 KB) and was then accepted. The validator now estimates the pattern work before matching and
 // refuses it: a 422 whose validation_errors say so, while a health probe still answers promptly.
-import { PROBE_STALL_MS, cpuWaitMs } from './support/hostileClients.ts';
+import { PROBE_STALL_MS, schedMs } from './support/hostileClients.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HITL, inProcessAgent } from './support/agentFixture.ts';
 import { envelopeOf, rpc, scriptData, userMessage } from './support/rpcClient.ts';
@@ -50,11 +50,11 @@ async function probeWhile(done: Promise<unknown>): Promise<{ slowest: number; co
   const cardUrl = new URL('/.well-known/agent-card.json', agent.url).href;
   while (!finished || count === 0) {
     const t0 = performance.now();
-    const waited0 = cpuWaitMs('/proc/thread-self/schedstat');
+    const waited0 = schedMs('/proc/thread-self/schedstat').waitMs;
     const res = await fetch(cardUrl);
     await res.arrayBuffer();
     expect(res.status).toBe(200);
-    const waited = cpuWaitMs('/proc/thread-self/schedstat') - waited0;
+    const waited = schedMs('/proc/thread-self/schedstat').waitMs - waited0;
     slowest = Math.max(slowest, performance.now() - t0 - (Number.isFinite(waited) ? waited : 0));
     count++;
   }

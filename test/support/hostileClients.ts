@@ -28,33 +28,31 @@ export async function probeMs(url: string): Promise<number> {
 }
 
 /**
- * Milliseconds a thread has spent runnable but waiting for a CPU (Linux schedstat, second field):
- * what a neighbour's load adds to a round trip. `path` is /proc/<pid>/schedstat (a process's main
- * thread) or /proc/thread-self/schedstat (the caller's). NaN where the kernel does not say.
+ * Milliseconds a thread has spent on a CPU and runnable but waiting for one (Linux schedstat, first
+ * two fields). `path` is /proc/<pid>/schedstat (a process's main thread) or
+ * /proc/thread-self/schedstat (the caller's). NaN where the kernel does not say.
  */
-export function cpuWaitMs(path: string): number {
+export function schedMs(path: string): { runMs: number; waitMs: number } {
   try {
-    return Number(readFileSync(path, 'utf8').split(' ')[1]) / 1e6;
+    const [run, wait] = readFileSync(path, 'utf8').split(' ');
+    return { runMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
   } catch {
-    return NaN;
+    return { runMs: NaN, waitMs: NaN };
   }
 }
 
-/** One card probe: its wall time and how long the agent's loop and this thread waited for a CPU meanwhile. */
+/** One card probe: its wall time, and how long the agent's loop ran on a CPU meanwhile. */
 export interface Probe {
   wallMs: number;
-  agentWaitMs: number;
-  ownWaitMs: number;
+  agentRunMs: number;
 }
 
-/** Probes the agent card of the agent whose main thread is `pid`. */
+/** Probes the agent card of the agent whose main thread (its event loop) is `pid`. */
 export async function probe(url: string, pid: number): Promise<Probe> {
-  const agentPath = `/proc/${pid}/schedstat`;
-  const ownPath = '/proc/thread-self/schedstat';
-  const agent0 = cpuWaitMs(agentPath);
-  const own0 = cpuWaitMs(ownPath);
+  const path = `/proc/${pid}/schedstat`;
+  const before = schedMs(path).runMs;
   const wallMs = await probeMs(url);
-  return { wallMs, agentWaitMs: cpuWaitMs(agentPath) - agent0, ownWaitMs: cpuWaitMs(ownPath) - own0 };
+  return { wallMs, agentRunMs: schedMs(path).runMs - before };
 }
 
 /**
@@ -92,28 +90,24 @@ export const PROBE_STALL_MS = 500;
 
 /**
  * Whether the agent stayed responsive during an attack, judged so that a neighbour's load can make
- * it "not judged" but never "broken". Each probe's time spent waiting for a CPU (the agent's loop,
- * this thread) is what the machine added, not the agent. "held" takes the generous reading (only the
- * agent's wait taken off): the p90's 95 % interval all under PROBE_CEILING_MS, no probe past
- * PROBE_STALL_MS. "broken" takes the strict one (both waits taken off, which may take off more than
- * the machine added): the p90's interval all above the ceiling, or one probe past the stall bar.
- * Anything else, and any reading the kernel does not give (no schedstat), is "not judged".
+ * it "not judged" but not "broken". Each probe is read as the time the agent's loop ran while the
+ * probe was out: what it did before answering. A busy machine stretches the wall time of that work,
+ * not the work, so the reading is the agent's. "holds": the p90's 95 % interval all under
+ * PROBE_CEILING_MS and no probe past PROBE_STALL_MS; "broken": the interval all above the ceiling,
+ * or one probe past the stall bar; anything else (or no schedstat) "not judged".
  */
 export function judgeResponsiveness(probes: readonly Probe[]): { verdict: BoundJudgement; detail: string } {
-  const generous = probes.map((p) => Math.max(0, p.wallMs - p.agentWaitMs));
-  const strict = probes.map((p) => Math.max(0, p.wallMs - p.agentWaitMs - p.ownWaitMs));
-  const hiSide = quantileInterval(sampleOf(generous.filter(Number.isFinite)), 0.9);
-  const loSide = quantileInterval(sampleOf(strict.filter(Number.isFinite)), 0.9);
-  const worstGenerous = Math.max(...generous);
-  const worstStrict = Math.max(...strict.filter(Number.isFinite));
-  const held = judgeAgainstBound(hiSide, '<', PROBE_CEILING_MS) === 'holds' && worstGenerous < PROBE_STALL_MS;
-  const broken = judgeAgainstBound(loSide, '<', PROBE_CEILING_MS) === 'broken' || worstStrict >= PROBE_STALL_MS;
-  const ms = (v: number | null) => (v === null ? '?' : v.toFixed(1));
-  const waits = probes.reduce((t, p) => t + p.agentWaitMs + p.ownWaitMs, 0);
+  const ran = probes.map((p) => p.agentRunMs).filter(Number.isFinite);
+  const p90 = quantileInterval(sampleOf(ran), 0.9);
+  const worst = ran.length ? Math.max(...ran) : undefined;
+  const judged = judgeAgainstBound(p90, '<', PROBE_CEILING_MS);
+  const broken = judged === 'broken' || (worst !== undefined && worst >= PROBE_STALL_MS);
+  const held = judged === 'holds' && worst !== undefined && worst < PROBE_STALL_MS;
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? '?' : v.toFixed(1));
   const detail =
-    `card probes less CPU waits: p90 in [${ms(loSide.lo)}, ${ms(hiSide.hi)}] ms (bar ${PROBE_CEILING_MS}), ` +
-    `worst ${ms(worstStrict)}-${ms(worstGenerous)} ms (bar ${PROBE_STALL_MS}) over ${probes.length} probes, ` +
-    `${waits.toFixed(0)} ms of CPU waits taken off`;
+    `the agent's loop ran, per card probe: p90 ${ms(p90.estimate)} in [${ms(p90.lo)}, ${ms(p90.hi)}] ms ` +
+    `(bar ${PROBE_CEILING_MS}), worst ${ms(worst)} ms (bar ${PROBE_STALL_MS}) over ${ran.length} of ` +
+    `${probes.length} probes`;
   return { verdict: broken ? 'broken' : held ? 'holds' : 'not judged', detail };
 }
 
