@@ -1,10 +1,11 @@
 // Issue 9 item 12: ListTasks over big tasks must not amplify a ~200-byte request into hundreds of
 // MB. 40 tasks of ~200-900 KB history each, then 16 concurrent ListTasks with no parameters (and 16
-// asking for history) against a child agent: the agent stays up, answers its card fast, keeps RSS
-// bounded, and every page is bounded in bytes and carries no history unless asked.
+// asking for history) against a child agent: the agent stays up, answers its card fast (judged on
+// the probes less the time the machine kept the processes off a CPU), keeps RSS bounded, and
+// every page is bounded in bytes and carries no history unless asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAgent, type AgentChild } from './support/agentFixture.ts';
-import { promptingTask, rssMb, unresponsive, watchDuring } from './support/hostileClients.ts';
+import { judgeResponsiveness, promptingTask, rssMb, watchDuring } from './support/hostileClients.ts';
 import { processAlive } from './support/localHost.ts';
 import { headersFor } from './support/rpcClient.ts';
 
@@ -60,13 +61,15 @@ describe('ListTasks over big tasks (item 12)', () => {
       const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 500 });
       const replies = raw.map(parsed);
       const largest = Math.max(...replies.map((r) => r.bytes));
+      const responsive = judgeResponsiveness(seen.probeList);
       console.log(
         `ListTasks ${_label} x16: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; ` +
           `card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms ` +
-          `over ${seen.probes} probes; largest reply ${largest} bytes`,
+          `over ${seen.probes} probes; ${responsive.detail}: ${responsive.verdict}; largest reply ${largest} bytes`,
       );
       expect(processAlive(agent.pid)).toBe(true);
-      expect(unresponsive(seen)).toBeUndefined();
+      // Held, or not judged where the machine's load hides the answer: never broken.
+      expect(responsive.verdict, responsive.detail).not.toBe('broken');
       expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
       expect(largest).toBeLessThan(PAGE_CEILING_BYTES);
       for (const { body } of replies) {

@@ -5,13 +5,14 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent, spawnAgent, type AgentChild } from './support/agentFixture.ts';
+import { judgeTax } from '../rig/engine/dosVerdicts.ts';
 import {
   answer,
+  judgeResponsiveness,
   median,
   nonReadingRpc,
   promptingTask,
   rssMb,
-  unresponsive,
   watchDuring,
 } from './support/hostileClients.ts';
 import { processAlive } from './support/localHost.ts';
@@ -19,7 +20,6 @@ import { answerMessage, envelopeOf, headersFor, replay, rpc } from './support/rp
 
 /** The agent's RSS must stay under this during the attack (the issue saw 3.35 GB). */
 const RSS_CEILING_MB = 400;
-/** The agent card must come back within this while the attack runs. */
 const BIG_ANSWER = 'x'.repeat(900_000);
 const BIG_ANSWERS = 14; // ~12.6 MB of history
 
@@ -43,21 +43,24 @@ afterAll(async () => {
 describe('a big task (item 11)', () => {
   it('answers as fast on a task with ~12 MB of history as on a fresh one', async () => {
     const fresh = await promptingTask(agent.url, 10);
-    const small: number[] = [];
-    const large: number[] = [];
+    // Pairs taken back to back, so that what slows the machine slows both sides of a pair alike.
+    const pairs: Array<{ burst: number[]; control: number[] }> = [];
     for (let i = 0; i < 7; i++) {
       const a = await answer(agent.url, fresh.taskId, fresh.promptId, 'ok');
       fresh.promptId = a.promptId;
-      small.push(a.ms);
       const b = await answer(agent.url, big.taskId, big.promptId, 'ok');
       big.promptId = b.promptId;
-      large.push(b.ms);
+      pairs.push({ burst: [b.ms], control: [a.ms] });
     }
+    // The ~12 MB task's answer over the fresh task's, with its 95 % interval over the pairs: failed
+    // only when the whole interval is above 3x (or the fresh median plus 50 ms), never on a guess.
+    const slower = judgeTax(pairs, { maxTax: 3, taxFloorMs: 50 });
+    const fmt = (side: 'burst' | 'control') => median(pairs.map((p) => p[side][0]!)).toFixed(1);
     console.log(
-      `answer latency median: fresh task ${median(small).toFixed(1)} ms, ~12 MB task ${median(large).toFixed(1)} ms`,
+      `answer latency median: fresh task ${fmt('control')} ms, ~12 MB task ${fmt('burst')} ms; ` +
+        `${slower.detail}: ${slower.outcome}`,
     );
-    // Margin for a loaded 2-core box: the bound is 3x the fresh median plus 50 ms, not equality.
-    expect(median(large)).toBeLessThan(median(small) * 3 + 50);
+    expect(slower.outcome, slower.detail).not.toBe('failed');
   }, 60_000);
 
   it('60 readers that never read: the agent stays up, answers its card fast and keeps RSS bounded', async () => {
@@ -69,13 +72,15 @@ describe('a big task (item 11)', () => {
         big.promptId = (await answer(agent.url, big.taskId, big.promptId, 'y'.repeat(100_000))).promptId;
     })();
     const seen = await watchDuring(agent.url, agent.pid, attack, { tailMs: 1_500 });
+    const responsive = judgeResponsiveness(seen.probeList);
     console.log(
       `60 non-reading readers: RSS ${before.toFixed(0)} MB before, peak ${seen.peakRssMb.toFixed(0)} MB; ` +
         `card probes p90 ${seen.p90ProbeMs.toFixed(1)} ms, worst ${seen.worstProbeMs.toFixed(1)} ms ` +
-        `over ${seen.probes} probes`,
+        `over ${seen.probes} probes; ${responsive.detail}: ${responsive.verdict}`,
     );
     expect(processAlive(agent.pid)).toBe(true);
-    expect(unresponsive(seen)).toBeUndefined();
+    // Held, or not judged where the machine's load hides the answer: never broken.
+    expect(responsive.verdict, responsive.detail).not.toBe('broken');
     expect(seen.peakRssMb).toBeLessThan(RSS_CEILING_MB);
     for (const s of sockets.splice(0)) s.destroy();
   }, 90_000);

@@ -6,34 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { MixedRunResult } from '../rig/engine/attackRun.ts';
 import { judgeDosRun } from '../rig/engine/dosJudge.ts';
 import type { DosParams } from '../rig/engine/dosParams.ts';
-import type { CheckResult } from '../rig/results/runResult.ts';
-
-class Skipped extends Error {}
-
-function fakeContext() {
-  const checks: CheckResult[] = [];
-  const notes: string[] = [];
-  return {
-    checks,
-    notes,
-    check: (name: string, ok: boolean, detail?: string) => (checks.push({ name, ok, detail }), ok),
-    notJudged: (name: string, detail: string) => {
-      checks.push({ name, ok: false, judged: false, detail });
-      notes.push(`${name}: not judged: ${detail}`);
-    },
-    note: (line: string) => void notes.push(line),
-    skip: (reason: string): never => {
-      throw new Skipped(reason);
-    },
-    count: () => {},
-    log: () => {},
-    latency: () => ({ recordMs: () => {} }),
-  };
-}
+import { Skipped, fakeDosContext } from './support/dosContext.ts';
 
 describe('an attack the rig could not run', () => {
   it('is not judged, and no other attack judged means the scenario is skipped, not failed', () => {
-    const ctx = fakeContext();
+    const ctx = fakeDosContext();
     const run = {
       origin: 0,
       attackStartAt: 0,

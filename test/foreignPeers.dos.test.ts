@@ -4,13 +4,12 @@
 // must be here and hold, so a pass rests on measurements, not on skips. The overrides and the short
 // phases are in test/support/peerDosRuns.ts.
 //
-// These runs judge attack-tax gates (now each attack's bursts against the control windows beside
-// them; before issue 23, the legitimate round-trip p99 during an attack against the p99 before it,
-// which another run's attack on the same two cores moved: beside the broken
-// runs 3-7x; beside each other, in CI, duplicate-answers measured 94 ms before and 354 ms during
-// against a 344 ms bound). So this file still runs with the machine to itself (vitest.config.ts) and its
-// runs go one at a time.
+// These runs judge attack-tax gates: each attack's bursts against the control windows beside them,
+// with a 95 % interval, so a neighbour's load slows both sides alike and can leave a tax not judged
+// but not failed (docs/testing.md). The file runs in the main pool beside others; its runs go one at
+// a time, each peer's loop then has a core to keep up with its flood.
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dosJudge.ts';
 import { checkNotJudged } from '../rig/results/runResult.ts';
 import { BROKEN, PASSING, SDKS, explain, missing, peerDosRunner, scenario } from './support/peerDosRuns.ts';
 
@@ -25,13 +24,13 @@ describe('the DoS scenarios against the correct a2a-sdk Python peers, one at a t
         { timeout: 240_000 },
         async () => {
           const { run, results } = await rigAgainstPeer(sdk, `correct-${families.join('+')}`, [], families);
-          // Passed, or a tax not judged (its interval straddling its bound): never failed, and no
-          // other check left unjudged.
+          // Passed, or a tax or the recovery not judged (a busy machine: LOAD_MAY_LEAVE_UNJUDGED):
+          // never failed, and no other check left unjudged.
           const seen = results.scenarios.map((s) => [s.name, s.verdict === 'inconclusive' ? 'passed' : s.verdict]);
           expect(seen.sort(), explain(results)).toEqual(families.map((f) => [f, 'passed']).sort());
           const notJudged = results.scenarios.flatMap((s) => s.checks.filter(checkNotJudged).map((c) => c.name));
           expect(
-            notJudged.filter((n) => !/^[a-z-]+: attack tax — /.test(n)),
+            notJudged.filter((n) => !LOAD_MAY_LEAVE_UNJUDGED.test(n)),
             explain(results),
           ).toEqual([]);
           // Passed on a measurement, not on a skip: each check a broken variant fails is here, and held.

@@ -1,17 +1,15 @@
 // The DoS scenarios (scenarios/dos/) against the Python peers of test/peers/python, where they must
 // fail: each guard-removing flag fails its family on the check of the guarantee it breaks (named),
 // and the stream bound neither peer has fails (or, where the SDK refuses every subscription, skips
-// and says why). The correct peers' passes are test/foreignPeers.dos (never at once with this file).
+// and says why). The correct peers' passes are test/foreignPeers.dos.
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { onlyAttack } from './support/dosRuns.ts';
 import { BROKEN, OVERRIDES, SDKS, explain, failing, missing, peerDosRunner, scenario } from './support/peerDosRuns.ts';
 
-// This file runs after the first group, with the machine to itself (vitest.config.ts): beside
-// three other files on two cores the duplicate-accepted peer's loop fell so far behind (legitimate
-// p99 1,002 ms before the attack) that its duplicates were held, not accepted, and the failure no
-// longer said which guarantee broke. Alone, four runs at once (at six, a broken run's refusals came
-// late).
+// Four runs at once, in the main pool beside other files: a peer whose loop falls far behind holds
+// duplicates instead of accepting them, and the failure no longer says which guarantee broke; at
+// six runs at once a broken run's refusals came late (docs/testing.md has the runs beside CPU hogs).
 const { rigAgainstPeer, close } = peerDosRunner(4);
 afterAll(close);
 const catalog = await loadScenarios();

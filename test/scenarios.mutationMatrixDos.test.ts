@@ -2,10 +2,12 @@
 // reference agent, judging every part, and a rate limit counts as a mitigation working. The fault
 // rows are in scenarios.mutationMatrixDosFaults.test.ts, which runs beside the main matrix
 // (scenarios.mutationMatrix.test.ts, which leaves the `dos` scenarios to these two). This half judges
-// the attack tax on a correct agent, so it runs with the machine to itself (vitest.config.ts).
+// the attack tax on a correct agent, paired with control windows, so a neighbour's load can leave
+// it not judged but never failed: it runs in the main pool beside other files.
 // Smoke profile through the real engine, the agent a child process behind a pinned fault backend,
 // as the main matrix does, with the tests' short phases (test/support/dosMatrix.ts).
 import { describe, expect, it } from 'vitest';
+import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dosJudge.ts';
 import { checkNotJudged } from '../rig/results/runResult.ts';
 import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './support/dosMatrix.ts';
 
@@ -24,15 +26,15 @@ describe('DoS mutation matrix (smoke profile): the correct agent', () => {
 
   it('every DoS scenario passes against the correct agent, judging every part', { timeout: 300_000 }, async () => {
     const result = await runDos(['dos'], []);
-    // Never failed. A tax whose interval straddles its bound on a busy box is not judged (the
-    // scenario inconclusive): a test that demanded "passed" would bound latency; any other check
-    // not judged is a finding.
+    // Never failed. A tax whose interval straddles its bound, or a recovery a busy box hides, is not
+    // judged (the scenario inconclusive): a test that demanded "passed" would bound latency; any
+    // other check not judged is a finding (LOAD_MAY_LEAVE_UNJUDGED).
     const unsure = (v: string) => (v === 'inconclusive' ? 'passed' : v);
     const seen = Object.fromEntries(Object.entries(verdicts(result)).map(([n, v]) => [n, unsure(v)]));
     expect(seen, reasons(result)).toEqual(Object.fromEntries(all.map((s) => [s.name, 'passed'])));
     const notJudged = result.scenarios.flatMap((s) => s.checks.filter(checkNotJudged).map((c) => c.name));
     expect(
-      notJudged.filter((n) => !/^[a-z-]+: attack tax — /.test(n)),
+      notJudged.filter((n) => !LOAD_MAY_LEAVE_UNJUDGED.test(n)),
       reasons(result),
     ).toEqual([]);
     // Against the reference agent nothing is left out: every attack aimed, its memory sampled.

@@ -3,6 +3,8 @@
 // process, and a big task built through the public API. Loopback only, bounded in count and time.
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { judgeAgainstBound, quantileInterval, type BoundJudgement } from '../../rig/stats/quantileInterval.ts';
+import { sampleOf } from '../../rig/stats/sampleSet.ts';
 import { answerMessage, envelopeOf, rpc, scriptData, userMessage } from './rpcClient.ts';
 
 /** VmRSS of a process in MB (Linux /proc). */
@@ -26,8 +28,36 @@ export async function probeMs(url: string): Promise<number> {
 }
 
 /**
+ * Milliseconds a thread has spent on a CPU and runnable but waiting for one (Linux schedstat, first
+ * two fields). `path` is /proc/<pid>/schedstat (a process's main thread) or
+ * /proc/thread-self/schedstat (the caller's). NaN where the kernel does not say.
+ */
+export function schedMs(path: string): { runMs: number; waitMs: number } {
+  try {
+    const [run, wait] = readFileSync(path, 'utf8').split(' ');
+    return { runMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
+  } catch {
+    return { runMs: NaN, waitMs: NaN };
+  }
+}
+
+/** One card probe: its wall time, and how long the agent's loop ran on a CPU meanwhile. */
+export interface Probe {
+  wallMs: number;
+  agentRunMs: number;
+}
+
+/** Probes the agent card of the agent whose main thread (its event loop) is `pid`. */
+export async function probe(url: string, pid: number): Promise<Probe> {
+  const path = `/proc/${pid}/schedstat`;
+  const before = schedMs(path).runMs;
+  const wallMs = await probeMs(url);
+  return { wallMs, agentRunMs: schedMs(path).runMs - before };
+}
+
+/**
  * Probes the card and samples the RSS of `pid` every `everyMs` until `attack` settles, then
- * `tailMs` more; returns the worst probe and the peak RSS seen.
+ * `tailMs` more; returns the probes, the worst and p90 wall times, and the peak RSS seen.
  */
 export async function watchDuring(
   url: string,
@@ -37,39 +67,48 @@ export async function watchDuring(
 ) {
   let done = false;
   const settled = attack.finally(() => (done = true));
-  const probes: number[] = [];
+  const probes: Probe[] = [];
   let peakRss = rssMb(pid);
   const tailEnd = () => performance.now() + (opts.tailMs ?? 1_000);
   let stopAt = Infinity;
   while (performance.now() < stopAt) {
     if (done && stopAt === Infinity) stopAt = tailEnd();
-    probes.push(await probeMs(url));
+    probes.push(await probe(url, pid));
     peakRss = Math.max(peakRss, rssMb(pid));
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 50));
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
   }
   await settled;
-  const sorted = [...probes].sort((a, b) => a - b);
+  const sorted = probes.map((p) => p.wallMs).sort((a, b) => a - b);
   const p90ProbeMs = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)]!;
-  return { worstProbeMs: sorted.at(-1)!, p90ProbeMs, probes: probes.length, peakRssMb: peakRss };
+  return { probeList: probes, worstProbeMs: sorted.at(-1)!, p90ProbeMs, probes: probes.length, peakRssMb: peakRss };
 }
 
-/** The agent's health bar during an attack: the issue's 100 ms. */
+/** The agent's health bar during an attack: the issue's 100 ms, on the probes' p90. */
 export const PROBE_CEILING_MS = 100;
 /** A stalled event loop, which is what the attacks caused before their fixes (452 ms to 3.2 s). */
 export const PROBE_STALL_MS = 500;
 
 /**
- * Why the agent did not stay responsive during an attack, or undefined when it did: nine probes in
- * ten within PROBE_CEILING_MS and none past PROBE_STALL_MS. Not every single probe within 100 ms:
- * a loaded 2-core machine delays any process (the probing test included) now and then, and one such
- * delay would fail the test while saying nothing about the agent.
+ * Whether the agent stayed responsive during an attack, judged so that a neighbour's load can make
+ * it "not judged" but not "broken". Each probe is read as the time the agent's loop ran while the
+ * probe was out: what it did before answering. A busy machine stretches the wall time of that work,
+ * not the work, so the reading is the agent's. "holds": the p90's 95 % interval all under
+ * PROBE_CEILING_MS and no probe past PROBE_STALL_MS; "broken": the interval all above the ceiling,
+ * or one probe past the stall bar; anything else (or no schedstat) "not judged".
  */
-export function unresponsive(seen: { worstProbeMs: number; p90ProbeMs: number; probes: number }): string | undefined {
-  if (seen.p90ProbeMs < PROBE_CEILING_MS && seen.worstProbeMs < PROBE_STALL_MS) return undefined;
-  return (
-    `card probes: p90 ${seen.p90ProbeMs.toFixed(1)} ms (bar ${PROBE_CEILING_MS}), ` +
-    `worst ${seen.worstProbeMs.toFixed(1)} ms (bar ${PROBE_STALL_MS}) over ${seen.probes} probes`
-  );
+export function judgeResponsiveness(probes: readonly Probe[]): { verdict: BoundJudgement; detail: string } {
+  const ran = probes.map((p) => p.agentRunMs).filter(Number.isFinite);
+  const p90 = quantileInterval(sampleOf(ran), 0.9);
+  const worst = ran.length ? Math.max(...ran) : undefined;
+  const judged = judgeAgainstBound(p90, '<', PROBE_CEILING_MS);
+  const broken = judged === 'broken' || (worst !== undefined && worst >= PROBE_STALL_MS);
+  const held = judged === 'holds' && worst !== undefined && worst < PROBE_STALL_MS;
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? '?' : v.toFixed(1));
+  const detail =
+    `the agent's loop ran, per card probe: p90 ${ms(p90.estimate)} in [${ms(p90.lo)}, ${ms(p90.hi)}] ms ` +
+    `(bar ${PROBE_CEILING_MS}), worst ${ms(worst)} ms (bar ${PROBE_STALL_MS}) over ${ran.length} of ` +
+    `${probes.length} probes`;
+  return { verdict: broken ? 'broken' : held ? 'holds' : 'not judged', detail };
 }
 
 /** A JSON-RPC v1.0 request on a raw socket that is never read afterwards (pauses at once). */

@@ -87,7 +87,9 @@ export const scenario = (results: RunResult, name: string) => {
 
 /**
  * Each peer flag, the family it must fail, and the failing check: `check` matches the check's name
- * (which the correct peer must pass), `detail` what the broken peer's measurement says. The body,
+ * (which the correct peer must pass), `detail` what the broken peer's measurement says: at least one
+ * request that shows the broken guarantee, not all of them (a peer whose loop falls behind on a busy
+ * machine holds or times out some; that is the machine, and one accepted duplicate is the finding). The body,
  * header, timeout and connection guards live below the SDK (dos_guards.py: an ASGI middleware and
  * uvicorn's protocol, the same code in both venvs), so one SDK shows them (the file's time is short;
  * the 0.3.26 peer fails the same checks when run by hand); the depth bound and duplicate answers
@@ -107,7 +109,7 @@ export const BROKEN: {
     attack: 'oversized-answer',
     only: '1.3.0',
     check: /^oversized-answer: refused before the whole request is sent/,
-    detail: /^(\d+) of \1 answered after reading it/,
+    detail: /^[1-9]\d* of \d+ answered after reading it/,
   },
   {
     fault: 'no-depth-limit',
@@ -122,7 +124,7 @@ export const BROKEN: {
     attack: 'malformed-json',
     only: '1.3.0',
     check: /^malformed-json: no 5xx to attack requests/,
-    detail: /^(\d+) of \1 answered 5xx/,
+    detail: /^[1-9]\d* of \d+ answered 5xx/,
   },
   {
     fault: 'no-header-limit',
@@ -153,7 +155,7 @@ export const BROKEN: {
     family: 'dos-answers',
     attack: 'duplicate-answers',
     check: /^duplicate-answers: every attack request refused/,
-    detail: /^0 of (\d+) refused.* \1 accepted/,
+    detail: /, [1-9]\d* accepted,/,
   },
 ];
 
