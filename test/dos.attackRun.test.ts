@@ -4,19 +4,13 @@
 // lands in the phase of its intended start; attack-start/stop events bracket the attack. The fake
 // round trip is slow exactly while the fake attack runs, so the phases must show it.
 import { describe, expect, it } from 'vitest';
-import type { Attack, AttackOutcome, AttackTarget } from '../rig/attack/attackTypes.ts';
+import { NOWHERE_TARGET } from './support/dosContext.ts';
+import type { Attack, AttackOutcome } from '../rig/attack/attackTypes.ts';
 import { mixedRun, phaseAt, type MixedRunDeps, type MixedRunPlan, type Phase } from '../rig/engine/attackRun.ts';
 import { percentile, phaseStats, recoveryMs, taxBoundMs } from '../rig/engine/dosVerdicts.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 
-const target: AttackTarget = {
-  baseUrl: new URL('http://127.0.0.1:1'),
-  endpoint: new URL('http://127.0.0.1:1/'),
-  binding: 'JSONRPC',
-  generation: '1.0',
-  sourceAddress: '127.0.0.2',
-  headers: {},
-};
+const target = NOWHERE_TARGET;
 
 /**
  * While it runs, the legitimate round trip is slow; each "request" is refused after 5 ms. `hold`:

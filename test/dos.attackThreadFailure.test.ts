@@ -3,19 +3,13 @@
 // its load ends) instead of recording the attack as failed, which a plain error from the attack
 // still is.
 import { describe, expect, it } from 'vitest';
-import type { Attack, AttackTarget } from '../rig/attack/attackTypes.ts';
+import { NOWHERE_TARGET } from './support/dosContext.ts';
+import type { Attack } from '../rig/attack/attackTypes.ts';
 import { mixedRun, type MixedRunDeps, type MixedRunPlan } from '../rig/engine/attackRun.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 import { LoadWorkerFailure, LoadWorkerPool } from '../rig/load/workers/workerPool.ts';
 
-const target: AttackTarget = {
-  baseUrl: new URL('http://127.0.0.1:1'),
-  endpoint: new URL('http://127.0.0.1:1/'),
-  binding: 'JSONRPC',
-  generation: '1.0',
-  sourceAddress: '127.0.0.2',
-  headers: {},
-};
+const target = NOWHERE_TARGET;
 
 const never: Attack = {
   name: 'fake',

@@ -1,7 +1,18 @@
 // A ScenarioContext stand-in for judging a DoS run (rig/engine/dosJudge.ts) in a unit test: it keeps
 // the checks (not-judged ones with judged: false) and notes, and throws Skipped where ctx.skip would
-// end the scenario.
+// end the scenario. And an attack target nothing listens on, for runs whose attack is a fake.
+import type { AttackTarget } from '../../rig/attack/attackTypes.ts';
 import type { CheckResult } from '../../rig/results/runResult.ts';
+
+/** Port 1 on loopback: a fake attack never connects, and a real one would be refused at once. */
+export const NOWHERE_TARGET: AttackTarget = {
+  baseUrl: new URL('http://127.0.0.1:1'),
+  endpoint: new URL('http://127.0.0.1:1/'),
+  binding: 'JSONRPC',
+  generation: '1.0',
+  sourceAddress: '127.0.0.2',
+  headers: {},
+};
 
 export class Skipped extends Error {}
 
