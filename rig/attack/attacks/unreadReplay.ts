@@ -33,7 +33,7 @@ export const unreadReplay = defineAttack({
   family: 'streams',
   description:
     'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, ' +
-    'never read after their first frames, held up to `holdMs`',
+    'never read after their first frame, held up to `holdMs`',
   expected:
     'beyond the stream bounds refused (HTTP 4xx or close 1013); an unread socket cut once its buffer bound fills',
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },

@@ -1,6 +1,6 @@
 // unread-streams: event-stream subscriptions (SubscribeToTask / tasks/resubscribe, or the
 // HTTP+JSON :subscribe route) on live prompt tasks whose response is never read past its first
-// frames. The agent must bound them: refuse streams beyond its per-task and total bounds, and cut
+// event. The agent must bound them: refuse streams beyond its per-task and total bounds, and cut
 // a reader whose buffer fills. Each is held up to `holdMs`; a close of the agent's is seen through
 // a CRLF written every `probeMs` (HTTP/1.1 ignores empty lines between requests; a write to a
 // closed socket fails), never by reading. The request asks to keep the connection alive: the
@@ -52,7 +52,7 @@ export const unreadStreams = defineAttack({
   family: 'streams',
   description:
     'SSE subscriptions to `tasks` live prompt tasks (round robin), ' +
-    'never read after their first frames, held up to `holdMs`',
+    'never read after their first frame, held up to `holdMs`',
   expected:
     'beyond the per-task/total stream bounds refused (429 / -32029, or rate-limited); ' +
     'an unread stream cut once its buffer bound fills',
