@@ -197,6 +197,20 @@ describe('stream attacks', () => {
       }
     },
   );
+  it.each([
+    ['no head while parked (headers only with the first event)', () => {}],
+    ['a head and no event while parked', (socket: Socket) => socket.write(SSE_HEAD)],
+  ])('unread-streams: a server that sends %s is attacked, not skipped: every stream held', async (_what, serve) => {
+    const { target, close } = await streamServer(serve);
+    try {
+      const { outcomes, report } = await attack('unread-streams', target, { holdMs: 1_000, probeMs: 100 }, 2);
+      expect(report.started).toBe(2);
+      expect(kinds(outcomes)).toEqual(['held']);
+    } finally {
+      await close();
+    }
+  });
+
   it("unread-streams: an attack stream's error frame is a refusal whenever it comes, not a cut", async () => {
     let served = 0;
     const { target, close } = await streamServer((socket) => {
