@@ -160,22 +160,27 @@ describe('stream attacks', () => {
     },
   );
 
-  it(
-    'unread-streams: a server that refuses every subscription (a2a-sdk 0.3: ' +
-      '-32001 in the first frame) has nothing to hold: nothing starts, and the notes say why',
-    async () => {
-      const { target, close } = await streamServer((socket) => {
-        socket.end(
-          SSE_HEAD +
-            chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n') +
-            '0\r\n\r\n',
-        );
-      });
+  const REFUSAL_FRAME = chunk('data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}\n\n');
+  /** A loaded box's Python peer: the refusal frame comes long after the head (well past any short grace). */
+  const LATE_MS = 900;
+  const refuseLate = (socket: Socket) => {
+    socket.write(SSE_HEAD);
+    setTimeout(() => socket.end(REFUSAL_FRAME + '0\r\n\r\n'), LATE_MS);
+  };
+
+  it.each([
+    ['at once', (socket: Socket) => socket.end(SSE_HEAD + REFUSAL_FRAME + '0\r\n\r\n')],
+    [`${LATE_MS} ms after the head`, refuseLate],
+  ])(
+    'unread-streams: a server that refuses every subscription (a2a-sdk 0.3: -32001 in the first frame, ' +
+      '%s) has nothing to hold: nothing starts, and the notes say why',
+    async (_when, serve) => {
+      const { target, close } = await streamServer(serve);
       try {
         const outcomes: AttackOutcome[] = [];
         const report = await ATTACKS['unread-streams'].run(
           target,
-          { holdMs: 1_000 },
+          { holdMs: 3_000 },
           {
             ratePerSecond: 50,
             maxRequests: 3,
@@ -192,4 +197,33 @@ describe('stream attacks', () => {
       }
     },
   );
+  it.each([
+    ['no head while parked (headers only with the first event)', () => {}],
+    ['a head and no event while parked', (socket: Socket) => socket.write(SSE_HEAD)],
+  ])('unread-streams: a server that sends %s is attacked, not skipped: every stream held', async (_what, serve) => {
+    const { target, close } = await streamServer(serve);
+    try {
+      const { outcomes, report } = await attack('unread-streams', target, { holdMs: 1_000, probeMs: 100 }, 2);
+      expect(report.started).toBe(2);
+      expect(kinds(outcomes)).toEqual(['held']);
+    } finally {
+      await close();
+    }
+  });
+
+  it("unread-streams: an attack stream's error frame is a refusal whenever it comes, not a cut", async () => {
+    let served = 0;
+    const { target, close } = await streamServer((socket) => {
+      // The preflight (the first subscription) is served; every later one refused late, as one loaded 0.3 peer does.
+      if (served++ === 0) socket.write(SSE_HEAD + chunk('data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task"}}\n\n'));
+      else refuseLate(socket);
+    });
+    try {
+      const { outcomes } = await attack('unread-streams', target, { holdMs: 3_000, probeMs: 100 }, 2);
+      expect(kinds(outcomes)).toEqual(['refused']);
+      for (const o of outcomes) expect(o.code).toBe(-32001);
+    } finally {
+      await close();
+    }
+  });
 });

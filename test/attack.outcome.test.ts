@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { errorCodeOf, outcomeOfClose, outcomeOfHold, outcomeOfReply } from '../rig/attack/attackOutcome.ts';
 import { dechunk } from '../rig/attack/httpReplyFraming.ts';
 import { closeFrameCode } from '../rig/attack/attacks/unreadReplay.ts';
+import { sseFirstFrame } from '../rig/attack/attacks/unreadStreams.ts';
 
 const reply = (status: number, body = '', headers: Record<string, string> = {}) =>
   outcomeOfReply({ status, headers, body }, 0, 5);
@@ -60,10 +61,20 @@ describe('attack outcome classification', () => {
     expect(outcomeOfHold(0, 1000, 'idle connection', 1001)).toMatchObject({ kind: 'held', latencyMs: 1001 });
   });
 
-  it('reads chunked bodies and WebSocket close frames', () => {
+  it('reads chunked bodies and a WebSocket close as the first frame (the first frame decides)', () => {
     expect(dechunk(Buffer.from('5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n')).toString()).toBe('hello world');
-    const close = Buffer.from([0x81, 0x01, 0x41, 0x88, 0x02, 0x03, 0xf5]);
+    const close = Buffer.from([0x88, 0x02, 0x03, 0xf5]);
     expect(closeFrameCode(close)).toBe(1013);
-    expect(closeFrameCode(Buffer.from([0x81, 0x01, 0x41]))).toBeUndefined();
+    expect(closeFrameCode(Buffer.from([0x88, 0x00]))).toBe(1005);
+    expect(closeFrameCode(close.subarray(0, 3))).toBeUndefined();
+    expect(closeFrameCode(Buffer.concat([Buffer.from([0x81, 0x01, 0x41]), close]))).toBeUndefined();
+  });
+
+  it("reads an event stream's first event: whole or not, refusal or served, comments skipped", () => {
+    const error = 'data: {"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}';
+    expect(sseFirstFrame(Buffer.from(`${error}\n`))).toBe('wait');
+    expect(sseFirstFrame(Buffer.from(`: keep-alive\n\n${error}\r\n\r\n`))).toMatchObject({ code: -32001 });
+    expect(sseFirstFrame(Buffer.from(': open\n\n'))).toBe('wait');
+    expect(sseFirstFrame(Buffer.from('id: t:1\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n'))).toBe('served');
   });
 });

@@ -146,6 +146,13 @@ describe('DoS gates', () => {
     expect(
       attackVerdicts('unread-replay', [out('refused', 3), out('accepted', 3, 200)], gates).every((v) => v.ok),
     ).toBe(false);
+    // A refusal is the bound at work whenever it comes (a loaded box delays it): shed; a cut is shed only at once.
+    const late = [...held, out('refused', 2_000)];
+    expect(attackVerdicts('unread-streams', late, gates).every((v) => v.ok)).toBe(true);
+    expect(attackVerdicts('unread-streams', [...held, out('rate-limited', 2_000)], gates).every((v) => v.ok)).toBe(
+      true,
+    );
+    expect(attackVerdicts('unread-streams', late, gates)[1].detail).toMatch(/^1 shed at once, 0 cut later, 10 held/);
     // A connection reset during the handshake by an agent at its bound is shed.
     expect(attackVerdicts('idle-connections', [...held, out('connect-failed', 1)], gates).every((v) => v.ok)).toBe(
       true,

@@ -3,8 +3,10 @@
 // client would (a truncated body, a header block byte by byte, a 2 MiB body in parts), reads the
 // reply with one small parser, and measures each request's own refusal latency: a keep-alive pool
 // would queue hostile requests behind each other and report the queue, not the agent.
-// The socket settles once, on the first of: a complete reply, the agent's close or reset, the
-// attack's hold bound, a connect failure, or the abort (then no outcome: the run is being torn down).
+// The socket settles once, on the first of: a complete reply, a stream's first frame that is a
+// refusal, the agent's close or reset, the attack's hold bound, a connect failure, or the abort (then
+// no outcome: the run is being torn down). No timer tells a served stream from a refused one: on a
+// loaded box a refusal frame comes late, and a stream read only for a moment read it as served.
 import { connect, type Socket } from 'node:net';
 import {
   outcomeOfClose,
@@ -47,8 +49,8 @@ export interface ExchangeOptions {
   what: string;
   /**
    * Called once the reply's head is complete: 'stream' keeps the connection open and stops reading
-   * (unread-streams, unread-replay; after `streamGrace`): it then settles on a refusal in the first
-   * frames, the agent's close (cut) or the hold bound (held). Default 'read': the reply is read to
+   * (unread-streams, unread-replay; after `firstFrame`): it then settles on a refusal in the first
+   * frame, the agent's close (cut) or the hold bound (held). Default 'read': the reply is read to
    * its end and classified.
    */
   onHead?: (head: Head, bodySoFar: string) => 'read' | 'stream';
@@ -58,11 +60,14 @@ export interface ExchangeOptions {
    */
   probe?: { bytes: Buffer | string; everyMs: number };
   /**
-   * After a 'stream' head, reading goes on for `ms` (the response's first frames: a snapshot, or a
-   * refusal sent as the stream's one frame / a WebSocket close) before it stops for good; `refusal`
-   * finds a refusal in what came (the body after the head, de-chunked).
+   * After a 'stream' head, reading goes on until the stream's first frame is whole, and that frame
+   * decides whenever it comes: given the body after the head (de-chunked), 'wait' (no whole frame
+   * yet), 'served' (reading stops for good), or the refusal it is (0.3's error frame, a WebSocket
+   * close). A stream with no frame yet is held by what it is: a 2xx event stream (or 101), open.
    */
-  streamGrace?: { ms: number; refusal(body: Buffer): { code?: number; detail: string } | undefined };
+  firstFrame?: (body: Buffer) => 'wait' | 'served' | StreamRefusal;
+  /** Settle 'accepted' once the first frame says served, rather than hold the stream (a preflight). */
+  endWhenServed?: boolean;
   /**
    * A complete reply counts as the agent's cut (idle-connections: Node answers an idle socket's
    * timeout with 408 and a close).
@@ -73,6 +78,10 @@ export interface ExchangeOptions {
 }
 
 export type ExchangeEnd = AttackOutcome | 'aborted';
+export interface StreamRefusal {
+  code?: number;
+  detail: string;
+}
 
 /** Opens a connection to the target and runs `script` on it; resolves with its one outcome. */
 export function attackExchange(
@@ -100,7 +109,6 @@ export function attackExchange(
     let head: Head | undefined;
     let headEnd = 0;
     let streaming = false;
-    let inGrace = false;
     let streamBody = Buffer.alloc(0);
     const wakers = new Set<() => void>();
     let probe: NodeJS.Timeout | undefined;
@@ -173,21 +181,23 @@ export function attackExchange(
       return h.status === 204 || h.status === 304;
     };
 
-    const checkGrace = () => {
-      const found = options.streamGrace?.refusal(isChunked(head!) ? dechunk(streamBody) : streamBody);
-      if (found)
-        finish({
-          startedAt,
-          latencyMs: performance.now() - startedAt,
-          kind: 'refused',
-          status: head!.status,
-          ...(found.code !== undefined ? { code: found.code } : {}),
-          detail: found.detail,
-        });
-    };
     let stopped = false;
+    const readFirstFrame = () => {
+      const said = options.firstFrame?.(isChunked(head!) ? dechunk(streamBody) : streamBody) ?? 'served';
+      // Past the kept bytes with no whole frame, the frame is no refusal (those are small).
+      if (said === 'wait' && streamBody.length < MAX_BODY_KEPT) return;
+      const base = { startedAt, latencyMs: performance.now() - startedAt, status: head!.status };
+      if (typeof said === 'object')
+        finish({
+          ...base,
+          kind: 'refused',
+          ...(said.code !== undefined ? { code: said.code } : {}),
+          detail: said.detail,
+        });
+      else if (options.endWhenServed) finish({ ...base, kind: 'accepted', detail: `${options.what} served` });
+      else stopReading();
+    };
     const stopReading = () => {
-      inGrace = false;
       if (settled || stopped) return;
       stopped = true;
       // Never read again: the agent's writes back up into its own buffers, which is the attack.
@@ -201,11 +211,10 @@ export function attackExchange(
     socket.on('data', (chunk: Buffer) => {
       if (settled) return;
       if (streaming) {
-        if (!inGrace) return;
+        // Past the first frame nothing is read: reading on would relieve the agent.
+        if (stopped) return;
         streamBody = Buffer.concat([streamBody, chunk]);
-        checkGrace();
-        // The first frames are enough to find a refusal; reading on would relieve the agent.
-        if (streamBody.length >= MAX_BODY_KEPT) stopReading();
+        readFirstFrame();
         return;
       }
       // Keep the head and a bounded body prefix; past that only the byte count and the last bytes
@@ -244,12 +253,7 @@ export function attackExchange(
         if (options.onHead?.(head, received.subarray(headEnd).toString('utf8')) === 'stream') {
           streaming = true;
           streamBody = received.subarray(headEnd);
-          if (options.streamGrace) {
-            inGrace = true;
-            checkGrace();
-            const grace = setTimeout(stopReading, options.streamGrace.ms);
-            wakers.add(() => clearTimeout(grace));
-          } else stopReading();
+          readFirstFrame();
           return;
         }
       }

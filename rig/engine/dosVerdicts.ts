@@ -12,7 +12,7 @@
 // - Recovery: windows of recoveryWindowMs from the attack's stop (window k holds the arrivals
 //   intended in its k-th window); the first all ok with p99 ≤ the tax bound ends it.
 // - Holding attacks (idle connections, unread streams): a bound shows as connections or streams
-//   shed (cut, refused, rate-limited, or reset at connect) within maxShedMs of their start.
+//   shed: refused or rate-limited (whenever), or cut or reset at connect within maxShedMs of their start.
 // - Memory: RSS peak during the attack − the baseline (the highest RSS sampled before it) ≤ maxRssGrowthMb.
 import type { AttackOutcome } from '../attack/attackTypes.ts';
 import { ratioIntervals, statOf, type StatName } from '../stats/ratioInterval.ts';
@@ -149,12 +149,16 @@ export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[],
   if (style === 'holding') {
     // An agent at its bound may reset a connection during the handshake: connect-failed is shed too.
     const shedding = (o: AttackOutcome) => REFUSALS.has(o.kind) || o.kind === 'connect-failed';
-    const shed = outcomes.filter((o) => shedding(o) && o.latencyMs <= p.maxShedMs).length;
+    // A refusal is the bound at work whenever it comes (a loaded box delays it, and no timer may turn
+    // it into a failure); a cut counts only at once: a cut later is a timeout, not a bound.
+    const atOnce = (o: AttackOutcome) =>
+      o.kind === 'refused' || o.kind === 'rate-limited' || o.latencyMs <= p.maxShedMs;
+    const shed = outcomes.filter((o) => shedding(o) && atOnce(o)).length;
     const later = outcomes.filter(shedding).length - shed;
     verdicts.push({
       name:
         `${name}: the agent sheds beyond its bound ` +
-        `(≥ ${p.minShed} cut, refused or rate-limited within ${p.maxShedMs} ms)`,
+        `(≥ ${p.minShed} refused or rate-limited, or cut within ${p.maxShedMs} ms)`,
       ok: shed >= p.minShed && accepted.length === 0,
       detail:
         `${shed} shed at once, ${later} cut later, ${of('held').length} held, ` +

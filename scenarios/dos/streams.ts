@@ -10,8 +10,8 @@ import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type 
 const memory = { maxRssGrowthMb: 256 };
 // Unread streams are held for holdMs, then let go by the attack: within the cap, so the during
 // phase ends when they do. A probe every 200 ms: an agent whose only stream bound is a reader's
-// buffer cuts the stream, and the attack sees that cut only at its next probe (after a 250 ms
-// grace), which must come within maxShedMs (1 s) for the cut to count as shed at once.
+// buffer cuts the stream, and the attack sees that cut only at its next probe (after the stream's
+// first frame), which must come within maxShedMs (1 s) for the cut to count as shed at once.
 const hold = { holdMs: 4_000, probeMs: 200 };
 // Each burst is the whole attack (it must pass the agent's stream bounds each time): two at smoke.
 const smoke = dosProfile(

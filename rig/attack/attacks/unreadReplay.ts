@@ -1,36 +1,31 @@
 // unread-replay: WebSocket upgrades to the replay plane (/events?task=<id>&since=0, plus
-// &version=1.0 for a 1.0 target) on live prompt tasks, never read after the first frames. A close
-// frame in those frames (1013 try again later: the stream bounds) is a refusal. A close of the
+// &version=1.0 for a 1.0 target) on live prompt tasks, never read after the first frame. A close
+// as that frame (1013 try again later: the stream bounds), whenever it comes, is a refusal. A close of the
 // agent's later is seen through an empty masked ping written every `probeMs`, never by reading.
 import { randomBytes } from 'node:crypto';
 import { requestHead } from '../attackRequests.ts';
 import { attackExchange } from '../attackSocket.ts';
 import { defineAttack, livePrompts, MAX_HOLD_MS } from '../defineAttack.ts';
-import { STREAM_GRACE_MS } from './unreadStreams.ts';
 
 /** A client ping with no payload (client frames are masked: mask bit and a zero key). */
 const PING = Buffer.from([0x89, 0x80, 0, 0, 0, 0]);
 
-/** The close code of the first close frame among the server's (unmasked) frames, if one came. */
+/** The server's first (unmasked) frame once it is whole: its opcode and payload. */
+function firstWsFrame(frames: Buffer): { opcode: number; payload: Buffer } | undefined {
+  if (frames.length < 2) return undefined;
+  const short = frames[1] & 0x7f;
+  const offset = short === 126 ? 4 : short === 127 ? 10 : 2;
+  if (frames.length < offset) return undefined;
+  const len = short === 126 ? frames.readUInt16BE(2) : short === 127 ? Number(frames.readBigUInt64BE(2)) : short;
+  if (frames.length < offset + len) return undefined;
+  return { opcode: frames[0] & 0x0f, payload: frames.subarray(offset, offset + len) };
+}
+
+/** The close code of the server's first frame when that is a close (1005: a close with no code). */
 export function closeFrameCode(frames: Buffer): number | undefined {
-  let at = 0;
-  while (at + 2 <= frames.length) {
-    const opcode = frames[at] & 0x0f;
-    let len = frames[at + 1] & 0x7f;
-    let offset = at + 2;
-    if (len === 126) {
-      if (offset + 2 > frames.length) return undefined;
-      len = frames.readUInt16BE(offset);
-      offset += 2;
-    } else if (len === 127) {
-      if (offset + 8 > frames.length) return undefined;
-      len = Number(frames.readBigUInt64BE(offset));
-      offset += 8;
-    }
-    if (opcode === 0x8) return len >= 2 && offset + 2 <= frames.length ? frames.readUInt16BE(offset) : 1005;
-    at = offset + len;
-  }
-  return undefined;
+  const frame = firstWsFrame(frames);
+  if (frame?.opcode !== 0x8) return undefined;
+  return frame.payload.length >= 2 ? frame.payload.readUInt16BE(0) : 1005;
 }
 
 export const unreadReplay = defineAttack({
@@ -38,7 +33,7 @@ export const unreadReplay = defineAttack({
   family: 'streams',
   description:
     'replay-plane WebSockets (/events?task=…&since=0) to `tasks` live prompt tasks, ' +
-    'never read after their first frames, held up to `holdMs`',
+    'never read after their first frame, held up to `holdMs`',
   expected:
     'beyond the stream bounds refused (HTTP 4xx or close 1013); an unread socket cut once its buffer bound fills',
   defaults: { tasks: 1, holdMs: 30_000, probeMs: 1_000 },
@@ -64,14 +59,10 @@ export const unreadReplay = defineAttack({
           holdMs: params.holdMs,
           what: 'unread replay socket',
           onHead: (h) => (h.status === 101 ? 'stream' : 'read'),
-          streamGrace: {
-            ms: STREAM_GRACE_MS,
-            refusal: (frames) => {
-              const code = closeFrameCode(frames);
-              return code === undefined
-                ? undefined
-                : { code, detail: `the agent closed the replay socket with ${code}` };
-            },
+          firstFrame: (frames) => {
+            if (!firstWsFrame(frames)) return 'wait';
+            const code = closeFrameCode(frames);
+            return code === undefined ? 'served' : { code, detail: `the agent closed the replay socket with ${code}` };
           },
           probe: { bytes: PING, everyMs: params.probeMs },
         },

@@ -1,6 +1,6 @@
 // unread-streams: event-stream subscriptions (SubscribeToTask / tasks/resubscribe, or the
 // HTTP+JSON :subscribe route) on live prompt tasks whose response is never read past its first
-// frames. The agent must bound them: refuse streams beyond its per-task and total bounds, and cut
+// event. The agent must bound them: refuse streams beyond its per-task and total bounds, and cut
 // a reader whose buffer fills. Each is held up to `holdMs`; a close of the agent's is seen through
 // a CRLF written every `probeMs` (HTTP/1.1 ignores empty lines between requests; a write to a
 // closed socket fails), never by reading. The request asks to keep the connection alive: the
@@ -10,23 +10,49 @@
 // Before the attack, one subscription of its own (on a prompt of its own) must be served: an agent
 // that refuses every subscription (a2a-sdk 0.3 answers tasks/resubscribe on a parked task with
 // -32001 Task not found) has no stream to leave unread, and its refusals are no bound; the attack
-// then starts nothing and says why, rather than count them as streams shed.
+// then starts nothing and says why, rather than count them as streams shed. A stream's first frame
+// decides whenever it comes (docs/dos.md, what a refusal is): on a loaded box 0.3's error frame
+// came after a 250 ms read window, the preflight read "served" and the refusals counted as shed.
 import type { LivePrompt } from '../attackTypes.ts';
 import { errorCodeOf } from '../attackOutcome.ts';
 import { requestHead, subscribeRequest } from '../attackRequests.ts';
-import { attackExchange } from '../attackSocket.ts';
-import { defineAttack, livePromptOr, livePrompts, MAX_HOLD_MS } from '../defineAttack.ts';
+import { attackExchange, type StreamRefusal } from '../attackSocket.ts';
+import { defineAttack, livePromptOr, livePrompts, MAX_HOLD_MS, REPLY_TIMEOUT_MS } from '../defineAttack.ts';
 
-export const STREAM_GRACE_MS = 250;
-/** How long the preflight subscription is held: past the grace in which a refusal shows. */
-export const PREFLIGHT_HOLD_MS = STREAM_GRACE_MS + 250;
+/**
+ * How long the preflight waits for its stream's first frame: the frame is the agent's answer to the
+ * subscription, so it gets the bound of any one-request attack's reply, and never more than the
+ * attack's own `holdMs` (a refusal later than that would read as held in the attack too). Past it
+ * with a head and no event (or no head: an agent that sends its headers with its first event), the
+ * stream is served and the attack runs.
+ */
+export const PREFLIGHT_WAIT_MS = REPLY_TIMEOUT_MS;
+
+/**
+ * What an event stream's first event says: 'wait' until one is whole (comments and keep-alives are
+ * no event), a refusal when its data is a JSON-RPC or HTTP+JSON error, else 'served'.
+ */
+export function sseFirstFrame(body: Buffer): 'wait' | 'served' | StreamRefusal {
+  const blocks = body.toString('utf8').replace(/\r\n?/g, '\n').split('\n\n');
+  // The last piece has no blank line after it yet: not whole.
+  for (const block of blocks.slice(0, -1)) {
+    const data = block
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trimStart());
+    if (data.length === 0) continue;
+    const code = errorCodeOf(data.join('\n'));
+    return code === undefined ? 'served' : { code, detail: `the stream's first frame is error ${code}` };
+  }
+  return 'wait';
+}
 
 export const unreadStreams = defineAttack({
   name: 'unread-streams',
   family: 'streams',
   description:
     'SSE subscriptions to `tasks` live prompt tasks (round robin), ' +
-    'never read after their first frames, held up to `holdMs`',
+    'never read after their first frame, held up to `holdMs`',
   expected:
     'beyond the per-task/total stream bounds refused (429 / -32029, or rate-limited); ' +
     'an unread stream cut once its buffer bound fills',
@@ -46,7 +72,7 @@ export const unreadStreams = defineAttack({
         'utf8',
       );
     };
-    const subscribe = (request: Buffer, s: AbortSignal, holdMs: number) =>
+    const subscribe = (request: Buffer, s: AbortSignal, holdMs: number, endWhenServed: boolean) =>
       attackExchange(
         target,
         s,
@@ -59,16 +85,9 @@ export const unreadStreams = defineAttack({
             (head.headers['content-type'] ?? '').includes('text/event-stream')
               ? 'stream'
               : 'read',
-          streamGrace: {
-            ms: STREAM_GRACE_MS,
-            refusal: (body) => {
-              // 0.3's refused tasks/resubscribe: an event stream whose one frame is the JSON-RPC error.
-              const text = body.toString('utf8');
-              const data = /^data:\s*(.*)$/m.exec(text)?.[1];
-              const code = data === undefined ? undefined : errorCodeOf(data);
-              return code === undefined ? undefined : { code, detail: `the stream's first frame is error ${code}` };
-            },
-          },
+          // 0.3's refused tasks/resubscribe: an event stream whose one frame is the JSON-RPC error.
+          firstFrame: sseFirstFrame,
+          endWhenServed,
           probe: { bytes: '\r\n', everyMs: params.probeMs },
         },
         async (io) => {
@@ -78,7 +97,7 @@ export const unreadStreams = defineAttack({
     // The preflight, on a prompt of its own so it takes no place in the attack's per-task bound.
     const own = await livePromptOr(target, notes, false);
     if (!own) return undefined;
-    const preflight = await subscribe(requestFor(own), signal, PREFLIGHT_HOLD_MS);
+    const preflight = await subscribe(requestFor(own), signal, Math.min(PREFLIGHT_WAIT_MS, params.holdMs), true);
     // Only a plain refusal stops it: a 429 is a limit at work, a 5xx a finding, both for the attack to record.
     if (preflight !== 'aborted' && preflight.kind === 'refused') {
       notes.push(
@@ -89,6 +108,6 @@ export const unreadStreams = defineAttack({
       return undefined;
     }
     const requests = prompts.map(requestFor);
-    return (i, s) => subscribe(requests[i % requests.length], s, params.holdMs);
+    return (i, s) => subscribe(requests[i % requests.length], s, params.holdMs, false);
   },
 });
