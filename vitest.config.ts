@@ -1,18 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { unitTestFiles } from './test/support/testTiers.ts';
 
-// The end-to-end files that run whole container stacks (three rig workers on Swarm, the compose
-// stack, testcontainers) load both cores for a minute or more each; they run as a group of their
-// own after every other file (docs/testing.md says why that is not a timing group).
-const CONTAINER_STACKS = [
-  'test/deploy.swarm.test.ts',
-  'test/deploy.compose.test.ts',
-  'test/containers.testcontainers.test.ts',
-];
-// The DoS runs against the Python peers still hold them to wall-clock gates a neighbour can break
-// (legitimate-traffic errors under the peers' request timeouts, the refusal bound, recovery): one
-// file at a time, after the rest. A known debt; docs/testing.md has the runs beside CPU hogs.
-const PEER_DOS = ['test/foreignPeers.dos.test.ts', 'test/foreignPeers.dosFaults.test.ts'];
+const root = fileURLToPath(new URL('.', import.meta.url));
+// The files that start no process (test/support/testTiers.ts derives them from their imports): one
+// module graph per worker instead of one per file, as `npm run test:unit` runs them. Most of such a
+// file's time was importing the rig again; every other file stays isolated.
+const UNIT = unitTestFiles(root);
 
 export default defineConfig({
   // A scenario outside the repository imports 'a2a-rig'; the CLI resolves it with a Node hook
@@ -23,21 +17,16 @@ export default defineConfig({
     globalSetup: ['test/support/buildDist.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Suites start real servers and child processes; two cores cannot take much more.
-    maxWorkers: 2,
+    // Four at once on two cores: most end-to-end files wait on phases, peers and timeouts, so two
+    // left the cores half idle (docs/testing.md has the runs); no file asks for the machine to itself.
+    maxWorkers: 4,
     reporters: ['default'],
     projects: [
       {
         extends: true,
-        test: {
-          name: 'rig',
-          include: ['test/**/*.test.ts'],
-          exclude: [...CONTAINER_STACKS, ...PEER_DOS],
-          sequence: { groupOrder: 0 },
-        },
+        test: { name: 'unit', include: UNIT, isolate: false, setupFiles: ['test/support/unitTierSetup.ts'] },
       },
-      { extends: true, test: { name: 'peer-dos', include: PEER_DOS, maxWorkers: 1, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'container-stacks', include: CONTAINER_STACKS, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'rig', include: ['test/**/*.test.ts'], exclude: UNIT } },
     ],
   },
 });

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import everything from '../vitest.config.ts';
-import unitTier from '../vitest.unit.config.ts';
 import { filesNoProjectRuns, processChain, testFiles, unitTestFiles, type ProjectGlobs } from './support/testTiers.ts';
 import { refuseProcesses } from './support/unitTierGuard.ts';
 
@@ -54,7 +53,8 @@ describe('the unit tier derivation', () => {
 
   it('is what test:unit runs: in-process files in, files that spawn the rig or a peer out', () => {
     const unit = unitTestFiles(root);
-    expect(unitTier.test?.include).toEqual(unit);
+    const projects = (everything.test?.projects ?? []) as Array<{ test?: { name?: string; include?: string[] } }>;
+    expect(projects.find((p) => p.test?.name === 'unit')?.test?.include).toEqual(unit);
     expect(unit).toContain('test/agent.roundTrip.test.ts');
     for (const spawner of ['test/cli.usage.test.ts', 'test/pythonPeers.wire.test.ts', 'test/ab.cli.test.ts'])
       expect(unit).not.toContain(spawner);

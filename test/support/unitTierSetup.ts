@@ -1,4 +1,5 @@
-// Setup file of vitest.unit.config.ts: no test in the unit tier may start a process.
+// Setup file of the `unit` project (vitest.config.ts; test:unit runs it alone): no test in the unit
+// tier may start a process.
 import { expect } from 'vitest';
 import { refuseProcesses } from './unitTierGuard.ts';
 
