@@ -3,8 +3,7 @@
 // fed as a run observer (rig/results/runObserver.ts).
 import { Option, type Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
-import { RigMetrics } from '../metrics/rigMetrics.ts';
-import { serveMetrics, type MetricsServer } from '../metrics/metricsServer.ts';
+import type { RigMetrics } from '../metrics/rigMetrics.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 
 function parsePort(value: string): number {
@@ -54,8 +53,14 @@ export async function startLiveMetrics(
   announce: (line: string) => void,
 ): Promise<LiveMetrics> {
   if (port === undefined) return { observer: undefined, close: async () => {} };
+  // Loaded only here: prom-client (and the OpenTelemetry API it loads) is a tenth of the rig's load
+  // time, which a run without --metrics-port would pay for nothing.
+  const [{ RigMetrics }, { serveMetrics }] = await Promise.all([
+    import('../metrics/rigMetrics.ts'),
+    import('../metrics/metricsServer.ts'),
+  ]);
   const metrics = new RigMetrics();
-  const server: MetricsServer = await serveMetrics(metrics.registry, port);
+  const server = await serveMetrics(metrics.registry, port);
   announce(`live metrics: ${server.url}`);
   return { observer: liveMetricsObserver(metrics), close: () => server.close() };
 }
