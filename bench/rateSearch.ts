@@ -6,7 +6,7 @@
 // falls behind is tried up to `attempts` times (one stray pause of a neighbour should not end the
 // search). The last step kept is the sustainable rate. What a step runs is the caller's.
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
-import { scheduleTotals } from '../rig/load/scheduleTruth.ts';
+import { scheduleTotals } from '../rig/metrics/scheduleTruth.ts';
 
 const LATE_SHARE = 0.01;
 const MAX_P99_MS = 10;

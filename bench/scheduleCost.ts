@@ -1,4 +1,4 @@
-// What schedule truth (rig/load/scheduleTruth.ts) costs the open model per start, and what it says
+// What schedule truth (rig/metrics/scheduleTruth.ts) costs the open model per start, and what it says
 // of a run that cannot keep up. Three measures, CPU time rather than rates (the box is shared):
 //  1. the recorder alone: µs of CPU per recorded start (due + started), a million of them;
 //  2. the executor with an iteration that does nothing, paced at RATE/s for a few seconds: µs of
@@ -9,7 +9,7 @@
 // Prints the figures, then the BENCH_ROWS line (bench/benchRows.ts). Usage: tsx bench/scheduleCost.ts
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
-import { ScheduleRecorder, fellBehind, scheduleTotals } from '../rig/load/scheduleTruth.ts';
+import { ScheduleRecorder, fellBehind, scheduleTotals } from '../rig/metrics/scheduleTruth.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
 
 const RATE = Number(process.env.SCHEDULE_COST_RATE ?? 20_000);

@@ -8,7 +8,7 @@ import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
 import { worstHealth } from '../rig/metrics/rigHealth.ts';
-import { fellBehind } from '../rig/load/scheduleTruth.ts';
+import { fellBehind } from '../rig/metrics/scheduleTruth.ts';
 
 const base = {
   tags: [],

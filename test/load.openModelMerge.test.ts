@@ -6,7 +6,7 @@ import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { steppedArrivals } from '../rig/load/arrivalSchedule.ts';
 import { mergeOpenModelResults } from '../rig/load/openModelMerge.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';
-import { ScheduleRecorder, scheduleTotals } from '../rig/load/scheduleTruth.ts';
+import { ScheduleRecorder, scheduleTotals } from '../rig/metrics/scheduleTruth.ts';
 import { materialiseShares, shareOfBound } from '../rig/load/workers/workerShares.ts';
 
 /** A part's schedule truth: `seed` starts in step 0 (one late with a slot free), seed drops in step 1. */

@@ -3,7 +3,7 @@
 // observer, histograms and traffic observer hear every one; an abort stops every worker; a worker
 // that crashes fails the run with a message that names the rig, not the agent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduleTotals } from '../rig/load/scheduleTruth.ts';
+import { scheduleTotals } from '../rig/metrics/scheduleTruth.ts';
 import { describeAgent, type AgentDescription } from '../rig/client/agentDiscovery.ts';
 import type { ExchangeObserver } from '../rig/client/exchangeObserver.ts';
 import { startJsonLineChild, type JsonLineChild } from '../rig/engine/jsonLineChild.ts';

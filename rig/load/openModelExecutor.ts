@@ -18,7 +18,7 @@ import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Arrival } from './arrivalSchedule.ts';
 import { failureKind, IterationBatch, IterationTimeout, RunningIteration } from './runningIteration.ts';
 import type { Due, IterationContext, IterationEnd } from './runningIteration.ts';
-import { ScheduleRecorder, scheduleTotals, type ScheduleTruth } from './scheduleTruth.ts';
+import { ScheduleRecorder, scheduleTotals, type ScheduleTruth } from '../metrics/scheduleTruth.ts';
 
 export type { IterationContext, IterationEnd } from './runningIteration.ts';
 

@@ -4,7 +4,7 @@
 // schedule truths joined (scheduleTruth.ts: per step exact, the event-loop delay the worst thread's).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { OpenModelResult } from './openModelExecutor.ts';
-import { mergeScheduleTruth, type ScheduleTruth } from './scheduleTruth.ts';
+import { mergeScheduleTruth, type ScheduleTruth } from '../metrics/scheduleTruth.ts';
 
 /** A result with nothing counted: where a merge starts, or a run that stopped before its first arrival. */
 export function emptyOpenModelResult(

@@ -1,9 +1,9 @@
-// The open model's schedule truth (rig/load/scheduleTruth.ts) as a scenario's health keeps it
+// The open model's schedule truth (scheduleTruth.ts) as a scenario's health keeps it
 // (results.json `health.schedule`): its loads' starts, drops and start lag summed, in k6's names
 // (`dropped_iterations`, `schedule_lag`), and every step of a load where the generator fell behind,
 // with by how much. Several parts (a merge of workers, a run's scenarios) add up exactly.
 import { LatencyHistogram, type LatencySummary } from './latencyHistogram.ts';
-import { fellBehind, scheduleTotals, type ScheduleTruth } from '../load/scheduleTruth.ts';
+import { fellBehind, scheduleTotals, type ScheduleTruth } from './scheduleTruth.ts';
 
 /** A step of an open-model load where the generator fell behind (drops, or start lag p99 over its late bound). */
 export interface BehindStep {

@@ -1,6 +1,6 @@
-// Hand-made schedule truths (rig/load/scheduleTruth.ts) for tests, fed through the executor's own
+// Hand-made schedule truths (rig/metrics/scheduleTruth.ts) for tests, fed through the executor's own
 // recorder: start lags by step (ms), which of them waited for a slot, and drops.
-import { ScheduleRecorder, type ScheduleTruth } from '../../rig/load/scheduleTruth.ts';
+import { ScheduleRecorder, type ScheduleTruth } from '../../rig/metrics/scheduleTruth.ts';
 import type { EndedLoad } from '../../rig/metrics/scheduleHealth.ts';
 
 export interface StepFeed {

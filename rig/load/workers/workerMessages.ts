@@ -6,7 +6,7 @@ import type { ExchangeEnd } from '../../client/exchangeObserver.ts';
 import type { TransportFailure } from '../../client/transportError.ts';
 import type { PolledSamples } from '../../metrics/latencyHistogram.ts';
 import type { OpenModelResult } from '../openModelExecutor.ts';
-import type { ScheduleTruthRecord } from '../scheduleTruth.ts';
+import type { ScheduleTruthRecord } from '../../metrics/scheduleTruth.ts';
 import type { IterationSpec } from './iterationSpec.ts';
 
 export interface WorkerData {

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 import { emptyOpenModelResult, mergeOpenModelResults } from '../openModelMerge.ts';
 import { DEFAULT_LATE_AFTER_MS, type OpenModelResult } from '../openModelExecutor.ts';
-import { ScheduleRecorder, scheduleTruthOf } from '../scheduleTruth.ts';
+import { ScheduleRecorder, scheduleTruthOf } from '../../metrics/scheduleTruth.ts';
 import type { WorkerIterationTag } from './iterationSpec.ts';
 import { WORKER_BOOT, WORKER_MAIN } from './workerEntry.ts';
 import type { FromWorker, ToWorker, WireResult, WorkerData } from './workerMessages.ts';

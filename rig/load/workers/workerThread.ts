@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Arrival } from '../arrivalSchedule.ts';
 import { runOpenModel, type Iteration, type OpenModelResult } from '../openModelExecutor.ts';
-import { scheduleTruthRecord } from '../scheduleTruth.ts';
+import { scheduleTruthRecord } from '../../metrics/scheduleTruth.ts';
 import type { IterationFactory, IterationSpec, JobFunction, WorkerTools } from './iterationSpec.ts';
 import { Forwarding } from './workerForwarding.ts';
 import type { FromWorker, JobMessage, RunMessage, ToWorker, WireResult, WorkerData } from './workerMessages.ts';

@@ -1,4 +1,4 @@
-// Schedule truth (rig/load/scheduleTruth.ts): the open model's own lateness, measured apart from
+// Schedule truth (rig/metrics/scheduleTruth.ts): the open model's own lateness, measured apart from
 // the target. Lateness is made certain rather than hoped for: arrivals are already overdue (the
 // origin lies in the past, so each lag is at least a known amount), iterations are held until the
 // test lets them go (so slots are full exactly when it says), and the event loop is blocked by a
@@ -13,7 +13,7 @@ import {
   scheduleTruthOf,
   scheduleTruthRecord,
   type ScheduleTruth,
-} from '../rig/load/scheduleTruth.ts';
+} from '../rig/metrics/scheduleTruth.ts';
 
 const bounds = { iterationTimeoutMs: 60_000, drainTimeoutMs: 60_000 };
 

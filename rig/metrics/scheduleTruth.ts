@@ -10,8 +10,8 @@
 // was late (its timers, its event loop: the rig's own delay). Recorded by the executor
 // (openModelExecutor.ts) at one histogram record per start; mergeScheduleTruth joins the results of
 // several executors (worker threads) exactly, and a record (scheduleTruthRecord) crosses threads.
-import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
-import { loopDelaySummary, loopMonitor, worstLoopDelay, type LoopDelayMs } from '../metrics/loopDelay.ts';
+import { LatencyHistogram } from './latencyHistogram.ts';
+import { loopDelaySummary, loopMonitor, worstLoopDelay, type LoopDelayMs } from './loopDelay.ts';
 
 export interface StepTruth {
   /** The schedule step (Arrival.step). */
