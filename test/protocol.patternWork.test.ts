@@ -1,9 +1,9 @@
 // `pattern` is linear under RE2 but not cheap: "(a|aa){0,1000}$" compiles to ~7,000 instructions
 // and re2js spends a fraction of a millisecond per character on it (docs/benchmarks.md, "Figures
-// behind bounds in the code"), so a 60 KB string took minutes while the
-// validator, which took patterns for linear, ran it without its watchdog. Pattern work is now
-// estimated (string length × program size) and charged before each match; a validation that
-// would overdraw its budget is refused at once with a `pattern` error.
+// behind bounds in the code"), so a 60 KB string took minutes while the validator, which took
+// patterns for linear, ran it without its watchdog. Pattern work is now estimated (string length ×
+// program size) and charged before each match; a validation that would overdraw its budget is
+// refused at once with a `pattern` error.
 import { describe, expect, it } from 'vitest';
 import { GuardedValidator, PATTERN_WORK_BUDGET } from '../rig/protocol/guardedValidator.ts';
 import { promptEnvelopeSchema } from '../rig/protocol/hitlPrompt.ts';
