@@ -164,8 +164,8 @@ export class GuardedValidator {
       // Ajv logs the whole generated source of a schema that fails to compile (a 55 KB oneOf that
       // overflows V8's parser writes 1.25 MB to stderr): untrusted schemas must not flood the log.
       logger: false,
-      // Ajv's optimizer pass costs more than it saves on large untrusted schemas (a 50 KiB
-      // schema compiles in ~300 ms with it, ~110 ms without).
+      // Ajv's optimizer pass costs more than it saves on large untrusted schemas (docs/benchmarks.md,
+      // "Figures behind bounds in the code").
       // nativePatterns leaves `regExp` to Ajv's default, `new RegExp(pattern, 'u')`; the schema's
       // linear-time classification (RE2 program sizes) is unchanged, so such a pattern is not put
       // under the watchdog either: what an agent that never thought about patterns does.
