@@ -95,8 +95,9 @@ describe('the agent refuses an answer whose pattern work would stall it', () => 
           ),
         },
       ]);
-      // Was 24 s. The loop itself is not held at all (probes take a few ms on a quiet box); the bound
-      // is a stall, on the probes less the thread's CPU waits, so a loaded machine does not fail it.
+      // Was seconds (see the header). The loop itself is not held at all (probes take a few ms on a
+      // quiet box); the bound is a stall, on the probes less the thread's CPU waits, so a loaded
+      // machine does not fail it.
       expect(probes.slowest).toBeLessThan(PROBE_STALL_MS);
 
       // The prompt is still open: a valid answer is accepted.
