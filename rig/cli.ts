@@ -16,8 +16,8 @@ const program = new Command('a2a-rig')
 
 type Register = (program: Command) => void;
 // Each verb's module, in the order `--help` lists them. A verb loads only its own module: an agent or
-// a `compare` does not load the engine and the report writers (without this every start cost about
-// 2 s of CPU, an `agent` child's included). Help and an unknown verb load them all.
+// a `compare` does not load the engine and the report writers, which cost every start, an `agent`
+// child's included, most of its CPU (docs/testing.md). Help and an unknown verb load them all.
 const MODULES: { verbs: string[]; load: () => Promise<Register> }[] = [
   { verbs: ['agent'], load: async () => (await import('./agent/agentCommand.ts')).registerAgentCommand },
   { verbs: ['proxy'], load: async () => (await import('./proxy/proxyCommand.ts')).registerProxyCommand },

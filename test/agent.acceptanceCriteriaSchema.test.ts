@@ -145,8 +145,9 @@ describe('readCriteria: artifactSchema guards', () => {
     'accepts legal but costly schemas within the bounds (a 512-branch oneOf, ' +
       'a 7,000-instruction pattern): their cost is bounded when artifacts are checked',
     () => {
-      // Their compiles (~0.5 s and ~0.2 s quiet) can pass the 1 s budget on a loaded box: this test is
-      // about what readCriteria refuses on its own account, so the budget is roomy here.
+      // Their compiles take a good part of the 1 s budget on a quiet box and can pass it on a loaded
+      // one (docs/testing.md, "What the tests were written against"): this test is about what
+      // readCriteria refuses on its own account, so the budget is roomy here.
       const roomy = new GuardedValidator({ compileBudgetMs: 60_000 });
       expect(readCriteria({ artifactSchema: wideOneOfSchema(512) }, roomy).artifactSchema).toBeDefined();
       expect(

@@ -130,8 +130,8 @@ describe('checkArtifacts against hostile schemas', () => {
   it('checks a 512-branch oneOf within the validation budget, its first call warmed on a throwaway value', () => {
     // Its compile can pass the 1 s compile budget on a loaded box; this test is about validation. The
     // criteria skip readCriteria's compile so that checkArtifacts compiles (and warms) it itself.
-    // A 50 ms watchdog: V8's lazy compile of the first call (~80-300 ms) would overrun it, a warmed
-    // call (1-20 ms on a loaded box) does not.
+    // A 50 ms watchdog: V8's lazy compile of the first call would overrun it, a warmed call does not
+    // (docs/testing.md, "What the tests were written against").
     const roomy = new GuardedValidator({ compileBudgetMs: 60_000, budgetMs: 50 });
     const c = readCriteria({ evaluator: 'agent', artifactSchema: wideOneOfSchema(512) }, roomy, {
       skipValidation: true,

@@ -18,7 +18,7 @@ import {
 import { processAlive } from './support/localHost.ts';
 import { answerMessage, envelopeOf, headersFor, replay, rpc } from './support/rpcClient.ts';
 
-/** The agent's RSS must stay under this during the attack (the issue saw 3.35 GB). */
+/** The agent's RSS must stay under this during the attack (the issue saw gigabytes: docs/testing.md). */
 const RSS_CEILING_MB = 400;
 const BIG_ANSWER = 'x'.repeat(900_000);
 const BIG_ANSWERS = 14; // ~12.6 MB of history

@@ -60,7 +60,8 @@ describe('conform --help', () => {
     }
     for (const flag of ['--target', '--threshold', '--out', '--toxic', '--param', '--profile'])
       expect(conform.stdout, flag).toContain(flag);
-    // What smoke takes, as measured (2 cores: 149 s, 35 s of it outside the dos scenarios), not "about a minute".
+    // What smoke takes on a 2-core box (docs/testing.md, "What the tests were written against"), not
+    // "about a minute".
     expect(run.stdout.replace(/\s+/g, ' ')).toContain(
       'smoke (every scenario in ~2.5 min: ~40 s, and ~105 s for the six dos ones)',
     );

@@ -1,6 +1,6 @@
-// Ajv keeps every schema it compiled (~27 KB each) whatever addUsedSchema says, so a cache that
-// merely forgot its entries still grew without bound: 4,000 distinct schemas took the heap from
-// 22 to 149 MB. The validator's cache now rotates whole Ajv instances; after thousands of distinct
+// Ajv keeps every schema it compiled whatever addUsedSchema says, so a cache that merely forgot its
+// entries still grew without bound with every distinct schema (docs/testing.md, "What the tests
+// were written against"). The validator's cache now rotates whole Ajv instances; after thousands of distinct
 // schemas and a forced GC the heap must stay near where it began. Measured in a child process
 // started with --expose-gc, so the number is the validator's alone.
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // The embedded proxy dials an upstream named "localhost" (or no host, Go's ":port") without asking
-// the resolver: Node's getaddrinfo costs ~5 ms on the first dial of a process and ~1 ms on each
-// later one, which showed as the first connection through a fresh proxy running ~10 ms late over a
-// latency toxic. Counted, not timed: the dial makes no lookup at all.
+// the resolver: Node's getaddrinfo is slow on the first dial of a process, which showed as the first
+// connection through a fresh proxy running late over a latency toxic (docs/testing.md, "What the
+// tests were written against"). Counted, not timed: the dial makes no lookup at all.
 import dns from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedToxiproxy } from '../rig/proxy/embedded/embeddedToxiproxy.ts';

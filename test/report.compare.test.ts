@@ -107,7 +107,8 @@ describe('compareRuns', () => {
   });
 
   it('flags millisecond latencies that double: there is no noise floor to hide a real +1 ms behind', () => {
-    // The +3 ms toxic of issue 23 moved resume p50 from ~1.5 to ~4 ms and a 5 ms floor hid it in 18 of 18 pairs.
+    // A 5 ms floor hid the +3 ms toxic of issue 23 on a millisecond resume p50 in every pair
+    // (docs/cli.md).
     const tiny = samples(20, 1_000, 2_200, 5);
     const base = run([scenario('cf4', { latencies: { resume_latency: tiny } })]);
     const current = run([scenario('cf4', { latencies: { resume_latency: tiny.map((us) => us + 3_000) } })]);
@@ -266,8 +267,8 @@ describe('counters compared by their declared meaning', () => {
     },
   );
 
-  // Issue 23: six identical runs on a busy 2-core box gave resume_latency p50 from 1.3 to 3.5 ms;
-  // one against one flagged 16 regression rows in 30 ordered pairs. A run's own samples cannot know
+  // Issue 23: identical runs on a busy box spread widely, and one against one flagged regressions
+  // between identical agents (docs/cli.md, "One run a side"). A run's own samples cannot know
   // how the next run would differ, so on a shared machine one run a side decides nothing.
   it('does not judge latency from one run a side unless told the machine is quiet', () => {
     const base = baselineRun();

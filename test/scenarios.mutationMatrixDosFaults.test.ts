@@ -12,8 +12,8 @@ const twoAtOnce = pLimit(2);
 describe('DoS mutation matrix (smoke profile): each flag fails its scenario', () => {
   // The gates on the legitimate traffic itself (errors, drops, recovery), not only the attack's own
   // checks: answers of 30 a's against ^(a+)+$ on the backtracking engine hold the agent's event loop
-  // 7-15 s each (2^30 steps; 28 a's, about 2 s each, let a quiet box drain the backlog before the
-  // last burst ended, and recovery passed), so round trips time out during the attack (errors), pile
+  // for seconds each (2^30 steps; with 28 a's a quiet box drained the backlog before the last burst
+  // ended, and recovery passed: docs/testing.md), so round trips time out during the attack (errors), pile
   // up past a small in-flight bound (drops) and are still failing after it (no recovery).
   it(
     "--agent-fault backtracking-patterns, at 30 a's: the legitimate errors, drops and recovery gates fail",
@@ -23,7 +23,7 @@ describe('DoS mutation matrix (smoke profile): each flag fails its scenario', ()
         'dos-payloads': {
           maxInFlight: 8,
           legitTimeoutMs: 2_000,
-          // One burst that starts for 1 s (5 answers, 35 s or more of held event loop, whatever the
+          // One burst that starts for 1 s (5 answers, tens of seconds of held event loop, whatever the
           // box's speed): the legitimate traffic times out and piles up during it, and is still
           // failing when recovery is measured after it.
           attackMs: 1_000,

@@ -37,8 +37,8 @@ interface AbFlags {
 const SIDES: readonly Side[] = ['baseline', 'candidate'];
 // The default measurement: resume latency alone, 500 answers a run (about 3 s) and no toxic half
 // (its trials wait out a 100 ms toxic and check the rig, not the agent). A p99 that can tell ±30 %
-// from noise needs thousands of resumes a side; smoke's 20 a run left p95 and p99 undecided after
-// 36 rounds (10 min) between two identical agents (measured 2026-12-05).
+// from noise needs thousands of resumes a side; smoke's 20 a run leave p95 and p99 undecided for
+// the whole default budget (docs/cli.md, "How many rounds").
 const DEFAULT_RUN = [
   'resume-latency',
   '--param',

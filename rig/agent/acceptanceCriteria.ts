@@ -48,10 +48,9 @@ export const MAX_SCHEMA_JSON_DEPTH = 8 * MAX_NESTING_DEPTH;
 /**
  * `oneOf` branches allowed in one artifactSchema, summed over every `oneOf` in it. Ajv compiles a
  * oneOf into a chain of nested blocks, and V8 compiles that function lazily on its first call, in a
- * time that grows faster than the branch count and that no watchdog can interrupt: measured on a
- * loaded 2-core box, first call 14 ms at 256 branches, 80-300 ms at 530, ~590 ms at 1,000, ~1.9 s at
- * 1,900, and past ~2,000 the generated code overflows V8's parser. anyOf/allOf compile flat (1,500
- * branches: ~30 ms). The sum bounds the nesting even when oneOfs nest inside each other.
+ * time that grows faster than the branch count and that no watchdog can interrupt, and past ~2,000
+ * branches the generated code overflows V8's parser; anyOf/allOf compile flat (docs/benchmarks.md,
+ * "Figures behind bounds in the code"). The sum bounds the nesting even when oneOfs nest.
  */
 export const MAX_ONEOF_BRANCHES = 512;
 

@@ -29,8 +29,8 @@ export interface AgentLimits {
   maxStreamBufferTotalBytes: number;
   /** Task rows the outbox keeps in memory (least recently used dropped first; outbox.ts), and the
    * approximate bytes of their stored JSON and history tails. Speed only: a dropped row is read back.
-   * Measured: a prompting task's row is ~830 such bytes and ~2 KB of heap (16,384 rows: +32 MB), so
-   * the byte bound (heap ~2.5x it at most) is what caps memory for big tasks. */
+   * A row's heap is a small multiple of these bytes (docs/benchmarks.md, "Figures behind bounds in
+   * the code"), so the byte bound is what caps memory for big tasks. */
   taskCacheRows: number;
   taskCacheBytes: number;
 }

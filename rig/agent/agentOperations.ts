@@ -31,8 +31,8 @@ import { openTaskStream, type EventSink } from './taskStream.ts';
 /** ListTasks yields to the event loop after rendering this many tasks or bytes. */
 const LIST_BATCH_TASKS = 8;
 const LIST_BATCH_BYTES = 128 * 1024;
-/** ListTasks pages rendered at once; the rest wait their turn (16 at once once finished together
- * and serialized ~16 MB back to back, holding the event loop for 200 ms). */
+/** ListTasks pages rendered at once; the rest wait their turn (many at once finished together and
+ * serialized their pages back to back, holding the event loop for all of them). */
 const LIST_CONCURRENCY = 2;
 
 /** Whole-request nesting bound; payloads have their own, tighter one (a 422). */

@@ -82,8 +82,8 @@ function schemaFailures(
   }
   const started = performance.now();
   // The first call of a freshly compiled validator pays V8's lazy compile of Ajv's generated code
-  // (~250-300 ms for a 530-branch oneOf on a loaded 2-core box), which the watchdog cannot
-  // interrupt: paid on a throwaway value, it would otherwise time out the first real part.
+  // (a large part of a second for a big oneOf on a loaded box: docs/benchmarks.md), which the
+  // watchdog cannot interrupt: paid on a throwaway value, it would otherwise time out the first real part.
   compiled.validate(null);
   let unchecked = 0;
   for (const artifact of artifacts) {

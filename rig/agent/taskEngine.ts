@@ -68,7 +68,7 @@ export class TaskEngine implements TaskWriter {
   /**
    * The task as a caller sees it: the newest history messages within the view bounds (and within
    * `historyLength` when the caller asked for fewer). A2A lets a server bound history; an unbounded
-   * view of a 20 MB task copied to 60 streams is how the agent once reached 3 GB.
+   * view of one big task copied to every stream open on it multiplies its size by their number.
    */
   view(row: TaskRow, historyLength?: unknown): Task {
     const asked = typeof historyLength === 'number' && historyLength >= 0 ? Math.floor(historyLength) : Infinity;

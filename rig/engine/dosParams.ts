@@ -69,9 +69,9 @@ export const PHASE_SIZES = {
  * The params of one profile: shared legit and gate defaults, the phase sizes, the attacks' own
  * choices, and any override of the scenario. The tax floor is the noise of a small shared box:
  * with the rig, its attack, the proxy and the agent on 2 cores, the p99 of a smoke phase (30-80
- * round trips, so about the slowest) moved by 50-150 ms under a harmless attack (measured: idle
- * connections shed at once, p99 10-37 ms before, 88-147 ms during). Smoke's floor is 250 ms, which
- * a real denial of service (seconds) still breaks; ci 100 ms over 20/s; full 50 ms over 40/s.
+ * round trips, so about the slowest) moves under a harmless attack by a good part of the floor
+ * (docs/benchmarks.md, "Figures behind bounds in the code"). Smoke's floor is 250 ms, which a real
+ * denial of service (seconds) still breaks; ci 100 ms over 20/s; full 50 ms over 40/s.
  * Smoke's recovery bound is shorter to fit its after phase.
  */
 export function dosProfile(

@@ -106,7 +106,8 @@ export async function runDosFamily(
   let run: MixedRunResult;
   try {
     // Warm-up, not recorded: connections, JIT and schema caches on both sides, so the baseline is the
-    // agent at work rather than its first requests (measured: 200-300 ms p99 cold, 30 ms warm).
+    // agent at work rather than its first requests, whose p99 is many times a warm one's
+    // (docs/benchmarks.md, "Figures behind bounds in the code").
     const warm = await ctx.runOpenModel({
       arrivals: constantArrivals(p.legitRate, p.warmupMs),
       iteration: ctx.hitlRoundTrip({ client, resumeTimeoutMs: p.legitTimeoutMs }),

@@ -53,8 +53,8 @@ export async function startLiveMetrics(
   announce: (line: string) => void,
 ): Promise<LiveMetrics> {
   if (port === undefined) return { observer: undefined, close: async () => {} };
-  // Loaded only here: prom-client (and the OpenTelemetry API it loads) is a tenth of the rig's load
-  // time, which a run without --metrics-port would pay for nothing.
+  // Loaded only here: prom-client (and the OpenTelemetry API it loads) is a noticeable part of the
+  // rig's load time, which a run without --metrics-port would pay for nothing.
   const [{ RigMetrics }, { serveMetrics }] = await Promise.all([
     import('../metrics/rigMetrics.ts'),
     import('../metrics/metricsServer.ts'),

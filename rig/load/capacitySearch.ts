@@ -10,7 +10,7 @@ import { sloBreaches, type CapacitySlo, type StepOutcome } from './capacitySlo.t
  * Counts a step's round trips by when they completed: `within` its window (every arrival of a step
  * is intended inside it, so within = ended by origin + stepMs), else in the drain after it. The
  * achieved rate is within / step: completions of the drain would credit the step with work done
- * after it (865 "achieved" at 865 offered while the step's own throughput was 450–750/s).
+ * after it (docs/scenarios.md, "Achieved within the step").
  */
 export function stepCompletions(origin: number, stepMs: number): LoadObserver & { within: number; drained: number } {
   const end = origin + stepMs;

@@ -3,8 +3,8 @@
 // recursion; compile and validate run under a vm watchdog, so no schema or payload can hold the
 // event loop past the budget; patterns are linear-time (RE2) and their work is charged before it
 // runs (linearRegExp.ts). Compiled validators are cached by schema content, so the answer path never
-// compiles, and the cache really releases: Ajv keeps every schema it ever compiled (~27 KB each,
-// addUsedSchema:false or not), so the cache is two generations, each with its own Ajv instance, and
+// compiles, and the cache really releases: Ajv keeps every schema it ever compiled
+// (addUsedSchema:false or not), so the cache is two generations, each with its own Ajv instance, and
 // dropping the old generation drops its Ajv with all it compiled.
 import vm from 'node:vm';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -24,17 +24,17 @@ const MAX_REPORTED_ERRORS = 20;
 export const CACHE_GENERATION_ENTRIES = 256;
 /**
  * Pattern work (string length × RE2 program size, summed over the matches) one validation may
- * spend. At the ~70 ns per unit worst case measured on a 2-core box this is ~70 ms, under the
- * 100 ms an agent's event loop may stall; an email-ish pattern (13 instructions) still checks
- * ~75,000 characters, a UUID pattern (40) ~25,000.
+ * spend: sized from the worst per-unit cost seen (docs/benchmarks.md, "Figures behind bounds in the
+ * code") to stay under the 100 ms an agent's event loop may stall; an email-ish pattern
+ * (13 instructions) still checks ~75,000 characters, a UUID pattern (40) ~25,000.
  */
 export const PATTERN_WORK_BUDGET = 1_000_000;
 
 // Keywords whose validation cost can grow faster than the payload (`pattern` is not one: its work
 // is metered before it runs, see PATTERN_WORK_BUDGET; combinators over recursive
 // refs are exponential in depth, uniqueItems is quadratic, format regexes are not all linear).
-// A schema free of them validates in time linear in the payload, so it skips the watchdog, which
-// costs ~80 µs a call. A property that merely has such a name only costs the watchdog.
+// A schema free of them validates in time linear in the payload, so it skips the watchdog and the vm
+// call it adds to every validation. A property that merely has such a name only costs the watchdog.
 const SUPERLINEAR_KEYWORDS = new Set([
   'allOf',
   'anyOf',
@@ -63,8 +63,8 @@ const LINEAR_FORMATS = new Set(['date-time', 'date', 'time', 'uuid']);
 
 /**
  * A pattern compiling to more RE2 instructions than this puts its schema under the watchdog too: the
- * per-unit cost of big programs is less predictable (cache misses; ~0.9 µs per unit seen on a loaded
- * 2-core box against ~0.01-0.07 µs quiet), so the work budget alone does not bound their wall time.
+ * per-unit cost of big programs is less predictable (cache misses; on a loaded box ten times the quiet
+ * cost and more), so the work budget alone does not bound their wall time.
  * Patterns agents really use (email-ish 13, UUID 40, envelope.schema.json's) stay far below it.
  */
 export const LINEAR_PATTERN_MAX_PROGRAM = 256;
@@ -164,8 +164,8 @@ export class GuardedValidator {
       // Ajv logs the whole generated source of a schema that fails to compile (a 55 KB oneOf that
       // overflows V8's parser writes 1.25 MB to stderr): untrusted schemas must not flood the log.
       logger: false,
-      // Ajv's optimizer pass costs more than it saves on large untrusted schemas (a 50 KiB
-      // schema compiles in ~300 ms with it, ~110 ms without).
+      // Ajv's optimizer pass costs more than it saves on large untrusted schemas (docs/benchmarks.md,
+      // "Figures behind bounds in the code").
       // nativePatterns leaves `regExp` to Ajv's default, `new RegExp(pattern, 'u')`; the schema's
       // linear-time classification (RE2 program sizes) is unchanged, so such a pattern is not put
       // under the watchdog either: what an agent that never thought about patterns does.

@@ -14,8 +14,8 @@ export const MAX_NESTING_DEPTH = 32;
 export const VALIDATION_BUDGET_MS = 250;
 /**
  * The time budget for compiling an untrusted schema (once per schema: validators are cached).
- * Larger than the validation budget because a legitimate 64 KiB schema takes 100-300 ms to
- * compile on a loaded two-core machine; a hostile one is still cut off.
+ * Larger than the validation budget because a legitimate 64 KiB schema takes a good part of a
+ * second to compile on a loaded two-core machine; a hostile one is still cut off.
  */
 export const COMPILE_BUDGET_MS = 1000;
 /** The spec's SHOULD for prompt text length. */

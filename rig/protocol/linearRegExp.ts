@@ -5,11 +5,10 @@
 // every pattern of an Ajv instance silently becomes the first one it compiled (a meta-schema's).
 //
 // Linear is not cheap: re2js's NFA costs about (string length × program size) steps, and a small
-// pattern can compile to a large program ("(a|aa){0,1000}$" is 7,003 instructions; measured on a
-// 2-core box at ~45-70 ns per character per instruction once the input passes the backtracker's
-// bound, i.e. ~0.3-0.5 ms per character). So every match is charged, BEFORE it runs, against the
-// pattern work budget of the validation in progress (see meteredPatterns): a match that would
-// overdraw it throws PatternWorkExceeded instead of running.
+// pattern can compile to a large program ("(a|aa){0,1000}$" is 7,003 instructions, so a long
+// string takes minutes: docs/benchmarks.md, "Figures behind bounds in the code"). So every match
+// is charged, BEFORE it runs, against the pattern work budget of the validation in progress (see
+// meteredPatterns): a match that would overdraw it throws PatternWorkExceeded instead of running.
 import { RE2JS } from 're2js';
 
 interface RegExpEngine {

@@ -61,12 +61,11 @@ function tooThin(
 
 /**
  * One run a side, on a shared machine. A run's values say how sure its own percentile is, not how
- * much the next run would differ, which on a shared box is the larger part: six identical runs of
- * the gate suite on a busy 2-core box (measured 2026-12-04) gave resume_latency p50 1.3-3.5 ms and,
- * beside a CPU hog, duplicate-flood conflict_latency p95 1.2-3.5 s (×2.9); one against one flagged
- * 16 regression rows in 30 ordered pairs of identical runs, three against three none in 20. So one
- * run a side decides only a change beyond RUN_SPREAD × its tolerance (a ×75 collapse still fails),
- * and never "no change"; the rest is inconclusive with this note. benchstat declines n=1+1 outright.
+ * much the next run would differ, which on a shared box is the larger part: identical runs spread
+ * by a factor near RUN_SPREAD, and one run against one flagged regressions between identical agents
+ * where three against three flagged none (docs/cli.md, "One run a side"). So one run a side decides
+ * only a change beyond RUN_SPREAD × its tolerance (a ×75 collapse still fails), and never "no
+ * change"; the rest is inconclusive with this note. benchstat declines n=1+1 outright.
  */
 export const RUN_SPREAD = 3;
 export const ONE_RUN_A_SIDE =

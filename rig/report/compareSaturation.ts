@@ -8,13 +8,12 @@
 // - every other outcome is inconclusive (exit 3), never a regression, an improvement or "no
 //   change": the difference, or its absence, may be the rig's own.
 // Without the direction, a candidate behind a +3 ms toxic beside a CPU hog was never judged: the
-// baseline's 500 fast resumes kept rig + agent + hog at 2.0–2.3 runnable for 2 cores, the slower
-// candidate's at 1.3–1.7 (2026-12-05). When both sides were saturated (A/B rounds beside a
+// baseline's fast resumes kept the box saturated, the slower candidate's did not (docs/benchmarks.md,
+// "Figures behind bounds in the code"). When both sides were saturated (A/B rounds beside a
 // neighbour), the comparison is between equals and stands, with a note. A minority of saturated
 // runs in a side of several stands too, with a note: its samples are a minority of the pool and
 // the spread between runs is in the interval. Counting any one run was too strict for A/B rounds:
-// two identical agents on a quiet box stayed undecided for 16 rounds because one candidate run in
-// 18 saw a run queue of 2.7 for 2 cores for its 2 s (measured 2026-12-05).
+// one briefly saturated run kept two identical agents on a quiet box undecided for many rounds.
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 import type { CompareRow } from './compareRow.ts';

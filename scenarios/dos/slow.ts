@@ -9,8 +9,8 @@
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 // Each burst lasts until the agent's cut (slow-body: its 15 s request timeout), so a burst costs
-// 15 s whatever its starts: smoke runs two (the fewest a paired interval needs), ci and full three.
-// Measured at smoke on 2 cores: 32.2 s before bursts, 54.6 s with two, 78.9 s with three.
+// 15 s whatever its starts: smoke runs two (the fewest a paired interval needs), ci and full three
+// (what each burst adds to the run: docs/dos.md).
 const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 20_000, maxCutMs: 20_000 });
 const smoke = dosProfile(
   'smoke',

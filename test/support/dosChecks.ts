@@ -57,10 +57,10 @@ export const bodyLimit: Check = async (url) => {
 /**
  * `^(a+)+$` against 'a'×28+'!': 422 at once (the linear engine), never seconds of backtracking.
  * A matching answer to a first prompt warms the pattern up: V8 runs the first match of a pattern
- * source in a process in its bytecode interpreter, ~7× slower than the native code later matches
- * of the same source share (28 a's: ~17 s cold, ~2 s native on a 2-core box), so the measured
- * match is the native one whatever ran before in this process: 4× the 500 ms bar at least, while
- * the linear engine's round trip is a few ms.
+ * source in a process in its bytecode interpreter, several times slower than the native code later
+ * matches of the same source share (docs/testing.md, "What the tests were written against"), so the
+ * measured match is the native one whatever ran before in this process: still seconds, far over the
+ * 500 ms bar, while the linear engine's round trip is a few ms.
  */
 export const linearPatterns: Check = async (url) => {
   const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };

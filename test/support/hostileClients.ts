@@ -85,7 +85,7 @@ export async function watchDuring(
 
 /** The agent's health bar during an attack: the issue's 100 ms, on the probes' p90. */
 export const PROBE_CEILING_MS = 100;
-/** A stalled event loop, which is what the attacks caused before their fixes (452 ms to 3.2 s). */
+/** A stalled event loop, which is what the attacks caused before their fixes (docs/testing.md). */
 export const PROBE_STALL_MS = 500;
 
 /**

@@ -13,7 +13,7 @@ export function wideOneOfSchema(branches = 530): Record<string, unknown> {
   return { type: 'object', oneOf };
 }
 
-/** `pattern` that RE2 compiles to ~7,000 instructions: ~0.3-0.5 ms a character in re2js. */
+/** `pattern` that RE2 compiles to ~7,000 instructions: costly per character in re2js (docs/benchmarks.md). */
 export const COSTLY_PATTERN = '(a|aa){0,1000}$';
 
 /** A schema whose one string must match COSTLY_PATTERN; `example` becomes the synthesized value. */

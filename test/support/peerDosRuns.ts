@@ -14,7 +14,8 @@
 // - dos-connections: clientBound 512, the peer's per-client bound (the scenario's 1,024 is the
 //   reference agent's), so the flood needs only 512 + 256 open files and still runs where
 //   `ulimit -n` is 1,024; 700 at 700/s, so that it holds more than 512 at once while the peer cuts
-//   idle sockets after 1.5 s (at 1,000/s the accepts alone cost uvicorn's loop a tax of up to 12×).
+//   idle sockets after 1.5 s (at 1,000/s the accepts alone cost uvicorn's loop a large tax:
+//   docs/testing.md, "What the tests were written against").
 // Every run has the tests' short phases and the peers their short timeouts (1.5 s headers, 3 s
 // request; test/support/dosRuns.ts); a broken peer's run judges only the attack its flag is about.
 import { mkdtempSync, rmSync } from 'node:fs';

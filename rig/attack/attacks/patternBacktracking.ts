@@ -24,10 +24,10 @@ export const patternBacktracking = defineAttack({
     "answers to a live prompt whose strings are aimed at its response_schema's `pattern` keywords: " +
     "a repeated group's text `repeat` times, then a character that fails the match",
   expected: 'refused (422 / -32011) within the validation budget: a linear-time matcher never backtracks',
-  // 2^27 steps: 3.6-7 s a string for V8's backtracking engine on a 2-core CI box (quiet to busy,
-  // measured 2026-12-04), so a backtracking agent is past maxRefusalP99Ms (1 s) with a 3.6× margin
-  // however fast or idle the box; at 25 a quiet box answered within the bound and only the
-  // legitimate traffic's tax named the fault. A linear-time matcher reads 28 characters at once.
+  // 2^27 steps: seconds a string for V8's backtracking engine, so a backtracking agent is past
+  // maxRefusalP99Ms (1 s) with a margin however fast or idle the box (docs/benchmarks.md, "Figures
+  // behind bounds in the code"); at 25 a quiet box answered within the bound. A linear-time matcher
+  // reads 28 characters at once.
   defaults: { repeat: 27, replyTimeoutMs: REPLY_TIMEOUT_MS },
   bounds: { repeat: [1, 100_000], replyTimeoutMs: [1, MAX_HOLD_MS] },
   async prepare(target, params, notes) {

@@ -33,7 +33,8 @@ export function splitHostPort(address: string): HostPort {
 }
 
 // What "localhost" is, for listening and for dialling alike. Node would ask getaddrinfo on every
-// dial (5 ms the first time in a process, ~1 ms after), where Go's resolver reads /etc/hosts once.
+// dial (slow on a process's first: docs/testing.md, proxy.embeddedDial), where Go's resolver reads
+// /etc/hosts once.
 const LOCALHOST = '127.0.0.1';
 
 /** The host to dial for an upstream's host: localhost (or none, as Go dials ":port") without a lookup. */
