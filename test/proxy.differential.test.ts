@@ -99,15 +99,18 @@ describe.each(backendCases())('$name Toxiproxy: TCP behaviour', (backend) => {
         (
           await proxyTo(server, [
             { type: 'latency', attributes: { latency: 100 } },
-            { type: 'slicer', attributes: { average_size: 200, size_variation: 50, delay: 1_000 } },
+            { type: 'slicer', attributes: { average_size: 200, size_variation: 50, delay: 40_000 } },
             { type: 'limit_data', attributes: { bytes: 1_500 } },
           ])
         ).listen,
       );
       await socket.untilFinished();
       expect(socket.received.equals(payload.subarray(0, 1_500))).toBe(true);
-      expect(socket.reads.length).toBeGreaterThan(3);
+      // Latency first: nothing before 100 ms. Then slices of at most 250 bytes, 40 ms apart: the
+      // 1,500th byte comes after at least six of them. Both are bounds below, which a busy reader can
+      // only push later (how many reads the slices arrive in is the reader's, so it is not counted).
       expect(socket.reads[0]!.at - socket.openedAt).toBeGreaterThanOrEqual(95);
+      expect(socket.reads.at(-1)!.at - socket.openedAt).toBeGreaterThanOrEqual(95 + 5 * 40);
     });
 
     it('timeout upstream swallows requests and closes both sides', async () => {
