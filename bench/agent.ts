@@ -13,7 +13,7 @@
 // (bench/benchRows.ts) for bench/run.ts. A phase that saw rejected answers, failures or drops makes
 // its rows invalid: shown, never met.
 // Run: npx tsx bench/agent.ts   Env: ANSWERS (5000), CONNECTIONS (32), RATE (1000), SECONDS (5).
-import { Environment } from '../rig/engine/environment.ts';
+import { Environment } from '../rig/engine/environment/environment.ts';
 import { userMessage, type A2AClient } from '../rig/client/index.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { answerRequests, classifyRpcResponse, type ParkedPrompt } from '../rig/load/agentOperationRequests.ts';

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 
 export const repoRoot = new URL('../', import.meta.url).pathname;
 const START_TIMEOUT_MS = 30_000;

@@ -1,6 +1,6 @@
 // Issue 25, item 1 for the attacks: what the generator's CPU costs per hostile request, and the
 // attack rate it reaches, with a burst on the main thread (`--workers 1`) and on 2 load worker
-// threads (rig/engine/attackThreads.ts), against the reference agent in its own process
+// threads (rig/engine/dos/attackThreads.ts), against the reference agent in its own process
 // (`a2a-rig agent`). The attack is malformed-json (one short request per connection, the agent
 // answers 400 at once), so the generator's own work is what is measured. Runs alternate one and two
 // threads ATTEMPTS times; CPU is process.cpuUsage() (every thread of this process) over the burst,
@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { ATTACKS } from '../rig/attack/attackRegistry.ts';
 import { attackTarget } from '../rig/attack/attackTarget.ts';
 import type { AttackOutcome, AttackSchedule } from '../rig/attack/attackTypes.ts';
-import { attackOnThreads } from '../rig/engine/attackThreads.ts';
+import { attackOnThreads } from '../rig/engine/dos/attackThreads.ts';
 import { LoadWorkerPool } from '../rig/load/workers/workerPool.ts';
 import { startReferenceAgent } from './agentProcess.ts';
 import { printRows } from './benchRows.ts';

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareRuns } from '../rig/report/compareRuns.ts';
+import { compareRuns } from '../rig/report/compare/compareRuns.ts';
 import { readRunResult } from '../rig/report/readRunResult.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { repoRoot } from './agentProcess.ts';

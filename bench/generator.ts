@@ -38,7 +38,7 @@ import { A2AClient } from '../rig/client/a2aClient.ts';
 import { a2aRequestHeaders } from '../rig/client/a2aHeaders.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { EventHistory } from '../rig/client/eventHistory.ts';
-import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 import { GuardedValidator } from '../rig/protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
 import { answerRequests, getTaskRequests, sendMessageRequests } from '../rig/load/agentOperationRequests.ts';

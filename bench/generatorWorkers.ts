@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { EventHistory } from '../rig/client/eventHistory.ts';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
-import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import { runOpenModel, type OpenModelResult } from '../rig/load/openModelExecutor.ts';
 import { LoadWorkerPool } from '../rig/load/workers/workerPool.ts';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { cpuSecondsFromStat } from '../rig/engine/agentResources.ts';
+import { cpuSecondsFromStat } from '../rig/engine/dos/agentResources.ts';
 
 export interface LoopDelay {
   p99Ms: number;

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { cpus } from 'node:os';
 import * as hdr from 'hdr-histogram-js';
 import { Client, Pool } from 'undici';
-import { startJsonLineChild, type JsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild, type JsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 import { findToxiproxyBinary } from '../rig/proxy/backend.ts';
 import { spawnToxiproxyServer, type SpawnedToxiproxy } from '../rig/proxy/toxiproxyServerProcess.ts';
 

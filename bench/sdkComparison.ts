@@ -15,7 +15,7 @@
 // (prefixed: bench/run.ts passes one environment to every benchmark).
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
-import { cpuSecondsFromStat } from '../rig/engine/agentResources.ts';
+import { cpuSecondsFromStat } from '../rig/engine/dos/agentResources.ts';
 import { startHttpFloor, startReferenceAgent, startSdkAgent, type AgentProcess } from './agentProcess.ts';
 import { printRows, type BenchRow } from './benchRows.ts';
 

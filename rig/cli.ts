@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { UserError } from './protocol/userError.ts';
 import { EXIT } from './exitCodes.ts';
 import { internalErrorLine, logInternalError } from './internalError.ts';
-import { printableLine } from './report/terminalText.ts';
+import { printableLine } from './report/terminal/terminalText.ts';
 import { RIG_VERSION } from './engine/rigVersion.ts';
 
 const program = new Command('a2a-rig')
@@ -27,7 +27,10 @@ const MODULES: { verbs: string[]; load: () => Promise<Register> }[] = [
     load: async () => (await import('./report/reportCommands.ts')).registerReportCommands,
   },
   { verbs: ['ab'], load: async () => (await import('./ab/abCommand.ts')).registerAbCommand },
-  { verbs: ['report'], load: async () => (await import('./report/htmlReportCommand.ts')).registerHtmlReportCommand },
+  {
+    verbs: ['report'],
+    load: async () => (await import('./report/html/htmlReportCommand.ts')).registerHtmlReportCommand,
+  },
 ];
 const verb = process.argv[2];
 const needed = MODULES.filter((m) => verb !== undefined && m.verbs.includes(verb));

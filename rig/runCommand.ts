@@ -7,15 +7,15 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
 import { writeResults } from './report/writeResults.ts';
-import { readBaseline } from './report/htmlReportCommand.ts';
-import { ProgressOutput } from './report/progressOutput.ts';
-import { summaryColor, summaryWidth, terminalSummary } from './report/terminalSummary.ts';
-import { printableLine } from './report/terminalText.ts';
+import { readBaseline } from './report/html/htmlReportCommand.ts';
+import { ProgressOutput } from './report/terminal/progressOutput.ts';
+import { summaryColor, summaryWidth, terminalSummary } from './report/terminal/terminalSummary.ts';
+import { printableLine } from './report/terminal/terminalText.ts';
 import type { RunResult } from './results/runResult.ts';
-import { thresholdsFromFlags } from './report/thresholdOptions.ts';
-import { applyThresholds, brokenThresholdLines } from './report/thresholdEvaluation.ts';
-import { checkThresholdNames } from './report/thresholdNames.ts';
-import { NEED_LABELS, type ScenarioNeeds } from './engine/defineScenario.ts';
+import { thresholdsFromFlags } from './report/thresholds/thresholdOptions.ts';
+import { applyThresholds, brokenThresholdLines } from './report/thresholds/thresholdEvaluation.ts';
+import { checkThresholdNames } from './report/thresholds/thresholdNames.ts';
+import { NEED_LABELS, type ScenarioNeeds } from './engine/kit/defineScenario.ts';
 import { displayPath, failureText, loadCatalog, type Catalog } from './engine/scenarioCatalog.ts';
 import { runScenarios } from './engine/runScenarios.ts';
 import { resolveParamOverrides } from './engine/paramOverrides.ts';
@@ -28,7 +28,7 @@ import { prepareOutDir } from './report/outDir.ts';
 import { RunInterrupt, type RunSignal } from './engine/runInterrupt.ts';
 import { newRunId } from './engine/runScenarios.ts';
 import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
-import { catchText } from './engine/faultCatches.ts';
+import { catchText } from './engine/kit/faultCatches.ts';
 import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.ts';
 import { accessFromFlags, redactedObserver } from './credentialOptions.ts';
 import { redactCredentials, redactDeep } from './client/credentials.ts';
@@ -87,7 +87,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     onForce: (signal) => {
       progress.stop();
       sayInterrupted(signal, `; stopped before the results could be written to ${out.path}`);
-      // The exit handlers of rig/engine/agentProcess.ts kill the agent and remove its temp files.
+      // The exit handlers of rig/engine/environment/agentProcess.ts kill the agent and remove its temp files.
       process.exit(EXIT[signal]);
     },
   }).install();

@@ -8,10 +8,10 @@
 // and the helpers below.
 
 // Defining a scenario.
-export { defineScenario, everyProfile, PROFILES } from './engine/defineScenario.ts';
-export type { ScenarioDefinition, ScenarioNeeds, ProfileName } from './engine/defineScenario.ts';
+export { defineScenario, everyProfile, PROFILES } from './engine/kit/defineScenario.ts';
+export type { ScenarioDefinition, ScenarioNeeds, ProfileName } from './engine/kit/defineScenario.ts';
 export type { RecordedMeasures, CounterKind } from './results/metricNames.ts';
-export type { FaultName, FaultCatch } from './engine/faultCatches.ts';
+export type { FaultName, FaultCatch } from './engine/kit/faultCatches.ts';
 
 // What `run(ctx, params)` is given, and what its methods take and return.
 export type {
@@ -21,14 +21,14 @@ export type {
   UsablePrompt,
   AnswerablePrompt,
   NewClientOptions,
-} from './engine/scenarioContextInterface.ts';
+} from './engine/kit/scenarioContextInterface.ts';
 export { ScenarioSkipped } from './engine/scenarioContext.ts';
-export type { OpenPrompt, PromptAttempt, PromptOptions } from './engine/promptOpener.ts';
-export type { RoundTripChoice, AcceptanceRoundTripChoice } from './engine/loadIterations.ts';
-export { recordResume, type ObservedAnswer } from './engine/resumeObserver.ts';
-export type { ReplayFinding } from './engine/replayChecker.ts';
-export type { MixedRunPlan, MixedRunResult, Phase, PlannedAttack } from './engine/attackRun.ts';
-export type { AnswerFlood } from './engine/answerFlood.ts';
+export type { OpenPrompt, PromptAttempt, PromptOptions } from './engine/kit/promptOpener.ts';
+export type { RoundTripChoice, AcceptanceRoundTripChoice } from './engine/kit/loadIterations.ts';
+export { recordResume, type ObservedAnswer } from './engine/kit/resumeObserver.ts';
+export type { ReplayFinding } from './engine/kit/replayChecker.ts';
+export type { MixedRunPlan, MixedRunResult, Phase, PlannedAttack } from './engine/dos/attackRun.ts';
+export type { AnswerFlood } from './engine/kit/answerFlood.ts';
 export type {
   Iteration,
   IterationContext,
@@ -59,9 +59,9 @@ export type {
 } from './client/index.ts';
 
 // Reading what came back, in the words every scenario uses.
-export { describeOutcome, describeAttempt } from './engine/outcomeText.ts';
-export { envelopeIn } from './engine/replayChecker.ts';
-export { taskListed, type TaskListing } from './engine/taskListing.ts';
+export { describeOutcome, describeAttempt } from './engine/kit/outcomeText.ts';
+export { envelopeIn } from './engine/kit/replayChecker.ts';
+export { taskListed, type TaskListing } from './engine/kit/taskListing.ts';
 export { requiredExtensions } from './client/requiredExtensions.ts';
 export { statusOfEvent, stateOfEvent } from './protocol/wireInbound.ts';
 export { stateTransitions } from './protocol/stateTransitions.ts';
@@ -86,7 +86,7 @@ export {
   tasksInContext,
   replayShape,
   type GateOpening,
-} from './engine/acceptanceGates.ts';
+} from './engine/kit/acceptanceMoves.ts';
 
 // Open-model load schedules for ctx.runOpenModel({ arrivals, ... }).
 export { constantArrivals, steppedArrivals, geometricRates } from './load/arrivalSchedule.ts';
@@ -120,8 +120,8 @@ export {
 export { A2A_TASK_NOT_FOUND } from './protocol/errorCodes.ts';
 
 // A DoS scenario of your own mix of the rig's attacks, judged like scenarios/dos/*.ts.
-export { runDosFamily } from './engine/dosScenario.ts';
-export { DOS_RECORDS } from './engine/dosJudge.ts';
-export { dosBudget, dosProfile, openFilesSoftLimit } from './engine/dosParams.ts';
-export type { DosParams, AttackChoice } from './engine/dosParams.ts';
+export { runDosFamily } from './engine/dos/dosScenario.ts';
+export { DOS_RECORDS } from './engine/dos/dosJudge.ts';
+export { dosBudget, dosProfile, openFilesSoftLimit } from './engine/dos/dosParams.ts';
+export type { DosParams, AttackChoice } from './engine/dos/dosParams.ts';
 export type { AttackName } from './attack/attackRegistry.ts';

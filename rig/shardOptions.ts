@@ -1,14 +1,14 @@
 // `run --shard`: this process as one worker of a distributed run. It checks the worker's identity
 // and run id, chooses what it runs (shardable scenarios on every worker, the rest on worker 0),
 // where it writes (the set's directory: <out>/shard-<i>/) and how it meets the others (a barrier
-// in <out>/.barrier/, or --start-at). rig/results/shardIdentity.ts and rig/engine/startBarrier.ts
+// in <out>/.barrier/, or --start-at). rig/results/shardIdentity.ts and rig/engine/environment/startBarrier.ts
 // say why; docs/distributed.md how to run it on Swarm and Kubernetes.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
-import type { ScenarioDefinition } from './engine/defineScenario.ts';
-import { meetInDirectory, parseStartAt, startAt } from './engine/startBarrier.ts';
+import type { ScenarioDefinition } from './engine/kit/defineScenario.ts';
+import { meetInDirectory, parseStartAt, startAt } from './engine/environment/startBarrier.ts';
 import { parseShard, shardDirectoryName, type ShardIdentity } from './results/shardIdentity.ts';
 import type { ShardRecord, ShardStart } from './results/shardRecord.ts';
 

@@ -2,7 +2,7 @@
 // stops (every gated row decided, the budget, the round limit, a signal) and what it keeps.
 import { describe, expect, it } from 'vitest';
 import { RoundInterrupted, roundOrder, runRounds, type RoundsSettings, type Side } from '../rig/ab/abRounds.ts';
-import { DEFAULT_COMPARE_OPTIONS } from '../rig/report/compareRuns.ts';
+import { DEFAULT_COMPARE_OPTIONS } from '../rig/report/compare/compareRuns.ts';
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';

@@ -1,6 +1,6 @@
 // The decision reader refuses everything but the two closed shapes, with a one-line reason.
 import { describe, expect, it } from 'vitest';
-import { hasDecision, readDecision } from '../rig/agent/acceptanceDecision.ts';
+import { hasDecision, readDecision } from '../rig/agent/decisionInput.ts';
 import { A2AError } from '../rig/protocol/errorCodes.ts';
 import {
   ACCEPTANCE_DECISION_INVALID,

@@ -5,7 +5,7 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessAgent, spawnAgent, type AgentChild } from './support/agentFixture.ts';
-import { judgeTax } from '../rig/engine/dosVerdicts.ts';
+import { judgeTax } from '../rig/engine/dos/dosVerdicts.ts';
 import {
   answer,
   judgeResponsiveness,

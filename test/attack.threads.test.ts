@@ -1,4 +1,4 @@
-// An attack burst on the load worker threads (rig/engine/attackThreads.ts): the threads together
+// An attack burst on the load worker threads (rig/engine/dos/attackThreads.ts): the threads together
 // make exactly the one schedule's starts (maxRequests in all, each start index once), every outcome
 // comes back once, the prompts an answer attack needs are opened by the caller, and the caller's
 // abort ends every thread's held connections.
@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attackTarget } from '../rig/attack/attackTarget.ts';
 import type { AttackOutcome, AttackSchedule, AttackTarget, LivePrompt } from '../rig/attack/attackTypes.ts';
-import { attackOnThreads } from '../rig/engine/attackThreads.ts';
+import { attackOnThreads } from '../rig/engine/dos/attackThreads.ts';
 import { LoadWorkerPool } from '../rig/load/workers/workerPool.ts';
 import { ScenarioLoad } from '../rig/engine/scenarioLoad.ts';
 import type { LoadObserver } from '../rig/load/openModelExecutor.ts';

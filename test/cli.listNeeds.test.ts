@@ -3,9 +3,9 @@
 // anything) against an agent without one, instead of failing or skipping halfway.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { NEED_LABELS, type ScenarioNeeds } from '../rig/engine/defineScenario.ts';
+import { NEED_LABELS, type ScenarioNeeds } from '../rig/engine/kit/defineScenario.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
-import { catchText } from '../rig/engine/faultCatches.ts';
+import { catchText } from '../rig/engine/kit/faultCatches.ts';
 import { hermeticEnv, runRig } from './support/rigCli.ts';
 import { repoRoot } from './support/proxyBackends.ts';
 

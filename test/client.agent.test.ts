@@ -7,7 +7,7 @@ import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
 import { statusOfEvent } from '../rig/protocol/wireInbound.ts';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import type { Binding } from '../rig/client/cardInterfaces.ts';
-import { checkReplay } from '../rig/engine/replayChecker.ts';
+import { checkReplay } from '../rig/engine/kit/replayChecker.ts';
 import { AnswerSynthesizer } from '../rig/client/answerSynthesizer.ts';
 import { answerMessage, userMessage } from '../rig/client/outgoingMessage.ts';
 import type { ReceivedEvent } from '../rig/client/receivedEvents.ts';

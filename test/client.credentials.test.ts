@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, TransportError, userMessage } from '../rig/client/index.ts';
 import type { Credentials } from '../rig/client/credentials.ts';
 import { HITL_PROMPT_URI } from '../rig/protocol/hitlPrompt.ts';
-import { attackTargetOf } from '../rig/engine/attackTarget.ts';
+import { attackTargetOf } from '../rig/engine/dos/loopbackTarget.ts';
 import { requestHead } from '../rig/attack/attackRequests.ts';
 
 const SECRET = 'Bearer s3cret-credential-value';

@@ -3,7 +3,7 @@
 // (SendMessage): HTTP 501 ...", so the user can tell which agent failed and that a proxy was in between.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError, userMessage } from '../rig/client/index.ts';
-import { Environment } from '../rig/engine/environment.ts';
+import { Environment } from '../rig/engine/environment/environment.ts';
 import { notImplementedAgent, type NotImplementedAgent } from './support/notImplementedAgent.ts';
 
 let server: NotImplementedAgent | undefined;

@@ -6,14 +6,14 @@
 // arrived") or failing (duplicate-flood).
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient } from '../rig/client/index.ts';
-import { answerObserved } from '../rig/engine/resumeObserver.ts';
+import { answerObserved } from '../rig/engine/kit/resumeObserver.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { AnswerSynthesizer, userMessage } from '../rig/client/index.ts';
-import { roundTripIteration } from '../rig/engine/loadIterations.ts';
-import { compareRuns } from '../rig/report/compareRuns.ts';
-import { evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
-import { parseThreshold } from '../rig/report/thresholdExpression.ts';
+import { roundTripIteration } from '../rig/engine/kit/loadIterations.ts';
+import { compareRuns } from '../rig/report/compare/compareRuns.ts';
+import { evaluateThreshold } from '../rig/report/thresholds/thresholdEvaluation.ts';
+import { parseThreshold } from '../rig/report/thresholds/thresholdExpression.ts';
 import { startFakeSdkAgent, type FakeAgent, type FakeAgentOptions } from './support/fakeSdkAgent.ts';
 
 let agent: FakeAgent | undefined;

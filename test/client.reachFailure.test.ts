@@ -3,7 +3,7 @@
 // the agent's doing and stays a socket failure.
 import { describe, expect, it } from 'vitest';
 import { isReachFailure, toTransportError } from '../rig/client/transportError.ts';
-import { attackTargetOf } from '../rig/engine/attackTarget.ts';
+import { attackTargetOf } from '../rig/engine/dos/loopbackTarget.ts';
 
 const ctx = {
   what: 'POST https://127.0.0.1:1/ (SendMessage)',

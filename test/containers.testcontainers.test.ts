@@ -14,7 +14,7 @@ import {
   containersUnavailable,
   startContainerEnvironment,
   type ContainerEnvironment,
-} from '../rig/engine/containerEnvironment.ts';
+} from '../rig/engine/environment/containerEnvironment.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { hermeticEnv, readRunFiles, runRig } from './support/rigCli.ts';

@@ -59,7 +59,7 @@ describe('the README metrics glossary', async () => {
 });
 
 describe("the README's scenario context table", () => {
-  const source = read('rig/engine/scenarioContextInterface.ts');
+  const source = read('rig/engine/kit/scenarioContextInterface.ts');
   const documented = new Set(
     [...section(README, '## Write a scenario').matchAll(/\bctx\.([A-Za-z]+)/g)].map((m) => m[1]!),
   );

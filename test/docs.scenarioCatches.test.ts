@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../rig/agent/faults.ts';
-import { faultOf } from '../rig/engine/faultCatches.ts';
+import { faultOf } from '../rig/engine/kit/faultCatches.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 
 const all = await loadScenarios();

@@ -1,7 +1,7 @@
-// The agent-resource sampler (rig/engine/agentResources.ts): /proc parsing on a fake /proc tree
+// The agent-resource sampler (rig/engine/dos/agentResources.ts): /proc parsing on a fake /proc tree
 // (a command name with spaces and parentheses, sockets among other fds), Prometheus text from a
 // local /metrics (prefixed names, labels, comments), CPU % from consecutive samples, the source
-// choice and its reasons; and the attack target's loopback rule (rig/engine/attackTarget.ts).
+// choice and its reasons; and the attack target's loopback rule (rig/engine/dos/loopbackTarget.ts).
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,8 @@ import {
   ResourceSampler,
   resourceSource,
   rssBytesFromStatus,
-} from '../rig/engine/agentResources.ts';
-import { attackTargetOf, isLoopbackHost } from '../rig/engine/attackTarget.ts';
+} from '../rig/engine/dos/agentResources.ts';
+import { attackTargetOf, isLoopbackHost } from '../rig/engine/dos/loopbackTarget.ts';
 import { freePort } from './support/localHost.ts';
 
 const dirs: string[] = [];

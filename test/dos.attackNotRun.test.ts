@@ -3,9 +3,9 @@
 // judged the scenario is skipped saying why (issue 24, item 4: the dos-* FAILED "attacks speak
 // plain http: to a loopback agent only" against an https: agent).
 import { describe, expect, it } from 'vitest';
-import type { MixedRunResult } from '../rig/engine/attackRun.ts';
-import { judgeDosRun } from '../rig/engine/dosJudge.ts';
-import type { DosParams } from '../rig/engine/dosParams.ts';
+import type { MixedRunResult } from '../rig/engine/dos/attackRun.ts';
+import { judgeDosRun } from '../rig/engine/dos/dosJudge.ts';
+import type { DosParams } from '../rig/engine/dos/dosParams.ts';
 import { Skipped, fakeDosContext } from './support/dosContext.ts';
 
 describe('an attack the rig could not run', () => {

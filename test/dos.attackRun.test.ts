@@ -1,4 +1,4 @@
-// The mixed-run driver (rig/engine/attackRun.ts) with a fake legitimate round trip and a fake
+// The mixed-run driver (rig/engine/dos/attackRun.ts) with a fake legitimate round trip and a fake
 // attack: the real open-model executor carries the legitimate load through before, during and
 // after; the attack runs between its start and its last settled outcome (or the cap); each arrival
 // lands in the phase of its intended start; attack-start/stop events bracket the attack. The fake
@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { NOWHERE_TARGET } from './support/dosContext.ts';
 import type { Attack, AttackOutcome } from '../rig/attack/attackTypes.ts';
-import { mixedRun, phaseAt, type MixedRunDeps, type MixedRunPlan, type Phase } from '../rig/engine/attackRun.ts';
-import { percentile, phaseStats, recoveryMs, taxBoundMs } from '../rig/engine/dosVerdicts.ts';
+import { mixedRun, phaseAt, type MixedRunDeps, type MixedRunPlan, type Phase } from '../rig/engine/dos/attackRun.ts';
+import { percentile, phaseStats, recoveryMs, taxBoundMs } from '../rig/engine/dos/dosVerdicts.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 
 const target = NOWHERE_TARGET;

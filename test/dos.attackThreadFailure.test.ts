@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOWHERE_TARGET } from './support/dosContext.ts';
 import type { Attack } from '../rig/attack/attackTypes.ts';
-import { mixedRun, type MixedRunDeps, type MixedRunPlan } from '../rig/engine/attackRun.ts';
+import { mixedRun, type MixedRunDeps, type MixedRunPlan } from '../rig/engine/dos/attackRun.ts';
 import { runOpenModel } from '../rig/load/openModelExecutor.ts';
 import { LoadWorkerFailure, LoadWorkerPool } from '../rig/load/workers/workerPool.ts';
 

@@ -3,11 +3,11 @@
 // runs (its gate is its bound, and a ratio of two ratios says nothing), and merged as the worst
 // part rather than a sum (two workers' taxes of 1.5 are not a tax of 3).
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../rig/report/compareRuns.ts';
-import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { compareRuns } from '../rig/report/compare/compareRuns.ts';
+import { mergeRuns } from '../rig/report/merge/mergeRuns.ts';
 import { validateRecords, type RecordedMeasures } from '../rig/results/metricNames.ts';
-import { evaluateThreshold } from '../rig/report/thresholdEvaluation.ts';
-import { parseThreshold } from '../rig/report/thresholdExpression.ts';
+import { evaluateThreshold } from '../rig/report/thresholds/thresholdEvaluation.ts';
+import { parseThreshold } from '../rig/report/thresholds/thresholdExpression.ts';
 import { run, scenario } from './support/runResultFixture.ts';
 
 const records: RecordedMeasures = {

@@ -1,11 +1,11 @@
-// The DoS recovery check on synthetic runs (rig/engine/dosJudge.ts): a window's p99 is its slowest
+// The DoS recovery check on synthetic runs (rig/engine/dos/dosJudge.ts): a window's p99 is its slowest
 // round trip, so a busy machine's scheduling delays, one per window, once failed a correct agent
 // that had recovered. Now such a run is not judged, while an agent that stays slow or keeps failing
 // after the attack still fails.
 import { describe, expect, it } from 'vitest';
-import type { LegitSample, MixedRunResult } from '../rig/engine/attackRun.ts';
-import { LOAD_MAY_LEAVE_UNJUDGED, judgeDosRun } from '../rig/engine/dosJudge.ts';
-import { GATE_DEFAULTS, LEGIT_DEFAULTS, type DosParams } from '../rig/engine/dosParams.ts';
+import type { LegitSample, MixedRunResult } from '../rig/engine/dos/attackRun.ts';
+import { LOAD_MAY_LEAVE_UNJUDGED, judgeDosRun } from '../rig/engine/dos/dosJudge.ts';
+import { GATE_DEFAULTS, LEGIT_DEFAULTS, type DosParams } from '../rig/engine/dos/dosParams.ts';
 import { fakeDosContext } from './support/dosContext.ts';
 
 const STOP = 3_000;

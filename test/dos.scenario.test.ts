@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ATTACKS, type AttackName } from '../rig/attack/attackRegistry.ts';
 import type { Attack, AttackOutcome, AttackTarget } from '../rig/attack/attackTypes.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
-import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dosJudge.ts';
+import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dos/dosJudge.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { checkNotJudged } from '../rig/results/runResult.ts';
 import { pinnedToxiproxy } from './support/proxyBackends.ts';

@@ -1,9 +1,9 @@
-// The attack tax (rig/engine/dosVerdicts.ts judgeTax) on synthetic windows: a neighbour that slows
+// The attack tax (rig/engine/dos/dosVerdicts.ts judgeTax) on synthetic windows: a neighbour that slows
 // the machine only while the attack windows run fails the old rule (p99 during / p99 before) but
 // not the interleaved one, since the control windows beside each burst are slowed alike; a real
 // tax fails; one that straddles the bound is not judged. Deterministic: seeded samples and bootstrap.
 import { describe, expect, it } from 'vitest';
-import { judgeTax, percentile, taxBoundMs, taxStatistic, type TaxWindow } from '../rig/engine/dosVerdicts.ts';
+import { judgeTax, percentile, taxBoundMs, taxStatistic, type TaxWindow } from '../rig/engine/dos/dosVerdicts.ts';
 import { mulberry32 } from '../rig/stats/random.ts';
 
 const random = mulberry32(23);

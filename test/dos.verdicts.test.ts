@@ -1,8 +1,8 @@
-// The DoS gates (rig/engine/dosVerdicts.ts) on hand-made samples and outcomes: exact values, so a
+// The DoS gates (rig/engine/dos/dosVerdicts.ts) on hand-made samples and outcomes: exact values, so a
 // changed definition (the tax floor, the recovery window, what counts as shed) fails here.
 import { describe, expect, it } from 'vitest';
 import type { AttackOutcome } from '../rig/attack/attackTypes.ts';
-import type { LegitSample } from '../rig/engine/attackRun.ts';
+import type { LegitSample } from '../rig/engine/dos/attackRun.ts';
 import {
   attackVerdicts,
   droppedPct,
@@ -12,8 +12,8 @@ import {
   recoveryMs,
   taxBoundMs,
   type GateParams,
-} from '../rig/engine/dosVerdicts.ts';
-import { GATE_DEFAULTS } from '../rig/engine/dosParams.ts';
+} from '../rig/engine/dos/dosVerdicts.ts';
+import { GATE_DEFAULTS } from '../rig/engine/dos/dosParams.ts';
 
 const gates: GateParams = { ...GATE_DEFAULTS, maxRefusalP99Ms: 100, maxCutMs: 16_000, minShed: 1, maxShedMs: 500 };
 const ok = (intendedAt: number, latencyMs: number, phase: LegitSample['phase'] = 'after'): LegitSample => ({

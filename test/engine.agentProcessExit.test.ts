@@ -1,6 +1,6 @@
 // A forced exit (a second Ctrl-C, or an interrupt's wind-down overrunning its bound) leaves by
 // process.exit without stopping the environment: the embedded agent must still be killed and its
-// temp database directory removed, by the exit handler of rig/engine/agentProcess.ts.
+// temp database directory removed, by the exit handler of rig/engine/environment/agentProcess.ts.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';

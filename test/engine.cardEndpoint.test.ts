@@ -1,8 +1,8 @@
-// Where a card's JSON-RPC endpoint lies against the URL the user gave (rig/engine/cardEndpoint.ts):
+// Where a card's JSON-RPC endpoint lies against the URL the user gave (rig/engine/environment/cardEndpoint.ts):
 // the same origin and path is the target; loopback names of one port are one host; anything at
 // another host, port or scheme is elsewhere, and another path of the same origin is said.
 import { describe, expect, it } from 'vitest';
-import { placeCardEndpoint, refusalLine, sameOrigin } from '../rig/engine/cardEndpoint.ts';
+import { placeCardEndpoint, refusalLine, sameOrigin } from '../rig/engine/environment/cardEndpoint.ts';
 
 describe('placeCardEndpoint', () => {
   it('the target itself, also through a loopback alias or a trailing slash', () => {

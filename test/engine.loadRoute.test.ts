@@ -4,7 +4,7 @@
 // cannot add a toxic or disable the proxy (it would not touch that client): ctx.faults refuses, saying so.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError, userMessage, type A2AClient } from '../rig/client/index.ts';
-import { Environment } from '../rig/engine/environment.ts';
+import { Environment } from '../rig/engine/environment/environment.ts';
 import { EngineScenarioContext } from '../rig/engine/scenarioContext.ts';
 import { rigCpuCounts } from '../rig/load/capacitySearch.ts';
 import { notImplementedAgent, type NotImplementedAgent } from './support/notImplementedAgent.ts';

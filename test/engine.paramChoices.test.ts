@@ -2,7 +2,7 @@
 // `paramChoices`: a `--param` outside them is a one-line usage error before anything runs (a typo
 // never costs a run), and a profile that sets one outside them is refused when the scenario is defined.
 import { describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
+import { defineScenario, type ScenarioDefinition } from '../rig/engine/kit/defineScenario.ts';
 import { parseParamArgument, resolveParamOverrides } from '../rig/engine/paramOverrides.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import capacity from '../scenarios/capacity.ts';

@@ -1,6 +1,6 @@
 // The replay checker on hand-made histories: each finding appears exactly when its defect is there.
 import { describe, expect, it } from 'vitest';
-import { checkReplay, type ReplayedEvent, type SeenEvent } from '../rig/engine/replayChecker.ts';
+import { checkReplay, type ReplayedEvent, type SeenEvent } from '../rig/engine/kit/replayChecker.ts';
 import type { StreamResponse } from '../rig/protocol/a2aTypes.ts';
 
 const HITL = 'https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1';

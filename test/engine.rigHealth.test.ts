@@ -3,7 +3,7 @@
 // embedded agent, its CPU from /proc; a skipped scenario has none; `rig.health` is the worst of
 // the scenarios'. Figures that depend on the machine's load are checked for shape only.
 import { describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
+import { defineScenario, type ScenarioDefinition } from '../rig/engine/kit/defineScenario.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';

@@ -2,10 +2,10 @@
 // scenario, kept across a scenario's own fault reset, recorded in results.json) and `--param`
 // (a scenario parameter overridden with the type it already has, mistakes refused in one line).
 import { describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
+import { defineScenario, type ScenarioDefinition } from '../rig/engine/kit/defineScenario.ts';
 import { parseParamArgument, resolveParamOverrides } from '../rig/engine/paramOverrides.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
+import type { ScenarioContext } from '../rig/engine/kit/scenarioContextInterface.ts';
 import { UserError } from '../rig/protocol/userError.ts';
 import { parseToxicArgument } from '../rig/proxy/toxicArgument.ts';
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { everyProfile, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
+import { everyProfile, type ScenarioDefinition } from '../rig/engine/kit/defineScenario.ts';
 import { failureText, loadCatalog, loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { failureOf } from '../rig/engine/scenarioLoadFailure.ts';
 

@@ -2,10 +2,10 @@
 // around a name that is taken (a killed run's leftover), touches only its own proxy when it resets
 // faults, leaves nothing of its own behind, and two runs on one server at once both pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
+import { defineScenario, type ScenarioDefinition } from '../rig/engine/kit/defineScenario.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { loadScenarios, selectScenarios } from '../rig/engine/scenarioCatalog.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
+import type { ScenarioContext } from '../rig/engine/kit/scenarioContextInterface.ts';
 import type { ToxiproxyChoice } from '../rig/proxy/backend.ts';
 import { spawnToxiproxyServer } from '../rig/proxy/toxiproxyServerProcess.ts';
 import type { RunResult } from '../rig/results/runResult.ts';

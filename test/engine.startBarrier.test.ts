@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { meetInDirectory, parseStartAt, startAt } from '../rig/engine/startBarrier.ts';
+import { meetInDirectory, parseStartAt, startAt } from '../rig/engine/environment/startBarrier.ts';
 
 const dirs: string[] = [];
 const fresh = () => {

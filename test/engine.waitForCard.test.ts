@@ -2,7 +2,7 @@
 // discovery finds it, so an agent mounted below a path (/agents/{id}) is seen answering again.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForCard } from '../rig/engine/agentRestart.ts';
+import { waitForCard } from '../rig/engine/environment/agentRestart.ts';
 
 let server: Server;
 let base = '';

@@ -9,7 +9,7 @@
 // but not failed (docs/testing.md). The file runs in the main pool beside others; its runs go one at
 // a time, each peer's loop then has a core to keep up with its flood.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dosJudge.ts';
+import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dos/dosJudge.ts';
 import { checkNotJudged } from '../rig/results/runResult.ts';
 import { BROKEN, PASSING, SDKS, explain, missing, peerDosRunner, scenario } from './support/peerDosRuns.ts';
 

@@ -4,7 +4,7 @@
 // not add to. A loop that answers only after its own long work is broken on a quiet machine and a
 // busy one alike; slow probes the loop did not cause are not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJsonLineChild, type JsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild, type JsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 import { judgeResponsiveness, watchDuring, type Probe } from './support/hostileClients.ts';
 
 const probes = (n: number, of: (i: number) => Probe) => Array.from({ length: n }, (_, i) => of(i));

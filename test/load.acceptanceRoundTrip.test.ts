@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient } from '../rig/client/index.ts';
 import type { FaultName } from '../rig/agent/faults.ts';
-import { acceptanceIteration } from '../rig/engine/loadIterations.ts';
+import { acceptanceIteration } from '../rig/engine/kit/loadIterations.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
 import { ACCEPTANCE_URI } from '../rig/protocol/acceptance.ts';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, AnswerSynthesizer } from '../rig/client/index.ts';
 import type { FaultName } from '../rig/agent/faults.ts';
-import { roundTripIteration } from '../rig/engine/loadIterations.ts';
+import { roundTripIteration } from '../rig/engine/kit/loadIterations.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { RoundTripFailure } from '../rig/load/hitlRoundTrip.ts';
 import { inProcessAgent } from './support/inProcessAgent.ts';

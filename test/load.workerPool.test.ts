@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleTotals } from '../rig/metrics/scheduleTruth.ts';
 import { describeAgent, type AgentDescription } from '../rig/client/agentDiscovery.ts';
 import type { ExchangeObserver } from '../rig/client/exchangeObserver.ts';
-import { startJsonLineChild, type JsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild, type JsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import { LoadWorkerPool } from '../rig/load/workers/workerPool.ts';

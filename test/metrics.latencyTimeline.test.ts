@@ -4,8 +4,8 @@ import { JsHistogram } from 'hdr-histogram-js';
 import { describe, expect, it, vi } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
-import { ninesOf } from '../rig/report/scenarioCharts.ts';
-import { faultIntervals } from '../rig/report/timeOverlay.ts';
+import { ninesOf } from '../rig/report/html/charts/scenarioCharts.ts';
+import { faultIntervals } from '../rig/report/html/charts/timeOverlay.ts';
 
 describe('LatencyTimeline', () => {
   it('buckets values by time with exact count, mean, min and max, and p50 and p99', () => {

@@ -3,7 +3,7 @@
 // shows it unmarked as the agent's latency.
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
-import { addMetrics } from '../rig/report/mergeMetrics.ts';
+import { addMetrics } from '../rig/report/merge/mergeMetrics.ts';
 
 describe('a polled latency', () => {
   it('keeps how many samples were polled and their resolution through summary, add and merge', () => {

@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJsonLineChild } from '../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild } from '../rig/engine/environment/jsonLineChild.ts';
 
 const repoRoot = new URL('../', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'a2a-rig-package-'));

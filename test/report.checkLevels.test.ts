@@ -11,11 +11,11 @@ import {
   type CheckResult,
 } from '../rig/results/checkResult.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
-import { htmlReport } from '../rig/report/htmlReport.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
 import { junitXml } from '../rig/report/junitXml.ts';
-import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { mergeRuns } from '../rig/report/merge/mergeRuns.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import { terminalSummary } from '../rig/report/terminalSummary.ts';
+import { terminalSummary } from '../rig/report/terminal/terminalSummary.ts';
 import { parseJunit } from './support/rigCli.ts';
 import { mergeInputs, run, scenario } from './support/runResultFixture.ts';
 

@@ -9,8 +9,8 @@ import {
   compareRuns as compareOn,
   parseTolerances,
   type CompareOptions,
-} from '../rig/report/compareRuns.ts';
-import { comparisonMarkdown } from '../rig/report/compareMarkdown.ts';
+} from '../rig/report/compare/compareRuns.ts';
+import { comparisonMarkdown } from '../rig/report/compare/compareMarkdown.ts';
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';

@@ -1,8 +1,8 @@
 // compare's exit code: a gate that could not judge a row must never read as a pass.
 import { describe, expect, it } from 'vitest';
-import { baselineSection, compareWithBaseline } from '../rig/report/baselineSection.ts';
-import { compareExit } from '../rig/report/compareMarkdown.ts';
-import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compareRuns.ts';
+import { baselineSection, compareWithBaseline } from '../rig/report/html/baselineSection.ts';
+import { compareExit } from '../rig/report/compare/compareMarkdown.ts';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compare/compareRuns.ts';
 
 /** One run a side is judged only on a machine said to be quiet (compareLatency.ts). */
 const QUIET = { ...DEFAULT_COMPARE_OPTIONS, quietMachine: true };

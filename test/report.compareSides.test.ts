@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
-import { DEFAULT_COMPARE_OPTIONS, compareRuns } from '../rig/report/compareRuns.ts';
+import { DEFAULT_COMPARE_OPTIONS, compareRuns } from '../rig/report/compare/compareRuns.ts';
 import type { RecordedMeasures } from '../rig/results/metricNames.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { runRig } from './support/rigCli.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { htmlReport } from '../rig/report/htmlReport.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
 import type { ScenarioResult } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
 import { writeResults } from '../rig/report/writeResults.ts';

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
-import { htmlReport } from '../rig/report/htmlReport.ts';
-import { scenarioAnchors } from '../rig/report/scenarioAnchors.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
+import { scenarioAnchors } from '../rig/report/html/scenarioAnchors.ts';
 import { RESULTS_SCHEMA, type RunResult } from '../rig/results/runResult.ts';
 import { writeResults } from '../rig/report/writeResults.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../rig/metrics/latencyTimeline.ts';
 import { UserError } from '../rig/protocol/userError.ts';
-import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { mergeRuns } from '../rig/report/merge/mergeRuns.ts';
 import { histogramOf, mergeInputs, run, samples, scenario } from './support/runResultFixture.ts';
 
 const machineA = samples(3_000, 800, 20_000, 21); // a fast worker

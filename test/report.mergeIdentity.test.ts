@@ -3,9 +3,9 @@
 // record declarations); and the card digest that tells agents apart.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
-import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { mergeRuns } from '../rig/report/merge/mergeRuns.ts';
 import { cardDigest } from '../rig/results/runIdentity.ts';
-import { htmlReport } from '../rig/report/htmlReport.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { mergeInputs, run, samples, scenario } from './support/runResultFixture.ts';
 

@@ -3,7 +3,7 @@
 // lines in turn, prefixed with the run; the errored run's stack.
 import { describe, expect, it } from 'vitest';
 import { TrafficRecorder } from '../rig/metrics/trafficRecorder.ts';
-import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { mergeRuns } from '../rig/report/merge/mergeRuns.ts';
 import { LOG_LINES_KEPT, type RunResult } from '../rig/results/runResult.ts';
 import { mergeInputs, run, samples, scenario } from './support/runResultFixture.ts';
 

@@ -12,7 +12,7 @@ import {
   stillRunningLine,
   tally,
   wrapToColumns,
-} from '../rig/report/progressOutput.ts';
+} from '../rig/report/terminal/progressOutput.ts';
 import type { LiveTraffic, ScenarioPosition } from '../rig/results/runObserver.ts';
 import type { ScenarioResult } from '../rig/results/runResult.ts';
 

@@ -4,10 +4,10 @@
 // draws the windows; a quiet or unrecorded health adds nothing. And a merge keeps the worst.
 import { describe, expect, it } from 'vitest';
 import type { RigHealth } from '../rig/metrics/rigHealth.ts';
-import { htmlReport } from '../rig/report/htmlReport.ts';
-import { mergeRuns } from '../rig/report/mergeRuns.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
+import { mergeRuns } from '../rig/report/merge/mergeRuns.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import { terminalSummary } from '../rig/report/terminalSummary.ts';
+import { terminalSummary } from '../rig/report/terminal/terminalSummary.ts';
 import type { ScenarioResult } from '../rig/results/runResult.ts';
 import { health } from './support/rigHealthFixture.ts';
 import { loadOf } from './support/scheduleTruthFixture.ts';

@@ -4,11 +4,11 @@
 // (junit skipped); a run with a check not judged (and none failed) is `inconclusive`, shown as such
 // everywhere and a junit skip, never a pass.
 import { describe, expect, it } from 'vitest';
-import { htmlReport } from '../rig/report/htmlReport.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
 import { junitXml } from '../rig/report/junitXml.ts';
 import { nothingTested, overallVerdict, verdictOfChecks, type ScenarioResult } from '../rig/results/runResult.ts';
 import { summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import { terminalSummary } from '../rig/report/terminalSummary.ts';
+import { terminalSummary } from '../rig/report/terminal/terminalSummary.ts';
 import { parseJunit } from './support/rigCli.ts';
 import { run, scenario } from './support/runResultFixture.ts';
 

@@ -2,7 +2,7 @@
 // on the whole, the curve's counts are the sums, and the search stops where a worker stopped.
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../rig/metrics/latencyHistogram.ts';
-import { recomputeCapacity } from '../rig/report/shardCapacity.ts';
+import { recomputeCapacity } from '../rig/report/merge/shardCapacity.ts';
 import type { ScenarioResult, SeriesPoint } from '../rig/results/runResult.ts';
 
 const SERIES = 'round_trip_p95_ms_vs_rate_per_s';

@@ -1,4 +1,4 @@
-// The terminal summary (rig/report/terminalSummary.ts) over hand-made runs: plain text (no Markdown
+// The terminal summary (rig/report/terminal/terminalSummary.ts) over hand-made runs: plain text (no Markdown
 // escape anywhere), within 100 columns whatever the agent said, every scenario line's columns at the
 // same offsets, capacity in the headline (or "cap reached" when the profile's top step held), a
 // percentile left out when its sample count cannot carry it, traffic totals when recorded and
@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../rig/results/runResult.ts';
 import { headlineMetric } from '../rig/report/scenarioHeadline.ts';
-import { fit, wrap } from '../rig/report/terminalColumns.ts';
-import { capacityLine } from '../rig/report/terminalHeadline.ts';
-import { summaryWidth, terminalSummary } from '../rig/report/terminalSummary.ts';
+import { fit, wrap } from '../rig/report/terminal/terminalColumns.ts';
+import { capacityLine } from '../rig/report/terminal/terminalHeadline.ts';
+import { summaryWidth, terminalSummary } from '../rig/report/terminal/terminalSummary.ts';
 import { rawControls } from './support/hostileAgent.ts';
 import { run, samples, scenario } from './support/runResultFixture.ts';
 import { capacity, fixtureRun, traffic } from './support/terminalSummaryFixtures.ts';

@@ -2,15 +2,15 @@
 // compare table, report.html, junit.xml) shows its control and bidi characters as `\uXXXX`, and
 // junit.xml holds only characters XML 1.0 allows, so a strict parser (saxes) reads it.
 import { describe, expect, it } from 'vitest';
-import { comparisonMarkdown } from '../rig/report/compareMarkdown.ts';
-import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compareRuns.ts';
-import { htmlReport } from '../rig/report/htmlReport.ts';
+import { comparisonMarkdown } from '../rig/report/compare/compareMarkdown.ts';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../rig/report/compare/compareRuns.ts';
+import { htmlReport } from '../rig/report/html/htmlReport.ts';
 import { junitXml } from '../rig/report/junitXml.ts';
-import { endLine, startLine } from '../rig/report/progressOutput.ts';
-import { escapeHtml } from '../rig/report/safeHtml.ts';
+import { endLine, startLine } from '../rig/report/terminal/progressOutput.ts';
+import { escapeHtml } from '../rig/report/html/safeHtml.ts';
 import { markdownCell, summaryMarkdown } from '../rig/report/summaryMarkdown.ts';
-import { printable, printableLine } from '../rig/report/terminalText.ts';
-import { brokenThresholdLines } from '../rig/report/thresholdEvaluation.ts';
+import { printable, printableLine } from '../rig/report/terminal/terminalText.ts';
+import { brokenThresholdLines } from '../rig/report/thresholds/thresholdEvaluation.ts';
 import type { RunResult } from '../rig/results/runResult.ts';
 import { HOSTILE, rawControls } from './support/hostileAgent.ts';
 import { parseJunit } from './support/rigCli.ts';

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../rig/protocol/userError.ts';
-import { parseThreshold } from '../rig/report/thresholdExpression.ts';
-import { checkThresholdNames, type DeclaringScenario } from '../rig/report/thresholdNames.ts';
-import { addThresholdOptions } from '../rig/report/thresholdOptions.ts';
+import { parseThreshold } from '../rig/report/thresholds/thresholdExpression.ts';
+import { checkThresholdNames, type DeclaringScenario } from '../rig/report/thresholds/thresholdNames.ts';
+import { addThresholdOptions } from '../rig/report/thresholds/thresholdOptions.ts';
 import { loadCatalog, loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { writeReadmeExample } from './support/readmeExample.ts';
-import { defineScenario } from '../rig/engine/defineScenario.ts';
+import { defineScenario } from '../rig/engine/kit/defineScenario.ts';
 import { Command } from 'commander';
 
 describe('threshold names, checked before a run', () => {

@@ -10,8 +10,8 @@ import {
   brokenThresholdLines,
   evaluateThreshold,
   thresholdsNotJudged,
-} from '../rig/report/thresholdEvaluation.ts';
-import { parseThreshold, parseThresholds } from '../rig/report/thresholdExpression.ts';
+} from '../rig/report/thresholds/thresholdEvaluation.ts';
+import { parseThreshold, parseThresholds } from '../rig/report/thresholds/thresholdExpression.ts';
 import { histogramOf, run, samples, scenario } from './support/runResultFixture.ts';
 
 describe('parseThreshold', () => {

@@ -9,7 +9,7 @@ import type { RigHealth } from '../rig/metrics/rigHealth.ts';
 import type { OpenModelOptions, OpenModelResult } from '../rig/load/openModelExecutor.ts';
 import { truthOf } from './support/scheduleTruthFixture.ts';
 import type { CheckResult, SeriesPoint } from '../rig/results/runResult.ts';
-import type { ScenarioContext } from '../rig/engine/scenarioContextInterface.ts';
+import type { ScenarioContext } from '../rig/engine/kit/scenarioContextInterface.ts';
 
 const calm: RigHealth = {
   durationMs: 1000,

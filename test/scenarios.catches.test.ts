@@ -4,8 +4,8 @@
 // attack of its own that fails, and a flag that is no flag is refused when the scenario is defined.
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../rig/agent/faults.ts';
-import { defineScenario, everyProfile } from '../rig/engine/defineScenario.ts';
-import { faultOf } from '../rig/engine/faultCatches.ts';
+import { defineScenario, everyProfile } from '../rig/engine/kit/defineScenario.ts';
+import { faultOf } from '../rig/engine/kit/faultCatches.ts';
 import { loadScenarios } from '../rig/engine/scenarioCatalog.ts';
 import { dosRows, mutationRows } from './support/faultMatrix.ts';
 

@@ -43,8 +43,8 @@ describe('scenario imports', () => {
     expect(forbiddenScenarioImport(file, 'a2a-rig')).toBeUndefined();
     expect(forbiddenScenarioImport(file, 'node:crypto')).toBeUndefined();
     expect(forbiddenScenarioImport(file, '../../rig/protocol/errorCodes.ts')).toBeUndefined();
-    expect(forbiddenScenarioImport(file, '../../rig/engine/acceptanceGates.ts')).toMatch(
-      /rig\/engine\/acceptanceGates\.ts.*import it from 'a2a-rig'/,
+    expect(forbiddenScenarioImport(file, '../../rig/engine/kit/acceptanceMoves.ts')).toMatch(
+      /rig\/engine\/kit\/acceptanceMoves\.ts.*import it from 'a2a-rig'/,
     );
     expect(forbiddenScenarioImport(file, 'undici')).toMatch(/undici is a package/);
     expect(forbiddenScenarioImport(file, './cf2.ts')).toMatch(/another scenario file/);

@@ -7,7 +7,7 @@
 // Smoke profile through the real engine, the agent a child process behind a pinned fault backend,
 // as the main matrix does, with the tests' short phases (test/support/dosMatrix.ts).
 import { describe, expect, it } from 'vitest';
-import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dosJudge.ts';
+import { LOAD_MAY_LEAVE_UNJUDGED } from '../rig/engine/dos/dosJudge.ts';
 import { checkNotJudged } from '../rig/results/runResult.ts';
 import { DOS_MATRIX, dosScenarios as all, reasons, runDos, verdicts } from './support/dosMatrix.ts';
 

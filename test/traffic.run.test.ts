@@ -3,7 +3,7 @@
 // for an open-model load), its log lines with their time, an errored scenario's stack pointing into
 // the scenario's file, and the live events (log lines as said, traffic once a second).
 import { describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioDefinition } from '../rig/engine/defineScenario.ts';
+import { defineScenario, type ScenarioDefinition } from '../rig/engine/kit/defineScenario.ts';
 import { runScenarios } from '../rig/engine/runScenarios.ts';
 import { constantArrivals } from '../rig/load/arrivalSchedule.ts';
 import type { OpenModelResult } from '../rig/load/openModelExecutor.ts';

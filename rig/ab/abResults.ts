@@ -5,11 +5,11 @@
 // interval narrowed until it cleared or sat inside its band).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparisonMarkdown } from '../report/compareMarkdown.ts';
-import { comparisonVerdict, ratioText, type CompareOptions, type CompareRow } from '../report/compareRuns.ts';
-import { forestPlot } from '../report/forestPlot.ts';
-import { REPORT_STYLE } from '../report/reportStyle.ts';
-import { html, SafeHtml } from '../report/safeHtml.ts';
+import { comparisonMarkdown } from '../report/compare/compareMarkdown.ts';
+import { comparisonVerdict, ratioText, type CompareOptions, type CompareRow } from '../report/compare/compareRuns.ts';
+import { forestPlot } from '../report/html/forestPlot.ts';
+import { REPORT_STYLE } from '../report/html/reportStyle.ts';
+import { html, SafeHtml } from '../report/html/safeHtml.ts';
 import { markdownCell } from '../report/summaryMarkdown.ts';
 import type { RoundRecord, RoundsOutcome, RoundsSettings, Side, StopReason } from './abRounds.ts';
 

@@ -8,7 +8,7 @@
 //
 // This module is the loop alone; the rounds' runs (child `a2a-rig run` processes) are given to it
 // (abCommand.ts), so the stopping rule is tested without starting anything.
-import { compareRuns, type CompareOptions, type Comparison } from '../report/compareRuns.ts';
+import { compareRuns, type CompareOptions, type Comparison } from '../report/compare/compareRuns.ts';
 import type { RunResult } from '../results/runResult.ts';
 
 export type Side = 'baseline' | 'candidate';

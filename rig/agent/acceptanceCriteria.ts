@@ -27,7 +27,7 @@ import {
 import { MAX_NESTING_DEPTH, MAX_RESPONSE_SCHEMA_BYTES, serializedSchemaBytes } from '../protocol/hitlPrompt.ts';
 import { SchemaRejectedError, type GuardedValidator } from '../protocol/guardedValidator.ts';
 import { nestingDepth, someEntry } from '../protocol/jsonNesting.ts';
-import { shown } from './acceptanceDecision.ts';
+import { shown } from './decisionInput.ts';
 
 export interface GateCriteria {
   description?: string;

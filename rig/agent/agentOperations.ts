@@ -13,7 +13,7 @@ import {
 import { HITL_RESPONSE_KEY, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
 import { nestingDepth } from '../protocol/jsonNesting.ts';
 import { messageFromWire, messageOnWire, sendResultOnWire, taskOnWire } from '../protocol/wireGenerations.ts';
-import { carriesHitlAnswer, continueWithGate } from './acceptanceDecisions.ts';
+import { carriesHitlAnswer, continueWithGate } from './decisionMessages.ts';
 import {
   optionalBoolean,
   optionalCount,

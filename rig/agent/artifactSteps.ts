@@ -1,7 +1,7 @@
 // Artifact steps of a script: the artifact sized against the task's artifact bound before it is
 // built (a step that would pass it fails the task), then added or appended to in one commit with
 // its artifactUpdate event. Driven by the task engine (taskEngine.ts) and, for deferred artifacts,
-// by the acceptance gate (acceptanceGate.ts).
+// by the acceptance gate (gateLifecycle.ts).
 import { randomUUID } from 'node:crypto';
 import type { Artifact } from '../protocol/a2aTypes.ts';
 import type { AgentLimits } from './agentLimits.ts';

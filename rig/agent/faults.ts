@@ -45,7 +45,7 @@ export const FAULTS = {
   'no-connection-limit': 'no bound on open connections, per client IP or in total (no socket is shed)',
   'unbounded-streams':
     'no per-task or total bound on open event streams and no bound on the bytes queued for a stream reader',
-  // The acceptance-criteria extension (acceptanceGate.ts, acceptanceDecisions.ts): one per guarantee.
+  // The acceptance-criteria extension (gateLifecycle.ts, decisionMessages.ts): one per guarantee.
   'acceptance-completes-without-waiting': 'activated client/human-evaluated tasks complete without a pending state',
   'acceptance-accepts-second-decision':
     'a decision for an already decided task is applied again (200) instead of refused (409)',

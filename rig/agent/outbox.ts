@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { GroupCommit, type AfterCommit } from './groupCommit.ts';
 import { DEFAULT_TASK_CACHE, TaskRowCache, keepInTail, recentFromTail, tailBytes } from './taskRowCache.ts';
-import { GateStore } from './acceptanceGateStore.ts';
+import { GateStore } from './gateStore.ts';
 import { closeOutboxDatabase, openOutboxDatabase, type OutboxOptions } from './outboxDatabase.ts';
 import { PromptStore } from './promptStore.ts';
 import type { WalCheckpointer } from './walCheckpointer.ts';
@@ -39,7 +39,7 @@ export class Outbox {
   private readonly cache: TaskRowCache;
   private dataVersion = -1;
   private readonly batches: GroupCommit;
-  /** Acceptance gates (acceptanceGateStore.ts): same database, so they share its transactions. */
+  /** Acceptance gates (gateStore.ts): same database, so they share its transactions. */
   readonly gates: GateStore;
   /** Prompts (promptStore.ts): same database, so they share its transactions. */
   readonly prompts: PromptStore;

@@ -1,7 +1,7 @@
 // The outbox's database as outbox.ts opens it: SQLite in WAL mode with its pragmas, the task tables
 // (history and artifacts in rows of their own), older files migrated, and the per-task event log,
 // in a schema of its own so the volatile-outbox fault can keep it in memory. Prompts and acceptance
-// gates create their own tables (promptStore.ts, acceptanceGateStore.ts).
+// gates create their own tables (promptStore.ts, gateStore.ts).
 import Database from 'better-sqlite3';
 import { migrateWholeTaskRows } from './outboxMigration.ts';
 import type { TaskCacheLimits } from './taskRowCache.ts';

@@ -22,7 +22,7 @@ import { PromptSteps } from './promptSteps.ts';
 import type { Script } from './script.ts';
 import { StepBatch, writeTransition } from './stepBatch.ts';
 import { StreamQuota } from './streamQuota.ts';
-import { AcceptanceGate, extensionsOf } from './acceptanceGate.ts';
+import { AcceptanceGate, extensionsOf } from './gateLifecycle.ts';
 import { ArtifactSteps } from './artifactSteps.ts';
 import { TaskEvents } from './taskEvents.ts';
 import { SettleWait } from './settleWait.ts';
@@ -50,7 +50,7 @@ export class TaskEngine implements TaskWriter {
     this.artifacts = new ArtifactSteps(this);
   }
 
-  /** The acceptance-criteria gate of tasks created with it activated (acceptanceGate.ts). */
+  /** The acceptance-criteria gate of tasks created with it activated (gateLifecycle.ts). */
   readonly acceptance: AcceptanceGate;
 
   /** Open event streams (SSE and replay sockets), bounded per task and in total. */

@@ -84,7 +84,7 @@ export interface AttackSchedule {
   /** Called once per hostile request or connection, when its outcome is known. */
   onOutcome(outcome: AttackOutcome): void;
   /**
-   * Set when the attack runs on several worker threads (rig/engine/attackThreads.ts): this thread
+   * Set when the attack runs on several worker threads (rig/engine/dos/attackThreads.ts): this thread
    * makes the starts k with k mod `count` = `index` of the one schedule, timed from the origin
    * (performance.now() time) that `ready()` resolves with once every thread has aimed its attack.
    */

@@ -14,7 +14,7 @@ import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import type { AgentDescription } from './agentDiscovery.ts';
 import type { CallOptions, CallOutcome, SendOptions, SendResult, StreamOutcome } from './callOutcome.ts';
 import { acceptanceSkipReason, type AcceptanceDeclaration, type AcceptanceNeeds } from './acceptanceDeclaration.ts';
-import { gateOf, isPendingAcceptance, unlistedAcceptanceMessages, type AcceptanceGate } from './acceptanceGate.ts';
+import { gateOf, isPendingAcceptance, unlistedAcceptanceMessages, type AcceptanceGate } from './gateReading.ts';
 import { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
 import {
   classifyDecision,
@@ -82,7 +82,7 @@ export class AcceptanceCalls {
     return acceptanceSkipReason(this.client.agent.acceptance, needs);
   }
 
-  /** INPUT_REQUIRED with `{[PENDING_KEY]: true}` on the status message (acceptanceGate.ts). */
+  /** INPUT_REQUIRED with `{[PENDING_KEY]: true}` on the status message (gateReading.ts). */
   isPending(subject: Task | TaskStatus | StreamResponse | undefined): boolean {
     return isPendingAcceptance(subject);
   }

@@ -16,7 +16,7 @@ import type { EventIntake } from './receivedEvents.ts';
 import { endpointName, type ProxiedTarget } from './targetNames.ts';
 import type { ExchangeOptions } from './transportTypes.ts';
 
-/** The operations the client calls (ListTasks goes through the transport: engine/taskListing.ts). */
+/** The operations the client calls (ListTasks goes through the transport: engine/kit/taskListing.ts). */
 export type CallOperation = Exclude<Operation, 'list'>;
 
 /** The operation's v1.0 name, whatever the generation on the wire. */

@@ -33,7 +33,7 @@ export {
   listsAcceptanceWhereNeeded,
   unlistedAcceptanceMessages,
   type AcceptanceGate,
-} from './acceptanceGate.ts';
+} from './gateReading.ts';
 export { decisionMessage, principalOf, withCriteria, type CriteriaOptions } from './acceptanceMessages.ts';
 export {
   MAX_ERROR_REASON_CHARS,

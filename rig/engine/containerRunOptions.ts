@@ -4,8 +4,8 @@
 // closes it), and by the caller's finally when the environment never opened.
 import { UserError } from '../protocol/userError.ts';
 import type { ToxiproxyChoice } from '../proxy/backend.ts';
-import type { EnvironmentOptions } from './environment.ts';
-import { DEFAULT_AGENT_IMAGE, startContainerEnvironment } from './containerEnvironment.ts';
+import type { EnvironmentOptions } from './environment/environment.ts';
+import { DEFAULT_AGENT_IMAGE, startContainerEnvironment } from './environment/containerEnvironment.ts';
 
 export { DEFAULT_AGENT_IMAGE };
 

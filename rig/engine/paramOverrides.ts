@@ -3,7 +3,7 @@
 // parameter already has in the profile (number, boolean, string; JSON for arrays and objects), so
 // a typo or a wrong type is a one-line user error, never a scenario running on nonsense.
 import { UserError } from '../protocol/userError.ts';
-import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
+import type { ProfileName, ScenarioDefinition } from './kit/defineScenario.ts';
 
 export interface ParamArgument {
   scenario: string;

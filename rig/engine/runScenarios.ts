@@ -6,9 +6,9 @@ import type { ShardRecord, ShardStart } from '../results/shardRecord.ts';
 import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import type { ProfileName, ScenarioDefinition } from './defineScenario.ts';
+import type { ProfileName, ScenarioDefinition } from './kit/defineScenario.ts';
 import { RefusalWatch } from './refusedEntry.ts';
-import { Environment, type EnvironmentOptions } from './environment.ts';
+import { Environment, type EnvironmentOptions } from './environment/environment.ts';
 import { EngineScenarioContext, ScenarioSkipped } from './scenarioContext.ts';
 import type { ScenarioHooks } from './scenarioRecording.ts';
 import {

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../protocol/userError.ts';
-import { defineScenario, everyProfile, type ScenarioDefinition } from './defineScenario.ts';
+import { defineScenario, everyProfile, type ScenarioDefinition } from './kit/defineScenario.ts';
 import { allowScenarioModules, importScenarioModule, TYPESCRIPT_FILE } from './scenarioModules.ts';
 import { displayPath, failureOf, failureText, type LoadFailure } from './scenarioLoadFailure.ts';
 

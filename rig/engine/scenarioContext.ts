@@ -4,11 +4,11 @@
 import type { ArrivalShare } from '../load/shardedArrivals.ts';
 import { SCRIPTED_SKILL_ID } from '../protocol/rigScript.ts';
 import { AnswerSynthesizer, EventHistory, type A2AClient, type AgentDescription } from '../client/index.ts';
-import { answerFlood, type AnswerFlood } from './answerFlood.ts';
+import { answerFlood, type AnswerFlood } from './kit/answerFlood.ts';
 import type { Verdict } from '../results/runResult.ts';
 import type { RecordedMeasures } from '../results/metricNames.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
-import type { ProfileName } from './profiles.ts';
+import type { ProfileName } from './kit/profiles.ts';
 import type {
   AgentFacts,
   AnswerablePrompt,
@@ -16,31 +16,31 @@ import type {
   NewClientOptions,
   ScenarioContext,
   UsablePrompt,
-} from './scenarioContextInterface.ts';
-import { sleep, within } from './abortableWait.ts';
-import type { Environment } from './environment.ts';
-import { answerObserved, type ObservedAnswer } from './resumeObserver.ts';
-import { replayChecks, replayFindings } from './replayVerdict.ts';
-import type { ReplayFinding } from './replayChecker.ts';
+} from './kit/scenarioContextInterface.ts';
+import { sleep, within } from './kit/abortableWait.ts';
+import type { Environment } from './environment/environment.ts';
+import { answerObserved, type ObservedAnswer } from './kit/resumeObserver.ts';
+import { replayChecks, replayFindings } from './kit/replayVerdict.ts';
+import type { ReplayFinding } from './kit/replayChecker.ts';
 import {
   attemptPrompt,
   openedPrompt,
   type OpenPrompt,
   type PromptAttempt,
   type PromptOptions,
-} from './promptOpener.ts';
+} from './kit/promptOpener.ts';
 import {
   acceptanceIteration,
   roundTripIteration,
   type AcceptanceRoundTripChoice,
   type RoundTripChoice,
-} from './loadIterations.ts';
+} from './kit/loadIterations.ts';
 import { acceptanceWithSpec, hitlWithSpec } from './workerIterations.ts';
 import { ScenarioLoad } from './scenarioLoad.ts';
 import type { AttackTarget, LivePrompt } from '../attack/attackTypes.ts';
-import { attackTargetOf, livePromptOf } from './attackTarget.ts';
-import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './attackRun.ts';
-import { residentMemoryBytes, resourceSource, type ResourceSource } from './agentResources.ts';
+import { attackTargetOf, livePromptOf } from './dos/loopbackTarget.ts';
+import { mixedRun, type MixedRunPlan, type MixedRunResult, type Phase } from './dos/attackRun.ts';
+import { residentMemoryBytes, resourceSource, type ResourceSource } from './dos/agentResources.ts';
 import { ScenarioRecording, type ScenarioHooks } from './scenarioRecording.ts';
 import { scenarioFaults } from './scenarioFaults.ts';
 

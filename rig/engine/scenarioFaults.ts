@@ -2,8 +2,8 @@
 // recorded as a fault event; without a fault backend, using one skips the scenario.
 import type { AppliedToxic } from '../proxy/faultControl.ts';
 import type { FaultEvent } from '../results/runResult.ts';
-import type { Environment } from './environment.ts';
-import type { FaultHelpers } from './scenarioContextInterface.ts';
+import type { Environment } from './environment/environment.ts';
+import type { FaultHelpers } from './kit/scenarioContextInterface.ts';
 
 function toxicDetail(toxic: AppliedToxic): string {
   const attributes = Object.entries(toxic.attributes)

@@ -7,7 +7,7 @@ import { worstHealth, type RigHealth } from '../metrics/rigHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
 import { RigHealthMonitor, type AgentCpuReader, type RigSpan } from '../metrics/rigHealthMonitor.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
-import { cpuSecondsFromStat } from './agentResources.ts';
+import { cpuSecondsFromStat } from './dos/agentResources.ts';
 
 /** The embedded agent's CPU from /proc/<pid>/stat (a restart is a new pid, so a new process). */
 export function procAgentCpu(pid: () => number | undefined, root = '/proc'): AgentCpuReader | undefined {

@@ -7,13 +7,13 @@ import { shareOfArrivals, type ArrivalShare } from '../load/shardedArrivals.ts';
 import type { LoadObserver, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import { workerSpecOf } from '../load/workers/iterationSpec.ts';
 import { LoadWorkerPool } from '../load/workers/workerPool.ts';
-import { runWithinBudget } from './loadIterations.ts';
+import { runWithinBudget } from './kit/loadIterations.ts';
 import { observedOpenModel } from './observedOpenModel.ts';
 import type { AttackReport, AttackSchedule, AttackTarget } from '../attack/attackTypes.ts';
 import { ATTACKS, type AttackName } from '../attack/attackRegistry.ts';
 import { sharesSchedule } from '../attack/defineAttack.ts';
-import type { PlannedAttack } from './attackRunTypes.ts';
-import { attackOnThreads } from './attackThreads.ts';
+import type { PlannedAttack } from './dos/attackRunTypes.ts';
+import { attackOnThreads } from './dos/attackThreads.ts';
 
 export interface ScenarioLoadDeps {
   /** `--workers`: 1 runs every load on this thread. */

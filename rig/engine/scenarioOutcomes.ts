@@ -1,7 +1,7 @@
 // What a scenario's result holds besides its checks, made the same way for every scenario the run
 // holds: the counters it recorded (every declared one, 0 when never counted), and the result of one
 // the run never started.
-import type { ScenarioDefinition } from './defineScenario.ts';
+import type { ScenarioDefinition } from './kit/defineScenario.ts';
 import type { ScenarioResult, Verdict } from '../results/runResult.ts';
 
 /**

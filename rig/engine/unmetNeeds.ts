@@ -1,7 +1,7 @@
 // Why a scenario cannot run in this environment: every need of its definition that the agent, the
 // fault backend or the restart command does not meet.
-import type { ScenarioDefinition } from './defineScenario.ts';
-import type { Environment } from './environment.ts';
+import type { ScenarioDefinition } from './kit/defineScenario.ts';
+import type { Environment } from './environment/environment.ts';
 import type { EngineScenarioContext } from './scenarioContext.ts';
 
 /** Every need the environment does not meet, joined: a skip says all that stands in the way, not only the first. */

@@ -14,7 +14,7 @@ import {
   roundTripIteration,
   type AcceptanceRoundTripChoice,
   type RoundTripChoice,
-} from './loadIterations.ts';
+} from './kit/loadIterations.ts';
 
 interface RoundTripArgs {
   client: PortableClient;

@@ -8,7 +8,7 @@
 // Acceptance latency is timed from the moment the round trip means to send the decision (taken
 // just before the call, so the client's own queueing counts, as the open model wants) to the
 // moment the terminal state is observed on a subscription opened, and confirmed live by its first
-// event, BEFORE the decision goes out: the resume-latency method (rig/engine/resumeObserver.ts),
+// event, BEFORE the decision goes out: the resume-latency method (rig/engine/kit/resumeObserver.ts),
 // not the decision reply's arrival, so an agent that replies first and ends the task later is
 // timed to the end it really reached. When the agent refuses the subscription (or its stream ends
 // early) the task is polled with GetTask instead, bounded by the same timeout. This costs a

@@ -1,5 +1,5 @@
 // The results of one schedule run in parts (worker threads, each with its share of the arrivals:
-// shardedArrivals.ts) as one result, exactly as `merge` adds shards (rig/report/mergeMetrics.ts):
+// shardedArrivals.ts) as one result, exactly as `merge` adds shards (rig/report/merge/mergeMetrics.ts):
 // counters summed, histograms added bucket by bucket (a merged p99 is the p99 of all samples), the
 // schedule truths joined (scheduleTruth.ts: per step exact, the event-loop delay the worst thread's).
 import { LatencyHistogram } from '../metrics/latencyHistogram.ts';

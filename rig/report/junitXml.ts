@@ -3,8 +3,8 @@
 // started a skip ("not run"). Every string from an agent is escaped.
 import { checkFailed, checkNotJudged, type RunResult, type ThresholdResult } from '../results/runResult.ts';
 import { checkWarned, warningText, type CheckResult } from '../results/checkResult.ts';
-import { printable } from './terminalText.ts';
-import { thresholdState, thresholdTally } from './thresholdEvaluation.ts';
+import { printable } from './terminal/terminalText.ts';
+import { thresholdState, thresholdTally } from './thresholds/thresholdEvaluation.ts';
 
 /**
  * What XML 1.0 allows (§2.2 Char): tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF.

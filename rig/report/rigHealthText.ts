@@ -6,7 +6,7 @@
 import { rigSaturation, type RigHealth } from '../metrics/rigHealth.ts';
 import type { BehindStep } from '../metrics/scheduleHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
-import { count, millis } from './terminalNumbers.ts';
+import { count, millis } from './terminal/terminalNumbers.ts';
 
 const pct = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} %`;
 

@@ -10,14 +10,14 @@ import {
   type RunResult,
   type Verdict,
 } from '../results/runResult.ts';
-import { printable } from './terminalText.ts';
+import { printable } from './terminal/terminalText.ts';
 import { attackRows, attackTax, isDosResult, outcomeColumns } from './dosResults.ts';
 import type { CheckResult, ScenarioResult } from '../results/runResult.ts';
 import { checkWarned, warningsCount, warningsNote, warningText } from '../results/checkResult.ts';
-import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './shardRows.ts';
+import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './merge/shardRows.ts';
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
-import { thresholdState, type ThresholdState } from './thresholdEvaluation.ts';
+import { thresholdState, type ThresholdState } from './thresholds/thresholdEvaluation.ts';
 
 const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 

@@ -1,7 +1,7 @@
 // Writes a run's files into its directory: results.json, junit.xml, summary.md and report.html.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { htmlReport, type HtmlReportOptions } from './htmlReport.ts';
+import { htmlReport, type HtmlReportOptions } from './html/htmlReport.ts';
 import { junitXml } from './junitXml.ts';
 import type { RunResult } from '../results/runResult.ts';
 import { summaryMarkdown } from './summaryMarkdown.ts';

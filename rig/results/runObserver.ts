@@ -1,5 +1,5 @@
 // What a run tells as it goes, to whoever watches it (k6's Output in miniature): the progress
-// display (rig/report/progressOutput.ts), the live Prometheus metrics (rig/engine/liveMetricsOption.ts),
+// display (rig/report/terminal/progressOutput.ts), the live Prometheus metrics (rig/engine/liveMetricsOption.ts),
 // anything later. The engine tells one observer; `fanOut` makes one of several.
 //
 // Every method is optional, and a method nobody has is work the engine skips: without `onTraffic`

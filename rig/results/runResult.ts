@@ -219,7 +219,7 @@ export interface RunResult {
     rpcUrl?: string;
     /**
      * Present when that endpoint is not the URL the user gave: where the traffic went, as said on
-     * stderr before it went (rig/engine/cardEndpoint.ts).
+     * stderr before it went (rig/engine/environment/cardEndpoint.ts).
      */
     endpointNote?: string;
   };

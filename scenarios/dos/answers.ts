@@ -1,7 +1,7 @@
 // dos-answers: answer floods beside legitimate HITL traffic (issue 14): duplicate answers to live
 // prompts (the first answer wins; every later one must be refused, never applied twice) and
 // answers naming a prompt_id that does not exist, refused fast with no 5xx while the humans'
-// round trips keep their p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
+// round trips keep their p99, error rate and the agent its memory. Gates: rig/engine/dos/dosVerdicts.ts.
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 const smoke = dosProfile('smoke', {

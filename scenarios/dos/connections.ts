@@ -3,7 +3,7 @@
 // (`clientBound`: the reference agent's default per-client bound, 1,024; 4,096 in all) and sends
 // nothing; those beyond the bound must be shed at once (within maxShedMs), while the humans' round
 // trips, from 127.0.0.1, keep their p99, error rate and the agent its memory. Gates:
-// rig/engine/dosVerdicts.ts. The flood is bounded by the rig's open-files soft limit less 256 kept
+// rig/engine/dos/dosVerdicts.ts. The flood is bounded by the rig's open-files soft limit less 256 kept
 // for everything else; when that leaves no room past clientBound (`ulimit -n` 1024 on some CI
 // boxes) the scenario skips, saying so, rather than judge a flood that never reached the bound.
 import {

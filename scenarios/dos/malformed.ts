@@ -1,7 +1,7 @@
 // dos-malformed: malformed requests beside legitimate HITL traffic (issue 14): bodies that are not
 // JSON, or not UTF-8, must get a 4xx or a JSON-RPC parse error (never a 5xx); huge headers must be
 // refused before the request is read (431, or a cut), while the humans' round trips keep their
-// p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
+// p99, error rate and the agent its memory. Gates: rig/engine/dos/dosVerdicts.ts.
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
 
 const smoke = dosProfile('smoke', {

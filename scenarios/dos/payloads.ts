@@ -2,9 +2,9 @@
 // must be refused before the body is read (413 on Content-Length, or a cut), deeply nested ones
 // and answers aimed at the prompt's own `pattern` (catastrophic backtracking: `^(a+)+$` against
 // "aaaa…!") refused quickly, with no 5xx, while the humans' round trips keep their p99 (the attack
-// tax), their error rate, and the agent its memory. Gates and their definitions: rig/engine/dosVerdicts.ts.
+// tax), their error rate, and the agent its memory. Gates and their definitions: rig/engine/dos/dosVerdicts.ts.
 // Against agents that follow a2a-rig scripts the attacks answer prompts whose schema carries that
-// pattern and an open property (rig/engine/dosScenario.ts PAYLOAD_STEPS: only the agent's own
+// pattern and an open property (rig/engine/dos/dosScenario.ts PAYLOAD_STEPS: only the agent's own
 // bounds refuse a deep or huge payload there); other agents' prompts may have no pattern, and the
 // pattern attack then says so and is skipped.
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';

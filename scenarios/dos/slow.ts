@@ -1,7 +1,7 @@
 // dos-slow: slow clients beside legitimate HITL traffic (issue 14): slowloris (headers a byte at a
 // time) and huge bodies sent slowly must be cut by the agent's own timeouts — the reference agent's
 // headers timeout is 5 s and its request timeout 15 s — while the humans' round trips keep their
-// p99, error rate and the agent its memory. Gates: rig/engine/dosVerdicts.ts.
+// p99, error rate and the agent its memory. Gates: rig/engine/dos/dosVerdicts.ts.
 // Sizes: the attack starts for 2 s (smoke) and the during phase lasts until the agent has cut every
 // slow request, so it must outlast the 15 s request timeout: `maxCutMs` 20 s (the timeout plus a
 // 5 s margin for a loaded box) and the cap 22 s (the starts plus the margin); the attack's own hold

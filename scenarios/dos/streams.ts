@@ -2,7 +2,7 @@
 // subscriptions and replay sockets (/events) opened and left unread, so the agent's writes back up.
 // The agent must bound them — streams per task and in total refused beyond the bound at once, a
 // reader whose buffer overflows cut — and its memory must stay bounded, while the humans' round
-// trips keep their p99 and error rate. Gates: rig/engine/dosVerdicts.ts. The memory bound is wider
+// trips keep their p99 and error rate. Gates: rig/engine/dos/dosVerdicts.ts. The memory bound is wider
 // here: the reference agent lets unread streams queue up to 128 MiB in total, by design.
 // unread-replay needs the replay plane and is left out (logged) for an agent without one.
 import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';

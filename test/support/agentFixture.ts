@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
-import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild } from '../../rig/engine/environment/jsonLineChild.ts';
 import { repoRoot } from './inProcessAgent.ts';
 
 export { agentsOnPaths, HITL, inProcessAgent, repoRoot, tempDbPath } from './inProcessAgent.ts';

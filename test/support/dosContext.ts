@@ -1,4 +1,4 @@
-// A ScenarioContext stand-in for judging a DoS run (rig/engine/dosJudge.ts) in a unit test: it keeps
+// A ScenarioContext stand-in for judging a DoS run (rig/engine/dos/dosJudge.ts) in a unit test: it keeps
 // the checks (not-judged ones with judged: false) and notes, and throws Skipped where ctx.skip would
 // end the scenario. And an attack target nothing listens on, for runs whose attack is a fake.
 import type { AttackTarget } from '../../rig/attack/attackTypes.ts';

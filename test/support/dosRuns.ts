@@ -3,7 +3,7 @@
 // for 1 s each, 2 s after (two recovery windows) — with the agents' client timeouts shortened to match
 // (1.5 s headers, 3 s request), so slow and idle attacks settle in seconds. A user's smoke run keeps
 // the scenarios' own sizes.
-import type { ScenarioDefinition } from '../../rig/engine/defineScenario.ts';
+import type { ScenarioDefinition } from '../../rig/engine/kit/defineScenario.ts';
 
 export type ParamOverrides = Record<string, Record<string, unknown>>;
 

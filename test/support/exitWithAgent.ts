@@ -2,7 +2,7 @@
 // database as one JSON line, then leaves with process.exit — what a forced interrupt (a second
 // Ctrl-C) does — without stopping it. With the argument `hold`, it stays alive instead, to be
 // killed -9 by the test: no exit handler runs then.
-import { AgentProcess } from '../../rig/engine/agentProcess.ts';
+import { AgentProcess } from '../../rig/engine/environment/agentProcess.ts';
 
 const agent = new AgentProcess([]);
 await agent.start();

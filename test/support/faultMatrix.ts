@@ -1,7 +1,7 @@
 // The mutation matrices' rows, from what each scenario declares it catches (ScenarioDefinition
 // `catches`): the fault flag, and the scenarios that must fail against it.
-import type { ScenarioDefinition } from '../../rig/engine/defineScenario.ts';
-import { faultOf } from '../../rig/engine/faultCatches.ts';
+import type { ScenarioDefinition } from '../../rig/engine/kit/defineScenario.ts';
+import { faultOf } from '../../rig/engine/kit/faultCatches.ts';
 
 type Scenario = ScenarioDefinition<object>;
 

@@ -1,7 +1,7 @@
 // Runs the real command line (`node bin/a2a-rig.js ...`) as a child process, bounded in time and
 // always reaped, and reads what a run leaves in its --out directory.
 import { spawn } from 'node:child_process';
-import { startJsonLineChild } from '../../rig/engine/jsonLineChild.ts';
+import { startJsonLineChild } from '../../rig/engine/environment/jsonLineChild.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
