@@ -116,6 +116,22 @@ async function bulkThroughput(target: Target): Promise<void> {
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
 
+function newTarget(name: Target['name'], origin: string): Target {
+  return {
+    name,
+    origin,
+    latency: hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: 60_000_000,
+      numberOfSignificantValueDigits: 3,
+    }),
+    requests: 0,
+    requestSeconds: 0,
+    bulkBytes: 0,
+    bulkSeconds: 0,
+  };
+}
+
 async function main(): Promise<void> {
   const upstream = await startUpstream();
   const embedded = await startEmbeddedProcess();
@@ -129,19 +145,6 @@ async function main(): Promise<void> {
       'no toxiproxy-server found (TOXIPROXY_SERVER, PATH, .tools/bin/server): measuring direct and embedded only',
     );
 
-  const newTarget = (name: Target['name'], origin: string): Target => ({
-    name,
-    origin,
-    latency: hdr.build({
-      lowestDiscernibleValue: 1,
-      highestTrackableValue: 60_000_000,
-      numberOfSignificantValueDigits: 3,
-    }),
-    requests: 0,
-    requestSeconds: 0,
-    bulkBytes: 0,
-    bulkSeconds: 0,
-  });
   const targets: Target[] = [
     newTarget('direct', `http://${upstream.address}`),
     newTarget('embedded', await proxyThrough(embedded.info.api, upstream.address)),
@@ -149,29 +152,37 @@ async function main(): Promise<void> {
   if (real) targets.push(newTarget('real', await proxyThrough(real.url, upstream.address)));
 
   try {
-    const clients = new Map(targets.map((t) => [t, new Client(t.origin, { pipelining: 1 })]));
-    for (const target of targets) await roundTrips(clients.get(target)!, WARMUP_REQUESTS);
-    // Phases apart (a bulk download's garbage must not land in the next latency sample) and the
-    // order rotated each round, so no target always runs first.
-    const rotated = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length]!);
-    for (let round = 0; round < LATENCY_ROUNDS; round++) {
-      for (const target of rotated(round))
-        await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
-    }
-    for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await requestThroughput(target);
-    for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
-    await Promise.all([...clients.values()].map((c) => c.close()));
+    await measure(targets);
   } finally {
     await embedded.stop(5_000);
     await real?.close();
     upstream.server.closeAllConnections();
     upstream.server.close();
   }
+  printResults(targets, real ? `${real.version} (${binary})` : 'absent');
+}
 
+/** Every phase on every target, round by round. */
+async function measure(targets: Target[]): Promise<void> {
+  const clients = new Map(targets.map((t) => [t, new Client(t.origin, { pipelining: 1 })]));
+  for (const target of targets) await roundTrips(clients.get(target)!, WARMUP_REQUESTS);
+  // Phases apart (a bulk download's garbage must not land in the next latency sample) and the
+  // order rotated each round, so no target always runs first.
+  const rotated = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length]!);
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    for (const target of rotated(round))
+      await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
+  }
+  for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await requestThroughput(target);
+  for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
+  await Promise.all([...clients.values()].map((c) => c.close()));
+}
+
+/** The table of targets, then (with the real Toxiproxy measured) the embedded/real ratios and the goal. */
+function printResults(targets: Target[], realToxiproxy: string): void {
   const direct = targets[0]!;
   const p = (t: Target, q: number) => t.latency.getValueAtPercentile(q);
   const added = (t: Target, q: number) => p(t, q) - p(direct, q);
-  const realToxiproxy = real ? `${real.version} (${binary})` : 'absent';
   console.log(`node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${realToxiproxy}`);
   const latencyRuns = `${LATENCY_ROUNDS}×${LATENCY_REQUESTS_PER_ROUND} sequential requests on one connection`;
   const throughputRuns =

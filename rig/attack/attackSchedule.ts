@@ -36,95 +36,139 @@ export async function runOnSchedule(
 ): Promise<AttackReport> {
   assertLoopbackTarget(target);
   assertSchedule(schedule);
-  const intervalMs = 1000 / schedule.ratePerSecond;
-  const refusalsBefore = socketBudget.refusals;
-  let started = 0;
-  let settled = 0;
-  let aborted = 0;
-  let lateSkipped = 0;
-  let failures = 0;
-  let startingDone = false;
-  let timer: NodeJS.Timeout | undefined;
-  const t0 = origin ?? performance.now();
+  return new Promise<AttackReport>((resolve) => new ScheduledRun(schedule, startOne, notes, origin, resolve).begin());
+}
+
+/** One run of a schedule: what it has started and settled, and its timer to the next due start. */
+class ScheduledRun {
+  private readonly intervalMs: number;
+  private readonly refusalsBefore = socketBudget.refusals;
+  private started = 0;
+  private settled = 0;
+  private aborted = 0;
+  private lateSkipped = 0;
+  private failures = 0;
+  private startingDone = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly t0: number;
   // Every open exchange listens for the abort: on a signal of the runner's own (the caller's is
   // left as it is), whose listener count is the number of open exchanges, not a leak.
-  const inner = new AbortController();
-  setMaxListeners(0, inner.signal);
+  private readonly inner = new AbortController();
+  private readonly first: number;
+  private readonly step: number;
+  private readonly onAbort = () => {
+    this.inner.abort(this.schedule.signal.reason);
+    this.stopStarting();
+  };
 
-  return new Promise<AttackReport>((resolve) => {
-    const report = (): AttackReport => {
-      const capHits = socketBudget.refusals - refusalsBefore;
-      const out = [...notes, budgetNote()];
-      if (capHits > 0) out.push(`${capHits} starts found the socket cap reached and settled as connect-failed`);
-      if (lateSkipped > 0)
-        out.push(
-          `${lateSkipped} starts were due but the clock had passed the ${schedule.durationMs} ms duration ` +
-            '(the process was too busy to start them in time)',
-        );
-      return { started, settled, notes: out, ...(aborted > 0 ? { aborted } : {}) };
-    };
-    const maybeDone = () => {
-      if (startingDone && settled === started) {
-        schedule.signal.removeEventListener('abort', onAbort);
-        resolve(report());
-      }
-    };
-    const stopStarting = () => {
-      clearTimeout(timer);
-      startingDone = true;
-      maybeDone();
-    };
-    const onAbort = () => {
-      inner.abort(schedule.signal.reason);
-      stopStarting();
-    };
-    const launch = () => {
-      const index = k();
-      started++;
-      let exchange: Promise<ExchangeEnd>;
-      try {
-        exchange = startOne(index, inner.signal);
-      } catch (err) {
-        exchange = Promise.reject(err);
-      }
-      exchange.then(
-        (end) => {
-          settled++;
-          if (end === 'aborted') aborted++;
-          else schedule.onOutcome(end);
-          maybeDone();
-        },
-        (err: unknown) => {
-          // A start that throws is the rig's own bug: counted, noted once, never an unhandled rejection.
-          settled++;
-          aborted++;
-          if (failures++ === 0) notes.push(`a start failed inside the rig: ${(err as Error)?.message ?? String(err)}`);
-          maybeDone();
-        },
-      );
-    };
+  constructor(
+    private readonly schedule: AttackSchedule,
+    private readonly startOne: StartOne,
+    private readonly notes: string[],
+    origin: number | undefined,
+    private readonly resolve: (report: AttackReport) => void,
+  ) {
+    this.intervalMs = 1000 / schedule.ratePerSecond;
+    this.t0 = origin ?? performance.now();
+    setMaxListeners(0, this.inner.signal);
     // On worker threads (schedule.share) this thread makes the starts k = i, i + N, i + 2N, ... of
     // the one schedule, so the threads together make exactly its starts, each at its own time.
     const { index: first, count: step } = schedule.share ?? { index: 0, count: 1 };
-    const k = () => first + started * step;
-    const tick = () => {
-      if (schedule.signal.aborted) return stopStarting();
-      const now = performance.now();
-      while (k() < schedule.maxRequests && k() * intervalMs < schedule.durationMs && t0 + k() * intervalMs <= now) {
-        if (now - t0 >= schedule.durationMs) break;
-        launch();
-      }
-      const nextOffset = k() * intervalMs;
-      if (k() >= schedule.maxRequests || nextOffset >= schedule.durationMs) return stopStarting();
-      if (now - t0 >= schedule.durationMs) {
-        const due = Math.min(schedule.maxRequests, Math.ceil(schedule.durationMs / intervalMs));
-        lateSkipped = shareOfBound(due, { index: first, count: step }) - started;
-        return stopStarting();
-      }
-      timer = setTimeout(tick, Math.max(0, t0 + nextOffset - performance.now()));
+    this.first = first;
+    this.step = step;
+  }
+
+  begin(): void {
+    if (this.schedule.signal.aborted) return this.stopStarting();
+    this.schedule.signal.addEventListener('abort', this.onAbort, { once: true });
+    this.tick();
+  }
+
+  /** The schedule's index of this thread's next start. */
+  private k(): number {
+    return this.first + this.started * this.step;
+  }
+
+  private tick(): void {
+    const { schedule, intervalMs, t0 } = this;
+    if (schedule.signal.aborted) return this.stopStarting();
+    const now = performance.now();
+    while (
+      this.k() < schedule.maxRequests &&
+      this.k() * intervalMs < schedule.durationMs &&
+      t0 + this.k() * intervalMs <= now
+    ) {
+      if (now - t0 >= schedule.durationMs) break;
+      this.launch();
+    }
+    const nextOffset = this.k() * intervalMs;
+    if (this.k() >= schedule.maxRequests || nextOffset >= schedule.durationMs) return this.stopStarting();
+    if (now - t0 >= schedule.durationMs) {
+      const due = Math.min(schedule.maxRequests, Math.ceil(schedule.durationMs / intervalMs));
+      this.lateSkipped = shareOfBound(due, { index: this.first, count: this.step }) - this.started;
+      return this.stopStarting();
+    }
+    this.timer = setTimeout(() => this.tick(), Math.max(0, t0 + nextOffset - performance.now()));
+  }
+
+  private launch(): void {
+    const index = this.k();
+    this.started++;
+    let exchange: Promise<ExchangeEnd>;
+    try {
+      exchange = this.startOne(index, this.inner.signal);
+    } catch (err) {
+      exchange = Promise.reject(err);
+    }
+    exchange.then(
+      (end) => this.ended(end),
+      (err: unknown) => this.failed(err),
+    );
+  }
+
+  private ended(end: ExchangeEnd): void {
+    this.settled++;
+    if (end === 'aborted') this.aborted++;
+    else this.schedule.onOutcome(end);
+    this.maybeDone();
+  }
+
+  /** A start that throws is the rig's own bug: counted, noted once, never an unhandled rejection. */
+  private failed(err: unknown): void {
+    this.settled++;
+    this.aborted++;
+    if (this.failures++ === 0)
+      this.notes.push(`a start failed inside the rig: ${(err as Error)?.message ?? String(err)}`);
+    this.maybeDone();
+  }
+
+  private stopStarting(): void {
+    clearTimeout(this.timer);
+    this.startingDone = true;
+    this.maybeDone();
+  }
+
+  private maybeDone(): void {
+    if (this.startingDone && this.settled === this.started) {
+      this.schedule.signal.removeEventListener('abort', this.onAbort);
+      this.resolve(this.report());
+    }
+  }
+
+  private report(): AttackReport {
+    const capHits = socketBudget.refusals - this.refusalsBefore;
+    const out = [...this.notes, budgetNote()];
+    if (capHits > 0) out.push(`${capHits} starts found the socket cap reached and settled as connect-failed`);
+    if (this.lateSkipped > 0)
+      out.push(
+        `${this.lateSkipped} starts were due but the clock had passed the ${this.schedule.durationMs} ms duration ` +
+          '(the process was too busy to start them in time)',
+      );
+    return {
+      started: this.started,
+      settled: this.settled,
+      notes: out,
+      ...(this.aborted > 0 ? { aborted: this.aborted } : {}),
     };
-    if (schedule.signal.aborted) return stopStarting();
-    schedule.signal.addEventListener('abort', onAbort, { once: true });
-    tick();
-  });
+  }
 }

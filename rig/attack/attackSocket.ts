@@ -97,205 +97,265 @@ export function attackExchange(
       outcomeOfConnectFailure(startedAt, `the rig's attack socket cap (${socketBudget.limit}) is reached`),
     );
   return new Promise<ExchangeEnd>((resolve) => {
-    const host = target.baseUrl.hostname.replace(/^\[|\]$/g, '');
-    const socket = connect({ host, port: Number(target.baseUrl.port || 80), localAddress: target.sourceAddress });
-    socket.setNoDelay(true);
-    let connected = false;
-    let settled = false;
-    let bodyEnded = false;
-    let received = Buffer.alloc(0);
-    let receivedTotal = 0;
-    let tail = Buffer.alloc(0);
-    let head: Head | undefined;
-    let headEnd = 0;
-    let streaming = false;
-    let streamBody = Buffer.alloc(0);
-    const wakers = new Set<() => void>();
-    let probe: NodeJS.Timeout | undefined;
-    let budgetHeld = true;
-
-    const finish = (end: ExchangeEnd) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(hold);
-      clearInterval(probe);
-      signal.removeEventListener('abort', onAbort);
-      for (const wake of wakers) wake();
-      socket.destroy();
-      // destroy() releases the fd now (the 'close' event comes a tick later).
-      if (budgetHeld) socketBudget.give();
-      budgetHeld = false;
-      if (end !== 'aborted' && options.tracksBodyEnd) end.beforeBodyEnd = !bodyEnded;
-      resolve(end);
-    };
-    socket.once('close', () => {
-      if (budgetHeld) socketBudget.give();
-      budgetHeld = false;
-      if (settled) return;
-      if (!connected) return finish(outcomeOfConnectFailure(startedAt, 'the connection closed before it was open'));
-      if (head && !streaming) return finish(replyOutcome());
-      const how = streaming
-        ? 'closed the stream'
-        : received.length > 0
-          ? `closed the connection mid-reply (${received.length} bytes)`
-          : 'closed the connection';
-      const outcome = outcomeOfClose(startedAt, how);
-      if (head) outcome.status = head.status;
-      finish(outcome);
-    });
-    socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (!connected && !settled) finish(outcomeOfConnectFailure(startedAt, `${err.code ?? 'error'}: ${err.message}`));
-      // After connect, an error (reset, EPIPE) is followed by 'close', which settles as a cut.
-    });
-    const onAbort = () => finish('aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
-    const hold = setTimeout(() => {
-      const outcome = outcomeOfHold(startedAt, options.holdMs, options.what);
-      if (head) outcome.status = head.status;
-      finish(outcome);
-    }, options.holdMs);
-
-    const replyOutcome = (): AttackOutcome => {
-      const raw = received.subarray(headEnd, headEnd + MAX_BODY_KEPT);
-      const reply: HttpReply = {
-        status: head!.status,
-        headers: head!.headers,
-        body: (isChunked(head!) ? dechunk(raw) : raw).toString('utf8'),
-      };
-      if (!options.replyIsCut) return outcomeOfReply(reply, startedAt);
-      const outcome = outcomeOfClose(startedAt, `answered HTTP ${reply.status} and closed the connection`);
-      outcome.status = reply.status;
-      return outcome;
-    };
-
-    /** True once the body after the head is complete by its framing (false: wait for more or the close). */
-    const bodyComplete = (): boolean => {
-      const h = head!;
-      const bodyBytes = receivedTotal - headEnd;
-      if (isChunked(h))
-        return (
-          tail.toString('latin1').endsWith('\r\n0\r\n\r\n') ||
-          (bodyBytes === 5 && tail.toString('latin1').endsWith('0\r\n\r\n'))
-        );
-      if (h.headers['content-length'] !== undefined) return bodyBytes >= Number(h.headers['content-length']);
-      return h.status === 204 || h.status === 304;
-    };
-
-    let stopped = false;
-    const readFirstFrame = () => {
-      const said = options.firstFrame?.(isChunked(head!) ? dechunk(streamBody) : streamBody) ?? 'served';
-      // Past the kept bytes with no whole frame, the frame is no refusal (those are small).
-      if (said === 'wait' && streamBody.length < MAX_BODY_KEPT) return;
-      const base = { startedAt, latencyMs: performance.now() - startedAt, status: head!.status };
-      if (typeof said === 'object')
-        finish({
-          ...base,
-          kind: 'refused',
-          ...(said.code !== undefined ? { code: said.code } : {}),
-          detail: said.detail,
-        });
-      else if (options.endWhenServed) finish({ ...base, kind: 'accepted', detail: `${options.what} served` });
-      else stopReading();
-    };
-    const stopReading = () => {
-      if (settled || stopped) return;
-      stopped = true;
-      // Never read again: the agent's writes back up into its own buffers, which is the attack.
-      socket.pause();
-      if (options.probe) {
-        const { bytes, everyMs } = options.probe;
-        probe = setInterval(() => socket.write(bytes, () => {}), everyMs);
-      }
-    };
-
-    socket.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      if (streaming) {
-        // Past the first frame nothing is read: reading on would relieve the agent.
-        if (stopped) return;
-        streamBody = Buffer.concat([streamBody, chunk]);
-        readFirstFrame();
-        return;
-      }
-      // Keep the head and a bounded body prefix; past that only the byte count and the last bytes
-      // (the chunked terminator) matter, so a reply of any size costs a bounded buffer.
-      receivedTotal += chunk.length;
-      tail = Buffer.concat([tail, chunk]).subarray(-TAIL_BYTES);
-      if (received.length < MAX_HEAD_BYTES + MAX_BODY_KEPT) received = Buffer.concat([received, chunk]);
-      if (!head) {
-        let end = received.indexOf('\r\n\r\n');
-        // Skip interim 1xx replies (100 Continue); 101 is the upgrade itself.
-        while (end >= 0) {
-          const parsed = parseHead(received.subarray(0, end).toString('latin1'));
-          if (!parsed)
-            return finish({
-              ...outcomeOfClose(startedAt, 'answered with something that is not HTTP'),
-              kind: 'server-error',
-            });
-          if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
-            receivedTotal -= end + 4;
-            received = received.subarray(end + 4);
-            end = received.indexOf('\r\n\r\n');
-            continue;
-          }
-          head = parsed;
-          headEnd = end + 4;
-          break;
-        }
-        if (!head) {
-          if (received.length > MAX_HEAD_BYTES)
-            finish({
-              ...outcomeOfClose(startedAt, `sent a reply head over ${MAX_HEAD_BYTES} bytes`),
-              kind: 'server-error',
-            });
-          return;
-        }
-        if (options.onHead?.(head, received.subarray(headEnd).toString('utf8')) === 'stream') {
-          streaming = true;
-          streamBody = received.subarray(headEnd);
-          readFirstFrame();
-          return;
-        }
-      }
-      if (bodyComplete()) finish(replyOutcome());
-    });
-    socket.once('connect', () => {
-      connected = true;
-      const io: SocketIo = {
-        socket,
-        get settled() {
-          return settled;
-        },
-        write(data) {
-          if (settled || socket.destroyed) return Promise.resolve(false);
-          return new Promise<boolean>((done) => {
-            wakers.add(wake);
-            function wake() {
-              wakers.delete(wake);
-              done(!settled);
-            }
-            socket.write(data, () => wake());
-          });
-        },
-        sleep(ms) {
-          if (settled) return Promise.resolve(false);
-          return new Promise<boolean>((done) => {
-            const timer = setTimeout(wake, ms);
-            wakers.add(wake);
-            function wake() {
-              clearTimeout(timer);
-              wakers.delete(wake);
-              done(!settled);
-            }
-          });
-        },
-        markBodyEnd() {
-          if (!settled) bodyEnded = true;
-        },
-      };
-      script(io).catch(() => {});
-    });
+    // The exchange lives on in its socket's listeners and timers until it settles through `resolve`.
+    new AttackExchange(target, signal, options, startedAt, resolve).open(script);
   });
+}
+
+/**
+ * One exchange as a small state machine: its fields are what the socket has said so far, its
+ * methods the socket's events (connect, data, error, close), the hold bound and the abort, each
+ * moving the reply on (head, body, a stream's first frame, the probe) or settling it; `finish`
+ * settles it once. It is the script's `SocketIo` too.
+ */
+class AttackExchange implements SocketIo {
+  readonly socket: Socket;
+  private connected = false;
+  private finished = false;
+  private bodyEnded = false;
+  private received = Buffer.alloc(0);
+  private receivedTotal = 0;
+  private tail = Buffer.alloc(0);
+  private head: Head | undefined;
+  private headEnd = 0;
+  private streaming = false;
+  private streamBody = Buffer.alloc(0);
+  /** The stream's first frame said served: nothing is read any more. */
+  private stopped = false;
+  /** The script's pending writes and sleeps, woken (false) when the exchange settles. */
+  private readonly wakers = new Set<() => void>();
+  private probe: NodeJS.Timeout | undefined;
+  private budgetHeld = true;
+  private readonly hold: NodeJS.Timeout;
+  private readonly onAbort = () => this.finish('aborted');
+
+  constructor(
+    target: AttackTarget,
+    private readonly signal: AbortSignal,
+    private readonly options: ExchangeOptions,
+    private readonly startedAt: number,
+    private readonly resolve: (end: ExchangeEnd) => void,
+  ) {
+    const host = target.baseUrl.hostname.replace(/^\[|\]$/g, '');
+    this.socket = connect({ host, port: Number(target.baseUrl.port || 80), localAddress: target.sourceAddress });
+    this.socket.setNoDelay(true);
+    this.socket.once('close', () => this.closed());
+    this.socket.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    signal.addEventListener('abort', this.onAbort, { once: true });
+    this.hold = setTimeout(() => this.held(), options.holdMs);
+    this.socket.on('data', (chunk: Buffer) => this.read(chunk));
+  }
+
+  /** Runs `script` once the connection is open. */
+  open(script: (io: SocketIo) => Promise<void>): void {
+    this.socket.once('connect', () => {
+      this.connected = true;
+      script(this).catch(() => {});
+    });
+  }
+
+  get settled(): boolean {
+    return this.finished;
+  }
+
+  write(data: string | Buffer): Promise<boolean> {
+    if (this.finished || this.socket.destroyed) return Promise.resolve(false);
+    return new Promise<boolean>((done) => {
+      const wake = () => {
+        this.wakers.delete(wake);
+        done(!this.finished);
+      };
+      this.wakers.add(wake);
+      this.socket.write(data, () => wake());
+    });
+  }
+
+  sleep(ms: number): Promise<boolean> {
+    if (this.finished) return Promise.resolve(false);
+    return new Promise<boolean>((done) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        done(!this.finished);
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
+    });
+  }
+
+  markBodyEnd(): void {
+    if (!this.finished) this.bodyEnded = true;
+  }
+
+  private finish(end: ExchangeEnd): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.hold);
+    clearInterval(this.probe);
+    this.signal.removeEventListener('abort', this.onAbort);
+    for (const wake of this.wakers) wake();
+    this.socket.destroy();
+    // destroy() releases the fd now (the 'close' event comes a tick later).
+    this.giveBudget();
+    if (end !== 'aborted' && this.options.tracksBodyEnd) end.beforeBodyEnd = !this.bodyEnded;
+    this.resolve(end);
+  }
+
+  private giveBudget(): void {
+    if (this.budgetHeld) socketBudget.give();
+    this.budgetHeld = false;
+  }
+
+  private closed(): void {
+    this.giveBudget();
+    if (this.finished) return;
+    if (!this.connected)
+      return this.finish(outcomeOfConnectFailure(this.startedAt, 'the connection closed before it was open'));
+    if (this.head && !this.streaming) return this.finish(this.replyOutcome());
+    const how = this.streaming
+      ? 'closed the stream'
+      : this.received.length > 0
+        ? `closed the connection mid-reply (${this.received.length} bytes)`
+        : 'closed the connection';
+    const outcome = outcomeOfClose(this.startedAt, how);
+    if (this.head) outcome.status = this.head.status;
+    this.finish(outcome);
+  }
+
+  private failed(err: NodeJS.ErrnoException): void {
+    if (!this.connected && !this.finished)
+      this.finish(outcomeOfConnectFailure(this.startedAt, `${err.code ?? 'error'}: ${err.message}`));
+    // After connect, an error (reset, EPIPE) is followed by 'close', which settles as a cut.
+  }
+
+  private held(): void {
+    const outcome = outcomeOfHold(this.startedAt, this.options.holdMs, this.options.what);
+    if (this.head) outcome.status = this.head.status;
+    this.finish(outcome);
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.finished) return;
+    if (this.streaming) return this.readStream(chunk);
+    this.keep(chunk);
+    if (!this.head) {
+      const head = this.findHead();
+      if (!head) return;
+      if (this.options.onHead?.(head, this.received.subarray(this.headEnd).toString('utf8')) === 'stream')
+        return this.startStream();
+    }
+    if (this.bodyComplete()) this.finish(this.replyOutcome());
+  }
+
+  /**
+   * Keeps the head and a bounded body prefix; past that only the byte count and the last bytes
+   * (the chunked terminator) matter, so a reply of any size costs a bounded buffer.
+   */
+  private keep(chunk: Buffer): void {
+    this.receivedTotal += chunk.length;
+    this.tail = Buffer.concat([this.tail, chunk]).subarray(-TAIL_BYTES);
+    if (this.received.length < MAX_HEAD_BYTES + MAX_BODY_KEPT) this.received = Buffer.concat([this.received, chunk]);
+  }
+
+  /** The reply's head once it is whole (settling on garbage or an oversized head); undefined before. */
+  private findHead(): Head | undefined {
+    let end = this.received.indexOf('\r\n\r\n');
+    // Skip interim 1xx replies (100 Continue); 101 is the upgrade itself.
+    while (end >= 0) {
+      const parsed = parseHead(this.received.subarray(0, end).toString('latin1'));
+      if (!parsed) {
+        this.finish({
+          ...outcomeOfClose(this.startedAt, 'answered with something that is not HTTP'),
+          kind: 'server-error',
+        });
+        return undefined;
+      }
+      if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
+        this.receivedTotal -= end + 4;
+        this.received = this.received.subarray(end + 4);
+        end = this.received.indexOf('\r\n\r\n');
+        continue;
+      }
+      this.head = parsed;
+      this.headEnd = end + 4;
+      return parsed;
+    }
+    if (this.received.length > MAX_HEAD_BYTES)
+      this.finish({
+        ...outcomeOfClose(this.startedAt, `sent a reply head over ${MAX_HEAD_BYTES} bytes`),
+        kind: 'server-error',
+      });
+    return undefined;
+  }
+
+  /** True once the body after the head is complete by its framing (false: wait for more or the close). */
+  private bodyComplete(): boolean {
+    const h = this.head!;
+    const bodyBytes = this.receivedTotal - this.headEnd;
+    if (isChunked(h))
+      return (
+        this.tail.toString('latin1').endsWith('\r\n0\r\n\r\n') ||
+        (bodyBytes === 5 && this.tail.toString('latin1').endsWith('0\r\n\r\n'))
+      );
+    if (h.headers['content-length'] !== undefined) return bodyBytes >= Number(h.headers['content-length']);
+    return h.status === 204 || h.status === 304;
+  }
+
+  private replyOutcome(): AttackOutcome {
+    const head = this.head!;
+    const raw = this.received.subarray(this.headEnd, this.headEnd + MAX_BODY_KEPT);
+    const reply: HttpReply = {
+      status: head.status,
+      headers: head.headers,
+      body: (isChunked(head) ? dechunk(raw) : raw).toString('utf8'),
+    };
+    if (!this.options.replyIsCut) return outcomeOfReply(reply, this.startedAt);
+    const outcome = outcomeOfClose(this.startedAt, `answered HTTP ${reply.status} and closed the connection`);
+    outcome.status = reply.status;
+    return outcome;
+  }
+
+  private startStream(): void {
+    this.streaming = true;
+    this.streamBody = this.received.subarray(this.headEnd);
+    this.readFirstFrame();
+  }
+
+  private readStream(chunk: Buffer): void {
+    // Past the first frame nothing is read: reading on would relieve the agent.
+    if (this.stopped) return;
+    this.streamBody = Buffer.concat([this.streamBody, chunk]);
+    this.readFirstFrame();
+  }
+
+  private readFirstFrame(): void {
+    const head = this.head!;
+    const said = this.options.firstFrame?.(isChunked(head) ? dechunk(this.streamBody) : this.streamBody) ?? 'served';
+    // Past the kept bytes with no whole frame, the frame is no refusal (those are small).
+    if (said === 'wait' && this.streamBody.length < MAX_BODY_KEPT) return;
+    const base = { startedAt: this.startedAt, latencyMs: performance.now() - this.startedAt, status: head.status };
+    if (typeof said === 'object')
+      this.finish({
+        ...base,
+        kind: 'refused',
+        ...(said.code !== undefined ? { code: said.code } : {}),
+        detail: said.detail,
+      });
+    else if (this.options.endWhenServed)
+      this.finish({ ...base, kind: 'accepted', detail: `${this.options.what} served` });
+    else this.stopReading();
+  }
+
+  private stopReading(): void {
+    if (this.finished || this.stopped) return;
+    this.stopped = true;
+    // Never read again: the agent's writes back up into its own buffers, which is the attack.
+    this.socket.pause();
+    if (this.options.probe) {
+      const { bytes, everyMs } = this.options.probe;
+      this.probe = setInterval(() => this.socket.write(bytes, () => {}), everyMs);
+    }
+  }
 }
 
 /** One request written whole, its reply awaited up to `holdMs` (past it: 'held'). */

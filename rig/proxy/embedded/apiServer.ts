@@ -48,8 +48,9 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+const ok = (body: unknown): Reply => ({ status: 200, body });
+
 function routesOver(collection: ProxyCollection): Route[] {
-  const ok = (body: unknown): Reply => ({ status: 200, body });
   return [
     {
       pattern: /^\/reset$/,
@@ -57,6 +58,20 @@ function routesOver(collection: ProxyCollection): Route[] {
         POST: async () => (await collection.reset(), { status: 204 }),
       },
     },
+    ...proxyRoutes(collection),
+    ...toxicRoutes(collection),
+    {
+      pattern: /^\/version$/,
+      methods: {
+        GET: async () => ({ status: 200, body: VERSION_BODY }),
+      },
+    },
+  ];
+}
+
+/** /proxies, /populate and /proxies/{name}. */
+function proxyRoutes(collection: ProxyCollection): Route[] {
+  return [
     {
       pattern: /^\/proxies$/,
       methods: {
@@ -67,30 +82,24 @@ function routesOver(collection: ProxyCollection): Route[] {
     {
       pattern: /^\/populate$/,
       methods: {
-        POST: async (_, body) => {
-          // Errors here still carry the proxies list, and as application/json, unlike other errors.
-          let result;
-          try {
-            result = await collection.populate(await body());
-          } catch (err) {
-            const error = asApiError(err);
-            return { status: error.status, body: { ...error.toJSON(), proxies: null } };
-          }
-          const proxies = result.proxies.length > 0 ? result.proxies.map((p) => p.toJSON()) : null;
-          if (result.error) return { status: result.error.status, body: { ...result.error.toJSON(), proxies } };
-          return { status: 201, body: { proxies } };
-        },
+        POST: async (_, body) => populate(collection, body),
       },
     },
     {
       pattern: /^\/proxies\/([^/]+)$/,
       methods: {
         GET: async ([name]) => ok(collection.get(name!).toJSON()),
-        POST: async (params, body) => updateProxy(params, body),
-        PATCH: async (params, body) => updateProxy(params, body),
+        POST: async (params, body) => updateProxy(collection, params, body),
+        PATCH: async (params, body) => updateProxy(collection, params, body),
         DELETE: async ([name]) => (await collection.remove(name!), { status: 204 }),
       },
     },
+  ];
+}
+
+/** /proxies/{name}/toxics and /proxies/{name}/toxics/{toxic}. */
+function toxicRoutes(collection: ProxyCollection): Route[] {
+  return [
     {
       pattern: /^\/proxies\/([^/]+)\/toxics$/,
       methods: {
@@ -109,41 +118,57 @@ function routesOver(collection: ProxyCollection): Route[] {
           if (!found) throw ErrToxicNotFound;
           return ok(toxicJson(found));
         },
-        POST: async (params, body) => updateToxic(params, body),
-        PATCH: async (params, body) => updateToxic(params, body),
+        POST: async (params, body) => updateToxic(collection, params, body),
+        PATCH: async (params, body) => updateToxic(collection, params, body),
         DELETE: async ([name, toxic]) => (await collection.get(name!).toxics.remove(toxic!), { status: 204 }),
       },
     },
-    {
-      pattern: /^\/version$/,
-      methods: {
-        GET: async () => ({ status: 200, body: VERSION_BODY }),
-      },
-    },
   ];
+}
 
-  async function updateProxy([name]: string[], body: () => Promise<unknown>): Promise<Reply> {
-    const proxy = collection.get(name!);
-    const input = decodeStruct(
-      await body(),
-      { name: 'string', listen: 'string', upstream: 'string', enabled: 'bool' },
-      'toxiproxy.Proxy',
-      'Proxy',
-      {
-        name: proxy.name,
-        listen: proxy.listen,
-        upstream: proxy.upstream,
-        enabled: proxy.enabled,
-      },
-    );
-    await proxy.update(input);
-    return ok(proxy.toJSON());
+async function populate(collection: ProxyCollection, body: () => Promise<unknown>): Promise<Reply> {
+  // Errors here still carry the proxies list, and as application/json, unlike other errors.
+  let result;
+  try {
+    result = await collection.populate(await body());
+  } catch (err) {
+    const error = asApiError(err);
+    return { status: error.status, body: { ...error.toJSON(), proxies: null } };
   }
+  const proxies = result.proxies.length > 0 ? result.proxies.map((p) => p.toJSON()) : null;
+  if (result.error) return { status: result.error.status, body: { ...result.error.toJSON(), proxies } };
+  return { status: 201, body: { proxies } };
+}
 
-  async function updateToxic([name, toxic]: string[], body: () => Promise<unknown>): Promise<Reply> {
-    const proxy = collection.get(name!);
-    return ok(toxicJson(await proxy.toxics.update(toxic!, await body())));
-  }
+async function updateProxy(
+  collection: ProxyCollection,
+  [name]: string[],
+  body: () => Promise<unknown>,
+): Promise<Reply> {
+  const proxy = collection.get(name!);
+  const input = decodeStruct(
+    await body(),
+    { name: 'string', listen: 'string', upstream: 'string', enabled: 'bool' },
+    'toxiproxy.Proxy',
+    'Proxy',
+    {
+      name: proxy.name,
+      listen: proxy.listen,
+      upstream: proxy.upstream,
+      enabled: proxy.enabled,
+    },
+  );
+  await proxy.update(input);
+  return ok(proxy.toJSON());
+}
+
+async function updateToxic(
+  collection: ProxyCollection,
+  [name, toxic]: string[],
+  body: () => Promise<unknown>,
+): Promise<Reply> {
+  const proxy = collection.get(name!);
+  return ok(toxicJson(await proxy.toxics.update(toxic!, await body())));
 }
 
 const VERSION_BODY = Symbol('version');
