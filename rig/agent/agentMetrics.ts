@@ -35,6 +35,36 @@ const TASK_STATES = [
   'TASK_STATE_REJECTED',
 ];
 
+/** The gauges the outbox answers at scrape time: tasks by state, open prompts, pending acceptances. */
+function registerOutboxGauges(registers: Registry[], counts: AgentCounts): void {
+  new Gauge({
+    name: 'a2a_agent_tasks',
+    help: 'Tasks in the outbox by A2A state',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const byState = counts.tasksByState();
+      for (const state of new Set([...TASK_STATES, ...Object.keys(byState)])) this.set({ state }, byState[state] ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'a2a_agent_open_prompts',
+    help: 'hitl-prompt/v1 prompts waiting for an answer',
+    registers,
+    collect() {
+      this.set(counts.openPrompts());
+    },
+  });
+  new Gauge({
+    name: 'a2a_agent_pending_acceptances',
+    help: 'Tasks pending an acceptance decision (acceptance-criteria extension)',
+    registers,
+    collect() {
+      this.set(counts.pendingAcceptances());
+    },
+  });
+}
+
 export class AgentMetrics {
   readonly registry = new Registry();
   private readonly answers: Counter<'outcome'>;
@@ -48,33 +78,7 @@ export class AgentMetrics {
 
   constructor(counts: AgentCounts) {
     const registers = [this.registry];
-    new Gauge({
-      name: 'a2a_agent_tasks',
-      help: 'Tasks in the outbox by A2A state',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const byState = counts.tasksByState();
-        for (const state of new Set([...TASK_STATES, ...Object.keys(byState)]))
-          this.set({ state }, byState[state] ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'a2a_agent_open_prompts',
-      help: 'hitl-prompt/v1 prompts waiting for an answer',
-      registers,
-      collect() {
-        this.set(counts.openPrompts());
-      },
-    });
-    new Gauge({
-      name: 'a2a_agent_pending_acceptances',
-      help: 'Tasks pending an acceptance decision (acceptance-criteria extension)',
-      registers,
-      collect() {
-        this.set(counts.pendingAcceptances());
-      },
-    });
+    registerOutboxGauges(registers, counts);
     this.decisions = new Counter({
       name: 'a2a_agent_acceptance_decisions_total',
       help:

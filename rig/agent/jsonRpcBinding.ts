@@ -6,7 +6,6 @@ import type { Generation, JsonObject, Operation, StreamResponse } from '../proto
 import { METHOD_NAMES, VERSION_HEADER } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
-  A2A_CONTENT_TYPE_NOT_SUPPORTED,
   A2A_VERSION_NOT_SUPPORTED,
   HITL_ALREADY_ANSWERED_OR_UNKNOWN,
   HITL_RESPONSE_INVALID,
@@ -20,7 +19,7 @@ import { UnsafeJsonError, parseUntrustedJson } from '../protocol/safeJson.ts';
 import { streamEventOnWire } from '../protocol/wireGenerations.ts';
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected } from './httpGuards.ts';
-import { isJsonContentType } from './jsonContentType.ts';
+import { requireJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_METHODS, pushNotSupported } from './pushConfig.ts';
 import { sseSink } from './taskStream.ts';
 
@@ -105,6 +104,45 @@ function streamFrames(id: RpcId, generation: Generation): (event: StreamResponse
   return (event) => ({ jsonrpc: '2.0', id, result: streamEventOnWire(event, generation) });
 }
 
+/** The request as a JSON object; throws the error to answer with id null (none is read yet). */
+function requestOf(req: IncomingMessage, body: string): JsonObject {
+  requireJsonContentType(req.headers['content-type']);
+  let request: unknown;
+  try {
+    request = parseUntrustedJson(body);
+  } catch (err) {
+    throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'parse error');
+  }
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw new A2AError(
+      JSONRPC_INVALID_REQUEST,
+      Array.isArray(request) ? 'batch requests are not supported' : 'request must be a JSON-RPC 2.0 object',
+    );
+  }
+  return request as JsonObject;
+}
+
+/**
+ * The request's id. JSON-RPC 2.0 §4: an id is a string, a number or null. Any other is an Invalid
+ * Request, answered with id null and without running the method.
+ */
+function rpcIdOf(r: JsonObject): RpcId {
+  if (typeof r.id === 'string' || typeof r.id === 'number') return r.id;
+  if (r.id !== undefined && r.id !== null)
+    throw new A2AError(JSONRPC_INVALID_REQUEST, 'request "id" must be a string, a number or null');
+  return null;
+}
+
+/**
+ * A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
+ * Parsed only when there is a query: the common `POST /` pays no URL construction.
+ */
+function versionParameter(req: IncomingMessage): string | null {
+  return req.url !== undefined && req.url.includes('?')
+    ? new URL(req.url, 'http://agent').searchParams.get('A2A-Version')
+    : null;
+}
+
 export async function handleJsonRpc(
   req: IncomingMessage,
   res: ServerResponse,
@@ -115,40 +153,12 @@ export async function handleJsonRpc(
   let id: RpcId = null;
   let generation: Generation | undefined;
   try {
-    if (!isJsonContentType(req.headers['content-type'])) {
-      throw new A2AError(
-        A2A_CONTENT_TYPE_NOT_SUPPORTED,
-        `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`,
-      );
-    }
-    let request: unknown;
-    try {
-      request = parseUntrustedJson(body);
-    } catch (err) {
-      throw new A2AError(JSONRPC_PARSE_ERROR, err instanceof UnsafeJsonError ? err.message : 'parse error');
-    }
-    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      throw new A2AError(
-        JSONRPC_INVALID_REQUEST,
-        Array.isArray(request) ? 'batch requests are not supported' : 'request must be a JSON-RPC 2.0 object',
-      );
-    }
-    const r = request as JsonObject;
-    if (typeof r.id === 'string' || typeof r.id === 'number') id = r.id;
-    // JSON-RPC 2.0 §4: an id is a string, a number or null. Any other is an Invalid Request,
-    // answered with id null and without running the method.
-    else if (r.id !== undefined && r.id !== null)
-      throw new A2AError(JSONRPC_INVALID_REQUEST, 'request "id" must be a string, a number or null');
+    const r = requestOf(req, body);
+    id = rpcIdOf(r);
     if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') {
       throw new A2AError(JSONRPC_INVALID_REQUEST, 'request needs "jsonrpc": "2.0" and a string "method"');
     }
-    // A2A 1.0 §3.2.6: the version MAY come as the `A2A-Version` request parameter instead of the header.
-    // Parsed only when there is a query: the common `POST /` pays no URL construction.
-    const query =
-      req.url !== undefined && req.url.includes('?')
-        ? new URL(req.url, 'http://agent').searchParams.get('A2A-Version')
-        : null;
-    generation = generationOf(req, query);
+    generation = generationOf(req, versionParameter(req));
     const ctx: CallContext = { generation, ...activation };
     const op = operationOf(r.method, ctx.generation);
     switch (op) {

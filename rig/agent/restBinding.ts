@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, StreamResponse } from '../protocol/a2aTypes.ts';
 import {
   A2AError,
-  A2A_CONTENT_TYPE_NOT_SUPPORTED,
   A2A_VERSION_NOT_SUPPORTED,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_METHOD_NOT_FOUND,
@@ -17,7 +16,7 @@ import {
 import { HITL_PROMPT_URI } from '../protocol/hitlPrompt.ts';
 import type { Activation, AgentOperations, CallContext } from './agentOperations.ts';
 import { logUnexpected, parseJsonBody, safeDecode } from './httpGuards.ts';
-import { isJsonContentType } from './jsonContentType.ts';
+import { requireJsonContentType } from './jsonContentType.ts';
 import { PUSH_CONFIG_ROUTE, pushNotSupported } from './pushConfig.ts';
 import { fromQuery } from './requestParams.ts';
 import { sseSink } from './taskStream.ts';
@@ -82,6 +81,45 @@ function requireVersion1(req: IncomingMessage, url: URL): void {
   );
 }
 
+function notARoute(method: string, url: URL): A2AError {
+  return new A2AError(JSONRPC_METHOD_NOT_FOUND, `${method} ${url.pathname} is not a route of the HTTP+JSON binding`);
+}
+
+/** /tasks/{id}, /tasks/{id}:cancel and /tasks/{id}:subscribe (`match` is TASK_ROUTE's). */
+function taskRoute(
+  res: ServerResponse,
+  match: RegExpExecArray,
+  method: string,
+  url: URL,
+  ops: AgentOperations,
+  ctx: CallContext,
+): void {
+  const query = Object.fromEntries(url.searchParams);
+  const id = safeDecode(match[1]);
+  if (id === undefined)
+    throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
+  if (!match[2] && method === 'GET') {
+    // Query parameters go by either ProtoJSON name too (ops.get reads both, refuses both at once).
+    return json(
+      res,
+      200,
+      ops.get(
+        { id, historyLength: fromQuery(query.historyLength), history_length: fromQuery(query.history_length) },
+        ctx,
+      ),
+    );
+  }
+  if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
+  if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET'))
+    return ops.subscribe({ id }, sseSink(res, restFrame));
+  throw notARoute(method, url);
+}
+
+/** An event as this binding's frame: the canonical (v1.0) shape as it is. */
+function restFrame(event: StreamResponse): JsonObject {
+  return event as unknown as JsonObject;
+}
+
 export async function handleRest(
   req: IncomingMessage,
   res: ServerResponse,
@@ -92,49 +130,25 @@ export async function handleRest(
 ): Promise<void> {
   // This binding exists only in v1.0, so its shapes are always v1.0.
   const ctx: CallContext = { generation: '1.0', ...activation };
-  const frame = (event: StreamResponse): JsonObject => event as unknown as JsonObject;
-  const query = Object.fromEntries(url.searchParams);
   try {
     const method = req.method ?? 'GET';
     requireVersion1(req, url);
-    if (method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-      throw new A2AError(
-        A2A_CONTENT_TYPE_NOT_SUPPORTED,
-        `Content-Type ${String(req.headers['content-type']).slice(0, 80)} is not supported; send application/json`,
-      );
-    }
+    if (method === 'POST') requireJsonContentType(req.headers['content-type']);
     if (PUSH_CONFIG_ROUTE.test(url.pathname)) throw pushNotSupported();
     if (url.pathname === '/message:send' && method === 'POST') {
       const result = await ops.send(parseJsonBody(body), ctx);
       return json(res, ctx.successStatus ?? 200, result);
     }
     if (url.pathname === '/message:stream' && method === 'POST')
-      return ops.stream(parseJsonBody(body), ctx, sseSink(res, frame));
+      return ops.stream(parseJsonBody(body), ctx, sseSink(res, restFrame));
     if (url.pathname === '/tasks' && method === 'GET') {
+      const query = Object.fromEntries(url.searchParams);
       const typed = Object.fromEntries(TYPED_LIST_QUERY.map((name) => [name, fromQuery(query[name])]));
       return json(res, 200, await ops.list({ ...query, ...typed }, ctx));
     }
     const match = TASK_ROUTE.exec(url.pathname);
-    if (match) {
-      const id = safeDecode(match[1]);
-      if (id === undefined)
-        throw new A2AError(JSONRPC_INVALID_PARAMS, 'the task id in the path is not valid percent-encoded UTF-8');
-      if (!match[2] && method === 'GET') {
-        // Query parameters go by either ProtoJSON name too (ops.get reads both, refuses both at once).
-        return json(
-          res,
-          200,
-          ops.get(
-            { id, historyLength: fromQuery(query.historyLength), history_length: fromQuery(query.history_length) },
-            ctx,
-          ),
-        );
-      }
-      if (match[2] === 'cancel' && method === 'POST') return json(res, 200, ops.cancel({ id }, ctx));
-      if (match[2] === 'subscribe' && (method === 'POST' || method === 'GET'))
-        return ops.subscribe({ id }, sseSink(res, frame));
-    }
-    throw new A2AError(JSONRPC_METHOD_NOT_FOUND, `${method} ${url.pathname} is not a route of the HTTP+JSON binding`);
+    if (match) return taskRoute(res, match, method, url, ops, ctx);
+    throw notARoute(method, url);
   } catch (err) {
     restError(res, err);
   }

@@ -173,44 +173,61 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+function isIntegerIn(v: unknown, min: number, max: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+}
+
+type StepBody = Record<string, unknown>;
+
+function checkPrompt(body: StepBody, at: string): Step {
+  if (typeof body.text !== 'string') fail(`${at}.prompt.text`, 'must be a string');
+  if (!('response_schema' in body)) fail(`${at}.prompt.response_schema`, 'is required');
+  const ms = body.deadline_ms;
+  if (ms !== undefined && !isIntegerIn(ms, 1, MAX_DEADLINE_MS)) {
+    fail(`${at}.prompt.deadline_ms`, `must be an integer in 1..${MAX_DEADLINE_MS}`);
+  }
+  return { prompt: body as PromptStep['prompt'] };
+}
+
+function checkWork(body: StepBody, at: string): Step {
+  const ms = body.ms;
+  if (!isIntegerIn(ms, 0, MAX_WORK_MS)) fail(`${at}.work.ms`, `must be an integer in 0..${MAX_WORK_MS}`);
+  return { work: { ms } };
+}
+
+function checkArtifact(body: StepBody, at: string): Step {
+  if (body.text === undefined && body.data === undefined && body.url === undefined && body.raw === undefined)
+    fail(`${at}.artifact`, 'needs text, data, url or raw');
+  for (const key of ['raw', 'url', 'filename', 'media_type'] as const) {
+    if (body[key] !== undefined && typeof body[key] !== 'string') fail(`${at}.artifact.${key}`, 'must be a string');
+  }
+  if (body.text !== undefined && typeof body.text !== 'string') fail(`${at}.artifact.text`, 'must be a string');
+  return { artifact: body as ArtifactStep['artifact'] };
+}
+
+function checkFail(body: StepBody, at: string): Step {
+  if (typeof body.reason !== 'string') fail(`${at}.fail.reason`, 'must be a string');
+  return { fail: { reason: body.reason } };
+}
+
+/** Each kind of step a script may hold, with what its body must be. */
+const STEP_CHECKS: Record<string, (body: StepBody, at: string) => Step> = {
+  prompt: checkPrompt,
+  work: checkWork,
+  artifact: checkArtifact,
+  complete: (body) => ({ complete: body as CompleteStep['complete'] }),
+  fail: checkFail,
+};
+
 function checkStep(raw: unknown, i: number): Step {
   const at = `steps[${i}]`;
   if (!isObject(raw) || Object.keys(raw).length !== 1)
     fail(at, 'must be an object with exactly one of prompt, work, artifact, complete, fail');
   const [kind, body] = Object.entries(raw)[0];
   if (!isObject(body)) fail(`${at}.${kind}`, 'must be an object');
-  switch (kind) {
-    case 'prompt': {
-      if (typeof body.text !== 'string') fail(`${at}.prompt.text`, 'must be a string');
-      if (!('response_schema' in body)) fail(`${at}.prompt.response_schema`, 'is required');
-      const ms = body.deadline_ms;
-      if (ms !== undefined && (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0 || ms > MAX_DEADLINE_MS)) {
-        fail(`${at}.prompt.deadline_ms`, `must be an integer in 1..${MAX_DEADLINE_MS}`);
-      }
-      return { prompt: body as PromptStep['prompt'] };
-    }
-    case 'work': {
-      const ms = body.ms;
-      if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_WORK_MS)
-        fail(`${at}.work.ms`, `must be an integer in 0..${MAX_WORK_MS}`);
-      return { work: { ms } };
-    }
-    case 'artifact':
-      if (body.text === undefined && body.data === undefined && body.url === undefined && body.raw === undefined)
-        fail(`${at}.artifact`, 'needs text, data, url or raw');
-      for (const key of ['raw', 'url', 'filename', 'media_type'] as const) {
-        if (body[key] !== undefined && typeof body[key] !== 'string') fail(`${at}.artifact.${key}`, 'must be a string');
-      }
-      if (body.text !== undefined && typeof body.text !== 'string') fail(`${at}.artifact.text`, 'must be a string');
-      return { artifact: body as ArtifactStep['artifact'] };
-    case 'complete':
-      return { complete: body as CompleteStep['complete'] };
-    case 'fail':
-      if (typeof body.reason !== 'string') fail(`${at}.fail.reason`, 'must be a string');
-      return { fail: { reason: body.reason } };
-    default:
-      return fail(at, `has unknown kind "${kind}" (expected prompt, work, artifact, complete or fail)`);
-  }
+  if (!Object.hasOwn(STEP_CHECKS, kind))
+    fail(at, `has unknown kind "${kind}" (expected prompt, work, artifact, complete or fail)`);
+  return STEP_CHECKS[kind](body, at);
 }
 
 function checkAttempts(raw: unknown, stepCount: number): ArtifactStep[][] {

@@ -3,9 +3,10 @@
 // connection bounds, the optional rate limit, the body/header bounds and timeouts; each one has a
 // fault flag that removes it, faults.ts). Returns a handle whose close() releases every socket,
 // timer and file.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { A2AError, JSONRPC_INVALID_REQUEST } from '../protocol/errorCodes.ts';
 import { GuardedValidator } from '../protocol/guardedValidator.ts';
 import { HITL_PROMPT_URI, MAX_NESTING_DEPTH } from '../protocol/hitlPrompt.ts';
@@ -14,7 +15,7 @@ import { agentCard, type CardGeneration } from './agentCard.ts';
 import { isCardPath, serveCard } from './cardRoute.ts';
 import { DEFAULT_AGENT_LIMITS, withoutStreamBounds, type AgentLimits } from './agentLimits.ts';
 import { ConnectionLimiter, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './connectionLimits.ts';
-import { RateLimiter, rateLimited, rateLimitedUpgrade, type RateLimitOptions } from './rateLimit.ts';
+import { RateLimiter, rateLimited, rateLimitedUpgrade, type Binding, type RateLimitOptions } from './rateLimit.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -118,8 +119,28 @@ function failRequest(res: ServerResponse, err: unknown): void {
   }
 }
 
-export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
-  const faults = new Set(options.faults ?? []);
+/** What one agent is made of, shared by its request, upgrade and close paths. `baseUrl` and `grpc`
+ * are set while it starts (the gRPC port first, then the HTTP address once listening). */
+interface AgentParts {
+  options: AgentOptions;
+  faults: Set<FaultName>;
+  outbox: Outbox;
+  metrics: AgentMetrics;
+  connections: ConnectionLimiter;
+  rateLimiter: RateLimiter | undefined;
+  engine: TaskEngine;
+  ops: AgentOperations;
+  replay: ReplayPlane;
+  noEcho: boolean;
+  startedAt: Date;
+  baseUrl: string;
+  /** The JSON-RPC endpoint's target, parsed once (nothing changes a request's URL object). */
+  rootUrl?: URL;
+  grpc?: RunningGrpcServer;
+}
+
+/** The outbox opened, and the engine, bounds and metrics around it, as the options and faults say. */
+function assembleAgent(options: AgentOptions, faults: Set<FaultName>): AgentParts {
   const given = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
   const limits = faults.has('unbounded-streams') ? withoutStreamBounds(given) : given;
   const outbox = new Outbox(options.dbPath, {
@@ -152,88 +173,150 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       ? []
       : [`A2A-Extensions: ${activated.join(', ')}`, `X-A2A-Extensions: ${activated.join(', ')}`];
   });
-  let baseUrl = '';
-  let grpc: RunningGrpcServer | undefined;
-  const cardOptions = () => ({ declareRequired: faults.has('declare-required-extension'), grpcPort: grpc?.port });
-  let rootUrl: URL | undefined;
-  const startedAt = new Date();
+  const parts = { options, faults, outbox, metrics, connections, rateLimiter, engine, ops, replay, noEcho };
+  return { ...parts, startedAt: new Date(), baseUrl: '' };
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    // The JSON-RPC endpoint's target is parsed once (nothing changes a request's URL object).
-    const url = req.url === '/' ? (rootUrl ??= targetUrl('/', baseUrl)) : targetUrl(req.url, baseUrl);
-    if (!url)
-      return sendJson(
-        res,
-        400,
-        { error: { code: 400, message: 'the request target is not a path of this agent' } },
-        true,
-      );
-    const activated = activatedExtensions(req);
-    echoExtensions(res, activated, noEcho);
-    if ((req.method === 'GET' || req.method === 'HEAD') && isCardPath(url.pathname)) {
-      // The card names the address the client used, so a client behind a proxy stays behind it.
-      const host = originFromHost(req.headers.host) ?? baseUrl;
-      const cardDefault = options.cardDefault ?? '1.0';
-      return serveCard(req, res, url, host, { cardDefault, ...cardOptions(), startedAt });
-    }
-    if (req.method === 'GET' && url.pathname === '/metrics') {
-      const text = await metrics.scrape();
-      res.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': Buffer.byteLength(text) });
-      return res.end(text);
-    }
-    const isRpc = url.pathname === '/' && req.method === 'POST';
-    const isV03 = isRestV03Path(url.pathname);
-    // Before the body is read: a limited client costs a header parse and a short answer.
-    const retryAfter = rateLimiter?.take(req.socket.remoteAddress);
-    if (retryAfter !== undefined) {
-      metrics.rateLimited();
-      const declared = {
-        length: Number(req.headers['content-length'] ?? 0),
-        chunked: req.headers['transfer-encoding'] !== undefined,
-      };
-      return rateLimited(res, isRpc ? 'json-rpc' : isV03 ? 'rest-v0.3' : 'rest', retryAfter, declared);
-    }
-    if (!isRpc && !isV03 && !isRestPath(url.pathname)) {
-      res.writeHead(404, { 'Content-Type': 'application/json' });
-      return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
-    }
-    holdUntilCommitted(res, outbox);
-    const body = await readBody(req, !faults.has('no-body-limit'));
-    if (body === 'aborted') return;
-    if (body === 'too-large') {
-      res.setHeader('Connection', 'close');
-      const text = JSON.stringify({
-        jsonrpc: '2.0',
-        id: null,
-        error: new A2AError(JSONRPC_INVALID_REQUEST, `request body exceeds ${MAX_BODY_BYTES} bytes`).toJson(),
-      });
-      res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-      return res.end(text);
-    }
-    let text: string;
-    try {
-      text = decodeBody(body);
-      if (faults.has('parse-errors-500') && text.trim() !== '') JSON.parse(text);
-    } catch (err) {
-      if (faults.has('parse-errors-500'))
-        return sendJson(res, 500, { error: { code: 500, message: 'internal error' } });
-      return isRpc ? replyError(res, null, err) : isV03 ? restV03Error(res, err) : restError(res, err);
-    }
-    const activation: Activation = {
-      hitl: activated.includes(HITL_PROMPT_URI),
-      acceptance: activated.includes(ACCEPTANCE_URI),
-      authorization: req.headers.authorization,
-    };
-    if (isRpc) return handleJsonRpc(req, res, text, ops, activation);
-    if (isV03) {
-      const host = originFromHost(req.headers.host) ?? baseUrl;
-      const card = () => agentCard(host, { generation: '0.3', ...cardOptions() });
-      return handleRestV03(req, res, url, text, ops, activation, { card });
-    }
-    return handleRest(req, res, url, text, ops, activation);
+function cardOptions(agent: AgentParts) {
+  return { declareRequired: agent.faults.has('declare-required-extension'), grpcPort: agent.grpc?.port };
+}
+
+/** The address the client used, so a client behind a proxy stays behind it. */
+function hostOf(agent: AgentParts, req: IncomingMessage): string {
+  return originFromHost(req.headers.host) ?? agent.baseUrl;
+}
+
+/** The binding a path belongs to; undefined when none does (a 404). */
+function bindingOf(req: IncomingMessage, url: URL): Binding | undefined {
+  if (url.pathname === '/' && req.method === 'POST') return 'json-rpc';
+  if (isRestV03Path(url.pathname)) return 'rest-v0.3';
+  return isRestPath(url.pathname) ? 'rest' : undefined;
+}
+
+/** Before the body is read: a limited client costs a header parse and a short answer. */
+function refusedByRateLimit(agent: AgentParts, req: IncomingMessage, res: ServerResponse, binding: Binding): boolean {
+  const retryAfter = agent.rateLimiter?.take(req.socket.remoteAddress);
+  if (retryAfter === undefined) return false;
+  agent.metrics.rateLimited();
+  const declared = {
+    length: Number(req.headers['content-length'] ?? 0),
+    chunked: req.headers['transfer-encoding'] !== undefined,
   };
+  rateLimited(res, binding, retryAfter, declared);
+  return true;
+}
 
-  const sockets = new Set<Socket>();
+const BODY_REFUSALS: Record<Binding, (res: ServerResponse, err: unknown) => void> = {
+  'json-rpc': (res, err) => replyError(res, null, err),
+  'rest-v0.3': (res, err) => restV03Error(res, err),
+  rest: (res, err) => restError(res, err),
+};
+
+/** The request's body as text; undefined when it has been answered already (or its client left). */
+async function requestText(
+  agent: AgentParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  binding: Binding,
+): Promise<string | undefined> {
+  const body = await readBody(req, !agent.faults.has('no-body-limit'));
+  if (body === 'aborted') return undefined;
+  if (body === 'too-large') {
+    res.setHeader('Connection', 'close');
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: new A2AError(JSONRPC_INVALID_REQUEST, `request body exceeds ${MAX_BODY_BYTES} bytes`).toJson(),
+    });
+    res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+    return undefined;
+  }
+  const parseErrors500 = agent.faults.has('parse-errors-500');
+  try {
+    const text = decodeBody(body);
+    if (parseErrors500 && text.trim() !== '') JSON.parse(text);
+    return text;
+  } catch (err) {
+    if (parseErrors500) sendJson(res, 500, { error: { code: 500, message: 'internal error' } });
+    else BODY_REFUSALS[binding](res, err);
+    return undefined;
+  }
+}
+
+async function handleRequest(agent: AgentParts, req: IncomingMessage, res: ServerResponse) {
+  const url = req.url === '/' ? (agent.rootUrl ??= targetUrl('/', agent.baseUrl)) : targetUrl(req.url, agent.baseUrl);
+  if (!url)
+    return sendJson(
+      res,
+      400,
+      { error: { code: 400, message: 'the request target is not a path of this agent' } },
+      true,
+    );
+  const activated = activatedExtensions(req);
+  echoExtensions(res, activated, agent.noEcho);
+  if ((req.method === 'GET' || req.method === 'HEAD') && isCardPath(url.pathname)) {
+    const cardDefault = agent.options.cardDefault ?? '1.0';
+    return serveCard(req, res, url, hostOf(agent, req), {
+      cardDefault,
+      ...cardOptions(agent),
+      startedAt: agent.startedAt,
+    });
+  }
+  if (req.method === 'GET' && url.pathname === '/metrics') {
+    const text = await agent.metrics.scrape();
+    res.writeHead(200, { 'Content-Type': agent.metrics.contentType, 'Content-Length': Buffer.byteLength(text) });
+    return res.end(text);
+  }
+  const binding = bindingOf(req, url);
+  if (refusedByRateLimit(agent, req, res, binding ?? 'rest')) return;
+  if (binding === undefined) {
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${url.pathname}` } }));
+  }
+  holdUntilCommitted(res, agent.outbox);
+  const text = await requestText(agent, req, res, binding);
+  if (text === undefined) return;
+  const activation: Activation = {
+    hitl: activated.includes(HITL_PROMPT_URI),
+    acceptance: activated.includes(ACCEPTANCE_URI),
+    authorization: req.headers.authorization,
+  };
+  if (binding === 'json-rpc') return handleJsonRpc(req, res, text, agent.ops, activation);
+  if (binding === 'rest-v0.3') {
+    const card = () => agentCard(hostOf(agent, req), { generation: '0.3', ...cardOptions(agent) });
+    return handleRestV03(req, res, url, text, agent.ops, activation, { card });
+  }
+  return handleRest(req, res, url, text, agent.ops, activation);
+}
+
+/** A WebSocket upgrade: the replay plane at /events, behind the rate limit; anything else refused. */
+function handleUpgrade(agent: AgentParts, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  try {
+    const url = targetUrl(req.url, agent.baseUrl);
+    if (!url) return refuseSocket(socket, 400, 'the request target is not a path of this agent');
+    if (url.pathname !== '/events') return refuseSocket(socket, 404, `no WebSocket at ${url.pathname}`);
+    const retryAfter = agent.rateLimiter?.take(req.socket.remoteAddress);
+    if (retryAfter !== undefined) {
+      agent.metrics.rateLimited();
+      return rateLimitedUpgrade(socket, retryAfter);
+    }
+    let generation;
+    try {
+      generation = generationOf(req, url.searchParams.get('version'));
+    } catch (err) {
+      return refuseSocket(socket, 400, (err as Error).message);
+    }
+    agent.replay.handleUpgrade(req, socket, head, url, generation);
+  } catch (err) {
+    logUnexpected('WebSocket upgrade', err);
+    refuseSocket(socket, 500, 'internal error');
+  }
+}
+
+/** The HTTP server, its timeouts and header bound as the faults say; admitted sockets go to `sockets`. */
+function agentServer(agent: AgentParts, sockets: Set<Socket>): Server {
+  const { faults, options } = agent;
   // `no-request-timeouts`: 0 turns both off, and with them node's only cut of a socket that never
   // sends a byte (the headers timeout runs from accept; server.timeout is 0 and keepAliveTimeout
   // starts only after a response), so such a socket stays open for good.
@@ -250,53 +333,53 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       ...(faults.has('no-header-limit') ? { maxHeaderSize: FAULT_MAX_HEADER_BYTES } : {}),
     },
     (req, res) => {
-      handle(req, res).catch((err) => (err instanceof A2AError ? replyError(res, null, err) : failRequest(res, err)));
+      handleRequest(agent, req, res).catch((err) =>
+        err instanceof A2AError ? replyError(res, null, err) : failRequest(res, err),
+      );
     },
   );
   server.on('connection', (socket) => {
     // node's own listener ran first (it only attached the parser); nothing is read before this
     // tick ends, so a socket beyond a bound is closed before any byte of it is.
-    if (!connections.admit(socket)) return;
+    if (!agent.connections.admit(socket)) return;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     // node stops listening for errors on a socket it hands to 'upgrade'; a reset there must not
     // become an uncaught 'error' event.
     socket.on('error', () => socket.destroy());
   });
-  server.on('upgrade', (req, socket, head) => {
-    try {
-      const url = targetUrl(req.url, baseUrl);
-      if (!url) return refuseSocket(socket, 400, 'the request target is not a path of this agent');
-      if (url.pathname !== '/events') return refuseSocket(socket, 404, `no WebSocket at ${url.pathname}`);
-      const retryAfter = rateLimiter?.take(req.socket.remoteAddress);
-      if (retryAfter !== undefined) {
-        metrics.rateLimited();
-        return rateLimitedUpgrade(socket, retryAfter);
-      }
-      let generation;
-      try {
-        generation = generationOf(req, url.searchParams.get('version'));
-      } catch (err) {
-        return refuseSocket(socket, 400, (err as Error).message);
-      }
-      replay.handleUpgrade(req, socket, head, url, generation);
-    } catch (err) {
-      logUnexpected('WebSocket upgrade', err);
-      refuseSocket(socket, 500, 'internal error');
-    }
-  });
+  server.on('upgrade', (req, socket, head) => handleUpgrade(agent, req, socket, head));
+  return server;
+}
 
-  // gRPC first: a port it cannot have stops the start before the HTTP server holds its own.
-  const grpcOptions = { host: options.host ?? '127.0.0.1', maxMessageBytes: MAX_BODY_BYTES, noEcho };
-  // Loaded only for a gRPC port: protobufjs and grpc-js are most of an HTTP-only agent's start otherwise.
+/** Binds the gRPC server when a port is asked for. Loaded only then: protobufjs and grpc-js are most
+ * of an HTTP-only agent's start otherwise. */
+async function bindGrpc(agent: AgentParts): Promise<void> {
+  const { options } = agent;
+  const grpcOptions = { host: options.host ?? '127.0.0.1', maxMessageBytes: MAX_BODY_BYTES, noEcho: agent.noEcho };
   if (options.grpcPort !== undefined) {
     const { startGrpcServer } = await import('./grpcBinding.ts');
-    grpc = await startGrpcServer(ops, { ...grpcOptions, port: options.grpcPort });
+    agent.grpc = await startGrpcServer(agent.ops, { ...grpcOptions, port: options.grpcPort });
   }
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+}
+
+/** Listens, and sets the agent's base URL from the address it got. */
+async function bindHttp(agent: AgentParts, server: Server): Promise<number> {
+  server.listen(agent.options.port ?? 0, agent.options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { port, address, family } = server.address() as AddressInfo;
-  baseUrl = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  agent.baseUrl = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  return port;
+}
+
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  const agent = assembleAgent(options, new Set(options.faults ?? []));
+  const sockets = new Set<Socket>();
+  const server = agentServer(agent, sockets);
+  // gRPC first: a port it cannot have stops the start before the HTTP server holds its own.
+  await bindGrpc(agent);
+  const port = await bindHttp(agent, server);
+  const { engine, replay, outbox, grpc, baseUrl } = agent;
   engine.recover();
 
   return {

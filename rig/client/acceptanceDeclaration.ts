@@ -51,55 +51,66 @@ function shown(v: unknown): string {
   return (JSON.stringify(v) ?? String(v)).slice(0, 80);
 }
 
+const WHAT = 'the acceptance-criteria extension';
+
+/** The known evaluators `params.evaluators` names, in order and once each; the rest are problems. */
+function evaluatorsOf(params: JsonObject, problems: string[]): Evaluator[] {
+  const evaluators: Evaluator[] = [];
+  const rawEvaluators = params.evaluators ?? [];
+  if (!Array.isArray(rawEvaluators)) {
+    problems.push(`${WHAT}: params.evaluators is ${shown(rawEvaluators)}, not a list`);
+    return evaluators;
+  }
+  for (const e of rawEvaluators) {
+    if ((EVALUATORS as readonly unknown[]).includes(e)) {
+      if (!evaluators.includes(e as Evaluator)) evaluators.push(e as Evaluator);
+    } else problems.push(`${WHAT}: params.evaluators names ${shown(e)}, not one of ${EVALUATORS.join(', ')}`);
+  }
+  return evaluators;
+}
+
+/** `params.maxRejectionsCap` when it is a non-negative integer; anything else but absence is a problem. */
+function rejectionsCapOf(params: JsonObject, problems: string[]): number | undefined {
+  const rawCap = params.maxRejectionsCap;
+  const capOk = typeof rawCap === 'number' && Number.isInteger(rawCap) && rawCap >= 0;
+  if (rawCap !== undefined && rawCap !== null && !capOk)
+    problems.push(`${WHAT}: params.maxRejectionsCap is ${shown(rawCap)}, not a non-negative integer`);
+  return capOk ? (rawCap as number) : undefined;
+}
+
 /** Reads the declaration from a card (pure); findings that break the draft go to `problems`. */
 export function acceptanceDeclaration(card: JsonObject, problems: string[]): AcceptanceDeclaration {
   const capabilities = isObject(card.capabilities) ? card.capabilities : {};
   const extensions = Array.isArray(capabilities.extensions) ? capabilities.extensions : [];
   const entry = extensions.find((e): e is JsonObject => isObject(e) && e.uri === ACCEPTANCE_URI);
   if (!entry) return notDeclared();
-  const what = 'the acceptance-criteria extension';
   const requiredAbsent = entry.required === undefined || entry.required === null;
   const required = requiredAbsent ? false : typeof entry.required === 'boolean' ? entry.required : undefined;
   if (required !== false)
-    problems.push(`${what} is declared with required: ${shown(entry.required)}; the draft says it SHOULD NOT be true`);
+    problems.push(`${WHAT} is declared with required: ${shown(entry.required)}; the draft says it SHOULD NOT be true`);
+  const declared = { declared: true, required, ...(requiredAbsent ? { requiredAbsent } : {}) };
   // ProtoJSON may leave out an empty Struct, and with it every param.
   const params = entry.params === undefined || entry.params === null ? {} : entry.params;
   if (!isObject(params)) {
-    problems.push(`${what} is declared with params ${shown(params)}, not an object`);
+    problems.push(`${WHAT} is declared with params ${shown(params)}, not an object`);
     return {
-      declared: true,
-      required,
-      ...(requiredAbsent ? { requiredAbsent } : {}),
+      ...declared,
       evaluators: [],
       supportsArtifactSchema: false,
       maxRejectionsCap: undefined,
       params: entry.params,
     };
   }
-  const evaluators: Evaluator[] = [];
-  const rawEvaluators = params.evaluators ?? [];
-  if (!Array.isArray(rawEvaluators)) problems.push(`${what}: params.evaluators is ${shown(rawEvaluators)}, not a list`);
-  else {
-    for (const e of rawEvaluators) {
-      if ((EVALUATORS as readonly unknown[]).includes(e)) {
-        if (!evaluators.includes(e as Evaluator)) evaluators.push(e as Evaluator);
-      } else problems.push(`${what}: params.evaluators names ${shown(e)}, not one of ${EVALUATORS.join(', ')}`);
-    }
-  }
+  const evaluators = evaluatorsOf(params, problems);
   const rawSchema = params.supportsArtifactSchema ?? false;
   if (typeof rawSchema !== 'boolean')
-    problems.push(`${what}: params.supportsArtifactSchema is ${shown(rawSchema)}, not a boolean`);
-  const rawCap = params.maxRejectionsCap;
-  const capOk = typeof rawCap === 'number' && Number.isInteger(rawCap) && rawCap >= 0;
-  if (rawCap !== undefined && rawCap !== null && !capOk)
-    problems.push(`${what}: params.maxRejectionsCap is ${shown(rawCap)}, not a non-negative integer`);
+    problems.push(`${WHAT}: params.supportsArtifactSchema is ${shown(rawSchema)}, not a boolean`);
+  const maxRejectionsCap = rejectionsCapOf(params, problems);
   return {
-    declared: true,
-    required,
-    ...(requiredAbsent ? { requiredAbsent } : {}),
+    ...declared,
     evaluators,
     supportsArtifactSchema: rawSchema === true,
-    maxRejectionsCap: capOk ? (rawCap as number) : undefined,
+    maxRejectionsCap,
     params: entry.params,
   };
 }

@@ -72,24 +72,32 @@ const FORMAT_SAMPLES: Record<string, string> = {
 const fail = (reason: string): Generated => ({ ok: false, reason });
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
-  const m = num(s.multipleOf) && (s.multipleOf as number) > 0 ? (s.multipleOf as number) : integer ? 1 : undefined;
-  const exMin = num(s.exclusiveMinimum);
-  const exMax = num(s.exclusiveMaximum);
-  const min = num(s.minimum);
-  const max = num(s.maximum);
-  const fits = (v: number) =>
-    (min === undefined || v >= min) &&
-    (exMin === undefined || v > exMin) &&
-    (max === undefined || v <= max) &&
-    (exMax === undefined || v < exMax) &&
-    (!integer || Number.isInteger(v));
-  if (variant === 1 && !integer && fits(0.5)) return { ok: true, value: 0.5 };
-  if (fits(0)) return { ok: true, value: 0 };
-  const lower = Math.max(min ?? -Infinity, exMin ?? -Infinity);
-  const upper = Math.min(max ?? Infinity, exMax ?? Infinity);
+/** The step a number must be a multiple of: the schema's multipleOf, else 1 for an integer. */
+function stepOf(s: Schema, integer: boolean): number | undefined {
+  return num(s.multipleOf) && (s.multipleOf as number) > 0 ? (s.multipleOf as number) : integer ? 1 : undefined;
+}
+
+interface NumberBounds {
+  min: number | undefined;
+  exMin: number | undefined;
+  max: number | undefined;
+  exMax: number | undefined;
+}
+
+function fitsBounds(v: number, b: NumberBounds, integer: boolean): boolean {
+  return (
+    (b.min === undefined || v >= b.min) &&
+    (b.exMin === undefined || v > b.exMin) &&
+    (b.max === undefined || v <= b.max) &&
+    (b.exMax === undefined || v < b.exMax) &&
+    (!integer || Number.isInteger(v))
+  );
+}
+
+/** Numbers near the finite ends of [lower, upper], in the order they are tried. */
+function candidatesNear(lower: number, upper: number, m: number | undefined, fractionFirst: boolean): number[] {
   const candidates: number[] = [];
-  if (variant === 1 && !integer && m === undefined && Number.isFinite(lower)) candidates.push(lower + 0.5);
+  if (fractionFirst && Number.isFinite(lower)) candidates.push(lower + 0.5);
   if (Number.isFinite(lower)) {
     if (m !== undefined) candidates.push(Math.ceil(lower / m) * m, (Math.ceil(lower / m) + 1) * m);
     else candidates.push(lower, lower + 1, Number.isFinite(upper) ? (lower + upper) / 2 : lower + 0.5);
@@ -98,7 +106,24 @@ function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
     if (m !== undefined) candidates.push(Math.floor(upper / m) * m, (Math.floor(upper / m) - 1) * m);
     else candidates.push(upper, upper - 1);
   }
-  const value = candidates.find(fits);
+  return candidates;
+}
+
+function numberFor(s: Schema, integer: boolean, variant: 0 | 1): Generated {
+  const m = stepOf(s, integer);
+  const bounds: NumberBounds = {
+    min: num(s.minimum),
+    exMin: num(s.exclusiveMinimum),
+    max: num(s.maximum),
+    exMax: num(s.exclusiveMaximum),
+  };
+  const fits = (v: number) => fitsBounds(v, bounds, integer);
+  if (variant === 1 && !integer && fits(0.5)) return { ok: true, value: 0.5 };
+  if (fits(0)) return { ok: true, value: 0 };
+  const lower = Math.max(bounds.min ?? -Infinity, bounds.exMin ?? -Infinity);
+  const upper = Math.min(bounds.max ?? Infinity, bounds.exMax ?? Infinity);
+  const fractionFirst = variant === 1 && !integer && m === undefined;
+  const value = candidatesNear(lower, upper, m, fractionFirst).find(fits);
   return value === undefined
     ? fail(`no ${integer ? 'integer' : 'number'} found within the bounds`)
     : { ok: true, value };
@@ -249,16 +274,22 @@ export function generate(schema: unknown, ctx: Context): Generated {
   if (ctx.depth >= MAX_NESTING_DEPTH)
     return fail(`instance would nest deeper than ${MAX_NESTING_DEPTH} levels (recursive schema?)`);
   const inner: Context = { ...ctx, depth: ctx.depth + 1 };
-  if (typeof schema.$ref === 'string') {
-    const { $ref, ...siblings } = schema;
-    const target = resolveRef($ref, ctx.root);
-    if (target === undefined) return fail(`$ref ${$ref} does not point inside the schema document`);
-    if (!isObject(target))
-      return Object.keys(siblings).length === 0
-        ? generate(target, inner)
-        : fail(`$ref ${$ref} is not an object schema`);
-    return generate(merge([siblings, target]), inner);
-  }
+  if (typeof schema.$ref === 'string') return refFor(schema, schema.$ref, inner);
+  return combinedFor(schema, ctx, inner);
+}
+
+/** A `$ref` schema: its target, with the keywords beside the `$ref` merged in. */
+function refFor(schema: Schema, $ref: string, inner: Context): Generated {
+  const { $ref: _, ...siblings } = schema;
+  const target = resolveRef($ref, inner.root);
+  if (target === undefined) return fail(`$ref ${$ref} does not point inside the schema document`);
+  if (!isObject(target))
+    return Object.keys(siblings).length === 0 ? generate(target, inner) : fail(`$ref ${$ref} is not an object schema`);
+  return generate(merge([siblings, target]), inner);
+}
+
+/** A schema without `$ref`: allOf merged, then a oneOf or anyOf branch, const, enum, or its types. */
+function combinedFor(schema: Schema, ctx: Context, inner: Context): Generated {
   const { allOf, anyOf, oneOf, ...rest } = schema;
   if (Array.isArray(allOf) && allOf.length > 0) {
     if (!allOf.every((s) => isObject(s) || s === true)) return fail('allOf holds a non-object subschema');
@@ -269,16 +300,27 @@ export function generate(schema: unknown, ctx: Context): Generated {
   if (Array.isArray(anyOf) && anyOf.length > 0) return branchFor(rest, anyOf, false, inner);
   if ('const' in rest) return { ok: true, value: rest.const };
   if (Array.isArray(rest.enum)) return rest.enum.length > 0 ? { ok: true, value: rest.enum[0] } : fail('enum is empty');
+  return typedFor(rest, ctx, inner);
+}
+
+/** How each JSON type is generated; `inner` is the context one level down, for what nests. */
+const TYPE_GENERATORS: Record<string, (s: Schema, ctx: Context, inner: Context) => Generated> = {
+  null: () => ({ ok: true, value: null }),
+  boolean: (_s, ctx) => ({ ok: true, value: ctx.variant === 1 }),
+  integer: (s, ctx) => numberFor(s, true, ctx.variant),
+  number: (s, ctx) => numberFor(s, false, ctx.variant),
+  string: (s, ctx) => stringFor(s, ctx.variant),
+  array: (s, _ctx, inner) => arrayFor(s, inner),
+  object: (s, _ctx, inner) => objectFor(s, inner),
+};
+
+/** The first of the schema's types that can be generated; else every type's reason. */
+function typedFor(rest: Schema, ctx: Context, inner: Context): Generated {
   const reasons: string[] = [];
   for (const type of typesOf(rest)) {
-    let g: Generated;
-    if (type === 'null') g = { ok: true, value: null };
-    else if (type === 'boolean') g = { ok: true, value: ctx.variant === 1 };
-    else if (type === 'integer' || type === 'number') g = numberFor(rest, type === 'integer', ctx.variant);
-    else if (type === 'string') g = stringFor(rest, ctx.variant);
-    else if (type === 'array') g = arrayFor(rest, inner);
-    else if (type === 'object') g = objectFor(rest, inner);
-    else g = fail(`unknown type ${JSON.stringify(type)}`);
+    const g = Object.hasOwn(TYPE_GENERATORS, type)
+      ? TYPE_GENERATORS[type](rest, ctx, inner)
+      : fail(`unknown type ${JSON.stringify(type)}`);
     if (g.ok) return g;
     reasons.push(g.reason);
   }

@@ -89,16 +89,23 @@ function text(v: unknown): string | undefined {
  */
 export function restErrorOf(status: number, body: unknown, method?: string): RpcErrorBody | undefined {
   const aip = isObject(body) && isObject(body.error) ? body.error : undefined;
-  if (aip) {
-    const code = reasonCode(aip.details) ?? codeOfStatus(status, method);
-    if (code === undefined) return undefined;
-    return {
-      code,
-      message: text(aip.message) ?? text(aip.status) ?? `HTTP ${status}`,
-      ...(aip.data !== undefined ? { data: aip.data } : {}),
-      ...(aip.details !== undefined ? { details: aip.details } : {}),
-    };
-  }
+  return aip ? aipErrorOf(aip, status, method) : v03ErrorOf(body, status, method);
+}
+
+/** A v1.0 (AIP-193) error body: the code from its ErrorInfo reason, else from the status. */
+function aipErrorOf(aip: JsonObject, status: number, method: string | undefined): RpcErrorBody | undefined {
+  const code = reasonCode(aip.details) ?? codeOfStatus(status, method);
+  if (code === undefined) return undefined;
+  return {
+    code,
+    message: text(aip.message) ?? text(aip.status) ?? `HTTP ${status}`,
+    ...(aip.data !== undefined ? { data: aip.data } : {}),
+    ...(aip.details !== undefined ? { details: aip.details } : {}),
+  };
+}
+
+/** A v0.3 error body (or none): the code it carries, else its error type's, else the status's. */
+function v03ErrorOf(body: unknown, status: number, method: string | undefined): RpcErrorBody | undefined {
   const fields = isObject(body) ? body : {};
   const typed = typeof fields.error === 'string' ? V03_TYPES.get(fields.error) : undefined;
   const code = (typeof fields.code === 'number' ? fields.code : undefined) ?? typed ?? codeOfStatus(status, method);

@@ -20,6 +20,52 @@ export function resolveRef(ref: string, root: unknown): unknown {
   return node;
 }
 
+/** The types both `type` keywords allow (an integer is a number too). */
+function typeIntersection(prior: unknown, value: unknown): unknown {
+  const a = Array.isArray(prior) ? prior : [prior];
+  const b = Array.isArray(value) ? value : [value];
+  const both = new Set(
+    a.flatMap((t) =>
+      b.includes(t)
+        ? [t]
+        : (t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer'))
+          ? ['integer']
+          : [],
+    ),
+  );
+  return both.size === 1 ? [...both][0] : [...both];
+}
+
+function mergeProperties(prior: unknown, value: unknown): unknown {
+  if (!isObject(prior) || !isObject(value)) return prior;
+  const props: Schema = { ...prior };
+  for (const [name, sub] of Object.entries(value)) props[name] = name in props ? { allOf: [props[name], sub] } : sub;
+  return props;
+}
+
+const larger = (prior: unknown, value: unknown) => Math.max(prior as number, value as number);
+const smaller = (prior: unknown, value: unknown) => Math.min(prior as number, value as number);
+
+/** How a keyword both schemas set is joined; a keyword not listed keeps its first value. */
+const MERGERS: Record<string, (prior: unknown, value: unknown) => unknown> = {
+  properties: mergeProperties,
+  required: (prior, value) =>
+    Array.isArray(prior) && Array.isArray(value) ? [...new Set([...prior, ...value])] : prior,
+  minimum: larger,
+  exclusiveMinimum: larger,
+  minLength: larger,
+  minItems: larger,
+  minProperties: larger,
+  maximum: smaller,
+  exclusiveMaximum: smaller,
+  maxLength: smaller,
+  maxItems: smaller,
+  maxProperties: smaller,
+  additionalProperties: (prior, value) => (value === false ? false : prior),
+  allOf: (prior, value) => (Array.isArray(prior) && Array.isArray(value) ? [...prior, ...value] : prior),
+  type: typeIntersection,
+};
+
 /** Merges schemas that must all hold into one (good enough for generation; the validator decides). */
 export function merge(schemas: Schema[]): Schema {
   const out: Schema = {};
@@ -27,33 +73,7 @@ export function merge(schemas: Schema[]): Schema {
     for (const [key, value] of Object.entries(s)) {
       const prior = out[key];
       if (prior === undefined) out[key] = value;
-      else if (key === 'properties' && isObject(prior) && isObject(value)) {
-        const props: Schema = { ...prior };
-        for (const [name, sub] of Object.entries(value))
-          props[name] = name in props ? { allOf: [props[name], sub] } : sub;
-        out.properties = props;
-      } else if (key === 'required' && Array.isArray(prior) && Array.isArray(value))
-        out.required = [...new Set([...prior, ...value])];
-      else if (['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'].includes(key))
-        out[key] = Math.max(prior as number, value as number);
-      else if (['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'].includes(key))
-        out[key] = Math.min(prior as number, value as number);
-      else if (key === 'additionalProperties' && value === false) out[key] = false;
-      else if (key === 'allOf' && Array.isArray(prior) && Array.isArray(value)) out.allOf = [...prior, ...value];
-      else if (key === 'type') {
-        const a = Array.isArray(prior) ? prior : [prior];
-        const b = Array.isArray(value) ? value : [value];
-        const both = new Set(
-          a.flatMap((t) =>
-            b.includes(t)
-              ? [t]
-              : (t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer'))
-                ? ['integer']
-                : [],
-          ),
-        );
-        out.type = both.size === 1 ? [...both][0] : [...both];
-      }
+      else if (Object.hasOwn(MERGERS, key)) out[key] = MERGERS[key](prior, value);
     }
   }
   return out;

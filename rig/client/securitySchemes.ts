@@ -13,30 +13,45 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v.slice(0, 120) : undefined;
 }
 
+function httpScheme(name: string, scheme: JsonObject): string {
+  const s = str(scheme.scheme) ?? 'bearer';
+  const word = s.toLowerCase() === 'bearer' ? 'Bearer' : s;
+  return `${name} (HTTP Authorization: ${word} …) — pass it with --header 'Authorization: ${word} $TOKEN'`;
+}
+
+function apiKeyScheme(name: string, a: JsonObject): string {
+  const where = str(a.location) ?? str(a.in) ?? 'header';
+  const header = str(a.name) ?? 'X-API-Key';
+  return where.toLowerCase() === 'header'
+    ? `${name} (API key in the ${header} header) — pass it with --header '${header}: $API_KEY'`
+    : `${name} (API key in the ${where} "${header}", which the rig cannot send; only headers)`;
+}
+
+/** The kinds of scheme, by their v1.0 field and their v0.3 `type` (lower-cased), in the order tried. */
+const SCHEME_KINDS: [field: string, type: string, describe: (name: string, scheme: JsonObject) => string][] = [
+  ['httpAuthSecurityScheme', 'http', httpScheme],
+  ['apiKeySecurityScheme', 'apikey', apiKeyScheme],
+  [
+    'oauth2SecurityScheme',
+    'oauth2',
+    (name) => `${name} (OAuth 2.0) — get a token yourself and pass --header 'Authorization: Bearer $TOKEN'`,
+  ],
+  [
+    'openIdConnectSecurityScheme',
+    'openidconnect',
+    (name) => `${name} (OpenID Connect) — get an ID/access token and pass --header 'Authorization: Bearer $TOKEN'`,
+  ],
+  ['mtlsSecurityScheme', 'mutualtls', (name) => `${name} (mutual TLS, which the rig does not offer)`],
+];
+
 /** One scheme in words, with how to send it when the rig can (a header). */
 function describeScheme(name: string, scheme: JsonObject): string {
-  const http = isObject(scheme.httpAuthSecurityScheme) ? scheme.httpAuthSecurityScheme : undefined;
-  const apiKey = isObject(scheme.apiKeySecurityScheme) ? scheme.apiKeySecurityScheme : undefined;
   const type = str(scheme.type)?.toLowerCase();
-  if (http || type === 'http') {
-    const s = str((http ?? scheme).scheme) ?? 'bearer';
-    const word = s.toLowerCase() === 'bearer' ? 'Bearer' : s;
-    return `${name} (HTTP Authorization: ${word} …) — pass it with --header 'Authorization: ${word} $TOKEN'`;
+  for (const [field, kind, describe] of SCHEME_KINDS) {
+    const v1 = scheme[field];
+    if (isObject(v1)) return describe(name, v1);
+    if (type === kind) return describe(name, scheme);
   }
-  if (apiKey || type === 'apikey') {
-    const a = apiKey ?? scheme;
-    const where = str(a.location) ?? str(a.in) ?? 'header';
-    const header = str(a.name) ?? 'X-API-Key';
-    return where.toLowerCase() === 'header'
-      ? `${name} (API key in the ${header} header) — pass it with --header '${header}: $API_KEY'`
-      : `${name} (API key in the ${where} "${header}", which the rig cannot send; only headers)`;
-  }
-  if (isObject(scheme.oauth2SecurityScheme) || type === 'oauth2')
-    return `${name} (OAuth 2.0) — get a token yourself and pass --header 'Authorization: Bearer $TOKEN'`;
-  if (isObject(scheme.openIdConnectSecurityScheme) || type === 'openidconnect')
-    return `${name} (OpenID Connect) — get an ID/access token and pass --header 'Authorization: Bearer $TOKEN'`;
-  if (isObject(scheme.mtlsSecurityScheme) || type === 'mutualtls')
-    return `${name} (mutual TLS, which the rig does not offer)`;
   return `${name} (a scheme the rig does not know)`;
 }
 

@@ -2,7 +2,8 @@
 // an undici Agent (streams are long-lived and few), or on refusal by a plain JSON-RPC reply. Each
 // stream is bounded overall, by silence and by bytes; its events generator throws TransportError
 // when a bound is hit, and ends quietly when the rig closes it.
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import type { ByteTally } from './byteTally.ts';
 import type { A2AHeaders } from './a2aHeaders.ts';
 import { a2aRequestHeaders, echoedExtensions } from './a2aHeaders.ts';
 import { ExchangeBounds } from './exchangeBounds.ts';
@@ -18,6 +19,15 @@ import {
   type StreamReply,
   type TransportLimits,
 } from './transportTypes.ts';
+
+/** The request of a stream that is not the JSON-RPC call (the HTTP+JSON binding: restTransport.ts). */
+type AltRequest = { verb: 'GET' | 'POST'; body?: string; readReply: (text: string, status: number) => RpcBody };
+
+function isEventStream(res: Dispatcher.ResponseData): boolean {
+  return String(res.headers['content-type'] ?? '')
+    .toLowerCase()
+    .includes('text/event-stream');
+}
 
 function target(url: string): { origin: string; path: string } {
   const u = new URL(url);
@@ -81,7 +91,7 @@ export class SseStreams {
     a2a: A2AHeaders,
     options: ExchangeOptions,
     /** The request when it is not the JSON-RPC call (the HTTP+JSON binding: restTransport.ts). */
-    request?: { verb: 'GET' | 'POST'; body?: string; readReply: (text: string, status: number) => RpcBody },
+    request?: AltRequest,
   ): Promise<StreamReply> {
     const limit = this.bounds(options.timeoutMs ?? this.limits.streamTimeoutMs, options);
     const rigClose = new AbortController();
@@ -91,21 +101,9 @@ export class SseStreams {
     const startedAt = performance.now();
     const tally = options.tally;
     try {
-      const to = target(url);
-      const verb = request?.verb ?? 'POST';
       const body = request ? request.body : JSON.stringify({ jsonrpc: '2.0', id, method, params });
-      const headers: Record<string, string> = {
-        accept: 'text/event-stream',
-        ...credentialHeaders(this.access.credentials, a2a.bearerToken !== undefined),
-        ...a2aRequestHeaders(a2a),
-      };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      if (tally) tally.sent += streamRequestBytes(verb, to.path, new URL(url).host, headers, body ?? '');
       const res = await this.dispatcher.request({
-        ...to,
-        method: verb,
-        headers,
-        body,
+        ...this.streamRequest(url, request?.verb ?? 'POST', body, a2a, tally),
         signal: AbortSignal.any([limit.signal, rigClose.signal]),
         bodyTimeout: idleMs,
       });
@@ -119,48 +117,87 @@ export class SseStreams {
         completedAt,
         latencyMs: completedAt - startedAt,
       };
-      if (
-        !String(res.headers['content-type'] ?? '')
-          .toLowerCase()
-          .includes('text/event-stream')
-      ) {
-        limit.headersArrived(this.limits.bodyIdleTimeoutMs);
-        const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) =>
-          limit.watch(c),
-        );
-        if (tally) tally.received += Buffer.byteLength(text);
-        if (request) return { kind: 'json', reply: { ...request.readReply(text, status), meta } };
-        if (isRefusedEntry(status) && !isRpcErrorReply(text, id)) throw this.access.refused(what, status);
-        return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
-      }
+      if (!isEventStream(res)) return await this.jsonReply(res, limit, what, id, meta, tally, request);
       handedOver = true;
       limit.headersArrived(idleMs);
-      const describe = `SSE stream of ${what}`;
-      const bounds = {
-        maxBytes: this.limits.maxStreamBytes,
-        maxEventChars: this.limits.maxEventChars,
-        describe,
-        tally,
-      };
-      const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
-      const events = (async function* (): AsyncGenerator<SseEvent> {
-        try {
-          yield* readSseEvents(limit.watch(res.body as AsyncIterable<Uint8Array>), bounds);
-        } catch (err) {
-          // The rig's own close ends the stream quietly; every other stop is a failure to report.
-          if (rigClose.signal.aborted && limit.cutBy === undefined && !limit.callerAborted) return;
-          throw failure(err);
-        } finally {
-          limit.dispose();
-          res.body.destroy();
-        }
-      })();
-      return { kind: 'sse', meta, requestId: id, events, close: () => rigClose.abort() };
+      return this.sseReply(res, limit, rigClose, what, id, meta, tally);
     } catch (err) {
       throw toTransportError(err, this.context(what, limit, status, idleMs));
     } finally {
       if (!handedOver) limit.dispose();
     }
+  }
+
+  /** The request's target, verb, headers and body; its bytes go to the tally. */
+  private streamRequest(
+    url: string,
+    verb: 'GET' | 'POST',
+    body: string | undefined,
+    a2a: A2AHeaders,
+    tally: ByteTally | undefined,
+  ) {
+    const to = target(url);
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      ...credentialHeaders(this.access.credentials, a2a.bearerToken !== undefined),
+      ...a2aRequestHeaders(a2a),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (tally) tally.sent += streamRequestBytes(verb, to.path, new URL(url).host, headers, body ?? '');
+    return { ...to, method: verb, headers, body };
+  }
+
+  /** A call answered without a stream: a JSON reply (or a refusal at the door), read whole and bounded. */
+  private async jsonReply(
+    res: Dispatcher.ResponseData,
+    limit: ExchangeBounds,
+    what: string,
+    id: number,
+    meta: ExchangeMeta,
+    tally: ByteTally | undefined,
+    request: AltRequest | undefined,
+  ): Promise<StreamReply> {
+    const status = res.statusCode;
+    limit.headersArrived(this.limits.bodyIdleTimeoutMs);
+    const text = await readBounded(res.body, res.headers, this.limits.maxResponseBytes, what, (c) => limit.watch(c));
+    if (tally) tally.received += Buffer.byteLength(text);
+    if (request) return { kind: 'json', reply: { ...request.readReply(text, status), meta } };
+    if (isRefusedEntry(status) && !isRpcErrorReply(text, id)) throw this.access.refused(what, status);
+    return { kind: 'json', reply: { ...readRpcResponse(text, id, what, status), meta } };
+  }
+
+  /** The stream handed to the caller: its events, bounded by bytes and event size, until closed. */
+  private sseReply(
+    res: Dispatcher.ResponseData,
+    limit: ExchangeBounds,
+    rigClose: AbortController,
+    what: string,
+    id: number,
+    meta: ExchangeMeta,
+    tally: ByteTally | undefined,
+  ): StreamReply {
+    const idleMs = this.limits.streamIdleTimeoutMs;
+    const describe = `SSE stream of ${what}`;
+    const bounds = {
+      maxBytes: this.limits.maxStreamBytes,
+      maxEventChars: this.limits.maxEventChars,
+      describe,
+      tally,
+    };
+    const failure = (err: unknown) => toTransportError(err, this.context(describe, limit, meta.httpStatus, idleMs));
+    const events = (async function* (): AsyncGenerator<SseEvent> {
+      try {
+        yield* readSseEvents(limit.watch(res.body as AsyncIterable<Uint8Array>), bounds);
+      } catch (err) {
+        // The rig's own close ends the stream quietly; every other stop is a failure to report.
+        if (rigClose.signal.aborted && limit.cutBy === undefined && !limit.callerAborted) return;
+        throw failure(err);
+      } finally {
+        limit.dispose();
+        res.body.destroy();
+      }
+    })();
+    return { kind: 'sse', meta, requestId: id, events, close: () => rigClose.abort() };
   }
 
   async destroy(): Promise<void> {

@@ -96,31 +96,42 @@ export interface ErrorContext {
   httpStatus?: number;
 }
 
+type TimeoutFailure = 'timeout' | 'headers-timeout' | 'idle-timeout';
+
+/** The failure each of the exchange's own bounds makes when it cuts. */
+const CUT_FAILURES: Record<NonNullable<ErrorContext['cutBy']>, TimeoutFailure> = {
+  deadline: 'timeout',
+  headers: 'headers-timeout',
+  idle: 'idle-timeout',
+};
+
+/** A timeout in words, with the bound that ran out (the exchange's own cut, or undici's). */
+function timeoutMessage(failure: TimeoutFailure, ctx: ErrorContext): string {
+  if (failure === 'timeout') return `${ctx.what} did not complete within ${ctx.overallMs} ms`;
+  if (failure === 'headers-timeout') return `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`;
+  return `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`;
+}
+
+/** What undici or node said, in words; `code` is its error code (absent for a plain Error). */
+function failureMessage(failure: TransportFailure, ctx: ErrorContext, code: string | undefined, detail: string) {
+  if (failure === 'headers-timeout' || failure === 'idle-timeout') return timeoutMessage(failure, ctx);
+  if (failure === 'connect') {
+    const connectCause = code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail);
+    return `${ctx.what}: cannot connect (${connectCause})`;
+  }
+  if (failure === 'too-large' || failure === 'protocol') return `${ctx.what}: ${detail}`;
+  const broke = failure === 'aborted' ? 'client closed' : 'connection failed';
+  return `${ctx.what}: ${broke} (${code ?? 'error'}: ${detail})`;
+}
+
 /** Turns whatever undici, node or an abort threw into a TransportError with a clear message. */
 export function toTransportError(err: unknown, ctx: ErrorContext): TransportError {
   if (err instanceof TransportError) return err;
   const cause = { cause: err };
-  if (ctx.cutBy === 'deadline')
-    return new TransportError(
-      'timeout',
-      `${ctx.what} did not complete within ${ctx.overallMs} ms`,
-      ctx.httpStatus,
-      cause,
-    );
-  if (ctx.cutBy === 'headers')
-    return new TransportError(
-      'headers-timeout',
-      `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`,
-      ctx.httpStatus,
-      cause,
-    );
-  if (ctx.cutBy === 'idle')
-    return new TransportError(
-      'idle-timeout',
-      `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`,
-      ctx.httpStatus,
-      cause,
-    );
+  if (ctx.cutBy !== undefined) {
+    const failure = CUT_FAILURES[ctx.cutBy];
+    return new TransportError(failure, timeoutMessage(failure, ctx), ctx.httpStatus, cause);
+  }
   if (ctx.callerAborted)
     return new TransportError('aborted', `${ctx.what} was aborted by the rig`, ctx.httpStatus, cause);
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
@@ -128,19 +139,7 @@ export function toTransportError(err: unknown, ctx: ErrorContext): TransportErro
   const tls = tlsFailure(code, detail);
   if (tls) return new TransportError('connect', `${ctx.what}: cannot connect: ${tls}`, ctx.httpStatus, cause);
   const failure = (code && UNDICI_FAILURES[code]) || 'socket';
-  const connectCause = code === 'UND_ERR_CONNECT_TIMEOUT' ? `${code}: ${detail}` : (code ?? detail);
-  const message =
-    failure === 'headers-timeout'
-      ? `${ctx.what}: no response headers within ${ctx.headersTimeoutMs} ms`
-      : failure === 'idle-timeout'
-        ? `${ctx.what}: the body stalled for more than ${ctx.idleTimeoutMs} ms`
-        : failure === 'connect'
-          ? `${ctx.what}: cannot connect (${connectCause})`
-          : failure === 'too-large' || failure === 'protocol'
-            ? `${ctx.what}: ${detail}`
-            : `${ctx.what}: ${failure === 'aborted' ? 'client closed' : 'connection failed'} ` +
-              `(${code ?? 'error'}: ${detail})`;
-  return new TransportError(failure, message, ctx.httpStatus, cause);
+  return new TransportError(failure, failureMessage(failure, ctx, code, detail), ctx.httpStatus, cause);
 }
 
 /** HTTP 401 and 403: the agent turned the rig away at the door (credentials.ts, securitySchemes.ts). */

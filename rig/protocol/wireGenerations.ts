@@ -127,6 +127,45 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+type FileField = 'url' | 'raw' | 'mediaType' | 'filename';
+/** A v0.3 `file` object's fields and the canonical part fields they become, in the part's order. */
+const V03_FILE_FIELDS: [string, FileField][] = [
+  ['uri', 'url'],
+  ['bytes', 'raw'],
+  ['mimeType', 'mediaType'],
+  ['name', 'filename'],
+];
+const FILE_FIELDS: [string, FileField][] = [
+  ['url', 'url'],
+  ['raw', 'raw'],
+  ['mediaType', 'mediaType'],
+  ['filename', 'filename'],
+];
+
+/** The file fields `source` holds as strings, renamed to the part's; the others are left out. */
+function fileFields(source: JsonObject, fields: [string, FileField][]): Part {
+  const part: Part = {};
+  for (const [from, to] of fields) {
+    const value = source[from];
+    if (typeof value === 'string') part[to] = value;
+  }
+  return part;
+}
+
+/** An absent `kind` (v1.0, or a lenient read of v0.3) allows any; a present one only itself. */
+function kindAllows(kind: unknown, wanted: 'text' | 'data'): boolean {
+  return kind === undefined || kind === wanted;
+}
+
+/** In a strict 0.3 read `kind` is required and is one of the three. */
+function checkV03Kind(kind: unknown, index: number): void {
+  if (kind === 'text' || kind === 'data' || kind === 'file') return;
+  throw new TypeError(
+    `message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, ` +
+      `got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`,
+  );
+}
+
 /**
  * One part of either generation. `strictGeneration` '0.3' holds a request to the 0.3 schema, where
  * `kind` is required: a part without one is refused rather than guessed to be text (the agent
@@ -136,33 +175,12 @@ export function partFromWire(raw: unknown, index: number, strictGeneration?: Gen
   if (!isObject(raw)) throw new TypeError(`message.parts[${index}] must be an object`);
   const metadata = isObject(raw.metadata) ? { metadata: raw.metadata } : {};
   const kind = raw.kind;
-  if (strictGeneration === '0.3' && kind !== 'text' && kind !== 'data' && kind !== 'file') {
-    throw new TypeError(
-      `message.parts[${index}].kind must be "text", "data" or "file" in A2A 0.3, ` +
-        `got ${kind === undefined ? 'none' : JSON.stringify(kind).slice(0, 40)}`,
-    );
-  }
-  if (typeof raw.text === 'string' && (kind === undefined || kind === 'text')) return { text: raw.text, ...metadata };
-  if ('data' in raw && (kind === undefined || kind === 'data')) return { data: raw.data, ...metadata };
-  if (kind === 'file' && isObject(raw.file)) {
-    const f = raw.file;
-    return {
-      ...(typeof f.uri === 'string' ? { url: f.uri } : {}),
-      ...(typeof f.bytes === 'string' ? { raw: f.bytes } : {}),
-      ...(typeof f.mimeType === 'string' ? { mediaType: f.mimeType } : {}),
-      ...(typeof f.name === 'string' ? { filename: f.name } : {}),
-      ...metadata,
-    };
-  }
-  if (typeof raw.url === 'string' || typeof raw.raw === 'string') {
-    return {
-      ...(typeof raw.url === 'string' ? { url: raw.url } : {}),
-      ...(typeof raw.raw === 'string' ? { raw: raw.raw } : {}),
-      ...(typeof raw.mediaType === 'string' ? { mediaType: raw.mediaType } : {}),
-      ...(typeof raw.filename === 'string' ? { filename: raw.filename } : {}),
-      ...metadata,
-    };
-  }
+  if (strictGeneration === '0.3') checkV03Kind(kind, index);
+  if (typeof raw.text === 'string' && kindAllows(kind, 'text')) return { text: raw.text, ...metadata };
+  if ('data' in raw && kindAllows(kind, 'data')) return { data: raw.data, ...metadata };
+  if (kind === 'file' && isObject(raw.file)) return { ...fileFields(raw.file, V03_FILE_FIELDS), ...metadata };
+  if (typeof raw.url === 'string' || typeof raw.raw === 'string')
+    return { ...fileFields(raw, FILE_FIELDS), ...metadata };
   throw new TypeError(`message.parts[${index}] is not a text, data or file part`);
 }
 
