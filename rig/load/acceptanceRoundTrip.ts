@@ -13,8 +13,7 @@
 // timed to the end it really reached. When the agent refuses the subscription (or its stream ends
 // early) the task is polled with GetTask instead, bounded by the same timeout. This costs a
 // subscription and an SSE stream per round trip; the figure is worth it.
-import { userMessage, type A2AClient } from '../client/index.ts';
-import { watchTask, type Watched } from '../client/watchTask.ts';
+import { userMessage, watchTask, type A2AClient, type Watched } from '../client/index.ts';
 import { TERMINAL_STATES, type Task, type TaskState } from '../protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';

@@ -11,8 +11,7 @@
 // (e.g. the task is already terminal) is polled with GetTask. This spares a subscription request and
 // an SSE stream per round trip for agents that resume before replying, so the rig's own cost does not
 // cap the rate it can offer on a two-core box. The resume-latency scenario keeps the stricter method.
-import { TransportError, isReachFailure, type A2AClient } from '../client/index.ts';
-import { watchTask } from '../client/watchTask.ts';
+import { TransportError, isReachFailure, watchTask, type A2AClient } from '../client/index.ts';
 import { UNREACHED } from './reachedAgent.ts';
 import type { TaskState } from '../protocol/a2aTypes.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';

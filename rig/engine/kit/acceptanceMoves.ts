@@ -8,8 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { METHOD_NAMES, TERMINAL_STATES, type Task } from '../../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../../protocol/rigScript.ts';
 import { ACCEPTANCE_URI, type Decision } from '../../protocol/acceptance.ts';
-import type { AcceptanceErrorFacts, AcceptanceNeeds, AcceptanceSendOptions, A2AClient } from '../../client/index.ts';
-import { watchTask } from '../../client/watchTask.ts';
+import {
+  watchTask,
+  type AcceptanceErrorFacts,
+  type AcceptanceNeeds,
+  type AcceptanceSendOptions,
+  type A2AClient,
+} from '../../client/index.ts';
 import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /** How long a gated task may take to park, or to settle after a decision, before a scenario gives up on it. */

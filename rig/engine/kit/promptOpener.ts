@@ -7,12 +7,12 @@ import { SCRIPT_KEY } from '../../protocol/rigScript.ts';
 import {
   TransportError,
   userMessage,
+  watchTask,
   type A2AClient,
   type AnswerSynthesizer,
   type PromptCheck,
   type SynthesizedAnswers,
 } from '../../client/index.ts';
-import { watchTask } from '../../client/watchTask.ts';
 
 const OPEN_PROMPT_WAIT_MS = 10_000;
 

@@ -6,8 +6,7 @@
 // task; or the stream ends before the task resumes), the task is polled with GetTask instead
 // (bounded), and `fallback` says why, quoting the agent's error code.
 import type { TaskState } from '../../protocol/a2aTypes.ts';
-import type { A2AClient, AnswerOutcome } from '../../client/index.ts';
-import { watchTask } from '../../client/watchTask.ts';
+import { watchTask, type A2AClient, type AnswerOutcome } from '../../client/index.ts';
 import type { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 
 export interface ObservedAnswer {
