@@ -8,11 +8,12 @@
 // Acceptance latency is timed from the moment the round trip means to send the decision (taken
 // just before the call, so the client's own queueing counts, as the open model wants) to the
 // moment the terminal state is observed on a subscription opened, and confirmed live by its first
-// event, BEFORE the decision goes out: the resume-latency method (rig/engine/kit/resumeObserver.ts),
-// not the decision reply's arrival, so an agent that replies first and ends the task later is
-// timed to the end it really reached. When the agent refuses the subscription (or its stream ends
-// early) the task is polled with GetTask instead, bounded by the same timeout. This costs a
-// subscription and an SSE stream per round trip; the figure is worth it.
+// event, BEFORE the decision goes out: the resume-latency method (watchTask with the decision as its
+// act, as rig/engine/kit/resumeObserver.ts does with the answer), not the decision reply's arrival,
+// so an agent that replies first and ends the task later is timed to the end it really reached.
+// When the agent refuses the subscription (or its stream ends early) the task is polled with
+// GetTask instead, bounded by the same timeout. This costs a subscription and an SSE stream per
+// round trip; the figure is worth it.
 import { userMessage, watchTask, type A2AClient, type Watched } from '../client/index.ts';
 import { TERMINAL_STATES, type Task, type TaskState } from '../protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
