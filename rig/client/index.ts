@@ -81,3 +81,4 @@ export { DEFAULT_REPLAY_LIMITS, ReplaySocket, type ReplayEnd, type ReplayLimits 
 export type { RpcErrorBody } from './rpcReply.ts';
 export { TaskEventStream, describeEnd, type StreamEnd } from './taskEventStream.ts';
 export { TransportError, isReachFailure, type TransportFailure } from './transportError.ts';
+export { watchTask, type Sighting, type WatchAct, type WatchOptions, type Watched } from './watchTask.ts';

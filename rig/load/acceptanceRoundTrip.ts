@@ -8,16 +8,16 @@
 // Acceptance latency is timed from the moment the round trip means to send the decision (taken
 // just before the call, so the client's own queueing counts, as the open model wants) to the
 // moment the terminal state is observed on a subscription opened, and confirmed live by its first
-// event, BEFORE the decision goes out: the resume-latency method (rig/engine/kit/resumeObserver.ts),
-// not the decision reply's arrival, so an agent that replies first and ends the task later is
-// timed to the end it really reached. When the agent refuses the subscription (or its stream ends
-// early) the task is polled with GetTask instead, bounded by the same timeout. This costs a
-// subscription and an SSE stream per round trip; the figure is worth it.
-import { describeEnd, userMessage, type A2AClient, type ReceivedEvent } from '../client/index.ts';
+// event, BEFORE the decision goes out: the resume-latency method (watchTask with the decision as its
+// act, as rig/engine/kit/resumeObserver.ts does with the answer), not the decision reply's arrival,
+// so an agent that replies first and ends the task later is timed to the end it really reached.
+// When the agent refuses the subscription (or its stream ends early) the task is polled with
+// GetTask instead, bounded by the same timeout. This costs a subscription and an SSE stream per
+// round trip; the figure is worth it.
+import { userMessage, watchTask, type A2AClient, type Watched } from '../client/index.ts';
 import { TERMINAL_STATES, type Task, type TaskState } from '../protocol/a2aTypes.ts';
 import { ACCEPTANCE_URI } from '../protocol/acceptance.ts';
 import { SCRIPT_KEY } from '../protocol/rigScript.ts';
-import { statusOfEvent } from '../protocol/wireInbound.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { RoundTripFailure, transportFailure } from './hitlRoundTrip.ts';
 import type { Iteration } from './openModelExecutor.ts';
@@ -77,7 +77,6 @@ const POLL_INTERVAL_MS = 5;
  */
 const FIRST_EVENT_WAIT_MS = 1_000;
 
-const stateOf = (e: ReceivedEvent): TaskState | undefined => statusOfEvent(e.event)?.state;
 const isTerminal = (s: TaskState | undefined): boolean => s !== undefined && TERMINAL_STATES.has(s);
 
 interface PendingGate {
@@ -101,12 +100,8 @@ function notPending(client: A2AClient, task: Task, artifactsSeen: boolean): Roun
   return undefined;
 }
 
-/** The creating send, then (for an agent that parks asynchronously) a bounded wait for the gate. */
-async function openGate(
-  options: AcceptanceRoundTripOptions,
-  signal: AbortSignal,
-  timeoutMs: number,
-): Promise<PendingGate> {
+/** The creating send: the task it created, or a RoundTripFailure saying why there is none to watch. */
+async function sendGated(options: AcceptanceRoundTripOptions, signal: AbortSignal): Promise<Task> {
   const { client } = options;
   const message = options.scripts
     ? userMessage({ data: { [SCRIPT_KEY]: { steps: options.steps ?? ACCEPTANCE_ROUND_TRIP_STEPS } } })
@@ -137,61 +132,71 @@ async function openGate(
         'a client must not wait for a gate',
     );
   if (!('task' in sent.value)) throw new RoundTripFailure('no task', 'the agent answered with a Message, not a Task');
-  const task = sent.value.task;
-  if (task.status.state === INPUT_REQUIRED || isTerminal(task.status.state)) {
+  return sent.value.task;
+}
+
+/** The creating send, then (for an agent that parks asynchronously) a bounded wait for the gate. */
+async function openGate(
+  options: AcceptanceRoundTripOptions,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<PendingGate> {
+  const { client } = options;
+  const task = await sendGated(options, signal);
+  const gate = { taskId: task.id, contextId: task.contextId };
+  const settled = (s: TaskState) => s === INPUT_REQUIRED || isTerminal(s);
+  if (settled(task.status.state)) {
     const failure = notPending(client, task, false);
     if (failure) throw failure;
-    return { taskId: task.id, contextId: task.contextId };
+    return gate;
   }
-  // Still working: watch it park (or end), counting artifacts as they stream.
-  const deadline = performance.now() + timeoutMs;
-  const sub = await client.subscribe(task.id, { signal }).catch(transportFailure);
-  if (sub.ok) {
-    const { stream } = sub;
-    let artifacts = false;
-    try {
-      const settled = await stream.waitFor(
-        (e) => {
-          if ('artifactUpdate' in e.event || ('task' in e.event && e.event.task.artifacts.length > 0)) artifacts = true;
-          const s = stateOf(e);
-          return s === INPUT_REQUIRED || isTerminal(s);
-        },
-        Math.max(1, deadline - performance.now()),
-      );
-      const status = statusOfEvent(settled.event)!;
-      const failure = notPending(
-        client,
-        { ...task, status, artifacts: 'task' in settled.event ? settled.event.task.artifacts : [] },
-        artifacts,
-      );
-      if (failure) throw failure;
-      return { taskId: task.id, contextId: task.contextId };
-    } catch (err) {
-      if (err instanceof RoundTripFailure) throw err;
-      const end = stream.end;
-      if (end === undefined || end.reason === 'closed' || signal.aborted)
-        throw new RoundTripFailure(
-          'pending not observed',
-          `the task stayed ${stream.lastState ?? task.status.state} for ${timeoutMs} ms after the send`,
-        );
-    } finally {
-      await stream.close();
-    }
-  }
-  // No stream to watch: poll (GetTask carries the artifacts with the state).
-  while (performance.now() < deadline && !signal.aborted) {
-    const got = await client.getTask(task.id, { signal }).catch(transportFailure);
-    if (got.ok && (got.value.status.state === INPUT_REQUIRED || isTerminal(got.value.status.state))) {
-      const failure = notPending(client, got.value, false);
-      if (failure) throw failure;
-      return { taskId: task.id, contextId: task.contextId };
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-  }
-  throw new RoundTripFailure(
-    'pending not observed',
-    `the task did not reach a pending acceptance within ${timeoutMs} ms of the send`,
+  // Still working: watch it park (or end), counting artifacts as they stream; GetTask carries them
+  // with the state when there is no stream to watch.
+  const seen = await watchTask(client, task.id, (s) => settled(s.status.state), {
+    method: 'stream',
+    deadline: performance.now() + timeoutMs,
+    signal,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  }).catch(transportFailure);
+  if (!seen.reached)
+    throw new RoundTripFailure(
+      'pending not observed',
+      seen.via === 'stream'
+        ? `the task stayed ${seen.status?.state ?? task.status.state} for ${timeoutMs} ms after the send`
+        : `the task did not reach a pending acceptance within ${timeoutMs} ms of the send`,
+    );
+  const failure =
+    seen.via === 'poll'
+      ? notPending(client, seen.task!, false)
+      : notPending(client, { ...task, status: seen.status!, artifacts: seen.task?.artifacts ?? [] }, streamed(seen));
+  if (failure) throw failure;
+  return gate;
+}
+
+/** Whether a stream watch saw an artifact before the gate: an artifact update, or a snapshot carrying one. */
+function streamed(seen: Watched): boolean {
+  return seen.events.some(
+    ({ event }) => 'artifactUpdate' in event || ('task' in event && event.task.artifacts.length > 0),
   );
+}
+
+/** Decides accept; the moment just before it was sent, or a RoundTripFailure when it was not applied. */
+async function decideAccept(client: A2AClient, gate: PendingGate, signal: AbortSignal): Promise<number> {
+  const decidedAt = performance.now();
+  const outcome = await client.acceptance.decide(
+    gate.taskId,
+    gate.contextId,
+    { action: 'accept' },
+    { signal, feedback: 'a2a-rig load: accepted' },
+  );
+  if (outcome.kind !== 'applied') {
+    const why =
+      outcome.reason ??
+      outcome.error?.reason ??
+      `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
+    throw new RoundTripFailure(`decision ${outcome.kind}`, `the accept decision was not applied: ${why}`);
+  }
+  return decidedAt;
 }
 
 /** Accept, and time decision → terminal state observed (subscription first; GetTask when there is no stream). */
@@ -201,82 +206,41 @@ async function acceptObserved(
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<{ decidedAt: number; endedAt: number }> {
-  const accept = async () => {
-    const decidedAt = performance.now();
-    const outcome = await client.acceptance.decide(
-      gate.taskId,
-      gate.contextId,
-      { action: 'accept' },
-      { signal, feedback: 'a2a-rig load: accepted' },
+  let decidedAt: number | undefined;
+  // The decision's own failures are passed on as they are; only the watch's exchanges are transport failures.
+  let decisionFailure: unknown;
+  const accept = () =>
+    decideAccept(client, gate, signal).then(
+      (at) => (decidedAt = at),
+      (err: unknown) => {
+        throw (decisionFailure = err);
+      },
     );
-    if (outcome.kind !== 'applied') {
-      const why =
-        outcome.reason ??
-        outcome.error?.reason ??
-        `HTTP ${outcome.httpStatus}${outcome.rpcCode !== undefined ? `, code ${outcome.rpcCode}` : ''}`;
-      throw new RoundTripFailure(`decision ${outcome.kind}`, `the accept decision was not applied: ${why}`);
-    }
-    return decidedAt;
-  };
-  const completed = (state: TaskState | undefined, decidedAt: number, endedAt: number) => {
+  const seen = await watchTask(client, gate.taskId, (s) => isTerminal(s.status.state), {
+    method: 'stream',
+    deadline: performance.now() + Math.min(timeoutMs, FIRST_EVENT_WAIT_MS),
+    signal,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    awaited: 'the terminal state',
+    act: { run: accept, timeoutMs },
+  }).catch((err: unknown) => (err === decisionFailure ? Promise.reject(err) : transportFailure(err)));
+  if (seen.reached) {
+    const state = seen.status!.state;
     if (state !== 'TASK_STATE_COMPLETED')
       throw new RoundTripFailure('not completed', `an accepted task ended ${state}, not COMPLETED`);
-    return { decidedAt, endedAt };
-  };
-
-  let decidedAt: number | undefined;
-  let polled: string;
-  const sub = await client.subscribe(gate.taskId, { signal }).catch(transportFailure);
-  if (sub.ok) {
-    const { stream } = sub;
-    try {
-      let live = true;
-      try {
-        await stream.waitFor(() => true, Math.min(timeoutMs, FIRST_EVENT_WAIT_MS));
-      } catch {
-        // No event yet: an open stream may still carry the end (agents that send no snapshot); an ended one cannot.
-        live = stream.end === undefined;
-      }
-      if (live) {
-        decidedAt = await accept();
-        const at = decidedAt;
-        try {
-          const ended = await stream.waitFor(
-            (e) => e.receivedAt >= at && isTerminal(stateOf(e)),
-            Math.max(1, at + timeoutMs - performance.now()),
-          );
-          return completed(stateOf(ended), at, ended.receivedAt);
-        } catch (err) {
-          if (err instanceof RoundTripFailure) throw err;
-          const end = stream.end;
-          if (end === undefined || signal.aborted)
-            throw new RoundTripFailure(
-              'terminal not observed',
-              `the task stayed ${stream.lastState ?? INPUT_REQUIRED} ${timeoutMs} ms after an applied accept`,
-            );
-          polled = `the subscription ended before the terminal state (${describeEnd(end)})`;
-        }
-      } else {
-        polled = `the subscription ended before its first event (${describeEnd(stream.end!)})`;
-      }
-    } finally {
-      await stream.close();
-    }
-  } else {
-    polled = `the subscription was refused: ${sub.error.code} ${sub.error.message.slice(0, 200)}`;
+    return { decidedAt: decidedAt!, endedAt: seen.seenAt! };
   }
-  decidedAt ??= await accept();
-  const deadline = decidedAt + timeoutMs;
-  let state: TaskState | undefined;
-  while (performance.now() < deadline && !signal.aborted) {
-    const got = await client.getTask(gate.taskId, { signal }).catch(transportFailure);
-    if (got.ok && isTerminal((state = got.value.status.state)))
-      return completed(state, decidedAt, got.meta.completedAt);
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-  }
+  if (seen.via === 'stream')
+    throw new RoundTripFailure(
+      'terminal not observed',
+      `the task stayed ${seen.status?.state ?? INPUT_REQUIRED} ${timeoutMs} ms after an applied accept`,
+    );
+  const polled = seen.refused
+    ? `the subscription was refused: ${seen.refused.code} ${seen.refused.message.slice(0, 200)}`
+    : seen.fallback;
   throw new RoundTripFailure(
     'terminal not observed',
-    `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an applied accept (polled: ${polled})`,
+    `the task was still ${seen.status?.state ?? 'unknown'} ${timeoutMs} ms after an applied accept (polled: ${polled})`,
   );
 }
 

@@ -11,10 +11,9 @@
 // (e.g. the task is already terminal) is polled with GetTask. This spares a subscription request and
 // an SSE stream per round trip for agents that resume before replying, so the rig's own cost does not
 // cap the rate it can offer on a two-core box. The resume-latency scenario keeps the stricter method.
-import { TransportError, describeEnd, isReachFailure, type A2AClient } from '../client/index.ts';
+import { TransportError, isReachFailure, watchTask, type A2AClient } from '../client/index.ts';
 import { UNREACHED } from './reachedAgent.ts';
 import type { TaskState } from '../protocol/a2aTypes.ts';
-import { statusOfEvent } from '../protocol/wireInbound.ts';
 import type { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import type { Iteration } from './openModelExecutor.ts';
 
@@ -74,56 +73,35 @@ async function answerAndObserve(
     throw new RoundTripFailure(`answer ${outcome.kind}`, `a valid answer was not accepted: ${why}`);
   }
   const answeredAt = outcome.startedAt;
-  const deadline = answeredAt + timeoutMs;
   const replied = outcome.result && 'task' in outcome.result ? outcome.result.task : undefined;
   if (replied && replied.status.state !== INPUT_REQUIRED)
     return { answeredAt, resumedAt: outcome.startedAt + outcome.latencyMs };
 
-  const sub = await client.subscribe(prompt.taskId, { signal }).catch(transportFailure);
-  // Why the resume is polled instead: the subscription refused (however framed) or ended early.
-  let polled = sub.ok ? '' : `the subscription was refused: ${sub.error.code} ${sub.error.message}`;
-  if (sub.ok) {
-    const { stream } = sub;
-    const stop = () => void stream.close();
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-      const left = await stream.waitFor(
-        (e) => {
-          const state = statusOfEvent(e.event)?.state;
-          return state !== undefined && state !== INPUT_REQUIRED;
-        },
-        Math.max(1, deadline - performance.now()),
-      );
-      return { answeredAt, resumedAt: left.receivedAt };
-    } catch (err) {
-      const end = stream.end;
-      if (end === undefined || end.reason === 'closed' || signal.aborted) {
-        throw new RoundTripFailure(
-          'resume not observed',
-          `the task stayed in ${stream.lastState ?? INPUT_REQUIRED} after an accepted answer: ` +
-            (err as Error).message,
-        );
-      }
-      polled = `the subscription ended before the resume (${describeEnd(end)})`;
-    } finally {
-      signal.removeEventListener('abort', stop);
-      await stream.close();
-    }
+  const seen = await watchTask(client, prompt.taskId, (s) => s.status.state !== INPUT_REQUIRED, {
+    method: 'stream',
+    deadline: answeredAt + timeoutMs,
+    signal,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    since: answeredAt,
+    awaited: 'the resume',
+  }).catch(transportFailure);
+  if (seen.reached) {
+    const resolution = seen.pollResolutionMs === undefined ? {} : { pollResolutionMs: seen.pollResolutionMs };
+    return { answeredAt, resumedAt: seen.seenAt!, ...resolution };
   }
-  let state: TaskState | undefined;
-  // The resume happened after the last poll that still saw INPUT_REQUIRED was sent (resumeObserver.ts).
-  let stillParkedAt = answeredAt;
-  while (performance.now() < deadline && !signal.aborted) {
-    const sentAt = performance.now();
-    const got = await client.getTask(prompt.taskId, { signal }).catch(transportFailure);
-    if (got.ok && (state = got.value.status.state) !== INPUT_REQUIRED)
-      return { answeredAt, resumedAt: got.meta.completedAt, pollResolutionMs: got.meta.completedAt - stillParkedAt };
-    if (got.ok) stillParkedAt = sentAt;
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-  }
+  if (seen.via === 'stream')
+    throw new RoundTripFailure(
+      'resume not observed',
+      `the task stayed in ${seen.status?.state ?? INPUT_REQUIRED} after an accepted answer: ${seen.missed}`,
+    );
+  // Why the resume was polled instead: the subscription refused (however framed) or ended early.
+  const polled = seen.refused
+    ? `the subscription was refused: ${seen.refused.code} ${seen.refused.message}`
+    : seen.fallback;
   throw new RoundTripFailure(
     'resume not observed',
-    `the task was still ${state ?? 'unknown'} ${timeoutMs} ms after an accepted answer (polled: ${polled})`,
+    `the task was still ${seen.status?.state ?? 'unknown'} ${timeoutMs} ms after an accepted answer ` +
+      `(polled: ${polled})`,
   );
 }
 

@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { METHOD_NAMES, TERMINAL_STATES, type Task } from '../../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../../protocol/rigScript.ts';
 import { ACCEPTANCE_URI, type Decision } from '../../protocol/acceptance.ts';
-import type { AcceptanceErrorFacts, AcceptanceNeeds, AcceptanceSendOptions, A2AClient } from '../../client/index.ts';
+import {
+  watchTask,
+  type AcceptanceErrorFacts,
+  type AcceptanceNeeds,
+  type AcceptanceSendOptions,
+  type A2AClient,
+} from '../../client/index.ts';
 import type { ScenarioContext } from './scenarioContextInterface.ts';
 
 /** How long a gated task may take to park, or to settle after a decision, before a scenario gives up on it. */
@@ -138,14 +144,13 @@ export async function settle(
   until: (task: Task) => boolean,
   options: { timeoutMs?: number; client?: A2AClient } = {},
 ): Promise<Task | undefined> {
-  const client = options.client ?? ctx.client;
-  const deadline = performance.now() + Math.min(options.timeoutMs ?? SETTLE_MS, ctx.remainingMs());
-  for (;;) {
-    const got = await client.getTask(taskId, { signal: ctx.signal });
-    if (got.ok && until(got.value)) return got.value;
-    if (performance.now() >= deadline || ctx.signal.aborted) return undefined;
-    await ctx.sleep(POLL_MS);
-  }
+  const seen = await watchTask(options.client ?? ctx.client, taskId, (s) => s.task !== undefined && until(s.task), {
+    method: 'poll',
+    deadline: performance.now() + Math.min(options.timeoutMs ?? SETTLE_MS, ctx.remainingMs()),
+    signal: ctx.signal,
+    pollIntervalMs: POLL_MS,
+  });
+  return seen.reached ? seen.task : undefined;
 }
 
 /** Settled again after a decision: pending acceptance, or a terminal state. */

@@ -4,11 +4,10 @@
 import type { Task, TaskState } from '../../protocol/a2aTypes.ts';
 import { TERMINAL_STATES } from '../../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../../protocol/rigScript.ts';
-import { stateOfEvent } from '../../protocol/wireInbound.ts';
 import {
   TransportError,
-  describeEnd,
   userMessage,
+  watchTask,
   type A2AClient,
   type AnswerSynthesizer,
   type PromptCheck,
@@ -170,9 +169,9 @@ export async function parkTask(
 const POLL_INTERVAL_MS = 20;
 
 /**
- * Subscribes and waits (bounded) until the task reaches `state` or ends. When the agent refuses the
- * subscription (a plain JSON-RPC error, or one framed as the first event of a stream) or the stream
- * ends early, polls GetTask instead within the same bound; `fallback` says why, quoting the code.
+ * Watches (bounded) until the task reaches `state` or ends, on a subscription, polling GetTask
+ * within the same bound when there is none (`fallback` says why, quoting the code); then the task as
+ * GetTask shows it, unless the poll already read it.
  */
 async function waitForState(
   deps: Omit<PromptDeps, 'synthesizer'>,
@@ -180,35 +179,25 @@ async function waitForState(
   state: TaskState,
 ): Promise<{ task: Task; fallback?: string }> {
   const { client, signal } = deps;
-  const deadline = performance.now() + Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs());
-  const reached = (s: TaskState | undefined) => s === state || (s !== undefined && TERMINAL_STATES.has(s));
-  const sub = await client.subscribe(taskId, { signal, headerWaitMs: Math.max(1, deadline - performance.now()) });
-  let fallback: string | undefined;
-  if (sub.ok) {
-    try {
-      await sub.stream.waitFor((e) => reached(stateOfEvent(e.event)), Math.max(1, deadline - performance.now()));
-    } catch {
-      const end = sub.stream.end;
-      if (end !== undefined && end.reason !== 'closed')
-        fallback = `the subscription ended before the task reached ${state} (${describeEnd(end)})`;
-    } finally {
-      await sub.stream.close();
-    }
-  } else {
-    const where = sub.inStream ? ' (as the first frame of an event stream)' : '';
-    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${where}`;
-  }
-  for (;;) {
-    const got = await client.getTask(taskId, { signal });
-    if (!got.ok)
-      throw new Error(
-        `GetTask ${taskId} failed: ${got.error.code} ${got.error.message}` +
-          (fallback ? ` (polled because ${fallback})` : ''),
-      );
-    // Without a fallback the stream already waited out the bound: one snapshot says where the task is.
-    if (fallback === undefined || reached(got.value.status.state) || performance.now() >= deadline || signal.aborted) {
-      return { task: got.value, ...(fallback ? { fallback } : {}) };
-    }
-    await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
-  }
+  const watch = {
+    deadline: performance.now() + Math.min(OPEN_PROMPT_WAIT_MS, deps.remainingMs()),
+    signal,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    stopOnReadError: true,
+  };
+  const reached = (s: TaskState) => s === state || TERMINAL_STATES.has(s);
+  const seen = await watchTask(client, taskId, (s) => reached(s.status.state), {
+    ...watch,
+    method: 'stream',
+    awaited: `the task reached ${state}`,
+  });
+  const { fallback } = seen;
+  // Without a fallback the stream already waited out the bound: one snapshot says where the task is.
+  const read = seen.via === 'poll' ? seen : await watchTask(client, taskId, () => true, { ...watch, method: 'poll' });
+  if (read.readError)
+    throw new Error(
+      `GetTask ${taskId} failed: ${read.readError.code} ${read.readError.message}` +
+        (fallback ? ` (polled because ${fallback})` : ''),
+    );
+  return { task: read.task!, ...(fallback ? { fallback } : {}) };
 }

@@ -6,8 +6,7 @@
 // task; or the stream ends before the task resumes), the task is polled with GetTask instead
 // (bounded), and `fallback` says why, quoting the agent's error code.
 import type { TaskState } from '../../protocol/a2aTypes.ts';
-import { describeEnd, type A2AClient, type AnswerOutcome } from '../../client/index.ts';
-import { stateOfEvent } from '../../protocol/wireInbound.ts';
+import { watchTask, type A2AClient, type AnswerOutcome } from '../../client/index.ts';
 import type { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 
 export interface ObservedAnswer {
@@ -54,92 +53,28 @@ export async function answerObserved(
   payload: unknown,
   options: Options,
 ): Promise<ObservedAnswer> {
-  // The first-event wait counts from the request: an agent that sends its headers only with the first
-  // event sends none before the resume, and its stream is handed over open and silent (pendingOpen.ts).
-  const firstWaitMs = Math.min(options.timeoutMs, FIRST_EVENT_WAIT_MS);
-  const firstBy = performance.now() + firstWaitMs;
-  const sub = await client.subscribe(taskId, { signal: options.signal, headerWaitMs: firstWaitMs });
-  let fallback: string;
   let outcome: AnswerOutcome | undefined;
-  if (sub.ok) {
-    const { stream } = sub;
-    try {
-      let live = true;
-      try {
-        await stream.waitFor(() => true, Math.max(1, firstBy - performance.now()));
-      } catch {
-        // No event yet: an open stream may still carry the resume (agents that send no snapshot);
-        // an ended one cannot.
-        live = stream.end === undefined;
-      }
-      if (live) {
-        outcome = await client.answer(taskId, promptId, payload, { signal: options.signal });
-        if (outcome.kind !== 'accepted')
-          return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
-        const answeredAt = outcome.startedAt;
-        try {
-          const left = await stream.waitFor((e) => {
-            const s = stateOfEvent(e.event);
-            return s !== undefined && s !== 'TASK_STATE_INPUT_REQUIRED' && e.receivedAt >= answeredAt;
-          }, options.timeoutMs);
-          return {
-            outcome,
-            resumedAfterMs: left.receivedAt - answeredAt,
-            stateAfter: stateOfEvent(left.event),
-            observedOn: 'stream',
-          };
-        } catch {
-          const end = stream.end;
-          // Still open at the bound: the task did not resume in time, as the stream shows.
-          if (end === undefined)
-            return { outcome, resumedAfterMs: undefined, stateAfter: stream.lastState, observedOn: 'stream' };
-          fallback = `the subscription ended before the resume (${describeEnd(end)})`;
-        }
-      } else {
-        fallback = `the subscription ended before its first event (${describeEnd(stream.end!)})`;
-      }
-    } finally {
-      await stream.close();
-    }
-  } else {
-    const where = sub.inStream ? ' (as the first frame of an event stream)' : '';
-    fallback = `subscription refused: ${sub.error.code} ${sub.error.message}${where}`;
-  }
-  outcome ??= await client.answer(taskId, promptId, payload, { signal: options.signal });
-  if (outcome.kind !== 'accepted')
-    return { outcome, resumedAfterMs: undefined, stateAfter: undefined, observedOn: 'poll', fallback };
-  return pollResume(client, taskId, outcome, options, fallback);
-}
-
-/** GetTask until the task leaves INPUT_REQUIRED, bounded by the timeout counted from the answer. */
-async function pollResume(
-  client: A2AClient,
-  taskId: string,
-  outcome: AnswerOutcome,
-  options: Options,
-  fallback: string,
-): Promise<ObservedAnswer> {
-  const deadline = outcome.startedAt + options.timeoutMs;
-  let state: TaskState | undefined;
-  // The resume happened after the last poll that still saw INPUT_REQUIRED was sent.
-  let stillParkedAt = outcome.startedAt;
-  while (performance.now() < deadline && !options.signal?.aborted) {
-    const sentAt = performance.now();
-    const got = await client.getTask(taskId, { signal: options.signal });
-    if (got.ok) {
-      state = got.value.status.state;
-      if (state !== 'TASK_STATE_INPUT_REQUIRED')
-        return {
-          outcome,
-          resumedAfterMs: got.meta.completedAt - outcome.startedAt,
-          stateAfter: state,
-          observedOn: 'poll',
-          fallback,
-          pollResolutionMs: got.meta.completedAt - stillParkedAt,
-        };
-      stillParkedAt = sentAt;
-    }
-    await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
-  }
-  return { outcome, resumedAfterMs: undefined, stateAfter: state, observedOn: 'poll', fallback };
+  const answer = async () => {
+    outcome = await client.answer(taskId, promptId, payload, { signal: options.signal });
+    return outcome.kind === 'accepted' ? outcome.startedAt : undefined;
+  };
+  // The first-event wait counts from the request: an agent that sends its headers only with the first
+  // event sends none before the resume, and its stream is handed over open and silent (watchTask.ts).
+  const seen = await watchTask(client, taskId, (s) => s.status.state !== 'TASK_STATE_INPUT_REQUIRED', {
+    method: 'stream',
+    deadline: performance.now() + Math.min(options.timeoutMs, FIRST_EVENT_WAIT_MS),
+    signal: options.signal,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    awaited: 'the resume',
+    act: { run: answer, timeoutMs: options.timeoutMs },
+  });
+  const observed = {
+    outcome: outcome!,
+    resumedAfterMs: seen.reached ? seen.seenAt! - outcome!.startedAt : undefined,
+    stateAfter: seen.status?.state,
+    observedOn: seen.via,
+  };
+  if (seen.fallback === undefined) return observed;
+  const resolution = seen.pollResolutionMs === undefined ? {} : { pollResolutionMs: seen.pollResolutionMs };
+  return { ...observed, fallback: seen.fallback, ...resolution };
 }
