@@ -105,10 +105,10 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
       target: flags.target,
       toxiproxy: flags.toxiproxy,
       restartCmd: flags.restartCmd,
-      agentFaults: flags.agentFault,
-      generation: flags.a2aVersion,
+      agentFault: flags.agentFault,
+      a2aVersion: flags.a2aVersion,
       binding: flags.binding === 'all' ? undefined : flags.binding,
-      toxics: flags.toxic,
+      toxic: flags.toxic,
       followCardEndpoint: flags.followCardEndpoint === true,
       strict: flags.strict === true,
       workers: flags.workers ?? defaultWorkers(flags.target === undefined),
@@ -127,7 +127,7 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
             },
           }
         : {}),
-      paramOverrides,
+      param: paramOverrides,
       ...containers,
       // Who watches the run: the display always, the live metrics when --metrics-port was given.
       observer: fanOut([redactedObserver(progress, access.credentials), live.observer]),
