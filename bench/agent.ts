@@ -31,7 +31,7 @@ const SECONDS = Number(process.env.SECONDS ?? 5);
 const GOAL_P99_MS = 5;
 const GOAL_ANSWERS_PER_SECOND = 3000;
 
-const env = await Environment.open({ toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
+const env = await Environment.open({ toxiproxy: { kind: 'embedded' }, agentFault: [], a2aVersion: 'auto' });
 const client = env.client(undefined, CONNECTIONS);
 const ms = (milliseconds: number) => milliseconds.toFixed(3);
 

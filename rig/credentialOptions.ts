@@ -4,7 +4,6 @@
 // so a secret stays out of shell history: `--header 'Authorization: Bearer $TOKEN'`. Everything is
 // checked before anything is sent; an error names the header, never its value.
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { headerProblem, redactDeep, type Credentials } from './client/credentials.ts';
 import type { RunObserver } from './results/runObserver.ts';
 import { UserError } from './protocol/userError.ts';
@@ -98,31 +97,10 @@ export function accessFromFlags(
 }
 
 /** `--activate URI`: an absolute URI, as extensions are named. */
-function parseActivate(value: string, previous: string[]): string[] {
+export function parseActivate(value: string, previous: string[]): string[] {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value) || !URL.canParse(value) || /[\s,]/.test(value))
     throw new UserError(`--activate takes an extension's URI, got "${value}"`);
   return previous.includes(value) ? previous : [...previous, value];
-}
-
-/** Adds the credential and activation options to a command that talks to a target. */
-export function addCredentialOptions(command: Command): Command {
-  return command
-    .option(
-      '--header <"Name: value">',
-      "a header sent on every request to the agent, e.g. 'Authorization: Bearer $TOKEN' " +
-        '($NAME or ${NAME} is read from the environment; repeatable; values are redacted from all output)',
-      (v: string, prev: string[]) => [...prev, v],
-      [] as string[],
-    )
-    .option('--header-file <file>', "headers from a file, one 'Name: value' a line ($NAME expanded, # comments)")
-    .option('--ca-cert <file>', "trust this PEM CA for the agent's TLS certificate (beside the system roots)")
-    .option('--insecure', "do not verify the agent's TLS certificate (said on stderr)")
-    .option(
-      '--activate <uri>',
-      'activate this extension on every request too, e.g. one the card declares required (repeatable)',
-      parseActivate,
-      [] as string[],
-    );
 }
 
 /** The run observer's text-bearing news (what the progress display prints) with header values redacted. */

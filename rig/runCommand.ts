@@ -12,13 +12,10 @@ import { ProgressOutput } from './report/terminal/progressOutput.ts';
 import { summaryColor, summaryWidth, terminalSummary } from './report/terminal/terminalSummary.ts';
 import { printableLine } from './report/terminal/terminalText.ts';
 import type { RunResult } from './results/runResult.ts';
-import { thresholdsFromFlags } from './report/thresholds/thresholdOptions.ts';
 import { applyThresholds, brokenThresholdLines } from './report/thresholds/thresholdEvaluation.ts';
-import { checkThresholdNames } from './report/thresholds/thresholdNames.ts';
-import { NEED_LABELS, type ScenarioNeeds } from './engine/kit/defineScenario.ts';
+import { NEED_LABELS, type ScenarioDefinition, type ScenarioNeeds } from './engine/kit/defineScenario.ts';
 import { displayPath, failureText, loadCatalog, type Catalog } from './engine/scenarioCatalog.ts';
-import { runScenarios } from './engine/runScenarios.ts';
-import { resolveParamOverrides } from './engine/paramOverrides.ts';
+import { newRunId, runScenarios } from './engine/runScenarios.ts';
 import { startLiveMetrics } from './engine/liveMetricsOption.ts';
 import { EXIT } from './exitCodes.ts';
 import { logInternalError } from './internalError.ts';
@@ -26,20 +23,18 @@ import { nothingTested, notJudgedNote } from './results/runResult.ts';
 import { fanOut } from './results/runObserver.ts';
 import { prepareOutDir } from './report/outDir.ts';
 import { RunInterrupt, type RunSignal } from './engine/runInterrupt.ts';
-import { newRunId } from './engine/runScenarios.ts';
-import { containerRunOptions, DEFAULT_AGENT_IMAGE } from './engine/containerRunOptions.ts';
+import { containerRunOptions } from './engine/containerRunOptions.ts';
 import { catchText } from './engine/kit/faultCatches.ts';
-import { addRunOptions, addScenariosOption, type RunFlags } from './runOptions.ts';
-import { accessFromFlags, redactedObserver } from './credentialOptions.ts';
+import { addRunOptions, addScenariosOption, readRunOptions, type RunFlags, type RunOptions } from './runOptions.ts';
+import { redactedObserver } from './credentialOptions.ts';
 import { redactCredentials, redactDeep } from './client/credentials.ts';
-import { addShardOptions, shardedRun, startedLine } from './shardOptions.ts';
-import { addWorkersOption, defaultWorkers } from './workersOption.ts';
+import { startedLine, type ShardedRun } from './shardOptions.ts';
 import { runEachBinding } from './bindingRuns.ts';
 
 /** The exit code of a finished (not interrupted) run, and the line that explains a 3. */
 function exitOf(
   result: RunResult,
-  flags: Pick<RunFlags, 'failOnSkip' | 'allowInconclusive'>,
+  flags: Pick<RunOptions, 'failOnSkip' | 'allowInconclusive'>,
 ): { code: number; line?: string } {
   if (result.verdict === 'failed') return { code: EXIT.failed };
   // Not judged is not passed: 3, unless the caller accepts it (and still sees it in the summary).
@@ -57,25 +52,15 @@ function exitOf(
   return { code: EXIT.passed };
 }
 
-async function execute(selectors: string[], flags: RunFlags): Promise<void> {
-  if (flags.target && flags.agentFault.length > 0)
-    throw new UserError('--agent-fault applies to the embedded agent only, not to --target');
-  // Before anything is read or sent: a malformed header or an unset variable is a usage error.
-  const access = accessFromFlags(flags);
-  const thresholds = thresholdsFromFlags(flags);
-  const catalog = await loadCatalog(flags.scenarios ?? []);
-  sayBroken(catalog, 'errored if selected', flags.scenarios);
-  const selected = catalog.select(selectors);
-  const sharded = shardedRun(flags, selected);
-  const scenarios = sharded?.scenarios ?? selected;
-  checkThresholdNames(thresholds, scenarios);
-  const paramOverrides = resolveParamOverrides(scenarios, flags.profile, flags.param);
-  const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
-  // Before anything runs: a run that cannot write its results must not start.
-  const runId = sharded?.runId ?? newRunId();
-  const out = prepareOutDir(sharded?.out ?? flags.out ?? join('results', runId));
-  const say = (line: string) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`);
-  const progress = new ProgressOutput();
+/** The catalog's scenarios the selectors name, said first when scenario files failed to load. */
+async function selectScenarios(selectors: string[], dirs: string[]): Promise<ScenarioDefinition<object>[]> {
+  const catalog = await loadCatalog(dirs);
+  sayBroken(catalog, 'errored if selected', dirs);
+  return catalog.select(selectors);
+}
+
+/** One run's interrupt: the display stops at the first signal, a second one exits at once. */
+function installInterrupt(progress: ProgressOutput, outPath: string) {
   let saidInterrupted = false;
   const sayInterrupted = (signal: RunSignal, rest: string) => {
     if (saidInterrupted) return;
@@ -86,91 +71,101 @@ async function execute(selectors: string[], flags: RunFlags): Promise<void> {
     onSignal: () => progress.stop(),
     onForce: (signal) => {
       progress.stop();
-      sayInterrupted(signal, `; stopped before the results could be written to ${out.path}`);
+      sayInterrupted(signal, `; stopped before the results could be written to ${outPath}`);
       // The exit handlers of rig/engine/environment/agentProcess.ts kill the agent and remove its temp files.
       process.exit(EXIT[signal]);
     },
   }).install();
+  return { interrupt, sayInterrupted };
+}
+
+/** A `--shard` worker's part of the engine's options: its share, its record, and its meeting, said once met. */
+function shardWiring(sharded: ShardedRun | undefined, say: (line: string) => void) {
+  if (!sharded) return {};
+  return {
+    share: sharded.identity,
+    shard: {
+      record: sharded.record,
+      meet: async (signal: AbortSignal) => {
+        const start = await sharded.meet(signal);
+        say(startedLine(sharded, start));
+        return start;
+      },
+    },
+  };
+}
+
+/** The exit code of a run that was not interrupted, with the lines that explain it on stderr. */
+function finishedExit(result: RunResult, options: RunOptions, sharded: ShardedRun | undefined, outPath: string) {
+  for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
+  const exit = exitOf(result, options);
+  // The line may quote a skip reason, i.e. the agent (terminalText.ts).
+  if (exit.line) process.stderr.write(`${printableLine(exit.line)}\n`);
+  if (!sharded) return exit.code;
+  // One worker's verdict judges a share: the run's is the merged set's. A worker that wrote
+  // its results succeeded as a worker (an orchestrator must not stop its siblings for it).
+  say(
+    `worker ${sharded.identity.index} of ${sharded.identity.count}: ${result.verdict} on its share, ` +
+      `results in ${outPath}; the run's verdict is the set's: a2a-rig merge ${dirname(outPath)}`,
+  );
+  return EXIT.passed;
+}
+
+/** Thresholds applied, secrets redacted, the files written and the summary printed: what the run ends with. */
+function writeRun(run: RunResult, options: RunOptions, outPath: string, baseline: RunResult | undefined): RunResult {
+  // Header values are secrets: whatever an agent echoed of them is gone before anything is written.
+  const evaluated = redactDeep(applyThresholds(run, [...options.threshold]), options.access.credentials);
+  // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
+  const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
+  const files = writeResults(outPath, result, { baseline });
+  // Plain text for a terminal; summary.md (written above) is the Markdown for a CI step summary.
+  process.stdout.write(
+    terminalSummary(result, {
+      files,
+      color: summaryColor(process.stdout.isTTY),
+      width: summaryWidth(process.stdout),
+    }),
+  );
+  return result;
+}
+
+const say = (line: string) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`);
+
+async function execute(selectors: string[], flags: RunFlags): Promise<void> {
+  const { options, scenarios, sharded } = await readRunOptions(flags, (dirs) => selectScenarios(selectors, dirs));
+  const baseline = options.baseline === undefined ? undefined : readBaseline(options.baseline);
+  // Before anything runs: a run that cannot write its results must not start.
+  const runId = sharded?.runId ?? newRunId();
+  const out = prepareOutDir(options.out ?? join('results', runId));
+  const progress = new ProgressOutput();
+  const { interrupt, sayInterrupted } = installInterrupt(progress, out.path);
   let live: Awaited<ReturnType<typeof startLiveMetrics>> | undefined;
   let code: number;
   let closeContainers: (() => Promise<void>) | undefined;
   try {
-    live = await startLiveMetrics(flags.metricsPort, (line) => process.stderr.write(`${line}\n`));
-    const containers = flags.env === 'containers' ? await containerRunOptions(flags) : undefined;
+    live = await startLiveMetrics(options.metricsPort, (line) => process.stderr.write(`${line}\n`));
+    const containers = options.env === 'containers' ? await containerRunOptions(options) : undefined;
     closeContainers = containers?.onClose;
     const run = await runScenarios(scenarios, {
+      ...options,
       runId,
       signal: interrupt.signal,
-      profile: flags.profile,
-      target: flags.target,
-      toxiproxy: flags.toxiproxy,
-      restartCmd: flags.restartCmd,
-      agentFaults: flags.agentFault,
-      generation: flags.a2aVersion,
-      binding: flags.binding === 'all' ? undefined : flags.binding,
-      toxics: flags.toxic,
-      followCardEndpoint: flags.followCardEndpoint === true,
-      strict: flags.strict === true,
-      workers: flags.workers ?? defaultWorkers(flags.target === undefined),
       announce: say,
-      access,
-      ...(sharded
-        ? {
-            share: sharded.identity,
-            shard: {
-              record: sharded.record,
-              meet: async (signal: AbortSignal) => {
-                const start = await sharded.meet(signal);
-                say(startedLine(sharded, start));
-                return start;
-              },
-            },
-          }
-        : {}),
-      paramOverrides,
+      ...shardWiring(sharded, say),
       ...containers,
       // Who watches the run: the display always, the live metrics when --metrics-port was given.
-      observer: fanOut([redactedObserver(progress, access.credentials), live.observer]),
+      observer: fanOut([redactedObserver(progress, options.access.credentials), live.observer]),
     }).finally(() => progress.stop());
-    // Header values are secrets: whatever an agent echoed of them is gone before anything is written.
-    const evaluated = redactDeep(applyThresholds(run, thresholds), access.credentials);
-    // Thresholds over a partial run are recorded, but the run's verdict stays `interrupted`.
-    const result: RunResult = run.verdict === 'interrupted' ? { ...evaluated, verdict: 'interrupted' } : evaluated;
-    const files = writeResults(out.path, result, { baseline });
-    // Plain text for a terminal; summary.md (written above) is the Markdown for a CI step summary.
-    process.stdout.write(
-      terminalSummary(result, {
-        files,
-        color: summaryColor(process.stdout.isTTY),
-        width: summaryWidth(process.stdout),
-      }),
-    );
+    const result = writeRun(run, options, out.path, baseline);
     const signal = interrupt.signalName;
-    if (signal) {
-      sayInterrupted(signal, `; results so far in ${out.path}`);
-      code = EXIT[signal];
-    } else {
-      for (const line of brokenThresholdLines(result)) process.stderr.write(`${line}\n`);
-      const exit = exitOf(result, flags);
-      // The line may quote a skip reason, i.e. the agent (terminalText.ts).
-      if (exit.line) process.stderr.write(`${printableLine(exit.line)}\n`);
-      code = exit.code;
-      if (sharded) {
-        // One worker's verdict judges a share: the run's is the merged set's. A worker that wrote
-        // its results succeeded as a worker (an orchestrator must not stop its siblings for it).
-        say(
-          `worker ${sharded.identity.index} of ${sharded.identity.count}: ${result.verdict} on its share, ` +
-            `results in ${out.path}; the run's verdict is the set's: a2a-rig merge ${dirname(out.path)}`,
-        );
-        code = EXIT.passed;
-      }
-    }
+    if (signal) sayInterrupted(signal, `; results so far in ${out.path}`);
+    code = signal ? EXIT[signal] : finishedExit(result, options, sharded, out.path);
     process.exitCode = code;
   } catch (err) {
     if (err instanceof UserError) {
       out.discardIfEmpty();
       // Redacted in place: its class says what it is (`--binding all` passes over a BindingNotOffered).
-      err.message = redactCredentials(err.message, access.credentials);
+      err.message = redactCredentials(err.message, options.access.credentials);
       throw err;
     }
     throw logInternalError(err, out.path);
@@ -188,7 +183,6 @@ function executeOverBindings(selectors: string[], flags: RunFlags): Promise<void
   if (flags.binding !== 'all') return execute(selectors, flags);
   if (flags.shard !== undefined)
     throw new UserError('--binding all runs the agent once per binding; a --shard worker runs one: name it');
-  const say = (line: string) => process.stderr.write(`a2a-rig: ${printableLine(line)}\n`);
   return runEachBinding(flags, (each) => execute(selectors, each), say);
 }
 
@@ -216,20 +210,11 @@ export function registerRunCommands(program: Command): void {
       .argument('[names...]', 'scenario names or tags (see a2a-rig list)'),
     'run',
   ).action((names: string[], flags: RunFlags) => executeOverBindings(names, flags));
-  addShardOptions(program.commands.find((c) => c.name() === 'run')!);
-  addWorkersOption(program.commands.find((c) => c.name() === 'run')!);
-
-  addScenariosOption(
-    program.commands.find((c) => c.name() === 'run')!,
-    'a run with no names runs only these (the built-in ones stay selectable by name or tag)',
-  );
 
   addRunOptions(
     program.command('conform').description('run the hitl-prompt/v1 conformance suite CF-1..CF-7 against an agent'),
     'conform',
-  ).action((flags: RunFlags) =>
-    executeOverBindings(['conformance'], { ...flags, agentFault: [], agentImage: DEFAULT_AGENT_IMAGE }),
-  );
+  ).action((flags: RunFlags) => executeOverBindings(['conformance'], flags));
 
   addScenariosOption(
     program

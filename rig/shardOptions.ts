@@ -5,7 +5,6 @@
 // say why; docs/distributed.md how to run it on Swarm and Kubernetes.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Option, type Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
 import type { ScenarioDefinition } from './engine/kit/defineScenario.ts';
 import { meetInDirectory, parseStartAt, startAt } from './engine/environment/startBarrier.ts';
@@ -20,26 +19,7 @@ export interface ShardFlags {
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const DEFAULT_BARRIER_TIMEOUT_S = 120;
-
-export function addShardOptions(command: Command): Command {
-  return command
-    .option(
-      '--shard <i/N|N>',
-      'run as worker i of N (from 0) of a distributed run; with N alone the index comes from ' +
-        'JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or A2A_RIG_TASK_SLOT (Swarm {{.Task.Slot}}, from 1)',
-    )
-    .option('--run-id <id>', 'with --shard: the id every worker of the run shares (default: $A2A_RIG_RUN_ID)')
-    .option(
-      '--start-at <time>',
-      'with --shard: start at this ISO 8601 time instead of meeting in the results directory',
-    )
-    .addOption(
-      new Option('--barrier-timeout <s>', 'with --shard: how long to wait for the other workers').default(
-        String(DEFAULT_BARRIER_TIMEOUT_S),
-      ),
-    );
-}
+export const DEFAULT_BARRIER_TIMEOUT_S = 120;
 
 export interface ShardedRun {
   identity: ShardIdentity;

@@ -5,15 +5,15 @@
 // and threads that share the agent's core cost more CPU per round trip than they add in rate
 // (docs/benchmarks.md). 1 runs every load on the main thread, as before workers existed.
 import { availableParallelism } from 'node:os';
-import type { Command } from 'commander';
 import { UserError } from './protocol/userError.ts';
 
 export interface WorkersFlags {
   workers?: number;
 }
 
-const MAX_WORKERS = 64;
+export const MAX_WORKERS = 64;
 
+/** `--workers`'s validator (rig/runOptions.ts's table). */
 export function parseWorkers(value: string): number {
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_WORKERS)
@@ -24,13 +24,4 @@ export function parseWorkers(value: string): number {
 /** The default: one thread per core, less the agent's when it runs on this machine; 1 at least. */
 export function defaultWorkers(agentOnThisMachine: boolean, cores = availableParallelism()): number {
   return Math.max(1, Math.min(cores - (agentOnThisMachine ? 1 : 0), MAX_WORKERS));
-}
-
-export function addWorkersOption(command: Command): Command {
-  return command.option(
-    '--workers <n>',
-    `worker threads for open-model loads, DoS attacks and floods (1..${MAX_WORKERS}; 1: no threads); ` +
-      'default one per core, one fewer when the agent runs on this machine (no --target)',
-    parseWorkers,
-  );
 }

@@ -34,7 +34,7 @@ async function sendError(clientOf: (env: Environment) => ReturnType<Environment[
 describe('client errors name the target', () => {
   it('through the fault proxy: the target, then the proxy hop', async () => {
     const target = await brokenAgent();
-    env = await Environment.open({ target, toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
+    env = await Environment.open({ target, toxiproxy: { kind: 'embedded' }, agentFault: [], a2aVersion: 'auto' });
     const proxyHost = new URL(env.url).host;
     expect(proxyHost).not.toBe(new URL(target).host);
     const err = await sendError((e) => e.client());
@@ -44,7 +44,7 @@ describe('client errors name the target', () => {
 
   it('the replay socket, through the proxy, names the target and the hop too', async () => {
     const target = await brokenAgent();
-    env = await Environment.open({ target, toxiproxy: { kind: 'embedded' }, agentFaults: [], generation: 'auto' });
+    env = await Environment.open({ target, toxiproxy: { kind: 'embedded' }, agentFault: [], a2aVersion: 'auto' });
     const client = env.client();
     try {
       const err = await client.replay('t1').then(
@@ -61,7 +61,7 @@ describe('client errors name the target', () => {
 
   it('without a proxy: just the target', async () => {
     const target = await brokenAgent();
-    env = await Environment.open({ target, toxiproxy: 'none', agentFaults: [], generation: 'auto' });
+    env = await Environment.open({ target, toxiproxy: 'none', agentFault: [], a2aVersion: 'auto' });
     const err = await sendError((e) => e.client());
     expect(err.message).toContain(`POST ${target}/ (message/send): HTTP 501`);
     expect(err.message).not.toContain('via');

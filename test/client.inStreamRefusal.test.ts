@@ -112,8 +112,8 @@ describe('scenarios against an agent that refuses subscriptions in-stream', () =
       profile: 'smoke',
       target: agent.url,
       toxiproxy: 'none',
-      agentFaults: [],
-      generation: 'auto',
+      agentFault: [],
+      a2aVersion: 'auto',
     });
     const byName = Object.fromEntries(run.scenarios.map((s) => [s.name, s]));
     for (const name of ['cf1', 'cf2', 'cf4', 'duplicate-flood']) {
@@ -143,8 +143,8 @@ describe('scenarios against an agent that refuses subscriptions in-stream', () =
         profile: 'smoke',
         target: agent.url,
         toxiproxy: 'none',
-        agentFaults: [],
-        generation: 'auto',
+        agentFault: [],
+        a2aVersion: 'auto',
       });
       const [result] = run.scenarios;
       expect(result.verdict, `${result.reason} ${JSON.stringify(result.checks)}`).toBe('passed');
@@ -161,8 +161,8 @@ describe('scenarios against an agent that refuses subscriptions in-stream', () =
         profile: 'smoke',
         target: agent.url,
         toxiproxy: 'none',
-        agentFaults: [],
-        generation: 'auto',
+        agentFault: [],
+        a2aVersion: 'auto',
       });
       const [result] = run.scenarios;
       expect(result.verdict, JSON.stringify(result.checks)).toBe('passed');

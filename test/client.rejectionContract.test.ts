@@ -149,8 +149,8 @@ describe('cf3 against an agent that renders validation_errors as an SDK does', (
             profile: 'smoke',
             target: agent.url,
             toxiproxy: 'none',
-            agentFaults: [],
-            generation: 'auto',
+            agentFault: [],
+            a2aVersion: 'auto',
           });
           const [cf3] = run.scenarios;
           const contract = cf3.checks.filter((c) => c.name.includes('examples/invalid-response-422.json'));

@@ -34,8 +34,8 @@ async function run(live: LiveShape, names: string[]): Promise<Record<string, Sce
     profile: 'smoke',
     target: agent.url,
     toxiproxy: 'none',
-    agentFaults: [],
-    generation: 'auto',
+    agentFault: [],
+    a2aVersion: 'auto',
   });
   return Object.fromEntries(result.scenarios.map((s) => [s.name, s]));
 }

@@ -63,8 +63,8 @@ describe.skipIf(skip)(`containers (agent image ${IMAGE})`, () => {
         target: env.directAgentUrl,
         toxiproxy: { kind: 'url', url: env.toxiproxyUrl },
         restartAgent: env.restart,
-        agentFaults: [],
-        generation: 'auto',
+        agentFault: [],
+        a2aVersion: 'auto',
       });
       console.log(
         `programmatic run: ${run.scenarios.map((s) => `${s.name} ${s.verdict}`).join(', ')} ` +

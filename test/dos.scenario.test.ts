@@ -95,9 +95,9 @@ const runMalformed = () =>
   runScenarios(selectScenarios(all, ['dos-malformed']), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
-    agentFaults: [],
-    generation: 'auto',
-    paramOverrides: { 'dos-malformed': short },
+    agentFault: [],
+    a2aVersion: 'auto',
+    param: { 'dos-malformed': short },
   });
 
 describe('a DoS scenario through the engine', () => {
@@ -177,8 +177,8 @@ describe('a DoS scenario through the engine', () => {
     const result = await runScenarios(selectScenarios(all, ['dos-answers']), {
       profile: 'smoke',
       toxiproxy: pinnedToxiproxy(),
-      agentFaults: [],
-      generation: 'auto',
+      agentFault: [],
+      a2aVersion: 'auto',
     });
     const s = result.scenarios[0]!;
     expect(s.verdict).toBe('skipped');
@@ -198,9 +198,9 @@ describe('a DoS scenario through the engine', () => {
       const result = await runScenarios(selectScenarios(all, ['dos-answers']), {
         profile: 'smoke',
         toxiproxy: pinnedToxiproxy(),
-        agentFaults: [],
-        generation: 'auto',
-        paramOverrides: { 'dos-answers': { attacks: { 'unknown-promt': { rate: 5, max: 5 } } } },
+        agentFault: [],
+        a2aVersion: 'auto',
+        param: { 'dos-answers': { attacks: { 'unknown-promt': { rate: 5, max: 5 } } } },
       });
       const s = result.scenarios[0]!;
       expect(s.verdict).toBe('errored');

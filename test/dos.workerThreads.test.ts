@@ -20,10 +20,10 @@ async function run(workers: number, agentFaults: string[] = []): Promise<Scenari
   const result = await runScenarios(selectScenarios(all, ['dos-answers']), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
-    agentFaults: agentFaults as never,
-    generation: 'auto',
+    agentFault: agentFaults as never,
+    a2aVersion: 'auto',
     workers,
-    paramOverrides: overrides,
+    param: overrides,
   });
   return result.scenarios[0]!;
 }

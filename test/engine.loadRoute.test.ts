@@ -23,9 +23,9 @@ async function open(toxics: (typeof LATENCY)[] = []): Promise<Environment> {
   const env = await Environment.open({
     target: agent.url,
     toxiproxy: { kind: 'embedded' },
-    agentFaults: [],
-    generation: 'auto',
-    toxics,
+    agentFault: [],
+    a2aVersion: 'auto',
+    toxic: toxics,
   });
   opened.push(env);
   await env.applyRunToxics();

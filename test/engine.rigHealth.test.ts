@@ -56,8 +56,8 @@ describe('results.json health', () => {
     const run = await runScenarios([loaded, skipped] as ScenarioDefinition<object>[], {
       profile: 'smoke',
       toxiproxy: 'none',
-      agentFaults: [],
-      generation: 'auto',
+      agentFault: [],
+      a2aVersion: 'auto',
     });
     const [ran, skip] = run.scenarios;
     expect([ran!.verdict, skip!.verdict]).toEqual(['passed', 'skipped']);

@@ -123,9 +123,9 @@ describe('a run under --toxic', () => {
       const result = await runScenarios([probe('first'), probe('second')], {
         profile: 'smoke',
         toxiproxy: { kind: 'embedded' },
-        agentFaults: [],
-        generation: 'auto',
-        toxics: [parseToxicArgument('latency=80')],
+        agentFault: [],
+        a2aVersion: 'auto',
+        toxic: [parseToxicArgument('latency=80')],
       });
       expect(result.scenarios.map((s) => s.verdict)).toEqual(['passed', 'passed']);
       for (const { ms } of seen) for (const latency of ms) expect(latency).toBeGreaterThanOrEqual(75);
@@ -173,7 +173,7 @@ describe('what a scenario records', () => {
           recorder('undeclared-latency', (ctx) => ctx.latency('round_trip@40/s')),
           recorder('missing-label', (ctx) => ctx.latency('step')),
         ],
-        { profile: 'smoke', toxiproxy: 'none', agentFaults: [], generation: 'auto' },
+        { profile: 'smoke', toxiproxy: 'none', agentFault: [], a2aVersion: 'auto' },
       );
       const [declared, counter, latency, label] = result.scenarios;
       expect(declared).toMatchObject({ verdict: 'passed', counters: { done: 2, never: 0, 'errors{kind=timeout}': 1 } });

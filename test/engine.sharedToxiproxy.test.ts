@@ -40,7 +40,7 @@ const addResetAndCheck = probe('add-reset', async (ctx) => {
 });
 
 function run(scenarios: ScenarioDefinition<object>[], toxiproxy: ToxiproxyChoice, runId?: string): Promise<RunResult> {
-  return runScenarios(scenarios, { profile: 'smoke', toxiproxy, agentFaults: [], generation: 'auto', runId });
+  return runScenarios(scenarios, { profile: 'smoke', toxiproxy, agentFault: [], a2aVersion: 'auto', runId });
 }
 
 const reasons = (result: RunResult) =>

@@ -12,8 +12,8 @@ describe('cf2 and the status of an accepted answer', () => {
     const result = await runScenarios(selectScenarios(all, ['cf2']), {
       profile: 'smoke',
       toxiproxy: pinnedToxiproxy(),
-      agentFaults: ['answer-202'],
-      generation: 'auto',
+      agentFault: ['answer-202'],
+      a2aVersion: 'auto',
     });
     const cf2 = result.scenarios[0]!;
     expect(cf2.verdict, cf2.reason).toBe('failed');

@@ -13,8 +13,8 @@ describe('cf4 stopping early', () => {
     const result = await runScenarios(selectScenarios(all, ['cf4']), {
       profile: 'smoke',
       toxiproxy: pinnedToxiproxy(),
-      agentFaults: ['slow-resume'],
-      generation: 'auto',
+      agentFault: ['slow-resume'],
+      a2aVersion: 'auto',
     });
     const cf4 = result.scenarios[0]!;
     expect(cf4.verdict, cf4.reason).toBe('failed');

@@ -26,8 +26,8 @@ async function cf6(
     profile: 'smoke',
     target: agent.url,
     toxiproxy,
-    agentFaults: [],
-    generation: 'auto',
+    agentFault: [],
+    a2aVersion: 'auto',
   });
   return run.scenarios[0];
 }

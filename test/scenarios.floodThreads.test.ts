@@ -16,10 +16,10 @@ async function flood(agentFaults: string[]): Promise<ScenarioResult> {
   const result = await runScenarios(selectScenarios(all, ['duplicate-flood']), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
-    agentFaults: agentFaults as never,
-    generation: 'auto',
+    agentFault: agentFaults as never,
+    a2aVersion: 'auto',
     workers: 2,
-    paramOverrides: { 'duplicate-flood': { answers: ANSWERS, clients: 4, connectionsPerClient: 8 } },
+    param: { 'duplicate-flood': { answers: ANSWERS, clients: 4, connectionsPerClient: 8 } },
   });
   return result.scenarios[0]!;
 }

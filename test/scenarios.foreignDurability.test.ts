@@ -26,8 +26,8 @@ async function runAgainst(
     target: front.url,
     restartCmd,
     toxiproxy: { kind: 'embedded' },
-    agentFaults: [],
-    generation: 'auto',
+    agentFault: [],
+    a2aVersion: 'auto',
   });
   return Object.fromEntries(run.scenarios.map((s) => [s.name, s]));
 }

@@ -35,9 +35,9 @@ function run(names: string[], agentFaults: string[]): Promise<RunResult> {
   return runScenarios(selectScenarios(all, names), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
-    agentFaults,
-    generation: 'auto',
-    paramOverrides: FAST,
+    agentFault: agentFaults,
+    a2aVersion: 'auto',
+    param: FAST,
   });
 }
 

@@ -24,8 +24,8 @@ function run(names: string[], agentFaults: string[], binding: Binding, generatio
   return runScenarios(selectScenarios(conformance, names), {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
-    agentFaults,
-    generation,
+    agentFault: agentFaults,
+    a2aVersion: generation,
     binding,
   });
 }

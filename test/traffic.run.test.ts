@@ -116,8 +116,8 @@ describe('a run records traffic, log lines and stacks', () => {
     run = await runScenarios([exact, loaded, errored, failedCheck, silent] as ScenarioDefinition<object>[], {
       profile: 'smoke',
       toxiproxy: 'none',
-      agentFaults: [],
-      generation: 'auto',
+      agentFault: [],
+      a2aVersion: 'auto',
       observer: recording(events),
     });
     expect(run.scenarios.map((s) => [s.name, s.verdict])).toEqual([

@@ -12,7 +12,7 @@ export { DEFAULT_AGENT_IMAGE };
 export interface ContainerFlags {
   target?: string;
   restartCmd?: string;
-  agentFault: string[];
+  agentFault: readonly string[];
   toxiproxy: ToxiproxyChoice | 'none';
   agentImage: string;
 }

@@ -1,25 +1,16 @@
 // `--metrics-port PORT` for run/conform: the rig's live Prometheus metrics (rig/metrics/rigMetrics.ts)
 // served on 127.0.0.1:PORT/metrics from before the first scenario until the results are written,
 // fed as a run observer (rig/results/runObserver.ts).
-import { Option, type Command } from 'commander';
 import { UserError } from '../protocol/userError.ts';
 import type { RigMetrics } from '../metrics/rigMetrics.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 
-function parsePort(value: string): number {
+/** `--metrics-port`'s validator (rig/runOptions.ts's table). */
+export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value.trim()) || port > 65_535)
     throw new UserError(`--metrics-port must be a TCP port 0..65535 (0 picks a free one), got "${value}"`);
   return port;
-}
-
-export function addMetricsPortOption(command: Command): Command {
-  return command.addOption(
-    new Option(
-      '--metrics-port <port>',
-      'serve live Prometheus metrics on 127.0.0.1:PORT/metrics during the run',
-    ).argParser(parsePort),
-  );
 }
 
 /**

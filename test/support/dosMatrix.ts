@@ -56,9 +56,9 @@ export function runDos(
   return runScenarios(selected, {
     profile: 'smoke',
     toxiproxy: pinnedToxiproxy(),
-    agentFaults,
+    agentFault: agentFaults,
     agentArgs: [...AGENT_ARGS, ...agentArgs],
-    paramOverrides: overrides,
-    generation: 'auto',
+    param: overrides,
+    a2aVersion: 'auto',
   });
 }

@@ -29,7 +29,7 @@ export class AgentProcess {
   url = '';
 
   constructor(
-    private readonly faults: string[],
+    private readonly faults: readonly string[],
     private readonly extraArgs: readonly string[] = [],
   ) {
     tempDirs.add(this.dir);

@@ -45,15 +45,16 @@ export interface EnvironmentOptions {
   restartAgent?: () => Promise<void>;
   /** Run last by close(): stops what was started for the run outside it (`--env containers`: the containers). */
   onClose?: () => Promise<void>;
-  /** For the embedded agent: fault flags it starts with. */
-  agentFaults: string[];
+  /** For the embedded agent: fault flags it starts with (`--agent-fault`). */
+  agentFault: readonly string[];
   /** For the embedded agent: more `a2a-rig agent` flags (the DoS matrix shortens its timeouts with them). */
   agentArgs?: string[];
-  generation: Generation | 'auto';
+  /** `--a2a-version`: the wire generation to speak; auto reads it from the card. */
+  a2aVersion: Generation | 'auto';
   /** The binding to speak; by default the card's preferred one the rig speaks. */
   binding?: Binding;
   /** Toxics for the whole run (`--toxic`): on the proxy during every scenario. */
-  toxics?: ToxicSpec[];
+  toxic?: readonly ToxicSpec[];
   /**
    * Who watches the run (rig/results/runObserver.ts: the progress display, `--metrics-port`):
    * runScenarios tells it of each scenario, the context of what the scenario records, and the
@@ -99,75 +100,40 @@ export class Environment {
   ) {}
 
   static async open(options: EnvironmentOptions): Promise<Environment> {
-    let process: AgentProcess | undefined;
-    let directUrl: string;
-    if (options.target) {
-      directUrl = options.target.replace(/\/+$/, '');
-    } else {
-      process = new AgentProcess(options.agentFaults, options.agentArgs);
-      try {
-        directUrl = await process.start();
-      } catch (err) {
-        await process.stop();
-        throw err;
-      }
-    }
+    const { process, directUrl } = await startAgent(options);
     let faults: FaultControl | undefined;
-    let url = directUrl;
-    let unavailable: string | undefined;
-    let proxyName: string | undefined;
     try {
       // The card is read straight from the agent, so an unreachable or wrong --target is reported
       // with the address the user gave (not the proxy's), before any fault backend is started.
-      let agent = await readAgent(directUrl, {
-        generation: options.generation,
+      const direct = await readAgent(directUrl, {
+        generation: options.a2aVersion,
         binding: options.binding,
         credentials: options.access?.credentials,
       });
-      checkRequiredExtensions(agent.card, options.access?.activate ?? [], options.announce);
-      // Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
-      // the user did not name is refused, or said first.
-      const endpoint = placeEndpoint(agent.binding, agent.rpcUrl, directUrl);
+      checkRequiredExtensions(direct.card, options.access?.activate ?? [], options.announce);
       const named = targetLabel(directUrl, process !== undefined);
-      const refused = refusalLine(endpoint, agent.cardUrl, named, options.followCardEndpoint === true);
-      if (refused) throw new UserError(refused);
-      const note = endpointNote(endpoint, named);
-      if (note) options.announce?.(note);
-      if (options.toxiproxy === 'none') unavailable = 'the run has no fault backend (--toxiproxy none)';
-      // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
-      else if (endpoint.placement === 'other-origin') unavailable = faultsElsewhereReason(endpoint, named);
-      else {
-        faults = await FaultControl.open(options.toxiproxy);
-        // The proxy fronts the port the calls go to: the agent's own, or its gRPC server's.
-        const target = new URL(agent.binding === 'GRPC' ? endpoint.directRpcUrl : directUrl);
-        const proxy = await faults.createUniqueProxy(
-          runProxyName(options.runId),
-          `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`,
-        );
-        proxyName = proxy.name;
-        const proxyUrl = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
-        agent = throughProxy(agent, proxyUrl);
-        url = proxyUrl;
-      }
-      if (options.toxics?.length && !faults)
-        throw new UserError(`--toxic needs a fault backend, and there is none: ${unavailable}`);
+      const { endpoint, note } = placeCardEndpoint(options, direct, directUrl, named);
+      const route = await routeThroughProxy(options, direct, directUrl, { endpoint, named });
+      faults = route.faults;
+      if (options.toxic?.length && !faults)
+        throw new UserError(`--toxic needs a fault backend, and there is none: ${route.unavailable}`);
       const env = new Environment(
         options,
         directUrl,
-        url,
-        agent,
+        route.url,
+        route.agent,
         faults,
         process,
-        unavailable,
-        proxyName,
+        route.unavailable,
+        route.proxyName,
         endpoint,
         note,
       );
       // Asked once, straight to the agent and about no task, so scenarios needing it skip before sending anything.
       env.replayPlane = await probeReplayPlane(
-        agent.binding === 'GRPC' ? directUrl : env.directRpcUrl,
-        agent.generation,
-        agent.hitl.declared ? [HITL_PROMPT_URI] : [],
+        route.agent.binding === 'GRPC' ? directUrl : env.directRpcUrl,
+        route.agent.generation,
+        route.agent.hitl.declared ? [HITL_PROMPT_URI] : [],
         options.access,
       );
       return env;
@@ -210,7 +176,7 @@ export class Environment {
 
   /** The run has toxics of its own (`--toxic`): on the proxy during every scenario. */
   get hasRunToxics(): boolean {
-    return (this.options.toxics?.length ?? 0) > 0;
+    return (this.options.toxic?.length ?? 0) > 0;
   }
 
   /**
@@ -271,7 +237,7 @@ export class Environment {
    * `run<N>-<type>_<stream>` so they never collide with a scenario's own.
    */
   async applyRunToxics(): Promise<void> {
-    const toxics = this.options.toxics ?? [];
+    const toxics = this.options.toxic ?? [];
     if (!this.faults || !this.proxyName || toxics.length === 0) return;
     const applied: AppliedToxic[] = [];
     for (const [i, spec] of toxics.entries()) {
@@ -310,5 +276,72 @@ export class Environment {
       await this.options.onClose?.();
     })();
     return this.closing;
+  }
+}
+
+/** The agent's own address: the target's, or the embedded agent's once it started. */
+async function startAgent(options: EnvironmentOptions): Promise<{ process?: AgentProcess; directUrl: string }> {
+  if (options.target) return { directUrl: options.target.replace(/\/+$/, '') };
+  const process = new AgentProcess(options.agentFault, options.agentArgs);
+  try {
+    return { process, directUrl: await process.start() };
+  } catch (err) {
+    await process.stop();
+    throw err;
+  }
+}
+
+/**
+ * Before anything goes to the card's endpoint (JSON-RPC, the replay probe, /events): an endpoint
+ * the user did not name is refused, or said first.
+ */
+function placeCardEndpoint(
+  options: EnvironmentOptions,
+  agent: AgentDescription,
+  directUrl: string,
+  named: string,
+): { endpoint: CardEndpoint; note: string | undefined } {
+  const endpoint = placeEndpoint(agent.binding, agent.rpcUrl, directUrl);
+  const refused = refusalLine(endpoint, agent.cardUrl, named, options.followCardEndpoint === true);
+  if (refused) throw new UserError(refused);
+  const note = endpointNote(endpoint, named);
+  if (note) options.announce?.(note);
+  return { endpoint, note };
+}
+
+interface ProxyRoute {
+  /** The agent as the rig's clients reach it: through the proxy when there is one. */
+  agent: AgentDescription;
+  url: string;
+  faults?: FaultControl;
+  proxyName?: string;
+  unavailable?: string;
+}
+
+/** The run's proxy in front of the agent, or why there is none. */
+async function routeThroughProxy(
+  options: EnvironmentOptions,
+  agent: AgentDescription,
+  directUrl: string,
+  { endpoint, named }: { endpoint: CardEndpoint; named: string },
+): Promise<ProxyRoute> {
+  if (options.toxiproxy === 'none')
+    return { agent, url: directUrl, unavailable: 'the run has no fault backend (--toxiproxy none)' };
+  // Faults injected where the rig's traffic does not pass would prove nothing: say so instead.
+  if (endpoint.placement === 'other-origin')
+    return { agent, url: directUrl, unavailable: faultsElsewhereReason(endpoint, named) };
+  const faults = await FaultControl.open(options.toxiproxy);
+  try {
+    // The proxy fronts the port the calls go to: the agent's own, or its gRPC server's.
+    const target = new URL(agent.binding === 'GRPC' ? endpoint.directRpcUrl : directUrl);
+    const proxy = await faults.createUniqueProxy(
+      runProxyName(options.runId),
+      `${target.hostname}:${target.port || (target.protocol === 'https:' ? 443 : 80)}`,
+    );
+    const proxyUrl = `${target.protocol}//${proxy.listen}${target.pathname === '/' ? '' : target.pathname}`;
+    return { agent: throughProxy(agent, proxyUrl), url: proxyUrl, faults, proxyName: proxy.name };
+  } catch (err) {
+    await faults.close().catch(() => {});
+    throw err;
   }
 }
