@@ -18,6 +18,7 @@ import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './merge/sha
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import { thresholdState, type ThresholdState } from './thresholds/thresholdEvaluation.ts';
+import { microsAsMillis as ms, ratio, seconds } from '../results/figures.ts';
 
 const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 
@@ -83,7 +84,7 @@ function dosLine(s: ScenarioResult): string {
   const tax = attackTax(s);
   const p99s = tax ? `p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before` : '';
   const taxText = tax
-    ? `p99 during ÷ before ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})`
+    ? `p99 during ÷ before ${ratio(tax.tax)} (${markdownCell(tax.metric)} ${p99s})`
     : 'tax not measured';
   const rows = attackRows(s);
   const kinds = outcomeColumns(rows);
@@ -91,7 +92,7 @@ function dosLine(s: ScenarioResult): string {
     const outcomes = kinds.filter((k) => r.outcomes[k]).map((k) => `${markdownCell(k)} ${r.outcomes[k]}`);
     const refusal =
       r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
-    const tax = r.tax === undefined ? '' : `tax ${r.tax.toFixed(2)}×, `;
+    const tax = r.tax === undefined ? '' : `tax ${ratio(r.tax)}, `;
     return `${markdownCell(r.attack)}: ${tax}${outcomes.join(', ') || 'no outcome'}${refusal}`;
   });
   // `notes` (what the scenario could not judge) is dos-engine's results field; read defensively.
@@ -103,10 +104,6 @@ function dosLine(s: ScenarioResult): string {
   const attackText = attacks.length ? ` · ${attacks.join(' · ')}` : '';
   const verdict = ICON[s.verdict] ?? markdownCell(s.verdict);
   return `- **${markdownCell(s.name)}** ${verdict} · ${taxText}${attackText}${notJudged}`;
-}
-
-function ms(us: number): string {
-  return (us / 1000).toFixed(us < 10_000 ? 2 : 0);
 }
 
 /**
@@ -140,13 +137,13 @@ export function summaryMarkdown(run: RunResult): string {
           .join('; '),
       )}`
     : '';
-  const seconds = `${(run.durationMs / 1000).toFixed(1)} s`;
+  const duration = seconds(run.durationMs);
   const lines = [
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
     ...headlineNote(run),
     ...(partialNote(run) ? ['', `**${markdownCell(partialNote(run)!)}**`] : []),
     '',
-    `Agent: ${agent} · fault backend: ${backend}${toxics} · ${seconds} · run \`${run.runId}\``,
+    `Agent: ${agent} · fault backend: ${backend}${toxics} · ${duration} · run \`${run.runId}\``,
     ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
     ...(warningsNote(run) ? ['', `**Warnings:** ${markdownCell(warningsNote(run)!)} (listed below)`] : []),
     '',

@@ -5,9 +5,8 @@
 import { attackRows, outcomeColumns, phaseRows } from '../dosResults.ts';
 import type { ScenarioResult } from '../../results/runResult.ts';
 import { html, type HtmlValue } from './safeHtml.ts';
+import { microsAsMillis as msText, ratio as ratioText } from '../../results/figures.ts';
 
-const msText = (us: number) => (us / 1000).toFixed(us < 10_000 ? 2 : us < 100_000 ? 1 : 0);
-export const ratioText = (r: number) => `${r.toFixed(r < 10 ? 2 : 1)}×`;
 /** Outcomes that mean a mitigation is missing or the agent failed. */
 const BAD_OUTCOMES = new Set(['accepted', 'server-error']);
 
@@ -33,7 +32,7 @@ function attackTable(s: ScenarioResult): HtmlValue {
   return html`<h4>Attacks: how each hostile request ended</h4><table class="dos attacks"><thead><tr><th>attack</th><th title="legitimate p99 while this attack alone ran ÷ p99 before">tax</th>${kinds.map((k) => html`<th>${k}</th>`)}<th>total</th><th>refusal n</th><th>refusal p50 ms</th><th>refusal p99 ms</th></tr></thead><tbody>${rows.map(
     (r) => {
       const total = Object.values(r.outcomes).reduce((a, b) => a + b, 0);
-      return html`<tr data-attack="${r.attack}"><td><code>${r.attack}</code></td><td class="num">${r.tax === undefined ? '' : `${r.tax.toFixed(2)}×`}</td>${kinds.map(
+      return html`<tr data-attack="${r.attack}"><td><code>${r.attack}</code></td><td class="num">${r.tax === undefined ? '' : ratioText(r.tax)}</td>${kinds.map(
         (k) => {
           const n = r.outcomes[k] ?? 0;
           return html`<td class="num${n > 0 && BAD_OUTCOMES.has(k) ? ' bad' : ''}">${n}</td>`;

@@ -5,7 +5,7 @@
 import { sumTraffic, trafficOf } from '../merge/trafficTotals.ts';
 import { capacityFinding, capacityText } from './charts/capacityCharts.ts';
 import type { BaselineComparison } from './baselineSection.ts';
-import { bytesText, countText, pctText } from './reportNumbers.ts';
+import { bytes, count, percent } from '../../results/figures.ts';
 import { VERDICTS, type RunResult, type Verdict } from '../../results/runResult.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { thresholdTally } from '../thresholds/thresholdEvaluation.ts';
@@ -47,7 +47,7 @@ export function headlineFigures(
   if (withTraffic.length === 0)
     tiles.push(tile('requests', 'requests', 'not recorded', 'results written before a2a-rig recorded traffic', 'none'));
   else {
-    tiles.push(tile('requests', 'requests', countText(totals.requests), coverage));
+    tiles.push(tile('requests', 'requests', count(totals.requests), coverage));
     // An error is a request that got no usable reply (a transport error, a timeout): that is what a
     // red figure means. A refusal (a JSON-RPC error, 409/422) is the agent answering, often because a
     // scenario provoked it on purpose (duplicate-flood's 409s): counted beside, never as a failure.
@@ -58,24 +58,24 @@ export function headlineFigures(
     const refusedBy = (s: (typeof withTraffic)[number]) => s.traffic!.operations.reduce((a, o) => a + o.rpcErrors, 0);
     const failedBy = (s: (typeof withTraffic)[number]) => s.traffic!.operations.reduce((a, o) => a + o.failed, 0);
     const failedWhere =
-      failed > 0 ? html`; most in ${link(most(failedBy).name)} (${countText(failedBy(most(failedBy)))})` : null;
+      failed > 0 ? html`; most in ${link(most(failedBy).name)} (${count(failedBy(most(failedBy)))})` : null;
     // Failures inside scenarios that injected faults (a cut proxy, a reset, a killed agent, an
     // attack) and passed were provoked on purpose and judged by their checks: shown, never red.
     // Red is for the others (a capacity step the agent could not carry is not provoked).
     const provokedIn = (s: (typeof withTraffic)[number]) => s.verdict === 'passed' && (s.faultEvents?.length ?? 0) > 0;
     const provoked = withTraffic.filter(provokedIn).reduce((a, s) => a + failedBy(s), 0);
     const provokedText =
-      provoked > 0 ? html`; ${countText(provoked)} provoked by the faults of scenarios that passed` : null;
+      provoked > 0 ? html`; ${count(provoked)} provoked by the faults of scenarios that passed` : null;
     const refusedWhere =
       refused > 0
-        ? html`. ${countText(refused)} refused by the agent (JSON-RPC or HTTP errors, most provoked on purpose), most in ${link(most(refusedBy).name)} (${countText(refusedBy(most(refusedBy)))})`
+        ? html`. ${count(refused)} refused by the agent (JSON-RPC or HTTP errors, most provoked on purpose), most in ${link(most(refusedBy).name)} (${count(refusedBy(most(refusedBy)))})`
         : null;
     tiles.push(
       tile(
         'errors',
         'failed requests',
-        pctText(failed, totals.requests),
-        html`${countText(failed)} of ${countText(totals.requests)} got no usable reply${failedWhere}${provokedText}${refusedWhere}`,
+        percent(failed, totals.requests),
+        html`${count(failed)} of ${count(totals.requests)} got no usable reply${failedWhere}${provokedText}${refusedWhere}`,
         failed > provoked ? 'bad' : failed > 0 ? 'provoked' : '',
       ),
     );
@@ -83,8 +83,8 @@ export function headlineFigures(
       tile(
         'bytes',
         'data',
-        html`${bytesText(totals.sent)} <span class="unit">sent</span>`,
-        `${bytesText(totals.received)} received`,
+        html`${bytes(totals.sent)} <span class="unit">sent</span>`,
+        `${bytes(totals.received)} received`,
       ),
     );
   }

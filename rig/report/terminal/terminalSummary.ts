@@ -17,7 +17,7 @@ import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
 
 // The thresholds section's first column: held, broken, or not judged (the rig's limit).
-import { count, micros, seconds } from './terminalNumbers.ts';
+import { count, microsAsMillis, ratio, seconds } from '../../results/figures.ts';
 import { printableLine } from './terminalText.ts';
 import { partialNote } from '../merge/shardRows.ts';
 import { workerLines } from './terminalWorkers.ts';
@@ -197,9 +197,9 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
           hidden = true;
           return DASH;
         }
-        return micros(m[`p${p}`]);
+        return microsAsMillis(m[`p${p}`]);
       }),
-      m && m.count > 0 ? micros(m.max) : DASH,
+      m && m.count > 0 ? microsAsMillis(m.max) : DASH,
     ];
     const label = LABEL[s.verdict] ?? s.verdict;
     const line = row(
@@ -222,9 +222,9 @@ export function terminalSummary(run: RunResult, options: TerminalSummaryOptions 
     if (isDosResult(s)) {
       const tax = attackTax(s);
       if (tax) {
-        const p99s = `p99 ${micros(tax.during.p99)} ms during, ${micros(tax.before.p99)} ms before`;
+        const p99s = `p99 ${microsAsMillis(tax.during.p99)} ms during, ${microsAsMillis(tax.before.p99)} ms before`;
         // A figure, not the gate: the gated tax is per attack, its bursts ÷ the controls beside them.
-        out.push(fit(`${indent}p99 during ÷ before ${tax.tax.toFixed(2)}× (${clean(tax.metric)} ${p99s})`, width));
+        out.push(fit(`${indent}p99 during ÷ before ${ratio(tax.tax)} (${clean(tax.metric)} ${p99s})`, width));
       }
     }
     // Right under the latencies it qualifies: when the rig was the limit, they are partly its own.

@@ -9,6 +9,7 @@ import type { ScenarioResult, SeriesPoint } from '../../../results/runResult.ts'
 import type { SafeHtml } from '../safeHtml.ts';
 import { PALETTE } from './chartColors.ts';
 import { xyChart, type Series } from './svgChart.ts';
+import { millis } from '../../../results/figures.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../../../load/capacitySlo.ts';
 const BREAK_COLOR = '#c62828';
@@ -58,7 +59,7 @@ export function capacityFinding(s: ScenarioResult): CapacityFinding | undefined 
 /** One line for the headline: `40/s`, `≥ 40/s (cap reached …)`, `none`. */
 export function capacityText(f: CapacityFinding): { value: string; detail: string } {
   if (f.kind === 'broke') {
-    const why = f.brokeAt && typeof f.brokeAt.y === 'number' ? `p95 ${Number(f.brokeAt.y.toPrecision(3))} ms` : '';
+    const why = f.brokeAt && typeof f.brokeAt.y === 'number' ? `p95 ${millis(f.brokeAt.y)} ms` : '';
     const at = f.brokeAt ? `${f.brokeAt.x}/s` : '?';
     const vsSlo = f.sloP95Ms !== undefined ? ` vs ${f.sloP95Ms} ms` : '';
     const reason = why ? ` (${why}${vsSlo}, or errors/drops)` : '';
@@ -99,7 +100,7 @@ export function capacityCharts(s: ScenarioResult): SafeHtml[] {
   const title = (p: SeriesPoint) =>
     [
       `${p.x}/s offered`,
-      `p95 ${Number(p.y.toPrecision(4))} ms`,
+      `p95 ${millis(p.y)} ms`,
       ...['p50_ms', 'p99_ms', 'service_p95_ms', 'achieved_per_s', 'drained', 'arrivals', 'errors', 'dropped', 'late']
         .concat(['schedule_lag_p99_ms', 'loop_delay_max_ms', 'peak_in_flight'])
         .concat(['rig_cpu_us_per_round_trip', 'agent_cpu_us_per_round_trip', 'rig_bounds', 'rig_saturated'])

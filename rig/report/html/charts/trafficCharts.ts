@@ -4,7 +4,7 @@
 // Results written before traffic was recorded have none: each part then says "not recorded",
 // never an empty chart.
 import type { OperationStats, ScenarioResult, TrafficPoint } from '../../../results/runResult.ts';
-import { bytesText, countText, msText, pctText, rateText } from '../reportNumbers.ts';
+import { bytes, count, microsAsMillis, percent, quantity, rate } from '../../../results/figures.ts';
 import { html, type HtmlValue, type SafeHtml } from '../safeHtml.ts';
 import { minSamplesFor, percentileShown } from '../../sampleSize.ts';
 import { PALETTE } from './chartColors.ts';
@@ -20,11 +20,11 @@ export function trafficTotals(s: ScenarioResult): SafeHtml {
   const t = s.traffic;
   if (!t) return html`<p class="totals none">Traffic: ${NOT_RECORDED}.</p>`;
   const { requests, bytesSent, bytesReceived } = t.totals;
-  const seconds = s.durationMs / 1000;
+  const durationS = s.durationMs / 1000;
   // Red only for no usable reply; a refusal is the agent answering (often what the scenario provoked).
   const failed = t.operations.reduce((a, o) => a + o.failed, 0);
   const refused = t.operations.reduce((a, o) => a + o.rpcErrors, 0);
-  return html`<p class="totals"><span><strong>${countText(requests)}</strong> requests</span><span>${seconds > 0 ? rateText(requests / seconds) : '—'} mean</span><span class="${failed ? 'bad' : ''}"><strong>${countText(failed)}</strong> failed (${pctText(failed, requests)})</span><span><strong>${countText(refused)}</strong> refused by the agent (${pctText(refused, requests)})</span><span><strong>${bytesText(bytesSent)}</strong> sent</span><span><strong>${bytesText(bytesReceived)}</strong> received</span></p>`;
+  return html`<p class="totals"><span><strong>${count(requests)}</strong> requests</span><span>${durationS > 0 ? rate(requests / durationS) : '—'} mean</span><span class="${failed ? 'bad' : ''}"><strong>${count(failed)}</strong> failed (${percent(failed, requests)})</span><span><strong>${count(refused)}</strong> refused by the agent (${percent(refused, requests)})</span><span><strong>${bytes(bytesSent)}</strong> sent</span><span><strong>${bytes(bytesReceived)}</strong> received</span></p>`;
 }
 
 const perSecond = (t: { bucketMs: number }, n: number) => (n * 1000) / t.bucketMs;
@@ -40,6 +40,7 @@ export function trafficCharts(s: ScenarioResult): SafeHtml[] {
   const { spans, markers } = timeOverlay(s);
   const half = t.bucketMs / 2;
   const at = (p: TrafficPoint) => (p.t + half) / 1000;
+  // Where on the time axis the bucket lies, as the axis reads (timeOverlay.ts), not a duration.
   const when = (p: TrafficPoint) =>
     `${Number((p.t / 1000).toPrecision(6))}–${Number(((p.t + t.bucketMs) / 1000).toPrecision(6))} s`;
   const open = t.points.filter((p) => p.offered !== undefined || p.achieved !== undefined);
@@ -50,7 +51,7 @@ export function trafficCharts(s: ScenarioResult): SafeHtml[] {
       points: t.points.map((p) => ({
         x: at(p),
         y: perSecond(t, p.completed),
-        title: `${when(p)}: ${p.completed} completed (${rateText(perSecond(t, p.completed))}), ${p.errors} errors`,
+        title: `${when(p)}: ${p.completed} completed (${rate(perSecond(t, p.completed))}), ${p.errors} errors`,
       })),
     },
     ...(open.length
@@ -102,7 +103,7 @@ export function trafficCharts(s: ScenarioResult): SafeHtml[] {
           points: t.points.map((p) => ({
             x: at(p),
             y: perSecond(t, p.errors),
-            title: `${when(p)}: ${p.errors} of ${p.completed} (${pctText(p.errors, p.completed)})`,
+            title: `${when(p)}: ${p.errors} of ${p.completed} (${percent(p.errors, p.completed)})`,
           })),
         },
       ],
@@ -122,7 +123,7 @@ export function trafficCharts(s: ScenarioResult): SafeHtml[] {
           points: t.points.map((p) => ({
             x: at(p),
             y: p.inFlight,
-            title: `${when(p)}: mean ${Number(p.inFlight.toPrecision(3))}, most ${p.inFlightMax}`,
+            title: `${when(p)}: mean ${quantity(p.inFlight)}, most ${p.inFlightMax}`,
           })),
         },
         {
@@ -147,13 +148,13 @@ export function percentileCell(n: number, p: number, us: number): SafeHtml {
   if (n === 0) return html`<td class="num thin">—</td>`;
   if (!percentileShown(n, p))
     return html`<td class="num thin" title="n=${n}: p${p} needs n ≥ ${minSamplesFor(p)}">n&lt;${minSamplesFor(p)}</td>`;
-  return html`<td class="num">${msText(us)}</td>`;
+  return html`<td class="num">${microsAsMillis(us)}</td>`;
 }
 
 function operationRow(o: OperationStats): SafeHtml {
   const m = o.latency;
   const bad = o.rpcErrors + o.failed;
-  return html`<tr data-operation="${o.operation}"><td>${o.operation}</td><td class="num">${countText(o.count)}</td><td class="num">${countText(o.ok)}</td><td class="num">${countText(o.rpcErrors)}</td><td class="num${o.failed ? ' bad' : ''}">${countText(o.failed)}</td><td class="num">${pctText(bad, o.count)}</td>${percentileCell(m.count, 50, m.p50)}${percentileCell(m.count, 95, m.p95)}${percentileCell(m.count, 99, m.p99)}<td class="num">${m.count ? msText(m.max) : '—'}</td><td class="num">${bytesText(o.bytesSent)}</td><td class="num">${bytesText(o.bytesReceived)}</td></tr>`;
+  return html`<tr data-operation="${o.operation}"><td>${o.operation}</td><td class="num">${count(o.count)}</td><td class="num">${count(o.ok)}</td><td class="num">${count(o.rpcErrors)}</td><td class="num${o.failed ? ' bad' : ''}">${count(o.failed)}</td><td class="num">${percent(bad, o.count)}</td>${percentileCell(m.count, 50, m.p50)}${percentileCell(m.count, 95, m.p95)}${percentileCell(m.count, 99, m.p99)}<td class="num">${m.count ? microsAsMillis(m.max) : '—'}</td><td class="num">${bytes(o.bytesSent)}</td><td class="num">${bytes(o.bytesReceived)}</td></tr>`;
 }
 
 export function operationsTable(s: ScenarioResult): HtmlValue {
