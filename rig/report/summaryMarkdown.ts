@@ -1,7 +1,7 @@
 // summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
-import { targetWire } from './targetWire.ts';
+import { runToxics, targetWire } from './targetWire.ts';
 import {
   checkFailed,
   checkNotJudged,
@@ -116,7 +116,8 @@ function codeBlock(text: string): string[] {
   return [fence, ...text.replace(/\r\n?/g, '\n').split('\n'), fence];
 }
 
-export function summaryMarkdown(run: RunResult): string {
+/** The title, the notes under it, the line on the agent and the run, and the scenario table's head. */
+function head(run: RunResult): string[] {
   const target = run.target;
   const faults = target.agentFaults.length ? `, faults: ${target.agentFaults.join(', ')}` : '';
   const agent =
@@ -125,20 +126,9 @@ export function summaryMarkdown(run: RunResult): string {
   const backend = run.proxy
     ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`)
     : 'none';
-  const toxics = run.toxics?.length
-    ? ` · run toxics: ${markdownCell(
-        run.toxics
-          .map(
-            (t) =>
-              `${t.type} ${t.stream} ${Object.entries(t.attributes)
-                .map(([k, v]) => `${k}=${v}`)
-                .join(' ')}`,
-          )
-          .join('; '),
-      )}`
-    : '';
+  const toxics = run.toxics?.length ? ` · run toxics: ${markdownCell(runToxics(run))}` : '';
   const duration = seconds(run.durationMs);
-  const lines = [
+  return [
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
     ...headlineNote(run),
     ...(partialNote(run) ? ['', `**${markdownCell(partialNote(run)!)}**`] : []),
@@ -150,20 +140,27 @@ export function summaryMarkdown(run: RunResult): string {
     '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
     '|---|---|---|---|---|',
   ];
-  for (const s of run.scenarios) {
-    const passed = s.checks.filter((c) => c.ok).length;
-    const latency = Object.entries(s.metrics)
-      .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
-      .join('<br>');
-    const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
-    const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;
-    // A latency measured while the rig was the limit says so where it is read (details below).
-    const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
-    lines.push(
-      `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'}${saturated} | ` +
-        `${markdownCell(s.reason ?? '')} |`,
-    );
-  }
+}
+
+/** A scenario's row: verdict, checks passed, its latencies (marked when the rig was the limit), why. */
+function scenarioRow(s: ScenarioResult): string {
+  const passed = s.checks.filter((c) => c.ok).length;
+  const latency = Object.entries(s.metrics)
+    .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
+    .join('<br>');
+  const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
+  const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;
+  // A latency measured while the rig was the limit says so where it is read (details below).
+  const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
+  return (
+    `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'}${saturated} | ` +
+    `${markdownCell(s.reason ?? '')} |`
+  );
+}
+
+/** The DoS lines, the rig's own load, a forced merge, what was merged and its workers. */
+function runSections(run: RunResult): string[] {
+  const lines: string[] = [];
   const dos = run.scenarios.filter(isDosResult);
   if (dos.length > 0)
     lines.push(
@@ -190,6 +187,12 @@ export function summaryMarkdown(run: RunResult): string {
     lines.push('', '## Workers', '', ...table.map((r) => `| ${r.map(markdownCell).join(' | ')} |`));
     lines.push('', markdownCell(startLine(run.shards)));
   }
+  return lines;
+}
+
+/** The thresholds table, the failed, warned and unjudged checks, and the errors with their stacks. */
+function checkSections(run: RunResult): string[] {
+  const lines: string[] = [];
   if (run.thresholds?.length) {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
     for (const t of run.thresholds)
@@ -214,6 +217,11 @@ export function summaryMarkdown(run: RunResult): string {
     for (const s of errored)
       lines.push('', `**${markdownCell(s.name)}**: ${markdownCell(s.reason ?? 'errored')}`, '', ...codeBlock(s.stack!));
   }
+  return lines;
+}
+
+export function summaryMarkdown(run: RunResult): string {
+  const lines = [...head(run), ...run.scenarios.map(scenarioRow), ...runSections(run), ...checkSections(run)];
   // Again over the whole text: whatever reached it without a markdownCell (an expression) is shown too.
   return printable(`${lines.join('\n')}\n`);
 }

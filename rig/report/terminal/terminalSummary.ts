@@ -5,7 +5,7 @@
 // carry it, sampleSize.ts), then the failed checks, the notes, the thresholds and the result files.
 // summary.md (summaryMarkdown.ts) stays the Markdown version. Whatever an agent said goes through
 // printableLine (terminalText.ts); colour, when asked for, only marks verdict words.
-import { targetWire } from '../targetWire.ts';
+import { runToxics, targetWire } from '../targetWire.ts';
 import { attackTax, isDosResult } from '../dosResults.ts';
 import { progressMode } from './progressOutput.ts';
 import {
@@ -148,16 +148,6 @@ function titleBlock(w: Writer, run: RunResult): void {
   w.out.push('');
 }
 
-/** The run's toxics, `type stream k=v …; …`, or nothing without any. */
-function toxicsText(run: RunResult): string {
-  if (!run.toxics?.length) return '';
-  const toxic = (t: NonNullable<RunResult['toxics']>[number]) =>
-    `${t.type} ${t.stream} ${Object.entries(t.attributes)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' ')}`;
-  return ` · run toxics: ${run.toxics.map(toxic).join('; ')}`;
-}
-
 /** The headline block: agent, endpoint, faults, scenarios by verdict, warnings, capacity, traffic, thresholds. */
 function headlineBlock(w: Writer, run: RunResult): void {
   const target = run.target;
@@ -166,7 +156,8 @@ function headlineBlock(w: Writer, run: RunResult): void {
   headline(w, 'agent', `${agentName} at ${target.url} (${targetWire(target)}, ${target.kind}${agentFaults})`);
   if (target.endpointNote) headline(w, 'endpoint', target.endpointNote, 3);
   const proxy = run.proxy ? `${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}` : 'none';
-  headline(w, 'faults', `backend ${proxy}${toxicsText(run)}`);
+  const toxics = run.toxics?.length ? ` · run toxics: ${runToxics(run)}` : '';
+  headline(w, 'faults', `backend ${proxy}${toxics}`);
 
   const counts = new Map<Verdict, number>();
   for (const s of run.scenarios) counts.set(s.verdict, (counts.get(s.verdict) ?? 0) + 1);
