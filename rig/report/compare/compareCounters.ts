@@ -88,15 +88,18 @@ function counterRow(
     row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
   else if (tolerance === undefined) return undefined;
   else if (c.length === 0) row.note = 'not counted in the current run';
-  else if (meaning.zeroIsNever && (b.some((v) => v === 0) || c.some((v) => v === 0))) {
-    // Never broke is better than any rate: only never → a rate is worse.
-    const baseNever = b.every((v) => v === 0);
-    const broke = c.some((v) => v > 0);
-    row.result = baseNever && broke ? 'regression' : baseNever || !broke ? 'ok' : 'inconclusive';
-    if (baseNever && broke) row.note = 'the baseline never broke';
-    else if (row.result === 'inconclusive') row.note = 'some runs of a side broke and some never did';
-  } else judgeThroughput(row, b, c, tolerance, o);
+  else if (meaning.zeroIsNever && (b.some((v) => v === 0) || c.some((v) => v === 0))) judgeNever(row, b, c);
+  else judgeThroughput(row, b, c, tolerance, o);
   return row;
+}
+
+/** A limit-or-never counter some run never broke: never beats any rate, so only never → a rate is worse. */
+function judgeNever(row: CompareRow, b: number[], c: number[]): void {
+  const baseNever = b.every((v) => v === 0);
+  const broke = c.some((v) => v > 0);
+  row.result = baseNever && broke ? 'regression' : baseNever || !broke ? 'ok' : 'inconclusive';
+  if (baseNever && broke) row.note = 'the baseline never broke';
+  else if (row.result === 'inconclusive') row.note = 'some runs of a side broke and some never did';
 }
 
 export function counterRows(
