@@ -18,7 +18,7 @@ import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './merge/sha
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import { thresholdState, type ThresholdState } from './thresholds/thresholdEvaluation.ts';
-import { microsAsMillis as ms, ratio, seconds } from '../results/figures.ts';
+import { count, microsAsMillis as ms, ratio, seconds } from '../results/figures.ts';
 
 const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 
@@ -146,7 +146,7 @@ function head(run: RunResult): string[] {
 function scenarioRow(s: ScenarioResult): string {
   const passed = s.checks.filter((c) => c.ok).length;
   const latency = Object.entries(s.metrics)
-    .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
+    .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${count(m.count)})`)
     .join('<br>');
   const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
   const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;

@@ -5,7 +5,7 @@
 import { attackRows, outcomeColumns, phaseRows } from '../dosResults.ts';
 import type { ScenarioResult } from '../../results/runResult.ts';
 import { html, type HtmlValue } from './safeHtml.ts';
-import { microsAsMillis as msText, ratio as ratioText } from '../../results/figures.ts';
+import { count, microsAsMillis as msText, ratio as ratioText } from '../../results/figures.ts';
 
 /** Outcomes that mean a mitigation is missing or the agent failed. */
 const BAD_OUTCOMES = new Set(['accepted', 'server-error']);
@@ -15,7 +15,7 @@ function phaseTable(s: ScenarioResult): HtmlValue {
   if (rows.length === 0) return null;
   return html`<h4>Legitimate traffic by phase (ms)</h4><table class="dos phases"><thead><tr><th>metric</th><th>phase</th><th>n</th><th>p50</th><th>p95</th><th>p99</th><th title="the attack tax on the during row">p99 ÷ before</th></tr></thead><tbody>${rows.map(
     (r) =>
-      html`<tr data-metric="${r.metric}" data-phase="${r.phase}"><td>${r.metric}</td><td>${r.phase}</td><td class="num">${r.m.count}</td><td class="num">${msText(r.m.p50)}</td><td class="num">${msText(r.m.p95)}</td><td class="num">${msText(r.m.p99)}</td><td class="num">${
+      html`<tr data-metric="${r.metric}" data-phase="${r.phase}"><td>${r.metric}</td><td>${r.phase}</td><td class="num">${count(r.m.count)}</td><td class="num">${msText(r.m.p50)}</td><td class="num">${msText(r.m.p95)}</td><td class="num">${msText(r.m.p99)}</td><td class="num">${
         r.ratio === undefined
           ? ''
           : r.phase === 'during'
@@ -35,9 +35,9 @@ function attackTable(s: ScenarioResult): HtmlValue {
       return html`<tr data-attack="${r.attack}"><td><code>${r.attack}</code></td><td class="num">${r.tax === undefined ? '' : ratioText(r.tax)}</td>${kinds.map(
         (k) => {
           const n = r.outcomes[k] ?? 0;
-          return html`<td class="num${n > 0 && BAD_OUTCOMES.has(k) ? ' bad' : ''}">${n}</td>`;
+          return html`<td class="num${n > 0 && BAD_OUTCOMES.has(k) ? ' bad' : ''}">${count(n)}</td>`;
         },
-      )}<td class="num">${total}</td><td class="num">${r.refusal ? r.refusal.count : ''}</td><td class="num">${r.refusal ? msText(r.refusal.p50) : ''}</td><td class="num">${r.refusal ? msText(r.refusal.p99) : ''}</td></tr>`;
+      )}<td class="num">${count(total)}</td><td class="num">${r.refusal ? count(r.refusal.count) : ''}</td><td class="num">${r.refusal ? msText(r.refusal.p50) : ''}</td><td class="num">${r.refusal ? msText(r.refusal.p99) : ''}</td></tr>`;
     },
   )}</tbody></table>`;
 }

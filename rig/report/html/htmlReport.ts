@@ -18,7 +18,7 @@ import {
   type RunToxic,
 } from '../../results/runResult.ts';
 import { warningsCount, warningsNote } from '../../results/checkResult.ts';
-import { microsAsMillis, seconds } from '../../results/figures.ts';
+import { count, microsAsMillis, seconds } from '../../results/figures.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from '../sampleSize.ts';
 import { scenarioAnchors } from './scenarioAnchors.ts';
@@ -43,7 +43,7 @@ function latencyCell(metrics: Record<string, MetricResult>): HtmlValue {
   if (entries.length === 0) return '—';
   return entries.map(
     ([name, m]) =>
-      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${m.count}</span>${polledMark(m)}</div>`,
+      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${count(m.count)}</span>${polledMark(m)}</div>`,
   );
 }
 

@@ -12,7 +12,7 @@ import {
 import { checkWarned, levelText, warningsCount } from '../../results/checkResult.ts';
 import { capacityCharts } from './charts/capacityCharts.ts';
 import { dosTables } from './dosTables.ts';
-import { microsAsMillis, seconds } from '../../results/figures.ts';
+import { count, microsAsMillis, seconds } from '../../results/figures.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { faultsTimelineChart, latencyOverTimeCharts, percentileCharts } from './charts/scenarioCharts.ts';
 import { seriesCharts, seriesTables } from './charts/seriesCharts.ts';
@@ -30,7 +30,7 @@ function metricsTable(metrics: Record<string, MetricResult>): HtmlValue {
   if (entries.length === 0) return null;
   return html`<h4>Latency (ms)</h4><table class="metrics"><thead><tr><th>metric</th><th>n</th><th>min</th><th>mean</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr></thead><tbody>${entries.map(
     ([name, m]) =>
-      html`<tr><td>${name}</td><td class="num">${m.count}</td><td class="num">${m.count ? microsAsMillis(m.min) : '—'}</td><td class="num">${m.count ? microsAsMillis(m.mean) : '—'}</td>${([50, 90, 95, 99] as const).map((p) => percentileCell(m.count, p, m[`p${p}`]))}<td class="num">${m.count ? microsAsMillis(m.max) : '—'}</td></tr>`,
+      html`<tr><td>${name}</td><td class="num">${count(m.count)}</td><td class="num">${m.count ? microsAsMillis(m.min) : '—'}</td><td class="num">${m.count ? microsAsMillis(m.mean) : '—'}</td>${([50, 90, 95, 99] as const).map((p) => percentileCell(m.count, p, m[`p${p}`]))}<td class="num">${m.count ? microsAsMillis(m.max) : '—'}</td></tr>`,
   )}</tbody></table>`;
 }
 

@@ -17,7 +17,7 @@ import type {
 } from '../../results/runObserver.ts';
 import { VERDICTS, type ScenarioResult } from '../../results/runResult.ts';
 import { printableLine } from './terminalText.ts';
-import { millis, rate, seconds } from '../../results/figures.ts';
+import { count, millis, rate, seconds } from '../../results/figures.ts';
 
 export type ProgressMode = 'bar' | 'lines';
 
@@ -53,8 +53,8 @@ export function liveText(live: LiveTraffic): string {
   const parts = [
     rate(live.ratePerS, 'req'),
     `p95 ${live.p95Ms === undefined ? '–' : `${millis(live.p95Ms)} ms`}`,
-    `in-flight ${live.inFlight}`,
-    `errors ${live.errors}`,
+    `in-flight ${count(live.inFlight)}`,
+    `errors ${count(live.errors)}`,
   ];
   if (live.offeredPerS !== undefined) parts.push(`offered ${rate(live.offeredPerS)}`);
   return parts.join(' · ');
@@ -73,7 +73,7 @@ export function stillRunningLine(
     traffic =
       live.ageMs <= STALE_MS
         ? ` · ${liveText(live.traffic)}`
-        : ` · ${live.traffic.requests} requests, ${live.traffic.errors} errors so far`;
+        : ` · ${count(live.traffic.requests)} requests, ${count(live.traffic.errors)} errors so far`;
   }
   return printableLine(`${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})${traffic}`);
 }

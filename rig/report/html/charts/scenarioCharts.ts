@@ -11,7 +11,7 @@ import type { Tick } from './chartScale.ts';
 import { ATTACK_BAR_COLORS, PALETTE, RESTART_COLOR } from './chartColors.ts';
 import { laneChart, type Lane } from './laneChart.ts';
 import { xyChart } from './svgChart.ts';
-import { microsAsMillis } from '../../../results/figures.ts';
+import { count, microsAsMillis } from '../../../results/figures.ts';
 import { faultIntervals, seconds, splitLabels, timeAxis, timeOverlay } from './timeOverlay.ts';
 
 const ms = (us: number) => us / 1000;
@@ -116,7 +116,7 @@ export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
       const bucket = `${seconds(b.t / 1000)}–${seconds((b.t + timeline.bucketMs) / 1000)}`;
       const mean = `mean ${microsAsMillis(b.sum / b.count)} ms`;
       const q = b.p50 === undefined ? '' : `, p50 ${microsAsMillis(b.p50)} ms, p99 ${microsAsMillis(b.p99!)} ms`;
-      return `${bucket}: n=${b.count}${q}, ${mean}, min ${microsAsMillis(b.min)} ms, max ${microsAsMillis(b.max)} ms`;
+      return `${bucket}: n=${count(b.count)}${q}, ${mean}, min ${microsAsMillis(b.min)} ms, max ${microsAsMillis(b.max)} ms`;
     };
     const line = (name: string, dashed: boolean, y: (b: MergedBucket) => number | undefined) => ({
       name,
@@ -199,7 +199,7 @@ export function percentileCharts(s: ScenarioResult): SafeHtml[] {
         .filter((p) => percentileShown(m.count, p.percentile));
       maxNines = Math.max(maxNines, ...curve.map((p) => ninesOf(p.percentile)));
       return {
-        name: `${keys.length > 1 ? key.slice(base.length) || base : key} (n=${m.count})`,
+        name: `${keys.length > 1 ? key.slice(base.length) || base : key} (n=${count(m.count)})`,
         color: carried.length <= 4 ? PALETTE[i % PALETTE.length]! : rampColor(i, carried.length),
         points: curve.map((p) => ({
           x: ninesOf(p.percentile),

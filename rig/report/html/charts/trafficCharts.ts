@@ -66,7 +66,7 @@ function throughputChart(k: Strips): SafeHtml {
     points: t.points.map((p) => ({
       x: at(p),
       y: perSecond(t, p.completed),
-      title: `${when(p)}: ${p.completed} completed (${rate(perSecond(t, p.completed))}), ${p.errors} errors`,
+      title: `${when(p)}: ${count(p.completed)} completed (${rate(perSecond(t, p.completed))}), ${count(p.errors)} errors`,
     })),
   };
   const offered: Series = {
@@ -100,7 +100,7 @@ function errorsChart(k: Strips): SafeHtml {
     points: t.points.map((p) => ({
       x: at(p),
       y: perSecond(t, p.errors),
-      title: `${when(p)}: ${p.errors} of ${p.completed} (${percent(p.errors, p.completed)})`,
+      title: `${when(p)}: ${count(p.errors)} of ${count(p.completed)} (${percent(p.errors, p.completed)})`,
     })),
   };
   return strip(k, 'errors', 'Errors (rpc errors and failed exchanges)', 'per s', [errors]);
