@@ -1,8 +1,8 @@
-// How every writer prints a number (the terminal, summary.md, report.html, junit.xml's messages,
-// compare, merge, ab), so the same run reads the same wherever it is read: counts with thousands
-// separators, bytes in decimal units (kB, MB: k6's data_received does the same), latencies in ms
-// with the digits that mean something, durations, shares, rates and ratios. Here, beside the
-// results' shapes, because every writer may import rig/results (docs/architecture.md).
+// How every writer prints a number (the terminal, summary.md, report.html, compare, merge, ab;
+// junit.xml carries their texts), so the same run reads the same wherever it is read: counts with
+// thousands separators, bytes in decimal units (kB, MB: k6's data_received does the same),
+// latencies in ms with the digits that mean something, durations, shares, rates and ratios. Here,
+// beside the results' shapes, because every writer may import rig/results (docs/architecture.md).
 // What is not a number (NaN, ±Infinity) prints as "—": a writer shows that nothing was measured
 // rather than a figure no one measured.
 
