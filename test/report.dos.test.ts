@@ -77,7 +77,7 @@ describe('report.html for a DoS scenario', () => {
       }
       const tax = dos.metrics[`${metric}{phase=during}`]!.p99 / dos.metrics[`${metric}{phase=before}`]!.p99;
       expect(tax).toBeGreaterThan(1.5);
-      expect(first).toContain(`<strong>${tax.toFixed(2)}×</strong> tax`);
+      expect(first).toContain(`<strong>×${tax.toFixed(2)}</strong> tax`);
     }
     const row = first.slice(first.indexOf('data-attack="oversized-answer"')).split('</tr>')[0]!;
     const refusal = dos.metrics['attack_refusal{attack=oversized-answer}']!;
@@ -133,7 +133,7 @@ describe('summary.md for DoS scenarios', () => {
     const lines = summary.split('\n').filter((l) => l.startsWith('- **'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(
-      `**dos-payloads** PASS · p99 during ÷ before ${tax.toFixed(2)}× (legit\\_round\\_trip p99`,
+      `**dos-payloads** PASS · p99 during ÷ before ×${tax.toFixed(2)} (legit\\_round\\_trip p99`,
     );
     expect(lines[0]).toMatch(
       /oversized-answer: refused 290, cut 7, server-error 3, refusal p50\/p99 [\d.]+\/[\d.]+ ms$/,
@@ -188,7 +188,7 @@ describe.runIf(existsSync(CHROMIUM) || !!process.env.CI)('a DoS scenario in head
       const during = await page
         .locator('#dos-payloads tr[data-metric="legit_round_trip"][data-phase="during"]')
         .innerText();
-      expect(during).toMatch(/during\s+200\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+× tax/);
+      expect(during).toMatch(/during\s+200\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+×[\d.]+ tax/);
       expect(await page.locator('#resume-latency text.span-label').count()).toBe(0);
       expect(await page.locator('#resume-latency table.dos').count()).toBe(0);
       // For a human to look at: A2A_RIG_REPORT_SCREENSHOT=/path/to.png keeps a picture of the section.

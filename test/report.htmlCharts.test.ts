@@ -230,7 +230,7 @@ describe('report.html as text', () => {
         '(reading &quot;taskId&quot;)\n    at run (scenarios/disconnectReplay.ts:48:22)',
     );
     expect(article(text, 'capacity')).toMatch(
-      /<summary>Log \(5 lines\)<\/summary><pre><span class="t">2\.50 s<\/span> 5\/s: 10\/10 ok/,
+      /<summary>Log \(5 lines\)<\/summary><pre><span class="t">2\.5 s<\/span> 5\/s: 10\/10 ok/,
     );
   });
 

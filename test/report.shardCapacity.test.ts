@@ -112,7 +112,7 @@ describe('recomputeCapacity', () => {
     expect(result.counters).toMatchObject({ capacity_per_s: 10, capacity_rig_limited: 1 });
     expect(result.verdict).toBe('passed');
     expect(result.notJudged?.capacity_per_s).toMatch(
-      /capacity ≥ 10\/s \(p95 10 ms at 10\/s\): the load generator was the limit at 20\/s \(a worker's/,
+      /capacity ≥ 10\/s \(p95 10\.0 ms at 10\/s\): the load generator was the limit at 20\/s \(a worker's/,
     );
     expect(result.series![SERIES]!.at(-1)).toMatchObject({ x: 20, sustainable: false, limit: 'rig' });
   });

@@ -125,7 +125,7 @@ describe('the terminal summary', () => {
     expect(head).toMatch(
       /^ {2}capacity {4}cap reached: top offered rate 40\/s held; capacity is above it \(p95 [\d.]+ ms/m,
     );
-    expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 1\.9 MiB sent, 5\.7 MiB received$/m);
+    expect(head).toMatch(/^ {2}traffic {5}180 round trips timed · 4,000 requests · 2\.00 MB sent, 6\.00 MB received$/m);
     // Failures are requests with no usable reply; the refusals the scenarios provoked stand beside
     // them, with where most are.
     expect(head).toMatch(
@@ -259,7 +259,7 @@ describe('older results and edge cases', () => {
     const text = terminalSummary(run([{ ...scenario('cf1'), traffic: traffic(100, 0) }]));
     expect(text).toMatch(
       // eslint-disable-next-line max-len -- the terminal line as printed, as one pattern
-      /^ {2}traffic {5}100 requests · 49 KiB sent, 146 KiB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m,
+      /^ {2}traffic {5}100 requests · 50\.0 kB sent, 150 kB received\n {2}errors {6}0 % failed \(0 of 100 requests got no usable reply\)$/m,
     );
   });
 

@@ -11,6 +11,7 @@ import { forestPlot } from '../report/html/forestPlot.ts';
 import { REPORT_STYLE } from '../report/html/reportStyle.ts';
 import { html, SafeHtml } from '../report/html/safeHtml.ts';
 import { markdownCell } from '../report/summaryMarkdown.ts';
+import { seconds } from '../results/figures.ts';
 import type { RoundRecord, RoundsOutcome, RoundsSettings, Side, StopReason } from './abRounds.ts';
 
 export const AB_SCHEMA = 'a2a-rig/ab@1';
@@ -66,7 +67,7 @@ export function roundLine(record: RoundRecord): string {
     .join('; ');
   const order = record.order.map((s) => (s === 'baseline' ? 'A' : 'B')).join('');
   return (
-    `round ${record.round} (${order}, ${(record.durationMs / 1000).toFixed(1)} s): ${tally}` +
+    `round ${record.round} (${order}, ${seconds(record.durationMs)}): ${tally}` +
     (open ? ` — undecided: ${open}${notJudged.length > 2 ? ', …' : ''}` : '')
   );
 }

@@ -25,10 +25,16 @@ function xml(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
+/**
+ * The schema's `time` attribute: seconds as a decimal that CI tools parse, not a figure a person
+ * reads, so not the figures module's `seconds` (which may say "16m 40s").
+ */
+const xmlSeconds = (ms: number) => (ms / 1000).toFixed(3);
+
 export function junitXml(run: RunResult): string {
   const count = (...v: string[]) => run.scenarios.filter((s) => v.includes(s.verdict)).length;
   const cases = run.scenarios.map((s) => {
-    const time = (s.durationMs / 1000).toFixed(3);
+    const time = xmlSeconds(s.durationMs);
     const open = `  <testcase classname="a2a-rig.${xml(run.profile)}" name="${xml(s.name)}" time="${time}">`;
     // The count first: <properties> leads a testcase in the schemas that allow it there.
     const body = s.warnings ? [`    <properties><property name="warnings" value="${s.warnings}"/></properties>`] : [];
@@ -79,9 +85,9 @@ export function junitXml(run: RunResult): string {
       ]
     : [];
   const errors = `errors="${count('errored', 'interrupted')}"`;
-  const skippedAndTime = `skipped="${count('skipped', 'not-run', 'inconclusive')}" time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const skippedAndTime = `skipped="${count('skipped', 'not-run', 'inconclusive')}" time="${xmlSeconds(run.durationMs)}"`;
   const allTests = `tests="${run.scenarios.length + thresholds.length}" failures="${count('failed') + tally.broken}"`;
-  const allSkipped = `skipped="${count('skipped', 'not-run', 'inconclusive') + tally['not judged']}" time="${(run.durationMs / 1000).toFixed(3)}"`;
+  const allSkipped = `skipped="${count('skipped', 'not-run', 'inconclusive') + tally['not judged']}" time="${xmlSeconds(run.durationMs)}"`;
   const scenarioTests = `tests="${run.scenarios.length}" failures="${count('failed')}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -6,9 +6,10 @@
 import { rigSaturation, type RigHealth } from '../metrics/rigHealth.ts';
 import type { BehindStep } from '../metrics/scheduleHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
-import { count, millis } from './terminal/terminalNumbers.ts';
+import { count, millis, percent, quantity } from '../results/figures.ts';
 
-const pct = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} %`;
+/** A percentage the health already holds (of a core, of the machine's time). */
+const pct = (n: number) => percent(n, 100);
 
 /** Every figure recorded, in one line: event loop, rig CPU, schedule, machine, agent. */
 export function healthFigures(h: RigHealth): string {
@@ -28,7 +29,7 @@ export function healthFigures(h: RigHealth): string {
   }
   if (h.machine) {
     const steal = h.machine.stealPct === undefined ? '' : `, steal ${pct(h.machine.stealPct)}`;
-    parts.push(`run queue ${h.machine.runnableMean.toFixed(1)} (max ${h.machine.runnableMax})${steal}`);
+    parts.push(`run queue ${quantity(h.machine.runnableMean)} (max ${h.machine.runnableMax})${steal}`);
   }
   if (h.agentCpu) {
     const peak = h.agentCpu.peakPctOfCore === undefined ? '' : ` (peak ${pct(h.agentCpu.peakPctOfCore)})`;

@@ -1,7 +1,7 @@
 // summary.md, ready for a CI step summary (the terminal gets terminalSummary.ts). Agent-supplied
 // strings are escaped for Markdown/HTML (spec S-1: data, never markup), and their control and bidi
 // characters shown as `\uXXXX` (terminalText.ts): this text is printed on the terminal too.
-import { targetWire } from './targetWire.ts';
+import { runToxics, targetWire } from './targetWire.ts';
 import {
   checkFailed,
   checkNotJudged,
@@ -18,6 +18,7 @@ import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './merge/sha
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import { thresholdState, type ThresholdState } from './thresholds/thresholdEvaluation.ts';
+import { count, microsAsMillis as ms, ratio, seconds } from '../results/figures.ts';
 
 const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 
@@ -83,7 +84,7 @@ function dosLine(s: ScenarioResult): string {
   const tax = attackTax(s);
   const p99s = tax ? `p99 ${ms(tax.during.p99)} ms during, ${ms(tax.before.p99)} ms before` : '';
   const taxText = tax
-    ? `p99 during ÷ before ${tax.tax.toFixed(2)}× (${markdownCell(tax.metric)} ${p99s})`
+    ? `p99 during ÷ before ${ratio(tax.tax)} (${markdownCell(tax.metric)} ${p99s})`
     : 'tax not measured';
   const rows = attackRows(s);
   const kinds = outcomeColumns(rows);
@@ -91,7 +92,7 @@ function dosLine(s: ScenarioResult): string {
     const outcomes = kinds.filter((k) => r.outcomes[k]).map((k) => `${markdownCell(k)} ${r.outcomes[k]}`);
     const refusal =
       r.refusal && r.refusal.count > 0 ? `, refusal p50/p99 ${ms(r.refusal.p50)}/${ms(r.refusal.p99)} ms` : '';
-    const tax = r.tax === undefined ? '' : `tax ${r.tax.toFixed(2)}×, `;
+    const tax = r.tax === undefined ? '' : `tax ${ratio(r.tax)}, `;
     return `${markdownCell(r.attack)}: ${tax}${outcomes.join(', ') || 'no outcome'}${refusal}`;
   });
   // `notes` (what the scenario could not judge) is dos-engine's results field; read defensively.
@@ -105,10 +106,6 @@ function dosLine(s: ScenarioResult): string {
   return `- **${markdownCell(s.name)}** ${verdict} · ${taxText}${attackText}${notJudged}`;
 }
 
-function ms(us: number): string {
-  return (us / 1000).toFixed(us < 10_000 ? 2 : 0);
-}
-
 /**
  * `text` as a fenced code block, its fence longer than any run of backticks inside, so nothing in it
  * can close the block.
@@ -119,7 +116,8 @@ function codeBlock(text: string): string[] {
   return [fence, ...text.replace(/\r\n?/g, '\n').split('\n'), fence];
 }
 
-export function summaryMarkdown(run: RunResult): string {
+/** The title, the notes under it, the line on the agent and the run, and the scenario table's head. */
+function head(run: RunResult): string[] {
   const target = run.target;
   const faults = target.agentFaults.length ? `, faults: ${target.agentFaults.join(', ')}` : '';
   const agent =
@@ -128,45 +126,41 @@ export function summaryMarkdown(run: RunResult): string {
   const backend = run.proxy
     ? markdownCell(`${run.proxy.backend}${run.proxy.version ? ` ${run.proxy.version}` : ''}`)
     : 'none';
-  const toxics = run.toxics?.length
-    ? ` · run toxics: ${markdownCell(
-        run.toxics
-          .map(
-            (t) =>
-              `${t.type} ${t.stream} ${Object.entries(t.attributes)
-                .map(([k, v]) => `${k}=${v}`)
-                .join(' ')}`,
-          )
-          .join('; '),
-      )}`
-    : '';
-  const seconds = `${(run.durationMs / 1000).toFixed(1)} s`;
-  const lines = [
+  const toxics = run.toxics?.length ? ` · run toxics: ${markdownCell(runToxics(run))}` : '';
+  const duration = seconds(run.durationMs);
+  return [
     `# a2a-rig ${HEADLINE[run.verdict] ?? run.verdict} — profile \`${run.profile}\``,
     ...headlineNote(run),
     ...(partialNote(run) ? ['', `**${markdownCell(partialNote(run)!)}**`] : []),
     '',
-    `Agent: ${agent} · fault backend: ${backend}${toxics} · ${seconds} · run \`${run.runId}\``,
+    `Agent: ${agent} · fault backend: ${backend}${toxics} · ${duration} · run \`${run.runId}\``,
     ...(run.target.endpointNote ? ['', `**Endpoint:** ${markdownCell(run.target.endpointNote)}`] : []),
     ...(warningsNote(run) ? ['', `**Warnings:** ${markdownCell(warningsNote(run)!)} (listed below)`] : []),
     '',
     '| scenario | verdict | checks | latency (p50 / p95 / p99 ms) | note |',
     '|---|---|---|---|---|',
   ];
-  for (const s of run.scenarios) {
-    const passed = s.checks.filter((c) => c.ok).length;
-    const latency = Object.entries(s.metrics)
-      .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${m.count})`)
-      .join('<br>');
-    const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
-    const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;
-    // A latency measured while the rig was the limit says so where it is read (details below).
-    const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
-    lines.push(
-      `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'}${saturated} | ` +
-        `${markdownCell(s.reason ?? '')} |`,
-    );
-  }
+}
+
+/** A scenario's row: verdict, checks passed, its latencies (marked when the rig was the limit), why. */
+function scenarioRow(s: ScenarioResult): string {
+  const passed = s.checks.filter((c) => c.ok).length;
+  const latency = Object.entries(s.metrics)
+    .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${count(m.count)})`)
+    .join('<br>');
+  const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
+  const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;
+  // A latency measured while the rig was the limit says so where it is read (details below).
+  const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
+  return (
+    `| ${markdownCell(s.name)} | ${verdict} | ${passed}/${s.checks.length} | ${latency || '—'}${saturated} | ` +
+    `${markdownCell(s.reason ?? '')} |`
+  );
+}
+
+/** The DoS lines, the rig's own load, a forced merge, what was merged and its workers. */
+function runSections(run: RunResult): string[] {
+  const lines: string[] = [];
   const dos = run.scenarios.filter(isDosResult);
   if (dos.length > 0)
     lines.push(
@@ -193,6 +187,12 @@ export function summaryMarkdown(run: RunResult): string {
     lines.push('', '## Workers', '', ...table.map((r) => `| ${r.map(markdownCell).join(' | ')} |`));
     lines.push('', markdownCell(startLine(run.shards)));
   }
+  return lines;
+}
+
+/** The thresholds table, the failed, warned and unjudged checks, and the errors with their stacks. */
+function checkSections(run: RunResult): string[] {
+  const lines: string[] = [];
   if (run.thresholds?.length) {
     lines.push('', '## Thresholds', '', '| threshold | result | measured |', '|---|---|---|');
     for (const t of run.thresholds)
@@ -217,6 +217,11 @@ export function summaryMarkdown(run: RunResult): string {
     for (const s of errored)
       lines.push('', `**${markdownCell(s.name)}**: ${markdownCell(s.reason ?? 'errored')}`, '', ...codeBlock(s.stack!));
   }
+  return lines;
+}
+
+export function summaryMarkdown(run: RunResult): string {
+  const lines = [...head(run), ...run.scenarios.map(scenarioRow), ...runSections(run), ...checkSections(run)];
   // Again over the whole text: whatever reached it without a markdownCell (an expression) is shown too.
   return printable(`${lines.join('\n')}\n`);
 }

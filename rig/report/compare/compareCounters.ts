@@ -16,7 +16,7 @@ import { ratioInterval } from '../../stats/ratioInterval.ts';
 import { sampleOf } from '../../stats/sampleSet.ts';
 import type { CompareRow, IntervalSettings } from './compareRow.ts';
 import { ONE_RUN_A_SIDE, oneRunOutcome } from './compareLatency.ts';
-import { num, pct } from './compareRow.ts';
+import { change, quantity, rate } from '../../results/figures.ts';
 
 /** What a recorded counter means, from the current run's declaration (else the baseline's). */
 function counterMeaning(key: string, base: ScenarioResult, cur: ScenarioResult): MeasureMeaning | undefined {
@@ -25,7 +25,7 @@ function counterMeaning(key: string, base: ScenarioResult, cur: ScenarioResult):
 }
 
 /** 0 of a limit-or-never counter reads "never broke"; anything else is a rate. */
-const limitText = (n: number) => (n === 0 ? 'never broke' : `${num(n)}/s`);
+const limitText = (n: number) => (n === 0 ? 'never broke' : rate(n));
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -73,14 +73,14 @@ function counterRow(
   const figures = (side: ScenarioResult[]) =>
     side.flatMap((s) => (s.counters[counter] === undefined ? [] : [s.counters[counter]]));
   const [b, c] = [figures(sides.base), figures(sides.cur)];
-  const shown = meaning?.zeroIsNever ? limitText : num;
+  const shown = meaning?.zeroIsNever ? limitText : quantity;
   const row: CompareRow = {
     scenario: name,
     measure: counter,
     baseline: shownSide(b, shown),
     current: c.length ? shownSide(c, shown) : '—',
     ratio: null,
-    allowed: tolerance === undefined ? '' : pct(tolerance),
+    allowed: tolerance === undefined ? '' : change(tolerance),
     ...(tolerance === undefined ? {} : { tolerance }),
     result: 'not compared',
   };
@@ -88,15 +88,18 @@ function counterRow(
     row.note = 'its scenario declares no meaning for it (a results.json written before counters were declared?)';
   else if (tolerance === undefined) return undefined;
   else if (c.length === 0) row.note = 'not counted in the current run';
-  else if (meaning.zeroIsNever && (b.some((v) => v === 0) || c.some((v) => v === 0))) {
-    // Never broke is better than any rate: only never → a rate is worse.
-    const baseNever = b.every((v) => v === 0);
-    const broke = c.some((v) => v > 0);
-    row.result = baseNever && broke ? 'regression' : baseNever || !broke ? 'ok' : 'inconclusive';
-    if (baseNever && broke) row.note = 'the baseline never broke';
-    else if (row.result === 'inconclusive') row.note = 'some runs of a side broke and some never did';
-  } else judgeThroughput(row, b, c, tolerance, o);
+  else if (meaning.zeroIsNever && (b.some((v) => v === 0) || c.some((v) => v === 0))) judgeNever(row, b, c);
+  else judgeThroughput(row, b, c, tolerance, o);
   return row;
+}
+
+/** A limit-or-never counter some run never broke: never beats any rate, so only never → a rate is worse. */
+function judgeNever(row: CompareRow, b: number[], c: number[]): void {
+  const baseNever = b.every((v) => v === 0);
+  const broke = c.some((v) => v > 0);
+  row.result = baseNever && broke ? 'regression' : baseNever || !broke ? 'ok' : 'inconclusive';
+  if (baseNever && broke) row.note = 'the baseline never broke';
+  else if (row.result === 'inconclusive') row.note = 'some runs of a side broke and some never did';
 }
 
 export function counterRows(

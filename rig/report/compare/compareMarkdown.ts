@@ -3,7 +3,6 @@ import { EXIT } from '../../exitCodes.ts';
 import type { RunResult } from '../../results/runResult.ts';
 import {
   comparisonVerdict,
-  pct,
   ratioText,
   resultText,
   type CompareOptions,
@@ -11,6 +10,7 @@ import {
   type Comparison,
 } from './compareRuns.ts';
 import { markdownCell } from '../summaryMarkdown.ts';
+import { change } from '../../results/figures.ts';
 import { printable } from '../terminal/terminalText.ts';
 
 /** 1 on any regression; 3 when some row could not be judged (unless allowed); else 0. */
@@ -33,7 +33,7 @@ export function comparisonMarkdown(
     runs.length === 1 ? one(runs[0]!) : `${runs.length} runs: ${runs.map(one).join(', ')}`;
   const allowed =
     Object.entries(options.tolerances)
-      .map(([k, v]) => `${k} ${pct(v)}`)
+      .map(([k, v]) => `${k} ${change(v)}`)
       .join(', ') || 'nothing compared';
   const limits =
     `${Math.round(options.confidence * 100)} % intervals on current / baseline` +

@@ -2,6 +2,7 @@
 // its figures are written in.
 import type { ChangeOutcome } from '../../stats/changeOutcome.ts';
 import type { RatioInterval } from '../../stats/ratioInterval.ts';
+import { NO_FIGURE, ratioWithin } from '../../results/figures.ts';
 
 /**
  * An interval's outcome (changeOutcome.ts); `ok`: held to its tolerance without an interval (a
@@ -40,17 +41,10 @@ export interface IntervalSettings {
   quietMachine?: boolean;
 }
 
-export const pct = (f: number) => `${f >= 0 ? '+' : '−'}${Number((Math.abs(f) * 100).toFixed(1))} %`;
-export const ms = (us: number) => `${Number((us / 1000).toFixed(us < 10_000 ? 3 : 1))} ms`;
-export const num = (n: number) => String(Number(n.toFixed(3)));
-
 /** `×1.42 [1.21, 1.70]`, or the bare ratio without an interval. */
 export function ratioText(r: Pick<CompareRow, 'ratio' | 'interval'>): string {
-  if (r.ratio === null || !Number.isFinite(r.ratio)) return '—';
-  const x = (v: number) => v.toFixed(2);
-  return r.interval && Number.isFinite(r.interval.lo)
-    ? `×${x(r.ratio)} [${x(r.interval.lo)}, ${x(r.interval.hi)}]`
-    : `×${x(r.ratio)}`;
+  if (r.ratio === null) return NO_FIGURE;
+  return ratioWithin(r.ratio, r.interval?.lo ?? NaN, r.interval?.hi ?? NaN);
 }
 
 /** Rows whose outcome the gate could not decide: inconclusive or not compared (exit 3). */

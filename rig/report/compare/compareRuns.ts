@@ -20,11 +20,12 @@ import type { SampleSet } from '../../stats/sampleSet.ts';
 import { counterRows } from './compareCounters.ts';
 import { withSaturation } from './compareSaturation.ts';
 import { judgeLatency, LATENCY_STATS, metricSample, type LatencyStat } from './compareLatency.ts';
-import { ms, pct, undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
+import { undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
+import { change, microsAsMillis } from '../../results/figures.ts';
 import { polledText } from '../thresholds/thresholdEvaluation.ts';
 
 export { LATENCY_STATS, type LatencyStat } from './compareLatency.ts';
-export { pct, ratioText, type CompareRow, type RowResult } from './compareRow.ts';
+export { ratioText, type CompareRow, type RowResult } from './compareRow.ts';
 export type ToleranceKey = LatencyStat | 'throughput';
 
 /** Allowed change as a fraction: +0.2 = 20 % slower allowed; throughput −0.1 = 10 % fewer allowed. */
@@ -117,7 +118,7 @@ function metricRows(
   const statOf = (side: typeof base, samples: SampleSet[], stat: LatencyStat) =>
     side.length > 1 ? pooledStat(samples, stat) : side[0]![stat];
   const shown = (side: typeof base, samples: SampleSet[], stat: LatencyStat) =>
-    `${ms(statOf(side, samples, stat))}${side.length > 1 ? ` (${side.length} runs pooled)` : ''}`;
+    `${microsAsMillis(statOf(side, samples, stat))} ms${side.length > 1 ? ` (${side.length} runs pooled)` : ''}`;
   const ratio = (stat: LatencyStat) => {
     const [x, y] = [statOf(base, b, stat), statOf(cur, c, stat)];
     return x > 0 ? y / x : null;
@@ -129,7 +130,7 @@ function metricRows(
     current: shown(cur, c, j.stat),
     ratio: ratio(j.stat),
     ...(j.interval ? { interval: j.interval } : {}),
-    allowed: pct(o.tolerances[j.stat]!),
+    allowed: change(o.tolerances[j.stat]!),
     tolerance: o.tolerances[j.stat]!,
     result: j.outcome,
     ...(j.note ? { note: j.note } : {}),

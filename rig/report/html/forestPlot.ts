@@ -4,7 +4,7 @@
 // which sat inside it, and which straddled it (inconclusive) and by how much.
 import { html, type SafeHtml } from './safeHtml.ts';
 import { clip, fmt, logTicks, px } from './charts/chartScale.ts';
-import type { CompareRow } from '../compare/compareRow.ts';
+import { ratioText, type CompareRow } from '../compare/compareRow.ts';
 
 const ROW = 22;
 const LABEL = 300;
@@ -41,7 +41,7 @@ ${shown.map((r, i) => {
   const y = i * ROW + ROW / 2;
   const b = band(r);
   const color = COLOR[r.result] ?? '#777';
-  return html`<g><title>${r.scenario} ${r.measure}: ×${r.ratio?.toFixed(2) ?? '?'} [${r.interval!.lo.toFixed(2)}, ${r.interval!.hi.toFixed(2)}] — ${r.result}</title>
+  return html`<g><title>${r.scenario} ${r.measure}: ${ratioText(r)} — ${r.result}</title>
 <text x="${LABEL - 8}" y="${px(y + 4)}" text-anchor="end" class="tick">${clip(`${r.scenario} ${r.measure}`, 44)}</text>
 ${b ? html`<rect x="${px(x(b[0]))}" y="${px(y - 8)}" width="${px(x(b[1]) - x(b[0]))}" height="16" fill="rgba(78,121,167,0.12)"/>` : null}
 <line x1="${px(x(r.interval!.lo))}" x2="${px(x(r.interval!.hi))}" y1="${px(y)}" y2="${px(y)}" stroke="${color}" stroke-width="2"/>

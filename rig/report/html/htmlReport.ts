@@ -18,7 +18,7 @@ import {
   type RunToxic,
 } from '../../results/runResult.ts';
 import { warningsCount, warningsNote } from '../../results/checkResult.ts';
-import { msText, secondsText } from './reportNumbers.ts';
+import { count, microsAsMillis, seconds } from '../../results/figures.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from '../sampleSize.ts';
 import { scenarioAnchors } from './scenarioAnchors.ts';
@@ -34,7 +34,7 @@ export interface HtmlReportOptions {
   baseline?: RunResult;
 }
 /** A percentile, or `–` when n does not carry it (sampleSize.ts). */
-const pText = (m: MetricResult, p: 50 | 95 | 99) => (percentileShown(m.count, p) ? msText(m[`p${p}`]) : '–');
+const pText = (m: MetricResult, p: 50 | 95 | 99) => (percentileShown(m.count, p) ? microsAsMillis(m[`p${p}`]) : '–');
 /** The mark of a latency observed by GetTask polling, its resolution in the hover text. */
 const polledMark = (m: MetricResult): HtmlValue =>
   m.polled ? html` <span class="n" title="${polledText(m.polled, m.count)}">polled</span>` : null;
@@ -43,7 +43,7 @@ function latencyCell(metrics: Record<string, MetricResult>): HtmlValue {
   if (entries.length === 0) return '—';
   return entries.map(
     ([name, m]) =>
-      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${m.count}</span>${polledMark(m)}</div>`,
+      html`<div><span class="metric">${name}</span> ${pText(m, 50)} / ${pText(m, 95)} / ${pText(m, 99)} <span class="n">n=${count(m.count)}</span>${polledMark(m)}</div>`,
   );
 }
 
@@ -51,7 +51,7 @@ function verdictTable(run: RunResult, anchors: string[]): SafeHtml {
   const rows = run.scenarios.map((s, i) => {
     const passed = s.checks.filter((c) => c.ok).length;
     const warned = s.warnings ? html` <span class="warned">${warningsCount(s.warnings)}</span>` : null;
-    return html`<tr class="${s.verdict}"><td><a href="#${anchors[i]}">${s.name}</a></td><td>${badge(s.verdict)}${warned}</td><td class="num">${passed}/${s.checks.length}</td><td class="num">${secondsText(s.durationMs)}</td><td>${latencyCell(s.metrics)}</td><td class="reason">${s.reason ?? ''}</td></tr>`;
+    return html`<tr class="${s.verdict}"><td><a href="#${anchors[i]}">${s.name}</a></td><td>${badge(s.verdict)}${warned}</td><td class="num">${passed}/${s.checks.length}</td><td class="num">${seconds(s.durationMs)}</td><td>${latencyCell(s.metrics)}</td><td class="reason">${s.reason ?? ''}</td></tr>`;
   });
   return html`<section id="verdicts"><h2>Verdicts</h2>
 <table class="verdicts"><thead><tr><th>scenario</th><th>verdict</th><th>checks</th><th>time</th><th title="${PERCENTILE_RULE}">latency ms (p50 / p95 / p99)</th><th>note</th></tr></thead>
@@ -99,7 +99,7 @@ function header(run: RunResult, anchors: string[], baseline?: BaselineComparison
       ? [['toxics (every scenario)', run.toxics.map((t) => toxicText(t)).join('; ')] as [string, HtmlValue]]
       : []),
     ['profile', run.profile],
-    ['started', `${run.startedAt} · ${secondsText(run.durationMs)}`],
+    ['started', `${run.startedAt} · ${seconds(run.durationMs)}`],
     ['rig', `${run.rig.version} · node ${run.rig.node} · ${run.rig.platform} · ${run.rig.cpus} CPUs`],
     ...(run.mergedFrom?.length
       ? [

@@ -12,7 +12,7 @@ import {
 import { checkWarned, levelText, warningsCount } from '../../results/checkResult.ts';
 import { capacityCharts } from './charts/capacityCharts.ts';
 import { dosTables } from './dosTables.ts';
-import { secondsText, msText } from './reportNumbers.ts';
+import { count, microsAsMillis, seconds } from '../../results/figures.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { faultsTimelineChart, latencyOverTimeCharts, percentileCharts } from './charts/scenarioCharts.ts';
 import { seriesCharts, seriesTables } from './charts/seriesCharts.ts';
@@ -30,7 +30,7 @@ function metricsTable(metrics: Record<string, MetricResult>): HtmlValue {
   if (entries.length === 0) return null;
   return html`<h4>Latency (ms)</h4><table class="metrics"><thead><tr><th>metric</th><th>n</th><th>min</th><th>mean</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr></thead><tbody>${entries.map(
     ([name, m]) =>
-      html`<tr><td>${name}</td><td class="num">${m.count}</td><td class="num">${m.count ? msText(m.min) : '—'}</td><td class="num">${m.count ? msText(m.mean) : '—'}</td>${([50, 90, 95, 99] as const).map((p) => percentileCell(m.count, p, m[`p${p}`]))}<td class="num">${m.count ? msText(m.max) : '—'}</td></tr>`,
+      html`<tr><td>${name}</td><td class="num">${count(m.count)}</td><td class="num">${m.count ? microsAsMillis(m.min) : '—'}</td><td class="num">${m.count ? microsAsMillis(m.mean) : '—'}</td>${([50, 90, 95, 99] as const).map((p) => percentileCell(m.count, p, m[`p${p}`]))}<td class="num">${m.count ? microsAsMillis(m.max) : '—'}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -38,7 +38,7 @@ function faultEventList(s: ScenarioResult): HtmlValue {
   if (!s.faultEvents?.length) return null;
   return html`<h4>Fault events</h4><ol class="events">${s.faultEvents.map(
     (e) =>
-      html`<li><span class="t">${secondsText(e.t)}</span> ${e.action} <code>${e.target}</code>${e.detail ? html` — ${e.detail}` : null}</li>`,
+      html`<li><span class="t">${seconds(e.t)}</span> ${e.action} <code>${e.target}</code>${e.detail ? html` — ${e.detail}` : null}</li>`,
   )}</ol>`;
 }
 
@@ -77,7 +77,7 @@ function logBlock(s: ScenarioResult): HtmlValue {
   if (!Array.isArray(s.log) || s.log.length === 0) return null;
   const dropped = s.logDropped ?? 0;
   const half = dropped ? Math.ceil(s.log.length / 2) : s.log.length;
-  const line = (l: { t: number; line: string }) => html`<span class="t">${(l.t / 1000).toFixed(2)} s</span> ${l.line}
+  const line = (l: { t: number; line: string }) => html`<span class="t">${seconds(l.t)}</span> ${l.line}
 `;
   return html`<details class="log"${s.log.length <= 12 ? html` open` : null}><summary>Log (${s.log.length} line${s.log.length === 1 ? '' : 's'}${dropped ? `, ${dropped} left out` : ''})</summary><pre>${s.log.slice(0, half).map(line)}${
     dropped

@@ -51,10 +51,8 @@ function recut(
   }
 }
 
-export function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => string): TrafficRecord | undefined {
-  const holders = parts.filter((p) => p.traffic);
-  if (holders.length === 0) return undefined;
-  if (holders.length === 1) return holders[0]!.traffic;
+/** The parts' operations added up by name, in the order first seen, their latencies added too. */
+function mergeOperations(holders: ScenarioResult[], label: (s: ScenarioResult) => string): OperationStats[] {
   const order: string[] = [];
   const ops = new Map<string, Omit<OperationStats, 'latency'>>();
   const latencies: Array<{ name: string; metric: MetricResult; what: string }> = [];
@@ -88,11 +86,11 @@ export function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult)
     }
   }
   const added = addMetrics(latencies);
-  const operations = order.map((name) => ({ ...ops.get(name)!, latency: added.get(name)! }));
-  const { requests, errors, bytesSent, bytesReceived } = sumTraffic(holders.map((p) => p.traffic!));
-  const totals = { requests, errors, bytesSent, bytesReceived };
-  // Widths are 100 ms × 2^k, so the narrower nest in the widest.
-  const bucketMs = Math.max(...holders.map((p) => p.traffic!.bucketMs));
+  return order.map((name) => ({ ...ops.get(name)!, latency: added.get(name)! }));
+}
+
+/** The parts' points over time, recut to the widest bucket and added. */
+function mergePoints(holders: ScenarioResult[], bucketMs: number): TrafficPoint[] {
   const sums = new Map<number, TrafficPoint>();
   const scratch = new Map<number, TrafficPoint>();
   for (const part of holders) recut(part.traffic!, bucketMs, sums, scratch);
@@ -114,5 +112,17 @@ export function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult)
     }
     points.push(point);
   }
-  return { bucketMs, operations, totals, points };
+  return points;
+}
+
+export function mergeTraffic(parts: ScenarioResult[], label: (s: ScenarioResult) => string): TrafficRecord | undefined {
+  const holders = parts.filter((p) => p.traffic);
+  if (holders.length === 0) return undefined;
+  if (holders.length === 1) return holders[0]!.traffic;
+  const operations = mergeOperations(holders, label);
+  const { requests, errors, bytesSent, bytesReceived } = sumTraffic(holders.map((p) => p.traffic!));
+  const totals = { requests, errors, bytesSent, bytesReceived };
+  // Widths are 100 ms × 2^k, so the narrower nest in the widest.
+  const bucketMs = Math.max(...holders.map((p) => p.traffic!.bucketMs));
+  return { bucketMs, operations, totals, points: mergePoints(holders, bucketMs) };
 }

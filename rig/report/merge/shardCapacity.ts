@@ -11,8 +11,8 @@ import { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 import { CAPACITY_SERIES, capacityCheckName, type CapacitySlo } from '../../load/capacitySlo.ts';
 import { judgeStep, kneeText, type StepVerdict } from '../../load/capacitySearch.ts';
 import type { ScenarioResult, SeriesPoint } from '../../results/runResult.ts';
+import { millis } from '../../results/figures.ts';
 
-const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const num = (p: SeriesPoint, field: string) => (typeof p[field] === 'number' ? (p[field] as number) : 0);
 
 function sloOf(params: Record<string, unknown>): CapacitySlo | undefined {
@@ -84,7 +84,7 @@ function mergedDetail(
 ): string {
   const { held, broke } = end;
   const p95 = end.curve.find((p) => p.x === held)?.y ?? 0;
-  const atHeld = held > 0 ? ` (p95 ${f(p95)} ms at ${held}/s)` : '';
+  const atHeld = held > 0 ? ` (p95 ${millis(p95)} ms at ${held}/s)` : '';
   const found = broke
     ? `${kneeText(held, broke.rate, resolutionPct, broke.verdict, atHeld)} over ${workers} workers; ` +
       `the SLO broke at ${broke.rate}/s: ${broke.verdict.reasons.join('; ')}`

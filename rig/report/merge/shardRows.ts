@@ -3,6 +3,7 @@
 // and the cells of one row per worker beside the total. Plain text: each renderer escapes it.
 import type { RunResult } from '../../results/runResult.ts';
 import type { ShardSetRecord } from '../../results/shardRecord.ts';
+import { count } from '../../results/figures.ts';
 
 /** "PARTIAL: 2 of 3 workers (worker 1: why)", or undefined for a whole set or an ordinary run. */
 export function partialNote(run: RunResult): string | undefined {
@@ -17,8 +18,9 @@ export function partialNote(run: RunResult): string | undefined {
 
 export const WORKER_COLUMNS = ['worker', 'host', 'verdict', 'scenarios', 'requests', 'no reply', 'start lag', 'clock'];
 
-const ms = (n: number) => `${Math.round(n)} ms`;
-const signed = (n: number) => `${n >= 0 ? '+' : ''}${Math.round(n)} ms`;
+// Whole milliseconds: starts and clocks across hosts are known to the millisecond at best.
+const ms = (n: number) => `${count(n)} ms`;
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${ms(n)}`;
 
 /** One row of cells per merged worker, then the total, in WORKER_COLUMNS' order. */
 export function workerCells(set: ShardSetRecord): string[][] {
@@ -27,8 +29,8 @@ export function workerCells(set: ShardSetRecord): string[][] {
     w.host,
     w.verdict,
     String(w.scenarios),
-    String(w.requests),
-    String(w.failedRequests),
+    count(w.requests),
+    count(w.failedRequests),
     ms(w.startLagMs),
     w.clockOffsetMs === undefined ? '–' : signed(w.clockOffsetMs),
   ]);
@@ -38,8 +40,8 @@ export function workerCells(set: ShardSetRecord): string[][] {
     `${set.workers.length} of ${set.count}`,
     '',
     '',
-    String(sum((w) => w.requests)),
-    String(sum((w) => w.failedRequests)),
+    count(sum((w) => w.requests)),
+    count(sum((w) => w.failedRequests)),
     `spread ${ms(set.startSpreadMs)}`,
     set.clockSkewMs === undefined ? '–' : `skew ${ms(set.clockSkewMs)}`,
   ];

@@ -17,6 +17,7 @@ import type {
 } from '../../results/runObserver.ts';
 import { VERDICTS, type ScenarioResult } from '../../results/runResult.ts';
 import { printableLine } from './terminalText.ts';
+import { count, millis, rate, seconds } from '../../results/figures.ts';
 
 export type ProgressMode = 'bar' | 'lines';
 
@@ -26,7 +27,6 @@ export function progressMode(isTTY: boolean | undefined, env: NodeJS.ProcessEnv 
   return isTTY && !ci ? 'bar' : 'lines';
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const position = (index: number, total: number) => `[${index + 1}/${total}]`;
 
 export function startLine(e: ScenarioPosition): string {
@@ -45,21 +45,18 @@ export function logLine(e: Pick<ScenarioLogLine, 'scenario' | 'line'>): string {
   return printableLine(`  [${e.scenario}] ${e.line}`);
 }
 
-const rate = (n: number) => (n < 10 && !Number.isInteger(n) ? n.toFixed(1) : String(Math.round(n)));
-const latency = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : String(Math.round(ms)));
-
 /**
  * The last second's traffic: "120 req/s · p95 4.21 ms · in-flight 8 · errors 0", and the offered
  * rate of an open-model load.
  */
 export function liveText(live: LiveTraffic): string {
   const parts = [
-    `${rate(live.ratePerS)} req/s`,
-    `p95 ${live.p95Ms === undefined ? '–' : `${latency(live.p95Ms)} ms`}`,
-    `in-flight ${live.inFlight}`,
-    `errors ${live.errors}`,
+    rate(live.ratePerS, 'req'),
+    `p95 ${live.p95Ms === undefined ? '–' : `${millis(live.p95Ms)} ms`}`,
+    `in-flight ${count(live.inFlight)}`,
+    `errors ${count(live.errors)}`,
   ];
-  if (live.offeredPerS !== undefined) parts.push(`offered ${rate(live.offeredPerS)}/s`);
+  if (live.offeredPerS !== undefined) parts.push(`offered ${rate(live.offeredPerS)}`);
   return parts.join(' · ');
 }
 
@@ -76,7 +73,7 @@ export function stillRunningLine(
     traffic =
       live.ageMs <= STALE_MS
         ? ` · ${liveText(live.traffic)}`
-        : ` · ${live.traffic.requests} requests, ${live.traffic.errors} errors so far`;
+        : ` · ${count(live.traffic.requests)} requests, ${count(live.traffic.errors)} errors so far`;
   }
   return printableLine(`${position(e.index, e.total)} ${e.scenario}: still running (${seconds(elapsedMs)})${traffic}`);
 }

@@ -34,6 +34,10 @@ interface Measured {
   notTheAgents?: string;
 }
 
+/**
+ * A figure judged against a bound, with more digits than figures.ts's `millis`: near the bound the
+ * digits decide which side it is on (9.996 ms against `p95<10`), and the bound reads as it was written.
+ */
 function fmtMs(us: number): string {
   const ms = us / 1000;
   return `${Number(ms.toFixed(ms < 10 ? 3 : ms < 1000 ? 1 : 0))} ms`;

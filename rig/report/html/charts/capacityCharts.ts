@@ -8,7 +8,8 @@
 import type { ScenarioResult, SeriesPoint } from '../../../results/runResult.ts';
 import type { SafeHtml } from '../safeHtml.ts';
 import { PALETTE } from './chartColors.ts';
-import { xyChart, type Series } from './svgChart.ts';
+import { xyChart, type Marker, type Series } from './svgChart.ts';
+import { millis } from '../../../results/figures.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../../../load/capacitySlo.ts';
 const BREAK_COLOR = '#c62828';
@@ -58,7 +59,7 @@ export function capacityFinding(s: ScenarioResult): CapacityFinding | undefined 
 /** One line for the headline: `40/s`, `≥ 40/s (cap reached …)`, `none`. */
 export function capacityText(f: CapacityFinding): { value: string; detail: string } {
   if (f.kind === 'broke') {
-    const why = f.brokeAt && typeof f.brokeAt.y === 'number' ? `p95 ${Number(f.brokeAt.y.toPrecision(3))} ms` : '';
+    const why = f.brokeAt && typeof f.brokeAt.y === 'number' ? `p95 ${millis(f.brokeAt.y)} ms` : '';
     const at = f.brokeAt ? `${f.brokeAt.x}/s` : '?';
     const vsSlo = f.sloP95Ms !== undefined ? ` vs ${f.sloP95Ms} ms` : '';
     const reason = why ? ` (${why}${vsSlo}, or errors/drops)` : '';
@@ -90,115 +91,108 @@ const wide = (values: number[]) => {
   return positive.length > 0 && Math.max(...positive) / Math.min(...positive) > 30;
 };
 
-/** The curve and the achieved rate, for a scenario that measured the capacity series; [] otherwise. */
-export function capacityCharts(s: ScenarioResult): SafeHtml[] {
-  const run = s.series?.[CAPACITY_SERIES];
-  const finding = capacityFinding(s);
-  if (!run?.length || !finding) return [];
-  const points = kneeOf(run).sorted;
-  const title = (p: SeriesPoint) =>
-    [
-      `${p.x}/s offered`,
-      `p95 ${Number(p.y.toPrecision(4))} ms`,
-      ...['p50_ms', 'p99_ms', 'service_p95_ms', 'achieved_per_s', 'drained', 'arrivals', 'errors', 'dropped', 'late']
-        .concat(['schedule_lag_p99_ms', 'loop_delay_max_ms', 'peak_in_flight'])
-        .concat(['rig_cpu_us_per_round_trip', 'agent_cpu_us_per_round_trip', 'rig_bounds', 'rig_saturated'])
-        .filter((k) => p[k] !== undefined)
-        .map((k) => `${k.replaceAll('_', ' ')} ${p[k]}`),
-      p.sustainable === false ? `breaks the SLO${p.limit === 'rig' ? ' by the rig' : ''}` : 'sustainable',
-    ].join(', ');
+/** A step's hover text: its rate, p95, every field it recorded, and whether it held the SLO. */
+function stepTitle(p: SeriesPoint): string {
+  return [
+    `${p.x}/s offered`,
+    `p95 ${millis(p.y)} ms`,
+    ...['p50_ms', 'p99_ms', 'service_p95_ms', 'achieved_per_s', 'drained', 'arrivals', 'errors', 'dropped', 'late']
+      .concat(['schedule_lag_p99_ms', 'loop_delay_max_ms', 'peak_in_flight'])
+      .concat(['rig_cpu_us_per_round_trip', 'agent_cpu_us_per_round_trip', 'rig_bounds', 'rig_saturated'])
+      .filter((k) => p[k] !== undefined)
+      .map((k) => `${k.replaceAll('_', ' ')} ${p[k]}`),
+    p.sustainable === false ? `breaks the SLO${p.limit === 'rig' ? ' by the rig' : ''}` : 'sustainable',
+  ].join(', ');
+}
+
+/** The steps that broke the SLO as red points at `y`, or no series when none broke. */
+function brokenSteps(unsustainable: SeriesPoint[], y: (p: SeriesPoint) => number | undefined): Series[] {
+  if (!unsustainable.length) return [];
+  const points = unsustainable
+    .filter((p) => y(p) !== undefined)
+    .map((p) => ({ x: p.x, y: y(p)!, title: stepTitle(p) }));
+  return [{ name: 'breaks the SLO', color: BREAK_COLOR, kind: 'points' as const, points }];
+}
+
+/** The marker where the SLO broke, when it did. */
+function breakMarkers(finding: CapacityFinding): Marker[] {
+  if (!finding.brokeAt) return [];
+  const byRig = finding.kind === 'rig' ? ' (the rig was the limit)' : '';
+  const at = finding.brokeAt.x;
+  return [
+    { x: at, label: `the SLO broke at ${at}/s${byRig}`, text: `SLO broke at ${at}/s${byRig}`, color: BREAK_COLOR },
+  ];
+}
+
+/** p95 against the offered rate, the p50–p99 band, the SLO and where it broke. */
+function curveChart(points: SeriesPoint[], finding: CapacityFinding, markers: Marker[]): SafeHtml {
   const banded = points.filter((p) => num(p.p50_ms) !== undefined && num(p.p99_ms) !== undefined);
   const rules =
     finding.sloP95Ms !== undefined
       ? [{ y: finding.sloP95Ms, label: `SLO: p95 ≤ ${finding.sloP95Ms} ms`, color: SLO_COLOR }]
       : [];
-  const byRig = finding.kind === 'rig' ? ' (the rig was the limit)' : '';
-  const markers = finding.brokeAt
-    ? [
-        {
-          x: finding.brokeAt.x,
-          label: `the SLO broke at ${finding.brokeAt.x}/s${byRig}`,
-          text: `SLO broke at ${finding.brokeAt.x}/s${byRig}`,
-          color: BREAK_COLOR,
-        },
-      ]
-    : [];
   const unsustainable = points.filter((p) => p.sustainable === false);
   const series: Series[] = [
-    { name: 'p95', color: PALETTE[0]!, points: points.map((p) => ({ x: p.x, y: p.y, title: title(p) })) },
-    ...(unsustainable.length
-      ? [
-          {
-            name: 'breaks the SLO',
-            color: BREAK_COLOR,
-            kind: 'points' as const,
-            points: unsustainable.map((p) => ({ x: p.x, y: p.y, title: title(p) })),
-          },
-        ]
-      : []),
+    { name: 'p95', color: PALETTE[0]!, points: points.map((p) => ({ x: p.x, y: p.y, title: stepTitle(p) })) },
+    ...brokenSteps(unsustainable, (p) => p.y),
   ];
   const allY = [
     ...points.map((p) => p.y),
     ...banded.flatMap((p) => [num(p.p50_ms)!, num(p.p99_ms)!]),
     ...rules.map((r) => r.y),
   ];
-  const curve = xyChart({
+  const band = {
+    name: 'p50–p99',
+    color: 'rgba(78, 121, 167, 0.18)',
+    points: banded.map((p) => ({ x: p.x, lo: num(p.p50_ms)!, hi: num(p.p99_ms)! })),
+  };
+  return xyChart({
     id: 'capacity-curve',
     title: 'Round trip latency against offered rate',
     ...(finding.kind !== 'broke' ? { note: NOTES[finding.kind] } : {}),
     x: { label: 'offered rate (round trips/s)', min: 0 },
     y: { label: 'round trip (ms)', min: 0, log: wide(allY) },
     series,
-    bands:
-      banded.length >= 2
-        ? [
-            {
-              name: 'p50–p99',
-              color: 'rgba(78, 121, 167, 0.18)',
-              points: banded.map((p) => ({ x: p.x, lo: num(p.p50_ms)!, hi: num(p.p99_ms)! })),
-            },
-          ]
-        : [],
+    bands: banded.length >= 2 ? [band] : [],
     rules,
     markers,
   });
-  const achieved = points.filter((p) => num(p.achieved_per_s) !== undefined);
-  if (achieved.length === 0) return [curve];
+}
+
+/** The achieved rate against the offered one, beside the line where they are equal. */
+function achievedChart(points: SeriesPoint[], achieved: SeriesPoint[], markers: Marker[]): SafeHtml {
   const top = Math.max(...points.map((p) => p.x));
-  const rate = xyChart({
+  const ideal = [
+    { x: 0, y: 0, title: 'ideal' },
+    { x: top, y: top, title: 'ideal' },
+  ];
+  const unsustainable = points.filter((p) => p.sustainable === false);
+  return xyChart({
     id: 'capacity-achieved',
     title: 'Achieved rate against offered rate',
     x: { label: 'offered rate (round trips/s)', min: 0 },
     y: { label: 'achieved (round trips/s)', min: 0 },
     series: [
-      {
-        name: 'offered = achieved',
-        color: '#9aa3ad',
-        dashed: true,
-        points: [
-          { x: 0, y: 0, title: 'ideal' },
-          { x: top, y: top, title: 'ideal' },
-        ],
-      },
+      { name: 'offered = achieved', color: '#9aa3ad', dashed: true, points: ideal },
       {
         name: 'achieved',
         color: PALETTE[2]!,
-        points: achieved.map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: title(p) })),
+        points: achieved.map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: stepTitle(p) })),
       },
-      ...(unsustainable.length
-        ? [
-            {
-              name: 'breaks the SLO',
-              color: BREAK_COLOR,
-              kind: 'points' as const,
-              points: unsustainable
-                .filter((p) => num(p.achieved_per_s) !== undefined)
-                .map((p) => ({ x: p.x, y: num(p.achieved_per_s)!, title: title(p) })),
-            },
-          ]
-        : []),
+      ...brokenSteps(unsustainable, (p) => num(p.achieved_per_s)),
     ],
     markers,
   });
-  return [curve, rate];
+}
+
+/** The curve and the achieved rate, for a scenario that measured the capacity series; [] otherwise. */
+export function capacityCharts(s: ScenarioResult): SafeHtml[] {
+  const run = s.series?.[CAPACITY_SERIES];
+  const finding = capacityFinding(s);
+  if (!run?.length || !finding) return [];
+  const points = kneeOf(run).sorted;
+  const markers = breakMarkers(finding);
+  const curve = curveChart(points, finding, markers);
+  const achieved = points.filter((p) => num(p.achieved_per_s) !== undefined);
+  return achieved.length === 0 ? [curve] : [curve, achievedChart(points, achieved, markers)];
 }

@@ -11,10 +11,10 @@ import type { Tick } from './chartScale.ts';
 import { ATTACK_BAR_COLORS, PALETTE, RESTART_COLOR } from './chartColors.ts';
 import { laneChart, type Lane } from './laneChart.ts';
 import { xyChart } from './svgChart.ts';
+import { count, microsAsMillis } from '../../../results/figures.ts';
 import { faultIntervals, seconds, splitLabels, timeAxis, timeOverlay } from './timeOverlay.ts';
 
 const ms = (us: number) => us / 1000;
-const msLabel = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 /** Log scale when the values span more than two decades, so a 1 ms series is not flattened by a 100 ms one. */
 function wideSpread(values: number[]): boolean {
@@ -114,9 +114,9 @@ export function latencyOverTimeCharts(s: ScenarioResult): SafeHtml[] {
     const at = (t: number) => (t + half) / 1000;
     const title = (b: MergedBucket) => {
       const bucket = `${seconds(b.t / 1000)}–${seconds((b.t + timeline.bucketMs) / 1000)}`;
-      const mean = `mean ${msLabel(ms(b.sum / b.count))} ms`;
-      const q = b.p50 === undefined ? '' : `, p50 ${msLabel(ms(b.p50))} ms, p99 ${msLabel(ms(b.p99!))} ms`;
-      return `${bucket}: n=${b.count}${q}, ${mean}, min ${msLabel(ms(b.min))} ms, max ${msLabel(ms(b.max))} ms`;
+      const mean = `mean ${microsAsMillis(b.sum / b.count)} ms`;
+      const q = b.p50 === undefined ? '' : `, p50 ${microsAsMillis(b.p50)} ms, p99 ${microsAsMillis(b.p99!)} ms`;
+      return `${bucket}: n=${count(b.count)}${q}, ${mean}, min ${microsAsMillis(b.min)} ms, max ${microsAsMillis(b.max)} ms`;
     };
     const line = (name: string, dashed: boolean, y: (b: MergedBucket) => number | undefined) => ({
       name,
@@ -199,12 +199,12 @@ export function percentileCharts(s: ScenarioResult): SafeHtml[] {
         .filter((p) => percentileShown(m.count, p.percentile));
       maxNines = Math.max(maxNines, ...curve.map((p) => ninesOf(p.percentile)));
       return {
-        name: `${keys.length > 1 ? key.slice(base.length) || base : key} (n=${m.count})`,
+        name: `${keys.length > 1 ? key.slice(base.length) || base : key} (n=${count(m.count)})`,
         color: carried.length <= 4 ? PALETTE[i % PALETTE.length]! : rampColor(i, carried.length),
         points: curve.map((p) => ({
           x: ninesOf(p.percentile),
           y: ms(p.us),
-          title: `p${Number(p.percentile.toPrecision(6))} = ${msLabel(ms(p.us))} ms`,
+          title: `p${Number(p.percentile.toPrecision(6))} = ${microsAsMillis(p.us)} ms`,
         })),
       };
     });

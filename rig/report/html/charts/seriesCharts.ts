@@ -37,6 +37,8 @@ export function seriesAxes(name: string): { x: string; y: string } {
     : { x: axisLabel(name.slice(at + 4)), y: axisLabel(name.slice(0, at)) };
 }
 
+// A series point's own fields, of any unit the scenario chose: shown as recorded (trimmed), since
+// only the scenario knows whether it is a count, a rate or a latency (figures.ts prints known kinds).
 const value = (v: number | string | boolean) => (typeof v === 'number' ? String(Number(v.toPrecision(6))) : String(v));
 
 function extraFields(points: SeriesPoint[]): string[] {

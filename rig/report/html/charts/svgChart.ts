@@ -88,10 +88,49 @@ function legend(items: Array<{ name: string; color: string; dashed?: boolean; sh
   )}</ul>`;
 }
 
-export function xyChart(chart: XYChart): SafeHtml {
+/** Where the chart's values land: the plot's box, the scales, and the y ticks that fix them. */
+interface Plot {
+  size: ChartSize;
+  width: number;
+  height: number;
+  plotW: number;
+  plotH: number;
+  x0: number;
+  x1: number;
+  sx: (x: number) => number;
+  sy: (y: number) => number;
+  yTicks: number[];
+}
+
+/** A log y scale from the decade below the least positive value to the decade above the most. */
+function logY(ys: number[], size: ChartSize, plotH: number): Pick<Plot, 'sy' | 'yTicks'> {
+  const positive = ys.filter((y) => y > 0);
+  const lo = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
+  const hi = 10 ** Math.ceil(Math.log10(Math.max(...positive, lo * 10)));
+  // A strip has room for a tick per decade only.
+  const yTicks =
+    size === 'strip'
+      ? logTicks(lo, hi).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9)
+      : logTicks(lo, hi);
+  const [l0, l1] = [Math.log10(lo), Math.log10(hi)];
+  return { yTicks, sy: (y) => PAD.top + plotH - ((Math.log10(Math.max(y, lo)) - l0) / (l1 - l0)) * plotH };
+}
+
+/** A linear y scale from 0 (or the axis' own bounds) up to a labelled tick at or above the data. */
+function linearY(ys: number[], axis: Axis, size: ChartSize, plotH: number): Pick<Plot, 'sy' | 'yTicks'> {
+  const [y0, y1raw] = extent([0, ...ys], axis);
+  const yTicks = axis.ticks?.map((t) => t.value) ?? niceTicks(y0, y1raw, size === 'strip' ? 3 : 6);
+  // The top of the plot is a labelled tick: one step above the data when it ends between two.
+  const last = yTicks[yTicks.length - 1];
+  if (!axis.ticks && axis.max === undefined && yTicks.length > 1 && last < y1raw)
+    yTicks.push(Number((2 * last - yTicks[yTicks.length - 2]).toPrecision(12)));
+  const y1 = axis.max ?? Math.max(y1raw, yTicks[yTicks.length - 1] ?? y1raw);
+  return { yTicks, sy: (y) => PAD.top + plotH - ((y - y0) / (y1 - y0)) * plotH };
+}
+
+function plotOf(chart: XYChart): Plot {
   const size = chart.size ?? 'half';
-  const WIDTH = CHART_WIDTH[size];
-  const HEIGHT = CHART_HEIGHT[size];
+  const [width, height] = [CHART_WIDTH[size], CHART_HEIGHT[size]];
   const bottom = size === 'strip' ? STRIP_BOTTOM : PAD.bottom;
   const all = chart.series.flatMap((s) => s.points);
   const bandPoints = (chart.bands ?? []).flatMap((b) => b.points);
@@ -107,98 +146,100 @@ export function xyChart(chart: XYChart): SafeHtml {
     ...(chart.markers ?? []).map((m) => m.x),
   ];
   const [x0, x1] = extent(xs, chart.x);
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - bottom;
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = height - PAD.top - bottom;
   const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0)) * plotW;
-  let yTicks: number[];
-  let sy: (y: number) => number;
-  const target = size === 'strip' ? 3 : 6;
-  if (chart.y.log) {
-    const positive = ys.filter((y) => y > 0);
-    const lo = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
-    const hi = 10 ** Math.ceil(Math.log10(Math.max(...positive, lo * 10)));
-    // A strip has room for a tick per decade only.
-    yTicks =
-      size === 'strip'
-        ? logTicks(lo, hi).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9)
-        : logTicks(lo, hi);
-    const [l0, l1] = [Math.log10(lo), Math.log10(hi)];
-    sy = (y) => PAD.top + plotH - ((Math.log10(Math.max(y, lo)) - l0) / (l1 - l0)) * plotH;
-  } else {
-    const [y0, y1raw] = extent([0, ...ys], chart.y);
-    yTicks = chart.y.ticks?.map((t) => t.value) ?? niceTicks(y0, y1raw, target);
-    // The top of the plot is a labelled tick: one step above the data when it ends between two.
-    const last = yTicks[yTicks.length - 1];
-    if (!chart.y.ticks && chart.y.max === undefined && yTicks.length > 1 && last < y1raw)
-      yTicks.push(Number((2 * last - yTicks[yTicks.length - 2]).toPrecision(12)));
-    const y1 = chart.y.max ?? Math.max(y1raw, yTicks[yTicks.length - 1] ?? y1raw);
-    sy = (y) => PAD.top + plotH - ((y - y0) / (y1 - y0)) * plotH;
-  }
+  const y = chart.y.log ? logY(ys, size, plotH) : linearY(ys, chart.y, size, plotH);
+  return { size, width, height, plotW, plotH, x0, x1, sx, ...y };
+}
+
+function gridLayer(chart: XYChart, p: Plot): SafeHtml[] {
   const xTicks: Tick[] =
     chart.x.ticks ??
-    niceTicks(x0, x1, size === 'half' ? 6 : 12).map((value) => ({ value, label: (chart.x.format ?? fmt)(value) }));
+    niceTicks(p.x0, p.x1, p.size === 'half' ? 6 : 12).map((value) => ({
+      value,
+      label: (chart.x.format ?? fmt)(value),
+    }));
   const yFormat = chart.y.format ?? fmt;
-
-  const grid = [
-    ...yTicks.map(
+  return [
+    ...p.yTicks.map(
       (v) =>
-        html`<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(v))}" y2="${px(sy(v))}"/><text class="tick" x="${PAD.left - 6}" y="${px(sy(v) + 4)}" text-anchor="end">${yFormat(v)}</text>`,
+        html`<line class="grid" x1="${PAD.left}" x2="${p.width - PAD.right}" y1="${px(p.sy(v))}" y2="${px(p.sy(v))}"/><text class="tick" x="${PAD.left - 6}" y="${px(p.sy(v) + 4)}" text-anchor="end">${yFormat(v)}</text>`,
     ),
     ...xTicks
-      .filter((t) => t.value >= x0 && t.value <= x1)
+      .filter((t) => t.value >= p.x0 && t.value <= p.x1)
       .map(
         (t) =>
-          html`<line class="grid" x1="${px(sx(t.value))}" x2="${px(sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + plotH}"/><text class="tick" x="${px(sx(t.value))}" y="${PAD.top + plotH + 16}" text-anchor="middle">${t.label}</text>`,
+          html`<line class="grid" x1="${px(p.sx(t.value))}" x2="${px(p.sx(t.value))}" y1="${PAD.top}" y2="${PAD.top + p.plotH}"/><text class="tick" x="${px(p.sx(t.value))}" y="${PAD.top + p.plotH + 16}" text-anchor="middle">${t.label}</text>`,
       ),
   ];
+}
+
+function spanLayer(spans: Span[], p: Plot): SafeHtml[] {
   // A span's label goes on the first line (of three) where it overlaps no label before it.
   const lineEnds = [-Infinity, -Infinity, -Infinity];
-  const spans = (chart.spans ?? []).map((s) => {
+  return spans.map((s) => {
     let line = 0;
     if (s.text) {
-      const x = sx(s.x0) + 4;
+      const x = p.sx(s.x0) + 4;
       const found = lineEnds.findIndex((end) => end <= x);
       line = found < 0 ? lineEnds.indexOf(Math.min(...lineEnds)) : found;
       lineEnds[line] = x + clip(s.text, 40).length * 7 + 6;
     }
-    return html`<rect class="span" x="${px(sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, sx(s.x1) - sx(s.x0)))}" height="${plotH}" fill="${s.color}"><title>${s.title ?? s.label}</title></rect>${
+    return html`<rect class="span" x="${px(p.sx(s.x0))}" y="${PAD.top}" width="${px(Math.max(1, p.sx(s.x1) - p.sx(s.x0)))}" height="${p.plotH}" fill="${s.color}"><title>${s.title ?? s.label}</title></rect>${
       s.text
-        ? html`<text class="span-label" x="${px(sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}">${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text>`
+        ? html`<text class="span-label" x="${px(p.sx(s.x0) + 4)}" y="${PAD.top + 13 + 13 * line}">${clip(s.text, 40)}<title>${s.title ?? s.label}</title></text>`
         : null
     }`;
   });
-  const markers = (chart.markers ?? []).map(
+}
+
+function markerLayer(markers: Marker[], p: Plot): SafeHtml[] {
+  return markers.map(
     (m) =>
-      html`<line class="marker" x1="${px(sx(m.x))}" x2="${px(sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="${m.color}"><title>${m.label}</title></line>${
+      html`<line class="marker" x1="${px(p.sx(m.x))}" x2="${px(p.sx(m.x))}" y1="${PAD.top}" y2="${PAD.top + p.plotH}" stroke="${m.color}"><title>${m.label}</title></line>${
         // Written on the side of the line with room: left of it in the plot's right half.
         m.text
-          ? html`<text class="marker-label" x="${px(sx(m.x) + (sx(m.x) > PAD.left + plotW / 2 ? -4 : 4))}" y="${PAD.top + 13}" text-anchor="${sx(m.x) > PAD.left + plotW / 2 ? 'end' : 'start'}" fill="${m.color}">${clip(m.text, 40)}<title>${m.label}</title></text>`
+          ? html`<text class="marker-label" x="${px(p.sx(m.x) + (p.sx(m.x) > PAD.left + p.plotW / 2 ? -4 : 4))}" y="${PAD.top + 13}" text-anchor="${p.sx(m.x) > PAD.left + p.plotW / 2 ? 'end' : 'start'}" fill="${m.color}">${clip(m.text, 40)}<title>${m.label}</title></text>`
           : null
       }`,
   );
-  const rules = (chart.rules ?? []).map(
+}
+
+function ruleLayer(rules: Rule[], p: Plot): SafeHtml[] {
+  return rules.map(
     (r) =>
-      html`<line class="rule" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${px(sy(r.y))}" y2="${px(sy(r.y))}" stroke="${r.color}"><title>${r.label}</title></line><text class="rule-label" x="${WIDTH - PAD.right - 4}" y="${px(sy(r.y) - 4)}" text-anchor="end" fill="${r.color}">${r.label}</text>`,
+      html`<line class="rule" x1="${PAD.left}" x2="${p.width - PAD.right}" y1="${px(p.sy(r.y))}" y2="${px(p.sy(r.y))}" stroke="${r.color}"><title>${r.label}</title></line><text class="rule-label" x="${p.width - PAD.right - 4}" y="${px(p.sy(r.y) - 4)}" text-anchor="end" fill="${r.color}">${r.label}</text>`,
   );
-  const bands = (chart.bands ?? []).map((b) => {
+}
+
+function bandLayer(bands: Band[], p: Plot): Array<SafeHtml | null> {
+  return bands.map((b) => {
     if (b.points.length < 2) return null;
-    const upper = b.points.map((p) => `${px(sx(p.x))},${px(sy(p.hi))}`);
-    const lower = [...b.points].reverse().map((p) => `${px(sx(p.x))},${px(sy(p.lo))}`);
+    const upper = b.points.map((q) => `${px(p.sx(q.x))},${px(p.sy(q.hi))}`);
+    const lower = [...b.points].reverse().map((q) => `${px(p.sx(q.x))},${px(p.sy(q.lo))}`);
     return html`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${b.color}"><title>${b.name}</title></polygon>`;
   });
-  const series = chart.series.map((s) => {
-    const pts = s.points.map((p) => ({ ...p, cx: sx(p.x), cy: sy(p.y) }));
+}
+
+function seriesLayer(chart: XYChart, p: Plot): SafeHtml[] {
+  const yFormat = chart.y.format ?? fmt;
+  return chart.series.map((s) => {
+    const pts = s.points.map((q) => ({ ...q, cx: p.sx(q.x), cy: p.sy(q.y) }));
     const path =
       s.kind === 'points' || pts.length < 2
         ? null
-        : html`<path class="series" d="${pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.cx)},${px(p.cy)}`).join('')}" stroke="${s.color}"${s.dashed ? html` stroke-dasharray="5 4"` : ''}/>`;
+        : html`<path class="series" d="${pts.map((q, i) => `${i ? 'L' : 'M'}${px(q.cx)},${px(q.cy)}`).join('')}" stroke="${s.color}"${s.dashed ? html` stroke-dasharray="5 4"` : ''}/>`;
     const dots = pts.map(
-      (p) =>
-        html`<circle class="point" cx="${px(p.cx)}" cy="${px(p.cy)}" r="${s.kind === 'points' ? 3.5 : 2.2}" fill="${s.color}"><title>${s.name}: ${p.title ?? `${fmt(p.x)}, ${yFormat(p.y)}`}</title></circle>`,
+      (q) =>
+        html`<circle class="point" cx="${px(q.cx)}" cy="${px(q.cy)}" r="${s.kind === 'points' ? 3.5 : 2.2}" fill="${s.color}"><title>${s.name}: ${q.title ?? `${fmt(q.x)}, ${yFormat(q.y)}`}</title></circle>`,
     );
     return html`<g class="series-group">${path}${dots}</g>`;
   });
-  const legendItems = [
+}
+
+function legendItems(chart: XYChart): Array<{ name: string; color: string; dashed?: boolean; shaded?: boolean }> {
+  return [
     ...chart.series.map((s) => ({ name: s.name, color: s.color, dashed: s.dashed })),
     ...(chart.bands ?? []).map((b) => ({ name: b.name, color: b.color, shaded: true })),
     ...unique(chart.spans ?? [])
@@ -206,6 +247,17 @@ export function xyChart(chart: XYChart): SafeHtml {
       .map((s) => ({ name: s.label, color: s.color, shaded: true })),
     ...(chart.rules ?? []).map((r) => ({ name: r.label, color: r.color, dashed: true })),
   ];
+}
+
+export function xyChart(chart: XYChart): SafeHtml {
+  const p = plotOf(chart);
+  const { size, width: WIDTH, height: HEIGHT, plotW, plotH } = p;
+  const grid = gridLayer(chart, p);
+  const spans = spanLayer(chart.spans ?? [], p);
+  const markers = markerLayer(chart.markers ?? [], p);
+  const rules = ruleLayer(chart.rules ?? [], p);
+  const bands = bandLayer(chart.bands ?? [], p);
+  const series = seriesLayer(chart, p);
   return html`<figure class="chart ${size}">
 <figcaption>${chart.title}${chart.note ? html` <span class="chart-note">${chart.note}</span>` : null}</figcaption>
 <svg data-chart="${chart.id}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg"><title>${chart.title}</title>
@@ -215,7 +267,7 @@ ${series}
 ${size === 'strip' ? null : html`<text class="axis-label" x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${chart.x.label}</text>`}
 <text class="axis-label" transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">${clip(chart.y.label, Math.floor(plotH / 7))}<title>${chart.y.label}</title></text>
 </svg>
-${legend(legendItems)}
+${legend(legendItems(chart))}
 </figure>`;
 }
 

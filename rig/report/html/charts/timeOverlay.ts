@@ -7,7 +7,10 @@ import type { Axis } from './chartScale.ts';
 import { ATTACK_COLORS, DISABLED_COLOR, FAULT_COLOR, RESTART_COLOR } from './chartColors.ts';
 import type { Marker, Span } from './svgChart.ts';
 
-/** A time on the axis, in seconds: `12.5 s`. */
+/**
+ * A time on the axis, in seconds: `12.5 s`. A position on the chart's axis, as its ticks read, not
+ * a duration (figures.ts `seconds`): a tooltip names the same instant the axis shows.
+ */
 export const seconds = (v: number) => `${Number(v.toPrecision(6))} s`;
 
 export interface FaultInterval {

@@ -4,7 +4,7 @@
 // Results written before traffic was recorded have none: each part then says "not recorded",
 // never an empty chart.
 import type { OperationStats, ScenarioResult, TrafficPoint } from '../../../results/runResult.ts';
-import { bytesText, countText, msText, pctText, rateText } from '../reportNumbers.ts';
+import { bytes, count, microsAsMillis, percent, quantity, rate } from '../../../results/figures.ts';
 import { html, type HtmlValue, type SafeHtml } from '../safeHtml.ts';
 import { minSamplesFor, percentileShown } from '../../sampleSize.ts';
 import { PALETTE } from './chartColors.ts';
@@ -20,14 +20,115 @@ export function trafficTotals(s: ScenarioResult): SafeHtml {
   const t = s.traffic;
   if (!t) return html`<p class="totals none">Traffic: ${NOT_RECORDED}.</p>`;
   const { requests, bytesSent, bytesReceived } = t.totals;
-  const seconds = s.durationMs / 1000;
+  const durationS = s.durationMs / 1000;
   // Red only for no usable reply; a refusal is the agent answering (often what the scenario provoked).
   const failed = t.operations.reduce((a, o) => a + o.failed, 0);
   const refused = t.operations.reduce((a, o) => a + o.rpcErrors, 0);
-  return html`<p class="totals"><span><strong>${countText(requests)}</strong> requests</span><span>${seconds > 0 ? rateText(requests / seconds) : '—'} mean</span><span class="${failed ? 'bad' : ''}"><strong>${countText(failed)}</strong> failed (${pctText(failed, requests)})</span><span><strong>${countText(refused)}</strong> refused by the agent (${pctText(refused, requests)})</span><span><strong>${bytesText(bytesSent)}</strong> sent</span><span><strong>${bytesText(bytesReceived)}</strong> received</span></p>`;
+  return html`<p class="totals"><span><strong>${count(requests)}</strong> requests</span><span>${durationS > 0 ? rate(requests / durationS) : '—'} mean</span><span class="${failed ? 'bad' : ''}"><strong>${count(failed)}</strong> failed (${percent(failed, requests)})</span><span><strong>${count(refused)}</strong> refused by the agent (${percent(refused, requests)})</span><span><strong>${bytes(bytesSent)}</strong> sent</span><span><strong>${bytes(bytesReceived)}</strong> received</span></p>`;
 }
 
 const perSecond = (t: { bucketMs: number }, n: number) => (n * 1000) / t.bucketMs;
+
+type Traffic = NonNullable<ScenarioResult['traffic']>;
+
+/** What every strip shares: the time axis and its shading, where a bucket sits and how it is named. */
+interface Strips {
+  t: Traffic;
+  overlay: Pick<Parameters<typeof xyChart>[0], 'x' | 'spans' | 'markers'>;
+  at: (p: TrafficPoint) => number;
+  when: (p: TrafficPoint) => string;
+}
+
+function stripsOf(s: ScenarioResult, t: Traffic): Strips {
+  const { spans, markers } = timeOverlay(s);
+  const half = t.bucketMs / 2;
+  return {
+    t,
+    overlay: { x: timeAxis(s), spans, markers },
+    at: (p) => (p.t + half) / 1000,
+    // Where on the time axis the bucket lies, as the axis reads (timeOverlay.ts), not a duration.
+    when: (p) => `${Number((p.t / 1000).toPrecision(6))}–${Number(((p.t + t.bucketMs) / 1000).toPrecision(6))} s`,
+  };
+}
+
+function strip(k: Strips, id: string, title: string, yLabel: string, series: Series[]): SafeHtml {
+  const { x, spans, markers } = k.overlay;
+  return xyChart({ id, size: 'strip', title, x, y: { label: yLabel, min: 0 }, series, spans, markers });
+}
+
+/** Requests completed per second, and an open-model load's offered and achieved iterations. */
+function throughputChart(k: Strips): SafeHtml {
+  const { t, at, when } = k;
+  const open = t.points.filter((p) => p.offered !== undefined || p.achieved !== undefined);
+  const completed: Series = {
+    name: 'requests completed /s',
+    color: PALETTE[0]!,
+    points: t.points.map((p) => ({
+      x: at(p),
+      y: perSecond(t, p.completed),
+      title: `${when(p)}: ${count(p.completed)} completed (${rate(perSecond(t, p.completed))}), ${count(p.errors)} errors`,
+    })),
+  };
+  const offered: Series = {
+    name: 'iterations offered /s',
+    color: OFFERED_COLOR,
+    dashed: true,
+    points: open.map((p) => ({
+      x: at(p),
+      y: perSecond(t, p.offered ?? 0),
+      title: `${when(p)}: ${p.offered ?? 0} offered`,
+    })),
+  };
+  const achieved: Series = {
+    name: 'iterations achieved /s',
+    color: PALETTE[2]!,
+    points: open.map((p) => ({
+      x: at(p),
+      y: perSecond(t, p.achieved ?? 0),
+      title: `${when(p)}: ${p.achieved ?? 0} achieved of ${p.offered ?? 0} offered`,
+    })),
+  };
+  const series = open.length ? [completed, offered, achieved] : [completed];
+  return strip(k, 'throughput', `Throughput (${t.bucketMs} ms buckets)`, 'per s', series);
+}
+
+function errorsChart(k: Strips): SafeHtml {
+  const { t, at, when } = k;
+  const errors: Series = {
+    name: 'errors /s',
+    color: ERROR_COLOR,
+    points: t.points.map((p) => ({
+      x: at(p),
+      y: perSecond(t, p.errors),
+      title: `${when(p)}: ${count(p.errors)} of ${count(p.completed)} (${percent(p.errors, p.completed)})`,
+    })),
+  };
+  return strip(k, 'errors', 'Errors (rpc errors and failed exchanges)', 'per s', [errors]);
+}
+
+function inFlightChart(k: Strips): SafeHtml {
+  const { t, at, when } = k;
+  const mean: Series = {
+    name: 'mean',
+    color: PALETTE[4]!,
+    points: t.points.map((p) => ({
+      x: at(p),
+      y: p.inFlight,
+      title: `${when(p)}: mean ${quantity(p.inFlight)}, most ${p.inFlightMax}`,
+    })),
+  };
+  const most: Series = {
+    name: 'most',
+    color: PALETTE[4]!,
+    dashed: true,
+    points: t.points.map((p) => ({
+      x: at(p),
+      y: p.inFlightMax,
+      title: `${when(p)}: most ${p.inFlightMax} open at once`,
+    })),
+  };
+  return strip(k, 'in-flight', 'In flight (exchanges open at once)', 'open', [mean, most]);
+}
 
 /**
  * Throughput (requests/s; offered and achieved iterations/s for an open-model load), errors/s and
@@ -36,110 +137,8 @@ const perSecond = (t: { bucketMs: number }, n: number) => (n * 1000) / t.bucketM
 export function trafficCharts(s: ScenarioResult): SafeHtml[] {
   const t = s.traffic;
   if (!t || t.points.length === 0) return [];
-  const x = timeAxis(s);
-  const { spans, markers } = timeOverlay(s);
-  const half = t.bucketMs / 2;
-  const at = (p: TrafficPoint) => (p.t + half) / 1000;
-  const when = (p: TrafficPoint) =>
-    `${Number((p.t / 1000).toPrecision(6))}–${Number(((p.t + t.bucketMs) / 1000).toPrecision(6))} s`;
-  const open = t.points.filter((p) => p.offered !== undefined || p.achieved !== undefined);
-  const throughput: Series[] = [
-    {
-      name: 'requests completed /s',
-      color: PALETTE[0]!,
-      points: t.points.map((p) => ({
-        x: at(p),
-        y: perSecond(t, p.completed),
-        title: `${when(p)}: ${p.completed} completed (${rateText(perSecond(t, p.completed))}), ${p.errors} errors`,
-      })),
-    },
-    ...(open.length
-      ? [
-          {
-            name: 'iterations offered /s',
-            color: OFFERED_COLOR,
-            dashed: true,
-            points: open.map((p) => ({
-              x: at(p),
-              y: perSecond(t, p.offered ?? 0),
-              title: `${when(p)}: ${p.offered ?? 0} offered`,
-            })),
-          },
-          {
-            name: 'iterations achieved /s',
-            color: PALETTE[2]!,
-            points: open.map((p) => ({
-              x: at(p),
-              y: perSecond(t, p.achieved ?? 0),
-              title: `${when(p)}: ${p.achieved ?? 0} achieved of ${p.offered ?? 0} offered`,
-            })),
-          },
-        ]
-      : []),
-  ];
-  const bucket = `${t.bucketMs} ms buckets`;
-  return [
-    xyChart({
-      id: 'throughput',
-      size: 'strip',
-      title: `Throughput (${bucket})`,
-      x,
-      y: { label: 'per s', min: 0 },
-      series: throughput,
-      spans,
-      markers,
-    }),
-    xyChart({
-      id: 'errors',
-      size: 'strip',
-      title: 'Errors (rpc errors and failed exchanges)',
-      x,
-      y: { label: 'per s', min: 0 },
-      series: [
-        {
-          name: 'errors /s',
-          color: ERROR_COLOR,
-          points: t.points.map((p) => ({
-            x: at(p),
-            y: perSecond(t, p.errors),
-            title: `${when(p)}: ${p.errors} of ${p.completed} (${pctText(p.errors, p.completed)})`,
-          })),
-        },
-      ],
-      spans,
-      markers,
-    }),
-    xyChart({
-      id: 'in-flight',
-      size: 'strip',
-      title: 'In flight (exchanges open at once)',
-      x,
-      y: { label: 'open', min: 0 },
-      series: [
-        {
-          name: 'mean',
-          color: PALETTE[4]!,
-          points: t.points.map((p) => ({
-            x: at(p),
-            y: p.inFlight,
-            title: `${when(p)}: mean ${Number(p.inFlight.toPrecision(3))}, most ${p.inFlightMax}`,
-          })),
-        },
-        {
-          name: 'most',
-          color: PALETTE[4]!,
-          dashed: true,
-          points: t.points.map((p) => ({
-            x: at(p),
-            y: p.inFlightMax,
-            title: `${when(p)}: most ${p.inFlightMax} open at once`,
-          })),
-        },
-      ],
-      spans,
-      markers,
-    }),
-  ];
+  const k = stripsOf(s, t);
+  return [throughputChart(k), errorsChart(k), inFlightChart(k)];
 }
 
 /** A percentile cell, or a dash saying why not when n does not carry it (sampleSize.ts). */
@@ -147,13 +146,13 @@ export function percentileCell(n: number, p: number, us: number): SafeHtml {
   if (n === 0) return html`<td class="num thin">—</td>`;
   if (!percentileShown(n, p))
     return html`<td class="num thin" title="n=${n}: p${p} needs n ≥ ${minSamplesFor(p)}">n&lt;${minSamplesFor(p)}</td>`;
-  return html`<td class="num">${msText(us)}</td>`;
+  return html`<td class="num">${microsAsMillis(us)}</td>`;
 }
 
 function operationRow(o: OperationStats): SafeHtml {
   const m = o.latency;
   const bad = o.rpcErrors + o.failed;
-  return html`<tr data-operation="${o.operation}"><td>${o.operation}</td><td class="num">${countText(o.count)}</td><td class="num">${countText(o.ok)}</td><td class="num">${countText(o.rpcErrors)}</td><td class="num${o.failed ? ' bad' : ''}">${countText(o.failed)}</td><td class="num">${pctText(bad, o.count)}</td>${percentileCell(m.count, 50, m.p50)}${percentileCell(m.count, 95, m.p95)}${percentileCell(m.count, 99, m.p99)}<td class="num">${m.count ? msText(m.max) : '—'}</td><td class="num">${bytesText(o.bytesSent)}</td><td class="num">${bytesText(o.bytesReceived)}</td></tr>`;
+  return html`<tr data-operation="${o.operation}"><td>${o.operation}</td><td class="num">${count(o.count)}</td><td class="num">${count(o.ok)}</td><td class="num">${count(o.rpcErrors)}</td><td class="num${o.failed ? ' bad' : ''}">${count(o.failed)}</td><td class="num">${percent(bad, o.count)}</td>${percentileCell(m.count, 50, m.p50)}${percentileCell(m.count, 95, m.p95)}${percentileCell(m.count, 99, m.p99)}<td class="num">${m.count ? microsAsMillis(m.max) : '—'}</td><td class="num">${bytes(o.bytesSent)}</td><td class="num">${bytes(o.bytesReceived)}</td></tr>`;
 }
 
 export function operationsTable(s: ScenarioResult): HtmlValue {
