@@ -62,7 +62,7 @@ describe('judgeStep', () => {
 
   it('a p95 the agent took itself (service time over the bound) is the agent’s limit', () => {
     const v = judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400 }), slo);
-    expect(v.reasons).toEqual(['p95 1500 ms > 1000 ms']);
+    expect(v.reasons).toEqual(['p95 1,500 ms > 1000 ms']);
     expect(v.byRig).toBe(false);
   });
 
@@ -81,7 +81,7 @@ describe('judgeStep', () => {
     // An agent faster than the rig: errors and p95 both broken, but the rig's loop and CPU were the limit.
     const v = judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, errors: 30, timeouts: 30, health: saturated }), slo);
     expect(v.byRig).toBe(true);
-    expect(v.saturation).toMatch(/event-loop delay p99 45 ms.*rig CPU 97 % of a core/);
+    expect(v.saturation).toMatch(/event-loop delay p99 45.0 ms.*rig CPU 97 % of a core/);
     expect(judgeStep(step({ p95Ms: 1500, serviceP95Ms: 1400, health: calm }), slo).byRig).toBe(false);
   });
 

@@ -20,7 +20,7 @@ describe('rigSaturation', () => {
   it('event-loop delay p99 past its bound, with the figure', () => {
     const loop = (p99: number) => health({ eventLoopDelayMs: { p50: 1, p99, max: 80 } });
     expect(rigSaturation(loop(SATURATION.loopDelayP99Ms))).toBeUndefined();
-    expect(rigSaturation(loop(48))).toBe('the load generator was saturated: event-loop delay p99 48 ms (over 20 ms)');
+    expect(rigSaturation(loop(48))).toBe('the load generator was saturated: event-loop delay p99 48.0 ms (over 20 ms)');
   });
 
   it('rig CPU from 90 % of one core on average; a busy window alone is not enough', () => {
@@ -36,8 +36,8 @@ describe('rigSaturation', () => {
       machine: { runnableMean: 3.4, runnableMax: 7, stealPct: 12 },
     });
     expect(rigSaturation(busy)).toBe(
-      'the load generator was saturated: event-loop delay p99 31 ms (over 20 ms), ' +
-        'run queue 3.4 runnable for 2 cores, CPU steal 12 % (from 10 %)',
+      'the load generator was saturated: event-loop delay p99 31.0 ms (over 20 ms), ' +
+        'run queue 3.40 runnable for 2 cores, CPU steal 12 % (from 10 %)',
     );
   });
 });
@@ -49,7 +49,7 @@ describe('rigSaturation: the generator behind its own schedule', () => {
     expect(rigSaturation(at(10))).toBeUndefined();
     expect(rigSaturation(at(11))).toBe(
       'the load generator was saturated: the generator fell behind its schedule ' +
-        '(11 of 1000 starts late with a slot free, start lag p99 30 ms, over 1 %)',
+        '(11 of 1000 starts late with a slot free, start lag p99 30.0 ms, over 1 %)',
     );
   });
 

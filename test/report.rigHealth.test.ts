@@ -14,7 +14,7 @@ import { loadOf } from './support/scheduleTruthFixture.ts';
 import { scheduleHealthOf } from '../rig/metrics/scheduleHealth.ts';
 import { mergeInputs, run, samples, scenario } from './support/runResultFixture.ts';
 
-const SATURATED = 'the load generator was saturated: event-loop delay p99 48 ms (over 20 ms)';
+const SATURATED = 'the load generator was saturated: event-loop delay p99 48.0 ms (over 20 ms)';
 
 function withHealth(name: string, h?: RigHealth): ScenarioResult {
   const s = scenario(name, { latencies: { resume_latency: samples(200, 1_000, 5_000) } });
@@ -53,7 +53,7 @@ describe('the rig health line', () => {
     for (const name of ['quiet', 'late', 'old']) expect(row(name)).not.toContain('saturated');
     const section = md.slice(md.indexOf("## The rig's own load"));
     expect(section.split('\n').filter((l) => l.startsWith('- '))).toEqual([
-      expect.stringMatching(/^- \*\*busy\*\* · the load generator was saturated: event-loop delay p99 48 ms/),
+      expect.stringMatching(/^- \*\*busy\*\* · the load generator was saturated: event-loop delay p99 48.0 ms/),
       expect.stringMatching(/^- \*\*late\*\* · the open model started late/),
     ]);
     expect(summaryMarkdown(run([withHealth('quiet', health())]))).not.toContain('own load');
@@ -62,7 +62,7 @@ describe('the rig health line', () => {
   it('report.html: a warning and two strips for the saturated scenario; figures for every recorded one', () => {
     const page = htmlReport(fixture());
     expect(page.match(/data-health="saturated"/g)).toHaveLength(1);
-    expect(page).toContain('<strong>Load generator saturated:</strong> event-loop delay p99 48 ms (over 20 ms).');
+    expect(page).toContain('<strong>Load generator saturated:</strong> event-loop delay p99 48.0 ms (over 20 ms).');
     expect(page).toContain('data-chart="rig_loop_delay_ms_vs_s"');
     expect(page).toContain('data-chart="rig_cpu_pct_vs_s"');
     expect(page.match(/<h4>The rig&#39;s own load<\/h4>|<h4>The rig's own load<\/h4>/g)).toHaveLength(3);

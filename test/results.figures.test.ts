@@ -1,4 +1,4 @@
-// The one way every writer prints a number (rig/results/figures.ts): where a unit or a digit
+// The one way every writer prints a number (rig/figures.ts): where a unit or a digit
 // changes, and what is printed when there is nothing to print.
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,7 @@ import {
   ratio,
   ratioWithin,
   seconds,
-} from '../rig/results/figures.ts';
+} from '../rig/figures.ts';
 
 describe('figures', () => {
   it('counts whole, with thousands separators', () => {

@@ -134,7 +134,9 @@ describe('the capacity search', () => {
     expect(r.check.detail).toMatch(
       /^capacity ≥ 865\/s \(p95 10 ms at 865\/s\): the load generator was the limit at 919\/s /,
     );
-    expect(r.check.detail).toMatch(/\(saturated: event-loop delay p99 45 ms .*rig CPU 97 % of a core.*\); the agent's/);
+    expect(r.check.detail).toMatch(
+      /\(saturated: event-loop delay p99 45.0 ms .*rig CPU 97 % of a core.*\); the agent's/,
+    );
     expect(r.notJudged.capacity_per_s).toBe(r.check.detail);
     expect(r.curve.at(-1)).toMatchObject({ x: 919, sustainable: false, limit: 'rig' });
   });

@@ -11,7 +11,7 @@ import { forestPlot } from '../report/html/forestPlot.ts';
 import { REPORT_STYLE } from '../report/html/reportStyle.ts';
 import { html, SafeHtml } from '../report/html/safeHtml.ts';
 import { markdownCell } from '../report/summaryMarkdown.ts';
-import { seconds } from '../results/figures.ts';
+import { seconds } from '../figures.ts';
 import type { RoundRecord, RoundsOutcome, RoundsSettings, Side, StopReason } from './abRounds.ts';
 
 export const AB_SCHEMA = 'a2a-rig/ab@1';

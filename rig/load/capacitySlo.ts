@@ -2,6 +2,7 @@
 // judges each step as it runs, and for `merge`, which judges the steps of N workers again on their
 // combined counts and histograms (a distributed run's capacity is never the sum of the workers').
 import type { SeriesPoint } from '../results/runResult.ts';
+import { millis } from '../figures.ts';
 
 export interface CapacitySlo {
   /** The round trip's p95 bound, from its intended start (ms). */
@@ -25,13 +26,11 @@ export interface StepOutcome {
   errorDetail?: string;
 }
 
-const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
-
 /** Why a step breaks the SLO; empty when it holds. */
 export function sloBreaches(step: StepOutcome, slo: CapacitySlo): string[] {
   const reasons: string[] = [];
   if (step.completed === 0) reasons.push('no round trip completed');
-  else if (step.p95Ms > slo.sloP95Ms) reasons.push(`p95 ${f(step.p95Ms)} ms > ${slo.sloP95Ms} ms`);
+  else if (step.p95Ms > slo.sloP95Ms) reasons.push(`p95 ${millis(step.p95Ms)} ms > ${slo.sloP95Ms} ms`);
   if (step.errors > (step.scheduled * slo.sloMaxErrorPct) / 100) {
     const detail = step.errorDetail ? `: ${step.errorDetail}` : '';
     reasons.push(`${step.errors} of ${step.scheduled} failed (> ${slo.sloMaxErrorPct} %${detail})`);

@@ -4,6 +4,7 @@
 // agent) was the bottleneck, a figure must say so, and `rigSaturation` is the one rule for when.
 // Sampled by rigHealthMonitor.ts; results.json `health` (each scenario) and `rig.health` (the run).
 import { mergeScheduleHealth, type ScheduleHealth } from './scheduleHealth.ts';
+import { microsAsMillis, millis, quantity } from '../figures.ts';
 
 /** One window of the time series (results.json `health.points`), `t` ms after the scenario started. */
 export interface RigHealthPoint {
@@ -83,14 +84,14 @@ export function rigSaturation(health: RigHealth | undefined): string | undefined
   const reasons: string[] = [];
   const loop = health.eventLoopDelayMs.p99;
   if (loop > SATURATION.loopDelayP99Ms)
-    reasons.push(`event-loop delay p99 ${whole(loop)} ms (over ${SATURATION.loopDelayP99Ms} ms)`);
+    reasons.push(`event-loop delay p99 ${millis(loop)} ms (over ${SATURATION.loopDelayP99Ms} ms)`);
   if (health.rigCpu.pctOfCore >= SATURATION.rigCpuPctOfCore)
-    reasons.push(`rig CPU ${whole(health.rigCpu.pctOfCore)} % of a core (from ${SATURATION.rigCpuPctOfCore} %)`);
+    reasons.push(`rig CPU ${quantity(health.rigCpu.pctOfCore)} % of a core (from ${SATURATION.rigCpuPctOfCore} %)`);
   const m = health.machine;
   if (m && m.runnableMean > health.cores * SATURATION.runnablePerCore)
-    reasons.push(`run queue ${m.runnableMean.toFixed(1)} runnable for ${health.cores} cores`);
+    reasons.push(`run queue ${quantity(m.runnableMean)} runnable for ${health.cores} cores`);
   if (m?.stealPct !== undefined && m.stealPct >= SATURATION.stealPct)
-    reasons.push(`CPU steal ${whole(m.stealPct)} % (from ${SATURATION.stealPct} %)`);
+    reasons.push(`CPU steal ${quantity(m.stealPct)} % (from ${SATURATION.stealPct} %)`);
   const behind = generatorBehind(health.schedule);
   if (behind) reasons.push(behind);
   return reasons.length ? `the load generator was saturated: ${reasons.join(', ')}` : undefined;
@@ -100,15 +101,11 @@ export function rigSaturation(health: RigHealth | undefined): string | undefined
 function generatorBehind(s: ScheduleHealth | undefined): string | undefined {
   const late = s?.lateWithFreeSlot ?? 0;
   if (!s || late * 100 <= s.started * SATURATION.lateWithFreeSlotPct) return undefined;
-  const p99 = s.schedule_lag ? `, start lag p99 ${whole(s.schedule_lag.p99 / 1000)} ms` : '';
+  const p99 = s.schedule_lag ? `, start lag p99 ${microsAsMillis(s.schedule_lag.p99)} ms` : '';
   return (
     `the generator fell behind its schedule (${late} of ${s.started} starts late with a slot free${p99}, ` +
     `over ${SATURATION.lateWithFreeSlotPct} %)`
   );
-}
-
-function whole(n: number): string {
-  return n < 10 ? n.toFixed(1) : String(Math.round(n));
 }
 
 /**

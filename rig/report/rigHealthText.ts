@@ -6,7 +6,7 @@
 import { rigSaturation, type RigHealth } from '../metrics/rigHealth.ts';
 import type { BehindStep } from '../metrics/scheduleHealth.ts';
 import type { ScenarioResult } from '../results/runResult.ts';
-import { count, millis, percent, quantity } from '../results/figures.ts';
+import { count, millis, percent, quantity } from '../figures.ts';
 
 /** A percentage the health already holds (of a core, of the machine's time). */
 const pct = (n: number) => percent(n, 100);

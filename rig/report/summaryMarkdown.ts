@@ -18,7 +18,7 @@ import { partialNote, startLine, WORKER_COLUMNS, workerCells } from './merge/sha
 import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import { thresholdState, type ThresholdState } from './thresholds/thresholdEvaluation.ts';
-import { count, microsAsMillis as ms, ratio, seconds } from '../results/figures.ts';
+import { count, microsAsMillis as ms, ratio, seconds } from '../figures.ts';
 
 const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 

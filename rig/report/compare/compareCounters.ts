@@ -16,7 +16,7 @@ import { ratioInterval } from '../../stats/ratioInterval.ts';
 import { sampleOf } from '../../stats/sampleSet.ts';
 import type { CompareRow, IntervalSettings } from './compareRow.ts';
 import { ONE_RUN_A_SIDE, oneRunOutcome } from './compareLatency.ts';
-import { change, quantity, rate } from '../../results/figures.ts';
+import { change, quantity, rate } from '../../figures.ts';
 
 /** What a recorded counter means, from the current run's declaration (else the baseline's). */
 function counterMeaning(key: string, base: ScenarioResult, cur: ScenarioResult): MeasureMeaning | undefined {

@@ -10,7 +10,7 @@ import {
   type Comparison,
 } from './compareRuns.ts';
 import { markdownCell } from '../summaryMarkdown.ts';
-import { change } from '../../results/figures.ts';
+import { change } from '../../figures.ts';
 import { printable } from '../terminal/terminalText.ts';
 
 /** 1 on any regression; 3 when some row could not be judged (unless allowed); else 0. */

@@ -2,7 +2,7 @@
 // its figures are written in.
 import type { ChangeOutcome } from '../../stats/changeOutcome.ts';
 import type { RatioInterval } from '../../stats/ratioInterval.ts';
-import { NO_FIGURE, ratioWithin } from '../../results/figures.ts';
+import { NO_FIGURE, ratioWithin } from '../../figures.ts';
 
 /**
  * An interval's outcome (changeOutcome.ts); `ok`: held to its tolerance without an interval (a

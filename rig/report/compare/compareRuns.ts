@@ -21,7 +21,7 @@ import { counterRows } from './compareCounters.ts';
 import { withSaturation } from './compareSaturation.ts';
 import { judgeLatency, LATENCY_STATS, metricSample, type LatencyStat } from './compareLatency.ts';
 import { undecided, type CompareRow, type IntervalSettings } from './compareRow.ts';
-import { change, microsAsMillis } from '../../results/figures.ts';
+import { change, microsAsMillis } from '../../figures.ts';
 import { polledText } from '../thresholds/thresholdEvaluation.ts';
 
 export { LATENCY_STATS, type LatencyStat } from './compareLatency.ts';

@@ -5,7 +5,7 @@
 import { attackRows, outcomeColumns, phaseRows } from '../dosResults.ts';
 import type { ScenarioResult } from '../../results/runResult.ts';
 import { html, type HtmlValue } from './safeHtml.ts';
-import { count, microsAsMillis as msText, ratio as ratioText } from '../../results/figures.ts';
+import { count, microsAsMillis as msText, ratio as ratioText } from '../../figures.ts';
 
 /** Outcomes that mean a mitigation is missing or the agent failed. */
 const BAD_OUTCOMES = new Set(['accepted', 'server-error']);

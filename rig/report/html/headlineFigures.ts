@@ -5,7 +5,7 @@
 import { sumTraffic, trafficOf } from '../merge/trafficTotals.ts';
 import { capacityFinding, capacityText } from './charts/capacityCharts.ts';
 import type { BaselineComparison } from './baselineSection.ts';
-import { bytes, count, percent } from '../../results/figures.ts';
+import { bytes, count, percent } from '../../figures.ts';
 import { VERDICTS, type RunResult, type Verdict } from '../../results/runResult.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { thresholdTally } from '../thresholds/thresholdEvaluation.ts';

@@ -18,7 +18,7 @@ import {
   type RunToxic,
 } from '../../results/runResult.ts';
 import { warningsCount, warningsNote } from '../../results/checkResult.ts';
-import { count, microsAsMillis, seconds } from '../../results/figures.ts';
+import { count, microsAsMillis, seconds } from '../../figures.ts';
 import { html, SafeHtml, type HtmlValue } from './safeHtml.ts';
 import { PERCENTILE_RULE, percentileShown } from '../sampleSize.ts';
 import { scenarioAnchors } from './scenarioAnchors.ts';

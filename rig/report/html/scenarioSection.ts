@@ -12,7 +12,7 @@ import {
 import { checkWarned, levelText, warningsCount } from '../../results/checkResult.ts';
 import { capacityCharts } from './charts/capacityCharts.ts';
 import { dosTables } from './dosTables.ts';
-import { count, microsAsMillis, seconds } from '../../results/figures.ts';
+import { count, microsAsMillis, seconds } from '../../figures.ts';
 import { html, type HtmlValue, type SafeHtml } from './safeHtml.ts';
 import { faultsTimelineChart, latencyOverTimeCharts, percentileCharts } from './charts/scenarioCharts.ts';
 import { seriesCharts, seriesTables } from './charts/seriesCharts.ts';

@@ -11,7 +11,7 @@ import { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 import { CAPACITY_SERIES, capacityCheckName, type CapacitySlo } from '../../load/capacitySlo.ts';
 import { judgeStep, kneeText, type StepVerdict } from '../../load/capacitySearch.ts';
 import type { ScenarioResult, SeriesPoint } from '../../results/runResult.ts';
-import { millis } from '../../results/figures.ts';
+import { millis } from '../../figures.ts';
 
 const num = (p: SeriesPoint, field: string) => (typeof p[field] === 'number' ? (p[field] as number) : 0);
 

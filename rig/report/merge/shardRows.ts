@@ -3,7 +3,7 @@
 // and the cells of one row per worker beside the total. Plain text: each renderer escapes it.
 import type { RunResult } from '../../results/runResult.ts';
 import type { ShardSetRecord } from '../../results/shardRecord.ts';
-import { count } from '../../results/figures.ts';
+import { count } from '../../figures.ts';
 
 /** "PARTIAL: 2 of 3 workers (worker 1: why)", or undefined for a whole set or an ordinary run. */
 export function partialNote(run: RunResult): string | undefined {

@@ -17,7 +17,7 @@ import type {
 } from '../../results/runObserver.ts';
 import { VERDICTS, type ScenarioResult } from '../../results/runResult.ts';
 import { printableLine } from './terminalText.ts';
-import { count, millis, rate, seconds } from '../../results/figures.ts';
+import { count, millis, rate, seconds } from '../../figures.ts';
 
 export type ProgressMode = 'bar' | 'lines';
 

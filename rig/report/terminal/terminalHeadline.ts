@@ -14,7 +14,7 @@ import {
 import { percentileShown } from '../sampleSize.ts';
 import { labelsOf } from '../scenarioHeadline.ts';
 import { thresholdTally } from '../thresholds/thresholdEvaluation.ts';
-import { bytes, count, millis, percent } from '../../results/figures.ts';
+import { bytes, count, millis, percent } from '../../figures.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../../load/capacitySlo.ts';
 import { rigLimitWhy } from '../../load/capacitySearch.ts';

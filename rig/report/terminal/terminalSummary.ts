@@ -24,7 +24,7 @@ import { fit, fitTail, length, padEnd, padStart, wrap } from './terminalColumns.
 import { capacityLine, thresholdsLine, trafficLines, verdictNote } from './terminalHeadline.ts';
 
 // The thresholds section's first column: held, broken, or not judged (the rig's limit).
-import { count, microsAsMillis, ratio, seconds } from '../../results/figures.ts';
+import { count, microsAsMillis, ratio, seconds } from '../../figures.ts';
 import { printableLine } from './terminalText.ts';
 import { partialNote } from '../merge/shardRows.ts';
 import { workerLines } from './terminalWorkers.ts';

@@ -9,7 +9,7 @@ import type { ScenarioResult, SeriesPoint } from '../../../results/runResult.ts'
 import type { SafeHtml } from '../safeHtml.ts';
 import { PALETTE } from './chartColors.ts';
 import { xyChart, type Marker, type Series } from './svgChart.ts';
-import { millis } from '../../../results/figures.ts';
+import { millis } from '../../../figures.ts';
 
 import { CAPACITY_SERIES, kneeOf } from '../../../load/capacitySlo.ts';
 const BREAK_COLOR = '#c62828';

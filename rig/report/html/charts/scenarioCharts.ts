@@ -11,7 +11,7 @@ import type { Tick } from './chartScale.ts';
 import { ATTACK_BAR_COLORS, PALETTE, RESTART_COLOR } from './chartColors.ts';
 import { laneChart, type Lane } from './laneChart.ts';
 import { xyChart } from './svgChart.ts';
-import { count, microsAsMillis } from '../../../results/figures.ts';
+import { count, microsAsMillis } from '../../../figures.ts';
 import { faultIntervals, seconds, splitLabels, timeAxis, timeOverlay } from './timeOverlay.ts';
 
 const ms = (us: number) => us / 1000;

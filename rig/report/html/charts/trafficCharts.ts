@@ -4,7 +4,7 @@
 // Results written before traffic was recorded have none: each part then says "not recorded",
 // never an empty chart.
 import type { OperationStats, ScenarioResult, TrafficPoint } from '../../../results/runResult.ts';
-import { bytes, count, microsAsMillis, percent, quantity, rate } from '../../../results/figures.ts';
+import { bytes, count, microsAsMillis, percent, quantity, rate } from '../../../figures.ts';
 import { html, type HtmlValue, type SafeHtml } from '../safeHtml.ts';
 import { minSamplesFor, percentileShown } from '../../sampleSize.ts';
 import { PALETTE } from './chartColors.ts';

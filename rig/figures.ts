@@ -1,8 +1,9 @@
 // How every writer prints a number (the terminal, summary.md, report.html, compare, merge, ab;
 // junit.xml carries their texts), so the same run reads the same wherever it is read: counts with
 // thousands separators, bytes in decimal units (kB, MB: k6's data_received does the same),
-// latencies in ms with the digits that mean something, durations, shares, rates and ratios. Here,
-// beside the results' shapes, because every writer may import rig/results (docs/architecture.md).
+// latencies in ms with the digits that mean something, durations, shares, rates and ratios. It
+// imports nothing, so the parts that put figures into a check's words (metrics, load, the engine)
+// print them as the writers do.
 // What is not a number (NaN, ±Infinity) prints as "—": a writer shows that nothing was measured
 // rather than a figure no one measured.
 
