@@ -116,62 +116,54 @@ async function bulkThroughput(target: Target): Promise<void> {
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
 
-async function main(): Promise<void> {
-  const upstream = await startUpstream();
-  const embedded = await startEmbeddedProcess();
-  let real: SpawnedToxiproxy | undefined;
+const newTarget = (name: Target['name'], origin: string): Target => ({
+  name,
+  origin,
+  latency: hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 60_000_000,
+    numberOfSignificantValueDigits: 3,
+  }),
+  requests: 0,
+  requestSeconds: 0,
+  bulkBytes: 0,
+  bulkSeconds: 0,
+});
+
+/** The real Toxiproxy, spawned when a binary is found (and which one), or why not, printed. */
+async function startRealToxiproxy(): Promise<{ real?: SpawnedToxiproxy; binary?: string }> {
   const binary =
     findToxiproxyBinary().path ??
     (existsSync(`${repoRoot}.tools/bin/server`) ? `${repoRoot}.tools/bin/server` : undefined);
-  if (binary) real = await spawnToxiproxyServer(binary);
-  else
-    console.log(
-      'no toxiproxy-server found (TOXIPROXY_SERVER, PATH, .tools/bin/server): measuring direct and embedded only',
-    );
+  if (binary) return { real: await spawnToxiproxyServer(binary), binary };
+  console.log(
+    'no toxiproxy-server found (TOXIPROXY_SERVER, PATH, .tools/bin/server): measuring direct and embedded only',
+  );
+  return {};
+}
 
-  const newTarget = (name: Target['name'], origin: string): Target => ({
-    name,
-    origin,
-    latency: hdr.build({
-      lowestDiscernibleValue: 1,
-      highestTrackableValue: 60_000_000,
-      numberOfSignificantValueDigits: 3,
-    }),
-    requests: 0,
-    requestSeconds: 0,
-    bulkBytes: 0,
-    bulkSeconds: 0,
-  });
-  const targets: Target[] = [
-    newTarget('direct', `http://${upstream.address}`),
-    newTarget('embedded', await proxyThrough(embedded.info.api, upstream.address)),
-  ];
-  if (real) targets.push(newTarget('real', await proxyThrough(real.url, upstream.address)));
-
-  try {
-    const clients = new Map(targets.map((t) => [t, new Client(t.origin, { pipelining: 1 })]));
-    for (const target of targets) await roundTrips(clients.get(target)!, WARMUP_REQUESTS);
-    // Phases apart (a bulk download's garbage must not land in the next latency sample) and the
-    // order rotated each round, so no target always runs first.
-    const rotated = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length]!);
-    for (let round = 0; round < LATENCY_ROUNDS; round++) {
-      for (const target of rotated(round))
-        await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
-    }
-    for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await requestThroughput(target);
-    for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
-    await Promise.all([...clients.values()].map((c) => c.close()));
-  } finally {
-    await embedded.stop(5_000);
-    await real?.close();
-    upstream.server.closeAllConnections();
-    upstream.server.close();
+/** Warm-up, then latency, request and bulk rounds, each phase apart and the targets' order rotated. */
+async function measure(targets: Target[]): Promise<void> {
+  const clients = new Map(targets.map((t) => [t, new Client(t.origin, { pipelining: 1 })]));
+  for (const target of targets) await roundTrips(clients.get(target)!, WARMUP_REQUESTS);
+  // Phases apart (a bulk download's garbage must not land in the next latency sample) and the
+  // order rotated each round, so no target always runs first.
+  const rotated = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length]!);
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    for (const target of rotated(round))
+      await roundTrips(clients.get(target)!, LATENCY_REQUESTS_PER_ROUND, target.latency);
   }
+  for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await requestThroughput(target);
+  for (let round = 0; round < ROUNDS; round++) for (const target of rotated(round)) await bulkThroughput(target);
+  await Promise.all([...clients.values()].map((c) => c.close()));
+}
 
+const percentileOf = (t: Target, q: number) => t.latency.getValueAtPercentile(q);
+
+/** What was measured and how, then one row per target: its latency, what it adds to direct, its rates. */
+function printTable(targets: Target[], realToxiproxy: string): void {
   const direct = targets[0]!;
-  const p = (t: Target, q: number) => t.latency.getValueAtPercentile(q);
-  const added = (t: Target, q: number) => p(t, q) - p(direct, q);
-  const realToxiproxy = real ? `${real.version} (${binary})` : 'absent';
+  const added = (t: Target, q: number) => percentileOf(t, q) - percentileOf(direct, q);
   console.log(`node ${process.version}, ${cpus().length} cpus; real Toxiproxy ${realToxiproxy}`);
   const latencyRuns = `${LATENCY_ROUNDS}×${LATENCY_REQUESTS_PER_ROUND} sequential requests on one connection`;
   const throughputRuns =
@@ -182,13 +174,17 @@ async function main(): Promise<void> {
   const columns = ['p50 µs', 'p99 µs', '+p50 µs', '+p99 µs', 'req/s', 'MB/s'].map((c) => ` ${c.padStart(9)}`).join('');
   console.log(`${'target'.padEnd(9)}${columns}`);
   for (const t of targets) {
-    const latencies = `${fmt(p(t, 50))} ${fmt(p(t, 99))} ${fmt(added(t, 50))} ${fmt(added(t, 99))}`;
+    const p = (q: number) => percentileOf(t, q);
+    const latencies = `${fmt(p(50))} ${fmt(p(99))} ${fmt(added(t, 50))} ${fmt(added(t, 99))}`;
     const rates = `${fmt(t.requests / t.requestSeconds)} ${fmt(t.bulkBytes / 1e6 / t.bulkSeconds, 1)}`;
     console.log(`${t.name.padEnd(9)} ${latencies} ${rates}`);
   }
-  const mine = targets[1]!;
-  const theirs = targets[2];
-  if (!theirs) return;
+}
+
+/** The embedded proxy against the real one: ratios of added and whole latency, of rates, and the goal. */
+function printComparison(direct: Target, mine: Target, theirs: Target): void {
+  const p = percentileOf;
+  const added = (t: Target, q: number) => p(t, q) - p(direct, q);
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a (real adds nothing measurable)');
   const addedRatio = (q: number) => ratio(added(mine, q), added(theirs, q));
   console.log(`embedded/real: added p50 ${addedRatio(50)}, added p99 ${addedRatio(99)}`);
@@ -201,6 +197,27 @@ async function main(): Promise<void> {
   console.log(
     `goal (added latency ≤ 1.2× real's): p50 ${met(50) ? 'met' : 'NOT met'}, p99 ${met(99) ? 'met' : 'NOT met'}`,
   );
+}
+
+async function main(): Promise<void> {
+  const upstream = await startUpstream();
+  const embedded = await startEmbeddedProcess();
+  const { real, binary } = await startRealToxiproxy();
+  const targets: Target[] = [
+    newTarget('direct', `http://${upstream.address}`),
+    newTarget('embedded', await proxyThrough(embedded.info.api, upstream.address)),
+  ];
+  if (real) targets.push(newTarget('real', await proxyThrough(real.url, upstream.address)));
+  try {
+    await measure(targets);
+  } finally {
+    await embedded.stop(5_000);
+    await real?.close();
+    upstream.server.closeAllConnections();
+    upstream.server.close();
+  }
+  printTable(targets, real ? `${real.version} (${binary})` : 'absent');
+  if (targets[2]) printComparison(targets[0]!, targets[1]!, targets[2]);
 }
 
 await main();
