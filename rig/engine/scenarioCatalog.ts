@@ -47,23 +47,27 @@ function scenarioFiles(dir: string): string[] {
     .sort((a, b) => relative(dir, a).localeCompare(relative(dir, b), 'en', { numeric: true }));
 }
 
+const isObject = (x: unknown) => typeof x === 'object' && x !== null;
+const isStrings = (x: unknown) => Array.isArray(x) && x.every((t) => typeof t === 'string');
+
+/** A scenario's fields, each with what it must be (as the problem names it) and its test. */
+const SCENARIO_SHAPE: ReadonlyArray<readonly [field: string, must: string, ok: (x: unknown) => boolean]> = [
+  ['name', 'name (a string)', (x) => typeof x === 'string'],
+  ['description', 'description (a string)', (x) => typeof x === 'string'],
+  ['tags', 'tags (strings)', isStrings],
+  ['needs', 'needs (an object)', isObject],
+  ['params', 'params (per profile)', isObject],
+  ['budgetMs', 'budgetMs (per profile)', isObject],
+  ['records', 'records ({ latencies, counters })', isObject],
+  ['run', 'run (a function)', (x) => typeof x === 'function'],
+  ['requires', 'requires (scenario names)', (x) => x === undefined || isStrings(x)],
+];
+
 /** Why `value` cannot be a scenario, or undefined when it has a scenario's shape. */
 function shapeProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return `it is ${value === null ? 'null' : typeof value}`;
   const v = value as Record<string, unknown>;
-  const wrong = [
-    typeof v.name !== 'string' && 'name (a string)',
-    typeof v.description !== 'string' && 'description (a string)',
-    !(Array.isArray(v.tags) && v.tags.every((t) => typeof t === 'string')) && 'tags (strings)',
-    (typeof v.needs !== 'object' || v.needs === null) && 'needs (an object)',
-    (typeof v.params !== 'object' || v.params === null) && 'params (per profile)',
-    (typeof v.budgetMs !== 'object' || v.budgetMs === null) && 'budgetMs (per profile)',
-    (typeof v.records !== 'object' || v.records === null) && 'records ({ latencies, counters })',
-    typeof v.run !== 'function' && 'run (a function)',
-    v.requires !== undefined &&
-      !(Array.isArray(v.requires) && v.requires.every((r) => typeof r === 'string')) &&
-      'requires (scenario names)',
-  ].filter((w): w is string => typeof w === 'string');
+  const wrong = SCENARIO_SHAPE.filter(([field, , ok]) => !ok(v[field])).map(([, must]) => must);
   return wrong.length > 0 ? `it has no valid ${wrong.join(', ')}` : undefined;
 }
 
@@ -169,24 +173,40 @@ export class Catalog {
   }
 }
 
+interface Found {
+  file: string;
+  dir?: string;
+  loaded: Loaded;
+}
+
 /**
- * The built-in scenarios and those of each `userDirs` directory (recursively: *.ts, *.mts, *.js,
- * *.mjs; node_modules and dot-directories left out; a file that exports no scenario at all is a
- * helper and is left out). Usage errors: a directory that does not exist or holds no scenario,
- * two scenarios of one name (naming both files), a `requires` naming no scenario.
+ * Loads each file once, by its real path (a file reached twice, through a symlink or a directory
+ * given twice, is one entry), and keeps the order the files were first found in.
  */
-export async function loadCatalog(userDirs: readonly string[] = [], builtInDir = SCENARIOS_DIR): Promise<Catalog> {
-  const dirs = userDirs.map((given) => ({ given, real: userDirectory(given) }));
-  const seen = new Map<string, Loaded>();
-  const found: Array<{ file: string; dir?: string; loaded: Loaded }> = [];
-  const load = async (file: string, dir?: string) => {
+class FileLoader {
+  readonly found: Found[] = [];
+  private readonly seen = new Map<string, Loaded>();
+
+  constructor(private readonly builtInDir: string) {}
+
+  async load(file: string, dir?: string): Promise<{ file: string; loaded: Loaded }> {
     const real = realpathSync(file);
-    const loaded = seen.get(real) ?? (await loadFile(real, dir ?? builtInDir, dir !== undefined));
-    if (!seen.has(real)) found.push({ file: real, ...(dir ? { dir } : {}), loaded });
-    seen.set(real, loaded);
+    const loaded = this.seen.get(real) ?? (await loadFile(real, dir ?? this.builtInDir, dir !== undefined));
+    if (!this.seen.has(real)) this.found.push({ file: real, ...(dir ? { dir } : {}), loaded });
+    this.seen.set(real, loaded);
     return { file: real, loaded };
-  };
-  for (const file of scenarioFiles(builtInDir)) await load(file);
+  }
+}
+
+/**
+ * Loads each `--scenarios` directory's files, after the built-ins; returns the files among them that
+ * hold a scenario (what a run selects by default). Usage errors: a directory with no scenario file, or
+ * none of whose files default-exports a scenario.
+ */
+async function loadUserDirs(
+  dirs: ReadonlyArray<{ given: string; real: string }>,
+  loader: FileLoader,
+): Promise<Set<string>> {
   const userFiles = dirs.map((d) => scenarioFiles(d.real));
   if (dirs.length > 0)
     await allowScenarioModules(
@@ -200,7 +220,7 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
       throw new UserError(`--scenarios ${given}: no scenario files in it (*.ts, *.mts, *.js, *.mjs)`);
     let scenarios = 0;
     for (const file of files) {
-      const { file: loadedFile, loaded } = await load(file, real);
+      const { file: loadedFile, loaded } = await loader.load(file, real);
       if (loaded === HELPER) continue;
       scenarios++;
       defaultFiles.add(loadedFile);
@@ -211,8 +231,11 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
           "(export default defineScenario({ ... }) from 'a2a-rig')",
       );
   }
+  return defaultFiles;
+}
 
-  const entries: CatalogEntry[] = [];
+/** Each loaded scenario's name and file; two scenarios of one name are a usage error naming both files. */
+function scenarioNames(found: readonly Found[]): Map<string, string> {
   const byName = new Map<string, string>();
   for (const { file, loaded } of found) {
     if (loaded === HELPER || !('scenario' in loaded)) continue;
@@ -223,6 +246,15 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
       );
     byName.set(loaded.scenario.name, file);
   }
+  return byName;
+}
+
+/**
+ * The catalog's entries in the order found, helpers left out. A broken file stands in under the first
+ * name no entry has yet: the name its source meant, its path in its directory, or its display path.
+ */
+function catalogEntries(found: readonly Found[], byName: Map<string, string>, builtInDir: string): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
   for (const { file, dir, loaded } of found) {
     if (loaded === HELPER) continue;
     if ('scenario' in loaded) {
@@ -242,6 +274,11 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
       failure: loaded.failure,
     });
   }
+  return entries;
+}
+
+/** Every `requires` names a scenario of the catalog (a usage error otherwise). */
+function checkRequires(entries: readonly CatalogEntry[], byName: Map<string, string>): void {
   for (const { scenario, file } of entries) {
     for (const r of scenario.requires ?? []) {
       if (!byName.has(r))
@@ -250,6 +287,22 @@ export async function loadCatalog(userDirs: readonly string[] = [], builtInDir =
         );
     }
   }
+}
+
+/**
+ * The built-in scenarios and those of each `userDirs` directory (recursively: *.ts, *.mts, *.js,
+ * *.mjs; node_modules and dot-directories left out; a file that exports no scenario at all is a
+ * helper and is left out). Usage errors: a directory that does not exist or holds no scenario,
+ * two scenarios of one name (naming both files), a `requires` naming no scenario.
+ */
+export async function loadCatalog(userDirs: readonly string[] = [], builtInDir = SCENARIOS_DIR): Promise<Catalog> {
+  const dirs = userDirs.map((given) => ({ given, real: userDirectory(given) }));
+  const loader = new FileLoader(builtInDir);
+  for (const file of scenarioFiles(builtInDir)) await loader.load(file);
+  const defaultFiles = await loadUserDirs(dirs, loader);
+  const byName = scenarioNames(loader.found);
+  const entries = catalogEntries(loader.found, byName, builtInDir);
+  checkRequires(entries, byName);
   const defaults =
     dirs.length > 0
       ? entries.filter((e) => defaultFiles.has(e.file)).map((e) => e.scenario)

@@ -52,30 +52,50 @@ export function phaseAt(t: number, attackStartAt: number, attackStopAt: number):
   return t < attackStopAt ? 'during' : 'after';
 }
 
-export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<MixedRunResult> {
+/** The open model's origin, and when the attacks started and stopped (Infinity until then). */
+interface RunClock {
+  origin: number;
+  attackStartAt: number;
+  attackStopAt: number;
+}
+
+/** The legitimate arrivals: their offsets as planned, which started, and how the started ones ended. */
+interface LegitLedger {
+  planned: number[];
+  started: Set<number>;
+  settled: Map<number, LegitSample>;
+}
+
+/** One arrival per interval, as offsets from the origin, until the after phase ends (known once the attacks settle). */
+function* legitArrivals(plan: MixedRunPlan, clock: RunClock, planned: number[]): Generator<Arrival> {
   const interval = 1000 / plan.legitRatePerSecond;
-  const planned: number[] = [];
-  const settled = new Map<number, LegitSample>();
-  const started = new Set<number>();
-  let origin = performance.now();
-  let attackStartAt = Infinity;
-  let attackStopAt = Infinity;
-  // Offsets from the open model's origin; the end is known only once the attacks settle.
   const bursts = plan.attacks.length * plan.attackBursts;
   const hardEndMs = plan.beforeMs + (plan.attackCapMs + plan.controlMs) * bursts + plan.afterMs;
-  function* arrivals(): Generator<Arrival> {
-    for (let i = 0; ; i++) {
-      const atMs = i * interval;
-      const endMs = attackStopAt === Infinity ? hardEndMs : Math.min(hardEndMs, attackStopAt - origin + plan.afterMs);
-      if (atMs >= endMs) return;
-      planned.push(atMs);
-      yield { atMs, step: 0 };
-    }
+  for (let i = 0; ; i++) {
+    const atMs = i * interval;
+    const endMs =
+      clock.attackStopAt === Infinity
+        ? hardEndMs
+        : Math.min(hardEndMs, clock.attackStopAt - clock.origin + plan.afterMs);
+    if (atMs >= endMs) return;
+    planned.push(atMs);
+    yield { atMs, step: 0 };
   }
-  const phaseOf = (intendedAt: number) => phaseAt(intendedAt, attackStartAt, attackStopAt);
+}
+
+/**
+ * One legitimate round trip, run as its phase's iteration: ok with its latency from the intended
+ * start (and recorded), or failed with its error's kind and message (and rethrown).
+ */
+function legitIteration(
+  plan: MixedRunPlan,
+  deps: MixedRunDeps,
+  phaseOf: (intendedAt: number) => Phase,
+  ledger: LegitLedger,
+): Iteration {
   const iterations = new Map(PHASES.map((p) => [p, deps.legitIteration(p)]));
-  const iteration: Iteration = async (it) => {
-    started.add(it.index);
+  return async (it) => {
+    ledger.started.add(it.index);
     const phase = phaseOf(it.intendedAt);
     try {
       const end = await iterations.get(phase)!(it);
@@ -83,12 +103,12 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
       if (endedAt - it.startedAt > plan.legitTimeoutMs)
         throw Object.assign(new Error(`over ${plan.legitTimeoutMs} ms`), { kind: 'timeout' });
       const latencyMs = endedAt - it.intendedAt;
-      settled.set(it.index, { intendedAt: it.intendedAt, phase, outcome: 'ok', latencyMs });
+      ledger.settled.set(it.index, { intendedAt: it.intendedAt, phase, outcome: 'ok', latencyMs });
       deps.roundTrip(phase, Math.round(latencyMs * 1000), endedAt);
       return { endedAt };
     } catch (err) {
       const kind = (err as { kind?: unknown }).kind;
-      settled.set(it.index, {
+      ledger.settled.set(it.index, {
         intendedAt: it.intendedAt,
         phase,
         outcome: 'failed',
@@ -97,61 +117,92 @@ export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<
       throw err;
     }
   };
+}
 
-  const stop = new AbortController();
-  let attacksDone: Promise<AttackRecord[]> = Promise.resolve([]);
-  let startTimer: NodeJS.Timeout | undefined;
-  origin = performance.now();
-  const attacksStarted = new Promise<void>((resolve) => {
-    startTimer = setTimeout(() => {
-      attackStartAt = performance.now();
-      attacksDone = runBursts(plan, deps, stop.signal, attackStartAt).then(
-        (records) => {
-          attackStopAt = Math.max(...records.map((r) => r.stoppedAt), attackStartAt);
-          return records;
-        },
-        (err: unknown) => {
-          // The rig failed (a worker thread): the load ends after its after phase; the run rethrows below.
-          attackStopAt = performance.now();
-          throw err;
-        },
-      );
-      attacksDone.catch(() => undefined);
-      resolve();
-    }, plan.beforeMs);
+/** The attacks' bursts, started `beforeMs` after construction; they mark the during phase on the clock. */
+class ScheduledAttacks {
+  private readonly stop = new AbortController();
+  private readonly started: Promise<void>;
+  private timer: NodeJS.Timeout | undefined;
+  private done: Promise<AttackRecord[]> = Promise.resolve([]);
+
+  constructor(
+    plan: MixedRunPlan,
+    deps: MixedRunDeps,
+    private readonly clock: RunClock,
+  ) {
+    this.started = new Promise<void>((resolve) => {
+      this.timer = setTimeout(() => {
+        clock.attackStartAt = performance.now();
+        this.done = runBursts(plan, deps, this.stop.signal, clock.attackStartAt).then(
+          (records) => {
+            clock.attackStopAt = Math.max(...records.map((r) => r.stoppedAt), clock.attackStartAt);
+            return records;
+          },
+          (err: unknown) => {
+            // The rig failed (a worker thread): the load ends after its after phase; settle() rethrows.
+            clock.attackStopAt = performance.now();
+            throw err;
+          },
+        );
+        this.done.catch(() => undefined);
+        resolve();
+      }, plan.beforeMs);
+    });
+  }
+
+  /** Once the load ended: their records (a failure of the rig rethrown), the clock's stop set. */
+  async settle(loadAborted: boolean): Promise<AttackRecord[]> {
+    const clock = this.clock;
+    // An aborted load may end before the attacks even started: start none, end the running ones.
+    clearTimeout(this.timer);
+    if (clock.attackStartAt === Infinity) clock.attackStartAt = clock.attackStopAt = performance.now();
+    else await this.started;
+    if (loadAborted) this.stop.abort(new Error('the run was aborted'));
+    const records = await this.done;
+    if (clock.attackStopAt === Infinity) clock.attackStopAt = performance.now();
+    return records;
+  }
+}
+
+/** Every planned arrival: as it settled, else unfinished (started) or dropped (never started). */
+function legitSamples(ledger: LegitLedger, origin: number, phaseOf: (intendedAt: number) => Phase): LegitSample[] {
+  return ledger.planned.map((atMs, index): LegitSample => {
+    const intendedAt = origin + atMs;
+    return (
+      ledger.settled.get(index) ?? {
+        intendedAt,
+        phase: phaseOf(intendedAt),
+        outcome: ledger.started.has(index) ? 'unfinished' : 'dropped',
+      }
+    );
   });
+}
+
+export async function mixedRun(plan: MixedRunPlan, deps: MixedRunDeps): Promise<MixedRunResult> {
+  const ledger: LegitLedger = { planned: [], started: new Set(), settled: new Map() };
+  // The origin is set just before the attacks' timer starts: the open model's arrivals count from it.
+  const clock: RunClock = { origin: NaN, attackStartAt: Infinity, attackStopAt: Infinity };
+  const phaseOf = (intendedAt: number) => phaseAt(intendedAt, clock.attackStartAt, clock.attackStopAt);
+  const iteration = legitIteration(plan, deps, phaseOf, ledger);
+  clock.origin = performance.now();
+  const attacks = new ScheduledAttacks(plan, deps, clock);
   const load = await deps.runOpenModel({
-    arrivals: arrivals(),
+    arrivals: legitArrivals(plan, clock, ledger.planned),
     iteration,
     maxInFlight: plan.maxInFlight,
     maxBacklog: plan.maxInFlight,
     iterationTimeoutMs: plan.legitTimeoutMs,
     drainTimeoutMs: plan.legitTimeoutMs,
     signal: deps.signal,
-    origin,
+    origin: clock.origin,
   });
-  // An aborted load may end before the attacks even started: start none, end the running ones.
-  clearTimeout(startTimer);
-  if (attackStartAt === Infinity) attackStartAt = attackStopAt = performance.now();
-  else await attacksStarted;
-  if (load.aborted) stop.abort(new Error('the run was aborted'));
-  const records = await attacksDone;
-  if (attackStopAt === Infinity) attackStopAt = performance.now();
-
-  const samples = planned.map((atMs, index): LegitSample => {
-    const intendedAt = origin + atMs;
-    return (
-      settled.get(index) ?? {
-        intendedAt,
-        phase: phaseOf(intendedAt),
-        outcome: started.has(index) ? 'unfinished' : 'dropped',
-      }
-    );
-  });
+  const records = await attacks.settle(load.aborted);
+  const samples = legitSamples(ledger, clock.origin, phaseOf);
   return {
-    origin,
-    attackStartAt,
-    attackStopAt,
+    origin: clock.origin,
+    attackStartAt: clock.attackStartAt,
+    attackStopAt: clock.attackStopAt,
     endAt: performance.now(),
     samples,
     attacks: records,

@@ -8,7 +8,16 @@ import { checkFailed } from '../../results/runResult.ts';
 import type { ResourceSampler } from './agentResources.ts';
 import { PHASES, type AttackRecord, type MixedRunResult } from './attackRun.ts';
 import type { DosParams } from './dosParams.ts';
-import { attackVerdicts, droppedPct, errorPct, judgeTax, phaseStats, recoveryMs, taxBoundMs } from './dosVerdicts.ts';
+import {
+  attackVerdicts,
+  droppedPct,
+  errorPct,
+  judgeTax,
+  phaseStats,
+  recoveryMs,
+  taxBoundMs,
+  type PhaseStats,
+} from './dosVerdicts.ts';
 import type { ScenarioContext } from '../kit/scenarioContextInterface.ts';
 
 /** Never recovering within the after phase is recorded as this many seconds, so any recovery_s threshold fails. */
@@ -107,16 +116,10 @@ function judgeAttackTax(ctx: ScenarioContext, run: MixedRunResult, a: AttackReco
   else ctx.check(name, tax.outcome === 'passed', tax.detail);
 }
 
-export function judgeDosRun(
-  ctx: ScenarioContext,
-  run: MixedRunResult,
-  p: DosParams,
-  sampler: ResourceSampler | undefined,
-): void {
-  const stats = Object.fromEntries(PHASES.map((phase) => [phase, phaseStats(run.samples, phase)])) as Record<
-    (typeof PHASES)[number],
-    ReturnType<typeof phaseStats>
-  >;
+type PhaseTable = Record<(typeof PHASES)[number], PhaseStats>;
+
+/** Each phase's legitimate arrivals, errors and drops, counted and logged. */
+function recordPhases(ctx: ScenarioContext, stats: PhaseTable): void {
   for (const phase of PHASES) {
     const st = stats[phase];
     ctx.count('legit_arrivals', st.arrivals, { phase });
@@ -127,17 +130,25 @@ export function judgeDosRun(
     const firstFailure = st.firstFailure ? `; first failure: ${st.firstFailure}` : '';
     ctx.log(`legitimate ${phase}: ${st.ok}/${st.arrivals} ok, ${latency}, ${ends}${firstFailure}`);
   }
-  // Attacks first: what the agent did with them is the finding even when the baseline is poor.
+}
+
+/** One attack's outcomes counted by kind, and the latency of each refusal. */
+function recordOutcomes(ctx: ScenarioContext, a: AttackRecord): void {
+  // Every kind, 0 when none: a threshold such as attack_outcomes{attack=slowloris,outcome=held}==0
+  // measures a 0, not nothing.
+  for (const outcome of OUTCOME_KINDS) ctx.count('attack_outcomes', 0, { attack: a.name, outcome });
+  for (const o of a.outcomes) {
+    ctx.count('attack_outcomes', 1, { attack: a.name, outcome: o.kind });
+    if (o.kind === 'refused' || o.kind === 'rate-limited' || o.kind === 'cut')
+      ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
+  }
+}
+
+/** Each attack's outcomes and verdicts; the scenario is skipped when none could be judged and none failed. */
+function judgeAttacks(ctx: ScenarioContext, run: MixedRunResult, p: DosParams): void {
   let judged = 0;
   for (const a of run.attacks) {
-    // Every kind, 0 when none: a threshold such as attack_outcomes{attack=slowloris,outcome=held}==0
-    // measures a 0, not nothing.
-    for (const outcome of OUTCOME_KINDS) ctx.count('attack_outcomes', 0, { attack: a.name, outcome });
-    for (const o of a.outcomes) {
-      ctx.count('attack_outcomes', 1, { attack: a.name, outcome: o.kind });
-      if (o.kind === 'refused' || o.kind === 'rate-limited' || o.kind === 'cut')
-        ctx.latency('attack_refusal', { attack: a.name }).recordMs(o.latencyMs, o.startedAt + o.latencyMs);
-    }
+    recordOutcomes(ctx, a);
     if (a.error) {
       // An attack that threw never reached the agent's verdict (its refusals are outcomes, not
       // errors): the rig could not run it, which says nothing of the agent.
@@ -150,7 +161,10 @@ export function judgeDosRun(
   }
   if (judged === 0 && !ctx.checks.some(checkFailed))
     ctx.skip(`no attack could be aimed at this agent: ${ctx.notes.join('; ')}`);
+}
 
+/** The baseline check, then (when there is one) the overall tax and each attack's own. */
+function judgeTaxes(ctx: ScenarioContext, run: MixedRunResult, p: DosParams, stats: PhaseTable): boolean {
   const before = stats.before.p99Ms;
   const during = stats.during.p99Ms;
   const baselineOk = ctx.check(
@@ -158,7 +172,6 @@ export function judgeDosRun(
     before !== undefined && during !== undefined,
     `before ${stats.before.ok}/${stats.before.arrivals} ok, during ${stats.during.ok}/${stats.during.arrivals} ok`,
   );
-  const bound = before !== undefined ? taxBoundMs(before, p) : Infinity;
   if (baselineOk) {
     ctx.count('attack_tax_overall', Math.round((during! / before!) * 100) / 100);
     for (const a of run.attacks) {
@@ -166,6 +179,11 @@ export function judgeDosRun(
       if (!a.error && a.outcomes.length > 0) judgeAttackTax(ctx, run, a, p);
     }
   }
+  return baselineOk;
+}
+
+/** The legitimate errors and drops, each bounded in every phase. */
+function judgeErrors(ctx: ScenarioContext, p: DosParams, stats: PhaseTable): void {
   const worst = Math.max(...PHASES.map((ph) => errorPct(stats[ph])));
   ctx.count('legit_error_pct', Math.round(worst * 1000) / 1000);
   ctx.check(
@@ -178,7 +196,15 @@ export function judgeDosRun(
     PHASES.every((ph) => droppedPct(stats[ph]) <= p.maxDroppedPct),
     PHASES.map((ph) => `${ph} ${f(droppedPct(stats[ph]))} %`).join(', '),
   );
+}
 
+/** The agent's RSS peak during the attack against its peak before it. */
+function judgeMemory(
+  ctx: ScenarioContext,
+  run: MixedRunResult,
+  p: DosParams,
+  sampler: ResourceSampler | undefined,
+): void {
   const rss = (from: number, to: number) =>
     (sampler?.points ?? [])
       .filter((pt) => pt.rssMb !== undefined && pt.at >= from && pt.at < to)
@@ -186,20 +212,34 @@ export function judgeDosRun(
   const baseRss = rss(-Infinity, run.attackStartAt);
   const duringRss = rss(run.attackStartAt, run.attackStopAt + p.sampleMs);
   if (baseRss.length === 0 || duringRss.length === 0)
-    ctx.note(
+    return ctx.note(
       `agent memory not judged: ` +
         (sampler ? 'no RSS samples before and during the attack' : 'the agent is not sampled (see above)'),
     );
-  else {
-    const growth = Math.max(...duringRss) - Math.max(...baseRss);
-    ctx.count('rss_growth_mb', Math.round(growth * 10) / 10);
-    ctx.check(
-      `agent memory bounded: RSS peak during the attack ≤ baseline + ${p.maxRssGrowthMb} MB`,
-      growth <= p.maxRssGrowthMb,
-      `baseline ${f(Math.max(...baseRss))} MB, peak ${f(Math.max(...duringRss))} MB (+${f(growth)} MB)`,
-    );
-  }
+  const growth = Math.max(...duringRss) - Math.max(...baseRss);
+  ctx.count('rss_growth_mb', Math.round(growth * 10) / 10);
+  ctx.check(
+    `agent memory bounded: RSS peak during the attack ≤ baseline + ${p.maxRssGrowthMb} MB`,
+    growth <= p.maxRssGrowthMb,
+    `baseline ${f(Math.max(...baseRss))} MB, peak ${f(Math.max(...duringRss))} MB (+${f(growth)} MB)`,
+  );
+}
 
+export function judgeDosRun(
+  ctx: ScenarioContext,
+  run: MixedRunResult,
+  p: DosParams,
+  sampler: ResourceSampler | undefined,
+): void {
+  const stats = Object.fromEntries(PHASES.map((phase) => [phase, phaseStats(run.samples, phase)])) as PhaseTable;
+  recordPhases(ctx, stats);
+  // Attacks first: what the agent did with them is the finding even when the baseline is poor.
+  judgeAttacks(ctx, run, p);
+  const baselineOk = judgeTaxes(ctx, run, p, stats);
+  const before = stats.before.p99Ms;
+  const bound = before !== undefined ? taxBoundMs(before, p) : Infinity;
+  judgeErrors(ctx, p, stats);
+  judgeMemory(ctx, run, p, sampler);
   if (!run.aborted) judgeRecovery(ctx, run, p, baselineOk ? bound : undefined);
 }
 

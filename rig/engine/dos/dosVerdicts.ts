@@ -131,91 +131,120 @@ export interface Verdict {
 const REFUSALS = new Set<AttackOutcome['kind']>(['refused', 'rate-limited', 'cut']);
 const f = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 
-/** The checks on one attack's outcomes (5xx, acceptance, refusal speed or cut, shedding). */
-export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[], p: GateParams): Verdict[] {
-  const style = ATTACK_STYLES[name] ?? 'request';
-  const n = outcomes.length;
-  const of = (kind: AttackOutcome['kind']) => outcomes.filter((o) => o.kind === kind);
-  const first = (os: AttackOutcome[]) =>
-    os[0] ? `; first: ${os[0].detail ?? (os[0].status ? `HTTP ${os[0].status}` : os[0].kind)}` : '';
-  const verdicts: Verdict[] = [];
-  const serverErrors = of('server-error');
-  verdicts.push({
-    name: `${name}: no 5xx to attack requests`,
+/** One attack's outcomes, as each verdict on them reads them. */
+interface AttackRun {
+  name: string;
+  outcomes: readonly AttackOutcome[];
+  p: GateParams;
+}
+
+type VerdictRule = (a: AttackRun) => Verdict;
+
+const ofKind = (a: AttackRun, kind: AttackOutcome['kind']) => a.outcomes.filter((o) => o.kind === kind);
+const firstOf = (os: AttackOutcome[]) =>
+  os[0] ? `; first: ${os[0].detail ?? (os[0].status ? `HTTP ${os[0].status}` : os[0].kind)}` : '';
+const refusalLatencies = (a: AttackRun) => a.outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
+
+const noServerErrors: VerdictRule = (a) => {
+  const serverErrors = ofKind(a, 'server-error');
+  return {
+    name: `${a.name}: no 5xx to attack requests`,
     ok: serverErrors.length === 0,
-    detail: `${serverErrors.length} of ${n} answered 5xx${first(serverErrors)}`,
-  });
-  const accepted = of('accepted');
-  if (style === 'holding') {
-    // An agent at its bound may reset a connection during the handshake: connect-failed is shed too.
-    const shedding = (o: AttackOutcome) => REFUSALS.has(o.kind) || o.kind === 'connect-failed';
-    // A refusal is the bound at work whenever it comes (a loaded box delays it, and no timer may turn
-    // it into a failure); a cut counts only at once: a cut later is a timeout, not a bound.
-    const atOnce = (o: AttackOutcome) =>
-      o.kind === 'refused' || o.kind === 'rate-limited' || o.latencyMs <= p.maxShedMs;
-    const shed = outcomes.filter((o) => shedding(o) && atOnce(o)).length;
-    const later = outcomes.filter(shedding).length - shed;
-    verdicts.push({
-      name:
-        `${name}: the agent sheds beyond its bound ` +
-        `(≥ ${p.minShed} refused or rate-limited, or cut within ${p.maxShedMs} ms)`,
-      ok: shed >= p.minShed && accepted.length === 0,
-      detail:
-        `${shed} shed at once, ${later} cut later, ${of('held').length} held, ` +
-        `${accepted.length} accepted, of ${n}`,
-    });
-    return verdicts;
-  }
-  const held = of('held');
+    detail: `${serverErrors.length} of ${a.outcomes.length} answered 5xx${firstOf(serverErrors)}`,
+  };
+};
+
+const shedsBeyondBound: VerdictRule = (a) => {
+  const { name, outcomes, p } = a;
+  const accepted = ofKind(a, 'accepted');
+  // An agent at its bound may reset a connection during the handshake: connect-failed is shed too.
+  const shedding = (o: AttackOutcome) => REFUSALS.has(o.kind) || o.kind === 'connect-failed';
+  // A refusal is the bound at work whenever it comes (a loaded box delays it, and no timer may turn
+  // it into a failure); a cut counts only at once: a cut later is a timeout, not a bound.
+  const atOnce = (o: AttackOutcome) => o.kind === 'refused' || o.kind === 'rate-limited' || o.latencyMs <= p.maxShedMs;
+  const shed = outcomes.filter((o) => shedding(o) && atOnce(o)).length;
+  const later = outcomes.filter(shedding).length - shed;
+  return {
+    name:
+      `${name}: the agent sheds beyond its bound ` +
+      `(≥ ${p.minShed} refused or rate-limited, or cut within ${p.maxShedMs} ms)`,
+    ok: shed >= p.minShed && accepted.length === 0,
+    detail:
+      `${shed} shed at once, ${later} cut later, ${ofKind(a, 'held').length} held, ` +
+      `${accepted.length} accepted, of ${outcomes.length}`,
+  };
+};
+
+const everyRefused: VerdictRule = (a) => {
+  const n = a.outcomes.length;
+  const accepted = ofKind(a, 'accepted');
+  const held = ofKind(a, 'held');
   // A request that could not even connect proves nothing about refusing it (the agent may be down).
-  const unreached = of('connect-failed');
-  const refusedN = outcomes.filter((o) => REFUSALS.has(o.kind)).length;
-  verdicts.push({
-    name: `${name}: every attack request refused (refused, cut or rate-limited; none accepted, held or unconnected)`,
+  const unreached = ofKind(a, 'connect-failed');
+  const refusedN = refusalLatencies(a).length;
+  return {
+    name: `${a.name}: every attack request refused (refused, cut or rate-limited; none accepted, held or unconnected)`,
     ok: refusedN === n && n > 0,
     detail:
-      `${refusedN} of ${n} refused (${of('rate-limited').length} rate-limited), ${accepted.length} accepted, ` +
-      `${held.length} held, ${unreached.length} could not connect, ${serverErrors.length} 5xx` +
-      first([...accepted, ...held, ...unreached]),
-  });
-  const refusalMs = outcomes.filter((o) => REFUSALS.has(o.kind)).map((o) => o.latencyMs);
-  if (style === 'slow') {
-    const slowest = refusalMs.length ? Math.max(...refusalMs) : undefined;
-    verdicts.push({
-      name: `${name}: cut within ${p.maxCutMs} ms`,
-      ok: slowest !== undefined && slowest <= p.maxCutMs && held.length === 0,
-      detail:
-        slowest === undefined
-          ? 'none cut'
-          : `slowest cut ${f(slowest)} ms, ${held.length} held past the attack's bound`,
-    });
-    return verdicts;
-  }
+      `${refusedN} of ${n} refused (${ofKind(a, 'rate-limited').length} rate-limited), ${accepted.length} accepted, ` +
+      `${held.length} held, ${unreached.length} could not connect, ${ofKind(a, 'server-error').length} 5xx` +
+      firstOf([...accepted, ...held, ...unreached]),
+  };
+};
+
+const cutInTime: VerdictRule = (a) => {
+  const refusalMs = refusalLatencies(a);
+  const held = ofKind(a, 'held');
+  const slowest = refusalMs.length ? Math.max(...refusalMs) : undefined;
+  return {
+    name: `${a.name}: cut within ${a.p.maxCutMs} ms`,
+    ok: slowest !== undefined && slowest <= a.p.maxCutMs && held.length === 0,
+    detail:
+      slowest === undefined ? 'none cut' : `slowest cut ${f(slowest)} ms, ${held.length} held past the attack's bound`,
+  };
+};
+
+const refusalP99: VerdictRule = (a) => {
+  const refusalMs = refusalLatencies(a);
   const p99 = percentile(refusalMs, 99);
-  verdicts.push({
-    name: `${name}: refusal p99 ≤ ${p.maxRefusalP99Ms} ms`,
-    ok: p99 !== undefined && p99 <= p.maxRefusalP99Ms,
+  return {
+    name: `${a.name}: refusal p99 ≤ ${a.p.maxRefusalP99Ms} ms`,
+    ok: p99 !== undefined && p99 <= a.p.maxRefusalP99Ms,
     detail: p99 === undefined ? 'nothing refused' : `p99 ${f(p99)} ms over ${refusalMs.length} refusals`,
-  });
-  if (style === 'http-refusal') {
-    // A JSON-RPC error (HTTP 200) means the agent read and parsed what it should have refused unread.
-    // So does a refusal that came only after the attack had sent the whole body (beforeBodyEnd false).
-    const late = outcomes.filter(
-      (o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false,
-    );
-    // The name says what fails it: a 413 that came only once the whole body was sent fails too.
-    const when = (o: AttackOutcome) => (o.beforeBodyEnd === false ? ' after the whole request was sent' : '');
-    verdicts.push({
-      name:
-        `${name}: refused before the whole request is sent ` +
-        `(an HTTP 4xx or a cut before the body's end; not a JSON-RPC reply, not a refusal after the body)`,
-      ok: late.length === 0,
-      detail:
-        `${late.length} of ${n} answered after reading it (a JSON-RPC reply, or a refusal once ` +
-        `the whole request was sent)${first(late)}${late[0] ? when(late[0]) : ''}`,
-    });
-  }
-  return verdicts;
+  };
+};
+
+const refusedUnread: VerdictRule = ({ name, outcomes }) => {
+  // A JSON-RPC error (HTTP 200) means the agent read and parsed what it should have refused unread.
+  // So does a refusal that came only after the attack had sent the whole body (beforeBodyEnd false).
+  const late = outcomes.filter(
+    (o) => (o.kind === 'refused' && (o.status === undefined || o.status < 400)) || o.beforeBodyEnd === false,
+  );
+  // The name says what fails it: a 413 that came only once the whole body was sent fails too.
+  const when = (o: AttackOutcome) => (o.beforeBodyEnd === false ? ' after the whole request was sent' : '');
+  return {
+    name:
+      `${name}: refused before the whole request is sent ` +
+      `(an HTTP 4xx or a cut before the body's end; not a JSON-RPC reply, not a refusal after the body)`,
+    ok: late.length === 0,
+    detail:
+      `${late.length} of ${outcomes.length} answered after reading it (a JSON-RPC reply, or a refusal once ` +
+      `the whole request was sent)${firstOf(late)}${late[0] ? when(late[0]) : ''}`,
+  };
+};
+
+/** The checks each style of attack gets, in the order they are recorded. */
+const STYLE_VERDICTS: Record<AttackStyle, readonly VerdictRule[]> = {
+  holding: [noServerErrors, shedsBeyondBound],
+  slow: [noServerErrors, everyRefused, cutInTime],
+  request: [noServerErrors, everyRefused, refusalP99],
+  'http-refusal': [noServerErrors, everyRefused, refusalP99, refusedUnread],
+};
+
+/** The checks on one attack's outcomes (5xx, acceptance, refusal speed or cut, shedding). */
+export function attackVerdicts(name: string, outcomes: readonly AttackOutcome[], p: GateParams): Verdict[] {
+  const run: AttackRun = { name, outcomes, p };
+  return STYLE_VERDICTS[ATTACK_STYLES[name] ?? 'request'].map((rule) => rule(run));
 }
 
 /**

@@ -69,13 +69,17 @@ export async function containersUnavailable(
   return undefined;
 }
 
-export async function startContainerEnvironment(
-  options: ContainerEnvironmentOptions = {},
-): Promise<ContainerEnvironment> {
-  const tc = await loadTestcontainers();
-  const client = await tc.getContainerRuntimeClient().catch((err: unknown) => {
-    throw new UserError(`--env containers needs a Docker engine, and none is reachable: ${firstLine(err)}`);
-  });
+type RuntimeClient = Awaited<ReturnType<Testcontainers['getContainerRuntimeClient']>>;
+
+/**
+ * Both images, present: the agent's built from the Dockerfile when missing and `build` is set; any
+ * other missing image is a usage error.
+ */
+async function ensureImages(
+  tc: Testcontainers,
+  client: RuntimeClient,
+  options: ContainerEnvironmentOptions,
+): Promise<{ agentImage: string; toxiproxyImage: string }> {
   const agentImage = options.agentImage ?? DEFAULT_AGENT_IMAGE;
   const toxiproxyImage = options.toxiproxyImage ?? DEFAULT_TOXIPROXY_IMAGE;
   if (!(await client.image.exists(tc.ImageName.fromString(agentImage)))) {
@@ -86,6 +90,32 @@ export async function startContainerEnvironment(
   }
   if (!(await client.image.exists(tc.ImageName.fromString(toxiproxyImage))))
     throw new UserError(`image ${toxiproxyImage} is missing (docker pull it, or build it offline)`);
+  return { agentImage, toxiproxyImage };
+}
+
+/** The `a2a-rig-agent` proxy in the Toxiproxy container: `proxyPort` to the agent's port. */
+async function createAgentProxy(toxiproxyUrl: string, proxyPort: number, agentPort: number): Promise<void> {
+  const created = await fetch(`${toxiproxyUrl}/proxies`, {
+    method: 'POST',
+    body: JSON.stringify({
+      name: 'a2a-rig-agent',
+      listen: `127.0.0.1:${proxyPort}`,
+      upstream: `127.0.0.1:${agentPort}`,
+      enabled: true,
+    }),
+  });
+  if (!created.ok)
+    throw new Error(`Toxiproxy refused the agent's proxy: HTTP ${created.status} ${await created.text()}`);
+}
+
+export async function startContainerEnvironment(
+  options: ContainerEnvironmentOptions = {},
+): Promise<ContainerEnvironment> {
+  const tc = await loadTestcontainers();
+  const client = await tc.getContainerRuntimeClient().catch((err: unknown) => {
+    throw new UserError(`--env containers needs a Docker engine, and none is reachable: ${firstLine(err)}`);
+  });
+  const { agentImage, toxiproxyImage } = await ensureImages(tc, client, options);
 
   const session = randomBytes(4).toString('hex');
   const volume = `a2a-rig-outbox-${session}`;
@@ -116,17 +146,7 @@ export async function startContainerEnvironment(
     const directAgentUrl = `http://127.0.0.1:${agentPort}`;
     const toxiproxyUrl = `http://127.0.0.1:${apiPort}`;
     await Promise.all([waitFor(`${directAgentUrl}/.well-known/agent-card.json`), waitFor(`${toxiproxyUrl}/version`)]);
-    const created = await fetch(`${toxiproxyUrl}/proxies`, {
-      method: 'POST',
-      body: JSON.stringify({
-        name: 'a2a-rig-agent',
-        listen: `127.0.0.1:${proxyPort}`,
-        upstream: `127.0.0.1:${agentPort}`,
-        enabled: true,
-      }),
-    });
-    if (!created.ok)
-      throw new Error(`Toxiproxy refused the agent's proxy: HTTP ${created.status} ${await created.text()}`);
+    await createAgentProxy(toxiproxyUrl, proxyPort, agentPort);
     const readyMs = Math.round(performance.now() - started);
     let stopping: Promise<void> | undefined;
     return {

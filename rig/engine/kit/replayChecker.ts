@@ -53,21 +53,26 @@ export interface ReplayCheckInput {
   replayCursors: Map<string, number>;
 }
 
-export function checkReplay(input: ReplayCheckInput): ReplayFinding[] {
+/** The full replay holds seq 1, 2, 3, ... in order: one finding per position that does not. */
+function fullReplayGaps(taskId: string, fullReplay: readonly ReplayedEvent[]): ReplayFinding[] {
+  return fullReplay.flatMap((e, i) =>
+    e.seq === i + 1
+      ? []
+      : [
+          {
+            check: 'full-replay-contiguous',
+            detail: `task ${taskId}: full replay position ${i + 1} holds seq ${e.seq}`,
+          },
+        ],
+  );
+}
+
+/**
+ * Each connection's seqs run on without a hole or a repeat, from its cursor + 1 (a replay) or from its
+ * first seq (a stream).
+ */
+function connectionGaps(taskId: string, seen: readonly SeenEvent[], cursors: Map<string, number>): ReplayFinding[] {
   const findings: ReplayFinding[] = [];
-  const { fullReplay, seen, taskId } = input;
-
-  fullReplay.forEach((e, i) => {
-    if (e.seq !== i + 1) {
-      findings.push({
-        check: 'full-replay-contiguous',
-        detail: `task ${taskId}: full replay position ${i + 1} holds seq ${e.seq}`,
-      });
-    }
-  });
-  const bySeq = new Map(fullReplay.map((e) => [e.seq, e]));
-  const lastSeq = fullReplay.length === 0 ? 0 : Math.max(...fullReplay.map((e) => e.seq));
-
   const perConnection = new Map<string, SeenEvent[]>();
   for (const s of seen) {
     if (s.seq === undefined) continue;
@@ -76,75 +81,109 @@ export function checkReplay(input: ReplayCheckInput): ReplayFinding[] {
     list.push(s);
   }
   for (const [connectionId, events] of perConnection) {
-    const cursor = input.replayCursors.get(connectionId);
+    const cursor = cursors.get(connectionId);
     let expected = cursor === undefined ? events[0].seq! : cursor + 1;
     for (const e of events) {
-      if (e.seq !== expected) {
-        const what =
-          e.seq! < expected ? 'a repeat or out-of-order event' : `a gap (seq ${expected}..${e.seq! - 1} missing)`;
-        findings.push({
-          check: 'connection-contiguous',
-          detail: `task ${taskId}, ${connectionId}: expected seq ${expected}, got ${e.seq}: ${what}`,
-        });
-        expected = Math.max(expected, e.seq! + 1);
-      } else expected += 1;
-    }
-  }
-
-  const covered = new Set<number>();
-  const schemas = new Map<string, unknown>();
-  for (const s of seen) {
-    if (s.seq !== undefined) {
-      covered.add(s.seq);
-      const stored = bySeq.get(s.seq);
-      if (!stored) {
-        findings.push({
-          check: 'seen-matches-replay',
-          detail: `task ${taskId}: ${s.connectionId} saw seq ${s.seq}, which the full replay lacks`,
-        });
-      } else if (
-        (s.eventId !== undefined && s.eventId !== stored.eventId && s.kind === 'replay') ||
-        !isDeepStrictEqual(s.event, stored.event)
-      ) {
-        findings.push({
-          check: 'seen-matches-replay',
-          detail: `task ${taskId}: seq ${s.seq} on ${s.connectionId} differs from the full replay`,
-        });
+      if (e.seq === expected) {
+        expected += 1;
+        continue;
       }
-    }
-    const envelope = envelopeIn(s.event);
-    if (envelope) {
-      if (!schemas.has(envelope.prompt_id)) schemas.set(envelope.prompt_id, envelope.response_schema);
-      else if (!isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)) {
-        findings.push({
-          check: 'envelope-identical',
-          detail: `task ${taskId}: prompt ${envelope.prompt_id} arrived with two different response_schemas`,
-        });
-      }
-    }
-  }
-  for (const e of fullReplay) {
-    const envelope = envelopeIn(e.event);
-    if (
-      envelope &&
-      schemas.has(envelope.prompt_id) &&
-      !isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)
-    ) {
+      const what =
+        e.seq! < expected ? 'a repeat or out-of-order event' : `a gap (seq ${expected}..${e.seq! - 1} missing)`;
       findings.push({
-        check: 'envelope-identical',
-        detail: `task ${taskId}: replayed prompt ${envelope.prompt_id} has a different response_schema than first seen`,
+        check: 'connection-contiguous',
+        detail: `task ${taskId}, ${connectionId}: expected seq ${expected}, got ${e.seq}: ${what}`,
       });
-    }
-  }
-  const firstSeen = covered.size === 0 ? 1 : Math.min(...covered);
-  for (let seq = Math.min(firstSeen, 1); seq <= lastSeq; seq++) {
-    if (!covered.has(seq)) {
-      findings.push({
-        check: 'coverage',
-        detail: `task ${taskId}: seq ${seq} of ${lastSeq} was never delivered to the rig`,
-      });
-      break;
+      expected = Math.max(expected, e.seq! + 1);
     }
   }
   return findings;
+}
+
+/** An event the rig saw with a seq is the one the full replay holds there (a replay's event id too). */
+function seenMismatch(taskId: string, s: SeenEvent, bySeq: Map<number, ReplayedEvent>): ReplayFinding[] {
+  if (s.seq === undefined) return [];
+  const stored = bySeq.get(s.seq);
+  if (!stored)
+    return [
+      {
+        check: 'seen-matches-replay',
+        detail: `task ${taskId}: ${s.connectionId} saw seq ${s.seq}, which the full replay lacks`,
+      },
+    ];
+  const idDiffers = s.eventId !== undefined && s.eventId !== stored.eventId && s.kind === 'replay';
+  if (!idDiffers && isDeepStrictEqual(s.event, stored.event)) return [];
+  return [
+    {
+      check: 'seen-matches-replay',
+      detail: `task ${taskId}: seq ${s.seq} on ${s.connectionId} differs from the full replay`,
+    },
+  ];
+}
+
+/** A prompt seen again with another response_schema than its first sighting (`schemas` keeps the first). */
+function envelopeDrift(taskId: string, event: StreamResponse, schemas: Map<string, unknown>): ReplayFinding[] {
+  const envelope = envelopeIn(event);
+  if (!envelope) return [];
+  if (!schemas.has(envelope.prompt_id)) {
+    schemas.set(envelope.prompt_id, envelope.response_schema);
+    return [];
+  }
+  if (isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)) return [];
+  return [
+    {
+      check: 'envelope-identical',
+      detail: `task ${taskId}: prompt ${envelope.prompt_id} arrived with two different response_schemas`,
+    },
+  ];
+}
+
+/** A replayed prompt whose response_schema differs from the one first seen live. */
+function replayedEnvelopeDrift(
+  taskId: string,
+  fullReplay: readonly ReplayedEvent[],
+  schemas: Map<string, unknown>,
+): ReplayFinding[] {
+  return fullReplay.flatMap((e): ReplayFinding[] => {
+    const envelope = envelopeIn(e.event);
+    if (
+      !envelope ||
+      !schemas.has(envelope.prompt_id) ||
+      isDeepStrictEqual(schemas.get(envelope.prompt_id), envelope.response_schema)
+    )
+      return [];
+    return [
+      {
+        check: 'envelope-identical',
+        detail: `task ${taskId}: replayed prompt ${envelope.prompt_id} has a different response_schema than first seen`,
+      },
+    ];
+  });
+}
+
+/** The first seq up to the replay's last that no connection delivered, if any. */
+function coverageGap(taskId: string, seen: readonly SeenEvent[], lastSeq: number): ReplayFinding[] {
+  const covered = new Set(seen.flatMap((s) => (s.seq === undefined ? [] : [s.seq])));
+  const firstSeen = covered.size === 0 ? 1 : Math.min(...covered);
+  for (let seq = Math.min(firstSeen, 1); seq <= lastSeq; seq++) {
+    if (!covered.has(seq))
+      return [{ check: 'coverage', detail: `task ${taskId}: seq ${seq} of ${lastSeq} was never delivered to the rig` }];
+  }
+  return [];
+}
+
+export function checkReplay(input: ReplayCheckInput): ReplayFinding[] {
+  const { fullReplay, seen, taskId } = input;
+  const bySeq = new Map(fullReplay.map((e) => [e.seq, e]));
+  const lastSeq = fullReplay.length === 0 ? 0 : Math.max(...fullReplay.map((e) => e.seq));
+  // The first response_schema each prompt was seen with, filled in receive order.
+  const schemas = new Map<string, unknown>();
+  return [
+    ...fullReplayGaps(taskId, fullReplay),
+    ...connectionGaps(taskId, seen, input.replayCursors),
+    // Per event in receive order, as a reader of the findings follows the stream.
+    ...seen.flatMap((s) => [...seenMismatch(taskId, s, bySeq), ...envelopeDrift(taskId, s.event, schemas)]),
+    ...replayedEnvelopeDrift(taskId, fullReplay, schemas),
+    ...coverageGap(taskId, seen, lastSeq),
+  ];
 }
