@@ -19,6 +19,7 @@ import {
   type PhaseStats,
 } from './dosVerdicts.ts';
 import type { ScenarioContext } from '../kit/scenarioContextInterface.ts';
+import { millis, quantity } from '../../figures.ts';
 
 /** Never recovering within the after phase is recorded as this many seconds, so any recovery_s threshold fails. */
 export const NEVER_RECOVERED_S = 999_999;
@@ -49,7 +50,6 @@ const OUTCOME_KINDS: readonly AttackOutcome['kind'][] = [
   'connect-failed',
 ];
 
-const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const s = (ms: number) => Math.round(ms / 10) / 100;
 
 export function plotResources(ctx: ScenarioContext, sampler: ResourceSampler): void {
@@ -125,7 +125,7 @@ function recordPhases(ctx: ScenarioContext, stats: PhaseTable): void {
     ctx.count('legit_arrivals', st.arrivals, { phase });
     ctx.count('legit_errors', st.failed + st.unfinished, { phase });
     ctx.count('legit_dropped', st.dropped, { phase });
-    const latency = `p50 ${f(st.p50Ms ?? 0)} ms, p99 ${f(st.p99Ms ?? 0)} ms`;
+    const latency = `p50 ${millis(st.p50Ms ?? 0)} ms, p99 ${millis(st.p99Ms ?? 0)} ms`;
     const ends = `${st.failed} failed, ${st.unfinished} unfinished, ${st.dropped} dropped`;
     const firstFailure = st.firstFailure ? `; first failure: ${st.firstFailure}` : '';
     ctx.log(`legitimate ${phase}: ${st.ok}/${st.arrivals} ok, ${latency}, ${ends}${firstFailure}`);
@@ -189,12 +189,12 @@ function judgeErrors(ctx: ScenarioContext, p: DosParams, stats: PhaseTable): voi
   ctx.check(
     `legitimate errors ≤ ${p.maxErrorPct} % in every phase`,
     PHASES.every((ph) => errorPct(stats[ph]) <= p.maxErrorPct),
-    PHASES.map((ph) => `${ph} ${f(errorPct(stats[ph]))} %`).join(', '),
+    PHASES.map((ph) => `${ph} ${quantity(errorPct(stats[ph]))} %`).join(', '),
   );
   ctx.check(
     `legitimate drops ≤ ${p.maxDroppedPct} % in every phase`,
     PHASES.every((ph) => droppedPct(stats[ph]) <= p.maxDroppedPct),
-    PHASES.map((ph) => `${ph} ${f(droppedPct(stats[ph]))} %`).join(', '),
+    PHASES.map((ph) => `${ph} ${quantity(droppedPct(stats[ph]))} %`).join(', '),
   );
 }
 
@@ -221,7 +221,8 @@ function judgeMemory(
   ctx.check(
     `agent memory bounded: RSS peak during the attack ≤ baseline + ${p.maxRssGrowthMb} MB`,
     growth <= p.maxRssGrowthMb,
-    `baseline ${f(Math.max(...baseRss))} MB, peak ${f(Math.max(...duringRss))} MB (+${f(growth)} MB)`,
+    `baseline ${quantity(Math.max(...baseRss))} MB, peak ${quantity(Math.max(...duringRss))} MB ` +
+      `(+${quantity(growth)} MB)`,
   );
 }
 

@@ -18,6 +18,7 @@ import type { AttackOutcome } from '../../attack/attackTypes.ts';
 import { ratioIntervals, statOf, type StatName } from '../../stats/ratioInterval.ts';
 import { sampleOf } from '../../stats/sampleSet.ts';
 import type { LegitSample, Phase } from './attackRun.ts';
+import { millis, ratio, ratioWithin } from '../../figures.ts';
 
 export interface GateParams {
   maxTax: number;
@@ -129,7 +130,6 @@ export interface Verdict {
 }
 
 const REFUSALS = new Set<AttackOutcome['kind']>(['refused', 'rate-limited', 'cut']);
-const f = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 
 /** One attack's outcomes, as each verdict on them reads them. */
 interface AttackRun {
@@ -200,7 +200,9 @@ const cutInTime: VerdictRule = (a) => {
     name: `${a.name}: cut within ${a.p.maxCutMs} ms`,
     ok: slowest !== undefined && slowest <= a.p.maxCutMs && held.length === 0,
     detail:
-      slowest === undefined ? 'none cut' : `slowest cut ${f(slowest)} ms, ${held.length} held past the attack's bound`,
+      slowest === undefined
+        ? 'none cut'
+        : `slowest cut ${millis(slowest)} ms, ${held.length} held past the attack's bound`,
   };
 };
 
@@ -210,7 +212,7 @@ const refusalP99: VerdictRule = (a) => {
   return {
     name: `${a.name}: refusal p99 ≤ ${a.p.maxRefusalP99Ms} ms`,
     ok: p99 !== undefined && p99 <= a.p.maxRefusalP99Ms,
-    detail: p99 === undefined ? 'nothing refused' : `p99 ${f(p99)} ms over ${refusalMs.length} refusals`,
+    detail: p99 === undefined ? 'nothing refused' : `p99 ${millis(p99)} ms over ${refusalMs.length} refusals`,
   };
 };
 
@@ -288,8 +290,6 @@ export function taxStatistic(nBurst: number, nControl: number): StatName | undef
   return p === undefined ? undefined : `p${p}`;
 }
 
-const x = (r: number) => (r < 10 ? r.toFixed(2) : r.toFixed(1));
-
 /**
  * The attack tax of one attack: stat(bursts) / stat(controls) with a 95 % interval from a paired
  * bootstrap over its bursts (burst i drawn with its own controls), so what slowed the machine alike
@@ -321,7 +321,7 @@ export function judgeTax(
   const threshold = Math.max(p.maxTax, 1 + p.taxFloorMs / statOf(control, stat));
   // NaN bounds (a control's stat of 0 in every replicate) judge nothing.
   const outcome = !(lo <= hi) ? 'not judged' : lo > threshold ? 'failed' : hi <= threshold ? 'passed' : 'not judged';
-  const interval = `tax ×${x(estimate)} [${x(lo)}, ${x(hi)}]`;
-  const over = `${stat} over ${pairs.length} bursts, ${n}; bound ×${x(threshold)}`;
+  const interval = `tax ${ratioWithin(estimate, lo, hi)}`;
+  const over = `${stat} over ${pairs.length} bursts, ${n}; bound ${ratio(threshold)}`;
   return { outcome, stat, estimate, lo, hi, threshold, ...sizes, detail: `${interval} (${over})` };
 }
