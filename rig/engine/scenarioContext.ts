@@ -73,8 +73,9 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     const remainingMs = () => this.remainingMs();
     const log = (line: string) => this.log(line);
     this.load = new ScenarioLoad({ workers, signal, remainingMs, run, traffic: this.traffic, log, share });
-    this.client = env.client(this.history, undefined, this.traffic);
-    this.direct = env.directClient(this.traffic);
+    // A scenario's calls end with it: each takes its signal unless the call passes its own.
+    this.client = env.client(this.history, undefined, this.traffic).abortWith(signal);
+    this.direct = env.directClient(this.traffic).abortWith(signal);
     this.synthesizer = new AnswerSynthesizer(this.client.guard.validator);
     this.faults = scenarioFaults(
       env,
@@ -130,7 +131,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   /** Another client with its own connection pool, sharing this history: through the proxy or past it (`proxy`). */
   newClient(connections: number, options: NewClientOptions = {}): A2AClient {
     const history = options.keepResponses === false ? new EventHistory({}, false) : this.history;
-    const client = this.env.client(history, connections, this.traffic, options.proxy);
+    const client = this.env.client(history, connections, this.traffic, options.proxy).abortWith(this.signal);
     this.extraClients.push(client);
     return client;
   }

@@ -91,7 +91,10 @@ export interface NewClientOptions {
 }
 
 export interface ScenarioContext {
-  /** Through the fault proxy. */
+  /**
+   * Through the fault proxy. Every client of the context (this, `direct`, `newClient`'s) takes the
+   * scenario's `signal` on each call that names none: a scenario never passes it; its own wins.
+   */
   readonly client: A2AClient;
   /** Straight to the agent: the truth, whatever the faults do. */
   readonly direct: A2AClient;

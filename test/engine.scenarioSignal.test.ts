@@ -1,0 +1,106 @@
+// A scenario's clients take its abort signal by default (scenarioContext.ts, A2AClient.abortWith):
+// a call that names no signal ends when the scenario is aborted, without the scenario passing
+// `{ signal: ctx.signal }`; a call's own signal still wins. The agent here never answers, so only
+// an abort can end a call before the client's own bounds.
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A2AClient } from '../rig/client/a2aClient.ts';
+import { describeAgent } from '../rig/client/agentDiscovery.ts';
+import { TransportError } from '../rig/client/transportError.ts';
+import { EngineScenarioContext } from '../rig/engine/scenarioContext.ts';
+import type { Environment } from '../rig/engine/environment/environment.ts';
+
+let server: Server;
+let url: string;
+const sockets = new Set<Socket>();
+let received = 0;
+let onRequest: () => void = () => {};
+
+beforeAll(async () => {
+  server = createServer(() => {
+    received += 1;
+    onRequest();
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  server.close();
+  await once(server, 'close').catch(() => {});
+});
+
+function silentClient(): A2AClient {
+  const card = {
+    name: 'silent',
+    description: 'never answers',
+    version: '0',
+    supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: { streaming: true },
+    defaultInputModes: [],
+    defaultOutputModes: [],
+    skills: [],
+  };
+  return A2AClient.forAgent(describeAgent(url, `${url}.well-known/agent-card.json`, card), { connections: 4 });
+}
+
+/** The engine's context on an environment that has only what building clients needs. */
+function contextOn(signal: AbortSignal): EngineScenarioContext {
+  const env = { options: {}, client: silentClient, directClient: silentClient } as unknown as Environment;
+  return new EngineScenarioContext(env, 'smoke', signal, performance.now() + 60_000, new Map());
+}
+
+/** Resolves once the agent has received `n` requests in all. */
+function requestsReceived(n: number): Promise<void> {
+  return new Promise((resolve) => {
+    onRequest = () => {
+      if (received >= n) resolve();
+    };
+    onRequest();
+  });
+}
+
+const outcome = (call: Promise<unknown>) =>
+  call.then(
+    () => 'answered',
+    (err: unknown) => (err instanceof TransportError ? err.failure : String(err)),
+  );
+
+describe("a scenario's clients and its signal", () => {
+  it('a call that names no signal ends when the scenario is aborted', { timeout: 20_000 }, async () => {
+    const scenario = new AbortController();
+    const ctx = contextOn(scenario.signal);
+    const own = new AbortController();
+    try {
+      const before = received;
+      const calls = [
+        outcome(ctx.client.getTask('t1')),
+        outcome(ctx.direct.getTask('t2')),
+        outcome(ctx.newClient(1).send({ parts: [{ text: 'hi' }] })),
+        ctx.client
+          .answer('t3', 'p3', { ok: true })
+          .then((o) => (o.kind === 'error' && /abort/.test(o.reason ?? '') ? 'aborted' : o.kind)),
+      ];
+      let ownEnded = false;
+      const withOwn = outcome(ctx.client.getTask('t4', { signal: own.signal })).finally(() => (ownEnded = true));
+      await requestsReceived(before + 5);
+      scenario.abort();
+      expect(await Promise.all(calls)).toEqual(['aborted', 'aborted', 'aborted', 'aborted']);
+      // Its own signal, not the scenario's, ends a call that passed one.
+      expect(ownEnded).toBe(false);
+      own.abort();
+      expect(await withOwn).toBe('aborted');
+    } finally {
+      own.abort();
+      await ctx.close();
+    }
+  });
+});
