@@ -9,7 +9,9 @@ import type { Verdict } from '../results/runResult.ts';
 import type { RecordedMeasures } from '../results/metricNames.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './kit/profiles.ts';
+import { acceptanceKit } from './kit/acceptanceKit.ts';
 import type {
+  AcceptanceKit,
   AgentFacts,
   AnswerablePrompt,
   FaultHelpers,
@@ -54,6 +56,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   readonly client: A2AClient;
   readonly direct: A2AClient;
   readonly faults: FaultHelpers;
+  readonly acceptance: AcceptanceKit = acceptanceKit(this);
   private readonly synthesizer: AnswerSynthesizer;
   private readonly extraClients: A2AClient[] = [];
   private readonly load: ScenarioLoad;

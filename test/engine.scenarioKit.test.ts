@@ -1,7 +1,8 @@
-// A scenario's clients take its abort signal by default (scenarioContext.ts, A2AClient.abortWith):
-// a call that names no signal ends when the scenario is aborted, without the scenario passing
-// `{ signal: ctx.signal }`; a call's own signal still wins. The agent here never answers, so only
-// an abort can end a call before the client's own bounds.
+// The scenario kit on the engine's context: its clients take the scenario's abort signal by default
+// (scenarioContext.ts, A2AClient.abortWith): a call that names no signal ends when the scenario is
+// aborted, without the scenario passing `{ signal: ctx.signal }`; a call's own signal still wins.
+// The agent here never answers, so only an abort can end a call before the client's own bounds.
+// ctx.expectNone words "none of n went wrong" one way; ctx.acceptance's moves are bound to ctx.
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { TransportError } from '../rig/client/transportError.ts';
-import { EngineScenarioContext } from '../rig/engine/scenarioContext.ts';
+import { EngineScenarioContext, ScenarioSkipped } from '../rig/engine/scenarioContext.ts';
 import type { Environment } from '../rig/engine/environment/environment.ts';
 
 let server: Server;
@@ -100,6 +101,39 @@ describe("a scenario's clients and its signal", () => {
       expect(await withOwn).toBe('aborted');
     } finally {
       own.abort();
+      await ctx.close();
+    }
+  });
+});
+
+describe('ctx.expectNone', () => {
+  it('passes on no problems with "n/n" or its own words; fails with "k of n; e.g." and three', async () => {
+    const ctx = contextOn(new AbortController().signal);
+    try {
+      expect(ctx.expectNone('none lost', [], 4)).toBe(true);
+      expect(ctx.expectNone('none refused', [], 2, { passed: '2 tasks' })).toBe(true);
+      expect(ctx.expectNone('none late', ['a', 'b', 'c', 'd'], 9)).toBe(false);
+      expect(ctx.expectNone('none odd', ['x'], 3, { level: 'SHOULD' })).toBe(false);
+      expect(ctx.checks).toEqual([
+        { name: 'none lost', ok: true, detail: '4/4' },
+        { name: 'none refused', ok: true, detail: '2 tasks' },
+        { name: 'none late', ok: false, detail: '4 of 9; e.g. a; b; c' },
+        { name: 'none odd', ok: false, detail: '1 of 3; e.g. x', level: 'SHOULD' },
+      ]);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('ctx.acceptance', () => {
+  it('its moves are bound to the scenario: requireGate skips on an agent that declares no gate', async () => {
+    const ctx = contextOn(new AbortController().signal);
+    try {
+      expect(() => ctx.acceptance.requireGate()).toThrow(ScenarioSkipped);
+      expect(ctx.acceptance.stateOf(ctx.client, undefined)).toBe('not settled');
+      expect(ctx.acceptance.attemptName(2)).toBe('attempt-2');
+    } finally {
       await ctx.close();
     }
   });
