@@ -125,7 +125,7 @@ export default defineScenario({
     'kill -9 with open and answered prompts, restart: every task still there, open prompts identical and ' +
     'answerable once, answered ones stay answered; the outbox replay when offered',
   tags: ['chaos', 'durability', 'hitl', 'replay'],
-  needs: { extension: true, restart: true },
+  needs: { hitlPrompt: true, restart: true },
   params: { smoke: { open: 5, answered: 3 }, ci: { open: 20, answered: 10 }, full: { open: 100, answered: 50 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: [], counters: { restarts: 'tally' } },

@@ -66,7 +66,7 @@ export default defineScenario({
     'refused with clear 422s in bounded time, schemas past 32 levels never emitted, the agent responsive ' +
     'and its memory bounded (needs our reference agent: only it can be told which schema to emit)',
   tags: ['hostile', 'hitl', 's-2'],
-  needs: { extension: true, scripts: true },
+  needs: { hitlPrompt: true, scripts: true },
   params: {
     smoke: { rounds: 1, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 50_000 },
     ci: { rounds: 3, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 200_000 },

@@ -61,7 +61,7 @@ export default defineScenario({
     'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must ' +
     'lose, repeat and reorder nothing',
   tags: ['chaos', 'replay', 'hitl'],
-  needs: { extension: true, faults: true, replayPlane: true, scripts: true },
+  needs: { hitlPrompt: true, faults: true, replayPlane: true, scripts: true },
   params: { smoke: { tasks: 10 }, ci: { tasks: 40 }, full: { tasks: 200 } },
   budgetMs: { smoke: 90_000, ci: 240_000, full: 600_000 },
   records: {

@@ -98,7 +98,7 @@ export default defineScenario({
     'K concurrent valid answers to one prompt over many connections: exactly one accepted, K−1 × 409 / ' +
     '-32010, one transition out of INPUT_REQUIRED; 409 latency recorded',
   tags: ['hostile', 'hitl', 'load'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: {
     smoke: { answers: 1_000, clients: 4, connectionsPerClient: 64 },
     ci: { answers: 3_000, clients: 4, connectionsPerClient: 64 },

@@ -51,7 +51,7 @@ export default defineScenario({
     'rig refuses an oversized envelope itself (needs our reference agent: only it can be told which schema ' +
     'to emit)',
   tags: ['hostile', 'hitl', 's-2'],
-  needs: { extension: true, scripts: true },
+  needs: { hitlPrompt: true, scripts: true },
   params: {
     smoke: { emitted: 65_536, neverEmitted: [65_537, 1_048_576] },
     ci: { emitted: 65_536, neverEmitted: [65_537, 1_048_576] },

@@ -11,6 +11,7 @@ import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { TransportError } from '../rig/client/transportError.ts';
 import { EngineScenarioContext, ScenarioSkipped } from '../rig/engine/scenarioContext.ts';
+import { defineScenario, everyProfile } from '../rig/engine/kit/defineScenario.ts';
 import type { Environment } from '../rig/engine/environment/environment.ts';
 
 let server: Server;
@@ -136,5 +137,29 @@ describe('ctx.acceptance', () => {
     } finally {
       await ctx.close();
     }
+  });
+});
+
+describe('needs named per extension', () => {
+  const definition = (needs: object) => ({
+    name: 'mine',
+    description: 'x',
+    tags: [],
+    needs,
+    params: everyProfile({}),
+    budgetMs: everyProfile(1_000),
+    records: { latencies: [], counters: {} },
+    run: async () => {},
+  });
+
+  it('hitlPrompt and acceptance load; the old `extension` is refused, naming the new key', () => {
+    expect(defineScenario(definition({ hitlPrompt: true, acceptance: true })).needs).toEqual({
+      hitlPrompt: true,
+      acceptance: true,
+    });
+    expect(() => defineScenario(definition({ extension: true }))).toThrow(
+      'scenario mine: needs.extension is now needs.hitlPrompt (the hitl-prompt/v1 extension; ' +
+        'needs.acceptance is the acceptance-criteria one)',
+    );
   });
 });

@@ -36,7 +36,7 @@ export default defineScenario({
     'hitl-prompt/v1 and the acceptance gate on one task: the prompt first, then pending acceptance after ' +
     'the answer; accept completes',
   tags: ['acceptance'],
-  needs: { acceptance: true, extension: true },
+  needs: { acceptance: true, hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },

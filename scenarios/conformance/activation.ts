@@ -7,7 +7,7 @@ export default defineScenario({
   name: 'activation',
   description: 'no envelope without activation; with activation the envelope is there and the URI is echoed',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },

@@ -7,7 +7,7 @@ export default defineScenario({
   name: 'cf1',
   description: 'CF-1 prompt_id correlation: one valid answer accepted, the same prompt_id again is 409',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },

@@ -8,7 +8,7 @@ export default defineScenario({
   name: 'cf2',
   description: 'CF-2 schema-valid response accepted: 200 and the task leaves INPUT_REQUIRED',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },

@@ -15,7 +15,7 @@ export default defineScenario({
   name: 'cf5',
   description: "CF-5 transport-only envelope: only the spec's fields, none about a UI, channel or identity directory",
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },

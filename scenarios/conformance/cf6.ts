@@ -69,7 +69,7 @@ export default defineScenario({
     'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and ' +
     'response_schema, nothing missing or repeated, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },

@@ -20,7 +20,7 @@ export default defineScenario<DosParams>({
     'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer ' +
     'refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,

@@ -44,7 +44,7 @@ export default defineScenario<DosParams & { clientBound: number }>({
     'an idle-connection flood from another client address beside legitimate HITL round trips: connections ' +
     "beyond the agent's bound shed at once; the attack tax, errors, memory and recovery gated",
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,

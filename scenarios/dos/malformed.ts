@@ -26,7 +26,7 @@ export default defineScenario<DosParams>({
     'malformed JSON, bad UTF-8 and huge headers beside legitimate HITL round trips: refused with no 5xx ' +
     '(huge headers before they are read), the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,

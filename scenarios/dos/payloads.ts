@@ -34,7 +34,7 @@ export default defineScenario<DosParams>({
     'oversized, deeply nested and pattern-backtracking answers beside legitimate HITL round trips: refused ' +
     'fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,

@@ -30,7 +30,7 @@ export default defineScenario<DosParams>({
     "slowloris and slowly sent bodies beside legitimate HITL round trips: each cut within the agent's " +
     'timeouts, with no 5xx; the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,

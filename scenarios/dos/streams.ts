@@ -36,7 +36,7 @@ export default defineScenario<DosParams>({
     'SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond ' +
     "the agent's bounds, its memory bounded; the attack tax, errors and recovery gated",
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
   budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
   records: DOS_RECORDS,
