@@ -6,15 +6,14 @@
 // answer is 409), and prompt_ids stay unique across the restart (S-5). Where the agent offers the
 // replay plane (/events), the outbox is checked too: every event seen before the crash is replayed
 // after it, identically.
-import { isDeepStrictEqual } from 'node:util';
 import {
+  sameValue,
   defineScenario,
   describeOutcome,
-  envelopeIn,
   taskListed,
   type ScenarioContext,
-  type PromptEnvelope,
-  type ReplaySocket,
+  type types,
+  wire,
 } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
@@ -23,22 +22,25 @@ interface Opened {
   taskId: string;
   contextId: string;
   promptId: string;
-  envelope: PromptEnvelope;
+  envelope: wire.PromptEnvelope;
   answers: { valid: unknown };
   answered: boolean;
 }
 
 /** Which top-level envelope fields differ, for a detail that says what changed. */
-function changedFields(before: PromptEnvelope, after: PromptEnvelope): string[] {
+function changedFields(before: wire.PromptEnvelope, after: wire.PromptEnvelope): string[] {
   const [b, a] = [before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>];
-  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !isDeepStrictEqual(b[k], a[k]));
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !sameValue(b[k], a[k]));
 }
 
 const sample = (items: string[]) => (items.length ? `; e.g. ${items.slice(0, 3).join('; ')}` : '');
 
 /** The replay plane's view before the crash: each task's replay, read to its latest event. */
-async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<Map<string, ReplaySocket> | undefined> {
-  const before = new Map<string, ReplaySocket>();
+async function replaysBefore(
+  ctx: ScenarioContext,
+  prompts: Opened[],
+): Promise<Map<string, types.ReplaySocket> | undefined> {
+  const before = new Map<string, types.ReplaySocket>();
   const refused: string[] = [];
   for (const p of prompts) {
     const socket = await ctx.client
@@ -47,7 +49,7 @@ async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<M
     if (!socket) continue;
     const settled = p.answered
       ? () => false
-      : (e: { event: Parameters<typeof envelopeIn>[0] }) => envelopeIn(e.event)?.prompt_id === p.promptId;
+      : (e: { event: Parameters<typeof wire.envelopeIn>[0] }) => wire.envelopeIn(e.event)?.prompt_id === p.promptId;
     await Promise.race([socket.waitFor(settled, WAIT_MS).catch(() => undefined), socket.ended]);
     before.set(p.taskId, socket);
   }
@@ -65,7 +67,7 @@ async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<M
 async function checkReplaysAfter(
   ctx: ScenarioContext,
   prompts: Opened[],
-  before: Map<string, ReplaySocket>,
+  before: Map<string, types.ReplaySocket>,
 ): Promise<void> {
   let lost = 0;
   let changed = 0;
@@ -86,7 +88,7 @@ async function checkReplaysAfter(
     for (const e of seen) {
       const again = after.get(e.seq!);
       if (!again) lost++;
-      else if (again.eventId !== e.eventId || !isDeepStrictEqual(again.event, e.event)) changed++;
+      else if (again.eventId !== e.eventId || !sameValue(again.event, e.event)) changed++;
     }
     if (!after.has(1))
       detail.push(
@@ -94,8 +96,8 @@ async function checkReplaysAfter(
           (after.size ? `starts at seq ${Math.min(...after.keys())}` : 'is empty'),
       );
     if (!p.answered) {
-      const replayed = socket.events.map((e) => envelopeIn(e.event)).find((env) => env?.prompt_id === p.promptId);
-      if (!replayed || !isDeepStrictEqual(replayed.response_schema, p.envelope.response_schema))
+      const replayed = socket.events.map((e) => wire.envelopeIn(e.event)).find((env) => env?.prompt_id === p.promptId);
+      if (!replayed || !sameValue(replayed.response_schema, p.envelope.response_schema))
         envelopesMissing.push(p.promptId);
     }
     await socket.close();
@@ -172,9 +174,9 @@ export default defineScenario({
 
     // Every task still exists, as GetTask (straight to the agent) and ListTasks see it.
     const missing: string[] = [];
-    const states = new Map<string, { state: string; envelope: PromptEnvelope | undefined }>();
+    const states = new Map<string, { state: string; envelope: wire.PromptEnvelope | undefined }>();
     for (const p of prompts) {
-      const got = await ctx.direct.getTask(p.taskId, { signal: ctx.signal });
+      const got = await ctx.direct.getTask(p.taskId);
       if (!got.ok) missing.push(`task ${p.taskId}: GetTask ${got.error.code} ${got.error.message}`);
       else {
         const prompt = ctx.direct.promptOf(got.value);
@@ -212,7 +214,7 @@ export default defineScenario({
       if (!now) notOpen.push(`task ${p.taskId}: gone`);
       else if (now.state !== 'TASK_STATE_INPUT_REQUIRED') notOpen.push(`task ${p.taskId}: ${now.state}`);
       else if (!now.envelope) notOpen.push(`task ${p.taskId}: INPUT_REQUIRED without a valid envelope`);
-      else if (!isDeepStrictEqual(now.envelope, p.envelope))
+      else if (!sameValue(now.envelope, p.envelope))
         notOpen.push(
           `prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed` +
             (now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : ''),

@@ -81,14 +81,12 @@ export default defineScenario({
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
     const checks = new RoundChecks();
-    const exchange = { signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS };
+    const exchange = { timeoutMs: EXCHANGE_TIMEOUT_MS };
 
     /** GetTask straight to the agent: it must answer promptly, the task still waiting for input. */
     const probe = async (taskId: string, after: string) => {
       const started = performance.now();
-      const got = await ctx.direct
-        .getTask(taskId, { signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS })
-        .catch((err: Error) => err);
+      const got = await ctx.direct.getTask(taskId, { timeoutMs: EXCHANGE_TIMEOUT_MS }).catch((err: Error) => err);
       const ms = performance.now() - started;
       if (!(got instanceof Error)) ctx.latency('probe_latency').recordMs(ms);
       const state = got instanceof Error ? got.message : got.ok ? got.value.status.state : got.error.message;
@@ -186,7 +184,7 @@ export default defineScenario({
             !attempt.open.prompt.ok,
             attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason,
           );
-          await ctx.direct.cancelTask(attempt.open.taskId, { signal: ctx.signal }).catch(() => undefined);
+          await ctx.direct.cancelTask(attempt.open.taskId).catch(() => undefined);
         }
       }
     }

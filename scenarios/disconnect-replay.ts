@@ -8,14 +8,7 @@
 // prompt of every task is answered (over a direct client, so the answer itself is not what the
 // fault cuts), the events that answer causes (resume, next prompt) hit the faulty sockets, the
 // fault comes off, and every socket that died reconnects.
-import {
-  defineScenario,
-  describeOutcome,
-  envelopeIn,
-  type ScenarioContext,
-  type ReplaySocket,
-  type ToxicSpec,
-} from 'a2a-rig';
+import { defineScenario, describeOutcome, type ScenarioContext, type types, wire } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 const SCHEMA = {
@@ -27,7 +20,7 @@ const SCHEMA = {
 
 interface Phase {
   name: string;
-  toxic?: ToxicSpec;
+  toxic?: types.ToxicSpec;
   disable?: boolean;
   restart?: boolean;
 }
@@ -42,7 +35,7 @@ const PHASES: Phase[] = [
 
 interface Watched {
   taskId: string;
-  socket: ReplaySocket;
+  socket: types.ReplaySocket;
   promptIds: string[];
 }
 
@@ -88,7 +81,7 @@ export default defineScenario({
       const prompt = await ctx.openUsablePrompt(steps, { recordPasses: false });
       if (!prompt) return;
       const socket = await ctx.client.replay(prompt.taskId, { since: 0 });
-      await socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === prompt.promptId, WAIT_MS);
+      await socket.waitFor((e) => wire.envelopeIn(e.event)?.prompt_id === prompt.promptId, WAIT_MS);
       watched.push({ taskId: prompt.taskId, socket, promptIds: [prompt.promptId] });
     }
 
@@ -126,7 +119,8 @@ export default defineScenario({
                 (e) =>
                   isLast
                     ? false
-                    : envelopeIn(e.event) !== undefined && envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1),
+                    : wire.envelopeIn(e.event) !== undefined &&
+                      wire.envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1),
                 WAIT_MS,
               )
               .catch(() => undefined),
@@ -149,13 +143,15 @@ export default defineScenario({
             const started = performance.now();
             w.socket = await w.socket.reconnect();
             if (next)
-              await w.socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
+              await w.socket
+                .waitFor((e) => wire.envelopeIn(e.event)?.prompt_id === next, WAIT_MS)
+                .catch(() => undefined);
             else await ctx.within(w.socket.ended, WAIT_MS);
             reconnectLatency.recordMs(performance.now() - started);
           }
           if (!next) return true;
           w.promptIds.push(next);
-          return w.socket.events.some((e) => envelopeIn(e.event)?.prompt_id === next);
+          return w.socket.events.some((e) => wire.envelopeIn(e.event)?.prompt_id === next);
         }),
       );
       const behind = watched.filter((_, i) => !caughtUp[i]).map((w) => w.taskId);
@@ -198,7 +194,7 @@ export default defineScenario({
         let seenPrompt = false;
         for (const e of full.events) {
           const state = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : undefined;
-          if (envelopeIn(e.event) && 'statusUpdate' in e.event) {
+          if (wire.envelopeIn(e.event) && 'statusUpdate' in e.event) {
             if (seenPrompt && resumes !== 1) bad++;
             seenPrompt = true;
             resumes = 0;

@@ -15,16 +15,7 @@
 //     queued behind the pool's connections counts: that is what a flooding orchestrator sees).
 // Works against any agent that declares hitl-prompt/v1: with ours the prompt is the default
 // "Approve?" one; with another agent, whatever a plain message makes it ask.
-import {
-  defineScenario,
-  describeOutcome,
-  envelopeIn,
-  stateOfEvent,
-  stateTransitions,
-  type ScenarioContext,
-  type StreamResponse,
-  type TaskState,
-} from 'a2a-rig';
+import { defineScenario, describeOutcome, type ScenarioContext, wire } from 'a2a-rig';
 
 /** After the flood, how long the observer may take to deliver the task's end (it ends at a terminal state). */
 const SETTLE_MS = 3_000;
@@ -39,7 +30,7 @@ const ANSWER_TIMEOUT_MS = 60_000;
 
 /** What both a replay socket and a subscription offer: the events so far, and their end. */
 interface Observer {
-  readonly events: readonly { event: StreamResponse }[];
+  readonly events: readonly { event: wire.StreamResponse }[];
   readonly ended: Promise<unknown>;
   close(): Promise<unknown>;
 }
@@ -48,7 +39,7 @@ const POLL_INTERVAL_MS = 10;
 
 /** Without a stream: the task's states as GetTask snapshots show them, in order, repeats collapsed. */
 class StatePoller {
-  readonly states: TaskState[] = [];
+  readonly states: wire.TaskState[] = [];
   promptSeen = false;
   private stopped = false;
   private readonly done: Promise<void>;
@@ -61,7 +52,7 @@ class StatePoller {
         const got = await ctx.direct.getTask(taskId, { signal }).catch(() => undefined);
         if (got?.ok) {
           const state = got.value.status.state;
-          if (state === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn({ task: got.value })?.prompt_id === promptId)
+          if (state === 'TASK_STATE_INPUT_REQUIRED' && wire.envelopeIn({ task: got.value })?.prompt_id === promptId)
             this.promptSeen = true;
           if (this.states.at(-1) !== state) this.states.push(state);
         }
@@ -130,7 +121,7 @@ export default defineScenario({
     if (noReplay !== undefined) {
       // Polled as well, in case the stream the agent grants ends before it shows anything.
       poller = new StatePoller(ctx, open.taskId, promptId);
-      const sub = await ctx.direct.subscribe(open.taskId, { signal: ctx.signal, headerWaitMs: SUBSCRIBE_WAIT_MS });
+      const sub = await ctx.direct.subscribe(open.taskId, { headerWaitMs: SUBSCRIBE_WAIT_MS });
       if (sub.ok) {
         subscription = sub.stream;
         ctx.log(
@@ -233,23 +224,23 @@ export default defineScenario({
     await observer.close();
     const events = observer.events.map((e) => e.event);
     const promptAt = events.findIndex(
-      (e) => stateOfEvent(e) === 'TASK_STATE_INPUT_REQUIRED' && envelopeIn(e)?.prompt_id === promptId,
+      (e) => wire.stateOfEvent(e) === 'TASK_STATE_INPUT_REQUIRED' && wire.envelopeIn(e)?.prompt_id === promptId,
     );
     // A subscription opened on the parked task before any answer: all it shows is after the prompt,
     // whether or not the agent replayed the prompt first.
     const from = promptAt >= 0 ? promptAt + 1 : subscription ? 0 : -1;
     const after = from < 0 ? [] : events.slice(from);
     // Distinct transitions, whether status updates or Task snapshots carried them.
-    const moves = stateTransitions(after, 'TASK_STATE_INPUT_REQUIRED');
+    const moves = wire.stateTransitions(after, 'TASK_STATE_INPUT_REQUIRED');
     const working = moves.filter((s) => s === 'TASK_STATE_WORKING').length;
     // An agent may leave INPUT_REQUIRED for a terminal state without announcing WORKING: that is one transition too.
     const left = moves.some((s) => s !== 'TASK_STATE_INPUT_REQUIRED');
     const finalState = [...events]
       .reverse()
-      .map(stateOfEvent)
+      .map(wire.stateOfEvent)
       .find((s) => s !== undefined);
     // A subscription ends at the first terminal state; a snapshot tells whether the task moved on after it.
-    const snapshot = await ctx.direct.getTask(open.taskId, { signal: ctx.signal });
+    const snapshot = await ctx.direct.getTask(open.taskId);
     const movedOn = snapshot.ok && finalState !== undefined && snapshot.value.status.state !== finalState;
     const transitions = (working > 0 ? working : left ? 1 : 0) + (movedOn ? 1 : 0);
     ctx.check(

@@ -9,16 +9,7 @@
 //     a malformed prompt (checked on a built envelope every run, and on the agent's own envelope
 //     when a broken agent emits one — then the "never emitted" check fails, as it must).
 // Only our reference agent can be told to emit a given schema, so this needs a2a-rig scripts.
-import { randomUUID } from 'node:crypto';
-import {
-  defineScenario,
-  describeAttempt,
-  describeOutcome,
-  HITL_PROMPT_URI,
-  MAX_RESPONSE_SCHEMA_BYTES,
-  statusOfEvent,
-  type ScenarioContext,
-} from 'a2a-rig';
+import { freshId, defineScenario, describeAttempt, describeOutcome, type ScenarioContext, wire } from 'a2a-rig';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
@@ -38,7 +29,7 @@ const askWith = (schema: Record<string, unknown>) => [
 /** Serialized sizes of every response_schema the rig received for a task, on any connection. */
 function schemaSizesReceived(ctx: ScenarioContext, taskId: string): number[] {
   return ctx.history.entries({ taskId }).flatMap((entry) => {
-    const envelope = statusOfEvent(entry.event)?.message?.metadata?.[HITL_PROMPT_URI];
+    const envelope = wire.statusOfEvent(entry.event)?.message?.metadata?.[wire.HITL_PROMPT_URI];
     if (typeof envelope !== 'object' || envelope === null || !('response_schema' in envelope)) return [];
     return [bytesOf((envelope as { response_schema: unknown }).response_schema)];
   });
@@ -63,17 +54,17 @@ export default defineScenario({
   async run(ctx, { emitted, neverEmitted }) {
     // 3a. The rig's own guard, on envelopes built here: exactly 64 KiB is allowed, one byte more is not.
     const guard = (bytes: number) =>
-      ctx.client.guard.check({ prompt_id: randomUUID(), prompt: 'Big?', response_schema: schemaOfBytes(bytes) });
-    const atBound = guard(MAX_RESPONSE_SCHEMA_BYTES);
+      ctx.client.guard.check({ prompt_id: freshId(), prompt: 'Big?', response_schema: schemaOfBytes(bytes) });
+    const atBound = guard(wire.MAX_RESPONSE_SCHEMA_BYTES);
     ctx.check(
-      `the rig's S-2 guard accepts a ${MAX_RESPONSE_SCHEMA_BYTES}-byte response_schema`,
+      `the rig's S-2 guard accepts a ${wire.MAX_RESPONSE_SCHEMA_BYTES}-byte response_schema`,
       atBound.ok,
       atBound.ok ? undefined : atBound.reason,
     );
-    const overBound = guard(MAX_RESPONSE_SCHEMA_BYTES + 1);
+    const overBound = guard(wire.MAX_RESPONSE_SCHEMA_BYTES + 1);
     ctx.check(
-      `the rig's S-2 guard classes a ${MAX_RESPONSE_SCHEMA_BYTES + 1}-byte response_schema a malformed prompt`,
-      !overBound.ok && overBound.reason.includes(String(MAX_RESPONSE_SCHEMA_BYTES)),
+      `the rig's S-2 guard classes a ${wire.MAX_RESPONSE_SCHEMA_BYTES + 1}-byte response_schema a malformed prompt`,
+      !overBound.ok && overBound.reason.includes(String(wire.MAX_RESPONSE_SCHEMA_BYTES)),
       overBound.ok ? 'accepted' : overBound.reason,
     );
 
@@ -88,9 +79,7 @@ export default defineScenario({
     if (atLimit.kind === 'open') {
       const prompt = ctx.usable(atLimit.open);
       if (prompt) {
-        const answered = await ctx.client.answer(atLimit.open.taskId, prompt.promptId, prompt.answers.valid, {
-          signal: ctx.signal,
-        });
+        const answered = await ctx.client.answer(atLimit.open.taskId, prompt.promptId, prompt.answers.valid, {});
         ctx.check(
           `a valid answer to the ${emitted}-byte prompt is accepted`,
           answered.kind === 'accepted',
@@ -115,9 +104,7 @@ export default defineScenario({
         describeAttempt(attempt),
       );
       if (attempt.kind === 'refused' && atLimit.kind === 'open') {
-        const alive = await ctx.direct
-          .getTask(atLimit.open.taskId, { signal: ctx.signal, timeoutMs: 5_000 })
-          .catch((err: Error) => err);
+        const alive = await ctx.direct.getTask(atLimit.open.taskId, { timeoutMs: 5_000 }).catch((err: Error) => err);
         ctx.check(
           `the agent still answers after refusing the ${bytes}-byte request`,
           !(alive instanceof Error) && alive.ok,
@@ -128,7 +115,7 @@ export default defineScenario({
         const why = attempt.statusText ?? '';
         ctx.check(
           `the task refused for the ${bytes}-byte schema says why`,
-          why.includes(String(MAX_RESPONSE_SCHEMA_BYTES)),
+          why.includes(String(wire.MAX_RESPONSE_SCHEMA_BYTES)),
           why || '(no status message)',
         );
       }
@@ -136,10 +123,10 @@ export default defineScenario({
         const { prompt } = attempt.open;
         ctx.check(
           `the rig's S-2 guard classes the agent's ${bytes}-byte envelope a malformed prompt`,
-          !prompt.ok && prompt.reason.includes(String(MAX_RESPONSE_SCHEMA_BYTES)),
+          !prompt.ok && prompt.reason.includes(String(wire.MAX_RESPONSE_SCHEMA_BYTES)),
           prompt.ok ? 'the guard accepted it' : prompt.reason,
         );
-        await ctx.direct.cancelTask(attempt.open.taskId, { signal: ctx.signal }).catch(() => undefined);
+        await ctx.direct.cancelTask(attempt.open.taskId).catch(() => undefined);
       }
     }
   },

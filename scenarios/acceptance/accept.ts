@@ -1,7 +1,7 @@
 // Accept completes: an activating client's task emits its artifacts, parks in INPUT_REQUIRED with
 // the pendingAcceptance flag (never COMPLETED on its own), and an accept moves it to COMPLETED.
 // Records the acceptance latency: decision sent → terminal state observed.
-import { defineScenario, isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from 'a2a-rig';
+import { defineScenario } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-accept',
@@ -15,7 +15,7 @@ export default defineScenario({
   records: { latencies: ['acceptance_latency', 'park_latency'], counters: {} },
   catches: ['acceptance-completes-without-waiting'],
   async run(ctx, { tasks }) {
-    requireGate(ctx);
+    ctx.acceptance.requireGate();
     const acc = ctx.client.acceptance;
     const notParked: string[] = [];
     const noArtifacts: string[] = [];
@@ -23,9 +23,9 @@ export default defineScenario({
     const notCompleted: string[] = [];
     const notEchoed: string[] = [];
     for (let i = 0; i < tasks; i++) {
-      const opened = await openGate(ctx);
+      const opened = await ctx.acceptance.openGate();
       if (opened.kind !== 'pending') {
-        notParked.push(describeOpening(opened));
+        notParked.push(ctx.acceptance.describeOpening(opened));
         continue;
       }
       ctx.latency('park_latency').recordMs(opened.latencyMs);
@@ -33,14 +33,16 @@ export default defineScenario({
       const { task } = opened;
       if (task.artifacts.length === 0) noArtifacts.push(task.id);
       unlisted.push(...acc.unlisted(task));
-      const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' }, { signal: ctx.signal });
-      const done = isTerminal(outcome.task) ? outcome.task : await settle(ctx, task.id, isTerminal);
+      const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' });
+      const done = ctx.acceptance.isTerminal(outcome.task)
+        ? outcome.task
+        : await ctx.acceptance.settle(task.id, ctx.acceptance.isTerminal);
       if (done) ctx.latency('acceptance_latency').recordMs(performance.now() - outcome.startedAt);
       if (outcome.kind !== 'applied' || done?.status.state !== 'TASK_STATE_COMPLETED') {
         notCompleted.push(
           `task ${task.id}: ${outcome.kind}` +
             (outcome.reason ? ` (${outcome.reason})` : '') +
-            `, then ${stateOf(ctx.client, done)}`,
+            `, then ${ctx.acceptance.stateOf(ctx.client, done)}`,
         );
       }
     }

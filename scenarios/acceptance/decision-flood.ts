@@ -3,24 +3,14 @@
 // AcceptanceDecisionConflict (-32042; HTTP 409 on HTTP+JSON); the task's state is the winner's, and
 // at most one of the flood's decision messages joined its history (one transition, not several);
 // where the agent offers the replay plane, its outbox holds exactly one terminal status event.
-import {
-  defineScenario,
-  isTerminal,
-  pendingGate,
-  replayShape,
-  requireGate,
-  settle,
-  stateOf,
-  type Decision,
-  type ScenarioContext,
-} from 'a2a-rig';
+import { defineScenario, type ScenarioContext, wire } from 'a2a-rig';
 
 /** Terminal status events in the task's full replay (C or F in its shape). */
 async function terminalTransitions(
   ctx: ScenarioContext,
   taskId: string,
 ): Promise<{ taskId: string; count: number; note: string }> {
-  const replayed = await replayShape(ctx, taskId);
+  const replayed = await ctx.acceptance.replayShape(taskId);
   if ('refused' in replayed) return { taskId, count: -1, note: ` (replay refused: ${replayed.refused})` };
   return {
     taskId,
@@ -44,7 +34,7 @@ export default defineScenario({
   },
   catches: ['acceptance-accepts-second-decision'],
   async run(ctx, { tasks, decisions }) {
-    requireGate(ctx);
+    ctx.acceptance.requireGate();
     const client = ctx.newClient(Math.min(decisions, 64));
     const notOne: string[] = [];
     const others: string[] = [];
@@ -52,14 +42,13 @@ export default defineScenario({
     const crowded: string[] = [];
     const transitions: Array<{ taskId: string; count: number; note: string }> = [];
     for (let t = 0; t < tasks; t++) {
-      const task = await pendingGate(ctx, 'the gated task parks pending acceptance');
+      const task = await ctx.acceptance.pendingGate('the gated task parks pending acceptance');
       if (!task) return;
       const sent = Array.from({ length: decisions }, (_, i) => {
-        const decision: Decision =
+        const decision: wire.Decision =
           i % 2 === 0 ? { action: 'accept' } : { action: 'reject', reason: 'OTHER', retry: false };
         return client.acceptance.decide(task.id, task.contextId, decision, {
           feedback: `flood ${t}-${i}`,
-          signal: ctx.signal,
         });
       });
       const outcomes = await Promise.all(sent);
@@ -77,10 +66,12 @@ export default defineScenario({
           `task ${task.id}: ${odd.length} ${odd[0].kind}` +
             (odd[0].reason ? ` (${odd[0].reason})` : odd[0].rpcCode !== undefined ? ` (${odd[0].rpcCode})` : ''),
         );
-      const after = await settle(ctx, task.id, isTerminal);
+      const after = await ctx.acceptance.settle(task.id, ctx.acceptance.isTerminal);
       const winner = applied.length === 1 ? applied[0].state : undefined;
       if (applied.length === 1 && after?.status.state !== winner)
-        mismatched.push(`task ${task.id}: the winner left it ${winner}, it is ${stateOf(ctx.client, after)}`);
+        mismatched.push(
+          `task ${task.id}: the winner left it ${winner}, it is ${ctx.acceptance.stateOf(ctx.client, after)}`,
+        );
       const joined = after
         ? after.history.filter((m) =>
             m.parts.some((p) => typeof p.text === 'string' && p.text.startsWith(`flood ${t}-`)),

@@ -8,22 +8,20 @@
 // reconnected subscription. Where only a weaker form is possible the check's name says which:
 // no fault backend (the rig drops its own side), or an agent that will not subscribe to a parked
 // task (a GetTask snapshot through the proxy after the cut stands in for the reconnected stream).
-import { isDeepStrictEqual } from 'node:util';
 import {
+  sameValue,
   defineScenario,
   describeOutcome,
   everyProfile,
-  envelopeIn,
-  stateOfEvent,
   type ScenarioContext,
-  type ReplaySocket,
-  type TaskEventStream,
+  type types,
+  wire,
 } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 
-type Event = { event: Parameters<typeof envelopeIn>[0] };
-type Live = { stream: TaskEventStream } | { refused: string } | { silent: string };
+type Event = { event: Parameters<typeof wire.envelopeIn>[0] };
+type Live = { stream: types.TaskEventStream } | { refused: string } | { silent: string };
 
 /**
  * A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the
@@ -35,11 +33,14 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   // One wait for headers and prompt together: an agent that sends its headers only with the first
   // event sends none when it replays nothing, and that is a replay that never came, not an error.
   const deadline = performance.now() + WAIT_MS;
-  const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal, headerWaitMs: WAIT_MS });
+  const sub = await ctx.client.subscribe(taskId, { headerWaitMs: WAIT_MS });
   if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
   const seen = await Promise.race([
     sub.stream
-      .waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, Math.max(1, deadline - performance.now()))
+      .waitFor(
+        (e: Event) => wire.envelopeIn(e.event)?.prompt_id === promptId,
+        Math.max(1, deadline - performance.now()),
+      )
       .catch(() => undefined),
     sub.stream.ended.then(() => undefined),
   ]);
@@ -78,8 +79,8 @@ export default defineScenario({
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
     const { taskId, promptId } = prompt;
-    const hasEnvelope = (e: Event) => envelopeIn(e.event)?.prompt_id === promptId;
-    const identical = (where: string, envelope: ReturnType<typeof envelopeIn>) => {
+    const hasEnvelope = (e: Event) => wire.envelopeIn(e.event)?.prompt_id === promptId;
+    const identical = (where: string, envelope: ReturnType<typeof wire.envelopeIn>) => {
       ctx.check(
         `${where}: identical prompt_id`,
         envelope?.prompt_id === promptId,
@@ -87,7 +88,7 @@ export default defineScenario({
       );
       ctx.check(
         `${where}: identical response_schema`,
-        envelope !== undefined && isDeepStrictEqual(envelope.response_schema, prompt.envelope.response_schema),
+        envelope !== undefined && sameValue(envelope.response_schema, prompt.envelope.response_schema),
       );
     };
 
@@ -98,7 +99,7 @@ export default defineScenario({
       ctx.check('a subscription to the parked task shows the open prompt', false, first.silent);
       return;
     }
-    let replay: ReplaySocket | undefined;
+    let replay: types.ReplaySocket | undefined;
     if (ctx.agent.replayPlane) {
       const opened = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
       if (
@@ -148,7 +149,7 @@ export default defineScenario({
     }
 
     // Reconnect and look: a new subscription (or, for an agent that refuses one, a snapshot).
-    let again: TaskEventStream | undefined;
+    let again: types.TaskEventStream | undefined;
     if ('stream' in first) {
       const second = await subscribeToPrompt(ctx, taskId, promptId);
       if (
@@ -162,7 +163,7 @@ export default defineScenario({
         return;
       again = second.stream;
       const snapshot = again.events.find(hasEnvelope);
-      identical('the subscription after the cut', snapshot && envelopeIn(snapshot.event));
+      identical('the subscription after the cut', snapshot && wire.envelopeIn(snapshot.event));
       ctx.check(
         'the subscription after the cut misses nothing (the task still waits on the prompt last seen)',
         again.lastState === 'TASK_STATE_INPUT_REQUIRED',
@@ -172,7 +173,7 @@ export default defineScenario({
       const weaker =
         `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; ` +
         'GetTask snapshot after the cut)';
-      const got = await ctx.client.getTask(taskId, { signal: ctx.signal });
+      const got = await ctx.client.getTask(taskId);
       const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
       identical(
         `the task after the cut ${weaker}`,
@@ -193,7 +194,7 @@ export default defineScenario({
       )
         return;
       const replayed = await reconnected.waitFor(hasEnvelope, WAIT_MS).catch(() => undefined);
-      identical('replay plane (/events): the replay after the cut', replayed && envelopeIn(replayed.event));
+      identical('replay plane (/events): the replay after the cut', replayed && wire.envelopeIn(replayed.event));
       await reconnected.close();
       await ctx.checkReplayOf([taskId], 'replay plane (/events)');
     }
@@ -211,7 +212,7 @@ export default defineScenario({
         .waitFor(
           // A status update or a Task snapshot: either shows the task leave INPUT_REQUIRED.
           (e) => {
-            const state = stateOfEvent(e.event);
+            const state = wire.stateOfEvent(e.event);
             return state !== undefined && state !== 'TASK_STATE_INPUT_REQUIRED';
           },
           WAIT_MS,
