@@ -108,8 +108,8 @@ async function reconnectCut(
   ctx: ScenarioContext,
   watched: Watched[],
   isLast: boolean,
+  reconnectLatency: types.LatencyHistogram,
 ): Promise<{ cut: number; behind: string[] }> {
-  const reconnectLatency = ctx.latency('reconnect_to_caught_up');
   let cut = 0;
   const caughtUp = await Promise.all(
     watched.map(async (w) => {
@@ -184,6 +184,7 @@ export default defineScenario({
     const watched = await watchTasks(ctx, tasks, steps);
     if (!watched) return;
 
+    const reconnectLatency = ctx.latency('reconnect_to_caught_up');
     let answeredTwice = 0;
     let allPhases = true;
     /** Sockets each phase cut, by the phase's counter name (`cut_by_<phase>`, without the prefix). */
@@ -200,7 +201,7 @@ export default defineScenario({
       if (toxic) await ctx.faults.remove(toxic.name);
       if (phase.disable) await ctx.faults.setEnabled(true);
 
-      const { cut, behind } = await reconnectCut(ctx, watched, isLast);
+      const { cut, behind } = await reconnectCut(ctx, watched, isLast, reconnectLatency);
       const cutBy = phase.name.replace(/[^a-z0-9]+/gi, '_');
       ctx.count(`cut_by_${cutBy}`, cut);
       cuts.push([cutBy, cut]);
