@@ -56,6 +56,7 @@ async function replaysBefore(
   // The probe found the plane: a task's socket that does not open is a broken plane, not a missing one.
   return ctx.expectNone("replay plane (/events): every task's replay opens before the crash", refused, prompts.length, {
     passed: `${prompts.length} tasks`,
+    wrong: 'refused',
   })
     ? before
     : undefined;
@@ -114,6 +115,7 @@ async function checkReplaysAfter(
     'replay plane (/events): open prompts are replayed with the same prompt_id and response_schema',
     envelopesMissing,
     prompts.filter((p) => !p.answered).length,
+    { wrong: 'not replayed identically' },
   );
 }
 
@@ -160,7 +162,10 @@ async function checkTasksKept(ctx: ScenarioContext, prompts: Opened[]): Promise<
     }
   }
   const tasks = { passed: `${prompts.length} tasks` };
-  ctx.expectNone('every task still exists after the restart (GetTask)', missing, prompts.length, tasks);
+  ctx.expectNone('every task still exists after the restart (GetTask)', missing, prompts.length, {
+    ...tasks,
+    wrong: 'lost',
+  });
   const unlisted: string[] = [];
   for (const p of prompts) {
     const listed = await taskListed(ctx.direct, p.taskId, p.contextId, ctx.signal);
@@ -196,11 +201,12 @@ async function answerOpenAfter(ctx: ScenarioContext, stillOpen: Opened[]): Promi
     if (refused.length) refusedOpen.push(...refused);
     else twice.push(...(await answerEach(ctx, [p], 'conflict')));
   }
-  ctx.expectNone('open prompts are answerable after the restart', refusedOpen, stillOpen.length);
+  ctx.expectNone('open prompts are answerable after the restart', refusedOpen, stillOpen.length, { wrong: 'refused' });
   ctx.expectNone(
     'a second answer to a prompt answered after the restart is rejected (409)',
     twice,
     stillOpen.length - refusedOpen.length,
+    { wrong: 'not 409' },
   );
 }
 
@@ -220,6 +226,7 @@ async function checkAnsweredAfter(ctx: ScenarioContext, toAnswer: Opened[], stat
     'prompts answered before the crash stay answered (a second answer is 409)',
     reanswered,
     toAnswer.length,
+    { wrong: 'not 409' },
   );
 }
 
@@ -240,7 +247,8 @@ export default defineScenario({
     const stillOpen = prompts.filter((p) => !p.answered);
     const toAnswer = prompts.filter((p) => p.answered);
     const refusedBefore = await answerEach(ctx, toAnswer, 'accepted');
-    if (!ctx.expectNone('answers before the crash are accepted', refusedBefore, toAnswer.length)) return;
+    const refused = { wrong: 'refused' };
+    if (!ctx.expectNone('answers before the crash are accepted', refusedBefore, toAnswer.length, refused)) return;
     const replayed = ctx.agent.replayPlane ? await replaysBefore(ctx, prompts) : undefined;
     if (!ctx.agent.replayPlane)
       ctx.log(

@@ -115,11 +115,13 @@ describe('ctx.expectNone', () => {
       expect(ctx.expectNone('none refused', [], 2, { passed: '2 tasks' })).toBe(true);
       expect(ctx.expectNone('none late', ['a', 'b', 'c', 'd'], 9)).toBe(false);
       expect(ctx.expectNone('none odd', ['x'], 3, { level: 'SHOULD' })).toBe(false);
+      expect(ctx.expectNone('none gone', ['t1', 't2'], 2, { wrong: 'lost' })).toBe(false);
       expect(ctx.checks).toEqual([
         { name: 'none lost', ok: true, detail: '4/4' },
         { name: 'none refused', ok: true, detail: '2 tasks' },
         { name: 'none late', ok: false, detail: '4 of 9; e.g. a; b; c' },
         { name: 'none odd', ok: false, detail: '1 of 3; e.g. x', level: 'SHOULD' },
+        { name: 'none gone', ok: false, detail: '2 of 2 lost; e.g. t1; t2' },
       ]);
     } finally {
       await ctx.close();

@@ -110,8 +110,8 @@ export class ScenarioRecording {
 
   /** "None of these `total` went wrong" as one check (kit/expectNone.ts); returns whether none did. */
   expectNone(name: string, problems: readonly string[], total: number, options: ExpectNoneOptions = {}): boolean {
-    const { passed, ...checkOptions } = options;
-    return this.check(name, problems.length === 0, noneDetail(problems, total, passed), checkOptions);
+    const { passed, wrong, ...checkOptions } = options;
+    return this.check(name, problems.length === 0, noneDetail(problems, total, { passed, wrong }), checkOptions);
   }
 
   /**

@@ -183,7 +183,8 @@ export interface ScenarioContext {
   check(name: string, ok: boolean, detail?: string, options?: CheckOptions): boolean;
   /**
    * The one way to say "none of these `total` went wrong": passes when `problems` is empty ("n/n",
-   * or `options.passed`), else fails with "k of n; e.g. <the first three>". Levels as `check`.
+   * or `options.passed`), else fails with "k of n; e.g. <the first three>" ("k of n lost; …" with
+   * `options.wrong: 'lost'`). Levels as `check`.
    */
   expectNone(name: string, problems: readonly string[], total: number, options?: ExpectNoneOptions): boolean;
   /** The acceptance-criteria moves (open a gated task, settle, decide) and readers, bound to this scenario. */
