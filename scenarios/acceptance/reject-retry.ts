@@ -2,7 +2,23 @@
 // (id and contextId) runs a new attempt, emits that attempt's artifacts and parks pending again;
 // an accept then completes it. Where the agent offers the replay plane, its stored events show the
 // task going back to WORKING between the two pending states.
-import { defineScenario, everyProfile } from 'a2a-rig';
+import { defineScenario, everyProfile, type ScenarioContext } from 'a2a-rig';
+
+/**
+ * The stored lifecycle (replay plane): pending, the rejection sends it back to WORKING, the new
+ * attempt's artifacts (a scripted agent's), pending again, completed.
+ */
+async function checkStoredRetry(ctx: ScenarioContext, taskId: string): Promise<void> {
+  const replayed = await ctx.acceptance.replayShape(taskId);
+  const retried = ctx.agent.scripts ? /P[^P]*W[^P]*A[^P]*P/ : /P[^P]*W[^P]*P/;
+  ctx.check(
+    'the stored events show pending, WORKING, a new attempt, pending again (replay plane)',
+    'shape' in replayed && retried.test(replayed.shape),
+    'shape' in replayed
+      ? `events: ${replayed.shape}${replayed.complete ? '' : ' (replay did not end)'}`
+      : `replay refused: ${replayed.refused}`,
+  );
+}
 
 export default defineScenario({
   name: 'acc-reject-retry',
@@ -72,16 +88,6 @@ export default defineScenario({
     );
     if (!ctx.agent.replayPlane)
       return ctx.log('the agent offers no replay plane (/events): the WORKING between the attempts is not checked');
-    // The stored lifecycle: pending, the rejection sends it back to WORKING, the new attempt's
-    // artifacts (a scripted agent's), pending again, completed.
-    const replayed = await ctx.acceptance.replayShape(task.id);
-    const retried = ctx.agent.scripts ? /P[^P]*W[^P]*A[^P]*P/ : /P[^P]*W[^P]*P/;
-    ctx.check(
-      'the stored events show pending, WORKING, a new attempt, pending again (replay plane)',
-      'shape' in replayed && retried.test(replayed.shape),
-      'shape' in replayed
-        ? `events: ${replayed.shape}${replayed.complete ? '' : ' (replay did not end)'}`
-        : `replay refused: ${replayed.refused}`,
-    );
+    await checkStoredRetry(ctx, task.id);
   },
 });
