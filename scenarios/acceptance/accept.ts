@@ -46,27 +46,14 @@ export default defineScenario({
         );
       }
     }
-    ctx.check(
-      'every gated task parks pending acceptance instead of completing on its own',
-      notParked.length === 0,
-      notParked.length ? `${notParked.length} of ${tasks}: ${notParked[0]}` : `${tasks}/${tasks}`,
-    );
+    ctx.expectNone('every gated task parks pending acceptance instead of completing on its own', notParked, tasks);
     if (notParked.length === tasks) return;
-    ctx.check(
-      'the creating reply echoes the extension',
-      notEchoed.length === 0,
-      notEchoed.length ? `${notEchoed.length} without the echo` : undefined,
-    );
-    ctx.check(
-      'the pending task already holds its artifacts',
-      noArtifacts.length === 0,
-      noArtifacts.length ? `${noArtifacts.length} pending without an artifact, e.g. ${noArtifacts[0]}` : undefined,
-    );
+    const parked = tasks - notParked.length;
+    ctx.expectNone('the creating reply echoes the extension', notEchoed, parked, { wrong: 'without the echo' });
+    ctx.expectNone('the pending task already holds its artifacts', noArtifacts, parked, {
+      wrong: 'pending without an artifact',
+    });
     ctx.check('every message carrying an acceptance key lists the extension URI', unlisted.length === 0, unlisted[0]);
-    ctx.check(
-      'accept moves the task to COMPLETED',
-      notCompleted.length === 0,
-      notCompleted.length ? `${notCompleted.length}: ${notCompleted[0]}` : undefined,
-    );
+    ctx.expectNone('accept moves the task to COMPLETED', notCompleted, parked);
   },
 });

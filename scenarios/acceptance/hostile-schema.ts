@@ -62,23 +62,13 @@ export default defineScenario({
       if (opened.code !== wire.ACCEPTANCE_CRITERIA_INVALID)
         wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
     }
-    ctx.check(
-      'every hostile artifactSchema is refused',
-      taken.length === 0,
-      taken.length
-        ? `${taken.length} of ${cases.length} taken: ${taken.slice(0, 3).join('; ')}`
-        : `${cases.length}/${cases.length}`,
-    );
-    ctx.check(
+    ctx.expectNone('every hostile artifactSchema is refused', taken, cases.length, { wrong: 'taken' });
+    ctx.expectNone(
       `the refusal is AcceptanceCriteriaInvalid (${wire.ACCEPTANCE_CRITERIA_INVALID})`,
-      wrong.length === 0,
-      wrong.slice(0, 3).join('; ') || undefined,
+      wrong,
+      cases.length - taken.length,
     );
-    ctx.check(
-      `every hostile request is answered within ${REFUSAL_BUDGET_MS} ms`,
-      slow.length === 0,
-      slow.join('; ') || undefined,
-    );
+    ctx.expectNone(`every hostile request is answered within ${REFUSAL_BUDGET_MS} ms`, slow, cases.length);
     const after = await ctx.acceptance.openGate({ criteria: { artifactSchema: { type: 'object' } } });
     ctx.check(
       'afterwards the agent still parks a gated task with a plain artifactSchema',
