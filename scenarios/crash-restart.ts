@@ -168,7 +168,7 @@ async function checkTasksKept(ctx: ScenarioContext, prompts: Opened[]): Promise<
   });
   const unlisted: string[] = [];
   for (const p of prompts) {
-    const listed = await taskListed(ctx.direct, p.taskId, p.contextId, ctx.signal);
+    const listed = await taskListed(ctx.direct, p.taskId, p.contextId);
     if (listed.kind === 'unsupported') {
       ctx.log(`ListTasks not checked: ${listed.reason}`);
       return states;

@@ -11,6 +11,7 @@ import { A2AClient } from '../rig/client/a2aClient.ts';
 import { describeAgent } from '../rig/client/agentDiscovery.ts';
 import { TransportError } from '../rig/client/transportError.ts';
 import { EngineScenarioContext, ScenarioSkipped } from '../rig/engine/scenarioContext.ts';
+import { taskListed } from '../rig/engine/kit/taskListing.ts';
 import { defineScenario, everyProfile } from '../rig/engine/kit/defineScenario.ts';
 import type { Environment } from '../rig/engine/environment/environment.ts';
 
@@ -90,12 +91,16 @@ describe("a scenario's clients and its signal", () => {
         ctx.client
           .answer('t3', 'p3', { ok: true })
           .then((o) => (o.kind === 'error' && /abort/.test(o.reason ?? '') ? 'aborted' : o.kind)),
+        // Past the client's methods, straight to its transport: the listing takes the client's signal too.
+        taskListed(ctx.direct, 't5', 'c5').then((l) =>
+          l.kind === 'failed' && /abort/.test(l.reason) ? 'aborted' : l.kind,
+        ),
       ];
       let ownEnded = false;
       const withOwn = outcome(ctx.client.getTask('t4', { signal: own.signal })).finally(() => (ownEnded = true));
-      await requestsReceived(before + 5);
+      await requestsReceived(before + 6);
       scenario.abort();
-      expect(await Promise.all(calls)).toEqual(['aborted', 'aborted', 'aborted', 'aborted']);
+      expect(await Promise.all(calls)).toEqual(['aborted', 'aborted', 'aborted', 'aborted', 'aborted']);
       // Its own signal, not the scenario's, ends a call that passed one.
       expect(ownEnded).toBe(false);
       own.abort();

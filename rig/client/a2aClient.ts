@@ -307,6 +307,11 @@ export class A2AClient {
     return this;
   }
 
+  /** The signal given to `abortWith`, for a call made past the client's own methods (its transport). */
+  get defaultSignal(): AbortSignal | undefined {
+    return this.exchanges.defaultSignal;
+  }
+
   /** The S-2 check of the prompt envelope a task's status carries; undefined if it carries none. */
   promptOf(task: Task): PromptCheck | undefined {
     return this.guard.fromStatus(task.status);
