@@ -13,7 +13,7 @@
 // capacity scenario searches the highest sustainable rate of the same round trip
 // (`--param capacity.roundTrip=acceptance`). Skipped against an agent that does not declare the
 // extension with the client evaluator.
-import { assertReached, defineScenario, constantArrivals } from 'a2a-rig';
+import { defineScenario, capacity } from 'a2a-rig';
 
 interface Params {
   /** Round trips offered per second. */
@@ -70,7 +70,7 @@ export default defineScenario<Params>({
     // Warm-up, not recorded: connections, JIT and the agent's caches, so the run measures the
     // agent rather than a cold start. Its failures are not judged (the run's own will be).
     await ctx.runOpenModel({
-      arrivals: constantArrivals(5, 400),
+      arrivals: capacity.constantArrivals(5, 400),
       iteration: ctx.acceptanceRoundTrip({ client, timeoutMs: p.timeoutMs }),
       maxInFlight: p.maxInFlight,
       iterationTimeoutMs: p.timeoutMs * 2,
@@ -80,7 +80,7 @@ export default defineScenario<Params>({
     const acceptance = ctx.latency('acceptance_latency');
     const roundTrip = ctx.latency('acceptance_round_trip');
     const run = await ctx.runOpenModel({
-      arrivals: constantArrivals(p.rate, p.durationMs),
+      arrivals: capacity.constantArrivals(p.rate, p.durationMs),
       iteration: ctx.acceptanceRoundTrip({
         client,
         timeoutMs: p.timeoutMs,
@@ -104,7 +104,7 @@ export default defineScenario<Params>({
       run.elapsedMs > 0 ? Math.round((run.succeeded * 10_000) / run.elapsedMs) / 10 : 0,
     );
     if (run.aborted) return;
-    assertReached(run, 'the acceptance round trips'); // never connected: nothing of the agent to judge
+    capacity.assertReached(run, 'the acceptance round trips'); // never connected: nothing of the agent to judge
 
     const kinds = Object.entries(run.failures).map(([k, n]) => `${n} ${k}`);
     if (run.unfinished) kinds.push(`${run.unfinished} unfinished`);

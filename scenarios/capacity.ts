@@ -30,26 +30,7 @@
 // (decision sent → terminal state observed) beside the round trip. One search, one SLO and one
 // curve for both, so their capacities compare; each skips against an agent that does not declare
 // its extension (checked in run, as the need depends on the parameter).
-import {
-  assertReached,
-  defineScenario,
-  capacityCheckName,
-  constantArrivals,
-  geometricRates,
-  searchKnee,
-  kneeText,
-  perSecond,
-  stepCompletions,
-  stepCpuCost,
-  stepTimeouts,
-  stepVerdict,
-  rigCpuCounts,
-  CAPACITY_SERIES,
-  type Iteration,
-  type ScenarioContext,
-  type ProbeOutcome,
-  type StepVerdict,
-} from 'a2a-rig';
+import { defineScenario, type ScenarioContext, capacity, type types } from 'a2a-rig';
 
 const ROUND_TRIPS = ['hitl', 'acceptance'] as const;
 
@@ -78,14 +59,14 @@ const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 
 /** The load every step offers: its round trip at a rate, and which processes the rig's CPU counts. */
 interface Load {
-  roundTripAt: (rate: number) => Iteration;
+  roundTripAt: (rate: number) => types.Iteration;
   cpuCounts: string;
 }
 
 /** One step run: its verdict, and its p95 for the check's text. */
 interface StepRun {
   rate: number;
-  verdict: StepVerdict;
+  verdict: capacity.StepVerdict;
   p95Ms: number;
 }
 
@@ -97,10 +78,10 @@ async function runStep(ctx: ScenarioContext, p: Params, load: Load, rate: number
   const iteration = load.roundTripAt(rate);
   const roundTrip = ctx.latency('round_trip', { rate });
   const origin = performance.now();
-  const completions = stepCompletions(origin, p.stepMs);
+  const completions = capacity.stepCompletions(origin, p.stepMs);
   const span = ctx.watchRig();
   const step = await ctx.runOpenModel({
-    arrivals: constantArrivals(rate, p.stepMs),
+    arrivals: capacity.constantArrivals(rate, p.stepMs),
     origin,
     observer: completions,
     iteration,
@@ -111,7 +92,7 @@ async function runStep(ctx: ScenarioContext, p: Params, load: Load, rate: number
     latency: roundTrip,
   });
   const health = span.end();
-  const verdict = stepVerdict(step, p, health);
+  const verdict = capacity.stepVerdict(step, p, health);
   const errors = step.failed + step.unfinished;
   ctx.count('steps');
   ctx.count('round_trips_completed', step.succeeded);
@@ -121,23 +102,23 @@ async function runStep(ctx: ScenarioContext, p: Params, load: Load, rate: number
   const [p50, p95, p99] = [50, 95, 99].map((q) => roundTrip.percentileMs(q)) as [number, number, number];
   const serviceP95 = step.serviceTime.percentileMs(95);
   const lagP99 = step.schedule.startLag.percentileMs(99);
-  ctx.plot(CAPACITY_SERIES, {
+  ctx.plot(capacity.CAPACITY_SERIES, {
     x: rate,
     y: p95,
     p50_ms: p50,
     p99_ms: p99,
     service_p95_ms: serviceP95,
-    achieved_per_s: perSecond(completions.within, p.stepMs),
+    achieved_per_s: capacity.perSecond(completions.within, p.stepMs),
     drained: completions.drained,
     arrivals: step.scheduled,
     errors,
-    timeouts: stepTimeouts(step),
+    timeouts: capacity.stepTimeouts(step),
     dropped: step.dropped,
     late: step.late,
     schedule_lag_p99_ms: lagP99,
     loop_delay_max_ms: step.schedule.eventLoopDelayMs.max,
     peak_in_flight: step.peakInFlight,
-    ...stepCpuCost(health, step.succeeded),
+    ...capacity.stepCpuCost(health, step.succeeded),
     rig_cpu_counts: load.cpuCounts,
     sustainable: verdict.reasons.length === 0,
     ...(verdict.byRig ? { limit: 'rig' } : verdict.reasons.length ? { limit: 'agent' } : {}),
@@ -224,7 +205,7 @@ export default defineScenario<Params>({
         ? undefined
         : 'the agent does not declare hitl-prompt/v1 in its card';
     if (unsupported) ctx.skip(unsupported);
-    const rates = geometricRates(p.startRate, p.growth, p.maxRate);
+    const rates = capacity.geometricRates(p.startRate, p.growth, p.maxRate);
     // Nobody reads the load's replies back: each is checked as it arrives, none is kept. No fault of
     // its own is added, so without a --toxic the load goes straight to the agent, as it would
     // without a fault backend: the proxy's hop would be measured with the agent (and an embedded
@@ -243,20 +224,20 @@ export default defineScenario<Params>({
             resumeTimeoutMs: p.timeoutMs,
             ...(rate !== undefined ? { resumeLatency: ctx.latency('resume_latency', { rate }) } : {}),
           });
-    const cpuCounts = rigCpuCounts(client.viaProxy, ctx.faults.backend);
+    const cpuCounts = capacity.rigCpuCounts(client.viaProxy, ctx.faults.backend);
     // Warm-up, not recorded: connections, JIT and the schema caches on both sides, so the first
     // step measures the agent rather than a cold start.
     const warm = await ctx.runOpenModel({
-      arrivals: constantArrivals(10, 500),
+      arrivals: capacity.constantArrivals(10, 500),
       iteration: roundTripAt(),
       maxInFlight: p.maxInFlight,
       iterationTimeoutMs: p.timeoutMs,
       drainTimeoutMs: p.timeoutMs,
     });
     // No capacity to find for an agent the rig never got a connection to: the run errors, saying so.
-    assertReached(warm, 'the warm-up');
+    capacity.assertReached(warm, 'the warm-up');
     const runs = new Map<number, StepRun>();
-    const probe = async (rate: number, refined: boolean): Promise<ProbeOutcome> => {
+    const probe = async (rate: number, refined: boolean): Promise<capacity.ProbeOutcome> => {
       // A step must fit the budget whole, its drain included: a cut-off step would prove nothing.
       if (ctx.remainingMs() < p.stepMs + p.timeoutMs + 1_000) {
         ctx.log(
@@ -269,7 +250,7 @@ export default defineScenario<Params>({
       if (done.aborted) return 'stop';
       return done.run.verdict.reasons.length === 0 ? 'held' : 'broke';
     };
-    const knee = await searchKnee(rates, p.resolutionPct, probe);
+    const knee = await capacity.searchKnee(rates, p.resolutionPct, probe);
     report(ctx, p, { ...knee, runs, topReached: runs.has(rates.at(-1)!) });
   },
 });
@@ -291,7 +272,7 @@ function report(
   const atHeld = heldP95 !== undefined ? ` (p95 ${f(heldP95)} ms at ${held}/s)` : '';
   let detail: string;
   if (brokeRun) {
-    const knee = kneeText(held, brokeRun.rate, p.resolutionPct, brokeRun.verdict, atHeld);
+    const knee = capacity.kneeText(held, brokeRun.rate, p.resolutionPct, brokeRun.verdict, atHeld);
     detail = `${knee}; the SLO broke at ${brokeRun.rate}/s: ${brokeRun.verdict.reasons.join('; ')}`;
   } else if (held === 0) detail = 'no sustainable rate: the time budget ended the search before the first step';
   else
@@ -300,5 +281,5 @@ function report(
       : `capacity ≥ ${held}/s${atHeld}: the time budget ended the search`;
   if (byRig) ctx.measureNotJudged('capacity_per_s', detail);
   // The SLO is the user's bound, not a spec rule: MUST (the default level) keeps it failing the run.
-  ctx.check(capacityCheckName(p), held > 0, detail);
+  ctx.check(capacity.capacityCheckName(p), held > 0, detail);
 }

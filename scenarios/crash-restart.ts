@@ -6,15 +6,14 @@
 // answer is 409), and prompt_ids stay unique across the restart (S-5). Where the agent offers the
 // replay plane (/events), the outbox is checked too: every event seen before the crash is replayed
 // after it, identically.
-import { isDeepStrictEqual } from 'node:util';
 import {
+  sameValue,
   defineScenario,
   describeOutcome,
-  envelopeIn,
   taskListed,
   type ScenarioContext,
-  type PromptEnvelope,
-  type ReplaySocket,
+  type types,
+  wire,
 } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
@@ -23,22 +22,25 @@ interface Opened {
   taskId: string;
   contextId: string;
   promptId: string;
-  envelope: PromptEnvelope;
+  envelope: wire.PromptEnvelope;
   answers: { valid: unknown };
   answered: boolean;
 }
 
 /** Which top-level envelope fields differ, for a detail that says what changed. */
-function changedFields(before: PromptEnvelope, after: PromptEnvelope): string[] {
+function changedFields(before: wire.PromptEnvelope, after: wire.PromptEnvelope): string[] {
   const [b, a] = [before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>];
-  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !isDeepStrictEqual(b[k], a[k]));
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !sameValue(b[k], a[k]));
 }
 
 const sample = (items: string[]) => (items.length ? `; e.g. ${items.slice(0, 3).join('; ')}` : '');
 
 /** The replay plane's view before the crash: each task's replay, read to its latest event. */
-async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<Map<string, ReplaySocket> | undefined> {
-  const before = new Map<string, ReplaySocket>();
+async function replaysBefore(
+  ctx: ScenarioContext,
+  prompts: Opened[],
+): Promise<Map<string, types.ReplaySocket> | undefined> {
+  const before = new Map<string, types.ReplaySocket>();
   const refused: string[] = [];
   for (const p of prompts) {
     const socket = await ctx.client
@@ -47,16 +49,15 @@ async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<M
     if (!socket) continue;
     const settled = p.answered
       ? () => false
-      : (e: { event: Parameters<typeof envelopeIn>[0] }) => envelopeIn(e.event)?.prompt_id === p.promptId;
+      : (e: { event: Parameters<typeof wire.envelopeIn>[0] }) => wire.envelopeIn(e.event)?.prompt_id === p.promptId;
     await Promise.race([socket.waitFor(settled, WAIT_MS).catch(() => undefined), socket.ended]);
     before.set(p.taskId, socket);
   }
   // The probe found the plane: a task's socket that does not open is a broken plane, not a missing one.
-  return ctx.check(
-    "replay plane (/events): every task's replay opens before the crash",
-    refused.length === 0,
-    refused.length ? `${refused.length} refused${sample(refused)}` : `${prompts.length} tasks`,
-  )
+  return ctx.expectNone("replay plane (/events): every task's replay opens before the crash", refused, prompts.length, {
+    passed: `${prompts.length} tasks`,
+    wrong: 'refused',
+  })
     ? before
     : undefined;
 }
@@ -65,7 +66,7 @@ async function replaysBefore(ctx: ScenarioContext, prompts: Opened[]): Promise<M
 async function checkReplaysAfter(
   ctx: ScenarioContext,
   prompts: Opened[],
-  before: Map<string, ReplaySocket>,
+  before: Map<string, types.ReplaySocket>,
 ): Promise<void> {
   let lost = 0;
   let changed = 0;
@@ -86,7 +87,7 @@ async function checkReplaysAfter(
     for (const e of seen) {
       const again = after.get(e.seq!);
       if (!again) lost++;
-      else if (again.eventId !== e.eventId || !isDeepStrictEqual(again.event, e.event)) changed++;
+      else if (again.eventId !== e.eventId || !sameValue(again.event, e.event)) changed++;
     }
     if (!after.has(1))
       detail.push(
@@ -94,8 +95,8 @@ async function checkReplaysAfter(
           (after.size ? `starts at seq ${Math.min(...after.keys())}` : 'is empty'),
       );
     if (!p.answered) {
-      const replayed = socket.events.map((e) => envelopeIn(e.event)).find((env) => env?.prompt_id === p.promptId);
-      if (!replayed || !isDeepStrictEqual(replayed.response_schema, p.envelope.response_schema))
+      const replayed = socket.events.map((e) => wire.envelopeIn(e.event)).find((env) => env?.prompt_id === p.promptId);
+      if (!replayed || !sameValue(replayed.response_schema, p.envelope.response_schema))
         envelopesMissing.push(p.promptId);
     }
     await socket.close();
@@ -110,12 +111,122 @@ async function checkReplaysAfter(
     changed === 0,
     changed ? `${changed} event(s) differ` : undefined,
   );
-  ctx.check(
+  ctx.expectNone(
     'replay plane (/events): open prompts are replayed with the same prompt_id and response_schema',
-    envelopesMissing.length === 0,
-    envelopesMissing.length
-      ? `${envelopesMissing.length} not replayed identically${sample(envelopesMissing)}`
-      : undefined,
+    envelopesMissing,
+    prompts.filter((p) => !p.answered).length,
+    { wrong: 'not replayed identically' },
+  );
+}
+
+/** Opens `open + answered` prompts, the last `answered` of them to be answered before the crash. */
+async function openPrompts(ctx: ScenarioContext, open: number, answered: number): Promise<Opened[] | undefined> {
+  const prompts: Opened[] = [];
+  for (let i = 0; i < open + answered; i++) {
+    const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
+    if (!prompt) return undefined;
+    prompts.push({
+      taskId: prompt.taskId,
+      contextId: prompt.task.contextId,
+      promptId: prompt.promptId,
+      envelope: prompt.envelope,
+      answers: prompt.answers,
+      answered: i >= open,
+    });
+  }
+  return prompts;
+}
+
+/** Answers each prompt; what the agent said to those it did not take as `kind`, one line each. */
+async function answerEach(ctx: ScenarioContext, prompts: Opened[], kind: 'accepted' | 'conflict'): Promise<string[]> {
+  const off: string[] = [];
+  for (const p of prompts) {
+    const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
+    if (outcome.kind !== kind) off.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
+  }
+  return off;
+}
+
+type TaskNow = { state: string; envelope: wire.PromptEnvelope | undefined };
+
+/** After the restart: every task still exists, as GetTask (straight to the agent) and ListTasks see it. */
+async function checkTasksKept(ctx: ScenarioContext, prompts: Opened[]): Promise<Map<string, TaskNow>> {
+  const missing: string[] = [];
+  const states = new Map<string, TaskNow>();
+  for (const p of prompts) {
+    const got = await ctx.direct.getTask(p.taskId);
+    if (!got.ok) missing.push(`task ${p.taskId}: GetTask ${got.error.code} ${got.error.message}`);
+    else {
+      const prompt = ctx.direct.promptOf(got.value);
+      states.set(p.taskId, { state: got.value.status.state, envelope: prompt?.ok ? prompt.envelope : undefined });
+    }
+  }
+  const tasks = { passed: `${prompts.length} tasks` };
+  ctx.expectNone('every task still exists after the restart (GetTask)', missing, prompts.length, {
+    ...tasks,
+    wrong: 'lost',
+  });
+  const unlisted: string[] = [];
+  for (const p of prompts) {
+    const listed = await taskListed(ctx.direct, p.taskId, p.contextId);
+    if (listed.kind === 'unsupported') {
+      ctx.log(`ListTasks not checked: ${listed.reason}`);
+      return states;
+    }
+    if (listed.kind === 'failed') unlisted.push(`task ${p.taskId}: ${listed.reason}`);
+    else if (!listed.listed) unlisted.push(`task ${p.taskId}: not listed in its context ${p.contextId}`);
+  }
+  ctx.expectNone('every task is still listed after the restart (ListTasks)', unlisted, prompts.length, tasks);
+  return states;
+}
+
+/** What is wrong with an open prompt after the restart, if anything: gone, moved on, or changed. */
+function notOpenAgain(p: Opened, now: TaskNow | undefined): string | undefined {
+  if (!now) return `task ${p.taskId}: gone`;
+  if (now.state !== 'TASK_STATE_INPUT_REQUIRED') return `task ${p.taskId}: ${now.state}`;
+  if (!now.envelope) return `task ${p.taskId}: INPUT_REQUIRED without a valid envelope`;
+  if (sameValue(now.envelope, p.envelope)) return undefined;
+  return (
+    `prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed` +
+    (now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : '')
+  );
+}
+
+/** Open prompts after the restart: exactly one answer accepted, a second one rejected (409). */
+async function answerOpenAfter(ctx: ScenarioContext, stillOpen: Opened[]): Promise<void> {
+  const refusedOpen: string[] = [];
+  const twice: string[] = [];
+  for (const p of stillOpen) {
+    const refused = await answerEach(ctx, [p], 'accepted');
+    if (refused.length) refusedOpen.push(...refused);
+    else twice.push(...(await answerEach(ctx, [p], 'conflict')));
+  }
+  ctx.expectNone('open prompts are answerable after the restart', refusedOpen, stillOpen.length, { wrong: 'refused' });
+  ctx.expectNone(
+    'a second answer to a prompt answered after the restart is rejected (409)',
+    twice,
+    stillOpen.length - refusedOpen.length,
+    { wrong: 'not 409' },
+  );
+}
+
+/** Answered prompts: not back in INPUT_REQUIRED with that prompt, and a second answer is 409. */
+async function checkAnsweredAfter(ctx: ScenarioContext, toAnswer: Opened[], states: Map<string, TaskNow>) {
+  const reopened = toAnswer
+    .filter((p) => {
+      const now = states.get(p.taskId);
+      return now?.state === 'TASK_STATE_INPUT_REQUIRED' && now.envelope?.prompt_id === p.promptId;
+    })
+    .map((p) => `task ${p.taskId} waits on ${p.promptId} again`);
+  const reanswered = await answerEach(ctx, toAnswer, 'conflict');
+  ctx.expectNone('prompts answered before the crash are not open again after it', reopened, toAnswer.length, {
+    passed: `${toAnswer.length} prompts`,
+  });
+  ctx.expectNone(
+    'prompts answered before the crash stay answered (a second answer is 409)',
+    reanswered,
+    toAnswer.length,
+    { wrong: 'not 409' },
   );
 }
 
@@ -125,42 +236,19 @@ export default defineScenario({
     'kill -9 with open and answered prompts, restart: every task still there, open prompts identical and ' +
     'answerable once, answered ones stay answered; the outbox replay when offered',
   tags: ['chaos', 'durability', 'hitl', 'replay'],
-  needs: { extension: true, restart: true },
+  needs: { hitlPrompt: true, restart: true },
   params: { smoke: { open: 5, answered: 3 }, ci: { open: 20, answered: 10 }, full: { open: 100, answered: 50 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: [], counters: { restarts: 'tally' } },
   catches: ['volatile-outbox', 'reuse-prompt-id'],
   async run(ctx, { open: openCount, answered: answeredCount }) {
-    const prompts: Opened[] = [];
-    for (let i = 0; i < openCount + answeredCount; i++) {
-      const prompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
-      if (!prompt) return;
-      prompts.push({
-        taskId: prompt.taskId,
-        contextId: prompt.task.contextId,
-        promptId: prompt.promptId,
-        envelope: prompt.envelope,
-        answers: prompt.answers,
-        answered: i >= openCount,
-      });
-    }
+    const prompts = await openPrompts(ctx, openCount, answeredCount);
+    if (!prompts) return;
     const stillOpen = prompts.filter((p) => !p.answered);
     const toAnswer = prompts.filter((p) => p.answered);
-    const refusedBefore: string[] = [];
-    for (const p of toAnswer) {
-      const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (outcome.kind !== 'accepted') refusedBefore.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
-    }
-    if (
-      !ctx.check(
-        'answers before the crash are accepted',
-        refusedBefore.length === 0,
-        refusedBefore.length
-          ? `${refusedBefore.length} of ${toAnswer.length} refused${sample(refusedBefore)}`
-          : `${toAnswer.length}/${toAnswer.length}`,
-      )
-    )
-      return;
+    const refusedBefore = await answerEach(ctx, toAnswer, 'accepted');
+    const refused = { wrong: 'refused' };
+    if (!ctx.expectNone('answers before the crash are accepted', refusedBefore, toAnswer.length, refused)) return;
     const replayed = ctx.agent.replayPlane ? await replaysBefore(ctx, prompts) : undefined;
     if (!ctx.agent.replayPlane)
       ctx.log(
@@ -169,108 +257,19 @@ export default defineScenario({
 
     await ctx.restartAgent();
     ctx.count('restarts');
-
-    // Every task still exists, as GetTask (straight to the agent) and ListTasks see it.
-    const missing: string[] = [];
-    const states = new Map<string, { state: string; envelope: PromptEnvelope | undefined }>();
-    for (const p of prompts) {
-      const got = await ctx.direct.getTask(p.taskId, { signal: ctx.signal });
-      if (!got.ok) missing.push(`task ${p.taskId}: GetTask ${got.error.code} ${got.error.message}`);
-      else {
-        const prompt = ctx.direct.promptOf(got.value);
-        states.set(p.taskId, { state: got.value.status.state, envelope: prompt?.ok ? prompt.envelope : undefined });
-      }
-    }
-    ctx.check(
-      'every task still exists after the restart (GetTask)',
-      missing.length === 0,
-      missing.length ? `${missing.length} of ${prompts.length} lost${sample(missing)}` : `${prompts.length} tasks`,
-    );
-    const unlisted: string[] = [];
-    let listing: string | undefined;
-    for (const p of prompts) {
-      const listed = await taskListed(ctx.direct, p.taskId, p.contextId, ctx.signal);
-      if (listed.kind === 'unsupported') {
-        listing = listed.reason;
-        break;
-      }
-      if (listed.kind === 'failed') unlisted.push(`task ${p.taskId}: ${listed.reason}`);
-      else if (!listed.listed) unlisted.push(`task ${p.taskId}: not listed in its context ${p.contextId}`);
-    }
-    if (listing) ctx.log(`ListTasks not checked: ${listing}`);
-    else
-      ctx.check(
-        'every task is still listed after the restart (ListTasks)',
-        unlisted.length === 0,
-        unlisted.length ? `${unlisted.length} of ${prompts.length}${sample(unlisted)}` : `${prompts.length} tasks`,
-      );
+    const states = await checkTasksKept(ctx, prompts);
 
     // Open prompts: still open, the identical envelope, and exactly one answer accepted.
-    const notOpen: string[] = [];
-    for (const p of stillOpen) {
-      const now = states.get(p.taskId);
-      if (!now) notOpen.push(`task ${p.taskId}: gone`);
-      else if (now.state !== 'TASK_STATE_INPUT_REQUIRED') notOpen.push(`task ${p.taskId}: ${now.state}`);
-      else if (!now.envelope) notOpen.push(`task ${p.taskId}: INPUT_REQUIRED without a valid envelope`);
-      else if (!isDeepStrictEqual(now.envelope, p.envelope))
-        notOpen.push(
-          `prompt ${p.promptId}: ${changedFields(p.envelope, now.envelope).join(', ')} changed` +
-            (now.envelope.prompt_id !== p.promptId ? ` (now ${now.envelope.prompt_id})` : ''),
-        );
-    }
-    ctx.check(
+    const notOpen = stillOpen.flatMap((p) => notOpenAgain(p, states.get(p.taskId)) ?? []);
+    ctx.expectNone(
       'every open prompt is still open after the restart with the identical envelope',
-      notOpen.length === 0,
-      notOpen.length ? `${notOpen.length} of ${stillOpen.length}${sample(notOpen)}` : `${stillOpen.length} prompts`,
+      notOpen,
+      stillOpen.length,
+      { passed: `${stillOpen.length} prompts` },
     );
     if (replayed) await checkReplaysAfter(ctx, prompts, replayed);
-
-    const refusedOpen: string[] = [];
-    const twice: string[] = [];
-    for (const p of stillOpen) {
-      const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (outcome.kind !== 'accepted') {
-        refusedOpen.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
-        continue;
-      }
-      const again = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (again.kind !== 'conflict') twice.push(`prompt ${p.promptId}: ${describeOutcome(again)}`);
-    }
-    ctx.check(
-      'open prompts are answerable after the restart',
-      refusedOpen.length === 0,
-      refusedOpen.length
-        ? `${refusedOpen.length} of ${stillOpen.length} refused${sample(refusedOpen)}`
-        : `${stillOpen.length}/${stillOpen.length}`,
-    );
-    ctx.check(
-      'a second answer to a prompt answered after the restart is rejected (409)',
-      twice.length === 0,
-      twice.length ? `${twice.length} not 409${sample(twice)}` : undefined,
-    );
-
-    // Answered prompts: not back in INPUT_REQUIRED with that prompt, and a second answer is 409.
-    const reopened: string[] = [];
-    const reanswered: string[] = [];
-    for (const p of toAnswer) {
-      const now = states.get(p.taskId);
-      if (now?.state === 'TASK_STATE_INPUT_REQUIRED' && now.envelope?.prompt_id === p.promptId)
-        reopened.push(`task ${p.taskId} waits on ${p.promptId} again`);
-      const outcome = await ctx.client.answer(p.taskId, p.promptId, p.answers.valid, { contextId: p.contextId });
-      if (outcome.kind !== 'conflict') reanswered.push(`prompt ${p.promptId}: ${describeOutcome(outcome)}`);
-    }
-    ctx.check(
-      'prompts answered before the crash are not open again after it',
-      reopened.length === 0,
-      reopened.length ? `${reopened.length} of ${toAnswer.length}${sample(reopened)}` : `${toAnswer.length} prompts`,
-    );
-    ctx.check(
-      'prompts answered before the crash stay answered (a second answer is 409)',
-      reanswered.length === 0,
-      reanswered.length
-        ? `${reanswered.length} of ${toAnswer.length} not 409${sample(reanswered)}`
-        : `${toAnswer.length}/${toAnswer.length}`,
-    );
+    await answerOpenAfter(ctx, stillOpen);
+    await checkAnsweredAfter(ctx, toAnswer, states);
 
     const freshPrompt = await ctx.openUsablePrompt(undefined, { recordPasses: false });
     const ids = [...prompts.map((p) => p.promptId), ...(freshPrompt ? [freshPrompt.promptId] : [])];

@@ -59,6 +59,118 @@ class RoundChecks {
   }
 }
 
+/** Bound on each hostile exchange, as the client's call option. */
+const EXCHANGE = { timeoutMs: EXCHANGE_TIMEOUT_MS };
+
+/** GetTask straight to the agent: it must answer promptly, the task still waiting for input. */
+async function probe(ctx: ScenarioContext, checks: RoundChecks, taskId: string, after: string): Promise<void> {
+  const started = performance.now();
+  const got = await ctx.direct.getTask(taskId, EXCHANGE).catch((err: Error) => err);
+  const ms = performance.now() - started;
+  if (!(got instanceof Error)) ctx.latency('probe_latency').recordMs(ms);
+  const state = got instanceof Error ? got.message : got.ok ? got.value.status.state : got.error.message;
+  checks.record(
+    `after ${after} a probe answers within ${PROBE_BOUND_MS} ms`,
+    !(got instanceof Error) && got.ok && ms < PROBE_BOUND_MS,
+    `${ms.toFixed(1)} ms`,
+  );
+  checks.record(`after ${after} the task still waits for input`, state === 'TASK_STATE_INPUT_REQUIRED', state);
+}
+
+type Answer = ReturnType<ScenarioContext['client']['answer']>;
+
+/** A hostile answer must get a clear 422, within the bound, and leave the agent responsive. */
+async function expectRefusal(
+  ctx: ScenarioContext,
+  checks: RoundChecks,
+  hostile: { what: string; histogram: string; schema: unknown; send: (taskId: string, promptId: string) => Answer },
+): Promise<void> {
+  const { what, histogram, schema, send } = hostile;
+  const prompt = await ctx.openUsablePrompt(askWith(schema), { recordPasses: false });
+  if (!prompt) return;
+  const outcome = await send(prompt.taskId, prompt.promptId);
+  if (outcome.kind === 'invalid') ctx.latency(histogram).recordMs(outcome.latencyMs);
+  checks.record(
+    `${what} is refused with 422 / -32011 and validation_errors`,
+    outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
+    describeOutcome(outcome) +
+      (outcome.validationErrors.length
+        ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}`
+        : '') +
+      (outcome.reason ? `; ${outcome.reason}` : ''),
+  );
+  checks.record(
+    `${what} is answered within ${REFUSAL_BOUND_MS} ms`,
+    outcome.kind !== 'error' && outcome.latencyMs < REFUSAL_BOUND_MS,
+    `${outcome.latencyMs.toFixed(1)} ms`,
+  );
+  await probe(ctx, checks, prompt.taskId, what);
+}
+
+/** 1. Payloads within the bound are accepted; false when no prompt opened (the check recorded). */
+async function acceptDepths(ctx: ScenarioContext, depths: number[]): Promise<boolean> {
+  for (const levels of depths) {
+    const prompt = await ctx.openUsablePrompt(askWith(OPEN_TREE), { recordPasses: false });
+    if (!prompt) return false;
+    const outcome = await ctx.client.answerRaw(prompt.taskId, prompt.promptId, nestedPayloadJson(levels), EXCHANGE);
+    ctx.check(
+      `a payload nested ${levels} levels is accepted`,
+      outcome.kind === 'accepted',
+      `${describeOutcome(outcome)}${outcome.reason ? `; ${outcome.reason}` : ''}`,
+    );
+  }
+  return true;
+}
+
+/** 4. Schemas: 32 subschemas deep is emitted, past it never. */
+async function schemaDepths(ctx: ScenarioContext, checks: RoundChecks): Promise<void> {
+  const atBound = await ctx.attemptPrompt(askWith(nestedSchema(32)));
+  checks.record(
+    'a schema nested 32 subschemas deep is emitted and passes the S-2 guard',
+    atBound.kind === 'open' && atBound.open.prompt.ok,
+    atBound.kind === 'open'
+      ? atBound.open.prompt.ok
+        ? 'emitted'
+        : atBound.open.prompt.reason
+      : atBound.kind === 'not-parked'
+        ? `${atBound.task.status.state}: ${atBound.statusText}`
+        : atBound.kind,
+  );
+  for (const levels of [33, 1_000]) {
+    const attempt = await ctx.attemptPrompt(askWith(nestedSchema(levels)));
+    checks.record(
+      `a schema nested ${levels} subschemas deep is never emitted`,
+      attempt.kind !== 'open',
+      describeAttempt(attempt),
+    );
+    if (attempt.kind === 'open') {
+      checks.record(
+        `the rig's S-2 guard refuses the agent's ${levels}-deep schema`,
+        !attempt.open.prompt.ok,
+        attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason,
+      );
+      await ctx.direct.cancelTask(attempt.open.taskId).catch(() => undefined);
+    }
+  }
+}
+
+/** 6. Memory stays bounded (the embedded agent only: the rig cannot see another agent's). */
+function checkMemory(ctx: ScenarioContext, memoryBefore: number | undefined): void {
+  const memoryAfter = ctx.agentMemoryBytes();
+  if (memoryBefore === undefined || memoryAfter === undefined) {
+    ctx.log("agent memory not checked: only the embedded agent's resident memory is visible to the rig");
+    return;
+  }
+  ctx.count('agent_rss_before_kib', Math.round(memoryBefore / 1024));
+  ctx.count('agent_rss_after_kib', Math.round(memoryAfter / 1024));
+  ctx.check(
+    `the agent's resident memory grows by less than ${mib(MEMORY_GROWTH_BOUND)}`,
+    memoryAfter - memoryBefore < MEMORY_GROWTH_BOUND,
+    `${mib(memoryBefore)} → ${mib(memoryAfter)} ` +
+      `(${memoryAfter >= memoryBefore ? '+' : ''}${mib(memoryAfter - memoryBefore)})`,
+  );
+}
+
 export default defineScenario({
   name: 'deep-nesting',
   description:
@@ -66,7 +178,7 @@ export default defineScenario({
     'refused with clear 422s in bounded time, schemas past 32 levels never emitted, the agent responsive ' +
     'and its memory bounded (needs our reference agent: only it can be told which schema to emit)',
   tags: ['hostile', 'hitl', 's-2'],
-  needs: { extension: true, scripts: true },
+  needs: { hitlPrompt: true, scripts: true },
   params: {
     smoke: { rounds: 1, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 50_000 },
     ci: { rounds: 3, acceptedDepths: [31, 32], refusedDepths: [33, 1_000, 100_000], patternInputChars: 200_000 },
@@ -81,130 +193,30 @@ export default defineScenario({
   async run(ctx, { rounds, acceptedDepths, refusedDepths, patternInputChars }) {
     const memoryBefore = ctx.agentMemoryBytes();
     const checks = new RoundChecks();
-    const exchange = { signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS };
-
-    /** GetTask straight to the agent: it must answer promptly, the task still waiting for input. */
-    const probe = async (taskId: string, after: string) => {
-      const started = performance.now();
-      const got = await ctx.direct
-        .getTask(taskId, { signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS })
-        .catch((err: Error) => err);
-      const ms = performance.now() - started;
-      if (!(got instanceof Error)) ctx.latency('probe_latency').recordMs(ms);
-      const state = got instanceof Error ? got.message : got.ok ? got.value.status.state : got.error.message;
-      checks.record(
-        `after ${after} a probe answers within ${PROBE_BOUND_MS} ms`,
-        !(got instanceof Error) && got.ok && ms < PROBE_BOUND_MS,
-        `${ms.toFixed(1)} ms`,
-      );
-      checks.record(`after ${after} the task still waits for input`, state === 'TASK_STATE_INPUT_REQUIRED', state);
-    };
-
-    /** A hostile answer must get a clear 422, within the bound, and leave the agent responsive. */
-    const expectRefusal = async (
-      what: string,
-      histogram: string,
-      send: (taskId: string, promptId: string) => ReturnType<typeof ctx.client.answer>,
-      schema: unknown,
-    ) => {
-      const prompt = await ctx.openUsablePrompt(askWith(schema), { recordPasses: false });
-      if (!prompt) return;
-      const outcome = await send(prompt.taskId, prompt.promptId);
-      if (outcome.kind === 'invalid') ctx.latency(histogram).recordMs(outcome.latencyMs);
-      checks.record(
-        `${what} is refused with 422 / -32011 and validation_errors`,
-        outcome.kind === 'invalid' && outcome.validationErrors.length > 0,
-        describeOutcome(outcome) +
-          (outcome.validationErrors.length
-            ? `: ${outcome.validationErrors.map((e) => `${e.path || '/'} ${e.keyword}`).join(', ')}`
-            : '') +
-          (outcome.reason ? `; ${outcome.reason}` : ''),
-      );
-      checks.record(
-        `${what} is answered within ${REFUSAL_BOUND_MS} ms`,
-        outcome.kind !== 'error' && outcome.latencyMs < REFUSAL_BOUND_MS,
-        `${outcome.latencyMs.toFixed(1)} ms`,
-      );
-      await probe(prompt.taskId, what);
-    };
-
-    // 1. Within the bound: accepted.
-    for (const levels of acceptedDepths) {
-      const prompt = await ctx.openUsablePrompt(askWith(OPEN_TREE), { recordPasses: false });
-      if (!prompt) return;
-      const outcome = await ctx.client.answerRaw(prompt.taskId, prompt.promptId, nestedPayloadJson(levels), exchange);
-      ctx.check(
-        `a payload nested ${levels} levels is accepted`,
-        outcome.kind === 'accepted',
-        `${describeOutcome(outcome)}${outcome.reason ? `; ${outcome.reason}` : ''}`,
-      );
-    }
+    if (!(await acceptDepths(ctx, acceptedDepths))) return;
 
     for (let round = 1; round <= rounds && !ctx.signal.aborted; round++) {
       // 2. Past the bound, from one level over to far beyond what a recursive walk survives.
       for (const levels of refusedDepths) {
         const payload = nestedPayloadJson(levels);
-        await expectRefusal(
-          `a payload nested ${levels} levels`,
-          'deep_payload_refusal',
-          (taskId, promptId) => ctx.client.answerRaw(taskId, promptId, payload, exchange),
-          OPEN_TREE,
-        );
+        await expectRefusal(ctx, checks, {
+          what: `a payload nested ${levels} levels`,
+          histogram: 'deep_payload_refusal',
+          schema: OPEN_TREE,
+          send: (taskId, promptId) => ctx.client.answerRaw(taskId, promptId, payload, EXCHANGE),
+        });
       }
       // 3. A pattern a backtracking engine cannot finish.
       const s = `${'a'.repeat(patternInputChars)}!`;
-      await expectRefusal(
-        `a ${patternInputChars}-character string against ^(a+)+$`,
-        'pattern_refusal',
-        (taskId, promptId) => ctx.client.answer(taskId, promptId, { s }, exchange),
-        BACKTRACKING,
-      );
-
-      // 4. Schemas: 32 subschemas deep is emitted, past it never.
-      const atBound = await ctx.attemptPrompt(askWith(nestedSchema(32)));
-      checks.record(
-        'a schema nested 32 subschemas deep is emitted and passes the S-2 guard',
-        atBound.kind === 'open' && atBound.open.prompt.ok,
-        atBound.kind === 'open'
-          ? atBound.open.prompt.ok
-            ? 'emitted'
-            : atBound.open.prompt.reason
-          : atBound.kind === 'not-parked'
-            ? `${atBound.task.status.state}: ${atBound.statusText}`
-            : atBound.kind,
-      );
-      for (const levels of [33, 1_000]) {
-        const attempt = await ctx.attemptPrompt(askWith(nestedSchema(levels)));
-        checks.record(
-          `a schema nested ${levels} subschemas deep is never emitted`,
-          attempt.kind !== 'open',
-          describeAttempt(attempt),
-        );
-        if (attempt.kind === 'open') {
-          checks.record(
-            `the rig's S-2 guard refuses the agent's ${levels}-deep schema`,
-            !attempt.open.prompt.ok,
-            attempt.open.prompt.ok ? 'passes' : attempt.open.prompt.reason,
-          );
-          await ctx.direct.cancelTask(attempt.open.taskId, { signal: ctx.signal }).catch(() => undefined);
-        }
-      }
+      await expectRefusal(ctx, checks, {
+        what: `a ${patternInputChars}-character string against ^(a+)+$`,
+        histogram: 'pattern_refusal',
+        schema: BACKTRACKING,
+        send: (taskId, promptId) => ctx.client.answer(taskId, promptId, { s }, EXCHANGE),
+      });
+      await schemaDepths(ctx, checks);
     }
     checks.flush(ctx);
-
-    // 6. Memory stays bounded (the embedded agent only: the rig cannot see another agent's).
-    const memoryAfter = ctx.agentMemoryBytes();
-    if (memoryBefore === undefined || memoryAfter === undefined) {
-      ctx.log("agent memory not checked: only the embedded agent's resident memory is visible to the rig");
-    } else {
-      ctx.count('agent_rss_before_kib', Math.round(memoryBefore / 1024));
-      ctx.count('agent_rss_after_kib', Math.round(memoryAfter / 1024));
-      ctx.check(
-        `the agent's resident memory grows by less than ${mib(MEMORY_GROWTH_BOUND)}`,
-        memoryAfter - memoryBefore < MEMORY_GROWTH_BOUND,
-        `${mib(memoryBefore)} → ${mib(memoryAfter)} ` +
-          `(${memoryAfter >= memoryBefore ? '+' : ''}${mib(memoryAfter - memoryBefore)})`,
-      );
-    }
+    checkMemory(ctx, memoryBefore);
   },
 });

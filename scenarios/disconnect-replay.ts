@@ -8,14 +8,7 @@
 // prompt of every task is answered (over a direct client, so the answer itself is not what the
 // fault cuts), the events that answer causes (resume, next prompt) hit the faulty sockets, the
 // fault comes off, and every socket that died reconnects.
-import {
-  defineScenario,
-  describeOutcome,
-  envelopeIn,
-  type ScenarioContext,
-  type ReplaySocket,
-  type ToxicSpec,
-} from 'a2a-rig';
+import { defineScenario, describeOutcome, type ScenarioContext, type types, wire } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 const SCHEMA = {
@@ -27,7 +20,7 @@ const SCHEMA = {
 
 interface Phase {
   name: string;
-  toxic?: ToxicSpec;
+  toxic?: types.ToxicSpec;
   disable?: boolean;
   restart?: boolean;
 }
@@ -42,7 +35,7 @@ const PHASES: Phase[] = [
 
 interface Watched {
   taskId: string;
-  socket: ReplaySocket;
+  socket: types.ReplaySocket;
   promptIds: string[];
 }
 
@@ -55,13 +48,119 @@ async function currentPrompt(ctx: ScenarioContext, taskId: string): Promise<stri
     : undefined;
 }
 
+/** Opens `tasks` tasks on `steps`, each watched over a replay socket read up to its first prompt. */
+async function watchTasks(ctx: ScenarioContext, tasks: number, steps: unknown[]): Promise<Watched[] | undefined> {
+  const watched: Watched[] = [];
+  for (let i = 0; i < tasks; i++) {
+    const prompt = await ctx.openUsablePrompt(steps, { recordPasses: false });
+    if (!prompt) return undefined;
+    const socket = await ctx.client.replay(prompt.taskId, { since: 0 });
+    await socket.waitFor((e) => wire.envelopeIn(e.event)?.prompt_id === prompt.promptId, WAIT_MS);
+    watched.push({ taskId: prompt.taskId, socket, promptIds: [prompt.promptId] });
+  }
+  return watched;
+}
+
+/**
+ * Answers every task's current prompt (directly, so the fault does not cut the answer) and then
+ * again: how many second answers were not 409, or undefined once a check failed (the run stops).
+ */
+async function answerPhase(
+  ctx: ScenarioContext,
+  watched: Watched[],
+  phase: Phase,
+  step: number,
+): Promise<number | undefined> {
+  let answeredTwice = 0;
+  for (const w of watched) {
+    const promptId = await currentPrompt(ctx, w.taskId);
+    if (!promptId)
+      return void ctx.check(
+        `${phase.name}: every task waits on its next prompt`,
+        false,
+        `task ${w.taskId} is not in INPUT_REQUIRED`,
+      );
+    const outcome = await ctx.direct.answer(w.taskId, promptId, { step });
+    if (outcome.kind !== 'accepted')
+      return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, describeOutcome(outcome));
+    const again = await ctx.direct.answer(w.taskId, promptId, { step });
+    if (again.kind !== 'conflict') answeredTwice++;
+  }
+  return answeredTwice;
+}
+
+/** Each socket either receives the consequences of the answer (the next prompt) or is cut by the fault. */
+async function consequencesOrCut(watched: Watched[], isLast: boolean): Promise<void> {
+  const nextPrompt = (w: Watched) => (e: { event: Parameters<typeof wire.envelopeIn>[0] }) =>
+    isLast
+      ? false
+      : wire.envelopeIn(e.event) !== undefined && wire.envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1);
+  await Promise.all(
+    watched.map((w) => Promise.race([w.socket.waitFor(nextPrompt(w), WAIT_MS).catch(() => undefined), w.socket.ended])),
+  );
+}
+
+/**
+ * Reconnects every socket the fault cut, from the last seq it saw, timing reconnect → caught up:
+ * how many were cut, and the tasks that did not catch up to their next prompt.
+ */
+async function reconnectCut(
+  ctx: ScenarioContext,
+  watched: Watched[],
+  isLast: boolean,
+  reconnectLatency: types.LatencyHistogram,
+): Promise<{ cut: number; behind: string[] }> {
+  let cut = 0;
+  const caughtUp = await Promise.all(
+    watched.map(async (w) => {
+      const next = isLast ? undefined : await currentPrompt(ctx, w.taskId);
+      if (
+        w.socket.end !== undefined &&
+        !(isLast && w.socket.end.reason === 'closed-by-agent' && w.socket.end.code === 1000)
+      ) {
+        cut++;
+        const started = performance.now();
+        w.socket = await w.socket.reconnect();
+        if (next)
+          await w.socket.waitFor((e) => wire.envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
+        else await ctx.within(w.socket.ended, WAIT_MS);
+        reconnectLatency.recordMs(performance.now() - started);
+      }
+      if (!next) return true;
+      w.promptIds.push(next);
+      return w.socket.events.some((e) => wire.envelopeIn(e.event)?.prompt_id === next);
+    }),
+  );
+  return { cut, behind: watched.filter((_, i) => !caughtUp[i]).map((w) => w.taskId) };
+}
+
+/** Prompts in a task's full replay without exactly one resume (one WORKING status between prompts). */
+async function promptsNotResumedOnce(ctx: ScenarioContext, w: Watched): Promise<number> {
+  const full = await ctx.direct.replay(w.taskId, { since: 0 });
+  await ctx.within(full.ended, WAIT_MS);
+  let resumes = 0;
+  let bad = 0;
+  let seenPrompt = false;
+  for (const e of full.events) {
+    const state = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : undefined;
+    if (wire.envelopeIn(e.event) && 'statusUpdate' in e.event) {
+      if (seenPrompt && resumes !== 1) bad++;
+      seenPrompt = true;
+      resumes = 0;
+    } else if (state === 'TASK_STATE_WORKING' && seenPrompt) resumes++;
+  }
+  if (seenPrompt && resumes !== 1) bad++;
+  await full.close();
+  return bad;
+}
+
 export default defineScenario({
   name: 'disconnect-replay',
   description:
     'replay sockets cut by reset_peer, timeout, limit_data, enabled:false and kill -9; reconnects must ' +
     'lose, repeat and reorder nothing',
   tags: ['chaos', 'replay', 'hitl'],
-  needs: { extension: true, faults: true, replayPlane: true, scripts: true },
+  needs: { hitlPrompt: true, faults: true, replayPlane: true, scripts: true },
   params: { smoke: { tasks: 10 }, ci: { tasks: 40 }, full: { tasks: 200 } },
   budgetMs: { smoke: 90_000, ci: 240_000, full: 600_000 },
   records: {
@@ -82,15 +181,8 @@ export default defineScenario({
       ...phases.map((p, i) => ({ prompt: { text: `Step ${i + 1} (${p.name}) done?`, response_schema: SCHEMA } })),
       { complete: {} },
     ];
-
-    const watched: Watched[] = [];
-    for (let i = 0; i < tasks; i++) {
-      const prompt = await ctx.openUsablePrompt(steps, { recordPasses: false });
-      if (!prompt) return;
-      const socket = await ctx.client.replay(prompt.taskId, { since: 0 });
-      await socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === prompt.promptId, WAIT_MS);
-      watched.push({ taskId: prompt.taskId, socket, promptIds: [prompt.promptId] });
-    }
+    const watched = await watchTasks(ctx, tasks, steps);
+    if (!watched) return;
 
     const reconnectLatency = ctx.latency('reconnect_to_caught_up');
     let answeredTwice = 0;
@@ -101,75 +193,21 @@ export default defineScenario({
       const toxic = phase.toxic ? await ctx.faults.add(phase.toxic) : undefined;
       if (phase.disable) await ctx.faults.setEnabled(false);
       if (phase.restart) await ctx.restartAgent();
-
-      for (const w of watched) {
-        const promptId = await currentPrompt(ctx, w.taskId);
-        if (!promptId)
-          return void ctx.check(
-            `${phase.name}: every task waits on its next prompt`,
-            false,
-            `task ${w.taskId} is not in INPUT_REQUIRED`,
-          );
-        const outcome = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
-        if (outcome.kind !== 'accepted')
-          return void ctx.check(`${phase.name}: each prompt's answer is accepted`, false, describeOutcome(outcome));
-        const again = await ctx.direct.answer(w.taskId, promptId, { step: index + 1 });
-        if (again.kind !== 'conflict') answeredTwice++;
-      }
-      // Each socket either receives the consequences of the answer or is cut by the fault.
+      const twice = await answerPhase(ctx, watched, phase, index + 1);
+      if (twice === undefined) return;
+      answeredTwice += twice;
       const isLast = index === phases.length - 1;
-      await Promise.all(
-        watched.map((w) =>
-          Promise.race([
-            w.socket
-              .waitFor(
-                (e) =>
-                  isLast
-                    ? false
-                    : envelopeIn(e.event) !== undefined && envelopeIn(e.event)!.prompt_id !== w.promptIds.at(-1),
-                WAIT_MS,
-              )
-              .catch(() => undefined),
-            w.socket.ended,
-          ]),
-        ),
-      );
+      await consequencesOrCut(watched, isLast);
       if (toxic) await ctx.faults.remove(toxic.name);
       if (phase.disable) await ctx.faults.setEnabled(true);
 
-      let cut = 0;
-      const caughtUp = await Promise.all(
-        watched.map(async (w) => {
-          const next = isLast ? undefined : await currentPrompt(ctx, w.taskId);
-          if (
-            w.socket.end !== undefined &&
-            !(isLast && w.socket.end.reason === 'closed-by-agent' && w.socket.end.code === 1000)
-          ) {
-            cut++;
-            const started = performance.now();
-            w.socket = await w.socket.reconnect();
-            if (next)
-              await w.socket.waitFor((e) => envelopeIn(e.event)?.prompt_id === next, WAIT_MS).catch(() => undefined);
-            else await ctx.within(w.socket.ended, WAIT_MS);
-            reconnectLatency.recordMs(performance.now() - started);
-          }
-          if (!next) return true;
-          w.promptIds.push(next);
-          return w.socket.events.some((e) => envelopeIn(e.event)?.prompt_id === next);
-        }),
-      );
-      const behind = watched.filter((_, i) => !caughtUp[i]).map((w) => w.taskId);
+      const { cut, behind } = await reconnectCut(ctx, watched, isLast, reconnectLatency);
       const cutBy = phase.name.replace(/[^a-z0-9]+/gi, '_');
       ctx.count(`cut_by_${cutBy}`, cut);
       cuts.push([cutBy, cut]);
       // A task that never caught up has already failed the run; later phases would only wait.
-      if (
-        !ctx.check(
-          `${phase.name}: every task caught up to its next prompt after reconnecting`,
-          behind.length === 0,
-          behind.length ? `${behind.length} behind, e.g. ${behind[0]}` : `${watched.length} tasks`,
-        )
-      ) {
+      const name = `${phase.name}: every task caught up to its next prompt after reconnecting`;
+      if (!ctx.expectNone(name, behind, watched.length, { passed: `${watched.length} tasks` })) {
         allPhases = false;
         break;
       }
@@ -188,28 +226,7 @@ export default defineScenario({
     );
     await ctx.checkReplayOf(watched.map((w) => w.taskId));
     if (!allPhases) return;
-    const findings = await Promise.all(
-      watched.map(async (w) => {
-        // Exactly one resume per prompt: in the full replay, one WORKING status between prompts.
-        const full = await ctx.direct.replay(w.taskId, { since: 0 });
-        await ctx.within(full.ended, WAIT_MS);
-        let resumes = 0;
-        let bad = 0;
-        let seenPrompt = false;
-        for (const e of full.events) {
-          const state = 'statusUpdate' in e.event ? e.event.statusUpdate.status.state : undefined;
-          if (envelopeIn(e.event) && 'statusUpdate' in e.event) {
-            if (seenPrompt && resumes !== 1) bad++;
-            seenPrompt = true;
-            resumes = 0;
-          } else if (state === 'TASK_STATE_WORKING' && seenPrompt) resumes++;
-        }
-        if (seenPrompt && resumes !== 1) bad++;
-        await full.close();
-        return bad;
-      }),
-    );
-    const bad = findings.reduce((a, b) => a + b, 0);
+    const bad = (await Promise.all(watched.map((w) => promptsNotResumedOnce(ctx, w)))).reduce((a, b) => a + b, 0);
     ctx.check(
       'every prompt was answered exactly once (one resume per prompt in the replay)',
       bad === 0,

@@ -43,7 +43,7 @@ export default defineScenario({
     'answer → leaving INPUT_REQUIRED on the stream, with no toxic and with a latency toxic; the shift must ' +
     'match the toxic',
   tags: ['latency', 'chaos', 'hitl'],
-  needs: { extension: true, faults: true },
+  needs: { hitlPrompt: true, faults: true },
   params: {
     smoke: { trials: 20, toxicTrials: 20, toxicLatencyMs: 100 },
     ci: { trials: 100, toxicTrials: 100, toxicLatencyMs: 100 },

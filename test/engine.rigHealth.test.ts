@@ -22,7 +22,7 @@ const loaded = defineScenario({
   ...base,
   name: 'health-load',
   description: 'two short open-model loads',
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   async run(ctx) {
     for (let i = 0; i < 2; i++)
       loads.push(

@@ -38,6 +38,15 @@ describe('scenario imports', () => {
     expect(broken).toEqual([]);
   });
 
+  it("the built-in scenarios import 'a2a-rig' alone: what they need of Node, the kit gives", () => {
+    const others = files.flatMap((file) =>
+      specifiers(file)
+        .filter((s) => s !== 'a2a-rig')
+        .map((s) => `${file.slice(SCENARIOS_DIR.length)}: ${s}`),
+    );
+    expect(others).toEqual([]);
+  });
+
   it('the rule names what it refuses', () => {
     const file = join(SCENARIOS_DIR, 'conformance/cf1.ts');
     expect(forbiddenScenarioImport(file, 'a2a-rig')).toBeUndefined();

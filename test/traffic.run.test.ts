@@ -47,7 +47,7 @@ const exact = scenarioOf(
     }
     ctx.note('a note is a log line too');
   },
-  { extension: true },
+  { hitlPrompt: true },
 );
 
 let load: OpenModelResult | undefined;
@@ -67,7 +67,7 @@ const loaded = scenarioOf(
     });
     ctx.check('round trips succeeded', load.succeeded > 0, `${load.succeeded}/${load.scheduled}`);
   },
-  { extension: true },
+  { hitlPrompt: true },
 );
 
 function throwsFromTheScenario(): never {

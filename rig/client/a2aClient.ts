@@ -297,6 +297,21 @@ export class A2AClient {
     return socket;
   }
 
+  /**
+   * From now on, every call that names no signal of its own is aborted by `signal` (a scenario's
+   * clients by the scenario's end); a call's explicit signal still wins. Not an A2AClientOptions
+   * field: those are handed to worker threads, and a signal cannot cross.
+   */
+  abortWith(signal: AbortSignal): this {
+    this.exchanges.defaultSignal = signal;
+    return this;
+  }
+
+  /** The signal given to `abortWith`, for a call made past the client's own methods (its transport). */
+  get defaultSignal(): AbortSignal | undefined {
+    return this.exchanges.defaultSignal;
+  }
+
   /** The S-2 check of the prompt envelope a task's status carries; undefined if it carries none. */
   promptOf(task: Task): PromptCheck | undefined {
     return this.guard.fromStatus(task.status);

@@ -62,7 +62,7 @@ export class AnswerCalls {
         exchanges.method('send'),
         paramsJson,
         exchanges.a2a(options),
-        traffic ? { ...options, tally: traffic } : options,
+        exchanges.signalled(traffic ? { ...options, tally: traffic } : options),
       );
       const outcome = classifyAnswer(reply, promptId);
       exchanges.recordResponse(outcome.result, taskId);

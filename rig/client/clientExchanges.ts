@@ -46,6 +46,8 @@ export class ClientExchanges {
   readonly observer: ExchangeObserver | undefined;
   private readonly target: ProxiedTarget | undefined;
   private readonly open = new Set<{ close(): Promise<unknown> }>();
+  /** Taken by every call that names no signal of its own (A2AClient.abortWith). */
+  defaultSignal: AbortSignal | undefined;
 
   constructor(parts: ClientParts) {
     this.agent = parts.agent;
@@ -88,6 +90,11 @@ export class ClientExchanges {
     };
   }
 
+  /** The call's options with the client's default signal when the call names none: an explicit signal wins. */
+  signalled<O extends ExchangeOptions>(options: O): O {
+    return options.signal || !this.defaultSignal ? options : { ...options, signal: this.defaultSignal };
+  }
+
   /** Records a unary response's event in the history under its own `response-N` connection. */
   recordResponse(event: StreamResponse | undefined, taskId: string | undefined): string {
     const connectionId = this.history.openConnection('response', taskId);
@@ -107,6 +114,7 @@ export class ClientExchanges {
     exchange: (options: O) => Promise<R>,
     endOf: (reply: R) => { end: ExchangeEnd; latencyMs: number; stream?: boolean },
   ): Promise<R> {
+    options = this.signalled(options);
     const observer = this.observer;
     if (!observer) return exchange(options);
     const traffic: ExchangeTraffic = { operation, sent: 0, received: 0 };

@@ -9,7 +9,9 @@ import type { Verdict } from '../results/runResult.ts';
 import type { RecordedMeasures } from '../results/metricNames.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../load/openModelExecutor.ts';
 import type { ProfileName } from './kit/profiles.ts';
+import { acceptanceKit } from './kit/acceptanceKit.ts';
 import type {
+  AcceptanceKit,
   AgentFacts,
   AnswerablePrompt,
   FaultHelpers,
@@ -54,6 +56,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   readonly client: A2AClient;
   readonly direct: A2AClient;
   readonly faults: FaultHelpers;
+  readonly acceptance: AcceptanceKit = acceptanceKit(this);
   private readonly synthesizer: AnswerSynthesizer;
   private readonly extraClients: A2AClient[] = [];
   private readonly load: ScenarioLoad;
@@ -73,8 +76,9 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
     const remainingMs = () => this.remainingMs();
     const log = (line: string) => this.log(line);
     this.load = new ScenarioLoad({ workers, signal, remainingMs, run, traffic: this.traffic, log, share });
-    this.client = env.client(this.history, undefined, this.traffic);
-    this.direct = env.directClient(this.traffic);
+    // A scenario's calls end with it: each takes its signal unless the call passes its own.
+    this.client = env.client(this.history, undefined, this.traffic).abortWith(signal);
+    this.direct = env.directClient(this.traffic).abortWith(signal);
     this.synthesizer = new AnswerSynthesizer(this.client.guard.validator);
     this.faults = scenarioFaults(
       env,
@@ -130,7 +134,7 @@ export class EngineScenarioContext extends ScenarioRecording implements Scenario
   /** Another client with its own connection pool, sharing this history: through the proxy or past it (`proxy`). */
   newClient(connections: number, options: NewClientOptions = {}): A2AClient {
     const history = options.keepResponses === false ? new EventHistory({}, false) : this.history;
-    const client = this.env.client(history, connections, this.traffic, options.proxy);
+    const client = this.env.client(history, connections, this.traffic, options.proxy).abortWith(this.signal);
     this.extraClients.push(client);
     return client;
   }

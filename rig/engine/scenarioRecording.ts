@@ -6,6 +6,7 @@ import { LatencyHistogram } from '../metrics/latencyHistogram.ts';
 import { LatencyTimeline } from '../metrics/latencyTimeline.ts';
 import { TrafficRecorder } from '../metrics/trafficRecorder.ts';
 import { checkedLevel, type CheckOptions } from '../results/checkResult.ts';
+import { noneDetail, type ExpectNoneOptions } from './kit/expectNone.ts';
 import type { CheckResult, FaultEvent, LogLine, ScenarioResult, SeriesPoint } from '../results/runResult.ts';
 import type { RunObserver } from '../results/runObserver.ts';
 import type { OpenModelResult } from '../load/openModelExecutor.ts';
@@ -105,6 +106,12 @@ export class ScenarioRecording {
     const level = checkedLevel(name, options);
     this.checks.push({ name, ok, ...(detail === undefined ? {} : { detail }), ...(level ? { level } : {}) });
     return ok;
+  }
+
+  /** "None of these `total` went wrong" as one check (kit/expectNone.ts); returns whether none did. */
+  expectNone(name: string, problems: readonly string[], total: number, options: ExpectNoneOptions = {}): boolean {
+    const { passed, wrong, ...checkOptions } = options;
+    return this.check(name, problems.length === 0, noneDetail(problems, total, { passed, wrong }), checkOptions);
   }
 
   /**

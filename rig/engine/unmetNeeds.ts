@@ -12,7 +12,7 @@ export function unmetNeeds(
 ): string | undefined {
   const { needs } = scenario;
   const unmet: string[] = [];
-  if (needs.extension && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
+  if (needs.hitlPrompt && !env.agent.hitl.declared) unmet.push('the agent does not declare hitl-prompt/v1 in its card');
   if (needs.faults && !env.faults)
     unmet.push(`network faults are unavailable: ${env.faultsUnavailableReason ?? 'no fault backend'}`);
   if (needs.restart && !env.canRestart) unmet.push('the agent cannot be restarted (pass --restart-cmd with --target)');

@@ -1,7 +1,7 @@
 // Accept completes: an activating client's task emits its artifacts, parks in INPUT_REQUIRED with
 // the pendingAcceptance flag (never COMPLETED on its own), and an accept moves it to COMPLETED.
 // Records the acceptance latency: decision sent → terminal state observed.
-import { defineScenario, isTerminal, openGate, describeOpening, requireGate, settle, stateOf } from 'a2a-rig';
+import { defineScenario } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-accept',
@@ -15,7 +15,7 @@ export default defineScenario({
   records: { latencies: ['acceptance_latency', 'park_latency'], counters: {} },
   catches: ['acceptance-completes-without-waiting'],
   async run(ctx, { tasks }) {
-    requireGate(ctx);
+    ctx.acceptance.requireGate();
     const acc = ctx.client.acceptance;
     const notParked: string[] = [];
     const noArtifacts: string[] = [];
@@ -23,9 +23,9 @@ export default defineScenario({
     const notCompleted: string[] = [];
     const notEchoed: string[] = [];
     for (let i = 0; i < tasks; i++) {
-      const opened = await openGate(ctx);
+      const opened = await ctx.acceptance.openGate();
       if (opened.kind !== 'pending') {
-        notParked.push(describeOpening(opened));
+        notParked.push(ctx.acceptance.describeOpening(opened));
         continue;
       }
       ctx.latency('park_latency').recordMs(opened.latencyMs);
@@ -33,38 +33,27 @@ export default defineScenario({
       const { task } = opened;
       if (task.artifacts.length === 0) noArtifacts.push(task.id);
       unlisted.push(...acc.unlisted(task));
-      const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' }, { signal: ctx.signal });
-      const done = isTerminal(outcome.task) ? outcome.task : await settle(ctx, task.id, isTerminal);
+      const outcome = await acc.decide(task.id, task.contextId, { action: 'accept' });
+      const done = ctx.acceptance.isTerminal(outcome.task)
+        ? outcome.task
+        : await ctx.acceptance.settle(task.id, ctx.acceptance.isTerminal);
       if (done) ctx.latency('acceptance_latency').recordMs(performance.now() - outcome.startedAt);
       if (outcome.kind !== 'applied' || done?.status.state !== 'TASK_STATE_COMPLETED') {
         notCompleted.push(
           `task ${task.id}: ${outcome.kind}` +
             (outcome.reason ? ` (${outcome.reason})` : '') +
-            `, then ${stateOf(ctx.client, done)}`,
+            `, then ${ctx.acceptance.stateOf(ctx.client, done)}`,
         );
       }
     }
-    ctx.check(
-      'every gated task parks pending acceptance instead of completing on its own',
-      notParked.length === 0,
-      notParked.length ? `${notParked.length} of ${tasks}: ${notParked[0]}` : `${tasks}/${tasks}`,
-    );
+    ctx.expectNone('every gated task parks pending acceptance instead of completing on its own', notParked, tasks);
     if (notParked.length === tasks) return;
-    ctx.check(
-      'the creating reply echoes the extension',
-      notEchoed.length === 0,
-      notEchoed.length ? `${notEchoed.length} without the echo` : undefined,
-    );
-    ctx.check(
-      'the pending task already holds its artifacts',
-      noArtifacts.length === 0,
-      noArtifacts.length ? `${noArtifacts.length} pending without an artifact, e.g. ${noArtifacts[0]}` : undefined,
-    );
+    const parked = tasks - notParked.length;
+    ctx.expectNone('the creating reply echoes the extension', notEchoed, parked, { wrong: 'without the echo' });
+    ctx.expectNone('the pending task already holds its artifacts', noArtifacts, parked, {
+      wrong: 'pending without an artifact',
+    });
     ctx.check('every message carrying an acceptance key lists the extension URI', unlisted.length === 0, unlisted[0]);
-    ctx.check(
-      'accept moves the task to COMPLETED',
-      notCompleted.length === 0,
-      notCompleted.length ? `${notCompleted.length}: ${notCompleted[0]}` : undefined,
-    );
+    ctx.expectNone('accept moves the task to COMPLETED', notCompleted, parked);
   },
 });

@@ -2,19 +2,10 @@
 // attempt's artifacts first, then parks the task (INPUT_REQUIRED + pendingAcceptance). A client
 // that sees the pending flag must already have what it is asked to accept. Every message carrying
 // an acceptance key lists the extension URI.
-import {
-  defineScenario,
-  everyProfile,
-  attemptName,
-  gatedScript,
-  requireGate,
-  SETTLE_MS,
-  ACCEPTANCE_URI,
-  type StreamResponse,
-} from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 /** One letter per event, for a detail that shows the order: T task, A artifact, P pending, S other status. */
-function letter(event: StreamResponse, pending: boolean): string {
+function letter(event: wire.StreamResponse, pending: boolean): string {
   if ('artifactUpdate' in event) return 'A';
   if ('task' in event) return pending ? 'P' : event.task.artifacts.length > 0 ? 'A' : 'T';
   if ('statusUpdate' in event) return pending ? 'P' : 'S';
@@ -31,15 +22,19 @@ export default defineScenario({
   records: { latencies: [], counters: {} },
   catches: ['acceptance-parks-before-artifacts'],
   async run(ctx) {
-    requireGate(ctx);
+    ctx.acceptance.requireGate();
     const acc = ctx.client.acceptance;
-    const opened = await acc.sendStream(gatedScript(), { signal: ctx.signal, extensions: [ACCEPTANCE_URI] });
+    const opened = await acc.sendStream(ctx.acceptance.gatedScript(), {
+      extensions: [wire.ACCEPTANCE_URI],
+    });
     if (!opened.ok) {
       ctx.check('the agent opens the creating stream', false, `JSON-RPC ${opened.error.code} ${opened.error.message}`);
       return;
     }
     const { stream } = opened;
-    await stream.waitFor((e) => acc.isPending(e.event), Math.min(SETTLE_MS, ctx.remainingMs())).catch(() => undefined);
+    await stream
+      .waitFor((e) => acc.isPending(e.event), Math.min(ctx.acceptance.SETTLE_MS, ctx.remainingMs()))
+      .catch(() => undefined);
     // Whatever follows the pending status right behind it (the faulty order) is read too, briefly.
     await ctx.within(stream.ended, 200);
     await stream.close();
@@ -69,7 +64,7 @@ export default defineScenario({
         );
       ctx.check(
         "the first attempt's artifact comes before the pending status",
-        names.includes(attemptName(1)),
+        names.includes(ctx.acceptance.attemptName(1)),
         names.join(', ') || 'none',
       );
     }
@@ -83,6 +78,6 @@ export default defineScenario({
         : 'statusUpdate' in parked
           ? { id: parked.statusUpdate.taskId, contextId: parked.statusUpdate.contextId }
           : undefined;
-    if (ids) await acc.decide(ids.id, ids.contextId, { action: 'accept' }, { signal: ctx.signal });
+    if (ids) await acc.decide(ids.id, ids.contextId, { action: 'accept' });
   },
 });

@@ -2,17 +2,7 @@
 // 400 on HTTP+JSON), data naming the extension, and no task created (the agent must not accept a
 // task it cannot gate). Each case is sent in a fresh contextId, and where the agent has ListTasks
 // that context is checked to hold no task.
-import {
-  defineScenario,
-  everyProfile,
-  describeOpening,
-  freshContextId,
-  openGate,
-  requireGate,
-  tasksInContext,
-  ACCEPTANCE_CRITERIA_INVALID,
-  ACCEPTANCE_URI,
-} from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-bad-criteria',
@@ -26,7 +16,7 @@ export default defineScenario({
   records: { latencies: [], counters: { refused: 'tally' } },
   catches: ['acceptance-skips-criteria-validation'],
   async run(ctx) {
-    requireGate(ctx);
+    ctx.acceptance.requireGate();
     const cap = ctx.client.acceptance.declaration.maxRejectionsCap;
     const cases: Array<[string, unknown]> = [
       ['criteria that are not an object', 'accept anything'],
@@ -48,45 +38,29 @@ export default defineScenario({
     const problems: string[] = [];
     let listing: string | undefined;
     for (const [what, criteria] of cases) {
-      const contextId = freshContextId();
-      const opened = await openGate(ctx, { criteria, contextId });
+      const contextId = ctx.acceptance.freshContextId();
+      const opened = await ctx.acceptance.openGate({ criteria, contextId });
       if (opened.kind !== 'refused') {
-        accepted.push(`${what}: ${describeOpening(opened)}`);
-        if (opened.kind !== 'message')
-          await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
+        accepted.push(`${what}: ${ctx.acceptance.describeOpening(opened)}`);
+        if (opened.kind !== 'message') await ctx.client.cancelTask(opened.task.id).catch(() => undefined);
         continue;
       }
       ctx.count('refused');
-      if (opened.code !== ACCEPTANCE_CRITERIA_INVALID) wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
-      else if (opened.refusal?.extension !== ACCEPTANCE_URI)
+      if (opened.code !== wire.ACCEPTANCE_CRITERIA_INVALID)
+        wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
+      else if (opened.refusal?.extension !== wire.ACCEPTANCE_URI)
         problems.push(`${what}: ${opened.refusal?.problems.join('; ') || 'error.data does not name the extension'}`);
-      const listed = await tasksInContext(ctx.direct, contextId, ctx.signal);
+      const listed = await ctx.acceptance.tasksInContext(ctx.direct, contextId);
       if ('unsupported' in listed) listing = listed.unsupported;
       else if (listed.count > 0) created.push(`${what}: ${listed.count} task(s) in its context`);
     }
-    ctx.check(
-      'invalid criteria are refused on the activating request',
-      accepted.length === 0,
-      accepted.length
-        ? `${accepted.length} of ${cases.length} taken: ${accepted.slice(0, 3).join('; ')}`
-        : `${cases.length}/${cases.length}`,
-    );
-    ctx.check(
-      `the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`,
-      wrong.length === 0,
-      wrong.slice(0, 3).join('; ') || undefined,
-    );
-    ctx.check(
-      "the refusal's error data names the extension",
-      problems.length === 0,
-      problems.slice(0, 3).join('; ') || undefined,
-    );
+    ctx.expectNone('invalid criteria are refused on the activating request', accepted, cases.length, {
+      wrong: 'taken',
+    });
+    const refused = cases.length - accepted.length;
+    ctx.expectNone(`the refusal is AcceptanceCriteriaInvalid (${wire.ACCEPTANCE_CRITERIA_INVALID})`, wrong, refused);
+    ctx.expectNone("the refusal's error data names the extension", problems, refused);
     if (listing && created.length === 0) ctx.log(`no task created: not checked by listing (${listing})`);
-    else
-      ctx.check(
-        'a refused request creates no task (ListTasks of its context is empty)',
-        created.length === 0,
-        created.slice(0, 3).join('; ') || undefined,
-      );
+    else ctx.expectNone('a refused request creates no task (ListTasks of its context is empty)', created, refused);
   },
 });

@@ -4,17 +4,7 @@
 // not confirm activation to, and a client that did not activate the extension (criteria in the
 // metadata or not) gets a plain task, never a pending acceptance (one that follows the rig's
 // script completes on its own).
-import {
-  defineScenario,
-  everyProfile,
-  describeOpening,
-  isTerminal,
-  openGate,
-  requireGate,
-  settle,
-  stateOf,
-  ACCEPTANCE_URI,
-} from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-echo',
@@ -28,10 +18,10 @@ export default defineScenario({
   records: { latencies: [], counters: {} },
   catches: ['no-extension-echo'],
   async run(ctx) {
-    requireGate(ctx);
-    const activated = await openGate(ctx);
+    ctx.acceptance.requireGate();
+    const activated = await ctx.acceptance.openGate();
     if (activated.kind === 'refused' || activated.kind === 'message') {
-      ctx.check('the agent starts a task for an activating client', false, describeOpening(activated));
+      ctx.check('the agent starts a task for an activating client', false, ctx.acceptance.describeOpening(activated));
       return;
     }
     ctx.check(
@@ -39,40 +29,47 @@ export default defineScenario({
       activated.kind !== 'pending' || activated.echoed,
       activated.echoed
         ? 'echoed'
-        : `parked pending without ${ACCEPTANCE_URI} in the response's A2A-Extensions: ` +
+        : `parked pending without ${wire.ACCEPTANCE_URI} in the response's A2A-Extensions: ` +
             'a client that sees no echo must not wait, so nothing would ever decide it',
     );
     if (!activated.echoed && activated.kind === 'not-pending' && ctx.agent.scripts) {
       // The client must not wait for a gate: a scripted task has to end on its own.
-      const ended = isTerminal(activated.task) ? activated.task : await settle(ctx, activated.task.id, isTerminal);
-      ctx.check('without the echo the task ends without a decision', isTerminal(ended), stateOf(ctx.client, ended));
-    } else if (activated.kind === 'pending') {
-      await ctx.client.acceptance.decide(
-        activated.task.id,
-        activated.task.contextId,
-        { action: 'accept' },
-        { signal: ctx.signal },
+      const ended = ctx.acceptance.isTerminal(activated.task)
+        ? activated.task
+        : await ctx.acceptance.settle(activated.task.id, ctx.acceptance.isTerminal);
+      ctx.check(
+        'without the echo the task ends without a decision',
+        ctx.acceptance.isTerminal(ended),
+        ctx.acceptance.stateOf(ctx.client, ended),
       );
+    } else if (activated.kind === 'pending') {
+      await ctx.client.acceptance.decide(activated.task.id, activated.task.contextId, { action: 'accept' });
     }
 
-    const plain = await openGate(ctx, { criteria: { maxRejections: 1 }, extensions: [] });
+    const plain = await ctx.acceptance.openGate({ criteria: { maxRejections: 1 }, extensions: [] });
     if (plain.kind === 'refused' || plain.kind === 'message') {
-      ctx.check('a client that does not activate the extension gets a task', false, describeOpening(plain));
+      ctx.check(
+        'a client that does not activate the extension gets a task',
+        false,
+        ctx.acceptance.describeOpening(plain),
+      );
       return;
     }
     ctx.check('without activation the extension is not echoed', !plain.echoed);
     ctx.check(
       'without activation the task is never parked pending acceptance',
       plain.kind === 'not-pending',
-      stateOf(ctx.client, plain.task),
+      ctx.acceptance.stateOf(ctx.client, plain.task),
     );
     // What a plain task does is the agent's business; one that follows the rig's script has no reason to stop.
     if (ctx.agent.scripts) {
-      const done = isTerminal(plain.task) ? plain.task : await settle(ctx, plain.task.id, isTerminal);
+      const done = ctx.acceptance.isTerminal(plain.task)
+        ? plain.task
+        : await ctx.acceptance.settle(plain.task.id, ctx.acceptance.isTerminal);
       ctx.check(
         'without activation the scripted task completes on its own',
         done?.status.state === 'TASK_STATE_COMPLETED',
-        stateOf(ctx.client, done),
+        ctx.acceptance.stateOf(ctx.client, done),
       );
     }
   },

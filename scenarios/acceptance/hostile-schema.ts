@@ -3,14 +3,7 @@
 // backtracking engine and goes exponential on one, an unbounded $ref cycle. Each refusal is
 // AcceptanceCriteriaInvalid (-32040) within the per-request budget, and the agent still opens gated
 // tasks afterwards.
-import {
-  defineScenario,
-  everyProfile,
-  describeOpening,
-  openGate,
-  requireGate,
-  ACCEPTANCE_CRITERIA_INVALID,
-} from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 /** Each hostile request must be answered within this (the guards compile within ~1 s; a loaded box gets margin). */
 const REFUSAL_BUDGET_MS = 3_000;
@@ -40,7 +33,7 @@ export default defineScenario({
   records: { latencies: ['refusal_latency'], counters: { refused: 'tally' } },
   catches: ['acceptance-skips-criteria-validation'],
   async run(ctx) {
-    requireGate(ctx, { artifactSchema: true });
+    ctx.acceptance.requireGate({ artifactSchema: true });
     const cases: Array<[string, unknown]> = [
       ['nested 40 subschemas deep', nested(40)],
       ['larger than 64 KiB', oversized()],
@@ -57,47 +50,32 @@ export default defineScenario({
     const wrong: string[] = [];
     const slow: string[] = [];
     for (const [what, artifactSchema] of cases) {
-      const opened = await openGate(ctx, { criteria: { artifactSchema }, timeoutMs: REFUSAL_BUDGET_MS * 3 });
+      const opened = await ctx.acceptance.openGate({ criteria: { artifactSchema }, timeoutMs: REFUSAL_BUDGET_MS * 3 });
       if (opened.latencyMs > REFUSAL_BUDGET_MS) slow.push(`${what}: ${Math.round(opened.latencyMs)} ms`);
       if (opened.kind !== 'refused') {
-        taken.push(`${what}: ${describeOpening(opened)}`);
-        if (opened.kind !== 'message')
-          await ctx.client.cancelTask(opened.task.id, { signal: ctx.signal }).catch(() => undefined);
+        taken.push(`${what}: ${ctx.acceptance.describeOpening(opened)}`);
+        if (opened.kind !== 'message') await ctx.client.cancelTask(opened.task.id).catch(() => undefined);
         continue;
       }
       ctx.latency('refusal_latency').recordMs(opened.latencyMs);
       ctx.count('refused');
-      if (opened.code !== ACCEPTANCE_CRITERIA_INVALID) wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
+      if (opened.code !== wire.ACCEPTANCE_CRITERIA_INVALID)
+        wrong.push(`${what}: JSON-RPC ${opened.code} ${opened.message}`);
     }
-    ctx.check(
-      'every hostile artifactSchema is refused',
-      taken.length === 0,
-      taken.length
-        ? `${taken.length} of ${cases.length} taken: ${taken.slice(0, 3).join('; ')}`
-        : `${cases.length}/${cases.length}`,
+    ctx.expectNone('every hostile artifactSchema is refused', taken, cases.length, { wrong: 'taken' });
+    ctx.expectNone(
+      `the refusal is AcceptanceCriteriaInvalid (${wire.ACCEPTANCE_CRITERIA_INVALID})`,
+      wrong,
+      cases.length - taken.length,
     );
-    ctx.check(
-      `the refusal is AcceptanceCriteriaInvalid (${ACCEPTANCE_CRITERIA_INVALID})`,
-      wrong.length === 0,
-      wrong.slice(0, 3).join('; ') || undefined,
-    );
-    ctx.check(
-      `every hostile request is answered within ${REFUSAL_BUDGET_MS} ms`,
-      slow.length === 0,
-      slow.join('; ') || undefined,
-    );
-    const after = await openGate(ctx, { criteria: { artifactSchema: { type: 'object' } } });
+    ctx.expectNone(`every hostile request is answered within ${REFUSAL_BUDGET_MS} ms`, slow, cases.length);
+    const after = await ctx.acceptance.openGate({ criteria: { artifactSchema: { type: 'object' } } });
     ctx.check(
       'afterwards the agent still parks a gated task with a plain artifactSchema',
       after.kind === 'pending',
-      describeOpening(after),
+      ctx.acceptance.describeOpening(after),
     );
     if (after.kind === 'pending')
-      await ctx.client.acceptance.decide(
-        after.task.id,
-        after.task.contextId,
-        { action: 'accept' },
-        { signal: ctx.signal },
-      );
+      await ctx.client.acceptance.decide(after.task.id, after.task.contextId, { action: 'accept' });
   },
 });

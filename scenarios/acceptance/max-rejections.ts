@@ -1,6 +1,6 @@
 // Bounded loop: with maxRejections 1, the first rejection retries (pending again) and the second,
 // past the limit, fails the task.
-import { defineScenario, everyProfile, decideAndSettle, pendingGate, requireGate } from 'a2a-rig';
+import { defineScenario, everyProfile } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-max-rejections',
@@ -12,11 +12,13 @@ export default defineScenario({
   records: { latencies: [], counters: {} },
   catches: ['acceptance-ignores-max-rejections'],
   async run(ctx) {
-    requireGate(ctx, { maxRejections: 1 });
-    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 1 } });
+    ctx.acceptance.requireGate({ maxRejections: 1 });
+    const task = await ctx.acceptance.pendingGate('the gated task parks pending acceptance', {
+      criteria: { maxRejections: 1 },
+    });
     if (!task) return;
     const reject = { action: 'reject', reason: 'SCHEMA_MISMATCH' } as const;
-    const first = await decideAndSettle(ctx, task, reject, 'first rejection');
+    const first = await ctx.acceptance.decideAndSettle(task, reject, 'first rejection');
     if (
       !ctx.check(
         'the first rejection (within maxRejections) retries: pending again',
@@ -25,7 +27,7 @@ export default defineScenario({
       )
     )
       return;
-    const second = await decideAndSettle(ctx, task, reject, 'second rejection');
+    const second = await ctx.acceptance.decideAndSettle(task, reject, 'second rejection');
     ctx.check(
       'the rejection past maxRejections fails the task',
       second.after?.status.state === 'TASK_STATE_FAILED',

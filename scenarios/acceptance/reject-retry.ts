@@ -2,20 +2,23 @@
 // (id and contextId) runs a new attempt, emits that attempt's artifacts and parks pending again;
 // an accept then completes it. Where the agent offers the replay plane, its stored events show the
 // task going back to WORKING between the two pending states.
-import {
-  defineScenario,
-  everyProfile,
-  replayShape,
-  artifactNames,
-  attemptName,
-  historyHasText,
-  isTerminal,
-  pendingGate,
-  pendingOrTerminal,
-  requireGate,
-  settle,
-  stateOf,
-} from 'a2a-rig';
+import { defineScenario, everyProfile, type ScenarioContext } from 'a2a-rig';
+
+/**
+ * The stored lifecycle (replay plane): pending, the rejection sends it back to WORKING, the new
+ * attempt's artifacts (a scripted agent's), pending again, completed.
+ */
+async function checkStoredRetry(ctx: ScenarioContext, taskId: string): Promise<void> {
+  const replayed = await ctx.acceptance.replayShape(taskId);
+  const retried = ctx.agent.scripts ? /P[^P]*W[^P]*A[^P]*P/ : /P[^P]*W[^P]*P/;
+  ctx.check(
+    'the stored events show pending, WORKING, a new attempt, pending again (replay plane)',
+    'shape' in replayed && retried.test(replayed.shape),
+    'shape' in replayed
+      ? `events: ${replayed.shape}${replayed.complete ? '' : ' (replay did not end)'}`
+      : `replay refused: ${replayed.refused}`,
+  );
+}
 
 export default defineScenario({
   name: 'acc-reject-retry',
@@ -29,16 +32,18 @@ export default defineScenario({
   records: { latencies: ['retry_latency'], counters: {} },
   catches: ['acceptance-drops-feedback'],
   async run(ctx) {
-    requireGate(ctx, { maxRejections: 1 });
+    ctx.acceptance.requireGate({ maxRejections: 1 });
     const acc = ctx.client.acceptance;
-    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 1 } });
+    const task = await ctx.acceptance.pendingGate('the gated task parks pending acceptance', {
+      criteria: { maxRejections: 1 },
+    });
     if (!task) return;
     const feedback = `needs a summary table (${task.id.slice(0, 8)})`;
     const rejected = await acc.decide(
       task.id,
       task.contextId,
       { action: 'reject', reason: 'QUALITY_THRESHOLD_NOT_MET' },
-      { feedback, signal: ctx.signal },
+      { feedback },
     );
     if (
       !ctx.check(
@@ -53,44 +58,36 @@ export default defineScenario({
       rejected.task?.id === task.id && rejected.task?.contextId === task.contextId,
       `${rejected.task?.id} in ${rejected.task?.contextId}`,
     );
-    const again = await settle(ctx, task.id, pendingOrTerminal(ctx.client));
+    const again = await ctx.acceptance.settle(task.id, ctx.acceptance.pendingOrTerminal(ctx.client));
     if (again) ctx.latency('retry_latency').recordMs(performance.now() - rejected.startedAt);
     ctx.check(
       'the task parks pending acceptance again (a new attempt, same task)',
       acc.isPending(again) && again?.contextId === task.contextId,
-      stateOf(ctx.client, again),
+      ctx.acceptance.stateOf(ctx.client, again),
     );
     if (!again) return;
     ctx.check(
       'the feedback is in the task history verbatim',
-      historyHasText(again, feedback),
+      ctx.acceptance.historyHasText(again, feedback),
       `${again.history.length} history messages`,
     );
     if (ctx.agent.scripts)
       ctx.check(
         'the new attempt emitted its own artifacts before parking',
-        artifactNames(again).includes(attemptName(2)),
-        artifactNames(again).join(', '),
+        ctx.acceptance.artifactNames(again).includes(ctx.acceptance.attemptName(2)),
+        ctx.acceptance.artifactNames(again).join(', '),
       );
-    const accepted = await acc.decide(task.id, task.contextId, { action: 'accept' }, { signal: ctx.signal });
-    const done = isTerminal(accepted.task) ? accepted.task : await settle(ctx, task.id, isTerminal);
+    const accepted = await acc.decide(task.id, task.contextId, { action: 'accept' });
+    const done = ctx.acceptance.isTerminal(accepted.task)
+      ? accepted.task
+      : await ctx.acceptance.settle(task.id, ctx.acceptance.isTerminal);
     ctx.check(
       'accept after the retry completes the task',
       done?.status.state === 'TASK_STATE_COMPLETED',
-      `${accepted.kind}, then ${stateOf(ctx.client, done)}`,
+      `${accepted.kind}, then ${ctx.acceptance.stateOf(ctx.client, done)}`,
     );
     if (!ctx.agent.replayPlane)
       return ctx.log('the agent offers no replay plane (/events): the WORKING between the attempts is not checked');
-    // The stored lifecycle: pending, the rejection sends it back to WORKING, the new attempt's
-    // artifacts (a scripted agent's), pending again, completed.
-    const replayed = await replayShape(ctx, task.id);
-    const retried = ctx.agent.scripts ? /P[^P]*W[^P]*A[^P]*P/ : /P[^P]*W[^P]*P/;
-    ctx.check(
-      'the stored events show pending, WORKING, a new attempt, pending again (replay plane)',
-      'shape' in replayed && retried.test(replayed.shape),
-      'shape' in replayed
-        ? `events: ${replayed.shape}${replayed.complete ? '' : ' (replay did not end)'}`
-        : `replay refused: ${replayed.refused}`,
-    );
+    await checkStoredRetry(ctx, task.id);
   },
 });

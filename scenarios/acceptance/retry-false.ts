@@ -1,5 +1,5 @@
 // reject with retry: false ends the gate: the task is FAILED at once, whatever maxRejections allows.
-import { defineScenario, everyProfile, decideAndSettle, pendingGate, requireGate } from 'a2a-rig';
+import { defineScenario, everyProfile } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-retry-false',
@@ -11,11 +11,12 @@ export default defineScenario({
   records: { latencies: [], counters: {} },
   catches: ['acceptance-ignores-retry-false'],
   async run(ctx) {
-    requireGate(ctx, { maxRejections: 3 });
-    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { criteria: { maxRejections: 3 } });
+    ctx.acceptance.requireGate({ maxRejections: 3 });
+    const task = await ctx.acceptance.pendingGate('the gated task parks pending acceptance', {
+      criteria: { maxRejections: 3 },
+    });
     if (!task) return;
-    const { after, detail } = await decideAndSettle(
-      ctx,
+    const { after, detail } = await ctx.acceptance.decideAndSettle(
       task,
       { action: 'reject', reason: 'OUT_OF_SCOPE', retry: false },
       'not what was asked',

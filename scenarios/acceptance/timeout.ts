@@ -1,6 +1,6 @@
 // The acceptance timeout: a task left pending past acceptanceTimeoutSeconds is FAILED by the agent.
 // Records how long after parking the FAILED state was observed.
-import { defineScenario, everyProfile, isTerminal, pendingGate, requireGate, settle } from 'a2a-rig';
+import { defineScenario, everyProfile } from 'a2a-rig';
 
 /** How long past the timeout the agent may take to fail the task (a loaded 2-core box included). */
 const GRACE_MS = 3_000;
@@ -17,13 +17,15 @@ export default defineScenario({
   records: { latencies: ['timeout_fired'], counters: {} },
   catches: ['acceptance-no-timeout'],
   async run(ctx, { timeoutSeconds }) {
-    requireGate(ctx);
-    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', {
+    ctx.acceptance.requireGate();
+    const task = await ctx.acceptance.pendingGate('the gated task parks pending acceptance', {
       criteria: { acceptanceTimeoutSeconds: timeoutSeconds },
     });
     if (!task) return;
     const parkedAt = performance.now();
-    const after = await settle(ctx, task.id, isTerminal, { timeoutMs: timeoutSeconds * 1000 + GRACE_MS });
+    const after = await ctx.acceptance.settle(task.id, ctx.acceptance.isTerminal, {
+      timeoutMs: timeoutSeconds * 1000 + GRACE_MS,
+    });
     const elapsed = performance.now() - parkedAt;
     if (after) ctx.latency('timeout_fired').recordMs(elapsed);
     ctx.check(

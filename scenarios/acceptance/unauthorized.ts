@@ -2,18 +2,7 @@
 // (or a principal it named). Another token, and no token at all, are refused with
 // AcceptanceDecisionUnauthorized (-32043; HTTP 403 on HTTP+JSON) and the task stays pending; the
 // creator's accept then completes it.
-import { randomUUID } from 'node:crypto';
-import {
-  defineScenario,
-  describeOutcome,
-  everyProfile,
-  isTerminal,
-  pendingGate,
-  requireGate,
-  settle,
-  stateOf,
-  ACCEPTANCE_DECISION_UNAUTHORIZED,
-} from 'a2a-rig';
+import { freshId, defineScenario, describeOutcome, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'acc-unauthorized',
@@ -27,13 +16,13 @@ export default defineScenario({
   records: { latencies: [], counters: {} },
   catches: ['acceptance-ignores-authorization'],
   async run(ctx) {
-    requireGate(ctx);
+    ctx.acceptance.requireGate();
     const acc = ctx.client.acceptance;
-    const creator = `creator-${randomUUID()}`;
-    const task = await pendingGate(ctx, 'the gated task parks pending acceptance', { bearerToken: creator });
+    const creator = `creator-${freshId()}`;
+    const task = await ctx.acceptance.pendingGate('the gated task parks pending acceptance', { bearerToken: creator });
     if (!task) return;
     const intruders: Array<[string, string | undefined]> = [
-      ['another bearer token', `stranger-${randomUUID()}`],
+      ['another bearer token', `stranger-${freshId()}`],
       ['no bearer token', undefined],
     ];
     const letIn: string[] = [];
@@ -43,35 +32,32 @@ export default defineScenario({
         task.id,
         task.contextId,
         { action: 'accept' },
-        { ...(token ? { bearerToken: token } : {}), signal: ctx.signal },
+        { ...(token ? { bearerToken: token } : {}) },
       );
       if (outcome.kind === 'applied') letIn.push(`${who}: applied (${outcome.state})`);
-      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== ACCEPTANCE_DECISION_UNAUTHORIZED)
+      else if (outcome.kind !== 'unauthorized' || outcome.rpcCode !== wire.ACCEPTANCE_DECISION_UNAUTHORIZED)
         wrong.push(`${who}: ${describeOutcome(outcome)}`);
     }
-    ctx.check('a decision from anyone but the creator is refused', letIn.length === 0, letIn.join('; ') || undefined);
-    ctx.check(
-      `the refusal is AcceptanceDecisionUnauthorized (${ACCEPTANCE_DECISION_UNAUTHORIZED})`,
-      wrong.length === 0,
-      wrong.join('; ') || undefined,
+    ctx.expectNone('a decision from anyone but the creator is refused', letIn, intruders.length);
+    ctx.expectNone(
+      `the refusal is AcceptanceDecisionUnauthorized (${wire.ACCEPTANCE_DECISION_UNAUTHORIZED})`,
+      wrong,
+      intruders.length - letIn.length,
     );
-    const still = await ctx.client.getTask(task.id, { bearerToken: creator, signal: ctx.signal });
+    const still = await ctx.client.getTask(task.id, { bearerToken: creator });
     ctx.check(
       'after the refused decisions the task is still pending acceptance',
       still.ok && acc.isPending(still.value),
-      still.ok ? stateOf(ctx.client, still.value) : `GetTask ${still.error.code}`,
+      still.ok ? ctx.acceptance.stateOf(ctx.client, still.value) : `GetTask ${still.error.code}`,
     );
-    const own = await acc.decide(
-      task.id,
-      task.contextId,
-      { action: 'accept' },
-      { bearerToken: creator, signal: ctx.signal },
-    );
-    const done = isTerminal(own.task) ? own.task : await settle(ctx, task.id, isTerminal);
+    const own = await acc.decide(task.id, task.contextId, { action: 'accept' }, { bearerToken: creator });
+    const done = ctx.acceptance.isTerminal(own.task)
+      ? own.task
+      : await ctx.acceptance.settle(task.id, ctx.acceptance.isTerminal);
     ctx.check(
       "the creator's accept completes the task",
       own.kind === 'applied' && done?.status.state === 'TASK_STATE_COMPLETED',
-      `${own.kind}, then ${stateOf(ctx.client, done)}`,
+      `${own.kind}, then ${ctx.acceptance.stateOf(ctx.client, done)}`,
     );
   },
 });

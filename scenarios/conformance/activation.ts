@@ -1,13 +1,13 @@
 // §Activation: an agent that has not had hitl-prompt/v1 activated MUST NOT emit the envelope (it may
 // still use INPUT_REQUIRED with plain content); once activated it emits the envelope and echoes the
 // URI in its response A2A-Extensions header.
-import { defineScenario, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'activation',
   description: 'no envelope without activation; with activation the envelope is there and the URI is echoed',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
@@ -40,7 +40,7 @@ export default defineScenario({
     );
     ctx.check(
       'with activation the URI is echoed in A2A-Extensions',
-      activated.echoed.includes(HITL_PROMPT_URI),
+      activated.echoed.includes(wire.HITL_PROMPT_URI),
       JSON.stringify(activated.echoed),
     );
   },

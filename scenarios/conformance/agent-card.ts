@@ -2,7 +2,7 @@
 // the card is served and readable, names an endpoint of the binding and wire generation the rig
 // speaks, the endpoint answers an A2A call (GetTask of an unknown task is TaskNotFound), and when
 // hitl-prompt/v1 is declared, it is declared as §Activation says (required: false, params: {}).
-import { defineScenario, everyProfile, A2A_TASK_NOT_FOUND, requiredExtensions } from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'agent-card',
@@ -23,21 +23,21 @@ export default defineScenario({
       missing.length === 0,
       missing.join('; ') || `A2A ${card.generation} (${card.generationSource})`,
     );
-    const wire = `${card.binding} endpoint for A2A ${card.generation}`;
+    const endpointKind = `${card.binding} endpoint for A2A ${card.generation}`;
     ctx.check(
-      `the card names a ${wire}`,
+      `the card names a ${endpointKind}`,
       card.interfaces.some((i) => i.binding === card.binding && i.generation === card.generation),
       card.interfaces.length
         ? `it offers ${card.interfaces.map((i) => `${i.binding} ${i.generation}`).join(', ')}`
         : 'none',
     );
     // The run got here, so each one the rig does not understand was given with --activate.
-    const required = requiredExtensions(card.card);
+    const required = wire.requiredExtensions(card.card);
     if (required.length > 0) ctx.log(`the card declares required: ${required.join(', ')} (each activated)`);
     const unknown = await ctx.client.getTask('a2a-rig-no-such-task-00000000');
     ctx.check(
       'the endpoint answers A2A: GetTask of an unknown task is TaskNotFound (-32001)',
-      !unknown.ok && unknown.error.code === A2A_TASK_NOT_FOUND,
+      !unknown.ok && unknown.error.code === wire.A2A_TASK_NOT_FOUND,
       unknown.ok ? 'it returned a task' : `${unknown.error.code} ${unknown.error.message}`,
     );
     if (!card.hitl.declared) {

@@ -1,13 +1,13 @@
 // CF-1: prompt_id correlation (AC-1). Activate the extension, drive the agent into INPUT_REQUIRED,
 // capture the envelope (prompt_id a valid UUID), answer it, see it resume, answer again with the
 // same prompt_id and see 409 / hitl_already_answered_or_unknown.
-import { defineScenario, describeOutcome, everyProfile, HITL_PROMPT_URI, UUID_PATTERN } from 'a2a-rig';
+import { defineScenario, describeOutcome, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'cf1',
   description: 'CF-1 prompt_id correlation: one valid answer accepted, the same prompt_id again is 409',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
@@ -16,13 +16,13 @@ export default defineScenario({
     const open = await ctx.openPrompt();
     ctx.check(
       'the agent echoes the activated extension URI',
-      open.echoed.includes(HITL_PROMPT_URI),
+      open.echoed.includes(wire.HITL_PROMPT_URI),
       `echoed: ${JSON.stringify(open.echoed)}`,
     );
     const prompt = ctx.usable(open);
     if (!prompt) return;
     const { promptId, answers } = prompt;
-    ctx.check('prompt_id is an RFC 4122 UUID', UUID_PATTERN.test(promptId), promptId);
+    ctx.check('prompt_id is an RFC 4122 UUID', wire.UUID_PATTERN.test(promptId), promptId);
 
     const first = await ctx.answerObserved(open.taskId, promptId, answers.valid);
     ctx.check('the valid answer is accepted', first.outcome.kind === 'accepted', describeOutcome(first.outcome));

@@ -2,13 +2,13 @@
 // response_schema gets JSON-RPC success with HTTP 200 (not 202) and the task transitions out of INPUT_REQUIRED.
 // The answer activates the extension too, so its reply MUST echo the URI (spec §HTTP header echo):
 // cf1 holds the echo on the reply that opened the prompt, this holds it on the answer's.
-import { defineScenario, describeOutcome, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
+import { defineScenario, describeOutcome, everyProfile, wire } from 'a2a-rig';
 
 export default defineScenario({
   name: 'cf2',
   description: 'CF-2 schema-valid response accepted: 200 and the task leaves INPUT_REQUIRED',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
@@ -29,7 +29,7 @@ export default defineScenario({
     if (outcome.httpStatus !== undefined)
       ctx.check(
         "the answer's reply echoes the activated extension URI",
-        outcome.echoedExtensions.includes(HITL_PROMPT_URI),
+        outcome.echoedExtensions.includes(wire.HITL_PROMPT_URI),
         `echoed: ${JSON.stringify(outcome.echoedExtensions)}`,
       );
     ctx.check(

@@ -11,7 +11,7 @@ export default defineScenario({
   name: 'cf3',
   description: 'CF-3 schema-invalid responses are 422 with validation_errors; the prompt stays answerable',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },

@@ -10,7 +10,7 @@ export default defineScenario({
   name: 'cf4',
   description: 'CF-4 resume latency: answer sent → INPUT_REQUIRED left, p95 ≤ 1000 ms over ≥ 20 trials',
   tags: ['conformance', 'hitl', 'latency'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke: { trials: 20 }, ci: { trials: 50 }, full: { trials: 200 } },
   budgetMs: { smoke: 60_000, ci: 120_000, full: 300_000 },
   records: { latencies: ['resume_latency'], counters: { trials: 'tally' } },

@@ -3,7 +3,7 @@
 // envelope.schema.json, and no field names a UI, a delivery channel or a human identity directory.
 // (The spec's own text carrying no "MUST display" obligation is a property of the spec, not of an
 // agent, and is not something a run can observe.)
-import { defineScenario, everyProfile, HITL_PROMPT_URI } from 'a2a-rig';
+import { defineScenario, everyProfile, wire } from 'a2a-rig';
 
 const SPEC_FIELDS = new Set(['prompt_id', 'prompt', 'response_schema', 'deadline', 'allowed_responders']);
 // Words of a property name (between underscores) that speak of a UI, or of a channel or an addressee.
@@ -15,7 +15,7 @@ export default defineScenario({
   name: 'cf5',
   description: "CF-5 transport-only envelope: only the spec's fields, none about a UI, channel or identity directory",
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(20_000),
   records: { latencies: [], counters: {} },
@@ -38,7 +38,7 @@ export default defineScenario({
       },
       { complete: {} },
     ]);
-    const raw = open.task.status.message?.metadata?.[HITL_PROMPT_URI] as Record<string, unknown>;
+    const raw = open.task.status.message?.metadata?.[wire.HITL_PROMPT_URI] as Record<string, unknown>;
     const keys = Object.keys(raw ?? {});
     const extra = keys.filter((k) => !SPEC_FIELDS.has(k));
     ctx.check(

@@ -8,22 +8,20 @@
 // reconnected subscription. Where only a weaker form is possible the check's name says which:
 // no fault backend (the rig drops its own side), or an agent that will not subscribe to a parked
 // task (a GetTask snapshot through the proxy after the cut stands in for the reconnected stream).
-import { isDeepStrictEqual } from 'node:util';
 import {
+  sameValue,
   defineScenario,
   describeOutcome,
   everyProfile,
-  envelopeIn,
-  stateOfEvent,
   type ScenarioContext,
-  type ReplaySocket,
-  type TaskEventStream,
+  type types,
+  wire,
 } from 'a2a-rig';
 
 const WAIT_MS = 5_000;
 
-type Event = { event: Parameters<typeof envelopeIn>[0] };
-type Live = { stream: TaskEventStream } | { refused: string } | { silent: string };
+type Event = { event: Parameters<typeof wire.envelopeIn>[0] };
+type Live = { stream: types.TaskEventStream } | { refused: string } | { silent: string };
 
 /**
  * A subscription that shows the prompt, or why there is none: a refusal (plain JSON or inside the
@@ -35,11 +33,14 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   // One wait for headers and prompt together: an agent that sends its headers only with the first
   // event sends none when it replays nothing, and that is a replay that never came, not an error.
   const deadline = performance.now() + WAIT_MS;
-  const sub = await ctx.client.subscribe(taskId, { signal: ctx.signal, headerWaitMs: WAIT_MS });
+  const sub = await ctx.client.subscribe(taskId, { headerWaitMs: WAIT_MS });
   if (!sub.ok) return { refused: `code ${sub.error.code}: ${sub.error.message}` };
   const seen = await Promise.race([
     sub.stream
-      .waitFor((e: Event) => envelopeIn(e.event)?.prompt_id === promptId, Math.max(1, deadline - performance.now()))
+      .waitFor(
+        (e: Event) => wire.envelopeIn(e.event)?.prompt_id === promptId,
+        Math.max(1, deadline - performance.now()),
+      )
       .catch(() => undefined),
     sub.stream.ended.then(() => undefined),
   ]);
@@ -63,13 +64,180 @@ async function subscribeToPrompt(ctx: ScenarioContext, taskId: string, promptId:
   };
 }
 
+type Prompt = types.AnswerablePrompt;
+const hasEnvelopeOf = (promptId: string) => (e: Event) => wire.envelopeIn(e.event)?.prompt_id === promptId;
+
+/** The prompt seen after the cut is the one before: the same prompt_id and response_schema. */
+function identical(ctx: ScenarioContext, prompt: Prompt, where: string, envelope: ReturnType<typeof wire.envelopeIn>) {
+  ctx.check(
+    `${where}: identical prompt_id`,
+    envelope?.prompt_id === prompt.promptId,
+    envelope ? envelope.prompt_id : 'no envelope',
+  );
+  ctx.check(
+    `${where}: identical response_schema`,
+    envelope !== undefined && sameValue(envelope.response_schema, prompt.envelope.response_schema),
+  );
+}
+
+/**
+ * The live replay socket, through the proxy, read up to the prompt; undefined with no replay plane.
+ * The plane was probed when the run began: a socket that does not open now is a broken plane and
+ * fails (`false`), it is not a reason to check less.
+ */
+async function liveReplay(ctx: ScenarioContext, prompt: Prompt): Promise<types.ReplaySocket | undefined | false> {
+  if (!ctx.agent.replayPlane) return undefined;
+  const opened = await ctx.client.replay(prompt.taskId, { since: 0 }).catch((err: Error) => err);
+  if (
+    !ctx.check(
+      'replay plane (/events): the replay socket opens',
+      !(opened instanceof Error),
+      opened instanceof Error ? opened.message : undefined,
+    ) ||
+    opened instanceof Error
+  )
+    return false;
+  await opened.waitFor(hasEnvelopeOf(prompt.promptId), WAIT_MS);
+  return opened;
+}
+
+/** Cuts the live streams at once (the proxy disabled, or the rig's own side) and checks each really ended. */
+async function cutStreams(ctx: ScenarioContext, first: Live, replay: types.ReplaySocket | undefined): Promise<void> {
+  const endedEarly = 'stream' in first && first.stream.end !== undefined;
+  const how = ctx.faults.available
+    ? 'through the proxy (enabled:false)'
+    : 'by the rig dropping its own side (weaker: no fault backend)';
+  // On gRPC the proxy fronts the gRPC server; the replay plane is HTTP, beside it, so its socket is
+  // cut from the rig's side.
+  const replayProxied = ctx.faults.available && ctx.agent.binding !== 'GRPC';
+  const replayHow = replayProxied
+    ? how
+    : ctx.faults.available
+      ? 'by the rig dropping its own side (weaker: the proxy fronts the gRPC server, not the replay plane)'
+      : how;
+  if (ctx.faults.available) {
+    await ctx.faults.setEnabled(false);
+    await ctx.faults.setEnabled(true);
+  } else if ('stream' in first) await first.stream.close();
+  if (!replayProxied) await replay?.drop();
+  if ('stream' in first) {
+    const name = endedEarly
+      ? 'the subscription ended (weaker: the agent ended it on its own before the cut)'
+      : `the live subscription was cut ${how}`;
+    const end = await ctx.within(first.stream.ended, WAIT_MS);
+    ctx.check(name, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
+  }
+  if (replay) {
+    const end = await ctx.within(replay.ended, WAIT_MS);
+    ctx.check(
+      `replay plane (/events): the live replay socket was cut ${replayHow}`,
+      end !== undefined,
+      end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`,
+    );
+  }
+}
+
+/**
+ * Reconnects and looks: a new subscription (undefined for an agent that refuses one: a snapshot
+ * stands in), or `false` when the new subscription failed its check.
+ */
+async function reconnect(
+  ctx: ScenarioContext,
+  prompt: Prompt,
+  first: Live,
+): Promise<types.TaskEventStream | undefined | false> {
+  const { taskId, promptId } = prompt;
+  if ('stream' in first) {
+    const second = await subscribeToPrompt(ctx, taskId, promptId);
+    if (
+      !ctx.check(
+        'a new subscription after the cut shows the prompt',
+        'stream' in second,
+        'stream' in second ? undefined : 'refused' in second ? second.refused : second.silent,
+      ) ||
+      !('stream' in second)
+    )
+      return false;
+    const snapshot = second.stream.events.find(hasEnvelopeOf(promptId));
+    identical(ctx, prompt, 'the subscription after the cut', snapshot && wire.envelopeIn(snapshot.event));
+    ctx.check(
+      'the subscription after the cut misses nothing (the task still waits on the prompt last seen)',
+      second.stream.lastState === 'TASK_STATE_INPUT_REQUIRED',
+      second.stream.lastState,
+    );
+    return second.stream;
+  }
+  const weaker =
+    `(weaker: the agent refuses to subscribe to a parked task, ${'refused' in first ? first.refused : ''}; ` +
+    'GetTask snapshot after the cut)';
+  const got = await ctx.client.getTask(taskId);
+  const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
+  identical(
+    ctx,
+    prompt,
+    `the task after the cut ${weaker}`,
+    check?.ok ? { prompt_id: check.envelope.prompt_id, response_schema: check.envelope.response_schema } : undefined,
+  );
+  return undefined;
+}
+
+/** The replay after the cut: it reopens, shows the identical prompt, and the replay checker finds nothing. */
+async function replayAfterCut(ctx: ScenarioContext, prompt: Prompt): Promise<boolean> {
+  const reconnected = await ctx.client.replay(prompt.taskId, { since: 0 }).catch((err: Error) => err);
+  if (
+    !ctx.check(
+      'replay plane (/events): the replay socket reopens after the cut',
+      !(reconnected instanceof Error),
+      reconnected instanceof Error ? reconnected.message : undefined,
+    ) ||
+    reconnected instanceof Error
+  )
+    return false;
+  const replayed = await reconnected.waitFor(hasEnvelopeOf(prompt.promptId), WAIT_MS).catch(() => undefined);
+  identical(
+    ctx,
+    prompt,
+    'replay plane (/events): the replay after the cut',
+    replayed && wire.envelopeIn(replayed.event),
+  );
+  await reconnected.close();
+  await ctx.checkReplayOf([prompt.taskId], 'replay plane (/events)');
+  return true;
+}
+
+/** The reconnected subscription is live: it shows the answered task leave INPUT_REQUIRED, the prompt once. */
+async function checkLiveAfterAnswer(ctx: ScenarioContext, promptId: string, again: types.TaskEventStream) {
+  const left = await again
+    .waitFor(
+      // A status update or a Task snapshot: either shows the task leave INPUT_REQUIRED.
+      (e) => {
+        const state = wire.stateOfEvent(e.event);
+        return state !== undefined && state !== 'TASK_STATE_INPUT_REQUIRED';
+      },
+      WAIT_MS,
+    )
+    .catch(() => undefined);
+  ctx.check(
+    'the subscription after the cut is live: it shows the task leave INPUT_REQUIRED',
+    left !== undefined,
+    again.end ? `it ended (${again.end.reason})` : `last state ${again.lastState}`,
+  );
+  const sightings = again.events.filter(hasEnvelopeOf(promptId)).length;
+  ctx.check(
+    'the subscription after the cut repeats nothing (the prompt is announced once)',
+    sightings === 1,
+    `${sightings} events carry prompt ${promptId}`,
+  );
+  await again.close();
+}
+
 export default defineScenario({
   name: 'cf6',
   description:
     'CF-6 a live stream cut through the proxy: the reconnecting client sees the identical prompt_id and ' +
     'response_schema, nothing missing or repeated, then the answer is accepted',
   tags: ['conformance', 'hitl', 'replay'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: everyProfile({}),
   budgetMs: everyProfile(30_000),
   records: { latencies: [], counters: {} },
@@ -78,125 +246,20 @@ export default defineScenario({
     const prompt = await ctx.openUsablePrompt();
     if (!prompt) return;
     const { taskId, promptId } = prompt;
-    const hasEnvelope = (e: Event) => envelopeIn(e.event)?.prompt_id === promptId;
-    const identical = (where: string, envelope: ReturnType<typeof envelopeIn>) => {
-      ctx.check(
-        `${where}: identical prompt_id`,
-        envelope?.prompt_id === promptId,
-        envelope ? envelope.prompt_id : 'no envelope',
-      );
-      ctx.check(
-        `${where}: identical response_schema`,
-        envelope !== undefined && isDeepStrictEqual(envelope.response_schema, prompt.envelope.response_schema),
-      );
-    };
 
-    // The live streams, through the proxy. The replay plane was probed when the run began: a socket
-    // that does not open now is a broken plane and fails, it is not a reason to check less.
+    // The live streams, through the proxy.
     const first = await subscribeToPrompt(ctx, taskId, promptId);
     if ('silent' in first) {
       ctx.check('a subscription to the parked task shows the open prompt', false, first.silent);
       return;
     }
-    let replay: ReplaySocket | undefined;
-    if (ctx.agent.replayPlane) {
-      const opened = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
-      if (
-        !ctx.check(
-          'replay plane (/events): the replay socket opens',
-          !(opened instanceof Error),
-          opened instanceof Error ? opened.message : undefined,
-        ) ||
-        opened instanceof Error
-      )
-        return;
-      replay = opened;
-      await replay.waitFor(hasEnvelope, WAIT_MS);
-    }
-    const endedEarly = 'stream' in first && first.stream.end !== undefined;
+    const replay = await liveReplay(ctx, prompt);
+    if (replay === false) return;
+    await cutStreams(ctx, first, replay);
 
-    const how = ctx.faults.available
-      ? 'through the proxy (enabled:false)'
-      : 'by the rig dropping its own side (weaker: no fault backend)';
-    // On gRPC the proxy fronts the gRPC server; the replay plane is HTTP, beside it, so its socket is
-    // cut from the rig's side.
-    const replayProxied = ctx.faults.available && ctx.agent.binding !== 'GRPC';
-    const replayHow = replayProxied
-      ? how
-      : ctx.faults.available
-        ? 'by the rig dropping its own side (weaker: the proxy fronts the gRPC server, not the replay plane)'
-        : how;
-    if (ctx.faults.available) {
-      await ctx.faults.setEnabled(false);
-      await ctx.faults.setEnabled(true);
-    } else if ('stream' in first) await first.stream.close();
-    if (!replayProxied) await replay?.drop();
-    if ('stream' in first) {
-      const name = endedEarly
-        ? 'the subscription ended (weaker: the agent ended it on its own before the cut)'
-        : `the live subscription was cut ${how}`;
-      const end = await ctx.within(first.stream.ended, WAIT_MS);
-      ctx.check(name, end !== undefined, end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`);
-    }
-    if (replay) {
-      const end = await ctx.within(replay.ended, WAIT_MS);
-      ctx.check(
-        `replay plane (/events): the live replay socket was cut ${replayHow}`,
-        end !== undefined,
-        end ? `it ended: ${end.reason}` : `still open ${WAIT_MS} ms after the cut`,
-      );
-    }
-
-    // Reconnect and look: a new subscription (or, for an agent that refuses one, a snapshot).
-    let again: TaskEventStream | undefined;
-    if ('stream' in first) {
-      const second = await subscribeToPrompt(ctx, taskId, promptId);
-      if (
-        !ctx.check(
-          'a new subscription after the cut shows the prompt',
-          'stream' in second,
-          'stream' in second ? undefined : 'refused' in second ? second.refused : second.silent,
-        ) ||
-        !('stream' in second)
-      )
-        return;
-      again = second.stream;
-      const snapshot = again.events.find(hasEnvelope);
-      identical('the subscription after the cut', snapshot && envelopeIn(snapshot.event));
-      ctx.check(
-        'the subscription after the cut misses nothing (the task still waits on the prompt last seen)',
-        again.lastState === 'TASK_STATE_INPUT_REQUIRED',
-        again.lastState,
-      );
-    } else {
-      const weaker =
-        `(weaker: the agent refuses to subscribe to a parked task, ${first.refused}; ` +
-        'GetTask snapshot after the cut)';
-      const got = await ctx.client.getTask(taskId, { signal: ctx.signal });
-      const check = got.ok ? ctx.client.promptOf(got.value) : undefined;
-      identical(
-        `the task after the cut ${weaker}`,
-        check?.ok
-          ? { prompt_id: check.envelope.prompt_id, response_schema: check.envelope.response_schema }
-          : undefined,
-      );
-    }
-    if (replay) {
-      const reconnected = await ctx.client.replay(taskId, { since: 0 }).catch((err: Error) => err);
-      if (
-        !ctx.check(
-          'replay plane (/events): the replay socket reopens after the cut',
-          !(reconnected instanceof Error),
-          reconnected instanceof Error ? reconnected.message : undefined,
-        ) ||
-        reconnected instanceof Error
-      )
-        return;
-      const replayed = await reconnected.waitFor(hasEnvelope, WAIT_MS).catch(() => undefined);
-      identical('replay plane (/events): the replay after the cut', replayed && envelopeIn(replayed.event));
-      await reconnected.close();
-      await ctx.checkReplayOf([taskId], 'replay plane (/events)');
-    }
+    const again = await reconnect(ctx, prompt, first);
+    if (again === false) return;
+    if (replay && !(await replayAfterCut(ctx, prompt))) return;
 
     const answered = await ctx.client.answer(taskId, promptId, prompt.answers.valid, {
       contextId: prompt.task.contextId,
@@ -206,29 +269,6 @@ export default defineScenario({
       answered.kind === 'accepted',
       describeOutcome(answered),
     );
-    if (again && answered.kind === 'accepted') {
-      const left = await again
-        .waitFor(
-          // A status update or a Task snapshot: either shows the task leave INPUT_REQUIRED.
-          (e) => {
-            const state = stateOfEvent(e.event);
-            return state !== undefined && state !== 'TASK_STATE_INPUT_REQUIRED';
-          },
-          WAIT_MS,
-        )
-        .catch(() => undefined);
-      ctx.check(
-        'the subscription after the cut is live: it shows the task leave INPUT_REQUIRED',
-        left !== undefined,
-        again.end ? `it ended (${again.end.reason})` : `last state ${again.lastState}`,
-      );
-      const sightings = again.events.filter(hasEnvelope).length;
-      ctx.check(
-        'the subscription after the cut repeats nothing (the prompt is announced once)',
-        sightings === 1,
-        `${sightings} events carry prompt ${promptId}`,
-      );
-      await again.close();
-    }
+    if (again && answered.kind === 'accepted') await checkLiveAfterAnswer(ctx, promptId, again);
   },
 });

@@ -8,7 +8,7 @@ export default defineScenario({
   name: 'cf7',
   description: 'CF-7 the whole conformance suite CF-1..CF-6 is green',
   tags: ['conformance', 'hitl'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   requires: SUITE,
   params: everyProfile({}),
   budgetMs: everyProfile(1_000),

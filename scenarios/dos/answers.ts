@@ -2,28 +2,31 @@
 // prompts (the first answer wins; every later one must be refused, never applied twice) and
 // answers naming a prompt_id that does not exist, refused fast with no 5xx while the humans'
 // round trips keep their p99, error rate and the agent its memory. Gates: rig/engine/dos/dosVerdicts.ts.
-import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
+import { defineScenario, dos } from 'a2a-rig';
 
-const smoke = dosProfile('smoke', {
+const smoke = dos.dosProfile('smoke', {
   'duplicate-answers': { rate: 20, max: 60 },
   'unknown-prompt': { rate: 20, max: 60 },
 });
-const ci = dosProfile('ci', { 'duplicate-answers': { rate: 50, max: 500 }, 'unknown-prompt': { rate: 50, max: 500 } });
-const full = dosProfile('full', {
+const ci = dos.dosProfile('ci', {
+  'duplicate-answers': { rate: 50, max: 500 },
+  'unknown-prompt': { rate: 50, max: 500 },
+});
+const full = dos.dosProfile('full', {
   'duplicate-answers': { rate: 100, max: 6_000 },
   'unknown-prompt': { rate: 100, max: 6_000 },
 });
 
-export default defineScenario<DosParams>({
+export default defineScenario<dos.DosParams>({
   name: 'dos-answers',
   description:
     'duplicate-answer and unknown-prompt floods beside legitimate HITL round trips: every hostile answer ' +
     'refused fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
-  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
-  records: DOS_RECORDS,
+  budgetMs: { smoke: dos.dosBudget(smoke), ci: dos.dosBudget(ci), full: dos.dosBudget(full) },
+  records: dos.DOS_RECORDS,
   catches: [{ fault: 'accept-duplicates', attack: 'duplicate-answers' }],
-  run: (ctx, p) => runDosFamily(ctx, ['duplicate-answers', 'unknown-prompt'], p),
+  run: (ctx, p) => dos.runDosFamily(ctx, ['duplicate-answers', 'unknown-prompt'], p),
 });

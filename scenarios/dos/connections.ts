@@ -6,15 +6,7 @@
 // rig/engine/dos/dosVerdicts.ts. The flood is bounded by the rig's open-files soft limit less 256 kept
 // for everything else; when that leaves no room past clientBound (`ulimit -n` 1024 on some CI
 // boxes) the scenario skips, saying so, rather than judge a flood that never reached the bound.
-import {
-  defineScenario,
-  DOS_RECORDS,
-  dosBudget,
-  dosProfile,
-  openFilesSoftLimit,
-  runDosFamily,
-  type DosParams,
-} from 'a2a-rig';
+import { defineScenario, dos } from 'a2a-rig';
 
 // Connections the agent keeps are cut by its headers timeout (5 s); holdMs 6 s and a cap 8 s past
 // the starts let that happen inside the during phase.
@@ -22,7 +14,7 @@ const sizes = (attackMs: number) => ({ attackMs, attackCapMs: attackMs + 8_000 }
 const bound = { clientBound: 1_024 };
 const smoke = {
   // Each burst is the whole flood (it must pass the bound each time): two at smoke, not three.
-  ...dosProfile(
+  ...dos.dosProfile(
     'smoke',
     { 'idle-connections': { rate: 400, max: 1_300, holdMs: 6_000 } },
     { ...sizes(3_500), attackBursts: 2 },
@@ -30,28 +22,28 @@ const smoke = {
   ...bound,
 };
 const ci = {
-  ...dosProfile('ci', { 'idle-connections': { rate: 500, max: 3_000, holdMs: 6_000 } }, sizes(10_000)),
+  ...dos.dosProfile('ci', { 'idle-connections': { rate: 500, max: 3_000, holdMs: 6_000 } }, sizes(10_000)),
   ...bound,
 };
 const full = {
-  ...dosProfile('full', { 'idle-connections': { rate: 500, max: 6_000, holdMs: 6_000 } }, sizes(60_000)),
+  ...dos.dosProfile('full', { 'idle-connections': { rate: 500, max: 6_000, holdMs: 6_000 } }, sizes(60_000)),
   ...bound,
 };
 
-export default defineScenario<DosParams & { clientBound: number }>({
+export default defineScenario<dos.DosParams & { clientBound: number }>({
   name: 'dos-connections',
   description:
     'an idle-connection flood from another client address beside legitimate HITL round trips: connections ' +
     "beyond the agent's bound shed at once; the attack tax, errors, memory and recovery gated",
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
-  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
-  records: DOS_RECORDS,
+  budgetMs: { smoke: dos.dosBudget(smoke), ci: dos.dosBudget(ci), full: dos.dosBudget(full) },
+  records: dos.DOS_RECORDS,
   catches: [{ fault: 'no-connection-limit', attack: 'idle-connections' }],
   run(ctx, p) {
     const choice = p.attacks['idle-connections'];
-    const room = openFilesSoftLimit() - 256;
+    const room = dos.openFilesSoftLimit() - 256;
     if (choice && choice.max > room) {
       if (room <= p.clientBound)
         ctx.skip(
@@ -61,6 +53,6 @@ export default defineScenario<DosParams & { clientBound: number }>({
       ctx.log(`idle-connections: ${choice.max} connections capped at ${room} by the open-files soft limit`);
       p = { ...p, attacks: { ...p.attacks, 'idle-connections': { ...choice, max: room } } };
     }
-    return runDosFamily(ctx, ['idle-connections'], p);
+    return dos.runDosFamily(ctx, ['idle-connections'], p);
   },
 });

@@ -7,42 +7,42 @@
 // pattern and an open property (rig/engine/dos/dosScenario.ts PAYLOAD_STEPS: only the agent's own
 // bounds refuse a deep or huge payload there); other agents' prompts may have no pattern, and the
 // pattern attack then says so and is skipped.
-import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
+import { defineScenario, dos } from 'a2a-rig';
 
 // deep-answer at depth 100: past the validator's nesting bound (32 levels for the reference agent,
 // which `no-depth-limit` removes), short of any parser's own bound, so the validator's is the one tested.
 const deep = { depth: 100 };
-const smoke = dosProfile('smoke', {
+const smoke = dos.dosProfile('smoke', {
   'oversized-answer': { rate: 5, max: 15 },
   'deep-answer': { rate: 10, max: 30, ...deep },
   'pattern-backtracking': { rate: 5, max: 10 },
 });
-const ci = dosProfile('ci', {
+const ci = dos.dosProfile('ci', {
   'oversized-answer': { rate: 10, max: 100 },
   'deep-answer': { rate: 20, max: 200, ...deep },
   'pattern-backtracking': { rate: 10, max: 100 },
 });
-const full = dosProfile('full', {
+const full = dos.dosProfile('full', {
   'oversized-answer': { rate: 20, max: 1_200 },
   'deep-answer': { rate: 50, max: 3_000, ...deep },
   'pattern-backtracking': { rate: 20, max: 1_200 },
 });
 
-export default defineScenario<DosParams>({
+export default defineScenario<dos.DosParams>({
   name: 'dos-payloads',
   description:
     'oversized, deeply nested and pattern-backtracking answers beside legitimate HITL round trips: refused ' +
     'fast with no 5xx, the attack tax, errors, memory and recovery gated',
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
-  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
-  records: DOS_RECORDS,
+  budgetMs: { smoke: dos.dosBudget(smoke), ci: dos.dosBudget(ci), full: dos.dosBudget(full) },
+  records: dos.DOS_RECORDS,
   catches: [
     { fault: 'no-body-limit', attack: 'oversized-answer' },
     { fault: 'backtracking-patterns', attack: 'pattern-backtracking' },
     { fault: 'no-depth-limit', attack: 'deep-answer' },
   ],
   run: (ctx, p) =>
-    runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
+    dos.runDosFamily(ctx, ['oversized-answer', 'deep-answer', 'pattern-backtracking'], p, { payloadPrompts: true }),
 });

@@ -5,7 +5,7 @@
 // trips keep their p99 and error rate. Gates: rig/engine/dos/dosVerdicts.ts. The memory bound is wider
 // here: the reference agent lets unread streams queue up to 128 MiB in total, by design.
 // unread-replay needs the replay plane and is left out (logged) for an agent without one.
-import { defineScenario, DOS_RECORDS, dosBudget, dosProfile, runDosFamily, type DosParams } from 'a2a-rig';
+import { defineScenario, dos } from 'a2a-rig';
 
 const memory = { maxRssGrowthMb: 256 };
 // Unread streams are held for holdMs, then let go by the attack: within the cap, so the during
@@ -14,32 +14,32 @@ const memory = { maxRssGrowthMb: 256 };
 // first frame), which must come within maxShedMs (1 s) for the cut to count as shed at once.
 const hold = { holdMs: 4_000, probeMs: 200 };
 // Each burst is the whole attack (it must pass the agent's stream bounds each time): two at smoke.
-const smoke = dosProfile(
+const smoke = dos.dosProfile(
   'smoke',
   { 'unread-streams': { rate: 40, max: 80, ...hold }, 'unread-replay': { rate: 40, max: 80, ...hold } },
   { ...memory, attackBursts: 2 },
 );
-const ci = dosProfile(
+const ci = dos.dosProfile(
   'ci',
   { 'unread-streams': { rate: 50, max: 400, ...hold }, 'unread-replay': { rate: 50, max: 400, ...hold } },
   memory,
 );
-const full = dosProfile(
+const full = dos.dosProfile(
   'full',
   { 'unread-streams': { rate: 50, max: 2_000, ...hold }, 'unread-replay': { rate: 50, max: 2_000, ...hold } },
   memory,
 );
 
-export default defineScenario<DosParams>({
+export default defineScenario<dos.DosParams>({
   name: 'dos-streams',
   description:
     'SSE streams and replay sockets opened and never read beside legitimate HITL round trips: shed beyond ' +
     "the agent's bounds, its memory bounded; the attack tax, errors and recovery gated",
   tags: ['dos', 'hostile'],
-  needs: { extension: true },
+  needs: { hitlPrompt: true },
   params: { smoke, ci, full },
-  budgetMs: { smoke: dosBudget(smoke), ci: dosBudget(ci), full: dosBudget(full) },
-  records: DOS_RECORDS,
+  budgetMs: { smoke: dos.dosBudget(smoke), ci: dos.dosBudget(ci), full: dos.dosBudget(full) },
+  records: dos.DOS_RECORDS,
   catches: [{ fault: 'unbounded-streams', attack: 'unread-streams' }],
-  run: (ctx, p) => runDosFamily(ctx, ['unread-streams', 'unread-replay'], p),
+  run: (ctx, p) => dos.runDosFamily(ctx, ['unread-streams', 'unread-replay'], p),
 });

@@ -8,14 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { METHOD_NAMES, TERMINAL_STATES, type Task } from '../../protocol/a2aTypes.ts';
 import { SCRIPT_KEY } from '../../protocol/rigScript.ts';
 import { ACCEPTANCE_URI, type Decision } from '../../protocol/acceptance.ts';
-import {
-  watchTask,
-  type AcceptanceErrorFacts,
-  type AcceptanceNeeds,
-  type AcceptanceSendOptions,
-  type A2AClient,
-} from '../../client/index.ts';
+import { watchTask, type AcceptanceNeeds, type AcceptanceSendOptions, type A2AClient } from '../../client/index.ts';
 import type { ScenarioContext } from './scenarioContextInterface.ts';
+import type { GateOpening } from './gateOpening.ts';
 
 /** How long a gated task may take to park, or to settle after a decision, before a scenario gives up on it. */
 export const SETTLE_MS = 10_000;
@@ -36,21 +31,7 @@ export function gatedScript(attempts = 3, contextId?: string) {
   };
 }
 
-export type GateOpening =
-  /** Parked pending acceptance; `echoed` says whether the creating reply echoed the extension. */
-  | { kind: 'pending'; task: Task; echoed: boolean; latencyMs: number }
-  /** The agent refused the creating request (criteria invalid, say): no task. */
-  | {
-      kind: 'refused';
-      refusal: AcceptanceErrorFacts | undefined;
-      code: number;
-      message: string;
-      httpStatus: number | undefined;
-      latencyMs: number;
-    }
-  /** A task that did not park pending acceptance (within SETTLE_MS): where it got to. */
-  | { kind: 'not-pending'; task: Task; echoed: boolean; latencyMs: number }
-  | { kind: 'message'; echoed: boolean; latencyMs: number };
+export type { GateOpening } from './gateOpening.ts';
 
 /** Skips the scenario (with why) unless the agent declares the extension as the scenario needs it. */
 export function requireGate(ctx: ScenarioContext, needs: AcceptanceNeeds = {}): void {

@@ -8,8 +8,8 @@ import { validateCatches, type FaultCatch } from './faultCatches.ts';
 export { PROFILES, everyProfile, type ProfileName } from './profiles.ts';
 
 export interface ScenarioNeeds {
-  /** The agent declares hitl-prompt/v1 in its card. */
-  extension?: boolean;
+  /** The agent declares the hitl-prompt/v1 extension in its card. */
+  hitlPrompt?: boolean;
   /** A fault backend (Toxiproxy) sits between the rig and the agent. */
   faults?: boolean;
   /** The agent can be killed (-9) and restarted: embedded, or --restart-cmd for a target. */
@@ -22,9 +22,25 @@ export interface ScenarioNeeds {
   acceptance?: boolean;
 }
 
+/**
+ * A need the rig once read under another name: there are two extensions, so `extension` no longer
+ * says which. A scenario that still names it fails to load, told the new name, rather than running
+ * without the need it meant.
+ */
+const RENAMED_NEEDS: Record<string, string> = { extension: 'hitlPrompt' };
+
+function checkNeeds(name: string, needs: ScenarioNeeds): void {
+  for (const [old, now] of Object.entries(RENAMED_NEEDS))
+    if (Object.hasOwn(needs ?? {}, old))
+      throw new Error(
+        `scenario ${name}: needs.${old} is now needs.${now} (the hitl-prompt/v1 extension; ` +
+          'needs.acceptance is the acceptance-criteria one)',
+      );
+}
+
 /** Each need as `a2a-rig list` says it. */
 export const NEED_LABELS: Record<keyof ScenarioNeeds, string> = {
-  extension: 'hitl-prompt/v1 in the card',
+  hitlPrompt: 'hitl-prompt/v1 in the card',
   faults: 'a fault backend (Toxiproxy)',
   restart: 'a restartable agent (embedded, or --restart-cmd)',
   replayPlane: 'the replay plane (/events)',
@@ -69,6 +85,7 @@ const NAME = /^[a-z0-9][a-z0-9-]*$/;
 export function defineScenario<P extends object>(definition: ScenarioDefinition<P>): ScenarioDefinition<P> {
   if (!NAME.test(definition.name))
     throw new Error(`scenario name "${definition.name}" must be lowercase words joined by dashes`);
+  checkNeeds(definition.name, definition.needs);
   for (const profile of PROFILES) {
     if (!definition.params[profile])
       throw new Error(`scenario ${definition.name} has no params for profile ${profile}`);

@@ -8,15 +8,21 @@ import type { Generation, Task } from '../../protocol/a2aTypes.ts';
 import type { PromptEnvelope } from '../../protocol/hitlPrompt.ts';
 import type {
   A2AClient,
+  AcceptanceNeeds,
+  AcceptanceSendOptions,
   AgentDescription,
   AnswerOutcome,
   EventHistory,
+  OutgoingMessage,
   SynthesizedAnswers,
 } from '../../client/index.ts';
+import type { Decision } from '../../protocol/acceptance.ts';
+import type { GateOpening } from './gateOpening.ts';
 import type { AppliedToxic, FaultProxy, ToxicSpec } from '../../proxy/faultControl.ts';
 import type { LatencyHistogram } from '../../metrics/latencyHistogram.ts';
 import type { CheckResult, SeriesPoint, Verdict } from '../../results/runResult.ts';
 import type { CheckOptions } from '../../results/checkResult.ts';
+import type { ExpectNoneOptions } from './expectNone.ts';
 import type { Iteration, OpenModelOptions, OpenModelResult } from '../../load/openModelExecutor.ts';
 import type { AttackTarget } from '../../attack/attackTypes.ts';
 import type { RigHealth } from '../../metrics/rigHealth.ts';
@@ -90,8 +96,60 @@ export interface NewClientOptions {
   proxy?: ClientRoute;
 }
 
+/** How a gated task is opened (`ctx.acceptance.openGate`): the send's options, and which client sends. */
+export type GateOptions = AcceptanceSendOptions & { attempts?: number; contextId?: string; client?: A2AClient };
+
+/**
+ * The acceptance-criteria scenarios' moves and readers (acceptanceMoves.ts), bound to the scenario:
+ * its client (unless one is given), its signal and its budget. `ctx.acceptance.openGate()`.
+ */
+export interface AcceptanceKit {
+  /** How long a gated task may take to park, or to settle after a decision. */
+  readonly SETTLE_MS: number;
+  /** The artifact name attempt `n` (1-based) of the rig's script emits. */
+  attemptName(n: number): string;
+  /** A creating message: the script's artifacts per attempt (one named artifact each), then `complete`. */
+  gatedScript(attempts?: number, contextId?: string): OutgoingMessage;
+  /** Skips the scenario (with why) unless the agent declares the extension as the scenario needs it. */
+  requireGate(needs?: AcceptanceNeeds): void;
+  /** Sends a gated creating request and waits (bounded) until the task parks or settles. */
+  openGate(options?: GateOptions): Promise<GateOpening>;
+  /** Like `openGate`, but anything other than a pending task fails the named check and returns undefined. */
+  pendingGate(check: string, options?: GateOptions): Promise<Task | undefined>;
+  describeOpening(opened: GateOpening): string;
+  /** Reads the task with GetTask until `until` holds (or SETTLE_MS passes); undefined if it never did. */
+  settle(
+    taskId: string,
+    until: (task: Task) => boolean,
+    options?: { timeoutMs?: number; client?: A2AClient },
+  ): Promise<Task | undefined>;
+  /** Settled again after a decision: pending acceptance, or terminal (as `client`, default ctx.client, reads it). */
+  pendingOrTerminal(client?: A2AClient): (task: Task) => boolean;
+  /** One decision on a pending task, then its next settled state; `detail` reads "applied, then TASK_STATE_FAILED". */
+  decideAndSettle(
+    task: Task,
+    decision: Decision,
+    feedback: string,
+  ): Promise<{ after: Task | undefined; detail: string }>;
+  isTerminal(task: Task | undefined): boolean;
+  /** The state and, when pending, the flag, for a check's detail. */
+  stateOf(client: A2AClient, task: Task | undefined): string;
+  artifactNames(task: Task): string[];
+  /** Does a history message carry this text verbatim in a text part? */
+  historyHasText(task: Task, text: string): boolean;
+  /** A context id no task has yet, so a listing of it shows only what this scenario created. */
+  freshContextId(): string;
+  /** How many tasks the agent lists in a context; unsupported (with why) where it has no ListTasks. */
+  tasksInContext(client: A2AClient, contextId: string): Promise<{ count: number } | { unsupported: string }>;
+  /** A terminal task's full replay as one letter per event (see acceptanceMoves.replayShape). */
+  replayShape(taskId: string): Promise<{ shape: string; complete: boolean } | { refused: string }>;
+}
+
 export interface ScenarioContext {
-  /** Through the fault proxy. */
+  /**
+   * Through the fault proxy. Every client of the context (this, `direct`, `newClient`'s) takes the
+   * scenario's `signal` on each call that names none: a scenario never passes it; its own wins.
+   */
   readonly client: A2AClient;
   /** Straight to the agent: the truth, whatever the faults do. */
   readonly direct: A2AClient;
@@ -123,6 +181,14 @@ export interface ScenarioContext {
    * contract example's shape) is a warning, which fails only a `--strict` run (results/checkResult.ts).
    */
   check(name: string, ok: boolean, detail?: string, options?: CheckOptions): boolean;
+  /**
+   * The one way to say "none of these `total` went wrong": passes when `problems` is empty ("n/n",
+   * or `options.passed`), else fails with "k of n; e.g. <the first three>" ("k of n lost; …" with
+   * `options.wrong: 'lost'`). Levels as `check`.
+   */
+  expectNone(name: string, problems: readonly string[], total: number, options?: ExpectNoneOptions): boolean;
+  /** The acceptance-criteria moves (open a gated task, settle, decide) and readers, bound to this scenario. */
+  readonly acceptance: AcceptanceKit;
   /** Records a check judged neither way, with why: the scenario is inconclusive unless one fails. */
   notJudged(name: string, detail: string): void;
   /** The histogram of a declared latency (labels: one series of a labelled one, `round_trip{rate=40}`). */

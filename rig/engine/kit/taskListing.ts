@@ -16,6 +16,7 @@ export type TaskListing =
 const NOT_OFFERED = new Set([-32601, -32004]);
 const MAX_PAGES = 20;
 
+/** `signal` by default the client's own (A2AClient.abortWith): a scenario's client ends with the scenario. */
 export async function taskListed(
   client: A2AClient,
   taskId: string,
@@ -34,7 +35,7 @@ export async function taskListed(
         method,
         params,
         { generation: client.generation, extensions: [] },
-        { signal },
+        { signal: signal ?? client.defaultSignal },
       );
     } catch (err) {
       return { kind: 'failed', reason: `${method}: ${(err as Error).message}` };
