@@ -89,6 +89,19 @@ describe('watchTask on a stream', () => {
     expect(seen.fallback).toBeUndefined();
   }, 20_000);
 
+  it("with headers: 'transport', awaits a late stream's headers and counts the state they came with", async () => {
+    const { taskId, promptId } = await parked({ generation: '1.0', refuseSubscribe: 'json', live: HEADLESS });
+    // The answer goes out after the watch's own deadline: the agent sends the stream's headers only
+    // with the resume, so the watch sees the resume only if it awaited them past its deadline (the
+    // load round trips: a late resume is timed as late, not failed).
+    const answered = new Promise((resolve) => setTimeout(resolve, 400)).then(() =>
+      client!.answer(taskId, promptId, { approved: true }),
+    );
+    const seen = await watchTask(client!, taskId, resumed, { ...watch(100), headers: 'transport' });
+    expect((await answered).kind).toBe('accepted');
+    expect(seen).toMatchObject({ reached: true, via: 'stream', status: { state: 'TASK_STATE_WORKING' } });
+  }, 20_000);
+
   it('ends at the deadline on a stream still open, with the last state it showed and its own words', async () => {
     const { taskId } = await parked({ generation: '1.0', refuseSubscribe: 'json', live: LIVE });
     const seen = await watchTask(client!, taskId, completed, watch(300));

@@ -90,7 +90,7 @@ describe('a noisy machine and several runs a side', () => {
     expect(oneSide.regressions).toEqual([]);
     const p50 = oneSide.rows.find((r) => r.measure === 'resume_latency p50')!;
     expect(p50.result).toBe('inconclusive');
-    expect(p50.note).toMatch(/the rig may have been the limit in the current run: .*event-loop delay p99 45 ms/);
+    expect(p50.note).toMatch(/the rig may have been the limit in the current run: .*event-loop delay p99 45.0 ms/);
     // The same slowdown with the rig saturated alike on both sides (A/B rounds beside a hog) stands.
     const both = compareRuns(withHealth(at(1), saturated), slowBusy, QUIET);
     expect(both.regressions.map((r) => r.measure)).toContain('resume_latency p50');
@@ -123,7 +123,7 @@ describe('a noisy machine and several runs a side', () => {
     const mostly = compareRuns(base, [...slower.slice(0, 2).map((r) => busy(r)), ...slower.slice(2)]);
     expect(mostly.regressions).toEqual([]);
     expect(mostly.rows.find((r) => r.measure === 'resume_latency p50')!.note).toMatch(
-      /the rig may have been the limit in the current runs \(2 of 4\): .*event-loop delay p99 45 ms/,
+      /the rig may have been the limit in the current runs \(2 of 4\): .*event-loop delay p99 45.0 ms/,
     );
   });
 

@@ -51,6 +51,13 @@ export interface WatchOptions {
   act?: WatchAct;
   /** A GetTask refused with a JSON-RPC error ends the watch (`readError`) instead of being retried. */
   stopOnReadError?: boolean;
+  /**
+   * 'watch' (default): a subscription whose headers have not come by the deadline is handed over
+   * open and silent. 'transport': its headers are awaited as long as the transport awaits any (the
+   * load round trips: an agent that answers late under load resumed late, and its round trip is
+   * timed as such, not counted as failed because its headers came with the late event).
+   */
+  headers?: 'watch' | 'transport';
 }
 
 export interface Watched {
@@ -113,8 +120,9 @@ class TaskWatch {
   async run(): Promise<Watched> {
     if (this.options.method === 'poll') return this.poll({});
     const { signal } = this.options;
-    const headerWaitMs = Math.max(1, this.deadline - performance.now());
-    const sub = await this.client.subscribe(this.taskId, { signal, headerWaitMs });
+    const headerWaitMs =
+      this.options.headers === 'transport' ? {} : { headerWaitMs: Math.max(1, this.deadline - performance.now()) };
+    const sub = await this.client.subscribe(this.taskId, { signal, ...headerWaitMs });
     if (!sub.ok) {
       const where = sub.inStream ? ' (as the first frame of an event stream)' : '';
       return this.poll({

@@ -157,6 +157,7 @@ async function openGate(
     deadline: performance.now() + timeoutMs,
     signal,
     pollIntervalMs: POLL_INTERVAL_MS,
+    headers: 'transport',
   }).catch(transportFailure);
   if (!seen.reached)
     throw new RoundTripFailure(

@@ -84,6 +84,7 @@ async function answerAndObserve(
     pollIntervalMs: POLL_INTERVAL_MS,
     since: answeredAt,
     awaited: 'the resume',
+    headers: 'transport',
   }).catch(transportFailure);
   if (seen.reached) {
     const resolution = seen.pollResolutionMs === undefined ? {} : { pollResolutionMs: seen.pollResolutionMs };
