@@ -19,18 +19,10 @@ import { healthNote } from './rigHealthText.ts';
 import { rigSaturation } from '../metrics/rigHealth.ts';
 import { thresholdState, type ThresholdState } from './thresholds/thresholdEvaluation.ts';
 import { count, microsAsMillis as ms, ratio, seconds } from '../figures.ts';
+import { VERDICT_LABEL } from './html/verdictBadge.ts';
 
 const MARKDOWN_STATE: Record<ThresholdState, string> = { held: 'PASS', broken: 'BROKEN', 'not judged': 'NOT JUDGED' };
 
-const ICON: Record<Verdict, string> = {
-  passed: 'PASS',
-  failed: 'FAIL',
-  skipped: 'SKIP',
-  errored: 'ERROR',
-  interrupted: 'INTERRUPTED',
-  'not-run': 'NOT RUN',
-  inconclusive: 'NOT JUDGED',
-};
 const HEADLINE: Record<Verdict, string> = {
   passed: 'passed',
   failed: 'FAILED',
@@ -102,7 +94,7 @@ function dosLine(s: ScenarioResult): string {
       ? ` · not judged: ${notes.map((n) => markdownCell(String(n))).join('; ')}`
       : '';
   const attackText = attacks.length ? ` · ${attacks.join(' · ')}` : '';
-  const verdict = ICON[s.verdict] ?? markdownCell(s.verdict);
+  const verdict = VERDICT_LABEL[s.verdict] ?? markdownCell(s.verdict);
   return `- **${markdownCell(s.name)}** ${verdict} · ${taxText}${attackText}${notJudged}`;
 }
 
@@ -149,7 +141,7 @@ function scenarioRow(s: ScenarioResult): string {
     .map(([name, m]) => `${markdownCell(name)}: ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} (n=${count(m.count)})`)
     .join('<br>');
   const warned = s.warnings ? `<br>${warningsCount(s.warnings)}` : '';
-  const verdict = (ICON[s.verdict] ?? markdownCell(s.verdict)) + warned;
+  const verdict = (VERDICT_LABEL[s.verdict] ?? markdownCell(s.verdict)) + warned;
   // A latency measured while the rig was the limit says so where it is read (details below).
   const saturated = latency && rigSaturation(s.health) ? '<br>**load generator saturated**' : '';
   return (

@@ -80,6 +80,14 @@ function identical(ctx: ScenarioContext, prompt: Prompt, where: string, envelope
   );
 }
 
+/** The replay socket from the start of the task's events; one that does not open fails `name`. */
+async function openReplay(ctx: ScenarioContext, prompt: Prompt, name: string): Promise<types.ReplaySocket | undefined> {
+  const opened = await ctx.client.replay(prompt.taskId, { since: 0 }).catch((err: Error) => err);
+  const failed = opened instanceof Error;
+  ctx.check(name, !failed, failed ? opened.message : undefined);
+  return failed ? undefined : opened;
+}
+
 /**
  * The live replay socket, through the proxy, read up to the prompt; undefined with no replay plane.
  * The plane was probed when the run began: a socket that does not open now is a broken plane and
@@ -87,16 +95,8 @@ function identical(ctx: ScenarioContext, prompt: Prompt, where: string, envelope
  */
 async function liveReplay(ctx: ScenarioContext, prompt: Prompt): Promise<types.ReplaySocket | undefined | false> {
   if (!ctx.agent.replayPlane) return undefined;
-  const opened = await ctx.client.replay(prompt.taskId, { since: 0 }).catch((err: Error) => err);
-  if (
-    !ctx.check(
-      'replay plane (/events): the replay socket opens',
-      !(opened instanceof Error),
-      opened instanceof Error ? opened.message : undefined,
-    ) ||
-    opened instanceof Error
-  )
-    return false;
+  const opened = await openReplay(ctx, prompt, 'replay plane (/events): the replay socket opens');
+  if (!opened) return false;
   await opened.waitFor(hasEnvelopeOf(prompt.promptId), WAIT_MS);
   return opened;
 }
@@ -183,16 +183,8 @@ async function reconnect(
 
 /** The replay after the cut: it reopens, shows the identical prompt, and the replay checker finds nothing. */
 async function replayAfterCut(ctx: ScenarioContext, prompt: Prompt): Promise<boolean> {
-  const reconnected = await ctx.client.replay(prompt.taskId, { since: 0 }).catch((err: Error) => err);
-  if (
-    !ctx.check(
-      'replay plane (/events): the replay socket reopens after the cut',
-      !(reconnected instanceof Error),
-      reconnected instanceof Error ? reconnected.message : undefined,
-    ) ||
-    reconnected instanceof Error
-  )
-    return false;
+  const reconnected = await openReplay(ctx, prompt, 'replay plane (/events): the replay socket reopens after the cut');
+  if (!reconnected) return false;
   const replayed = await reconnected.waitFor(hasEnvelopeOf(prompt.promptId), WAIT_MS).catch(() => undefined);
   identical(
     ctx,
