@@ -28,25 +28,15 @@ async function notPending(
 }
 
 type Task = wire.Task;
+const REJECT = { action: 'reject', reason: 'MISSING_ARTIFACT' } as const;
 
 /** Task A (maxRejections 1): rejected once before the crash, it must park pending again. */
 async function rejectedOnce(ctx: ScenarioContext): Promise<Task | undefined> {
   const acc = ctx.client.acceptance;
   const a = await ctx.acceptance.pendingGate('task A parks pending acceptance', { criteria: { maxRejections: 1 } });
   if (!a) return undefined;
-  const first = await acc.decide(
-    a.id,
-    a.contextId,
-    { action: 'reject', reason: 'MISSING_ARTIFACT' },
-    { feedback: 'before the crash' },
-  );
-  const again =
-    first.kind === 'applied' ? await ctx.acceptance.settle(a.id, ctx.acceptance.pendingOrTerminal()) : undefined;
-  const ok = ctx.check(
-    "task A's first rejection retries: pending again",
-    acc.isPending(again),
-    `${first.kind}, then ${ctx.acceptance.stateOf(ctx.client, again)}`,
-  );
+  const first = await ctx.acceptance.decideAndSettle(a, REJECT, 'before the crash');
+  const ok = ctx.check("task A's first rejection retries: pending again", acc.isPending(first.after), first.detail);
   return ok ? a : undefined;
 }
 
@@ -81,18 +71,11 @@ async function onCutStream(ctx: ScenarioContext): Promise<Task | undefined> {
 /** After the restart: A's second rejection fails it, B takes one accept, D's stored deadline fires. */
 async function judgeAfterRestart(ctx: ScenarioContext, a: Task, b: Task, d: Task): Promise<void> {
   const acc = ctx.client.acceptance;
-  const second = await acc.decide(
-    a.id,
-    a.contextId,
-    { action: 'reject', reason: 'MISSING_ARTIFACT' },
-    { feedback: 'after the crash' },
-  );
-  const aEnd =
-    second.kind === 'applied' ? await ctx.acceptance.settle(a.id, ctx.acceptance.pendingOrTerminal()) : undefined;
+  const second = await ctx.acceptance.decideAndSettle(a, REJECT, 'after the crash');
   ctx.check(
     "the rejection count survived: task A's second rejection (past maxRejections 1) fails it",
-    aEnd?.status.state === 'TASK_STATE_FAILED',
-    `${second.kind}${second.reason ? ` (${second.reason})` : ''}, then ${ctx.acceptance.stateOf(ctx.client, aEnd)}`,
+    second.after?.status.state === 'TASK_STATE_FAILED',
+    second.detail,
   );
 
   const bAccept = await acc.decide(b.id, b.contextId, { action: 'accept' });
