@@ -7,10 +7,6 @@
 import { availableParallelism } from 'node:os';
 import { UserError } from './protocol/userError.ts';
 
-export interface WorkersFlags {
-  workers?: number;
-}
-
 export const MAX_WORKERS = 64;
 
 /** `--workers`'s validator (rig/runOptions.ts's table). */
